@@ -1,0 +1,79 @@
+/*
+ * bc_agent.h - the agent daemon's state, shared by its control-thread files:
+ * control.c (socket loop, session ownership, heartbeats) and step.c (the
+ * PREPARE/START/STATS/STEP_DONE life of one step). Everything here belongs
+ * to the control thread; job threads only see their struct bc_job.
+ */
+#ifndef BC_AGENT_H
+#define BC_AGENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <czmq.h>
+
+#include "bc_job.h"
+#include "bc_profile.h"
+#include "bc_stats.h"
+#include "bc_target.h"
+
+/* the coordinator is considered gone after this much silence; all I/O stops */
+#define BC_AGENT_SILENCE_MS 5000
+
+struct bc_agent_opts {
+	const char *listen;	 /* ZeroMQ endpoint to bind */
+	const char *scratch_dir; /* relative volume paths resolve here */
+	bool allow_block_writes; /* allow write steps on block devices */
+	int ready_fd;		 /* write the bound endpoint here, then close (-1: none) */
+	bool exit_on_bye;	 /* end the process when the session ends (local agents) */
+};
+
+struct bc_step_run {
+	bool prepared;
+	bool running;
+	uint32_t step;
+	struct bc_workload wl;
+	struct bc_target *targets;
+	int ntargets;
+	struct bc_job **jobs;
+	int njobs;
+	bool *collected;	   /* per job: interval next_k already merged */
+	uint32_t seconds;	   /* ramp + runtime */
+	uint32_t next_k;	   /* next interval to send; seconds = drain */
+	uint64_t start_mono_ns;
+	uint32_t flags;		   /* BC_STATS_F_* for the interval being built */
+	struct bc_volstat *acc;	   /* [ntargets]: the interval being built */
+	struct bc_volstat *totals; /* [ntargets]: every interval sent (no histograms used) */
+};
+
+struct bc_agent {
+	struct bc_agent_opts opts;
+	zsock_t *sock; /* ROUTER */
+	char endpoint[256];
+	/* session: at most one coordinator at a time */
+	zframe_t *owner; /* routing id, NULL when free */
+	char owner_name[256];
+	uint64_t owner_since_ns;  /* CLOCK_REALTIME */
+	uint64_t last_heard_ns;	  /* CLOCK_MONOTONIC */
+	uint64_t last_beat_ns;	  /* CLOCK_MONOTONIC, our last HEARTBEAT */
+	bool quit;
+	struct bc_step_run step;
+};
+
+int bc_agent_run(struct bc_agent *a);
+
+/* step.c */
+int bc_step_prepare(struct bc_agent *a, const cJSON *body);
+int bc_step_start(struct bc_agent *a, const cJSON *body);
+/* collect sealed intervals and send STATS / STEP_DONE; called every tick */
+void bc_step_poll(struct bc_agent *a);
+/* stop I/O and free the step (ABORT, BYE, silence, shutdown) */
+void bc_step_teardown(struct bc_agent *a);
+
+/* host facts and path probes for HELLO_OK; caller owns the result */
+cJSON *bc_hostinfo_json(const struct bc_agent *a, const cJSON *paths);
+
+/* resolve a volume path against the scratch directory into out */
+int bc_agent_resolve_path(const struct bc_agent *a, const char *path, char *out, size_t len);
+
+#endif

@@ -1,0 +1,229 @@
+/*
+ * control.c - the agent's control loop: one ROUTER socket, one coordinator
+ * session at a time (others get BUSY), heartbeats both ways, and the
+ * dispatch of protocol messages to step.c. I/O runs in job threads; this
+ * thread only moves messages and per-second records.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bc_agent.h"
+#include "bc_clock.h"
+#include "bc_log.h"
+#include "bc_proto.h"
+
+/* poll often while a step runs: records leave within ~10 ms of a boundary */
+#define S_TICK_RUN_MS  10
+#define S_TICK_IDLE_MS 200
+
+static bool s_is_owner(const struct bc_agent *a, const struct bc_msg *m)
+{
+	return a->owner && zframe_eq(a->owner, m->id);
+}
+
+static void s_end_session(struct bc_agent *a, const char *why)
+{
+	if (!a->owner)
+		return;
+	bc_info("session with %s ended: %s", a->owner_name, why);
+	bc_step_teardown(a);
+	zframe_destroy(&a->owner);
+	a->owner_name[0] = 0;
+	if (a->opts.exit_on_bye)
+		a->quit = true;
+}
+
+static void s_on_hello(struct bc_agent *a, struct bc_msg *m)
+{
+	const cJSON *who = cJSON_GetObjectItemCaseSensitive(m->json, "coordinator");
+	cJSON *reply;
+
+	if (a->owner && !s_is_owner(a, m)) {
+		cJSON *b = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(b, "owner", a->owner_name);
+		cJSON_AddNumberToObject(b, "since_ns", (double)a->owner_since_ns);
+		cJSON_AddStringToObject(b, "message", "agent is serving another coordinator");
+		bc_msg_send_json(a->sock, m->id, BC_MSG_BUSY, b);
+		cJSON_Delete(b);
+		bc_info("refused a second coordinator (%s): busy with %s",
+			cJSON_IsString(who) ? who->valuestring : "?", a->owner_name);
+		return;
+	}
+	if (!a->owner) {
+		a->owner = zframe_dup(m->id);
+		snprintf(a->owner_name, sizeof(a->owner_name), "%s",
+			 cJSON_IsString(who) ? who->valuestring : "unnamed coordinator");
+		a->owner_since_ns = bc_real_ns();
+		a->last_beat_ns = 0;
+		bc_info("session started by %s", a->owner_name);
+	}
+	a->last_heard_ns = bc_mono_ns();
+	reply = bc_hostinfo_json(a, cJSON_GetObjectItemCaseSensitive(m->json, "paths"));
+	if (!reply) {
+		bc_msg_send_error(a->sock, m->id, "nomem", "out of memory");
+		return;
+	}
+	bc_msg_send_json(a->sock, m->id, BC_MSG_HELLO_OK, reply);
+	cJSON_Delete(reply);
+}
+
+static void s_on_time(struct bc_agent *a, struct bc_msg *m)
+{
+	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(m->json, "seq");
+	cJSON *r = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(r, "seq", cJSON_IsNumber(seq) ? seq->valuedouble : 0);
+	/* read as late as possible: the coordinator assumes mid-RTT */
+	cJSON_AddNumberToObject(r, "agent_ns", (double)bc_real_ns());
+	bc_msg_send_json(a->sock, m->id, BC_MSG_TIME, r);
+	cJSON_Delete(r);
+}
+
+static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
+{
+	if (m->type == BC_MSG_HELLO) {
+		s_on_hello(a, m);
+		return;
+	}
+	if (!s_is_owner(a, m)) {
+		/* a stale or foreign peer: tell it, never act on it */
+		bc_msg_send_error(a->sock, m->id, a->owner ? "busy" : "no-session",
+				  "%s refused: %s", bc_msg_name(m->type),
+				  a->owner ? "agent is serving another coordinator"
+					   : "send HELLO first");
+		return;
+	}
+	a->last_heard_ns = bc_mono_ns();
+	switch (m->type) {
+	case BC_MSG_TIME:
+		s_on_time(a, m);
+		break;
+	case BC_MSG_PREPARE:
+		bc_step_prepare(a, m->json);
+		break;
+	case BC_MSG_START:
+		bc_step_start(a, m->json);
+		break;
+	case BC_MSG_HEARTBEAT:
+		break;
+	case BC_MSG_ABORT:
+		bc_info("step aborted by the coordinator");
+		bc_step_teardown(a);
+		break;
+	case BC_MSG_BYE:
+		s_end_session(a, "BYE");
+		break;
+	default:
+		bc_msg_send_error(a->sock, m->id, "unexpected", "agent does not accept %s",
+				  bc_msg_name(m->type));
+		break;
+	}
+}
+
+static void s_recv_one(struct bc_agent *a)
+{
+	struct bc_msg m;
+	char err[256];
+	int rc;
+
+	rc = bc_msg_recv(a->sock, true, &m, err, sizeof(err));
+	if (rc == -EPROTO && m.id) {
+		bc_warn("%s", err);
+		bc_msg_send_error(a->sock, m.id, "version",
+				  "protocol version mismatch: coordinator speaks %d, agent %s speaks %d",
+				  m.version, BC_VERSION, BC_PROTO_VERSION);
+	} else if (rc == -EBADMSG && m.id) {
+		bc_warn("bad message: %s", err);
+		bc_msg_send_error(a->sock, m.id, "bad-message", "%s", err);
+	} else if (!rc) {
+		s_dispatch(a, &m);
+	}
+	bc_msg_clear(&m);
+}
+
+static void s_tick(struct bc_agent *a)
+{
+	uint64_t now = bc_mono_ns();
+
+	if (!a->owner)
+		return;
+	if (now - a->last_heard_ns > BC_AGENT_SILENCE_MS * BC_NS_PER_MS) {
+		bc_warn("coordinator %s silent for %d ms: stopping all I/O", a->owner_name,
+			BC_AGENT_SILENCE_MS);
+		s_end_session(a, "coordinator silent");
+		return;
+	}
+	if (a->step.running)
+		bc_step_poll(a);
+	if (a->owner && now - a->last_beat_ns >= BC_NS_PER_S) {
+		bc_msg_send_json(a->sock, a->owner, BC_MSG_HEARTBEAT, NULL);
+		a->last_beat_ns = now;
+	}
+}
+
+static int s_report_endpoint(struct bc_agent *a)
+{
+	size_t len = strlen(a->endpoint);
+	int rc = 0;
+
+	if (a->opts.ready_fd < 0)
+		return 0;
+	if (write(a->opts.ready_fd, a->endpoint, len) != (ssize_t)len ||
+	    write(a->opts.ready_fd, "\n", 1) != 1)
+		rc = -errno;
+	close(a->opts.ready_fd);
+	return rc;
+}
+
+int bc_agent_run(struct bc_agent *a)
+{
+	zpoller_t *poller = NULL;
+	const char *ep;
+	int rc = -1;
+
+	zsys_init();
+	a->sock = zsock_new(ZMQ_ROUTER);
+	if (!a->sock) {
+		bc_error("cannot create the control socket");
+		goto out;
+	}
+	/* fail a send to a vanished coordinator instead of queueing it forever */
+	zsock_set_router_mandatory(a->sock, 1);
+	zsock_set_sndtimeo(a->sock, 1000);
+	zsock_set_linger(a->sock, 500);
+	if (zsock_bind(a->sock, "%s", a->opts.listen) < 0) {
+		bc_error("cannot listen on '%s': %s", a->opts.listen, zmq_strerror(zmq_errno()));
+		goto out;
+	}
+	ep = zsock_endpoint(a->sock);
+	snprintf(a->endpoint, sizeof(a->endpoint), "%s", ep ? ep : a->opts.listen);
+	if (s_report_endpoint(a)) {
+		bc_error("cannot report the endpoint on fd %d: %s", a->opts.ready_fd,
+			 strerror(errno));
+		goto out;
+	}
+	bc_info("bench-agent %s listening on %s (scratch %s)", BC_VERSION, a->endpoint,
+		a->opts.scratch_dir);
+	poller = zpoller_new(a->sock, NULL);
+	if (!poller)
+		goto out;
+	while (!a->quit && !zsys_interrupted) {
+		void *which = zpoller_wait(poller, a->step.running ? S_TICK_RUN_MS : S_TICK_IDLE_MS);
+
+		if (which == a->sock)
+			s_recv_one(a);
+		else if (zpoller_terminated(poller))
+			break;
+		s_tick(a);
+	}
+	s_end_session(a, zsys_interrupted ? "agent interrupted" : "agent exiting");
+	rc = 0;
+out:
+	bc_step_teardown(a);
+	zpoller_destroy(&poller);
+	zsock_destroy(&a->sock);
+	return rc;
+}

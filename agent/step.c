@@ -1,0 +1,359 @@
+/*
+ * step.c - one step's life on the agent: PREPARE opens the volumes and
+ * builds the job threads, START arms them at an absolute time, then every
+ * sealed interval is merged across jobs and sent as one STATS record,
+ * followed by the drain record and STEP_DONE with the step's totals.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bc_agent.h"
+#include "bc_clock.h"
+#include "bc_log.h"
+#include "bc_proto.h"
+#include "bc_units.h"
+
+static int s_json_u64(const cJSON *o, const char *key, uint64_t *v)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!it) {
+		*v = 0;
+		return 0;
+	}
+	if (!cJSON_IsNumber(it) || it->valuedouble < 0)
+		return -EINVAL;
+	*v = (uint64_t)it->valuedouble;
+	return 0;
+}
+
+int bc_agent_resolve_path(const struct bc_agent *a, const char *path, char *out, size_t len)
+{
+	int n;
+
+	if (path[0] == '/' || !strcmp(path, "null"))
+		n = snprintf(out, len, "%s", path);
+	else
+		n = snprintf(out, len, "%s/%s", a->opts.scratch_dir, path);
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+static int s_mkdirs(const char *dir)
+{
+	char buf[BC_PATH_MAX];
+	char *p;
+
+	snprintf(buf, sizeof(buf), "%s", dir);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+void bc_step_teardown(struct bc_agent *a)
+{
+	struct bc_step_run *s = &a->step;
+	int i;
+
+	for (i = 0; i < s->njobs; i++)
+		bc_job_destroy(&s->jobs[i]);
+	for (i = 0; i < s->ntargets; i++)
+		bc_target_close(&s->targets[i]);
+	free(s->jobs);
+	free(s->targets);
+	free(s->collected);
+	free(s->acc);
+	free(s->totals);
+	memset(s, 0, sizeof(*s));
+}
+
+static void s_send_prepare_error(struct bc_agent *a, int vol, const char *path, const char *msg)
+{
+	cJSON *b = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(b, "code", "prepare");
+	cJSON_AddStringToObject(b, "message", msg);
+	if (vol >= 0) {
+		cJSON_AddNumberToObject(b, "volume", vol);
+		cJSON_AddStringToObject(b, "path", path);
+	}
+	bc_msg_send_json(a->sock, a->owner, BC_MSG_ERROR, b);
+	cJSON_Delete(b);
+	bc_warn("prepare failed: %s", msg);
+}
+
+static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size_t errlen,
+			  int *bad)
+{
+	struct bc_step_run *s = &a->step;
+	const cJSON *v;
+	int i = 0, rc;
+
+	s->ntargets = cJSON_GetArraySize(vols);
+	s->targets = calloc((size_t)s->ntargets, sizeof(*s->targets));
+	if (!s->targets)
+		return -ENOMEM;
+	for (i = 0; i < s->ntargets; i++)
+		s->targets[i].fd = -1;
+	i = 0;
+	cJSON_ArrayForEach(v, vols)
+	{
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(v, "path");
+		struct bc_volume_spec spec = {.node = -1};
+		char path[BC_PATH_MAX];
+
+		*bad = i;
+		if (!cJSON_IsString(p) || s_json_u64(v, "size", &spec.size_bytes) ||
+		    s_json_u64(v, "offset", &spec.offset_bytes) ||
+		    s_json_u64(v, "length", &spec.length_bytes)) {
+			snprintf(err, errlen, "volumes[%d]: malformed volume", i);
+			return -EINVAL;
+		}
+		rc = bc_agent_resolve_path(a, p->valuestring, path, sizeof(path));
+		if (rc) {
+			snprintf(err, errlen, "volumes[%d]: path too long", i);
+			return rc;
+		}
+		if (path[0] == '/' && !strncmp(path, a->opts.scratch_dir,
+					       strlen(a->opts.scratch_dir))) {
+			rc = s_mkdirs(a->opts.scratch_dir);
+			if (rc) {
+				snprintf(err, errlen, "cannot create scratch directory '%s': %s",
+					 a->opts.scratch_dir, strerror(-rc));
+				return rc;
+			}
+		}
+		snprintf(spec.path, sizeof(spec.path), "%s", path);
+		rc = bc_target_open(&s->targets[i], path, &spec, &s->wl,
+				    a->opts.allow_block_writes, err, errlen);
+		if (rc)
+			return rc;
+		i++;
+	}
+	*bad = -1;
+	return 0;
+}
+
+static cJSON *s_ready_json(const struct bc_step_run *s)
+{
+	cJSON *r = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(r, "volumes");
+	int i;
+
+	cJSON_AddNumberToObject(r, "step", s->step);
+	cJSON_AddNumberToObject(r, "jobs", s->njobs);
+	for (i = 0; i < s->ntargets; i++) {
+		const struct bc_target *t = &s->targets[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "path", t->path);
+		cJSON_AddStringToObject(o, "kind", bc_path_kind_name(t->info.kind));
+		cJSON_AddNumberToObject(o, "size", (double)t->info.size_bytes);
+		cJSON_AddNumberToObject(o, "lbs", t->info.lbs);
+		cJSON_AddNumberToObject(o, "pbs", t->info.pbs);
+		cJSON_AddNumberToObject(o, "win_start", (double)t->win_start);
+		cJSON_AddNumberToObject(o, "win_end", (double)t->win_end);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return r;
+}
+
+int bc_step_prepare(struct bc_agent *a, const cJSON *body)
+{
+	struct bc_step_run *s = &a->step;
+	const cJSON *step = cJSON_GetObjectItemCaseSensitive(body, "step");
+	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(body, "workload");
+	const cJSON *vols = cJSON_GetObjectItemCaseSensitive(body, "volumes");
+	char err[1024] = "";
+	int bad = -1, rc, i;
+	cJSON *ready;
+
+	bc_step_teardown(a);
+	if (!cJSON_IsNumber(step) || !cJSON_IsArray(vols) || !cJSON_GetArraySize(vols)) {
+		s_send_prepare_error(a, -1, NULL, "PREPARE: missing step or volumes");
+		return -EINVAL;
+	}
+	s->step = (uint32_t)step->valueint;
+	rc = bc_workload_from_json(wl, &s->wl, err, sizeof(err));
+	if (rc)
+		goto fail;
+	rc = s_open_volumes(a, vols, err, sizeof(err), &bad);
+	if (rc)
+		goto fail;
+	s->njobs = (int)s->wl.numjobs;
+	s->jobs = calloc((size_t)s->njobs, sizeof(*s->jobs));
+	s->collected = calloc((size_t)s->njobs, sizeof(*s->collected));
+	s->acc = malloc((size_t)s->ntargets * sizeof(*s->acc));
+	s->totals = malloc((size_t)s->ntargets * sizeof(*s->totals));
+	if (!s->jobs || !s->collected || !s->acc || !s->totals) {
+		snprintf(err, sizeof(err), "out of memory");
+		rc = -ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < s->ntargets; i++) {
+		memset(&s->acc[i], 0, sizeof(s->acc[i]));
+		memset(&s->totals[i], 0, sizeof(s->totals[i]));
+		bc_volstat_reset(&s->acc[i]);
+		bc_volstat_reset(&s->totals[i]);
+	}
+	for (i = 0; i < s->njobs; i++) {
+		struct bc_job_cfg cfg = {
+			.wl = &s->wl,
+			.targets = s->targets,
+			.ntargets = s->ntargets,
+			.job_index = (unsigned)i,
+			.numjobs = s->wl.numjobs,
+			.seed = bc_real_ns() ^ ((uint64_t)i << 32),
+		};
+
+		s->jobs[i] = bc_job_new(&cfg, err, sizeof(err));
+		if (!s->jobs[i]) {
+			rc = -ENOMEM;
+			goto fail;
+		}
+	}
+	s->prepared = true;
+	ready = s_ready_json(s);
+	bc_msg_send_json(a->sock, a->owner, BC_MSG_READY, ready);
+	cJSON_Delete(ready);
+	bc_info("step %u prepared: %d volume(s), %d job(s), %s bs=%u qd=%u", s->step,
+		s->ntargets, s->njobs, bc_rw_names[s->wl.rw], s->wl.bs, s->wl.iodepth);
+	return 0;
+fail:
+	s_send_prepare_error(a, bad, bad >= 0 ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+							 cJSON_GetArrayItem(vols, bad), "path"))
+					     : NULL,
+			     err);
+	bc_step_teardown(a);
+	return rc;
+}
+
+int bc_step_start(struct bc_agent *a, const cJSON *body)
+{
+	struct bc_step_run *s = &a->step;
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(body, "start_ns");
+	const cJSON *secs = cJSON_GetObjectItemCaseSensitive(body, "seconds");
+	uint64_t real_now, mono_now, start_real;
+	int i, rc;
+
+	if (!s->prepared || s->running) {
+		bc_msg_send_error(a->sock, a->owner, "state", "START without a prepared step");
+		return -EINVAL;
+	}
+	if (!cJSON_IsNumber(st) || !cJSON_IsNumber(secs) || secs->valuedouble < 1) {
+		bc_msg_send_error(a->sock, a->owner, "bad-message", "START: bad start_ns/seconds");
+		return -EINVAL;
+	}
+	start_real = (uint64_t)st->valuedouble;
+	real_now = bc_real_ns();
+	mono_now = bc_mono_ns();
+	/* the start is an absolute time; map it onto the monotonic clock once */
+	s->start_mono_ns = start_real > real_now ? mono_now + (start_real - real_now) : mono_now;
+	if (start_real < real_now)
+		bc_warn("START arrived %.3f ms after its start time",
+			(double)(real_now - start_real) / 1e6);
+	s->seconds = (uint32_t)secs->valuedouble;
+	s->next_k = 0;
+	for (i = 0; i < s->njobs; i++) {
+		rc = bc_job_start(s->jobs[i], s->start_mono_ns, s->seconds);
+		if (rc) {
+			bc_msg_send_error(a->sock, a->owner, "start", "cannot start job %d: %s", i,
+					  strerror(-rc));
+			bc_step_teardown(a);
+			return rc;
+		}
+	}
+	s->running = true;
+	return 0;
+}
+
+static cJSON *s_totals_json(const struct bc_step_run *s)
+{
+	cJSON *r = cJSON_CreateObject(), *arr;
+	int i, o;
+
+	cJSON_AddNumberToObject(r, "step", s->step);
+	cJSON_AddNumberToObject(r, "seconds", s->seconds);
+	arr = cJSON_AddArrayToObject(r, "volumes");
+	for (i = 0; i < s->ntargets; i++) {
+		cJSON *v = cJSON_CreateObject();
+
+		for (o = 0; o < BC_OP_NR; o++) {
+			const struct bc_opstat *t = &s->totals[i].op[o];
+			cJSON *op = cJSON_AddObjectToObject(v, bc_op_names[o]);
+
+			cJSON_AddNumberToObject(op, "ios", (double)t->ios);
+			cJSON_AddNumberToObject(op, "bytes", (double)t->bytes);
+			cJSON_AddNumberToObject(op, "errors", (double)t->errors);
+			cJSON_AddNumberToObject(op, "short", (double)t->short_ios);
+		}
+		cJSON_AddItemToArray(arr, v);
+	}
+	return r;
+}
+
+static int s_send_interval(struct bc_agent *a, uint32_t k)
+{
+	struct bc_step_run *s = &a->step;
+	struct bc_stats_hdr h = {
+		.step = s->step, .second = k, .flags = s->flags, .nvol = (uint32_t)s->ntargets};
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc, i;
+
+	rc = bc_stats_encode(&h, s->acc, &buf, &len);
+	if (!rc)
+		rc = bc_msg_send_bin(a->sock, a->owner, BC_MSG_STATS, buf, len);
+	free(buf);
+	for (i = 0; i < s->ntargets; i++) {
+		bc_volstat_merge(&s->totals[i], &s->acc[i]);
+		bc_volstat_reset(&s->acc[i]);
+	}
+	s->flags = 0;
+	return rc;
+}
+
+void bc_step_poll(struct bc_agent *a)
+{
+	struct bc_step_run *s = &a->step;
+	cJSON *done;
+	uint32_t k;
+	bool merged;
+	int i, all;
+
+	while (s->running) {
+		k = s->next_k < s->seconds ? s->next_k : BC_STATS_DRAIN;
+		all = 1;
+		for (i = 0; i < s->njobs; i++) {
+			if (s->collected[i])
+				continue;
+			merged = false;
+			s->collected[i] = bc_job_collect(s->jobs[i], k, s->acc, &merged) == 1;
+			if (merged)
+				s->flags |= BC_STATS_F_LATE;
+			all &= s->collected[i];
+		}
+		if (!all)
+			return;
+		if (s_send_interval(a, k))
+			bc_warn("cannot send STATS for interval %u", k);
+		memset(s->collected, 0, (size_t)s->njobs * sizeof(*s->collected));
+		s->next_k++;
+		if (k != BC_STATS_DRAIN)
+			continue;
+		done = s_totals_json(s);
+		bc_msg_send_json(a->sock, a->owner, BC_MSG_STEP_DONE, done);
+		cJSON_Delete(done);
+		bc_info("step %u done", s->step);
+		bc_step_teardown(a);
+	}
+}

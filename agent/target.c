@@ -1,0 +1,202 @@
+/*
+ * target.c - open a volume for a step: probe what the path is, refuse what
+ * is unsafe or unsupported, create or extend regular files, pick the ops
+ * table by kind and compute the I/O window every job draws offsets from.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bc_target.h"
+
+static bool s_workload_writes(const struct bc_workload *wl)
+{
+	return wl->rw == BC_RW_WRITE || wl->rw == BC_RW_RANDWRITE || wl->rw == BC_RW_RW ||
+	       wl->rw == BC_RW_RANDRW;
+}
+
+/*
+ * Grow t->path to t->create_bytes: a missing file is created (fresh), an
+ * existing smaller one extended. fallocate reserves the blocks so a write
+ * step cannot fail with ENOSPC half way; filesystems without it (some
+ * network filesystems) get a sparse file from ftruncate.
+ */
+static int s_grow_file(struct bc_target *t, bool fresh, char *err, size_t errlen)
+{
+	uint64_t have = fresh ? 0 : t->info.size_bytes;
+	int flags = O_WRONLY | O_CLOEXEC, fd, ret = 0;
+
+	if (t->create_bytes > (uint64_t)INT64_MAX) {
+		snprintf(err, errlen, "%s: size %llu is too large", t->path,
+			 (unsigned long long)t->create_bytes);
+		return -EFBIG;
+	}
+	if (fresh)
+		flags |= O_CREAT | O_EXCL;
+	fd = open(t->path, flags, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot %s '%s': %s", fresh ? "create" : "open", t->path,
+			 strerror(-ret));
+		return ret;
+	}
+	if (fallocate(fd, 0, (off_t)have, (off_t)(t->create_bytes - have))) {
+		ret = -errno;
+		if (ret == -EOPNOTSUPP)
+			ret = ftruncate(fd, (off_t)t->create_bytes) ? -errno : 0;
+	}
+	if (ret) {
+		snprintf(err, errlen, "cannot %s '%s' to %llu bytes: %s",
+			 fresh ? "create" : "extend", t->path, (unsigned long long)t->create_bytes,
+			 strerror(-ret));
+		if (fresh)
+			unlink(t->path);
+	}
+	close(fd);
+	return ret;
+}
+
+/* [offset, offset + length) clipped to the volume, aligned to the block size */
+static int s_window(struct bc_target *t, const struct bc_volume_spec *spec, uint32_t bs, char *err,
+		    size_t errlen)
+{
+	uint64_t size = t->info.size_bytes, start = 0, end = size, align;
+
+	/* 512 even on files: the smallest unit O_DIRECT accepts anywhere */
+	align = t->info.lbs > 512 ? t->info.lbs : 512;
+	if (spec) {
+		start = spec->offset_bytes;
+		if (start >= size) {
+			snprintf(
+			    err, errlen,
+			    "%s: offset %llu is at or beyond the end of the volume (%llu bytes)",
+			    t->path, (unsigned long long)start, (unsigned long long)size);
+			return -EINVAL;
+		}
+		if (spec->length_bytes && spec->length_bytes < size - start)
+			end = start + spec->length_bytes;
+	}
+	start = (start + align - 1) / align * align;
+	end = end / align * align;
+	if (end <= start || end - start < bs) {
+		snprintf(err, errlen,
+			 "%s: I/O window [%llu, %llu) is smaller than one block of %u bytes",
+			 t->path, (unsigned long long)start, (unsigned long long)end, bs);
+		return -EINVAL;
+	}
+	if (t->direct && t->info.kind != BC_KIND_NULL && bs % align) {
+		snprintf(err, errlen,
+			 "%s: bs %u is not a multiple of the logical block size %llu that "
+			 "O_DIRECT requires",
+			 t->path, bs, (unsigned long long)align);
+		return -EINVAL;
+	}
+	t->win_start = start;
+	t->win_end = end;
+	return 0;
+}
+
+/* probe, refuse and create: everything before the ops table is known */
+static int s_classify(struct bc_target *t, bool allow_block_writes, char *err, size_t errlen)
+{
+	bool fresh = false;
+	int ret;
+
+	ret = bc_devinfo_probe(t->path, &t->info);
+	if (ret) {
+		snprintf(err, errlen, "cannot access '%s': %s", t->path, strerror(-ret));
+		return ret;
+	}
+	switch (t->info.kind) {
+	case BC_KIND_NULL:
+		t->ops = &bc_target_null_ops;
+		return 0;
+	case BC_KIND_MISSING:
+		if (!t->create_bytes) {
+			snprintf(err, errlen,
+				 "%s: no such file (give the volume a \"size\" to create it)",
+				 t->path);
+			return -ENOENT;
+		}
+		fresh = true;
+		break;
+	case BC_KIND_FILE:
+		break;
+	case BC_KIND_BLOCK:
+		if (t->create_bytes) {
+			snprintf(err, errlen,
+				 "%s: \"size\" applies to regular files only; use \"length\" to "
+				 "limit the I/O window on a block device",
+				 t->path);
+			return -EINVAL;
+		}
+		if (t->writable && !allow_block_writes) {
+			snprintf(err, errlen,
+				 "%s: refusing to write to a block device; start the agent with "
+				 "--allow-block-writes to allow it",
+				 t->path);
+			return -EPERM;
+		}
+		t->ops = &bc_target_file_ops;
+		return 0;
+	case BC_KIND_NVME_CHAR:
+		snprintf(err, errlen, "%s: NVMe passthrough not supported yet", t->path);
+		return -ENOTSUP;
+	default:
+		snprintf(err, errlen, "%s: not a regular file or block device", t->path);
+		return -EINVAL;
+	}
+	t->ops = &bc_target_file_ops;
+	if (fresh || t->create_bytes > t->info.size_bytes) {
+		ret = s_grow_file(t, fresh, err, errlen);
+		if (ret)
+			return ret;
+		ret = bc_devinfo_probe(t->path, &t->info);
+		if (ret) {
+			snprintf(err, errlen, "cannot access '%s': %s", t->path, strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int bc_target_open(struct bc_target *t, const char *path, const struct bc_volume_spec *spec,
+		   const struct bc_workload *wl, bool allow_block_writes, char *err, size_t errlen)
+{
+	size_t n = strlen(path);
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	if (n >= sizeof(t->path)) {
+		snprintf(err, errlen, "'%.64s...': path too long", path);
+		return -ENAMETOOLONG;
+	}
+	memcpy(t->path, path, n + 1);
+	t->writable = s_workload_writes(wl);
+	t->direct = wl->direct;
+	t->create_bytes = spec ? spec->size_bytes : 0;
+
+	ret = s_classify(t, allow_block_writes, err, errlen);
+	if (ret)
+		goto out;
+	ret = t->ops->open(t, err, errlen);
+	if (ret)
+		goto out;
+	ret = s_window(t, spec, wl->bs, err, errlen);
+out:
+	if (ret)
+		bc_target_close(t);
+	return ret;
+}
+
+void bc_target_close(struct bc_target *t)
+{
+	if (t->ops)
+		t->ops->close(t);
+	else if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}

@@ -1,0 +1,145 @@
+/*
+ * bc_hist.c - log-linear histogram: bucket arithmetic, merge, percentiles
+ * and the sparse varint wire form. See bc_hist.h for the layout.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "bc_hist.h"
+#include "bc_varint.h"
+
+void bc_hist_reset(struct bc_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+uint64_t bc_hist_bucket_low(unsigned idx)
+{
+	unsigned shift;
+
+	if (idx < 2 * BC_HIST_SUB)
+		return idx;
+	shift = idx / BC_HIST_SUB - 1;
+	return (uint64_t)(idx - shift * BC_HIST_SUB) << shift;
+}
+
+uint64_t bc_hist_bucket_mid(unsigned idx)
+{
+	unsigned shift;
+
+	if (idx < 2 * BC_HIST_SUB)
+		return idx;
+	shift = idx / BC_HIST_SUB - 1;
+	/* width is 1 << shift; the midpoint keeps the error symmetric */
+	return bc_hist_bucket_low(idx) + ((1ull << shift) >> 1);
+}
+
+void bc_hist_merge(struct bc_hist *dst, const struct bc_hist *src)
+{
+	unsigned i;
+
+	if (!src->count)
+		return;
+	for (i = 0; i < BC_HIST_BUCKETS; i++)
+		dst->buckets[i] += src->buckets[i];
+	dst->count += src->count;
+}
+
+uint64_t bc_hist_percentile(const struct bc_hist *h, double pct)
+{
+	uint64_t rank, seen = 0;
+	unsigned i;
+
+	if (!h->count)
+		return 0;
+	if (pct >= 100.0)
+		return bc_hist_max(h);
+	rank = (uint64_t)(pct / 100.0 * (double)h->count);
+	/* ceil: the p-th percentile is the rank-th sample with rank >= 1 */
+	if ((double)rank < pct / 100.0 * (double)h->count)
+		rank++;
+	if (rank == 0)
+		rank = 1;
+	for (i = 0; i < BC_HIST_BUCKETS; i++) {
+		seen += h->buckets[i];
+		if (seen >= rank)
+			return bc_hist_bucket_mid(i);
+	}
+	return bc_hist_max(h);
+}
+
+uint64_t bc_hist_max(const struct bc_hist *h)
+{
+	unsigned i;
+
+	if (!h->count)
+		return 0;
+	for (i = BC_HIST_BUCKETS; i-- > 0;)
+		if (h->buckets[i])
+			return bc_hist_bucket_mid(i);
+	return 0;
+}
+
+uint64_t bc_hist_min(const struct bc_hist *h)
+{
+	unsigned i;
+
+	for (i = 0; i < BC_HIST_BUCKETS && h->count; i++)
+		if (h->buckets[i])
+			return bc_hist_bucket_mid(i);
+	return 0;
+}
+
+long bc_hist_encode(const struct bc_hist *h, uint8_t *buf, size_t cap)
+{
+	uint64_t pairs = 0;
+	unsigned i, prev = 0;
+	size_t off, n;
+
+	for (i = 0; i < BC_HIST_BUCKETS && h->count; i++)
+		pairs += h->buckets[i] != 0;
+	off = bc_varint_put(buf, cap, pairs);
+	if (!off)
+		return -ENOSPC;
+	for (i = 0; i < BC_HIST_BUCKETS && pairs; i++) {
+		if (!h->buckets[i])
+			continue;
+		n = bc_varint_put(buf + off, cap - off, i - prev);
+		if (!n)
+			return -ENOSPC;
+		off += n;
+		n = bc_varint_put(buf + off, cap - off, h->buckets[i]);
+		if (!n)
+			return -ENOSPC;
+		off += n;
+		prev = i;
+	}
+	return (long)off;
+}
+
+long bc_hist_decode_add(struct bc_hist *h, const uint8_t *buf, size_t len)
+{
+	uint64_t pairs, delta, count, idx = 0, p;
+	size_t off, n;
+
+	off = bc_varint_get(buf, len, &pairs);
+	if (!off || pairs > BC_HIST_BUCKETS)
+		return -EBADMSG;
+	for (p = 0; p < pairs; p++) {
+		n = bc_varint_get(buf + off, len - off, &delta);
+		if (!n)
+			return -EBADMSG;
+		off += n;
+		n = bc_varint_get(buf + off, len - off, &count);
+		if (!n)
+			return -EBADMSG;
+		off += n;
+		idx += delta;
+		/* deltas after the first must advance; indexes must stay in range */
+		if (idx >= BC_HIST_BUCKETS || (p && !delta))
+			return -EBADMSG;
+		h->buckets[idx] += count;
+		h->count += count;
+	}
+	return (long)off;
+}

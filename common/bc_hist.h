@@ -1,0 +1,82 @@
+/*
+ * bc_hist.h - mergeable log-linear latency histogram (nanoseconds).
+ *
+ * Values below 256 ns get one bucket each; above, every power of two is
+ * split into 128 equal sub-buckets, so a bucket is at most 1/128 of its lower
+ * bound wide and its midpoint is within 0.39% of any value in it (the
+ * HdrHistogram layout, see ../shared/reference/analysis.md section 4). The
+ * index space covers all of uint64_t, so nothing is clamped: 60 s = 6e10 ns
+ * lands in bucket ~3800.
+ *
+ * Histograms merge by adding counts, so the percentile of a merged histogram
+ * is exact up to the bucket error - never an average of percentiles.
+ * Not thread-safe: one writer per histogram (the job thread that owns it).
+ */
+#ifndef BC_HIST_H
+#define BC_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BC_HIST_SUB_BITS 7
+#define BC_HIST_SUB	 (1u << BC_HIST_SUB_BITS)
+/* shift goes up to 63 - SUB_BITS; index = shift * SUB + (v >> shift) < 2 * SUB */
+#define BC_HIST_BUCKETS ((64 - BC_HIST_SUB_BITS) * BC_HIST_SUB + BC_HIST_SUB)
+
+struct bc_hist {
+	uint64_t count;			     /* samples */
+	uint64_t buckets[BC_HIST_BUCKETS];   /* samples per bucket */
+};
+
+/* bucket index of v; branch-light, used on the completion path */
+static inline unsigned bc_hist_index(uint64_t v)
+{
+	unsigned msb, shift;
+
+	if (v < 2 * BC_HIST_SUB)
+		return (unsigned)v;
+	msb = 63 - (unsigned)__builtin_clzll(v);
+	shift = msb - BC_HIST_SUB_BITS;
+	return shift * BC_HIST_SUB + (unsigned)(v >> shift);
+}
+
+static inline void bc_hist_add(struct bc_hist *h, uint64_t v)
+{
+	h->buckets[bc_hist_index(v)]++;
+	h->count++;
+}
+
+void bc_hist_reset(struct bc_hist *h);
+
+/* lowest value that maps to bucket idx, and the representative (midpoint) */
+uint64_t bc_hist_bucket_low(unsigned idx);
+uint64_t bc_hist_bucket_mid(unsigned idx);
+
+/* dst += src */
+void bc_hist_merge(struct bc_hist *dst, const struct bc_hist *src);
+
+/*
+ * Value at percentile pct (0 < pct <= 100): the midpoint of the bucket that
+ * holds the ceil(pct/100 * count)-th smallest sample. 0 when empty.
+ */
+uint64_t bc_hist_percentile(const struct bc_hist *h, double pct);
+
+/* midpoint of the highest / lowest non-empty bucket; 0 when empty */
+uint64_t bc_hist_max(const struct bc_hist *h);
+uint64_t bc_hist_min(const struct bc_hist *h);
+
+/*
+ * Sparse wire form: varint(pairs) then pairs of varint(delta index),
+ * varint(count). Returns bytes written, or -ENOSPC when cap is too small
+ * (BC_HIST_WIRE_MAX always suffices).
+ */
+#define BC_HIST_WIRE_MAX (10 + (size_t)BC_HIST_BUCKETS * 20)
+long bc_hist_encode(const struct bc_hist *h, uint8_t *buf, size_t cap);
+
+/*
+ * Decode and ADD into h (so several records merge directly). Returns bytes
+ * consumed, or -EBADMSG on a truncated or out-of-range encoding.
+ */
+long bc_hist_decode_add(struct bc_hist *h, const uint8_t *buf, size_t len);
+
+#endif

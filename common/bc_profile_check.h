@@ -1,0 +1,69 @@
+/*
+ * bc_profile_check.h - internal to bc_profile*.c: the value validators shared
+ * by the profile parser and the strict wire-form workload reader. Each check
+ * writes one "<src>: <json path>: <what>" message and returns -EINVAL.
+ */
+#ifndef BC_PROFILE_CHECK_H
+#define BC_PROFILE_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "bc_profile.h"
+
+#define BC_CHECK_PATH_LEN 160 /* "volumes[17].offset" and friends, with room for odd keys */
+#define BC_CHECK_SHOW_LEN 48  /* a quoted value longer than this is cut with "..." */
+
+/* I/O alignment unit: the logical block size every O_DIRECT device accepts */
+#define BC_SECTOR 512u
+
+struct bc_check {
+	const char *src; /* file name for messages; NULL for a bare workload */
+	char *err;	 /* may be NULL */
+	size_t errlen;
+	bool strict; /* wire form: integers only and every workload key present */
+};
+
+extern const struct bc_workload bc_workload_builtin;
+extern const char *const bc_workload_keys[]; /* NULL-terminated */
+
+/* Writes "<src>: <path>: <what>" (either prefix may be empty); returns -EINVAL. */
+int bc_check_fail(struct bc_check *c, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* v as JSON cut to BC_CHECK_SHOW_LEN - 1 bytes; returns buf */
+const char *bc_check_show(const cJSON *v, char buf[BC_CHECK_SHOW_LEN]);
+
+/* "base.key", or "key" when base is empty */
+void bc_check_path(char path[BC_CHECK_PATH_LEN], const char *base, const char *key);
+
+/* every key of obj is in keys (NULL-terminated) and none is repeated */
+int bc_check_keys(struct bc_check *c, const cJSON *obj, const char *base, const char *const *keys);
+
+int bc_check_object(struct bc_check *c, const char *path, const cJSON *v);
+
+/* obj[key] into *v and its path; absent is *v = NULL, an error when required */
+int bc_check_item(struct bc_check *c, const cJSON *obj, const char *base, const char *key,
+		  bool required, char path[BC_CHECK_PATH_LEN], const cJSON **v);
+
+/* obj[key] as an array: returns its length (0 when absent and optional) or -EINVAL */
+int bc_check_array(struct bc_check *c, const cJSON *obj, const char *key, bool required,
+		   const cJSON **arr);
+
+/* [A-Za-z0-9._-]{1,63} copied into dst */
+int bc_check_name(struct bc_check *c, const char *path, const cJSON *v, char dst[BC_NAME_MAX]);
+
+/* a non-empty string shorter than max bytes (not copied) */
+int bc_check_str(struct bc_check *c, const char *path, const cJSON *v, size_t max);
+
+/* "4k" or integer bytes (integers only when strict), at most 2^53 */
+int bc_check_size(struct bc_check *c, const char *path, const cJSON *v, uint64_t *out);
+
+/* overlay the workload keys present in obj onto wl; strict: all must be present */
+int bc_check_workload(struct bc_check *c, const cJSON *obj, const char *base,
+		      struct bc_workload *wl);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * bc_profile_json.c - profiles and workloads as JSON: the resolved profile
+ * (every default applied) for reports and "show", and the workload carried
+ * by PREPARE, read back strictly on the agent. The resolved profile is itself
+ * a valid profile, so it parses back to the same thing.
+ */
+#include <errno.h>
+
+#include "bc_profile.h"
+#include "bc_profile_check.h"
+
+/* the workload keys onto obj; false when out of memory */
+static bool s_add_workload(cJSON *obj, const struct bc_workload *wl)
+{
+	return cJSON_AddStringToObject(obj, "rw", bc_rw_names[wl->rw]) &&
+	       cJSON_AddNumberToObject(obj, "rwmixread", wl->rwmixread) &&
+	       cJSON_AddNumberToObject(obj, "bs", wl->bs) &&
+	       cJSON_AddNumberToObject(obj, "iodepth", wl->iodepth) &&
+	       cJSON_AddNumberToObject(obj, "numjobs", wl->numjobs) &&
+	       cJSON_AddBoolToObject(obj, "direct", wl->direct) &&
+	       cJSON_AddNumberToObject(obj, "ramp", wl->ramp_s) &&
+	       cJSON_AddNumberToObject(obj, "runtime", wl->runtime_s);
+}
+
+cJSON *bc_workload_to_json(const struct bc_workload *wl)
+{
+	cJSON *j;
+
+	if ((unsigned)wl->rw > BC_RW_RANDRW)
+		return NULL;
+	j = cJSON_CreateObject();
+	if (j && !s_add_workload(j, wl)) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+int bc_workload_from_json(const cJSON *j, struct bc_workload *wl, char *err, size_t errlen)
+{
+	struct bc_check c = {.err = err, .errlen = errlen, .strict = true};
+	struct bc_workload tmp = bc_workload_builtin;
+	int ret;
+
+	ret = bc_check_object(&c, "workload", j);
+	if (!ret)
+		ret = bc_check_keys(&c, j, "workload", bc_workload_keys);
+	if (!ret)
+		ret = bc_check_workload(&c, j, "workload", &tmp);
+	if (!ret)
+		*wl = tmp;
+	return ret;
+}
+
+static cJSON *s_agent(const struct bc_agent_spec *a)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	if (j && (!cJSON_AddStringToObject(j, "name", a->name) ||
+		  !cJSON_AddStringToObject(j, "endpoint", a->endpoint))) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+/* the node as given; a profile built in code may have no JSON, only a name */
+static cJSON *s_node(const struct bc_node_spec *nd)
+{
+	cJSON *j;
+
+	if (nd->json)
+		return cJSON_Duplicate(nd->json, true);
+	j = cJSON_CreateObject();
+	if (j && !cJSON_AddStringToObject(j, "name", nd->name)) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+static cJSON *s_volume(const struct bc_profile *p, const struct bc_volume_spec *v)
+{
+	cJSON *j = cJSON_CreateObject();
+	bool ok;
+
+	ok = j && cJSON_AddStringToObject(j, "agent", p->agents[v->agent].name) &&
+	     cJSON_AddStringToObject(j, "path", v->path) &&
+	     cJSON_AddNumberToObject(j, "size", (double)v->size_bytes) &&
+	     cJSON_AddNumberToObject(j, "offset", (double)v->offset_bytes) &&
+	     cJSON_AddNumberToObject(j, "length", (double)v->length_bytes);
+	if (ok && v->node >= 0)
+		ok = cJSON_AddStringToObject(j, "node", p->nodes[v->node].name);
+	if (!ok) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+static cJSON *s_step(const struct bc_step *st)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	if (j && (!cJSON_AddStringToObject(j, "name", st->name) || !s_add_workload(j, &st->wl))) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+/* adds it to arr, or frees it; false when either is missing */
+static bool s_append(cJSON *arr, cJSON *it)
+{
+	if (arr && it && cJSON_AddItemToArray(arr, it))
+		return true;
+	cJSON_Delete(it);
+	return false;
+}
+
+cJSON *bc_profile_to_json(const struct bc_profile *p)
+{
+	cJSON *j = cJSON_CreateObject(), *agents = NULL, *nodes = NULL, *vols = NULL, *steps = NULL;
+	bool ok;
+	int i;
+
+	ok = j && cJSON_AddStringToObject(j, "name", p->name);
+	if (ok) {
+		agents = cJSON_AddArrayToObject(j, "agents");
+		nodes = cJSON_AddArrayToObject(j, "nodes");
+		vols = cJSON_AddArrayToObject(j, "volumes");
+		steps = cJSON_AddArrayToObject(j, "steps");
+	}
+	for (i = 0; ok && i < p->nagents; i++)
+		ok = s_append(agents, s_agent(&p->agents[i]));
+	for (i = 0; ok && i < p->nnodes; i++)
+		ok = s_append(nodes, s_node(&p->nodes[i]));
+	for (i = 0; ok && i < p->nvolumes; i++)
+		ok = s_append(vols, s_volume(p, &p->volumes[i]));
+	for (i = 0; ok && i < p->nsteps; i++)
+		ok = s_append(steps, s_step(&p->steps[i]));
+	/* an empty list still needs its array */
+	if (!ok || !agents || !nodes || !vols || !steps) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}

@@ -1,0 +1,217 @@
+/*
+ * bc_stats.c - counter merge and the STATS binary body (see bc_stats.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_stats.h"
+#include "bc_varint.h"
+
+const char *const bc_op_names[BC_OP_NR] = {"read", "write", "trim"};
+
+void bc_opstat_reset(struct bc_opstat *s)
+{
+	/* the histogram dominates the size: only clear it when it was used */
+	if (s->hist.count)
+		bc_hist_reset(&s->hist);
+	s->ios = s->bytes = s->errors = s->short_ios = s->lat_sum_ns = s->lat_max_ns = 0;
+	s->lat_min_ns = UINT64_MAX;
+	s->first_errno = 0;
+}
+
+void bc_volstat_reset(struct bc_volstat *v)
+{
+	int i;
+
+	for (i = 0; i < BC_OP_NR; i++)
+		bc_opstat_reset(&v->op[i]);
+}
+
+void bc_opstat_merge(struct bc_opstat *dst, const struct bc_opstat *src)
+{
+	dst->ios += src->ios;
+	dst->bytes += src->bytes;
+	dst->errors += src->errors;
+	dst->short_ios += src->short_ios;
+	dst->lat_sum_ns += src->lat_sum_ns;
+	if (src->lat_min_ns < dst->lat_min_ns)
+		dst->lat_min_ns = src->lat_min_ns;
+	if (src->lat_max_ns > dst->lat_max_ns)
+		dst->lat_max_ns = src->lat_max_ns;
+	if (!dst->first_errno)
+		dst->first_errno = src->first_errno;
+	bc_hist_merge(&dst->hist, &src->hist);
+}
+
+void bc_volstat_merge(struct bc_volstat *dst, const struct bc_volstat *src)
+{
+	int i;
+
+	for (i = 0; i < BC_OP_NR; i++)
+		bc_opstat_merge(&dst->op[i], &src->op[i]);
+}
+
+static bool s_op_used(const struct bc_opstat *s)
+{
+	return s->ios || s->errors || s->short_ios;
+}
+
+struct s_wbuf {
+	uint8_t *p;
+	size_t len, cap;
+	int err;
+};
+
+static void s_put(struct s_wbuf *w, uint64_t v)
+{
+	size_t n;
+
+	if (w->err)
+		return;
+	n = bc_varint_put(w->p + w->len, w->cap - w->len, v);
+	if (!n)
+		w->err = -ENOSPC;
+	w->len += n;
+}
+
+int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vols,
+		    uint8_t **out, size_t *out_len)
+{
+	struct s_wbuf w = {0};
+	uint32_t v;
+	int o;
+	long n;
+
+	/* worst case is bounded: fixed fields plus a full histogram per op */
+	w.cap = 64 + (size_t)hdr->nvol * BC_OP_NR * (8 * 10 + BC_HIST_WIRE_MAX);
+	w.p = malloc(w.cap);
+	if (!w.p)
+		return -ENOMEM;
+	w.p[w.len++] = BC_STATS_VERSION;
+	s_put(&w, hdr->step);
+	s_put(&w, hdr->second);
+	s_put(&w, hdr->flags);
+	s_put(&w, hdr->nvol);
+	for (v = 0; v < hdr->nvol && !w.err; v++) {
+		unsigned mask = 0;
+
+		for (o = 0; o < BC_OP_NR; o++)
+			if (s_op_used(&vols[v].op[o]))
+				mask |= 1u << o;
+		s_put(&w, v);
+		s_put(&w, mask);
+		for (o = 0; o < BC_OP_NR; o++) {
+			const struct bc_opstat *s = &vols[v].op[o];
+			int64_t e = s->first_errno;
+
+			if (!(mask & (1u << o)))
+				continue;
+			s_put(&w, s->ios);
+			s_put(&w, s->bytes);
+			s_put(&w, s->errors);
+			s_put(&w, s->short_ios);
+			s_put(&w, s->lat_sum_ns);
+			s_put(&w, s->ios ? s->lat_min_ns : 0);
+			s_put(&w, s->lat_max_ns);
+			s_put(&w, (uint64_t)((e << 1) ^ (e >> 63)));
+			if (w.err)
+				break;
+			n = bc_hist_encode(&s->hist, w.p + w.len, w.cap - w.len);
+			if (n < 0) {
+				w.err = (int)n;
+				break;
+			}
+			w.len += (size_t)n;
+		}
+	}
+	if (w.err) {
+		free(w.p);
+		return w.err;
+	}
+	*out = w.p;
+	*out_len = w.len;
+	return 0;
+}
+
+struct s_rbuf {
+	const uint8_t *p;
+	size_t len, off;
+	int err;
+};
+
+static uint64_t s_get(struct s_rbuf *r)
+{
+	uint64_t v = 0;
+	size_t n;
+
+	if (r->err)
+		return 0;
+	n = bc_varint_get(r->p + r->off, r->len - r->off, &v);
+	if (!n)
+		r->err = -EBADMSG;
+	r->off += n;
+	return v;
+}
+
+int bc_stats_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
+		    struct bc_volstat *vols, uint32_t nvol_cap)
+{
+	struct s_rbuf r = {.p = buf, .len = len, .off = 1};
+	uint64_t nvol, i;
+	int o;
+
+	if (len < 1)
+		return -EBADMSG;
+	if (buf[0] != BC_STATS_VERSION)
+		return -EPROTO;
+	hdr->step = (uint32_t)s_get(&r);
+	hdr->second = (uint32_t)s_get(&r);
+	hdr->flags = (uint32_t)s_get(&r);
+	nvol = s_get(&r);
+	hdr->nvol = (uint32_t)nvol;
+	for (i = 0; i < nvol && !r.err; i++) {
+		uint64_t vi = s_get(&r), mask = s_get(&r);
+
+		if (r.err)
+			break;
+		if (vi >= nvol_cap)
+			return -ERANGE;
+		if (mask >> BC_OP_NR)
+			return -EBADMSG;
+		for (o = 0; o < BC_OP_NR && !r.err; o++) {
+			struct bc_opstat *d = &vols[vi].op[o];
+			uint64_t ios, min, max, ze;
+			int32_t e;
+			long n;
+
+			if (!(mask & (1u << o)))
+				continue;
+			ios = s_get(&r);
+			d->ios += ios;
+			d->bytes += s_get(&r);
+			d->errors += s_get(&r);
+			d->short_ios += s_get(&r);
+			d->lat_sum_ns += s_get(&r);
+			min = s_get(&r);
+			max = s_get(&r);
+			ze = s_get(&r);
+			if (r.err)
+				break;
+			if (ios && min < d->lat_min_ns)
+				d->lat_min_ns = min;
+			if (max > d->lat_max_ns)
+				d->lat_max_ns = max;
+			e = (int32_t)((int64_t)(ze >> 1) ^ -(int64_t)(ze & 1));
+			if (!d->first_errno)
+				d->first_errno = e;
+			n = bc_hist_decode_add(&d->hist, r.p + r.off, r.len - r.off);
+			if (n < 0)
+				return (int)n;
+			r.off += (size_t)n;
+		}
+	}
+	if (r.err)
+		return r.err;
+	return r.off == len ? 0 : -EBADMSG;
+}

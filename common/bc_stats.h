@@ -1,0 +1,101 @@
+/*
+ * bc_stats.h - per-second I/O counters per (volume, op) and their compact
+ * binary wire form (the STATS body).
+ *
+ * One struct bc_opstat is written by exactly one job thread; the agent's
+ * control thread merges the job threads' sealed seconds, the coordinator
+ * merges agents. Merging is addition (and min/max), so any aggregation level
+ * (volume, agent, node, total; one second or a window) is exact.
+ */
+#ifndef BC_STATS_H
+#define BC_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bc_hist.h"
+
+enum bc_op { BC_OP_READ = 0, BC_OP_WRITE, BC_OP_TRIM, BC_OP_NR };
+
+extern const char *const bc_op_names[BC_OP_NR];
+
+struct bc_opstat {
+	uint64_t ios;	     /* completed successfully (full length) */
+	uint64_t bytes;	     /* bytes of successful completions */
+	uint64_t errors;     /* completions with res < 0 */
+	uint64_t short_ios;  /* completions with 0 <= res < requested length */
+	uint64_t lat_sum_ns; /* sum of submit->complete latency of successful ios */
+	uint64_t lat_min_ns; /* UINT64_MAX when no ios */
+	uint64_t lat_max_ns;
+	int32_t first_errno; /* first error seen this second (0 if none), e.g. -EIO */
+	struct bc_hist hist; /* latency of successful ios, ns */
+};
+
+struct bc_volstat {
+	struct bc_opstat op[BC_OP_NR];
+};
+
+void bc_opstat_reset(struct bc_opstat *s);
+void bc_volstat_reset(struct bc_volstat *v);
+void bc_opstat_merge(struct bc_opstat *dst, const struct bc_opstat *src);
+void bc_volstat_merge(struct bc_volstat *dst, const struct bc_volstat *src);
+
+/* record one completion; called on the completion path */
+static inline void bc_opstat_complete(struct bc_opstat *s, int64_t res, uint32_t len,
+				      uint64_t lat_ns)
+{
+	if (res < 0) {
+		s->errors++;
+		if (!s->first_errno)
+			s->first_errno = (int32_t)res;
+		return;
+	}
+	if ((uint64_t)res < len) {
+		s->short_ios++;
+		return;
+	}
+	s->ios++;
+	s->bytes += len;
+	s->lat_sum_ns += lat_ns;
+	if (lat_ns < s->lat_min_ns)
+		s->lat_min_ns = lat_ns;
+	if (lat_ns > s->lat_max_ns)
+		s->lat_max_ns = lat_ns;
+	bc_hist_add(&s->hist, lat_ns);
+}
+
+/*
+ * STATS body, all integers varint unless noted:
+ *   u8 body version (BC_STATS_VERSION), step, second (interval index k;
+ *   BC_STATS_DRAIN for completions after the last interval), flags,
+ *   nvol, then per volume: volume index, op mask (bit per op with data),
+ *   per op in the mask: ios bytes errors short lat_sum lat_min lat_max
+ *   zigzag(first_errno), histogram (bc_hist_encode).
+ */
+#define BC_STATS_VERSION 1
+#define BC_STATS_DRAIN	 0xffffffffu
+#define BC_STATS_F_LATE	 0x1u /* some job had not sealed this second in time */
+
+struct bc_stats_hdr {
+	uint32_t step;
+	uint32_t second;
+	uint32_t flags;
+	uint32_t nvol;
+};
+
+/*
+ * Encode vols[0..nvol) (indexes are the agent's volume order) into a buffer
+ * the function allocates; caller frees *out. Returns 0 or -errno.
+ */
+int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vols,
+		    uint8_t **out, size_t *out_len);
+
+/*
+ * Decode: fills *hdr and ADDS volume i's counters into vols[i] for i < nvol_cap.
+ * Returns 0, or -EBADMSG (malformed; names nothing, the caller knows who sent it),
+ * -EPROTO (other body version) or -ERANGE (volume index >= nvol_cap).
+ */
+int bc_stats_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
+		    struct bc_volstat *vols, uint32_t nvol_cap);
+
+#endif

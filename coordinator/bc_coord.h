@@ -1,0 +1,152 @@
+/*
+ * bc_coord.h - the coordinator's shared types: the fleet of agent
+ * connections (fleet.c), the run directory and its event log (rundir.c),
+ * per-step aggregation (agg.c), step execution (stepexec.c) and the result
+ * writers (results.c). All of it runs on the coordinator's single thread.
+ */
+#ifndef BC_COORD_H
+#define BC_COORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <czmq.h>
+
+#include "bc_hist.h"
+#include "bc_profile.h"
+#include "bc_proto.h"
+#include "bc_stats.h"
+
+struct bc_run_opts {
+	const char *profile_path;
+	const char *output_dir;	   /* parent of run directories (default "reports") */
+	const char *scratch_dir;   /* local agents' scratch root (default /var/tmp/...) */
+	bool keep_scratch;	   /* keep local agents' files after the run */
+	uint32_t connect_timeout_ms;
+	uint32_t prepare_timeout_ms;
+	bool quiet;		   /* no per-second lines */
+};
+
+/* one agent connection */
+struct bc_conn {
+	const struct bc_agent_spec *spec;
+	int index;
+	zsock_t *sock; /* DEALER */
+	char endpoint[BC_ENDPOINT_MAX];
+	pid_t pid;	/* local agent process we started, 0 otherwise */
+	cJSON *hello;	/* HELLO_OK body, owned */
+	int64_t offset_ns; /* agent CLOCK_REALTIME minus ours */
+	uint64_t rtt_ns;   /* round trip of the sample the offset came from */
+	uint64_t last_heard_ns; /* CLOCK_MONOTONIC */
+	int *vols;		/* global volume indexes, in the order sent to the agent */
+	int nvols;
+	bool ready;
+	bool done;
+};
+
+struct bc_fleet {
+	const struct bc_profile *prof;
+	const struct bc_run_opts *opts;
+	struct bc_conn *conns;
+	int n;
+	char scratch_root[BC_PATH_MAX]; /* created for local agents, removed after */
+	char logdir[BC_PATH_MAX];	/* local agents' logs */
+	zpoller_t *poller;
+};
+
+/* fleet.c */
+int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct bc_run_opts *o,
+		  const char *logdir, char *err, size_t errlen);
+int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen);
+int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen);
+void bc_fleet_close(struct bc_fleet *f);
+/* look up the connection a socket belongs to */
+struct bc_conn *bc_fleet_conn(struct bc_fleet *f, void *sock);
+/* wait for one message from any agent up to timeout_ms; *from set on 0 */
+int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, struct bc_msg *m,
+		  char *err, size_t errlen);
+void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *body);
+
+/* rundir.c: the run directory and its append-only event log */
+struct bc_rundir {
+	char path[BC_PATH_MAX];
+	FILE *events; /* events.jsonl, flushed per record */
+};
+int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, char *err,
+		     size_t errlen);
+/* append one event (adds "event" and "time_ns"); takes ownership of body */
+void bc_rundir_event(struct bc_rundir *r, const char *event, cJSON *body);
+int bc_rundir_write_json(struct bc_rundir *r, const char *file, const cJSON *j);
+void bc_rundir_close(struct bc_rundir *r);
+
+/* agg.c: per-step aggregation into volumes, agents, nodes and the total */
+struct bc_secrow {
+	uint64_t ios[BC_OP_NR];
+	uint64_t bytes[BC_OP_NR];
+	uint64_t errors;
+	uint64_t short_ios;
+	uint64_t lat_sum_ns;
+	uint64_t p50_ns, p99_ns, max_ns; /* all ops, from the merged histogram */
+	uint32_t reports;		 /* records added into this second */
+};
+
+struct bc_entity {
+	char name[BC_NAME_MAX + BC_PATH_MAX];
+	struct bc_volstat window; /* measured window (ramp excluded) */
+	struct bc_volstat all;	  /* every interval, ramp and drain included */
+	struct bc_secrow *secs;	  /* [seconds] */
+	struct bc_hist **sec_hist; /* [seconds]: open seconds only, all ops merged */
+};
+
+enum bc_level { BC_LVL_VOLUME = 0, BC_LVL_AGENT, BC_LVL_NODE, BC_LVL_TOTAL, BC_LVL_NR };
+
+struct bc_agg {
+	const struct bc_profile *prof;
+	uint32_t seconds; /* ramp + runtime */
+	uint32_t ramp_s;
+	struct bc_entity *ent[BC_LVL_NR];
+	int nent[BC_LVL_NR];
+	uint32_t *agents_reported; /* [seconds]: agents whose record for k arrived */
+	uint32_t *late;		   /* [seconds]: records flagged late by an agent */
+	uint32_t closed;	   /* seconds [0, closed) are closed */
+	struct bc_volstat *scratch; /* decode buffer, sized for the largest agent */
+	int scratch_n;
+};
+
+int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_step *st);
+void bc_agg_free(struct bc_agg *g);
+/* decode one STATS body from agent c and add it everywhere; -errno on a bad record */
+int bc_agg_add(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, size_t len,
+	       struct bc_stats_hdr *hdr);
+/* close second k: percentiles from its histograms, which are then freed */
+void bc_agg_close_second(struct bc_agg *g, uint32_t k);
+/* the JSON of a decoded record for events.jsonl; caller owns it */
+cJSON *bc_agg_record_json(const struct bc_agg *g, const struct bc_conn *c,
+			  const struct bc_stats_hdr *h);
+
+/* results.c */
+struct bc_step_result {
+	const struct bc_step *step;
+	const char *status; /* "ok", "failed", "aborted" */
+	char error[1024];
+	uint64_t start_ns; /* coordinator CLOCK_REALTIME of interval 0 */
+	struct bc_agg agg;
+	cJSON *agent_totals; /* STEP_DONE bodies by agent name */
+};
+cJSON *bc_result_step_json(const struct bc_step_result *r);
+void bc_result_print_step(FILE *f, const struct bc_step_result *r);
+int bc_result_write_summary(const char *path, const struct bc_profile *p, cJSON *run);
+/* one row of figures: IOPS, MB/s, latency percentiles for a window */
+cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds);
+
+/* stepexec.c */
+int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int step_idx,
+		    struct bc_step_result *res);
+
+/* command entry points */
+int bc_cmd_run(int argc, char **argv);
+int bc_cmd_validate(int argc, char **argv);
+
+#endif

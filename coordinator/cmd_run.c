@@ -1,0 +1,235 @@
+/*
+ * cmd_run.c - `bench-coord run PROFILE`: validate, open the run directory,
+ * start/connect the agents, run every step, and write run.json and
+ * summary.md whatever happened. Exit 0 on success, 1 when the run failed,
+ * 2 for bad usage or an invalid profile.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bc_clock.h"
+#include "bc_coord.h"
+#include "bc_log.h"
+
+static void s_usage(FILE *f)
+{
+	fprintf(f, "usage: bench-coord run [options] PROFILE.json\n"
+		   "  -o, --output DIR          parent of run directories (default: reports)\n"
+		   "      --scratch-dir DIR     scratch root for local agents (kept after the run;\n"
+		   "                            default: a fresh /var/tmp/bench-coord.PID, removed)\n"
+		   "      --keep-scratch        keep the default scratch directory\n"
+		   "      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
+		   "      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
+		   "  -q, --quiet               no per-second lines\n");
+}
+
+static int s_parse_secs(const char *opt, const char *v, uint32_t *ms)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (*end || d <= 0 || d > 86400) {
+		bc_error("%s: expected seconds in (0, 86400], got '%s'", opt, v);
+		return -EINVAL;
+	}
+	*ms = (uint32_t)(d * 1000);
+	return 0;
+}
+
+static int s_parse(int argc, char **argv, struct bc_run_opts *o)
+{
+	static const struct option lopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"scratch-dir", required_argument, NULL, 'S'},
+		{"keep-scratch", no_argument, NULL, 'K'},
+		{"connect-timeout", required_argument, NULL, 'C'},
+		{"prepare-timeout", required_argument, NULL, 'P'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "o:qh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output_dir = optarg;
+			break;
+		case 'S':
+			o->scratch_dir = optarg;
+			break;
+		case 'K':
+			o->keep_scratch = true;
+			break;
+		case 'C':
+			if (s_parse_secs("--connect-timeout", optarg, &o->connect_timeout_ms))
+				return -EINVAL;
+			break;
+		case 'P':
+			if (s_parse_secs("--prepare-timeout", optarg, &o->prepare_timeout_ms))
+				return -EINVAL;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			s_usage(stdout);
+			exit(0);
+		default:
+			s_usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind != argc - 1) {
+		s_usage(stderr);
+		return -EINVAL;
+	}
+	o->profile_path = argv[optind];
+	return 0;
+}
+
+static cJSON *s_agents_json(const struct bc_fleet *f)
+{
+	cJSON *arr = cJSON_CreateArray();
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		const struct bc_conn *c = &f->conns[i];
+		cJSON *a = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(a, "name", c->spec->name);
+		cJSON_AddStringToObject(a, "endpoint", c->endpoint);
+		cJSON_AddBoolToObject(a, "local", c->spec->local);
+		cJSON_AddNumberToObject(a, "clock_offset_ns", (double)c->offset_ns);
+		cJSON_AddNumberToObject(a, "clock_rtt_ns", (double)c->rtt_ns);
+		if (c->hello)
+			cJSON_AddItemToObject(a, "hello", cJSON_Duplicate(c->hello, 1));
+		cJSON_AddItemToArray(arr, a);
+	}
+	return arr;
+}
+
+static void s_iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* write run.json and summary.md; both always reflect what is known so far */
+static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJSON *run)
+{
+	char path[BC_PATH_MAX + 32];
+	int rc;
+
+	rc = bc_rundir_write_json(rd, "run.json", run);
+	if (rc)
+		bc_error("cannot write '%s/run.json': %s", rd->path, strerror(-rc));
+	snprintf(path, sizeof(path), "%s/summary.md", rd->path);
+	rc = bc_result_write_summary(path, p, run);
+	if (rc)
+		bc_error("cannot write '%s': %s", path, strerror(-rc));
+}
+
+int bc_cmd_run(int argc, char **argv)
+{
+	struct bc_run_opts o = {
+		.output_dir = "reports", .connect_timeout_ms = 5000, .prepare_timeout_ms = 60000};
+	struct bc_profile *p = NULL;
+	struct bc_fleet fleet = {0};
+	struct bc_rundir rd = {0};
+	cJSON *run = NULL, *steps, *ev;
+	char err[1024] = "", when[32];
+	int rc, i, status = 1;
+
+	if (s_parse(argc, argv, &o))
+		return 2;
+	rc = bc_profile_load(o.profile_path, &p, err, sizeof(err));
+	if (rc) {
+		bc_error("%s", err);
+		return 2;
+	}
+	zsys_init();
+	zsys_set_logstream(NULL);
+	rc = bc_rundir_create(&rd, o.output_dir, p->name, err, sizeof(err));
+	if (rc) {
+		bc_error("%s", err);
+		goto out;
+	}
+	bc_rundir_write_json(&rd, "profile.json", (run = bc_profile_to_json(p)));
+	cJSON_Delete(run);
+	run = cJSON_CreateObject();
+	s_iso_now(when, sizeof(when));
+	cJSON_AddStringToObject(run, "tool", "bench-coord " BC_VERSION);
+	cJSON_AddStringToObject(run, "profile", p->name);
+	cJSON_AddStringToObject(run, "started", when);
+	cJSON_AddStringToObject(run, "status", "running");
+	steps = cJSON_AddArrayToObject(run, "steps");
+	ev = cJSON_CreateObject();
+	cJSON_AddStringToObject(ev, "profile", p->name);
+	cJSON_AddStringToObject(ev, "source", o.profile_path);
+	bc_rundir_event(&rd, "run_start", ev);
+	printf("bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)\nresults: %s\n",
+	       BC_VERSION, p->name, p->nagents, p->nvolumes, p->nsteps, rd.path);
+	fflush(stdout);
+
+	rc = bc_fleet_open(&fleet, p, &o, rd.path, err, sizeof(err));
+	if (!rc)
+		rc = bc_fleet_hello(&fleet, err, sizeof(err));
+	if (!rc)
+		rc = bc_fleet_clock_sync(&fleet, err, sizeof(err));
+	cJSON_AddItemToObject(run, "agents", s_agents_json(&fleet));
+	if (rc) {
+		bc_error("%s", err);
+		cJSON_AddStringToObject(run, "error", err);
+		goto done;
+	}
+	ev = cJSON_CreateObject();
+	cJSON_AddItemToObject(ev, "agents", s_agents_json(&fleet));
+	bc_rundir_event(&rd, "agents", ev);
+	for (i = 0; i < p->nsteps; i++) {
+		struct bc_step_result res;
+
+		rc = bc_step_execute(&fleet, &rd, i, &res);
+		if (res.step) {
+			if (!rc)
+				bc_result_print_step(stdout, &res);
+			cJSON_AddItemToArray(steps, bc_result_step_json(&res));
+		}
+		bc_agg_free(&res.agg);
+		cJSON_Delete(res.agent_totals);
+		/* results so far reach the disk before the next step starts */
+		s_write_results(&rd, p, run);
+		if (rc) {
+			bc_error("step %s: %s", p->steps[i].name, res.error);
+			cJSON_AddStringToObject(run, "error", res.error);
+			break;
+		}
+	}
+	if (!rc)
+		status = 0;
+done:
+	cJSON_ReplaceItemInObject(run, "status",
+				  cJSON_CreateString(status ? (zsys_interrupted ? "aborted" : "failed")
+							    : "ok"));
+	s_iso_now(when, sizeof(when));
+	cJSON_AddStringToObject(run, "finished", when);
+	bc_fleet_close(&fleet);
+	s_write_results(&rd, p, run);
+	ev = cJSON_CreateObject();
+	cJSON_AddStringToObject(ev, "status", status ? "failed" : "ok");
+	bc_rundir_event(&rd, "run_end", ev);
+	printf("\n%s: %s/run.json, summary.md\n", status ? "run FAILED, partial results" : "results",
+	       rd.path);
+out:
+	bc_rundir_close(&rd);
+	cJSON_Delete(run);
+	bc_profile_destroy(&p);
+	return status;
+}

@@ -1,0 +1,441 @@
+/*
+ * fleet.c - the coordinator's agent connections: starting "local" agents on
+ * loopback, one DEALER socket per agent, HELLO with a bounded wait, the
+ * clock-offset exchange, and an orderly goodbye that leaves nothing running.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bc_clock.h"
+#include "bc_coord.h"
+#include "bc_log.h"
+
+/* TIME exchanges per agent; the minimum-RTT sample gives the offset */
+#define S_TIME_ROUNDS 8
+#define S_SPAWN_TIMEOUT_MS 5000
+
+static void s_agent_binary(char *out, size_t len)
+{
+	const char *env = getenv("BC_AGENT_BIN");
+	char self[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = 0;
+		slash = strrchr(self, '/');
+		/* bench-agent is installed and built next to bench-coord */
+		if (slash && (size_t)(slash - self) + sizeof("/bench-agent") <= len) {
+			memcpy(out, self, (size_t)(slash - self));
+			memcpy(out + (slash - self), "/bench-agent", sizeof("/bench-agent"));
+			if (!access(out, X_OK))
+				return;
+		}
+	}
+	snprintf(out, len, "bench-agent");
+}
+
+static void s_child_exec(const char *bin, int ready_fd, const char *scratch, const char *log)
+{
+	int fd;
+
+	/* a local agent must not outlive its coordinator, even after a crash */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (ready_fd == 3)
+		fcntl(3, F_SETFD, 0);
+	else if (dup2(ready_fd, 3) < 0)
+		_exit(126);
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	execlp(bin, "bench-agent", "--listen", "tcp://127.0.0.1:*", "--ready-fd", "3",
+	       "--scratch-dir", scratch, "--exit-on-bye", (char *)NULL);
+	_exit(127);
+}
+
+static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *err, size_t errlen)
+{
+	char bin[PATH_MAX], scratch[BC_PATH_MAX + BC_NAME_MAX + 2], log[BC_PATH_MAX + 96];
+	struct pollfd pfd;
+	int pipefd[2], rc = 0, st;
+	ssize_t n;
+	size_t got = 0;
+
+	s_agent_binary(bin, sizeof(bin));
+	snprintf(scratch, sizeof(scratch), "%s/%s", f->scratch_root, c->spec->name);
+	snprintf(log, sizeof(log), "%s/agent-%s.log", f->logdir, c->spec->name);
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	c->pid = fork();
+	if (c->pid < 0) {
+		rc = -errno;
+		c->pid = 0;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		snprintf(err, errlen, "agent %s: cannot fork: %s", c->spec->name, strerror(-rc));
+		return rc;
+	}
+	if (c->pid == 0)
+		s_child_exec(bin, pipefd[1], scratch, log);
+	close(pipefd[1]);
+	pfd.fd = pipefd[0];
+	pfd.events = POLLIN;
+	/* the agent writes its bound endpoint and a newline, then closes the pipe */
+	while (got < sizeof(c->endpoint) - 1) {
+		if (poll(&pfd, 1, S_SPAWN_TIMEOUT_MS) <= 0) {
+			rc = -ETIMEDOUT;
+			break;
+		}
+		n = read(pipefd[0], c->endpoint + got, sizeof(c->endpoint) - 1 - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+		if (memchr(c->endpoint, '\n', got))
+			break;
+	}
+	close(pipefd[0]);
+	c->endpoint[got] = 0;
+	c->endpoint[strcspn(c->endpoint, "\n")] = 0;
+	if (!rc && strncmp(c->endpoint, "tcp://", 6))
+		rc = -ECHILD;
+	if (rc) {
+		if (waitpid(c->pid, &st, WNOHANG) == c->pid)
+			c->pid = 0;
+		snprintf(err, errlen,
+			 "agent %s: local bench-agent '%s' did not start (see %s)", c->spec->name,
+			 bin, log);
+	}
+	return rc;
+}
+
+int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct bc_run_opts *o,
+		  const char *logdir, char *err, size_t errlen)
+{
+	int i, v, rc = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->prof = p;
+	f->opts = o;
+	snprintf(f->logdir, sizeof(f->logdir), "%s", logdir);
+	if (o->scratch_dir)
+		snprintf(f->scratch_root, sizeof(f->scratch_root), "%s", o->scratch_dir);
+	else
+		snprintf(f->scratch_root, sizeof(f->scratch_root), "/var/tmp/bench-coord.%d",
+			 (int)getpid());
+	f->conns = calloc((size_t)p->nagents, sizeof(*f->conns));
+	f->poller = zpoller_new(NULL);
+	if (!f->conns || !f->poller)
+		return -ENOMEM;
+	f->n = p->nagents;
+	for (i = 0; i < f->n; i++) {
+		struct bc_conn *c = &f->conns[i];
+
+		c->spec = &p->agents[i];
+		c->index = i;
+		c->vols = calloc((size_t)p->nvolumes + 1, sizeof(int));
+		if (!c->vols)
+			return -ENOMEM;
+		for (v = 0; v < p->nvolumes; v++)
+			if (p->volumes[v].agent == i)
+				c->vols[c->nvols++] = v;
+	}
+	for (i = 0; i < f->n && !rc; i++) {
+		struct bc_conn *c = &f->conns[i];
+
+		if (c->spec->local) {
+			if (mkdir(f->scratch_root, 0755) && errno != EEXIST) {
+				rc = -errno;
+				snprintf(err, errlen, "cannot create scratch directory '%s': %s",
+					 f->scratch_root, strerror(errno));
+				break;
+			}
+			rc = s_spawn_local(f, c, err, errlen);
+		} else {
+			snprintf(c->endpoint, sizeof(c->endpoint), "%s", c->spec->endpoint);
+		}
+		if (rc)
+			break;
+		c->sock = zsock_new(ZMQ_DEALER);
+		if (!c->sock)
+			return -ENOMEM;
+		/* never block exit on messages to an agent that is gone */
+		zsock_set_linger(c->sock, 200);
+		zsock_set_sndtimeo(c->sock, 1000);
+		if (zsock_connect(c->sock, "%s", c->endpoint)) {
+			snprintf(err, errlen, "agent %s: cannot connect to '%s': %s", c->spec->name,
+				 c->endpoint, zmq_strerror(zmq_errno()));
+			rc = -EINVAL;
+			break;
+		}
+		zpoller_add(f->poller, c->sock);
+	}
+	return rc;
+}
+
+struct bc_conn *bc_fleet_conn(struct bc_fleet *f, void *sock)
+{
+	int i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->conns[i].sock == sock)
+			return &f->conns[i];
+	return NULL;
+}
+
+int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, struct bc_msg *m,
+		  char *err, size_t errlen)
+{
+	void *s = zpoller_wait(f->poller, timeout_ms);
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!s)
+		return zpoller_terminated(f->poller) ? -EINTR : -ETIMEDOUT;
+	*from = bc_fleet_conn(f, s);
+	rc = bc_msg_recv(s, false, m, err, errlen);
+	if (*from)
+		(*from)->last_heard_ns = bc_mono_ns();
+	return rc;
+}
+
+void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *body)
+{
+	int i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->conns[i].sock && f->conns[i].hello)
+			bc_msg_send_json(f->conns[i].sock, NULL, t, body);
+}
+
+static cJSON *s_hello_body(const struct bc_fleet *f, const struct bc_conn *c)
+{
+	cJSON *b = cJSON_CreateObject(), *paths;
+	char who[300], host[256] = "?";
+	int v;
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(who, sizeof(who), "bench-coord %s on %s pid %d", BC_VERSION, host, (int)getpid());
+	cJSON_AddStringToObject(b, "coordinator", who);
+	paths = cJSON_AddArrayToObject(b, "paths");
+	for (v = 0; v < c->nvols; v++)
+		cJSON_AddItemToArray(paths,
+				     cJSON_CreateString(f->prof->volumes[c->vols[v]].path));
+	return b;
+}
+
+/* describe why an agent's reply to HELLO is not HELLO_OK */
+static void s_hello_refusal(const struct bc_conn *c, int rc, const struct bc_msg *m,
+			    const char *rerr, char *err, size_t errlen)
+{
+	const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m->json, "message"));
+	const char *owner = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m->json, "owner"));
+
+	if (m->type == BC_MSG_BUSY)
+		snprintf(err, errlen, "agent %s (%s) is busy: serving %s", c->spec->name,
+			 c->endpoint, owner ? owner : "another coordinator");
+	else if (m->type == BC_MSG_ERROR)
+		snprintf(err, errlen, "agent %s (%s) refused HELLO: %s", c->spec->name,
+			 c->endpoint, msg ? msg : "(no message)");
+	else if (rc == -EPROTO)
+		snprintf(err, errlen, "agent %s (%s): %s", c->spec->name, c->endpoint, rerr);
+	else
+		snprintf(err, errlen, "agent %s (%s): unexpected %s in reply to HELLO%s%s",
+			 c->spec->name, c->endpoint, bc_msg_name(m->type), rc ? ": " : "",
+			 rc ? rerr : "");
+}
+
+int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
+{
+	uint64_t deadline = bc_mono_ns() + (uint64_t)f->opts->connect_timeout_ms * BC_NS_PER_MS;
+	int i, pending = 0, rc = 0;
+
+	for (i = 0; i < f->n; i++) {
+		cJSON *b = s_hello_body(f, &f->conns[i]);
+
+		bc_msg_send_json(f->conns[i].sock, NULL, BC_MSG_HELLO, b);
+		cJSON_Delete(b);
+		pending++;
+	}
+	while (pending && !rc) {
+		uint64_t now = bc_mono_ns();
+		struct bc_conn *c = NULL;
+		struct bc_msg m;
+		char rerr[256] = "";
+
+		if (now >= deadline)
+			break;
+		rc = bc_fleet_recv(f, (int)((deadline - now) / BC_NS_PER_MS) + 1, &c, &m, rerr,
+				   sizeof(rerr));
+		if (rc == -ETIMEDOUT) {
+			rc = 0;
+			bc_msg_clear(&m);
+			continue;
+		}
+		if (rc == -EINTR) {
+			snprintf(err, errlen, "interrupted while connecting to agents");
+		} else if (c && !rc && m.type == BC_MSG_HELLO_OK) {
+			if (!c->hello)
+				pending--;
+			cJSON_Delete(c->hello);
+			c->hello = m.json;
+			m.json = NULL;
+		} else if (c && !rc && m.type == BC_MSG_HEARTBEAT) {
+			/* a heartbeat may overtake nothing here, but is harmless */
+		} else if (c) {
+			s_hello_refusal(c, rc, &m, rerr, err, errlen);
+			rc = -ECONNREFUSED;
+		}
+		bc_msg_clear(&m);
+	}
+	for (i = 0; i < f->n && !rc && pending; i++) {
+		const struct bc_conn *c = &f->conns[i];
+
+		if (c->hello)
+			continue;
+		snprintf(err, errlen,
+			 "agent %s (%s): no answer to HELLO within %.1f s (is bench-agent running "
+			 "and reachable?)",
+			 c->spec->name, c->endpoint, f->opts->connect_timeout_ms / 1000.0);
+		rc = -ETIMEDOUT;
+	}
+	return rc;
+}
+
+/* one TIME round trip; returns 0 and the sample, or -errno */
+static int s_time_round(struct bc_fleet *f, struct bc_conn *c, int seq, int64_t *off,
+			uint64_t *rtt)
+{
+	uint64_t t0, t1, deadline = bc_mono_ns() + BC_NS_PER_S;
+	cJSON *b = cJSON_CreateObject();
+	zpoller_t *p = zpoller_new(c->sock, NULL);
+	int rc = -ETIMEDOUT;
+
+	cJSON_AddNumberToObject(b, "seq", seq);
+	t0 = bc_real_ns();
+	bc_msg_send_json(c->sock, NULL, BC_MSG_TIME, b);
+	cJSON_Delete(b);
+	while (bc_mono_ns() < deadline) {
+		struct bc_msg m;
+		char e[128];
+		const cJSON *an, *sq;
+
+		if (zpoller_wait(p, 100) != c->sock)
+			continue;
+		if (bc_msg_recv(c->sock, false, &m, e, sizeof(e))) {
+			bc_msg_clear(&m);
+			continue;
+		}
+		t1 = bc_real_ns();
+		an = cJSON_GetObjectItemCaseSensitive(m.json, "agent_ns");
+		sq = cJSON_GetObjectItemCaseSensitive(m.json, "seq");
+		if (m.type == BC_MSG_TIME && cJSON_IsNumber(an) && cJSON_IsNumber(sq) &&
+		    sq->valueint == seq) {
+			*rtt = t1 - t0;
+			*off = (int64_t)(uint64_t)an->valuedouble - (int64_t)(t0 + (t1 - t0) / 2);
+			rc = 0;
+		}
+		bc_msg_clear(&m);
+		if (!rc)
+			break;
+	}
+	zpoller_destroy(&p);
+	return rc;
+}
+
+int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen)
+{
+	int i, r;
+
+	for (i = 0; i < f->n; i++) {
+		struct bc_conn *c = &f->conns[i];
+		bool have = false;
+
+		for (r = 0; r < S_TIME_ROUNDS; r++) {
+			int64_t off;
+			uint64_t rtt;
+
+			if (s_time_round(f, c, r, &off, &rtt))
+				continue;
+			if (!have || rtt < c->rtt_ns) {
+				c->rtt_ns = rtt;
+				c->offset_ns = off;
+				have = true;
+			}
+		}
+		if (!have) {
+			snprintf(err, errlen, "agent %s (%s): no answer to TIME requests",
+				 c->spec->name, c->endpoint);
+			return -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+static int s_rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void s_reap_local(struct bc_conn *c)
+{
+	int st, i;
+
+	if (!c->pid)
+		return;
+	/* BYE makes a local agent exit; escalate if it does not within 2 s */
+	for (i = 0; i < 40; i++) {
+		if (waitpid(c->pid, &st, WNOHANG) == c->pid)
+			goto reaped;
+		if (i == 20)
+			kill(c->pid, SIGTERM);
+		usleep(50 * 1000);
+	}
+	kill(c->pid, SIGKILL);
+	waitpid(c->pid, &st, 0);
+reaped:
+	c->pid = 0;
+}
+
+void bc_fleet_close(struct bc_fleet *f)
+{
+	bool any_local = false;
+	int i;
+
+	if (!f->conns)
+		return;
+	bc_fleet_broadcast(f, BC_MSG_BYE, NULL);
+	for (i = 0; i < f->n; i++) {
+		struct bc_conn *c = &f->conns[i];
+
+		if (c->sock && !c->hello)
+			zsock_set_linger(c->sock, 0);
+		zsock_destroy(&c->sock);
+		any_local |= c->spec->local;
+		s_reap_local(c);
+		cJSON_Delete(c->hello);
+		free(c->vols);
+	}
+	zpoller_destroy(&f->poller);
+	free(f->conns);
+	f->conns = NULL;
+	if (any_local && !f->opts->keep_scratch && !f->opts->scratch_dir)
+		nftw(f->scratch_root, s_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}

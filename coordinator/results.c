@@ -1,0 +1,285 @@
+/*
+ * results.c - figures of a step as JSON (run.json) and as the final table on
+ * the terminal: IOPS, MB/s and latency percentiles per op and for all ops,
+ * over the measured window, for the total, each agent, node and volume,
+ * plus the per-second series and the cross-checks.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_coord.h"
+
+static const double s_pcts[] = {50, 90, 99, 99.9, 99.99};
+static const char *const s_pct_names[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
+
+static double s_us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+/* round to 3 decimals so run.json stays readable */
+static double s_r3(double v)
+{
+	return round(v * 1000.0) / 1000.0;
+}
+
+static cJSON *s_op_json(const struct bc_opstat *s, const struct bc_hist *h, uint32_t seconds)
+{
+	cJSON *o = cJSON_CreateObject(), *lat;
+	size_t i;
+
+	cJSON_AddNumberToObject(o, "ios", (double)s->ios);
+	cJSON_AddNumberToObject(o, "bytes", (double)s->bytes);
+	cJSON_AddNumberToObject(o, "iops", s_r3(seconds ? (double)s->ios / seconds : 0));
+	cJSON_AddNumberToObject(o, "mbps", s_r3(seconds ? (double)s->bytes / seconds / 1e6 : 0));
+	cJSON_AddNumberToObject(o, "errors", (double)s->errors);
+	cJSON_AddNumberToObject(o, "short", (double)s->short_ios);
+	if (s->first_errno)
+		cJSON_AddStringToObject(o, "first_error", strerror(-s->first_errno));
+	lat = cJSON_AddObjectToObject(o, "lat_us");
+	cJSON_AddNumberToObject(lat, "mean",
+				s_r3(s->ios ? s_us(s->lat_sum_ns) / (double)s->ios : 0));
+	cJSON_AddNumberToObject(lat, "min", s_r3(s->ios ? s_us(s->lat_min_ns) : 0));
+	for (i = 0; i < sizeof(s_pcts) / sizeof(s_pcts[0]); i++)
+		cJSON_AddNumberToObject(lat, s_pct_names[i],
+					s_r3(s_us(bc_hist_percentile(h, s_pcts[i]))));
+	/* the exact maximum, not the bucket midpoint */
+	cJSON_AddNumberToObject(lat, "max", s_r3(s_us(s->lat_max_ns)));
+	return o;
+}
+
+cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds)
+{
+	struct bc_opstat *all = malloc(sizeof(*all));
+	cJSON *o;
+	int op;
+
+	if (!all)
+		return NULL;
+	memset(all, 0, sizeof(*all));
+	bc_opstat_reset(all);
+	for (op = 0; op < BC_OP_NR; op++)
+		bc_opstat_merge(all, &w->op[op]);
+	o = s_op_json(all, &all->hist, seconds);
+	cJSON_AddNumberToObject(o, "read_pct",
+				s_r3(all->ios ? 100.0 * (double)w->op[BC_OP_READ].ios /
+							(double)all->ios
+					      : 0));
+	for (op = 0; op < BC_OP_NR; op++)
+		if (w->op[op].ios || w->op[op].errors || w->op[op].short_ios)
+			cJSON_AddItemToObject(o, bc_op_names[op],
+					      s_op_json(&w->op[op], &w->op[op].hist, seconds));
+	free(all);
+	return o;
+}
+
+static cJSON *s_all_json(const struct bc_volstat *a)
+{
+	cJSON *o = cJSON_CreateObject();
+	uint64_t ios = 0, bytes = 0, err = 0, sh = 0;
+	int op;
+
+	for (op = 0; op < BC_OP_NR; op++) {
+		ios += a->op[op].ios;
+		bytes += a->op[op].bytes;
+		err += a->op[op].errors;
+		sh += a->op[op].short_ios;
+		if (a->op[op].bytes)
+			cJSON_AddNumberToObject(o, op == BC_OP_READ ? "read_bytes"
+						    : op == BC_OP_WRITE ? "write_bytes"
+									: "trim_bytes",
+						(double)a->op[op].bytes);
+	}
+	cJSON_AddNumberToObject(o, "ios", (double)ios);
+	cJSON_AddNumberToObject(o, "bytes", (double)bytes);
+	cJSON_AddNumberToObject(o, "errors", (double)err);
+	cJSON_AddNumberToObject(o, "short", (double)sh);
+	return o;
+}
+
+/* columnar per-second series: one array per figure */
+static cJSON *s_series_json(const struct bc_entity *e, uint32_t seconds, const uint32_t *rep)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *iops = cJSON_AddArrayToObject(o, "iops"), *mbps = cJSON_AddArrayToObject(o, "mbps");
+	cJSON *rd = cJSON_AddArrayToObject(o, "read_iops");
+	cJSON *mean = cJSON_AddArrayToObject(o, "lat_mean_us");
+	cJSON *p50 = cJSON_AddArrayToObject(o, "lat_p50_us");
+	cJSON *p99 = cJSON_AddArrayToObject(o, "lat_p99_us");
+	cJSON *mx = cJSON_AddArrayToObject(o, "lat_max_us");
+	cJSON *er = cJSON_AddArrayToObject(o, "errors");
+	cJSON *rp = rep ? cJSON_AddArrayToObject(o, "agents_reported") : NULL;
+	uint32_t k;
+	int op;
+
+	for (k = 0; k < seconds; k++) {
+		const struct bc_secrow *r = &e->secs[k];
+		uint64_t ios = 0, bytes = 0;
+
+		for (op = 0; op < BC_OP_NR; op++) {
+			ios += r->ios[op];
+			bytes += r->bytes[op];
+		}
+		cJSON_AddItemToArray(iops, cJSON_CreateNumber((double)ios));
+		cJSON_AddItemToArray(mbps, cJSON_CreateNumber(s_r3((double)bytes / 1e6)));
+		cJSON_AddItemToArray(rd, cJSON_CreateNumber((double)r->ios[BC_OP_READ]));
+		cJSON_AddItemToArray(
+			mean, cJSON_CreateNumber(s_r3(ios ? s_us(r->lat_sum_ns) / (double)ios : 0)));
+		cJSON_AddItemToArray(p50, cJSON_CreateNumber(s_r3(s_us(r->p50_ns))));
+		cJSON_AddItemToArray(p99, cJSON_CreateNumber(s_r3(s_us(r->p99_ns))));
+		cJSON_AddItemToArray(mx, cJSON_CreateNumber(s_r3(s_us(r->max_ns))));
+		cJSON_AddItemToArray(er, cJSON_CreateNumber((double)(r->errors + r->short_ios)));
+		if (rp)
+			cJSON_AddItemToArray(rp, cJSON_CreateNumber(rep[k]));
+	}
+	return o;
+}
+
+static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, int lvl)
+{
+	cJSON *o = bc_result_window_json(&e->window, g->seconds - g->ramp_s);
+
+	cJSON_AddStringToObject(o, "name", e->name);
+	cJSON_AddItemToObject(o, "all_intervals", s_all_json(&e->all));
+	cJSON_AddItemToObject(o, "series",
+			      s_series_json(e, g->seconds,
+					    lvl == BC_LVL_TOTAL ? g->agents_reported : NULL));
+	return o;
+}
+
+/* agent's own totals (STEP_DONE) against the sum of the records we received */
+static cJSON *s_checks_json(const struct bc_step_result *r)
+{
+	const struct bc_agg *g = &r->agg;
+	cJSON *checks = cJSON_CreateArray(), *c = cJSON_CreateObject();
+	char detail[512] = "all agents' STEP_DONE totals equal the sum of their STATS records";
+	bool pass = true;
+	int a, op;
+
+	for (a = 0; a < g->nent[BC_LVL_AGENT]; a++) {
+		const struct bc_entity *e = &g->ent[BC_LVL_AGENT][a];
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(r->agent_totals, e->name);
+		const cJSON *vols = cJSON_GetObjectItemCaseSensitive(t, "volumes"), *v;
+
+		for (op = 0; op < BC_OP_NR && t; op++) {
+			double sum = 0;
+
+			cJSON_ArrayForEach(v, vols)
+			{
+				const cJSON *o = cJSON_GetObjectItemCaseSensitive(v, bc_op_names[op]);
+
+				sum += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "bytes"));
+			}
+			if ((uint64_t)sum != e->all.op[op].bytes) {
+				pass = false;
+				snprintf(detail, sizeof(detail),
+					 "agent %s %s: STEP_DONE says %.0f bytes, records sum to "
+					 "%" PRIu64,
+					 e->name, bc_op_names[op], sum, e->all.op[op].bytes);
+			}
+		}
+		if (!t) {
+			pass = false;
+			snprintf(detail, sizeof(detail), "agent %s: no STEP_DONE", e->name);
+		}
+	}
+	cJSON_AddStringToObject(c, "name", "agent totals equal the sum of per-second records");
+	cJSON_AddBoolToObject(c, "pass", pass);
+	cJSON_AddStringToObject(c, "detail", detail);
+	cJSON_AddItemToArray(checks, c);
+	return checks;
+}
+
+cJSON *bc_result_step_json(const struct bc_step_result *r)
+{
+	const struct bc_agg *g = &r->agg;
+	cJSON *o = cJSON_CreateObject(), *arr, *miss;
+	static const char *const lvl_names[BC_LVL_NR] = {"volumes", "agents", "nodes", NULL};
+	uint32_t k;
+	int lvl, i;
+
+	cJSON_AddStringToObject(o, "name", r->step->name);
+	cJSON_AddStringToObject(o, "status", r->status);
+	if (r->error[0])
+		cJSON_AddStringToObject(o, "error", r->error);
+	cJSON_AddItemToObject(o, "workload", bc_workload_to_json(&r->step->wl));
+	cJSON_AddNumberToObject(o, "start_ns", (double)r->start_ns);
+	cJSON_AddNumberToObject(o, "seconds", g->seconds);
+	cJSON_AddNumberToObject(o, "measured_from_second", g->ramp_s);
+	cJSON_AddNumberToObject(o, "measured_seconds", g->seconds - g->ramp_s);
+	miss = cJSON_AddArrayToObject(o, "incomplete_seconds");
+	for (k = 0; k < g->closed; k++)
+		if (g->agents_reported[k] < (uint32_t)g->nent[BC_LVL_AGENT])
+			cJSON_AddItemToArray(miss, cJSON_CreateNumber(k));
+	cJSON_AddItemToObject(o, "total", s_entity_json(g, &g->ent[BC_LVL_TOTAL][0], BC_LVL_TOTAL));
+	for (lvl = 0; lvl < BC_LVL_TOTAL; lvl++) {
+		arr = cJSON_AddArrayToObject(o, lvl_names[lvl]);
+		for (i = 0; i < g->nent[lvl]; i++) {
+			cJSON *e = s_entity_json(g, &g->ent[lvl][i], lvl);
+
+			if (lvl == BC_LVL_VOLUME) {
+				const struct bc_volume_spec *v = &g->prof->volumes[i];
+
+				cJSON_AddStringToObject(e, "agent", g->prof->agents[v->agent].name);
+				cJSON_AddStringToObject(e, "path", v->path);
+				if (v->node >= 0)
+					cJSON_AddStringToObject(e, "node",
+								g->prof->nodes[v->node].name);
+			}
+			cJSON_AddItemToArray(arr, e);
+		}
+	}
+	cJSON_AddItemToObject(o, "agent_totals", cJSON_Duplicate(r->agent_totals, 1));
+	cJSON_AddItemToObject(o, "checks", s_checks_json(r));
+	return o;
+}
+
+static void s_print_row(FILE *f, const char *label, const struct bc_volstat *w, uint32_t secs)
+{
+	cJSON *j = bc_result_window_json(w, secs);
+	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(j, "lat_us");
+	double v[8];
+	int i;
+	static const char *const keys[] = {"iops", "mbps", "read_pct", "errors"};
+	static const char *const lk[] = {"mean", "p50", "p99", "max"};
+
+	for (i = 0; i < 4; i++)
+		v[i] = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, keys[i]));
+	for (i = 0; i < 4; i++)
+		v[4 + i] = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(lat, lk[i])) / 1000;
+	fprintf(f, "  %-32.32s %11.0f %9.1f %6.1f %9.3f %9.3f %9.3f %9.3f %7.0f\n", label, v[0], v[1],
+		v[2], v[4], v[5], v[6], v[7], v[3]);
+	cJSON_Delete(j);
+}
+
+void bc_result_print_step(FILE *f, const struct bc_step_result *r)
+{
+	const struct bc_agg *g = &r->agg;
+	uint32_t secs = g->seconds - g->ramp_s;
+	int i;
+
+	fprintf(f, "\nstep %s: %s over seconds %u-%u (ramp excluded)%s%s\n", r->step->name,
+		r->status, g->ramp_s, g->seconds ? g->seconds - 1 : 0, r->error[0] ? ": " : "",
+		r->error);
+	fprintf(f, "  %-32s %11s %9s %6s %9s %9s %9s %9s %7s\n", "", "IOPS", "MB/s", "read%",
+		"mean_ms", "p50_ms", "p99_ms", "max_ms", "errors");
+	s_print_row(f, "total", &g->ent[BC_LVL_TOTAL][0].window, secs);
+	for (i = 0; i < g->nent[BC_LVL_AGENT]; i++) {
+		char label[BC_NAME_MAX + 8];
+
+		snprintf(label, sizeof(label), "agent %s", g->ent[BC_LVL_AGENT][i].name);
+		s_print_row(f, label, &g->ent[BC_LVL_AGENT][i].window, secs);
+	}
+	for (i = 0; i < g->nent[BC_LVL_NODE]; i++) {
+		char label[BC_NAME_MAX + 8];
+
+		snprintf(label, sizeof(label), "node %s", g->ent[BC_LVL_NODE][i].name);
+		s_print_row(f, label, &g->ent[BC_LVL_NODE][i].window, secs);
+	}
+	for (i = 0; i < g->nent[BC_LVL_VOLUME]; i++)
+		s_print_row(f, g->ent[BC_LVL_VOLUME][i].name, &g->ent[BC_LVL_VOLUME][i].window,
+			    secs);
+	fflush(f);
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# install-deps.sh - install bench-coord's build and test dependencies from the
+# system package manager. Idempotent: when everything is present it prints
+# nothing and touches nothing.
+#
+# Debian/Ubuntu (required, tested on Debian 12):
+#   build: build-essential cmake pkg-config libczmq-dev libzmq3-dev
+#          liburing-dev libcjson-dev libcurl4-openssl-dev
+#   test:  fio iproute2 util-linux (losetup)
+# Fedora/RHEL (names listed, not exercised by CI):
+#   build: gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
+#          liburing-devel cjson-devel libcurl-devel
+#   test:  fio iproute util-linux
+set -eu
+
+DEB_PKGS="build-essential cmake pkg-config libczmq-dev libzmq3-dev liburing-dev
+libcjson-dev libcurl4-openssl-dev fio iproute2 util-linux"
+RPM_PKGS="gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
+liburing-devel cjson-devel libcurl-devel fio iproute util-linux"
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+	SUDO="sudo"
+fi
+
+if command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+	missing=""
+	for p in $DEB_PKGS; do
+		st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+		case "$st" in
+		*"install ok installed"*) ;;
+		*) missing="$missing $p" ;;
+		esac
+	done
+	[ -z "$missing" ] && exit 0
+	echo "install-deps: installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -qq >/dev/null
+	# shellcheck disable=SC2086
+	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+elif command -v dnf >/dev/null 2>&1; then
+	missing=""
+	for p in $RPM_PKGS; do
+		rpm -q "$p" >/dev/null 2>&1 || missing="$missing $p"
+	done
+	[ -z "$missing" ] && exit 0
+	echo "install-deps: installing:$missing"
+	# shellcheck disable=SC2086
+	$SUDO dnf install -y -q $missing
+else
+	echo "install-deps: unsupported package manager; install:" >&2
+	echo "  $DEB_PKGS" >&2
+	exit 1
+fi

@@ -1,0 +1,165 @@
+/* test_agent_session: a real bench-agent answers HELLO with host and path facts, refuses a second coordinator with BUSY and another protocol version with ERROR, and reports an unopenable path by name */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bc_proto.h"
+#include "bc_test.h"
+
+static char s_ep[256];
+static pid_t s_pid;
+
+static void s_start_agent(const char *scratch)
+{
+	int p[2];
+	ssize_t n;
+
+	if (pipe(p))
+		SKIP("pipe failed");
+	s_pid = fork();
+	if (s_pid == 0) {
+		dup2(p[1], 3);
+		execl(BC_BIN_DIR "/bench-agent", "bench-agent", "--listen", "tcp://127.0.0.1:*",
+		      "--ready-fd", "3", "--scratch-dir", scratch, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	n = read(p[0], s_ep, sizeof(s_ep) - 1);
+	close(p[0]);
+	if (n <= 0) {
+		fprintf(stderr, "bench-agent did not start\n");
+		exit(1);
+	}
+	s_ep[n] = 0;
+	s_ep[strcspn(s_ep, "\n")] = 0;
+}
+
+static zsock_t *s_coord(void)
+{
+	zsock_t *s = zsock_new(ZMQ_DEALER);
+
+	zsock_set_rcvtimeo(s, 5000);
+	zsock_set_linger(s, 0);
+	if (zsock_connect(s, "%s", s_ep))
+		exit(1);
+	return s;
+}
+
+/* send type+body, receive the reply into m; returns bc_msg_recv's result */
+static int s_ask(zsock_t *s, enum bc_msg_type t, const char *body, struct bc_msg *m)
+{
+	cJSON *b = cJSON_Parse(body);
+	char err[256];
+	int rc;
+
+	bc_msg_send_json(s, NULL, t, b);
+	cJSON_Delete(b);
+	do {
+		rc = bc_msg_recv(s, false, m, err, sizeof(err));
+		if (rc || m->type != BC_MSG_HEARTBEAT)
+			break;
+		bc_msg_clear(m);
+	} while (1);
+	return rc;
+}
+
+static const char *s_str(const cJSON *o, const char *k)
+{
+	const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+
+	return v ? v : "";
+}
+
+int main(void)
+{
+	char scratch[] = "/var/tmp/bc-test-session-XXXXXX", file[300], body[600];
+	zsock_t *a, *b;
+	struct bc_msg m;
+	const cJSON *paths, *p0, *p1;
+	char err[256];
+	int fd, st;
+
+	if (!mkdtemp(scratch))
+		SKIP("cannot create a temp dir");
+	snprintf(file, sizeof(file), "%s/vol.dat", scratch);
+	fd = open(file, O_CREAT | O_WRONLY, 0644);
+	if (fd < 0 || ftruncate(fd, 1 << 20))
+		SKIP("cannot create %s", file);
+	close(fd);
+	s_start_agent(scratch);
+	a = s_coord();
+	b = s_coord();
+
+	/* HELLO: host facts and a probe of each path asked about */
+	snprintf(body, sizeof(body),
+		 "{\"coordinator\":\"test A\",\"paths\":[\"vol.dat\",\"%s\",\"missing.dat\"]}",
+		 file);
+	CHECK(s_ask(a, BC_MSG_HELLO, body, &m) == 0);
+	CHECK(m.type == BC_MSG_HELLO_OK);
+	CHECK(s_str(m.json, "hostname")[0] != 0);
+	CHECK(strstr(s_str(m.json, "kernel"), "Linux") != NULL);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(m.json, "cpus")) >= 1);
+	CHECK(!strcmp(s_str(m.json, "version"), BC_VERSION));
+	paths = cJSON_GetObjectItem(m.json, "paths");
+	CHECK(cJSON_GetArraySize(paths) == 3);
+	p0 = cJSON_GetArrayItem(paths, 0);
+	p1 = cJSON_GetArrayItem(paths, 2);
+	CHECK(!strcmp(s_str(p0, "kind"), "file"));
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(p0, "size")) == 1 << 20);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(p0, "lbs")) >= 512);
+	CHECK(!strcmp(s_str(cJSON_GetArrayItem(paths, 1), "kind"), "file"));
+	CHECK(!strcmp(s_str(p1, "kind"), "missing"));
+	bc_msg_clear(&m);
+
+	/* a second coordinator is told the agent is busy, and by whom */
+	CHECK(s_ask(b, BC_MSG_HELLO, "{\"coordinator\":\"test B\"}", &m) == 0);
+	CHECK(m.type == BC_MSG_BUSY);
+	CHECK(!strcmp(s_str(m.json, "owner"), "test A"));
+	bc_msg_clear(&m);
+	/* and cannot drive it */
+	CHECK(s_ask(b, BC_MSG_ABORT, "{}", &m) == 0);
+	CHECK(m.type == BC_MSG_ERROR && !strcmp(s_str(m.json, "code"), "busy"));
+	bc_msg_clear(&m);
+
+	/* another protocol version gets a clear error, and the agent lives on */
+	CHECK(bc_msg_send_raw(b, NULL, BC_PROTO_VERSION + 1, "HELLO", "{}", 2) == 0);
+	CHECK(bc_msg_recv(b, false, &m, err, sizeof(err)) == 0);
+	CHECK(m.type == BC_MSG_ERROR && !strcmp(s_str(m.json, "code"), "version"));
+	CHECK(strstr(s_str(m.json, "message"), "protocol version mismatch") != NULL);
+	bc_msg_clear(&m);
+	CHECK(s_ask(a, BC_MSG_TIME, "{\"seq\":7}", &m) == 0);
+	CHECK(m.type == BC_MSG_TIME && cJSON_GetNumberValue(cJSON_GetObjectItem(m.json, "seq")) == 7);
+	bc_msg_clear(&m);
+
+	/* a path the agent cannot open is named in the error */
+	CHECK(s_ask(a, BC_MSG_PREPARE,
+		    "{\"step\":0,\"workload\":{\"rw\":\"randread\",\"rwmixread\":50,\"bs\":4096,"
+		    "\"iodepth\":1,\"numjobs\":1,\"direct\":true,\"ramp\":0,\"runtime\":1},"
+		    "\"volumes\":[{\"path\":\"/nonexistent-dir/x.dat\"}]}",
+		    &m) == 0);
+	CHECK(m.type == BC_MSG_ERROR);
+	CHECK_MSG(strstr(s_str(m.json, "message"), "/nonexistent-dir/x.dat") != NULL, "got '%s'",
+		  s_str(m.json, "message"));
+	CHECK(!strcmp(s_str(m.json, "path"), "/nonexistent-dir/x.dat"));
+	bc_msg_clear(&m);
+
+	/* after BYE the agent is free for the next coordinator */
+	bc_msg_send_json(a, NULL, BC_MSG_BYE, NULL);
+	usleep(200000);
+	CHECK(s_ask(b, BC_MSG_HELLO, "{\"coordinator\":\"test B\"}", &m) == 0);
+	CHECK(m.type == BC_MSG_HELLO_OK);
+	bc_msg_clear(&m);
+
+	zsock_destroy(&a);
+	zsock_destroy(&b);
+	kill(s_pid, SIGTERM);
+	CHECK(waitpid(s_pid, &st, 0) == s_pid);
+	CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "agent exit status %d", st);
+	unlink(file);
+	rmdir(scratch);
+	TEST_DONE();
+}

@@ -1,0 +1,146 @@
+/* test_hist: histogram bucket error bound, percentiles, exact merge, wire round trip */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "bc_hist.h"
+#include "bc_test.h"
+
+static uint64_t s_rng = 88172645463325252ull;
+
+static uint64_t s_next(void)
+{
+	/* xorshift64: deterministic test input, no libc rand */
+	s_rng ^= s_rng << 13;
+	s_rng ^= s_rng >> 7;
+	s_rng ^= s_rng << 17;
+	return s_rng;
+}
+
+static void test_error_bound(void)
+{
+	double worst = 0;
+	int i;
+
+	/* log-uniform values from 1 ns to 100 s */
+	for (i = 0; i < 2000000; i++) {
+		double e = (double)(s_next() % 1000000) / 1000000.0 * log(1e11);
+		uint64_t v = (uint64_t)exp(e);
+		unsigned idx = bc_hist_index(v);
+		uint64_t mid = bc_hist_bucket_mid(idx);
+		double rel = fabs((double)mid - (double)v) / (double)v;
+
+		if (v == 0)
+			continue;
+		CHECK_MSG(idx < BC_HIST_BUCKETS, "v=%llu idx=%u", (unsigned long long)v, idx);
+		CHECK_MSG(bc_hist_bucket_low(idx) <= v, "v=%llu", (unsigned long long)v);
+		CHECK_MSG(idx + 1 >= BC_HIST_BUCKETS || bc_hist_bucket_low(idx + 1) > v,
+			  "v=%llu", (unsigned long long)v);
+		if (rel > worst)
+			worst = rel;
+	}
+	printf("worst relative bucket error: %.5f%%\n", worst * 100);
+	CHECK_MSG(worst <= 0.005, "worst relative error %.5f > 0.5%%", worst);
+	/* the extremes of the range map and round trip */
+	CHECK(bc_hist_index(0) == 0);
+	CHECK(bc_hist_index(UINT64_MAX) == BC_HIST_BUCKETS - 1);
+	CHECK(bc_hist_index(60ull * 1000000000ull) < BC_HIST_BUCKETS);
+	for (i = 0; i < 256; i++)
+		CHECK(bc_hist_bucket_mid(bc_hist_index((uint64_t)i)) == (uint64_t)i);
+}
+
+static void test_percentiles(void)
+{
+	static struct bc_hist h;
+	uint64_t v;
+
+	bc_hist_reset(&h);
+	CHECK(bc_hist_percentile(&h, 99) == 0);
+	for (v = 1; v <= 100000; v++)
+		bc_hist_add(&h, v * 1000); /* 1 us .. 100 ms */
+	CHECK(h.count == 100000);
+	CHECK(fabs((double)bc_hist_percentile(&h, 50) - 50000000.0) / 50000000.0 < 0.005);
+	CHECK(fabs((double)bc_hist_percentile(&h, 99) - 99000000.0) / 99000000.0 < 0.005);
+	CHECK(fabs((double)bc_hist_percentile(&h, 99.9) - 99900000.0) / 99900000.0 < 0.005);
+	CHECK(fabs((double)bc_hist_max(&h) - 100000000.0) / 100000000.0 < 0.005);
+	CHECK(fabs((double)bc_hist_min(&h) - 1000.0) / 1000.0 < 0.005);
+}
+
+static void test_merge_is_exact(void)
+{
+	static struct bc_hist a, b, all, m;
+	int i;
+
+	bc_hist_reset(&a);
+	bc_hist_reset(&b);
+	bc_hist_reset(&all);
+	/* two hosts with very different latency: averaging their p99s would be wrong */
+	for (i = 0; i < 99000; i++) {
+		uint64_t v = 100000 + s_next() % 50000;
+
+		bc_hist_add(&a, v);
+		bc_hist_add(&all, v);
+	}
+	for (i = 0; i < 1000; i++) {
+		uint64_t v = 5000000 + s_next() % 1000000;
+
+		bc_hist_add(&b, v);
+		bc_hist_add(&all, v);
+	}
+	m = a;
+	bc_hist_merge(&m, &b);
+	CHECK(m.count == all.count);
+	CHECK(!memcmp(m.buckets, all.buckets, sizeof(m.buckets)));
+	CHECK(bc_hist_percentile(&m, 99) == bc_hist_percentile(&all, 99));
+	CHECK(bc_hist_percentile(&m, 99.9) > 5000000);
+	/* the average of the two p99s is far from the merged p99.9 and p99 */
+	CHECK((bc_hist_percentile(&a, 99) + bc_hist_percentile(&b, 99)) / 2 >
+	      2 * bc_hist_percentile(&m, 99));
+}
+
+static void test_wire(void)
+{
+	static struct bc_hist h, d;
+	static uint8_t buf[BC_HIST_WIRE_MAX];
+	long n, m;
+	int i;
+
+	bc_hist_reset(&h);
+	bc_hist_reset(&d);
+	n = bc_hist_encode(&h, buf, sizeof(buf));
+	CHECK(n == 1);
+	for (i = 0; i < 100000; i++)
+		bc_hist_add(&h, s_next() % 10000000);
+	bc_hist_add(&h, UINT64_MAX);
+	n = bc_hist_encode(&h, buf, sizeof(buf));
+	CHECK(n > 0);
+	m = bc_hist_decode_add(&d, buf, (size_t)n);
+	CHECK(m == n);
+	CHECK(d.count == h.count && !memcmp(d.buckets, h.buckets, sizeof(h.buckets)));
+	/* decoding adds: twice gives double counts */
+	bc_hist_decode_add(&d, buf, (size_t)n);
+	CHECK(d.count == 2 * h.count);
+	/* truncation anywhere is detected */
+	for (i = 1; i < 64 && i < n; i++) {
+		bc_hist_reset(&d);
+		CHECK_MSG(bc_hist_decode_add(&d, buf, (size_t)(n - i)) == -EBADMSG, "cut %d", i);
+	}
+	CHECK(bc_hist_encode(&h, buf, 4) == -ENOSPC);
+	/* an index past the end is rejected, not written out of bounds */
+	buf[0] = 1;
+	buf[1] = 0xff;
+	buf[2] = 0xff;
+	buf[3] = 0x7f;
+	buf[4] = 1;
+	CHECK(bc_hist_decode_add(&d, buf, 5) == -EBADMSG);
+}
+
+int main(void)
+{
+	test_error_bound();
+	test_percentiles();
+	test_merge_is_exact();
+	test_wire();
+	TEST_DONE();
+}

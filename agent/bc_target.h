@@ -40,7 +40,7 @@ struct bc_devinfo {
  * Look at path without opening it for I/O (block devices are opened O_RDONLY
  * for their size ioctls). Returns 0 (kind may be BC_KIND_MISSING) or -errno
  * (e.g. -EACCES). The path "null" is the null target: 1 TiB virtual size.
- * Sizes that are not known yet (NVMe char devices) are 0.
+ * Values not known yet (size and block sizes of NVMe char devices) are 0.
  */
 int bc_devinfo_probe(const char *path, struct bc_devinfo *di);
 

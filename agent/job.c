@@ -89,6 +89,7 @@ struct bc_job {
 	/* control thread only */
 	uint32_t c_released; /* control's copy of released */
 	uint32_t c_next;     /* first interval not handed out yet */
+	uint32_t c_first;    /* first interval of the slot collected last */
 	bool drain_taken;
 
 	/* shared; each counter has one writer */
@@ -630,7 +631,8 @@ int bc_job_collect(struct bc_job *j, uint32_t k, struct bc_volstat *acc, bool *m
 		return 1;
 	}
 	if (k < j->c_next) {
-		*merged = true;
+		/* folded into the slot collected last (or collected already) */
+		*merged = k > j->c_first;
 		return 1;
 	}
 	/* finished first: its release follows the last seal, so sealed is final then */
@@ -646,6 +648,7 @@ int bc_job_collect(struct bc_job *j, uint32_t k, struct bc_volstat *acc, bool *m
 		bc_volstat_reset(&s->vs[i]);
 	}
 	*merged = s->merged;
+	j->c_first = s->first;
 	j->c_next = s->last + 1;
 	atomic_store_explicit(&j->released, ++j->c_released, memory_order_release);
 	return 1;

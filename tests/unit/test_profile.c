@@ -484,7 +484,7 @@ static void check_shipped(const struct bc_profile *p)
 
 	if (!strcmp(p->name, "local-quickstart")) {
 		CHECK(p->nagents == 3 && p->agents[0].local && p->agents[2].local);
-		CHECK(p->nvolumes >= 2 && p->volumes[0].size_bytes == 256u << 20);
+		CHECK(p->nvolumes >= 2 && p->volumes[0].size_bytes == 64u << 20);
 		CHECK(!strcmp(p->steps[0].name, "randrw-4k-70-30"));
 		CHECK(wl->rw == BC_RW_RANDRW && wl->rwmixread == 70 && wl->bs == 4096);
 		CHECK(wl->iodepth == 16 && wl->numjobs == 1 && wl->direct);

@@ -12,6 +12,7 @@
 
 #include <czmq.h>
 
+#include "bc_diskstats.h"
 #include "bc_job.h"
 #include "bc_profile.h"
 #include "bc_stats.h"
@@ -44,6 +45,10 @@ struct bc_step_run {
 	uint32_t flags;		   /* BC_STATS_F_* for the interval being built */
 	struct bc_volstat *acc;	   /* [ntargets]: the interval being built */
 	struct bc_volstat *totals; /* [ntargets]: every interval sent (no histograms used) */
+	struct bc_diskstat *ds_start; /* [ntargets]: kernel counters at START (block devices) */
+	dev_t *rdev;		      /* [ntargets]: block device number, 0 for other targets */
+	uint64_t start_real_ns;	      /* planned start, agent CLOCK_REALTIME */
+	double test_byte_scale;	      /* test-only: BC_TEST_SCALE_BYTES mis-scales reported bytes */
 };
 
 struct bc_agent {

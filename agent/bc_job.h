@@ -88,6 +88,7 @@ struct bc_job_info {
 	bool fixed_buffers;	 /* READ/WRITE_FIXED; false when registration failed */
 	int fixed_buffers_errno; /* why not (e.g. -ENOMEM from RLIMIT_MEMLOCK), else 0 */
 	bool fixed_files;	 /* IOSQE_FIXED_FILE for targets with an fd */
+	uint64_t first_submit_ns; /* CLOCK_MONOTONIC of the first submission; read once finished */
 };
 
 void bc_job_get_info(const struct bc_job *j, struct bc_job_info *info);

@@ -264,6 +264,8 @@ static void s_run(struct bc_job *j)
 	boundary = j->start_ns + BC_NS_PER_S;
 	end = j->start_ns + (uint64_t)j->seconds * BC_NS_PER_S;
 	tsub = bc_mono_ns();
+	/* the real start, for the coordinator's start-skew evidence */
+	j->info.first_submit_ns = tsub;
 	for (i = 0; i < j->nios; i++) {
 		s_queue(j, &j->ios[i]);
 		j->ios[i].submit_ns = tsub;

@@ -74,6 +74,8 @@ void bc_step_teardown(struct bc_agent *a)
 	free(s->collected);
 	free(s->acc);
 	free(s->totals);
+	free(s->ds_start);
+	free(s->rdev);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -167,6 +169,24 @@ static cJSON *s_ready_json(const struct bc_step_run *s)
 	return r;
 }
 
+/*
+ * Test-only hook: BC_TEST_SCALE_BYTES=1.1 makes the agent report 10% more
+ * bytes than it moved, so a test can prove the diskstats cross-check fails
+ * when it should. Never set in production; logged loudly when it is.
+ */
+static double s_test_byte_scale(void)
+{
+	const char *v = getenv("BC_TEST_SCALE_BYTES");
+	double d;
+
+	if (!v || !*v)
+		return 0;
+	d = strtod(v, NULL);
+	if (d > 0)
+		bc_warn("BC_TEST_SCALE_BYTES=%g: reported byte counts are deliberately wrong", d);
+	return d > 0 ? d : 0;
+}
+
 int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 {
 	struct bc_step_run *s = &a->step;
@@ -194,7 +214,9 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	s->collected = calloc((size_t)s->njobs, sizeof(*s->collected));
 	s->acc = malloc((size_t)s->ntargets * sizeof(*s->acc));
 	s->totals = malloc((size_t)s->ntargets * sizeof(*s->totals));
-	if (!s->jobs || !s->collected || !s->acc || !s->totals) {
+	s->ds_start = calloc((size_t)s->ntargets, sizeof(*s->ds_start));
+	s->rdev = calloc((size_t)s->ntargets, sizeof(*s->rdev));
+	if (!s->jobs || !s->collected || !s->acc || !s->totals || !s->ds_start || !s->rdev) {
 		snprintf(err, sizeof(err), "out of memory");
 		rc = -ENOMEM;
 		goto fail;
@@ -221,6 +243,13 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 			goto fail;
 		}
 	}
+	for (i = 0; i < s->ntargets; i++) {
+		struct stat st;
+
+		if (s->targets[i].info.kind == BC_KIND_BLOCK && !stat(s->targets[i].path, &st))
+			s->rdev[i] = st.st_rdev;
+	}
+	s->test_byte_scale = s_test_byte_scale();
 	s->prepared = true;
 	ready = s_ready_json(s);
 	bc_msg_send_json(a->sock, a->owner, BC_MSG_READY, ready);
@@ -263,6 +292,10 @@ int bc_step_start(struct bc_agent *a, const cJSON *body)
 			(double)(real_now - start_real) / 1e6);
 	s->seconds = (uint32_t)secs->valuedouble;
 	s->next_k = 0;
+	s->start_real_ns = start_real;
+	for (i = 0; i < s->ntargets; i++)
+		if (s->rdev[i] && bc_diskstats_read(s->rdev[i], &s->ds_start[i]))
+			s->rdev[i] = 0;
 	for (i = 0; i < s->njobs; i++) {
 		rc = bc_job_start(s->jobs[i], s->start_mono_ns, s->seconds);
 		if (rc) {
@@ -276,6 +309,49 @@ int bc_step_start(struct bc_agent *a, const cJSON *body)
 	return 0;
 }
 
+/* when the jobs really started, relative to the planned start (start-skew evidence) */
+static void s_start_json(const struct bc_step_run *s, cJSON *r)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	int i;
+
+	for (i = 0; i < s->njobs; i++) {
+		struct bc_job_info ji;
+		int64_t late;
+
+		bc_job_get_info(s->jobs[i], &ji);
+		if (!ji.first_submit_ns)
+			continue;
+		late = (int64_t)(ji.first_submit_ns - s->start_mono_ns);
+		lo = late < lo ? late : lo;
+		hi = late > hi ? late : hi;
+	}
+	cJSON_AddNumberToObject(r, "planned_start_ns", (double)s->start_real_ns);
+	if (hi >= lo) {
+		cJSON_AddNumberToObject(r, "start_late_min_ns", (double)lo);
+		cJSON_AddNumberToObject(r, "start_late_max_ns", (double)hi);
+	}
+}
+
+/* the kernel's view of a block device over the step, for the byte cross-check */
+static void s_diskstats_json(const struct bc_step_run *s, int i, cJSON *v)
+{
+	struct bc_diskstat end;
+	cJSON *d;
+
+	if (!s->rdev[i] || bc_diskstats_read(s->rdev[i], &end))
+		return;
+	d = cJSON_AddObjectToObject(v, "diskstats");
+	cJSON_AddStringToObject(d, "device", end.name);
+	cJSON_AddNumberToObject(d, "read_ios", (double)(end.rd_ios - s->ds_start[i].rd_ios));
+	cJSON_AddNumberToObject(d, "read_bytes", (double)(end.rd_bytes - s->ds_start[i].rd_bytes));
+	cJSON_AddNumberToObject(d, "write_ios", (double)(end.wr_ios - s->ds_start[i].wr_ios));
+	cJSON_AddNumberToObject(d, "write_bytes",
+				(double)(end.wr_bytes - s->ds_start[i].wr_bytes));
+	cJSON_AddNumberToObject(d, "discard_bytes",
+				(double)(end.discard_bytes - s->ds_start[i].discard_bytes));
+}
+
 static cJSON *s_totals_json(const struct bc_step_run *s)
 {
 	cJSON *r = cJSON_CreateObject(), *arr;
@@ -283,10 +359,12 @@ static cJSON *s_totals_json(const struct bc_step_run *s)
 
 	cJSON_AddNumberToObject(r, "step", s->step);
 	cJSON_AddNumberToObject(r, "seconds", s->seconds);
+	s_start_json(s, r);
 	arr = cJSON_AddArrayToObject(r, "volumes");
 	for (i = 0; i < s->ntargets; i++) {
 		cJSON *v = cJSON_CreateObject();
 
+		s_diskstats_json(s, i, v);
 		for (o = 0; o < BC_OP_NR; o++) {
 			const struct bc_opstat *t = &s->totals[i].op[o];
 			cJSON *op = cJSON_AddObjectToObject(v, bc_op_names[o]);
@@ -308,8 +386,12 @@ static int s_send_interval(struct bc_agent *a, uint32_t k)
 		.step = s->step, .second = k, .flags = s->flags, .nvol = (uint32_t)s->ntargets};
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	int rc, i;
+	int rc, i, o;
 
+	for (i = 0; i < s->ntargets && s->test_byte_scale > 0; i++)
+		for (o = 0; o < BC_OP_NR; o++)
+			s->acc[i].op[o].bytes =
+				(uint64_t)((double)s->acc[i].op[o].bytes * s->test_byte_scale);
 	rc = bc_stats_encode(&h, s->acc, &buf, &len);
 	if (!rc)
 		rc = bc_msg_send_bin(a->sock, a->owner, BC_MSG_STATS, buf, len);

@@ -106,6 +106,19 @@ static int s_entity_add(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
 	if (k >= g->ramp_s)
 		bc_volstat_merge(&e->window, v);
 	row = &e->secs[k];
+	if (k < g->closed) {
+		/* the second was already closed and printed: count it, mark it late */
+		row->late++;
+		for (o = 0; o < BC_OP_NR; o++) {
+			row->ios[o] += v->op[o].ios;
+			row->bytes[o] += v->op[o].bytes;
+			row->errors += v->op[o].errors;
+			row->short_ios += v->op[o].short_ios;
+			row->lat_sum_ns += v->op[o].lat_sum_ns;
+		}
+		row->reports++;
+		return 0;
+	}
 	if (!e->sec_hist[k]) {
 		e->sec_hist[k] = calloc(1, sizeof(struct bc_hist));
 		if (!e->sec_hist[k])
@@ -174,7 +187,10 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 			if (!h)
 				continue;
 			e->secs[k].p50_ns = bc_hist_percentile(h, 50);
+			e->secs[k].p90_ns = bc_hist_percentile(h, 90);
 			e->secs[k].p99_ns = bc_hist_percentile(h, 99);
+			e->secs[k].p999_ns = bc_hist_percentile(h, 99.9);
+			e->secs[k].p9999_ns = bc_hist_percentile(h, 99.99);
 			e->secs[k].max_ns = bc_hist_max(h);
 			free(h);
 			e->sec_hist[k] = NULL;

@@ -39,6 +39,8 @@ struct bc_conn {
 	cJSON *hello;	/* HELLO_OK body, owned */
 	int64_t offset_ns; /* agent CLOCK_REALTIME minus ours */
 	uint64_t rtt_ns;   /* round trip of the sample the offset came from */
+	uint64_t clock_unc_ns;	/* worst-case error of offset_ns (rtt/2) */
+	int64_t first_offset_ns; /* offset measured at connect, to see drift */
 	uint64_t last_heard_ns; /* CLOCK_MONOTONIC */
 	int *vols;		/* global volume indexes, in the order sent to the agent */
 	int nvols;
@@ -88,8 +90,9 @@ struct bc_secrow {
 	uint64_t errors;
 	uint64_t short_ios;
 	uint64_t lat_sum_ns;
-	uint64_t p50_ns, p99_ns, max_ns; /* all ops, from the merged histogram */
+	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, p9999_ns, max_ns; /* all ops, merged histogram */
 	uint32_t reports;		 /* records added into this second */
+	uint32_t late;			 /* records that arrived after the second was closed */
 };
 
 struct bc_entity {
@@ -134,12 +137,16 @@ struct bc_step_result {
 	uint64_t start_ns; /* coordinator CLOCK_REALTIME of interval 0 */
 	struct bc_agg agg;
 	cJSON *agent_totals; /* STEP_DONE bodies by agent name */
+	cJSON *clock;	     /* per-agent clock offset re-measured before START */
 };
 cJSON *bc_result_step_json(const struct bc_step_result *r);
 void bc_result_print_step(FILE *f, const struct bc_step_result *r);
 int bc_result_write_summary(const char *path, const struct bc_profile *p, cJSON *run);
 /* one row of figures: IOPS, MB/s, latency percentiles for a window */
 cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds);
+
+/* checks.c: cross-checks of a finished step, as a run.json array */
+cJSON *bc_checks_json(const struct bc_step_result *r);
 
 /* stepexec.c */
 int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int step_idx,

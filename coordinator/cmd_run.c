@@ -106,6 +106,7 @@ static cJSON *s_agents_json(const struct bc_fleet *f)
 		cJSON_AddBoolToObject(a, "local", c->spec->local);
 		cJSON_AddNumberToObject(a, "clock_offset_ns", (double)c->offset_ns);
 		cJSON_AddNumberToObject(a, "clock_rtt_ns", (double)c->rtt_ns);
+		cJSON_AddNumberToObject(a, "clock_uncertainty_ns", (double)c->clock_unc_ns);
 		if (c->hello)
 			cJSON_AddItemToObject(a, "hello", cJSON_Duplicate(c->hello, 1));
 		cJSON_AddItemToArray(arr, a);
@@ -135,6 +136,22 @@ static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJ
 	rc = bc_result_write_summary(path, p, run);
 	if (rc)
 		bc_error("cannot write '%s': %s", path, strerror(-rc));
+}
+
+/* a failed cross-check makes the step's figures suspect: say so where it is seen */
+static void s_warn_failed_checks(const struct bc_step_result *res, const cJSON *sj)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(sj, "checks"))
+		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "pass")))
+			bc_warn("step %s: check failed: %s: %s", res->step->name,
+				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")),
+				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "detail")));
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(sj, "steady_state"), "steady")))
+		bc_warn("step %s: throughput never reached steady state (see steady_state)",
+			res->step->name);
 }
 
 int bc_cmd_run(int argc, char **argv)
@@ -198,12 +215,16 @@ int bc_cmd_run(int argc, char **argv)
 
 		rc = bc_step_execute(&fleet, &rd, i, &res);
 		if (res.step) {
+			cJSON *sj = bc_result_step_json(&res);
+
 			if (!rc)
 				bc_result_print_step(stdout, &res);
-			cJSON_AddItemToArray(steps, bc_result_step_json(&res));
+			s_warn_failed_checks(&res, sj);
+			cJSON_AddItemToArray(steps, sj);
 		}
 		bc_agg_free(&res.agg);
 		cJSON_Delete(res.agent_totals);
+		cJSON_Delete(res.clock);
 		/* results so far reach the disk before the next step starts */
 		s_write_results(&rd, p, run);
 		if (rc) {

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bc_clock.h"
+#include "bc_clocksync.h"
 #include "bc_coord.h"
 #include "bc_log.h"
 
@@ -320,16 +321,15 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 }
 
 /* one TIME round trip; returns 0 and the sample, or -errno */
-static int s_time_round(struct bc_fleet *f, struct bc_conn *c, int seq, int64_t *off,
-			uint64_t *rtt)
+static int s_time_round(struct bc_conn *c, int seq, struct bc_clock_sample *smp)
 {
-	uint64_t t0, t1, deadline = bc_mono_ns() + BC_NS_PER_S;
+	uint64_t deadline = bc_mono_ns() + BC_NS_PER_S;
 	cJSON *b = cJSON_CreateObject();
 	zpoller_t *p = zpoller_new(c->sock, NULL);
 	int rc = -ETIMEDOUT;
 
 	cJSON_AddNumberToObject(b, "seq", seq);
-	t0 = bc_real_ns();
+	smp->t_send_ns = bc_real_ns();
 	bc_msg_send_json(c->sock, NULL, BC_MSG_TIME, b);
 	cJSON_Delete(b);
 	while (bc_mono_ns() < deadline) {
@@ -343,13 +343,13 @@ static int s_time_round(struct bc_fleet *f, struct bc_conn *c, int seq, int64_t 
 			bc_msg_clear(&m);
 			continue;
 		}
-		t1 = bc_real_ns();
+		smp->t_recv_ns = bc_real_ns();
 		an = cJSON_GetObjectItemCaseSensitive(m.json, "agent_ns");
 		sq = cJSON_GetObjectItemCaseSensitive(m.json, "seq");
+		/* a stale answer to an earlier round (or a heartbeat) is skipped */
 		if (m.type == BC_MSG_TIME && cJSON_IsNumber(an) && cJSON_IsNumber(sq) &&
 		    sq->valueint == seq) {
-			*rtt = t1 - t0;
-			*off = (int64_t)(uint64_t)an->valuedouble - (int64_t)(t0 + (t1 - t0) / 2);
+			smp->t_agent_ns = (uint64_t)an->valuedouble;
 			rc = 0;
 		}
 		bc_msg_clear(&m);
@@ -362,29 +362,33 @@ static int s_time_round(struct bc_fleet *f, struct bc_conn *c, int seq, int64_t 
 
 int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen)
 {
+	static int seq;
 	int i, r;
 
 	for (i = 0; i < f->n; i++) {
 		struct bc_conn *c = &f->conns[i];
-		bool have = false;
+		struct bc_clock_sample smp[S_TIME_ROUNDS];
+		struct bc_clock_est est;
+		int n = 0;
 
-		for (r = 0; r < S_TIME_ROUNDS; r++) {
-			int64_t off;
-			uint64_t rtt;
-
-			if (s_time_round(f, c, r, &off, &rtt))
-				continue;
-			if (!have || rtt < c->rtt_ns) {
-				c->rtt_ns = rtt;
-				c->offset_ns = off;
-				have = true;
-			}
-		}
-		if (!have) {
+		for (r = 0; r < S_TIME_ROUNDS; r++)
+			if (!s_time_round(c, ++seq, &smp[n]))
+				n++;
+		if (bc_clock_estimate(smp, n, &est)) {
 			snprintf(err, errlen, "agent %s (%s): no answer to TIME requests",
 				 c->spec->name, c->endpoint);
 			return -ETIMEDOUT;
 		}
+		if (!c->rtt_ns)
+			c->first_offset_ns = est.offset_ns;
+		c->offset_ns = est.offset_ns;
+		c->rtt_ns = est.rtt_ns;
+		c->clock_unc_ns = est.uncertainty_ns;
+		if (est.uncertainty_ns > BC_NS_PER_MS)
+			bc_warn("agent %s (%s): clock offset uncertain by %.3f ms (round trip %.3f "
+				"ms): cross-host timing is only that good",
+				c->spec->name, c->endpoint, (double)est.uncertainty_ns / 1e6,
+				(double)est.rtt_ns / 1e6);
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bc_coord.h"
+#include "bc_steady.h"
 
 static const double s_pcts[] = {50, 90, 99, 99.9, 99.99};
 static const char *const s_pct_names[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
@@ -107,10 +108,14 @@ static cJSON *s_series_json(const struct bc_entity *e, uint32_t seconds, const u
 	cJSON *rd = cJSON_AddArrayToObject(o, "read_iops");
 	cJSON *mean = cJSON_AddArrayToObject(o, "lat_mean_us");
 	cJSON *p50 = cJSON_AddArrayToObject(o, "lat_p50_us");
+	cJSON *p90 = cJSON_AddArrayToObject(o, "lat_p90_us");
 	cJSON *p99 = cJSON_AddArrayToObject(o, "lat_p99_us");
+	cJSON *p999 = cJSON_AddArrayToObject(o, "lat_p99.9_us");
+	cJSON *p9999 = cJSON_AddArrayToObject(o, "lat_p99.99_us");
 	cJSON *mx = cJSON_AddArrayToObject(o, "lat_max_us");
 	cJSON *er = cJSON_AddArrayToObject(o, "errors");
 	cJSON *rp = rep ? cJSON_AddArrayToObject(o, "agents_reported") : NULL;
+	cJSON *late = cJSON_AddArrayToObject(o, "late_records");
 	uint32_t k;
 	int op;
 
@@ -128,7 +133,11 @@ static cJSON *s_series_json(const struct bc_entity *e, uint32_t seconds, const u
 		cJSON_AddItemToArray(
 			mean, cJSON_CreateNumber(s_r3(ios ? s_us(r->lat_sum_ns) / (double)ios : 0)));
 		cJSON_AddItemToArray(p50, cJSON_CreateNumber(s_r3(s_us(r->p50_ns))));
+		cJSON_AddItemToArray(p90, cJSON_CreateNumber(s_r3(s_us(r->p90_ns))));
 		cJSON_AddItemToArray(p99, cJSON_CreateNumber(s_r3(s_us(r->p99_ns))));
+		cJSON_AddItemToArray(p999, cJSON_CreateNumber(s_r3(s_us(r->p999_ns))));
+		cJSON_AddItemToArray(p9999, cJSON_CreateNumber(s_r3(s_us(r->p9999_ns))));
+		cJSON_AddItemToArray(late, cJSON_CreateNumber(r->late));
 		cJSON_AddItemToArray(mx, cJSON_CreateNumber(s_r3(s_us(r->max_ns))));
 		cJSON_AddItemToArray(er, cJSON_CreateNumber((double)(r->errors + r->short_ios)));
 		if (rp)
@@ -149,47 +158,77 @@ static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, i
 	return o;
 }
 
-/* agent's own totals (STEP_DONE) against the sum of the records we received */
-static cJSON *s_checks_json(const struct bc_step_result *r)
+/* vdbench-style avg over the window plus the trend/spread verdict on total IOPS */
+static cJSON *s_steady_json(const struct bc_agg *g)
 {
-	const struct bc_agg *g = &r->agg;
-	cJSON *checks = cJSON_CreateArray(), *c = cJSON_CreateObject();
-	char detail[512] = "all agents' STEP_DONE totals equal the sum of their STATS records";
-	bool pass = true;
-	int a, op;
+	const struct bc_entity *e = &g->ent[BC_LVL_TOTAL][0];
+	uint32_t n = g->seconds - g->ramp_s, k;
+	double *x = calloc(n ? n : 1, sizeof(double));
+	struct bc_steady st;
+	cJSON *o = cJSON_CreateObject();
+	char label[32];
+	int op, rc;
 
-	for (a = 0; a < g->nent[BC_LVL_AGENT]; a++) {
-		const struct bc_entity *e = &g->ent[BC_LVL_AGENT][a];
-		const cJSON *t = cJSON_GetObjectItemCaseSensitive(r->agent_totals, e->name);
-		const cJSON *vols = cJSON_GetObjectItemCaseSensitive(t, "volumes"), *v;
+	for (k = 0; x && k < n; k++)
+		for (op = 0; op < BC_OP_NR; op++)
+			x[k] += (double)e->secs[g->ramp_s + k].ios[op];
+	rc = bc_steady_check(x, x ? n : 0, BC_STEADY_SLOPE_PCT, BC_STEADY_SPREAD_PCT, &st);
+	free(x);
+	snprintf(label, sizeof(label), "avg_%u-%u", g->ramp_s, g->seconds - 1);
+	cJSON_AddStringToObject(o, "window", label);
+	cJSON_AddStringToObject(o, "metric", "iops");
+	cJSON_AddNumberToObject(o, "mean", s_r3(st.mean));
+	cJSON_AddNumberToObject(o, "slope_pct_per_s", s_r3(st.slope_pct));
+	cJSON_AddNumberToObject(o, "spread_pct", s_r3(st.spread_pct));
+	cJSON_AddNumberToObject(o, "stddev_pct", s_r3(st.stddev_pct));
+	cJSON_AddNumberToObject(o, "slope_limit_pct", BC_STEADY_SLOPE_PCT);
+	cJSON_AddNumberToObject(o, "spread_limit_pct", BC_STEADY_SPREAD_PCT);
+	if (rc) {
+		/* fewer than 3 seconds, or no I/O: there is nothing to judge */
+		cJSON_AddNullToObject(o, "steady");
+		cJSON_AddStringToObject(o, "reason", n < 3 ? "window shorter than 3 s" : "no I/O");
+	} else {
+		cJSON_AddBoolToObject(o, "steady", st.steady);
+	}
+	return o;
+}
 
-		for (op = 0; op < BC_OP_NR && t; op++) {
-			double sum = 0;
+/* offsets re-measured before START and the start skew the agents observed */
+static cJSON *s_clock_json(const struct bc_step_result *r)
+{
+	cJSON *o = cJSON_CreateObject(), *agents = cJSON_Duplicate(r->clock, 1), *a;
+	double lo = INFINITY, hi = -INFINITY, umax = 0, usec = 0;
 
-			cJSON_ArrayForEach(v, vols)
-			{
-				const cJSON *o = cJSON_GetObjectItemCaseSensitive(v, bc_op_names[op]);
+	if (!agents)
+		agents = cJSON_CreateObject();
+	cJSON_ArrayForEach(a, agents)
+	{
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(r->agent_totals, a->string);
+		const cJSON *lmin = cJSON_GetObjectItemCaseSensitive(t, "start_late_min_ns");
+		const cJSON *lmax = cJSON_GetObjectItemCaseSensitive(t, "start_late_max_ns");
+		double u = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(a, "uncertainty_ns"));
 
-				sum += cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "bytes"));
-			}
-			if ((uint64_t)sum != e->all.op[op].bytes) {
-				pass = false;
-				snprintf(detail, sizeof(detail),
-					 "agent %s %s: STEP_DONE says %.0f bytes, records sum to "
-					 "%" PRIu64,
-					 e->name, bc_op_names[op], sum, e->all.op[op].bytes);
-			}
-		}
-		if (!t) {
-			pass = false;
-			snprintf(detail, sizeof(detail), "agent %s: no STEP_DONE", e->name);
+		if (!cJSON_IsNumber(lmin) || !cJSON_IsNumber(lmax))
+			continue;
+		cJSON_AddNumberToObject(a, "start_late_min_ns", lmin->valuedouble);
+		cJSON_AddNumberToObject(a, "start_late_max_ns", lmax->valuedouble);
+		lo = fmin(lo, lmin->valuedouble);
+		hi = fmax(hi, lmax->valuedouble);
+		if (u > umax) {
+			usec = umax;
+			umax = u;
+		} else if (u > usec) {
+			usec = u;
 		}
 	}
-	cJSON_AddStringToObject(c, "name", "agent totals equal the sum of per-second records");
-	cJSON_AddBoolToObject(c, "pass", pass);
-	cJSON_AddStringToObject(c, "detail", detail);
-	cJSON_AddItemToArray(checks, c);
-	return checks;
+	cJSON_AddItemToObject(o, "agents", agents);
+	if (hi >= lo) {
+		/* first to last job start on the common timeline, and its worst case */
+		cJSON_AddNumberToObject(o, "start_skew_ns", hi - lo);
+		cJSON_AddNumberToObject(o, "start_skew_bound_ns", hi - lo + umax + usec);
+	}
+	cJSON_AddNumberToObject(o, "max_uncertainty_ns", umax);
+	return o;
 }
 
 cJSON *bc_result_step_json(const struct bc_step_result *r)
@@ -232,7 +271,9 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 		}
 	}
 	cJSON_AddItemToObject(o, "agent_totals", cJSON_Duplicate(r->agent_totals, 1));
-	cJSON_AddItemToObject(o, "checks", s_checks_json(r));
+	cJSON_AddItemToObject(o, "checks", bc_checks_json(r));
+	cJSON_AddItemToObject(o, "steady_state", s_steady_json(g));
+	cJSON_AddItemToObject(o, "clock", s_clock_json(r));
 	return o;
 }
 

@@ -267,6 +267,31 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 	return rc;
 }
 
+/* re-measure every agent's clock offset right before START; keep the evidence */
+static int s_clock_recheck(struct bc_fleet *f, struct bc_step_result *res)
+{
+	char err[512];
+	int i, rc;
+
+	rc = bc_fleet_clock_sync(f, err, sizeof(err));
+	if (rc) {
+		snprintf(res->error, sizeof(res->error), "%s", err);
+		return rc;
+	}
+	res->clock = cJSON_CreateObject();
+	for (i = 0; i < f->n; i++) {
+		const struct bc_conn *c = &f->conns[i];
+		cJSON *a = cJSON_AddObjectToObject(res->clock, c->spec->name);
+
+		cJSON_AddNumberToObject(a, "offset_ns", (double)c->offset_ns);
+		cJSON_AddNumberToObject(a, "uncertainty_ns", (double)c->clock_unc_ns);
+		cJSON_AddNumberToObject(a, "rtt_ns", (double)c->rtt_ns);
+		cJSON_AddNumberToObject(a, "drift_since_connect_ns",
+					(double)(c->offset_ns - c->first_offset_ns));
+	}
+	return 0;
+}
+
 int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, struct bc_step_result *res)
 {
 	const struct bc_step *st = &f->prof->steps[idx];
@@ -284,6 +309,9 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, struct bc
 		return rc;
 	}
 	rc = s_prepare_all(f, rd, idx, res);
+	if (rc)
+		goto out;
+	rc = s_clock_recheck(f, res);
 	if (rc)
 		goto out;
 	for (i = 0; i < f->n; i++)

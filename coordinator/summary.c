@@ -38,6 +38,40 @@ static void s_rows(FILE *f, const cJSON *step, const char *key, const char *pref
 	}
 }
 
+static void s_steady(FILE *f, const cJSON *ss)
+{
+	if (!ss)
+		return;
+	fprintf(f, "\nSteady state (%s, IOPS): mean %.0f, trend %+.2f%%/s (limit %.1f), spread "
+		   "%.1f%% (limit %.1f), stddev %.1f%%: %s\n",
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ss, "window")), s_num(ss, "mean"),
+		s_num(ss, "slope_pct_per_s"), s_num(ss, "slope_limit_pct"), s_num(ss, "spread_pct"),
+		s_num(ss, "spread_limit_pct"), s_num(ss, "stddev_pct"),
+		cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(ss, "steady"))
+			? "not judged (window too short or no I/O)"
+		: cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ss, "steady"))
+			? "steady"
+			: "**NOT steady**: the average describes no state the system was in");
+}
+
+static void s_clock(FILE *f, const cJSON *ck)
+{
+	const cJSON *a;
+
+	if (!ck)
+		return;
+	fprintf(f, "\nClocks before START: ");
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(ck, "agents"))
+		fprintf(f, "%s offset %+.1f us +-%.1f us; ", a->string, s_num(a, "offset_ns") / 1e3,
+			s_num(a, "uncertainty_ns") / 1e3);
+	if (cJSON_GetObjectItemCaseSensitive(ck, "start_skew_ns"))
+		fprintf(f, "observed start skew %.3f ms (at most %.3f ms).",
+			s_num(ck, "start_skew_ns") / 1e6, s_num(ck, "start_skew_bound_ns") / 1e6);
+	if (s_num(ck, "max_uncertainty_ns") > 1e6)
+		fprintf(f, " **Warning: clock uncertainty above 1 ms.**");
+	fprintf(f, "\n");
+}
+
 static void s_step(FILE *f, const cJSON *st)
 {
 	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(st, "workload");
@@ -65,12 +99,18 @@ static void s_step(FILE *f, const cJSON *st)
 		fprintf(f, "\nSeconds with missing agent records: %d (see run.json "
 			   "incomplete_seconds).\n",
 			cJSON_GetArraySize(miss));
+	s_steady(f, cJSON_GetObjectItemCaseSensitive(st, "steady_state"));
+	s_clock(f, cJSON_GetObjectItemCaseSensitive(st, "clock"));
 	fprintf(f, "\nChecks:\n\n");
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(st, "checks"))
+	{
+		const cJSON *pass = cJSON_GetObjectItemCaseSensitive(c, "pass");
+
 		fprintf(f, "- %s: %s (%s)\n",
 			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")),
-			cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "pass")) ? "PASS" : "FAIL",
+			cJSON_IsNull(pass) ? "n/a" : cJSON_IsTrue(pass) ? "PASS" : "**FAIL**",
 			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "detail")));
+	}
 }
 
 int bc_result_write_summary(const char *path, const struct bc_profile *p, cJSON *run)
@@ -87,19 +127,20 @@ int bc_result_write_summary(const char *path, const struct bc_profile *p, cJSON 
 		fprintf(f, "- error: %s\n", err->valuestring);
 	fprintf(f, "- started: %s\n- profile: %s\n",
 		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "started")), p->source);
-	fprintf(f, "\n| agent | endpoint | host | cpus | kernel | clock offset us | rtt us |\n"
-		   "|---|---|---|---:|---|---:|---:|\n");
+	fprintf(f, "\n| agent | endpoint | host | cpus | kernel | clock offset us | +- us | rtt us |\n"
+		   "|---|---|---|---:|---|---:|---:|---:|\n");
 	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(run, "agents"))
 	{
 		const cJSON *h = cJSON_GetObjectItemCaseSensitive(a, "hello");
 
-		fprintf(f, "| %s | %s | %s | %.0f | %s | %.1f | %.1f |\n",
+		fprintf(f, "| %s | %s | %s | %.0f | %s | %.1f | %.1f | %.1f |\n",
 			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "name")),
 			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "endpoint")),
 			h ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h, "hostname")) : "-",
 			h ? s_num(h, "cpus") : 0,
 			h ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h, "kernel")) : "-",
-			s_num(a, "clock_offset_ns") / 1e3, s_num(a, "clock_rtt_ns") / 1e3);
+			s_num(a, "clock_offset_ns") / 1e3, s_num(a, "clock_uncertainty_ns") / 1e3,
+			s_num(a, "clock_rtt_ns") / 1e3);
 	}
 	cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(run, "steps"))
 		s_step(f, st);

@@ -18,7 +18,7 @@
 #define S_NIC_MAX 15
 
 static const char *const s_root_keys[] = {
-    "name", "description", "agents", "nodes", "volumes", "defaults", "steps", NULL,
+    "name", "description", "agents", "nodes", "volumes", "defaults", "steps", "expect", NULL,
 };
 static const char *const s_agent_keys[] = {"name", "endpoint", NULL};
 static const char *const s_node_keys[] = {"name", "addresses", "metrics", "nic", NULL};
@@ -384,6 +384,8 @@ static int s_parse_root(struct bc_check *c, const cJSON *root, struct bc_profile
 	}
 	if (!ret)
 		ret = s_parse_steps(c, root, &defaults, p);
+	if (!ret)
+		ret = bc_profile_parse_expect(c, root, p);
 	return ret;
 }
 
@@ -522,6 +524,7 @@ void bc_profile_destroy(struct bc_profile **pp)
 	free(p->nodes);
 	free(p->volumes);
 	free(p->steps);
+	free(p->expects);
 	free(p);
 	*pp = NULL;
 }

@@ -18,6 +18,7 @@
  *                "node": "oss-1"}],      optional, must name a declared node
  *   "defaults": {<workload keys>},       optional
  *   "steps": [{"name": "...", <workload keys>}]     required, >= 1, unique names
+ *   "expect": [{"step": "...", "metric": "iops", "min": 1}]  optional, see bc_expect.h
  * }
  * Workload keys (step value > defaults value > built-in default):
  *   rw: read|write|randread|randwrite|rw|randrw (default randread)
@@ -104,6 +105,8 @@ struct bc_profile {
 	int nvolumes;
 	struct bc_step *steps;
 	int nsteps;
+	struct bc_expect *expects; /* acceptance criteria, see bc_expect.h */
+	int nexpects;
 };
 
 /*

@@ -66,4 +66,9 @@ int bc_check_size(struct bc_check *c, const char *path, const cJSON *v, uint64_t
 int bc_check_workload(struct bc_check *c, const cJSON *obj, const char *base,
 		      struct bc_workload *wl);
 
+/* bc_profile_expect.c: root.expect into p->expects (after steps, agents, nodes) */
+int bc_profile_parse_expect(struct bc_check *c, const cJSON *root, struct bc_profile *p);
+/* p->expects as the profile's "expect" array; caller owns it, NULL without memory */
+cJSON *bc_profile_expect_json(const struct bc_profile *p);
+
 #endif

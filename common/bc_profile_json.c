@@ -139,6 +139,9 @@ cJSON *bc_profile_to_json(const struct bc_profile *p)
 		ok = s_append(vols, s_volume(p, &p->volumes[i]));
 	for (i = 0; ok && i < p->nsteps; i++)
 		ok = s_append(steps, s_step(&p->steps[i]));
+	/* absent rather than empty, so a profile without criteria reads back unchanged */
+	if (ok && p->nexpects)
+		ok = cJSON_AddItemToObject(j, "expect", bc_profile_expect_json(p));
 	/* an empty list still needs its array */
 	if (!ok || !agents || !nodes || !vols || !steps) {
 		cJSON_Delete(j);

@@ -146,10 +146,43 @@ static cJSON *s_series_json(const struct bc_entity *e, uint32_t seconds, const u
 	return o;
 }
 
+/*
+ * The window's merged histogram per op as sparse [bucket index, count] pairs
+ * (bc_hist.h layout) into o[op].hist: report writers rebuild exact
+ * distributions from it (fio.json "bins"). Total and agents only, to keep
+ * run.json small.
+ */
+static void s_add_hists(cJSON *o, const struct bc_volstat *w)
+{
+	int op;
+	unsigned i;
+
+	for (op = 0; op < BC_OP_NR; op++) {
+		cJSON *ojs = cJSON_GetObjectItemCaseSensitive(o, bc_op_names[op]), *arr;
+
+		if (!ojs || !w->op[op].hist.count)
+			continue;
+		arr = cJSON_AddArrayToObject(ojs, "hist");
+		for (i = 0; arr && i < BC_HIST_BUCKETS; i++) {
+			cJSON *pair;
+
+			if (!w->op[op].hist.buckets[i])
+				continue;
+			pair = cJSON_CreateArray();
+			cJSON_AddItemToArray(pair, cJSON_CreateNumber(i));
+			cJSON_AddItemToArray(pair,
+					     cJSON_CreateNumber((double)w->op[op].hist.buckets[i]));
+			cJSON_AddItemToArray(arr, pair);
+		}
+	}
+}
+
 static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, int lvl)
 {
 	cJSON *o = bc_result_window_json(&e->window, g->seconds - g->ramp_s);
 
+	if (lvl == BC_LVL_TOTAL || lvl == BC_LVL_AGENT)
+		s_add_hists(o, &e->window);
 	cJSON_AddStringToObject(o, "name", e->name);
 	cJSON_AddItemToObject(o, "all_intervals", s_all_json(&e->all));
 	cJSON_AddItemToObject(o, "series",

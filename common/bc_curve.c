@@ -1,0 +1,329 @@
+/*
+ * bc_curve.c - CURVE key files, known-hosts lookups and the socket monitor
+ * (see bc_curve.h).
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bc_curve.h"
+
+/* ZMQ RFC 32 (Z85): the 85 characters of the encoding alphabet */
+static const char s_z85[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    ".-:+=^!/*?&<>()[]{}@%$#";
+
+bool bc_curve_key_valid(const char *s)
+{
+	size_t i;
+
+	if (!s || strlen(s) != BC_KEY_Z85_LEN)
+		return false;
+	for (i = 0; i < BC_KEY_Z85_LEN; i++)
+		if (!strchr(s_z85, s[i]) || !s[i])
+			return false;
+	return true;
+}
+
+void bc_curve_default_dir(const char *tool, char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg == '/')
+		snprintf(buf, len, "%s/%s", xdg, tool);
+	else if (home && *home == '/')
+		snprintf(buf, len, "%s/.config/%s", home, tool);
+	else
+		snprintf(buf, len, "/etc/%s", tool);
+}
+
+/* mkdir -p with mode for the last component */
+static int s_mkdirs(const char *dir, mode_t mode)
+{
+	char buf[1024];
+	char *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, mode) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int bc_curve_keygen(const char *dir, const char *name, bool force, char *pub, char *err,
+		    size_t errlen)
+{
+	char path[1024], secret[1040];
+	zcert_t *cert = NULL;
+	struct stat st;
+	int rc;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path)) {
+		snprintf(err, errlen, "'%s': path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	snprintf(secret, sizeof(secret), "%s_secret", path);
+	if (!force && !stat(secret, &st)) {
+		snprintf(err, errlen,
+			 "'%s' already exists; refusing to replace a key pair (use --force; every "
+			 "peer that trusts the old public key must then get the new one)",
+			 secret);
+		return -EEXIST;
+	}
+	rc = s_mkdirs(dir, 0700);
+	if (rc) {
+		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(-rc));
+		return rc;
+	}
+	cert = zcert_new();
+	if (!cert) {
+		snprintf(err, errlen, "cannot generate a key pair (is libzmq built with CURVE?)");
+		return -ENOTSUP;
+	}
+	zcert_set_meta(cert, "created-by", "bench-coord %s", BC_VERSION);
+	/* the secret first: a public file without its secret is useless but harmless */
+	unlink(secret);
+	if (zcert_save_secret(cert, secret) || chmod(secret, 0600)) {
+		rc = -(errno ? errno : EIO);
+		snprintf(err, errlen, "cannot write '%s': %s", secret, strerror(-rc));
+		goto out;
+	}
+	if (zcert_save_public(cert, path) || chmod(path, 0644)) {
+		rc = -(errno ? errno : EIO);
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
+		goto out;
+	}
+	if (pub)
+		snprintf(pub, BC_KEY_Z85_LEN + 1, "%s", zcert_public_txt(cert));
+	rc = 0;
+out:
+	zcert_destroy(&cert);
+	return rc;
+}
+
+int bc_curve_load(const char *path, const char *keygen_hint, zcert_t **out, char *err,
+		  size_t errlen)
+{
+	static const uint8_t zero[32];
+	char secret[1040];
+	zcert_t *cert;
+
+	*out = NULL;
+	snprintf(secret, sizeof(secret), "%s_secret", path);
+	if (access(path, R_OK) && access(secret, R_OK)) {
+		snprintf(err, errlen, "cannot read key pair '%s': %s (create one with '%s')", path,
+			 strerror(errno), keygen_hint);
+		return -ENOENT;
+	}
+	cert = zcert_load(path);
+	if (!cert) {
+		snprintf(err, errlen, "'%s' is not a CURVE certificate (create one with '%s')", path,
+			 keygen_hint);
+		return -EINVAL;
+	}
+	/* zcert_load falls back to the public file and leaves the secret key zero */
+	if (!memcmp(zcert_secret_key(cert), zero, sizeof(zero))) {
+		snprintf(err, errlen,
+			 "'%s' holds only a public key; this side needs its secret file '%s' "
+			 "(create a pair with '%s')",
+			 path, secret, keygen_hint);
+		zcert_destroy(&cert);
+		return -EINVAL;
+	}
+	*out = cert;
+	return 0;
+}
+
+int bc_known_hosts_lookup(const char *file, const char *name, const char *endpoint, char *key,
+			  char *err, size_t errlen)
+{
+	FILE *f = fopen(file, "re");
+	char line[1024];
+	int lineno = 0, rc = -ENOENT;
+
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot read known-hosts file '%s': %s", file, strerror(-rc));
+		return rc;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *who, *k, *extra, *save = NULL;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, errlen, "%s:%d: line too long", file, lineno);
+			rc = -EINVAL;
+			break;
+		}
+		line[strcspn(line, "#")] = 0;
+		who = strtok_r(line, " \t\r\n", &save);
+		if (!who)
+			continue;
+		k = strtok_r(NULL, " \t\r\n", &save);
+		extra = k ? strtok_r(NULL, " \t\r\n", &save) : NULL;
+		if (!k || extra || !bc_curve_key_valid(k)) {
+			snprintf(err, errlen,
+				 "%s:%d: expected \"<endpoint-or-name> <40-character Z85 key>\"",
+				 file, lineno);
+			rc = -EINVAL;
+			break;
+		}
+		if (!strcmp(who, name) || (endpoint && !strcmp(who, endpoint))) {
+			snprintf(key, BC_KEY_Z85_LEN + 1, "%s", k);
+			rc = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+struct bc_monitor {
+	zsock_t *pair;
+};
+
+struct bc_monitor *bc_monitor_new(zsock_t *s, int events)
+{
+	static atomic_uint seq;
+	struct bc_monitor *m = calloc(1, sizeof(*m));
+	char ep[96];
+
+	if (!m)
+		return NULL;
+	snprintf(ep, sizeof(ep), "inproc://bc-monitor-%d-%u", (int)getpid(),
+		 atomic_fetch_add(&seq, 1));
+	if (zmq_socket_monitor(zsock_resolve(s), ep, events))
+		goto fail;
+	m->pair = zsock_new(ZMQ_PAIR);
+	if (!m->pair)
+		goto fail;
+	zsock_set_rcvtimeo(m->pair, 0);
+	zsock_set_linger(m->pair, 0);
+	if (zsock_connect(m->pair, "%s", ep))
+		goto fail;
+	return m;
+fail:
+	bc_monitor_destroy(&m);
+	return NULL;
+}
+
+void bc_monitor_destroy(struct bc_monitor **mp)
+{
+	struct bc_monitor *m = *mp;
+
+	if (!m)
+		return;
+	/* the monitored socket stops its side when it closes; ours just goes */
+	zsock_destroy(&m->pair);
+	free(m);
+	*mp = NULL;
+}
+
+zsock_t *bc_monitor_sock(struct bc_monitor *m)
+{
+	return m ? m->pair : NULL;
+}
+
+int bc_monitor_read(struct bc_monitor *m, struct bc_monitor_event *ev)
+{
+	zmsg_t *msg;
+	zframe_t *f;
+	uint16_t e;
+	int rc = -EAGAIN;
+
+	memset(ev, 0, sizeof(*ev));
+	if (!m || !m->pair)
+		return -EAGAIN;
+	msg = zmsg_recv_nowait(m->pair);
+	if (!msg)
+		return -EAGAIN;
+	/* libzmq 4.x monitor format: [u16 event, u32 value] [endpoint] */
+	f = zmsg_first(msg);
+	if (f && zframe_size(f) == 6) {
+		memcpy(&e, zframe_data(f), 2);
+		memcpy(&ev->value, zframe_data(f) + 2, 4);
+		ev->event = e;
+		f = zmsg_next(msg);
+		if (f)
+			snprintf(ev->addr, sizeof(ev->addr), "%.*s", (int)zframe_size(f),
+				 (const char *)zframe_data(f));
+		rc = 0;
+	}
+	zmsg_destroy(&msg);
+	return rc;
+}
+
+const char *bc_monitor_event_name(int event)
+{
+	switch (event) {
+	case ZMQ_EVENT_CONNECTED:
+		return "CONNECTED";
+	case ZMQ_EVENT_CONNECT_DELAYED:
+		return "CONNECT_DELAYED";
+	case ZMQ_EVENT_CONNECT_RETRIED:
+		return "CONNECT_RETRIED";
+	case ZMQ_EVENT_LISTENING:
+		return "LISTENING";
+	case ZMQ_EVENT_BIND_FAILED:
+		return "BIND_FAILED";
+	case ZMQ_EVENT_ACCEPTED:
+		return "ACCEPTED";
+	case ZMQ_EVENT_ACCEPT_FAILED:
+		return "ACCEPT_FAILED";
+	case ZMQ_EVENT_CLOSED:
+		return "CLOSED";
+	case ZMQ_EVENT_DISCONNECTED:
+		return "DISCONNECTED";
+	case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
+		return "HANDSHAKE_FAILED_NO_DETAIL";
+	case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
+		return "HANDSHAKE_SUCCEEDED";
+	case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
+		return "HANDSHAKE_FAILED_PROTOCOL";
+	case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
+		return "HANDSHAKE_FAILED_AUTH";
+	}
+	return "EVENT";
+}
+
+const char *bc_monitor_protocol_error(uint32_t value)
+{
+	switch (value) {
+	case ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC:
+		return "cryptographic error (the keys do not match)";
+	case ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH:
+		return "security mechanism mismatch (one side is CURVE, the other plain text)";
+	case ZMQ_PROTOCOL_ERROR_ZMTP_KEY_EXCHANGE:
+		return "key exchange failed";
+	case ZMQ_PROTOCOL_ERROR_ZMTP_UNEXPECTED_COMMAND:
+	case ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_SEQUENCE:
+	case ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_UNSPECIFIED:
+	case ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_MESSAGE:
+	case ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_HELLO:
+	case ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_INITIATE:
+	case ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_ERROR:
+	case ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_READY:
+	case ZMQ_PROTOCOL_ERROR_ZMTP_MALFORMED_COMMAND_WELCOME:
+	case ZMQ_PROTOCOL_ERROR_ZMTP_INVALID_METADATA:
+		return "malformed ZMTP handshake (not a ZeroMQ peer, or a broken one)";
+	case ZMQ_PROTOCOL_ERROR_ZAP_UNSPECIFIED:
+	case ZMQ_PROTOCOL_ERROR_ZAP_MALFORMED_REPLY:
+	case ZMQ_PROTOCOL_ERROR_ZAP_BAD_REQUEST_ID:
+	case ZMQ_PROTOCOL_ERROR_ZAP_BAD_VERSION:
+	case ZMQ_PROTOCOL_ERROR_ZAP_INVALID_STATUS_CODE:
+	case ZMQ_PROTOCOL_ERROR_ZAP_INVALID_METADATA:
+		return "authentication handler error";
+	}
+	return "protocol error";
+}

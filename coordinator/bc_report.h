@@ -1,0 +1,97 @@
+/*
+ * bc_report.h - the report writers: everything a person or a tool reads
+ * after a run (summary.md, report.html, timeseries.csv, fio.json) is made
+ * from the run directory's files alone - run.json, profile.json and
+ * events.jsonl - by bc_report_write_all(), both at the end of `bench-coord
+ * run` and by `bench-coord report DIR`. Writers never see live structures,
+ * so a report rebuilt later is the report written then.
+ *
+ * Files: report.c (driver, loading, JSON helpers), report_expect.c
+ * (acceptance criteria), report_md.c, report_html.c + report_svg.c (charts),
+ * report_csv.c, report_fio.c; rebuild.c (run.json from events.jsonl).
+ */
+#ifndef BC_REPORT_H
+#define BC_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "bc_profile.h"
+
+/* what the writers read; all owned by the struct (bc_report_free) */
+struct bc_report {
+	char dir[BC_PATH_MAX];
+	cJSON *run;	/* run.json */
+	cJSON *profile; /* profile.json (resolved), NULL when missing */
+	/*
+	 * {"<agent>": [{"path", "resolved", "kind", "size", "lbs", "pbs"}, ...]}:
+	 * the first READY of each agent in events.jsonl (the opened device), else
+	 * the HELLO "paths" in run.json (checked before anything was created)
+	 */
+	cJSON *devices;
+	/* evaluated "expect" criteria (report_expect.c), [] when none */
+	cJSON *expect;
+};
+
+/* report.c */
+
+/*
+ * Load DIR/run.json (required), DIR/profile.json and the devices from
+ * DIR/events.jsonl. Returns 0, or -errno with a one-line message in err.
+ */
+int bc_report_load(struct bc_report *r, const char *dir, char *err, size_t errlen);
+void bc_report_free(struct bc_report *r);
+
+/*
+ * Write summary.md, report.html, timeseries.csv and fio.json into dir from
+ * its run.json, profile.json and events.jsonl. Each file is written to a
+ * temporary name and renamed, so readers never see half a report. Errors are
+ * logged (naming the file); returns 0 or the first -errno.
+ */
+int bc_report_write_all(const char *dir);
+
+/* the writers: each writes one whole document to f; 0 or -errno */
+int bc_report_md(const struct bc_report *r, FILE *f);
+int bc_report_html(const struct bc_report *r, FILE *f);
+int bc_report_csv(const struct bc_report *r, FILE *f);
+int bc_report_fio(const struct bc_report *r, FILE *f);
+
+/* report_expect.c: every criterion of profile.expect evaluated on run.json */
+cJSON *bc_report_expect_eval(const cJSON *profile, const cJSON *run);
+
+/*
+ * rebuild.c: reconstruct DIR/run.json from DIR/events.jsonl (the
+ * coordinator died before writing it, or wrote it mid-step). Returns 0 or
+ * -errno with a message in err; -ENOSYS until it is implemented.
+ */
+int bc_rebuild_from_events(const char *dir, char *err, size_t errlen);
+
+/*
+ * JSON lookups along a NULL-terminated key path; missing keys give NULL /
+ * 0 / the fallback, never a crash, since run.json may be partial.
+ */
+const cJSON *bc_rj_(const cJSON *o, ...);
+double bc_rj_num_(const cJSON *o, ...);
+const char *bc_rj_str_(const char *fallback, const cJSON *o, ...);
+#define bc_rj(o, ...)		  bc_rj_(o, __VA_ARGS__, (const char *)NULL)
+#define bc_rj_num(o, ...)	  bc_rj_num_(o, __VA_ARGS__, (const char *)NULL)
+#define bc_rj_str(fb, o, ...) bc_rj_str_(fb, o, __VA_ARGS__, (const char *)NULL)
+
+/* output escaping */
+void bc_html_puts(FILE *f, const char *s); /* & < > " ' as entities */
+void bc_md_puts(FILE *f, const char *s);   /* a Markdown table cell: | and newlines */
+void bc_csv_puts(FILE *f, const char *s);  /* an RFC 4180 field, quoted when needed */
+
+/* "%.15g" without trailing noise: the shortest text that reads back the same */
+const char *bc_fmt_num(double v, char *buf, size_t len);
+
+/* the entity levels of a run.json step, in report order */
+struct bc_report_level {
+	const char *key;   /* "total" (an object) or "agents", "nodes", "volumes" */
+	const char *label; /* "total", "agent", "node", "volume" */
+};
+extern const struct bc_report_level bc_report_levels[4];
+
+#endif

@@ -1,0 +1,352 @@
+/*
+ * report.c - the report driver: load a run directory (run.json,
+ * profile.json, the devices from events.jsonl), evaluate the acceptance
+ * criteria, and have each writer produce its file atomically. Also the small
+ * helpers every writer shares: JSON path lookups that tolerate a partial
+ * run.json, escaping for HTML, Markdown and CSV, and number formatting.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bc_log.h"
+#include "bc_report.h"
+
+const struct bc_report_level bc_report_levels[4] = {
+    {"total", "total"}, {"agents", "agent"}, {"nodes", "node"}, {"volumes", "volume"}};
+
+static const cJSON *s_rj_va(const cJSON *o, va_list ap)
+{
+	const char *k;
+
+	while (o && (k = va_arg(ap, const char *)))
+		o = cJSON_GetObjectItemCaseSensitive(o, k);
+	return o;
+}
+
+const cJSON *bc_rj_(const cJSON *o, ...)
+{
+	va_list ap;
+
+	va_start(ap, o);
+	o = s_rj_va(o, ap);
+	va_end(ap);
+	return o;
+}
+
+double bc_rj_num_(const cJSON *o, ...)
+{
+	va_list ap;
+
+	va_start(ap, o);
+	o = s_rj_va(o, ap);
+	va_end(ap);
+	return cJSON_IsNumber(o) ? o->valuedouble : 0;
+}
+
+const char *bc_rj_str_(const char *fallback, const cJSON *o, ...)
+{
+	va_list ap;
+
+	va_start(ap, o);
+	o = s_rj_va(o, ap);
+	va_end(ap);
+	return cJSON_IsString(o) ? o->valuestring : fallback;
+}
+
+void bc_html_puts(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+/*
+ * Only what breaks a table row or injects markup: names and paths keep
+ * their underscores readable in a terminal.
+ */
+void bc_md_puts(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '<')
+			fputs("&lt;", f);
+		else
+			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+}
+
+void bc_csv_puts(FILE *f, const char *s)
+{
+	/* RFC 4180 section 2: quote fields holding a comma, quote or line break */
+	if (!s || !s[strcspn(s, ",\"\r\n")]) {
+		fputs(s ? s : "", f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+const char *bc_fmt_num(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "0");
+	else if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.15g", v);
+	return buf;
+}
+
+static cJSON *s_read_json(const char *dir, const char *name, char *err, size_t errlen)
+{
+	char path[BC_PATH_MAX + 64];
+	char *text = NULL;
+	long n;
+	cJSON *j = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	text = malloc((size_t)n + 1);
+	if (!text || fread(text, 1, (size_t)n, f) != (size_t)n) {
+		snprintf(err, errlen, "cannot read '%s'", path);
+		goto out;
+	}
+	text[n] = '\0';
+	j = cJSON_Parse(text);
+	if (!j)
+		snprintf(err, errlen, "'%s' is not valid JSON", path);
+out:
+	free(text);
+	fclose(f);
+	return j;
+}
+
+/* the profile's volume paths of one agent, in the order the agent got them */
+static const cJSON *s_profile_volume(const cJSON *profile, const char *agent, int nth)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, bc_rj(profile, "volumes"))
+		if (!strcmp(bc_rj_str("", v, "agent"), agent) && nth-- == 0)
+			return v;
+	return NULL;
+}
+
+static cJSON *s_device(const char *path, const cJSON *src)
+{
+	static const char *const keys[] = {"kind", "size", "lbs", "pbs"};
+	cJSON *d = cJSON_CreateObject();
+	size_t i;
+
+	cJSON_AddStringToObject(d, "path", path);
+	cJSON_AddStringToObject(d, "resolved", bc_rj_str(bc_rj_str("", src, "path"), src,
+							 "resolved"));
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const cJSON *v = bc_rj(src, keys[i]);
+
+		if (v)
+			cJSON_AddItemToObject(d, keys[i], cJSON_Duplicate(v, 1));
+	}
+	return d;
+}
+
+/*
+ * Devices as the agents opened them: the first "ready" record of
+ * events.jsonl holds every agent that answered PREPARE. Only lines that
+ * mention it are parsed and the scan stops there, so a long log of STATS
+ * records costs one read of its head.
+ */
+static void s_devices_from_events(struct bc_report *r)
+{
+	char path[BC_PATH_MAX + 32];
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/events.jsonl", r->dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		const cJSON *a;
+		cJSON *ev;
+
+		if (!strstr(line, "\"event\":\"ready\""))
+			continue;
+		ev = cJSON_Parse(line);
+		cJSON_ArrayForEach(a, bc_rj(ev, "agents"))
+		{
+			cJSON *list = cJSON_AddArrayToObject(r->devices, a->string);
+			const cJSON *v;
+			int i = 0;
+
+			cJSON_ArrayForEach(v, bc_rj(a, "volumes"))
+			{
+				const cJSON *pv = s_profile_volume(r->profile, a->string, i++);
+
+				cJSON_AddItemToArray(list,
+						     s_device(bc_rj_str(bc_rj_str("?", v, "path"), pv,
+									"path"),
+							      v));
+			}
+		}
+		cJSON_Delete(ev);
+		break;
+	}
+	free(line);
+	fclose(f);
+}
+
+/* agents that never got to READY: what HELLO said about their paths */
+static void s_devices_from_hello(struct bc_report *r)
+{
+	const cJSON *a, *p;
+
+	cJSON_ArrayForEach(a, bc_rj(r->run, "agents"))
+	{
+		const char *name = bc_rj_str(NULL, a, "name");
+		cJSON *list;
+
+		if (!name || cJSON_GetObjectItemCaseSensitive(r->devices, name) ||
+		    !bc_rj(a, "hello", "paths"))
+			continue;
+		list = cJSON_AddArrayToObject(r->devices, name);
+		cJSON_ArrayForEach(p, bc_rj(a, "hello", "paths"))
+			cJSON_AddItemToArray(list, s_device(bc_rj_str("?", p, "path"), p));
+	}
+}
+
+int bc_report_load(struct bc_report *r, const char *dir, char *err, size_t errlen)
+{
+	char ignore[256];
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	r->run = s_read_json(dir, "run.json", err, errlen);
+	if (!r->run)
+		return -ENOENT;
+	if (!cJSON_IsObject(r->run)) {
+		snprintf(err, errlen, "'%s/run.json' is not a JSON object", dir);
+		bc_report_free(r);
+		return -EINVAL;
+	}
+	/* a run that failed before its profile was resolved still has a report */
+	r->profile = s_read_json(dir, "profile.json", ignore, sizeof(ignore));
+	r->devices = cJSON_CreateObject();
+	s_devices_from_events(r);
+	s_devices_from_hello(r);
+	r->expect = bc_report_expect_eval(r->profile, r->run);
+	if (!r->devices || !r->expect) {
+		snprintf(err, errlen, "out of memory");
+		bc_report_free(r);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void bc_report_free(struct bc_report *r)
+{
+	cJSON_Delete(r->run);
+	cJSON_Delete(r->profile);
+	cJSON_Delete(r->devices);
+	cJSON_Delete(r->expect);
+	memset(r, 0, sizeof(*r));
+}
+
+/* one writer into dir/name through a temporary file and rename */
+static int s_write(const struct bc_report *r, const char *name,
+		   int (*writer)(const struct bc_report *, FILE *))
+{
+	char path[BC_PATH_MAX + 64], tmp[BC_PATH_MAX + 80];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", r->dir, name);
+	f = fopen(tmp, "w");
+	if (!f) {
+		rc = -errno;
+		goto fail;
+	}
+	rc = writer(r, f);
+	if (!rc && ferror(f))
+		rc = -EIO;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (!rc)
+		return 0;
+	unlink(tmp);
+fail:
+	bc_error("cannot write '%s': %s", path, strerror(-rc));
+	return rc;
+}
+
+int bc_report_write_all(const char *dir)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(const struct bc_report *, FILE *);
+	} outs[] = {
+	    {"summary.md", bc_report_md},
+	    {"report.html", bc_report_html},
+	    {"timeseries.csv", bc_report_csv},
+	    {"fio.json", bc_report_fio},
+	};
+	struct bc_report r;
+	char err[BC_PATH_MAX + 128];
+	size_t i;
+	int rc, first = 0;
+
+	rc = bc_report_load(&r, dir, err, sizeof(err));
+	if (rc) {
+		bc_error("%s", err);
+		return rc;
+	}
+	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		rc = s_write(&r, outs[i].name, outs[i].fn);
+		if (rc && !first)
+			first = rc;
+	}
+	bc_report_free(&r);
+	return first;
+}

@@ -1,0 +1,309 @@
+/*
+ * rebuild.c - run.json rebuilt from events.jsonl, for a run whose
+ * coordinator died (kill -9, power loss) before writing it, or wrote it
+ * mid-step. events.jsonl holds every record as it arrived - each STATS
+ * record with its sparse histogram - so the same aggregation code that
+ * runs live (agg.c, results.c, checks.c) replays them into the same figures.
+ * A replayed step that never saw every agent's STEP_DONE is marked
+ * "incomplete", and so is the run when events.jsonl has no run_end.
+ * `bench-coord report DIR` calls this when run.json is missing or says
+ * "running", or with --rebuild.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_coord.h"
+#include "bc_report.h"
+
+struct s_replay {
+	struct bc_profile *prof;
+	struct bc_conn *conns; /* one per agent: index and volume mapping, no socket */
+	cJSON *run;	       /* the run.json being rebuilt */
+	cJSON *steps;
+	struct bc_step_result res;
+	bool in_step;
+};
+
+static char *s_slurp(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	long n;
+
+	if (!f) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
+		buf = malloc((size_t)n + 1);
+		if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+			buf[n] = 0;
+		} else {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	fclose(f);
+	if (!buf)
+		snprintf(err, errlen, "cannot read '%s'", path);
+	return buf;
+}
+
+static int s_conns(struct s_replay *r)
+{
+	const struct bc_profile *p = r->prof;
+	int i, v;
+
+	r->conns = calloc((size_t)p->nagents, sizeof(*r->conns));
+	if (!r->conns)
+		return -ENOMEM;
+	for (i = 0; i < p->nagents; i++) {
+		struct bc_conn *c = &r->conns[i];
+
+		c->spec = &p->agents[i];
+		c->index = i;
+		snprintf(c->endpoint, sizeof(c->endpoint), "%s", p->agents[i].endpoint);
+		c->vols = calloc((size_t)p->nvolumes + 1, sizeof(int));
+		if (!c->vols)
+			return -ENOMEM;
+		for (v = 0; v < p->nvolumes; v++)
+			if (p->volumes[v].agent == i)
+				c->vols[c->nvols++] = v;
+	}
+	return 0;
+}
+
+static struct bc_conn *s_conn(struct s_replay *r, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < r->prof->nagents; i++)
+		if (!strcmp(r->prof->agents[i].name, name))
+			return &r->conns[i];
+	return NULL;
+}
+
+static double s_num(const cJSON *o, const char *k)
+{
+	return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, k));
+}
+
+/* finish the step being replayed: close its seconds and append its JSON */
+static void s_end_step(struct s_replay *r)
+{
+	struct bc_step_result *res = &r->res;
+	uint32_t k;
+	int i, done = 0, lost = cJSON_GetArraySize(res->lost);
+
+	if (!r->in_step)
+		return;
+	for (k = 0; k < res->agg.seconds; k++)
+		bc_agg_close_second(&res->agg, k);
+	for (i = 0; i < r->prof->nagents; i++)
+		done += cJSON_HasObjectItem(res->agent_totals, r->prof->agents[i].name);
+	if (!strcmp(res->status, "running"))
+		res->status = done + lost == r->prof->nagents ? "ok" : "incomplete";
+	cJSON_AddItemToArray(r->steps, bc_result_step_json(res));
+	bc_agg_free(&res->agg);
+	cJSON_Delete(res->agent_totals);
+	cJSON_Delete(res->clock);
+	cJSON_Delete(res->lost);
+	memset(res, 0, sizeof(*res));
+	r->in_step = false;
+}
+
+static int s_step_start(struct s_replay *r, const cJSON *ev)
+{
+	int idx = (int)s_num(ev, "step");
+
+	s_end_step(r);
+	if (idx < 0 || idx >= r->prof->nsteps)
+		return -ERANGE;
+	r->res.step = &r->prof->steps[idx];
+	r->res.status = "running";
+	r->res.start_ns = (uint64_t)s_num(ev, "start_ns");
+	r->res.agent_totals = cJSON_CreateObject();
+	r->res.clock = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "clock"), 1);
+	r->in_step = true;
+	return bc_agg_init(&r->res.agg, r->prof, r->res.step);
+}
+
+/* one op of one volume of a "stats" event back into counters and histogram */
+static int s_op(struct bc_opstat *s, const cJSON *js)
+{
+	const cJSON *pair;
+
+	s->ios = (uint64_t)s_num(js, "ios");
+	s->bytes = (uint64_t)s_num(js, "bytes");
+	s->errors = (uint64_t)s_num(js, "errors");
+	s->short_ios = (uint64_t)s_num(js, "short");
+	s->lat_sum_ns = (uint64_t)s_num(js, "lat_sum_ns");
+	if (s->ios)
+		s->lat_min_ns = (uint64_t)s_num(js, "lat_min_ns");
+	s->lat_max_ns = (uint64_t)s_num(js, "lat_max_ns");
+	s->first_errno = (int32_t)s_num(js, "first_errno");
+	cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(js, "hist"))
+	{
+		double bi = cJSON_GetNumberValue(cJSON_GetArrayItem(pair, 0));
+		double n = cJSON_GetNumberValue(cJSON_GetArrayItem(pair, 1));
+
+		if (!(bi >= 0 && bi < BC_HIST_BUCKETS && n >= 0))
+			return -EINVAL;
+		s->hist.buckets[(unsigned)bi] += (uint64_t)n;
+		s->hist.count += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int s_stats(struct s_replay *r, const cJSON *ev)
+{
+	struct bc_conn *c = s_conn(r, cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent")));
+	struct bc_agg *g = &r->res.agg;
+	struct bc_stats_hdr h = {0};
+	const cJSON *v;
+	double sec = s_num(ev, "second");
+	int i, o, rc;
+
+	if (!c || !r->in_step)
+		return -EINVAL;
+	for (i = 0; i < c->nvols; i++)
+		bc_volstat_reset(&g->scratch[i]);
+	h.second = sec < 0 ? BC_STATS_DRAIN : (uint32_t)sec;
+	h.flags = (uint32_t)s_num(ev, "flags");
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(ev, "volumes"))
+	{
+		int gv = (int)s_num(v, "volume"), lv = -1;
+
+		for (i = 0; i < c->nvols; i++)
+			if (c->vols[i] == gv)
+				lv = i;
+		if (lv < 0)
+			return -ERANGE;
+		for (o = 0; o < BC_OP_NR; o++) {
+			const cJSON *js = cJSON_GetObjectItemCaseSensitive(v, bc_op_names[o]);
+
+			rc = js ? s_op(&g->scratch[lv].op[o], js) : 0;
+			if (rc)
+				return rc;
+		}
+	}
+	return bc_agg_add_decoded(g, c, &h);
+}
+
+static void s_step_done(struct s_replay *r, const cJSON *ev)
+{
+	cJSON *body = cJSON_Duplicate(ev, 1);
+
+	cJSON_DeleteItemFromObject(body, "event");
+	cJSON_DeleteItemFromObject(body, "time_ns");
+	cJSON_DeleteItemFromObject(body, "agent");
+	cJSON_AddItemToObject(r->res.agent_totals,
+			      cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent")), body);
+}
+
+static int s_event(struct s_replay *r, cJSON *ev)
+{
+	const char *type = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "event"));
+	cJSON *body;
+
+	if (!type)
+		return -EINVAL;
+	if (!strcmp(type, "run_start")) {
+		cJSON_AddNumberToObject(r->run, "started_ns", s_num(ev, "time_ns"));
+	} else if (!strcmp(type, "agents")) {
+		cJSON_ReplaceItemInObject(
+			r->run, "agents",
+			cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "agents"), 1));
+	} else if (!strcmp(type, "step_start")) {
+		return s_step_start(r, ev);
+	} else if (!strcmp(type, "stats")) {
+		return s_stats(r, ev);
+	} else if (!strcmp(type, "step_done") && r->in_step) {
+		s_step_done(r, ev);
+	} else if (!strcmp(type, "agent_lost") && r->in_step) {
+		if (!r->res.lost)
+			r->res.lost = cJSON_CreateArray();
+		body = cJSON_Duplicate(ev, 1);
+		cJSON_DeleteItemFromObject(body, "event");
+		cJSON_AddItemToArray(r->res.lost, body);
+	} else if (!strcmp(type, "error")) {
+		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "message"));
+
+		if (r->in_step) {
+			r->res.status = "failed";
+			snprintf(r->res.error, sizeof(r->res.error), "%s", msg ? msg : "?");
+		}
+		cJSON_ReplaceItemInObject(r->run, "error", cJSON_CreateString(msg ? msg : "?"));
+	} else if (!strcmp(type, "run_end")) {
+		s_end_step(r);
+		cJSON_ReplaceItemInObject(
+			r->run, "status",
+			cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "status"), 1));
+	}
+	return 0;
+}
+
+int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
+{
+	char path[BC_PATH_MAX + 32], *text = NULL, *line = NULL;
+	struct s_replay r = {0};
+	struct bc_rundir rd = {0};
+	size_t cap = 0;
+	long bad = 0;
+	FILE *f = NULL;
+	int rc, i;
+
+	snprintf(path, sizeof(path), "%s/profile.json", dir);
+	text = s_slurp(path, err, errlen);
+	if (!text)
+		return -ENOENT;
+	rc = bc_profile_parse(text, path, &r.prof, err, errlen);
+	if (rc)
+		goto out;
+	rc = s_conns(&r);
+	if (rc)
+		goto out;
+	r.run = cJSON_CreateObject();
+	cJSON_AddStringToObject(r.run, "tool", "bench-coord " BC_VERSION);
+	cJSON_AddStringToObject(r.run, "profile", r.prof->name);
+	cJSON_AddStringToObject(r.run, "status", "incomplete");
+	cJSON_AddStringToObject(r.run, "rebuilt_from", "events.jsonl");
+	cJSON_AddItemToObject(r.run, "agents", cJSON_CreateArray());
+	r.steps = cJSON_AddArrayToObject(r.run, "steps");
+	snprintf(path, sizeof(path), "%s/events.jsonl", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		cJSON *ev = cJSON_Parse(line);
+
+		/* a line cut short by the crash is expected at the end: count, skip */
+		if (!ev || s_event(&r, ev))
+			bad++;
+		cJSON_Delete(ev);
+	}
+	s_end_step(&r);
+	cJSON_AddNumberToObject(r.run, "events_skipped", (double)bad);
+	snprintf(rd.path, sizeof(rd.path), "%s", dir);
+	rc = bc_rundir_write_json(&rd, "run.json", r.run);
+	if (rc)
+		snprintf(err, errlen, "cannot write '%s/run.json': %s", dir, strerror(-rc));
+out:
+	if (f)
+		fclose(f);
+	free(line);
+	free(text);
+	if (r.in_step)
+		s_end_step(&r);
+	for (i = 0; r.conns && i < r.prof->nagents; i++)
+		free(r.conns[i].vols);
+	free(r.conns);
+	cJSON_Delete(r.run);
+	bc_profile_destroy(&r.prof);
+	return rc;
+}

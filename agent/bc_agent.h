@@ -24,7 +24,11 @@
 struct bc_agent_opts {
 	const char *listen;	 /* ZeroMQ endpoint to bind */
 	const char *scratch_dir; /* relative volume paths resolve here */
-	bool allow_block_writes; /* allow write steps on block devices */
+	bool allow_block_writes; /* deprecated, no effect: block writes pass bc_safety_check */
+	const char *cert;	     /* CURVE key pair of this agent (auth.c) */
+	const char *authorized_keys; /* directory of coordinator public keys */
+	bool insecure;		     /* plain text, no authentication (--insecure) */
+	struct bc_safety *safety;    /* allowlist and destructive policy (safety.c) */
 	int ready_fd;		 /* write the bound endpoint here, then close (-1: none) */
 	bool exit_on_bye;	 /* end the process when the session ends (local agents) */
 };
@@ -34,6 +38,7 @@ struct bc_step_run {
 	bool running;
 	uint32_t step;
 	struct bc_workload wl;
+	struct bc_workload *vwl; /* [ntargets]: each volume's workload (wl + its overrides) */
 	struct bc_target *targets;
 	int ntargets;
 	struct bc_job **jobs;
@@ -49,6 +54,7 @@ struct bc_step_run {
 	dev_t *rdev;		      /* [ntargets]: block device number, 0 for other targets */
 	uint64_t start_real_ns;	      /* planned start, agent CLOCK_REALTIME */
 	double test_byte_scale;	      /* test-only: BC_TEST_SCALE_BYTES mis-scales reported bytes */
+	uint64_t cpu_user0_ns, cpu_sys0_ns; /* the agent process's CPU time at START */
 };
 
 struct bc_agent {
@@ -61,11 +67,19 @@ struct bc_agent {
 	uint64_t owner_since_ns;  /* CLOCK_REALTIME */
 	uint64_t last_heard_ns;	  /* CLOCK_MONOTONIC */
 	uint64_t last_beat_ns;	  /* CLOCK_MONOTONIC, our last HEARTBEAT */
+	cJSON *destructive;	  /* session: paths the coordinator's profile marks destructive */
+	struct bc_auth *auth;	  /* CURVE, ZAP, handshake monitor, drop counters */
 	bool quit;
 	struct bc_step_run step;
 };
 
 int bc_agent_run(struct bc_agent *a);
+/*
+ * control.c: whether a PREPARE volume (vol, resolved to path) may be
+ * destroyed as far as the profile goes: its "destructive" key, or the
+ * session's list from HELLO. The agent's own --allow-destructive is separate.
+ */
+bool bc_agent_volume_destructive(const struct bc_agent *a, const cJSON *vol, const char *path);
 
 /* step.c */
 int bc_step_prepare(struct bc_agent *a, const cJSON *body);

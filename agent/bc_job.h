@@ -23,6 +23,7 @@
 
 #include "bc_stats.h"
 #include "bc_target.h"
+#include "bc_verify.h"
 
 #define BC_JOB_SLOTS 4
 
@@ -40,7 +41,13 @@
 #define BC_JOB_STAMP_BYTES 4096
 
 struct bc_job_cfg {
-	const struct bc_workload *wl;
+	const struct bc_workload *wl; /* the step's: job-level keys, and every volume's default */
+	/*
+	 * [ntargets] each volume's own workload (the step's with its overrides),
+	 * or NULL when every volume runs wl; job-level keys (numjobs, batch
+	 * sizes, cpus, sqpoll, hipri) are always taken from wl
+	 */
+	const struct bc_workload *vwl;
 	struct bc_target *targets; /* opened; shared read-only between jobs */
 	int ntargets;
 	unsigned job_index; /* 0..numjobs-1: selects the sequential region */
@@ -51,18 +58,21 @@ struct bc_job_cfg {
 struct bc_job;
 
 /*
- * Allocate ring, aligned buffers (filled with a non-zero pattern for writes)
- * and stat slots. Returns NULL with a message in err. The job keeps cfg->wl
- * by value; cfg->targets must stay open until bc_job_destroy. Sequential
- * workloads split each target's window into numjobs regions of whole blocks
- * (an error when the window has fewer than numjobs blocks).
+ * Create the job thread (on its CPUs when cpus_allowed asks) and let it set
+ * up its ring, aligned buffers (filled with a non-zero pattern for writes)
+ * and stat slots; returns once that is done. Returns NULL with a message in
+ * err. The job keeps the workloads by value; cfg->targets must stay open
+ * until bc_job_destroy. Sequential workloads split each target's window into
+ * numjobs regions of whole blocks (an error when the window has fewer than
+ * numjobs blocks).
  */
 struct bc_job *bc_job_new(const struct bc_job_cfg *cfg, char *err, size_t errlen);
 
 /*
- * Start the thread: it waits until start_mono_ns (CLOCK_MONOTONIC), runs
- * `seconds` intervals, then drains. Returns 0, -EBUSY if already started, or
- * -errno from pthread_create.
+ * Start the job: it waits until start_mono_ns (CLOCK_MONOTONIC), runs
+ * `seconds` intervals (a size-based pass may end sooner: the job then seals
+ * the second it ended in and finishes, so the seconds after it and the drain
+ * come back empty), then drains. Returns 0, or -EBUSY if already started.
  */
 int bc_job_start(struct bc_job *j, uint64_t start_mono_ns, uint32_t seconds);
 
@@ -88,6 +98,11 @@ struct bc_job_info {
 	bool fixed_buffers;	 /* READ/WRITE_FIXED; false when registration failed */
 	int fixed_buffers_errno; /* why not (e.g. -ENOMEM from RLIMIT_MEMLOCK), else 0 */
 	bool fixed_files;	 /* IOSQE_FIXED_FILE for targets with an fd */
+	char ring_setup[64];	 /* io_uring setup flags in use, e.g. "submit_all,coop_taskrun" */
+	char cpus[96];		 /* where the thread runs: "any", "0-3", "2", "0-7 (numa node 0)" */
+	/* the job thread's CPU time (getrusage RUSAGE_THREAD) over the run; read once finished */
+	uint64_t cpu_user_ns;
+	uint64_t cpu_sys_ns;
 	uint64_t first_submit_ns; /* CLOCK_MONOTONIC of the first submission; read once finished */
 };
 
@@ -99,6 +114,20 @@ void bc_job_get_info(const struct bc_job *j, struct bc_job_info *info);
  * not reported here: they are counted per op in the stats).
  */
 int bc_job_error(struct bc_job *j);
+
+/* the first verify mismatches a job reports per volume (one per I/O that had any) */
+#define BC_JOB_VERIFY_REPORT 8
+
+struct bc_job_bad {
+	uint64_t off; /* byte offset of the first bad 4 KiB block of the I/O */
+	enum bc_verify_why why;
+};
+
+/*
+ * Once finished: copy up to max of the first verify mismatches the job saw
+ * on target t into out; returns how many (0 before the job finished).
+ */
+int bc_job_verify_bad(struct bc_job *j, int t, struct bc_job_bad *out, int max);
 
 /* true once the thread has drained and exited its loop */
 bool bc_job_finished(struct bc_job *j);

@@ -1,15 +1,20 @@
 /*
- * control.c - the agent's control loop: one ROUTER socket, one coordinator
- * session at a time (others get BUSY), heartbeats both ways, and the
- * dispatch of protocol messages to step.c. I/O runs in job threads; this
+ * control.c - the agent's control loop: one ROUTER socket (CURVE unless
+ * --insecure, see auth.c), one coordinator session at a time (others get
+ * BUSY), heartbeats both ways, and the dispatch of protocol messages to
+ * step.c. Whatever is malformed, oversized, of another version or from a
+ * peer without the session is dropped, counted and answered without
+ * blocking: no peer can stall this thread. I/O runs in job threads; this
  * thread only moves messages and per-second records.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bc_agent.h"
+#include "bc_auth.h"
 #include "bc_clock.h"
 #include "bc_log.h"
 #include "bc_proto.h"
@@ -23,6 +28,54 @@ static bool s_is_owner(const struct bc_agent *a, const struct bc_msg *m)
 	return a->owner && zframe_eq(a->owner, m->id);
 }
 
+/* the router's normal send timeout: a vanished coordinator fails a send after 1 s */
+#define S_SNDTIMEO_MS 1000
+
+/*
+ * An ERROR to a peer that may not be reading (garbage, a second
+ * coordinator): never wait for room in its queue, drop the reply instead.
+ */
+static void s_reply_nowait(struct bc_agent *a, zframe_t *id, const char *code, const char *fmt,
+			   ...) __attribute__((format(printf, 4, 5)));
+static void s_reply_nowait(struct bc_agent *a, zframe_t *id, const char *code, const char *fmt,
+			   ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	zsock_set_sndtimeo(a->sock, 0);
+	bc_msg_send_error(a->sock, id, code, "%s", buf);
+	zsock_set_sndtimeo(a->sock, S_SNDTIMEO_MS);
+}
+
+/* the coordinator's CURVE key, as the ZAP handler set it on the connection */
+static const char *s_peer_key(const struct bc_msg *m)
+{
+	zframe_t *f = m->raw ? zmsg_first(m->raw) : NULL;
+	const char *k = f ? zframe_meta(f, "User-Id") : NULL;
+
+	return k && *k ? k : NULL;
+}
+
+bool bc_agent_volume_destructive(const struct bc_agent *a, const cJSON *vol, const char *path)
+{
+	const cJSON *p;
+	char r[BC_PATH_MAX];
+
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(vol, "destructive")))
+		return true;
+	cJSON_ArrayForEach(p, a->destructive)
+	{
+		if (cJSON_IsString(p) && !bc_agent_resolve_path(a, p->valuestring, r, sizeof(r)) &&
+		    !strcmp(r, path))
+			return true;
+	}
+	return false;
+}
+
 static void s_end_session(struct bc_agent *a, const char *why)
 {
 	if (!a->owner)
@@ -31,6 +84,8 @@ static void s_end_session(struct bc_agent *a, const char *why)
 	bc_step_teardown(a);
 	zframe_destroy(&a->owner);
 	a->owner_name[0] = 0;
+	cJSON_Delete(a->destructive);
+	a->destructive = NULL;
 	if (a->opts.exit_on_bye)
 		a->quit = true;
 }
@@ -46,19 +101,33 @@ static void s_on_hello(struct bc_agent *a, struct bc_msg *m)
 		cJSON_AddStringToObject(b, "owner", a->owner_name);
 		cJSON_AddNumberToObject(b, "since_ns", (double)a->owner_since_ns);
 		cJSON_AddStringToObject(b, "message", "agent is serving another coordinator");
+		zsock_set_sndtimeo(a->sock, 0);
 		bc_msg_send_json(a->sock, m->id, BC_MSG_BUSY, b);
+		zsock_set_sndtimeo(a->sock, S_SNDTIMEO_MS);
 		cJSON_Delete(b);
-		bc_info("refused a second coordinator (%s): busy with %s",
-			cJSON_IsString(who) ? who->valuestring : "?", a->owner_name);
+		bc_auth_counters(a->auth)->refused++;
+		bc_auth_log_drop(a->auth, "refused a second coordinator (%s): busy with %s",
+				 cJSON_IsString(who) ? who->valuestring : "?", a->owner_name);
 		return;
 	}
 	if (!a->owner) {
+		const char *key = s_peer_key(m);
+
 		a->owner = zframe_dup(m->id);
 		snprintf(a->owner_name, sizeof(a->owner_name), "%s",
 			 cJSON_IsString(who) ? who->valuestring : "unnamed coordinator");
 		a->owner_since_ns = bc_real_ns();
 		a->last_beat_ns = 0;
-		bc_info("session started by %s", a->owner_name);
+		bc_info("session started by %s%s%s%s", a->owner_name, key ? " (key " : "",
+			key ? key : "", key ? ")" : "");
+	}
+	/* the profile's consent to destroy, per path; the agent's flag is checked at PREPARE */
+	cJSON_Delete(a->destructive);
+	a->destructive = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m->json, "destructive"),
+					 true);
+	if (a->destructive && !cJSON_IsArray(a->destructive)) {
+		cJSON_Delete(a->destructive);
+		a->destructive = NULL;
 	}
 	a->last_heard_ns = bc_mono_ns();
 	reply = bc_hostinfo_json(a, cJSON_GetObjectItemCaseSensitive(m->json, "paths"));
@@ -66,6 +135,7 @@ static void s_on_hello(struct bc_agent *a, struct bc_msg *m)
 		bc_msg_send_error(a->sock, m->id, "nomem", "out of memory");
 		return;
 	}
+	cJSON_AddItemToObject(reply, "security", bc_auth_json(a->auth));
 	bc_msg_send_json(a->sock, m->id, BC_MSG_HELLO_OK, reply);
 	cJSON_Delete(reply);
 }
@@ -90,10 +160,13 @@ static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
 	}
 	if (!s_is_owner(a, m)) {
 		/* a stale or foreign peer: tell it, never act on it */
-		bc_msg_send_error(a->sock, m->id, a->owner ? "busy" : "no-session",
-				  "%s refused: %s", bc_msg_name(m->type),
-				  a->owner ? "agent is serving another coordinator"
-					   : "send HELLO first");
+		bc_auth_counters(a->auth)->refused++;
+		bc_auth_log_drop(a->auth, "refused %s from a peer without the session",
+				 bc_msg_name(m->type));
+		s_reply_nowait(a, m->id, a->owner ? "busy" : "no-session", "%s refused: %s",
+			       bc_msg_name(m->type),
+			       a->owner ? "agent is serving another coordinator"
+					: "send HELLO first");
 		return;
 	}
 	a->last_heard_ns = bc_mono_ns();
@@ -129,15 +202,34 @@ static void s_recv_one(struct bc_agent *a)
 	char err[256];
 	int rc;
 
+	struct bc_agent_counters *n = bc_auth_counters(a->auth);
+	const char *key;
+
+	size_t size;
+
 	rc = bc_msg_recv(a->sock, true, &m, err, sizeof(err));
-	if (rc == -EPROTO && m.id) {
-		bc_warn("%s", err);
-		bc_msg_send_error(a->sock, m.id, "version",
-				  "protocol version mismatch: coordinator speaks %d, agent %s speaks %d",
-				  m.version, BC_VERSION, BC_PROTO_VERSION);
-	} else if (rc == -EBADMSG && m.id) {
-		bc_warn("bad message: %s", err);
-		bc_msg_send_error(a->sock, m.id, "bad-message", "%s", err);
+	key = s_peer_key(&m);
+	size = m.raw ? zmsg_content_size(m.raw) : 0;
+	if (!m.id) {
+		/* nothing to answer: a ROUTER always prefixes the routing id */
+	} else if (size > BC_AGENT_MSG_MAX) {
+		n->oversized++;
+		bc_auth_log_drop(a->auth, "dropped a %zu-byte message from %s: larger than %u bytes",
+				 size, key ? key : "a peer", BC_AGENT_MSG_MAX);
+		s_reply_nowait(a, m.id, "too-large", "message of %zu bytes exceeds %u", size,
+			       BC_AGENT_MSG_MAX);
+	} else if (rc == -EPROTO) {
+		n->wrong_version++;
+		bc_auth_log_drop(a->auth, "dropped a message from %s: %s", key ? key : "a peer",
+				 err);
+		s_reply_nowait(a, m.id, "version",
+			       "protocol version mismatch: coordinator speaks %d, agent %s speaks %d",
+			       m.version, BC_VERSION, BC_PROTO_VERSION);
+	} else if (rc == -EBADMSG) {
+		n->malformed++;
+		bc_auth_log_drop(a->auth, "dropped a bad message from %s: %s", key ? key : "a peer",
+				 err);
+		s_reply_nowait(a, m.id, "bad-message", "%s", err);
 	} else if (!rc) {
 		s_dispatch(a, &m);
 	}
@@ -164,6 +256,14 @@ static void s_tick(struct bc_agent *a)
 	}
 }
 
+/* an endpoint only this host can reach */
+static bool s_loopback(const char *ep)
+{
+	return !strncmp(ep, "ipc://", 6) || !strncmp(ep, "inproc://", 9) ||
+	       !strncmp(ep, "tcp://127.", 10) || !strncmp(ep, "tcp://localhost:", 16) ||
+	       !strncmp(ep, "tcp://[::1]:", 12);
+}
+
 static int s_report_endpoint(struct bc_agent *a)
 {
 	size_t len = strlen(a->endpoint);
@@ -184,6 +284,8 @@ int bc_agent_run(struct bc_agent *a)
 	const char *ep;
 	int rc = -1;
 
+	char err[1024];
+
 	zsys_init();
 	a->sock = zsock_new(ZMQ_ROUTER);
 	if (!a->sock) {
@@ -192,8 +294,18 @@ int bc_agent_run(struct bc_agent *a)
 	}
 	/* fail a send to a vanished coordinator instead of queueing it forever */
 	zsock_set_router_mandatory(a->sock, 1);
-	zsock_set_sndtimeo(a->sock, 1000);
+	zsock_set_sndtimeo(a->sock, S_SNDTIMEO_MS);
 	zsock_set_linger(a->sock, 500);
+	a->auth = bc_auth_new(a->sock, a->opts.cert, a->opts.authorized_keys, a->opts.insecure,
+			      err, sizeof(err));
+	if (!a->auth) {
+		bc_error("%s", err);
+		goto out;
+	}
+	if (a->opts.insecure && !s_loopback(a->opts.listen))
+		bc_warn("--insecure on %s: anyone who can reach it can run I/O on this host's "
+			"allowed paths; use only on an isolated, trusted network",
+			a->opts.listen);
 	if (zsock_bind(a->sock, "%s", a->opts.listen) < 0) {
 		bc_error("cannot listen on '%s': %s", a->opts.listen, zmq_strerror(zmq_errno()));
 		goto out;
@@ -205,16 +317,25 @@ int bc_agent_run(struct bc_agent *a)
 			 strerror(errno));
 		goto out;
 	}
-	bc_info("bench-agent %s listening on %s (scratch %s)", BC_VERSION, a->endpoint,
-		a->opts.scratch_dir);
-	poller = zpoller_new(a->sock, NULL);
-	if (!poller)
+	if (a->opts.insecure)
+		bc_info("bench-agent %s listening on %s, plain text, no authentication (scratch "
+			"%s)",
+			BC_VERSION, a->endpoint, a->opts.scratch_dir);
+	else
+		bc_info("bench-agent %s listening on %s, CURVE, public key %s (scratch %s)",
+			BC_VERSION, a->endpoint, bc_auth_public_key(a->auth), a->opts.scratch_dir);
+	poller = zpoller_new(a->sock, bc_auth_monitor_sock(a->auth), NULL);
+	if (!poller || (bc_auth_zap_sock(a->auth) && zpoller_add(poller, bc_auth_zap_sock(a->auth))))
 		goto out;
 	while (!a->quit && !zsys_interrupted) {
 		void *which = zpoller_wait(poller, a->step.running ? S_TICK_RUN_MS : S_TICK_IDLE_MS);
 
 		if (which == a->sock)
 			s_recv_one(a);
+		else if (which && which == bc_auth_zap_sock(a->auth))
+			bc_auth_on_zap(a->auth);
+		else if (which && which == bc_auth_monitor_sock(a->auth))
+			bc_auth_on_monitor(a->auth);
 		else if (zpoller_terminated(poller))
 			break;
 		s_tick(a);
@@ -225,5 +346,8 @@ out:
 	bc_step_teardown(a);
 	zpoller_destroy(&poller);
 	zsock_destroy(&a->sock);
+	bc_auth_destroy(&a->auth);
+	cJSON_Delete(a->destructive);
+	a->destructive = NULL;
 	return rc;
 }

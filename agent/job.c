@@ -1,30 +1,51 @@
 /*
  * job.c - one job thread: a private io_uring ring keeping iodepth I/Os in
- * flight on every target, per-second stats sealed into a ring of slots the
- * control thread drains without locks, and the drain of what is still in
- * flight when the step's time is up. Design and latency definition:
- * docs/engine.md.
+ * flight on every target (or fewer, where thinktime and rate limits park
+ * slots), the workload's choice of op, size and offset per I/O, per-second
+ * stats sealed into a ring of slots the control thread drains without locks,
+ * and the drain of what is still in flight when the step's time (or its one
+ * pass) is over. The thread sets up and tears down its own ring, so it can
+ * be a single issuer and its memory is local to the CPUs it runs on.
+ * Design and latency definition: docs/engine.md.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/uio.h>
 #include <time.h>
 
+#include "bc_affinity.h"
 #include "bc_clock.h"
+#include "bc_dist.h"
 #include "bc_job.h"
+#include "bc_rand.h"
+#include "bc_rate.h"
 
 /* registered buffer table limit of the kernel (IORING_MAX_REG_BUFFERS) */
 #define S_MAX_REG_BUFFERS 16384
-/* buffers are page aligned: O_DIRECT needs lbs alignment, 4096 covers 4Kn */
+/* buffers are at least page aligned: O_DIRECT needs lbs alignment, 4096 covers 4Kn */
 #define S_BUF_ALIGN 4096
 /* consecutive failed io_uring_enter calls without progress before giving up */
 #define S_MAX_HARD_ERRORS 100
 /* cache line, to keep the job's and the control thread's counters apart */
 #define S_CACHELINE 64
+
+/* what a target's I/Os need beyond a fixed op, size and uniform offset */
+#define S_TF_MIX    0x01u /* op drawn per I/O */
+#define S_TF_SPLIT  0x02u /* size drawn per I/O */
+#define S_TF_RANDOM 0x04u
+#define S_TF_DIST   0x08u /* non-uniform offsets */
+#define S_TF_PERM   0x10u /* one random pass: walk a permutation of the blocks */
+#define S_TF_SIZED  0x20u /* stop after `remaining` bytes */
+#define S_TF_GATED  0x40u /* thinktime or rate limit: completions park */
+#define S_TF_VERIFY 0x80u
+/* slow path on completion: anything but "pick and resubmit" */
+#define S_TF_SLOW (S_TF_SIZED | S_TF_GATED | S_TF_VERIFY)
 
 /* one in-flight I/O; its address is the SQE's user_data */
 struct s_io {
@@ -33,19 +54,47 @@ struct s_io {
 	void *buf;
 	uint32_t len; /* bytes */
 	uint16_t target;
-	uint8_t op;	  /* enum bc_op */
-	uint8_t nop_full; /* target completes with res 0 meaning len bytes */
-	int buf_index;	  /* registered buffer, -1 if none */
+	uint8_t op;	   /* enum bc_op */
+	uint8_t nop_full;  /* target completes with res 0 meaning len bytes */
+	int32_t buf_index; /* registered buffer, -1 if none */
+	uint64_t ready_ns; /* parked: not before this (thinktime) */
 };
 
-/* this job's view of one target */
+/* this job's view of one target: everything an I/O on it needs */
 struct s_jtarget {
 	const struct bc_target *t;
-	int file_index;	    /* registered file index in this ring, -1 if none */
-	uint64_t nblocks;   /* whole bs blocks in the window (random offsets) */
-	uint64_t seq_start; /* this job's sequential region, bytes */
-	uint64_t seq_end;
-	uint64_t seq_next;
+	void (*prep)(const struct bc_target *t, struct io_uring_sqe *sqe,
+		     const struct bc_io_desc *io);
+	uint32_t flags;			  /* S_TF_* */
+	int file_index;			  /* registered file index in this ring, -1 if none */
+	uint8_t op;			  /* when not S_TF_MIX */
+	uint64_t read_below, write_below; /* S_TF_MIX on a 32-bit draw: read, write, else trim */
+	uint32_t bs;			  /* bytes, when not S_TF_SPLIT; else the largest */
+	uint32_t nsplit;
+	uint32_t split_below[BC_BSSPLIT_MAX]; /* cumulative thresholds on a 32-bit draw */
+	uint32_t split_bs[BC_BSSPLIT_MAX];
+	uint64_t win_start;
+	uint64_t align;	 /* random offsets: win_start + unit * align */
+	uint64_t nunits; /* random offsets: units that leave room for the largest I/O */
+	uint64_t seq_start, seq_end, seq_next; /* sequential: this job's region */
+	uint64_t remaining;		       /* S_TF_SIZED: bytes still to issue */
+	uint64_t perm_lo, perm_n, perm_next;   /* S_TF_PERM: indexes walked */
+	struct bc_perm perm;
+	struct bc_dist dist;
+	/* S_TF_GATED */
+	uint64_t think_ns;
+	struct bc_rate rate;
+	struct s_io **park; /* FIFO ring of parked slots, park_cap = this target's slots */
+	uint32_t park_head, park_n, park_cap;
+	/* slots of this target; with their buffers, [slot0, slot0 + nslots) */
+	uint32_t slot0, nslots;
+	uint32_t buf_bytes; /* per slot */
+	bool used_op[BC_OP_NR];
+	/* S_TF_VERIFY: the first mismatches, read by the control thread once finished */
+	uint32_t nbad;
+	struct bc_job_bad bad[BC_JOB_VERIFY_REPORT];
+	/* set up by bc_job_new; the workload of this volume */
+	struct bc_workload wl;
 };
 
 /* one second (or several folded together) of stats for every target */
@@ -57,34 +106,49 @@ struct s_stat_slot {
 };
 
 struct bc_job {
-	/* set up by bc_job_new, read-only afterwards */
+	/* set up by bc_job_new and the thread's setup, read-only afterwards */
 	struct io_uring ring;
 	bool ring_ok;
-	struct bc_workload wl;
+	struct bc_workload wl; /* the step's: job-level keys */
 	int ntargets;
-	unsigned job_index;
-	bool random, mixed;
-	enum bc_op op; /* when !mixed */
+	unsigned job_index, numjobs;
 	struct s_jtarget *tg;
 	struct s_io *ios;
-	struct s_io **batch; /* I/Os prepared since the last submit */
+	struct s_io **batch; /* I/Os prepared since the last clock read */
 	unsigned nios;
+	size_t buf_align;
 	void *bufs;
+	size_t bufs_bytes;
 	struct bc_job_info info;
 	struct s_stat_slot slots[BC_JOB_SLOTS];
 	struct bc_volstat *drain; /* [ntargets] */
 	struct bc_volstat *stat_mem;
+	size_t stat_bytes;
+	cpu_set_t cpus;
+	bool pinned;
+	bool gated; /* some target parks slots */
 	pthread_t thread;
-	bool started;
+	bool thread_ok;
 	uint64_t start_ns;
 	uint32_t seconds;
 
+	/* setup handshake and start (control thread <-> job thread, not the I/O path) */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int setup_state; /* 0: running, 1: done, < 0: -errno */
+	char setup_err[512];
+	bool go, quit, started;
+
 	/* job thread only */
-	uint64_t rng[4];
+	struct bc_rand rng;
 	uint64_t write_seq;
 	struct bc_volstat *cur; /* where completions are counted now */
 	uint32_t k;		/* interval being recorded */
 	uint32_t w_sealed;	/* job's copy of sealed */
+	unsigned inflight;	/* in the SQ or the kernel */
+	unsigned unsubmitted;	/* prepared since the last submitting enter */
+	unsigned parked;	/* waiting for thinktime or a rate token */
+	unsigned nbatch;
 
 	/* control thread only */
 	uint32_t c_released; /* control's copy of released */
@@ -100,77 +164,100 @@ struct bc_job {
 	atomic_int err;
 };
 
-/* xoshiro256** (Blackman & Vigna, public domain): fast, 256-bit state */
-static inline uint64_t s_rotl(uint64_t x, int k)
+static inline uint32_t s_rand32(struct bc_job *j)
 {
-	return (x << k) | (x >> (64 - k));
+	return (uint32_t)(bc_rand_next(&j->rng) >> 32);
 }
 
-static inline uint64_t s_rand(uint64_t *s)
-{
-	uint64_t r = s_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = s_rotl(s[3], 45);
-	return r;
-}
-
-/* splitmix64: the seeding generator xoshiro's authors recommend */
-static uint64_t s_splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/*
- * Uniform in [0, n) by multiply-high (Lemire): no division, and a bias of
- * at most n / 2^64, far below anything a benchmark can see.
- */
-static inline uint64_t s_below(uint64_t *rng, uint64_t n)
-{
-	return (uint64_t)(((unsigned __int128)s_rand(rng) * n) >> 64);
-}
-
-static void s_stamp(struct bc_job *j, struct s_io *io)
+/* the write stamp of bc_job.h, or the full verify header */
+static void s_stamp(struct bc_job *j, const struct s_jtarget *jt, struct s_io *io)
 {
 	uint64_t w[2] = {0, j->write_seq++};
 	uint32_t at;
 
+	if (jt->flags & S_TF_VERIFY) {
+		bc_verify_fill(io->buf, io->len, io->off, w[1], j->job_index);
+		return;
+	}
 	for (at = 0; at + sizeof(w) <= io->len; at += BC_JOB_STAMP_BYTES) {
 		w[0] = io->off + at;
 		memcpy((char *)io->buf + at, w, sizeof(w));
 	}
 }
 
-/* pick op and offset for io and put it in an SQE (submitted by the next enter) */
-static void s_queue(struct bc_job *j, struct s_io *io)
+/* random offset unit: permutation walk, distribution or uniform */
+static inline uint64_t s_unit(struct bc_job *j, struct s_jtarget *jt)
 {
-	struct s_jtarget *jt = &j->tg[io->target];
+	uint64_t i;
+
+	if (jt->flags & S_TF_PERM) {
+		i = jt->perm_lo + jt->perm_next;
+		if (++jt->perm_next == jt->perm_n)
+			jt->perm_next = 0;
+		return bc_perm_apply(&jt->perm, i);
+	}
+	if (jt->flags & S_TF_DIST)
+		return bc_dist_next(&jt->dist, &j->rng);
+	return bc_rand_below(&j->rng, jt->nunits);
+}
+
+/* choose op, size and offset of the next I/O of io's slot */
+static inline void s_pick(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
+{
+	uint32_t len = jt->bs, r, i;
+	uint8_t op = jt->op;
+
+	if (jt->flags & (S_TF_MIX | S_TF_SPLIT)) {
+		r = s_rand32(j);
+		if (jt->flags & S_TF_MIX)
+			op = r < jt->read_below	   ? BC_OP_READ
+			     : r < jt->write_below ? BC_OP_WRITE
+						   : BC_OP_TRIM;
+		if (jt->flags & S_TF_SPLIT) {
+			/* a fresh draw: the op's draw would bias sizes per op */
+			r = s_rand32(j);
+			for (i = 0; r >= jt->split_below[i] && i + 1 < jt->nsplit; i++)
+				;
+			len = jt->split_bs[i];
+		}
+	}
+	if ((jt->flags & S_TF_SIZED) && len > jt->remaining)
+		len = (uint32_t)jt->remaining;
+	if (jt->flags & S_TF_RANDOM) {
+		io->off = jt->win_start + s_unit(j, jt) * jt->align;
+	} else {
+		if (jt->seq_next + len > jt->seq_end)
+			jt->seq_next = jt->seq_start;
+		io->off = jt->seq_next;
+		jt->seq_next += len;
+	}
+	if (jt->flags & S_TF_SIZED)
+		jt->remaining -= len;
+	io->op = op;
+	io->len = len;
+}
+
+/* put io in an SQE: submitted by the next submitting enter */
+static inline void s_issue(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
+{
 	struct io_uring_sqe *sqe;
 	struct bc_io_desc d;
 
-	io->op = j->op;
-	if (j->mixed && ((s_rand(j->rng) >> 32) * 100 >> 32) >= j->wl.rwmixread)
-		io->op = BC_OP_WRITE;
-	if (j->random) {
-		io->off = jt->t->win_start + s_below(j->rng, jt->nblocks) * io->len;
-	} else {
-		io->off = jt->seq_next;
-		jt->seq_next += io->len;
-		if (jt->seq_next + io->len > jt->seq_end)
-			jt->seq_next = jt->seq_start;
-	}
 	if (io->op == BC_OP_WRITE)
-		s_stamp(j, io);
-	/* never NULL: the SQ has an entry for every I/O and each has one SQE at most */
+		s_stamp(j, jt, io);
+	/*
+	 * The SQ has an entry for every slot (two with SQPOLL) and a slot has
+	 * one SQE at most, so this is never NULL; if it were (an SQ thread
+	 * posting CQEs before it moves the SQ head), wait for room.
+	 */
 	sqe = io_uring_get_sqe(&j->ring);
+	while (__builtin_expect(!sqe, 0)) {
+		if (j->wl.sqpoll)
+			io_uring_sqring_wait(&j->ring);
+		else if (io_uring_submit(&j->ring) >= 0)
+			j->unsubmitted = 0;
+		sqe = io_uring_get_sqe(&j->ring);
+	}
 	d = (struct bc_io_desc){
 	    .op = (enum bc_op)io->op,
 	    .len = io->len,
@@ -179,8 +266,98 @@ static void s_queue(struct bc_job *j, struct s_io *io)
 	    .buf_index = io->buf_index,
 	    .file_index = jt->file_index,
 	};
-	jt->t->ops->prep(jt->t, sqe, &d);
+	jt->prep(jt->t, sqe, &d);
 	io_uring_sqe_set_data(sqe, io);
+	j->inflight++;
+	j->unsubmitted++;
+	j->batch[j->nbatch++] = io;
+}
+
+static inline void s_park(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, uint64_t ready)
+{
+	uint32_t at = jt->park_head + jt->park_n;
+
+	if (at >= jt->park_cap)
+		at -= jt->park_cap;
+	io->ready_ns = ready;
+	jt->park[at] = io;
+	jt->park_n++;
+	j->parked++;
+}
+
+/*
+ * The slot's next I/O after a completion (or at the start): none when a
+ * size-based target has issued its share, parked when gated, else queued.
+ */
+static void s_next(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, uint64_t now)
+{
+	if ((jt->flags & S_TF_SIZED) && !jt->remaining)
+		return;
+	s_pick(j, jt, io);
+	if (jt->flags & S_TF_GATED)
+		s_park(j, jt, io, now + jt->think_ns);
+	else
+		s_issue(j, jt, io);
+}
+
+/* when the head of jt's parking queue may go */
+static inline uint64_t s_gate_time(const struct s_jtarget *jt)
+{
+	uint64_t t = jt->park[jt->park_head]->ready_ns, r;
+
+	if (bc_rate_on(&jt->rate)) {
+		r = bc_rate_when(&jt->rate);
+		if (r > t)
+			t = r;
+	}
+	return t;
+}
+
+/* release every parked slot whose time has come; returns the next gate time (or UINT64_MAX) */
+static uint64_t s_release(struct bc_job *j, uint64_t now)
+{
+	uint64_t next = UINT64_MAX, t;
+	struct s_io *io;
+	int i;
+
+	for (i = 0; i < j->ntargets && j->parked; i++) {
+		struct s_jtarget *jt = &j->tg[i];
+
+		while (jt->park_n) {
+			t = s_gate_time(jt);
+			if (t > now) {
+				if (t < next)
+					next = t;
+				break;
+			}
+			io = jt->park[jt->park_head];
+			if (++jt->park_head == jt->park_cap)
+				jt->park_head = 0;
+			jt->park_n--;
+			j->parked--;
+			if (bc_rate_on(&jt->rate))
+				bc_rate_take(&jt->rate, io->len, now);
+			s_issue(j, jt, io);
+		}
+	}
+	return next;
+}
+
+/* a read of a verified target came back whole: check it, turn a mismatch into an error */
+static int64_t s_verify(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, int64_t res)
+{
+	enum bc_verify_why why = BC_VERIFY_OK;
+	uint64_t bad_off = 0;
+	uint32_t nbad;
+
+	nbad = bc_verify_check(io->buf, io->len, io->off, &bad_off, &why);
+	if (!nbad)
+		return res;
+	j->cur[io->target].verify_errors += nbad;
+	if (jt->nbad < BC_JOB_VERIFY_REPORT)
+		jt->bad[jt->nbad++] = (struct bc_job_bad){.off = bad_off, .why = why};
+	/* EBADMSG is what filesystems return for a checksum failure (EFSBADCRC) */
+	return -EBADMSG;
 }
 
 /* interval k is over: publish its slot and move on, or fold if none is free */
@@ -203,7 +380,7 @@ static void s_next_interval(struct bc_job *j)
 	j->cur = s->vs;
 }
 
-/* the last second (or the one a cancel cut short): seal it, count the rest as drain */
+/* the last second (or the one a cancel or the end of a pass cut short): seal it */
 static void s_seal_last(struct bc_job *j)
 {
 	struct s_stat_slot *s = &j->slots[j->w_sealed % BC_JOB_SLOTS];
@@ -245,41 +422,94 @@ static bool s_enter_ok(int ret)
 	return ret >= 0 || ret == -ETIME || ret == -EINTR || ret == -EAGAIN || ret == -EBUSY;
 }
 
+/* stamp the batch prepared since the last clock read with one new clock read */
+static uint64_t s_stamp_batch(struct bc_job *j, uint64_t fallback)
+{
+	uint64_t t;
+	unsigned i;
+
+	if (!j->nbatch)
+		return fallback;
+	t = bc_mono_ns();
+	for (i = 0; i < j->nbatch; i++)
+		j->batch[i]->submit_ns = t;
+	j->nbatch = 0;
+	return t;
+}
+
+/* every slot's first I/O (gated targets park theirs, released at their rate) */
+static uint64_t s_fill(struct bc_job *j, uint64_t now)
+{
+	unsigned i;
+	int t;
+
+	for (t = 0; t < j->ntargets; t++) {
+		if (bc_rate_on(&j->tg[t].rate))
+			j->tg[t].rate.origin_ns = now;
+		for (i = 0; i < j->tg[t].nslots; i++) {
+			struct s_io *io = &j->ios[j->tg[t].slot0 + i];
+
+			/* the first I/O of a thinktime slot goes at once */
+			s_next(j, &j->tg[t], io,
+			       now > j->tg[t].think_ns ? now - j->tg[t].think_ns : 0);
+		}
+	}
+	return j->parked ? s_release(j, now) : UINT64_MAX;
+}
+
 /*
  * The I/O loop. Each iteration: one io_uring_enter that submits what was
- * prepared and waits for a completion, but never past the next second
- * boundary; one clock read for the completion batch (it closes seconds and
- * times every CQE in the batch); one clock read for the submit batch of the
- * I/Os re-queued from those CQEs.
+ * prepared (unless a submit batch is still filling) and waits for
+ * completions, but never past the next second boundary or the next parked
+ * slot's release; one clock read for the completion batch (it closes seconds
+ * and times every CQE in the batch); one clock read for the submit batch of
+ * the I/Os queued from those CQEs and from the parking queues.
  */
 static void s_run(struct bc_job *j)
 {
-	uint64_t now, tsub, boundary, end, wait_ns;
-	unsigned inflight, nbatch, seen, head, i;
+	uint64_t now, tsub, boundary, end, wait_until, gate;
+	unsigned seen, head, wait_nr, batch_sub, batch_cpl, kernel;
 	struct __kernel_timespec ts;
 	struct io_uring_cqe *cqe;
 	bool draining = false;
 	int ret, hard = 0;
 
+	batch_sub = j->wl.batch_submit ? j->wl.batch_submit : 1;
+	batch_cpl = j->wl.batch_complete ? j->wl.batch_complete : 1;
 	boundary = j->start_ns + BC_NS_PER_S;
 	end = j->start_ns + (uint64_t)j->seconds * BC_NS_PER_S;
-	tsub = bc_mono_ns();
+	now = bc_mono_ns();
 	/* the real start, for the coordinator's start-skew evidence */
-	j->info.first_submit_ns = tsub;
-	for (i = 0; i < j->nios; i++) {
-		s_queue(j, &j->ios[i]);
-		j->ios[i].submit_ns = tsub;
-	}
-	inflight = j->nios;
-	while (inflight) {
+	j->info.first_submit_ns = now;
+	gate = s_fill(j, now);
+	tsub = s_stamp_batch(j, now);
+	while (j->inflight || j->parked) {
 		if (!draining && atomic_load_explicit(&j->cancel, memory_order_relaxed)) {
 			s_seal_last(j);
 			draining = true;
 		}
-		/* draining has no boundary; 1 s keeps the wait bounded all the same */
-		wait_ns = draining ? BC_NS_PER_S : boundary > tsub ? boundary - tsub : 0;
-		ts = s_ts(wait_ns);
-		ret = io_uring_submit_and_wait_timeout(&j->ring, &cqe, 1, &ts, NULL);
+		if (draining) {
+			/* parked slots were never sent: nothing to drain for them */
+			j->parked = 0;
+			if (!j->inflight)
+				break;
+			/* draining has no boundary; 1 s keeps the wait bounded all the same */
+			wait_until = tsub + BC_NS_PER_S;
+		} else {
+			wait_until = gate < boundary ? gate : boundary;
+		}
+		ts = s_ts(wait_until > tsub ? wait_until - tsub : 0);
+		kernel = j->inflight - j->unsubmitted;
+		if (j->unsubmitted && (j->unsubmitted >= batch_sub || !kernel || draining)) {
+			wait_nr = j->inflight < batch_cpl ? j->inflight : batch_cpl;
+			ret = io_uring_submit_and_wait_timeout(&j->ring, &cqe,
+							       wait_nr ? wait_nr : 1, &ts, NULL);
+			j->unsubmitted = 0;
+		} else {
+			/* a submit batch is filling (or nothing to send): only reap */
+			wait_nr = kernel < batch_cpl ? kernel : batch_cpl;
+			ret = io_uring_wait_cqes(&j->ring, &cqe, wait_nr ? wait_nr : 1, &ts, NULL);
+		}
 		now = bc_mono_ns();
 		if (!s_enter_ok(ret)) {
 			int zero = 0;
@@ -299,73 +529,139 @@ static void s_run(struct bc_job *j)
 			s_next_interval(j);
 			boundary += BC_NS_PER_S;
 		}
-		nbatch = 0;
 		seen = 0;
 		io_uring_for_each_cqe(&j->ring, head, cqe)
 		{
 			struct s_io *io = io_uring_cqe_get_data(cqe);
+			struct s_jtarget *jt = &j->tg[io->target];
 			int64_t res = cqe->res;
 
-			if (res == 0 && io->nop_full)
+			/* NOP (null target) and fallocate (trim) succeed with res 0 */
+			if (res == 0 && (io->nop_full || io->op == BC_OP_TRIM))
 				res = io->len;
+			if ((jt->flags & S_TF_VERIFY) && io->op == BC_OP_READ && res == io->len)
+				res = s_verify(j, jt, io, res);
 			bc_opstat_complete(&j->cur[io->target].op[io->op], res, io->len,
 					   now - io->submit_ns);
 			seen++;
-			if (draining) {
-				inflight--;
+			j->inflight--;
+			if (draining)
+				continue;
+			if (!(jt->flags & S_TF_SLOW)) {
+				s_pick(j, jt, io);
+				s_issue(j, jt, io);
 				continue;
 			}
-			s_queue(j, io);
-			j->batch[nbatch++] = io;
+			s_next(j, jt, io, now);
 		}
 		io_uring_cq_advance(&j->ring, seen);
 		/* a ring that keeps failing with nothing completing would spin forever */
 		hard = s_enter_ok(ret) || seen ? 0 : hard + 1;
 		if (hard >= S_MAX_HARD_ERRORS)
 			break;
-		tsub = now;
-		if (nbatch) {
-			tsub = bc_mono_ns();
-			for (i = 0; i < nbatch; i++)
-				j->batch[i]->submit_ns = tsub;
-		}
+		gate = !draining && j->parked ? s_release(j, now) : UINT64_MAX;
+		tsub = s_stamp_batch(j, now);
 	}
+	/* a size-based pass ended before its time: seal the second it ended in */
+	if (!draining)
+		s_seal_last(j);
 }
+
+static void s_thread_cpu(uint64_t *user_ns, uint64_t *sys_ns)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return;
+	*user_ns =
+	    (uint64_t)ru.ru_utime.tv_sec * BC_NS_PER_S + (uint64_t)ru.ru_utime.tv_usec * 1000;
+	*sys_ns = (uint64_t)ru.ru_stime.tv_sec * BC_NS_PER_S + (uint64_t)ru.ru_stime.tv_usec * 1000;
+}
+
+static int s_setup(struct bc_job *j);
 
 static void *s_thread(void *arg)
 {
 	struct bc_job *j = arg;
+	uint64_t u0 = 0, s0 = 0, u1 = 0, s1 = 0;
 	char name[16];
+	int ret;
 
 	snprintf(name, sizeof(name), "bc-job-%u", j->job_index);
 	pthread_setname_np(pthread_self(), name);
-	if (j->seconds && s_wait_start(j))
+	ret = s_setup(j);
+	pthread_mutex_lock(&j->mu);
+	j->setup_state = ret ? ret : 1;
+	pthread_cond_broadcast(&j->cv);
+	while (!ret && !j->go && !j->quit)
+		pthread_cond_wait(&j->cv, &j->mu);
+	pthread_mutex_unlock(&j->mu);
+	if (!ret && j->go && j->seconds && s_wait_start(j)) {
+		s_thread_cpu(&u0, &s0);
 		s_run(j);
+		s_thread_cpu(&u1, &s1);
+		j->info.cpu_user_ns = u1 - u0;
+		j->info.cpu_sys_ns = s1 - s0;
+	}
+	/* the ring is this thread's: it unregisters what only its issuer may */
+	if (j->ring_ok)
+		io_uring_queue_exit(&j->ring);
+	j->ring_ok = false;
 	atomic_store_explicit(&j->finished, true, memory_order_release);
 	return NULL;
 }
 
-static int s_ring_init(struct bc_job *j, unsigned entries, char *err, size_t errlen)
-{
-	/*
-	 * SUBMIT_ALL: an SQE that fails at submit time must not hold back the
-	 * rest of the batch (its error still arrives as a CQE). COOP_TASKRUN:
-	 * completions are run when we enter anyway, no IPI needed. Both are
-	 * optional (5.18/5.19): retry without them on older kernels.
-	 */
-	struct io_uring_params p = {
-	    .flags = IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN,
-	};
-	int ret;
+/* setup flags, best first: each older kernel rejects what it lacks with -EINVAL */
+static const struct {
+	unsigned flags;
+	const char *name;
+} s_setups[] = {
+    /*
+     * SINGLE_ISSUER + DEFER_TASKRUN (6.1): only this thread touches the ring,
+     * and completion work runs when it asks for completions, not as
+     * interrupts of its submission work.
+     */
+    {IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+     "submit_all,single_issuer,defer_taskrun"},
+    /*
+     * SUBMIT_ALL: an SQE that fails at submit time must not hold back the
+     * rest of the batch (its error still arrives as a CQE). COOP_TASKRUN:
+     * completions are run when we enter anyway, no IPI needed (5.18/5.19).
+     */
+    {IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN, "submit_all,coop_taskrun"},
+    {0, ""},
+};
 
-	ret = io_uring_queue_init_params(entries, &j->ring, &p);
-	if (ret == -EINVAL) {
+static int s_ring_init(struct bc_job *j, unsigned entries)
+{
+	struct io_uring_params p;
+	unsigned base = 0, i;
+	int ret = -EINVAL;
+
+	if (j->wl.sqpoll) {
+		base |= IORING_SETUP_SQPOLL;
+		if (j->wl.sqpoll_cpu >= 0)
+			base |= IORING_SETUP_SQ_AFF;
+	}
+	if (j->wl.hipri)
+		base |= IORING_SETUP_IOPOLL;
+	for (i = 0; i < sizeof(s_setups) / sizeof(s_setups[0]); i++) {
+		/* DEFER_TASKRUN needs the issuer to reap: not with an SQ thread */
+		if (j->wl.sqpoll && (s_setups[i].flags & IORING_SETUP_DEFER_TASKRUN))
+			continue;
 		memset(&p, 0, sizeof(p));
+		p.flags = base | s_setups[i].flags;
+		if (base & IORING_SETUP_SQ_AFF)
+			p.sq_thread_cpu = (unsigned)j->wl.sqpoll_cpu;
 		ret = io_uring_queue_init_params(entries, &j->ring, &p);
+		if (ret != -EINVAL)
+			break;
 	}
 	if (ret) {
-		snprintf(err, errlen, "job %u: cannot create an io_uring of %u entries: %s",
-			 j->job_index, entries, strerror(-ret));
+		snprintf(j->setup_err, sizeof(j->setup_err),
+			 "job %u: cannot create an io_uring of %u entries%s%s: %s", j->job_index,
+			 entries, j->wl.sqpoll ? " with SQPOLL" : "",
+			 j->wl.hipri ? " with IOPOLL" : "", strerror(-ret));
 		return ret;
 	}
 	j->ring_ok = true;
@@ -374,92 +670,58 @@ static int s_ring_init(struct bc_job *j, unsigned entries, char *err, size_t err
 	 * timeout SQE whose CQE would reach the completion loop as an I/O.
 	 */
 	if (!(p.features & IORING_FEAT_EXT_ARG)) {
-		snprintf(err, errlen, "job %u: io_uring lacks IORING_FEAT_EXT_ARG (Linux >= 5.11)",
+		snprintf(j->setup_err, sizeof(j->setup_err),
+			 "job %u: io_uring lacks IORING_FEAT_EXT_ARG (Linux >= 5.11)",
 			 j->job_index);
 		return -ENOTSUP;
 	}
+	snprintf(j->info.ring_setup, sizeof(j->info.ring_setup), "%s%s%s", s_setups[i].name,
+		 j->wl.sqpoll ? ",sqpoll" : "", j->wl.hipri ? ",iopoll" : "");
 	j->info.ring_entries = entries;
+	/* the ring fd in the task's registered table: no fdget per enter (5.18) */
+	io_uring_register_ring_fd(&j->ring);
 	return 0;
 }
 
-/* per-target offsets: whole window for random, region job_index of numjobs for sequential */
-static int s_targets_init(struct bc_job *j, const struct bc_job_cfg *cfg, char *err, size_t errlen)
+/* one buffer per slot in one aligned block, random data, registered if possible */
+static int s_buffers_init(struct bc_job *j)
 {
-	uint64_t bs = j->wl.bs;
-	int i;
-
-	j->tg = calloc((size_t)cfg->ntargets, sizeof(*j->tg));
-	if (!j->tg) {
-		snprintf(err, errlen, "job %u: out of memory", j->job_index);
-		return -ENOMEM;
-	}
-	for (i = 0; i < cfg->ntargets; i++) {
-		struct s_jtarget *jt = &j->tg[i];
-		const struct bc_target *t = &cfg->targets[i];
-		uint64_t lo, hi;
-
-		if (!t->ops) {
-			snprintf(err, errlen, "job %u: target %d is not open", j->job_index, i);
-			return -EBADF;
-		}
-		jt->t = t;
-		jt->file_index = -1;
-		jt->nblocks = (t->win_end - t->win_start) / bs;
-		lo = (uint64_t)((unsigned __int128)jt->nblocks * cfg->job_index / cfg->numjobs);
-		hi = (uint64_t)((unsigned __int128)jt->nblocks * (cfg->job_index + 1) /
-				cfg->numjobs);
-		if (!jt->nblocks || (!j->random && hi == lo)) {
-			snprintf(err, errlen,
-				 "%s: the I/O window holds %llu blocks of %llu bytes, too few "
-				 "for %u sequential jobs",
-				 t->path, (unsigned long long)jt->nblocks, (unsigned long long)bs,
-				 cfg->numjobs);
-			return -EINVAL;
-		}
-		jt->seq_start = t->win_start + lo * bs;
-		jt->seq_end = t->win_start + hi * bs;
-		jt->seq_next = jt->seq_start;
-	}
-	return 0;
-}
-
-/* one buffer per I/O in a single page-aligned block, random data, registered if possible */
-static int s_buffers_init(struct bc_job *j, char *err, size_t errlen)
-{
-	size_t stride = ((size_t)j->wl.bs + S_BUF_ALIGN - 1) / S_BUF_ALIGN * S_BUF_ALIGN;
-	size_t total = stride * j->nios, w;
 	struct iovec *iov = NULL;
+	size_t at = 0, w;
 	uint64_t *p;
 	unsigned i;
-	int ret = 0;
+	int ret;
 
-	if (j->nios && total / j->nios != stride) {
-		snprintf(err, errlen, "job %u: %u buffers of %u bytes overflow", j->job_index,
-			 j->nios, j->wl.bs);
-		return -EOVERFLOW;
-	}
-	ret = -posix_memalign(&j->bufs, S_BUF_ALIGN, total);
+	ret = -posix_memalign(&j->bufs, j->buf_align, j->bufs_bytes);
 	if (ret) {
 		j->bufs = NULL;
-		snprintf(err, errlen, "job %u: cannot allocate %zu bytes of I/O buffers: %s",
-			 j->job_index, total, strerror(-ret));
+		snprintf(j->setup_err, sizeof(j->setup_err),
+			 "job %u: cannot allocate %zu bytes of I/O buffers: %s", j->job_index,
+			 j->bufs_bytes, strerror(-ret));
 		return ret;
 	}
 	/* random, so neither compression nor zero detection flatters writes */
 	p = j->bufs;
-	for (w = 0; w < total / sizeof(*p); w++)
-		p[w] = s_rand(j->rng) | 1;
+	for (w = 0; w < j->bufs_bytes / sizeof(*p); w++)
+		p[w] = bc_rand_next(&j->rng) | 1;
+	for (i = 0; i < j->nios; i++) {
+		struct s_io *io = &j->ios[i];
+
+		io->buf = (char *)j->bufs + at;
+		at += j->tg[io->target].buf_bytes;
+	}
 
 	j->info.fixed_buffers_errno = -EOVERFLOW;
 	if (j->nios <= S_MAX_REG_BUFFERS) {
 		iov = calloc(j->nios, sizeof(*iov));
 		if (!iov) {
-			snprintf(err, errlen, "job %u: out of memory", j->job_index);
+			snprintf(j->setup_err, sizeof(j->setup_err), "job %u: out of memory",
+				 j->job_index);
 			return -ENOMEM;
 		}
 		for (i = 0; i < j->nios; i++) {
-			iov[i].iov_base = (char *)j->bufs + i * stride;
-			iov[i].iov_len = j->wl.bs;
+			iov[i].iov_base = j->ios[i].buf;
+			iov[i].iov_len = j->tg[j->ios[i].target].buf_bytes;
 		}
 		/*
 		 * Registration pins the pages and counts against RLIMIT_MEMLOCK
@@ -470,10 +732,8 @@ static int s_buffers_init(struct bc_job *j, char *err, size_t errlen)
 		free(iov);
 	}
 	j->info.fixed_buffers = !j->info.fixed_buffers_errno;
-	for (i = 0; i < j->nios; i++) {
-		j->ios[i].buf = (char *)j->bufs + i * stride;
+	for (i = 0; i < j->nios; i++)
 		j->ios[i].buf_index = j->info.fixed_buffers ? (int)i : -1;
-	}
 	return 0;
 }
 
@@ -500,22 +760,36 @@ static void s_files_init(struct bc_job *j)
 	free(fds);
 }
 
-static int s_stats_init(struct bc_job *j, char *err, size_t errlen)
+static int s_stats_init(struct bc_job *j)
 {
 	size_t n = (size_t)(BC_JOB_SLOTS + 1) * (size_t)j->ntargets, i;
-	int ret;
+	int ret, o;
 
 	ret = -posix_memalign((void **)&j->stat_mem, S_CACHELINE, n * sizeof(*j->stat_mem));
 	if (ret) {
 		j->stat_mem = NULL;
-		snprintf(err, errlen, "job %u: cannot allocate stats: %s", j->job_index,
-			 strerror(-ret));
+		snprintf(j->setup_err, sizeof(j->setup_err), "job %u: cannot allocate stats: %s",
+			 j->job_index, strerror(-ret));
 		return ret;
 	}
-	/* memset, not calloc: fault every page in now, not on the completion path */
-	memset(j->stat_mem, 0, n * sizeof(*j->stat_mem));
-	for (i = 0; i < n; i++)
+	/*
+	 * Fault in now, not on the completion path - but only the ops a volume
+	 * uses: a histogram is 58 KiB, and 16 volumes x 5 slots x 3 ops of them
+	 * per job would be most of the agent's memory.
+	 */
+	for (i = 0; i < n; i++) {
+		const struct s_jtarget *jt = &j->tg[i % (size_t)j->ntargets];
+
+		for (o = 0; o < BC_OP_NR; o++) {
+			if (jt->used_op[o])
+				memset(&j->stat_mem[i].op[o], 0, sizeof(j->stat_mem[i].op[o]));
+			else
+				memset(&j->stat_mem[i].op[o], 0,
+				       offsetof(struct bc_opstat, hist) + sizeof(uint64_t));
+		}
+		j->stat_mem[i].verify_errors = 0;
 		bc_volstat_reset(&j->stat_mem[i]);
+	}
 	for (i = 0; i < BC_JOB_SLOTS; i++)
 		j->slots[i].vs = j->stat_mem + i * (size_t)j->ntargets;
 	j->drain = j->stat_mem + (size_t)BC_JOB_SLOTS * (size_t)j->ntargets;
@@ -523,27 +797,304 @@ static int s_stats_init(struct bc_job *j, char *err, size_t errlen)
 	return 0;
 }
 
+/* the job thread's setup: ring, buffers, files, stats; message in setup_err on failure */
+static int s_setup(struct bc_job *j)
+{
+	unsigned entries;
+	int ret;
+
+	for (entries = 1; entries < j->nios; entries <<= 1)
+		;
+	/*
+	 * An SQ thread commits the SQ head after its batch while the batch's
+	 * CQEs may already be out: twice the slots keeps room for the requeues.
+	 */
+	if (j->wl.sqpoll && entries < BC_JOB_MAX_ENTRIES)
+		entries <<= 1;
+	ret = s_ring_init(j, entries);
+	if (!ret)
+		ret = s_buffers_init(j);
+	if (!ret) {
+		s_files_init(j);
+		ret = s_stats_init(j);
+	}
+	if (ret && j->ring_ok) {
+		io_uring_queue_exit(&j->ring);
+		j->ring_ok = false;
+	}
+	return ret;
+}
+
+/* sizes: the split's cumulative thresholds on a 32-bit draw, or one size */
+static void s_sizes_init(struct s_jtarget *jt)
+{
+	const struct bc_workload *wl = &jt->wl;
+	uint64_t cum = 0;
+	uint32_t i;
+
+	jt->bs = wl->bs;
+	if (!wl->nbssplit)
+		return;
+	jt->flags |= S_TF_SPLIT;
+	jt->nsplit = wl->nbssplit;
+	for (i = 0; i < wl->nbssplit; i++) {
+		cum += wl->bssplit[i].pct;
+		jt->split_bs[i] = wl->bssplit[i].bs;
+		jt->split_below[i] = (uint32_t)((cum << 32) / 100 - (cum == 100));
+	}
+}
+
+/* which ops, how often: read rwmixread %, trim rwmixtrim %, write the rest */
+static void s_ops_init(struct s_jtarget *jt)
+{
+	const struct bc_workload *wl = &jt->wl;
+	uint64_t r = wl->rwmixread, t = wl->rwmixtrim;
+
+	switch (wl->rw) {
+	case BC_RW_READ:
+	case BC_RW_RANDREAD:
+		jt->op = BC_OP_READ;
+		break;
+	case BC_RW_WRITE:
+	case BC_RW_RANDWRITE:
+		jt->op = BC_OP_WRITE;
+		break;
+	case BC_RW_TRIM:
+	case BC_RW_RANDTRIM:
+		jt->op = BC_OP_TRIM;
+		break;
+	default:
+		jt->flags |= S_TF_MIX;
+		/* thresholds on a 32-bit draw, in 2^32 units: 100% of one op never draws another */
+		jt->read_below = (r << 32) / 100;
+		jt->write_below = ((100 - t) << 32) / 100;
+		jt->used_op[BC_OP_READ] = r > 0;
+		jt->used_op[BC_OP_WRITE] = r + t < 100;
+		jt->used_op[BC_OP_TRIM] = t > 0;
+		return;
+	}
+	jt->used_op[jt->op] = true;
+}
+
+/* offsets: random units over the window, or this job's sequential region */
+static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_t errlen)
+{
+	const struct bc_workload *wl = &jt->wl;
+	const struct bc_target *t = jt->t;
+	uint64_t win = t->win_end - t->win_start, nblocks = win / wl->bs, lo, hi, share;
+	uint32_t minbs = wl->bs, i;
+
+	for (i = 0; i < wl->nbssplit; i++)
+		if (wl->bssplit[i].bs < minbs)
+			minbs = wl->bssplit[i].bs;
+	jt->win_start = t->win_start;
+	jt->align = wl->blockalign ? wl->blockalign : minbs;
+	lo = (uint64_t)((unsigned __int128)nblocks * j->job_index / j->numjobs);
+	hi = (uint64_t)((unsigned __int128)nblocks * (j->job_index + 1) / j->numjobs);
+	if (!nblocks || (!bc_workload_random(wl) && hi == lo)) {
+		snprintf(err, errlen,
+			 "%s: the I/O window holds %llu blocks of %u bytes, too few for %u "
+			 "sequential jobs",
+			 t->path, (unsigned long long)nblocks, wl->bs, j->numjobs);
+		return -EINVAL;
+	}
+	jt->seq_start = t->win_start + lo * wl->bs;
+	jt->seq_end = t->win_start + hi * wl->bs;
+	jt->seq_next = jt->seq_start;
+	if (bc_workload_random(wl)) {
+		jt->flags |= S_TF_RANDOM;
+		/* every unit leaves room for the largest I/O: the window is never left */
+		jt->nunits = (win - wl->bs) / jt->align + 1;
+		if (wl->dist.kind != BC_DIST_UNIFORM) {
+			jt->flags |= S_TF_DIST;
+			/* the same hot set in every job and every step on this window */
+			if (bc_dist_init(&jt->dist, &wl->dist, jt->nunits,
+					 t->win_start ^ (t->win_end << 1) ^ 0x62632d64697374ull)) {
+				snprintf(
+				    err, errlen,
+				    "%s: random_distribution: a zone with I/Os gets no block of "
+				    "the %llu in the window",
+				    t->path, (unsigned long long)jt->nunits);
+				return -EINVAL;
+			}
+		}
+	}
+	if (!bc_workload_size_based(wl))
+		return 0;
+	jt->flags |= S_TF_SIZED;
+	if (!(jt->flags & S_TF_RANDOM) && !wl->io_size) {
+		/* one sequential pass: exactly this job's region */
+		jt->remaining = jt->seq_end - jt->seq_start;
+		return 0;
+	}
+	share = wl->io_size ? wl->io_size : win;
+	/* whole smallest blocks per job, so the last I/O keeps the size alignment */
+	share = share / j->numjobs / minbs * minbs;
+	jt->remaining = share;
+	if ((jt->flags & S_TF_RANDOM) && !(jt->flags & (S_TF_DIST | S_TF_SPLIT)) &&
+	    jt->align == wl->bs) {
+		/* uniform one pass: every block exactly once over all jobs, in random order */
+		jt->flags |= S_TF_PERM;
+		bc_perm_init(&jt->perm, jt->nunits, t->win_start ^ 0x62632d7061737321ull);
+		jt->perm_lo = jt->nunits * j->job_index / j->numjobs;
+		jt->perm_n = jt->nunits * (j->job_index + 1) / j->numjobs - jt->perm_lo;
+		if (!wl->io_size)
+			jt->remaining = jt->perm_n * wl->bs;
+		if (!jt->perm_n)
+			jt->remaining = 0;
+	}
+	return 0;
+}
+
+/* alignment the device needs of every I/O size and random offset (O_DIRECT) */
+static int s_check_align(const struct s_jtarget *jt, char *err, size_t errlen)
+{
+	const struct bc_workload *wl = &jt->wl;
+	uint32_t lbs = jt->t->info.lbs > 512 ? jt->t->info.lbs : 512, i;
+
+	if (!wl->direct || jt->t->info.kind == BC_KIND_NULL)
+		return 0;
+	for (i = 0; i < wl->nbssplit; i++) {
+		if (wl->bssplit[i].bs % lbs) {
+			snprintf(err, errlen,
+				 "%s: bssplit size %u is not a multiple of the logical block size "
+				 "%u that O_DIRECT requires",
+				 jt->t->path, wl->bssplit[i].bs, lbs);
+			return -EINVAL;
+		}
+	}
+	if ((jt->flags & S_TF_RANDOM) && jt->align % lbs) {
+		snprintf(err, errlen,
+			 "%s: blockalign %llu is not a multiple of the logical block size %u that "
+			 "O_DIRECT requires",
+			 jt->t->path, (unsigned long long)jt->align, lbs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* polled I/O only works on devices with poll queues: say which one has none */
+static int s_check_hipri(const struct s_jtarget *jt, char *err, size_t errlen)
+{
+	char dir[512] = "";
+	int on;
+
+	if (jt->t->info.kind == BC_KIND_NULL) {
+		snprintf(err, errlen, "null: hipri (IOPOLL) needs a block device with poll queues");
+		return -EINVAL;
+	}
+	on = bc_sysfs_io_poll(jt->t->path);
+	if (on == 1)
+		return 0;
+	bc_sysfs_disk_dir(jt->t->path, dir, sizeof(dir));
+	snprintf(err, errlen,
+		 "%s: hipri needs poll queues, but %s%s (for NVMe: load nvme with poll_queues=N)",
+		 jt->t->path, dir[0] ? dir : "no block device is behind it",
+		 on == 0  ? "/queue/io_poll is 0"
+		 : dir[0] ? "/queue/io_poll is unreadable"
+			  : "");
+	return -EINVAL;
+}
+
+/* everything about target i that does not need the ring */
+static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, char *err,
+			 size_t errlen)
+{
+	struct s_jtarget *jt = &j->tg[i];
+	const struct bc_target *t = &cfg->targets[i];
+	int ret;
+
+	if (!t->ops) {
+		snprintf(err, errlen, "job %u: target %d is not open", j->job_index, i);
+		return -EBADF;
+	}
+	jt->t = t;
+	jt->prep = t->ops->prep;
+	jt->file_index = -1;
+	jt->wl = cfg->vwl ? cfg->vwl[i] : *cfg->wl;
+	if (!jt->wl.bs || !jt->wl.iodepth) {
+		snprintf(err, errlen, "%s: invalid workload (bs %u, iodepth %u)", t->path,
+			 jt->wl.bs, jt->wl.iodepth);
+		return -EINVAL;
+	}
+	if (jt->wl.verify && t->info.kind != BC_KIND_NULL &&
+	    (t->win_start % BC_VERIFY_BLOCK || (jt->wl.blockalign % BC_VERIFY_BLOCK) ||
+	     jt->wl.bs % BC_VERIFY_BLOCK)) {
+		snprintf(err, errlen,
+			 "%s: verify checks 4 KiB blocks at 4 KiB offsets: the window start %llu, "
+			 "bs and blockalign must be multiples of 4096",
+			 t->path, (unsigned long long)t->win_start);
+		return -EINVAL;
+	}
+	if (jt->wl.verify)
+		jt->flags |= S_TF_VERIFY;
+	s_sizes_init(jt);
+	s_ops_init(jt);
+	ret = s_offsets_init(j, jt, err, errlen);
+	if (!ret)
+		ret = s_check_align(jt, err, errlen);
+	if (!ret && cfg->wl->hipri)
+		ret = s_check_hipri(jt, err, errlen);
+	if (ret)
+		return ret;
+	jt->think_ns = jt->wl.thinktime_us * 1000;
+	bc_rate_init(&jt->rate, jt->wl.rate_iops, jt->wl.rate_bw, j->numjobs, 0);
+	if (jt->think_ns || bc_rate_on(&jt->rate)) {
+		jt->flags |= S_TF_GATED;
+		j->gated = true;
+	}
+	jt->nslots = jt->wl.iodepth;
+	jt->park_cap = jt->nslots;
+	/* trims move no data, but a slot keeps its buffer for the writes of a mix */
+	jt->buf_bytes = (uint32_t)((jt->wl.bs + j->buf_align - 1) / j->buf_align * j->buf_align);
+	return 0;
+}
+
+static void s_free(struct bc_job *j)
+{
+	int i;
+
+	if (!j)
+		return;
+	free(j->stat_mem);
+	free(j->bufs);
+	free(j->batch);
+	free(j->ios);
+	for (i = 0; j->tg && i < j->ntargets; i++)
+		free(j->tg[i].park);
+	free(j->tg);
+	pthread_mutex_destroy(&j->mu);
+	pthread_cond_destroy(&j->cv);
+	free(j);
+}
+
 struct bc_job *bc_job_new(const struct bc_job_cfg *cfg, char *err, size_t errlen)
 {
 	const struct bc_workload *wl = cfg->wl;
 	struct bc_job *j = NULL;
-	uint64_t nios, entries, seed;
-	unsigned i;
-	int ret;
+	pthread_attr_t attr;
+	uint64_t nios = 0, entries, bytes = 0;
+	uint32_t maxlbs = 0;
+	unsigned i, s;
+	int t, ret;
 
 	if (!wl || !cfg->targets || cfg->ntargets < 1 || cfg->ntargets > UINT16_MAX ||
 	    !cfg->numjobs || cfg->job_index >= cfg->numjobs || !wl->bs || !wl->iodepth) {
 		snprintf(err, errlen, "job %u: invalid job configuration", cfg->job_index);
 		return NULL;
 	}
-	nios = (uint64_t)wl->iodepth * (uint64_t)cfg->ntargets;
+	for (t = 0; t < cfg->ntargets; t++) {
+		nios += cfg->vwl ? cfg->vwl[t].iodepth : wl->iodepth;
+		if (cfg->targets[t].info.lbs > maxlbs)
+			maxlbs = cfg->targets[t].info.lbs;
+	}
 	for (entries = 1; entries < nios; entries <<= 1)
 		;
 	if (entries > BC_JOB_MAX_ENTRIES) {
 		snprintf(err, errlen,
-			 "iodepth %u x %d volumes = %llu I/Os in flight per job; one io_uring "
+			 "iodepth x %d volumes = %llu I/Os in flight per job; one io_uring "
 			 "holds at most %u (lower iodepth or split volumes over more agents)",
-			 wl->iodepth, cfg->ntargets, (unsigned long long)nios, BC_JOB_MAX_ENTRIES);
+			 cfg->ntargets, (unsigned long long)nios, BC_JOB_MAX_ENTRIES);
 		return NULL;
 	}
 	if (posix_memalign((void **)&j, S_CACHELINE, sizeof(*j))) {
@@ -551,48 +1102,74 @@ struct bc_job *bc_job_new(const struct bc_job_cfg *cfg, char *err, size_t errlen
 		return NULL;
 	}
 	memset(j, 0, sizeof(*j));
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->cv, NULL);
 	j->wl = *wl;
 	j->ntargets = cfg->ntargets;
 	j->job_index = cfg->job_index;
+	j->numjobs = cfg->numjobs;
 	j->nios = (unsigned)nios;
 	j->info.ios = j->nios;
-	j->random = wl->rw == BC_RW_RANDREAD || wl->rw == BC_RW_RANDWRITE || wl->rw == BC_RW_RANDRW;
-	j->mixed = wl->rw == BC_RW_RW || wl->rw == BC_RW_RANDRW;
-	/* mixed workloads start from READ and turn (100 - rwmixread)% into writes */
-	j->op = wl->rw == BC_RW_WRITE || wl->rw == BC_RW_RANDWRITE ? BC_OP_WRITE : BC_OP_READ;
-	seed = cfg->seed + cfg->job_index;
-	for (i = 0; i < 4; i++)
-		j->rng[i] = s_splitmix64(&seed);
+	j->buf_align = maxlbs > S_BUF_ALIGN ? maxlbs : S_BUF_ALIGN;
+	bc_rand_seed(&j->rng, cfg->seed + cfg->job_index);
 	atomic_init(&j->sealed, 0);
 	atomic_init(&j->released, 0);
 	atomic_init(&j->cancel, false);
 	atomic_init(&j->finished, false);
 	atomic_init(&j->err, 0);
 
-	ret = s_ring_init(j, (unsigned)entries, err, errlen);
-	if (ret)
-		goto fail;
-	ret = s_targets_init(j, cfg, err, errlen);
-	if (ret)
-		goto fail;
+	j->tg = calloc((size_t)cfg->ntargets, sizeof(*j->tg));
 	j->ios = calloc(j->nios, sizeof(*j->ios));
 	j->batch = calloc(j->nios, sizeof(*j->batch));
-	if (!j->ios || !j->batch) {
+	if (!j->tg || !j->ios || !j->batch) {
 		snprintf(err, errlen, "job %u: out of memory", j->job_index);
 		goto fail;
 	}
-	for (i = 0; i < j->nios; i++) {
-		j->ios[i].target = (uint16_t)(i / wl->iodepth);
-		j->ios[i].len = wl->bs;
-		j->ios[i].nop_full = j->tg[j->ios[i].target].t->ops->nop_full;
+	for (t = 0, i = 0; t < j->ntargets; t++) {
+		struct s_jtarget *jt = &j->tg[t];
+
+		if (s_target_init(j, cfg, t, err, errlen))
+			goto fail;
+		jt->park = calloc(jt->park_cap, sizeof(*jt->park));
+		if (!jt->park) {
+			snprintf(err, errlen, "job %u: out of memory", j->job_index);
+			goto fail;
+		}
+		jt->slot0 = i;
+		for (s = 0; s < jt->nslots; s++, i++) {
+			j->ios[i].target = (uint16_t)t;
+			j->ios[i].len = jt->bs;
+			j->ios[i].nop_full = jt->t->ops->nop_full;
+		}
+		bytes += (uint64_t)jt->buf_bytes * jt->nslots;
 	}
-	ret = s_buffers_init(j, err, errlen);
+	j->bufs_bytes = (size_t)bytes;
+	ret = bc_affinity_job(wl->cpus_allowed, wl->cpus_split, cfg->targets, cfg->ntargets,
+			      cfg->job_index, &j->cpus, &j->pinned, j->info.cpus,
+			      sizeof(j->info.cpus), err, errlen);
 	if (ret)
 		goto fail;
-	s_files_init(j);
-	ret = s_stats_init(j, err, errlen);
-	if (ret)
+
+	/* the thread sets up its own ring and memory, on its own CPUs */
+	pthread_attr_init(&attr);
+	if (j->pinned)
+		pthread_attr_setaffinity_np(&attr, sizeof(j->cpus), &j->cpus);
+	ret = pthread_create(&j->thread, &attr, s_thread, j);
+	pthread_attr_destroy(&attr);
+	if (ret) {
+		snprintf(err, errlen, "job %u: cannot create its thread: %s", j->job_index,
+			 strerror(ret));
 		goto fail;
+	}
+	j->thread_ok = true;
+	pthread_mutex_lock(&j->mu);
+	while (!j->setup_state)
+		pthread_cond_wait(&j->cv, &j->mu);
+	pthread_mutex_unlock(&j->mu);
+	if (j->setup_state < 0) {
+		snprintf(err, errlen, "%s", j->setup_err);
+		goto fail;
+	}
 	return j;
 fail:
 	bc_job_destroy(&j);
@@ -601,16 +1178,16 @@ fail:
 
 int bc_job_start(struct bc_job *j, uint64_t start_mono_ns, uint32_t seconds)
 {
-	int ret;
-
-	if (j->started)
+	pthread_mutex_lock(&j->mu);
+	if (j->started || j->quit) {
+		pthread_mutex_unlock(&j->mu);
 		return -EBUSY;
+	}
 	j->start_ns = start_mono_ns;
 	j->seconds = seconds;
-	ret = pthread_create(&j->thread, NULL, s_thread, j);
-	if (ret)
-		return -ret;
-	j->started = true;
+	j->started = j->go = true;
+	pthread_cond_broadcast(&j->cv);
+	pthread_mutex_unlock(&j->mu);
 	return 0;
 }
 
@@ -676,24 +1253,34 @@ int bc_job_error(struct bc_job *j)
 	return atomic_load_explicit(&j->err, memory_order_relaxed);
 }
 
+int bc_job_verify_bad(struct bc_job *j, int target, struct bc_job_bad *out, int max)
+{
+	const struct s_jtarget *jt;
+	int n;
+
+	if (target < 0 || target >= j->ntargets ||
+	    !atomic_load_explicit(&j->finished, memory_order_acquire))
+		return 0;
+	jt = &j->tg[target];
+	n = (int)jt->nbad < max ? (int)jt->nbad : max;
+	memcpy(out, jt->bad, (size_t)n * sizeof(*out));
+	return n;
+}
+
 void bc_job_destroy(struct bc_job **jp)
 {
 	struct bc_job *j = *jp;
 
 	if (!j)
 		return;
-	if (j->started) {
+	if (j->thread_ok) {
 		bc_job_cancel(j);
+		pthread_mutex_lock(&j->mu);
+		j->quit = true;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->mu);
 		pthread_join(j->thread, NULL);
 	}
-	/* also unregisters buffers and files */
-	if (j->ring_ok)
-		io_uring_queue_exit(&j->ring);
-	free(j->stat_mem);
-	free(j->bufs);
-	free(j->batch);
-	free(j->ios);
-	free(j->tg);
-	free(j);
+	s_free(j);
 	*jp = NULL;
 }

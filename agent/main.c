@@ -1,60 +1,154 @@
 /*
  * main.c - bench-agent: the daemon that runs I/O on a client host for a
- * bench-coord coordinator. Parses options, binds the control socket and runs
- * the control loop (control.c) until SIGINT/SIGTERM.
+ * bench-coord coordinator. Parses options and the config file, binds the
+ * control socket (CURVE unless --insecure) and runs the control loop
+ * (control.c) until SIGINT/SIGTERM. `bench-agent keygen [DIR]` writes the
+ * agent's key pair instead.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bc_agent.h"
+#include "bc_curve.h"
 #include "bc_log.h"
 #include "bc_proto.h"
+#include "bc_safety.h"
+
+#define S_CERT_NAME "agent.cert"
+#define S_KEYS_NAME "authorized_keys"
 
 static void s_usage(FILE *f)
 {
-	fprintf(f, "usage: bench-agent [options]\n"
-		   "  -l, --listen EP           ZeroMQ endpoint to bind (default tcp://*:7470)\n"
-		   "  -s, --scratch-dir DIR     where relative volume paths live\n"
-		   "                            (default /var/tmp/bench-agent)\n"
-		   "      --allow-block-writes  allow write steps on block devices\n"
-		   "      --ready-fd N          write the bound endpoint to fd N once listening\n"
-		   "      --exit-on-bye         exit when the coordinator's session ends\n"
-		   "  -v, --verbose             debug messages\n"
-		   "  -V, --version             print the version\n");
+	fprintf(
+	    f,
+	    "usage: bench-agent [options]\n"
+	    "       bench-agent keygen [--force] [DIR]   write DIR/" S_CERT_NAME " (public) and\n"
+	    "                            DIR/" S_CERT_NAME
+	    "_secret (default DIR: ~/.config/bench-agent)\n"
+	    "  -l, --listen EP           ZeroMQ endpoint to bind (default tcp://*:7470)\n"
+	    "  -s, --scratch-dir DIR     where relative volume paths live\n"
+	    "                            (default /var/tmp/bench-agent)\n"
+	    "  -c, --config FILE         JSON config: {\"allow\": [globs], \"listen\", "
+	    "\"scratch_dir\",\n"
+	    "                            \"cert\", \"authorized_keys\"}; options given here win\n"
+	    "      --allow GLOB          also allow volumes matching GLOB (repeatable); without\n"
+	    "                            any, only the scratch directory and \"null\" are allowed\n"
+	    "      --allow-destructive   allow writes to devices that hold data or a partition\n"
+	    "                            table, for volumes the profile marks \"destructive\"\n"
+	    "      --cert FILE           this agent's key pair (default "
+	    "~/.config/bench-agent/" S_CERT_NAME ")\n"
+	    "      --authorized-keys DIR coordinators' public key files admitted\n"
+	    "                            (default ~/.config/bench-agent/" S_KEYS_NAME ")\n"
+	    "      --insecure            plain text, no authentication (trusted networks only)\n"
+	    "      --allow-block-writes  deprecated, no effect (see --allow, --allow-destructive)\n"
+	    "      --ready-fd N          write the bound endpoint to fd N once listening\n"
+	    "      --exit-on-bye         exit when the coordinator's session ends\n"
+	    "  -v, --verbose             debug messages\n"
+	    "  -V, --version             print the version\n");
+}
+
+/* bench-agent keygen [--force] [DIR] */
+static int s_keygen(int argc, char **argv)
+{
+	char dir[1024], keys[1100], pub[BC_KEY_Z85_LEN + 1], err[1024];
+	bool force = false;
+	int i;
+
+	bc_curve_default_dir("bench-agent", dir, sizeof(dir));
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--force"))
+			force = true;
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			s_usage(stdout);
+			return 0;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "bench-agent keygen: unknown option '%s'\n", argv[i]);
+			return 2;
+		} else {
+			snprintf(dir, sizeof(dir), "%s", argv[i]);
+		}
+	}
+	if (bc_curve_keygen(dir, S_CERT_NAME, force, pub, err, sizeof(err))) {
+		fprintf(stderr, "bench-agent keygen: %s\n", err);
+		return 1;
+	}
+	snprintf(keys, sizeof(keys), "%s/%s", dir, S_KEYS_NAME);
+	if (mkdir(keys, 0700) && errno != EEXIST)
+		fprintf(stderr, "bench-agent keygen: cannot create '%s': %s\n", keys,
+			strerror(errno));
+	printf("wrote %s/%s (public) and %s/%s_secret (keep it on this host)\n"
+	       "server key: %s\n"
+	       "  give it to the coordinator: \"server_key\" of this agent in the profile, or a\n"
+	       "  line \"tcp://HOST:7470 %s\" in its --known-hosts file\n"
+	       "authorized coordinators: copy each coordinator's public key file (bench-coord\n"
+	       "  keygen writes coord.cert) into %s\n",
+	       dir, S_CERT_NAME, dir, S_CERT_NAME, pub, pub, keys);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{"listen", required_argument, NULL, 'l'},
-		{"scratch-dir", required_argument, NULL, 's'},
-		{"allow-block-writes", no_argument, NULL, 'B'},
-		{"ready-fd", required_argument, NULL, 'R'},
-		{"exit-on-bye", no_argument, NULL, 'E'},
-		{"verbose", no_argument, NULL, 'v'},
-		{"version", no_argument, NULL, 'V'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"listen", required_argument, NULL, 'l'},
+	    {"scratch-dir", required_argument, NULL, 's'},
+	    {"config", required_argument, NULL, 'c'},
+	    {"allow", required_argument, NULL, 'A'},
+	    {"allow-destructive", no_argument, NULL, 'D'},
+	    {"cert", required_argument, NULL, 'C'},
+	    {"authorized-keys", required_argument, NULL, 'K'},
+	    {"insecure", no_argument, NULL, 'I'},
+	    {"allow-block-writes", no_argument, NULL, 'B'},
+	    {"ready-fd", required_argument, NULL, 'R'},
+	    {"exit-on-bye", no_argument, NULL, 'E'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"version", no_argument, NULL, 'V'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
-	struct bc_agent a = {
-		.opts = {.listen = "tcp://*:7470",
-			 .scratch_dir = "/var/tmp/bench-agent",
-			 .ready_fd = -1},
-	};
+	struct bc_agent a = {.opts = {.ready_fd = -1}};
+	struct bc_safety safety = {0};
+	struct bc_agent_config cfg = {0};
 	enum bc_log_level lvl = BC_LOG_INFO;
+	const char *config = NULL, *listen = NULL, *scratch = NULL, *cert = NULL, *keys = NULL;
+	char defdir[1024], defcert[1100], defkeys[1100], err[1024];
+	char **allow = NULL;
+	int nallow = 0, c, i, rc = 2;
 	char *end;
-	int c;
 
-	while ((c = getopt_long(argc, argv, "l:s:vVh", lopts, NULL)) != -1) {
+	if (argc > 1 && !strcmp(argv[1], "keygen"))
+		return s_keygen(argc - 1, argv + 1);
+	allow = calloc((size_t)argc, sizeof(*allow));
+	if (!allow)
+		return 1;
+	while ((c = getopt_long(argc, argv, "l:s:c:vVh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
-			a.opts.listen = optarg;
+			listen = optarg;
 			break;
 		case 's':
-			a.opts.scratch_dir = optarg;
+			scratch = optarg;
+			break;
+		case 'c':
+			config = optarg;
+			break;
+		case 'A':
+			allow[nallow++] = optarg;
+			break;
+		case 'D':
+			safety.allow_destructive = true;
+			break;
+		case 'C':
+			cert = optarg;
+			break;
+		case 'K':
+			keys = optarg;
+			break;
+		case 'I':
+			a.opts.insecure = true;
 			break;
 		case 'B':
 			a.opts.allow_block_writes = true;
@@ -62,9 +156,11 @@ int main(int argc, char **argv)
 		case 'R':
 			a.opts.ready_fd = (int)strtol(optarg, &end, 10);
 			if (*end || a.opts.ready_fd < 0) {
-				fprintf(stderr, "bench-agent: --ready-fd: expected a file descriptor, "
-						"got '%s'\n", optarg);
-				return 2;
+				fprintf(stderr,
+					"bench-agent: --ready-fd: expected a file descriptor, "
+					"got '%s'\n",
+					optarg);
+				goto out;
 			}
 			break;
 		case 'E':
@@ -75,20 +171,54 @@ int main(int argc, char **argv)
 			break;
 		case 'V':
 			printf("bench-agent %s (protocol %d)\n", BC_VERSION, BC_PROTO_VERSION);
-			return 0;
+			rc = 0;
+			goto out;
 		case 'h':
 			s_usage(stdout);
-			return 0;
+			rc = 0;
+			goto out;
 		default:
 			s_usage(stderr);
-			return 2;
+			goto out;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "bench-agent: unexpected argument '%s'\n", argv[optind]);
 		s_usage(stderr);
-		return 2;
+		goto out;
 	}
 	bc_log_init("bench-agent", lvl);
-	return bc_agent_run(&a) ? 1 : 0;
+	if (config && bc_agent_config_load(config, &safety, &cfg, err, sizeof(err))) {
+		bc_error("%s", err);
+		goto out;
+	}
+	for (i = 0; i < nallow; i++)
+		if (bc_safety_allow(&safety, allow[i])) {
+			bc_error("--allow '%s': expected an absolute path or glob", allow[i]);
+			goto out;
+		}
+	bc_curve_default_dir("bench-agent", defdir, sizeof(defdir));
+	snprintf(defcert, sizeof(defcert), "%s/%s", defdir, S_CERT_NAME);
+	snprintf(defkeys, sizeof(defkeys), "%s/%s", defdir, S_KEYS_NAME);
+	a.opts.listen = listen ? listen : cfg.listen ? cfg.listen : "tcp://*:7470";
+	a.opts.scratch_dir = scratch	       ? scratch
+			     : cfg.scratch_dir ? cfg.scratch_dir
+					       : "/var/tmp/bench-agent";
+	a.opts.cert = cert ? cert : cfg.cert ? cfg.cert : defcert;
+	a.opts.authorized_keys = keys ? keys : cfg.authorized_keys ? cfg.authorized_keys : defkeys;
+	snprintf(safety.scratch_dir, sizeof(safety.scratch_dir), "%s", a.opts.scratch_dir);
+	a.opts.safety = &safety;
+	if (a.opts.allow_block_writes)
+		bc_warn("--allow-block-writes is deprecated and has no effect: writes to allowed "
+			"block devices are permitted when the device is unused and blank (see "
+			"--allow and --allow-destructive)");
+	if (safety.allow_destructive)
+		bc_warn("--allow-destructive: volumes the profile marks \"destructive\" may be "
+			"overwritten even when they hold data");
+	rc = bc_agent_run(&a) ? 1 : 0;
+out:
+	bc_agent_config_free(&cfg);
+	bc_safety_free(&safety);
+	free(allow);
+	return rc;
 }

@@ -12,8 +12,10 @@
 
 #include "bc_agent.h"
 #include "bc_clock.h"
+#include "bc_jobreport.h"
 #include "bc_log.h"
 #include "bc_proto.h"
+#include "bc_safety.h"
 #include "bc_units.h"
 
 static int s_json_u64(const cJSON *o, const char *key, uint64_t *v)
@@ -72,6 +74,7 @@ void bc_step_teardown(struct bc_agent *a)
 	free(s->jobs);
 	free(s->targets);
 	free(s->collected);
+	free(s->vwl);
 	free(s->acc);
 	free(s->totals);
 	free(s->ds_start);
@@ -103,7 +106,8 @@ static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size
 
 	s->ntargets = cJSON_GetArraySize(vols);
 	s->targets = calloc((size_t)s->ntargets, sizeof(*s->targets));
-	if (!s->targets)
+	s->vwl = calloc((size_t)s->ntargets, sizeof(*s->vwl));
+	if (!s->targets || !s->vwl)
 		return -ENOMEM;
 	for (i = 0; i < s->ntargets; i++)
 		s->targets[i].fd = -1;
@@ -126,6 +130,14 @@ static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size
 			snprintf(err, errlen, "volumes[%d]: path too long", i);
 			return rc;
 		}
+		/* the volume's own workload (the step's with its overrides), when it has one */
+		s->vwl[i] = s->wl;
+		if (cJSON_GetObjectItemCaseSensitive(v, "workload")) {
+			rc = bc_workload_from_json(cJSON_GetObjectItemCaseSensitive(v, "workload"),
+						   &s->vwl[i], err, errlen);
+			if (rc)
+				return rc;
+		}
 		if (path[0] == '/' && !strncmp(path, a->opts.scratch_dir,
 					       strlen(a->opts.scratch_dir))) {
 			rc = s_mkdirs(a->opts.scratch_dir);
@@ -136,8 +148,12 @@ static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size
 			}
 		}
 		snprintf(spec.path, sizeof(spec.path), "%s", path);
-		rc = bc_target_open(&s->targets[i], path, &spec, &s->wl,
-				    a->opts.allow_block_writes, err, errlen);
+		/* allowlist, and for writes to a block device: unused, blank, or consented */
+		rc = bc_safety_check(a->opts.safety, path, bc_safety_workload_writes(&s->vwl[i]),
+				     bc_agent_volume_destructive(a, v, path), err, errlen);
+		if (rc)
+			return rc;
+		rc = bc_target_open(&s->targets[i], path, &spec, &s->vwl[i], true, err, errlen);
 		if (rc)
 			return rc;
 		i++;
@@ -166,6 +182,7 @@ static cJSON *s_ready_json(const struct bc_step_run *s)
 		cJSON_AddNumberToObject(o, "win_end", (double)t->win_end);
 		cJSON_AddItemToArray(arr, o);
 	}
+	bc_jobreport_ready(r, s->jobs, s->njobs);
 	return r;
 }
 
@@ -230,6 +247,7 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	for (i = 0; i < s->njobs; i++) {
 		struct bc_job_cfg cfg = {
 			.wl = &s->wl,
+			.vwl = s->vwl,
 			.targets = s->targets,
 			.ntargets = s->ntargets,
 			.job_index = (unsigned)i,
@@ -292,6 +310,7 @@ int bc_step_start(struct bc_agent *a, const cJSON *body)
 			(double)(real_now - start_real) / 1e6);
 	s->seconds = (uint32_t)secs->valuedouble;
 	s->next_k = 0;
+	bc_process_cpu(&s->cpu_user0_ns, &s->cpu_sys0_ns);
 	s->start_real_ns = start_real;
 	for (i = 0; i < s->ntargets; i++)
 		if (s->rdev[i] && bc_diskstats_read(s->rdev[i], &s->ds_start[i]))
@@ -376,6 +395,8 @@ static cJSON *s_totals_json(const struct bc_step_run *s)
 		}
 		cJSON_AddItemToArray(arr, v);
 	}
+	bc_jobreport_done(r, arr, s->jobs, s->njobs, s->totals, s->vwl, s->cpu_user0_ns,
+			  s->cpu_sys0_ns);
 	return r;
 }
 

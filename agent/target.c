@@ -13,8 +13,8 @@
 
 static bool s_workload_writes(const struct bc_workload *wl)
 {
-	return wl->rw == BC_RW_WRITE || wl->rw == BC_RW_RANDWRITE || wl->rw == BC_RW_RW ||
-	       wl->rw == BC_RW_RANDRW;
+	/* trims (fallocate punch hole) need a writable fd too */
+	return bc_workload_writes(wl);
 }
 
 /*

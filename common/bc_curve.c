@@ -128,8 +128,8 @@ int bc_curve_load(const char *path, const char *keygen_hint, zcert_t **out, char
 	}
 	cert = zcert_load(path);
 	if (!cert) {
-		snprintf(err, errlen, "'%s' is not a CURVE certificate (create one with '%s')", path,
-			 keygen_hint);
+		snprintf(err, errlen, "'%s' is not a CURVE certificate (create one with '%s')",
+			 path, keygen_hint);
 		return -EINVAL;
 	}
 	/* zcert_load falls back to the public file and leaves the secret key zero */
@@ -166,9 +166,9 @@ int bc_known_hosts_lookup(const char *file, const char *name, const char *endpoi
 			rc = -EINVAL;
 			break;
 		}
-		line[strcspn(line, "#")] = 0;
 		who = strtok_r(line, " \t\r\n", &save);
-		if (!who)
+		/* '#' only starts a comment as a line's first word: Z85 keys may contain it */
+		if (!who || who[0] == '#')
 			continue;
 		k = strtok_r(NULL, " \t\r\n", &save);
 		extra = k ? strtok_r(NULL, " \t\r\n", &save) : NULL;
@@ -191,6 +191,7 @@ int bc_known_hosts_lookup(const char *file, const char *name, const char *endpoi
 
 struct bc_monitor {
 	zsock_t *pair;
+	struct bc_monitor_state st;
 };
 
 struct bc_monitor *bc_monitor_new(zsock_t *s, int events)
@@ -245,7 +246,7 @@ int bc_monitor_read(struct bc_monitor *m, struct bc_monitor_event *ev)
 	memset(ev, 0, sizeof(*ev));
 	if (!m || !m->pair)
 		return -EAGAIN;
-	msg = zmsg_recv_nowait(m->pair);
+	msg = zmsg_recv(m->pair); /* rcvtimeo 0: never blocks */
 	if (!msg)
 		return -EAGAIN;
 	/* libzmq 4.x monitor format: [u16 event, u32 value] [endpoint] */
@@ -262,6 +263,33 @@ int bc_monitor_read(struct bc_monitor *m, struct bc_monitor_event *ev)
 	}
 	zmsg_destroy(&msg);
 	return rc;
+}
+
+const struct bc_monitor_state *bc_monitor_drain(struct bc_monitor *m)
+{
+	struct bc_monitor_event ev;
+
+	while (!bc_monitor_read(m, &ev)) {
+		switch (ev.event) {
+		case ZMQ_EVENT_CONNECTED:
+		case ZMQ_EVENT_ACCEPTED:
+			m->st.connected = true;
+			break;
+		case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
+			m->st.handshaken = true;
+			break;
+		case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
+		case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
+		case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
+			m->st.failures++;
+			m->st.fail_event = ev.event;
+			m->st.fail_value = ev.value;
+			break;
+		default:
+			break;
+		}
+	}
+	return &m->st;
 }
 
 const char *bc_monitor_event_name(int event)

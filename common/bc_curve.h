@@ -49,7 +49,8 @@ int bc_curve_load(const char *path, const char *keygen_hint, zcert_t **out, char
 
 /*
  * Look a server key up in a known-hosts file: one "<endpoint-or-name> <key>"
- * per line, '#' starts a comment, blank lines are ignored. The first line
+ * per line; a line whose first word starts with '#' is a comment (not '#'
+ * inside a line: Z85 keys may contain it); blank lines are ignored. The first line
  * whose first word equals name or endpoint wins. Returns 0 with key (41
  * bytes) filled, -ENOENT when no line matches, or -EINVAL/-errno with
  * "<file>:<line>: ..." in err.
@@ -77,6 +78,18 @@ void bc_monitor_destroy(struct bc_monitor **mp);
 zsock_t *bc_monitor_sock(struct bc_monitor *m);
 /* one event without blocking: 0, or -EAGAIN when none is queued */
 int bc_monitor_read(struct bc_monitor *m, struct bc_monitor_event *ev);
+
+/* what the events read so far say about a connecting socket */
+struct bc_monitor_state {
+	bool connected;	     /* a TCP connection was made at least once */
+	bool handshaken;     /* a ZMTP/CURVE handshake succeeded at least once */
+	unsigned failures;   /* failed handshakes */
+	int fail_event;	     /* the last failure: ZMQ_EVENT_HANDSHAKE_FAILED_*, 0 if none */
+	uint32_t fail_value; /* its value (ZAP status code, protocol error, errno) */
+};
+
+/* read every queued event into the state; returns it (never NULL for a valid m) */
+const struct bc_monitor_state *bc_monitor_drain(struct bc_monitor *m);
 
 /* "HANDSHAKE_FAILED_AUTH" etc. */
 const char *bc_monitor_event_name(int event);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bc_curve.h"
 #include "bc_profile.h"
 #include "bc_profile_check.h"
 #include "bc_units.h"
@@ -18,20 +19,71 @@
 #define S_NIC_MAX 15
 
 static const char *const s_root_keys[] = {
-    "name", "description", "agents", "nodes", "volumes", "defaults", "steps", "expect", NULL,
+    "name", "description", "agents", "nodes", "volumes", "defaults", "steps", "expect", "destructive", "on_agent_loss", NULL,
 };
-static const char *const s_agent_keys[] = {"name", "endpoint", NULL};
-static const char *const s_node_keys[] = {"name", "addresses", "metrics", "nic", NULL};
+static const char *const s_agent_keys[] = {"name", "endpoint", "server_key", NULL};
+static const char *const s_node_keys[] = {"name", "addresses", "metrics", "nic",
+					  "prometheus", "series", NULL};
 static const char *const s_volume_keys[] = {
-    "agent", "path", "size", "offset", "length", "node", NULL,
+    "agent", "path", "size", "offset", "length", "node", "destructive", "workload", NULL,
 };
 static const char *const s_step_keys[] = {
-    "name", "rw", "rwmixread", "bs", "iodepth", "numjobs", "direct", "ramp", "runtime", NULL,
+    "name", "rw", "rwmixread", "bs", "iodepth", "numjobs", "direct", "ramp", "runtime",
+    /* bc_workload.c */
+    "rwmixtrim", "blockalign", "random_distribution", "iodepth_batch_submit",
+    "iodepth_batch_complete", "cpus_allowed", "cpus_allowed_policy", "rate_iops", "rate_bw",
+    "size_based", "io_size", "thinktime", "verify", "sqpoll", "sqpoll_cpu", "hipri",
+    "sweep", /* bc_profile_sweep.c */
+    NULL,
 };
 
 static bool s_endpoint_ok(const char *e)
 {
 	return (!strncmp(e, "tcp://", 6) || !strncmp(e, "ipc://", 6)) && e[6];
+}
+
+/* "server_key": the agent's CURVE public key, as bench-agent keygen prints it */
+static int s_parse_server_key(struct bc_check *c, const cJSON *item, const char *base,
+			      struct bc_agent_spec *a)
+{
+	char path[BC_CHECK_PATH_LEN], shown[BC_CHECK_SHOW_LEN];
+	const cJSON *v;
+	int ret;
+
+	ret = bc_check_item(c, item, base, "server_key", false, path, &v);
+	if (ret || !v)
+		return ret;
+	if (a->local)
+		return bc_check_fail(c, path,
+				     "not used by a \"local\" agent (bench-coord makes its keys for "
+				     "each run)");
+	if (!cJSON_IsString(v) || !bc_curve_key_valid(v->valuestring))
+		return bc_check_fail(c, path,
+				     "expected a 40-character Z85 CURVE public key (as printed by "
+				     "bench-agent keygen), got %s",
+				     bc_check_show(v, shown));
+	snprintf(a->server_key, sizeof(a->server_key), "%s", v->valuestring);
+	return 0;
+}
+
+/* "destructive" of a volume, else of the profile, else false */
+static int s_parse_destructive(struct bc_check *c, const cJSON *root, const cJSON *item,
+			       const char *base, struct bc_volume_spec *vol)
+{
+	char path[BC_CHECK_PATH_LEN], shown[BC_CHECK_SHOW_LEN];
+	const cJSON *v;
+	int ret;
+
+	ret = bc_check_item(c, item, base, "destructive", false, path, &v);
+	if (!ret && !v)
+		ret = bc_check_item(c, root, "", "destructive", false, path, &v);
+	if (ret || !v)
+		return ret;
+	if (!cJSON_IsBool(v))
+		return bc_check_fail(c, path, "expected true or false, got %s",
+				     bc_check_show(v, shown));
+	vol->destructive = cJSON_IsTrue(v);
+	return 0;
 }
 
 static int s_parse_agents(struct bc_check *c, const cJSON *root, struct bc_profile *p)
@@ -75,6 +127,9 @@ static int s_parse_agents(struct bc_check *c, const cJSON *root, struct bc_profi
 			    bc_check_show(v, shown));
 		strcpy(a->endpoint, v->valuestring);
 		a->local = !strcmp(a->endpoint, "local");
+		ret = s_parse_server_key(c, item, base, a);
+		if (ret)
+			return ret;
 		/* two agents on one endpoint would be one agent counted twice */
 		for (j = 0; j < p->nagents && !a->local; j++)
 			if (!strcmp(p->agents[j].endpoint, a->endpoint))
@@ -138,6 +193,8 @@ static int s_parse_node(struct bc_check *c, const cJSON *item, const char *base,
 	ret = s_strings(c, item, base, "addresses", false);
 	if (!ret)
 		ret = s_strings(c, item, base, "metrics", true);
+	if (!ret)
+		ret = bc_check_node_counters(c, item, base);
 	if (!ret)
 		ret = bc_check_item(c, item, base, "nic", false, path, &v);
 	if (ret)
@@ -259,6 +316,8 @@ static int s_parse_volume(struct bc_check *c, const cJSON *item, const char *bas
 		ret = s_volume_size(c, item, base, "offset", &vol->offset_bytes);
 	if (!ret)
 		ret = s_volume_size(c, item, base, "length", &vol->length_bytes);
+	if (!ret)
+		ret = bc_check_volume_workload(c, item, base, &vol->workload);
 	if (ret)
 		return ret;
 	if (vol->size_bytes && (vol->offset_bytes >= vol->size_bytes ||
@@ -299,6 +358,8 @@ static int s_parse_volumes(struct bc_check *c, const cJSON *root, struct bc_prof
 	{
 		snprintf(base, sizeof(base), "volumes[%d]", p->nvolumes);
 		ret = s_parse_volume(c, item, base, p, &p->volumes[p->nvolumes]);
+		if (!ret)
+			ret = s_parse_destructive(c, root, item, base, &p->volumes[p->nvolumes]);
 		if (ret)
 			return ret;
 		p->nvolumes++;
@@ -339,11 +400,34 @@ static int s_parse_steps(struct bc_check *c, const cJSON *root, const struct bc_
 						     st->name);
 		st->wl = *defaults;
 		ret = bc_check_workload(c, item, base, &st->wl);
+		if (!ret)
+			ret = bc_check_sweep(c, item, base, &st->wl, &st->sweep);
 		if (ret)
 			return ret;
 		p->nsteps++;
 	}
 	return 0;
+}
+
+/* "on_agent_loss": "abort" (default) or "continue" */
+static int s_parse_loss_policy(struct bc_check *c, const cJSON *root, struct bc_profile *p)
+{
+	char path[BC_CHECK_PATH_LEN], shown[BC_CHECK_SHOW_LEN];
+	const cJSON *v;
+	int ret;
+
+	p->on_agent_loss = BC_LOSS_ABORT;
+	ret = bc_check_item(c, root, "", "on_agent_loss", false, path, &v);
+	if (ret || !v)
+		return ret;
+	if (cJSON_IsString(v) && !strcmp(v->valuestring, "abort"))
+		return 0;
+	if (cJSON_IsString(v) && !strcmp(v->valuestring, "continue")) {
+		p->on_agent_loss = BC_LOSS_CONTINUE;
+		return 0;
+	}
+	return bc_check_fail(c, path, "expected \"abort\" or \"continue\", got %s",
+			     bc_check_show(v, shown));
 }
 
 static int s_parse_root(struct bc_check *c, const cJSON *root, struct bc_profile *p)
@@ -385,7 +469,11 @@ static int s_parse_root(struct bc_check *c, const cJSON *root, struct bc_profile
 	if (!ret)
 		ret = s_parse_steps(c, root, &defaults, p);
 	if (!ret)
+		ret = bc_check_volume_steps(c, p);
+	if (!ret)
 		ret = bc_profile_parse_expect(c, root, p);
+	if (!ret)
+		ret = s_parse_loss_policy(c, root, p);
 	return ret;
 }
 
@@ -520,6 +608,10 @@ void bc_profile_destroy(struct bc_profile **pp)
 		return;
 	for (i = 0; i < p->nnodes; i++)
 		cJSON_Delete(p->nodes[i].json);
+	for (i = 0; i < p->nvolumes; i++)
+		cJSON_Delete(p->volumes[i].workload);
+	for (i = 0; i < p->nsteps; i++)
+		cJSON_Delete(p->steps[i].sweep);
 	free(p->agents);
 	free(p->nodes);
 	free(p->volumes);

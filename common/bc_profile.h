@@ -7,7 +7,12 @@
  *   "name": "seq-read-3client",          required, [A-Za-z0-9._-]{1,63}
  *   "description": "...",                optional
  *   "agents": [{"name": "client-04",     required, unique, [A-Za-z0-9._-]{1,63}
- *               "endpoint": "tcp://10.0.0.4:7470" | "local"}],   required
+ *               "endpoint": "tcp://10.0.0.4:7470" | "local",     required
+ *               "server_key": "<40-char Z85 key>"}],  optional: the agent's CURVE
+ *                                        public key (else --known-hosts); not for "local"
+ *   "destructive": false,                optional, also per volume (the volume's wins):
+ *                                        a write step may overwrite data on the volume,
+ *                                        if the agent also runs --allow-destructive
  *   "nodes": [{"name": "oss-1", "addresses": ["10.0.1.1"],       optional
  *              "metrics": ["http://10.0.1.1:9100/metrics"], "nic": "bond0"}],
  *   "volumes": [{"agent": "client-04",   required, must name a declared agent
@@ -27,6 +32,20 @@
  *   iodepth: 1..65536 (default 1)       numjobs: 1..1024 (default 1)
  *   direct: bool (default true)
  *   ramp: duration (default 0s)         runtime: duration >= 1s (default 10s)
+ * Extended workload keys (bc_workload.c; docs/engine.md has the semantics):
+ *   rw also trim|randtrim; rwmixtrim: percent of trims in rw/randrw mixes
+ *   bs: also a split "4k/50:64k/30:1m/20" (size/percent of I/Os)
+ *   blockalign: size; random_distribution: uniform | zipf:1.2 | pareto:0.8 |
+ *     normal:10 (sigma % of the window) | zoned:90/10[:a/r...] (a% of I/Os to r% of window)
+ *   iodepth_batch_submit, iodepth_batch_complete: 1..65536
+ *   cpus_allowed: "0-3,8" | "numa"; cpus_allowed_policy: shared | split
+ *   rate_iops: I/Os per second per volume; rate_bw: size per second per volume
+ *   size_based: bool; io_size: size per volume (both: one pass, then the step ends)
+ *   thinktime: duration with us/ms/s (integers are microseconds)
+ *   verify: bool; sqpoll: bool; sqpoll_cpu: -1..1023; hipri: bool
+ * A volume may carry "workload": {...} overriding these per-volume keys for
+ * every step: rw rwmixread rwmixtrim bs blockalign iodepth direct
+ * random_distribution rate_iops rate_bw size_based io_size thinktime verify.
  * Sizes are strings ("4k") or non-negative integers (bytes); durations are
  * strings ("10s") or integers (seconds).
  *
@@ -54,25 +73,82 @@ enum bc_rw {
 	BC_RW_RANDWRITE,
 	BC_RW_RW, /* sequential mixed */
 	BC_RW_RANDRW,
+	BC_RW_TRIM, /* sequential trim (fallocate punch hole) */
+	BC_RW_RANDTRIM,
 };
+#define BC_RW_LAST BC_RW_RANDTRIM
 
 extern const char *const bc_rw_names[]; /* indexed by enum bc_rw */
 
+/* the extended workload vocabulary (bssplit, distributions, rates, ...): bc_workload.c */
+#define BC_BSSPLIT_MAX 16
+#define BC_ZONES_MAX   16
+#define BC_CPUS_MAX    128 /* "cpus_allowed" text, e.g. "0-7,16-23" or "numa" */
+
+struct bc_bssplit {
+	uint32_t bs;  /* bytes */
+	uint32_t pct; /* percent of I/Os (not of bytes), > 0; a split sums to 100 */
+};
+
+enum bc_dist_kind {
+	BC_DIST_UNIFORM = 0,
+	BC_DIST_ZIPF,	/* param: theta > 0 */
+	BC_DIST_PARETO, /* param: h in (0, 1): the hottest 1-h of the blocks take h of the I/Os */
+	BC_DIST_NORMAL, /* param: sigma, percent of the window, centred on its middle */
+	BC_DIST_ZONED,	/* zones: access % to range %, in window order */
+};
+
+struct bc_zone {
+	uint32_t access_pct; /* of the I/Os */
+	uint32_t range_pct;  /* of the window */
+};
+
+struct bc_dist_spec {
+	enum bc_dist_kind kind;
+	double param;
+	uint32_t nzones; /* BC_DIST_ZONED: zones in window order, both columns sum to 100 */
+	struct bc_zone zones[BC_ZONES_MAX];
+};
+
+/*
+ * Every field's zero value means "off" or "the default", so a workload
+ * built in code only sets what it needs (sqpoll_cpu only matters with sqpoll).
+ */
 struct bc_workload {
 	enum bc_rw rw;
 	uint32_t rwmixread; /* percent of reads for rw/randrw */
-	uint32_t bs;	    /* bytes */
+	uint32_t bs;	    /* bytes; with a bssplit, its largest size (buffers, window checks) */
 	uint32_t iodepth;   /* in flight per job per volume */
 	uint32_t numjobs;   /* threads (one io_uring each) per agent */
 	bool direct;	    /* O_DIRECT */
 	uint32_t ramp_s;    /* seconds excluded from the measured window */
 	uint32_t runtime_s; /* measured seconds after the ramp */
+
+	uint32_t rwmixtrim; /* percent of trims for rw/randrw; writes get the rest */
+	uint32_t nbssplit;  /* 0: every I/O is bs bytes */
+	struct bc_bssplit bssplit[BC_BSSPLIT_MAX];
+	uint32_t blockalign; /* bytes; random offsets are multiples of it; 0: smallest bs */
+	struct bc_dist_spec dist; /* random offsets only */
+	uint32_t batch_submit;	  /* iodepth_batch_submit: hold SQEs until this many; 0 = 1 */
+	uint32_t batch_complete;  /* iodepth_batch_complete: wait for this many CQEs; 0 = 1 */
+	char cpus_allowed[BC_CPUS_MAX]; /* "" (any CPU), "numa" or a list "0-3,8" */
+	bool cpus_split;		/* cpus_allowed_policy "split": job i on the i-th CPU */
+	uint64_t rate_iops;		/* per volume, over all jobs; 0 = unlimited */
+	uint64_t rate_bw;		/* bytes/s per volume, over all jobs; 0 = unlimited */
+	bool size_based;		/* one pass over the window (or io_size), then stop */
+	uint64_t io_size;		/* bytes per volume over all jobs; 0 = the window */
+	uint64_t thinktime_us;		/* per slot: completion to next submission */
+	bool verify;			/* writes carry headers, reads check them */
+	bool sqpoll;			/* IORING_SETUP_SQPOLL */
+	int32_t sqpoll_cpu;		/* SQPOLL thread's CPU, -1 = not pinned */
+	bool hipri;			/* IORING_SETUP_IOPOLL (device needs poll queues) */
 };
 
 struct bc_agent_spec {
 	char name[BC_NAME_MAX];
 	char endpoint[BC_ENDPOINT_MAX]; /* "local" or a ZeroMQ endpoint */
 	bool local;
+	char server_key[41]; /* "server_key": the agent's Z85 CURVE public key, "" if not given */
 };
 
 struct bc_node_spec {
@@ -87,12 +163,18 @@ struct bc_volume_spec {
 	uint64_t size_bytes;   /* 0: use the existing size */
 	uint64_t offset_bytes; /* start of the I/O window */
 	uint64_t length_bytes; /* 0: to the end of the volume */
+	bool destructive;      /* "destructive" (volume, else top level): data may be overwritten */
+	cJSON *workload;       /* per-volume workload overrides as given, or NULL; owned */
 };
 
 struct bc_step {
 	char name[BC_NAME_MAX];
 	struct bc_workload wl;
+	cJSON *sweep; /* "sweep" as given and checked (bc_sweep.h), NULL if none; owned */
 };
+
+/* "abort": stop every agent, exit non-zero; "continue": the others finish the step */
+enum bc_loss_policy { BC_LOSS_ABORT = 0, BC_LOSS_CONTINUE };
 
 struct bc_profile {
 	char name[BC_NAME_MAX];
@@ -107,6 +189,7 @@ struct bc_profile {
 	int nsteps;
 	struct bc_expect *expects; /* acceptance criteria, see bc_expect.h */
 	int nexpects;
+	enum bc_loss_policy on_agent_loss; /* "on_agent_loss": what a lost agent does to a run */
 };
 
 /*
@@ -133,5 +216,27 @@ cJSON *bc_workload_to_json(const struct bc_workload *wl);
  * Returns 0 or -EINVAL with the offending key in err.
  */
 int bc_workload_from_json(const cJSON *j, struct bc_workload *wl, char *err, size_t errlen);
+
+/*
+ * bc_workload.c: the step's workload with a volume's "workload" overrides
+ * applied (out = *step when the volume has none). The profile parser has
+ * checked every (step, volume) pair, so this only fails on a hand-built
+ * profile: -EINVAL with the message in err (may be NULL).
+ */
+int bc_volume_workload(const struct bc_workload *step, const struct bc_volume_spec *vol,
+		       struct bc_workload *out, char *err, size_t errlen);
+
+/* the workload writes to its volumes (writes or trims, alone or in a mix) */
+bool bc_workload_writes(const struct bc_workload *wl);
+
+/* offsets are random (randread, randwrite, randrw, randtrim) */
+bool bc_workload_random(const struct bc_workload *wl);
+
+/* the step stops after one pass (size_based or io_size) instead of at runtime */
+bool bc_workload_size_based(const struct bc_workload *wl);
+
+/* canonical text of a distribution ("zipf:1.2", "zoned:90/10:10/90") and a bssplit */
+const char *bc_dist_format(const struct bc_dist_spec *d, char *buf, size_t len);
+const char *bc_bssplit_format(const struct bc_workload *wl, char *buf, size_t len);
 
 #endif

@@ -14,10 +14,11 @@
 #include "bc_units.h"
 
 /* in enum bc_rw order */
-const char *const bc_rw_names[] = {"read", "write", "randread", "randwrite", "rw", "randrw"};
+const char *const bc_rw_names[] = {"read",	"write",  "randread", "randwrite",
+				   "rw",	"randrw", "trim",     "randtrim"};
 
 #define S_NRW ((int)(sizeof(bc_rw_names) / sizeof(bc_rw_names[0])))
-_Static_assert(S_NRW == BC_RW_RANDRW + 1, "bc_rw_names must name every enum bc_rw");
+_Static_assert(S_NRW == BC_RW_LAST + 1, "bc_rw_names must name every enum bc_rw");
 
 /*
  * JSON numbers are doubles: above 2^53 not every integer exists, so a size
@@ -41,10 +42,17 @@ const struct bc_workload bc_workload_builtin = {
     .direct = true,
     .ramp_s = 0,
     .runtime_s = 10,
+    .batch_submit = 1,
+    .batch_complete = 1,
+    .sqpoll_cpu = -1,
 };
 
 const char *const bc_workload_keys[] = {
-    "rw", "rwmixread", "bs", "iodepth", "numjobs", "direct", "ramp", "runtime", NULL,
+    "rw", "rwmixread", "bs", "iodepth", "numjobs", "direct", "ramp", "runtime",
+    /* bc_workload.c */
+    "rwmixtrim", "blockalign", "random_distribution", "iodepth_batch_submit",
+    "iodepth_batch_complete", "cpus_allowed", "cpus_allowed_policy", "rate_iops", "rate_bw",
+    "size_based", "io_size", "thinktime", "verify", "sqpoll", "sqpoll_cpu", "hipri", NULL,
 };
 
 int bc_check_fail(struct bc_check *c, const char *path, const char *fmt, ...)
@@ -278,6 +286,9 @@ static int s_workload_key(struct bc_check *c, const char *key, const cJSON *v, c
 	uint64_t n;
 	int i, ret;
 
+	ret = bc_check_workload_ext(c, key, v, path, wl);
+	if (ret != -ENOENT)
+		return ret;
 	if (!strcmp(key, "rw")) {
 		for (i = 0; i < S_NRW && cJSON_IsString(v); i++) {
 			if (!strcmp(v->valuestring, bc_rw_names[i])) {
@@ -286,7 +297,9 @@ static int s_workload_key(struct bc_check *c, const char *key, const cJSON *v, c
 			}
 		}
 		return bc_check_fail(
-		    c, path, "expected one of read, write, randread, randwrite, rw, randrw, got %s",
+		    c, path,
+		    "expected one of read, write, randread, randwrite, rw, randrw, trim, "
+		    "randtrim, got %s",
 		    bc_check_show(v, shown));
 	}
 	if (!strcmp(key, "direct")) {
@@ -328,6 +341,12 @@ static int s_workload_key(struct bc_check *c, const char *key, const cJSON *v, c
 	return 0;
 }
 
+int bc_check_workload_key(struct bc_check *c, const char *key, const cJSON *v, const char *path,
+			  struct bc_workload *wl)
+{
+	return s_workload_key(c, key, v, path, wl);
+}
+
 /* overlay the workload keys present in obj onto wl (strict: all must be present) */
 int bc_check_workload(struct bc_check *c, const cJSON *obj, const char *base,
 		      struct bc_workload *wl)
@@ -337,11 +356,16 @@ int bc_check_workload(struct bc_check *c, const cJSON *obj, const char *base,
 	int i, ret;
 
 	for (i = 0; bc_workload_keys[i]; i++) {
-		ret = bc_check_item(c, obj, base, bc_workload_keys[i], c->strict, path, &v);
+		/*
+		 * The wire form must carry the first 8 keys; the extended ones
+		 * (bc_workload.c) default when absent, so a PREPARE from an older
+		 * coordinator still means what it meant.
+		 */
+		ret = bc_check_item(c, obj, base, bc_workload_keys[i], c->strict && i < 8, path, &v);
 		if (!ret && v)
 			ret = s_workload_key(c, bc_workload_keys[i], v, path, wl);
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return bc_check_workload_rules(c, base, wl);
 }

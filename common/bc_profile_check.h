@@ -25,6 +25,7 @@ struct bc_check {
 	char *err;	 /* may be NULL */
 	size_t errlen;
 	bool strict; /* wire form: integers only and every workload key present */
+	bool partial; /* a volume's overrides: check values, not the rules between keys */
 };
 
 extern const struct bc_workload bc_workload_builtin;
@@ -65,6 +66,30 @@ int bc_check_size(struct bc_check *c, const char *path, const cJSON *v, uint64_t
 /* overlay the workload keys present in obj onto wl; strict: all must be present */
 int bc_check_workload(struct bc_check *c, const cJSON *obj, const char *base,
 		      struct bc_workload *wl);
+
+/* one workload key (any of bc_workload_keys) at path into wl, with its range checks */
+int bc_check_workload_key(struct bc_check *c, const char *key, const cJSON *v, const char *path,
+			  struct bc_workload *wl);
+
+/* bc_profile_sweep.c: base."sweep" of a step (wl is the step's workload), copied to *out */
+int bc_check_sweep(struct bc_check *c, const cJSON *item, const char *base,
+		   const struct bc_workload *wl, cJSON **out);
+
+/* bc_profile_counters.c: a node's counter keys: prometheus, series (metrics is checked before) */
+int bc_check_node_counters(struct bc_check *c, const cJSON *item, const char *base);
+
+/* bc_workload.c: one key of the extended vocabulary into wl; -ENOENT when not one */
+int bc_check_workload_ext(struct bc_check *c, const char *key, const cJSON *v, const char *path,
+			  struct bc_workload *wl);
+/* bc_workload.c: the rules between keys (rwmix sums, verify sizes, hipri needs direct) */
+int bc_check_workload_rules(struct bc_check *c, const char *base, const struct bc_workload *wl);
+/* bc_workload.c: "bs" as a number, or a split as text; the extended keys */
+bool bc_workload_bs_to_json(cJSON *obj, const struct bc_workload *wl);
+bool bc_workload_ext_to_json(cJSON *obj, const struct bc_workload *wl);
+/* bc_workload.c: base."workload" of a volume, checked and copied into *out (NULL if absent) */
+int bc_check_volume_workload(struct bc_check *c, const cJSON *item, const char *base, cJSON **out);
+/* bc_workload.c: every step with every volume's overrides is a valid workload */
+int bc_check_volume_steps(struct bc_check *c, const struct bc_profile *p);
 
 /* bc_profile_expect.c: root.expect into p->expects (after steps, agents, nodes) */
 int bc_profile_parse_expect(struct bc_check *c, const cJSON *root, struct bc_profile *p);

@@ -24,8 +24,10 @@
 	    {pfx "p99.9_ms", op, "lat_us", "p99.9", 1e-3, "ms"},                                   \
 	    {pfx "p99.99_ms", op, "lat_us", "p99.99", 1e-3, "ms"},                                 \
 	    {pfx "max_ms", op, "lat_us", "max", 1e-3, "ms"},                                       \
-	    /* "errors" counts failed and short I/Os together */                                   \
-	    {pfx "errors", op, "errors", NULL, 1, ""}
+	/* "errors" counts failed and short I/Os together */                                       \
+	{                                                                                          \
+		pfx "errors", op, "errors", NULL, 1, ""                                            \
+	}
 
 const struct bc_expect_metric bc_expect_metrics[] = {
     S_OP_METRICS("", NULL),
@@ -132,8 +134,9 @@ static int s_parse_one(struct bc_check *c, const cJSON *item, const char *base,
 		return ret;
 	if (!cJSON_IsString(v) || !bc_expect_metric_find(v->valuestring)) {
 		s_metric_list(list, sizeof(list));
-		return bc_check_fail(c, path, "unknown metric %s (known: %s; each also as read_* "
-					      "and write_*)",
+		return bc_check_fail(c, path,
+				     "unknown metric %s (known: %s; each also as read_* "
+				     "and write_*)",
 				     bc_check_show(v, shown), list);
 	}
 	snprintf(e->metric, sizeof(e->metric), "%s", v->valuestring);
@@ -183,7 +186,8 @@ cJSON *bc_profile_expect_json(const struct bc_profile *p)
 		cJSON *o = cJSON_CreateObject();
 		bool ok;
 
-		ok = o && cJSON_AddItemToArray(arr, o) && cJSON_AddStringToObject(o, "step", e->step) &&
+		ok = o && cJSON_AddItemToArray(arr, o) &&
+		     cJSON_AddStringToObject(o, "step", e->step) &&
 		     cJSON_AddStringToObject(o, "metric", e->metric);
 		if (ok && e->scope != BC_EXPECT_TOTAL)
 			ok = cJSON_AddStringToObject(

@@ -14,19 +14,20 @@ static bool s_add_workload(cJSON *obj, const struct bc_workload *wl)
 {
 	return cJSON_AddStringToObject(obj, "rw", bc_rw_names[wl->rw]) &&
 	       cJSON_AddNumberToObject(obj, "rwmixread", wl->rwmixread) &&
-	       cJSON_AddNumberToObject(obj, "bs", wl->bs) &&
+	       bc_workload_bs_to_json(obj, wl) &&
 	       cJSON_AddNumberToObject(obj, "iodepth", wl->iodepth) &&
 	       cJSON_AddNumberToObject(obj, "numjobs", wl->numjobs) &&
 	       cJSON_AddBoolToObject(obj, "direct", wl->direct) &&
 	       cJSON_AddNumberToObject(obj, "ramp", wl->ramp_s) &&
-	       cJSON_AddNumberToObject(obj, "runtime", wl->runtime_s);
+	       cJSON_AddNumberToObject(obj, "runtime", wl->runtime_s) &&
+	       bc_workload_ext_to_json(obj, wl);
 }
 
 cJSON *bc_workload_to_json(const struct bc_workload *wl)
 {
 	cJSON *j;
 
-	if ((unsigned)wl->rw > BC_RW_RANDRW)
+	if ((unsigned)wl->rw > BC_RW_LAST)
 		return NULL;
 	j = cJSON_CreateObject();
 	if (j && !s_add_workload(j, wl)) {
@@ -57,7 +58,8 @@ static cJSON *s_agent(const struct bc_agent_spec *a)
 	cJSON *j = cJSON_CreateObject();
 
 	if (j && (!cJSON_AddStringToObject(j, "name", a->name) ||
-		  !cJSON_AddStringToObject(j, "endpoint", a->endpoint))) {
+		  !cJSON_AddStringToObject(j, "endpoint", a->endpoint) ||
+		  (a->server_key[0] && !cJSON_AddStringToObject(j, "server_key", a->server_key)))) {
 		cJSON_Delete(j);
 		j = NULL;
 	}
@@ -91,6 +93,10 @@ static cJSON *s_volume(const struct bc_profile *p, const struct bc_volume_spec *
 	     cJSON_AddNumberToObject(j, "length", (double)v->length_bytes);
 	if (ok && v->node >= 0)
 		ok = cJSON_AddStringToObject(j, "node", p->nodes[v->node].name);
+	if (ok && v->destructive)
+		ok = cJSON_AddBoolToObject(j, "destructive", true) != NULL;
+	if (ok && v->workload)
+		ok = cJSON_AddItemToObject(j, "workload", cJSON_Duplicate(v->workload, true));
 	if (!ok) {
 		cJSON_Delete(j);
 		j = NULL;
@@ -102,7 +108,9 @@ static cJSON *s_step(const struct bc_step *st)
 {
 	cJSON *j = cJSON_CreateObject();
 
-	if (j && (!cJSON_AddStringToObject(j, "name", st->name) || !s_add_workload(j, &st->wl))) {
+	if (j && (!cJSON_AddStringToObject(j, "name", st->name) || !s_add_workload(j, &st->wl) ||
+		  (st->sweep &&
+		   !cJSON_AddItemToObject(j, "sweep", cJSON_Duplicate(st->sweep, true))))) {
 		cJSON_Delete(j);
 		j = NULL;
 	}
@@ -142,6 +150,10 @@ cJSON *bc_profile_to_json(const struct bc_profile *p)
 	/* absent rather than empty, so a profile without criteria reads back unchanged */
 	if (ok && p->nexpects)
 		ok = cJSON_AddItemToObject(j, "expect", bc_profile_expect_json(p));
+	if (ok)
+		ok = cJSON_AddStringToObject(j, "on_agent_loss", p->on_agent_loss == BC_LOSS_CONTINUE
+									 ? "continue"
+									 : "abort") != NULL;
 	/* an empty list still needs its array */
 	if (!ok || !agents || !nodes || !vols || !steps) {
 		cJSON_Delete(j);

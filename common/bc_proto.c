@@ -107,15 +107,25 @@ void bc_msg_clear(struct bc_msg *m)
 
 int bc_msg_recv(zsock_t *s, bool router, struct bc_msg *m, char *err, size_t errlen)
 {
+	zmsg_t *raw = zmsg_recv(s);
+
+	if (!raw) {
+		memset(m, 0, sizeof(*m));
+		return zsys_interrupted ? -EINTR : -EAGAIN;
+	}
+	return bc_msg_parse(&raw, router, m, err, errlen);
+}
+
+int bc_msg_parse(zmsg_t **raw, bool router, struct bc_msg *m, char *err, size_t errlen)
+{
 	zframe_t *hdr, *body;
 	const char *h;
 	size_t hl;
 	int rc = -EBADMSG;
 
 	memset(m, 0, sizeof(*m));
-	m->raw = zmsg_recv(s);
-	if (!m->raw)
-		return zsys_interrupted ? -EINTR : -EAGAIN;
+	m->raw = *raw;
+	*raw = NULL;
 	if (router)
 		m->id = zmsg_pop(m->raw);
 	hdr = zmsg_first(m->raw);

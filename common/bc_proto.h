@@ -85,6 +85,12 @@ int bc_msg_send_error(zsock_t *s, zframe_t *id, const char *code, const char *fm
  */
 int bc_msg_recv(zsock_t *s, bool router, struct bc_msg *m, char *err, size_t errlen);
 
+/*
+ * The parsing half of bc_msg_recv, without a socket (tests, fuzzers): takes
+ * ownership of *raw (set to NULL) and returns as bc_msg_recv does.
+ */
+int bc_msg_parse(zmsg_t **raw, bool router, struct bc_msg *m, char *err, size_t errlen);
+
 void bc_msg_clear(struct bc_msg *m);
 
 #endif

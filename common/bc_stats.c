@@ -26,6 +26,7 @@ void bc_volstat_reset(struct bc_volstat *v)
 
 	for (i = 0; i < BC_OP_NR; i++)
 		bc_opstat_reset(&v->op[i]);
+	v->verify_errors = 0;
 }
 
 void bc_opstat_merge(struct bc_opstat *dst, const struct bc_opstat *src)
@@ -50,6 +51,7 @@ void bc_volstat_merge(struct bc_volstat *dst, const struct bc_volstat *src)
 
 	for (i = 0; i < BC_OP_NR; i++)
 		bc_opstat_merge(&dst->op[i], &src->op[i]);
+	dst->verify_errors += src->verify_errors;
 }
 
 static bool s_op_used(const struct bc_opstat *s)
@@ -99,6 +101,8 @@ int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vol
 		for (o = 0; o < BC_OP_NR; o++)
 			if (s_op_used(&vols[v].op[o]))
 				mask |= 1u << o;
+		if (vols[v].verify_errors)
+			mask |= BC_STATS_M_VERIFY;
 		s_put(&w, v);
 		s_put(&w, mask);
 		for (o = 0; o < BC_OP_NR; o++) {
@@ -114,7 +118,8 @@ int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vol
 			s_put(&w, s->lat_sum_ns);
 			s_put(&w, s->ios ? s->lat_min_ns : 0);
 			s_put(&w, s->lat_max_ns);
-			s_put(&w, (uint64_t)((e << 1) ^ (e >> 63)));
+			/* zigzag; shifting the unsigned value: << of a negative int64 is UB */
+			s_put(&w, ((uint64_t)e << 1) ^ (uint64_t)(e >> 63));
 			if (w.err)
 				break;
 			n = bc_hist_encode(&s->hist, w.p + w.len, w.cap - w.len);
@@ -124,6 +129,8 @@ int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vol
 			}
 			w.len += (size_t)n;
 		}
+		if (mask & BC_STATS_M_VERIFY)
+			s_put(&w, vols[v].verify_errors);
 	}
 	if (w.err) {
 		free(w.p);
@@ -177,7 +184,7 @@ int bc_stats_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 			break;
 		if (vi >= nvol_cap)
 			return -ERANGE;
-		if (mask >> BC_OP_NR)
+		if ((mask & ~(uint64_t)BC_STATS_M_VERIFY) >> BC_OP_NR)
 			return -EBADMSG;
 		for (o = 0; o < BC_OP_NR && !r.err; o++) {
 			struct bc_opstat *d = &vols[vi].op[o];
@@ -210,6 +217,8 @@ int bc_stats_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 				return (int)n;
 			r.off += (size_t)n;
 		}
+		if (mask & BC_STATS_M_VERIFY)
+			vols[vi].verify_errors += s_get(&r);
 	}
 	if (r.err)
 		return r.err;

@@ -33,6 +33,11 @@ struct bc_opstat {
 
 struct bc_volstat {
 	struct bc_opstat op[BC_OP_NR];
+	/*
+	 * 4 KiB blocks whose verify header or checksum did not match (each
+	 * such read also counts as a read error with -EBADMSG); agent/verify.c
+	 */
+	uint64_t verify_errors;
 };
 
 void bc_opstat_reset(struct bc_opstat *s);
@@ -68,10 +73,14 @@ static inline void bc_opstat_complete(struct bc_opstat *s, int64_t res, uint32_t
  * STATS body, all integers varint unless noted:
  *   u8 body version (BC_STATS_VERSION), step, second (interval index k;
  *   BC_STATS_DRAIN for completions after the last interval), flags,
- *   nvol, then per volume: volume index, op mask (bit per op with data),
- *   per op in the mask: ios bytes errors short lat_sum lat_min lat_max
- *   zigzag(first_errno), histogram (bc_hist_encode).
+ *   nvol, then per volume: volume index, op mask (bit per op with data,
+ *   plus BC_STATS_M_VERIFY), per op in the mask: ios bytes errors short
+ *   lat_sum lat_min lat_max zigzag(first_errno), histogram (bc_hist_encode);
+ *   then, when the mask has BC_STATS_M_VERIFY, verify_errors. The bit is
+ *   only set when there are verify errors, so bodies without them are
+ *   byte-for-byte what version 1 always was.
  */
+#define BC_STATS_M_VERIFY 0x80u
 #define BC_STATS_VERSION 1
 #define BC_STATS_DRAIN	 0xffffffffu
 #define BC_STATS_F_LATE	 0x1u /* some job had not sealed this second in time */

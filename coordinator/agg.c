@@ -141,13 +141,20 @@ static int s_entity_add(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
 int bc_agg_add(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, size_t len,
 	       struct bc_stats_hdr *hdr)
 {
-	int i, rc, node;
+	int i, rc;
 
 	for (i = 0; i < c->nvols; i++)
 		bc_volstat_reset(&g->scratch[i]);
 	rc = bc_stats_decode(body, len, hdr, g->scratch, (uint32_t)c->nvols);
 	if (rc)
 		return rc;
+	return bc_agg_add_decoded(g, c, hdr);
+}
+
+int bc_agg_add_decoded(struct bc_agg *g, const struct bc_conn *c, const struct bc_stats_hdr *hdr)
+{
+	int i, rc = 0, node;
+
 	if (hdr->second != BC_STATS_DRAIN && hdr->second >= g->seconds)
 		return -ERANGE;
 	for (i = 0; i < c->nvols && !rc; i++) {

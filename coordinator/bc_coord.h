@@ -27,6 +27,10 @@ struct bc_run_opts {
 	uint32_t connect_timeout_ms;
 	uint32_t prepare_timeout_ms;
 	bool quiet;		   /* no per-second lines */
+	const char *cert;	   /* coordinator key pair for profile agents (--cert) */
+	const char *known_hosts;   /* "endpoint-or-name key" lines (--known-hosts) */
+	bool insecure;		   /* plain text to profile agents (--insecure) */
+	bool allow_destructive;	   /* local agents get --allow-destructive */
 };
 
 /* one agent connection */
@@ -42,10 +46,13 @@ struct bc_conn {
 	uint64_t clock_unc_ns;	/* worst-case error of offset_ns (rtt/2) */
 	int64_t first_offset_ns; /* offset measured at connect, to see drift */
 	uint64_t last_heard_ns; /* CLOCK_MONOTONIC */
+	struct bc_monitor *mon; /* connect and CURVE handshake events (fleet.c) */
 	int *vols;		/* global volume indexes, in the order sent to the agent */
 	int nvols;
 	bool ready;
 	bool done;
+	bool lost;	     /* declared lost (silence); with on_agent_loss "continue" the run goes on */
+	char lost_why[128];
 };
 
 struct bc_fleet {
@@ -56,6 +63,9 @@ struct bc_fleet {
 	char scratch_root[BC_PATH_MAX]; /* created for local agents, removed after */
 	char logdir[BC_PATH_MAX];	/* local agents' logs */
 	zpoller_t *poller;
+	zcert_t *cert;		  /* coordinator key pair for profile agents, NULL if none */
+	zcert_t *local_cert;	  /* ephemeral coordinator key pair for local agents */
+	char keydir[BC_PATH_MAX]; /* ephemeral keys of local agents, removed after */
 };
 
 /* fleet.c */
@@ -123,6 +133,8 @@ void bc_agg_free(struct bc_agg *g);
 /* decode one STATS body from agent c and add it everywhere; -errno on a bad record */
 int bc_agg_add(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, size_t len,
 	       struct bc_stats_hdr *hdr);
+/* add g->scratch[0..c->nvols) (already decoded, agent volume order) everywhere */
+int bc_agg_add_decoded(struct bc_agg *g, const struct bc_conn *c, const struct bc_stats_hdr *hdr);
 /* close second k: percentiles from its histograms, which are then freed */
 void bc_agg_close_second(struct bc_agg *g, uint32_t k);
 /* the JSON of a decoded record for events.jsonl; caller owns it */
@@ -138,10 +150,10 @@ struct bc_step_result {
 	struct bc_agg agg;
 	cJSON *agent_totals; /* STEP_DONE bodies by agent name */
 	cJSON *clock;	     /* per-agent clock offset re-measured before START */
+	cJSON *lost;	     /* agents lost during this step: [{name, from_second, reason}] */
 };
 cJSON *bc_result_step_json(const struct bc_step_result *r);
 void bc_result_print_step(FILE *f, const struct bc_step_result *r);
-int bc_result_write_summary(const char *path, const struct bc_profile *p, cJSON *run);
 /* one row of figures: IOPS, MB/s, latency percentiles for a window */
 cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds);
 
@@ -155,5 +167,6 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int step_idx,
 /* command entry points */
 int bc_cmd_run(int argc, char **argv);
 int bc_cmd_validate(int argc, char **argv);
+int bc_cmd_keygen(int argc, char **argv);
 
 #endif

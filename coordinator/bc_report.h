@@ -44,6 +44,9 @@ struct bc_report {
 int bc_report_load(struct bc_report *r, const char *dir, char *err, size_t errlen);
 void bc_report_free(struct bc_report *r);
 
+/* DIR/NAME parsed; NULL with a message in err. Caller owns the result. */
+cJSON *bc_report_read_json(const char *dir, const char *name, char *err, size_t errlen);
+
 /*
  * Write summary.md, report.html, timeseries.csv and fio.json into dir from
  * its run.json, profile.json and events.jsonl. Each file is written to a
@@ -68,6 +71,12 @@ cJSON *bc_report_expect_eval(const cJSON *profile, const cJSON *run);
  */
 int bc_rebuild_from_events(const char *dir, char *err, size_t errlen);
 
+/* subcommands (cmd_*.c), dispatched from main.c */
+int bc_cmd_report(int argc, char **argv);
+int bc_cmd_compare(int argc, char **argv);
+int bc_cmd_agents(int argc, char **argv);
+int bc_cmd_import_fio(int argc, char **argv);
+
 /*
  * JSON lookups along a NULL-terminated key path; missing keys give NULL /
  * 0 / the fallback, never a crash, since run.json may be partial.
@@ -75,8 +84,8 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen);
 const cJSON *bc_rj_(const cJSON *o, ...);
 double bc_rj_num_(const cJSON *o, ...);
 const char *bc_rj_str_(const char *fallback, const cJSON *o, ...);
-#define bc_rj(o, ...)		  bc_rj_(o, __VA_ARGS__, (const char *)NULL)
-#define bc_rj_num(o, ...)	  bc_rj_num_(o, __VA_ARGS__, (const char *)NULL)
+#define bc_rj(o, ...)	      bc_rj_(o, __VA_ARGS__, (const char *)NULL)
+#define bc_rj_num(o, ...)     bc_rj_num_(o, __VA_ARGS__, (const char *)NULL)
 #define bc_rj_str(fb, o, ...) bc_rj_str_(fb, o, __VA_ARGS__, (const char *)NULL)
 
 /* output escaping */
@@ -86,6 +95,45 @@ void bc_csv_puts(FILE *f, const char *s);  /* an RFC 4180 field, quoted when nee
 
 /* "%.15g" without trailing noise: the shortest text that reads back the same */
 const char *bc_fmt_num(double v, char *buf, size_t len);
+/* "4 KiB", "1.50 GiB" (binary units, exact values without decimals); "-" for <= 0 */
+const char *bc_fmt_bytes(double bytes, char *buf, size_t len);
+/* a check's "pass": "PASS", "FAIL", or "SKIP" when it is null (not applicable) */
+const char *bc_check_word(const cJSON *check);
+
+/*
+ * report_svg.c: inline SVG charts for report.html. Text is escaped; the
+ * chart carries data-chart="<id>" so tests (and readers' scripts) find it.
+ */
+struct bc_svg_series {
+	const char *name;
+	const double *x; /* NULL: x of point i is i + 0.5 (the middle of second i) */
+	const double *y;
+	int n;
+	int color;   /* palette index, or -1 for the dark "total" colour */
+	bool dashed; /* reference lines (a link rate) */
+};
+
+struct bc_svg_chart {
+	const char *id;	     /* data-chart id, unique in the page */
+	const char *title;   /* above the plot */
+	const char *x_label; /* with unit: "time (s)" */
+	const char *y_label; /* with unit: "MB/s" */
+	double x_min, x_max; /* x domain; x_max <= x_min: from the data */
+	double shade_to;     /* shade [x_min, shade_to] (the ramp); <= x_min: none */
+	const char *shade_label;
+	bool x_log2;   /* queue-depth sweeps: 1, 2, 4 ... evenly spaced */
+	bool has_mark; /* a vertical marker (the knee) at mark_x */
+	double mark_x;
+	const char *mark_label;
+};
+
+/* a line chart of ns series */
+void bc_svg_lines(FILE *f, const struct bc_svg_chart *c, const struct bc_svg_series *s, int ns);
+/* a bar chart: one bar per label */
+void bc_svg_bars(FILE *f, const struct bc_svg_chart *c, const char *const *labels, const double *v,
+		 int n);
+/* the colour of palette index i ("#4e79a7"); -1 is the total's */
+const char *bc_svg_color(int i);
 
 /* the entity levels of a run.json step, in report order */
 struct bc_report_level {

@@ -42,6 +42,16 @@ static double s_get(const cJSON *o, const char *k)
 	return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, k));
 }
 
+static bool s_was_lost(const struct bc_step_result *r, const char *name)
+{
+	const cJSON *l;
+
+	cJSON_ArrayForEach(l, r->lost)
+		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "name")), name))
+			return true;
+	return false;
+}
+
 static void s_agent_totals(cJSON *arr, const struct bc_step_result *r)
 {
 	const struct bc_agg *g = &r->agg;
@@ -54,6 +64,13 @@ static void s_agent_totals(cJSON *arr, const struct bc_step_result *r)
 		const cJSON *t = cJSON_GetObjectItemCaseSensitive(r->agent_totals, e->name);
 		const cJSON *vols = cJSON_GetObjectItemCaseSensitive(t, "volumes"), *v;
 
+		if (!t && s_was_lost(r, e->name)) {
+			snprintf(detail, sizeof(detail),
+				 "agent %s was lost: its records up to the loss are counted, it sent "
+				 "no totals to compare with",
+				 e->name);
+			continue;
+		}
 		if (!t) {
 			pass = false;
 			snprintf(detail, sizeof(detail), "agent %s: no STEP_DONE", e->name);

@@ -2,7 +2,8 @@
  * cmd_run.c - `bench-coord run PROFILE`: validate, open the run directory,
  * start/connect the agents, run every step, and write run.json and
  * summary.md whatever happened. Exit 0 on success, 1 when the run failed,
- * 2 for bad usage or an invalid profile.
+ * 2 for bad usage or an invalid profile, 3 when it completed without agents
+ * lost under on_agent_loss "continue".
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,6 +15,7 @@
 #include "bc_clock.h"
 #include "bc_coord.h"
 #include "bc_log.h"
+#include "bc_report.h"
 
 static void s_usage(FILE *f)
 {
@@ -24,7 +26,13 @@ static void s_usage(FILE *f)
 		   "      --keep-scratch        keep the default scratch directory\n"
 		   "      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
 		   "      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
-		   "  -q, --quiet               no per-second lines\n");
+		   "  -q, --quiet               no per-second lines\n"
+		   "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
+		   "                            default ~/.config/bench-coord/coord.cert, see keygen)\n"
+		   "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
+		   "      --insecure            plain text to profile agents (trusted networks only)\n"
+		   "      --allow-destructive   local agents may overwrite volumes the profile\n"
+		   "                            marks \"destructive\"\n");
 }
 
 static int s_parse_secs(const char *opt, const char *v, uint32_t *ms)
@@ -50,12 +58,28 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 		{"prepare-timeout", required_argument, NULL, 'P'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
+		{"cert", required_argument, NULL, 'c'},
+		{"known-hosts", required_argument, NULL, 'H'},
+		{"insecure", no_argument, NULL, 'I'},
+		{"allow-destructive", no_argument, NULL, 'D'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
 	while ((c = getopt_long(argc, argv, "o:qh", lopts, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			o->cert = optarg;
+			break;
+		case 'H':
+			o->known_hosts = optarg;
+			break;
+		case 'I':
+			o->insecure = true;
+			break;
+		case 'D':
+			o->allow_destructive = true;
+			break;
 		case 'o':
 			o->output_dir = optarg;
 			break;
@@ -123,19 +147,16 @@ static void s_iso_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* write run.json and summary.md; both always reflect what is known so far */
+/* write run.json and the reports made from it; all reflect what is known so far */
 static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJSON *run)
 {
-	char path[BC_PATH_MAX + 32];
 	int rc;
 
 	rc = bc_rundir_write_json(rd, "run.json", run);
 	if (rc)
 		bc_error("cannot write '%s/run.json': %s", rd->path, strerror(-rc));
-	snprintf(path, sizeof(path), "%s/summary.md", rd->path);
-	rc = bc_result_write_summary(path, p, run);
-	if (rc)
-		bc_error("cannot write '%s': %s", path, strerror(-rc));
+	else
+		bc_report_write_all(rd->path); /* summary.md, report.html, ... from run.json */
 }
 
 /* a failed cross-check makes the step's figures suspect: say so where it is seen */
@@ -164,6 +185,7 @@ int bc_cmd_run(int argc, char **argv)
 	cJSON *run = NULL, *steps, *ev;
 	char err[1024] = "", when[32];
 	int rc, i, status = 1;
+	bool degraded = false;
 
 	if (s_parse(argc, argv, &o))
 		return 2;
@@ -225,6 +247,8 @@ int bc_cmd_run(int argc, char **argv)
 		bc_agg_free(&res.agg);
 		cJSON_Delete(res.agent_totals);
 		cJSON_Delete(res.clock);
+		degraded |= res.lost != NULL;
+		cJSON_Delete(res.lost);
 		/* results so far reach the disk before the next step starts */
 		s_write_results(&rd, p, run);
 		if (rc) {
@@ -234,19 +258,24 @@ int bc_cmd_run(int argc, char **argv)
 		}
 	}
 	if (!rc)
-		status = 0;
+		status = degraded ? 3 : 0;
 done:
-	cJSON_ReplaceItemInObject(run, "status",
-				  cJSON_CreateString(status ? (zsys_interrupted ? "aborted" : "failed")
-							    : "ok"));
+	cJSON_ReplaceItemInObject(
+		run, "status",
+		cJSON_CreateString(status == 3  ? "degraded"
+				   : status    ? (zsys_interrupted ? "aborted" : "failed")
+					       : "ok"));
 	s_iso_now(when, sizeof(when));
 	cJSON_AddStringToObject(run, "finished", when);
 	bc_fleet_close(&fleet);
 	s_write_results(&rd, p, run);
 	ev = cJSON_CreateObject();
-	cJSON_AddStringToObject(ev, "status", status ? "failed" : "ok");
+	cJSON_AddStringToObject(ev, "status", status == 3 ? "degraded" : status ? "failed" : "ok");
 	bc_rundir_event(&rd, "run_end", ev);
-	printf("\n%s: %s/run.json, summary.md\n", status ? "run FAILED, partial results" : "results",
+	printf("\n%s: %s/run.json, summary.md\n",
+	       status == 3 ? "run completed WITHOUT some agents (lost), results"
+	       : status    ? "run FAILED, partial results"
+			   : "results",
 	       rd.path);
 out:
 	bc_rundir_close(&rd);

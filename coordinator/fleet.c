@@ -2,6 +2,12 @@
  * fleet.c - the coordinator's agent connections: starting "local" agents on
  * loopback, one DEALER socket per agent, HELLO with a bounded wait, the
  * clock-offset exchange, and an orderly goodbye that leaves nothing running.
+ *
+ * Every connection is CURVE: to a profile agent with the coordinator's key
+ * pair (--cert) and the agent's server_key (profile or --known-hosts), plain
+ * only with --insecure; to a local agent with key pairs made for this run
+ * alone, so even a one-machine run is authenticated. A socket monitor per
+ * connection turns a silent handshake failure into a precise error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +26,7 @@
 #include "bc_clock.h"
 #include "bc_clocksync.h"
 #include "bc_coord.h"
+#include "bc_curve.h"
 #include "bc_log.h"
 
 /* TIME exchanges per agent; the minimum-RTT sample gives the offset */
@@ -52,7 +59,7 @@ static void s_agent_binary(char *out, size_t len)
 	snprintf(out, len, "bench-agent");
 }
 
-static void s_child_exec(const char *bin, int ready_fd, const char *scratch, const char *log)
+static void s_child_exec(const char *bin, int ready_fd, char *const *argv, const char *log)
 {
 	int fd;
 
@@ -67,35 +74,108 @@ static void s_child_exec(const char *bin, int ready_fd, const char *scratch, con
 		dup2(fd, 1);
 		dup2(fd, 2);
 	}
-	execlp(bin, "bench-agent", "--listen", "tcp://127.0.0.1:*", "--ready-fd", "3",
-	       "--scratch-dir", scratch, "--exit-on-bye", (char *)NULL);
+	execvp(bin, argv);
 	_exit(127);
 }
 
-static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *err, size_t errlen)
+/*
+ * The run's key material for local agents: an ephemeral coordinator key
+ * pair, and a private directory (0700) holding each local agent's pair and
+ * an authorized-keys directory with the coordinator's public key. Removed
+ * by bc_fleet_close.
+ */
+static int s_local_keys(struct bc_fleet *f, char *err, size_t errlen)
+{
+	char auth[BC_PATH_MAX + 16], path[BC_PATH_MAX + 32];
+	int rc;
+
+	if (f->local_cert)
+		return 0;
+	snprintf(f->keydir, sizeof(f->keydir), "/tmp/bench-coord-keys.XXXXXX");
+	if (!mkdtemp(f->keydir)) {
+		rc = -errno;
+		f->keydir[0] = 0;
+		snprintf(err, errlen, "cannot create a directory for local agents' keys: %s",
+			 strerror(-rc));
+		return rc;
+	}
+	snprintf(auth, sizeof(auth), "%s/authorized", f->keydir);
+	snprintf(path, sizeof(path), "%s/coord.cert", auth);
+	f->local_cert = zcert_new();
+	if (!f->local_cert || mkdir(auth, 0700) || zcert_save_public(f->local_cert, path)) {
+		snprintf(err, errlen, "cannot write local agents' keys in '%s': %s", f->keydir,
+			 strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *skey, char *err,
+			 size_t errlen)
 {
 	char bin[PATH_MAX], scratch[BC_PATH_MAX + BC_NAME_MAX + 2], log[BC_PATH_MAX + 96];
+	char cert[BC_PATH_MAX + BC_NAME_MAX + 8], auth[BC_PATH_MAX + 16];
+	zcert_t *ac = zcert_new();
+	const char **argv = calloc(16 + 2 * (size_t)c->nvols, sizeof(*argv));
 	struct pollfd pfd;
-	int pipefd[2], rc = 0, st;
+	int pipefd[2], rc = 0, st, v, k = 0;
 	ssize_t n;
 	size_t got = 0;
 
 	s_agent_binary(bin, sizeof(bin));
 	snprintf(scratch, sizeof(scratch), "%s/%s", f->scratch_root, c->spec->name);
 	snprintf(log, sizeof(log), "%s/agent-%s.log", f->logdir, c->spec->name);
-	if (pipe2(pipefd, O_CLOEXEC))
+	snprintf(cert, sizeof(cert), "%s/%s.cert", f->keydir, c->spec->name);
+	snprintf(auth, sizeof(auth), "%s/authorized", f->keydir);
+	if (!ac || !argv || zcert_save(ac, cert)) {
+		snprintf(err, errlen, "agent %s: cannot write its key pair '%s'", c->spec->name,
+			 cert);
+		zcert_destroy(&ac);
+		free(argv);
+		return -EIO;
+	}
+	snprintf(skey, BC_KEY_Z85_LEN + 1, "%s", zcert_public_txt(ac));
+	zcert_destroy(&ac);
+	argv[k++] = "bench-agent";
+	argv[k++] = "--listen";
+	argv[k++] = "tcp://127.0.0.1:*";
+	argv[k++] = "--ready-fd";
+	argv[k++] = "3";
+	argv[k++] = "--scratch-dir";
+	argv[k++] = scratch;
+	argv[k++] = "--exit-on-bye";
+	argv[k++] = "--cert";
+	argv[k++] = cert;
+	argv[k++] = "--authorized-keys";
+	argv[k++] = auth;
+	if (f->opts->allow_destructive)
+		argv[k++] = "--allow-destructive";
+	/* the profile is this user's own consent for an agent they start themselves */
+	for (v = 0; v < c->nvols; v++) {
+		const char *p = f->prof->volumes[c->vols[v]].path;
+
+		if (p[0] == '/') {
+			argv[k++] = "--allow";
+			argv[k++] = p;
+		}
+	}
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		free(argv);
 		return -errno;
+	}
 	c->pid = fork();
 	if (c->pid < 0) {
 		rc = -errno;
 		c->pid = 0;
 		close(pipefd[0]);
 		close(pipefd[1]);
+		free(argv);
 		snprintf(err, errlen, "agent %s: cannot fork: %s", c->spec->name, strerror(-rc));
 		return rc;
 	}
 	if (c->pid == 0)
-		s_child_exec(bin, pipefd[1], scratch, log);
+		s_child_exec(bin, pipefd[1], (char *const *)argv, log);
+	free(argv);
 	close(pipefd[1]);
 	pfd.fd = pipefd[0];
 	pfd.events = POLLIN;
@@ -124,6 +204,58 @@ static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *err, size_
 			 "agent %s: local bench-agent '%s' did not start (see %s)", c->spec->name,
 			 bin, log);
 	}
+	return rc;
+}
+
+/*
+ * The server key of a profile agent (profile, else --known-hosts) and the
+ * coordinator's own key pair; skey stays "" with --insecure (plain text).
+ */
+static int s_remote_keys(struct bc_fleet *f, const struct bc_conn *c, char *skey, char *err,
+			 size_t errlen)
+{
+	const struct bc_run_opts *o = f->opts;
+	char def[1100], kh[1100], lerr[512] = "";
+	const char *known = o->known_hosts;
+	int rc;
+
+	if (o->insecure)
+		return 0;
+	/* like ssh: a known_hosts file beside the key pair is read when it exists */
+	bc_curve_default_dir("bench-coord", kh, sizeof(kh) - 16);
+	strcat(kh, "/known_hosts");
+	if (!known && !access(kh, F_OK))
+		known = kh;
+	if (c->spec->server_key[0]) {
+		snprintf(skey, BC_KEY_Z85_LEN + 1, "%s", c->spec->server_key);
+	} else if (known) {
+		rc = bc_known_hosts_lookup(known, c->spec->name, c->endpoint, skey, lerr,
+					   sizeof(lerr));
+		if (rc && rc != -ENOENT) {
+			snprintf(err, errlen, "%s", lerr);
+			return rc;
+		}
+	}
+	if (!skey[0]) {
+		snprintf(err, errlen,
+			 "agent %s (%s): no server key: set agents[%d].server_key in the profile "
+			 "(bench-agent keygen prints it on that host)%s%s%s%s, or run with --insecure "
+			 "on a trusted network",
+			 c->spec->name, c->endpoint, c->index,
+			 known ? " or add a line \"" : " or pass --known-hosts FILE",
+			 known ? c->spec->name : "", known ? " <key>\" to " : "", known ? known : "");
+		return -ENOKEY;
+	}
+	if (f->cert)
+		return 0;
+	if (!o->cert) {
+		bc_curve_default_dir("bench-coord", def, sizeof(def) - 12);
+		strcat(def, "/coord.cert");
+	}
+	rc = bc_curve_load(o->cert ? o->cert : def, "bench-coord keygen", &f->cert, lerr,
+			   sizeof(lerr));
+	if (rc)
+		snprintf(err, errlen, "coordinator key: %s", lerr);
 	return rc;
 }
 
@@ -160,6 +292,8 @@ int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct b
 	}
 	for (i = 0; i < f->n && !rc; i++) {
 		struct bc_conn *c = &f->conns[i];
+		char skey[BC_KEY_Z85_LEN + 1] = "";
+		zcert_t *mine;
 
 		if (c->spec->local) {
 			if (mkdir(f->scratch_root, 0755) && errno != EEXIST) {
@@ -168,15 +302,30 @@ int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct b
 					 f->scratch_root, strerror(errno));
 				break;
 			}
-			rc = s_spawn_local(f, c, err, errlen);
+			rc = s_local_keys(f, err, errlen);
+			if (!rc)
+				rc = s_spawn_local(f, c, skey, err, errlen);
+			mine = f->local_cert;
 		} else {
 			snprintf(c->endpoint, sizeof(c->endpoint), "%s", c->spec->endpoint);
+			rc = s_remote_keys(f, c, skey, err, errlen);
+			mine = f->cert;
 		}
 		if (rc)
 			break;
 		c->sock = zsock_new(ZMQ_DEALER);
 		if (!c->sock)
 			return -ENOMEM;
+		/* before connecting, so the first handshake is seen too */
+		c->mon = bc_monitor_new(c->sock, ZMQ_EVENT_CONNECTED |
+							 ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
+							 ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
+							 ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+							 ZMQ_EVENT_HANDSHAKE_FAILED_AUTH);
+		if (skey[0]) {
+			zcert_apply(mine, c->sock);
+			zsock_set_curve_serverkey(c->sock, skey);
+		}
 		/* never block exit on messages to an agent that is gone */
 		zsock_set_linger(c->sock, 200);
 		zsock_set_sndtimeo(c->sock, 1000);
@@ -228,7 +377,7 @@ void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *bod
 
 static cJSON *s_hello_body(const struct bc_fleet *f, const struct bc_conn *c)
 {
-	cJSON *b = cJSON_CreateObject(), *paths;
+	cJSON *b = cJSON_CreateObject(), *paths, *destroy;
 	char who[300], host[256] = "?";
 	int v;
 
@@ -236,9 +385,15 @@ static cJSON *s_hello_body(const struct bc_fleet *f, const struct bc_conn *c)
 	snprintf(who, sizeof(who), "bench-coord %s on %s pid %d", BC_VERSION, host, (int)getpid());
 	cJSON_AddStringToObject(b, "coordinator", who);
 	paths = cJSON_AddArrayToObject(b, "paths");
-	for (v = 0; v < c->nvols; v++)
-		cJSON_AddItemToArray(paths,
-				     cJSON_CreateString(f->prof->volumes[c->vols[v]].path));
+	/* the profile's consent, per path; the agent also needs --allow-destructive */
+	destroy = cJSON_AddArrayToObject(b, "destructive");
+	for (v = 0; v < c->nvols; v++) {
+		const struct bc_volume_spec *vol = &f->prof->volumes[c->vols[v]];
+
+		cJSON_AddItemToArray(paths, cJSON_CreateString(vol->path));
+		if (vol->destructive)
+			cJSON_AddItemToArray(destroy, cJSON_CreateString(vol->path));
+	}
 	return b;
 }
 
@@ -263,6 +418,83 @@ static void s_hello_refusal(const struct bc_conn *c, int rc, const struct bc_msg
 			 rc ? rerr : "");
 }
 
+/* the key this coordinator shows agent c, for messages */
+static const char *s_my_key(const struct bc_fleet *f, const struct bc_conn *c)
+{
+	zcert_t *mine = c->spec->local ? f->local_cert : f->cert;
+
+	return mine ? zcert_public_txt(mine) : "(none: plain text)";
+}
+
+/*
+ * A handshake failure that will not heal by waiting: the agent refused our
+ * key, or one side is plain text. Returns -EACCES with the message, else 0.
+ */
+static int s_handshake_fatal(const struct bc_fleet *f, struct bc_conn *c, char *err,
+			     size_t errlen)
+{
+	const struct bc_monitor_state *st = c->mon ? bc_monitor_drain(c->mon) : NULL;
+
+	if (!st || st->handshaken)
+		return 0;
+	if (st->fail_event == ZMQ_EVENT_HANDSHAKE_FAILED_AUTH) {
+		snprintf(err, errlen,
+			 "agent %s (%s): CURVE handshake failed: the agent rejected this "
+			 "coordinator's key %s (status %u): copy the coordinator's public key "
+			 "file (%s) into the agent's --authorized-keys directory",
+			 c->spec->name, c->endpoint, s_my_key(f, c), st->fail_value,
+			 f->opts->cert ? f->opts->cert : "~/.config/bench-coord/coord.cert");
+		return -EACCES;
+	}
+	if (st->fail_event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL &&
+	    st->fail_value == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH) {
+		snprintf(err, errlen,
+			 "agent %s (%s): handshake failed: %s -- %s",
+			 c->spec->name, c->endpoint, bc_monitor_protocol_error(st->fail_value),
+			 f->opts->insecure && !c->spec->local
+				 ? "this coordinator runs --insecure but the agent requires CURVE"
+				 : "the agent runs --insecure; give it a key pair (bench-agent keygen)");
+		return -EACCES;
+	}
+	return 0;
+}
+
+/* why agent c has not answered HELLO, as precisely as the monitor knows */
+static void s_hello_timeout(const struct bc_fleet *f, struct bc_conn *c, char *err,
+			    size_t errlen)
+{
+	const struct bc_monitor_state *st = c->mon ? bc_monitor_drain(c->mon) : NULL;
+	double s = f->opts->connect_timeout_ms / 1000.0;
+
+	if (!st || (!st->connected && !st->failures))
+		snprintf(err, errlen,
+			 "agent %s (%s): no answer to HELLO within %.1f s: no connection (is "
+			 "bench-agent running and reachable?)",
+			 c->spec->name, c->endpoint, s);
+	else if (st->handshaken)
+		snprintf(err, errlen,
+			 "agent %s (%s): no answer to HELLO within %.1f s (connected and "
+			 "authenticated, but the agent did not reply)",
+			 c->spec->name, c->endpoint, s);
+	else if (st->failures)
+		snprintf(err, errlen,
+			 "agent %s (%s): no answer to HELLO within %.1f s: CURVE handshake failed "
+			 "%u time(s) (%s): most likely server_key is not the agent's public key "
+			 "(bench-agent logs it at start); also check that the agent authorizes this "
+			 "coordinator's key %s",
+			 c->spec->name, c->endpoint, s, st->failures,
+			 st->fail_event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL
+				 ? bc_monitor_protocol_error(st->fail_value)
+				 : "the agent hung up during the handshake",
+			 s_my_key(f, c));
+	else
+		snprintf(err, errlen,
+			 "agent %s (%s): no answer to HELLO within %.1f s: connected, but the "
+			 "handshake never completed -- CURVE handshake failed? check that the agent "
+			 "authorizes this coordinator's key and that server_key matches",
+			 c->spec->name, c->endpoint, s);
+}
+
 int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 {
 	uint64_t deadline = bc_mono_ns() + (uint64_t)f->opts->connect_timeout_ms * BC_NS_PER_MS;
@@ -283,11 +515,17 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 
 		if (now >= deadline)
 			break;
-		rc = bc_fleet_recv(f, (int)((deadline - now) / BC_NS_PER_MS) + 1, &c, &m, rerr,
-				   sizeof(rerr));
+		/* short waits: a refused key shows in the monitor, never as a message */
+		rc = bc_fleet_recv(f, (int)((deadline - now) / BC_NS_PER_MS) + 1 > 100
+					  ? 100
+					  : (int)((deadline - now) / BC_NS_PER_MS) + 1,
+				   &c, &m, rerr, sizeof(rerr));
 		if (rc == -ETIMEDOUT) {
-			rc = 0;
 			bc_msg_clear(&m);
+			rc = 0;
+			for (i = 0; i < f->n && !rc; i++)
+				if (!f->conns[i].hello)
+					rc = s_handshake_fatal(f, &f->conns[i], err, errlen);
 			continue;
 		}
 		if (rc == -EINTR) {
@@ -307,15 +545,15 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 		bc_msg_clear(&m);
 	}
 	for (i = 0; i < f->n && !rc && pending; i++) {
-		const struct bc_conn *c = &f->conns[i];
+		struct bc_conn *c = &f->conns[i];
 
 		if (c->hello)
 			continue;
-		snprintf(err, errlen,
-			 "agent %s (%s): no answer to HELLO within %.1f s (is bench-agent running "
-			 "and reachable?)",
-			 c->spec->name, c->endpoint, f->opts->connect_timeout_ms / 1000.0);
-		rc = -ETIMEDOUT;
+		rc = s_handshake_fatal(f, c, err, errlen);
+		if (!rc) {
+			s_hello_timeout(f, c, err, errlen);
+			rc = -ETIMEDOUT;
+		}
 	}
 	return rc;
 }
@@ -371,6 +609,8 @@ int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen)
 		struct bc_clock_est est;
 		int n = 0;
 
+		if (c->lost)
+			continue;
 		for (r = 0; r < S_TIME_ROUNDS; r++)
 			if (!s_time_round(c, ++seq, &smp[n]))
 				n++;
@@ -431,6 +671,7 @@ void bc_fleet_close(struct bc_fleet *f)
 
 		if (c->sock && !c->hello)
 			zsock_set_linger(c->sock, 0);
+		bc_monitor_destroy(&c->mon);
 		zsock_destroy(&c->sock);
 		any_local |= c->spec->local;
 		s_reap_local(c);
@@ -442,4 +683,10 @@ void bc_fleet_close(struct bc_fleet *f)
 	f->conns = NULL;
 	if (any_local && !f->opts->keep_scratch && !f->opts->scratch_dir)
 		nftw(f->scratch_root, s_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	/* the local agents' keys were good for this run only */
+	if (f->keydir[0])
+		nftw(f->keydir, s_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	f->keydir[0] = 0;
+	zcert_destroy(&f->cert);
+	zcert_destroy(&f->local_cert);
 }

@@ -7,6 +7,7 @@
 
 #include "bc_coord.h"
 #include "bc_log.h"
+#include "bc_report.h"
 
 struct s_cmd {
 	const char *name;
@@ -23,6 +24,11 @@ static int s_version(int argc, char **argv)
 static const struct s_cmd s_cmds[] = {
 	{"run", bc_cmd_run, "run a profile against its agents"},
 	{"validate", bc_cmd_validate, "check profiles without running them"},
+	{"keygen", bc_cmd_keygen, "write this coordinator's CURVE key pair"},
+	{"report", bc_cmd_report, "regenerate a run directory's reports from run.json"},
+	{"compare", bc_cmd_compare, "compare the steps of several runs"},
+	{"agents", bc_cmd_agents, "contact a profile's agents and show what they report"},
+	{"import-fio", bc_cmd_import_fio, "translate a fio job file into a profile"},
 	{"version", s_version, "print the version"},
 };
 

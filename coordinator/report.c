@@ -126,7 +126,31 @@ const char *bc_fmt_num(double v, char *buf, size_t len)
 	return buf;
 }
 
-static cJSON *s_read_json(const char *dir, const char *name, char *err, size_t errlen)
+const char *bc_fmt_bytes(double b, char *buf, size_t len)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+	int u = 0;
+
+	if (!(b > 0)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	while (b >= 1024 && u < 5) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, len, b == floor(b) ? "%.0f %s" : "%.2f %s", b, units[u]);
+	return buf;
+}
+
+const char *bc_check_word(const cJSON *check)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(check, "pass");
+
+	return cJSON_IsTrue(p) ? "PASS" : cJSON_IsFalse(p) ? "FAIL" : "SKIP";
+}
+
+cJSON *bc_report_read_json(const char *dir, const char *name, char *err, size_t errlen)
 {
 	char path[BC_PATH_MAX + 64];
 	char *text = NULL;
@@ -164,9 +188,9 @@ static const cJSON *s_profile_volume(const cJSON *profile, const char *agent, in
 {
 	const cJSON *v;
 
-	cJSON_ArrayForEach(v, bc_rj(profile, "volumes"))
-		if (!strcmp(bc_rj_str("", v, "agent"), agent) && nth-- == 0)
-			return v;
+	cJSON_ArrayForEach(
+	    v, bc_rj(profile, "volumes")) if (!strcmp(bc_rj_str("", v, "agent"), agent) &&
+					      nth-- == 0) return v;
 	return NULL;
 }
 
@@ -177,8 +201,8 @@ static cJSON *s_device(const char *path, const cJSON *src)
 	size_t i;
 
 	cJSON_AddStringToObject(d, "path", path);
-	cJSON_AddStringToObject(d, "resolved", bc_rj_str(bc_rj_str("", src, "path"), src,
-							 "resolved"));
+	cJSON_AddStringToObject(d, "resolved",
+				bc_rj_str(bc_rj_str("", src, "path"), src, "resolved"));
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const cJSON *v = bc_rj(src, keys[i]);
 
@@ -189,55 +213,56 @@ static cJSON *s_device(const char *path, const cJSON *src)
 }
 
 /*
- * Devices as the agents opened them: the first "ready" record of
- * events.jsonl holds every agent that answered PREPARE. Only lines that
- * mention it are parsed and the scan stops there, so a long log of STATS
- * records costs one read of its head.
+ * The first "ready" record of events.jsonl: every agent that answered the
+ * first PREPARE, with its volumes as opened. Only lines that mention it are
+ * parsed and the scan stops there, so a long log of STATS records costs one
+ * read of its head. Caller owns the result; NULL when there is none.
  */
-static void s_devices_from_events(struct bc_report *r)
+static cJSON *s_first_ready(const char *dir)
 {
 	char path[BC_PATH_MAX + 32];
 	char *line = NULL;
 	size_t cap = 0;
+	cJSON *ev = NULL;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/events.jsonl", r->dir);
+	snprintf(path, sizeof(path), "%s/events.jsonl", dir);
 	f = fopen(path, "r");
 	if (!f)
-		return;
-	while (getline(&line, &cap, f) > 0) {
-		const cJSON *a;
-		cJSON *ev;
-
-		if (!strstr(line, "\"event\":\"ready\""))
-			continue;
-		ev = cJSON_Parse(line);
-		cJSON_ArrayForEach(a, bc_rj(ev, "agents"))
-		{
-			cJSON *list = cJSON_AddArrayToObject(r->devices, a->string);
-			const cJSON *v;
-			int i = 0;
-
-			cJSON_ArrayForEach(v, bc_rj(a, "volumes"))
-			{
-				const cJSON *pv = s_profile_volume(r->profile, a->string, i++);
-
-				cJSON_AddItemToArray(list,
-						     s_device(bc_rj_str(bc_rj_str("?", v, "path"), pv,
-									"path"),
-							      v));
-			}
-		}
-		cJSON_Delete(ev);
-		break;
-	}
+		return NULL;
+	while (!ev && getline(&line, &cap, f) > 0)
+		if (strstr(line, "\"event\":\"ready\""))
+			ev = cJSON_Parse(line);
 	free(line);
 	fclose(f);
+	return ev;
 }
 
-/* agents that never got to READY: what HELLO said about their paths */
-static void s_devices_from_hello(struct bc_report *r)
+static void s_add_devices(struct bc_report *r, const char *agent, const cJSON *ready)
 {
+	const cJSON *v;
+	cJSON *list;
+	int i = 0;
+
+	if (cJSON_GetObjectItemCaseSensitive(r->devices, agent))
+		return;
+	list = cJSON_AddArrayToObject(r->devices, agent);
+	cJSON_ArrayForEach(v, bc_rj(ready, "volumes"))
+	{
+		const cJSON *pv = s_profile_volume(r->profile, agent, i++);
+
+		cJSON_AddItemToArray(list,
+				     s_device(bc_rj_str(bc_rj_str("?", v, "path"), pv, "path"), v));
+	}
+}
+
+/*
+ * Devices in the agents' order: as each agent opened them (READY), or for
+ * agents that never got that far, what HELLO said about their paths.
+ */
+static void s_devices(struct bc_report *r)
+{
+	cJSON *ev = s_first_ready(r->dir);
 	const cJSON *a, *p;
 
 	cJSON_ArrayForEach(a, bc_rj(r->run, "agents"))
@@ -245,13 +270,21 @@ static void s_devices_from_hello(struct bc_report *r)
 		const char *name = bc_rj_str(NULL, a, "name");
 		cJSON *list;
 
-		if (!name || cJSON_GetObjectItemCaseSensitive(r->devices, name) ||
-		    !bc_rj(a, "hello", "paths"))
+		if (!name)
+			continue;
+		if (bc_rj(ev, "agents", name)) {
+			s_add_devices(r, name, bc_rj(ev, "agents", name));
+			continue;
+		}
+		if (!bc_rj(a, "hello", "paths"))
 			continue;
 		list = cJSON_AddArrayToObject(r->devices, name);
 		cJSON_ArrayForEach(p, bc_rj(a, "hello", "paths"))
-			cJSON_AddItemToArray(list, s_device(bc_rj_str("?", p, "path"), p));
+		    cJSON_AddItemToArray(list, s_device(bc_rj_str("?", p, "path"), p));
 	}
+	/* a run.json written before its agent list still shows what READY saw */
+	cJSON_ArrayForEach(a, bc_rj(ev, "agents")) s_add_devices(r, a->string, a);
+	cJSON_Delete(ev);
 }
 
 int bc_report_load(struct bc_report *r, const char *dir, char *err, size_t errlen)
@@ -260,7 +293,7 @@ int bc_report_load(struct bc_report *r, const char *dir, char *err, size_t errle
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
-	r->run = s_read_json(dir, "run.json", err, errlen);
+	r->run = bc_report_read_json(dir, "run.json", err, errlen);
 	if (!r->run)
 		return -ENOENT;
 	if (!cJSON_IsObject(r->run)) {
@@ -269,10 +302,9 @@ int bc_report_load(struct bc_report *r, const char *dir, char *err, size_t errle
 		return -EINVAL;
 	}
 	/* a run that failed before its profile was resolved still has a report */
-	r->profile = s_read_json(dir, "profile.json", ignore, sizeof(ignore));
+	r->profile = bc_report_read_json(dir, "profile.json", ignore, sizeof(ignore));
 	r->devices = cJSON_CreateObject();
-	s_devices_from_events(r);
-	s_devices_from_hello(r);
+	s_devices(r);
 	r->expect = bc_report_expect_eval(r->profile, r->run);
 	if (!r->devices || !r->expect) {
 		snprintf(err, errlen, "out of memory");

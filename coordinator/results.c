@@ -304,6 +304,8 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 		}
 	}
 	cJSON_AddItemToObject(o, "agent_totals", cJSON_Duplicate(r->agent_totals, 1));
+	cJSON_AddItemToObject(o, "lost_agents",
+			      r->lost ? cJSON_Duplicate(r->lost, 1) : cJSON_CreateArray());
 	cJSON_AddItemToObject(o, "checks", bc_checks_json(r));
 	cJSON_AddItemToObject(o, "steady_state", s_steady_json(g));
 	cJSON_AddItemToObject(o, "clock", s_clock_json(r));

@@ -19,10 +19,12 @@
 #define S_START_LEAD_MS 300
 /* a second is printed without its missing agents this long after it ended */
 #define S_SECOND_GRACE_MS 2000
-/* an agent silent this long during a step is lost */
-#define S_SILENCE_MS 5000
+/* an agent silent this long during a step is lost (heartbeats are 1/s) */
+#define S_SILENCE_MS 3000
 /* after the last interval, agents have this long to drain and say STEP_DONE */
 #define S_DRAIN_MS 30000
+/* a second reported this long before it ends can only be a finished size-based pass */
+#define S_EARLY_MS 500
 
 static cJSON *s_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int idx)
 {
@@ -42,6 +44,13 @@ static cJSON *s_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, 
 		cJSON_AddNumberToObject(o, "size", (double)v->size_bytes);
 		cJSON_AddNumberToObject(o, "offset", (double)v->offset_bytes);
 		cJSON_AddNumberToObject(o, "length", (double)v->length_bytes);
+		if (v->workload) {
+			/* the step's workload with this volume's overrides, in full */
+			struct bc_workload vw;
+
+			if (!bc_volume_workload(&st->wl, v, &vw, NULL, 0))
+				cJSON_AddItemToObject(o, "workload", bc_workload_to_json(&vw));
+		}
 		cJSON_AddItemToArray(vols, o);
 	}
 	return b;
@@ -65,13 +74,17 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 			 struct bc_step_result *res)
 {
 	uint64_t deadline = bc_mono_ns() + (uint64_t)f->opts->prepare_timeout_ms * BC_NS_PER_MS;
-	int i, pending = f->n;
+	int i, pending = 0;
 	cJSON *ev = cJSON_CreateObject(), *agents = cJSON_AddObjectToObject(ev, "agents");
 
 	for (i = 0; i < f->n; i++) {
-		cJSON *b = s_prepare_body(f, &f->conns[i], idx);
+		cJSON *b;
 
 		f->conns[i].ready = f->conns[i].done = false;
+		if (f->conns[i].lost)
+			continue; /* lost in an earlier step under "continue" */
+		pending++;
+		b = s_prepare_body(f, &f->conns[i], idx);
 		bc_msg_send_json(f->conns[i].sock, NULL, BC_MSG_PREPARE, b);
 		cJSON_Delete(b);
 	}
@@ -104,7 +117,7 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 	if (!pending)
 		return 0;
 	if (!res->error[0]) {
-		for (i = 0; i < f->n && f->conns[i].ready; i++)
+		for (i = 0; i < f->n && (f->conns[i].ready || f->conns[i].lost); i++)
 			;
 		if (zsys_interrupted)
 			snprintf(res->error, sizeof(res->error), "interrupted during PREPARE");
@@ -154,6 +167,27 @@ static void s_print_second(FILE *o, const struct bc_step_result *res, uint32_t k
 	fflush(o);
 }
 
+static int s_alive(const struct bc_fleet *f)
+{
+	int i, n = 0;
+
+	for (i = 0; i < f->n; i++)
+		n += !f->conns[i].lost;
+	return n;
+}
+
+/* I/Os (done or failed) of second k over every agent */
+static uint64_t s_second_ios(const struct bc_agg *g, uint32_t k)
+{
+	const struct bc_secrow *r = &g->ent[BC_LVL_TOTAL][0].secs[k];
+	uint64_t n = r->errors + r->short_ios;
+	int op;
+
+	for (op = 0; op < BC_OP_NR; op++)
+		n += r->ios[op];
+	return n;
+}
+
 /* close every second that is complete or overdue */
 static void s_close_seconds(struct bc_fleet *f, struct bc_step_result *res, bool all)
 {
@@ -164,13 +198,54 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_step_result *res, bool
 		uint32_t k = g->closed;
 		uint64_t end = res->start_ns + (uint64_t)(k + 1) * BC_NS_PER_S;
 
-		if (!all && g->agents_reported[k] < (uint32_t)f->n &&
+		if (!all && g->agents_reported[k] < (uint32_t)s_alive(f) &&
 		    now < end + S_SECOND_GRACE_MS * BC_NS_PER_MS)
 			break;
 		bc_agg_close_second(g, k);
-		if (!f->opts->quiet)
-			s_print_second(stdout, res, k, f->n);
+		if (f->opts->quiet)
+			continue;
+		/*
+		 * Every agent reported an empty second that is still in the future:
+		 * their size-based pass is over and the rest of the step is empty
+		 * (docs/engine.md). One note instead of a line per empty second.
+		 */
+		if (g->agents_reported[k] >= (uint32_t)f->n && now + S_EARLY_MS * BC_NS_PER_MS < end &&
+		    !s_second_ios(g, k)) {
+			if (!k || s_second_ios(g, k - 1))
+				printf("%-8s %4u pass complete: seconds %u-%u are empty\n", "", k, k,
+				       g->seconds - 1);
+			continue;
+		}
+		s_print_second(stdout, res, k, f->n);
 	}
+}
+
+/*
+ * A size-based step whose pass ended before its runtime: the measured window
+ * ends with the last second that saw I/O, so IOPS and MB/s are those of the
+ * pass, not diluted by the empty seconds up to the runtime cap.
+ */
+static void s_trim_size_based(struct bc_fleet *f, struct bc_step_result *res, int idx)
+{
+	const struct bc_step *st = &f->prof->steps[idx];
+	struct bc_agg *g = &res->agg;
+	struct bc_workload vw;
+	bool sized = bc_workload_size_based(&st->wl);
+	uint32_t k, last = 0;
+	int i;
+
+	for (i = 0; i < f->prof->nvolumes && !sized; i++)
+		sized = !bc_volume_workload(&st->wl, &f->prof->volumes[i], &vw, NULL, 0) &&
+			bc_workload_size_based(&vw);
+	if (!sized)
+		return;
+	for (k = 0; k < g->seconds; k++)
+		if (s_second_ios(g, k))
+			last = k + 1;
+	if (last < g->ramp_s + 1)
+		last = g->ramp_s + 1;
+	if (last < g->seconds)
+		g->seconds = last;
 }
 
 static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
@@ -212,11 +287,52 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 	}
 }
 
+/*
+ * An agent went silent. "abort": the step fails (the caller stops everyone).
+ * "continue": the agent is marked lost from the current second on and the
+ * others finish; every output shows it.
+ */
+static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
+			struct bc_conn *a, int *pending)
+{
+	uint64_t now = bc_real_ns();
+	uint32_t k = now > res->start_ns ? (uint32_t)((now - res->start_ns) / BC_NS_PER_S) : 0;
+	cJSON *ev, *l;
+
+	/* heard last at this second: its records stop there */
+	k = k >= S_SILENCE_MS / 1000 ? k - S_SILENCE_MS / 1000 : 0;
+	snprintf(a->lost_why, sizeof(a->lost_why), "silent for %d s", S_SILENCE_MS / 1000);
+	if (f->prof->on_agent_loss == BC_LOSS_ABORT) {
+		snprintf(res->error, sizeof(res->error),
+			 "agent %s (%s): %s during the step (on_agent_loss: abort)", a->spec->name,
+			 a->endpoint, a->lost_why);
+		return -ETIMEDOUT;
+	}
+	a->lost = true;
+	(*pending)--;
+	if (!res->lost)
+		res->lost = cJSON_CreateArray();
+	l = cJSON_CreateObject();
+	cJSON_AddStringToObject(l, "name", a->spec->name);
+	cJSON_AddNumberToObject(l, "from_second", k);
+	cJSON_AddStringToObject(l, "reason", a->lost_why);
+	cJSON_AddItemToArray(res->lost, l);
+	ev = cJSON_Duplicate(l, 1);
+	cJSON_AddNumberToObject(ev, "step", (double)(res->step - f->prof->steps));
+	bc_rundir_event(rd, "agent_lost", ev);
+	bc_warn("agent %s (%s) lost around second %u: %s; continuing with %d agent(s) "
+		"(on_agent_loss: continue)",
+		a->spec->name, a->endpoint, k, a->lost_why, s_alive(f));
+	/* if it comes back, it must not keep writing */
+	bc_msg_send_json(a->sock, NULL, BC_MSG_ABORT, NULL);
+	return 0;
+}
+
 static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res)
 {
 	uint64_t end = res->start_ns + (uint64_t)res->agg.seconds * BC_NS_PER_S;
 	uint64_t last_beat = 0;
-	int pending = f->n, rc = 0, i;
+	int pending = s_alive(f), rc = 0, i;
 
 	while (pending && !rc) {
 		struct bc_conn *c = NULL;
@@ -247,16 +363,16 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 			bc_fleet_broadcast(f, BC_MSG_HEARTBEAT, NULL);
 			last_beat = mono;
 		}
-		for (i = 0; i < f->n; i++) {
-			const struct bc_conn *a = &f->conns[i];
+		for (i = 0; i < f->n && !rc; i++) {
+			struct bc_conn *a = &f->conns[i];
 
-			if (!a->done && mono - a->last_heard_ns > S_SILENCE_MS * BC_NS_PER_MS) {
-				snprintf(res->error, sizeof(res->error),
-					 "agent %s (%s): silent for %d s during the step",
-					 a->spec->name, a->endpoint, S_SILENCE_MS / 1000);
-				return -ETIMEDOUT;
-			}
+			if (a->done || a->lost ||
+			    mono - a->last_heard_ns <= S_SILENCE_MS * BC_NS_PER_MS)
+				continue;
+			rc = s_agent_lost(f, rd, res, a, &pending);
 		}
+		if (rc)
+			return rc;
 		if (bc_real_ns() > end + S_DRAIN_MS * BC_NS_PER_MS) {
 			snprintf(res->error, sizeof(res->error),
 				 "%d agent(s) did not finish the step within %d s of its end",
@@ -296,7 +412,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, struct bc
 {
 	const struct bc_step *st = &f->prof->steps[idx];
 	cJSON *ev, *starts;
-	uint64_t start;
+	uint64_t start, at;
 	int i, rc;
 
 	memset(res, 0, sizeof(*res));
@@ -323,12 +439,17 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, struct bc
 	cJSON_AddStringToObject(ev, "name", st->name);
 	cJSON_AddNumberToObject(ev, "start_ns", (double)start);
 	cJSON_AddNumberToObject(ev, "seconds", res->agg.seconds);
+	cJSON_AddItemToObject(ev, "clock", cJSON_Duplicate(res->clock, 1));
 	starts = cJSON_AddObjectToObject(ev, "agent_start_ns");
 	for (i = 0; i < f->n; i++) {
 		struct bc_conn *c = &f->conns[i];
-		cJSON *b = cJSON_CreateObject();
+		cJSON *b;
+
+		if (c->lost)
+			continue;
+		b = cJSON_CreateObject();
 		/* the common start in this agent's own clock */
-		uint64_t at = (uint64_t)((int64_t)start + c->offset_ns);
+		at = (uint64_t)((int64_t)start + c->offset_ns);
 
 		cJSON_AddNumberToObject(b, "step", idx);
 		cJSON_AddNumberToObject(b, "start_ns", (double)at);
@@ -342,6 +463,8 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, struct bc
 		s_print_header(stdout, res);
 	rc = s_run_loop(f, rd, res);
 	s_close_seconds(f, res, true);
+	if (!rc)
+		s_trim_size_based(f, res, idx);
 out:
 	if (rc) {
 		bc_fleet_broadcast(f, BC_MSG_ABORT, NULL);

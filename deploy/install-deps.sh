@@ -6,17 +6,29 @@
 # Debian/Ubuntu (required, tested on Debian 12):
 #   build: build-essential cmake pkg-config libczmq-dev libzmq3-dev
 #          liburing-dev libcjson-dev libcurl4-openssl-dev
-#   test:  fio iproute2 util-linux (losetup)
+#   test:  fio iproute2 util-linux (losetup) python3-six (fio_jsonplus_clat2csv)
+#          e2fsprogs (mkfs.ext4 in the multihost loop-device test)
+#          clang libclang-rt-dev (libFuzzer + ASan/UBSan for tests/fuzz; the
+#          fuzz tests skip without them)
+#   with --test also: chromium (renders report.html in test_e2e_report_html;
+#          several hundred MB with its libraries, so only for test runs - the
+#          test skips without it)
 # Fedora/RHEL (names listed, not exercised by CI):
 #   build: gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
 #          liburing-devel cjson-devel libcurl-devel
-#   test:  fio iproute util-linux
+#   test:  fio iproute util-linux python3-six; with --test also chromium
 set -eu
 
 DEB_PKGS="build-essential cmake pkg-config libczmq-dev libzmq3-dev liburing-dev
-libcjson-dev libcurl4-openssl-dev fio iproute2 util-linux"
+libcjson-dev libcurl4-openssl-dev fio iproute2 util-linux python3-six e2fsprogs
+clang libclang-rt-dev"
 RPM_PKGS="gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
-liburing-devel cjson-devel libcurl-devel fio iproute util-linux"
+liburing-devel cjson-devel libcurl-devel fio iproute util-linux python3-six e2fsprogs
+clang compiler-rt"
+if [ "${1:-}" = "--test" ]; then
+	DEB_PKGS="$DEB_PKGS chromium"
+	RPM_PKGS="$RPM_PKGS chromium"
+fi
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then

@@ -4,7 +4,7 @@
 # Usage: bash deploy/run-tests.sh [ctest args...]   e.g. -L unit
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash deploy/install-deps.sh
+bash deploy/install-deps.sh --test
 cmake -S . -B build -DBC_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)"
 cd build

@@ -51,6 +51,8 @@ undeclared_agent)
 unreachable_agent)
 	# a loopback port nobody listens on: bind-and-close to find one
 	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	# a key for it, so the coordinator gets as far as trying to connect
+	add_known_host far "$(sed -n 's/^ *public-key = "\(.*\)"/\1/p' "$COORD_CERT")"
 	base "[{\"name\": \"c1\", \"endpoint\": \"local\"}, {\"name\": \"far\", \"endpoint\": \"tcp://127.0.0.1:$port\"}]" \
 		"[{\"agent\": \"c1\", \"path\": \"v.dat\", \"size\": \"1m\"}, {\"agent\": \"far\", \"path\": \"/dev/null\"}]" '' >"$T/p.json"
 	expect 1 "agent far \(tcp://127\.0\.0\.1:$port\): no answer to HELLO within 1\.0 s"

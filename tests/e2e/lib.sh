@@ -24,17 +24,38 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# CURVE everywhere, as in production: this test's own coordinator key pair and
+# known_hosts live in the default place (XDG_CONFIG_HOME), so `bench-coord run`
+# finds them without options; each agent gets its own pair (start_agent).
+export XDG_CONFIG_HOME="$T/config"
+"$COORD" keygen >/dev/null
+COORD_CERT="$XDG_CONFIG_HOME/bench-coord/coord.cert"
+KNOWN_HOSTS="$XDG_CONFIG_HOME/bench-coord/known_hosts"
+: >"$KNOWN_HOSTS"
+
+# add_known_host ENDPOINT-OR-NAME KEY: the coordinator trusts KEY for it
+add_known_host() {
+	echo "$1 $2" >>"$KNOWN_HOSTS"
+}
+
 fail() {
 	echo "FAIL: $*" >&2
 	exit 1
 }
 
-# start_agent NAME: a bench-agent on an ephemeral loopback port; sets EP_<NAME>
+# start_agent NAME [ARGS...]: a bench-agent on an ephemeral loopback port, over
+# CURVE with its own key pair, authorizing this test's coordinator and allowing
+# every path under $T; sets EP_<NAME> and KEY_<NAME>, and adds it to known_hosts
 start_agent() {
-	local name=$1 epfile="$T/ep-$1"
+	local name=$1 epfile="$T/ep-$1" keys="$T/keys-$1" key
+	shift
 	mkdir -p "$T/scratch-$name"
+	key=$("$AGENT" keygen "$keys" | sed -n 's/^server key: //p')
+	cp "$COORD_CERT" "$keys/authorized_keys/"
+	printf -v "KEY_$name" '%s' "$key"
 	"$AGENT" --listen 'tcp://127.0.0.1:*' --ready-fd 3 --scratch-dir "$T/scratch-$name" \
-		3>"$epfile" 2>"$T/agent-$name.log" &
+		--cert "$keys/agent.cert" --authorized-keys "$keys/authorized_keys" --allow "$T/**" \
+		"$@" 3>"$epfile" 2>"$T/agent-$name.log" &
 	AGENT_PIDS+=($!)
 	for _ in $(seq 50); do
 		[ -s "$epfile" ] && break
@@ -42,6 +63,7 @@ start_agent() {
 	done
 	[ -s "$epfile" ] || fail "agent $name did not start: $(cat "$T/agent-$name.log")"
 	printf -v "EP_$name" '%s' "$(head -n1 "$epfile")"
+	add_known_host "$(head -n1 "$epfile")" "$key"
 }
 
 # json FILE EXPR: evaluate a python expression over run.json loaded as `r`

@@ -48,7 +48,7 @@ for s in 0 1; do
 	  sum(v['bytes'] for v in r['steps'][$s]['volumes']),
 	  r['steps'][$s]['total']['bytes'] > 0,
 	  r['steps'][$s]['total']['errors'] == 0,
-	  all(c['pass'] for c in r['steps'][$s]['checks']),
+	  all(c['pass'] is not False for c in r['steps'][$s]['checks']),
 	  len(r['steps'][$s]['total']['series']['iops']) == 4,
 	  r['steps'][$s]['incomplete_seconds'] == []])" | grep -qx True || fail "step $s totals do not add up"
 	# the window rate is the window bytes over the measured seconds

@@ -1,4 +1,4 @@
-/* test_agent_session: a real bench-agent answers HELLO with host and path facts, refuses a second coordinator with BUSY and another protocol version with ERROR, and reports an unopenable path by name */
+/* test_agent_session: a real bench-agent (over CURVE) answers HELLO with host and path facts, refuses a second coordinator with BUSY and another protocol version with ERROR, counts what it refused, and reports an unopenable path by name */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -7,11 +7,36 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bc_curve.h"
 #include "bc_proto.h"
 #include "bc_test.h"
 
 static char s_ep[256];
 static pid_t s_pid;
+static char s_keys[] = "/tmp/bc-test-session-keys-XXXXXX";
+static char s_agent_cert[320], s_auth[320], s_server_key[BC_KEY_Z85_LEN + 1];
+static zcert_t *s_coord_cert;
+
+/* an agent key pair, a coordinator key pair, and the coordinator authorized */
+static void s_make_keys(void)
+{
+	char err[512], path[400];
+
+	if (!mkdtemp(s_keys))
+		SKIP("cannot create a temp dir");
+	snprintf(s_agent_cert, sizeof(s_agent_cert), "%s/agent.cert", s_keys);
+	snprintf(s_auth, sizeof(s_auth), "%s/auth", s_keys);
+	snprintf(path, sizeof(path), "%s/coord.cert", s_auth);
+	if (bc_curve_keygen(s_keys, "agent.cert", false, s_server_key, err, sizeof(err)) ||
+	    bc_curve_keygen(s_auth, "coord.cert", false, NULL, err, sizeof(err)) ||
+	    bc_curve_load(path, "keygen", &s_coord_cert, err, sizeof(err))) {
+		fprintf(stderr, "keys: %s\n", err);
+		exit(1);
+	}
+	/* the authorized directory holds only the public file */
+	snprintf(path, sizeof(path), "%s/coord.cert_secret", s_auth);
+	unlink(path);
+}
 
 static void s_start_agent(const char *scratch)
 {
@@ -24,7 +49,8 @@ static void s_start_agent(const char *scratch)
 	if (s_pid == 0) {
 		dup2(p[1], 3);
 		execl(BC_BIN_DIR "/bench-agent", "bench-agent", "--listen", "tcp://127.0.0.1:*",
-		      "--ready-fd", "3", "--scratch-dir", scratch, (char *)NULL);
+		      "--ready-fd", "3", "--scratch-dir", scratch, "--cert", s_agent_cert,
+		      "--authorized-keys", s_auth, (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);
@@ -44,6 +70,8 @@ static zsock_t *s_coord(void)
 
 	zsock_set_rcvtimeo(s, 5000);
 	zsock_set_linger(s, 0);
+	zcert_apply(s_coord_cert, s);
+	zsock_set_curve_serverkey(s, s_server_key);
 	if (zsock_connect(s, "%s", s_ep))
 		exit(1);
 	return s;
@@ -90,6 +118,7 @@ int main(void)
 	if (fd < 0 || ftruncate(fd, 1 << 20))
 		SKIP("cannot create %s", file);
 	close(fd);
+	s_make_keys();
 	s_start_agent(scratch);
 	a = s_coord();
 	b = s_coord();
@@ -152,6 +181,16 @@ int main(void)
 	usleep(200000);
 	CHECK(s_ask(b, BC_MSG_HELLO, "{\"coordinator\":\"test B\"}", &m) == 0);
 	CHECK(m.type == BC_MSG_HELLO_OK);
+	/* what was refused is counted and reported */
+	{
+		const cJSON *sec = cJSON_GetObjectItem(m.json, "security");
+		const cJSON *d = cJSON_GetObjectItem(sec, "dropped");
+
+		CHECK(!strcmp(s_str(sec, "mode"), "curve"));
+		CHECK(!strcmp(s_str(sec, "public_key"), s_server_key));
+		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(d, "wrong_version")) >= 1);
+		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(d, "refused")) >= 2);
+	}
 	bc_msg_clear(&m);
 
 	zsock_destroy(&a);
@@ -161,5 +200,8 @@ int main(void)
 	CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "agent exit status %d", st);
 	unlink(file);
 	rmdir(scratch);
+	zcert_destroy(&s_coord_cert);
+	snprintf(body, sizeof(body), "rm -rf '%s'", s_keys);
+	CHECK(system(body) == 0);
 	TEST_DONE();
 }

@@ -1,0 +1,327 @@
+/*
+ * auth.c - CURVE on the agent's control socket, the ZAP handler that admits
+ * authorized coordinators, the handshake monitor and the drop counters
+ * (see bc_auth.h).
+ *
+ * Why our own ZAP handler and not czmq's zauth actor: it runs on the control
+ * thread (no extra thread), it can log "rejected coordinator key X from
+ * ADDR" in our words and count it, and it hands the key to the session as
+ * the ZeroMQ User-Id so the agent knows which coordinator it serves.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bc_auth.h"
+#include "bc_clock.h"
+#include "bc_curve.h"
+#include "bc_log.h"
+
+/* at most this many log lines per kind of refusal per window */
+#define S_LOG_BURST	5
+#define S_LOG_WINDOW_NS (10 * BC_NS_PER_S)
+
+struct s_ratelimit {
+	uint64_t window_start_ns;
+	unsigned logged;
+	uint64_t suppressed;
+};
+
+struct bc_auth {
+	zcert_t *cert;	     /* NULL when insecure */
+	zcertstore_t *store; /* authorized coordinator keys, reloaded when the directory changes */
+	char keys_dir[1024];
+	zsock_t *zap; /* REP on inproc://zeromq.zap.01 */
+	struct bc_monitor *mon;
+	struct bc_agent_counters n;
+	struct s_ratelimit rl_zap, rl_hs, rl_drop;
+};
+
+/* true when this line may be logged; logs the suppressed count when a window ends */
+static bool s_may_log(struct s_ratelimit *rl, const char *what)
+{
+	uint64_t now = bc_mono_ns();
+
+	if (now - rl->window_start_ns > S_LOG_WINDOW_NS) {
+		if (rl->suppressed)
+			bc_warn("%llu more %s not logged in the last %llu s",
+				(unsigned long long)rl->suppressed, what,
+				(unsigned long long)(S_LOG_WINDOW_NS / BC_NS_PER_S));
+		rl->window_start_ns = now;
+		rl->logged = 0;
+		rl->suppressed = 0;
+	}
+	if (rl->logged < S_LOG_BURST) {
+		rl->logged++;
+		return true;
+	}
+	rl->suppressed++;
+	return false;
+}
+
+void bc_auth_log_drop(struct bc_auth *a, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!s_may_log(&a->rl_drop, "dropped messages"))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	bc_warn("%s", buf);
+}
+
+/* count the coordinator certificates in dir, warning about files that are not */
+static int s_count_keys(const char *dir)
+{
+	char path[1300];
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int n = 0;
+
+	if (!dp)
+		return -errno;
+	while ((d = readdir(dp))) {
+		zcert_t *c;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		c = zcert_load(path);
+		if (c)
+			n++;
+		else
+			bc_warn("authorized keys: '%s' is not a CURVE public key file; ignored",
+				path);
+		zcert_destroy(&c);
+	}
+	closedir(dp);
+	return n;
+}
+
+struct bc_auth *bc_auth_new(zsock_t *s, const char *cert_path, const char *keys_dir, bool insecure,
+			    char *err, size_t errlen)
+{
+	struct bc_auth *a = calloc(1, sizeof(*a));
+	struct stat st;
+	int n;
+
+	if (!a) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	zsock_set_maxmsgsize(s, BC_AGENT_WIRE_MAX);
+	a->mon = bc_monitor_new(s, ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
+				       ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+				       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH |
+				       ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED);
+	if (!a->mon) {
+		snprintf(err, errlen, "cannot monitor the control socket: %s",
+			 zmq_strerror(zmq_errno()));
+		goto fail;
+	}
+	if (insecure)
+		return a;
+	if (bc_curve_load(cert_path, "bench-agent keygen", &a->cert, err, errlen)) {
+		snprintf(err + strlen(err), errlen - strlen(err),
+			 "; or start with --insecure on a trusted network");
+		goto fail;
+	}
+	if (stat(keys_dir, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen,
+			 "authorized keys directory '%s': %s (create it and copy each "
+			 "coordinator's public key file there; 'bench-coord keygen' writes one)",
+			 keys_dir, errno ? strerror(errno) : "not a directory");
+		goto fail;
+	}
+	snprintf(a->keys_dir, sizeof(a->keys_dir), "%s", keys_dir);
+	n = s_count_keys(keys_dir);
+	if (n == 0)
+		bc_warn("no coordinator keys in '%s' yet: every coordinator is refused until one "
+			"is copied there (no restart needed)",
+			keys_dir);
+	else
+		bc_info("%d authorized coordinator key(s) in '%s'", n, keys_dir);
+	a->store = zcertstore_new(keys_dir);
+	/* the ZAP endpoint is fixed by RFC 27; libzmq asks it about every CURVE client */
+	a->zap = zsock_new(ZMQ_REP);
+	if (!a->store || !a->zap || zsock_bind(a->zap, "inproc://zeromq.zap.01")) {
+		snprintf(err, errlen, "cannot start the authentication handler: %s",
+			 zmq_strerror(zmq_errno()));
+		goto fail;
+	}
+	zcert_apply(a->cert, zsock_resolve(s));
+	zsock_set_curve_server(s, 1);
+	zsock_set_zap_domain(s, "bench-agent");
+	return a;
+fail:
+	bc_auth_destroy(&a);
+	return NULL;
+}
+
+void bc_auth_destroy(struct bc_auth **ap)
+{
+	struct bc_auth *a = *ap;
+
+	if (!a)
+		return;
+	bc_monitor_destroy(&a->mon);
+	zsock_destroy(&a->zap);
+	zcertstore_destroy(&a->store);
+	zcert_destroy(&a->cert);
+	free(a);
+	*ap = NULL;
+}
+
+zsock_t *bc_auth_zap_sock(struct bc_auth *a)
+{
+	return a->zap;
+}
+
+zsock_t *bc_auth_monitor_sock(struct bc_auth *a)
+{
+	return bc_monitor_sock(a->mon);
+}
+
+const char *bc_auth_public_key(const struct bc_auth *a)
+{
+	return a && a->cert ? zcert_public_txt(a->cert) : NULL;
+}
+
+struct bc_agent_counters *bc_auth_counters(struct bc_auth *a)
+{
+	return &a->n;
+}
+
+/* RFC 27 reply: version, request id, status code, status text, user id, metadata */
+static void s_zap_reply(struct bc_auth *a, zframe_t **req_id, const char *code, const char *text,
+			const char *user)
+{
+	zmsg_t *r = zmsg_new();
+
+	zmsg_addstr(r, "1.0");
+	zmsg_append(r, req_id);
+	zmsg_addstr(r, code);
+	zmsg_addstr(r, text);
+	zmsg_addstr(r, user);
+	zmsg_addmem(r, "", 0);
+	zmsg_send(&r, a->zap);
+}
+
+void bc_auth_on_zap(struct bc_auth *a)
+{
+	zmsg_t *req = zmsg_recv(a->zap);
+	char *version = NULL, *domain = NULL, *address = NULL, *mech = NULL;
+	zframe_t *req_id = NULL, *identity = NULL, *key = NULL;
+	char z85[BC_KEY_Z85_LEN + 1] = "";
+
+	if (!req)
+		return;
+	version = zmsg_popstr(req);
+	req_id = zmsg_pop(req);
+	domain = zmsg_popstr(req);
+	address = zmsg_popstr(req);
+	identity = zmsg_pop(req);
+	mech = zmsg_popstr(req);
+	key = zmsg_pop(req);
+	if (!version || strcmp(version, "1.0") || !req_id) {
+		/* libzmq itself never sends this; answer so it does not wait forever */
+		if (req_id)
+			s_zap_reply(a, &req_id, "500", "bad ZAP request", "");
+		goto out;
+	}
+	if (!mech || strcmp(mech, "CURVE") || !key || zframe_size(key) != 32) {
+		a->n.handshake_failures++;
+		if (s_may_log(&a->rl_zap, "refused handshakes"))
+			bc_warn("refused a %s client from %s: this agent accepts CURVE only",
+				mech ? mech : "?", address ? address : "?");
+		s_zap_reply(a, &req_id, "400", "CURVE required", "");
+		goto out;
+	}
+	zmq_z85_encode(z85, zframe_data(key), 32);
+	if (zcertstore_lookup(a->store, z85)) {
+		bc_debug("admitted coordinator key %s from %s", z85, address ? address : "?");
+		s_zap_reply(a, &req_id, "200", "OK", z85);
+		goto out;
+	}
+	a->n.rejected_keys++;
+	if (s_may_log(&a->rl_zap, "rejected coordinator keys"))
+		bc_warn("rejected coordinator key %s from %s: not in the authorized keys "
+			"directory '%s'",
+			z85, address ? address : "?", a->keys_dir);
+	s_zap_reply(a, &req_id, "400", "coordinator key not authorized", "");
+out:
+	free(version);
+	free(domain);
+	free(address);
+	free(mech);
+	zframe_destroy(&req_id);
+	zframe_destroy(&identity);
+	zframe_destroy(&key);
+	zmsg_destroy(&req);
+}
+
+void bc_auth_on_monitor(struct bc_auth *a)
+{
+	struct bc_monitor_event ev;
+
+	while (!bc_monitor_read(a->mon, &ev)) {
+		switch (ev.event) {
+		case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
+			a->n.handshake_failures++;
+			if (!s_may_log(&a->rl_hs, "failed handshakes"))
+				break;
+			if (ev.value == ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC)
+				bc_warn(
+				    "CURVE handshake on %s failed: %s -- a coordinator is using "
+				    "a server_key that is not this agent's public key %s",
+				    ev.addr, bc_monitor_protocol_error(ev.value),
+				    bc_auth_public_key(a) ? bc_auth_public_key(a) : "(none)");
+			else
+				bc_warn("handshake on %s failed: %s", ev.addr,
+					bc_monitor_protocol_error(ev.value));
+			break;
+		case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
+			a->n.handshake_failures++;
+			if (s_may_log(&a->rl_hs, "failed handshakes"))
+				bc_warn("handshake on %s failed: %s (the peer hung up or does not "
+					"speak ZeroMQ)",
+					ev.addr, strerror((int)ev.value));
+			break;
+		case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
+			/* the ZAP handler has counted and logged it */
+			break;
+		case ZMQ_EVENT_DISCONNECTED:
+			a->n.disconnects++;
+			bc_debug("a connection on %s closed", ev.addr);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+cJSON *bc_auth_json(const struct bc_auth *a)
+{
+	cJSON *j = cJSON_CreateObject(), *d;
+
+	if (!j)
+		return NULL;
+	cJSON_AddStringToObject(j, "mode", a->cert ? "curve" : "insecure");
+	if (a->cert)
+		cJSON_AddStringToObject(j, "public_key", zcert_public_txt(a->cert));
+	d = cJSON_AddObjectToObject(j, "dropped");
+	cJSON_AddNumberToObject(d, "rejected_keys", (double)a->n.rejected_keys);
+	cJSON_AddNumberToObject(d, "handshake_failures", (double)a->n.handshake_failures);
+	cJSON_AddNumberToObject(d, "malformed", (double)a->n.malformed);
+	cJSON_AddNumberToObject(d, "wrong_version", (double)a->n.wrong_version);
+	cJSON_AddNumberToObject(d, "oversized", (double)a->n.oversized);
+	cJSON_AddNumberToObject(d, "refused", (double)a->n.refused);
+	cJSON_AddNumberToObject(d, "disconnects", (double)a->n.disconnects);
+	return j;
+}

@@ -1,0 +1,321 @@
+/*
+ * hoststat.c - client host counters from procfs/sysfs into a bc_hostsnap:
+ * /proc/stat (per-cpu modes in USER_HZ ticks), /proc/net/dev and
+ * /sys/class/net/<if>/speed (Mb/s), /proc/diskstats (512-byte sectors and
+ * milliseconds, Documentation/admin-guide/iostats.rst), /proc/meminfo,
+ * /proc/loadavg, /proc/net/softnet_stat and /proc/net/snmp.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "bc_clock.h"
+#include "bc_hostfig.h"
+#include "bc_hoststat.h"
+
+struct bc_hoststat {
+	char root[PATH_MAX]; /* "" or a fixture tree */
+	char (*devs)[BC_HF_NAME];
+	int ndevs;
+	double hz; /* USER_HZ */
+	struct bc_hostsnap prev, cur;
+};
+
+static FILE *s_open(const struct bc_hoststat *h, const char *path)
+{
+	char p[PATH_MAX + 64];
+
+	snprintf(p, sizeof(p), "%s%s", h->root, path);
+	return fopen(p, "re");
+}
+
+static int s_read_stat(struct bc_hoststat *h, struct bc_hostsnap *s)
+{
+	FILE *f = s_open(h, "/proc/stat");
+	char line[512];
+	int rc = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[BC_CPU_MODE_NR] = {0};
+		int cpu, n, m;
+
+		/* "cpu " is the sum; "cpuN" are the cores */
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+			continue;
+		n = sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+		if (n < 5)
+			continue;
+		for (m = 0; m < BC_CPU_MODE_NR && m < n - 1; m++) {
+			rc = bc_hostsnap_cpu_set(s, cpu, (enum bc_cpu_mode)m, (double)v[m] / h->hz);
+			if (rc)
+				goto out;
+		}
+	}
+out:
+	fclose(f);
+	return rc;
+}
+
+/* link speed in bytes/s: sysfs says Mb/s, -1 or EINVAL when unknown (down, virtual) */
+static double s_speed(const struct bc_hoststat *h, const char *ifname)
+{
+	char p[128];
+	FILE *f;
+	long mbps = -1;
+
+	snprintf(p, sizeof(p), "/sys/class/net/%s/speed", ifname);
+	f = s_open(h, p);
+	if (!f)
+		return NAN;
+	if (fscanf(f, "%ld", &mbps) != 1)
+		mbps = -1;
+	fclose(f);
+	return mbps > 0 ? (double)mbps * 1e6 / 8 : NAN;
+}
+
+static void s_read_netdev(struct bc_hoststat *h, struct bc_hostsnap *s)
+{
+	FILE *f = s_open(h, "/proc/net/dev");
+	char line[512];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long rx, rxp, rxe, rxd, tx, txp, txe, txd;
+		char *colon = strchr(line, ':'), *name = line;
+		struct bc_hostsnap_nic *n;
+
+		if (!colon)
+			continue; /* the two header lines */
+		*colon = '\0';
+		while (*name == ' ')
+			name++;
+		if (sscanf(colon + 1, "%llu %llu %llu %llu %*u %*u %*u %*u %llu %llu %llu %llu", &rx,
+			   &rxp, &rxe, &rxd, &tx, &txp, &txe, &txd) != 8)
+			continue;
+		/* loopback stays: local agents' traffic is on it */
+		if (strcmp(name, "lo") && bc_hostfig_virtual_nic(name))
+			continue;
+		n = bc_hostsnap_nic(s, name);
+		if (!n)
+			continue;
+		n->rx_bytes = (double)rx;
+		n->tx_bytes = (double)tx;
+		n->rx_drop = (double)rxd;
+		n->tx_drop = (double)txd;
+		n->speed_bytes = s_speed(h, name);
+	}
+	fclose(f);
+}
+
+static void s_read_diskstats(struct bc_hoststat *h, struct bc_hostsnap *s)
+{
+	FILE *f;
+	char line[512];
+
+	if (!h->ndevs)
+		return;
+	f = s_open(h, "/proc/diskstats");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[11];
+		char name[BC_HF_NAME];
+		struct bc_hostsnap_disk *d;
+		int i;
+
+		if (sscanf(line, " %*u %*u %31s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   name, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
+			   &v[10]) != 12)
+			continue;
+		for (i = 0; i < h->ndevs && strcmp(h->devs[i], name); i++)
+			;
+		if (i == h->ndevs || !(d = bc_hostsnap_disk(s, name)))
+			continue;
+		d->reads = (double)v[0];
+		d->rd_bytes = (double)v[2] * 512;
+		d->rd_time_s = (double)v[3] / 1e3;
+		d->writes = (double)v[4];
+		d->wr_bytes = (double)v[6] * 512;
+		d->wr_time_s = (double)v[7] / 1e3;
+		d->io_time_s = (double)v[9] / 1e3;
+		d->io_wtime_s = (double)v[10] / 1e3;
+	}
+	fclose(f);
+}
+
+static void s_read_misc(struct bc_hoststat *h, struct bc_hostsnap *s)
+{
+	char line[1024], hdr[1024];
+	FILE *f;
+
+	if ((f = s_open(h, "/proc/meminfo"))) {
+		while (fgets(line, sizeof(line), f)) {
+			unsigned long long kb;
+
+			if (sscanf(line, "MemTotal: %llu", &kb) == 1)
+				s->mem_total = (double)kb * 1024;
+			else if (sscanf(line, "MemAvailable: %llu", &kb) == 1)
+				s->mem_avail = (double)kb * 1024;
+		}
+		fclose(f);
+	}
+	if ((f = s_open(h, "/proc/loadavg"))) {
+		if (fscanf(f, "%lf", &s->load1) != 1)
+			s->load1 = NAN;
+		fclose(f);
+	}
+	if ((f = s_open(h, "/proc/net/softnet_stat"))) {
+		/* one line per cpu, hex: processed, dropped, time_squeeze, ... */
+		s->softnet_dropped = s->softnet_squeezed = 0;
+		while (fgets(line, sizeof(line), f)) {
+			unsigned int processed, dropped, squeezed;
+
+			if (sscanf(line, "%x %x %x", &processed, &dropped, &squeezed) == 3) {
+				s->softnet_dropped += dropped;
+				s->softnet_squeezed += squeezed;
+			}
+		}
+		fclose(f);
+	}
+	if ((f = s_open(h, "/proc/net/snmp"))) {
+		/* "Tcp: <names>" then "Tcp: <values>" */
+		hdr[0] = '\0';
+		while (fgets(line, sizeof(line), f)) {
+			char *hs, *vs, *ht, *vt;
+
+			if (strncmp(line, "Tcp:", 4))
+				continue;
+			if (!hdr[0]) {
+				snprintf(hdr, sizeof(hdr), "%s", line);
+				continue;
+			}
+			ht = strtok_r(hdr, " \n", &hs);
+			vt = strtok_r(line, " \n", &vs);
+			while (ht && vt) {
+				if (!strcmp(ht, "RetransSegs"))
+					s->tcp_retrans = strtod(vt, NULL);
+				else if (!strcmp(ht, "OutSegs"))
+					s->tcp_out = strtod(vt, NULL);
+				ht = strtok_r(NULL, " \n", &hs);
+				vt = strtok_r(NULL, " \n", &vs);
+			}
+			break;
+		}
+		fclose(f);
+	}
+}
+
+static int s_read(struct bc_hoststat *h, struct bc_hostsnap *s)
+{
+	int rc;
+
+	bc_hostsnap_reset(s);
+	s->t_ns = bc_real_ns();
+	rc = s_read_stat(h, s);
+	if (rc)
+		return rc;
+	s_read_netdev(h, s);
+	s_read_diskstats(h, s);
+	s_read_misc(h, s);
+	return 0;
+}
+
+/*
+ * The kernel's name for a device path: a block device's own name, or for a
+ * file the device holding its filesystem, through /sys/dev/block/MAJ:MIN.
+ */
+static void s_dev_name(const struct bc_hoststat *h, const char *path, char out[BC_HF_NAME])
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	const char *base = strrchr(path, '/');
+	struct stat st;
+	ssize_t n;
+
+	snprintf(out, BC_HF_NAME, "%s", base ? base + 1 : path);
+	if (h->root[0] || stat(path, &st))
+		return;
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u",
+		 major(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev),
+		 minor(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	snprintf(out, BC_HF_NAME, "%s", base ? base + 1 : target);
+}
+
+struct bc_hoststat *bc_hoststat_new_at(const char *root, const char *const *devices, int n)
+{
+	struct bc_hoststat *h = calloc(1, sizeof(*h));
+	long hz = sysconf(_SC_CLK_TCK);
+	int i;
+
+	if (!h)
+		return NULL;
+	snprintf(h->root, sizeof(h->root), "%s", root ? root : "");
+	h->hz = hz > 0 ? (double)hz : 100.0;
+	bc_hostsnap_init(&h->prev);
+	bc_hostsnap_init(&h->cur);
+	if (n > 0) {
+		h->devs = calloc((size_t)n, sizeof(*h->devs));
+		if (!h->devs)
+			goto fail;
+		for (i = 0; i < n; i++)
+			s_dev_name(h, devices[i], h->devs[h->ndevs++]);
+	}
+	if (s_read(h, &h->prev))
+		goto fail;
+	return h;
+fail:
+	bc_hoststat_destroy(&h);
+	return NULL;
+}
+
+struct bc_hoststat *bc_hoststat_new(const char *const *devices, int n)
+{
+	return bc_hoststat_new_at(NULL, devices, n);
+}
+
+cJSON *bc_hoststat_sample_json(struct bc_hoststat *h)
+{
+	struct bc_hostfig *fig;
+	struct bc_hostsnap tmp;
+	cJSON *j = NULL;
+
+	if (!h || s_read(h, &h->cur))
+		return NULL;
+	fig = malloc(sizeof(*fig));
+	if (fig && !bc_hostfig_compute(&h->prev, &h->cur, NULL, fig))
+		j = bc_hostfig_json(fig, true);
+	free(fig);
+	/* the new sample is the next interval's start: swap, keeping both allocations */
+	tmp = h->prev;
+	h->prev = h->cur;
+	h->cur = tmp;
+	return j;
+}
+
+void bc_hoststat_destroy(struct bc_hoststat **hp)
+{
+	struct bc_hoststat *h = hp ? *hp : NULL;
+
+	if (!h)
+		return;
+	bc_hostsnap_free(&h->prev);
+	bc_hostsnap_free(&h->cur);
+	free(h->devs);
+	free(h);
+	*hp = NULL;
+}

@@ -1,0 +1,94 @@
+/*
+ * jobreport.c - the job threads' part of READY and STEP_DONE (see
+ * bc_jobreport.h).
+ */
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include "bc_clock.h"
+#include "bc_jobreport.h"
+
+void bc_process_cpu(uint64_t *user_ns, uint64_t *sys_ns)
+{
+	struct rusage ru;
+
+	*user_ns = *sys_ns = 0;
+	if (getrusage(RUSAGE_SELF, &ru))
+		return;
+	*user_ns =
+	    (uint64_t)ru.ru_utime.tv_sec * BC_NS_PER_S + (uint64_t)ru.ru_utime.tv_usec * 1000;
+	*sys_ns = (uint64_t)ru.ru_stime.tv_sec * BC_NS_PER_S + (uint64_t)ru.ru_stime.tv_usec * 1000;
+}
+
+void bc_jobreport_ready(cJSON *r, struct bc_job **jobs, int njobs)
+{
+	cJSON *arr = cJSON_AddArrayToObject(r, "job_setup");
+	struct bc_job_info ji;
+	int i;
+
+	for (i = 0; arr && i < njobs; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		bc_job_get_info(jobs[i], &ji);
+		cJSON_AddStringToObject(o, "cpus", ji.cpus);
+		cJSON_AddStringToObject(o, "ring", ji.ring_setup);
+		cJSON_AddNumberToObject(o, "ring_entries", ji.ring_entries);
+		cJSON_AddNumberToObject(o, "ios", ji.ios);
+		cJSON_AddBoolToObject(o, "fixed_buffers", ji.fixed_buffers);
+		cJSON_AddBoolToObject(o, "fixed_files", ji.fixed_files);
+		cJSON_AddItemToArray(arr, o);
+	}
+}
+
+static int s_by_offset(const void *a, const void *b)
+{
+	const struct bc_job_bad *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+void bc_jobreport_done(cJSON *r, cJSON *vols, struct bc_job **jobs, int njobs,
+		       const struct bc_volstat *totals, const struct bc_workload *vwl,
+		       uint64_t user0_ns, uint64_t sys0_ns)
+{
+	struct bc_job_bad *bad =
+	    calloc((size_t)(njobs ? njobs : 1) * BC_JOB_VERIFY_REPORT, sizeof(*bad));
+	cJSON *cpu = cJSON_AddObjectToObject(r, "cpu"), *v, *first;
+	uint64_t u, s, ju = 0, js = 0;
+	struct bc_job_info ji;
+	int i, t = 0, n;
+
+	bc_process_cpu(&u, &s);
+	for (i = 0; i < njobs; i++) {
+		bc_job_get_info(jobs[i], &ji);
+		ju += ji.cpu_user_ns;
+		js += ji.cpu_sys_ns;
+	}
+	cJSON_AddNumberToObject(cpu, "process_user_ns", (double)(u - user0_ns));
+	cJSON_AddNumberToObject(cpu, "process_sys_ns", (double)(s - sys0_ns));
+	cJSON_AddNumberToObject(cpu, "jobs_user_ns", (double)ju);
+	cJSON_AddNumberToObject(cpu, "jobs_sys_ns", (double)js);
+	cJSON_ArrayForEach(v, vols)
+	{
+		if (!vwl[t].verify) {
+			t++;
+			continue;
+		}
+		cJSON_AddNumberToObject(v, "verify_errors", (double)totals[t].verify_errors);
+		n = 0;
+		for (i = 0; bad && i < njobs; i++)
+			n += bc_job_verify_bad(jobs[i], t, bad + n, BC_JOB_VERIFY_REPORT);
+		if (bad)
+			qsort(bad, (size_t)n, sizeof(*bad), s_by_offset);
+		first = cJSON_AddArrayToObject(v, "verify_first");
+		for (i = 0; i < n && i < BC_JOB_VERIFY_REPORT; i++) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddNumberToObject(o, "offset", (double)bad[i].off);
+			cJSON_AddStringToObject(o, "reason", bc_verify_why_name(bad[i].why));
+			cJSON_AddItemToArray(first, o);
+		}
+		t++;
+	}
+	free(bad);
+}

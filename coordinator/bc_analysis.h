@@ -1,0 +1,161 @@
+/*
+ * bc_analysis.h - where the ceiling is and why: pure functions over the
+ * numbers of a sweep (or of one step), no I/O. The procedure is
+ * ../shared/reference/analysis.md §1: Little's-law check per point, a class
+ * per point (scaling / diminishing / plateau / retrograde), the knee (first
+ * plateau, the 95% rule and Kneedle on log2 N), a USL fit, USE attribution
+ * at the knee per storage node and per client host in the order NIC -> CPU
+ * -> hottest core -> softirq -> reactors -> disk/GC, byte reconciliation
+ * between client goodput and node traffic, node balance, and one verdict
+ * with its evidence.
+ *
+ * Units: bytes/s, seconds, fractions (0..1) in; JSON out uses GB/s
+ * (1e9 bytes), ms and percent, like the rest of run.json.
+ */
+#ifndef BC_ANALYSIS_H
+#define BC_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "bc_hostfig.h"
+
+/* ---- thresholds (analysis.md §1.1, §1.5) ---- */
+#define BC_ANA_RHO_LO		0.9  /* Little's law: X*R/N below this: N not kept in flight */
+#define BC_ANA_RHO_HI		1.1  /* above: windows or clocks disagree */
+#define BC_ANA_SCALING_E	0.5  /* efficiency of added load for "scaling" */
+#define BC_ANA_PLATEAU_DX	0.05 /* throughput change under 5% ... */
+#define BC_ANA_PLATEAU_DR	0.20 /* ... with latency up k +- 20% */
+#define BC_ANA_KNEE_FRAC	0.95 /* 95% rule: smallest N with X >= 95% of max */
+#define BC_ANA_NIC_U		0.90
+#define BC_ANA_CPU_U		0.90
+#define BC_ANA_LOAD_PER_CPU	2.0  /* node-mixin: load1 per core */
+#define BC_ANA_HOT_CORE_U	0.95 /* one core this busy ... */
+#define BC_ANA_HOT_CORE_MEAN	0.70 /* ... while the mean is below this */
+#define BC_ANA_SOFTIRQ_U	0.50 /* softirq share on the hot core: RSS/IRQ affinity */
+#define BC_ANA_REACTOR_U	0.95
+#define BC_ANA_DISK_AQU		10.0 /* node-mixin aqu-sz, with await rising */
+#define BC_ANA_WAF_GC		1.5  /* write amplification: GC moves as much as 1/2 of user data */
+#define BC_ANA_RISING		2.0  /* drops/retransmits "rising": x2 and +10/s over the point before */
+#define BC_ANA_BALANCE		1.15 /* busiest node over the mean: imbalanced */
+
+/* one host's use of its resources over a window; NaN = not observed */
+struct bc_use {
+	char name[BC_HF_NAME * 2];
+	bool client;
+	double net_tx_bps, net_rx_bps, link_bps;
+	double nic_tx, nic_rx; /* fractions of link_bps */
+	char nics[96];	       /* interfaces counted, "bond0" */
+	double cpu_busy;       /* fraction over every core */
+	double hot_core;       /* busiest core */
+	int hot_core_id;
+	double softirq, softirq_hot; /* average, and hottest core */
+	int softirq_hot_id;
+	double load1;
+	int ncpu;
+	double drops_per_s, retrans_per_s, squeezed_per_s;
+	double reactor_busy;	/* busy/(busy+idle) of polling reactors (custom series) */
+	double disk_aqu_max;	/* worst device's average queue */
+	double disk_w_await_ms; /* worst device's write await */
+	double disk_write_bps;
+	double waf; /* write amplification (custom series), GC when high */
+};
+
+/* every figure NaN */
+void bc_use_init(struct bc_use *u, const char *name, bool client);
+
+/*
+ * Fill u from window figures. Custom series named "reactor_busy_pct" (or
+ * "reactor_busy", a fraction) and "waf" feed the reactor and GC checks.
+ */
+void bc_use_from_hostfig(struct bc_use *u, const char *name, bool client,
+			 const struct bc_hostfig *f, const char *const *custom_names);
+
+/* the same from a bc_hostfig_json() object (a client's averaged samples) */
+void bc_use_from_json(struct bc_use *u, const char *name, bool client, const cJSON *fig);
+
+/* one point of a sweep (or the one point of a plain step) */
+struct bc_ana_point {
+	double value;	   /* the swept value (iodepth, numjobs, ...), for the JSON */
+	const char *label; /* "16", "64k", may be NULL */
+	double n;	   /* I/Os in flight over every volume */
+	double x_bps;	   /* client goodput, bytes/s (reads + writes) */
+	double x_read_bps, x_write_bps;
+	double x_iops;
+	double r_mean_s; /* mean latency */
+	double p99_s;
+	const struct bc_use *nodes;	/* [nnodes] storage nodes, may be 0 */
+	int nnodes;
+	const struct bc_use *clients;	/* [nclients] */
+	int nclients;
+	const double *node_goodput_bps; /* [nnodes] client bytes/s of each node's volumes, or NULL */
+};
+
+enum bc_ana_class {
+	BC_ANA_FIRST = 0, /* no point before it */
+	BC_ANA_SCALING,
+	BC_ANA_DIMINISHING,
+	BC_ANA_PLATEAU,
+	BC_ANA_RETROGRADE,
+};
+extern const char *const bc_ana_class_names[]; /* "first", "scaling", ... */
+
+/* Little's law: X_iops * R_mean / N; NaN without the numbers */
+double bc_ana_rho(const struct bc_ana_point *p);
+
+/* the class of cur against prev (analysis.md §1.5 table); *e gets the efficiency, may be NULL */
+enum bc_ana_class bc_ana_classify(const struct bc_ana_point *prev, const struct bc_ana_point *cur,
+				  double *e);
+
+/*
+ * Kneedle (Satopää et al., ICDCSW 2011) on a concave increasing curve:
+ * index of the first knee, or -1 (fewer than 3 points, none found). s is
+ * the sensitivity (1 is the paper's default).
+ */
+int bc_ana_kneedle(const double *x, const double *y, int n, double s);
+
+struct bc_usl {
+	double lambda, sigma, kappa; /* X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) */
+	double n_max;		     /* floor(sqrt((1 - sigma) / kappa)), inf when kappa = 0 */
+	double x_max;		     /* X(n_max), lambda / sigma without coherency */
+	double r2;		     /* of the fit, on X */
+	int iterations;
+	double seed_sigma, seed_kappa; /* the linearized fit it started from */
+};
+#define BC_USL_MIN_POINTS 6 /* usl4j, R usl and codahale/usl all ask for six */
+
+/*
+ * Fit the USL to (n[i], x[i]): the linearized least squares as a seed,
+ * then Gauss-Newton on (lambda, sigma, kappa) with sigma, kappa >= 0.
+ * Returns 0, -EINVAL with fewer than BC_USL_MIN_POINTS points (or bad
+ * values), -EDOM when it does not converge.
+ */
+int bc_ana_usl_fit(const double *n, const double *x, int cnt, struct bc_usl *out);
+
+/* what USE found on one host */
+struct bc_use_finding {
+	bool saturated;
+	const char *cls;      /* "nic", "cpu", "core", "softirq", "reactor", "disk", "gc", or the
+				 highest resource when nothing is saturated */
+	const char *resource; /* "NIC tx", "CPU", "core 12", ... human words */
+	double u, threshold;  /* the figure and the limit it is judged by */
+	char detail[200];
+};
+
+/*
+ * The USE checks on h in the order of analysis.md §1.5; prev is the same
+ * host at the point before (for "rising" drops and await), may be NULL.
+ * Returns f->saturated.
+ */
+bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev,
+		     struct bc_use_finding *f);
+
+/*
+ * The whole analysis of pts[0..n) (n >= 1, ordered by increasing load) as
+ * the steps[].analysis object (reports/README.md, "Analysis"). Caller owns it.
+ */
+cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param);
+
+#endif

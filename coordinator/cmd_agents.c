@@ -1,0 +1,188 @@
+/*
+ * cmd_agents.c - `bench-coord agents PROFILE`: reach every agent of a
+ * profile (starting the "local" ones) with HELLO and the clock exchange, and
+ * show what it says about itself - version, host, CPUs, kernel, the profile's
+ * paths on it - and the measured clock offset and round trip. Read-only:
+ * nothing is prepared, created or written on the agents. Exit 0 when every
+ * agent answered, 1 otherwise, 2 for bad usage or an invalid profile.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bc_coord.h"
+#include "bc_log.h"
+#include "bc_report.h"
+
+static void s_usage(FILE *f)
+{
+	fprintf(f, "usage: bench-coord agents [options] PROFILE.json\n"
+		   "  contact every agent of the profile and show version, host, devices and\n"
+		   "  clock offset; nothing is prepared or written\n"
+		   "      --connect-timeout S   seconds to wait for every HELLO (default 5)\n"
+		   "      --json                one JSON document on stdout instead of tables\n"
+		   "      --cert FILE           coordinator key pair (as for run)\n"
+		   "      --known-hosts FILE    agents' server keys (as for run)\n"
+		   "      --insecure            plain text to profile agents (as for run)\n");
+}
+
+static void s_tables(const struct bc_fleet *f)
+{
+	const cJSON *p;
+	int i;
+
+	printf("%-16s %-28s %-16s %-11s %5s %4s %-30s %11s %9s\n", "agent", "endpoint", "host",
+	       "bench-agent", "proto", "cpus", "kernel", "offset_us", "rtt_us");
+	for (i = 0; i < f->n; i++) {
+		const struct bc_conn *c = &f->conns[i];
+		const cJSON *h = c->hello;
+
+		printf("%-16s %-28s %-16.16s %-11.11s %5.0f %4.0f %-30.30s ", c->spec->name,
+		       c->endpoint, bc_rj_str("-", h, "hostname"), bc_rj_str("-", h, "version"),
+		       bc_rj_num(h, "protocol"), bc_rj_num(h, "cpus"), bc_rj_str("-", h, "kernel"));
+		if (c->rtt_ns)
+			printf("%11.1f %9.1f\n", (double)c->offset_ns / 1e3,
+			       (double)c->rtt_ns / 1e3);
+		else
+			printf("%11s %9s\n", "-", "-");
+	}
+	printf("\n%-16s %-24s %-44s %-8s %14s %5s %5s\n", "agent", "volume", "resolved", "kind",
+	       "size", "lbs", "pbs");
+	for (i = 0; i < f->n; i++)
+		cJSON_ArrayForEach(p, bc_rj(f->conns[i].hello, "paths"))
+		    printf("%-16s %-24s %-44s %-8s %14.0f %5.0f %5.0f\n", f->conns[i].spec->name,
+			   bc_rj_str("?", p, "path"), bc_rj_str("-", p, "resolved"),
+			   bc_rj_str("-", p, "kind"), bc_rj_num(p, "size"), bc_rj_num(p, "lbs"),
+			   bc_rj_num(p, "pbs"));
+}
+
+static void s_json(const struct bc_fleet *f)
+{
+	cJSON *arr = cJSON_CreateArray();
+	char *text;
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		const struct bc_conn *c = &f->conns[i];
+		cJSON *a = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(a, "name", c->spec->name);
+		cJSON_AddStringToObject(a, "endpoint", c->endpoint);
+		cJSON_AddBoolToObject(a, "answered", c->hello != NULL);
+		if (c->rtt_ns) {
+			cJSON_AddNumberToObject(a, "clock_offset_ns", (double)c->offset_ns);
+			cJSON_AddNumberToObject(a, "clock_rtt_ns", (double)c->rtt_ns);
+		}
+		if (c->hello)
+			cJSON_AddItemToObject(a, "hello", cJSON_Duplicate(c->hello, 1));
+		cJSON_AddItemToArray(arr, a);
+	}
+	text = cJSON_Print(arr);
+	if (text)
+		printf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(arr);
+}
+
+int bc_cmd_agents(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+	    {"connect-timeout", required_argument, NULL, 'C'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"cert", required_argument, NULL, 'c'},
+	    {"known-hosts", required_argument, NULL, 'H'},
+	    {"insecure", no_argument, NULL, 'I'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct bc_run_opts o = {
+	    .connect_timeout_ms = 5000, .prepare_timeout_ms = 60000, .quiet = true};
+	struct bc_profile *p = NULL;
+	struct bc_fleet fleet = {0};
+	char err[1024] = "", logdir[] = "/tmp/bench-coord-agents.XXXXXX";
+	bool json = false, keep_logs = false;
+	int c, rc, status = 1;
+	char *end;
+	double d;
+
+	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			d = strtod(optarg, &end);
+			if (*end || !(d > 0) || d > 86400) {
+				bc_error(
+				    "--connect-timeout: expected seconds in (0, 86400], got '%s'",
+				    optarg);
+				return 2;
+			}
+			o.connect_timeout_ms = (uint32_t)(d * 1000);
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'c':
+			o.cert = optarg;
+			break;
+		case 'H':
+			o.known_hosts = optarg;
+			break;
+		case 'I':
+			o.insecure = true;
+			break;
+		case 'h':
+			s_usage(stdout);
+			return 0;
+		default:
+			s_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		s_usage(stderr);
+		return 2;
+	}
+	o.profile_path = argv[optind];
+	if (bc_profile_load(o.profile_path, &p, err, sizeof(err))) {
+		bc_error("%s", err);
+		return 2;
+	}
+	/* local agents log here; kept only when something went wrong */
+	if (!mkdtemp(logdir)) {
+		bc_error("cannot create '%s': %s", logdir, strerror(errno));
+		goto out;
+	}
+	zsys_init();
+	zsys_set_logstream(NULL);
+	rc = bc_fleet_open(&fleet, p, &o, logdir, err, sizeof(err));
+	if (!rc)
+		rc = bc_fleet_hello(&fleet, err, sizeof(err));
+	if (!rc)
+		rc = bc_fleet_clock_sync(&fleet, err, sizeof(err));
+	if (json)
+		s_json(&fleet);
+	else if (fleet.conns)
+		s_tables(&fleet);
+	if (rc) {
+		bc_error("%s", err);
+		keep_logs = true;
+	} else {
+		status = 0;
+	}
+	bc_fleet_close(&fleet);
+out:
+	for (c = 0; !keep_logs && c < p->nagents; c++) {
+		char path[BC_PATH_MAX];
+
+		/* only the agent-<name>.log files bc_fleet_open may have made */
+		snprintf(path, sizeof(path), "%s/agent-%s.log", logdir, p->agents[c].name);
+		unlink(path);
+	}
+	/* kept only when a local agent left a log that may explain a failure */
+	if (rmdir(logdir) && errno == ENOTEMPTY)
+		bc_warn("local agents' logs are in %s", logdir);
+	bc_profile_destroy(&p);
+	return status;
+}

@@ -1,0 +1,316 @@
+/*
+ * cmd_compare.c - `bench-coord compare RUN_A RUN_B...`: the same steps of
+ * several runs side by side - IOPS, MB/s and p99 of the total over the
+ * measured window, each as a difference from the first run - and a verdict
+ * per step: "consistent" when every run is within the threshold of the
+ * first on all three figures. Steps are matched by name. The table goes to
+ * stdout and, with --md FILE, to a Markdown file. Exit 0 when every step is
+ * consistent, 1 when any is not (or cannot be compared), 2 on bad usage or
+ * an unreadable run.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_log.h"
+#include "bc_report.h"
+
+#define S_MAX_RUNS 32
+
+struct s_run {
+	char dir[BC_PATH_MAX];
+	char label[BC_PATH_MAX];
+	cJSON *run;
+};
+
+/* the figures compared, in column order */
+static const struct {
+	const char *head;
+	const char *key; /* "iops", "mbps" or a lat_us percentile */
+	bool lat;
+	int decimals;
+} s_figs[] = {
+    {"IOPS", "iops", false, 0},
+    {"MB/s", "mbps", false, 1},
+    {"p99 ms", "p99", true, 3},
+};
+#define S_NFIGS (sizeof(s_figs) / sizeof(s_figs[0]))
+
+static void s_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bench-coord compare [options] RUN_A RUN_B...\n"
+		"  compare the steps of several runs (matched by name) with the first\n"
+		"  -t, --threshold PCT      consistent when IOPS, MB/s and p99 are within PCT%%\n"
+		"                           of the first run (default 5)\n"
+		"      --lat-threshold PCT  a separate threshold for p99 (default: --threshold)\n"
+		"      --md FILE            also write the comparison as Markdown to FILE\n");
+}
+
+static const cJSON *s_step(const cJSON *run, const char *name)
+{
+	const cJSON *st;
+
+	cJSON_ArrayForEach(
+	    st, bc_rj(run, "steps")) if (!strcmp(bc_rj_str("", st, "name"), name)) return st;
+	return NULL;
+}
+
+static double s_fig(const cJSON *st, size_t i)
+{
+	const cJSON *t = bc_rj(st, "total");
+
+	return s_figs[i].lat ? bc_rj_num(t, "lat_us", s_figs[i].key) / 1e3
+			     : bc_rj_num(t, s_figs[i].key);
+}
+
+/* percent difference from the first run; NAN when the first is 0 and this is not */
+static double s_delta(double v, double v0)
+{
+	if (v0 == 0)
+		return v == 0 ? 0 : NAN;
+	return 100.0 * (v - v0) / v0;
+}
+
+struct s_cmp {
+	struct s_run *runs;
+	int n;
+	double thr, lat_thr;
+	FILE *md;
+	int consistent, inconsistent, incomparable;
+};
+
+/* one step across every run: table rows and the verdict */
+static void s_compare_step(struct s_cmp *c, const char *name)
+{
+	const cJSON *st0 = s_step(c->runs[0].run, name);
+	char verdict[512] = "", worst[256] = "";
+	double max_abs = 0, worst_over = 0;
+	bool comparable = true, ok = true;
+	int r;
+	size_t i;
+
+	printf("\nstep %s\n  %-40s", name, "run");
+	for (i = 0; i < S_NFIGS; i++)
+		printf(" %11s %8s", s_figs[i].head, "diff");
+	printf("\n");
+	if (c->md) {
+		fprintf(c->md, "\n## Step ");
+		bc_md_puts(c->md, name);
+		fprintf(c->md, "\n\n| run | status |");
+		for (i = 0; i < S_NFIGS; i++)
+			fprintf(c->md, " %s | diff |", s_figs[i].head);
+		fprintf(c->md, "\n|---|---|");
+		for (i = 0; i < S_NFIGS; i++)
+			fprintf(c->md, "---:|---:|");
+		fprintf(c->md, "\n");
+	}
+	for (r = 0; r < c->n; r++) {
+		const cJSON *st = s_step(c->runs[r].run, name);
+		const char *status = st ? bc_rj_str("?", st, "status") : "absent";
+
+		printf("  %-40.40s", c->runs[r].label);
+		if (c->md) {
+			fprintf(c->md, "| ");
+			bc_md_puts(c->md, c->runs[r].label);
+			fprintf(c->md, " | %s |", status);
+		}
+		if (!st || strcmp(status, "ok") || !st0) {
+			comparable = false;
+			if (!verdict[0])
+				snprintf(verdict, sizeof(verdict),
+					 "not comparable: step is %s in %s", status,
+					 c->runs[r].label);
+			printf(" %s\n", status);
+			if (c->md)
+				fprintf(c->md, "\n");
+			continue;
+		}
+		for (i = 0; i < S_NFIGS; i++) {
+			double v = s_fig(st, i), d = s_delta(v, s_fig(st0, i));
+			double lim = s_figs[i].lat ? c->lat_thr : c->thr;
+			char ds[32];
+
+			if (r == 0)
+				snprintf(ds, sizeof(ds), "-");
+			else if (isnan(d))
+				snprintf(ds, sizeof(ds), "n/a");
+			else
+				snprintf(ds, sizeof(ds), "%+.1f%%", d);
+			printf(" %11.*f %8s", s_figs[i].decimals, v, ds);
+			if (c->md)
+				fprintf(c->md, " %.*f | %s |", s_figs[i].decimals, v, ds);
+			if (!r)
+				continue;
+			/* the verdict names the largest miss, relative to its threshold */
+			if (isnan(d) || fabs(d) > lim) {
+				double over = isnan(d) ? INFINITY : fabs(d) / fmax(lim, 1e-9);
+
+				ok = false;
+				if (over > worst_over) {
+					worst_over = over;
+					snprintf(worst, sizeof(worst), "%s %s %s (threshold %g%%)",
+						 c->runs[r].label, s_figs[i].head, ds, lim);
+				}
+			}
+			if (!isnan(d))
+				max_abs = fmax(max_abs, fabs(d));
+		}
+		printf("\n");
+		if (c->md)
+			fprintf(c->md, "\n");
+	}
+	if (!comparable) {
+		c->incomparable++;
+	} else if (ok) {
+		c->consistent++;
+		snprintf(verdict, sizeof(verdict),
+			 "consistent (largest difference %.1f%%; thresholds %g%%, p99 %g%%)",
+			 max_abs, c->thr, c->lat_thr);
+	} else {
+		c->inconsistent++;
+		snprintf(verdict, sizeof(verdict), "INCONSISTENT: %s", worst);
+	}
+	printf("  verdict: %s\n", verdict);
+	if (c->md) {
+		fprintf(c->md, "\nVerdict: **");
+		bc_md_puts(c->md, verdict);
+		fprintf(c->md, "**\n");
+	}
+}
+
+static int s_parse_pct(const char *opt, const char *v, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (*end || !(d >= 0) || d > 1000)
+		return bc_error("%s: expected a percentage in [0, 1000], got '%s'", opt, v);
+	*out = d;
+	return 0;
+}
+
+static int s_load(struct s_run *r, const char *arg)
+{
+	char err[BC_PATH_MAX + 64], tmp[BC_PATH_MAX];
+	size_t n = strlen(arg);
+
+	/* a run directory, or its run.json */
+	snprintf(r->dir, sizeof(r->dir), "%s", arg);
+	if (n >= 9 && !strcmp(arg + n - 9, "/run.json"))
+		r->dir[n - 9] = '\0';
+	while (strlen(r->dir) > 1 && r->dir[strlen(r->dir) - 1] == '/')
+		r->dir[strlen(r->dir) - 1] = '\0';
+	snprintf(tmp, sizeof(tmp), "%s", r->dir);
+	snprintf(r->label, sizeof(r->label), "%s", basename(tmp));
+	r->run = bc_report_read_json(r->dir, "run.json", err, sizeof(err));
+	if (!r->run)
+		return bc_error("%s", err);
+	return 0;
+}
+
+int bc_cmd_compare(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+	    {"threshold", required_argument, NULL, 't'},
+	    {"lat-threshold", required_argument, NULL, 'L'},
+	    {"md", required_argument, NULL, 'm'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	static struct s_run runs[S_MAX_RUNS];
+	struct s_cmp c = {.runs = runs, .thr = 5, .lat_thr = -1};
+	const char *md_path = NULL;
+	const cJSON *st;
+	cJSON *names = NULL;
+	int opt, i, rc = 2;
+
+	while ((opt = getopt_long(argc, argv, "t:h", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			if (s_parse_pct("--threshold", optarg, &c.thr))
+				return 2;
+			break;
+		case 'L':
+			if (s_parse_pct("--lat-threshold", optarg, &c.lat_thr))
+				return 2;
+			break;
+		case 'm':
+			md_path = optarg;
+			break;
+		case 'h':
+			s_usage(stdout);
+			return 0;
+		default:
+			s_usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind < 2 || argc - optind > S_MAX_RUNS) {
+		s_usage(stderr);
+		return 2;
+	}
+	if (c.lat_thr < 0)
+		c.lat_thr = c.thr;
+	for (i = optind; i < argc; i++)
+		if (s_load(&runs[c.n++], argv[i]))
+			goto out;
+	if (md_path) {
+		c.md = fopen(md_path, "w");
+		if (!c.md) {
+			bc_error("cannot create '%s': %s", md_path, strerror(errno));
+			goto out;
+		}
+		fprintf(c.md,
+			"# bench-coord compare\n\nDifferences from the first run; consistent "
+			"when within %g%% (p99: %g%%).\n\n| | run | profile | started | "
+			"status |\n|---|---|---|---|---|\n",
+			c.thr, c.lat_thr);
+		for (i = 0; i < c.n; i++) {
+			fprintf(c.md, "| %c | ", 'A' + i);
+			bc_md_puts(c.md, runs[i].label);
+			fprintf(c.md, " | ");
+			bc_md_puts(c.md, bc_rj_str("?", runs[i].run, "profile"));
+			fprintf(c.md, " | %s | %s |\n", bc_rj_str("?", runs[i].run, "started"),
+				bc_rj_str("?", runs[i].run, "status"));
+		}
+	}
+	/* steps of the first run in order, then those only later runs have */
+	names = cJSON_CreateArray();
+	for (i = 0; i < c.n; i++)
+		cJSON_ArrayForEach(st, bc_rj(runs[i].run, "steps"))
+		{
+			const char *nm = bc_rj_str("?", st, "name");
+			const cJSON *x;
+			bool seen = false;
+
+			cJSON_ArrayForEach(x, names) seen |= !strcmp(x->valuestring, nm);
+			if (!seen)
+				cJSON_AddItemToArray(names, cJSON_CreateString(nm));
+		}
+	cJSON_ArrayForEach(st, names) s_compare_step(&c, st->valuestring);
+	printf("\n%d step(s): %d consistent, %d inconsistent, %d not comparable\n",
+	       cJSON_GetArraySize(names), c.consistent, c.inconsistent, c.incomparable);
+	if (c.md) {
+		fprintf(c.md, "\n%d step(s): %d consistent, %d inconsistent, %d not comparable.\n",
+			cJSON_GetArraySize(names), c.consistent, c.inconsistent, c.incomparable);
+		if (fclose(c.md)) {
+			bc_error("cannot write '%s': %s", md_path, strerror(errno));
+			c.md = NULL;
+			goto out;
+		}
+		c.md = NULL;
+	}
+	rc = c.inconsistent || c.incomparable || !cJSON_GetArraySize(names) ? 1 : 0;
+out:
+	if (c.md)
+		fclose(c.md);
+	cJSON_Delete(names);
+	for (i = 0; i < c.n; i++)
+		cJSON_Delete(runs[i].run);
+	return rc;
+}

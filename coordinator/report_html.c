@@ -1,0 +1,741 @@
+/*
+ * report_html.c - report.html: one self-contained page (inline CSS and SVG,
+ * no script, font or network; a CSP meta tag forbids them) with the tables
+ * of summary.md and, per step, per-second charts of IOPS, MB/s and latency
+ * for the total, each client host and each storage node - one colour per
+ * entity throughout, the ramp shaded. Sweep curves, node egress against link
+ * rate and WAF appear only when run.json holds them. Every text from the run
+ * (names, paths, messages) is escaped.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_report.h"
+
+static const char s_css[] =
+    ":root{--fg:#1d2430;--muted:#5b6575;--line:#d9dee7}"
+    "body{font:14px/1.45 system-ui,-apple-system,\"Segoe UI\",Roboto,\"DejaVu Sans\",Arial,"
+    "sans-serif;color:var(--fg);margin:0;background:#f5f6f8}"
+    "main{max-width:1400px;margin:0 auto;padding:18px 24px 40px}"
+    "h1{font-size:22px;margin:0 0 6px}"
+    "h2{font-size:18px;margin:30px 0 8px;padding-bottom:4px;border-bottom:2px solid var(--line)}"
+    "h3{font-size:15px;margin:18px 0 6px}"
+    "table{border-collapse:collapse;background:#fff;margin:6px 0 12px;"
+    "font-variant-numeric:tabular-nums;display:block;overflow-x:auto;max-width:100%;"
+    "width:max-content}"
+    "th,td{border:1px solid var(--line);padding:3px 9px;text-align:right;white-space:nowrap}"
+    "th{background:#eef1f5;font-weight:600}td.l,th.l{text-align:left}"
+    "td.w{white-space:normal;min-width:240px;max-width:420px}"
+    ".badge{display:inline-block;padding:1px 9px;border-radius:10px;color:#fff;font-size:12px;"
+    "font-weight:600;vertical-align:middle}"
+    ".ok{background:#1a7f37}.bad{background:#cf222e}.skip{background:#8a94a6}"
+    ".charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(400px,1fr));gap:12px;"
+    "margin:10px 0}"
+    "figure{margin:0;background:#fff;border:1px solid var(--line);border-radius:6px;padding:6px}"
+    "svg.chart{width:100%;height:auto;display:block;font-size:11px}"
+    "svg .ct{font-weight:600;font-size:12.5px;fill:#1d2430}"
+    "svg .grid{stroke:#e6e9ef}svg .axis,svg .tick{stroke:#8a94a6}"
+    "svg .yt{text-anchor:end;fill:#5b6575}svg .xt,svg .bv{text-anchor:middle;fill:#5b6575}"
+    "svg .xl,svg .yl{text-anchor:middle;fill:#3d4656}"
+    "svg .shade{fill:#eceff3}svg .sl{fill:#8a94a6;font-style:italic}"
+    "svg .mark{stroke:#cf222e;stroke-dasharray:4 3}svg .ml{fill:#cf222e}"
+    "svg .legend text{fill:#3d4656}"
+    ".sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}"
+    ".muted{color:var(--muted)}ul{margin:4px 0 10px}";
+
+static void s_esc(FILE *f, const char *s)
+{
+	bc_html_puts(f, s);
+}
+
+static void s_badge(FILE *f, const char *status)
+{
+	fprintf(f, "<span class=\"badge %s\">", !strcmp(status, "ok") ? "ok" : "bad");
+	s_esc(f, status);
+	fprintf(f, "</span>");
+}
+
+static void s_td_text(FILE *f, const char *s)
+{
+	fprintf(f, "<td class=\"l\">");
+	s_esc(f, s);
+	fprintf(f, "</td>");
+}
+
+/* a numeric cell; decimals < 0: as short as exact */
+static void s_td_num(FILE *f, double v, int decimals)
+{
+	char num[64];
+
+	if (decimals < 0)
+		fprintf(f, "<td>%s</td>", bc_fmt_num(v, num, sizeof(num)));
+	else
+		fprintf(f, "<td>%.*f</td>", decimals, v);
+}
+
+static void s_swatch(FILE *f, int color)
+{
+	fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>", bc_svg_color(color));
+}
+
+static void s_head(FILE *f, const struct bc_report *r)
+{
+	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		   "style-src 'unsafe-inline'; img-src data:\">\n"
+		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		   "<link rel=\"icon\" href=\"data:,\">\n<title>bench-coord: ");
+	s_esc(f, bc_rj_str("run", r->run, "profile"));
+	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n", s_css);
+}
+
+static void s_header(FILE *f, const struct bc_report *r)
+{
+	const cJSON *run = r->run;
+
+	fprintf(f, "<h1>");
+	s_esc(f, bc_rj_str("?", run, "profile"));
+	fprintf(f, " ");
+	s_badge(f, bc_rj_str("?", run, "status"));
+	fprintf(f, "</h1>\n<p class=\"muted\">");
+	s_esc(f, bc_rj_str("bench-coord", run, "tool"));
+	fprintf(f, " &middot; started ");
+	s_esc(f, bc_rj_str("-", run, "started"));
+	fprintf(f, " &middot; finished ");
+	s_esc(f, bc_rj_str("-", run, "finished"));
+	fprintf(f, " &middot; %d agent(s), %d volume(s), %d step(s)</p>\n",
+		cJSON_GetArraySize(bc_rj(run, "agents")),
+		cJSON_GetArraySize(bc_rj(r->profile, "volumes")),
+		cJSON_GetArraySize(bc_rj(r->profile, "steps")));
+	if (bc_rj(run, "error")) {
+		fprintf(f, "<p><strong>Error:</strong> ");
+		s_esc(f, bc_rj_str("", run, "error"));
+		fprintf(f, "</p>\n");
+	}
+}
+
+static void s_expect(FILE *f, const struct bc_report *r)
+{
+	const cJSON *x;
+	char num[64];
+	int n = 0, pass = 0;
+
+	if (!cJSON_GetArraySize(r->expect))
+		return;
+	fprintf(f, "<h2>Acceptance criteria</h2>\n<table><tr><th class=\"l\">result</th>"
+		   "<th class=\"l\">step</th><th class=\"l\">scope</th><th class=\"l\">metric</th>"
+		   "<th>min</th><th>max</th><th>measured</th><th class=\"l\">note</th></tr>\n");
+	cJSON_ArrayForEach(x, r->expect)
+	{
+		bool ok = cJSON_IsTrue(bc_rj(x, "pass"));
+
+		n++;
+		pass += ok;
+		fprintf(f, "<tr><td class=\"l\"><span class=\"badge %s\">%s</span></td>",
+			ok ? "ok" : "bad", ok ? "PASS" : "FAIL");
+		s_td_text(f, bc_rj_str("", x, "step"));
+		s_td_text(f, bc_rj_str("", x, "scope"));
+		s_td_text(f, bc_rj_str("", x, "metric"));
+		if (bc_rj(x, "min"))
+			s_td_num(f, bc_rj_num(x, "min"), -1);
+		else
+			fprintf(f, "<td>-</td>");
+		if (bc_rj(x, "max"))
+			s_td_num(f, bc_rj_num(x, "max"), -1);
+		else
+			fprintf(f, "<td>-</td>");
+		if (bc_rj(x, "value")) {
+			fprintf(
+			    f, "<td>%s ",
+			    bc_fmt_num(round(bc_rj_num(x, "value") * 1e3) / 1e3, num, sizeof(num)));
+			s_esc(f, bc_rj_str("", x, "unit"));
+			fprintf(f, "</td>");
+		} else {
+			fprintf(f, "<td>-</td>");
+		}
+		s_td_text(f, bc_rj_str("", x, "detail"));
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n<p>%d of %d criteria passed.</p>\n", pass, n);
+}
+
+static void s_verdicts(FILE *f, const cJSON *steps)
+{
+	const cJSON *st, *ev;
+	bool any = false;
+
+	cJSON_ArrayForEach(st, steps)
+	{
+		const cJSON *a = bc_rj(st, "analysis");
+
+		if (!a)
+			continue;
+		if (!any)
+			fprintf(f, "<h2>Verdicts</h2>\n<table><tr><th class=\"l\">step</th>"
+				   "<th class=\"l\">verdict</th><th class=\"l\">bottleneck</th>"
+				   "<th class=\"l\">evidence</th></tr>\n");
+		any = true;
+		fprintf(f, "<tr>");
+		s_td_text(f, bc_rj_str("", st, "name"));
+		s_td_text(f, bc_rj_str("-", a, "verdict"));
+		s_td_text(f, bc_rj_str("-", a, "bottleneck"));
+		fprintf(f, "<td class=\"l w\"><ul>");
+		cJSON_ArrayForEach(ev, bc_rj(a, "evidence"))
+		{
+			fprintf(f, "<li>");
+			s_esc(f, cJSON_GetStringValue(ev));
+			fprintf(f, "</li>");
+		}
+		fprintf(f, "</ul></td></tr>\n");
+	}
+	if (any)
+		fprintf(f, "</table>\n");
+}
+
+static void s_workload(FILE *f, const cJSON *wl)
+{
+	char bs[32];
+
+	s_esc(f, bc_rj_str("?", wl, "rw"));
+	if (strstr(bc_rj_str("", wl, "rw"), "rw"))
+		fprintf(f, " %.0f%% read", bc_rj_num(wl, "rwmixread"));
+	fprintf(f, ", bs %s, iodepth %.0f, numjobs %.0f, direct %s, ramp %.0f s, runtime %.0f s",
+		bc_fmt_bytes(bc_rj_num(wl, "bs"), bs, sizeof(bs)), bc_rj_num(wl, "iodepth"),
+		bc_rj_num(wl, "numjobs"), cJSON_IsFalse(bc_rj(wl, "direct")) ? "no" : "yes",
+		bc_rj_num(wl, "ramp"), bc_rj_num(wl, "runtime"));
+}
+
+#define S_FIG_HEAD                                                                                 \
+	"<th>IOPS</th><th>MB/s</th><th>read %%</th><th>mean ms</th><th>p50 ms</th>"                \
+	"<th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>max ms</th><th>errors</th>"
+
+static void s_figures(FILE *f, const cJSON *e)
+{
+	static const char *const lat[] = {"mean", "p50", "p90", "p99", "p99.9", "max"};
+	size_t i;
+
+	s_td_num(f, bc_rj_num(e, "iops"), 0);
+	s_td_num(f, bc_rj_num(e, "mbps"), 1);
+	s_td_num(f, bc_rj_num(e, "read_pct"), 1);
+	for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
+		s_td_num(f, bc_rj_num(e, "lat_us", lat[i]) / 1e3, 3);
+	s_td_num(f, bc_rj_num(e, "errors") + bc_rj_num(e, "short"), 0);
+}
+
+static void s_overview(FILE *f, const cJSON *steps)
+{
+	const cJSON *st;
+
+	fprintf(f, "<h2>Results</h2>\n<p class=\"muted\">Measured window of each step (ramp "
+		   "excluded). Latency is submission to completion per I/O; percentiles come from "
+		   "merged histograms.</p>\n<table><tr><th class=\"l\">step</th><th class=\"l\">"
+		   "status</th><th class=\"l\">workload</th>" S_FIG_HEAD "</tr>\n");
+	cJSON_ArrayForEach(st, steps)
+	{
+		fprintf(f, "<tr><td class=\"l\"><a href=\"#");
+		s_esc(f, bc_rj_str("", st, "name"));
+		fprintf(f, "\">");
+		s_esc(f, bc_rj_str("?", st, "name"));
+		fprintf(f, "</a></td><td class=\"l\">");
+		s_badge(f, bc_rj_str("?", st, "status"));
+		fprintf(f, "</td><td class=\"l w\">");
+		s_workload(f, bc_rj(st, "workload"));
+		fprintf(f, "</td>");
+		s_figures(f, bc_rj(st, "total"));
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n");
+}
+
+static void s_environment(FILE *f, const struct bc_report *r)
+{
+	const cJSON *a, *d, *n;
+	char bs[32];
+	int i = 0;
+
+	fprintf(f,
+		"<h2>Environment</h2>\n<h3>Client hosts (agents)</h3>\n<table><tr>"
+		"<th class=\"l\">agent</th><th class=\"l\">endpoint</th><th class=\"l\">host</th>"
+		"<th class=\"l\">bench-agent</th><th>protocol</th><th>cpus</th>"
+		"<th class=\"l\">kernel</th><th>clock offset us</th><th>uncertainty us</th>"
+		"<th>rtt us</th></tr>\n");
+	cJSON_ArrayForEach(a, bc_rj(r->run, "agents"))
+	{
+		const cJSON *h = bc_rj(a, "hello");
+
+		fprintf(f, "<tr><td class=\"l\">");
+		s_swatch(f, i++);
+		s_esc(f, bc_rj_str("?", a, "name"));
+		fprintf(f, "</td>");
+		s_td_text(f, bc_rj_str("-", a, "endpoint"));
+		s_td_text(f, bc_rj_str("-", h, "hostname"));
+		s_td_text(f, bc_rj_str("-", h, "version"));
+		s_td_num(f, bc_rj_num(h, "protocol"), 0);
+		s_td_num(f, bc_rj_num(h, "cpus"), 0);
+		s_td_text(f, bc_rj_str("-", h, "kernel"));
+		s_td_num(f, bc_rj_num(a, "clock_offset_ns") / 1e3, 1);
+		if (bc_rj(a, "clock_uncertainty_ns"))
+			s_td_num(f, bc_rj_num(a, "clock_uncertainty_ns") / 1e3, 1);
+		else
+			fprintf(f, "<td>-</td>");
+		s_td_num(f, bc_rj_num(a, "clock_rtt_ns") / 1e3, 1);
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n");
+	if (cJSON_GetArraySize(r->devices)) {
+		fprintf(f, "<h3>Devices</h3>\n<table><tr><th class=\"l\">agent</th>"
+			   "<th class=\"l\">volume</th><th class=\"l\">opened as</th>"
+			   "<th class=\"l\">kind</th><th>size</th><th>logical block</th>"
+			   "<th>physical block</th></tr>\n");
+		cJSON_ArrayForEach(a, r->devices)
+		{
+			cJSON_ArrayForEach(d, a)
+			{
+				fprintf(f, "<tr>");
+				s_td_text(f, a->string);
+				s_td_text(f, bc_rj_str("", d, "path"));
+				s_td_text(f, bc_rj_str("", d, "resolved"));
+				s_td_text(f, bc_rj_str("-", d, "kind"));
+				fprintf(f, "<td>%s</td>",
+					bc_fmt_bytes(bc_rj_num(d, "size"), bs, sizeof(bs)));
+				s_td_num(f, bc_rj_num(d, "lbs"), 0);
+				s_td_num(f, bc_rj_num(d, "pbs"), 0);
+				fprintf(f, "</tr>\n");
+			}
+		}
+		fprintf(f, "</table>\n");
+	}
+	if (!cJSON_GetArraySize(bc_rj(r->profile, "nodes")))
+		return;
+	fprintf(f, "<h3>Storage nodes</h3>\n<table><tr><th class=\"l\">node</th>"
+		   "<th class=\"l\">addresses</th><th class=\"l\">metrics</th><th class=\"l\">nic"
+		   "</th></tr>\n");
+	i = 0;
+	cJSON_ArrayForEach(n, bc_rj(r->profile, "nodes"))
+	{
+		static const char *const keys[] = {"addresses", "metrics"};
+		const cJSON *s;
+		size_t k;
+
+		fprintf(f, "<tr><td class=\"l\">");
+		s_swatch(f, i++);
+		s_esc(f, bc_rj_str("", n, "name"));
+		fprintf(f, "</td>");
+		for (k = 0; k < 2; k++) {
+			fprintf(f, "<td class=\"l\">");
+			cJSON_ArrayForEach(s, bc_rj(n, keys[k]))
+			{
+				s_esc(f, cJSON_GetStringValue(s));
+				fprintf(f, " ");
+			}
+			fprintf(f, "</td>");
+		}
+		s_td_text(f, bc_rj_str("-", n, "nic"));
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n");
+}
+
+/* a run.json number array as doubles times scale; caller frees */
+static double *s_doubles(const cJSON *arr, double scale, int *n)
+{
+	double *v;
+	int i = 0;
+	const cJSON *x;
+
+	*n = cJSON_GetArraySize(arr);
+	v = calloc((size_t)(*n ? *n : 1), sizeof(double));
+	if (!v) {
+		*n = 0;
+		return NULL;
+	}
+	cJSON_ArrayForEach(x, arr) v[i++] = cJSON_IsNumber(x) ? x->valuedouble * scale : NAN;
+	return v;
+}
+
+/* series of up to S_MAXS entities on one chart; frees the arrays it made */
+#define S_MAXS	   48
+#define S_MAXS_STR "48"
+
+struct s_chart {
+	struct bc_svg_chart c;
+	struct bc_svg_series s[S_MAXS];
+	int ns;
+	char id[96], title[160], ylabel[48];
+};
+
+static void s_chart_init(struct s_chart *ch, const cJSON *st, int step, const char *what)
+{
+	memset(ch, 0, sizeof(*ch));
+	snprintf(ch->id, sizeof(ch->id), "s%d-%s", step, what);
+	ch->c.id = ch->id;
+	ch->c.title = ch->title;
+	ch->c.y_label = ch->ylabel;
+	ch->c.x_label = "time in step (s)";
+	ch->c.x_min = 0;
+	ch->c.x_max = bc_rj_num(st, "seconds");
+	ch->c.shade_to = bc_rj_num(st, "measured_from_second");
+	ch->c.shade_label = "ramp";
+}
+
+static void s_chart_add(struct s_chart *ch, const char *name, const cJSON *arr, double scale,
+			int color, bool dashed)
+{
+	struct bc_svg_series *s;
+
+	if (ch->ns >= S_MAXS || !arr)
+		return;
+	s = &ch->s[ch->ns++];
+	s->name = name;
+	s->y = s_doubles(arr, scale, &s->n);
+	s->color = color;
+	s->dashed = dashed;
+}
+
+static void s_chart_emit(FILE *f, struct s_chart *ch)
+{
+	int i;
+
+	fprintf(f, "<figure>");
+	bc_svg_lines(f, &ch->c, ch->s, ch->ns);
+	fprintf(f, "</figure>\n");
+	for (i = 0; i < ch->ns; i++)
+		free((void *)ch->s[i].y);
+}
+
+/* the largest value of key over the entities' series, for the unit choice */
+static double s_series_max(const cJSON *ents, bool single, const char *key)
+{
+	const cJSON *e, *x;
+	double m = 0;
+
+	if (single) {
+		cJSON_ArrayForEach(x, bc_rj(ents, "series", key)) m =
+		    fmax(m, cJSON_GetNumberValue(x));
+		return m;
+	}
+	cJSON_ArrayForEach(e, ents) m = fmax(m, s_series_max(e, true, key));
+	return m;
+}
+
+/* microseconds below 1 ms, milliseconds above */
+static double s_lat_unit(double max_us, const char **unit)
+{
+	*unit = max_us >= 1000 ? "ms" : "\xc2\xb5s"; /* UTF-8 micro sign */
+	return max_us >= 1000 ? 1e-3 : 1;
+}
+
+static void s_total_charts(FILE *f, const cJSON *st, int i)
+{
+	static const char *const pk[] = {"lat_p50_us", "lat_p99_us", "lat_p99.9_us"};
+	static const char *const pn[] = {"p50", "p99", "p99.9"};
+	const cJSON *t = bc_rj(st, "total");
+	struct s_chart ch;
+	const char *unit;
+	double scale;
+	size_t k;
+
+	s_chart_init(&ch, st, i, "iops-total");
+	snprintf(ch.title, sizeof(ch.title), "IOPS, total");
+	snprintf(ch.ylabel, sizeof(ch.ylabel), "IOPS");
+	s_chart_add(&ch, "total", bc_rj(t, "series", "iops"), 1, -1, false);
+	s_chart_add(&ch, "reads", bc_rj(t, "series", "read_iops"), 1, 0, true);
+	s_chart_emit(f, &ch);
+
+	s_chart_init(&ch, st, i, "mbps-total");
+	snprintf(ch.title, sizeof(ch.title), "Bandwidth, total");
+	snprintf(ch.ylabel, sizeof(ch.ylabel), "MB/s");
+	s_chart_add(&ch, "total", bc_rj(t, "series", "mbps"), 1, -1, false);
+	s_chart_emit(f, &ch);
+
+	scale = s_lat_unit(s_series_max(t, true, "lat_p99.9_us") > 0
+			       ? s_series_max(t, true, "lat_p99.9_us")
+			       : s_series_max(t, true, "lat_p99_us"),
+			   &unit);
+	s_chart_init(&ch, st, i, "lat-total");
+	snprintf(ch.title, sizeof(ch.title), "Latency percentiles, total");
+	snprintf(ch.ylabel, sizeof(ch.ylabel), "latency (%s)", unit);
+	for (k = 0; k < sizeof(pk) / sizeof(pk[0]); k++)
+		s_chart_add(&ch, pn[k], bc_rj(t, "series", pk[k]), scale, k == 1 ? -1 : (int)k * 2,
+			    false);
+	s_chart_emit(f, &ch);
+}
+
+/* IOPS, MB/s and p99 with one line per agent (lvl 1) or node (lvl 2) */
+static void s_entity_charts(FILE *f, const cJSON *st, int i, int lvl)
+{
+	static const char *const what[] = {"iops", "mbps", "p99"};
+	static const char *const keys[] = {"iops", "mbps", "lat_p99_us"};
+	const char *key = bc_report_levels[lvl].key, *unit = "";
+	const char *who = lvl == 1 ? "client host" : "storage node";
+	const cJSON *ents = bc_rj(st, key), *e;
+	int m, c, n = cJSON_GetArraySize(ents);
+	struct s_chart ch;
+	char id[48];
+
+	for (m = 0; m < 3; m++) {
+		double scale = m == 2 ? s_lat_unit(s_series_max(ents, false, keys[m]), &unit) : 1;
+
+		snprintf(id, sizeof(id), "%s-%s", what[m], key);
+		s_chart_init(&ch, st, i, id);
+		/* beyond S_MAXS lines a chart says which it shows (the tables have all) */
+		snprintf(ch.title, sizeof(ch.title), "%s per %s%s",
+			 m == 0	  ? "IOPS"
+			 : m == 1 ? "Bandwidth"
+				  : "p99 latency",
+			 who, n > S_MAXS ? " (first " S_MAXS_STR ")" : "");
+		if (m == 2)
+			snprintf(ch.ylabel, sizeof(ch.ylabel), "p99 latency (%s)", unit);
+		else
+			snprintf(ch.ylabel, sizeof(ch.ylabel), "%s", m ? "MB/s" : "IOPS");
+		c = 0;
+		cJSON_ArrayForEach(e, ents) s_chart_add(
+		    &ch, bc_rj_str("?", e, "name"), bc_rj(e, "series", keys[m]), scale, c++, false);
+		s_chart_emit(f, &ch);
+	}
+}
+
+/* designed for the sweep writer: steps[].sweep columnar arrays */
+static void s_sweep_charts(FILE *f, const cJSON *st, int i)
+{
+	const cJSON *sw = bc_rj(st, "sweep");
+	const char *param = bc_rj_str("value", sw, "param"), *unit;
+	struct s_chart ch;
+	double *x;
+	int n, k;
+
+	if (!sw)
+		return;
+	x = s_doubles(bc_rj(sw, "values"), 1, &n);
+	for (k = 0; k < 2 && x; k++) {
+		double scale = 1, m = 0;
+		const cJSON *v;
+
+		s_chart_init(&ch, st, i, k ? "sweep-p99" : "sweep-iops");
+		ch.c.x_label = param;
+		ch.c.x_min = ch.c.x_max = 0;
+		ch.c.shade_to = -1;
+		ch.c.x_log2 = !strcmp(param, "iodepth") || !strcmp(param, "numjobs");
+		ch.c.has_mark = bc_rj(sw, "knee", "value") != NULL;
+		ch.c.mark_x = bc_rj_num(sw, "knee", "value");
+		ch.c.mark_label = "knee";
+		if (k) {
+			cJSON_ArrayForEach(v, bc_rj(sw, "lat_p99_us")) m =
+			    fmax(m, cJSON_GetNumberValue(v));
+			scale = s_lat_unit(m, &unit);
+			snprintf(ch.title, sizeof(ch.title), "p99 latency vs %s", param);
+			snprintf(ch.ylabel, sizeof(ch.ylabel), "p99 latency (%s)", unit);
+			s_chart_add(&ch, "p99", bc_rj(sw, "lat_p99_us"), scale, 2, false);
+		} else {
+			snprintf(ch.title, sizeof(ch.title), "Throughput vs %s", param);
+			snprintf(ch.ylabel, sizeof(ch.ylabel), "IOPS");
+			s_chart_add(&ch, "IOPS", bc_rj(sw, "iops"), 1, 0, false);
+		}
+		if (ch.ns)
+			ch.s[0].x = x;
+		s_chart_emit(f, &ch);
+	}
+	free(x);
+}
+
+/* designed for node counters: steps[].nodes[].counters.series.net_tx_mbps, link_mbps */
+static void s_egress_chart(FILE *f, const cJSON *st, int i)
+{
+	const cJSON *n;
+	struct s_chart ch;
+	cJSON *links = cJSON_CreateArray();
+	char names[S_MAXS][BC_NAME_MAX + 16];
+	int c = 0, k;
+
+	s_chart_init(&ch, st, i, "node-egress");
+	snprintf(ch.title, sizeof(ch.title), "Storage node egress vs link rate");
+	snprintf(ch.ylabel, sizeof(ch.ylabel), "MB/s");
+	cJSON_ArrayForEach(n, bc_rj(st, "nodes"))
+	{
+		const cJSON *tx = bc_rj(n, "counters", "series", "net_tx_mbps");
+		double link = bc_rj_num(n, "counters", "link_mbps");
+
+		if (tx && ch.ns + 2 <= S_MAXS) {
+			s_chart_add(&ch, bc_rj_str("?", n, "name"), tx, 1, c, false);
+			if (link > 0) {
+				cJSON *flat = cJSON_CreateArray();
+
+				for (k = 0; k < cJSON_GetArraySize(tx); k++)
+					cJSON_AddItemToArray(flat, cJSON_CreateNumber(link));
+				cJSON_AddItemToArray(links, flat);
+				snprintf(names[ch.ns], sizeof(names[0]), "%s link",
+					 bc_rj_str("?", n, "name"));
+				s_chart_add(&ch, names[ch.ns], flat, 1, c, true);
+			}
+		}
+		c++;
+	}
+	if (ch.ns)
+		s_chart_emit(f, &ch);
+	cJSON_Delete(links);
+}
+
+static void s_step_table(FILE *f, const cJSON *st)
+{
+	const cJSON *e;
+	int lvl, c;
+
+	fprintf(f, "<table><tr><th class=\"l\"></th>" S_FIG_HEAD "</tr>\n<tr><td class=\"l\">"
+		   "<strong>total</strong></td>");
+	s_figures(f, bc_rj(st, "total"));
+	fprintf(f, "</tr>\n");
+	for (lvl = 1; lvl < 4; lvl++) {
+		c = 0;
+		cJSON_ArrayForEach(e, bc_rj(st, bc_report_levels[lvl].key))
+		{
+			fprintf(f, "<tr><td class=\"l\">");
+			if (lvl < 3)
+				s_swatch(f, c++);
+			fprintf(f, "%s ", lvl < 3 ? bc_report_levels[lvl].label : "");
+			s_esc(f, bc_rj_str("?", e, "name"));
+			fprintf(f, "</td>");
+			s_figures(f, e);
+			fprintf(f, "</tr>\n");
+		}
+	}
+	fprintf(f, "</table>\n");
+}
+
+static void s_step_notes(FILE *f, const cJSON *st)
+{
+	const cJSON *ss = bc_rj(st, "steady_state"), *c;
+	int miss = cJSON_GetArraySize(bc_rj(st, "incomplete_seconds"));
+
+	if (miss)
+		fprintf(f,
+			"<p><strong>%d second(s)</strong> lack some agent's record (run.json "
+			"incomplete_seconds).</p>\n",
+			miss);
+	cJSON_ArrayForEach(c, bc_rj(st, "lost_agents"))
+	{
+		fprintf(f, "<p><strong>Agent ");
+		s_esc(f, bc_rj_str("?", c, "name"));
+		fprintf(f, " lost from second %.0f</strong> (", bc_rj_num(c, "from_second"));
+		s_esc(f, bc_rj_str("?", c, "reason"));
+		fprintf(f, "); its figures stop there.</p>\n");
+	}
+	if (ss) {
+		fprintf(f, "<p>Steady state (IOPS over ");
+		s_esc(f, bc_rj_str("?", ss, "window"));
+		fprintf(f, "): mean %.0f, trend %+.2f%%/s, spread %.1f%%: %s</p>\n",
+			bc_rj_num(ss, "mean"), bc_rj_num(ss, "slope_pct_per_s"),
+			bc_rj_num(ss, "spread_pct"),
+			cJSON_IsTrue(bc_rj(ss, "steady")) ? "steady"
+							  : "<strong>not steady</strong>");
+	}
+	if (bc_rj(st, "waf")) {
+		fprintf(f, "<p>Write amplification (");
+		s_esc(f, bc_rj_str("-", st, "waf", "mode"));
+		fprintf(f, "): %.3f</p>\n", bc_rj_num(st, "waf", "value"));
+	}
+	if (!cJSON_GetArraySize(bc_rj(st, "checks")))
+		return;
+	fprintf(f, "<h3>Checks</h3>\n<ul>\n");
+	cJSON_ArrayForEach(c, bc_rj(st, "checks"))
+	{
+		const char *w = bc_check_word(c);
+
+		fprintf(f, "<li><span class=\"badge %s\">%s</span> ",
+			!strcmp(w, "PASS")   ? "ok"
+			: !strcmp(w, "FAIL") ? "bad"
+					     : "skip",
+			w);
+		s_esc(f, bc_rj_str("?", c, "name"));
+		if (bc_rj(c, "scope")) {
+			fprintf(f, " (");
+			s_esc(f, bc_rj_str("", c, "scope"));
+			fprintf(f, ")");
+		}
+		fprintf(f, ": <span class=\"muted\">");
+		s_esc(f, bc_rj_str("", c, "detail"));
+		fprintf(f, "</span></li>\n");
+	}
+	fprintf(f, "</ul>\n");
+}
+
+static void s_step(FILE *f, const cJSON *st, int i)
+{
+	fprintf(f, "<h2 id=\"");
+	s_esc(f, bc_rj_str("", st, "name"));
+	fprintf(f, "\">Step ");
+	s_esc(f, bc_rj_str("?", st, "name"));
+	fprintf(f, " ");
+	s_badge(f, bc_rj_str("?", st, "status"));
+	fprintf(f, "</h2>\n<p>");
+	s_workload(f, bc_rj(st, "workload"));
+	fprintf(f, ". Seconds %.0f&ndash;%.0f measured.</p>\n",
+		bc_rj_num(st, "measured_from_second"), bc_rj_num(st, "seconds") - 1);
+	if (bc_rj(st, "error")) {
+		fprintf(f, "<p><strong>Error:</strong> ");
+		s_esc(f, bc_rj_str("", st, "error"));
+		fprintf(f, "</p>\n");
+	}
+	s_step_table(f, st);
+	fprintf(f, "<div class=\"charts\">\n");
+	if (bc_rj(st, "total", "series"))
+		s_total_charts(f, st, i);
+	if (cJSON_GetArraySize(bc_rj(st, "agents")))
+		s_entity_charts(f, st, i, 1);
+	if (cJSON_GetArraySize(bc_rj(st, "nodes")))
+		s_entity_charts(f, st, i, 2);
+	s_sweep_charts(f, st, i);
+	s_egress_chart(f, st, i);
+	fprintf(f, "</div>\n");
+	s_step_notes(f, st);
+}
+
+/* designed for device counters: steps[].waf {mode, value}, one bar per step */
+static void s_waf(FILE *f, const cJSON *steps)
+{
+	const char *labels[64];
+	char buf[64][BC_NAME_MAX * 2 + 4];
+	double v[64];
+	const cJSON *st;
+	struct bc_svg_chart c = {.id = "waf",
+				 .title = "Write amplification per mode",
+				 .x_label = "step (mode)",
+				 .y_label = "WAF (media / host writes)"};
+	int n = 0;
+
+	cJSON_ArrayForEach(st, steps)
+	{
+		if (!bc_rj(st, "waf") || n >= 64)
+			continue;
+		snprintf(buf[n], sizeof(buf[n]), "%s (%s)", bc_rj_str("?", st, "name"),
+			 bc_rj_str("-", st, "waf", "mode"));
+		labels[n] = buf[n];
+		v[n++] = bc_rj_num(st, "waf", "value");
+	}
+	if (!n)
+		return;
+	fprintf(f, "<h2>Write amplification</h2>\n<div class=\"charts\"><figure>");
+	bc_svg_bars(f, &c, labels, v, n);
+	fprintf(f, "</figure></div>\n");
+}
+
+int bc_report_html(const struct bc_report *r, FILE *f)
+{
+	const cJSON *steps = bc_rj(r->run, "steps"), *st;
+	int i = 0;
+
+	s_head(f, r);
+	s_header(f, r);
+	s_expect(f, r);
+	s_verdicts(f, steps);
+	if (cJSON_GetArraySize(steps))
+		s_overview(f, steps);
+	s_environment(f, r);
+	cJSON_ArrayForEach(st, steps) s_step(f, st, i++);
+	s_waf(f, steps);
+	fprintf(f, "<p class=\"muted\">Written from run.json by <code>bench-coord report</code>. "
+		   "Charts show every second of each step; the shaded start is the ramp, excluded "
+		   "from the tables.</p>\n</main>\n</body>\n</html>\n");
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,451 @@
+/*
+ * report_md.c - summary.md: the tables a PoV report needs, from run.json
+ * alone - acceptance criteria, results per step / node / client host,
+ * environment (agents, devices, versions, clocks), then each step in
+ * detail. Sections whose data run.json does not hold (verdicts, sweeps,
+ * node counters, WAF) are left out rather than shown empty.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "bc_report.h"
+
+static double s_err(const cJSON *e)
+{
+	return bc_rj_num(e, "errors") + bc_rj_num(e, "short");
+}
+
+/* the figures columns shared by the overview tables */
+static void s_brief(FILE *f, const cJSON *e)
+{
+	fprintf(f, " %.0f | %.1f | %.3f | %.3f | %.3f | %.0f |", bc_rj_num(e, "iops"),
+		bc_rj_num(e, "mbps"), bc_rj_num(e, "lat_us", "mean") / 1e3,
+		bc_rj_num(e, "lat_us", "p99") / 1e3, bc_rj_num(e, "lat_us", "max") / 1e3, s_err(e));
+}
+
+static void s_workload(FILE *f, const cJSON *wl)
+{
+	char bs[32];
+
+	fprintf(f, "%s", bc_rj_str("?", wl, "rw"));
+	if (strstr(bc_rj_str("", wl, "rw"), "rw"))
+		fprintf(f, " %.0f%% read", bc_rj_num(wl, "rwmixread"));
+	fprintf(f, " bs=%s qd=%.0f jobs=%.0f", bc_fmt_bytes(bc_rj_num(wl, "bs"), bs, sizeof(bs)),
+		bc_rj_num(wl, "iodepth"), bc_rj_num(wl, "numjobs"));
+}
+
+static void s_header(FILE *f, const struct bc_report *r)
+{
+	const cJSON *run = r->run;
+
+	fprintf(f, "# bench-coord run: ");
+	bc_md_puts(f, bc_rj_str("?", run, "profile"));
+	fprintf(f, "\n\n| | |\n|---|---|\n| status | **%s** |\n", bc_rj_str("?", run, "status"));
+	if (bc_rj(run, "error")) {
+		fprintf(f, "| error | ");
+		bc_md_puts(f, bc_rj_str("", run, "error"));
+		fprintf(f, " |\n");
+	}
+	fprintf(f, "| started | %s |\n| finished | %s |\n| tool | ", bc_rj_str("-", run, "started"),
+		bc_rj_str("-", run, "finished"));
+	bc_md_puts(f, bc_rj_str("-", run, "tool"));
+	fprintf(f, " |\n| agents / volumes / steps | %d / %d / %d |\n",
+		cJSON_GetArraySize(bc_rj(run, "agents")),
+		cJSON_GetArraySize(bc_rj(r->profile, "volumes")),
+		cJSON_GetArraySize(bc_rj(r->profile, "steps")));
+}
+
+static void s_bound(FILE *f, const cJSON *x, const char *key)
+{
+	char num[64];
+
+	fprintf(f, " %s |", bc_rj(x, key) ? bc_fmt_num(bc_rj_num(x, key), num, sizeof(num)) : "-");
+}
+
+static void s_expect(FILE *f, const struct bc_report *r)
+{
+	const cJSON *x;
+	char num[64];
+	int n = 0, pass = 0;
+
+	if (!cJSON_GetArraySize(r->expect))
+		return;
+	fprintf(f, "\n## Acceptance criteria\n\n| result | step | scope | metric | min | max | "
+		   "measured |\n|---|---|---|---|---:|---:|---:|\n");
+	cJSON_ArrayForEach(x, r->expect)
+	{
+		bool ok = cJSON_IsTrue(bc_rj(x, "pass"));
+
+		n++;
+		pass += ok;
+		fprintf(f, "| **%s** | ", ok ? "PASS" : "FAIL");
+		bc_md_puts(f, bc_rj_str("", x, "step"));
+		fprintf(f, " | ");
+		bc_md_puts(f, bc_rj_str("", x, "scope"));
+		fprintf(f, " | %s |", bc_rj_str("", x, "metric"));
+		s_bound(f, x, "min");
+		s_bound(f, x, "max");
+		if (bc_rj(x, "value"))
+			fprintf(
+			    f, " %s %s",
+			    bc_fmt_num(round(bc_rj_num(x, "value") * 1e3) / 1e3, num, sizeof(num)),
+			    bc_rj_str("", x, "unit"));
+		if (bc_rj(x, "detail")) {
+			fprintf(f, " (");
+			bc_md_puts(f, bc_rj_str("", x, "detail"));
+			fprintf(f, ")");
+		}
+		fprintf(f, " |\n");
+	}
+	fprintf(f, "\n%d of %d criteria passed.\n", pass, n);
+}
+
+static void s_verdicts(FILE *f, const cJSON *steps)
+{
+	const cJSON *st, *ev;
+	bool any = false;
+
+	cJSON_ArrayForEach(st, steps)
+	{
+		const cJSON *a = bc_rj(st, "analysis");
+
+		if (!a)
+			continue;
+		if (!any)
+			fprintf(f, "\n## Verdicts\n\n| step | verdict | bottleneck | evidence |\n"
+				   "|---|---|---|---|\n");
+		any = true;
+		fprintf(f, "| ");
+		bc_md_puts(f, bc_rj_str("", st, "name"));
+		fprintf(f, " | ");
+		bc_md_puts(f, bc_rj_str("-", a, "verdict"));
+		fprintf(f, " | ");
+		bc_md_puts(f, bc_rj_str("-", a, "bottleneck"));
+		fprintf(f, " |");
+		cJSON_ArrayForEach(ev, bc_rj(a, "evidence"))
+		{
+			fprintf(f, " ");
+			bc_md_puts(f, cJSON_GetStringValue(ev));
+			fprintf(f, ";");
+		}
+		fprintf(f, " |\n");
+	}
+}
+
+static void s_overview(FILE *f, const cJSON *steps)
+{
+	const cJSON *st;
+	int lvl;
+
+	fprintf(f,
+		"\n## Results\n\nMeasured window of each step (ramp excluded); latency is "
+		"submission to completion.\n\n| step | status | workload | IOPS | MB/s | mean ms | "
+		"p99 ms | max ms | errors |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+	cJSON_ArrayForEach(st, steps)
+	{
+		fprintf(f, "| ");
+		bc_md_puts(f, bc_rj_str("", st, "name"));
+		fprintf(f, " | %s | ", bc_rj_str("?", st, "status"));
+		s_workload(f, bc_rj(st, "workload"));
+		fprintf(f, " |");
+		s_brief(f, bc_rj(st, "total"));
+		fprintf(f, "\n");
+	}
+	/* nodes, then client hosts: one table each, a row per (entity, step) */
+	for (lvl = 2; lvl >= 1; lvl--) {
+		const char *key = bc_report_levels[lvl].key;
+		const cJSON *first = NULL, *e0, *e;
+		bool any = false;
+
+		cJSON_ArrayForEach(st, steps) if (cJSON_GetArraySize(bc_rj(st, key)) && !first)
+		    first = st;
+		if (!first)
+			continue;
+		/* entity-major order reads as "how did node X do across steps" */
+		cJSON_ArrayForEach(e0, bc_rj(first, key))
+		{
+			const char *name = bc_rj_str("", e0, "name");
+
+			cJSON_ArrayForEach(st, steps)
+			{
+				cJSON_ArrayForEach(e, bc_rj(st, key))
+				{
+					if (strcmp(bc_rj_str("", e, "name"), name))
+						continue;
+					if (!any)
+						fprintf(
+						    f,
+						    "\n### By %s\n\n| %s | step | IOPS | MB/s | "
+						    "mean ms | p99 ms | max ms | errors |\n"
+						    "|---|---|---:|---:|---:|---:|---:|---:|\n",
+						    lvl == 2 ? "storage node" : "client host",
+						    bc_report_levels[lvl].label);
+					any = true;
+					fprintf(f, "| ");
+					bc_md_puts(f, name);
+					fprintf(f, " | ");
+					bc_md_puts(f, bc_rj_str("", st, "name"));
+					fprintf(f, " |");
+					s_brief(f, e);
+					fprintf(f, "\n");
+				}
+			}
+		}
+	}
+}
+
+static void s_environment(FILE *f, const struct bc_report *r)
+{
+	const cJSON *a, *d, *n;
+	char b[32];
+
+	fprintf(f, "\n## Environment\n\n### Client hosts (agents)\n\n| agent | endpoint | host | "
+		   "bench-agent | protocol | cpus | kernel | clock offset us | uncertainty us | "
+		   "rtt us |\n|---|---|---|---|---:|---:|---|---:|---:|---:|\n");
+	cJSON_ArrayForEach(a, bc_rj(r->run, "agents"))
+	{
+		const cJSON *h = bc_rj(a, "hello");
+
+		fprintf(f, "| ");
+		bc_md_puts(f, bc_rj_str("?", a, "name"));
+		fprintf(f, " | ");
+		bc_md_puts(f, bc_rj_str("-", a, "endpoint"));
+		fprintf(f, " | ");
+		bc_md_puts(f, bc_rj_str("-", h, "hostname"));
+		fprintf(f, " | ");
+		bc_md_puts(f, bc_rj_str("-", h, "version"));
+		fprintf(f, " | %.0f | %.0f | ", bc_rj_num(h, "protocol"), bc_rj_num(h, "cpus"));
+		bc_md_puts(f, bc_rj_str("-", h, "kernel"));
+		fprintf(f, " | %.1f | ", bc_rj_num(a, "clock_offset_ns") / 1e3);
+		if (bc_rj(a, "clock_uncertainty_ns"))
+			fprintf(f, "%.1f", bc_rj_num(a, "clock_uncertainty_ns") / 1e3);
+		else
+			fprintf(f, "-");
+		fprintf(f, " | %.1f |\n", bc_rj_num(a, "clock_rtt_ns") / 1e3);
+	}
+	if (cJSON_GetArraySize(r->devices)) {
+		fprintf(f, "\n### Devices\n\n| agent | volume | opened as | kind | size | logical "
+			   "block | physical block |\n|---|---|---|---|---:|---:|---:|\n");
+		cJSON_ArrayForEach(a, r->devices)
+		{
+			cJSON_ArrayForEach(d, a)
+			{
+				fprintf(f, "| ");
+				bc_md_puts(f, a->string);
+				fprintf(f, " | ");
+				bc_md_puts(f, bc_rj_str("", d, "path"));
+				fprintf(f, " | ");
+				bc_md_puts(f, bc_rj_str("", d, "resolved"));
+				fprintf(f, " | %s | %s | %.0f | %.0f |\n",
+					bc_rj_str("-", d, "kind"),
+					bc_fmt_bytes(bc_rj_num(d, "size"), b, sizeof(b)),
+					bc_rj_num(d, "lbs"), bc_rj_num(d, "pbs"));
+			}
+		}
+	}
+	if (cJSON_GetArraySize(bc_rj(r->profile, "nodes"))) {
+		fprintf(f, "\n### Storage nodes\n\n| node | addresses | metrics | nic |\n"
+			   "|---|---|---|---|\n");
+		cJSON_ArrayForEach(n, bc_rj(r->profile, "nodes"))
+		{
+			const char *keys[] = {"addresses", "metrics"};
+			const cJSON *s;
+			size_t i;
+
+			fprintf(f, "| ");
+			bc_md_puts(f, bc_rj_str("", n, "name"));
+			for (i = 0; i < 2; i++) {
+				fprintf(f, " |");
+				cJSON_ArrayForEach(s, bc_rj(n, keys[i]))
+				{
+					fprintf(f, " ");
+					bc_md_puts(f, cJSON_GetStringValue(s));
+				}
+			}
+			fprintf(f, " | ");
+			bc_md_puts(f, bc_rj_str("-", n, "nic"));
+			fprintf(f, " |\n");
+		}
+	}
+}
+
+static void s_row(FILE *f, const char *prefix, const cJSON *e)
+{
+	fprintf(f, "| %s", prefix);
+	bc_md_puts(f, bc_rj_str("", e, "name"));
+	fprintf(f, "%s | %.0f | %.1f | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |\n",
+		*prefix == '*' ? "**" : "", bc_rj_num(e, "iops"), bc_rj_num(e, "mbps"),
+		bc_rj_num(e, "read_pct"), bc_rj_num(e, "lat_us", "mean") / 1e3,
+		bc_rj_num(e, "lat_us", "p50") / 1e3, bc_rj_num(e, "lat_us", "p90") / 1e3,
+		bc_rj_num(e, "lat_us", "p99") / 1e3, bc_rj_num(e, "lat_us", "p99.9") / 1e3,
+		bc_rj_num(e, "lat_us", "max") / 1e3, s_err(e));
+}
+
+/* designed for the sweep writer: columnar arrays over steps[].sweep.values */
+static void s_sweep(FILE *f, const cJSON *sw)
+{
+	const cJSON *vals = bc_rj(sw, "values");
+	int i, n = cJSON_GetArraySize(vals);
+	double knee = bc_rj_num(sw, "knee", "value");
+
+	if (!sw)
+		return;
+	fprintf(f,
+		"\nSweep over %s:\n\n| %s | IOPS | MB/s | mean ms | p99 ms | |\n"
+		"|---:|---:|---:|---:|---:|---|\n",
+		bc_rj_str("?", sw, "param"), bc_rj_str("?", sw, "param"));
+	for (i = 0; i < n; i++) {
+		double v = cJSON_GetNumberValue(cJSON_GetArrayItem(vals, i));
+
+		fprintf(f, "| %g | %.0f | %.1f | %.3f | %.3f | %s |\n", v,
+			cJSON_GetNumberValue(cJSON_GetArrayItem(bc_rj(sw, "iops"), i)),
+			cJSON_GetNumberValue(cJSON_GetArrayItem(bc_rj(sw, "mbps"), i)),
+			cJSON_GetNumberValue(cJSON_GetArrayItem(bc_rj(sw, "lat_mean_us"), i)) / 1e3,
+			cJSON_GetNumberValue(cJSON_GetArrayItem(bc_rj(sw, "lat_p99_us"), i)) / 1e3,
+			bc_rj(sw, "knee") && v == knee ? "**knee**" : "");
+	}
+	if (bc_rj(sw, "knee", "reason")) {
+		fprintf(f, "\nKnee: ");
+		bc_md_puts(f, bc_rj_str("", sw, "knee", "reason"));
+		fprintf(f, "\n");
+	}
+}
+
+static void s_node_counters(FILE *f, const cJSON *st)
+{
+	const cJSON *n;
+	bool any = false;
+
+	cJSON_ArrayForEach(n, bc_rj(st, "nodes"))
+	{
+		const cJSON *c = bc_rj(n, "counters");
+		double link = bc_rj_num(c, "link_mbps"), tx = bc_rj_num(c, "window", "net_tx_mbps");
+
+		if (!c)
+			continue;
+		if (!any)
+			fprintf(f, "\nStorage node counters (measured window):\n\n| node | egress "
+				   "MB/s | ingress MB/s | link MB/s | egress of link |\n"
+				   "|---|---:|---:|---:|---:|\n");
+		any = true;
+		fprintf(f, "| ");
+		bc_md_puts(f, bc_rj_str("", n, "name"));
+		fprintf(f, " | %.1f | %.1f | %.0f | %s%.1f%% |\n", tx,
+			bc_rj_num(c, "window", "net_rx_mbps"), link, link > 0 ? "" : "n/a ",
+			link > 0 ? 100 * tx / link : 0);
+	}
+}
+
+static void s_step_detail(FILE *f, const cJSON *st)
+{
+	const cJSON *c, *miss = bc_rj(st, "incomplete_seconds"), *ss = bc_rj(st, "steady_state");
+	const cJSON *ck = bc_rj(st, "clock"), *a;
+	int lvl;
+
+	fprintf(f, "\n## Step ");
+	bc_md_puts(f, bc_rj_str("?", st, "name"));
+	fprintf(f, " (%s)\n\n", bc_rj_str("?", st, "status"));
+	if (bc_rj(st, "error")) {
+		fprintf(f, "**Error:** ");
+		bc_md_puts(f, bc_rj_str("", st, "error"));
+		fprintf(f, "\n\n");
+	}
+	fprintf(f, "Workload: ");
+	s_workload(f, bc_rj(st, "workload"));
+	fprintf(f, " direct=%s; ramp %.0f s excluded, %.0f s measured.\n\n",
+		cJSON_IsFalse(bc_rj(st, "workload", "direct")) ? "no" : "yes",
+		bc_rj_num(st, "measured_from_second"), bc_rj_num(st, "measured_seconds"));
+	fprintf(f, "| | IOPS | MB/s | read %% | mean ms | p50 ms | p90 ms | p99 ms | p99.9 ms | "
+		   "max ms | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	if (bc_rj(st, "total"))
+		s_row(f, "**", bc_rj(st, "total"));
+	for (lvl = 1; lvl < 4; lvl++)
+		cJSON_ArrayForEach(c, bc_rj(st, bc_report_levels[lvl].key))
+		    s_row(f,
+			  lvl == 1   ? "agent "
+			  : lvl == 2 ? "node "
+				     : "",
+			  c);
+	if (cJSON_GetArraySize(miss))
+		fprintf(f,
+			"\nSeconds with missing agent records: %d (see run.json "
+			"incomplete_seconds).\n",
+			cJSON_GetArraySize(miss));
+	cJSON_ArrayForEach(c, bc_rj(st, "lost_agents"))
+	{
+		fprintf(f, "\n**Agent ");
+		bc_md_puts(f, bc_rj_str("?", c, "name"));
+		fprintf(f, " lost from second %.0f (", bc_rj_num(c, "from_second"));
+		bc_md_puts(f, bc_rj_str("?", c, "reason"));
+		fprintf(f, "); its figures stop there.**\n");
+	}
+	s_sweep(f, bc_rj(st, "sweep"));
+	s_node_counters(f, st);
+	if (bc_rj(st, "waf"))
+		fprintf(f,
+			"\nWrite amplification (%s): %.3f (host %.0f bytes, media %.0f bytes).\n",
+			bc_rj_str("-", st, "waf", "mode"), bc_rj_num(st, "waf", "value"),
+			bc_rj_num(st, "waf", "host_write_bytes"),
+			bc_rj_num(st, "waf", "media_write_bytes"));
+	if (ss)
+		fprintf(f,
+			"\nSteady state (%s, IOPS): mean %.0f, trend %+.2f%%/s (limit %.1f), "
+			"spread %.1f%% (limit %.1f), stddev %.1f%%: %s\n",
+			bc_rj_str("?", ss, "window"), bc_rj_num(ss, "mean"),
+			bc_rj_num(ss, "slope_pct_per_s"), bc_rj_num(ss, "slope_limit_pct"),
+			bc_rj_num(ss, "spread_pct"), bc_rj_num(ss, "spread_limit_pct"),
+			bc_rj_num(ss, "stddev_pct"),
+			cJSON_IsNull(bc_rj(ss, "steady"))
+			    ? "not judged (window shorter than 3 s or no I/O)"
+			: cJSON_IsTrue(bc_rj(ss, "steady"))
+			    ? "steady"
+			    : "**NOT steady**: the average describes no state the system was in");
+	if (ck) {
+		fprintf(f, "\nClocks before START: ");
+		cJSON_ArrayForEach(a, bc_rj(ck, "agents"))
+		{
+			bc_md_puts(f, a->string);
+			fprintf(f, " offset %+.1f us +-%.1f us; ", bc_rj_num(a, "offset_ns") / 1e3,
+				bc_rj_num(a, "uncertainty_ns") / 1e3);
+		}
+		if (bc_rj(ck, "start_skew_ns"))
+			fprintf(f, "observed start skew %.3f ms (at most %.3f ms).",
+				bc_rj_num(ck, "start_skew_ns") / 1e6,
+				bc_rj_num(ck, "start_skew_bound_ns") / 1e6);
+		fprintf(f, "\n");
+	}
+	if (cJSON_GetArraySize(bc_rj(st, "checks")))
+		fprintf(f, "\nChecks:\n\n");
+	cJSON_ArrayForEach(c, bc_rj(st, "checks"))
+	{
+		fprintf(f, "- ");
+		bc_md_puts(f, bc_rj_str("?", c, "name"));
+		if (bc_rj(c, "scope")) {
+			fprintf(f, " (");
+			bc_md_puts(f, bc_rj_str("", c, "scope"));
+			fprintf(f, ")");
+		}
+		fprintf(f, ": %s (",
+			!strcmp(bc_check_word(c), "FAIL") ? "**FAIL**" : bc_check_word(c));
+		bc_md_puts(f, bc_rj_str("", c, "detail"));
+		fprintf(f, ")\n");
+	}
+}
+
+int bc_report_md(const struct bc_report *r, FILE *f)
+{
+	const cJSON *steps = bc_rj(r->run, "steps"), *st;
+
+	s_header(f, r);
+	s_expect(f, r);
+	s_verdicts(f, steps);
+	if (cJSON_GetArraySize(steps))
+		s_overview(f, steps);
+	s_environment(f, r);
+	cJSON_ArrayForEach(st, steps) s_step_detail(f, st);
+	fprintf(f, "\nLatency is submission to completion per I/O (fio's `lat`), percentiles "
+		   "from merged histograms (never averaged). Written from run.json by `bench-coord "
+		   "report`.\n");
+	return ferror(f) ? -EIO : 0;
+}

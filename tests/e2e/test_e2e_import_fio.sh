@@ -1,0 +1,77 @@
+#!/bin/bash
+# test_e2e_import_fio: fio job files - a PoV-style one (tests/data/fio/pov.fio) and those genfio
+# writes (several disks, block sizes and modes; stonewall sequencing) - become profiles that
+# validate, with every unmapped option listed; the PoV profile runs on files.
+. "$(dirname "$0")/lib.sh"
+
+# the PoV job file: two phases, one job per volume
+"$COORD" import-fio "$BC_SRC/tests/data/fio/pov.fio" -o "$T/pov.json" 2>"$T/pov.err" || {
+	cat "$T/pov.err"
+	fail "import-fio pov.fio failed"
+}
+cat "$T/pov.err"
+"$COORD" validate "$T/pov.json" || fail "imported pov profile does not validate"
+python3 - "$T/pov.json" <<'PY' || fail "pov.fio imported wrongly"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert [s["name"] for s in p["steps"]] == ["randread-4k-qd16", "write-128k-qd4"], p["steps"]
+s = p["steps"][0]
+assert (s["rw"], s["bs"], s["iodepth"], s["numjobs"], s["ramp"], s["runtime"], s["direct"]) == \
+    ("randread", "4k", 16, 2, 1, 2, True), s
+assert [v["path"] for v in p["volumes"]] == ["pov-vol%d.dat" % i for i in (1, 2, 3)]
+assert all(v["size"] == "16m" and v["agent"] == "local" for v in p["volumes"])
+PY
+grep -q 'ioengine=libaio ignored' "$T/pov.err" || fail "ioengine not reported"
+
+# and it runs: every volume did I/O in both steps
+"$COORD" run -q -o "$T/out" "$T/pov.json" >"$T/run.out" 2>&1 || {
+	cat "$T/run.out"
+	fail "the imported profile did not run"
+}
+R=$(run_dir "$T/out")
+json "$R/run.json" "r['status'] == 'ok' and all(v['ios'] > 0 for s in r['steps'] for v in s['volumes'])" |
+	grep -qx True || fail "not every volume did I/O"
+
+# the same with an agent on another host
+"$COORD" import-fio --agent client-04 --endpoint tcp://10.0.0.4:7470 --name pov-remote \
+	"$BC_SRC/tests/data/fio/pov.fio" >"$T/remote.json" 2>/dev/null || fail "import-fio --agent failed"
+json "$T/remote.json" "r['name'] == 'pov-remote' and r['agents'] == [{'name': 'client-04', 'endpoint': 'tcp://10.0.0.4:7470'}]" |
+	grep -qx True || fail "--agent/--endpoint/--name not applied"
+
+# genfio: sequential (-s: stonewall before every job) and parallel (-p: a group per mode)
+command -v genfio >/dev/null || fail "genfio missing (fio package)"
+mkdir -p "$T/gen"
+for mode in s p; do
+	(cd "$T/gen" && genfio -d "$T/gen/d1,$T/gen/d2" -z 16m -b 4k,64k -m randread,write -r 2 \
+		-$mode >"$T/genfio-$mode.log" 2>&1) || {
+		cat "$T/genfio-$mode.log"
+		fail "genfio -$mode failed"
+	}
+done
+n=0
+for f in "$T"/gen/*.fio; do
+	n=$((n + 1))
+	"$COORD" import-fio "$f" -o "$T/gen-$n.json" 2>"$T/gen-$n.err" || {
+		cat "$T/gen-$n.err"
+		fail "import-fio $(basename "$f") failed"
+	}
+	"$COORD" validate "$T/gen-$n.json" >/dev/null || fail "$(basename "$f"): profile invalid"
+	for opt in invalidate write_bw_log write_iops_log; do
+		grep -q "not mapped: $opt" "$T/gen-$n.err" || fail "$(basename "$f"): $opt not listed"
+	done
+	python3 - "$f" "$T/gen-$n.json" <<'PY' || fail "$(basename "$f") imported wrongly"
+import json, re, sys
+src, p = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+jobs = len(re.findall(r"^\[(?!global\])", src, re.M))
+groups = src.count("stonewall")
+steps = p["steps"]
+# sequential: one step per job; parallel: one per stonewalled group of same-workload jobs
+assert len(steps) == (jobs if "-seq]" in src else groups), (len(steps), jobs, groups)
+assert {s["bs"] for s in steps} == {"4k", "64k"} and {s["rw"] for s in steps} == {"randread", "write"}
+assert all(s["runtime"] == 2 and s["ramp"] == 5 for s in steps)
+assert sorted(v["path"].rsplit("/", 1)[1] for v in p["volumes"]) == ["d1", "d2"]
+print("%s: %d jobs -> %d steps" % (sys.argv[1].rsplit("/", 1)[1], jobs, len(steps)))
+PY
+done
+[ "$n" = 2 ] || fail "expected two genfio job files, got $n"
+echo "PASS"

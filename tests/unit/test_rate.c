@@ -1,0 +1,111 @@
+/* test_rate.c - rate_iops and rate_bw hold within 5% over 5 s, split across jobs; thinktime paces
+ * slots without sleeping the thread */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bc_jobrun.h"
+#include "bc_rate.h"
+
+#define SECONDS 5
+#define TOL	0.05
+
+/* the limiter alone, on a simulated clock polled every 37 us: the long-run rate is exact */
+static void test_gcra(void)
+{
+	struct bc_rate r;
+	uint64_t now, sent = 0, bytes = 0;
+
+	bc_rate_init(&r, 1000, 0, 4, 0); /* 1000 IOPS over 4 jobs: 250 for this one */
+	for (now = 0; now < 10 * BC_NS_PER_S; now += 37000) {
+		while (bc_rate_when(&r) <= now) {
+			bc_rate_take(&r, 4096, now);
+			sent++;
+		}
+	}
+	/* 10 s x 250/s, plus at most the burst allowance (tau x rate) */
+	CHECK_MSG(sent >= 2500 && sent <= 2500 + (uint64_t)(BC_RATE_TAU_NS * 250 / 1e9) + 1,
+		  "sent %llu, expected 2500", (unsigned long long)sent);
+
+	bc_rate_init(&r, 0, 1 << 20, 1, 0); /* 1 MiB/s of 64 KiB I/Os: 16 per second */
+	for (now = 0; now < 10 * BC_NS_PER_S; now += 37000) {
+		while (bc_rate_when(&r) <= now) {
+			bc_rate_take(&r, 65536, now);
+			bytes += 65536;
+		}
+	}
+	CHECK_MSG(bytes >= 160ull << 16 &&
+		      bytes <= (160ull + (uint64_t)(BC_RATE_TAU_NS * 16 / 1e9) + 1) << 16,
+		  "sent %llu bytes in 10 s", (unsigned long long)bytes);
+	bc_rate_init(&r, 0, 0, 1, 0);
+	CHECK(!bc_rate_on(&r));
+}
+
+static void s_within(const char *what, double got, double want)
+{
+	printf("%-44s %10.1f /s  (limit %.1f, %+.2f%%)\n", what, got, want,
+	       100 * (got - want) / want);
+	CHECK_MSG(fabs(got - want) <= TOL * want, "%s: %.1f/s, limit %.1f/s", what, got, want);
+}
+
+/* two null volumes, 2 jobs QD 16: one capped at 5000 IOPS, the other at 8 MiB/s of 4k..64k */
+static void test_engine(void)
+{
+	struct bc_workload wl = {.rw = BC_RW_RANDREAD,
+				 .bs = 4096,
+				 .iodepth = 16,
+				 .numjobs = 2,
+				 .direct = true,
+				 .runtime_s = SECONDS};
+	struct bc_workload vwl[3];
+	struct bc_target t[3];
+	struct jr_run r;
+	char err[512] = "";
+	uint64_t rd, bytes;
+	int i;
+
+	vwl[0] = wl;
+	vwl[0].rate_iops = 5000;
+	vwl[1] = wl;
+	vwl[1].rate_bw = 8 << 20;
+	vwl[1].bs = 65536;
+	vwl[1].nbssplit = 2;
+	vwl[1].bssplit[0] = (struct bc_bssplit){4096, 50};
+	vwl[1].bssplit[1] = (struct bc_bssplit){65536, 50};
+	/* thinktime 2 ms per slot, QD 4, 2 jobs: at most 8 / 2 ms = 4000 IOPS */
+	vwl[2] = wl;
+	vwl[2].iodepth = 4;
+	vwl[2].thinktime_us = 2000;
+	for (i = 0; i < 3; i++)
+		CHECK(bc_target_open(&t[i], "null", NULL, &vwl[i], false, err, sizeof(err)) == 0);
+	if (!jr_run(t, 3, &wl, vwl, SECONDS, &r, err, sizeof(err))) {
+		rd = jr_ios(&r, 0, BC_OP_READ, 0, SECONDS);
+		s_within("rate_iops 5000 over 2 jobs", (double)rd / SECONDS, 5000);
+		for (i = 0, bytes = 0; i < SECONDS; i++)
+			bytes += r.sec[i * 3 + 1].op[BC_OP_READ].bytes;
+		s_within("rate_bw 8 MiB/s (bssplit 4k/50:64k/50)", (double)bytes / SECONDS,
+			 8 << 20);
+		rd = jr_ios(&r, 2, BC_OP_READ, 0, SECONDS);
+		printf("%-44s %10.1f /s  (ceiling 4000)\n", "thinktime 2ms, QD 4 x 2 jobs",
+		       (double)rd / SECONDS);
+		CHECK_MSG(rd <= 4000 * SECONDS && rd >= 3600 * SECONDS,
+			  "thinktime: %.0f IOPS, expected just under 4000", (double)rd / SECONDS);
+		/* and per second too: no catch-up bursts */
+		for (i = 1; i < SECONDS; i++) {
+			rd = r.sec[i * 3].op[BC_OP_READ].ios;
+			CHECK_MSG(fabs((double)rd - 5000) <= 0.05 * 5000, "second %d: %llu IOPS", i,
+				  (unsigned long long)rd);
+		}
+	}
+	jr_free(&r);
+	for (i = 0; i < 3; i++)
+		bc_target_close(&t[i]);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_gcra();
+	test_engine();
+	TEST_DONE();
+}

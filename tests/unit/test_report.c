@@ -1,0 +1,226 @@
+/* test_report - report writers on a synthetic run directory: escaping, expect criteria, optional
+ * sections, CSV/fio shapes */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_report.h"
+#include "bc_test.h"
+
+#define FIXTURE BC_SRC_DIR "/tests/data/report/synthetic"
+
+/* run writer on r into a string the caller frees */
+static char *render(int (*writer)(const struct bc_report *, FILE *), const struct bc_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK(f != NULL);
+	CHECK(writer(r, f) == 0);
+	fclose(f);
+	return buf;
+}
+
+static char *escaped(void (*fn)(FILE *, const char *), const char *in)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, in);
+	fclose(f);
+	return buf;
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay++)
+		n++;
+	return n;
+}
+
+static void test_escaping(void)
+{
+	char *s;
+	char num[64];
+
+	s = escaped(bc_html_puts, "<a href=\"x\">'&'</a>");
+	CHECK(!strcmp(s, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"));
+	free(s);
+	s = escaped(bc_csv_puts, "plain");
+	CHECK(!strcmp(s, "plain"));
+	free(s);
+	s = escaped(bc_csv_puts, "a,b");
+	CHECK(!strcmp(s, "\"a,b\""));
+	free(s);
+	s = escaped(bc_csv_puts, "say \"hi\"\r\n");
+	CHECK(!strcmp(s, "\"say \"\"hi\"\"\r\n\""));
+	free(s);
+	s = escaped(bc_md_puts, "a|b\n<c>_d");
+	CHECK_MSG(!strcmp(s, "a\\|b &lt;c>_d"), "got %s", s);
+	free(s);
+	CHECK(!strcmp(bc_fmt_num(3, num, sizeof(num)), "3"));
+	CHECK(!strcmp(bc_fmt_num(612.553, num, sizeof(num)), "612.553"));
+	CHECK(!strcmp(bc_fmt_num(NAN, num, sizeof(num)), "0"));
+	CHECK(!strcmp(bc_fmt_bytes(4096, num, sizeof(num)), "4 KiB"));
+	CHECK(!strcmp(bc_fmt_bytes(1536 * 1024.0 * 1024, num, sizeof(num)), "1.50 GiB"));
+	CHECK(!strcmp(bc_fmt_bytes(0, num, sizeof(num)), "-"));
+}
+
+static const cJSON *find(const cJSON *arr, const char *step, const char *metric, const char *scope)
+{
+	const cJSON *x;
+
+	cJSON_ArrayForEach(x, arr) if (!strcmp(bc_rj_str("", x, "step"), step) &&
+				       !strcmp(bc_rj_str("", x, "metric"), metric) &&
+				       !strcmp(bc_rj_str("", x, "scope"), scope)) return x;
+	return NULL;
+}
+
+static void test_expect(const struct bc_report *r)
+{
+	const cJSON *x;
+
+	CHECK(cJSON_GetArraySize(r->expect) == 5);
+	x = find(r->expect, "rand-4k", "iops", "total");
+	CHECK(x && cJSON_IsTrue(bc_rj(x, "pass")) && bc_rj_num(x, "value") == 20000);
+	x = find(r->expect, "rand-4k", "p99_ms", "total");
+	CHECK(x && cJSON_IsFalse(bc_rj(x, "pass")) &&
+	      fabs(bc_rj_num(x, "value") - 0.401408) < 1e-9);
+	x = find(r->expect, "rand-4k", "read_iops", "agent client-a");
+	CHECK(x && cJSON_IsTrue(bc_rj(x, "pass")) && bc_rj_num(x, "value") == 7000);
+	x = find(r->expect, "sweep-qd", "mbps", "node node-2");
+	CHECK(x && cJSON_IsTrue(bc_rj(x, "pass")));
+	/* figures of a failed step never pass */
+	x = find(r->expect, "failed-step", "iops", "total");
+	CHECK(x && cJSON_IsFalse(bc_rj(x, "pass")) && strstr(bc_rj_str("", x, "detail"), "failed"));
+}
+
+static void test_devices(const struct bc_report *r)
+{
+	/* READY (events.jsonl) wins; an agent without READY falls back to HELLO */
+	CHECK(!strcmp(bc_rj_str("", cJSON_GetArrayItem(bc_rj(r->devices, "client-a"), 0), "kind"),
+		      "bdev"));
+	CHECK(!strcmp(bc_rj_str("", cJSON_GetArrayItem(bc_rj(r->devices, "client-b"), 0), "kind"),
+		      "missing"));
+}
+
+static void test_html(const struct bc_report *r)
+{
+	static const char *const charts[] = {
+	    "s0-iops-total",  "s0-mbps-total",
+	    "s0-lat-total",   "s0-iops-agents",
+	    "s0-mbps-agents", "s0-p99-agents",
+	    "s0-iops-nodes",  "s0-mbps-nodes",
+	    "s0-p99-nodes",   "s0-node-egress",
+	    "s1-sweep-iops",  "s1-sweep-p99",
+	    "s2-iops-total",  "waf",
+	};
+	char *h = render(bc_report_html, r), needle[64];
+	size_t i;
+
+	CHECK(h && !strncmp(h, "<!DOCTYPE html>", 15));
+	/* no markup from the run gets through, and nothing is fetched */
+	CHECK(!strstr(h, "<script"));
+	CHECK(!strstr(h, "<b>bold"));
+	CHECK(strstr(h, "&lt;script&gt;alert(1)&lt;/script&gt;") != NULL);
+	CHECK(!strstr(h, "http://") ||
+	      count(h, "http://") == count(h, "http://www.w3.org/2000/svg"));
+	CHECK(!strstr(h, "https://"));
+	for (i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
+		snprintf(needle, sizeof(needle), "data-chart=\"%s\"", charts[i]);
+		CHECK_MSG(count(h, needle) == 1, "chart %s", charts[i]);
+	}
+	CHECK(strstr(h, "storage node NIC bound") != NULL);
+	CHECK(strstr(h, ">knee<") != NULL);
+	CHECK(strstr(h, ">SKIP<") != NULL);
+	CHECK(count(h, "<svg") == count(h, "</svg>"));
+	free(h);
+}
+
+static void test_md(const struct bc_report *r)
+{
+	char *m = render(bc_report_md, r);
+
+	CHECK(strstr(m, "## Acceptance criteria") != NULL);
+	CHECK(count(m, "| **PASS** |") == 3 && count(m, "| **FAIL** |") == 2);
+	CHECK(strstr(m, "3 of 5 criteria passed.") != NULL);
+	CHECK(strstr(m, "## Verdicts") != NULL);
+	CHECK(strstr(m, "### By storage node") != NULL);
+	CHECK(strstr(m, "| 8 | 52000 | 213.0 | 0.154 | 0.320 | **knee** |") != NULL);
+	CHECK(strstr(m, "Write amplification (fdp-on): 1.020") != NULL);
+	CHECK(strstr(m, "**Agent client-b lost from second 5 (silent for 5 s); its figures stop "
+			"there.**") != NULL);
+	CHECK(strstr(m,
+		     "| client-a | /dev/nvme0n1 | /dev/nvme0n1 | bdev | 3.49 TiB | 4096 | 4096 |"));
+	CHECK(!strstr(m, "<script"));
+	free(m);
+}
+
+static void test_csv(const struct bc_report *r)
+{
+	static const char head[] = "step,second,phase,level,entity,iops,read_iops,mbps,"
+				   "lat_mean_us,lat_p50_us,lat_p99_us,lat_max_us,errors\r\n";
+	char *c = render(bc_report_csv, r), *line2;
+
+	/* header + 3 steps x (total + 2 agents + 2 nodes + 2 volumes) x 8 seconds */
+	CHECK_MSG(count(c, "\r\n") == 1 + 3 * 7 * 8, "%d rows", count(c, "\r\n"));
+	CHECK(!strncmp(c, head, sizeof(head) - 1));
+	line2 = strstr(c, "\r\n") + 2;
+	CHECK(!strncmp(line2, "rand-4k,0,ramp,total,total,20000,14000,81.92,", 45));
+	CHECK(strstr(c, "rand-4k,2,run,agent,client-a,") != NULL);
+	free(c);
+}
+
+static void test_fio(const struct bc_report *r)
+{
+	char *t = render(bc_report_fio, r);
+	cJSON *j = cJSON_Parse(t), *job, *cl;
+	const cJSON *rd;
+
+	CHECK(j != NULL);
+	CHECK(cJSON_GetArraySize(bc_rj(j, "jobs")) == 3);
+	/* per step: two agents and "All clients" */
+	CHECK(cJSON_GetArraySize(bc_rj(j, "client_stats")) == 9);
+	job = cJSON_GetArrayItem(bc_rj(j, "jobs"), 0);
+	rd = bc_rj(job, "read");
+	CHECK(bc_rj_num(rd, "total_ios") == 84000 && bc_rj_num(rd, "io_bytes") == 84000 * 4096.0);
+	CHECK(bc_rj_num(rd, "runtime") == 6000 && bc_rj_num(rd, "bw_bytes") == 84000 * 4096 / 6);
+	CHECK(bc_rj_num(rd, "clat_ns", "N") == 84000);
+	CHECK(cJSON_GetArraySize(bc_rj(rd, "clat_ns", "bins")) == 4);
+	CHECK(bc_rj(rd, "lat_ns", "percentile", "99.000000") != NULL);
+	CHECK(bc_rj_num(job, "trim", "total_ios") == 0 && !bc_rj(job, "trim", "clat_ns", "bins"));
+	cl = cJSON_GetArrayItem(bc_rj(j, "client_stats"), 2);
+	CHECK(!strcmp(bc_rj_str("", cl, "jobname"), "All clients"));
+	cl = cJSON_GetArrayItem(bc_rj(j, "client_stats"), 0);
+	CHECK(!strcmp(bc_rj_str("", cl, "hostname"), "client-a") && bc_rj_num(cl, "port") == 7470);
+	CHECK(bc_rj_num(cl, "read", "bw_agg") == 50);
+	CHECK(bc_rj_num(job, "error") == 0);
+	CHECK(bc_rj_num(cJSON_GetArrayItem(bc_rj(j, "jobs"), 2), "error") != 0);
+	cJSON_Delete(j);
+	free(t);
+}
+
+int main(void)
+{
+	struct bc_report r;
+	char err[512];
+
+	test_escaping();
+	if (bc_report_load(&r, FIXTURE, err, sizeof(err))) {
+		fprintf(stderr, "cannot load %s: %s\n", FIXTURE, err);
+		return 1;
+	}
+	test_expect(&r);
+	test_devices(&r);
+	test_html(&r);
+	test_md(&r);
+	test_csv(&r);
+	test_fio(&r);
+	bc_report_free(&r);
+	TEST_DONE();
+}

@@ -30,11 +30,15 @@ struct bc_rate {
 
 /*
  * This job's share of a volume's limits: iops and bytes_per_s are the
- * volume's, split evenly over njobs. 0 disables a bucket; origin_ns is the
- * step start (the first I/O may go then).
+ * volume's, split evenly over njobs. 0 disables a bucket. The buckets start
+ * empty at origin_ns: the first I/O may go then, the next ones at the rate
+ * (no burst at the start; tau only lets a late job catch up).
  */
 void bc_rate_init(struct bc_rate *r, uint64_t iops, uint64_t bytes_per_s, unsigned njobs,
 		  uint64_t origin_ns);
+
+/* restart the buckets, empty, at origin_ns (the job's real start) */
+void bc_rate_start(struct bc_rate *r, uint64_t origin_ns);
 
 static inline bool bc_rate_on(const struct bc_rate *r)
 {

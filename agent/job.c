@@ -445,7 +445,7 @@ static uint64_t s_fill(struct bc_job *j, uint64_t now)
 
 	for (t = 0; t < j->ntargets; t++) {
 		if (bc_rate_on(&j->tg[t].rate))
-			j->tg[t].rate.origin_ns = now;
+			bc_rate_start(&j->tg[t].rate, now);
 		for (i = 0; i < j->tg[t].nslots; i++) {
 			struct s_io *io = &j->ios[j->tg[t].slot0 + i];
 

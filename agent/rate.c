@@ -15,6 +15,13 @@ void bc_rate_init(struct bc_rate *r, uint64_t iops, uint64_t bytes_per_s, unsign
 	*r = (struct bc_rate){
 	    .iops_cost_ns = iops ? jobs * S_NS_PER_S / (double)iops : 0,
 	    .byte_cost_ns = bytes_per_s ? jobs * S_NS_PER_S / (double)bytes_per_s : 0,
-	    .origin_ns = origin_ns,
 	};
+	bc_rate_start(r, origin_ns);
+}
+
+void bc_rate_start(struct bc_rate *r, uint64_t origin_ns)
+{
+	r->origin_ns = origin_ns;
+	/* "empty": the first I/O conforms at the origin, the next one a cost later */
+	r->tat_iops = r->tat_bw = BC_RATE_TAU_NS;
 }

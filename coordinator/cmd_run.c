@@ -272,7 +272,7 @@ done:
 	ev = cJSON_CreateObject();
 	cJSON_AddStringToObject(ev, "status", status == 3 ? "degraded" : status ? "failed" : "ok");
 	bc_rundir_event(&rd, "run_end", ev);
-	printf("\n%s: %s/run.json, summary.md\n",
+	printf("\n%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)\n",
 	       status == 3 ? "run completed WITHOUT some agents (lost), results"
 	       : status    ? "run FAILED, partial results"
 			   : "results",

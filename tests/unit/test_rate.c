@@ -15,6 +15,7 @@ static void test_gcra(void)
 {
 	struct bc_rate r;
 	uint64_t now, sent = 0, bytes = 0;
+	bool stalled;
 
 	bc_rate_init(&r, 1000, 0, 4, 0); /* 1000 IOPS over 4 jobs: 250 for this one */
 	for (now = 0; now < 10 * BC_NS_PER_S; now += 37000) {
@@ -23,9 +24,9 @@ static void test_gcra(void)
 			sent++;
 		}
 	}
-	/* 10 s x 250/s, plus at most the burst allowance (tau x rate) */
-	CHECK_MSG(sent >= 2500 && sent <= 2500 + (uint64_t)(BC_RATE_TAU_NS * 250 / 1e9) + 1,
-		  "sent %llu, expected 2500", (unsigned long long)sent);
+	/* 10 s x 250/s: the buckets start empty, so no burst is added */
+	CHECK_MSG(sent >= 2500 && sent <= 2501, "sent %llu, expected 2500",
+		  (unsigned long long)sent);
 
 	bc_rate_init(&r, 0, 1 << 20, 1, 0); /* 1 MiB/s of 64 KiB I/Os: 16 per second */
 	for (now = 0; now < 10 * BC_NS_PER_S; now += 37000) {
@@ -34,9 +35,22 @@ static void test_gcra(void)
 			bytes += 65536;
 		}
 	}
-	CHECK_MSG(bytes >= 160ull << 16 &&
-		      bytes <= (160ull + (uint64_t)(BC_RATE_TAU_NS * 16 / 1e9) + 1) << 16,
-		  "sent %llu bytes in 10 s", (unsigned long long)bytes);
+	CHECK_MSG(bytes >= 160ull << 16 && bytes <= 161ull << 16, "sent %llu bytes in 10 s",
+		  (unsigned long long)bytes);
+	/* a job stalled for 30 ms (< tau) catches up: the 10 s total still holds */
+	bc_rate_init(&r, 1000, 0, 1, 0);
+	for (now = 0, sent = 0, stalled = false; now < 10 * BC_NS_PER_S; now += 37000) {
+		if (!stalled && now >= 5 * BC_NS_PER_S) {
+			now += 30 * BC_NS_PER_MS;
+			stalled = true;
+		}
+		while (bc_rate_when(&r) <= now) {
+			bc_rate_take(&r, 4096, now);
+			sent++;
+		}
+	}
+	CHECK_MSG(sent >= 9999 && sent <= 10001, "after a 30 ms stall: sent %llu, expected 10000",
+		  (unsigned long long)sent);
 	bc_rate_init(&r, 0, 0, 1, 0);
 	CHECK(!bc_rate_on(&r));
 }
@@ -88,8 +102,12 @@ static void test_engine(void)
 		rd = jr_ios(&r, 2, BC_OP_READ, 0, SECONDS);
 		printf("%-44s %10.1f /s  (ceiling 4000)\n", "thinktime 2ms, QD 4 x 2 jobs",
 		       (double)rd / SECONDS);
-		CHECK_MSG(rd <= 4000 * SECONDS && rd >= 3600 * SECONDS,
-			  "thinktime: %.0f IOPS, expected just under 4000", (double)rd / SECONDS);
+		/*
+		 * Never above the ceiling; below it by the wake-up latency of each
+		 * cycle, which a loaded test host stretches: only half is certain.
+		 */
+		CHECK_MSG(rd <= 4000 * SECONDS && rd >= 2000 * SECONDS,
+			  "thinktime: %.0f IOPS, expected under 4000", (double)rd / SECONDS);
 		/* and per second too: no catch-up bursts */
 		for (i = 1; i < SECONDS; i++) {
 			rd = r.sec[i * 3].op[BC_OP_READ].ios;

@@ -1,0 +1,760 @@
+/*
+ * analysis.c - the decision procedure of ../shared/reference/analysis.md
+ * §1.5 over a sweep: validate (Little's law, bytes), classify each point,
+ * find the knee, attribute the ceiling with USE per node and per client,
+ * and say it in one verdict with the numbers behind it. Pure: numbers in,
+ * JSON out; the fits are in analysis_fit.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_analysis.h"
+
+const char *const bc_ana_class_names[] = {"first", "scaling", "diminishing", "plateau",
+					  "retrograde"};
+
+/* GB/GiB: 1e9 / 2^30 and its inverse, and how near a ratio must be to count as one */
+#define S_GIB_RATIO 0.9313225746
+#define S_GIB_TOL   0.015
+#define S_BYTES_LOW  0.97 /* node bytes below client goodput: something is not counted */
+#define S_BYTES_HIGH 1.5  /* well above: other traffic or double counting */
+
+void bc_use_init(struct bc_use *u, const char *name, bool client)
+{
+	memset(u, 0, sizeof(*u));
+	snprintf(u->name, sizeof(u->name), "%s", name ? name : "");
+	u->client = client;
+	u->net_tx_bps = u->net_rx_bps = u->link_bps = u->nic_tx = u->nic_rx = NAN;
+	u->cpu_busy = u->hot_core = u->softirq = u->softirq_hot = u->load1 = NAN;
+	u->hot_core_id = u->softirq_hot_id = -1;
+	u->drops_per_s = u->retrans_per_s = u->squeezed_per_s = NAN;
+	u->reactor_busy = u->disk_aqu_max = u->disk_w_await_ms = u->disk_write_bps = NAN;
+	u->waf = NAN;
+}
+
+void bc_use_from_hostfig(struct bc_use *u, const char *name, bool client,
+			 const struct bc_hostfig *f, const char *const *custom_names)
+{
+	size_t used = 0;
+	int i;
+
+	bc_use_init(u, name, client);
+	u->net_tx_bps = f->net_tx_bps;
+	u->net_rx_bps = f->net_rx_bps;
+	u->link_bps = f->link_bps;
+	u->nic_tx = f->net_tx_util;
+	u->nic_rx = f->net_rx_util;
+	for (i = 0; i < f->nnics; i++)
+		if (f->nics[i].counted && used < sizeof(u->nics))
+			used += (size_t)snprintf(u->nics + used, sizeof(u->nics) - used, "%s%s",
+						 used ? "," : "", f->nics[i].name);
+	u->cpu_busy = f->cpu_busy;
+	u->hot_core = f->cpu_hot_core;
+	u->hot_core_id = f->cpu_hot_core_id;
+	u->softirq = f->softirq;
+	u->softirq_hot = f->softirq_hot_core;
+	u->softirq_hot_id = f->softirq_hot_core_id;
+	u->load1 = f->load1;
+	u->ncpu = f->ncpu;
+	u->drops_per_s = f->net_drops_per_s;
+	u->retrans_per_s = f->tcp_retrans_per_s;
+	u->squeezed_per_s = f->softnet_squeezed_per_s;
+	u->disk_aqu_max = f->disk_aqu_max;
+	u->disk_w_await_ms = f->disk_w_await_max_ms;
+	u->disk_write_bps = f->disk_write_bps;
+	for (i = 0; custom_names && i < f->ncustom; i++) {
+		if (!custom_names[i])
+			continue;
+		if (!strcmp(custom_names[i], "reactor_busy_pct"))
+			u->reactor_busy = f->custom[i] / 100;
+		else if (!strcmp(custom_names[i], "reactor_busy"))
+			u->reactor_busy = f->custom[i];
+		else if (!strcmp(custom_names[i], "waf"))
+			u->waf = f->custom[i];
+	}
+}
+
+static double s_jnum(const cJSON *o, const char *key, double scale)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble * scale : NAN;
+}
+
+void bc_use_from_json(struct bc_use *u, const char *name, bool client, const cJSON *fig)
+{
+	const cJSON *nic;
+	size_t used = 0;
+
+	bc_use_init(u, name, client);
+	u->net_tx_bps = s_jnum(fig, "net_tx_mbps", 1e6);
+	u->net_rx_bps = s_jnum(fig, "net_rx_mbps", 1e6);
+	u->link_bps = s_jnum(fig, "link_mbps", 1e6);
+	u->nic_tx = s_jnum(fig, "net_tx_util_pct", 0.01);
+	u->nic_rx = s_jnum(fig, "net_rx_util_pct", 0.01);
+	cJSON_ArrayForEach(nic, cJSON_GetObjectItemCaseSensitive(fig, "nics"))
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(nic, "counted")) &&
+		    used < sizeof(u->nics))
+			used += (size_t)snprintf(u->nics + used, sizeof(u->nics) - used, "%s%s",
+						 used ? "," : "", nic->string);
+	u->cpu_busy = s_jnum(fig, "cpu_busy_pct", 0.01);
+	u->hot_core = s_jnum(fig, "cpu_hot_core_pct", 0.01);
+	u->hot_core_id = isnan(s_jnum(fig, "cpu_hot_core", 1)) ? -1
+							       : (int)s_jnum(fig, "cpu_hot_core", 1);
+	u->softirq = s_jnum(fig, "softirq_pct", 0.01);
+	u->softirq_hot = s_jnum(fig, "softirq_hot_core_pct", 0.01);
+	u->softirq_hot_id = isnan(s_jnum(fig, "softirq_hot_core", 1))
+				    ? -1
+				    : (int)s_jnum(fig, "softirq_hot_core", 1);
+	u->load1 = s_jnum(fig, "load1", 1);
+	u->ncpu = isnan(s_jnum(fig, "ncpu", 1)) ? 0 : (int)s_jnum(fig, "ncpu", 1);
+	u->drops_per_s = s_jnum(fig, "net_drops_per_s", 1);
+	u->retrans_per_s = s_jnum(fig, "tcp_retrans_per_s", 1);
+	u->squeezed_per_s = s_jnum(fig, "softnet_squeezed_per_s", 1);
+	u->disk_aqu_max = s_jnum(fig, "disk_aqu_max", 1);
+	u->disk_w_await_ms = s_jnum(fig, "disk_w_await_max_ms", 1);
+	u->disk_write_bps = s_jnum(fig, "disk_write_mbps", 1e6);
+}
+
+double bc_ana_rho(const struct bc_ana_point *p)
+{
+	if (!(p->n > 0) || !(p->x_iops > 0) || !(p->r_mean_s > 0))
+		return NAN;
+	return p->x_iops * p->r_mean_s / p->n;
+}
+
+enum bc_ana_class bc_ana_classify(const struct bc_ana_point *prev, const struct bc_ana_point *cur,
+				  double *e_out)
+{
+	double k, dx, e, rr;
+
+	if (e_out)
+		*e_out = NAN;
+	if (!prev || !(prev->n > 0) || !(prev->x_bps > 0) || !(cur->n > prev->n))
+		return BC_ANA_FIRST;
+	k = cur->n / prev->n;
+	dx = cur->x_bps / prev->x_bps - 1;
+	e = dx / (k - 1);
+	if (e_out)
+		*e_out = e;
+	if (dx < -BC_ANA_PLATEAU_DX)
+		return BC_ANA_RETROGRADE;
+	rr = prev->r_mean_s > 0 ? cur->r_mean_s / prev->r_mean_s : NAN;
+	if (fabs(dx) < BC_ANA_PLATEAU_DX && fabs(rr - k) <= BC_ANA_PLATEAU_DR * k)
+		return BC_ANA_PLATEAU;
+	if (e >= BC_ANA_SCALING_E)
+		return BC_ANA_SCALING;
+	return BC_ANA_DIMINISHING;
+}
+
+/* v rose: at least BC_ANA_RISING times and 10/s above what the point before saw */
+static bool s_rising(double now, double before)
+{
+	if (isnan(now))
+		return false;
+	if (isnan(before))
+		before = 0;
+	return now > BC_ANA_RISING * before && now - before > 10;
+}
+
+static bool s_set(struct bc_use_finding *f, const char *cls, const char *res, double u, double thr,
+		  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static bool s_set(struct bc_use_finding *f, const char *cls, const char *res, double u, double thr,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	f->saturated = true;
+	f->cls = cls;
+	f->resource = res;
+	f->u = u;
+	f->threshold = thr;
+	va_start(ap, fmt);
+	vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
+	va_end(ap);
+	return true;
+}
+
+/* the highest utilization seen, for a host where nothing is saturated */
+static void s_highest(const struct bc_use *h, struct bc_use_finding *f)
+{
+	struct {
+		const char *cls, *res;
+		double u, thr;
+	} c[] = {
+		{"nic", "NIC tx", h->nic_tx, BC_ANA_NIC_U},
+		{"nic", "NIC rx", h->nic_rx, BC_ANA_NIC_U},
+		{"cpu", "CPU", h->cpu_busy, BC_ANA_CPU_U},
+		{"core", "busiest core", h->hot_core, BC_ANA_HOT_CORE_U},
+		{"reactor", "reactors", h->reactor_busy, BC_ANA_REACTOR_U},
+	};
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->cls = "none";
+	f->resource = "nothing observed";
+	f->u = NAN;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		if (!isnan(c[i].u) && (isnan(f->u) || c[i].u / c[i].thr > f->u / f->threshold)) {
+			f->cls = c[i].cls;
+			f->resource = c[i].res;
+			f->u = c[i].u;
+			f->threshold = c[i].thr;
+		}
+	if (!isnan(f->u))
+		snprintf(f->detail, sizeof(f->detail), "highest: %s at %.0f%% (limit %.0f%%)",
+			 f->resource, 100 * f->u, 100 * f->threshold);
+	else
+		snprintf(f->detail, sizeof(f->detail), "no counters");
+}
+
+bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct bc_use_finding *f)
+{
+	const char *nic = h->nics[0] ? h->nics : "NIC";
+	double lpc = h->ncpu > 0 ? h->load1 / h->ncpu : NAN;
+
+	memset(f, 0, sizeof(*f));
+	/* 1. NIC: either direction at 90% of the link, or drops/retransmits rising */
+	if (h->nic_tx >= BC_ANA_NIC_U || h->nic_rx >= BC_ANA_NIC_U) {
+		bool tx = !(h->nic_rx > h->nic_tx);
+
+		return s_set(f, "nic", tx ? "NIC tx" : "NIC rx", tx ? h->nic_tx : h->nic_rx,
+			     BC_ANA_NIC_U, "%s %s at %.0f%% of %.2f GB/s", nic, tx ? "tx" : "rx",
+			     100 * (tx ? h->nic_tx : h->nic_rx), h->link_bps / 1e9);
+	}
+	if (prev && (s_rising(h->drops_per_s, prev->drops_per_s) ||
+		     s_rising(h->retrans_per_s, prev->retrans_per_s)))
+		return s_set(f, "nic", "NIC drops/retransmits", fmax(h->nic_tx, h->nic_rx),
+			     BC_ANA_NIC_U,
+			     "%s drops %.0f/s (before %.0f/s), TCP retransmits %.0f/s (before %.0f/s)",
+			     nic, h->drops_per_s, prev->drops_per_s, h->retrans_per_s,
+			     prev->retrans_per_s);
+	/* 2. CPU: busy over every core, or a run queue twice the cores */
+	if (h->cpu_busy >= BC_ANA_CPU_U)
+		return s_set(f, "cpu", "CPU", h->cpu_busy, BC_ANA_CPU_U,
+			     "CPU %.0f%% busy over %d cores", 100 * h->cpu_busy, h->ncpu);
+	if (lpc > BC_ANA_LOAD_PER_CPU)
+		return s_set(f, "cpu", "CPU run queue", lpc, BC_ANA_LOAD_PER_CPU,
+			     "load1 %.1f on %d cores (%.1f per core)", h->load1, h->ncpu, lpc);
+	/* 3-4. one core pegged while the rest idle; softirq on it names the cause */
+	if (h->hot_core >= BC_ANA_HOT_CORE_U && h->cpu_busy < BC_ANA_HOT_CORE_MEAN) {
+		bool soft = h->softirq_hot >= BC_ANA_SOFTIRQ_U ||
+			    (prev && s_rising(h->squeezed_per_s, prev->squeezed_per_s));
+
+		if (soft)
+			return s_set(f, "softirq", "softirq on one core", h->hot_core,
+				     BC_ANA_HOT_CORE_U,
+				     "core %d %.0f%% busy, softirq %.0f%% on core %d, squeezed "
+				     "%.0f/s, mean CPU %.0f%%: RSS/IRQ affinity",
+				     h->hot_core_id, 100 * h->hot_core, 100 * h->softirq_hot,
+				     h->softirq_hot_id, isnan(h->squeezed_per_s) ? 0 : h->squeezed_per_s,
+				     100 * h->cpu_busy);
+		return s_set(f, "core", "single core", h->hot_core, BC_ANA_HOT_CORE_U,
+			     "core %d %.0f%% busy while the mean is %.0f%%: a single-threaded "
+			     "stage",
+			     h->hot_core_id, 100 * h->hot_core, 100 * h->cpu_busy);
+	}
+	/* 5. polling reactors spin, so OS idle says nothing: their own busy share */
+	if (h->reactor_busy >= BC_ANA_REACTOR_U)
+		return s_set(f, "reactor", "reactors", h->reactor_busy, BC_ANA_REACTOR_U,
+			     "reactors %.0f%% busy", 100 * h->reactor_busy);
+	/* 6. disk queue with await rising; GC when writes are amplified */
+	if (h->waf >= BC_ANA_WAF_GC)
+		return s_set(f, "gc", "garbage collection", h->waf, BC_ANA_WAF_GC,
+			     "write amplification %.2f: GC moves %.0f%% of what users write",
+			     h->waf, 100 * (h->waf - 1));
+	if (h->disk_aqu_max > BC_ANA_DISK_AQU &&
+	    (!prev || isnan(prev->disk_w_await_ms) || h->disk_w_await_ms > prev->disk_w_await_ms))
+		return s_set(f, "disk", "disk queue", h->disk_aqu_max, BC_ANA_DISK_AQU,
+			     "disk queue %.1f (aqu-sz), write await %.1f ms", h->disk_aqu_max,
+			     h->disk_w_await_ms);
+	s_highest(h, f);
+	return false;
+}
+
+/* ---- JSON ---- */
+
+static cJSON *s_num(double v, int decimals)
+{
+	double m = pow(10, decimals);
+
+	return isfinite(v) ? cJSON_CreateNumber(round(v * m) / m) : cJSON_CreateNull();
+}
+
+static void s_add(cJSON *o, const char *key, double v, int decimals)
+{
+	if (isfinite(v))
+		cJSON_AddItemToObject(o, key, s_num(v, decimals));
+}
+
+static void s_evidence(cJSON *arr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void s_evidence(cJSON *arr, const char *fmt, ...)
+{
+	char buf[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cJSON_AddItemToArray(arr, cJSON_CreateString(buf));
+}
+
+static const char *s_verdict_class(const struct bc_use *h, const struct bc_use_finding *f)
+{
+	if (h->client)
+		return "client-bound";
+	if (!strcmp(f->cls, "nic"))
+		return "NIC-bound";
+	if (!strcmp(f->cls, "cpu") || !strcmp(f->cls, "reactor"))
+		return "CPU-bound";
+	if (!strcmp(f->cls, "core") || !strcmp(f->cls, "softirq"))
+		return "single-core/softirq-bound";
+	return "disk/GC-bound";
+}
+
+static cJSON *s_host_json(const struct bc_use *h, const struct bc_use_finding *f)
+{
+	cJSON *o = cJSON_CreateObject(), *e;
+
+	cJSON_AddStringToObject(o, "name", h->name);
+	cJSON_AddStringToObject(o, "verdict", f->saturated ? s_verdict_class(h, f)
+							    : "no resource saturated");
+	cJSON_AddStringToObject(o, "resource", f->resource);
+	if (f->threshold > 1) {
+		s_add(o, "u", f->u, 2);
+		s_add(o, "threshold", f->threshold, 2);
+	} else {
+		s_add(o, "u_pct", 100 * f->u, 1);
+		s_add(o, "threshold_pct", 100 * f->threshold, 1);
+	}
+	cJSON_AddStringToObject(o, "detail", f->detail);
+	e = cJSON_AddObjectToObject(o, "evidence");
+	if (h->nics[0])
+		cJSON_AddStringToObject(e, "nics", h->nics);
+	s_add(e, "net_tx_gbps", h->net_tx_bps / 1e9, 3);
+	s_add(e, "net_rx_gbps", h->net_rx_bps / 1e9, 3);
+	s_add(e, "link_gbps", h->link_bps / 1e9, 3);
+	s_add(e, "nic_tx_pct", 100 * h->nic_tx, 1);
+	s_add(e, "nic_rx_pct", 100 * h->nic_rx, 1);
+	s_add(e, "cpu_busy_pct", 100 * h->cpu_busy, 1);
+	s_add(e, "hot_core_pct", 100 * h->hot_core, 1);
+	if (h->hot_core_id >= 0)
+		cJSON_AddNumberToObject(e, "hot_core", h->hot_core_id);
+	s_add(e, "softirq_pct", 100 * h->softirq, 1);
+	s_add(e, "softirq_hot_core_pct", 100 * h->softirq_hot, 1);
+	s_add(e, "load_per_cpu", h->ncpu ? h->load1 / h->ncpu : NAN, 2);
+	s_add(e, "drops_per_s", h->drops_per_s, 1);
+	s_add(e, "retrans_per_s", h->retrans_per_s, 1);
+	s_add(e, "softnet_squeezed_per_s", h->squeezed_per_s, 1);
+	s_add(e, "reactor_busy_pct", 100 * h->reactor_busy, 1);
+	s_add(e, "disk_aqu_max", h->disk_aqu_max, 2);
+	s_add(e, "disk_w_await_ms", h->disk_w_await_ms, 2);
+	s_add(e, "waf", h->waf, 3);
+	return o;
+}
+
+/* "node oss-1: NIC tx 33% of 25.00 GB/s, CPU 58%, busiest core 80% (core 12), softirq 3%" */
+static void s_host_line(cJSON *ev, const struct bc_use *h)
+{
+	char buf[300];
+	int n = 0;
+
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s %s:", h->client ? "client" : "node",
+		      h->name);
+	if (!isnan(h->nic_tx))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " NIC tx %.0f%% rx %.0f%% of %.2f GB/s,",
+			      100 * h->nic_tx, 100 * h->nic_rx, h->link_bps / 1e9);
+	else if (!isnan(h->net_tx_bps))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			      " NIC tx %.2f rx %.2f GB/s (link speed unknown),", h->net_tx_bps / 1e9,
+			      h->net_rx_bps / 1e9);
+	if (!isnan(h->cpu_busy))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			      " CPU %.0f%%, busiest core %.0f%% (core %d), softirq %.1f%% (hottest "
+			      "core %.0f%%),",
+			      100 * h->cpu_busy, 100 * h->hot_core, h->hot_core_id,
+			      100 * h->softirq, 100 * h->softirq_hot);
+	if (!isnan(h->reactor_busy))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " reactors %.0f%%,",
+			      100 * h->reactor_busy);
+	if (!isnan(h->disk_aqu_max))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " disk queue %.1f,", h->disk_aqu_max);
+	if (n > 0 && (size_t)n < sizeof(buf) && buf[n - 1] == ',')
+		buf[n - 1] = '\0';
+	if (n > 0 && (size_t)n < sizeof(buf) && buf[n - 1] == ':')
+		snprintf(buf + n, sizeof(buf) - (size_t)n, " no counters");
+	cJSON_AddItemToArray(ev, cJSON_CreateString(buf));
+}
+
+/* node bytes against client goodput, both directions */
+static cJSON *s_reconcile(const struct bc_ana_point *p, cJSON *ev)
+{
+	cJSON *o = cJSON_CreateObject(), *missing = NULL;
+	double tx = 0, rx = 0, ratio;
+	bool reads = p->x_read_bps >= p->x_write_bps;
+	const char *status, *msg;
+	int i, have = 0;
+
+	for (i = 0; i < p->nnodes; i++) {
+		if (isnan(p->nodes[i].net_tx_bps)) {
+			if (!missing)
+				missing = cJSON_AddArrayToObject(o, "nodes_without_counters");
+			cJSON_AddItemToArray(missing, cJSON_CreateString(p->nodes[i].name));
+			continue;
+		}
+		tx += p->nodes[i].net_tx_bps;
+		rx += p->nodes[i].net_rx_bps;
+		have++;
+	}
+	cJSON_AddStringToObject(o, "direction", reads ? "read: node tx" : "write: node rx");
+	s_add(o, "client_gbps", (reads ? p->x_read_bps : p->x_write_bps) / 1e9, 3);
+	if (!have || !((reads ? p->x_read_bps : p->x_write_bps) > 0)) {
+		cJSON_AddStringToObject(o, "status", "unknown");
+		return o;
+	}
+	ratio = (reads ? tx : rx) / (reads ? p->x_read_bps : p->x_write_bps);
+	s_add(o, "node_gbps", (reads ? tx : rx) / 1e9, 3);
+	s_add(o, "ratio", ratio, 4);
+	if (fabs(ratio - S_GIB_RATIO) < S_GIB_TOL || fabs(ratio - 1 / S_GIB_RATIO) < S_GIB_TOL) {
+		status = "gib-like";
+		msg = "the two sides differ by the GB/GiB factor (1.074): one of them counts in "
+		      "binary units";
+	} else if (ratio < S_BYTES_LOW) {
+		status = "low";
+		msg = "nodes moved fewer bytes than clients received: an interface is not counted "
+		      "(bond slaves, a second port) or the units differ";
+	} else if (ratio > S_BYTES_HIGH) {
+		status = "high";
+		msg = "nodes moved far more bytes than the clients' goodput: other traffic "
+		      "(replication, other clients) or an interface counted twice";
+	} else {
+		status = "ok";
+		msg = "node traffic covers client goodput plus protocol overhead";
+	}
+	if (missing)
+		status = "incomplete";
+	cJSON_AddStringToObject(o, "status", status);
+	cJSON_AddStringToObject(o, "message", msg);
+	s_evidence(ev, "bytes: nodes %s %.2f GB/s vs clients %.2f GB/s (ratio %.3f): %s%s",
+		   reads ? "sent" : "received", (reads ? tx : rx) / 1e9,
+		   (reads ? p->x_read_bps : p->x_write_bps) / 1e9, ratio, status,
+		   strcmp(status, "ok") ? " - check the counting" : "");
+	if (have < p->nnodes)
+		s_evidence(ev, "bytes: %d of %d nodes have no NIC counters", p->nnodes - have,
+			   p->nnodes);
+	return o;
+}
+
+/* per-node throughput: the clients' bytes of its volumes, else its NIC traffic */
+static cJSON *s_balance(const struct bc_ana_point *p, cJSON *ev)
+{
+	cJSON *o = cJSON_CreateObject(), *per = cJSON_AddObjectToObject(o, "per_node_gbps");
+	bool reads = p->x_read_bps >= p->x_write_bps;
+	double sum = 0, mx = 0, v;
+	int i, n = 0;
+
+	cJSON_AddStringToObject(o, "basis", p->node_goodput_bps ? "client goodput per node"
+								: "node NIC traffic");
+	for (i = 0; i < p->nnodes; i++) {
+		v = p->node_goodput_bps ? p->node_goodput_bps[i]
+			: reads		? p->nodes[i].net_tx_bps
+					: p->nodes[i].net_rx_bps;
+		if (isnan(v))
+			continue;
+		s_add(per, p->nodes[i].name, v / 1e9, 3);
+		sum += v;
+		mx = v > mx ? v : mx;
+		n++;
+	}
+	if (n < 2 || sum <= 0) {
+		cJSON_AddStringToObject(o, "status", n ? "one node" : "unknown");
+		return o;
+	}
+	s_add(o, "max_over_mean", mx / (sum / n), 3);
+	cJSON_AddStringToObject(o, "status", mx / (sum / n) > BC_ANA_BALANCE ? "imbalanced"
+									   : "balanced");
+	if (mx / (sum / n) > BC_ANA_BALANCE)
+		s_evidence(ev, "balance: the busiest node carries %.0f%% more than the mean: the "
+			       "ceiling may be one node's",
+			   100 * (mx / (sum / n) - 1));
+	return o;
+}
+
+/* the per-node throughput an internal limit is quoted at */
+static double s_per_node(const struct bc_ana_point *p)
+{
+	double sum = 0;
+	int i, n = 0;
+
+	if (p->node_goodput_bps) {
+		for (i = 0; i < p->nnodes; i++)
+			if (!isnan(p->node_goodput_bps[i]))
+				sum += p->node_goodput_bps[i], n++;
+		if (n)
+			return sum / n;
+	}
+	return p->nnodes ? p->x_bps / p->nnodes : p->x_bps;
+}
+
+static cJSON *s_usl_json(const struct bc_ana_point *pts, int n, cJSON *ev, struct bc_usl *u,
+			 bool *fitted)
+{
+	cJSON *o = cJSON_CreateObject();
+	double *nn = malloc((size_t)n * sizeof(double)), *xx = malloc((size_t)n * sizeof(double));
+	int i, rc = -ENOMEM, m = 0;
+
+	*fitted = false;
+	for (i = 0; nn && xx && i < n; i++)
+		if (pts[i].n >= 1 && pts[i].x_bps > 0) {
+			nn[m] = pts[i].n;
+			xx[m++] = pts[i].x_bps;
+		}
+	if (nn && xx)
+		rc = bc_ana_usl_fit(nn, xx, m, u);
+	free(nn);
+	free(xx);
+	if (rc) {
+		cJSON_AddBoolToObject(o, "fitted", false);
+		cJSON_AddStringToObject(o, "reason", rc == -EINVAL ? "needs at least 6 points with "
+								     "N >= 1, including low N"
+								   : "the fit did not converge");
+		cJSON_AddNumberToObject(o, "points", m);
+		return o;
+	}
+	*fitted = true;
+	cJSON_AddBoolToObject(o, "fitted", true);
+	s_add(o, "lambda_gbps", u->lambda / 1e9, 6);
+	s_add(o, "sigma", u->sigma, 6);
+	cJSON_AddItemToObject(o, "kappa", cJSON_CreateNumber(u->kappa));
+	s_add(o, "n_max", u->n_max, 0);
+	s_add(o, "x_max_gbps", u->x_max / 1e9, 3);
+	s_add(o, "r2", u->r2, 4);
+	cJSON_AddStringToObject(o, "bound", u->sigma > u->kappa ? "contention" : "coherency");
+	if (u->sigma > 0.5)
+		cJSON_AddStringToObject(o, "warning", "sigma near 1: the sweep starts above the knee; "
+						      "add low-N points");
+	{
+		char nmax[32] = "none";
+
+		if (isfinite(u->n_max))
+			snprintf(nmax, sizeof(nmax), "%.0f", u->n_max);
+		s_evidence(ev, "USL: sigma %.4f, kappa %.3g, N_max %s, X_max %.2f GB/s (R2 %.3f): %s",
+			   u->sigma, u->kappa, nmax, u->x_max / 1e9, u->r2,
+			   u->sigma > u->kappa ? "contention (serialization, per-connection limits)"
+					       : "coherency (crosstalk)");
+	}
+	return o;
+}
+
+struct s_best {
+	const struct bc_use *host;
+	struct bc_use_finding f;
+	double score; /* u / threshold */
+};
+
+/* USE on every host at point at; the best saturated finding into *best */
+static cJSON *s_use(const struct bc_ana_point *pts, int at, cJSON *ev, struct s_best *best)
+{
+	const struct bc_ana_point *p = &pts[at], *pp = at > 0 ? &pts[at - 1] : NULL;
+	cJSON *o = cJSON_CreateObject(), *nodes, *clients;
+	int i;
+
+	cJSON_AddNumberToObject(o, "at_index", at);
+	nodes = cJSON_AddArrayToObject(o, "nodes");
+	clients = cJSON_AddArrayToObject(o, "clients");
+	memset(best, 0, sizeof(*best));
+	for (i = 0; i < p->nnodes + p->nclients; i++) {
+		bool client = i >= p->nnodes;
+		int j = client ? i - p->nnodes : i;
+		const struct bc_use *h = client ? &p->clients[j] : &p->nodes[j];
+		const struct bc_use *ph = NULL;
+		struct bc_use_finding f;
+
+		if (pp && !client && j < pp->nnodes)
+			ph = &pp->nodes[j];
+		else if (pp && client && j < pp->nclients)
+			ph = &pp->clients[j];
+		bc_ana_use_host(h, ph, &f);
+		cJSON_AddItemToArray(client ? clients : nodes, s_host_json(h, &f));
+		s_host_line(ev, h);
+		/* nodes first on a tie: a client at the node's limit is the node's doing */
+		if (f.saturated && f.u / f.threshold > best->score) {
+			best->host = h;
+			best->f = f;
+			best->score = f.u / f.threshold;
+		}
+	}
+	return o;
+}
+
+cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
+{
+	cJSON *o = cJSON_CreateObject(), *ev, *arr, *knee;
+	int i, first_plateau = -1, k95 = -1, kd, at;
+	double xmax = 0, *lx = NULL, *xs = NULL, rho;
+	bool confirmed = false, fitted = false;
+	char verdict[400], bottleneck[300];
+	const char *cls;
+	struct s_best best;
+	struct bc_usl usl;
+
+	if (!o || n < 1)
+		return o;
+	ev = cJSON_CreateArray();
+	cJSON_AddStringToObject(o, "param", param ? param : "none");
+	arr = cJSON_AddArrayToObject(o, "points");
+	for (i = 0; i < n; i++) {
+		const struct bc_ana_point *p = &pts[i];
+		cJSON *pt = cJSON_CreateObject();
+		enum bc_ana_class c = bc_ana_classify(i ? &pts[i - 1] : NULL, p, NULL);
+		double e = NAN;
+
+		bc_ana_classify(i ? &pts[i - 1] : NULL, p, &e);
+		rho = bc_ana_rho(p);
+		s_add(pt, "value", p->value, 3);
+		if (p->label)
+			cJSON_AddStringToObject(pt, "label", p->label);
+		s_add(pt, "n", p->n, 1);
+		s_add(pt, "x_gbps", p->x_bps / 1e9, 4);
+		s_add(pt, "iops", p->x_iops, 0);
+		s_add(pt, "r_mean_ms", p->r_mean_s * 1e3, 3);
+		s_add(pt, "p99_ms", p->p99_s * 1e3, 3);
+		s_add(pt, "rho", rho, 3);
+		cJSON_AddStringToObject(pt, "little", isnan(rho) ? "unknown"
+						      : rho < BC_ANA_RHO_LO ? "low"
+						      : rho > BC_ANA_RHO_HI ? "high"
+									    : "ok");
+		cJSON_AddStringToObject(pt, "class", bc_ana_class_names[c]);
+		s_add(pt, "efficiency", e, 3);
+		cJSON_AddItemToArray(arr, pt);
+		if (c == BC_ANA_PLATEAU || c == BC_ANA_RETROGRADE) {
+			if (first_plateau < 0)
+				first_plateau = i;
+			if (c == BC_ANA_PLATEAU)
+				s_evidence(ev, "N x%.2g (%.0f -> %.0f): throughput %+.1f%%, mean latency "
+					       "x%.2f: pure queueing (plateau)",
+					   p->n / pts[i - 1].n, pts[i - 1].n, p->n,
+					   100 * (p->x_bps / pts[i - 1].x_bps - 1),
+					   p->r_mean_s / pts[i - 1].r_mean_s);
+			else
+				s_evidence(ev, "N x%.2g (%.0f -> %.0f): throughput %+.1f%% (retrograde)",
+					   p->n / pts[i - 1].n, pts[i - 1].n, p->n,
+					   100 * (p->x_bps / pts[i - 1].x_bps - 1));
+		}
+		xmax = p->x_bps > xmax ? p->x_bps : xmax;
+	}
+	/* the knee: smallest N at 95% of the max, confirmed when a plateau follows it */
+	for (i = 0; i < n && k95 < 0; i++)
+		if (pts[i].x_bps >= BC_ANA_KNEE_FRAC * xmax)
+			k95 = i;
+	confirmed = first_plateau >= 0 && k95 >= 0 && first_plateau > k95;
+	lx = malloc((size_t)n * sizeof(double));
+	xs = malloc((size_t)n * sizeof(double));
+	for (i = 0; lx && xs && i < n; i++) {
+		lx[i] = pts[i].n > 0 ? log2(pts[i].n) : 0;
+		xs[i] = pts[i].x_bps;
+	}
+	kd = lx && xs ? bc_ana_kneedle(lx, xs, n, 1.0) : -1;
+	free(lx);
+	free(xs);
+	knee = cJSON_AddObjectToObject(o, "knee");
+	if (n > 1 && k95 >= 0) {
+		s_add(knee, "value", pts[k95].value, 3);
+		cJSON_AddNumberToObject(knee, "index", k95);
+		s_add(knee, "n", pts[k95].n, 1);
+		s_add(knee, "x_gbps", pts[k95].x_bps / 1e9, 4);
+		cJSON_AddBoolToObject(knee, "confirmed", confirmed);
+		if (first_plateau >= 0)
+			cJSON_AddNumberToObject(knee, "first_plateau_index", first_plateau);
+		if (kd >= 0) {
+			cJSON *k = cJSON_AddObjectToObject(knee, "kneedle");
+
+			cJSON_AddNumberToObject(k, "index", kd);
+			s_add(k, "n", pts[kd].n, 1);
+			s_add(k, "value", pts[kd].value, 3);
+		}
+		snprintf(verdict, sizeof(verdict), "%s at N=%.0f reaches %.0f%% of the max %.2f GB/s%s",
+			 confirmed ? "plateau:" : "95% rule:", pts[k95].n,
+			 100 * pts[k95].x_bps / xmax, xmax / 1e9,
+			 confirmed ? ", and more load only adds queueing" : " (no plateau seen after it)");
+		cJSON_AddStringToObject(knee, "reason", verdict);
+	}
+	cJSON_AddItemToObject(o, "usl", s_usl_json(pts, n, ev, &usl, &fitted));
+
+	/* attribute at the knee when there is a ceiling, else at the highest load */
+	at = confirmed ? k95 : n - 1;
+	cJSON_AddItemToObject(o, "use", s_use(pts, at, ev, &best));
+	cJSON_AddItemToObject(o, "reconciliation", s_reconcile(&pts[at], ev));
+	cJSON_AddItemToObject(o, "balance", s_balance(&pts[at], ev));
+	rho = bc_ana_rho(&pts[at]);
+	if (!isnan(rho))
+		s_evidence(ev, "Little's law at N=%.0f: X*R/N = %.2f (%s)", pts[at].n, rho,
+			   rho < BC_ANA_RHO_LO   ? "the generator did not keep N in flight"
+			   : rho > BC_ANA_RHO_HI ? "windows or clocks disagree"
+						 : "consistent");
+
+	if (best.host) {
+		cls = s_verdict_class(best.host, &best.f);
+		snprintf(verdict, sizeof(verdict), "%s: %s %s %s", cls,
+			 best.host->client ? "client" : "node", best.host->name, best.f.detail);
+		/* queues, load and WAF are not fractions: quote them as they are */
+		if (best.f.threshold > 1)
+			snprintf(bottleneck, sizeof(bottleneck), "%s %s: %s %.2f (limit %.2f)",
+				 best.host->client ? "client" : "node", best.host->name,
+				 best.f.resource, best.f.u, best.f.threshold);
+		else
+			snprintf(bottleneck, sizeof(bottleneck), "%s %s: %s %.0f%% (limit %.0f%%)",
+				 best.host->client ? "client" : "node", best.host->name,
+				 best.f.resource, 100 * best.f.u, 100 * best.f.threshold);
+	} else if (!isnan(rho) && (rho < BC_ANA_RHO_LO || rho > BC_ANA_RHO_HI)) {
+		cls = "invalid";
+		snprintf(verdict, sizeof(verdict),
+			 "invalid: Little's law X*R/N = %.2f at N=%.0f (%s); fix the measurement "
+			 "before reading a ceiling",
+			 rho, pts[at].n,
+			 rho < BC_ANA_RHO_LO ? "the generator did not keep N in flight"
+					     : "windows or clocks disagree");
+		snprintf(bottleneck, sizeof(bottleneck), "load generator or measurement");
+	} else if (first_plateau >= 0) {
+		double per = s_per_node(&pts[at]);
+
+		cls = "internal-limit";
+		if (pts[at].nnodes)
+			snprintf(verdict, sizeof(verdict),
+				 "no resource saturated: internal limit at %.1f GB/s per node", per / 1e9);
+		else
+			snprintf(verdict, sizeof(verdict),
+				 "no resource saturated: internal limit at %.1f GB/s (no node "
+				 "counters)", per / 1e9);
+		snprintf(bottleneck, sizeof(bottleneck), "internal software limit%s%s",
+			 fitted ? (usl.sigma > usl.kappa ? ": serialization or per-connection limits "
+							   "(USL contention)"
+							 : ": coherency/crosstalk (USL kappa)")
+				: "",
+			 pts[at].nnodes ? "" : "; no node counters to rule out node resources");
+		s_evidence(ev, "not observed: switch uplinks, PCIe, memory bandwidth");
+	} else {
+		cls = "not-saturated";
+		if (n == 1)
+			snprintf(verdict, sizeof(verdict),
+				 "no resource saturated at this load (one point: sweep the load to "
+				 "find a ceiling)");
+		else
+			snprintf(verdict, sizeof(verdict),
+				 "not saturated: throughput still rising at N=%.0f (%.2f GB/s); extend "
+				 "the sweep",
+				 pts[n - 1].n, pts[n - 1].x_bps / 1e9);
+		snprintf(bottleneck, sizeof(bottleneck), "none found");
+	}
+	cJSON_AddStringToObject(o, "class", cls);
+	cJSON_AddStringToObject(o, "verdict", verdict);
+	cJSON_AddStringToObject(o, "bottleneck", bottleneck);
+	cJSON_AddItemToObject(o, "evidence", ev);
+	return o;
+}

@@ -13,6 +13,7 @@
 #include <czmq.h>
 
 #include "bc_diskstats.h"
+#include "bc_hoststat.h"
 #include "bc_job.h"
 #include "bc_profile.h"
 #include "bc_stats.h"
@@ -54,6 +55,7 @@ struct bc_step_run {
 	dev_t *rdev;		      /* [ntargets]: block device number, 0 for other targets */
 	uint64_t start_real_ns;	      /* planned start, agent CLOCK_REALTIME */
 	double test_byte_scale;	      /* test-only: BC_TEST_SCALE_BYTES mis-scales reported bytes */
+	struct bc_hoststat *host;     /* this host's CPU/NIC/disk counters, one sample per interval */
 	uint64_t cpu_user0_ns, cpu_sys0_ns; /* the agent process's CPU time at START */
 };
 

@@ -100,8 +100,8 @@ static void s_read_netdev(struct bc_hoststat *h, struct bc_hostsnap *s)
 		*colon = '\0';
 		while (*name == ' ')
 			name++;
-		if (sscanf(colon + 1, "%llu %llu %llu %llu %*u %*u %*u %*u %llu %llu %llu %llu", &rx,
-			   &rxp, &rxe, &rxd, &tx, &txp, &txe, &txd) != 8)
+		if (sscanf(colon + 1, "%llu %llu %llu %llu %*u %*u %*u %*u %llu %llu %llu %llu",
+			   &rx, &rxp, &rxe, &rxd, &tx, &txp, &txe, &txd) != 8)
 			continue;
 		/* loopback stays: local agents' traffic is on it */
 		if (strcmp(name, "lo") && bc_hostfig_virtual_nic(name))
@@ -134,9 +134,10 @@ static void s_read_diskstats(struct bc_hoststat *h, struct bc_hostsnap *s)
 		struct bc_hostsnap_disk *d;
 		int i;
 
-		if (sscanf(line, " %*u %*u %31s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-			   name, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
-			   &v[10]) != 12)
+		if (sscanf(line,
+			   " %*u %*u %31s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   name, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+			   &v[9], &v[10]) != 12)
 			continue;
 		for (i = 0; i < h->ndevs && strcmp(h->devs[i], name); i++)
 			;

@@ -603,9 +603,17 @@ static void *s_thread(void *arg)
 		j->info.cpu_user_ns = u1 - u0;
 		j->info.cpu_sys_ns = s1 - s0;
 	}
-	/* the ring is this thread's: it unregisters what only its issuer may */
-	if (j->ring_ok)
+	/*
+	 * The ring is this thread's: it unregisters what only its issuer may.
+	 * Files first and synchronously: a ring's teardown is asynchronous
+	 * (an io_uring exit worker), and until it ran, a registered block
+	 * device would stay claimed and the next step's O_EXCL open fail.
+	 */
+	if (j->ring_ok) {
+		if (j->info.fixed_files)
+			io_uring_unregister_files(&j->ring);
 		io_uring_queue_exit(&j->ring);
+	}
 	j->ring_ok = false;
 	atomic_store_explicit(&j->finished, true, memory_order_release);
 	return NULL;

@@ -79,6 +79,7 @@ void bc_step_teardown(struct bc_agent *a)
 	free(s->totals);
 	free(s->ds_start);
 	free(s->rdev);
+	bc_hoststat_destroy(&s->host);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -186,6 +187,42 @@ static cJSON *s_ready_json(const struct bc_step_run *s)
 	return r;
 }
 
+/* host counters for the step: CPU, NICs, and the block devices it drives */
+static struct bc_hoststat *s_hoststat_new(const struct bc_step_run *s)
+{
+	const char **devs = calloc((size_t)s->ntargets + 1, sizeof(*devs));
+	struct bc_hoststat *h;
+	int i, n = 0;
+
+	if (!devs)
+		return NULL;
+	for (i = 0; i < s->ntargets; i++)
+		if (s->rdev[i])
+			devs[n++] = s->targets[i].path;
+	h = bc_hoststat_new(devs, n);
+	free(devs);
+	return h;
+}
+
+/* interval k's host counters, beside its STATS record (best effort: never fails a step) */
+static void s_send_host(struct bc_agent *a, uint32_t k)
+{
+	struct bc_step_run *s = &a->step;
+	cJSON *b, *h;
+
+	if (!s->host || k == BC_STATS_DRAIN)
+		return;
+	h = bc_hoststat_sample_json(s->host);
+	if (!h)
+		return;
+	b = cJSON_CreateObject();
+	cJSON_AddNumberToObject(b, "step", s->step);
+	cJSON_AddNumberToObject(b, "second", k);
+	cJSON_AddItemToObject(b, "host", h);
+	bc_msg_send_json(a->sock, a->owner, BC_MSG_HOST, b);
+	cJSON_Delete(b);
+}
+
 /*
  * Test-only hook: BC_TEST_SCALE_BYTES=1.1 makes the agent report 10% more
  * bytes than it moved, so a test can prove the diskstats cross-check fails
@@ -268,6 +305,7 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 			s->rdev[i] = st.st_rdev;
 	}
 	s->test_byte_scale = s_test_byte_scale();
+	s->host = s_hoststat_new(s);
 	s->prepared = true;
 	ready = s_ready_json(s);
 	bc_msg_send_json(a->sock, a->owner, BC_MSG_READY, ready);
@@ -312,6 +350,8 @@ int bc_step_start(struct bc_agent *a, const cJSON *body)
 	s->next_k = 0;
 	bc_process_cpu(&s->cpu_user0_ns, &s->cpu_sys0_ns);
 	s->start_real_ns = start_real;
+	if (s->host) /* the baseline: the first interval's sample is a delta from here */
+		cJSON_Delete(bc_hoststat_sample_json(s->host));
 	for (i = 0; i < s->ntargets; i++)
 		if (s->rdev[i] && bc_diskstats_read(s->rdev[i], &s->ds_start[i]))
 			s->rdev[i] = 0;
@@ -417,6 +457,7 @@ static int s_send_interval(struct bc_agent *a, uint32_t k)
 	if (!rc)
 		rc = bc_msg_send_bin(a->sock, a->owner, BC_MSG_STATS, buf, len);
 	free(buf);
+	s_send_host(a, k);
 	for (i = 0; i < s->ntargets; i++) {
 		bc_volstat_merge(&s->totals[i], &s->acc[i]);
 		bc_volstat_reset(&s->acc[i]);

@@ -100,6 +100,21 @@ LOOP=$(losetup -f --show --direct-io=on "$WORK/tmpfs/backing" 2>/dev/null) || {
 
 # ---- one run of each tool: prints "iops usr_ns_per_io sys_ns_per_io p50_us p99_us" ----
 
+# An io_uring that registered the device is torn down asynchronously after its process exits;
+# until then the device stays claimed and the next writer's O_EXCL open fails. Wait for it.
+wait_free() { # device or "null"
+	[ "$1" = null ] && return 0
+	python3 -c '
+import os, sys, time
+for _ in range(100):
+    try:
+        os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL))
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.05)
+sys.exit("engine-vs-fio: %s stays busy" % sys.argv[1])' "$1"
+}
+
 fio_run() { # case rw filename-or-null
 	local rw=$2 out="$WORK/fio-$1.json" eng
 	if [ "$3" = null ]; then
@@ -160,7 +175,9 @@ measure() { # case rw target
 	local r tool
 	for tool in fio bc; do : >"$WORK/res-$1-$tool"; done
 	for r in $(seq "$REPS"); do
+		wait_free "$3"
 		fio_run "$1" "$2" "$3" >>"$WORK/res-$1-fio"
+		wait_free "$3"
 		bc_run "$1" "$2" "$3" >>"$WORK/res-$1-bc"
 	done
 	for tool in fio bc; do

@@ -119,7 +119,13 @@ long bc_hist_encode(const struct bc_hist *h, uint8_t *buf, size_t cap)
 
 long bc_hist_decode_add(struct bc_hist *h, const uint8_t *buf, size_t len)
 {
-	uint64_t pairs, delta, count, idx = 0, p;
+	return bc_hist_decode_add_idx(h, buf, len, NULL, NULL);
+}
+
+long bc_hist_decode_add_idx(struct bc_hist *h, const uint8_t *buf, size_t len, uint16_t *idx,
+			    uint32_t *nidx)
+{
+	uint64_t pairs, delta, count, at = 0, p;
 	size_t off, n;
 
 	off = bc_varint_get(buf, len, &pairs);
@@ -134,11 +140,13 @@ long bc_hist_decode_add(struct bc_hist *h, const uint8_t *buf, size_t len)
 		if (!n)
 			return -EBADMSG;
 		off += n;
-		idx += delta;
+		at += delta;
 		/* deltas after the first must advance; indexes must stay in range */
-		if (idx >= BC_HIST_BUCKETS || (p && !delta))
+		if (at >= BC_HIST_BUCKETS || (p && !delta))
 			return -EBADMSG;
-		h->buckets[idx] += count;
+		if (idx && count && !h->buckets[at] && *nidx < BC_HIST_BUCKETS)
+			idx[(*nidx)++] = (uint16_t)at;
+		h->buckets[at] += count;
 		h->count += count;
 	}
 	return (long)off;

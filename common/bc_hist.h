@@ -79,4 +79,13 @@ long bc_hist_encode(const struct bc_hist *h, uint8_t *buf, size_t cap);
  */
 long bc_hist_decode_add(struct bc_hist *h, const uint8_t *buf, size_t len);
 
+/*
+ * bc_hist_decode_add that also appends to idx[*n] the index of every bucket
+ * it turned from empty to non-empty, so a caller can later visit (add
+ * elsewhere, reset) only those instead of all BC_HIST_BUCKETS. idx must hold
+ * BC_HIST_BUCKETS entries; indexes of one call are ascending.
+ */
+long bc_hist_decode_add_idx(struct bc_hist *h, const uint8_t *buf, size_t len, uint16_t *idx,
+			    uint32_t *n);
+
 #endif

@@ -14,32 +14,35 @@
 #include "bc_hostfig.h"
 
 const char *const bc_cpu_mode_names[BC_CPU_MODE_NR] = {
-	"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
+    "user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
 };
 
-#define F(key, field, scale) {key, offsetof(struct bc_hostfig, field), scale}
+#define F(key, field, scale)                                                                       \
+	{                                                                                          \
+		key, offsetof(struct bc_hostfig, field), scale                                     \
+	}
 const struct bc_hostfig_field bc_hostfig_fields[] = {
-	F("net_tx_mbps", net_tx_bps, 1e-6),
-	F("net_rx_mbps", net_rx_bps, 1e-6),
-	F("link_mbps", link_bps, 1e-6),
-	F("net_tx_util_pct", net_tx_util, 100),
-	F("net_rx_util_pct", net_rx_util, 100),
-	F("net_drops_per_s", net_drops_per_s, 1),
-	F("tcp_retrans_per_s", tcp_retrans_per_s, 1),
-	F("softnet_squeezed_per_s", softnet_squeezed_per_s, 1),
-	F("cpu_busy_pct", cpu_busy, 100),
-	F("cpu_hot_core_pct", cpu_hot_core, 100),
-	F("softirq_pct", softirq, 100),
-	F("softirq_hot_core_pct", softirq_hot_core, 100),
-	F("irq_pct", irq, 100),
-	F("iowait_pct", iowait, 100),
-	F("disk_read_mbps", disk_read_bps, 1e-6),
-	F("disk_write_mbps", disk_write_bps, 1e-6),
-	F("disk_util_max_pct", disk_util_max, 100),
-	F("disk_aqu_max", disk_aqu_max, 1),
-	F("disk_w_await_max_ms", disk_w_await_max_ms, 1),
-	F("mem_used_pct", mem_used, 100),
-	F("load1", load1, 1),
+    F("net_tx_mbps", net_tx_bps, 1e-6),
+    F("net_rx_mbps", net_rx_bps, 1e-6),
+    F("link_mbps", link_bps, 1e-6),
+    F("net_tx_util_pct", net_tx_util, 100),
+    F("net_rx_util_pct", net_rx_util, 100),
+    F("net_drops_per_s", net_drops_per_s, 1),
+    F("tcp_retrans_per_s", tcp_retrans_per_s, 1),
+    F("softnet_squeezed_per_s", softnet_squeezed_per_s, 1),
+    F("cpu_busy_pct", cpu_busy, 100),
+    F("cpu_hot_core_pct", cpu_hot_core, 100),
+    F("softirq_pct", softirq, 100),
+    F("softirq_hot_core_pct", softirq_hot_core, 100),
+    F("irq_pct", irq, 100),
+    F("iowait_pct", iowait, 100),
+    F("disk_read_mbps", disk_read_bps, 1e-6),
+    F("disk_write_mbps", disk_write_bps, 1e-6),
+    F("disk_util_max_pct", disk_util_max, 100),
+    F("disk_aqu_max", disk_aqu_max, 1),
+    F("disk_w_await_max_ms", disk_w_await_max_ms, 1),
+    F("mem_used_pct", mem_used, 100),
+    F("load1", load1, 1),
 };
 #undef F
 const int bc_hostfig_nfields = (int)(sizeof(bc_hostfig_fields) / sizeof(bc_hostfig_fields[0]));
@@ -175,8 +178,8 @@ bool bc_hostfig_virtual_nic(const char *name)
 {
 	/* container, bridge, tunnel and shaping devices carry traffic a physical NIC also counts */
 	static const char *const virt[] = {
-		"veth", "docker", "br-", "virbr", "cali", "flannel", "cni", "vxlan", "tun", "tap",
-		"ifb", "dummy", "kube", "lxc", "vnet", "genev", "wg", NULL,
+	    "veth", "docker", "br-",   "virbr", "cali", "flannel", "cni",   "vxlan", "tun",
+	    "tap",  "ifb",    "dummy", "kube",	"lxc",	"vnet",	   "genev", "wg",    NULL,
 	};
 
 	return !strcmp(name, "lo") || s_prefix(name, virt);
@@ -185,8 +188,8 @@ bool bc_hostfig_virtual_nic(const char *name)
 /* dm, md and loop devices re-carry I/O of whole disks; partitions are not listed */
 static bool s_stacked_disk(const char *name)
 {
-	static const char *const stacked[] = {"dm-", "md", "loop", "ram", "zram", "sr", "fd",
-					      "nbd", NULL};
+	static const char *const stacked[] = {"dm-", "md", "loop", "ram", "zram",
+					      "sr",  "fd", "nbd",  NULL};
 
 	return s_prefix(name, stacked);
 }
@@ -416,8 +419,8 @@ int bc_hostfig_compute(const struct bc_hostsnap *a, const struct bc_hostsnap *b,
 	f->load1 = b->load1;
 	for (i = 0; i < f->ncustom; i++)
 		f->custom[i] = o && o->custom_rate && o->custom_rate[i]
-				       ? s_rate(a->custom[i], b->custom[i], f->dt_s)
-				       : b->custom[i];
+				   ? s_rate(a->custom[i], b->custom[i], f->dt_s)
+				   : b->custom[i];
 	return 0;
 }
 
@@ -479,4 +482,103 @@ cJSON *bc_hostfig_json(const struct bc_hostfig *f, bool detail)
 		s_add(x, "w_await_ms", d->w_await_ms);
 	}
 	return o;
+}
+
+/* add every number of src into the sums of acc (and counts in cnt), recursing into objects */
+static void s_accumulate(cJSON *acc, cJSON *cnt, const cJSON *src)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, src)
+	{
+		cJSON *a = cJSON_GetObjectItemCaseSensitive(acc, v->string);
+		cJSON *c = cJSON_GetObjectItemCaseSensitive(cnt, v->string);
+
+		if (cJSON_IsObject(v)) {
+			if (!a)
+				a = cJSON_AddObjectToObject(acc, v->string);
+			if (!c)
+				c = cJSON_AddObjectToObject(cnt, v->string);
+			s_accumulate(a, c, v);
+		} else if (cJSON_IsNumber(v)) {
+			if (!a) {
+				cJSON_AddNumberToObject(acc, v->string, 0);
+				cJSON_AddNumberToObject(cnt, v->string, 0);
+				a = cJSON_GetObjectItemCaseSensitive(acc, v->string);
+				c = cJSON_GetObjectItemCaseSensitive(cnt, v->string);
+			}
+			cJSON_SetNumberValue(a, a->valuedouble + v->valuedouble);
+			cJSON_SetNumberValue(c, c->valuedouble + 1);
+		} else if (cJSON_IsTrue(v) && !a) {
+			cJSON_AddBoolToObject(acc, v->string, true); /* "counted" in any sample */
+		}
+	}
+}
+
+static void s_divide(cJSON *acc, const cJSON *cnt)
+{
+	cJSON *v;
+
+	cJSON_ArrayForEach(v, acc)
+	{
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(cnt, v->string);
+
+		if (cJSON_IsObject(v))
+			s_divide(v, c);
+		else if (cJSON_IsNumber(v) && cJSON_IsNumber(c) && c->valuedouble > 0)
+			cJSON_SetNumberValue(v,
+					     round(v->valuedouble / c->valuedouble * 1000) / 1000);
+	}
+}
+
+/* the id key from the sample where pct_key is highest */
+static void s_hot_id(cJSON *out, const cJSON *const *samples, int n, const char *pct_key,
+		     const char *id_key)
+{
+	const cJSON *best = NULL;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(samples[i], pct_key);
+
+		if (cJSON_IsNumber(p) &&
+		    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(samples[i], id_key)) &&
+		    (!best ||
+		     p->valuedouble > cJSON_GetObjectItemCaseSensitive(best, pct_key)->valuedouble))
+			best = samples[i];
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(out, id_key);
+	if (best)
+		cJSON_AddNumberToObject(
+		    out, id_key, cJSON_GetObjectItemCaseSensitive(best, id_key)->valuedouble);
+}
+
+cJSON *bc_hostfig_mean_json(const cJSON *const *samples, int n)
+{
+	cJSON *acc, *cnt;
+	int i, used = 0;
+
+	if (n <= 0)
+		return NULL;
+	acc = cJSON_CreateObject();
+	cnt = cJSON_CreateObject();
+	if (!acc || !cnt) {
+		cJSON_Delete(acc);
+		cJSON_Delete(cnt);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		if (cJSON_IsObject(samples[i])) {
+			s_accumulate(acc, cnt, samples[i]);
+			used++;
+		}
+	s_divide(acc, cnt);
+	cJSON_Delete(cnt);
+	s_hot_id(acc, samples, n, "cpu_hot_core_pct", "cpu_hot_core");
+	s_hot_id(acc, samples, n, "softirq_hot_core_pct", "softirq_hot_core");
+	if (!used) {
+		cJSON_Delete(acc);
+		return NULL;
+	}
+	return acc;
 }

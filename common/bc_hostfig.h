@@ -65,10 +65,10 @@ struct bc_hostsnap {
 	struct bc_hostsnap_nic nics[BC_HF_NICS];
 	int ndisks;
 	struct bc_hostsnap_disk disks[BC_HF_DISKS];
-	double mem_total, mem_avail;		/* bytes, gauges */
-	double load1;				/* gauge */
+	double mem_total, mem_avail;		  /* bytes, gauges */
+	double load1;				  /* gauge */
 	double softnet_squeezed, softnet_dropped; /* counters summed over cpus */
-	double tcp_retrans, tcp_out;		/* segments, counters */
+	double tcp_retrans, tcp_out;		  /* segments, counters */
 	int ncustom;
 	double custom[BC_HF_CUSTOM]; /* sum of the matching samples, NaN when none */
 };
@@ -99,16 +99,16 @@ struct bc_hostfig_disk {
 	char name[BC_HF_NAME];
 	double read_bps, write_bps; /* bytes/s */
 	double riops, wiops;
-	double util;		  /* busy fraction (io_time); meaningless for parallel SSDs */
-	double aqu;		  /* average queue size (weighted io_time / t), iostat aqu-sz */
+	double util; /* busy fraction (io_time); meaningless for parallel SSDs */
+	double aqu;  /* average queue size (weighted io_time / t), iostat aqu-sz */
 	double r_await_ms, w_await_ms; /* mean time per completed I/O */
 };
 
 /* figures of an interval; every "fraction" is 0..1 */
 struct bc_hostfig {
 	double dt_s;
-	double net_tx_bps, net_rx_bps; /* counted interfaces, bytes/s */
-	double link_bps;	       /* their summed speed, NaN if any is unknown */
+	double net_tx_bps, net_rx_bps;	 /* counted interfaces, bytes/s */
+	double link_bps;		 /* their summed speed, NaN if any is unknown */
 	double net_tx_util, net_rx_util; /* fraction of link_bps */
 	double net_drops_per_s, tcp_retrans_per_s, softnet_squeezed_per_s;
 	int ncpu;
@@ -131,7 +131,7 @@ struct bc_hostfig {
 };
 
 struct bc_hostfig_opts {
-	const char *nic; /* interfaces to count, "bond0" or "eth0,eth1"; NULL: see .c */
+	const char *nic;	 /* interfaces to count, "bond0" or "eth0,eth1"; NULL: see .c */
 	const bool *custom_rate; /* [ncustom]: counter (per-second rate) or gauge; NULL: gauges */
 };
 
@@ -169,6 +169,16 @@ int bc_hostfig_compute(const struct bc_hostsnap *a, const struct bc_hostsnap *b,
  * util_pct, aqu, r_await_ms, w_await_ms}}. Caller owns it; NULL without memory.
  */
 cJSON *bc_hostfig_json(const struct bc_hostfig *f, bool detail);
+
+/*
+ * The mean of per-interval bc_hostfig_json() objects (a client's samples
+ * over a step's window) in the same shape: every number averaged over the
+ * samples that have it, per interface and disk by name; the hot-core ids
+ * are those of the sample where that core was busiest. Averaging per-second
+ * maxima overstates a hot core that moves between cores: fine for a
+ * ceiling check. Caller owns it; NULL without samples or memory.
+ */
+cJSON *bc_hostfig_mean_json(const cJSON *const *samples, int n);
 
 /* a double for JSON: NaN/inf as null, else rounded to 3 decimals */
 cJSON *bc_hostfig_num(double v);

@@ -14,7 +14,9 @@
  *                                        a write step may overwrite data on the volume,
  *                                        if the agent also runs --allow-destructive
  *   "nodes": [{"name": "oss-1", "addresses": ["10.0.1.1"],       optional
- *              "metrics": ["http://10.0.1.1:9100/metrics"], "nic": "bond0"}],
+ *              "metrics": ["http://10.0.1.1:9100/metrics"], "nic": "bond0",
+ *              "prometheus": {"url": ..., "instance": ...},   optional, and
+ *              "series": [{"name", "promql" | "metric"...}]}], see bc_profile_counters.c
  *   "volumes": [{"agent": "client-04",   required, must name a declared agent
  *                "path": "/dev/nvme1n1" | "vol0.dat",   required; relative paths
  *                                        resolve in the agent's scratch directory
@@ -22,7 +24,8 @@
  *                "offset": "0", "length": "1g",   optional I/O window
  *                "node": "oss-1"}],      optional, must name a declared node
  *   "defaults": {<workload keys>},       optional
- *   "steps": [{"name": "...", <workload keys>}]     required, >= 1, unique names
+ *   "steps": [{"name": "...", <workload keys>,      required, >= 1, unique names
+ *              "sweep": {"iodepth": [1, 2, 4]}}]       optional, see bc_sweep.h
  *   "expect": [{"step": "...", "metric": "iops", "min": 1}]  optional, see bc_expect.h
  * }
  * Workload keys (step value > defaults value > built-in default):

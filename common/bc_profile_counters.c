@@ -25,13 +25,14 @@
 
 static const char *const s_prom_keys[] = {"url", "instance", "rate_window", "lag", NULL};
 static const char *const s_series_keys[] = {"name", "promql", "metric", "labels",
-					    "rate", "scale", NULL};
+					    "rate", "scale",  NULL};
 
 static bool s_metric_name(const char *s)
 {
 	const char *p = s;
 
-	if (!*p || !((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' || *p == ':'))
+	if (!*p ||
+	    !((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' || *p == ':'))
 		return false;
 	for (; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
@@ -54,7 +55,8 @@ static int s_duration(struct bc_check *c, const cJSON *obj, const char *base, co
 	if (!cJSON_IsString(v) || bc_parse_duration_ms(v->valuestring, &ms) || !ms ||
 	    (v->valuestring[strlen(v->valuestring) - 1] >= '0' &&
 	     v->valuestring[strlen(v->valuestring) - 1] <= '9'))
-		return bc_check_fail(c, path, "expected a duration with a unit such as \"5s\", got %s",
+		return bc_check_fail(c, path,
+				     "expected a duration with a unit such as \"5s\", got %s",
 				     bc_check_show(v, shown));
 	return 0;
 }
@@ -90,8 +92,9 @@ static int s_prometheus(struct bc_check *c, const cJSON *item, const char *base)
 		return ret;
 	if (!cJSON_GetObjectItemCaseSensitive(pr, "instance") &&
 	    !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(item, "metrics")))
-		return bc_check_fail(c, path, "needs \"instance\" (the node's instance label) when the "
-					      "node has no metrics URL to take it from");
+		return bc_check_fail(c, path,
+				     "needs \"instance\" (the node's instance label) when the "
+				     "node has no metrics URL to take it from");
 	return 0;
 }
 
@@ -131,9 +134,9 @@ static int s_one_series(struct bc_check *c, const cJSON *item, const cJSON *s, c
 				return bc_check_fail(c, ipath, "\"%s\" goes with \"metric\"",
 						     s_series_keys[3 + j]);
 		return ++*npromql > BC_HF_CUSTOM
-			       ? bc_check_fail(c, ipath, "at most %d promql series per node",
-					       BC_HF_CUSTOM)
-			       : 0;
+			   ? bc_check_fail(c, ipath, "at most %d promql series per node",
+					   BC_HF_CUSTOM)
+			   : 0;
 	}
 	bc_check_path(path, ipath, "metric");
 	if (!cJSON_IsString(metric) || !s_metric_name(metric->valuestring))
@@ -147,10 +150,8 @@ static int s_one_series(struct bc_check *c, const cJSON *item, const cJSON *s, c
 	if (v && !cJSON_IsObject(v))
 		return bc_check_fail(c, path, "expected an object of label values, got %s",
 				     bc_check_show(v, shown));
-	cJSON_ArrayForEach(l, v)
-		if (!cJSON_IsString(l))
-			return bc_check_fail(c, path, "label \"%s\": expected a string, got %s",
-					     l->string, bc_check_show(l, shown));
+	cJSON_ArrayForEach(l, v) if (!cJSON_IsString(l)) return bc_check_fail(
+	    c, path, "label \"%s\": expected a string, got %s", l->string, bc_check_show(l, shown));
 	ret = bc_check_item(c, s, ipath, "rate", false, path, &v);
 	if (!ret && v && !cJSON_IsBool(v))
 		return bc_check_fail(c, path, "expected true or false, got %s",

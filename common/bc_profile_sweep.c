@@ -10,8 +10,8 @@
 #include "bc_profile_check.h"
 #include "bc_sweep.h"
 
-static const char *const s_keys[] = {"iodepth", "numjobs", "bs",     "rw",
-				      "curve",	 "stop",    "ramp",   "runtime", NULL};
+static const char *const s_keys[] = {"iodepth", "numjobs", "bs",      "rw", "curve",
+				     "stop",	"ramp",	   "runtime", NULL};
 static const char *const s_stop_keys[] = {"p99_ms", "min_gain_pct", NULL};
 
 /* the swept key of a checked sweep object, and its list */
@@ -82,8 +82,9 @@ static int s_check_stop(struct bc_check *c, const cJSON *sw, const char *base,
 		return bc_check_fail(c, p2, "expected a number of milliseconds > 0, got %s",
 				     bc_check_show(v, shown));
 	if (v && param == BC_SWEEP_CURVE)
-		return bc_check_fail(c, p2, "a curve lowers the load point by point; a latency "
-					    "bound cannot end it");
+		return bc_check_fail(c, p2,
+				     "a curve lowers the load point by point; a latency "
+				     "bound cannot end it");
 	ret = bc_check_item(c, stop, path, "min_gain_pct", false, p2, &v);
 	if (ret || !v)
 		return ret;
@@ -91,8 +92,9 @@ static int s_check_stop(struct bc_check *c, const cJSON *sw, const char *base,
 		return bc_check_fail(c, p2, "expected a percentage >= 0, got %s",
 				     bc_check_show(v, shown));
 	if (param != BC_SWEEP_IODEPTH && param != BC_SWEEP_NUMJOBS)
-		return bc_check_fail(c, p2, "only an iodepth or numjobs sweep raises the load, so "
-					    "only there can a gain stop it");
+		return bc_check_fail(c, p2,
+				     "only an iodepth or numjobs sweep raises the load, so "
+				     "only there can a gain stop it");
 	return 0;
 }
 
@@ -117,7 +119,8 @@ static int s_check_value(struct bc_check *c, enum bc_sweep_param param, const cJ
 		return ret;
 	}
 	if (!cJSON_IsNumber(v) || v->valuedouble <= 0 || v->valuedouble > 100)
-		return bc_check_fail(c, path, "expected a percentage of the max in (0, 100], got %s",
+		return bc_check_fail(c, path,
+				     "expected a percentage of the max in (0, 100], got %s",
 				     bc_check_show(v, shown));
 	return 0;
 }
@@ -147,7 +150,8 @@ int bc_check_sweep(struct bc_check *c, const cJSON *item, const char *base,
 	if (dims != 1)
 		return bc_check_fail(c, path,
 				     "expected exactly one of iodepth, numjobs, bs, rw or curve, "
-				     "got %d", dims);
+				     "got %d",
+				     dims);
 	param = s_param(sw, &list);
 	bc_check_path(lpath, path, bc_sweep_param_names[param]);
 	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) < 1 ||

@@ -42,6 +42,7 @@ enum bc_msg_type {
 	BC_MSG_HEARTBEAT, /* both ways, once a second */
 	BC_MSG_ABORT,	  /* coord -> agent: stop I/O now */
 	BC_MSG_BYE,	  /* coord -> agent: session over */
+	BC_MSG_HOST,	  /* agent -> coord: {step, second, host}: host counters of interval k */
 	BC_MSG_NR,
 };
 

@@ -164,6 +164,12 @@ static uint64_t s_get(struct s_rbuf *r)
 int bc_stats_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 		    struct bc_volstat *vols, uint32_t nvol_cap)
 {
+	return bc_stats_decode_touch(buf, len, hdr, vols, NULL, nvol_cap);
+}
+
+int bc_stats_decode_touch(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
+			  struct bc_volstat *vols, struct bc_stats_touch *touch, uint32_t nvol_cap)
+{
 	struct s_rbuf r = {.p = buf, .len = len, .off = 1};
 	uint64_t nvol, i;
 	int o;
@@ -212,7 +218,9 @@ int bc_stats_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 			e = (int32_t)((int64_t)(ze >> 1) ^ -(int64_t)(ze & 1));
 			if (!d->first_errno)
 				d->first_errno = e;
-			n = bc_hist_decode_add(&d->hist, r.p + r.off, r.len - r.off);
+			n = bc_hist_decode_add_idx(&d->hist, r.p + r.off, r.len - r.off,
+						   touch ? touch[vi].idx[o] : NULL,
+						   touch ? &touch[vi].n[o] : NULL);
 			if (n < 0)
 				return (int)n;
 			r.off += (size_t)n;

@@ -107,4 +107,17 @@ int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vol
 int bc_stats_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 		    struct bc_volstat *vols, uint32_t nvol_cap);
 
+/*
+ * The histogram buckets a decode made non-empty, per volume and op (see
+ * bc_hist_decode_add_idx): the coordinator adds and clears only those.
+ */
+struct bc_stats_touch {
+	uint32_t n[BC_OP_NR];
+	uint16_t idx[BC_OP_NR][BC_HIST_BUCKETS];
+};
+
+/* bc_stats_decode that also appends to touch[i] (i < nvol_cap); touch may be NULL */
+int bc_stats_decode_touch(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
+			  struct bc_volstat *vols, struct bc_stats_touch *touch, uint32_t nvol_cap);
+
 #endif

@@ -37,7 +37,7 @@ int bc_sweep_init(struct bc_sweep_state *s, const struct bc_profile *p, const st
 		if (s->param == BC_SWEEP_CURVE)
 			cJSON_AddItemToArray(s->values, cJSON_CreateString("max"));
 		cJSON_ArrayForEach(v, list)
-			cJSON_AddItemToArray(s->values, cJSON_Duplicate(v, true));
+		    cJSON_AddItemToArray(s->values, cJSON_Duplicate(v, true));
 	}
 	if (s->param == BC_SWEEP_NONE)
 		cJSON_AddItemToArray(s->values, cJSON_CreateNull());
@@ -108,7 +108,8 @@ int bc_sweep_point(const struct bc_sweep_state *s, int i, struct bc_sweep_point 
 				return -EAGAIN;
 			out->value = v->valuedouble;
 			snprintf(out->label, sizeof(out->label), "%g%%", out->value);
-			/* rate_iops is per volume: the max split evenly, as vdbench's iorate is total */
+			/* rate_iops is per volume: the max split evenly, as vdbench's iorate is
+			 * total */
 			per_vol = s->results[0].iops * out->value / 100.0 /
 				  (s->prof->nvolumes ? s->prof->nvolumes : 1);
 			out->wl.rate_iops = (uint64_t)ceil(per_vol);
@@ -127,7 +128,8 @@ int bc_sweep_point(const struct bc_sweep_state *s, int i, struct bc_sweep_point 
 			snprintf(out->label, sizeof(out->label), "%s",
 				 bc_fmt_size(out->wl.bs, buf, sizeof(buf)));
 		} else {
-			out->value = s->param == BC_SWEEP_IODEPTH ? out->wl.iodepth : out->wl.numjobs;
+			out->value =
+			    s->param == BC_SWEEP_IODEPTH ? out->wl.iodepth : out->wl.numjobs;
 			snprintf(out->label, sizeof(out->label), "%g", out->value);
 		}
 		snprintf(out->name, sizeof(out->name), "%s@%s=%s", s->step->name, pname,
@@ -177,8 +179,9 @@ bool bc_sweep_should_stop(const struct bc_sweep_state *s, const struct bc_sweep_
 		if (s->results[i].bytes_per_s > best)
 			best = s->results[i].bytes_per_s;
 	if (best > 0 && (r->bytes_per_s / best - 1) * 100 < s->stop_min_gain_pct) {
-		snprintf(why, len, "throughput %+.1f%% against the best before it (rule: at least "
-				   "+%g%%)",
+		snprintf(why, len,
+			 "throughput %+.1f%% against the best before it (rule: at least "
+			 "+%g%%)",
 			 (r->bytes_per_s / best - 1) * 100, s->stop_min_gain_pct);
 		return true;
 	}

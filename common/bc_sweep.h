@@ -61,11 +61,12 @@ struct bc_sweep_result {
 
 struct bc_sweep_point {
 	int index;
-	char name[BC_NAME_MAX + 32]; /* "seq-read@iodepth=16", the step's name alone without sweep */
-	char label[32];		     /* "16", "64k", "randread", "max", "70%" */
-	double value;		     /* iodepth, numjobs, bs bytes, rw index, curve percent (max: 100) */
-	double outstanding;	     /* N: I/Os in flight over every volume (Little's law, USL) */
-	struct bc_workload wl;	     /* complete, ramp and runtime included */
+	char
+	    name[BC_NAME_MAX + 32]; /* "seq-read@iodepth=16", the step's name alone without sweep */
+	char label[32];		    /* "16", "64k", "randread", "max", "70%" */
+	double value;	       /* iodepth, numjobs, bs bytes, rw index, curve percent (max: 100) */
+	double outstanding;    /* N: I/Os in flight over every volume (Little's law, USL) */
+	struct bc_workload wl; /* complete, ramp and runtime included */
 };
 
 struct bc_sweep_state {

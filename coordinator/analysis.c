@@ -18,8 +18,8 @@ const char *const bc_ana_class_names[] = {"first", "scaling", "diminishing", "pl
 					  "retrograde"};
 
 /* GB/GiB: 1e9 / 2^30 and its inverse, and how near a ratio must be to count as one */
-#define S_GIB_RATIO 0.9313225746
-#define S_GIB_TOL   0.015
+#define S_GIB_RATIO  0.9313225746
+#define S_GIB_TOL    0.015
 #define S_BYTES_LOW  0.97 /* node bytes below client goodput: something is not counted */
 #define S_BYTES_HIGH 1.5  /* well above: other traffic or double counting */
 
@@ -96,20 +96,22 @@ void bc_use_from_json(struct bc_use *u, const char *name, bool client, const cJS
 	u->link_bps = s_jnum(fig, "link_mbps", 1e6);
 	u->nic_tx = s_jnum(fig, "net_tx_util_pct", 0.01);
 	u->nic_rx = s_jnum(fig, "net_rx_util_pct", 0.01);
-	cJSON_ArrayForEach(nic, cJSON_GetObjectItemCaseSensitive(fig, "nics"))
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(nic, "counted")) &&
-		    used < sizeof(u->nics))
-			used += (size_t)snprintf(u->nics + used, sizeof(u->nics) - used, "%s%s",
-						 used ? "," : "", nic->string);
+	cJSON_ArrayForEach(
+	    nic,
+	    cJSON_GetObjectItemCaseSensitive(
+		fig, "nics")) if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(nic, "counted")) &&
+				  used < sizeof(u->nics)) used +=
+	    (size_t)snprintf(u->nics + used, sizeof(u->nics) - used, "%s%s", used ? "," : "",
+			     nic->string);
 	u->cpu_busy = s_jnum(fig, "cpu_busy_pct", 0.01);
 	u->hot_core = s_jnum(fig, "cpu_hot_core_pct", 0.01);
-	u->hot_core_id = isnan(s_jnum(fig, "cpu_hot_core", 1)) ? -1
-							       : (int)s_jnum(fig, "cpu_hot_core", 1);
+	u->hot_core_id =
+	    isnan(s_jnum(fig, "cpu_hot_core", 1)) ? -1 : (int)s_jnum(fig, "cpu_hot_core", 1);
 	u->softirq = s_jnum(fig, "softirq_pct", 0.01);
 	u->softirq_hot = s_jnum(fig, "softirq_hot_core_pct", 0.01);
 	u->softirq_hot_id = isnan(s_jnum(fig, "softirq_hot_core", 1))
-				    ? -1
-				    : (int)s_jnum(fig, "softirq_hot_core", 1);
+				? -1
+				: (int)s_jnum(fig, "softirq_hot_core", 1);
 	u->load1 = s_jnum(fig, "load1", 1);
 	u->ncpu = isnan(s_jnum(fig, "ncpu", 1)) ? 0 : (int)s_jnum(fig, "ncpu", 1);
 	u->drops_per_s = s_jnum(fig, "net_drops_per_s", 1);
@@ -187,11 +189,11 @@ static void s_highest(const struct bc_use *h, struct bc_use_finding *f)
 		const char *cls, *res;
 		double u, thr;
 	} c[] = {
-		{"nic", "NIC tx", h->nic_tx, BC_ANA_NIC_U},
-		{"nic", "NIC rx", h->nic_rx, BC_ANA_NIC_U},
-		{"cpu", "CPU", h->cpu_busy, BC_ANA_CPU_U},
-		{"core", "busiest core", h->hot_core, BC_ANA_HOT_CORE_U},
-		{"reactor", "reactors", h->reactor_busy, BC_ANA_REACTOR_U},
+	    {"nic", "NIC tx", h->nic_tx, BC_ANA_NIC_U},
+	    {"nic", "NIC rx", h->nic_rx, BC_ANA_NIC_U},
+	    {"cpu", "CPU", h->cpu_busy, BC_ANA_CPU_U},
+	    {"core", "busiest core", h->hot_core, BC_ANA_HOT_CORE_U},
+	    {"reactor", "reactors", h->reactor_busy, BC_ANA_REACTOR_U},
 	};
 	size_t i;
 
@@ -227,13 +229,15 @@ bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct b
 			     BC_ANA_NIC_U, "%s %s at %.0f%% of %.2f GB/s", nic, tx ? "tx" : "rx",
 			     100 * (tx ? h->nic_tx : h->nic_rx), h->link_bps / 1e9);
 	}
-	if (prev && (s_rising(h->drops_per_s, prev->drops_per_s) ||
-		     s_rising(h->retrans_per_s, prev->retrans_per_s)))
-		return s_set(f, "nic", "NIC drops/retransmits", fmax(h->nic_tx, h->nic_rx),
-			     BC_ANA_NIC_U,
-			     "%s drops %.0f/s (before %.0f/s), TCP retransmits %.0f/s (before %.0f/s)",
-			     nic, h->drops_per_s, prev->drops_per_s, h->retrans_per_s,
-			     prev->retrans_per_s);
+	if (prev && s_rising(h->drops_per_s, prev->drops_per_s))
+		return s_set(f, "nic", "NIC drops", fmax(h->nic_tx, h->nic_rx), BC_ANA_NIC_U,
+			     "%s drops rising: %.0f/s (before %.0f/s)", nic, h->drops_per_s,
+			     isnan(prev->drops_per_s) ? 0 : prev->drops_per_s);
+	if (prev && s_rising(h->retrans_per_s, prev->retrans_per_s))
+		return s_set(f, "nic", "TCP retransmits", fmax(h->nic_tx, h->nic_rx), BC_ANA_NIC_U,
+			     "%s TCP retransmits rising: %.0f/s (before %.0f/s)", nic,
+			     h->retrans_per_s,
+			     isnan(prev->retrans_per_s) ? 0 : prev->retrans_per_s);
 	/* 2. CPU: busy over every core, or a run queue twice the cores */
 	if (h->cpu_busy >= BC_ANA_CPU_U)
 		return s_set(f, "cpu", "CPU", h->cpu_busy, BC_ANA_CPU_U,
@@ -247,13 +251,13 @@ bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct b
 			    (prev && s_rising(h->squeezed_per_s, prev->squeezed_per_s));
 
 		if (soft)
-			return s_set(f, "softirq", "softirq on one core", h->hot_core,
-				     BC_ANA_HOT_CORE_U,
-				     "core %d %.0f%% busy, softirq %.0f%% on core %d, squeezed "
-				     "%.0f/s, mean CPU %.0f%%: RSS/IRQ affinity",
-				     h->hot_core_id, 100 * h->hot_core, 100 * h->softirq_hot,
-				     h->softirq_hot_id, isnan(h->squeezed_per_s) ? 0 : h->squeezed_per_s,
-				     100 * h->cpu_busy);
+			return s_set(
+			    f, "softirq", "softirq on one core", h->hot_core, BC_ANA_HOT_CORE_U,
+			    "core %d %.0f%% busy, softirq %.0f%% on core %d, squeezed "
+			    "%.0f/s, mean CPU %.0f%%: RSS/IRQ affinity",
+			    h->hot_core_id, 100 * h->hot_core, 100 * h->softirq_hot,
+			    h->softirq_hot_id, isnan(h->squeezed_per_s) ? 0 : h->squeezed_per_s,
+			    100 * h->cpu_busy);
 		return s_set(f, "core", "single core", h->hot_core, BC_ANA_HOT_CORE_U,
 			     "core %d %.0f%% busy while the mean is %.0f%%: a single-threaded "
 			     "stage",
@@ -323,8 +327,8 @@ static cJSON *s_host_json(const struct bc_use *h, const struct bc_use_finding *f
 	cJSON *o = cJSON_CreateObject(), *e;
 
 	cJSON_AddStringToObject(o, "name", h->name);
-	cJSON_AddStringToObject(o, "verdict", f->saturated ? s_verdict_class(h, f)
-							    : "no resource saturated");
+	cJSON_AddStringToObject(o, "verdict",
+				f->saturated ? s_verdict_class(h, f) : "no resource saturated");
 	cJSON_AddStringToObject(o, "resource", f->resource);
 	if (f->threshold > 1) {
 		s_add(o, "u", f->u, 2);
@@ -368,23 +372,31 @@ static void s_host_line(cJSON *ev, const struct bc_use *h)
 	n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s %s:", h->client ? "client" : "node",
 		      h->name);
 	if (!isnan(h->nic_tx))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " NIC tx %.0f%% rx %.0f%% of %.2f GB/s,",
-			      100 * h->nic_tx, 100 * h->nic_rx, h->link_bps / 1e9);
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			      " NIC tx %.0f%% rx %.0f%% of %.2f GB/s,", 100 * h->nic_tx,
+			      100 * h->nic_rx, h->link_bps / 1e9);
 	else if (!isnan(h->net_tx_bps))
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
-			      " NIC tx %.2f rx %.2f GB/s (link speed unknown),", h->net_tx_bps / 1e9,
-			      h->net_rx_bps / 1e9);
+			      " NIC tx %.2f rx %.2f GB/s (link speed unknown),",
+			      h->net_tx_bps / 1e9, h->net_rx_bps / 1e9);
 	if (!isnan(h->cpu_busy))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " CPU %.0f%%,", 100 * h->cpu_busy);
+	if (!isnan(h->hot_core) && h->hot_core_id >= 0)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " busiest core %.0f%% (core %d),",
+			      100 * h->hot_core, h->hot_core_id);
+	else if (!isnan(h->hot_core))
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " busiest core %.0f%%,",
+			      100 * h->hot_core);
+	if (!isnan(h->softirq))
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
-			      " CPU %.0f%%, busiest core %.0f%% (core %d), softirq %.1f%% (hottest "
-			      "core %.0f%%),",
-			      100 * h->cpu_busy, 100 * h->hot_core, h->hot_core_id,
-			      100 * h->softirq, 100 * h->softirq_hot);
+			      " softirq %.1f%% (hottest core %.0f%%),", 100 * h->softirq,
+			      100 * h->softirq_hot);
 	if (!isnan(h->reactor_busy))
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " reactors %.0f%%,",
 			      100 * h->reactor_busy);
 	if (!isnan(h->disk_aqu_max))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " disk queue %.1f,", h->disk_aqu_max);
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " disk queue %.1f,",
+			      h->disk_aqu_max);
 	if (n > 0 && (size_t)n < sizeof(buf) && buf[n - 1] == ',')
 		buf[n - 1] = '\0';
 	if (n > 0 && (size_t)n < sizeof(buf) && buf[n - 1] == ':')
@@ -459,11 +471,11 @@ static cJSON *s_balance(const struct bc_ana_point *p, cJSON *ev)
 	double sum = 0, mx = 0, v;
 	int i, n = 0;
 
-	cJSON_AddStringToObject(o, "basis", p->node_goodput_bps ? "client goodput per node"
-								: "node NIC traffic");
+	cJSON_AddStringToObject(
+	    o, "basis", p->node_goodput_bps ? "client goodput per node" : "node NIC traffic");
 	for (i = 0; i < p->nnodes; i++) {
 		v = p->node_goodput_bps ? p->node_goodput_bps[i]
-			: reads		? p->nodes[i].net_tx_bps
+		    : reads		? p->nodes[i].net_tx_bps
 					: p->nodes[i].net_rx_bps;
 		if (isnan(v))
 			continue;
@@ -477,11 +489,12 @@ static cJSON *s_balance(const struct bc_ana_point *p, cJSON *ev)
 		return o;
 	}
 	s_add(o, "max_over_mean", mx / (sum / n), 3);
-	cJSON_AddStringToObject(o, "status", mx / (sum / n) > BC_ANA_BALANCE ? "imbalanced"
-									   : "balanced");
+	cJSON_AddStringToObject(o, "status",
+				mx / (sum / n) > BC_ANA_BALANCE ? "imbalanced" : "balanced");
 	if (mx / (sum / n) > BC_ANA_BALANCE)
-		s_evidence(ev, "balance: the busiest node carries %.0f%% more than the mean: the "
-			       "ceiling may be one node's",
+		s_evidence(ev,
+			   "balance: the busiest node carries %.0f%% more than the mean: the "
+			   "ceiling may be one node's",
 			   100 * (mx / (sum / n) - 1));
 	return o;
 }
@@ -521,9 +534,10 @@ static cJSON *s_usl_json(const struct bc_ana_point *pts, int n, cJSON *ev, struc
 	free(xx);
 	if (rc) {
 		cJSON_AddBoolToObject(o, "fitted", false);
-		cJSON_AddStringToObject(o, "reason", rc == -EINVAL ? "needs at least 6 points with "
-								     "N >= 1, including low N"
-								   : "the fit did not converge");
+		cJSON_AddStringToObject(o, "reason",
+					rc == -EINVAL ? "needs at least 6 points with "
+							"N >= 1, including low N"
+						      : "the fit did not converge");
 		cJSON_AddNumberToObject(o, "points", m);
 		return o;
 	}
@@ -537,14 +551,16 @@ static cJSON *s_usl_json(const struct bc_ana_point *pts, int n, cJSON *ev, struc
 	s_add(o, "r2", u->r2, 4);
 	cJSON_AddStringToObject(o, "bound", u->sigma > u->kappa ? "contention" : "coherency");
 	if (u->sigma > 0.5)
-		cJSON_AddStringToObject(o, "warning", "sigma near 1: the sweep starts above the knee; "
-						      "add low-N points");
+		cJSON_AddStringToObject(o, "warning",
+					"sigma near 1: the sweep starts above the knee; "
+					"add low-N points");
 	{
 		char nmax[32] = "none";
 
 		if (isfinite(u->n_max))
 			snprintf(nmax, sizeof(nmax), "%.0f", u->n_max);
-		s_evidence(ev, "USL: sigma %.4f, kappa %.3g, N_max %s, X_max %.2f GB/s (R2 %.3f): %s",
+		s_evidence(ev,
+			   "USL: sigma %.4f, kappa %.3g, N_max %s, X_max %.2f GB/s (R2 %.3f): %s",
 			   u->sigma, u->kappa, nmax, u->x_max / 1e9, u->r2,
 			   u->sigma > u->kappa ? "contention (serialization, per-connection limits)"
 					       : "coherency (crosstalk)");
@@ -626,10 +642,11 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 		s_add(pt, "r_mean_ms", p->r_mean_s * 1e3, 3);
 		s_add(pt, "p99_ms", p->p99_s * 1e3, 3);
 		s_add(pt, "rho", rho, 3);
-		cJSON_AddStringToObject(pt, "little", isnan(rho) ? "unknown"
-						      : rho < BC_ANA_RHO_LO ? "low"
-						      : rho > BC_ANA_RHO_HI ? "high"
-									    : "ok");
+		cJSON_AddStringToObject(pt, "little",
+					isnan(rho)	      ? "unknown"
+					: rho < BC_ANA_RHO_LO ? "low"
+					: rho > BC_ANA_RHO_HI ? "high"
+							      : "ok");
 		cJSON_AddStringToObject(pt, "class", bc_ana_class_names[c]);
 		s_add(pt, "efficiency", e, 3);
 		cJSON_AddItemToArray(arr, pt);
@@ -637,15 +654,18 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 			if (first_plateau < 0)
 				first_plateau = i;
 			if (c == BC_ANA_PLATEAU)
-				s_evidence(ev, "N x%.2g (%.0f -> %.0f): throughput %+.1f%%, mean latency "
-					       "x%.2f: pure queueing (plateau)",
-					   p->n / pts[i - 1].n, pts[i - 1].n, p->n,
-					   100 * (p->x_bps / pts[i - 1].x_bps - 1),
-					   p->r_mean_s / pts[i - 1].r_mean_s);
+				s_evidence(
+				    ev,
+				    "N x%.2g (%.0f -> %.0f): throughput %+.1f%%, mean latency "
+				    "x%.2f: pure queueing (plateau)",
+				    p->n / pts[i - 1].n, pts[i - 1].n, p->n,
+				    100 * (p->x_bps / pts[i - 1].x_bps - 1),
+				    p->r_mean_s / pts[i - 1].r_mean_s);
 			else
-				s_evidence(ev, "N x%.2g (%.0f -> %.0f): throughput %+.1f%% (retrograde)",
-					   p->n / pts[i - 1].n, pts[i - 1].n, p->n,
-					   100 * (p->x_bps / pts[i - 1].x_bps - 1));
+				s_evidence(
+				    ev, "N x%.2g (%.0f -> %.0f): throughput %+.1f%% (retrograde)",
+				    p->n / pts[i - 1].n, pts[i - 1].n, p->n,
+				    100 * (p->x_bps / pts[i - 1].x_bps - 1));
 		}
 		xmax = p->x_bps > xmax ? p->x_bps : xmax;
 	}
@@ -679,10 +699,12 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 			s_add(k, "n", pts[kd].n, 1);
 			s_add(k, "value", pts[kd].value, 3);
 		}
-		snprintf(verdict, sizeof(verdict), "%s at N=%.0f reaches %.0f%% of the max %.2f GB/s%s",
+		snprintf(verdict, sizeof(verdict),
+			 "%s at N=%.0f reaches %.0f%% of the max %.2f GB/s%s",
 			 confirmed ? "plateau:" : "95% rule:", pts[k95].n,
 			 100 * pts[k95].x_bps / xmax, xmax / 1e9,
-			 confirmed ? ", and more load only adds queueing" : " (no plateau seen after it)");
+			 confirmed ? ", and more load only adds queueing"
+				   : " (no plateau seen after it)");
 		cJSON_AddStringToObject(knee, "reason", verdict);
 	}
 	cJSON_AddItemToObject(o, "usl", s_usl_json(pts, n, ev, &usl, &fitted));
@@ -695,7 +717,7 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 	rho = bc_ana_rho(&pts[at]);
 	if (!isnan(rho))
 		s_evidence(ev, "Little's law at N=%.0f: X*R/N = %.2f (%s)", pts[at].n, rho,
-			   rho < BC_ANA_RHO_LO   ? "the generator did not keep N in flight"
+			   rho < BC_ANA_RHO_LO	 ? "the generator did not keep N in flight"
 			   : rho > BC_ANA_RHO_HI ? "windows or clocks disagree"
 						 : "consistent");
 
@@ -727,16 +749,19 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 		cls = "internal-limit";
 		if (pts[at].nnodes)
 			snprintf(verdict, sizeof(verdict),
-				 "no resource saturated: internal limit at %.1f GB/s per node", per / 1e9);
+				 "no resource saturated: internal limit at %.1f GB/s per node",
+				 per / 1e9);
 		else
 			snprintf(verdict, sizeof(verdict),
 				 "no resource saturated: internal limit at %.1f GB/s (no node "
-				 "counters)", per / 1e9);
+				 "counters)",
+				 per / 1e9);
 		snprintf(bottleneck, sizeof(bottleneck), "internal software limit%s%s",
-			 fitted ? (usl.sigma > usl.kappa ? ": serialization or per-connection limits "
-							   "(USL contention)"
-							 : ": coherency/crosstalk (USL kappa)")
-				: "",
+			 fitted
+			     ? (usl.sigma > usl.kappa ? ": serialization or per-connection limits "
+							"(USL contention)"
+						      : ": coherency/crosstalk (USL kappa)")
+			     : "",
 			 pts[at].nnodes ? "" : "; no node counters to rule out node resources");
 		s_evidence(ev, "not observed: switch uplinks, PCIe, memory bandwidth");
 	} else {
@@ -746,10 +771,11 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 				 "no resource saturated at this load (one point: sweep the load to "
 				 "find a ceiling)");
 		else
-			snprintf(verdict, sizeof(verdict),
-				 "not saturated: throughput still rising at N=%.0f (%.2f GB/s); extend "
-				 "the sweep",
-				 pts[n - 1].n, pts[n - 1].x_bps / 1e9);
+			snprintf(
+			    verdict, sizeof(verdict),
+			    "not saturated: throughput still rising at N=%.0f (%.2f GB/s); extend "
+			    "the sweep",
+			    pts[n - 1].n, pts[n - 1].x_bps / 1e9);
 		snprintf(bottleneck, sizeof(bottleneck), "none found");
 	}
 	cJSON_AddStringToObject(o, "class", cls);

@@ -139,7 +139,8 @@ int bc_ana_usl_fit(const double *n, const double *x, int cnt, struct bc_usl *out
 		for (i = 0; i < cnt; i++) {
 			double den = 1 + th[1] * (n[i] - 1) + th[2] * n[i] * (n[i] - 1);
 			double f = th[0] * n[i] / den, r = y[i] - f;
-			double jac[3] = {n[i] / den, -f * (n[i] - 1) / den, -f * n[i] * (n[i] - 1) / den};
+			double jac[3] = {n[i] / den, -f * (n[i] - 1) / den,
+					 -f * n[i] * (n[i] - 1) / den};
 
 			for (j = 0; j < 3; j++) {
 				b[j] += jac[j] * r;

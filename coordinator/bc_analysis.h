@@ -23,23 +23,23 @@
 #include "bc_hostfig.h"
 
 /* ---- thresholds (analysis.md §1.1, §1.5) ---- */
-#define BC_ANA_RHO_LO		0.9  /* Little's law: X*R/N below this: N not kept in flight */
-#define BC_ANA_RHO_HI		1.1  /* above: windows or clocks disagree */
-#define BC_ANA_SCALING_E	0.5  /* efficiency of added load for "scaling" */
-#define BC_ANA_PLATEAU_DX	0.05 /* throughput change under 5% ... */
-#define BC_ANA_PLATEAU_DR	0.20 /* ... with latency up k +- 20% */
-#define BC_ANA_KNEE_FRAC	0.95 /* 95% rule: smallest N with X >= 95% of max */
-#define BC_ANA_NIC_U		0.90
-#define BC_ANA_CPU_U		0.90
-#define BC_ANA_LOAD_PER_CPU	2.0  /* node-mixin: load1 per core */
-#define BC_ANA_HOT_CORE_U	0.95 /* one core this busy ... */
-#define BC_ANA_HOT_CORE_MEAN	0.70 /* ... while the mean is below this */
-#define BC_ANA_SOFTIRQ_U	0.50 /* softirq share on the hot core: RSS/IRQ affinity */
-#define BC_ANA_REACTOR_U	0.95
-#define BC_ANA_DISK_AQU		10.0 /* node-mixin aqu-sz, with await rising */
-#define BC_ANA_WAF_GC		1.5  /* write amplification: GC moves as much as 1/2 of user data */
-#define BC_ANA_RISING		2.0  /* drops/retransmits "rising": x2 and +10/s over the point before */
-#define BC_ANA_BALANCE		1.15 /* busiest node over the mean: imbalanced */
+#define BC_ANA_RHO_LO	     0.9  /* Little's law: X*R/N below this: N not kept in flight */
+#define BC_ANA_RHO_HI	     1.1  /* above: windows or clocks disagree */
+#define BC_ANA_SCALING_E     0.5  /* efficiency of added load for "scaling" */
+#define BC_ANA_PLATEAU_DX    0.05 /* throughput change under 5% ... */
+#define BC_ANA_PLATEAU_DR    0.20 /* ... with latency up k +- 20% */
+#define BC_ANA_KNEE_FRAC     0.95 /* 95% rule: smallest N with X >= 95% of max */
+#define BC_ANA_NIC_U	     0.90
+#define BC_ANA_CPU_U	     0.90
+#define BC_ANA_LOAD_PER_CPU  2.0  /* node-mixin: load1 per core */
+#define BC_ANA_HOT_CORE_U    0.95 /* one core this busy ... */
+#define BC_ANA_HOT_CORE_MEAN 0.70 /* ... while the mean is below this */
+#define BC_ANA_SOFTIRQ_U     0.50 /* softirq share on the hot core: RSS/IRQ affinity */
+#define BC_ANA_REACTOR_U     0.95
+#define BC_ANA_DISK_AQU	     10.0 /* node-mixin aqu-sz, with await rising */
+#define BC_ANA_WAF_GC	     1.5  /* write amplification: GC moves as much as 1/2 of user data */
+#define BC_ANA_RISING	     2.0 /* drops/retransmits "rising": x2 and +10/s over the point before */
+#define BC_ANA_BALANCE	     1.15 /* busiest node over the mean: imbalanced */
 
 /* one host's use of its resources over a window; NaN = not observed */
 struct bc_use {
@@ -86,11 +86,12 @@ struct bc_ana_point {
 	double x_iops;
 	double r_mean_s; /* mean latency */
 	double p99_s;
-	const struct bc_use *nodes;	/* [nnodes] storage nodes, may be 0 */
+	const struct bc_use *nodes; /* [nnodes] storage nodes, may be 0 */
 	int nnodes;
-	const struct bc_use *clients;	/* [nclients] */
+	const struct bc_use *clients; /* [nclients] */
 	int nclients;
-	const double *node_goodput_bps; /* [nnodes] client bytes/s of each node's volumes, or NULL */
+	const double
+	    *node_goodput_bps; /* [nnodes] client bytes/s of each node's volumes, or NULL */
 };
 
 enum bc_ana_class {
@@ -149,8 +150,7 @@ struct bc_use_finding {
  * host at the point before (for "rising" drops and await), may be NULL.
  * Returns f->saturated.
  */
-bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev,
-		     struct bc_use_finding *f);
+bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct bc_use_finding *f);
 
 /*
  * The whole analysis of pts[0..n) (n >= 1, ordered by increasing load) as

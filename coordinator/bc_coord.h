@@ -62,10 +62,19 @@ struct bc_fleet {
 	int n;
 	char scratch_root[BC_PATH_MAX]; /* created for local agents, removed after */
 	char logdir[BC_PATH_MAX];	/* local agents' logs */
-	zpoller_t *poller;
+	/*
+	 * zmq_poll over every agent socket; one poll serves every socket found
+	 * ready (a zpoller returns one socket per O(agents) poll)
+	 */
+	zmq_pollitem_t *items;	/* [nitems] */
+	int *item_conn;		/* conn index of items[i] */
+	int nitems;
+	int *ready;		/* item indexes with a message, from the last poll */
+	int nready, iready;	/* ready[iready..nready) not yet received */
 	zcert_t *cert;		  /* coordinator key pair for profile agents, NULL if none */
 	zcert_t *local_cert;	  /* ephemeral coordinator key pair for local agents */
 	char keydir[BC_PATH_MAX]; /* ephemeral keys of local agents, removed after */
+	struct bc_counters *counters; /* storage-node counters (bc_counter.h), owned by cmd_run */
 };
 
 /* fleet.c */
@@ -85,12 +94,23 @@ void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *bod
 struct bc_rundir {
 	char path[BC_PATH_MAX];
 	FILE *events; /* events.jsonl, flushed per record */
+	char *line;   /* bc_rundir_stats' line buffer, owned */
+	size_t line_cap;
 };
 int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, char *err,
 		     size_t errlen);
 /* append one event (adds "event" and "time_ns"); takes ownership of body */
 void bc_rundir_event(struct bc_rundir *r, const char *event, cJSON *body);
 int bc_rundir_write_json(struct bc_rundir *r, const char *file, const cJSON *j);
+struct bc_agg;
+/*
+ * append the "stats" event of the record just added to g (bc_agg_add) from
+ * agent c: byte for byte what bc_rundir_event would write for
+ * bc_agg_record_json + "step", without building it in cJSON (at 1,000
+ * agents that is 13 million numbers a second)
+ */
+void bc_rundir_stats(struct bc_rundir *r, const struct bc_agg *g, const struct bc_conn *c,
+		     const struct bc_stats_hdr *h);
 void bc_rundir_close(struct bc_rundir *r);
 
 /* agg.c: per-step aggregation into volumes, agents, nodes and the total */
@@ -105,12 +125,19 @@ struct bc_secrow {
 	uint32_t late;			 /* records that arrived after the second was closed */
 };
 
+struct bc_rhist; /* agg.c: a histogram over the range of its non-empty buckets */
+
 struct bc_entity {
 	char name[BC_NAME_MAX + BC_PATH_MAX];
 	struct bc_volstat window; /* measured window (ramp excluded) */
-	struct bc_volstat all;	  /* every interval, ramp and drain included */
+	/*
+	 * every interval, ramp and drain included: counters only, its
+	 * histograms stay empty (nothing reads them; 16,000 of them would
+	 * cost a gigabyte)
+	 */
+	struct bc_volstat all;
 	struct bc_secrow *secs;	  /* [seconds] */
-	struct bc_hist **sec_hist; /* [seconds]: open seconds only, all ops merged */
+	struct bc_rhist **sec_hist; /* [seconds]: open seconds only, all ops merged */
 };
 
 enum bc_level { BC_LVL_VOLUME = 0, BC_LVL_AGENT, BC_LVL_NODE, BC_LVL_TOTAL, BC_LVL_NR };
@@ -125,6 +152,7 @@ struct bc_agg {
 	uint32_t *late;		   /* [seconds]: records flagged late by an agent */
 	uint32_t closed;	   /* seconds [0, closed) are closed */
 	struct bc_volstat *scratch; /* decode buffer, sized for the largest agent */
+	struct bc_stats_touch *touch; /* [scratch_n]: the non-empty buckets of scratch */
 	int scratch_n;
 };
 
@@ -133,7 +161,10 @@ void bc_agg_free(struct bc_agg *g);
 /* decode one STATS body from agent c and add it everywhere; -errno on a bad record */
 int bc_agg_add(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, size_t len,
 	       struct bc_stats_hdr *hdr);
-/* add g->scratch[0..c->nvols) (already decoded, agent volume order) everywhere */
+/*
+ * add g->scratch[0..c->nvols) (already decoded, agent volume order)
+ * everywhere; the caller filled it after bc_volstat_reset (rebuild.c)
+ */
 int bc_agg_add_decoded(struct bc_agg *g, const struct bc_conn *c, const struct bc_stats_hdr *hdr);
 /* close second k: percentiles from its histograms, which are then freed */
 void bc_agg_close_second(struct bc_agg *g, uint32_t k);
@@ -151,18 +182,40 @@ struct bc_step_result {
 	cJSON *agent_totals; /* STEP_DONE bodies by agent name */
 	cJSON *clock;	     /* per-agent clock offset re-measured before START */
 	cJSON *lost;	     /* agents lost during this step: [{name, from_second, reason}] */
+	cJSON *hosts;	     /* {agent: [host counters of second k, with "second"]} */
+	cJSON *node_counters; /* {node: bc_counters_node_json()} */
+	cJSON *analysis;      /* bc_ana_json() of the step as one point */
 };
 cJSON *bc_result_step_json(const struct bc_step_result *r);
 void bc_result_print_step(FILE *f, const struct bc_step_result *r);
 /* one row of figures: IOPS, MB/s, latency percentiles for a window */
 cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds);
 
+/* verdict.c: the step as one analysis point: node and client USE, verdict */
+struct bc_ana_point;
+/* fill *pt from a finished step (allocates its USE arrays); 0 or -1 without I/O */
+int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struct bc_ana_point *pt);
+void bc_verdict_point_free(struct bc_ana_point *pt);
+cJSON *bc_verdict_step(struct bc_fleet *f, struct bc_step_result *res);
+/* window mean of one agent's host samples, NULL without samples; caller owns it */
+cJSON *bc_verdict_client_mean(const struct bc_step_result *res, const char *agent);
+
 /* checks.c: cross-checks of a finished step, as a run.json array */
 cJSON *bc_checks_json(const struct bc_step_result *r);
 
 /* stepexec.c */
+/*
+ * Run st (profile step step_idx, or one point of its sweep) on every agent
+ * that is not lost; res is filled whatever happens. 0 or -errno.
+ */
 int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int step_idx,
-		    struct bc_step_result *res);
+		    const struct bc_step *st, struct bc_step_result *res);
+
+/* steprun.c: a profile step, swept or not, into run.json's steps array */
+int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON *steps,
+			void (*flush)(void *), void *ctx, bool *degraded, char *err, size_t errlen);
+/* cmd_run.c: print failed cross-checks and an unsteady window of a step */
+void bc_result_warn_checks(const struct bc_step_result *res, const cJSON *sj);
 
 /* command entry points */
 int bc_cmd_run(int argc, char **argv);

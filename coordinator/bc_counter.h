@@ -20,12 +20,14 @@
  *       bc_counters_tick(c, bc_real_ns());    starts due scrapes, reads
  *                                             finished ones; < ~5 ms
  *     after the step's last second (while waiting for STEP_DONE, or after):
- *       keep ticking until bc_counters_step_done(c), or call
- *       bc_counters_step_finish(c, 5000)      (blocks up to 5 s: it ticks
- *                                             itself; PromQL is asked 2 s
- *                                             after the step's end)
+ *       keep ticking until bc_counters_step_done(c) - the last boundary is
+ *       the step's end, PromQL is asked 2 s ("lag") after it and may take
+ *       up to 5 s more. Or call bc_counters_step_finish(c, 1000) (it ticks
+ *       and sleeps on curl's sockets) repeatedly with a HEARTBEAT broadcast
+ *       between calls: agents end their session after BC_AGENT_SILENCE_MS
+ *       (5 s) without one, so never block longer than a second at a time.
  *     j = bc_counters_node_json(c, i);        steps[].nodes[i].counters
- *     bc_counters_node_hostfig(c, i, &fig, names) → bc_use_from_hostfig()
+ *     bc_counters_node_hostfig(c, i, &fig, names), then bc_use_from_hostfig()
  *                                             for the analysis (bc_analysis.h)
  *   bc_counters_destroy(&c);                  at the end of the run
  *
@@ -100,10 +102,11 @@ cJSON *bc_counters_node_json(struct bc_counters *c, int node);
 cJSON *bc_counters_step_json(struct bc_counters *c);
 
 /*
- * Node i's figures over the measured window (text endpoint, else PromQL)
- * into *out, with the names of its custom series in names[0..out->ncustom)
- * (pointers valid for the object's life; names may be NULL).
- * Returns 0 or -ENODATA.
+ * Node i's figures over the measured window into *out: from its text
+ * endpoints, with what they lack (and every custom series) filled from its
+ * Prometheus server; the names of the custom series into
+ * names[0..out->ncustom) (BC_HF_CUSTOM entries; pointers valid for the
+ * object's life; names may be NULL). Returns 0, -ENODATA or -ENOMEM.
  */
 int bc_counters_node_hostfig(const struct bc_counters *c, int node, struct bc_hostfig *out,
 			     const char **names);
@@ -114,8 +117,8 @@ int bc_counters_node_hostfig(const struct bc_counters *c, int node, struct bc_ho
  * and offline use. Returns 0 or -errno; st may be NULL.
  */
 struct bc_prom_stats;
-int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node,
-			  struct bc_hostsnap *snap, struct bc_prom_stats *st);
+int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node, struct bc_hostsnap *snap,
+			  struct bc_prom_stats *st);
 
 /* ---- the source interface (counter_*.c) ---- */
 
@@ -132,10 +135,10 @@ struct bc_counter_step {
 struct bc_counter_src {
 	const struct bc_counter_ops *ops;
 	const struct bc_profile *prof;
-	int node;	/* index into prof->nodes */
-	CURLM *multi;	/* shared; the source adds and removes its own easy handles */
-	void *priv;	/* the source's state */
-	int inflight;	/* its transfers in the multi handle (the dispatcher counts) */
+	int node;     /* index into prof->nodes */
+	CURLM *multi; /* shared; the source adds and removes its own easy handles */
+	void *priv;   /* the source's state */
+	int inflight; /* its transfers in the multi handle (the dispatcher counts) */
 };
 
 struct bc_counter_ops {

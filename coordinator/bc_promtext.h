@@ -43,10 +43,10 @@ struct bc_prom_sample {
 };
 
 struct bc_prom_stats {
-	uint32_t lines;	   /* non-empty lines */
-	uint32_t samples;  /* parsed sample lines (wanted or not) */
-	uint32_t comments; /* HELP, TYPE and other # lines */
-	uint32_t bad;	   /* lines skipped as unreadable */
+	uint32_t lines;		 /* non-empty lines */
+	uint32_t samples;	 /* parsed sample lines (wanted or not) */
+	uint32_t comments;	 /* HELP, TYPE and other # lines */
+	uint32_t bad;		 /* lines skipped as unreadable */
 	uint32_t first_bad_line; /* 1-based, 0 when none */
 };
 

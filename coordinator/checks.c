@@ -176,6 +176,17 @@ static void s_little(cJSON *arr, const struct bc_step_result *r)
 		uint64_t ios = 0, lat = 0;
 		double l_meas, dev;
 		char detail[512];
+		struct bc_workload vw;
+
+		/* a paced volume keeps fewer I/Os in flight on purpose: nothing to check */
+		if (bc_volume_workload(wl, &g->prof->volumes[i], &vw, NULL, 0))
+			vw = *wl;
+		if (vw.rate_iops || vw.rate_bw || vw.thinktime_us) {
+			s_check(arr, "Little's law (in flight = IOPS x mean latency)", e->name, -1,
+				"skipped: rate limit or thinktime paces this volume");
+			continue;
+		}
+		n_exp = (double)vw.iodepth * vw.numjobs;
 
 		for (op = 0; op < BC_OP_NR; op++) {
 			ios += e->window.op[op].ios;

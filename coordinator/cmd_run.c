@@ -14,6 +14,7 @@
 
 #include "bc_clock.h"
 #include "bc_coord.h"
+#include "bc_counter.h"
 #include "bc_log.h"
 #include "bc_report.h"
 
@@ -160,7 +161,7 @@ static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJ
 }
 
 /* a failed cross-check makes the step's figures suspect: say so where it is seen */
-static void s_warn_failed_checks(const struct bc_step_result *res, const cJSON *sj)
+void bc_result_warn_checks(const struct bc_step_result *res, const cJSON *sj)
 {
 	const cJSON *c;
 
@@ -175,6 +176,20 @@ static void s_warn_failed_checks(const struct bc_step_result *res, const cJSON *
 			res->step->name);
 }
 
+struct s_flush {
+	struct bc_rundir *rd;
+	const struct bc_profile *p;
+	cJSON *run;
+};
+
+/* results so far reach the disk after every step */
+static void s_flush(void *ctx)
+{
+	struct s_flush *fl = ctx;
+
+	s_write_results(fl->rd, fl->p, fl->run);
+}
+
 int bc_cmd_run(int argc, char **argv)
 {
 	struct bc_run_opts o = {
@@ -186,12 +201,20 @@ int bc_cmd_run(int argc, char **argv)
 	char err[1024] = "", when[32];
 	int rc, i, status = 1;
 	bool degraded = false;
+	struct bc_counters *counters = NULL;
 
 	if (s_parse(argc, argv, &o))
 		return 2;
 	rc = bc_profile_load(o.profile_path, &p, err, sizeof(err));
 	if (rc) {
 		bc_error("%s", err);
+		return 2;
+	}
+	/* node counter sources are checked before anything starts */
+	counters = bc_counters_new(p, err, sizeof(err));
+	if (!counters) {
+		bc_error("%s", err);
+		bc_profile_destroy(&p);
 		return 2;
 	}
 	zsys_init();
@@ -219,6 +242,7 @@ int bc_cmd_run(int argc, char **argv)
 	fflush(stdout);
 
 	rc = bc_fleet_open(&fleet, p, &o, rd.path, err, sizeof(err));
+	fleet.counters = counters;
 	if (!rc)
 		rc = bc_fleet_hello(&fleet, err, sizeof(err));
 	if (!rc)
@@ -233,27 +257,13 @@ int bc_cmd_run(int argc, char **argv)
 	cJSON_AddItemToObject(ev, "agents", s_agents_json(&fleet));
 	bc_rundir_event(&rd, "agents", ev);
 	for (i = 0; i < p->nsteps; i++) {
-		struct bc_step_result res;
+		struct s_flush fl = {&rd, p, run};
 
-		rc = bc_step_execute(&fleet, &rd, i, &res);
-		if (res.step) {
-			cJSON *sj = bc_result_step_json(&res);
-
-			if (!rc)
-				bc_result_print_step(stdout, &res);
-			s_warn_failed_checks(&res, sj);
-			cJSON_AddItemToArray(steps, sj);
-		}
-		bc_agg_free(&res.agg);
-		cJSON_Delete(res.agent_totals);
-		cJSON_Delete(res.clock);
-		degraded |= res.lost != NULL;
-		cJSON_Delete(res.lost);
-		/* results so far reach the disk before the next step starts */
-		s_write_results(&rd, p, run);
+		rc = bc_run_profile_step(&fleet, &rd, i, steps, s_flush, &fl, &degraded, err,
+					 sizeof(err));
 		if (rc) {
-			bc_error("step %s: %s", p->steps[i].name, res.error);
-			cJSON_AddStringToObject(run, "error", res.error);
+			bc_error("step %s: %s", p->steps[i].name, err);
+			cJSON_AddStringToObject(run, "error", err);
 			break;
 		}
 	}
@@ -278,6 +288,7 @@ done:
 			   : "results",
 	       rd.path);
 out:
+	bc_counters_destroy(&counters);
 	bc_rundir_close(&rd);
 	cJSON_Delete(run);
 	bc_profile_destroy(&p);

@@ -48,11 +48,11 @@ struct s_prom {
 
 	struct bc_counter_step st;
 	bool active;
-	uint32_t next_b;  /* next boundary to sample */
-	int64_t cur_b;	  /* boundary being sampled, -1 none */
-	int pending;	  /* its transfers still running */
-	int ok_urls;	  /* of them, answered and parsed */
-	uint64_t t_sum;	  /* sum of the ok answers' sample times */
+	uint32_t next_b;	/* next boundary to sample */
+	int64_t cur_b;		/* boundary being sampled, -1 none */
+	int pending;		/* its transfers still running */
+	int ok_urls;		/* of them, answered and parsed */
+	uint64_t t_sum;		/* sum of the ok answers' sample times */
 	int64_t prev_b, win0_b; /* boundaries held in prev and win0, -1 none */
 	struct bc_hostsnap cur, prev, win0;
 	struct bc_hostfig *secs; /* [seconds] */
@@ -122,9 +122,9 @@ static int s_open(struct bc_counter_src *s, const cJSON *node, char *err, size_t
 		cs->scale = cJSON_IsNumber(scale) ? scale->valuedouble : 1.0;
 		/* counters by default when the name says so (Prometheus naming: *_total) */
 		p->custom_rate[p->ncustom] =
-			cJSON_IsBool(rate) ? cJSON_IsTrue(rate)
-					   : strlen(cs->metric) > 6 &&
-						     !strcmp(cs->metric + strlen(cs->metric) - 6, "_total");
+		    cJSON_IsBool(rate) ? cJSON_IsTrue(rate)
+				       : strlen(cs->metric) > 6 &&
+					     !strcmp(cs->metric + strlen(cs->metric) - 6, "_total");
 		p->ncustom++;
 	}
 	return 0;
@@ -274,27 +274,27 @@ enum s_metric {
 };
 
 static const char *const s_metric_names[M_NR] = {
-	"node_cpu_seconds_total",
-	"node_network_transmit_bytes_total",
-	"node_network_receive_bytes_total",
-	"node_network_transmit_drop_total",
-	"node_network_receive_drop_total",
-	"node_network_speed_bytes",
-	"node_disk_read_bytes_total",
-	"node_disk_written_bytes_total",
-	"node_disk_reads_completed_total",
-	"node_disk_writes_completed_total",
-	"node_disk_read_time_seconds_total",
-	"node_disk_write_time_seconds_total",
-	"node_disk_io_time_seconds_total",
-	"node_disk_io_time_weighted_seconds_total",
-	"node_memory_MemTotal_bytes",
-	"node_memory_MemAvailable_bytes",
-	"node_load1",
-	"node_softnet_times_squeezed_total",
-	"node_softnet_dropped_total",
-	"node_netstat_Tcp_RetransSegs",
-	"node_netstat_Tcp_OutSegs",
+    "node_cpu_seconds_total",
+    "node_network_transmit_bytes_total",
+    "node_network_receive_bytes_total",
+    "node_network_transmit_drop_total",
+    "node_network_receive_drop_total",
+    "node_network_speed_bytes",
+    "node_disk_read_bytes_total",
+    "node_disk_written_bytes_total",
+    "node_disk_reads_completed_total",
+    "node_disk_writes_completed_total",
+    "node_disk_read_time_seconds_total",
+    "node_disk_write_time_seconds_total",
+    "node_disk_io_time_seconds_total",
+    "node_disk_io_time_weighted_seconds_total",
+    "node_memory_MemTotal_bytes",
+    "node_memory_MemAvailable_bytes",
+    "node_load1",
+    "node_softnet_times_squeezed_total",
+    "node_softnet_dropped_total",
+    "node_netstat_Tcp_RetransSegs",
+    "node_netstat_Tcp_OutSegs",
 };
 
 static int s_metric(const char *name, size_t len)
@@ -351,8 +351,8 @@ static void s_custom_sample(struct s_prom *p, struct bc_hostsnap *snap,
 
 		if (strcmp(cs->metric, smp->name) || !s_labels_match(smp, cs->labels))
 			continue;
-		snap->custom[i] = (isnan(snap->custom[i]) ? 0 : snap->custom[i]) +
-				  smp->value * cs->scale;
+		snap->custom[i] =
+		    (isnan(snap->custom[i]) ? 0 : snap->custom[i]) + smp->value * cs->scale;
 	}
 }
 
@@ -385,14 +385,14 @@ static void s_disk_sample(struct bc_hostsnap *snap, int m, const struct bc_prom_
 	const char *dev = bc_prom_label(smp, "device");
 	struct bc_hostsnap_disk *d = dev ? bc_hostsnap_disk(snap, dev) : NULL;
 	double *f[] = {
-		[M_DISK_RD_BYTES] = d ? &d->rd_bytes : NULL,
-		[M_DISK_WR_BYTES] = d ? &d->wr_bytes : NULL,
-		[M_DISK_READS] = d ? &d->reads : NULL,
-		[M_DISK_WRITES] = d ? &d->writes : NULL,
-		[M_DISK_RD_TIME] = d ? &d->rd_time_s : NULL,
-		[M_DISK_WR_TIME] = d ? &d->wr_time_s : NULL,
-		[M_DISK_IO_TIME] = d ? &d->io_time_s : NULL,
-		[M_DISK_IO_WTIME] = d ? &d->io_wtime_s : NULL,
+	    [M_DISK_RD_BYTES] = d ? &d->rd_bytes : NULL,
+	    [M_DISK_WR_BYTES] = d ? &d->wr_bytes : NULL,
+	    [M_DISK_READS] = d ? &d->reads : NULL,
+	    [M_DISK_WRITES] = d ? &d->writes : NULL,
+	    [M_DISK_RD_TIME] = d ? &d->rd_time_s : NULL,
+	    [M_DISK_WR_TIME] = d ? &d->wr_time_s : NULL,
+	    [M_DISK_IO_TIME] = d ? &d->io_time_s : NULL,
+	    [M_DISK_IO_WTIME] = d ? &d->io_wtime_s : NULL,
 	};
 
 	if (d)
@@ -422,7 +422,8 @@ static int s_on_sample(void *arg, const struct bc_prom_sample *smp)
 		mode = bc_prom_label(smp, "mode");
 		for (i = 0; cpu && mode && i < BC_CPU_MODE_NR; i++)
 			if (!strcmp(mode, bc_cpu_mode_names[i]))
-				bc_hostsnap_cpu_set(snap, atoi(cpu), (enum bc_cpu_mode)i, smp->value);
+				bc_hostsnap_cpu_set(snap, atoi(cpu), (enum bc_cpu_mode)i,
+						    smp->value);
 		break;
 	case M_NET_TX:
 	case M_NET_RX:
@@ -560,8 +561,8 @@ static cJSON *s_series(const struct s_prom *p, double (*get)(const struct bc_hos
 	uint32_t k;
 
 	for (k = 0; k < p->st.seconds; k++)
-		cJSON_AddItemToArray(arr, bc_hostfig_num(p->sec_ok[k] ? get(&p->secs[k], a, b)
-								      : NAN));
+		cJSON_AddItemToArray(arr,
+				     bc_hostfig_num(p->sec_ok[k] ? get(&p->secs[k], a, b) : NAN));
 	return arr;
 }
 
@@ -637,31 +638,37 @@ static void s_step_json(struct bc_counter_src *s, cJSON *o)
 	}
 	ser = cJSON_AddObjectToObject(o, "series");
 	for (i = 0; i < bc_hostfig_nfields; i++)
-		cJSON_AddItemToObject(ser, bc_hostfig_fields[i].key, s_series(p, s_get_field, i, 0));
+		cJSON_AddItemToObject(ser, bc_hostfig_fields[i].key,
+				      s_series(p, s_get_field, i, 0));
 	miss = cJSON_AddArrayToObject(o, "missing_seconds");
 	for (k = 0; k < p->st.seconds; k++)
 		if (!p->sec_ok[k])
 			cJSON_AddItemToArray(miss, cJSON_CreateNumber(k));
 	/* per interface and disk: those the window saw, series by name */
 	if (!s_window(s, w, NULL)) {
-		ifs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "window"),
-						       "nics");
+		ifs = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(o, "window"), "nics");
 		cJSON_ArrayForEach(x, ifs)
 		{
 			cJSON *sr = cJSON_AddObjectToObject(x, "series");
 
-			cJSON_AddItemToObject(sr, "tx_mbps", s_named_series(p, x->string, false, 0));
-			cJSON_AddItemToObject(sr, "rx_mbps", s_named_series(p, x->string, false, 1));
+			cJSON_AddItemToObject(sr, "tx_mbps",
+					      s_named_series(p, x->string, false, 0));
+			cJSON_AddItemToObject(sr, "rx_mbps",
+					      s_named_series(p, x->string, false, 1));
 		}
-		ifs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "window"),
-						       "disks");
+		ifs = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(o, "window"), "disks");
 		cJSON_ArrayForEach(x, ifs)
 		{
 			cJSON *sr = cJSON_AddObjectToObject(x, "series");
 
-			cJSON_AddItemToObject(sr, "read_mbps", s_named_series(p, x->string, true, 0));
-			cJSON_AddItemToObject(sr, "write_mbps", s_named_series(p, x->string, true, 1));
-			cJSON_AddItemToObject(sr, "util_pct", s_named_series(p, x->string, true, 2));
+			cJSON_AddItemToObject(sr, "read_mbps",
+					      s_named_series(p, x->string, true, 0));
+			cJSON_AddItemToObject(sr, "write_mbps",
+					      s_named_series(p, x->string, true, 1));
+			cJSON_AddItemToObject(sr, "util_pct",
+					      s_named_series(p, x->string, true, 2));
 		}
 	}
 	x = p->ncustom ? cJSON_AddObjectToObject(o, "custom") : NULL;
@@ -681,8 +688,8 @@ static void s_step_json(struct bc_counter_src *s, cJSON *o)
  * Parse one page into snap as a scrape would, with the node's "nic" and
  * "series" (node may be NULL): the unit test's door to the mapping above.
  */
-int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node,
-			  struct bc_hostsnap *snap, struct bc_prom_stats *st)
+int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node, struct bc_hostsnap *snap,
+			  struct bc_prom_stats *st)
 {
 	struct bc_profile prof = {0};
 	struct bc_node_spec spec = {.name = "test", .json = (cJSON *)node};
@@ -695,8 +702,9 @@ int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node,
 	prof.nnodes = 1;
 	if (!node || !cJSON_GetObjectItemCaseSensitive(node, "metrics")) {
 		stub = node ? cJSON_Duplicate(node, 1) : cJSON_CreateObject();
-		cJSON_AddItemToObject(stub, "metrics", cJSON_CreateStringArray(
-								(const char *[]){"http://127.0.0.1/"}, 1));
+		cJSON_AddItemToObject(
+		    stub, "metrics",
+		    cJSON_CreateStringArray((const char *[]){"http://127.0.0.1/"}, 1));
 		node = stub;
 	}
 	rc = s_open(&src, node, err, sizeof(err));
@@ -714,15 +722,15 @@ int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node,
 }
 
 const struct bc_counter_ops bc_counter_prom_ops = {
-	.version = BC_COUNTER_OPS_VERSION,
-	.name = "prom-text",
-	.open = s_open,
-	.step_begin = s_step_begin,
-	.start_scrape = s_start,
-	.poll = s_poll,
-	.next_due = s_next_due,
-	.step_done = s_step_done,
-	.step_json = s_step_json,
-	.window = s_window,
-	.close = s_close,
+    .version = BC_COUNTER_OPS_VERSION,
+    .name = "prom-text",
+    .open = s_open,
+    .step_begin = s_step_begin,
+    .start_scrape = s_start,
+    .poll = s_poll,
+    .next_due = s_next_due,
+    .step_done = s_step_done,
+    .step_json = s_step_json,
+    .window = s_window,
+    .close = s_close,
 };

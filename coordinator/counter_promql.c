@@ -23,8 +23,8 @@
 
 #define S_QUERY_TIMEOUT_MS 5000
 #define S_EXPR_MAX	   2048
-#define S_DEV_EXCLUDE \
-	"lo|veth.*|docker.*|br-.*|virbr.*|cali.*|flannel.*|cni.*|vxlan.*|tun.*|tap.*|ifb.*|" \
+#define S_DEV_EXCLUDE                                                                              \
+	"lo|veth.*|docker.*|br-.*|virbr.*|cali.*|flannel.*|cni.*|vxlan.*|tun.*|tap.*|ifb.*|"       \
 	"dummy.*|kube.*|lxc.*|vnet.*|genev.*|wg.*"
 #define S_DISK_EXCLUDE "dm-.*|md.*|loop.*|ram.*|zram.*|sr.*|nbd.*"
 
@@ -37,31 +37,30 @@ static const struct {
 	const char *key;
 	const char *expr;
 } s_builtin[] = {
-	{"net_tx_mbps", "sum(rate(node_network_transmit_bytes_total{%1$s,%2$s}[%3$s]))"},
-	{"net_rx_mbps", "sum(rate(node_network_receive_bytes_total{%1$s,%2$s}[%3$s]))"},
-	{"link_mbps", "sum(node_network_speed_bytes{%1$s,%2$s} > 0)"},
-	{"cpu_busy_pct", "1 - sum(rate(node_cpu_seconds_total{%1$s,mode=~\"idle|iowait|steal\"}"
-			 "[%3$s])) / sum(rate(node_cpu_seconds_total{%1$s}[%3$s]))"},
-	{"cpu_hot_core_pct",
-	 "max(sum by (cpu)(rate(node_cpu_seconds_total{%1$s,mode!~\"idle|iowait|steal\"}[%3$s]))"
-	 " / sum by (cpu)(rate(node_cpu_seconds_total{%1$s}[%3$s])))"},
-	{"softirq_pct", "sum(rate(node_cpu_seconds_total{%1$s,mode=\"softirq\"}[%3$s])) / "
-			"sum(rate(node_cpu_seconds_total{%1$s}[%3$s]))"},
-	{"softirq_hot_core_pct",
-	 "max(sum by (cpu)(rate(node_cpu_seconds_total{%1$s,mode=\"softirq\"}[%3$s]))"
-	 " / sum by (cpu)(rate(node_cpu_seconds_total{%1$s}[%3$s])))"},
-	{"disk_read_mbps",
-	 "sum(rate(node_disk_read_bytes_total{%1$s,device!~\"" S_DISK_EXCLUDE "\"}[%3$s]))"},
-	{"disk_write_mbps",
-	 "sum(rate(node_disk_written_bytes_total{%1$s,device!~\"" S_DISK_EXCLUDE "\"}[%3$s]))"},
-	{"disk_util_max_pct", "max(rate(node_disk_io_time_seconds_total{%1$s}[%3$s]))"},
-	{"disk_aqu_max", "max(rate(node_disk_io_time_weighted_seconds_total{%1$s}[%3$s]))"},
-	{"mem_used_pct", "1 - sum(node_memory_MemAvailable_bytes{%1$s}) / "
-			 "sum(node_memory_MemTotal_bytes{%1$s})"},
-	{"load1", "sum(node_load1{%1$s})"},
-	{"tcp_retrans_per_s", "sum(rate(node_netstat_Tcp_RetransSegs{%1$s}[%3$s]))"},
-	{"softnet_squeezed_per_s",
-	 "sum(rate(node_softnet_times_squeezed_total{%1$s}[%3$s]))"},
+    {"net_tx_mbps", "sum(rate(node_network_transmit_bytes_total{%1$s,%2$s}[%3$s]))"},
+    {"net_rx_mbps", "sum(rate(node_network_receive_bytes_total{%1$s,%2$s}[%3$s]))"},
+    {"link_mbps", "sum(node_network_speed_bytes{%1$s,%2$s} > 0)"},
+    {"cpu_busy_pct", "1 - sum(rate(node_cpu_seconds_total{%1$s,mode=~\"idle|iowait|steal\"}"
+		     "[%3$s])) / sum(rate(node_cpu_seconds_total{%1$s}[%3$s]))"},
+    {"cpu_hot_core_pct",
+     "max(sum by (cpu)(rate(node_cpu_seconds_total{%1$s,mode!~\"idle|iowait|steal\"}[%3$s]))"
+     " / sum by (cpu)(rate(node_cpu_seconds_total{%1$s}[%3$s])))"},
+    {"softirq_pct", "sum(rate(node_cpu_seconds_total{%1$s,mode=\"softirq\"}[%3$s])) / "
+		    "sum(rate(node_cpu_seconds_total{%1$s}[%3$s]))"},
+    {"softirq_hot_core_pct",
+     "max(sum by (cpu)(rate(node_cpu_seconds_total{%1$s,mode=\"softirq\"}[%3$s]))"
+     " / sum by (cpu)(rate(node_cpu_seconds_total{%1$s}[%3$s])))"},
+    {"disk_read_mbps",
+     "sum(rate(node_disk_read_bytes_total{%1$s,device!~\"" S_DISK_EXCLUDE "\"}[%3$s]))"},
+    {"disk_write_mbps",
+     "sum(rate(node_disk_written_bytes_total{%1$s,device!~\"" S_DISK_EXCLUDE "\"}[%3$s]))"},
+    {"disk_util_max_pct", "max(rate(node_disk_io_time_seconds_total{%1$s}[%3$s]))"},
+    {"disk_aqu_max", "max(rate(node_disk_io_time_weighted_seconds_total{%1$s}[%3$s]))"},
+    {"mem_used_pct", "1 - sum(node_memory_MemAvailable_bytes{%1$s}) / "
+		     "sum(node_memory_MemTotal_bytes{%1$s})"},
+    {"load1", "sum(node_load1{%1$s})"},
+    {"tcp_retrans_per_s", "sum(rate(node_netstat_Tcp_RetransSegs{%1$s}[%3$s]))"},
+    {"softnet_squeezed_per_s", "sum(rate(node_softnet_times_squeezed_total{%1$s}[%3$s]))"},
 };
 #define S_NBUILTIN (int)(sizeof(s_builtin) / sizeof(s_builtin[0]))
 
@@ -109,7 +108,7 @@ static void s_quote(const char *in, char *out, size_t len)
 static void s_default_instance(const cJSON *node, char *out, size_t len)
 {
 	const char *u = cJSON_GetStringValue(
-		cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(node, "metrics"), 0));
+	    cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(node, "metrics"), 0));
 	const char *h, *e;
 
 	out[0] = '\0';
@@ -177,8 +176,8 @@ static int s_open(struct bc_counter_src *s, const cJSON *node, char *err, size_t
 
 	if (!cJSON_IsObject(cfg) || !s_str(cfg, "url"))
 		return -ENOENT;
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(node, "series"))
-		n += s_str(it, "promql") != NULL;
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(node, "series")) n +=
+	    s_str(it, "promql") != NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p || !(p->q = calloc((size_t)(S_NBUILTIN + n), sizeof(*p->q)))) {
 		free(p);
@@ -194,8 +193,10 @@ static int s_open(struct bc_counter_src *s, const cJSON *node, char *err, size_t
 	else
 		s_default_instance(node, p->instance, sizeof(p->instance));
 	if (!p->instance[0]) {
-		snprintf(err, errlen, "nodes[%d] (%s): prometheus: no \"instance\" and no metrics URL "
-				      "to take it from", s->node, s->prof->nodes[s->node].name);
+		snprintf(err, errlen,
+			 "nodes[%d] (%s): prometheus: no \"instance\" and no metrics URL "
+			 "to take it from",
+			 s->node, s->prof->nodes[s->node].name);
 		s_close(s);
 		return -EINVAL;
 	}
@@ -313,8 +314,9 @@ static void s_start(struct bc_counter_src *s, uint64_t now)
 			snprintf(q->error, sizeof(q->error), "out of memory");
 			continue;
 		}
-		snprintf(url, sizeof(url), "%s/api/v1/query_range?query=%s&start=%.3f&end=%.3f&step=1",
-			 p->url, esc, t0, t1);
+		snprintf(url, sizeof(url),
+			 "%s/api/v1/query_range?query=%s&start=%.3f&end=%.3f&step=1", p->url, esc,
+			 t0, t1);
 		curl_free(esc);
 		if (!q->easy)
 			q->easy = bc_counter_easy(url, s, &q->body, S_QUERY_TIMEOUT_MS);
@@ -458,7 +460,8 @@ static void s_step_json(struct bc_counter_src *s, cJSON *node_obj)
 			c = cJSON_AddObjectToObject(cust, q->name);
 			cJSON_AddStringToObject(c, "promql", q->expr);
 			if (w && !s_window(s, w, NULL))
-				cJSON_AddItemToObject(c, "window", bc_hostfig_num(w->custom[i - S_NBUILTIN]));
+				cJSON_AddItemToObject(c, "window",
+						      bc_hostfig_num(w->custom[i - S_NBUILTIN]));
 			cJSON_AddItemToObject(c, "series", arr);
 		}
 		if (q->error[0]) {
@@ -471,15 +474,15 @@ static void s_step_json(struct bc_counter_src *s, cJSON *node_obj)
 }
 
 const struct bc_counter_ops bc_counter_promql_ops = {
-	.version = BC_COUNTER_OPS_VERSION,
-	.name = "promql",
-	.open = s_open,
-	.step_begin = s_step_begin,
-	.start_scrape = s_start,
-	.poll = s_poll,
-	.next_due = s_next_due,
-	.step_done = s_step_done,
-	.step_json = s_step_json,
-	.window = s_window,
-	.close = s_close,
+    .version = BC_COUNTER_OPS_VERSION,
+    .name = "promql",
+    .open = s_open,
+    .step_begin = s_step_begin,
+    .start_scrape = s_start,
+    .poll = s_poll,
+    .next_due = s_next_due,
+    .step_done = s_step_done,
+    .step_json = s_step_json,
+    .window = s_window,
+    .close = s_close,
 };

@@ -5,6 +5,7 @@
  * their step JSON per node. The sources themselves are counter_*.c.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +16,8 @@
 #define S_BODY_MAX (64u << 20)
 
 static const struct bc_counter_ops *const s_kinds[] = {
-	&bc_counter_prom_ops,
-	&bc_counter_promql_ops,
+    &bc_counter_prom_ops,
+    &bc_counter_promql_ops,
 };
 #define S_NKINDS (int)(sizeof(s_kinds) / sizeof(s_kinds[0]))
 
@@ -300,16 +301,54 @@ cJSON *bc_counters_step_json(struct bc_counters *c)
 	return o;
 }
 
+/* fill what a lacks from b: fixed figures it has not, and b's custom series after a's */
+static void s_merge(struct bc_hostfig *a, const char **an, const struct bc_hostfig *b,
+		    const char *const *bn)
+{
+	int i;
+
+	for (i = 0; i < bc_hostfig_nfields; i++) {
+		double *d = (double *)((char *)a + bc_hostfig_fields[i].off);
+
+		if (isnan(*d))
+			*d = *(const double *)((const char *)b + bc_hostfig_fields[i].off);
+	}
+	for (i = 0; i < b->ncustom && a->ncustom < BC_HF_CUSTOM; i++) {
+		if (an)
+			an[a->ncustom] = bn[i];
+		a->custom[a->ncustom++] = b->custom[i];
+	}
+}
+
 int bc_counters_node_hostfig(const struct bc_counters *c, int node, struct bc_hostfig *out,
 			     const char **names)
 {
+	const char *tmp_names[BC_HF_CUSTOM] = {0}, *other_names[BC_HF_CUSTOM] = {0};
+	struct bc_hostfig *other;
+	bool have = false;
 	int i, k;
 
-	/* the first kind that has data wins: text endpoints are exact deltas, PromQL is rate() */
-	for (k = 0; c && k < S_NKINDS; k++)
-		for (i = 0; i < c->nsrcs; i++)
-			if (c->srcs[i].node == node && c->srcs[i].ops == s_kinds[k] &&
-			    !c->srcs[i].ops->window(&c->srcs[i], out, names))
-				return 0;
-	return -ENODATA;
+	if (!c)
+		return -ENODATA;
+	other = malloc(sizeof(*other));
+	if (!other)
+		return -ENOMEM;
+	/*
+	 * Text endpoints first (exact deltas); PromQL (rate() over a window)
+	 * fills what they lack and adds its custom series, e.g. a vendor's GC
+	 * figures that only the Prometheus server sees.
+	 */
+	for (k = 0; k < S_NKINDS; k++)
+		for (i = 0; i < c->nsrcs; i++) {
+			const struct bc_counter_src *s = &c->srcs[i];
+
+			if (s->node != node || s->ops != s_kinds[k])
+				continue;
+			if (!have && !s->ops->window(s, out, names ? names : tmp_names))
+				have = true;
+			else if (have && !s->ops->window(s, other, other_names))
+				s_merge(out, names, other, other_names);
+		}
+	free(other);
+	return have ? 0 : -ENODATA;
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -31,6 +32,12 @@
 
 /* TIME exchanges per agent; the minimum-RTT sample gives the offset */
 #define S_TIME_ROUNDS 8
+/*
+ * agents with a TIME exchange in flight at once: enough to hide round trips
+ * (1,000 agents x 8 rounds one at a time is seconds), few enough that a reply
+ * does not queue behind hundreds of others and inflate its round trip
+ */
+#define S_TIME_WINDOW 16
 #define S_SPAWN_TIMEOUT_MS 5000
 
 static void s_agent_binary(char *out, size_t len)
@@ -259,11 +266,32 @@ static int s_remote_keys(struct bc_fleet *f, const struct bc_conn *c, char *skey
 	return rc;
 }
 
+/*
+ * A fleet of hundreds of agents needs more than the defaults: descriptors
+ * (a connection, a mailbox and a monitor per agent; soft limit often 1024)
+ * and ZeroMQ sockets (czmq's default is 1024: a DEALER, a monitor and its
+ * pipe per agent). Called before the process's first socket.
+ */
+static void s_raise_limits(int nagents)
+{
+	size_t want = (size_t)nagents * 4 + 256;
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	/* only when needed: czmq refuses (asserts) once a socket exists */
+	if (want > 1024)
+		zsys_set_max_sockets(want);
+}
+
 int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct bc_run_opts *o,
 		  const char *logdir, char *err, size_t errlen)
 {
 	int i, v, rc = 0;
 
+	s_raise_limits(p->nagents);
 	memset(f, 0, sizeof(*f));
 	f->prof = p;
 	f->opts = o;
@@ -274,8 +302,10 @@ int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct b
 		snprintf(f->scratch_root, sizeof(f->scratch_root), "/var/tmp/bench-coord.%d",
 			 (int)getpid());
 	f->conns = calloc((size_t)p->nagents, sizeof(*f->conns));
-	f->poller = zpoller_new(NULL);
-	if (!f->conns || !f->poller)
+	f->items = calloc((size_t)p->nagents + 1, sizeof(*f->items));
+	f->item_conn = calloc((size_t)p->nagents + 1, sizeof(int));
+	f->ready = calloc((size_t)p->nagents + 1, sizeof(int));
+	if (!f->conns || !f->items || !f->item_conn || !f->ready)
 		return -ENOMEM;
 	f->n = p->nagents;
 	for (i = 0; i < f->n; i++) {
@@ -329,13 +359,17 @@ int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct b
 		/* never block exit on messages to an agent that is gone */
 		zsock_set_linger(c->sock, 200);
 		zsock_set_sndtimeo(c->sock, 1000);
+		/* receives follow a poll; never block on a message another path took */
+		zsock_set_rcvtimeo(c->sock, 0);
 		if (zsock_connect(c->sock, "%s", c->endpoint)) {
 			snprintf(err, errlen, "agent %s: cannot connect to '%s': %s", c->spec->name,
 				 c->endpoint, zmq_strerror(zmq_errno()));
 			rc = -EINVAL;
 			break;
 		}
-		zpoller_add(f->poller, c->sock);
+		f->items[f->nitems].socket = zsock_resolve(c->sock);
+		f->items[f->nitems].events = ZMQ_POLLIN;
+		f->item_conn[f->nitems++] = i;
 	}
 	return rc;
 }
@@ -353,16 +387,43 @@ struct bc_conn *bc_fleet_conn(struct bc_fleet *f, void *sock)
 int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, struct bc_msg *m,
 		  char *err, size_t errlen)
 {
-	void *s = zpoller_wait(f->poller, timeout_ms);
-	int rc;
+	uint64_t deadline = bc_mono_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * BC_NS_PER_MS;
+	struct bc_conn *c;
+	int rc, i, wait = timeout_ms;
 
 	memset(m, 0, sizeof(*m));
-	if (!s)
-		return zpoller_terminated(f->poller) ? -EINTR : -ETIMEDOUT;
-	*from = bc_fleet_conn(f, s);
-	rc = bc_msg_recv(s, false, m, err, errlen);
-	if (*from)
-		(*from)->last_heard_ns = bc_mono_ns();
+	for (;;) {
+		/* as zpoller_wait: an interrupt ends the wait before polling */
+		if (zsys_interrupted)
+			return -EINTR;
+		if (f->iready >= f->nready) {
+			f->iready = f->nready = 0;
+			rc = zmq_poll(f->items, f->nitems, wait);
+			if (rc < 0)
+				return -EINTR;
+			if (rc == 0)
+				return -ETIMEDOUT;
+			for (i = 0; i < f->nitems; i++)
+				if (f->items[i].revents & ZMQ_POLLIN)
+					f->ready[f->nready++] = i;
+		}
+		c = &f->conns[f->item_conn[f->ready[f->iready++]]];
+		rc = bc_msg_recv(c->sock, false, m, err, errlen);
+		if (rc != -EAGAIN)
+			break;
+		/* read elsewhere since the poll (e.g. a closed socket): wait for the rest */
+		bc_msg_clear(m);
+		memset(m, 0, sizeof(*m));
+		if (timeout_ms >= 0) {
+			uint64_t now = bc_mono_ns();
+
+			if (now >= deadline)
+				return -ETIMEDOUT;
+			wait = (int)((deadline - now) / BC_NS_PER_MS) + 1;
+		}
+	}
+	*from = c;
+	c->last_heard_ns = bc_mono_ns();
 	return rc;
 }
 
@@ -558,79 +619,119 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 	return rc;
 }
 
-/* one TIME round trip; returns 0 and the sample, or -errno */
-static int s_time_round(struct bc_conn *c, int seq, struct bc_clock_sample *smp)
+/* one agent's TIME exchanges in bc_fleet_clock_sync */
+struct s_timing {
+	struct bc_clock_sample smp[S_TIME_ROUNDS];
+	int n;		  /* samples received */
+	int round;	  /* exchanges sent */
+	int seq;	  /* of the exchange in flight, 0 when none */
+	uint64_t due_ns;  /* CLOCK_MONOTONIC deadline of that exchange */
+};
+
+static void s_time_send(struct bc_conn *c, struct s_timing *t, int seq)
 {
-	uint64_t deadline = bc_mono_ns() + BC_NS_PER_S;
 	cJSON *b = cJSON_CreateObject();
-	zpoller_t *p = zpoller_new(c->sock, NULL);
-	int rc = -ETIMEDOUT;
 
 	cJSON_AddNumberToObject(b, "seq", seq);
-	smp->t_send_ns = bc_real_ns();
+	t->seq = seq;
+	t->round++;
+	t->due_ns = bc_mono_ns() + BC_NS_PER_S;
+	t->smp[t->n].t_send_ns = bc_real_ns();
 	bc_msg_send_json(c->sock, NULL, BC_MSG_TIME, b);
 	cJSON_Delete(b);
-	while (bc_mono_ns() < deadline) {
-		struct bc_msg m;
-		char e[128];
-		const cJSON *an, *sq;
-
-		if (zpoller_wait(p, 100) != c->sock)
-			continue;
-		if (bc_msg_recv(c->sock, false, &m, e, sizeof(e))) {
-			bc_msg_clear(&m);
-			continue;
-		}
-		smp->t_recv_ns = bc_real_ns();
-		an = cJSON_GetObjectItemCaseSensitive(m.json, "agent_ns");
-		sq = cJSON_GetObjectItemCaseSensitive(m.json, "seq");
-		/* a stale answer to an earlier round (or a heartbeat) is skipped */
-		if (m.type == BC_MSG_TIME && cJSON_IsNumber(an) && cJSON_IsNumber(sq) &&
-		    sq->valueint == seq) {
-			smp->t_agent_ns = (uint64_t)an->valuedouble;
-			rc = 0;
-		}
-		bc_msg_clear(&m);
-		if (!rc)
-			break;
-	}
-	zpoller_destroy(&p);
-	return rc;
 }
 
+/* the offset from agent c's samples; -ETIMEDOUT when it answered none */
+static int s_time_estimate(struct bc_conn *c, const struct s_timing *t, char *err, size_t errlen)
+{
+	struct bc_clock_est est;
+
+	if (bc_clock_estimate(t->smp, t->n, &est)) {
+		snprintf(err, errlen, "agent %s (%s): no answer to TIME requests", c->spec->name,
+			 c->endpoint);
+		return -ETIMEDOUT;
+	}
+	if (!c->rtt_ns)
+		c->first_offset_ns = est.offset_ns;
+	c->offset_ns = est.offset_ns;
+	c->rtt_ns = est.rtt_ns;
+	c->clock_unc_ns = est.uncertainty_ns;
+	if (est.uncertainty_ns > BC_NS_PER_MS)
+		bc_warn("agent %s (%s): clock offset uncertain by %.3f ms (round trip %.3f "
+			"ms): cross-host timing is only that good",
+			c->spec->name, c->endpoint, (double)est.uncertainty_ns / 1e6,
+			(double)est.rtt_ns / 1e6);
+	return 0;
+}
+
+/*
+ * S_TIME_ROUNDS exchanges with every agent, one at a time per agent (each
+ * sample is a clean round trip) and S_TIME_WINDOW agents at a time: a reply
+ * is timestamped when read, so the window bounds how long it can wait behind
+ * others. A round without an answer within 1 s is lost; the estimate keeps
+ * the minimum-RTT sample (bc_clocksync.c).
+ */
 int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen)
 {
 	static int seq;
-	int i, r;
+	struct s_timing *t = calloc((size_t)f->n + 1, sizeof(*t));
+	int next = 0, active = 0, i, rc = 0;
 
-	for (i = 0; i < f->n; i++) {
-		struct bc_conn *c = &f->conns[i];
-		struct bc_clock_sample smp[S_TIME_ROUNDS];
-		struct bc_clock_est est;
-		int n = 0;
+	if (!t)
+		return -ENOMEM;
+	while (!rc) {
+		struct bc_conn *c = NULL;
+		struct bc_msg m;
+		char e[128];
+		uint64_t now;
 
-		if (c->lost)
-			continue;
-		for (r = 0; r < S_TIME_ROUNDS; r++)
-			if (!s_time_round(c, ++seq, &smp[n]))
-				n++;
-		if (bc_clock_estimate(smp, n, &est)) {
-			snprintf(err, errlen, "agent %s (%s): no answer to TIME requests",
-				 c->spec->name, c->endpoint);
-			return -ETIMEDOUT;
+		/* fill the window with agents that have not started */
+		for (; active < S_TIME_WINDOW && next < f->n; next++) {
+			if (f->conns[next].lost)
+				continue;
+			s_time_send(&f->conns[next], &t[next], ++seq);
+			active++;
 		}
-		if (!c->rtt_ns)
-			c->first_offset_ns = est.offset_ns;
-		c->offset_ns = est.offset_ns;
-		c->rtt_ns = est.rtt_ns;
-		c->clock_unc_ns = est.uncertainty_ns;
-		if (est.uncertainty_ns > BC_NS_PER_MS)
-			bc_warn("agent %s (%s): clock offset uncertain by %.3f ms (round trip %.3f "
-				"ms): cross-host timing is only that good",
-				c->spec->name, c->endpoint, (double)est.uncertainty_ns / 1e6,
-				(double)est.rtt_ns / 1e6);
+		if (!active)
+			break;
+		rc = bc_fleet_recv(f, 100, &c, &m, e, sizeof(e));
+		if (rc == -EINTR) {
+			snprintf(err, errlen, "interrupted during the clock exchange");
+			bc_msg_clear(&m);
+			break;
+		}
+		now = bc_mono_ns();
+		i = c ? c->index : -1;
+		/* a stale answer to an earlier round (or a heartbeat) is skipped */
+		if (!rc && i >= 0 && t[i].seq && m.type == BC_MSG_TIME) {
+			const cJSON *an = cJSON_GetObjectItemCaseSensitive(m.json, "agent_ns");
+			const cJSON *sq = cJSON_GetObjectItemCaseSensitive(m.json, "seq");
+
+			if (cJSON_IsNumber(an) && cJSON_IsNumber(sq) && sq->valueint == t[i].seq) {
+				t[i].smp[t[i].n].t_recv_ns = bc_real_ns();
+				t[i].smp[t[i].n++].t_agent_ns = (uint64_t)an->valuedouble;
+				t[i].seq = 0;
+			}
+		}
+		bc_msg_clear(&m);
+		rc = 0;
+		/* advance every agent whose exchange is answered or overdue */
+		for (i = 0; i < next && !rc; i++) {
+			if (!t[i].round || (t[i].seq && now < t[i].due_ns) ||
+			    t[i].round > S_TIME_ROUNDS)
+				continue;
+			if (t[i].round < S_TIME_ROUNDS) {
+				s_time_send(&f->conns[i], &t[i], ++seq);
+				continue;
+			}
+			t[i].round++; /* done */
+			t[i].seq = 0;
+			active--;
+			rc = s_time_estimate(&f->conns[i], &t[i], err, errlen);
+		}
 	}
-	return 0;
+	free(t);
+	return rc;
 }
 
 static int s_rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -678,7 +779,12 @@ void bc_fleet_close(struct bc_fleet *f)
 		cJSON_Delete(c->hello);
 		free(c->vols);
 	}
-	zpoller_destroy(&f->poller);
+	free(f->items);
+	free(f->item_conn);
+	free(f->ready);
+	f->items = NULL;
+	f->item_conn = f->ready = NULL;
+	f->nitems = f->nready = f->iready = 0;
 	free(f->conns);
 	f->conns = NULL;
 	if (any_local && !f->opts->keep_scratch && !f->opts->scratch_dir)

@@ -198,7 +198,8 @@ static void s_comment(const char *p, const char *end, struct s_family *fam)
 /* the family's type applies to its own name and its _bucket/_sum/_count/_total/_created */
 static enum bc_prom_type s_sample_type(const struct s_family *fam, const char *name)
 {
-	static const char *const suffixes[] = {"", "_bucket", "_sum", "_count", "_total", "_created"};
+	static const char *const suffixes[] = {"",	 "_bucket", "_sum",
+					       "_count", "_total",  "_created"};
 	size_t n = strlen(fam->name), i;
 
 	if (!n || strncmp(name, fam->name, n))
@@ -210,8 +211,8 @@ static enum bc_prom_type s_sample_type(const struct s_family *fam, const char *n
 }
 
 /* 1: a sample for the callback; 0: not wanted; -1: unreadable */
-static int s_sample(const char *p, const char *end, const struct s_family *fam, bc_prom_want_fn want,
-		    void *arg, struct bc_prom_sample *s)
+static int s_sample(const char *p, const char *end, const struct s_family *fam,
+		    bc_prom_want_fn want, void *arg, struct bc_prom_sample *s)
 {
 	const char *tok, *te, *q;
 

@@ -23,6 +23,7 @@ struct s_replay {
 	cJSON *run;	       /* the run.json being rebuilt */
 	cJSON *steps;
 	struct bc_step_result res;
+	struct bc_step step; /* the step (or sweep point) being replayed, as it ran */
 	bool in_step;
 };
 
@@ -110,6 +111,9 @@ static void s_end_step(struct s_replay *r)
 	cJSON_Delete(res->agent_totals);
 	cJSON_Delete(res->clock);
 	cJSON_Delete(res->lost);
+	cJSON_Delete(res->hosts);
+	cJSON_Delete(res->node_counters);
+	cJSON_Delete(res->analysis);
 	memset(res, 0, sizeof(*res));
 	r->in_step = false;
 }
@@ -121,7 +125,19 @@ static int s_step_start(struct s_replay *r, const cJSON *ev)
 	s_end_step(r);
 	if (idx < 0 || idx >= r->prof->nsteps)
 		return -ERANGE;
-	r->res.step = &r->prof->steps[idx];
+	r->step = r->prof->steps[idx];
+	r->step.sweep = NULL;
+	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(ev, "name")))
+		snprintf(r->step.name, sizeof(r->step.name), "%s",
+			 cJSON_GetObjectItemCaseSensitive(ev, "name")->valuestring);
+	if (cJSON_GetObjectItemCaseSensitive(ev, "workload")) {
+		char e[256];
+
+		if (bc_workload_from_json(cJSON_GetObjectItemCaseSensitive(ev, "workload"),
+					  &r->step.wl, e, sizeof(e)))
+			return -EINVAL;
+	}
+	r->res.step = &r->step;
 	r->res.status = "running";
 	r->res.start_ns = (uint64_t)s_num(ev, "start_ns");
 	r->res.agent_totals = cJSON_CreateObject();
@@ -203,6 +219,26 @@ static void s_step_done(struct s_replay *r, const cJSON *ev)
 			      cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent")), body);
 }
 
+/* an agent's host counters of one second, as stepexec.c keeps them */
+static void s_host(struct s_replay *r, const cJSON *ev)
+{
+	const char *agent = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent"));
+	cJSON *arr, *smp;
+
+	if (!agent)
+		return;
+	if (!r->res.hosts)
+		r->res.hosts = cJSON_CreateObject();
+	arr = cJSON_GetObjectItemCaseSensitive(r->res.hosts, agent);
+	if (!arr)
+		arr = cJSON_AddArrayToObject(r->res.hosts, agent);
+	smp = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "host"), 1);
+	if (!smp)
+		return;
+	cJSON_AddNumberToObject(smp, "second", s_num(ev, "second"));
+	cJSON_AddItemToArray(arr, smp);
+}
+
 static int s_event(struct s_replay *r, cJSON *ev)
 {
 	const char *type = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "event"));
@@ -222,6 +258,15 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		return s_stats(r, ev);
 	} else if (!strcmp(type, "step_done") && r->in_step) {
 		s_step_done(r, ev);
+	} else if (!strcmp(type, "host") && r->in_step) {
+		s_host(r, ev);
+	} else if (!strcmp(type, "node_counters") && r->in_step) {
+		cJSON_Delete(r->res.node_counters);
+		r->res.node_counters =
+			cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "nodes"), 1);
+	} else if (!strcmp(type, "analysis") && r->in_step) {
+		cJSON_Delete(r->res.analysis);
+		r->res.analysis = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "analysis"), 1);
 	} else if (!strcmp(type, "agent_lost") && r->in_step) {
 		if (!r->res.lost)
 			r->res.lost = cJSON_CreateArray();

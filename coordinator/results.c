@@ -264,6 +264,57 @@ static cJSON *s_clock_json(const struct bc_step_result *r)
 	return o;
 }
 
+/*
+ * Node counters into steps[].nodes[i].counters, and each client host's
+ * counters (window mean plus a few per-second series) into
+ * steps[].agents[i].host.
+ */
+static void s_host_json(cJSON *o, const struct bc_step_result *r)
+{
+	static const char *const keys[] = {"cpu_busy_pct", "cpu_hot_core_pct", "softirq_pct",
+					   "net_tx_mbps", "net_rx_mbps"};
+	cJSON *e;
+	size_t i;
+
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "nodes"))
+	{
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
+		cJSON *c = cJSON_GetObjectItemCaseSensitive(r->node_counters, name ? name : "");
+
+		if (c)
+			cJSON_AddItemToObject(e, "counters", cJSON_Duplicate(c, 1));
+	}
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "agents"))
+	{
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
+		const cJSON *arr = cJSON_GetObjectItemCaseSensitive(r->hosts, name ? name : "");
+		cJSON *h, *series, *smp, *mean = bc_verdict_client_mean(r, name ? name : "");
+
+		if (!arr)
+			continue;
+		h = cJSON_AddObjectToObject(e, "host");
+		cJSON_AddItemToObject(h, "window", mean ? mean : cJSON_CreateNull());
+		series = cJSON_AddObjectToObject(h, "series");
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			cJSON *col = cJSON_AddArrayToObject(series, keys[i]);
+			uint32_t k;
+
+			/* one value per second of the step, null where no sample came */
+			for (k = 0; k < r->agg.seconds; k++) {
+				const cJSON *v = NULL;
+
+				cJSON_ArrayForEach(smp, arr)
+					if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+						    smp, "second")) == k)
+						v = cJSON_GetObjectItemCaseSensitive(smp, keys[i]);
+				cJSON_AddItemToArray(col, cJSON_IsNumber(v)
+								  ? cJSON_CreateNumber(s_r3(v->valuedouble))
+								  : cJSON_CreateNull());
+			}
+		}
+	}
+}
+
 cJSON *bc_result_step_json(const struct bc_step_result *r)
 {
 	const struct bc_agg *g = &r->agg;
@@ -304,6 +355,9 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 		}
 	}
 	cJSON_AddItemToObject(o, "agent_totals", cJSON_Duplicate(r->agent_totals, 1));
+	s_host_json(o, r);
+	if (r->analysis)
+		cJSON_AddItemToObject(o, "analysis", cJSON_Duplicate(r->analysis, 1));
 	cJSON_AddItemToObject(o, "lost_agents",
 			      r->lost ? cJSON_Duplicate(r->lost, 1) : cJSON_CreateArray());
 	cJSON_AddItemToObject(o, "checks", bc_checks_json(r));

@@ -13,10 +13,16 @@
 
 #include "bc_clock.h"
 #include "bc_coord.h"
+#include "bc_counter.h"
 #include "bc_log.h"
 
 /* lead time between START and interval 0: covers sending START to every agent */
 #define S_START_LEAD_MS 300
+/*
+ * plus this per agent: a START costs ~20 us to build and queue (bench/swarm.sh),
+ * so 2 ms leaves a wide margin; 20 ms made a 1,000-agent fleet wait 20 s
+ */
+#define S_START_PER_AGENT_MS 2
 /* a second is printed without its missing agents this long after it ended */
 #define S_SECOND_GRACE_MS 2000
 /* an agent silent this long during a step is lost (heartbeats are 1/s) */
@@ -26,9 +32,9 @@
 /* a second reported this long before it ends can only be a finished size-based pass */
 #define S_EARLY_MS 500
 
-static cJSON *s_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int idx)
+static cJSON *s_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int idx,
+			     const struct bc_step *st)
 {
-	const struct bc_step *st = &f->prof->steps[idx];
 	cJSON *b = cJSON_CreateObject(), *vols;
 	int i;
 
@@ -84,7 +90,7 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 		if (f->conns[i].lost)
 			continue; /* lost in an earlier step under "continue" */
 		pending++;
-		b = s_prepare_body(f, &f->conns[i], idx);
+		b = s_prepare_body(f, &f->conns[i], idx, res->step);
 		bc_msg_send_json(f->conns[i].sock, NULL, BC_MSG_PREPARE, b);
 		cJSON_Delete(b);
 	}
@@ -188,20 +194,43 @@ static uint64_t s_second_ios(const struct bc_agg *g, uint32_t k)
 	return n;
 }
 
+/*
+ * "second_closed": when second k was aggregated and written, as the lag
+ * after its end on the common timeline (bench/swarm.sh reads it)
+ */
+static void s_closed_event(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
+			   uint32_t k, uint64_t end)
+{
+	uint64_t t = bc_real_ns();
+	cJSON *ev = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(ev, "step", (double)(res->step - f->prof->steps));
+	cJSON_AddNumberToObject(ev, "second", k);
+	cJSON_AddNumberToObject(ev, "agents", res->agg.agents_reported[k]);
+	cJSON_AddNumberToObject(ev, "lag_ms", t > end ? (double)(t - end) / 1e6 : 0.0);
+	bc_rundir_event(rd, "second_closed", ev);
+}
+
 /* close every second that is complete or overdue */
-static void s_close_seconds(struct bc_fleet *f, struct bc_step_result *res, bool all)
+static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
+			    bool all)
 {
 	struct bc_agg *g = &res->agg;
 	uint64_t now = bc_real_ns();
+	int alive = -1; /* counted once per call, and only when needed */
 
 	while (g->closed < g->seconds) {
 		uint32_t k = g->closed;
 		uint64_t end = res->start_ns + (uint64_t)(k + 1) * BC_NS_PER_S;
 
-		if (!all && g->agents_reported[k] < (uint32_t)s_alive(f) &&
+		if (!all && g->agents_reported[k] < (uint32_t)f->n && alive < 0)
+			alive = s_alive(f);
+		if (!all && g->agents_reported[k] < (uint32_t)f->n &&
+		    g->agents_reported[k] < (uint32_t)alive &&
 		    now < end + S_SECOND_GRACE_MS * BC_NS_PER_MS)
 			break;
 		bc_agg_close_second(g, k);
+		s_closed_event(f, rd, res, k, end);
 		if (f->opts->quiet)
 			continue;
 		/*
@@ -227,7 +256,7 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_step_result *res, bool
  */
 static void s_trim_size_based(struct bc_fleet *f, struct bc_step_result *res, int idx)
 {
-	const struct bc_step *st = &f->prof->steps[idx];
+	const struct bc_step *st = res->step;
 	struct bc_agg *g = &res->agg;
 	struct bc_workload vw;
 	bool sized = bc_workload_size_based(&st->wl);
@@ -248,6 +277,28 @@ static void s_trim_size_based(struct bc_fleet *f, struct bc_step_result *res, in
 		g->seconds = last;
 }
 
+/* one second of an agent's host counters: kept for the verdict, logged for rebuilds */
+static void s_on_host(struct bc_rundir *rd, struct bc_step_result *res, const struct bc_conn *c,
+		      const cJSON *body)
+{
+	cJSON *arr, *smp, *ev;
+
+	if (!res->hosts)
+		res->hosts = cJSON_CreateObject();
+	arr = cJSON_GetObjectItemCaseSensitive(res->hosts, c->spec->name);
+	if (!arr)
+		arr = cJSON_AddArrayToObject(res->hosts, c->spec->name);
+	smp = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(body, "host"), 1);
+	if (!smp)
+		return;
+	cJSON_AddNumberToObject(smp, "second",
+				cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(body, "second")));
+	cJSON_AddItemToArray(arr, smp);
+	ev = cJSON_Duplicate(body, 1);
+	cJSON_AddStringToObject(ev, "agent", c->spec->name);
+	bc_rundir_event(rd, "host", ev);
+}
+
 static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
 			struct bc_conn *c, struct bc_msg *m, int *pending)
 {
@@ -264,9 +315,8 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 				 c->endpoint, strerror(-rc));
 			return rc;
 		}
-		ev = bc_agg_record_json(&res->agg, c, &h);
-		cJSON_AddNumberToObject(ev, "step", h.step);
-		bc_rundir_event(rd, "stats", ev);
+		/* bc_agg_record_json's shape, written without cJSON (hot path) */
+		bc_rundir_stats(rd, &res->agg, c, &h);
 		return 0;
 	case BC_MSG_STEP_DONE:
 		if (!c->done) {
@@ -280,6 +330,9 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 		}
 		return 0;
 	case BC_MSG_HEARTBEAT:
+		return 0;
+	case BC_MSG_HOST:
+		s_on_host(rd, res, c, m->json);
 		return 0;
 	default:
 		s_agent_error(res, c, m, "");
@@ -328,11 +381,51 @@ static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 	return 0;
 }
 
+/* wake for node scrapes on time: never wait past the next second boundary's scrape */
+static int s_recv_timeout(const struct bc_fleet *f)
+{
+	int t = bc_counters_timeout_ms(f->counters, bc_real_ns());
+
+	return t >= 0 && t < 100 ? t : 100;
+}
+
+/*
+ * After the last second: let the node counters take their last boundary and
+ * the Prometheus queries answer (a few seconds at most), heartbeating the
+ * agents meanwhile, then keep the counters and the verdict with the step.
+ */
+static void s_finish_counters(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res)
+{
+	int i;
+	cJSON *ev;
+
+	for (i = 0; i < 10 && bc_counters_active(f->counters) && !zsys_interrupted; i++) {
+		if (!bc_counters_step_finish(f->counters, 1000))
+			break;
+		bc_fleet_broadcast(f, BC_MSG_HEARTBEAT, NULL);
+	}
+	if (bc_counters_active(f->counters)) {
+		res->node_counters = bc_counters_step_json(f->counters);
+		ev = cJSON_CreateObject();
+		cJSON_AddNumberToObject(ev, "step", (double)(res->step - f->prof->steps));
+		cJSON_AddItemToObject(ev, "nodes", cJSON_Duplicate(res->node_counters, 1));
+		bc_rundir_event(rd, "node_counters", ev);
+	}
+	res->analysis = bc_verdict_step(f, res);
+	if (res->analysis) {
+		ev = cJSON_CreateObject();
+		cJSON_AddNumberToObject(ev, "step", (double)(res->step - f->prof->steps));
+		cJSON_AddItemToObject(ev, "analysis", cJSON_Duplicate(res->analysis, 1));
+		bc_rundir_event(rd, "analysis", ev);
+	}
+}
+
 static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res)
 {
 	uint64_t end = res->start_ns + (uint64_t)res->agg.seconds * BC_NS_PER_S;
-	uint64_t last_beat = 0;
+	uint64_t last_beat = 0, last_scan = 0;
 	int pending = s_alive(f), rc = 0, i;
+	bool scan;
 
 	while (pending && !rc) {
 		struct bc_conn *c = NULL;
@@ -344,7 +437,7 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 			snprintf(res->error, sizeof(res->error), "interrupted");
 			return -EINTR;
 		}
-		rc = bc_fleet_recv(f, 100, &c, &m, rerr, sizeof(rerr));
+		rc = bc_fleet_recv(f, s_recv_timeout(f), &c, &m, rerr, sizeof(rerr));
 		if (rc == -ETIMEDOUT || rc == -EINTR) {
 			rc = 0;
 		} else if (c && !rc) {
@@ -358,12 +451,17 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 			break;
 		/* read after the receive: it may have advanced last_heard_ns */
 		mono = bc_mono_ns();
-		s_close_seconds(f, res, false);
+		bc_counters_tick(f->counters, bc_real_ns());
+		s_close_seconds(f, rd, res, false);
 		if (mono - last_beat >= BC_NS_PER_S) {
 			bc_fleet_broadcast(f, BC_MSG_HEARTBEAT, NULL);
 			last_beat = mono;
 		}
-		for (i = 0; i < f->n && !rc; i++) {
+		/* silence is measured in seconds: a scan of the fleet every 100 ms will do */
+		scan = mono - last_scan >= 100 * BC_NS_PER_MS;
+		if (scan)
+			last_scan = mono;
+		for (i = 0; scan && i < f->n && !rc; i++) {
 			struct bc_conn *a = &f->conns[i];
 
 			if (a->done || a->lost ||
@@ -408,9 +506,9 @@ static int s_clock_recheck(struct bc_fleet *f, struct bc_step_result *res)
 	return 0;
 }
 
-int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, struct bc_step_result *res)
+int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const struct bc_step *st,
+		    struct bc_step_result *res)
 {
-	const struct bc_step *st = &f->prof->steps[idx];
 	cJSON *ev, *starts;
 	uint64_t start, at;
 	int i, rc;
@@ -432,11 +530,13 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, struct bc
 		goto out;
 	for (i = 0; i < f->n; i++)
 		f->conns[i].last_heard_ns = bc_mono_ns();
-	start = bc_real_ns() + (uint64_t)(S_START_LEAD_MS + 20 * f->n) * BC_NS_PER_MS;
+	start = bc_real_ns() + (uint64_t)(S_START_LEAD_MS + S_START_PER_AGENT_MS * f->n) * BC_NS_PER_MS;
 	res->start_ns = start;
 	ev = cJSON_CreateObject();
 	cJSON_AddNumberToObject(ev, "step", idx);
 	cJSON_AddStringToObject(ev, "name", st->name);
+	/* what ran, for rebuilds: a sweep point's workload is not the profile step's */
+	cJSON_AddItemToObject(ev, "workload", bc_workload_to_json(&st->wl));
 	cJSON_AddNumberToObject(ev, "start_ns", (double)start);
 	cJSON_AddNumberToObject(ev, "seconds", res->agg.seconds);
 	cJSON_AddItemToObject(ev, "clock", cJSON_Duplicate(res->clock, 1));
@@ -461,10 +561,13 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, struct bc
 	bc_rundir_event(rd, "step_start", ev);
 	if (!f->opts->quiet)
 		s_print_header(stdout, res);
+	bc_counters_step_begin(f->counters, start, res->agg.seconds, st->wl.ramp_s);
 	rc = s_run_loop(f, rd, res);
-	s_close_seconds(f, res, true);
+	s_close_seconds(f, rd, res, true);
 	if (!rc)
 		s_trim_size_based(f, res, idx);
+	if (!rc)
+		s_finish_counters(f, rd, res);
 out:
 	if (rc) {
 		bc_fleet_broadcast(f, BC_MSG_ABORT, NULL);

@@ -10,9 +10,14 @@
 #          e2fsprogs (mkfs.ext4 in the multihost loop-device test)
 #          clang libclang-rt-dev (libFuzzer + ASan/UBSan for tests/fuzz; the
 #          fuzz tests skip without them)
+#          python3-yaml ansible-core (test_deploy_syntax: manifests and
+#          playbooks; ansible-core is ~8 MB installed, not the 250 MB "ansible")
 #   with --test also: chromium (renders report.html in test_e2e_report_html;
 #          several hundred MB with its libraries, so only for test runs - the
-#          test skips without it)
+#          test skips without it); prometheus-node-exporter and prometheus (the
+#          node counter tests start their own on loopback ports and skip
+#          without them; note that on a host with systemd the packages also
+#          start their services on :9100 and :9090)
 # Fedora/RHEL (names listed, not exercised by CI):
 #   build: gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
 #          liburing-devel cjson-devel libcurl-devel
@@ -21,12 +26,12 @@ set -eu
 
 DEB_PKGS="build-essential cmake pkg-config libczmq-dev libzmq3-dev liburing-dev
 libcjson-dev libcurl4-openssl-dev fio iproute2 util-linux python3-six e2fsprogs
-clang libclang-rt-dev"
+clang libclang-rt-dev python3-yaml ansible-core"
 RPM_PKGS="gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
 liburing-devel cjson-devel libcurl-devel fio iproute util-linux python3-six e2fsprogs
-clang compiler-rt"
+clang compiler-rt python3-pyyaml ansible-core"
 if [ "${1:-}" = "--test" ]; then
-	DEB_PKGS="$DEB_PKGS chromium"
+	DEB_PKGS="$DEB_PKGS chromium prometheus-node-exporter prometheus"
 	RPM_PKGS="$RPM_PKGS chromium"
 fi
 

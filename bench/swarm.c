@@ -1,0 +1,603 @@
+/*
+ * swarm.c - one process that plays N bench-agents with M volumes each, to
+ * measure a real bench-coord against a fleet (bench/swarm.sh). Simulated
+ * agent i owns a ROUTER socket on tcp://127.0.0.1:(PORT+i) and speaks the
+ * real protocol over CURVE: HELLO, TIME, PREPARE -> READY, START, STATS every
+ * second on the common timeline, the drain record, STEP_DONE whose totals
+ * equal the records' sum, heartbeats, ABORT and BYE. A ZAP handler admits
+ * only the coordinator key it is given, as bench-agent's does.
+ *
+ * One thread (plus libzmq's I/O thread): a zmq_poll over every socket that
+ * serves every ready socket per wake-up. STATS bodies are assembled from a
+ * pool of per-volume payloads encoded once with bc_stats_encode from
+ * synthetic latency distributions (lognormal body, a slow tail), so the
+ * swarm spends little CPU and leaves the machine to the coordinator.
+ *
+ * usage: bench_swarm -n AGENTS -m VOLUMES [-p BASE_PORT] --cert AGENT_CERT
+ *                    --authorized COORD_CERT [--iops N] [--jitter-ms J]
+ * Prints "ready" on stdout once every socket is bound, then runs until
+ * SIGINT/SIGTERM; on exit prints "swarm: records N bytes B".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "bc_clock.h"
+#include "bc_curve.h"
+#include "bc_proto.h"
+#include "bc_stats.h"
+#include "bc_varint.h"
+
+/* distinct per-volume payloads; a record picks one per volume by hash */
+#define S_POOL	     64
+#define S_DRAIN_POOL 4
+#define S_BS	     4096
+
+struct s_payload {
+	uint8_t *buf; /* one volume after its index: op mask, ops, histograms */
+	size_t len;
+	uint64_t ios[BC_OP_NR], bytes[BC_OP_NR], errors[BC_OP_NR], short_ios[BC_OP_NR];
+	uint32_t pairs; /* non-empty histogram buckets, all ops */
+};
+
+struct s_agent {
+	int idx;
+	zsock_t *sock;
+	zframe_t *owner;	/* routing id of the session's coordinator */
+	uint64_t last_beat_ns;	/* CLOCK_MONOTONIC */
+	bool prepared, running;
+	uint32_t step, seconds, next_k;
+	uint64_t start_ns;	/* CLOCK_REALTIME of interval 0 */
+	uint64_t jitter_ns;	/* this agent sends this long after each boundary */
+	uint64_t (*tot)[4][BC_OP_NR]; /* [vol]: ios bytes errors short per op */
+};
+
+struct s_swarm {
+	int n, m;
+	struct s_agent *agents;
+	struct s_payload pool[S_POOL], drain[S_DRAIN_POOL];
+	zsock_t *zap;
+	uint8_t authorized[32];
+	bool insecure;
+	const char *public_txt;
+	size_t maxlen; /* longest payload */
+	uint8_t *body;
+	size_t body_cap;
+	uint64_t records, bytes_sent, rejected;
+};
+
+static uint64_t s_rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t s_rand(void)
+{
+	/* xorshift64*: deterministic synthetic data, no libc state */
+	s_rng ^= s_rng >> 12;
+	s_rng ^= s_rng << 25;
+	s_rng ^= s_rng >> 27;
+	return s_rng * 0x2545f4914f6cdd1dull;
+}
+
+static double s_unif(void)
+{
+	return ((double)(s_rand() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double s_gauss(void)
+{
+	return sqrt(-2.0 * log(s_unif())) * cos(2 * M_PI * s_unif());
+}
+
+/* n samples: lognormal around median_ns (sigma), 0.2% slow tail at 20-100x */
+static void s_fill(struct bc_opstat *s, uint64_t n, double median_ns, double sigma)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++) {
+		double v = median_ns * exp(sigma * s_gauss());
+
+		if (s_unif() < 0.002)
+			v *= 20 + 80 * s_unif();
+		bc_opstat_complete(s, 1, 0, (uint64_t)v < 1000 ? 1000 : (uint64_t)v);
+		s->bytes += S_BS; /* bc_opstat_complete counted len 0 */
+	}
+}
+
+/* encode one synthetic volume-second; the payload is what follows the volume index */
+static int s_make_payload(struct s_payload *p, uint64_t iops)
+{
+	struct bc_volstat *v = calloc(1, sizeof(*v));
+	struct bc_stats_hdr h = {.nvol = 1};
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int o, rc;
+	unsigned b;
+
+	if (!v)
+		return -ENOMEM;
+	bc_volstat_reset(v);
+	/* 70/30 read/write, +-10% per second, reads slower than (cached) writes */
+	s_fill(&v->op[BC_OP_READ], (uint64_t)(iops * 0.7 * (0.9 + 0.2 * s_unif())),
+	       150e3 + 250e3 * s_unif(), 0.35 + 0.25 * s_unif());
+	s_fill(&v->op[BC_OP_WRITE], (uint64_t)(iops * 0.3 * (0.9 + 0.2 * s_unif())),
+	       40e3 + 40e3 * s_unif(), 0.3 + 0.2 * s_unif());
+	rc = bc_stats_encode(&h, v, &buf, &len);
+	if (rc)
+		goto out;
+	/* version, step 0, second 0, flags 0, nvol 1, volume 0: one byte each */
+	p->len = len - 6;
+	p->buf = malloc(p->len);
+	if (!p->buf) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	memcpy(p->buf, buf + 6, p->len);
+	for (o = 0; o < BC_OP_NR; o++) {
+		p->ios[o] = v->op[o].ios;
+		p->bytes[o] = v->op[o].bytes;
+		p->errors[o] = v->op[o].errors;
+		p->short_ios[o] = v->op[o].short_ios;
+		for (b = 0; b < BC_HIST_BUCKETS && v->op[o].hist.count; b++)
+			p->pairs += v->op[o].hist.buckets[b] != 0;
+	}
+out:
+	free(buf);
+	free(v);
+	return rc;
+}
+
+static void s_send(struct s_agent *a, enum bc_msg_type t, cJSON *b)
+{
+	bc_msg_send_json(a->sock, a->owner, t, b);
+	cJSON_Delete(b);
+}
+
+static void s_on_hello(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
+{
+	cJSON *r = cJSON_CreateObject(), *paths, *sec, *drop, *p;
+	char host[64];
+	const cJSON *ps = cJSON_GetObjectItemCaseSensitive(m->json, "paths");
+
+	if (a->owner && !zframe_eq(a->owner, m->id)) {
+		cJSON_AddStringToObject(r, "owner", "another coordinator");
+		cJSON_AddStringToObject(r, "message", "agent is serving another coordinator");
+		bc_msg_send_json(a->sock, m->id, BC_MSG_BUSY, r);
+		cJSON_Delete(r);
+		return;
+	}
+	if (!a->owner)
+		a->owner = zframe_dup(m->id);
+	snprintf(host, sizeof(host), "swarm-%d", a->idx);
+	cJSON_AddStringToObject(r, "version", BC_VERSION);
+	cJSON_AddNumberToObject(r, "protocol", BC_PROTO_VERSION);
+	cJSON_AddStringToObject(r, "hostname", host);
+	cJSON_AddNumberToObject(r, "cpus", 32);
+	cJSON_AddStringToObject(r, "kernel", "6.1.0-swarm");
+	cJSON_AddNumberToObject(r, "pid", (double)getpid());
+	cJSON_AddStringToObject(r, "scratch_dir", "/var/tmp/bench-swarm");
+	cJSON_AddNumberToObject(r, "agent_ns", (double)bc_real_ns());
+	paths = cJSON_AddArrayToObject(r, "paths");
+	cJSON_ArrayForEach(p, ps)
+	{
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "path", cJSON_GetStringValue(p) ? p->valuestring : "?");
+		cJSON_AddStringToObject(o, "resolved", cJSON_GetStringValue(p) ? p->valuestring : "?");
+		cJSON_AddStringToObject(o, "kind", "null");
+		cJSON_AddNumberToObject(o, "size", 0);
+		cJSON_AddNumberToObject(o, "lbs", 512);
+		cJSON_AddNumberToObject(o, "pbs", 4096);
+		cJSON_AddItemToArray(paths, o);
+	}
+	sec = cJSON_AddObjectToObject(r, "security");
+	cJSON_AddStringToObject(sec, "mode", w->insecure ? "plain" : "curve");
+	if (!w->insecure)
+		cJSON_AddStringToObject(sec, "public_key", w->public_txt);
+	drop = cJSON_AddObjectToObject(sec, "dropped");
+	cJSON_AddNumberToObject(drop, "rejected_keys", (double)w->rejected);
+	s_send(a, BC_MSG_HELLO_OK, r);
+}
+
+static void s_on_prepare(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
+{
+	const cJSON *vols = cJSON_GetObjectItemCaseSensitive(m->json, "volumes"), *v;
+	cJSON *r = cJSON_CreateObject(), *arr, *js, *j;
+	int n = cJSON_GetArraySize(vols);
+
+	if (n != w->m) {
+		cJSON_AddStringToObject(r, "code", "prepare");
+		cJSON_AddStringToObject(r, "message", "swarm agents have a fixed number of volumes");
+		s_send(a, BC_MSG_ERROR, r);
+		return;
+	}
+	a->step = (uint32_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m->json, "step"));
+	a->prepared = true;
+	a->running = false;
+	cJSON_AddNumberToObject(r, "step", a->step);
+	cJSON_AddNumberToObject(r, "jobs", 1);
+	arr = cJSON_AddArrayToObject(r, "volumes");
+	cJSON_ArrayForEach(v, vols)
+	{
+		cJSON *o = cJSON_CreateObject();
+		const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "path"));
+
+		cJSON_AddStringToObject(o, "path", path ? path : "null");
+		cJSON_AddStringToObject(o, "kind", "null");
+		cJSON_AddNumberToObject(o, "size", 0);
+		cJSON_AddNumberToObject(o, "lbs", 512);
+		cJSON_AddNumberToObject(o, "pbs", 4096);
+		cJSON_AddNumberToObject(o, "win_start", 0);
+		cJSON_AddNumberToObject(o, "win_end", 1 << 30);
+		cJSON_AddItemToArray(arr, o);
+	}
+	js = cJSON_AddArrayToObject(r, "job_setup");
+	j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "cpus", "0-31");
+	cJSON_AddStringToObject(j, "ring", "swarm");
+	cJSON_AddNumberToObject(j, "ring_entries", 256);
+	cJSON_AddNumberToObject(j, "ios", 32);
+	cJSON_AddBoolToObject(j, "fixed_buffers", 1);
+	cJSON_AddBoolToObject(j, "fixed_files", 1);
+	cJSON_AddItemToArray(js, j);
+	s_send(a, BC_MSG_READY, r);
+}
+
+static void s_on_start(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
+{
+	double st = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m->json, "start_ns"));
+	double sec = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m->json, "seconds"));
+
+	if (!a->prepared || !(st > 0) || !(sec >= 1)) {
+		bc_msg_send_error(a->sock, a->owner, "state", "START without a prepared step");
+		return;
+	}
+	a->start_ns = (uint64_t)st;
+	a->seconds = (uint32_t)sec;
+	a->next_k = 0;
+	a->running = true;
+	a->prepared = false;
+	memset(a->tot, 0, sizeof(*a->tot) * (size_t)w->m);
+}
+
+static void s_dispatch(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
+{
+	cJSON *r;
+
+	if (m->type == BC_MSG_HELLO) {
+		s_on_hello(w, a, m);
+		return;
+	}
+	if (!a->owner || !zframe_eq(a->owner, m->id)) {
+		bc_msg_send_error(a->sock, m->id, "no-session", "send HELLO first");
+		return;
+	}
+	switch (m->type) {
+	case BC_MSG_TIME:
+		r = cJSON_CreateObject();
+		cJSON_AddNumberToObject(
+			r, "seq", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m->json, "seq")));
+		cJSON_AddNumberToObject(r, "agent_ns", (double)bc_real_ns());
+		s_send(a, BC_MSG_TIME, r);
+		break;
+	case BC_MSG_PREPARE:
+		s_on_prepare(w, a, m);
+		break;
+	case BC_MSG_START:
+		s_on_start(w, a, m);
+		break;
+	case BC_MSG_ABORT:
+		a->running = a->prepared = false;
+		break;
+	case BC_MSG_BYE:
+		a->running = a->prepared = false;
+		zframe_destroy(&a->owner);
+		break;
+	default:
+		break;
+	}
+}
+
+/* STATS for interval k (BC_STATS_DRAIN for the drain) of agent a */
+static int s_send_stats(struct s_swarm *w, struct s_agent *a, uint32_t k)
+{
+	size_t need = 64 + (size_t)w->m * (10 + w->maxlen), off = 0;
+	int v, o;
+
+	if (need > w->body_cap) {
+		free(w->body);
+		w->body = malloc(need);
+		w->body_cap = w->body ? need : 0;
+		if (!w->body)
+			return -ENOMEM;
+	}
+	w->body[off++] = BC_STATS_VERSION;
+	off += bc_varint_put(w->body + off, need - off, a->step);
+	off += bc_varint_put(w->body + off, need - off, k);
+	off += bc_varint_put(w->body + off, need - off, 0);
+	off += bc_varint_put(w->body + off, need - off, (uint64_t)w->m);
+	for (v = 0; v < w->m; v++) {
+		/* a different distribution per volume and second, reproducibly */
+		uint64_t hsh = ((uint64_t)a->idx * 1000003u + (uint64_t)v * 7919u + k) * 0x9e3779b97f4a7c15ull;
+		const struct s_payload *p = k == BC_STATS_DRAIN ? &w->drain[(hsh >> 40) % S_DRAIN_POOL]
+								: &w->pool[(hsh >> 40) % S_POOL];
+
+		if (off + 10 + p->len > need)
+			return -ENOSPC;
+		off += bc_varint_put(w->body + off, need - off, (uint64_t)v);
+		memcpy(w->body + off, p->buf, p->len);
+		off += p->len;
+		for (o = 0; o < BC_OP_NR; o++) {
+			a->tot[v][0][o] += p->ios[o];
+			a->tot[v][1][o] += p->bytes[o];
+			a->tot[v][2][o] += p->errors[o];
+			a->tot[v][3][o] += p->short_ios[o];
+		}
+	}
+	w->records++;
+	w->bytes_sent += off;
+	return bc_msg_send_bin(a->sock, a->owner, BC_MSG_STATS, w->body, off);
+}
+
+static void s_send_done(struct s_swarm *w, struct s_agent *a)
+{
+	cJSON *r = cJSON_CreateObject(), *arr, *cpu;
+	int v, o;
+
+	cJSON_AddNumberToObject(r, "step", a->step);
+	cJSON_AddNumberToObject(r, "seconds", a->seconds);
+	cJSON_AddNumberToObject(r, "planned_start_ns", (double)a->start_ns);
+	cJSON_AddNumberToObject(r, "start_late_min_ns", 20000 + a->idx % 7 * 1000);
+	cJSON_AddNumberToObject(r, "start_late_max_ns", 60000 + a->idx % 11 * 1000);
+	arr = cJSON_AddArrayToObject(r, "volumes");
+	for (v = 0; v < w->m; v++) {
+		cJSON *vo = cJSON_CreateObject();
+
+		for (o = 0; o < BC_OP_NR; o++) {
+			cJSON *op = cJSON_AddObjectToObject(vo, bc_op_names[o]);
+
+			cJSON_AddNumberToObject(op, "ios", (double)a->tot[v][0][o]);
+			cJSON_AddNumberToObject(op, "bytes", (double)a->tot[v][1][o]);
+			cJSON_AddNumberToObject(op, "errors", (double)a->tot[v][2][o]);
+			cJSON_AddNumberToObject(op, "short", (double)a->tot[v][3][o]);
+		}
+		cJSON_AddItemToArray(arr, vo);
+	}
+	cpu = cJSON_AddObjectToObject(r, "cpu");
+	cJSON_AddNumberToObject(cpu, "process_user_ns", 0);
+	cJSON_AddNumberToObject(cpu, "process_sys_ns", 0);
+	cJSON_AddNumberToObject(cpu, "jobs_user_ns", 0);
+	cJSON_AddNumberToObject(cpu, "jobs_sys_ns", 0);
+	s_send(a, BC_MSG_STEP_DONE, r);
+}
+
+/* every interval whose end (plus this agent's jitter) has passed, then the drain */
+static void s_tick(struct s_swarm *w, struct s_agent *a, uint64_t real, uint64_t mono)
+{
+	while (a->running) {
+		uint64_t due = a->start_ns + (uint64_t)(a->next_k + 1) * BC_NS_PER_S + a->jitter_ns;
+
+		if (real < due)
+			break;
+		if (a->next_k < a->seconds) {
+			s_send_stats(w, a, a->next_k);
+		} else {
+			s_send_stats(w, a, BC_STATS_DRAIN);
+			s_send_done(w, a);
+			a->running = false;
+		}
+		a->next_k++;
+	}
+	if (a->owner && mono - a->last_beat_ns >= BC_NS_PER_S) {
+		bc_msg_send_json(a->sock, a->owner, BC_MSG_HEARTBEAT, NULL);
+		a->last_beat_ns = mono;
+	}
+}
+
+/* ZAP (RFC 27): admit the one authorized coordinator key, as bench-agent's handler does */
+static void s_on_zap(struct s_swarm *w)
+{
+	zmsg_t *req = zmsg_recv(w->zap), *rep;
+	zframe_t *f[7];
+	char z85[41] = "";
+	bool ok;
+	int i;
+
+	if (!req)
+		return;
+	for (i = 0; i < 7; i++)
+		f[i] = i ? zmsg_next(req) : zmsg_first(req);
+	ok = f[6] && zframe_size(f[6]) == 32 && !memcmp(zframe_data(f[6]), w->authorized, 32);
+	if (f[6] && zframe_size(f[6]) == 32)
+		zmq_z85_encode(z85, zframe_data(f[6]), 32);
+	if (!ok)
+		w->rejected++;
+	rep = zmsg_new();
+	zmsg_addstr(rep, "1.0");
+	zmsg_addmem(rep, f[1] ? zframe_data(f[1]) : NULL, f[1] ? zframe_size(f[1]) : 0);
+	zmsg_addstr(rep, ok ? "200" : "400");
+	zmsg_addstr(rep, ok ? "OK" : "key not authorized");
+	zmsg_addstr(rep, ok ? z85 : "");
+	zmsg_addmem(rep, NULL, 0);
+	zmsg_send(&rep, w->zap);
+	zmsg_destroy(&req);
+}
+
+static void s_usage(FILE *f)
+{
+	fprintf(f, "usage: bench_swarm -n AGENTS -m VOLUMES [-p BASE_PORT] (--cert AGENT_CERT "
+		   "--authorized COORD_CERT | --insecure)\n"
+		   "                   [--iops PER_VOLUME] [--jitter-ms MS] [--io-threads N]\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{"agents", required_argument, NULL, 'n'},
+		{"volumes", required_argument, NULL, 'm'},
+		{"port", required_argument, NULL, 'p'},
+		{"cert", required_argument, NULL, 'c'},
+		{"authorized", required_argument, NULL, 'a'},
+		{"insecure", no_argument, NULL, 'I'},
+		{"iops", required_argument, NULL, 'i'},
+		{"jitter-ms", required_argument, NULL, 'j'},
+		{"io-threads", required_argument, NULL, 't'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct s_swarm w = {.n = 10, .m = 16};
+	const char *certf = NULL, *authf = NULL;
+	zcert_t *cert = NULL, *coord = NULL;
+	zmq_pollitem_t *items = NULL;
+	struct rlimit rl;
+	char err[512];
+	int port = 17000, c, i, rc = 1, iothreads = 1;
+	uint64_t iops = 5000, jitter_ms = 20, pairs = 0, plen = 0;
+
+	while ((c = getopt_long(argc, argv, "n:m:p:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'n': w.n = atoi(optarg); break;
+		case 'm': w.m = atoi(optarg); break;
+		case 'p': port = atoi(optarg); break;
+		case 'c': certf = optarg; break;
+		case 'a': authf = optarg; break;
+		case 'I': w.insecure = true; break;
+		case 'i': iops = strtoull(optarg, NULL, 10); break;
+		case 'j': jitter_ms = strtoull(optarg, NULL, 10); break;
+		case 't': iothreads = atoi(optarg); break;
+		case 'h': s_usage(stdout); return 0;
+		default: s_usage(stderr); return 2;
+		}
+	}
+	if (w.n < 1 || w.m < 1 || port < 1 || port + w.n > 65535 ||
+	    (!w.insecure && (!certf || !authf))) {
+		s_usage(stderr);
+		return 2;
+	}
+	/* a few descriptors per simulated agent: listener, connection, mailbox */
+	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	zsys_init();
+	zsys_set_logstream(NULL);
+	zsys_set_max_sockets((size_t)w.n + 64);
+	zsys_set_io_threads((size_t)iothreads);
+	if (!w.insecure) {
+		if (bc_curve_load(certf, "bench-agent keygen", &cert, err, sizeof(err))) {
+			fprintf(stderr, "bench_swarm: %s\n", err);
+			return 1;
+		}
+		coord = zcert_load(authf);
+		if (!coord) {
+			fprintf(stderr, "bench_swarm: cannot read coordinator key '%s'\n", authf);
+			goto out;
+		}
+		memcpy(w.authorized, zcert_public_key(coord), 32);
+		w.public_txt = zcert_public_txt(cert);
+		/* the ZAP endpoint must exist before the first CURVE handshake */
+		w.zap = zsock_new(ZMQ_REP);
+		if (!w.zap || zsock_bind(w.zap, "inproc://zeromq.zap.01")) {
+			fprintf(stderr, "bench_swarm: cannot bind the ZAP handler\n");
+			goto out;
+		}
+	}
+	for (i = 0; i < S_POOL; i++) {
+		if (s_make_payload(&w.pool[i], iops))
+			goto out;
+		pairs += w.pool[i].pairs;
+		plen += w.pool[i].len;
+		if (w.pool[i].len > w.maxlen)
+			w.maxlen = w.pool[i].len;
+	}
+	for (i = 0; i < S_DRAIN_POOL; i++) {
+		if (s_make_payload(&w.drain[i], 40))
+			goto out;
+		if (w.drain[i].len > w.maxlen)
+			w.maxlen = w.drain[i].len;
+	}
+	fprintf(stderr, "bench_swarm: %d agents x %d volumes, %.0f histogram buckets and %.0f "
+			"bytes per volume-second on average\n",
+		w.n, w.m, (double)pairs / S_POOL, (double)plen / S_POOL);
+	w.agents = calloc((size_t)w.n, sizeof(*w.agents));
+	items = calloc((size_t)w.n + 1, sizeof(*items));
+	if (!w.agents || !items)
+		goto out;
+	for (i = 0; i < w.n; i++) {
+		struct s_agent *a = &w.agents[i];
+
+		a->idx = i;
+		a->jitter_ns = jitter_ms ? (uint64_t)i * 7919 % (jitter_ms * 1000) * 1000 : 0;
+		a->tot = calloc((size_t)w.m, sizeof(*a->tot));
+		a->sock = zsock_new(ZMQ_ROUTER);
+		if (!a->tot || !a->sock)
+			goto out;
+		zsock_set_sndtimeo(a->sock, 1000);
+		zsock_set_linger(a->sock, 0);
+		if (!w.insecure) {
+			zcert_apply(cert, a->sock);
+			zsock_set_curve_server(a->sock, 1);
+			zsock_set_zap_domain(a->sock, "bench-swarm");
+		}
+		if (zsock_bind(a->sock, "tcp://127.0.0.1:%d", port + i) < 0) {
+			fprintf(stderr, "bench_swarm: cannot bind tcp://127.0.0.1:%d: %s\n", port + i,
+				zmq_strerror(zmq_errno()));
+			goto out;
+		}
+		items[i].socket = zsock_resolve(a->sock);
+		items[i].events = ZMQ_POLLIN;
+	}
+	items[w.n].socket = w.zap ? zsock_resolve(w.zap) : NULL;
+	items[w.n].events = ZMQ_POLLIN;
+	printf("ready\n");
+	fflush(stdout);
+	while (!zsys_interrupted) {
+		uint64_t real, mono;
+		int n = zmq_poll(items, w.zap ? w.n + 1 : w.n, 5);
+
+		if (n < 0 && zmq_errno() != EINTR)
+			break;
+		for (i = 0; n > 0 && i <= w.n; i++) {
+			struct bc_msg m;
+			char e[256];
+
+			if (!(items[i].revents & ZMQ_POLLIN))
+				continue;
+			if (i == w.n) {
+				s_on_zap(&w);
+				continue;
+			}
+			if (!bc_msg_recv(w.agents[i].sock, true, &m, e, sizeof(e)) && m.id)
+				s_dispatch(&w, &w.agents[i], &m);
+			bc_msg_clear(&m);
+		}
+		real = bc_real_ns();
+		mono = bc_mono_ns();
+		for (i = 0; i < w.n; i++)
+			s_tick(&w, &w.agents[i], real, mono);
+	}
+	fprintf(stderr, "swarm: records %llu bytes %llu rejected %llu\n",
+		(unsigned long long)w.records, (unsigned long long)w.bytes_sent,
+		(unsigned long long)w.rejected);
+	rc = 0;
+out:
+	for (i = 0; w.agents && i < w.n; i++) {
+		zframe_destroy(&w.agents[i].owner);
+		zsock_destroy(&w.agents[i].sock);
+		free(w.agents[i].tot);
+	}
+	for (i = 0; i < S_POOL; i++)
+		free(w.pool[i].buf);
+	for (i = 0; i < S_DRAIN_POOL; i++)
+		free(w.drain[i].buf);
+	free(w.agents);
+	free(items);
+	free(w.body);
+	zsock_destroy(&w.zap);
+	zcert_destroy(&cert);
+	zcert_destroy(&coord);
+	return rc;
+}

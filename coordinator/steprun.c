@@ -1,0 +1,155 @@
+/*
+ * steprun.c - one profile step as run.json sees it: a plain step is run
+ * once; a step with a "sweep" runs each point (bc_sweep.h) as its own step
+ * entry ("<step>@iodepth=16"), applies the stop rule, and the last point's
+ * entry carries the sweep table and the analysis over every point (knee,
+ * USL, USE at the knee, verdict). Each entry reaches the disk as soon as it
+ * is measured.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_analysis.h"
+#include "bc_coord.h"
+#include "bc_log.h"
+#include "bc_sweep.h"
+
+static void s_result_free(struct bc_step_result *res)
+{
+	bc_agg_free(&res->agg);
+	cJSON_Delete(res->agent_totals);
+	cJSON_Delete(res->clock);
+	cJSON_Delete(res->lost);
+	cJSON_Delete(res->hosts);
+	cJSON_Delete(res->node_counters);
+	cJSON_Delete(res->analysis);
+}
+
+/* the point's figures for the stop rule, from the measured window */
+static void s_sweep_result(const struct bc_step_result *res, int rc, struct bc_sweep_result *r)
+{
+	const struct bc_volstat *w = &res->agg.ent[BC_LVL_TOTAL][0].window;
+	double secs = res->agg.seconds - res->agg.ramp_s;
+	struct bc_hist *h = calloc(1, sizeof(*h));
+	uint64_t ios = 0, bytes = 0, lat = 0;
+	int op;
+
+	memset(r, 0, sizeof(*r));
+	for (op = 0; op < BC_OP_NR; op++) {
+		ios += w->op[op].ios;
+		bytes += w->op[op].bytes;
+		lat += w->op[op].lat_sum_ns;
+		if (h)
+			bc_hist_merge(h, &w->op[op].hist);
+	}
+	r->ok = !rc && ios && secs > 0 && h;
+	if (r->ok) {
+		r->iops = (double)ios / secs;
+		r->bytes_per_s = (double)bytes / secs;
+		r->lat_mean_ms = (double)lat / (double)ios / 1e6;
+		r->p99_ms = (double)bc_hist_percentile(h, 99) / 1e6;
+	}
+	free(h);
+}
+
+/* the verdict at the end of a step, where the operator is looking */
+static void s_print_verdict(const cJSON *ana)
+{
+	const cJSON *e;
+
+	if (!ana)
+		return;
+	printf("  verdict: %s\n",
+	       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ana, "verdict")));
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(ana, "evidence"))
+		if (cJSON_IsString(e))
+			printf("    - %s\n", e->valuestring);
+	fflush(stdout);
+}
+
+int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON *steps,
+			void (*flush)(void *), void *ctx, bool *degraded, char *err,
+			size_t errlen)
+{
+	const struct bc_step *step = &f->prof->steps[idx];
+	struct bc_step *pts_step = calloc(BC_SWEEP_MAX, sizeof(*pts_step));
+	struct bc_ana_point *pts = calloc(BC_SWEEP_MAX, sizeof(*pts));
+	char(*labels)[32] = calloc(BC_SWEEP_MAX, sizeof(*labels));
+	struct bc_sweep_state sw;
+	struct bc_sweep_point pt;
+	cJSON *last = NULL;
+	int rc = 0, n = 0, npts = 0;
+	bool swept;
+
+	if (!pts_step || !pts || !labels || bc_sweep_init(&sw, f->prof, step)) {
+		snprintf(err, errlen, "out of memory");
+		free(pts_step);
+		free(pts);
+		free(labels);
+		return -ENOMEM;
+	}
+	swept = sw.param != BC_SWEEP_NONE;
+	while (n < BC_SWEEP_MAX && bc_sweep_next(&sw, &pt)) {
+		struct bc_step_result res;
+		struct bc_sweep_result sr;
+		cJSON *sj;
+
+		pts_step[n] = *step;
+		pts_step[n].wl = pt.wl;
+		pts_step[n].sweep = NULL;
+		snprintf(pts_step[n].name, sizeof(pts_step[n].name), "%s", pt.name);
+		snprintf(labels[n], sizeof(labels[n]), "%s", pt.label);
+		rc = bc_step_execute(f, rd, idx, &pts_step[n], &res);
+		if (res.step) {
+			sj = bc_result_step_json(&res);
+			if (swept) {
+				cJSON_AddStringToObject(sj, "sweep_of", step->name);
+				cJSON_AddStringToObject(sj, "sweep_point", pt.label);
+			}
+			if (!rc) {
+				bc_result_print_step(stdout, &res);
+				if (!swept)
+					s_print_verdict(res.analysis);
+			}
+			bc_result_warn_checks(&res, sj);
+			cJSON_AddItemToArray(steps, sj);
+			last = sj;
+		}
+		s_sweep_result(&res, rc, &sr);
+		if (swept && sr.ok && !bc_verdict_point(f, &res, &pts[npts])) {
+			pts[npts].value = pt.value;
+			pts[npts].label = labels[n];
+			npts++;
+		}
+		*degraded |= res.lost != NULL;
+		if (rc)
+			snprintf(err, errlen, "%s", res.error);
+		s_result_free(&res);
+		flush(ctx);
+		n++;
+		if (rc || bc_sweep_record(&sw, &sr))
+			break;
+	}
+	if (swept && npts && last) {
+		cJSON *ana = bc_ana_json(pts, npts, bc_sweep_param_names[sw.param]);
+
+		cJSON_DeleteItemFromObject(last, "analysis");
+		cJSON_AddItemToObject(last, "sweep", bc_sweep_json(&sw, ana));
+		if (ana)
+			cJSON_AddItemToObject(last, "analysis", ana);
+		printf("\nsweep %s over %s: %d point(s)%s%s\n", step->name,
+		       bc_sweep_param_names[sw.param], npts, sw.stopped ? ", stopped: " : "",
+		       sw.stopped ? sw.stop_reason : "");
+		s_print_verdict(ana);
+		flush(ctx);
+	}
+	while (npts > 0)
+		bc_verdict_point_free(&pts[--npts]);
+	bc_sweep_free(&sw);
+	free(pts_step);
+	free(pts);
+	free(labels);
+	return rc;
+}

@@ -1,0 +1,139 @@
+/*
+ * verdict.c - where a step's ceiling is and why: the step as one analysis
+ * point (bc_analysis.h) - client goodput, I/Os in flight, latency - with the
+ * USE figures of every storage node (from its counters) and every client
+ * host (the agents' per-second host samples, averaged over the measured
+ * window). Sweeps add more points to the same analysis.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_analysis.h"
+#include "bc_coord.h"
+#include "bc_counter.h"
+#include "bc_hostfig.h"
+#include "bc_sweep.h"
+
+cJSON *bc_verdict_client_mean(const struct bc_step_result *res, const char *agent)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(res->hosts, agent), *smp;
+	const cJSON **win;
+	cJSON *mean;
+	int n = 0;
+
+	if (!arr || !cJSON_GetArraySize(arr))
+		return NULL;
+	win = calloc((size_t)cJSON_GetArraySize(arr), sizeof(*win));
+	if (!win)
+		return NULL;
+	cJSON_ArrayForEach(smp, arr)
+	{
+		double k = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(smp, "second"));
+
+		/* the measured window only: ramp seconds describe another load */
+		if (k >= res->agg.ramp_s && k < res->agg.seconds)
+			win[n++] = smp;
+	}
+	mean = n ? bc_hostfig_mean_json(win, n) : NULL;
+	free(win);
+	return mean;
+}
+
+/* one point from the window totals: goodput, IOPS, mean and p99 latency */
+static int s_point(const struct bc_step_result *res, struct bc_ana_point *pt)
+{
+	const struct bc_volstat *w = &res->agg.ent[BC_LVL_TOTAL][0].window;
+	double secs = res->agg.seconds - res->agg.ramp_s;
+	struct bc_hist *h = calloc(1, sizeof(*h));
+	uint64_t ios = 0, lat = 0;
+	int op;
+
+	if (!h || secs <= 0) {
+		free(h);
+		return -1;
+	}
+	for (op = 0; op < BC_OP_NR; op++) {
+		ios += w->op[op].ios;
+		lat += w->op[op].lat_sum_ns;
+		bc_hist_merge(h, &w->op[op].hist);
+	}
+	pt->label = res->step->name;
+	pt->n = bc_sweep_outstanding(res->agg.prof, &res->step->wl);
+	pt->value = pt->n;
+	pt->x_read_bps = (double)w->op[BC_OP_READ].bytes / secs;
+	pt->x_write_bps = (double)w->op[BC_OP_WRITE].bytes / secs;
+	pt->x_bps = pt->x_read_bps + pt->x_write_bps;
+	pt->x_iops = (double)ios / secs;
+	pt->r_mean_s = ios ? (double)lat / (double)ios / 1e9 : NAN;
+	pt->p99_s = ios ? (double)bc_hist_percentile(h, 99) / 1e9 : NAN;
+	free(h);
+	return ios ? 0 : -1;
+}
+
+int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struct bc_ana_point *pt)
+{
+	const struct bc_profile *p = f->prof;
+	const struct bc_agg *g = &res->agg;
+	struct bc_use *nodes = calloc((size_t)p->nnodes + 1, sizeof(*nodes));
+	struct bc_use *clients = calloc((size_t)p->nagents + 1, sizeof(*clients));
+	double *goodput = calloc((size_t)p->nnodes + 1, sizeof(double));
+	double secs = g->seconds - g->ramp_s;
+	int i, op;
+
+	memset(pt, 0, sizeof(*pt));
+	if (!nodes || !clients || !goodput || s_point(res, pt)) {
+		free(nodes);
+		free(clients);
+		free(goodput);
+		return -1;
+	}
+	for (i = 0; i < p->nnodes; i++) {
+		const char *names[BC_HF_CUSTOM] = {0};
+		struct bc_hostfig fig;
+
+		if (!bc_counters_node_hostfig(f->counters, i, &fig, names))
+			bc_use_from_hostfig(&nodes[i], p->nodes[i].name, false, &fig, names);
+		else
+			bc_use_init(&nodes[i], p->nodes[i].name, false);
+		for (op = 0; op < BC_OP_NR; op++)
+			goodput[i] += (double)g->ent[BC_LVL_NODE][i].window.op[op].bytes / secs;
+	}
+	for (i = 0; i < p->nagents; i++) {
+		cJSON *mean = bc_verdict_client_mean(res, p->agents[i].name);
+
+		if (mean)
+			bc_use_from_json(&clients[i], p->agents[i].name, true, mean);
+		else
+			bc_use_init(&clients[i], p->agents[i].name, true);
+		cJSON_Delete(mean);
+	}
+	pt->nodes = nodes;
+	pt->nnodes = p->nnodes;
+	pt->clients = clients;
+	pt->nclients = p->nagents;
+	pt->node_goodput_bps = p->nnodes ? goodput : NULL;
+	if (!p->nnodes)
+		free(goodput);
+	return 0;
+}
+
+void bc_verdict_point_free(struct bc_ana_point *pt)
+{
+	free((void *)pt->nodes);
+	free((void *)pt->clients);
+	free((void *)pt->node_goodput_bps);
+	memset(pt, 0, sizeof(*pt));
+}
+
+cJSON *bc_verdict_step(struct bc_fleet *f, struct bc_step_result *res)
+{
+	struct bc_ana_point pt;
+	cJSON *out;
+
+	if (bc_verdict_point(f, res, &pt))
+		return NULL;
+	out = bc_ana_json(&pt, 1, "step");
+	bc_verdict_point_free(&pt);
+	return out;
+}

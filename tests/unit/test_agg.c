@@ -1,0 +1,212 @@
+/*
+ * test_agg - aggregation (agg.c) against a dense reference: per-second
+ * percentiles, window histograms and counters at every level equal what
+ * merging full histograms gives, for ordinary records, a volume listed twice
+ * in one record, a late record and the drain; and the "stats" line of
+ * bc_rundir_stats is byte for byte the cJSON one (bc_agg_record_json).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_coord.h"
+#include "bc_test.h"
+
+static const char *s_profile =
+	"{\"name\": \"agg\", \"agents\": [{\"name\": \"a.x\", \"endpoint\": \"local\"},"
+	" {\"name\": \"b\", \"endpoint\": \"local\"}],"
+	" \"nodes\": [{\"name\": \"n0\"}],"
+	" \"volumes\": [{\"agent\": \"a.x\", \"path\": \"null\", \"node\": \"n0\"},"
+	"  {\"agent\": \"a.x\", \"path\": \"null\"}, {\"agent\": \"b\", \"path\": \"null\", "
+	"\"node\": \"n0\"}],"
+	" \"defaults\": {\"ramp\": \"1s\", \"runtime\": \"3s\"}, \"steps\": [{\"name\": \"s\"}]}";
+
+static uint64_t s_seed = 88172645463325252ull;
+
+static uint64_t s_rand(void)
+{
+	s_seed ^= s_seed << 13;
+	s_seed ^= s_seed >> 7;
+	s_seed ^= s_seed << 17;
+	return s_seed;
+}
+
+static void s_fill(struct bc_volstat *v, int salt)
+{
+	int o, i, n;
+
+	bc_volstat_reset(v);
+	for (o = 0; o < BC_OP_NR; o++) {
+		if ((salt + o) % 4 == 3)
+			continue; /* some ops empty */
+		n = 50 + (int)(s_rand() % 400);
+		for (i = 0; i < n; i++)
+			bc_opstat_complete(&v->op[o], 4096, 4096,
+					   1000 + s_rand() % (100000u << (o + salt % 3)));
+		if (salt % 5 == 1)
+			bc_opstat_complete(&v->op[o], -5, 4096, 0);
+	}
+	if (salt % 7 == 2)
+		v->op[BC_OP_READ].bytes += 3000000000000000ull; /* prints as %1.15g */
+}
+
+/* the "stats" line as the cJSON path writes it, up to and without "time_ns" */
+static char *s_reference_line(const struct bc_agg *g, const struct bc_conn *c,
+			      const struct bc_stats_hdr *h)
+{
+	cJSON *ev = bc_agg_record_json(g, c, h);
+	char *t, *cut;
+
+	cJSON_AddNumberToObject(ev, "step", h->step);
+	cJSON_AddItemToObject(ev, "event", cJSON_CreateString("stats"));
+	cJSON_AddItemToObject(ev, "time_ns", cJSON_CreateNumber(1.7e18));
+	t = cJSON_PrintUnformatted(ev);
+	cJSON_Delete(ev);
+	cut = strstr(t, ",\"time_ns\":");
+	if (cut)
+		*cut = 0;
+	return t;
+}
+
+/* add one record from agent c, compare its event line with the reference */
+static void s_record(struct bc_agg *g, struct bc_rundir *rd, char **buf, size_t *len,
+		     const struct bc_conn *c, uint32_t k, const struct bc_volstat *vols,
+		     uint32_t nvol, bool twice)
+{
+	struct bc_stats_hdr h = {.step = 0, .second = k, .flags = k == 2, .nvol = nvol}, got;
+	uint8_t *body = NULL, *dup = NULL;
+	size_t blen = 0, before = *len, i;
+	char *ref, *line;
+
+	CHECK(bc_stats_encode(&h, vols, &body, &blen) == 0);
+	if (twice) {
+		/* volume 0 listed a second time: the record ends with a copy of its entry */
+		struct bc_stats_hdr h1 = {.step = 0, .second = k, .nvol = 1};
+		uint8_t *one = NULL;
+		size_t olen = 0;
+
+		CHECK(bc_stats_encode(&h1, vols, &one, &olen) == 0);
+		dup = malloc(blen + olen);
+		memcpy(dup, body, blen);
+		/* header: version, step, second (k < 128), flags, nvol; nvol is byte 4 */
+		dup[4] = (uint8_t)(nvol + 1);
+		memcpy(dup + blen, one + 5, olen - 5);
+		blen += olen - 5;
+		free(body);
+		free(one);
+		body = dup;
+	}
+	CHECK(bc_agg_add(g, c, body, blen, &got) == 0);
+	bc_rundir_stats(rd, g, c, &got);
+	fflush(rd->events);
+	ref = s_reference_line(g, c, &got);
+	line = strndup(*buf + before, *len - before);
+	for (i = 0; line[i] && line[i] == ref[i]; i++)
+		;
+	CHECK_MSG(!ref[i] && !strncmp(line + i, ",\"time_ns\":", 11), "at %zu:\n fast %.200s\n  ref %.200s", i,
+		  line + (i > 40 ? i - 40 : 0), ref + (i > 40 ? i - 40 : 0));
+	free(line);
+	cJSON_free(ref);
+	free(body);
+}
+
+int main(void)
+{
+	struct bc_profile *p = NULL;
+	struct bc_agg g;
+	struct bc_rundir rd = {0};
+	struct bc_conn conns[2] = {0};
+	static struct bc_volstat va[3][2], vb[3][1], ref_sec[4], ref_win[3], drain[2];
+	struct bc_hist *all = calloc(1, sizeof(*all));
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	uint32_t k;
+	int i, o, lvl;
+
+	if (bc_profile_parse(s_profile, "agg.json", &p, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	CHECK(bc_agg_init(&g, p, &p->steps[0]) == 0);
+	rd.events = open_memstream(&buf, &len);
+	for (i = 0; i < 2; i++) {
+		int v;
+
+		conns[i].spec = &p->agents[i];
+		conns[i].index = i;
+		conns[i].vols = calloc(4, sizeof(int));
+		for (v = 0; v < p->nvolumes; v++)
+			if (p->volumes[v].agent == i)
+				conns[i].vols[conns[i].nvols++] = v;
+	}
+	/* seconds 0..2: a's second 1 lists volume 0 twice; b's second 2 arrives late */
+	for (k = 0; k < 3; k++) {
+		s_fill(&va[k][0], (int)k);
+		s_fill(&va[k][1], (int)k + 10);
+		s_fill(&vb[k][0], (int)k + 20);
+		s_record(&g, &rd, &buf, &len, &conns[0], k, va[k], 2, k == 1);
+		if (k == 1)
+			bc_volstat_merge(&va[k][0], &va[k][0]); /* what a duplicate entry adds */
+		if (k != 2)
+			s_record(&g, &rd, &buf, &len, &conns[1], k, vb[k], 1, false);
+		bc_agg_close_second(&g, k);
+	}
+	s_record(&g, &rd, &buf, &len, &conns[1], 2, vb[2], 1, false);
+	s_fill(&drain[0], 3);
+	s_fill(&drain[1], 4);
+	s_record(&g, &rd, &buf, &len, &conns[0], BC_STATS_DRAIN, drain, 2, false);
+
+	/* the dense reference: per second (total level) and window per volume */
+	for (k = 0; k < 3; k++) {
+		bc_volstat_reset(&ref_sec[k]);
+		bc_volstat_merge(&ref_sec[k], &va[k][0]);
+		bc_volstat_merge(&ref_sec[k], &va[k][1]);
+		if (k != 2)
+			bc_volstat_merge(&ref_sec[k], &vb[k][0]);
+		memset(all, 0, sizeof(*all));
+		for (o = 0; o < BC_OP_NR; o++)
+			bc_hist_merge(all, &ref_sec[k].op[o].hist);
+		CHECK_MSG(g.ent[BC_LVL_TOTAL][0].secs[k].p99_ns == bc_hist_percentile(all, 99),
+			  "second %u p99", k);
+		CHECK(g.ent[BC_LVL_TOTAL][0].secs[k].p50_ns == bc_hist_percentile(all, 50));
+		CHECK(g.ent[BC_LVL_TOTAL][0].secs[k].p9999_ns == bc_hist_percentile(all, 99.99));
+		CHECK(g.ent[BC_LVL_TOTAL][0].secs[k].max_ns == bc_hist_max(all));
+	}
+	CHECK(g.ent[BC_LVL_TOTAL][0].secs[2].late == 1);
+	for (i = 0; i < 3; i++)
+		bc_volstat_reset(&ref_win[i]);
+	for (k = 1; k < 3; k++) {
+		bc_volstat_merge(&ref_win[0], &va[k][0]);
+		bc_volstat_merge(&ref_win[1], &va[k][1]);
+		bc_volstat_merge(&ref_win[2], &vb[k][0]);
+	}
+	for (i = 0; i < 3; i++)
+		for (o = 0; o < BC_OP_NR; o++) {
+			const struct bc_opstat *w = &g.ent[BC_LVL_VOLUME][i].window.op[o];
+
+			CHECK_MSG(w->ios == ref_win[i].op[o].ios && w->bytes == ref_win[i].op[o].bytes &&
+					  w->lat_min_ns == ref_win[i].op[o].lat_min_ns &&
+					  w->first_errno == ref_win[i].op[o].first_errno,
+				  "volume %d op %d", i, o);
+			CHECK(!memcmp(&w->hist, &ref_win[i].op[o].hist, sizeof(w->hist)));
+		}
+	/* every level's "all" counts the drain too */
+	for (lvl = 0; lvl < BC_LVL_NR; lvl++)
+		for (i = 0; i < g.nent[lvl]; i++)
+			CHECK(g.ent[lvl][i].all.op[BC_OP_READ].ios >=
+			      g.ent[lvl][i].window.op[BC_OP_READ].ios);
+	CHECK(g.ent[BC_LVL_VOLUME][0].all.op[BC_OP_READ].ios ==
+	      va[0][0].op[BC_OP_READ].ios + ref_win[0].op[BC_OP_READ].ios +
+		      drain[0].op[BC_OP_READ].ios);
+	fclose(rd.events);
+	rd.events = NULL;
+	bc_rundir_close(&rd);
+	free(buf);
+	free(all);
+	for (i = 0; i < 2; i++)
+		free(conns[i].vols);
+	bc_agg_free(&g);
+	bc_profile_destroy(&p);
+	TEST_DONE();
+}

@@ -1,0 +1,471 @@
+/* test_analysis: USL fit on usl4j's Cisco data, Kneedle, point classes, and every verdict class on
+ * synthetic series, including the 3-node plateau of the NVMe/TCP proof of value (seed 003) */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_analysis.h"
+#include "bc_test.h"
+
+#define MiB  1048576.0
+#define LINK 25e9 /* 2 x 100GbE bond, bytes/s */
+
+/* Cisco benchmark, "Practical Scalability Analysis" (Schwartz), as in usl4j's ModelTest */
+static const double cisco[][2] = {
+    {1, 955.16},    {2, 1878.91},   {3, 2688.01},   {4, 3548.68},   {5, 4315.54},   {6, 5130.43},
+    {7, 5931.37},   {8, 6531.08},   {9, 7219.8},    {10, 7867.61},  {11, 8278.71},  {12, 8646.7},
+    {13, 9047.84},  {14, 9426.55},  {15, 9645.37},  {16, 9897.24},  {17, 10097.6},  {18, 10240.5},
+    {19, 10532.39}, {20, 10798.52}, {21, 11151.43}, {22, 11518.63}, {23, 11806},    {24, 12089.37},
+    {25, 12075.41}, {26, 12177.29}, {27, 12211.41}, {28, 12158.93}, {29, 12155.27}, {30, 12118.04},
+    {31, 12140.4},  {32, 12074.39},
+};
+#define NCISCO (int)(sizeof(cisco) / sizeof(cisco[0]))
+
+static bool close_rel(double want, double got, double rel)
+{
+	return fabs(got - want) <= fabs(want) * rel;
+}
+
+static void test_usl(void)
+{
+	double n[NCISCO], x[NCISCO];
+	struct bc_usl u;
+	int i;
+
+	for (i = 0; i < NCISCO; i++) {
+		n[i] = cisco[i][0];
+		x[i] = cisco[i][1];
+	}
+	CHECK(bc_ana_usl_fit(n, x, NCISCO, &u) == 0);
+	/* the book's values, within usl4j's own 0.02% */
+	CHECK_MSG(close_rel(995.6486, u.lambda, 2e-4), "lambda %.6f", u.lambda);
+	CHECK_MSG(close_rel(0.02671591, u.sigma, 2e-4), "sigma %.8f", u.sigma);
+	CHECK_MSG(close_rel(7.690945e-4, u.kappa, 2e-4), "kappa %.7g", u.kappa);
+	CHECK_MSG(u.n_max == 35, "n_max %g", u.n_max);
+	CHECK_MSG(close_rel(12341, u.x_max, 2e-4), "x_max %.1f", u.x_max);
+	CHECK(u.r2 > 0.99);
+	/* the linearized seed alone is biased (analysis.md: sigma 0.0202, kappa 8.8e-4) */
+	CHECK_MSG(fabs(u.seed_sigma - 0.0202) < 0.002, "seed sigma %.4f", u.seed_sigma);
+	CHECK_MSG(fabs(u.seed_kappa - 8.8e-4) < 0.5e-4, "seed kappa %.3g", u.seed_kappa);
+	/* units do not matter: the same data in bytes/s */
+	for (i = 0; i < NCISCO; i++)
+		x[i] *= 1e7;
+	CHECK(bc_ana_usl_fit(n, x, NCISCO, &u) == 0 && close_rel(0.02671591, u.sigma, 2e-4));
+	/* fewer than six points is no fit */
+	CHECK(bc_ana_usl_fit(n, x, 5, &u) == -EINVAL);
+	x[2] = NAN;
+	CHECK(bc_ana_usl_fit(n, x, NCISCO, &u) == -EINVAL);
+}
+
+static void test_kneedle(void)
+{
+	/* log2 N against a curve linear up to N=16, flat after: the knee is at N=16 */
+	double lx[] = {0, 1, 2, 3, 4, 5, 6, 7}, y[] = {1, 2, 4, 8, 16, 16, 16, 16};
+	double yl[] = {1, 2, 3, 4, 5, 6, 7, 8};
+	double yc[10], xc[10];
+	int i;
+
+	CHECK(bc_ana_kneedle(lx, y, 8, 1.0) == 4);
+	CHECK(bc_ana_kneedle(lx, yl, 8, 1.0) == -1); /* a straight line has no knee */
+	CHECK(bc_ana_kneedle(lx, y, 2, 1.0) == -1);
+	/* Kneedle paper's style of curve: y = -1/x + 5 on x in [1, 10]; the knee sits early */
+	for (i = 0; i < 10; i++) {
+		xc[i] = i + 1;
+		yc[i] = -1.0 / xc[i] + 5;
+	}
+	i = bc_ana_kneedle(xc, yc, 10, 1.0);
+	CHECK_MSG(i >= 1 && i <= 3, "knee index %d", i);
+}
+
+static struct bc_ana_point point(double n, double x_bps, double r_s)
+{
+	struct bc_ana_point p = {0};
+
+	p.value = n;
+	p.n = n;
+	p.x_bps = p.x_read_bps = x_bps;
+	p.x_iops = x_bps / MiB;
+	p.r_mean_s = r_s;
+	p.p99_s = 1.4 * r_s;
+	return p;
+}
+
+static void test_classes(void)
+{
+	struct bc_ana_point a = point(1, 100e6, 1 * MiB / 100e6),
+			    b = point(2, 190e6, 2 * MiB / 190e6);
+	struct bc_ana_point c = point(4, 250e6, 4 * MiB / 250e6),
+			    d = point(8, 255e6, 8 * MiB / 255e6);
+	struct bc_ana_point e = point(16, 230e6, 16 * MiB / 230e6);
+	double eff;
+
+	CHECK(bc_ana_classify(NULL, &a, NULL) == BC_ANA_FIRST);
+	CHECK(bc_ana_classify(&a, &b, &eff) == BC_ANA_SCALING && fabs(eff - 0.9) < 1e-9);
+	CHECK(bc_ana_classify(&b, &c, &eff) == BC_ANA_DIMINISHING && eff < 0.5);
+	CHECK(bc_ana_classify(&c, &d, NULL) == BC_ANA_PLATEAU);
+	CHECK(bc_ana_classify(&d, &e, NULL) == BC_ANA_RETROGRADE);
+	/* flat throughput but latency that did not grow with N is not the queueing signature */
+	d.r_mean_s = c.r_mean_s;
+	CHECK(bc_ana_classify(&c, &d, NULL) == BC_ANA_DIMINISHING);
+	/* Little's law: 1 MiB I/Os, X*R/N = 1 by construction */
+	CHECK(fabs(bc_ana_rho(&a) - 1) < 1e-9);
+}
+
+static struct bc_use node(const char *name, double tx, double cpu, double hot, double soft_hot)
+{
+	struct bc_use u;
+
+	bc_use_init(&u, name, false);
+	snprintf(u.nics, sizeof(u.nics), "bond0");
+	u.link_bps = LINK;
+	u.net_tx_bps = tx;
+	u.net_rx_bps = 0.02 * tx;
+	u.nic_tx = tx / LINK;
+	u.nic_rx = u.net_rx_bps / LINK;
+	u.cpu_busy = cpu;
+	u.hot_core = hot;
+	u.hot_core_id = 12;
+	u.softirq = 0.03;
+	u.softirq_hot = soft_hot;
+	u.softirq_hot_id = 12;
+	u.ncpu = 64;
+	u.load1 = 20;
+	return u;
+}
+
+static struct bc_use client(const char *name, double rx, double cpu)
+{
+	struct bc_use u;
+
+	bc_use_init(&u, name, true);
+	u.link_bps = LINK;
+	u.net_rx_bps = rx;
+	u.net_tx_bps = 0.01 * rx;
+	u.nic_rx = rx / LINK;
+	u.nic_tx = u.net_tx_bps / LINK;
+	u.cpu_busy = cpu;
+	u.hot_core = cpu + 0.1;
+	u.ncpu = 64;
+	u.load1 = 8;
+	return u;
+}
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+
+	return s ? s : "";
+}
+
+static double jnum(const cJSON *o, const char *k)
+{
+	return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, k));
+}
+
+static void dump_on_fail(const cJSON *a, int before)
+{
+	if (bc_test_failures > before) {
+		char *s = cJSON_Print(a);
+
+		fprintf(stderr, "%s\n", s);
+		free(s);
+	}
+}
+
+/*
+ * Seed 003: 3 nodes on 2x100GbE, 3 clients x 6 volumes; QD x4 (576 -> 2304 I/Os in flight) left
+ * throughput flat (27.70 -> 27.49 GB/s) while latency grew 4x (21.8 -> 87.8 ms); each node at
+ * ~66 Gbps egress with 42% CPU idle.
+ */
+static cJSON *pov(double hot_core, double soft_hot)
+{
+	static struct bc_use nodes[2][3], clients[2][3];
+	struct bc_ana_point p[2] = {point(576, 27.70e9, 0.0218), point(2304, 27.49e9, 0.0878)};
+	int i, j;
+
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < 3; j++) {
+			char nm[16];
+
+			snprintf(nm, sizeof(nm), "oss-%d", j + 1);
+			nodes[i][j] = node(nm, 66e9 / 8, 0.58, j == 1 ? hot_core : 0.80,
+					   j == 1 ? soft_hot : 0.10);
+			snprintf(nm, sizeof(nm), "client-%d", j + 1);
+			clients[i][j] = client(nm, p[i].x_bps / 3, 0.25);
+		}
+		p[i].nodes = nodes[i];
+		p[i].nnodes = 3;
+		p[i].clients = clients[i];
+		p[i].nclients = 3;
+	}
+	return bc_ana_json(p, 2, "iodepth");
+}
+
+static void test_pov_plateau(void)
+{
+	int before = bc_test_failures;
+	cJSON *a = pov(0.80, 0.10), *knee, *pts, *rec;
+
+	CHECK(a != NULL);
+	CHECK_MSG(!strcmp(jstr(a, "class"), "internal-limit"), "class %s", jstr(a, "class"));
+	CHECK_MSG(strstr(jstr(a, "verdict"), "no resource saturated: internal limit at 9.2 GB/s "
+					     "per node") != NULL,
+		  "verdict: %s", jstr(a, "verdict"));
+	pts = cJSON_GetObjectItemCaseSensitive(a, "points");
+	CHECK(!strcmp(jstr(cJSON_GetArrayItem(pts, 1), "class"), "plateau"));
+	CHECK(!strcmp(jstr(cJSON_GetArrayItem(pts, 0), "little"), "ok"));
+	CHECK(fabs(jnum(cJSON_GetArrayItem(pts, 1), "rho") - 1) < 0.01);
+	knee = cJSON_GetObjectItemCaseSensitive(a, "knee");
+	CHECK(jnum(knee, "value") == 576 && cJSON_IsTrue(cJSON_GetObjectItem(knee, "confirmed")));
+	/* 3 x 66 Gbps = 24.75 GB/s < 27.70 GB/s of goodput: the coordinator must say so */
+	rec = cJSON_GetObjectItemCaseSensitive(a, "reconciliation");
+	CHECK_MSG(!strcmp(jstr(rec, "status"), "low"), "reconciliation %s", jstr(rec, "status"));
+	CHECK(fabs(jnum(rec, "ratio") - 24.75 / 27.70) < 0.001);
+	CHECK(!cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(a, "usl"), "fitted")));
+	CHECK(!strcmp(jstr(cJSON_GetObjectItem(a, "balance"), "status"), "balanced"));
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(a, "evidence")) >= 6);
+	if (getenv("BC_TEST_VERBOSE"))
+		before = -1;
+	dump_on_fail(a, before);
+	cJSON_Delete(a);
+
+	/* the same with one node's core pegged by softirq: single-core/softirq-bound */
+	before = bc_test_failures;
+	a = pov(1.0, 0.6);
+	CHECK_MSG(!strcmp(jstr(a, "class"), "single-core/softirq-bound"), "class %s",
+		  jstr(a, "class"));
+	CHECK(strstr(jstr(a, "bottleneck"), "oss-2") != NULL);
+	CHECK(strstr(jstr(a, "verdict"), "RSS/IRQ") != NULL);
+	dump_on_fail(a, before);
+	cJSON_Delete(a);
+	/* pegged without softirq: still a single core */
+	a = pov(0.99, 0.05);
+	CHECK(!strcmp(jstr(a, "class"), "single-core/softirq-bound"));
+	CHECK(strstr(jstr(a, "verdict"), "single-threaded") != NULL);
+	cJSON_Delete(a);
+}
+
+/* one step of the PoV's run 1: one client at 99% of its 200GbE */
+static void test_client_bound(void)
+{
+	struct bc_use nodes[3], cl[1];
+	struct bc_ana_point p = point(192, 24.69e9, 192 * MiB / 24.69e9);
+	int i, before = bc_test_failures;
+	cJSON *a;
+
+	for (i = 0; i < 3; i++)
+		nodes[i] = node(i == 0	 ? "oss-1"
+				: i == 1 ? "oss-2"
+					 : "oss-3",
+				24.69e9 / 3 * 1.01, 0.5, 0.7, 0.1);
+	cl[0] = client("client-1", 24.69e9, 0.4);
+	p.nodes = nodes;
+	p.nnodes = 3;
+	p.clients = cl;
+	p.nclients = 1;
+	a = bc_ana_json(&p, 1, NULL);
+	CHECK_MSG(!strcmp(jstr(a, "class"), "client-bound"), "class %s", jstr(a, "class"));
+	CHECK(strstr(jstr(a, "bottleneck"), "client client-1: NIC rx 99%") != NULL);
+	CHECK(!strcmp(jstr(cJSON_GetObjectItem(a, "reconciliation"), "status"), "ok"));
+	dump_on_fail(a, before);
+	cJSON_Delete(a);
+}
+
+/* a 6-point sweep whose last points are flat, with node figures set by fn */
+static cJSON *sweep(void (*fn)(struct bc_use *n, int i), double rho)
+{
+	static struct bc_use nodes[6][2], cl[6][1];
+	static const double n[] = {8, 16, 32, 64, 128, 256};
+	static const double x[] = {2e9, 3.9e9, 7.2e9, 9.4e9, 9.7e9, 9.75e9};
+	struct bc_ana_point p[6];
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		p[i] = point(n[i], x[i], rho * n[i] * MiB / x[i]);
+		nodes[i][0] = node("n1", x[i] / 2 * 1.02, 0.3, 0.5, 0.05);
+		nodes[i][1] = node("n2", x[i] / 2 * 1.02, 0.3, 0.5, 0.05);
+		if (fn) {
+			fn(&nodes[i][0], i);
+			fn(&nodes[i][1], i);
+		}
+		cl[i][0] = client("c1", x[i], 0.2);
+		cl[i][0].link_bps = cl[i][0].link_bps * 4;
+		cl[i][0].nic_rx /= 4;
+		cl[i][0].nic_tx /= 4;
+		p[i].nodes = nodes[i];
+		p[i].nnodes = 2;
+		p[i].clients = cl[i];
+		p[i].nclients = 1;
+	}
+	return bc_ana_json(p, 6, "iodepth");
+}
+
+static void nic_full(struct bc_use *u, int i)
+{
+	if (i >= 3) {
+		u->nic_tx = 0.96;
+		u->link_bps = u->net_tx_bps / 0.96;
+	}
+}
+
+static void cpu_full(struct bc_use *u, int i)
+{
+	u->cpu_busy = i >= 3 ? 0.95 : 0.5;
+}
+
+static void gc_full(struct bc_use *u, int i)
+{
+	u->waf = i >= 3 ? 2.0 : 1.05;
+}
+
+static void disk_queue(struct bc_use *u, int i)
+{
+	u->disk_aqu_max = 4.0 * (i + 1);
+	u->disk_w_await_ms = 0.5 * (i + 1) * (i + 1);
+}
+
+static void drops_rising(struct bc_use *u, int i)
+{
+	u->retrans_per_s = i >= 3 ? 5000 : 5;
+}
+
+static void one_hot_node(struct bc_use *u, int i)
+{
+	if (!strcmp(u->name, "n2"))
+		u->net_tx_bps *= 1.6;
+}
+
+static void gib(struct bc_use *u, int i)
+{
+	u->net_tx_bps = 9.75e9 / 2 * 0.9313; /* counted in GiB somewhere */
+	if (i < 5)
+		u->net_tx_bps = NAN;
+}
+
+static void test_sweep_verdicts(void)
+{
+	static const struct {
+		void (*fn)(struct bc_use *, int);
+		double rho;
+		const char *cls, *in_verdict;
+	} cases[] = {
+	    {NULL, 1.0, "internal-limit", "internal limit at 4.7 GB/s per node"},
+	    {nic_full, 1.0, "NIC-bound", "bond0 tx at 96%"},
+	    {cpu_full, 1.0, "CPU-bound", "CPU 95% busy"},
+	    {gc_full, 1.0, "disk/GC-bound", "write amplification 2.00"},
+	    {disk_queue, 1.0, "disk/GC-bound", "disk queue"},
+	    {drops_rising, 1.0, "NIC-bound", "retransmits rising: 5000/s"},
+	    {NULL, 0.6, "invalid", "did not keep N in flight"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int before = bc_test_failures;
+		cJSON *a = sweep(cases[i].fn, cases[i].rho);
+
+		CHECK_MSG(!strcmp(jstr(a, "class"), cases[i].cls), "case %zu: class %s", i,
+			  jstr(a, "class"));
+		CHECK_MSG(strstr(jstr(a, "verdict"), cases[i].in_verdict) != NULL,
+			  "case %zu: verdict %s", i, jstr(a, "verdict"));
+		/* six points with low N: the USL is fitted and contention-bound */
+		CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(a, "usl"), "fitted")));
+		CHECK(jnum(cJSON_GetObjectItem(a, "knee"), "value") == 64);
+		dump_on_fail(a, before);
+		cJSON_Delete(a);
+	}
+}
+
+static void test_reconcile_and_balance(void)
+{
+	cJSON *a = sweep(one_hot_node, 1.0);
+
+	CHECK(!strcmp(jstr(cJSON_GetObjectItem(a, "balance"), "status"), "imbalanced"));
+	CHECK(!strcmp(jstr(cJSON_GetObjectItem(a, "reconciliation"), "status"), "high") ||
+	      !strcmp(jstr(cJSON_GetObjectItem(a, "reconciliation"), "status"), "ok"));
+	cJSON_Delete(a);
+	/* no plateau confirmed on the knee (at index 3): counters only at the last point */
+	a = sweep(gib, 1.0);
+	CHECK(a != NULL);
+	cJSON_Delete(a);
+}
+
+static void test_not_saturated(void)
+{
+	struct bc_ana_point p[4];
+	cJSON *a;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = point(1 << i, 1e9 * (1 << i), MiB / 1e9);
+	a = bc_ana_json(p, 4, "numjobs");
+	CHECK_MSG(!strcmp(jstr(a, "class"), "not-saturated"), "class %s", jstr(a, "class"));
+	CHECK(strstr(jstr(a, "verdict"), "still rising") != NULL);
+	/* no nodes: reconciliation cannot be judged */
+	CHECK(!strcmp(jstr(cJSON_GetObjectItem(a, "reconciliation"), "status"), "unknown"));
+	cJSON_Delete(a);
+	a = bc_ana_json(p, 1, NULL);
+	CHECK(!strcmp(jstr(a, "class"), "not-saturated"));
+	cJSON_Delete(a);
+}
+
+static void test_gib_ratio(void)
+{
+	struct bc_use nodes[2];
+	struct bc_ana_point p = point(64, 10e9, 64 * MiB / 10e9);
+	cJSON *a;
+
+	nodes[0] = node("a", 5e9 * 0.9313, 0.3, 0.4, 0.05);
+	nodes[1] = node("b", 5e9 * 0.9313, 0.3, 0.4, 0.05);
+	p.nodes = nodes;
+	p.nnodes = 2;
+	a = bc_ana_json(&p, 1, NULL);
+	CHECK_MSG(!strcmp(jstr(cJSON_GetObjectItem(a, "reconciliation"), "status"), "gib-like"),
+		  "%s", jstr(cJSON_GetObjectItem(a, "reconciliation"), "status"));
+	cJSON_Delete(a);
+}
+
+static void test_use_from_json(void)
+{
+	struct bc_hostfig f;
+	struct bc_use u;
+	cJSON *j;
+
+	bc_hostfig_clear(&f, 0);
+	f.dt_s = 1;
+	f.cpu_busy = 0.5;
+	f.cpu_hot_core = 0.9;
+	f.cpu_hot_core_id = 3;
+	f.net_tx_bps = 1e9;
+	f.link_bps = 1.25e9;
+	f.net_tx_util = 0.8;
+	f.ncpu = 8;
+	f.nnics = 1;
+	snprintf(f.nics[0].name, sizeof(f.nics[0].name), "eth0");
+	f.nics[0].counted = true;
+	f.nics[0].tx_bps = 1e9;
+	f.nics[0].rx_bps = 0;
+	f.nics[0].speed_bps = 1.25e9;
+	j = bc_hostfig_json(&f, true);
+	bc_use_from_json(&u, "c", true, j);
+	CHECK(fabs(u.cpu_busy - 0.5) < 1e-9 && fabs(u.hot_core - 0.9) < 1e-9 && u.hot_core_id == 3);
+	CHECK(fabs(u.nic_tx - 0.8) < 1e-9 && fabs(u.link_bps - 1.25e9) < 1);
+	CHECK(!strcmp(u.nics, "eth0") && u.ncpu == 8 && isnan(u.disk_aqu_max));
+	cJSON_Delete(j);
+}
+
+int main(void)
+{
+	test_usl();
+	test_kneedle();
+	test_classes();
+	test_pov_plateau();
+	test_client_bound();
+	test_sweep_verdicts();
+	test_reconcile_and_balance();
+	test_not_saturated();
+	test_gib_ratio();
+	test_use_from_json();
+	TEST_DONE();
+}

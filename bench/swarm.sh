@@ -63,7 +63,7 @@ nodes = [{"name": "node-%d" % j} for j in range(8)]
 vols = [{"agent": a["name"], "path": "null", "node": nodes[(i * m + v) % 8]["name"]}
         for i, a in enumerate(agents) for v in range(m)]
 json.dump({"name": "swarm-%d" % n, "agents": agents, "nodes": nodes, "volumes": vols,
-           "defaults": {"rw": "randrw", "rwmixread": 70, "bs": "4k", "iodepth": 32,
+           "defaults": {"rw": "randrw", "rwmixread": 70, "bs": "4k", "iodepth": 1,
                         "ramp": "0s", "runtime": "%ds" % secs},
            "steps": [{"name": "swarm"}]}, open(out, "w"))
 EOF

@@ -19,18 +19,24 @@
 
 #include "bc_coord.h"
 
-/* buckets [lo, lo + n); grown in steps of S_RH_SLACK to keep reallocations rare */
+/*
+ * buckets [lo, lo + n) of cap allocated; grown in steps of S_RH_SLACK to keep
+ * reallocations rare. Closed seconds' histograms go to a free list and are
+ * reused: freeing 17,000 of them a second made glibc hand the memory back to
+ * the kernel and fault it in again (a third of the coordinator's CPU).
+ */
 struct bc_rhist {
-	uint32_t lo, n;
+	uint32_t lo, n, cap;
 	uint64_t count;
+	struct bc_rhist *next; /* on the free list */
 	uint64_t b[];
 };
 
 #define S_RH_SLACK 64
 
+/* e comes zeroed from calloc: a memset would make all of its 350 KB resident */
 static int s_entity_init(struct bc_entity *e, uint32_t seconds)
 {
-	memset(e, 0, sizeof(*e));
 	bc_volstat_reset(&e->window);
 	bc_volstat_reset(&e->all);
 	e->secs = calloc(seconds, sizeof(*e->secs));
@@ -107,6 +113,12 @@ void bc_agg_free(struct bc_agg *g)
 			s_entity_free(&g->ent[lvl][i], g->seconds);
 		free(g->ent[lvl]);
 	}
+	while (g->rh_free) {
+		struct bc_rhist *h = g->rh_free;
+
+		g->rh_free = h->next;
+		free(h);
+	}
 	free(g->scratch);
 	free(g->touch);
 	free(g->agents_reported);
@@ -114,8 +126,42 @@ void bc_agg_free(struct bc_agg *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/* a zeroed histogram of at least n buckets, from the free list when one fits */
+static struct bc_rhist *s_rhist_get(struct bc_agg *g, uint32_t n)
+{
+	struct bc_rhist *h = g->rh_free;
+	/* 4 KiB size classes: most seconds of most entities fit the first */
+	uint32_t cap = (n + 511) & ~511u;
+
+	if (h) {
+		g->rh_free = h->next;
+		if (h->cap < n) {
+			free(h); /* the list must not grow with blocks nobody can use */
+			h = NULL;
+		}
+	}
+	if (!h) {
+		h = malloc(sizeof(*h) + (size_t)cap * sizeof(uint64_t));
+		if (!h)
+			return NULL;
+		h->cap = cap;
+	}
+	memset(h->b, 0, (size_t)n * sizeof(uint64_t));
+	h->count = 0;
+	h->next = NULL;
+	return h;
+}
+
+static void s_rhist_put(struct bc_agg *g, struct bc_rhist *h)
+{
+	if (!h)
+		return;
+	h->next = g->rh_free;
+	g->rh_free = h;
+}
+
 /* make *hp cover buckets [lo, hi); 0 or -ENOMEM (the histogram is unchanged then) */
-static int s_rhist_cover(struct bc_rhist **hp, uint32_t lo, uint32_t hi)
+static int s_rhist_cover(struct bc_agg *g, struct bc_rhist **hp, uint32_t lo, uint32_t hi)
 {
 	struct bc_rhist *h = *hp, *nh;
 	uint32_t nlo, nhi;
@@ -128,7 +174,7 @@ static int s_rhist_cover(struct bc_rhist **hp, uint32_t lo, uint32_t hi)
 		nlo = nlo < h->lo ? nlo : h->lo;
 		nhi = nhi > h->lo + h->n ? nhi : h->lo + h->n;
 	}
-	nh = calloc(1, sizeof(*nh) + (size_t)(nhi - nlo) * sizeof(uint64_t));
+	nh = s_rhist_get(g, nhi - nlo);
 	if (!nh)
 		return -ENOMEM;
 	nh->lo = nlo;
@@ -136,15 +182,15 @@ static int s_rhist_cover(struct bc_rhist **hp, uint32_t lo, uint32_t hi)
 	if (h) {
 		nh->count = h->count;
 		memcpy(&nh->b[h->lo - nlo], h->b, (size_t)h->n * sizeof(uint64_t));
-		free(h);
+		s_rhist_put(g, h);
 	}
 	*hp = nh;
 	return 0;
 }
 
 /* add the listed buckets of src (one op of a scratch volume) into *hp */
-static int s_rhist_add(struct bc_rhist **hp, const struct bc_hist *src, const uint16_t *idx,
-		       uint32_t n)
+static int s_rhist_add(struct bc_agg *g, struct bc_rhist **hp, const struct bc_hist *src,
+		       const uint16_t *idx, uint32_t n)
 {
 	struct bc_rhist *h;
 	uint32_t i, lo = BC_HIST_BUCKETS, hi = 0;
@@ -155,7 +201,7 @@ static int s_rhist_add(struct bc_rhist **hp, const struct bc_hist *src, const ui
 		lo = idx[i] < lo ? idx[i] : lo;
 		hi = idx[i] >= hi ? idx[i] + 1u : hi;
 	}
-	if (s_rhist_cover(hp, lo, hi))
+	if (s_rhist_cover(g, hp, lo, hi))
 		return -ENOMEM;
 	h = *hp;
 	for (i = 0; i < n; i++)
@@ -191,7 +237,7 @@ static void s_opstat_add_counters(struct bc_opstat *dst, const struct bc_opstat 
 		dst->first_errno = src->first_errno;
 }
 
-static int s_entity_add(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
+static int s_entity_add(struct bc_entity *e, struct bc_agg *g, uint32_t k,
 			const struct bc_volstat *v, const struct bc_stats_touch *t)
 {
 	struct bc_secrow *row;
@@ -226,7 +272,7 @@ static int s_entity_add(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
 		return 0;
 	}
 	for (o = 0; o < BC_OP_NR; o++)
-		if (s_rhist_add(&e->sec_hist[k], &v->op[o].hist, t->idx[o], t->n[o]))
+		if (s_rhist_add(g, &e->sec_hist[k], &v->op[o].hist, t->idx[o], t->n[o]))
 			return -ENOMEM;
 	return 0;
 }
@@ -374,7 +420,7 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 			if (!e->sec_hist[k])
 				continue;
 			s_rhist_row(e->sec_hist[k], &e->secs[k]);
-			free(e->sec_hist[k]);
+			s_rhist_put(g, e->sec_hist[k]);
 			e->sec_hist[k] = NULL;
 		}
 	}

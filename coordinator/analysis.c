@@ -721,7 +721,18 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 			   : rho > BC_ANA_RHO_HI ? "windows or clocks disagree"
 						 : "consistent");
 
-	if (best.host) {
+	if (pts[at].paced_volumes && pts[at].paced_limit_iops > 0 &&
+	    pts[at].paced_iops >= 0.95 * pts[at].paced_limit_iops) {
+		/* the profile's own rate limit is the ceiling: a client-side cap, by design */
+		cls = "client-bound";
+		snprintf(verdict, sizeof(verdict),
+			 "client-bound: the profile's rate limits cap %d volume(s) at %.0f of %.0f "
+			 "IOPS configured; the storage was not the limit there",
+			 pts[at].paced_volumes, pts[at].paced_iops, pts[at].paced_limit_iops);
+		snprintf(bottleneck, sizeof(bottleneck), "rate_iops in the profile");
+		s_evidence(ev, "rate-limited volumes at %.1f%% of their configured IOPS at N=%.0f",
+			   100 * pts[at].paced_iops / pts[at].paced_limit_iops, pts[at].n);
+	} else if (best.host) {
 		cls = s_verdict_class(best.host, &best.f);
 		snprintf(verdict, sizeof(verdict), "%s: %s %s %s", cls,
 			 best.host->client ? "client" : "node", best.host->name, best.f.detail);

@@ -92,6 +92,10 @@ struct bc_ana_point {
 	int nclients;
 	const double
 	    *node_goodput_bps; /* [nnodes] client bytes/s of each node's volumes, or NULL */
+	/* volumes the profile paces (rate_iops): fewer than N in flight on purpose */
+	int paced_volumes;
+	double paced_limit_iops; /* their configured limits, summed */
+	double paced_iops;	 /* what they did */
 };
 
 enum bc_ana_class {

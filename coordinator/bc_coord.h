@@ -153,6 +153,7 @@ struct bc_agg {
 	uint32_t closed;	   /* seconds [0, closed) are closed */
 	struct bc_volstat *scratch; /* decode buffer, sized for the largest agent */
 	struct bc_stats_touch *touch; /* [scratch_n]: the non-empty buckets of scratch */
+	struct bc_rhist *rh_free;     /* closed seconds' histograms, for reuse */
 	int scratch_n;
 };
 

@@ -20,8 +20,7 @@
 #define S_DISKSTATS_TOL 0.01
 #define S_LITTLE_TOL	0.10
 
-static cJSON *s_check(cJSON *arr, const char *name, const char *scope, int pass,
-		      const char *detail)
+static cJSON *s_check(cJSON *arr, const char *name, const char *scope, int pass, const char *detail)
 {
 	cJSON *c = cJSON_CreateObject();
 
@@ -46,9 +45,9 @@ static bool s_was_lost(const struct bc_step_result *r, const char *name)
 {
 	const cJSON *l;
 
-	cJSON_ArrayForEach(l, r->lost)
-		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "name")), name))
-			return true;
+	cJSON_ArrayForEach(l, r->lost) if (!strcmp(cJSON_GetStringValue(
+						       cJSON_GetObjectItemCaseSensitive(l, "name")),
+						   name)) return true;
 	return false;
 }
 
@@ -65,10 +64,11 @@ static void s_agent_totals(cJSON *arr, const struct bc_step_result *r)
 		const cJSON *vols = cJSON_GetObjectItemCaseSensitive(t, "volumes"), *v;
 
 		if (!t && s_was_lost(r, e->name)) {
-			snprintf(detail, sizeof(detail),
-				 "agent %s was lost: its records up to the loss are counted, it sent "
-				 "no totals to compare with",
-				 e->name);
+			snprintf(
+			    detail, sizeof(detail),
+			    "agent %s was lost: its records up to the loss are counted, it sent "
+			    "no totals to compare with",
+			    e->name);
 			continue;
 		}
 		if (!t) {
@@ -79,9 +79,8 @@ static void s_agent_totals(cJSON *arr, const struct bc_step_result *r)
 		for (op = 0; op < BC_OP_NR; op++) {
 			double sum = 0;
 
-			cJSON_ArrayForEach(v, vols)
-				sum += s_get(cJSON_GetObjectItemCaseSensitive(v, bc_op_names[op]),
-					     "bytes");
+			cJSON_ArrayForEach(v, vols) sum +=
+			    s_get(cJSON_GetObjectItemCaseSensitive(v, bc_op_names[op]), "bytes");
 			if ((uint64_t)sum == e->all.op[op].bytes)
 				continue;
 			pass = false;
@@ -112,8 +111,8 @@ static void s_series_vs_window(cJSON *arr, const struct bc_step_result *r)
 		wbytes += e->window.op[op].bytes;
 	}
 	snprintf(detail, sizeof(detail),
-		 "seconds %u-%u sum to %" PRIu64 " I/Os and %" PRIu64 " bytes; window totals %" PRIu64
-		 " I/Os, %" PRIu64 " bytes",
+		 "seconds %u-%u sum to %" PRIu64 " I/Os and %" PRIu64
+		 " bytes; window totals %" PRIu64 " I/Os, %" PRIu64 " bytes",
 		 g->ramp_s, g->seconds - 1, ios, bytes, wios, wbytes);
 	s_check(arr, "per-second records sum to the window totals", "total",
 		ios == wios && bytes == wbytes, detail);
@@ -126,7 +125,8 @@ static void s_diskstats(cJSON *arr, const struct bc_step_result *r)
 	int a, i, n = 0;
 
 	for (a = 0; a < p->nagents; a++) {
-		const cJSON *t = cJSON_GetObjectItemCaseSensitive(r->agent_totals, p->agents[a].name);
+		const cJSON *t =
+		    cJSON_GetObjectItemCaseSensitive(r->agent_totals, p->agents[a].name);
 		const cJSON *vols = cJSON_GetObjectItemCaseSensitive(t, "volumes");
 		int local = 0;
 
@@ -148,12 +148,13 @@ static void s_diskstats(cJSON *arr, const struct bc_step_result *r)
 			aw = (double)e->all.op[BC_OP_WRITE].bytes;
 			er = kr > 0 ? fabs(ar - kr) / kr : (ar > 0 ? 1 : 0);
 			ew = kw > 0 ? fabs(aw - kw) / kw : (aw > 0 ? 1 : 0);
-			snprintf(detail, sizeof(detail),
-				 "%s: agent read %.0f / wrote %.0f bytes, kernel (%s) read %.0f / "
-				 "wrote %.0f bytes: %.2f%% / %.2f%% apart (limit %.0f%%)",
-				 e->name, ar, aw,
-				 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "device")),
-				 kr, kw, 100 * er, 100 * ew, 100 * S_DISKSTATS_TOL);
+			snprintf(
+			    detail, sizeof(detail),
+			    "%s: agent read %.0f / wrote %.0f bytes, kernel (%s) read %.0f / "
+			    "wrote %.0f bytes: %.2f%% / %.2f%% apart (limit %.0f%%)",
+			    e->name, ar, aw,
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "device")), kr,
+			    kw, 100 * er, 100 * ew, 100 * S_DISKSTATS_TOL);
 			s_check(arr, "agent bytes match the block device's diskstats", e->name,
 				er <= S_DISKSTATS_TOL && ew <= S_DISKSTATS_TOL, detail);
 			n++;
@@ -200,8 +201,8 @@ static void s_little(cJSON *arr, const struct bc_step_result *r)
 			 "%.0f (%.1f%% apart, limit %.0f%%)%s",
 			 e->name, l_meas, n_exp, 100 * dev, 100 * S_LITTLE_TOL,
 			 dev > S_LITTLE_TOL && l_meas < n_exp
-				 ? ": I/Os wait outside the device (client-side gap)"
-				 : "");
+			     ? ": I/Os wait outside the device (client-side gap)"
+			     : "");
 		s_check(arr, "Little's law (in flight = IOPS x mean latency)", e->name,
 			ios ? dev <= S_LITTLE_TOL : -1, ios ? detail : "skipped: no I/O");
 	}

@@ -250,8 +250,8 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		cJSON_AddNumberToObject(r->run, "started_ns", s_num(ev, "time_ns"));
 	} else if (!strcmp(type, "agents")) {
 		cJSON_ReplaceItemInObject(
-			r->run, "agents",
-			cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "agents"), 1));
+		    r->run, "agents",
+		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "agents"), 1));
 	} else if (!strcmp(type, "step_start")) {
 		return s_step_start(r, ev);
 	} else if (!strcmp(type, "stats")) {
@@ -263,10 +263,11 @@ static int s_event(struct s_replay *r, cJSON *ev)
 	} else if (!strcmp(type, "node_counters") && r->in_step) {
 		cJSON_Delete(r->res.node_counters);
 		r->res.node_counters =
-			cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "nodes"), 1);
+		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "nodes"), 1);
 	} else if (!strcmp(type, "analysis") && r->in_step) {
 		cJSON_Delete(r->res.analysis);
-		r->res.analysis = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "analysis"), 1);
+		r->res.analysis =
+		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "analysis"), 1);
 	} else if (!strcmp(type, "agent_lost") && r->in_step) {
 		if (!r->res.lost)
 			r->res.lost = cJSON_CreateArray();
@@ -284,8 +285,8 @@ static int s_event(struct s_replay *r, cJSON *ev)
 	} else if (!strcmp(type, "run_end")) {
 		s_end_step(r);
 		cJSON_ReplaceItemInObject(
-			r->run, "status",
-			cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "status"), 1));
+		    r->run, "status",
+		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "status"), 1));
 	}
 	return 0;
 }

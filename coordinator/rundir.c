@@ -106,18 +106,32 @@ static char *s_num(char *p, double d)
  */
 static char *s_u64(char *p, uint64_t v)
 {
-	char t[20];
-	int n = 0;
+	/* two digits per division: the histograms are most of events.jsonl */
+	static const char pairs[201] =
+	"0001020304050607080910111213141516171819"
+	"2021222324252627282930313233343536373839"
+	"4041424344454647484950515253545556575859"
+	"6061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+	char t[20], *q = t + sizeof(t);
+	size_t n;
 
 	if (v >= 1000000000000000ull)
 		return s_num(p, (double)v);
-	do {
-		t[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = t[--n];
-	return p;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, pairs + 2 * v, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	n = (size_t)(t + sizeof(t) - q);
+	memcpy(p, q, n);
+	return p + n;
 }
 
 static char *s_lit(char *p, const char *s)

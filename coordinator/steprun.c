@@ -63,15 +63,14 @@ static void s_print_verdict(const cJSON *ana)
 		return;
 	printf("  verdict: %s\n",
 	       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ana, "verdict")));
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(ana, "evidence"))
-		if (cJSON_IsString(e))
-			printf("    - %s\n", e->valuestring);
+	cJSON_ArrayForEach(e,
+			   cJSON_GetObjectItemCaseSensitive(ana, "evidence")) if (cJSON_IsString(e))
+	    printf("    - %s\n", e->valuestring);
 	fflush(stdout);
 }
 
 int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON *steps,
-			void (*flush)(void *), void *ctx, bool *degraded, char *err,
-			size_t errlen)
+			void (*flush)(void *), void *ctx, bool *degraded, char *err, size_t errlen)
 {
 	const struct bc_step *step = &f->prof->steps[idx];
 	struct bc_step *pts_step = calloc(BC_SWEEP_MAX, sizeof(*pts_step));

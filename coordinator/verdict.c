@@ -108,6 +108,17 @@ int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struc
 			bc_use_init(&clients[i], p->agents[i].name, true);
 		cJSON_Delete(mean);
 	}
+	for (i = 0; i < p->nvolumes; i++) {
+		struct bc_workload vw;
+
+		if (bc_volume_workload(&res->step->wl, &p->volumes[i], &vw, NULL, 0) ||
+		    !vw.rate_iops)
+			continue;
+		pt->paced_volumes++;
+		pt->paced_limit_iops += (double)vw.rate_iops;
+		for (op = 0; op < BC_OP_NR; op++)
+			pt->paced_iops += (double)g->ent[BC_LVL_VOLUME][i].window.op[op].ios / secs;
+	}
 	pt->nodes = nodes;
 	pt->nnodes = p->nnodes;
 	pt->clients = clients;

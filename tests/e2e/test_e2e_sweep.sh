@@ -1,0 +1,35 @@
+#!/bin/bash
+# test_e2e_sweep: an iodepth sweep runs each point as its own step, the last carries the sweep
+# table and the analysis, and a plateau made by the profile's own rate limits is found and
+# attributed to them (client-bound), not to the storage. Every output shows the verdict.
+. "$(dirname "$0")/lib.sh"
+
+cat >"$T/p.json" <<JSON
+{"name": "sweep",
+ "agents": [{"name": "c1", "endpoint": "local"}],
+ "nodes": [{"name": "n1"}, {"name": "n2"}],
+ "volumes": [{"agent": "c1", "path": "a.dat", "size": "16m", "node": "n1", "workload": {"rate_iops": 1500}},
+             {"agent": "c1", "path": "b.dat", "size": "16m", "node": "n2", "workload": {"rate_iops": 1500}}],
+ "steps": [{"name": "rr", "rw": "randread", "bs": "4k",
+            "sweep": {"iodepth": [1, 4, 16], "ramp": "1s", "runtime": "2s"}}]}
+JSON
+"$COORD" run -o "$T/out" --scratch-dir "$T/scr" "$T/p.json" >"$T/stdout" 2>"$T/stderr" || {
+	cat "$T/stdout" "$T/stderr"
+	fail "sweep run failed"
+}
+cat "$T/stdout"
+R=$(run_dir "$T/out")
+RJ="$R/run.json"
+json "$RJ" "[s['name'] for s in r['steps']] == ['rr@iodepth=1', 'rr@iodepth=4', 'rr@iodepth=16'] and all(s['sweep_of'] == 'rr' for s in r['steps'])" |
+	grep -qx True || fail "sweep points are not steps of their own"
+json "$RJ" "r['steps'][-1]['sweep']['param'] == 'iodepth' and r['steps'][-1]['sweep']['values'] == [1, 4, 16]" |
+	grep -qx True || fail "the last point does not carry the sweep table"
+json "$RJ" "all(abs(i - 3000) < 150 for i in r['steps'][-1]['sweep']['iops'])" | grep -qx True ||
+	fail "rate limits (2 x 1500 IOPS) not honoured: $(json "$RJ" "r['steps'][-1]['sweep']['iops']")"
+json "$RJ" "r['steps'][-1]['analysis']['class'] == 'client-bound' and 'rate limits' in r['steps'][-1]['analysis']['verdict']" |
+	grep -qx True || fail "plateau not attributed to the rate limits: $(json "$RJ" "r['steps'][-1]['analysis']['verdict']")"
+json "$RJ" "len(r['steps'][-1]['analysis']['points']) == 3 and r['steps'][0]['agents'][0]['host']['window']['cpu_busy_pct'] >= 0" |
+	grep -qx True || fail "analysis points or client host counters missing"
+grep -q "verdict: client-bound" "$T/stdout" || fail "the verdict is not in the live output"
+grep -qi "client-bound" "$R/summary.md" || fail "the verdict is not in summary.md"
+echo "PASS"

@@ -28,6 +28,9 @@ static void s_usage(FILE *f)
 		   "      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
 		   "      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
 		   "  -q, --quiet               no per-second lines\n"
+		   "      --json                one JSON object per second on stdout (the rest on\n"
+		   "                            stderr)\n"
+		   "      --plain               plain lines even on a terminal (no live panel)\n"
 		   "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
 		   "                            default ~/.config/bench-coord/coord.cert, see keygen)\n"
 		   "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
@@ -58,6 +61,8 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 		{"connect-timeout", required_argument, NULL, 'C'},
 		{"prepare-timeout", required_argument, NULL, 'P'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"json", no_argument, NULL, 'J'},
+		{"plain", no_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{"cert", required_argument, NULL, 'c'},
 		{"known-hosts", required_argument, NULL, 'H'},
@@ -100,6 +105,12 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 			break;
 		case 'q':
 			o->quiet = true;
+			break;
+		case 'J':
+			o->live = BC_LIVE_JSON;
+			break;
+		case 'L':
+			o->live = BC_LIVE_LINES;
 			break;
 		case 'h':
 			s_usage(stdout);
@@ -205,6 +216,7 @@ int bc_cmd_run(int argc, char **argv)
 
 	if (s_parse(argc, argv, &o))
 		return 2;
+	bc_live_init(o.quiet ? BC_LIVE_QUIET : (enum bc_live_mode)o.live);
 	rc = bc_profile_load(o.profile_path, &p, err, sizeof(err));
 	if (rc) {
 		bc_error("%s", err);
@@ -237,9 +249,10 @@ int bc_cmd_run(int argc, char **argv)
 	cJSON_AddStringToObject(ev, "profile", p->name);
 	cJSON_AddStringToObject(ev, "source", o.profile_path);
 	bc_rundir_event(&rd, "run_start", ev);
-	printf("bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)\nresults: %s\n",
+	fprintf(bc_live_out(),
+		"bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)\nresults: %s\n",
 	       BC_VERSION, p->name, p->nagents, p->nvolumes, p->nsteps, rd.path);
-	fflush(stdout);
+	fflush(bc_live_out());
 
 	rc = bc_fleet_open(&fleet, p, &o, rd.path, err, sizeof(err));
 	fleet.counters = counters;
@@ -282,7 +295,7 @@ done:
 	ev = cJSON_CreateObject();
 	cJSON_AddStringToObject(ev, "status", status == 3 ? "degraded" : status ? "failed" : "ok");
 	bc_rundir_event(&rd, "run_end", ev);
-	printf("\n%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)\n",
+	fprintf(bc_live_out(), "\n%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)\n",
 	       status == 3 ? "run completed WITHOUT some agents (lost), results"
 	       : status    ? "run FAILED, partial results"
 			   : "results",

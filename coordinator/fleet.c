@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -302,10 +303,10 @@ int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct b
 		snprintf(f->scratch_root, sizeof(f->scratch_root), "/var/tmp/bench-coord.%d",
 			 (int)getpid());
 	f->conns = calloc((size_t)p->nagents, sizeof(*f->conns));
-	f->items = calloc((size_t)p->nagents + 1, sizeof(*f->items));
-	f->item_conn = calloc((size_t)p->nagents + 1, sizeof(int));
-	f->ready = calloc((size_t)p->nagents + 1, sizeof(int));
-	if (!f->conns || !f->items || !f->item_conn || !f->ready)
+	f->queue = calloc((size_t)p->nagents + 1, sizeof(int));
+	f->queued = calloc((size_t)p->nagents + 1, sizeof(bool));
+	f->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (!f->conns || !f->queue || !f->queued || f->epfd < 0)
 		return -ENOMEM;
 	f->n = p->nagents;
 	for (i = 0; i < f->n; i++) {
@@ -367,11 +368,21 @@ int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct b
 			rc = -EINVAL;
 			break;
 		}
-		f->items[f->nitems].socket = zsock_resolve(c->sock);
-		f->items[f->nitems].events = ZMQ_POLLIN;
-		f->item_conn[f->nitems++] = i;
+		{
+			struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
+
+			epoll_ctl(f->epfd, EPOLL_CTL_ADD, zsock_fd(c->sock), &ev);
+		}
 	}
 	return rc;
+}
+
+static void s_enqueue(struct bc_fleet *f, int i)
+{
+	if (f->queued[i] || !f->conns[i].sock)
+		return;
+	f->queued[i] = true;
+	f->queue[(f->qhead + f->qlen++) % f->n] = i;
 }
 
 struct bc_conn *bc_fleet_conn(struct bc_fleet *f, void *sock)
@@ -384,47 +395,70 @@ struct bc_conn *bc_fleet_conn(struct bc_fleet *f, void *sock)
 	return NULL;
 }
 
+/*
+ * ZMQ_FD only says "something changed"; ZMQ_EVENTS says whether a message
+ * waits, and a send may consume the change it signals. So: every socket
+ * whose fd fired goes into the ring, each ring entry is checked with
+ * ZMQ_EVENTS, a socket that gave a message goes to the back (others first),
+ * and every socket is looked at at least every S_SWEEP_MS whatever epoll says.
+ */
+#define S_SWEEP_MS 50
+
 int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, struct bc_msg *m,
 		  char *err, size_t errlen)
 {
-	uint64_t deadline = bc_mono_ns() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * BC_NS_PER_MS;
-	struct bc_conn *c;
-	int rc, i, wait = timeout_ms;
+	uint64_t now = bc_mono_ns();
+	uint64_t deadline = now + (uint64_t)(timeout_ms > 0 ? timeout_ms : 0) * BC_NS_PER_MS;
+	struct epoll_event evs[64];
+	int rc, i, n, wait;
 
 	memset(m, 0, sizeof(*m));
 	for (;;) {
-		/* as zpoller_wait: an interrupt ends the wait before polling */
+		/* as zpoller_wait: an interrupt ends the wait */
 		if (zsys_interrupted)
 			return -EINTR;
-		if (f->iready >= f->nready) {
-			f->iready = f->nready = 0;
-			rc = zmq_poll(f->items, f->nitems, wait);
-			if (rc < 0)
-				return -EINTR;
-			if (rc == 0)
-				return -ETIMEDOUT;
-			for (i = 0; i < f->nitems; i++)
-				if (f->items[i].revents & ZMQ_POLLIN)
-					f->ready[f->nready++] = i;
-		}
-		c = &f->conns[f->item_conn[f->ready[f->iready++]]];
-		rc = bc_msg_recv(c->sock, false, m, err, errlen);
-		if (rc != -EAGAIN)
-			break;
-		/* read elsewhere since the poll (e.g. a closed socket): wait for the rest */
-		bc_msg_clear(m);
-		memset(m, 0, sizeof(*m));
-		if (timeout_ms >= 0) {
-			uint64_t now = bc_mono_ns();
+		while (f->qlen) {
+			struct bc_conn *c;
 
-			if (now >= deadline)
-				return -ETIMEDOUT;
-			wait = (int)((deadline - now) / BC_NS_PER_MS) + 1;
+			i = f->queue[f->qhead];
+			f->qhead = (f->qhead + 1) % f->n;
+			f->qlen--;
+			f->queued[i] = false;
+			c = &f->conns[i];
+			if (!c->sock || !(zsock_events(c->sock) & ZMQ_POLLIN))
+				continue;
+			rc = bc_msg_recv(c->sock, false, m, err, errlen);
+			if (rc == -EAGAIN) {
+				bc_msg_clear(m);
+				memset(m, 0, sizeof(*m));
+				continue;
+			}
+			s_enqueue(f, i); /* it may hold more */
+			*from = c;
+			c->last_heard_ns = bc_mono_ns();
+			return rc;
 		}
+		now = bc_mono_ns();
+		if (now - f->swept_ns >= S_SWEEP_MS * BC_NS_PER_MS) {
+			f->swept_ns = now;
+			for (i = 0; i < f->n; i++)
+				s_enqueue(f, i);
+			if (f->qlen)
+				continue;
+		}
+		if (timeout_ms >= 0 && now >= deadline && timeout_ms != 0)
+			return -ETIMEDOUT;
+		wait = S_SWEEP_MS;
+		if (timeout_ms >= 0 && (deadline - now) / BC_NS_PER_MS + 1 < (uint64_t)wait)
+			wait = timeout_ms ? (int)((deadline - now) / BC_NS_PER_MS) + 1 : 0;
+		n = epoll_wait(f->epfd, evs, (int)(sizeof(evs) / sizeof(evs[0])), wait);
+		if (n < 0 && errno != EINTR)
+			return -EINTR;
+		for (i = 0; i < n; i++)
+			s_enqueue(f, (int)evs[i].data.u32);
+		if (n <= 0 && timeout_ms == 0)
+			return -ETIMEDOUT;
 	}
-	*from = c;
-	c->last_heard_ns = bc_mono_ns();
-	return rc;
 }
 
 void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *body)
@@ -432,8 +466,12 @@ void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *bod
 	int i;
 
 	for (i = 0; i < f->n; i++)
-		if (f->conns[i].sock && f->conns[i].hello)
+		if (f->conns[i].sock && f->conns[i].hello) {
 			bc_msg_send_json(f->conns[i].sock, NULL, t, body);
+			/* a send may have taken the wake-up of a message that waits */
+			if (f->queue)
+				s_enqueue(f, i);
+		}
 }
 
 static cJSON *s_hello_body(const struct bc_fleet *f, const struct bc_conn *c)
@@ -779,12 +817,14 @@ void bc_fleet_close(struct bc_fleet *f)
 		cJSON_Delete(c->hello);
 		free(c->vols);
 	}
-	free(f->items);
-	free(f->item_conn);
-	free(f->ready);
-	f->items = NULL;
-	f->item_conn = f->ready = NULL;
-	f->nitems = f->nready = f->iready = 0;
+	if (f->epfd > 0)
+		close(f->epfd);
+	f->epfd = -1;
+	free(f->queue);
+	free(f->queued);
+	f->queue = NULL;
+	f->queued = NULL;
+	f->qlen = f->qhead = 0;
 	free(f->conns);
 	f->conns = NULL;
 	if (any_local && !f->opts->keep_scratch && !f->opts->scratch_dir)

@@ -136,43 +136,6 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 	return -EIO;
 }
 
-static void s_print_header(FILE *o, const struct bc_step_result *res)
-{
-	fprintf(o, "\nstep %s: %s bs=%u iodepth=%u numjobs=%u ramp=%us runtime=%us\n",
-		res->step->name, bc_rw_names[res->step->wl.rw], res->step->wl.bs,
-		res->step->wl.iodepth, res->step->wl.numjobs, res->step->wl.ramp_s,
-		res->step->wl.runtime_s);
-	fprintf(o, "%-8s %4s %-5s %7s %11s %9s %6s %9s %9s %9s\n", "time", "sec", "phase",
-		"agents", "IOPS", "MB/s", "read%", "mean_ms", "p99_ms", "max_ms");
-	fflush(o);
-}
-
-static void s_print_second(FILE *o, const struct bc_step_result *res, uint32_t k, int nagents)
-{
-	const struct bc_agg *g = &res->agg;
-	const struct bc_secrow *r = &g->ent[BC_LVL_TOTAL][0].secs[k];
-	uint64_t ios = 0, bytes = 0;
-	time_t t = (time_t)((res->start_ns + (uint64_t)(k + 1) * BC_NS_PER_S) / BC_NS_PER_S);
-	char ts[16], ag[16];
-	struct tm tm;
-	int op;
-
-	for (op = 0; op < BC_OP_NR; op++) {
-		ios += r->ios[op];
-		bytes += r->bytes[op];
-	}
-	localtime_r(&t, &tm);
-	strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-	snprintf(ag, sizeof(ag), "%u/%d", g->agents_reported[k], nagents);
-	fprintf(o, "%-8s %4u %-5s %7s %11" PRIu64 " %9.1f %6.1f %9.3f %9.3f %9.3f%s%s\n", ts, k,
-		k < g->ramp_s ? "ramp" : "run", ag, ios, (double)bytes / 1e6,
-		ios ? 100.0 * (double)r->ios[BC_OP_READ] / (double)ios : 0.0,
-		ios ? (double)r->lat_sum_ns / (double)ios / 1e6 : 0.0, (double)r->p99_ns / 1e6,
-		(double)r->max_ns / 1e6, r->errors ? "  ERRORS" : "",
-		g->late[k] ? "  late" : "");
-	fflush(o);
-}
-
 static int s_alive(const struct bc_fleet *f)
 {
 	int i, n = 0;
@@ -240,12 +203,17 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 		 */
 		if (g->agents_reported[k] >= (uint32_t)f->n && now + S_EARLY_MS * BC_NS_PER_MS < end &&
 		    !s_second_ios(g, k)) {
-			if (!k || s_second_ios(g, k - 1))
-				printf("%-8s %4u pass complete: seconds %u-%u are empty\n", "", k, k,
-				       g->seconds - 1);
+			if (!k || s_second_ios(g, k - 1)) {
+				char note[96];
+
+				snprintf(note, sizeof(note),
+					 "%-8s %4u pass complete: seconds %u-%u are empty", "", k, k,
+					 g->seconds - 1);
+				bc_live_note(note);
+			}
 			continue;
 		}
-		s_print_second(stdout, res, k, f->n);
+		bc_live_second(res, k, f->n, &f->progress);
 	}
 }
 
@@ -560,7 +528,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	}
 	bc_rundir_event(rd, "step_start", ev);
 	if (!f->opts->quiet)
-		s_print_header(stdout, res);
+		bc_live_header(res);
 	bc_counters_step_begin(f->counters, start, res->agg.seconds, st->wl.ramp_s);
 	rc = s_run_loop(f, rd, res);
 	s_close_seconds(f, rd, res, true);

@@ -57,16 +57,41 @@ static void s_sweep_result(const struct bc_step_result *res, int rc, struct bc_s
 /* the verdict at the end of a step, where the operator is looking */
 static void s_print_verdict(const cJSON *ana)
 {
+	FILE *o = bc_live_out();
 	const cJSON *e;
 
 	if (!ana)
 		return;
-	printf("  verdict: %s\n",
-	       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ana, "verdict")));
-	cJSON_ArrayForEach(e,
-			   cJSON_GetObjectItemCaseSensitive(ana, "evidence")) if (cJSON_IsString(e))
-	    printf("    - %s\n", e->valuestring);
-	fflush(stdout);
+	fprintf(o, "  verdict: %s\n",
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ana, "verdict")));
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(ana, "evidence"))
+	{
+		if (cJSON_IsString(e))
+			fprintf(o, "    - %s\n", e->valuestring);
+	}
+	fflush(o);
+}
+
+/* seconds of a step's remaining points, and of every profile step after it */
+static uint32_t s_seconds_after(const struct bc_profile *p, int idx,
+				const struct bc_sweep_state *sw, int done)
+{
+	uint32_t t = 0;
+	int i, n;
+
+	for (i = done + 1; i < sw->npoints; i++)
+		t += sw->points[done].wl.ramp_s + sw->points[done].wl.runtime_s;
+	for (i = idx + 1; i < p->nsteps; i++) {
+		struct bc_sweep_state s2;
+
+		n = 1;
+		if (!bc_sweep_init(&s2, p, &p->steps[i])) {
+			n = s2.npoints > 0 ? s2.npoints : 1;
+			bc_sweep_free(&s2);
+		}
+		t += (uint32_t)n * (p->steps[i].wl.ramp_s + p->steps[i].wl.runtime_s);
+	}
+	return t;
 }
 
 int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON *steps,
@@ -100,7 +125,11 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 		pts_step[n].sweep = NULL;
 		snprintf(pts_step[n].name, sizeof(pts_step[n].name), "%s", pt.name);
 		snprintf(labels[n], sizeof(labels[n]), "%s", pt.label);
+		f->progress.step = idx;
+		f->progress.nsteps = f->prof->nsteps;
+		f->progress.after_s = s_seconds_after(f->prof, idx, &sw, n);
 		rc = bc_step_execute(f, rd, idx, &pts_step[n], &res);
+		bc_live_step_end();
 		if (res.step) {
 			sj = bc_result_step_json(&res);
 			if (swept) {
@@ -108,7 +137,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 				cJSON_AddStringToObject(sj, "sweep_point", pt.label);
 			}
 			if (!rc) {
-				bc_result_print_step(stdout, &res);
+				bc_result_print_step(bc_live_out(), &res);
 				if (!swept)
 					s_print_verdict(res.analysis);
 			}
@@ -138,9 +167,9 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 		cJSON_AddItemToObject(last, "sweep", bc_sweep_json(&sw, ana));
 		if (ana)
 			cJSON_AddItemToObject(last, "analysis", ana);
-		printf("\nsweep %s over %s: %d point(s)%s%s\n", step->name,
-		       bc_sweep_param_names[sw.param], npts, sw.stopped ? ", stopped: " : "",
-		       sw.stopped ? sw.stop_reason : "");
+		fprintf(bc_live_out(), "\nsweep %s over %s: %d point(s)%s%s\n", step->name,
+			bc_sweep_param_names[sw.param], npts, sw.stopped ? ", stopped: " : "",
+			sw.stopped ? sw.stop_reason : "");
 		s_print_verdict(ana);
 		flush(ctx);
 	}

@@ -455,8 +455,37 @@ static void test_use_from_json(void)
 	cJSON_Delete(j);
 }
 
+/* the profile's own rate limits flatten the curve: attributed to them, not to the storage */
+static void test_rate_limited(void)
+{
+	struct bc_ana_point p[3];
+	cJSON *a;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		/* 2 volumes x 1500 IOPS of 4 KiB whatever the depth; latency stays low */
+		p[i] = point(2 << (2 * i), 3000 * 4096.0, 20e-6);
+		p[i].x_iops = 3000;
+		p[i].paced_volumes = 2;
+		p[i].paced_limit_iops = 3000;
+		p[i].paced_iops = 2990;
+	}
+	a = bc_ana_json(p, 3, "iodepth");
+	CHECK_MSG(!strcmp(jstr(a, "class"), "client-bound"), "class %s", jstr(a, "class"));
+	CHECK(strstr(jstr(a, "verdict"), "rate limits cap 2 volume(s)") != NULL);
+	CHECK(!strcmp(jstr(a, "bottleneck"), "rate_iops in the profile"));
+	cJSON_Delete(a);
+	/* below their limits the pacing is not the ceiling: Little's law judges as usual */
+	for (i = 0; i < 3; i++)
+		p[i].paced_iops = 1000;
+	a = bc_ana_json(p, 3, "iodepth");
+	CHECK_MSG(strcmp(jstr(a, "class"), "client-bound"), "class %s", jstr(a, "class"));
+	cJSON_Delete(a);
+}
+
 int main(void)
 {
+	test_rate_limited();
 	test_usl();
 	test_kneedle();
 	test_classes();

@@ -1,0 +1,221 @@
+/*
+ * live.c - what the operator watches during a run. Three forms:
+ *  - lines: one vdbench-style line per second (pipes, logs, CI);
+ *  - tty: the same lines scrolling, with a panel redrawn in place under
+ *    them - progress bar with step and ETA, and this second per client host
+ *    and per storage node - when stdout is a terminal;
+ *  - json (--json): one JSON object per second on stdout, everything meant
+ *    for people on stderr, so `bench-coord run --json p.json | jq` works.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bc_clock.h"
+#include "bc_coord.h"
+
+/* the panel shows at most this many rows per level; more are summarised */
+#define S_PANEL_ROWS 8
+
+static enum bc_live_mode s_mode = BC_LIVE_LINES;
+static int s_panel_lines; /* lines of the panel drawn last, to erase them */
+
+void bc_live_init(enum bc_live_mode mode)
+{
+	const char *term = getenv("TERM");
+
+	if (mode == BC_LIVE_AUTO)
+		mode = isatty(STDOUT_FILENO) && term && strcmp(term, "dumb") ? BC_LIVE_TTY
+									     : BC_LIVE_LINES;
+	s_mode = mode;
+}
+
+enum bc_live_mode bc_live_mode(void)
+{
+	return s_mode;
+}
+
+FILE *bc_live_out(void)
+{
+	return s_mode == BC_LIVE_JSON ? stderr : stdout;
+}
+
+/* a second's totals of one entity */
+struct s_fig {
+	uint64_t ios, bytes, rd;
+	double mean_ms, p99_ms, max_ms;
+};
+
+static struct s_fig s_fig(const struct bc_secrow *r)
+{
+	struct s_fig x = {0};
+	int op;
+
+	for (op = 0; op < BC_OP_NR; op++) {
+		x.ios += r->ios[op];
+		x.bytes += r->bytes[op];
+	}
+	x.rd = r->ios[BC_OP_READ];
+	x.mean_ms = x.ios ? (double)r->lat_sum_ns / (double)x.ios / 1e6 : 0;
+	x.p99_ms = (double)r->p99_ns / 1e6;
+	x.max_ms = (double)r->max_ns / 1e6;
+	return x;
+}
+
+static void s_erase_panel(void)
+{
+	if (s_mode == BC_LIVE_TTY && s_panel_lines) {
+		printf("\033[%dA\033[J", s_panel_lines);
+		s_panel_lines = 0;
+	}
+}
+
+void bc_live_header(const struct bc_step_result *res)
+{
+	const struct bc_workload *wl = &res->step->wl;
+
+	if (s_mode == BC_LIVE_JSON || s_mode == BC_LIVE_QUIET)
+		return;
+	s_erase_panel();
+	printf("\nstep %s: %s bs=%u iodepth=%u numjobs=%u ramp=%us runtime=%us\n", res->step->name,
+	       bc_rw_names[wl->rw], wl->bs, wl->iodepth, wl->numjobs, wl->ramp_s, wl->runtime_s);
+	printf("%-8s %4s %-5s %7s %11s %9s %6s %9s %9s %9s\n", "time", "sec", "phase", "agents",
+	       "IOPS", "MB/s", "read%", "mean_ms", "p99_ms", "max_ms");
+	fflush(stdout);
+}
+
+static void s_line(const struct bc_step_result *res, uint32_t k, int nagents)
+{
+	const struct bc_agg *g = &res->agg;
+	struct s_fig x = s_fig(&g->ent[BC_LVL_TOTAL][0].secs[k]);
+	time_t t = (time_t)((res->start_ns + (uint64_t)(k + 1) * BC_NS_PER_S) / BC_NS_PER_S);
+	char ts[16], ag[16];
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+	snprintf(ag, sizeof(ag), "%u/%d", g->agents_reported[k], nagents);
+	printf("%-8s %4u %-5s %7s %11" PRIu64 " %9.1f %6.1f %9.3f %9.3f %9.3f%s%s\n", ts, k,
+	       k < g->ramp_s ? "ramp" : "run", ag, x.ios, (double)x.bytes / 1e6,
+	       x.ios ? 100.0 * (double)x.rd / (double)x.ios : 0.0, x.mean_ms, x.p99_ms, x.max_ms,
+	       g->ent[BC_LVL_TOTAL][0].secs[k].errors ? "  ERRORS" : "",
+	       g->late[k] ? "  late" : "");
+}
+
+static void s_json(const struct bc_step_result *res, uint32_t k, int nagents)
+{
+	static const char *const lvl[] = {"volumes", "agents", "nodes"};
+	const struct bc_agg *g = &res->agg;
+	struct s_fig x = s_fig(&g->ent[BC_LVL_TOTAL][0].secs[k]);
+	cJSON *o = cJSON_CreateObject();
+	char *text;
+	int l, i;
+
+	cJSON_AddStringToObject(o, "step", res->step->name);
+	cJSON_AddNumberToObject(o, "second", k);
+	cJSON_AddStringToObject(o, "phase", k < g->ramp_s ? "ramp" : "run");
+	cJSON_AddNumberToObject(o, "time_ns",
+				(double)(res->start_ns + (uint64_t)(k + 1) * BC_NS_PER_S));
+	cJSON_AddNumberToObject(o, "agents_reported", g->agents_reported[k]);
+	cJSON_AddNumberToObject(o, "agents_expected", nagents);
+	cJSON_AddNumberToObject(o, "iops", (double)x.ios);
+	cJSON_AddNumberToObject(o, "mbps", (double)x.bytes / 1e6);
+	cJSON_AddNumberToObject(o, "read_iops", (double)x.rd);
+	cJSON_AddNumberToObject(o, "lat_mean_ms", x.mean_ms);
+	cJSON_AddNumberToObject(o, "lat_p99_ms", x.p99_ms);
+	cJSON_AddNumberToObject(o, "lat_max_ms", x.max_ms);
+	for (l = BC_LVL_AGENT; l <= BC_LVL_NODE; l++) {
+		cJSON *m = cJSON_AddObjectToObject(o, lvl[l]);
+
+		for (i = 0; i < g->nent[l]; i++) {
+			struct s_fig e = s_fig(&g->ent[l][i].secs[k]);
+			cJSON *r = cJSON_AddObjectToObject(m, g->ent[l][i].name);
+
+			cJSON_AddNumberToObject(r, "iops", (double)e.ios);
+			cJSON_AddNumberToObject(r, "mbps", (double)e.bytes / 1e6);
+			cJSON_AddNumberToObject(r, "lat_p99_ms", e.p99_ms);
+		}
+	}
+	text = cJSON_PrintUnformatted(o);
+	if (text)
+		printf("%s\n", text);
+	cJSON_free(text);
+	cJSON_Delete(o);
+}
+
+static void s_panel_level(const struct bc_agg *g, int l, uint32_t k, const char *what)
+{
+	int i;
+
+	for (i = 0; i < g->nent[l] && i < S_PANEL_ROWS; i++) {
+		struct s_fig e = s_fig(&g->ent[l][i].secs[k]);
+
+		printf("  %-6s %-24.24s %11" PRIu64 " %9.1f %9.3f\n", what, g->ent[l][i].name,
+		       e.ios, (double)e.bytes / 1e6, e.p99_ms);
+		s_panel_lines++;
+	}
+	if (g->nent[l] > S_PANEL_ROWS) {
+		printf("  %-6s ... and %d more\n", what, g->nent[l] - S_PANEL_ROWS);
+		s_panel_lines++;
+	}
+}
+
+static void s_panel(const struct bc_step_result *res, uint32_t k, const struct bc_live_progress *p)
+{
+	const struct bc_agg *g = &res->agg;
+	uint32_t left = g->seconds - k - 1;
+	int width = 30, done = (int)((k + 1) * (uint64_t)width / (g->seconds ? g->seconds : 1));
+	char bar[64];
+
+	memset(bar, '#', (size_t)done);
+	memset(bar + done, '.', (size_t)(width - done));
+	bar[width] = 0;
+	printf("  [%s] step %d/%d %s  second %u/%u  step ETA %u:%02u  run ETA %u:%02u\n", bar,
+	       p->step + 1, p->nsteps, res->step->name, k + 1, g->seconds, left / 60, left % 60,
+	       (left + p->after_s) / 60, (left + p->after_s) % 60);
+	printf("  %-6s %-24s %11s %9s %9s\n", "", "this second", "IOPS", "MB/s", "p99_ms");
+	s_panel_lines = 2;
+	s_panel_level(g, BC_LVL_AGENT, k, "client");
+	s_panel_level(g, BC_LVL_NODE, k, "node");
+}
+
+void bc_live_second(const struct bc_step_result *res, uint32_t k, int nagents,
+		    const struct bc_live_progress *p)
+{
+	switch (s_mode) {
+	case BC_LIVE_JSON:
+		s_json(res, k, nagents);
+		break;
+	case BC_LIVE_TTY:
+		s_erase_panel();
+		s_line(res, k, nagents);
+		if (p)
+			s_panel(res, k, p);
+		break;
+	case BC_LIVE_LINES:
+		s_line(res, k, nagents);
+		break;
+	default:
+		break;
+	}
+	fflush(stdout);
+}
+
+void bc_live_note(const char *text)
+{
+	if (s_mode == BC_LIVE_JSON || s_mode == BC_LIVE_QUIET)
+		return;
+	s_erase_panel();
+	printf("%s\n", text);
+	fflush(stdout);
+}
+
+void bc_live_step_end(void)
+{
+	/* the summary table follows: the panel's figures would be stale above it */
+	s_erase_panel();
+	fflush(stdout);
+}

@@ -28,6 +28,7 @@ struct bc_run_opts {
 	uint32_t prepare_timeout_ms;
 	bool quiet;		   /* no per-second lines */
 	int live;		   /* enum bc_live_mode: auto, lines, tty, json */
+	const char *metrics_listen; /* host:port for the Prometheus endpoint, or NULL */
 	const char *cert;	   /* coordinator key pair for profile agents (--cert) */
 	const char *known_hosts;   /* "endpoint-or-name key" lines (--known-hosts) */
 	bool insecure;		   /* plain text to profile agents (--insecure) */
@@ -96,6 +97,7 @@ struct bc_fleet {
 	char keydir[BC_PATH_MAX]; /* ephemeral keys of local agents, removed after */
 	struct bc_counters *counters; /* storage-node counters (bc_counter.h), owned by cmd_run */
 	struct bc_live_progress progress; /* where the run is, for the live view */
+	struct bc_metrics *metrics;	  /* --metrics-listen server, NULL without */
 };
 
 /* fleet.c */
@@ -238,6 +240,15 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 			void (*flush)(void *), void *ctx, bool *degraded, char *err, size_t errlen);
 /* cmd_run.c: print failed cross-checks and an unsteady window of a step */
 void bc_result_warn_checks(const struct bc_step_result *res, const cJSON *sj);
+
+/* metrics.c: --metrics-listen, the live aggregates for Prometheus */
+struct bc_metrics;
+/* listen on addr ("127.0.0.1:9470"); NULL with a message in err */
+struct bc_metrics *bc_metrics_start(const char *addr, const char *profile, char *err,
+				    size_t errlen);
+/* publish second k of res (just closed); m may be NULL */
+void bc_metrics_update(struct bc_metrics *m, const struct bc_step_result *res, uint32_t k);
+void bc_metrics_stop(struct bc_metrics **m);
 
 /* command entry points */
 int bc_cmd_run(int argc, char **argv);

@@ -31,6 +31,7 @@ static void s_usage(FILE *f)
 		   "      --json                one JSON object per second on stdout (the rest on\n"
 		   "                            stderr)\n"
 		   "      --plain               plain lines even on a terminal (no live panel)\n"
+		   "      --metrics-listen H:P  serve live aggregates for Prometheus on http://H:P/metrics\n"
 		   "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
 		   "                            default ~/.config/bench-coord/coord.cert, see keygen)\n"
 		   "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
@@ -62,6 +63,7 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 		{"prepare-timeout", required_argument, NULL, 'P'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"json", no_argument, NULL, 'J'},
+		{"metrics-listen", required_argument, NULL, 'M'},
 		{"plain", no_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{"cert", required_argument, NULL, 'c'},
@@ -108,6 +110,9 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 			break;
 		case 'J':
 			o->live = BC_LIVE_JSON;
+			break;
+		case 'M':
+			o->metrics_listen = optarg;
 			break;
 		case 'L':
 			o->live = BC_LIVE_LINES;
@@ -213,6 +218,7 @@ int bc_cmd_run(int argc, char **argv)
 	int rc, i, status = 1;
 	bool degraded = false;
 	struct bc_counters *counters = NULL;
+	struct bc_metrics *metrics = NULL;
 
 	if (s_parse(argc, argv, &o))
 		return 2;
@@ -222,10 +228,19 @@ int bc_cmd_run(int argc, char **argv)
 		bc_error("%s", err);
 		return 2;
 	}
+	if (o.metrics_listen) {
+		metrics = bc_metrics_start(o.metrics_listen, p->name, err, sizeof(err));
+		if (!metrics) {
+			bc_error("%s", err);
+			bc_profile_destroy(&p);
+			return 2;
+		}
+	}
 	/* node counter sources are checked before anything starts */
 	counters = bc_counters_new(p, err, sizeof(err));
 	if (!counters) {
 		bc_error("%s", err);
+		bc_metrics_stop(&metrics);
 		bc_profile_destroy(&p);
 		return 2;
 	}
@@ -256,6 +271,7 @@ int bc_cmd_run(int argc, char **argv)
 
 	rc = bc_fleet_open(&fleet, p, &o, rd.path, err, sizeof(err));
 	fleet.counters = counters;
+	fleet.metrics = metrics;
 	if (!rc)
 		rc = bc_fleet_hello(&fleet, err, sizeof(err));
 	if (!rc)
@@ -302,6 +318,7 @@ done:
 	       rd.path);
 out:
 	bc_counters_destroy(&counters);
+	bc_metrics_stop(&metrics);
 	bc_rundir_close(&rd);
 	cJSON_Delete(run);
 	bc_profile_destroy(&p);

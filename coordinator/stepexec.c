@@ -194,6 +194,7 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 			break;
 		bc_agg_close_second(g, k);
 		s_closed_event(f, rd, res, k, end);
+		bc_metrics_update(f->metrics, res, k);
 		if (f->opts->quiet)
 			continue;
 		/*

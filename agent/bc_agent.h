@@ -34,6 +34,8 @@ struct bc_agent_opts {
 	bool exit_on_bye;	 /* end the process when the session ends (local agents) */
 };
 
+struct bc_nvme_counters; /* bc_nvme_counters.h */
+
 struct bc_step_run {
 	bool prepared;
 	bool running;
@@ -57,6 +59,7 @@ struct bc_step_run {
 	double test_byte_scale;	      /* test-only: BC_TEST_SCALE_BYTES mis-scales reported bytes */
 	struct bc_hoststat *host;     /* this host's CPU/NIC/disk counters, one sample per interval */
 	uint64_t cpu_user0_ns, cpu_sys0_ns; /* the agent process's CPU time at START */
+	struct bc_nvme_counters *nvme0; /* [ntargets]: NVMe log counters after PREPARE, or NULL */
 };
 
 struct bc_agent {

@@ -1,9 +1,12 @@
 /*
  * bc_job.h - one job thread: its own io_uring ring driving every target of
- * the step at iodepth each, recording per-second statistics.
+ * the step at its iodepth (the workload's op mix, sizes, offset distribution,
+ * rate limits, thinktime and verify per volume), recording per-second
+ * statistics.
  *
  * Threading contract. The control thread creates, starts, collects and
- * destroys a job; the job thread only runs the I/O loop. Per-second results
+ * destroys a job; the job thread sets up and tears down its own ring (it is
+ * the ring's single issuer) and runs the I/O loop. Per-second results
  * pass through a small ring of slots (struct bc_volstat[ntargets] each):
  * the job thread seals second k by a release store of its sealed counter and
  * moves to the next slot; the control thread reads a sealed slot, merges it,
@@ -11,8 +14,9 @@
  * allocation and no syscalls other than io_uring_enter on the I/O path.
  *
  * Timeline: interval k covers [start + k s, start + (k+1) s) on the agent's
- * CLOCK_MONOTONIC. The job submits until start + seconds s, then reaps what is
- * still in flight into the drain interval (BC_STATS_DRAIN): those bytes were
+ * CLOCK_MONOTONIC. The job submits until start + seconds s (or until a
+ * size-based volume set has done its pass), then reaps what is still in
+ * flight into the drain interval (BC_STATS_DRAIN): those bytes were
  * transferred and count in totals, but belong to no measured second.
  */
 #ifndef BC_JOB_H

@@ -40,7 +40,7 @@ struct bc_devinfo {
  * Look at path without opening it for I/O (block devices are opened O_RDONLY
  * for their size ioctls). Returns 0 (kind may be BC_KIND_MISSING) or -errno
  * (e.g. -EACCES). The path "null" is the null target: 1 TiB virtual size.
- * Values not known yet (size and block sizes of NVMe char devices) are 0.
+ * Values not known (NVMe char devices whose sysfs lacks them) are 0.
  */
 int bc_devinfo_probe(const char *path, struct bc_devinfo *di);
 
@@ -50,8 +50,9 @@ struct bc_target;
  * Version 2: prep takes a struct bc_io_desc (the job's registered buffer and
  * file indexes travel with each I/O, because registration is per job ring and
  * targets are shared between jobs) and ops carry nop_full.
+ * Version 3: ops carry ring_flags (NVMe passthrough needs SQE128|CQE32).
  */
-#define BC_TARGET_OPS_VERSION 2
+#define BC_TARGET_OPS_VERSION 3
 
 /* control ops; unknown ones return -ENOTSUP */
 enum bc_target_ctl {
@@ -74,9 +75,17 @@ struct bc_target_ops {
 	/*
 	 * true when prep issues IORING_OP_NOP: the kernel then reports res 0,
 	 * which the job counts as a full transfer of len bytes (a negative res
-	 * stays an error). Real targets leave it false.
+	 * stays an error). Real targets leave it false. NVMe passthrough sets it
+	 * too: its CQE res is 0 on success and a positive NVMe status on
+	 * failure, which the job counts as an error (-EIO).
 	 */
 	bool nop_full;
+	/*
+	 * io_uring_setup flags every job ring that drives this target must
+	 * have (IORING_SETUP_SQE128 | IORING_SETUP_CQE32 for URING_CMD), 0 for
+	 * most. prep may then use the whole 128-byte SQE.
+	 */
+	unsigned ring_flags;
 	/* open t->path; on failure return -errno and write a message naming the path */
 	int (*open)(struct bc_target *t, char *err, size_t errlen);
 	void (*close)(struct bc_target *t);
@@ -104,6 +113,7 @@ struct bc_target {
 	struct bc_devinfo info;
 	uint64_t win_start; /* I/O window [win_start, win_end), bytes, block aligned */
 	uint64_t win_end;
+	struct bc_fdp_spec fdp; /* the volume's "fdp" (NVMe passthrough only) */
 	void *priv;
 };
 
@@ -124,5 +134,6 @@ void bc_target_close(struct bc_target *t);
 
 extern const struct bc_target_ops bc_target_file_ops; /* files and block devices */
 extern const struct bc_target_ops bc_target_null_ops;
+extern const struct bc_target_ops bc_target_nvme_ops; /* /dev/ngXnY passthrough */
 
 #endif

@@ -12,6 +12,7 @@
 
 #include <linux/fs.h>
 
+#include "bc_nvme_ident.h"
 #include "bc_target.h"
 
 /* the null target's size is virtual: big enough that windows never clip */
@@ -102,8 +103,15 @@ int bc_devinfo_probe(const char *path, struct bc_devinfo *di)
 		return s_probe_block(path, di);
 	}
 	if (S_ISCHR(st.st_mode) && s_is_nvme_generic(path)) {
-		/* size and block sizes need Identify Namespace: not yet */
+		struct bc_nvme_ident id;
+
+		/* from the namespace's sysfs; the target's open runs Identify */
 		di->kind = BC_KIND_NVME_CHAR;
+		if (!bc_nvme_ident_sysfs("", path, &id)) {
+			di->size_bytes = id.size_bytes;
+			di->lbs = id.lba_bytes;
+			di->pbs = id.pbs;
+		}
 		return 0;
 	}
 	di->kind = BC_KIND_OTHER;

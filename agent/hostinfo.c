@@ -9,6 +9,7 @@
 
 #include "bc_agent.h"
 #include "bc_clock.h"
+#include "bc_nvme_ident.h"
 #include "bc_proto.h"
 
 cJSON *bc_hostinfo_json(const struct bc_agent *a, const cJSON *paths)
@@ -56,6 +57,13 @@ cJSON *bc_hostinfo_json(const struct bc_agent *a, const cJSON *paths)
 			cJSON_AddNumberToObject(o, "size", (double)di.size_bytes);
 			cJSON_AddNumberToObject(o, "lbs", di.lbs);
 			cJSON_AddNumberToObject(o, "pbs", di.pbs);
+			/* NVMe namespaces (block or generic char): who the device is (docs/nvme.md) */
+			if (di.kind == BC_KIND_BLOCK || di.kind == BC_KIND_NVME_CHAR) {
+				struct bc_nvme_ident id;
+
+				if (!bc_nvme_ident(path, &id))
+					cJSON_AddItemToObject(o, "nvme", bc_nvme_ident_json(&id));
+			}
 		}
 		cJSON_AddItemToArray(arr, o);
 	}

@@ -539,6 +539,8 @@ static void s_run(struct bc_job *j)
 			/* NOP (null target) and fallocate (trim) succeed with res 0 */
 			if (res == 0 && (io->nop_full || io->op == BC_OP_TRIM))
 				res = io->len;
+			else if (res > 0 && io->nop_full) /* NVMe passthrough status: an error */
+				res = -EIO;
 			if ((jt->flags & S_TF_VERIFY) && io->op == BC_OP_READ && res == io->len)
 				res = s_verify(j, jt, io, res);
 			bc_opstat_complete(&j->cur[io->target].op[io->op], res, io->len,
@@ -653,6 +655,9 @@ static int s_ring_init(struct bc_job *j, unsigned entries)
 	}
 	if (j->wl.hipri)
 		base |= IORING_SETUP_IOPOLL;
+	/* what the targets need (NVMe passthrough: SQE128|CQE32), bc_target.h ring_flags */
+	for (i = 0; i < (unsigned)j->ntargets; i++)
+		base |= j->tg[i].t->ops->ring_flags;
 	for (i = 0; i < sizeof(s_setups) / sizeof(s_setups[0]); i++) {
 		/* DEFER_TASKRUN needs the issuer to reap: not with an SQ thread */
 		if (j->wl.sqpoll && (s_setups[i].flags & IORING_SETUP_DEFER_TASKRUN))

@@ -685,6 +685,34 @@ static int s_check_block(const struct bc_safety *s, const char *path, const stru
 	return rc;
 }
 
+/*
+ * /dev/ngXnY bypasses the block layer (no mount check, no exclusive claim):
+ * its writes pass the checks of the namespace's block device /dev/nvmeXnY,
+ * and without one they are refused (docs/nvme.md). Other char devices: 0.
+ */
+static int s_check_nvme_char(const struct bc_safety *s, const char *path, bool destructive,
+			     char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	char bpath[PATH_MAX];
+	unsigned c, n;
+	struct stat st;
+	int end = -1;
+
+	/* the name parse of bc_nvme_name_parse, local: the fuzz build links safety.c alone */
+	if (sscanf(base, "ng%un%u%n", &c, &n, &end) != 2 || end < 0 || base[end])
+		return 0;
+	snprintf(bpath, sizeof(bpath), "%.*snvme%un%u", (int)(base - path), path, c, n);
+	if (stat(bpath, &st) || !S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen,
+			 "refusing to write to %s: its block device %s is missing, and the "
+			 "safety checks need it",
+			 path, bpath);
+		return -EPERM;
+	}
+	return s_check_block(s, bpath, &st, destructive, err, errlen);
+}
+
 int bc_safety_check(const struct bc_safety *s, const char *path, bool writes, bool destructive,
 		    char *err, size_t errlen)
 {
@@ -705,6 +733,8 @@ int bc_safety_check(const struct bc_safety *s, const char *path, bool writes, bo
 			 path);
 		return -EBUSY;
 	}
+	if (S_ISCHR(st.st_mode))
+		return s_check_nvme_char(s, path, destructive, err, errlen);
 	if (!S_ISBLK(st.st_mode))
 		return 0;
 	return s_check_block(s, path, &st, destructive, err, errlen);

@@ -14,6 +14,7 @@
 #include "bc_clock.h"
 #include "bc_jobreport.h"
 #include "bc_log.h"
+#include "bc_nvme_counters.h"
 #include "bc_proto.h"
 #include "bc_safety.h"
 #include "bc_units.h"
@@ -79,6 +80,7 @@ void bc_step_teardown(struct bc_agent *a)
 	free(s->totals);
 	free(s->ds_start);
 	free(s->rdev);
+	free(s->nvme0);
 	bc_hoststat_destroy(&s->host);
 	memset(s, 0, sizeof(*s));
 }
@@ -130,6 +132,16 @@ static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size
 		if (rc) {
 			snprintf(err, errlen, "volumes[%d]: path too long", i);
 			return rc;
+		}
+		/* NVMe passthrough placement, checked by the coordinator already */
+		if (cJSON_GetObjectItemCaseSensitive(v, "fdp")) {
+			char base[32];
+
+			snprintf(base, sizeof(base), "volumes[%d]", i);
+			rc = bc_fdp_spec_from_json(cJSON_GetObjectItemCaseSensitive(v, "fdp"), base,
+						   &spec.fdp, err, errlen);
+			if (rc)
+				return rc;
 		}
 		/* the volume's own workload (the step's with its overrides), when it has one */
 		s->vwl[i] = s->wl;
@@ -306,6 +318,8 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	}
 	s->test_byte_scale = s_test_byte_scale();
 	s->host = s_hoststat_new(s);
+	/* NVMe SMART/OCP/FDP logs before the step, for its WAF (docs/nvme.md) */
+	s->nvme0 = bc_nvme_counters_sample_all(s->targets, s->ntargets);
 	s->prepared = true;
 	ready = s_ready_json(s);
 	bc_msg_send_json(a->sock, a->owner, BC_MSG_READY, ready);
@@ -424,6 +438,8 @@ static cJSON *s_totals_json(const struct bc_step_run *s)
 		cJSON *v = cJSON_CreateObject();
 
 		s_diskstats_json(s, i, v);
+		if (s->nvme0)
+			bc_nvme_counters_end_json(&s->targets[i], &s->nvme0[i], v);
 		for (o = 0; o < BC_OP_NR; o++) {
 			const struct bc_opstat *t = &s->totals[i].op[o];
 			cJSON *op = cJSON_AddObjectToObject(v, bc_op_names[o]);

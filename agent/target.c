@@ -142,8 +142,21 @@ static int s_classify(struct bc_target *t, bool allow_block_writes, char *err, s
 		t->ops = &bc_target_file_ops;
 		return 0;
 	case BC_KIND_NVME_CHAR:
-		snprintf(err, errlen, "%s: NVMe passthrough not supported yet", t->path);
-		return -ENOTSUP;
+		/* size and LBA format come from Identify in the ops' open */
+		if (t->create_bytes) {
+			snprintf(err, errlen, "%s: \"size\" applies to regular files only",
+				 t->path);
+			return -EINVAL;
+		}
+		if (t->writable && !allow_block_writes) {
+			snprintf(err, errlen,
+				 "%s: refusing to write to an NVMe device; start the agent with "
+				 "--allow-block-writes to allow it",
+				 t->path);
+			return -EPERM;
+		}
+		t->ops = &bc_target_nvme_ops;
+		return 0;
 	default:
 		snprintf(err, errlen, "%s: not a regular file or block device", t->path);
 		return -EINVAL;
@@ -178,10 +191,19 @@ int bc_target_open(struct bc_target *t, const char *path, const struct bc_volume
 	t->writable = s_workload_writes(wl);
 	t->direct = wl->direct;
 	t->create_bytes = spec ? spec->size_bytes : 0;
+	if (spec)
+		t->fdp = spec->fdp;
 
 	ret = s_classify(t, allow_block_writes, err, errlen);
 	if (ret)
 		goto out;
+	if (t->fdp.policy != BC_FDP_NONE && t->ops != &bc_target_nvme_ops) {
+		snprintf(err, errlen,
+			 "%s: \"fdp\" placement needs an NVMe generic char device (/dev/ngXnY)",
+			 t->path);
+		ret = -EINVAL;
+		goto out;
+	}
 	ret = t->ops->open(t, err, errlen);
 	if (ret)
 		goto out;

@@ -25,7 +25,7 @@ static const char *const s_agent_keys[] = {"name", "endpoint", "server_key", NUL
 static const char *const s_node_keys[] = {"name", "addresses", "metrics", "nic",
 					  "prometheus", "series", NULL};
 static const char *const s_volume_keys[] = {
-    "agent", "path", "size", "offset", "length", "node", "destructive", "workload", NULL,
+    "agent", "path", "size", "offset", "length", "node", "destructive", "workload", "fdp", NULL,
 };
 static const char *const s_step_keys[] = {
     "name", "rw", "rwmixread", "bs", "iodepth", "numjobs", "direct", "ramp", "runtime",
@@ -318,6 +318,13 @@ static int s_parse_volume(struct bc_check *c, const cJSON *item, const char *bas
 		ret = s_volume_size(c, item, base, "length", &vol->length_bytes);
 	if (!ret)
 		ret = bc_check_volume_workload(c, item, base, &vol->workload);
+	/* "fdp": NVMe passthrough placement (bc_fdp_spec.c, docs/nvme.md) */
+	if (!ret && (v = cJSON_GetObjectItemCaseSensitive(item, "fdp"))) {
+		char msg[256];
+
+		if (bc_fdp_spec_from_json(v, base, &vol->fdp, msg, sizeof(msg)))
+			ret = bc_check_fail(c, "", "%s", msg);
+	}
 	if (ret)
 		return ret;
 	if (vol->size_bytes && (vol->offset_bytes >= vol->size_bytes ||

@@ -159,6 +159,31 @@ struct bc_node_spec {
 	cJSON *json; /* the node object as given (addresses, metrics, nic); owned by profile */
 };
 
+/*
+ * "fdp" of a volume: FDP placement for NVMe passthrough writes (docs/nvme.md).
+ * pids are indices into the namespace's reclaim unit handle status list, as
+ * fio's fdp_pli; the agent maps them to placement IDs when it opens the target.
+ */
+#define BC_FDP_PIDS_MAX 16
+enum bc_fdp_policy {
+	BC_FDP_NONE = 0, /* no placement directive */
+	BC_FDP_FIXED,	 /* every write to pids[0] */
+	BC_FDP_ROUND_ROBIN,
+	BC_FDP_RANDOM,
+};
+struct bc_fdp_spec {
+	enum bc_fdp_policy policy;
+	int npids;
+	uint16_t pids[BC_FDP_PIDS_MAX];
+};
+
+/* parse {"pids": [..], "policy": ".."}: 0 or -EINVAL with a message naming base */
+int bc_fdp_spec_from_json(const cJSON *o, const char *base, struct bc_fdp_spec *f, char *err,
+			  size_t errlen);
+/* NULL when f->policy is BC_FDP_NONE; caller owns the result */
+cJSON *bc_fdp_spec_to_json(const struct bc_fdp_spec *f);
+const char *bc_fdp_policy_name(enum bc_fdp_policy p);
+
 struct bc_volume_spec {
 	int agent; /* index into profile->agents */
 	int node;  /* index into profile->nodes, -1 if none */
@@ -168,6 +193,7 @@ struct bc_volume_spec {
 	uint64_t length_bytes; /* 0: to the end of the volume */
 	bool destructive;      /* "destructive" (volume, else top level): data may be overwritten */
 	cJSON *workload;       /* per-volume workload overrides as given, or NULL; owned */
+	struct bc_fdp_spec fdp; /* "fdp": NVMe passthrough placement, policy NONE if absent */
 };
 
 struct bc_step {

@@ -97,6 +97,8 @@ static cJSON *s_volume(const struct bc_profile *p, const struct bc_volume_spec *
 		ok = cJSON_AddBoolToObject(j, "destructive", true) != NULL;
 	if (ok && v->workload)
 		ok = cJSON_AddItemToObject(j, "workload", cJSON_Duplicate(v->workload, true));
+	if (ok && v->fdp.policy != BC_FDP_NONE)
+		ok = cJSON_AddItemToObject(j, "fdp", bc_fdp_spec_to_json(&v->fdp));
 	if (!ok) {
 		cJSON_Delete(j);
 		j = NULL;

@@ -2,16 +2,22 @@
  * agg.c - aggregation of one step's STATS records into volumes, client
  * hosts (agents), storage nodes and the total. Everything is a sum of
  * counters and histograms, so every level and every window is exact; the
- * percentiles of a second are computed once that second is closed.
+ * percentiles of a second come from that second's merged histogram.
  *
- * Cost model (bench/swarm.sh: 1,000 agents x 16 volumes = 16,000 records of
- * a volume-second per second): a histogram has 7,424 buckets but a
- * volume-second fills a few hundred. A record is decoded once into the
- * scratch volumes with the list of buckets it made non-empty
- * (bc_stats_decode_touch); every destination then adds only those, and the
- * scratch is cleared through the same lists. Open seconds keep a histogram
- * over the range of their non-empty buckets (struct bc_rhist), not a dense
- * one, so 17,000 entities x 2-3 open seconds stay in the tens of MB.
+ * Cost model (bench/swarm.sh: 1,000 agents x 16 volumes; a volume-second
+ * fills a few hundred of the 7,424 buckets): a record is decoded once into
+ * the scratch volumes with the list of buckets it made non-empty
+ * (bc_stats_decode_touch), and every histogram operation visits those lists
+ * or the range they span, never whole histograms.
+ *  - A volume and an agent get one record per second, so their per-second
+ *    percentiles are computed from the record itself (the scratch volume, or
+ *    the record's sum in g->asum) when it arrives. A second record for the
+ *    same volume or agent and second (an agent repeating itself) is counted
+ *    like a late one: in the counters and the window, not in percentiles.
+ *  - Nodes and the total merge many records per second: they keep a range
+ *    histogram per open second (struct bc_rhist), per op, which is added to
+ *    their window when the second closes; the total is fed the record's sum
+ *    (hundreds of buckets) rather than each volume.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,10 +26,10 @@
 #include "bc_coord.h"
 
 /*
- * buckets [lo, lo + n) of cap allocated; grown in steps of S_RH_SLACK to keep
- * reallocations rare. Closed seconds' histograms go to a free list and are
- * reused: freeing 17,000 of them a second made glibc hand the memory back to
- * the kernel and fault it in again (a third of the coordinator's CPU).
+ * Buckets [lo, lo + n) of each op, op o at b[o * cap]; grown in steps of
+ * S_RH_SLACK. Closed seconds' histograms go to a free list for reuse:
+ * freeing thousands a second made glibc hand the memory back to the kernel
+ * and fault it in again.
  */
 struct bc_rhist {
 	uint32_t lo, n, cap;
@@ -34,7 +40,6 @@ struct bc_rhist {
 
 #define S_RH_SLACK 64
 
-/* e comes zeroed from calloc: a memset would make all of its 350 KB resident */
 static int s_entity_init(struct bc_entity *e, uint32_t seconds)
 {
 	bc_volstat_reset(&e->window);

@@ -160,7 +160,7 @@ struct bc_entity {
 	 */
 	struct bc_volstat all;
 	struct bc_secrow *secs;	  /* [seconds] */
-	struct bc_rhist **sec_hist; /* [seconds]: open seconds only, all ops merged */
+	struct bc_rhist **sec_hist; /* [seconds], nodes and total: open seconds only */
 };
 
 enum bc_level { BC_LVL_VOLUME = 0, BC_LVL_AGENT, BC_LVL_NODE, BC_LVL_TOTAL, BC_LVL_NR };
@@ -177,6 +177,8 @@ struct bc_agg {
 	struct bc_volstat *scratch; /* decode buffer, sized for the largest agent */
 	struct bc_stats_touch *touch; /* [scratch_n]: the non-empty buckets of scratch */
 	struct bc_rhist *rh_free;     /* closed seconds' histograms, for reuse */
+	struct bc_volstat *asum;       /* the record being added, summed over its volumes */
+	struct bc_stats_touch *atouch; /* the non-empty buckets of asum */
 	int scratch_n;
 };
 

@@ -104,33 +104,39 @@ static char *s_num(char *p, double d)
  * An unsigned counter: below 1e15 cJSON prints the exact integer ("%d" or
  * "%1.15g" without exponent), which is all a record holds in practice.
  */
-static char *s_u64(char *p, uint64_t v)
-{
-	/* two digits per division: the histograms are most of events.jsonl */
-	static const char pairs[201] =
+static const char s_pairs[201] =
 	"0001020304050607080910111213141516171819"
 	"2021222324252627282930313233343536373839"
 	"4041424344454647484950515253545556575859"
 	"6061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
-	char t[20], *q = t + sizeof(t);
-	size_t n;
+
+static char *s_u64(char *p, uint64_t v)
+{
+	char *q;
+	int n = 1;
+	uint64_t t;
 
 	if (v >= 1000000000000000ull)
 		return s_num(p, (double)v);
+	/* digits first, then two at a time from the end: the histograms are most of the file */
+	for (t = v; t >= 10; t /= 10)
+		n++;
+	q = p + n;
 	while (v >= 100) {
+		const char *d = s_pairs + 2 * (v % 100);
+
 		q -= 2;
-		memcpy(q, pairs + 2 * (v % 100), 2);
+		q[0] = d[0];
+		q[1] = d[1];
 		v /= 100;
 	}
 	if (v >= 10) {
-		q -= 2;
-		memcpy(q, pairs + 2 * v, 2);
+		q[-2] = s_pairs[2 * v];
+		q[-1] = s_pairs[2 * v + 1];
 	} else {
-		*--q = (char)('0' + v);
+		q[-1] = (char)('0' + v);
 	}
-	n = (size_t)(t + sizeof(t) - q);
-	memcpy(p, q, n);
 	return p + n;
 }
 

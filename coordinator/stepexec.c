@@ -50,6 +50,8 @@ static cJSON *s_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, 
 		cJSON_AddNumberToObject(o, "size", (double)v->size_bytes);
 		cJSON_AddNumberToObject(o, "offset", (double)v->offset_bytes);
 		cJSON_AddNumberToObject(o, "length", (double)v->length_bytes);
+		if (v->fdp.policy != BC_FDP_NONE) /* NVMe passthrough placement */
+			cJSON_AddItemToObject(o, "fdp", bc_fdp_spec_to_json(&v->fdp));
 		if (v->workload) {
 			/* the step's workload with this volume's overrides, in full */
 			struct bc_workload vw;

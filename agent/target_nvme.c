@@ -1,0 +1,258 @@
+/*
+ * target_nvme.c - NVMe generic char devices (/dev/ngXnY) through io_uring
+ * passthrough: each read and write is an IORING_OP_URING_CMD carrying a
+ * struct nvme_uring_cmd (NVME_URING_CMD_IO) in a 128-byte SQE, on a ring with
+ * IORING_SETUP_SQE128 | IORING_SETUP_CQE32 (Linux >= 5.19). liburing 2.3 has
+ * no io_uring_prep_uring_cmd, so prep fills the SQE by hand as fio's
+ * io_uring_cmd engine does. Optional FDP placement puts DTYPE 2 and a
+ * placement ID (DSPEC) on every write; the volume's "fdp" pids are indices
+ * into the namespace's Reclaim Unit Handle Status list, mapped to PIDs at
+ * open (fio's fdp_pli semantics). Trims are not implemented: they complete
+ * with -ENOTTY (an unknown cmd_op) and are counted as trim errors.
+ * Writes claim the namespace's block device O_EXCL for the whole run: the
+ * char device bypasses the block layer's exclusive claim (nvme.md §6.3).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "bc_nvme.h"
+#include "bc_nvme_ident.h"
+#include "bc_target.h"
+#include "bc_target_nvme.h"
+
+/* RUH status read at open: header + 128 descriptors (fio caps at 128 too) */
+#define S_RUHS_MAX 128
+
+struct s_nvme {
+	uint32_t nsid;
+	unsigned lba_shift;
+	int bfd;   /* the namespace block device, held O_EXCL while writing; -1 */
+	int npids; /* 0: no placement */
+	enum bc_fdp_policy policy;
+	uint16_t pids[BC_FDP_PIDS_MAX]; /* placement IDs (DSPEC values) */
+	/*
+	 * round-robin/random draw: one relaxed atomic shared by the job
+	 * threads (prep only reads the target otherwise); a lock-free add,
+	 * no syscall, on the hot path.
+	 */
+	_Atomic uint64_t next;
+};
+
+/* the DSPEC of the next write; splitmix64 for "random" (no per-thread state in prep) */
+uint16_t bc_nvme_pick_pid(const uint16_t *pids, int npids, enum bc_fdp_policy policy, uint64_t seq)
+{
+	uint64_t z;
+
+	if (npids <= 1 || policy == BC_FDP_FIXED)
+		return pids[0];
+	if (policy == BC_FDP_ROUND_ROBIN)
+		return pids[seq % (uint64_t)npids];
+	z = seq + 0x9E3779B97F4A7C15ull;
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	z ^= z >> 31;
+	return pids[z % (uint64_t)npids];
+}
+
+int bc_nvme_uring_prep(struct io_uring_sqe *sqe, int fd, bool fixed_file,
+		       const struct nvme_passthru_cmd *c)
+{
+	/* the whole 128-byte slot: liburing does not clear SQEs */
+	memset(sqe, 0, 2 * sizeof(*sqe));
+	sqe->opcode = IORING_OP_URING_CMD;
+	sqe->fd = fd;
+	if (fixed_file)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	if (!c) {
+		/* not an NVMe op: the ng driver answers -ENOTTY, a counted error */
+		sqe->cmd_op = 0;
+		return -EOPNOTSUPP;
+	}
+	sqe->cmd_op = NVME_URING_CMD_IO;
+	bc_nvme_to_uring((struct nvme_uring_cmd *)sqe->cmd, c);
+	return 0;
+}
+
+static void s_nvme_prep(const struct bc_target *t, struct io_uring_sqe *sqe,
+			const struct bc_io_desc *io)
+{
+	struct s_nvme *n = t->priv;
+	struct nvme_passthru_cmd c;
+	int fd = io->file_index >= 0 ? io->file_index : t->fd, ret = -EOPNOTSUPP;
+	uint16_t dspec = 0;
+	uint8_t dtype = 0;
+
+	if (io->op == BC_OP_WRITE && n->npids) {
+		uint64_t seq = n->policy == BC_FDP_FIXED
+				   ? 0
+				   : atomic_fetch_add_explicit(&n->next, 1, memory_order_relaxed);
+
+		dtype = BC_NVME_DTYPE_FDP;
+		dspec = bc_nvme_pick_pid(n->pids, n->npids, n->policy, seq);
+	}
+	if (io->op == BC_OP_READ || io->op == BC_OP_WRITE)
+		ret = bc_nvme_rw(&c, io->op == BC_OP_READ ? BC_NVME_CMD_READ : BC_NVME_CMD_WRITE,
+				 n->nsid, io->off, io->len, n->lba_shift, dtype, dspec, io->buf);
+	/*
+	 * Registered buffers (IORING_URING_CMD_FIXED) need Linux >= 6.1 and
+	 * fail with -EINVAL before it: plain user addresses work on 5.19.
+	 */
+	bc_nvme_uring_prep(sqe, fd, io->file_index >= 0, ret ? NULL : &c);
+}
+
+/* the RUH status list of the namespace, mapped from the volume's pid indexes */
+static int s_fdp_map(struct bc_target *t, struct s_nvme *n, char *err, size_t errlen)
+{
+	size_t len = 16 + 32 * S_RUHS_MAX;
+	struct bc_nvme_ruhs ruhs[S_RUHS_MAX];
+	struct nvme_passthru_cmd c;
+	void *buf = NULL;
+	int ret, nr, i;
+
+	if (posix_memalign(&buf, 4096, len))
+		return -ENOMEM;
+	memset(buf, 0, len);
+	bc_nvme_ruhs_cmd(&c, n->nsid, buf, (uint32_t)len);
+	ret = ioctl(t->fd, NVME_IOCTL_IO_CMD, &c);
+	if (ret) {
+		ret = ret < 0 ? -errno : -EIO;
+		snprintf(err, errlen,
+			 "%s: cannot read the reclaim unit handle status (is FDP enabled on the "
+			 "endurance group?): %s",
+			 t->path, strerror(-ret));
+		goto out;
+	}
+	nr = bc_nvme_parse_ruhs(buf, len, ruhs, S_RUHS_MAX);
+	if (nr > S_RUHS_MAX)
+		nr = S_RUHS_MAX;
+	for (i = 0; i < t->fdp.npids; i++) {
+		if (t->fdp.pids[i] >= nr) {
+			snprintf(err, errlen,
+				 "%s: fdp pid index %u is beyond the namespace's %d placement "
+				 "handles",
+				 t->path, t->fdp.pids[i], nr);
+			ret = -EINVAL;
+			goto out;
+		}
+		n->pids[i] = ruhs[t->fdp.pids[i]].pid;
+	}
+	n->npids = t->fdp.npids;
+	n->policy = t->fdp.policy;
+	ret = 0;
+out:
+	free(buf);
+	return ret;
+}
+
+/* /dev/ngXnY -> /dev/nvmeXnY in the same directory, claimed exclusively */
+static int s_claim_block(struct bc_target *t, struct s_nvme *n, const char *block, char *err,
+			 size_t errlen)
+{
+	char bpath[BC_PATH_MAX + 32];
+	const char *slash = strrchr(t->path, '/');
+	int dirlen = slash ? (int)(slash - t->path) : 1;
+
+	snprintf(bpath, sizeof(bpath), "%.*s/%s", dirlen, slash ? t->path : ".", block);
+	n->bfd = open(bpath, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (n->bfd >= 0)
+		return 0;
+	snprintf(err, errlen,
+		 "%s: refusing passthrough writes: cannot claim its block device %s "
+		 "exclusively (%s); the char device bypasses that claim, so it is required",
+		 t->path, bpath, strerror(errno));
+	return errno == EBUSY ? -EBUSY : -errno;
+}
+
+static void s_nvme_close(struct bc_target *t)
+{
+	struct s_nvme *n = t->priv;
+
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+	if (n && n->bfd >= 0)
+		close(n->bfd);
+	free(n);
+	t->priv = NULL;
+}
+
+static int s_nvme_open(struct bc_target *t, char *err, size_t errlen)
+{
+	struct bc_nvme_ident id;
+	struct s_nvme *n;
+	int nsid, ret;
+
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	n->bfd = -1;
+	t->priv = n;
+	t->fd = open(t->path, (t->writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (t->fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open '%s' for %s: %s", t->path,
+			 t->writable ? "writing" : "reading", strerror(-ret));
+		return ret;
+	}
+	nsid = ioctl(t->fd, NVME_IOCTL_ID);
+	if (nsid <= 0) {
+		ret = nsid < 0 ? -errno : -ENODEV;
+		snprintf(err, errlen, "%s: not an NVMe namespace (NVME_IOCTL_ID: %s)", t->path,
+			 strerror(-ret));
+		return ret;
+	}
+	n->nsid = (uint32_t)nsid;
+	/* sysfs for the block device name, Identify for the format (root, or 6.2+) */
+	ret = bc_nvme_ident_sysfs("", t->path, &id);
+	if (bc_nvme_ident_ioctl(t->path, &id) && ret) {
+		snprintf(err, errlen, "%s: cannot identify the namespace (sysfs: %s)", t->path,
+			 strerror(-ret));
+		return ret;
+	}
+	if (id.from_identify && id.ms) {
+		/* fio needs md_per_io_size here; we never hand the device a metadata buffer */
+		snprintf(err, errlen,
+			 "%s: LBA format with %u metadata bytes per block is not supported; "
+			 "format the namespace without metadata",
+			 t->path, id.ms);
+		return -ENOTSUP;
+	}
+	if (!id.lba_bytes || (id.lba_bytes & (id.lba_bytes - 1)) || !id.size_bytes) {
+		snprintf(err, errlen, "%s: unknown LBA size or namespace size", t->path);
+		return -ENODEV;
+	}
+	n->lba_shift = (unsigned)__builtin_ctz(id.lba_bytes);
+	t->info.size_bytes = id.size_bytes;
+	t->info.lbs = id.lba_bytes;
+	t->info.pbs = id.pbs ? id.pbs : id.lba_bytes;
+	if (t->writable) {
+		ret = s_claim_block(t, n, id.block, err, errlen);
+		if (ret)
+			return ret;
+	}
+	if (t->fdp.policy != BC_FDP_NONE)
+		return s_fdp_map(t, n, err, errlen);
+	return 0;
+}
+
+static int s_nvme_control(struct bc_target *t, int op, void *arg)
+{
+	return -ENOTSUP;
+}
+
+const struct bc_target_ops bc_target_nvme_ops = {
+    .name = "nvme",
+    .version = BC_TARGET_OPS_VERSION,
+    .nop_full = true, /* res 0 is success; see bc_target.h */
+    .ring_flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32,
+    .open = s_nvme_open,
+    .close = s_nvme_close,
+    .prep = s_nvme_prep,
+    .control = s_nvme_control,
+};

@@ -52,8 +52,8 @@ void bc_nvme_counters_read(const char *path, struct bc_nvme_counters *c)
 		c->smart_err = c->ocp_err = c->fdp_err = -errno;
 		goto out;
 	}
-	c->smart_err = s_log(fd, BC_NVME_LID_SMART, BC_NVME_NSID_ALL, 0, 0, buf,
-			     BC_NVME_SMART_BYTES);
+	c->smart_err =
+	    s_log(fd, BC_NVME_LID_SMART, BC_NVME_NSID_ALL, 0, 0, buf, BC_NVME_SMART_BYTES);
 	if (!c->smart_err)
 		c->smart_err = bc_nvme_parse_smart(buf, BC_NVME_SMART_BYTES, &c->smart);
 	c->have_smart = !c->smart_err;
@@ -74,8 +74,8 @@ void bc_nvme_counters_read(const char *path, struct bc_nvme_counters *c)
 	if (!c->fdp_err && !id.fdps)
 		c->fdp_err = -EOPNOTSUPP;
 	if (!c->fdp_err)
-		c->fdp_err = s_log(fd, BC_NVME_LID_FDP_STATS, 0, id.endgid, 0, buf,
-				   BC_NVME_FDP_STATS_BYTES);
+		c->fdp_err =
+		    s_log(fd, BC_NVME_LID_FDP_STATS, 0, id.endgid, 0, buf, BC_NVME_FDP_STATS_BYTES);
 	if (!c->fdp_err)
 		c->fdp_err = bc_nvme_parse_fdp_stats(buf, BC_NVME_FDP_STATS_BYTES, &c->fdp);
 	c->have_fdp = !c->fdp_err;
@@ -119,7 +119,8 @@ cJSON *bc_nvme_counters_json(const struct bc_nvme_counters *a, const struct bc_n
 		return NULL;
 	if (a->have_smart && b->have_smart) {
 		x = cJSON_AddObjectToObject(o, "smart");
-		s_num(x, "data_units_written", b->smart.data_units_written - a->smart.data_units_written);
+		s_num(x, "data_units_written",
+		      b->smart.data_units_written - a->smart.data_units_written);
 		s_num(x, "data_units_read", b->smart.data_units_read - a->smart.data_units_read);
 		s_num(x, "host_write_commands", b->smart.host_writes - a->smart.host_writes);
 		s_num(x, "media_errors", b->smart.media_errors - a->smart.media_errors);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bc_nvme.h"
@@ -156,17 +157,27 @@ static int s_claim_block(struct bc_target *t, struct s_nvme *n, const char *bloc
 {
 	char bpath[BC_PATH_MAX + 32];
 	const char *slash = strrchr(t->path, '/');
+	struct stat st;
+	int ret;
 	int dirlen = slash ? (int)(slash - t->path) : 1;
 
+	if (!block[0]) {
+		snprintf(err, errlen,
+			 "%s: refusing passthrough writes: no nvmeXnY block device name for it",
+			 t->path);
+		return -EPERM;
+	}
 	snprintf(bpath, sizeof(bpath), "%.*s/%s", dirlen, slash ? t->path : ".", block);
 	n->bfd = open(bpath, O_RDONLY | O_EXCL | O_CLOEXEC);
-	if (n->bfd >= 0)
+	if (n->bfd >= 0 && !fstat(n->bfd, &st) && S_ISBLK(st.st_mode))
 		return 0;
+	/* O_EXCL claims only block devices: anything else is no claim at all */
+	ret = n->bfd < 0 ? -errno : -ENOTBLK;
 	snprintf(err, errlen,
 		 "%s: refusing passthrough writes: cannot claim its block device %s "
 		 "exclusively (%s); the char device bypasses that claim, so it is required",
-		 t->path, bpath, strerror(errno));
-	return errno == EBUSY ? -EBUSY : -errno;
+		 t->path, bpath, strerror(-ret));
+	return ret;
 }
 
 static void s_nvme_close(struct bc_target *t)

@@ -329,8 +329,8 @@ static void test_uuid_index(void)
 	s_buf[32] = 1;
 	memcpy(s_buf + 32 + 16, other, 16);
 	s_buf[64] = 1;
-	memcpy(s_buf + 64 + 16,
-	       "\xc1\x94\xd5\x5b\xe0\x94\x47\x94\xa2\x1d\x29\x99\x8f\x56\xbe\x6f", 16);
+	memcpy(s_buf + 64 + 16, "\xc1\x94\xd5\x5b\xe0\x94\x47\x94\xa2\x1d\x29\x99\x8f\x56\xbe\x6f",
+	       16);
 	CHECK(bc_nvme_uuid_index(s_buf, 4096, bc_nvme_ocp_uuid) == 2);
 	CHECK(bc_nvme_uuid_index(s_buf, 4096, other) == 1);
 	/* an empty entry ends the list */

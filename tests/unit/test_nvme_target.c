@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "bc_profile_check.h"
@@ -155,6 +157,31 @@ static void test_fdp_refused_off_nvme(void)
 	CHECK(t.fd == -1);
 }
 
+/* a char node named ng0n1 that is really /dev/null: routed to the nvme ops, refused there */
+static void test_open_routes_ng_to_nvme_ops(void)
+{
+	char dir[] = "/tmp/bc-nvme-target-XXXXXX", ng[64], err[512] = "";
+	struct bc_workload wl = bc_workload_builtin;
+	struct bc_target t;
+	int ret;
+
+	if (geteuid() || !mkdtemp(dir)) {
+		printf("skip ng routing check: needs root for mknod\n");
+		return;
+	}
+	snprintf(ng, sizeof(ng), "%s/ng0n1", dir);
+	if (mknod(ng, S_IFCHR | 0600, makedev(1, 3))) {
+		printf("skip ng routing check: mknod: %s\n", strerror(errno));
+		rmdir(dir);
+		return;
+	}
+	ret = bc_target_open(&t, ng, NULL, &wl, true, err, sizeof(err));
+	CHECK_MSG(ret == -ENOTTY && strstr(err, "not an NVMe namespace"), "%d: %s", ret, err);
+	CHECK(t.info.kind == BC_KIND_NVME_CHAR && t.fd == -1 && t.priv == NULL);
+	unlink(ng);
+	rmdir(dir);
+}
+
 static void test_ops(void)
 {
 	CHECK(bc_target_nvme_ops.version == BC_TARGET_OPS_VERSION);
@@ -171,6 +198,7 @@ int main(void)
 	test_fdp_spec_json();
 	test_profile_fdp_key();
 	test_fdp_refused_off_nvme();
+	test_open_routes_ng_to_nvme_ops();
 	test_ops();
 	TEST_DONE();
 }

@@ -1,0 +1,56 @@
+#!/bin/bash
+# test_run_node_counters: `bench-coord run` with a storage node whose metrics endpoint is a real
+# prometheus-node-exporter on loopback: run.json carries that node's counters for every second of
+# the step (CPU, NIC), the client host's counters from the agent, and a verdict with evidence; a
+# second node whose endpoint is dead only loses its own seconds, never the run.
+. "$(dirname "$0")/lib.sh"
+
+command -v prometheus-node-exporter >/dev/null ||
+	{ echo "skip: prometheus-node-exporter not installed (deploy/install-deps.sh --test)"; exit 77; }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+PORT=$(free_port)
+DEAD=$(free_port)
+prometheus-node-exporter --web.listen-address="127.0.0.1:$PORT" \
+	--collector.netdev.device-exclude='^$' >"$T/ne.log" 2>&1 &
+NE=$!
+trap 'rc=$?; kill $NE 2>/dev/null || true; wait $NE 2>/dev/null || true; (exit $rc); cleanup' EXIT
+for _ in $(seq 50); do
+	python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$PORT/metrics')" 2>/dev/null && break
+	sleep 0.1
+done
+cat >"$T/p.json" <<JSON
+{"name": "nodes",
+ "agents": [{"name": "c1", "endpoint": "local"}],
+ "nodes": [{"name": "n1", "metrics": ["http://127.0.0.1:$PORT/metrics"], "nic": "lo"},
+           {"name": "dead", "metrics": ["http://127.0.0.1:$DEAD/metrics"]}],
+ "volumes": [{"agent": "c1", "path": "a.dat", "size": "16m", "node": "n1"},
+             {"agent": "c1", "path": "b.dat", "size": "16m", "node": "dead"}],
+ "steps": [{"name": "rr", "rw": "randread", "bs": "4k", "iodepth": 4, "ramp": "1s", "runtime": "4s"}]}
+JSON
+"$COORD" run -o "$T/out" --scratch-dir "$T/scr" "$T/p.json" >"$T/stdout" 2>"$T/stderr" || {
+	cat "$T/stdout" "$T/stderr"
+	fail "run with node counters failed"
+}
+cat "$T/stdout"
+RJ="$(run_dir "$T/out")/run.json"
+python3 - "$RJ" <<'PY' || fail "node or client counters missing from run.json"
+import json, sys
+s = json.load(open(sys.argv[1]))["steps"][0]
+nodes = {n["name"]: n for n in s["nodes"]}
+c = nodes["n1"]["counters"]
+cpu = c["series"]["cpu_busy_pct"]
+assert len(cpu) == s["seconds"], (len(cpu), s["seconds"])
+missing = [k for k, v in enumerate(cpu) if v is None]
+# one boundary may be late on a loaded machine; most seconds must be there
+assert len(missing) <= 1, missing
+assert all(v is None or 0 <= v <= 100 for v in cpu), cpu
+assert c["window"]["net_tx_mbps"] >= 0 and c["scrapes"]["ok"] >= s["seconds"]
+dead = nodes["dead"]["counters"]
+assert dead["scrapes"]["failed"] >= s["seconds"] and len(dead["missing_seconds"]) == s["seconds"], dead["scrapes"]
+h = s["agents"][0]["host"]
+assert h["window"]["cpu_busy_pct"] >= 0 and len(h["series"]["cpu_busy_pct"]) == s["seconds"]
+a = s["analysis"]
+assert a["verdict"] and any("node n1" in e for e in a["evidence"]), a["evidence"]
+print("node n1 cpu per second:", cpu)
+PY
+echo "PASS"

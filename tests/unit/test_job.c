@@ -10,6 +10,7 @@
 
 #include "bc_clock.h"
 #include "bc_job.h"
+#include "bc_jobrun.h"
 #include "bc_test.h"
 
 #define FILE_BYTES (16ull << 20)
@@ -25,32 +26,11 @@ struct run {
 	bool merged[16];	  /* per second: some job folded */
 };
 
-static struct bc_volstat *s_vs_new(size_t n)
-{
-	struct bc_volstat *v = calloc(n, sizeof(*v));
-	size_t i;
-
-	if (!v) {
-		fprintf(stderr, "out of memory\n");
-		exit(1);
-	}
-	for (i = 0; i < n; i++)
-		bc_volstat_reset(&v[i]);
-	return v;
-}
-
 static void s_run_free(struct run *r)
 {
 	free(r->sec);
 	free(r->drain);
 	free(r->job);
-}
-
-static void s_sleep_ms(unsigned ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
-
-	nanosleep(&ts, NULL);
 }
 
 static uint64_t s_sum(const struct bc_volstat *v, int n, enum bc_op op)
@@ -73,7 +53,7 @@ static int s_run(struct bc_target *targets, int nt, const struct bc_workload *wl
 		 unsigned collect_after_ms, unsigned cancel_after_ms, struct run *r)
 {
 	struct bc_job *jobs[MAX_JOBS] = {NULL};
-	struct bc_volstat *tmp = s_vs_new((size_t)nt);
+	struct bc_volstat *tmp = jr_vs_new((size_t)nt);
 	unsigned n = wl->numjobs, i;
 	uint64_t start, deadline;
 	char err[512] = "";
@@ -84,9 +64,9 @@ static int s_run(struct bc_target *targets, int nt, const struct bc_workload *wl
 	memset(r, 0, sizeof(*r));
 	r->nt = nt;
 	r->seconds = seconds;
-	r->sec = s_vs_new((size_t)seconds * (size_t)nt);
-	r->drain = s_vs_new((size_t)nt);
-	r->job = s_vs_new((size_t)n * (size_t)nt);
+	r->sec = jr_vs_new((size_t)seconds * (size_t)nt);
+	r->drain = jr_vs_new((size_t)nt);
+	r->job = jr_vs_new((size_t)n * (size_t)nt);
 	for (i = 0; i < n; i++) {
 		struct bc_job_cfg cfg = {.wl = wl,
 					 .targets = targets,
@@ -107,9 +87,9 @@ static int s_run(struct bc_target *targets, int nt, const struct bc_workload *wl
 	for (i = 0; i < n; i++)
 		CHECK(bc_job_start(jobs[i], start, seconds) == 0);
 	if (collect_after_ms)
-		s_sleep_ms(collect_after_ms);
+		jr_sleep_ms(collect_after_ms);
 	if (cancel_after_ms) {
-		s_sleep_ms(cancel_after_ms);
+		jr_sleep_ms(cancel_after_ms);
 		for (i = 0; i < n; i++)
 			bc_job_cancel(jobs[i]);
 	}
@@ -122,7 +102,7 @@ static int s_run(struct bc_target *targets, int nt, const struct bc_workload *wl
 					ret = -1;
 					goto out;
 				}
-				s_sleep_ms(5);
+				jr_sleep_ms(5);
 			}
 			CHECK_MSG(c == 1, "collect(%u) returned %d", idx, c);
 			for (t = 0; t < nt; t++) {

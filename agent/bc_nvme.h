@@ -180,6 +180,28 @@ struct bc_nvme_ruhs {
  */
 int bc_nvme_parse_ruhs(const void *buf, size_t len, struct bc_nvme_ruhs *out, int max);
 
+/*
+ * Discovery log (LID 0x70, nsid 0, on a discovery controller): a 20-byte
+ * header, then numrec entries of 1024 bytes from LPO 1024 (nvme.md §5.4).
+ * Re-read the header after the entries; retry when genctr changed.
+ */
+#define BC_NVME_LID_DISCOVERY	 0x70
+#define BC_NVME_DISC_ENTRY_BYTES 1024
+struct bc_nvme_disc_entry {
+	uint8_t trtype;	 /* 3 = TCP */
+	uint8_t adrfam;	 /* 1 = IPv4, 2 = IPv6 */
+	uint8_t subtype; /* 1 referral, 2 NVM subsystem, 3 current discovery */
+	uint16_t portid, cntlid;
+	char trsvcid[33];
+	char subnqn[257];
+	char traddr[257];
+};
+/* 0 or -EINVAL (len < 20) */
+int bc_nvme_parse_disc_header(const void *buf, size_t len, uint64_t *genctr, uint64_t *numrec,
+			      uint16_t *recfmt);
+/* one 1024-byte entry, strings trimmed of trailing spaces and NULs: 0 or -EINVAL */
+int bc_nvme_parse_disc_entry(const void *buf, size_t len, struct bc_nvme_disc_entry *e);
+
 /* write amplification from two samples of media and host byte counters */
 enum bc_waf_status {
 	BC_WAF_AVAILABLE = 0,

@@ -291,6 +291,37 @@ int bc_nvme_uuid_index(const void *buf, size_t len, const uint8_t uuid[16])
 	return 0;
 }
 
+int bc_nvme_parse_disc_header(const void *buf, size_t len, uint64_t *genctr, uint64_t *numrec,
+			      uint16_t *recfmt)
+{
+	const uint8_t *b = buf;
+
+	if (len < 20)
+		return -EINVAL;
+	*genctr = s_le64(b);
+	*numrec = s_le64(b + 8);
+	*recfmt = s_le16(b + 16);
+	return 0;
+}
+
+int bc_nvme_parse_disc_entry(const void *buf, size_t len, struct bc_nvme_disc_entry *e)
+{
+	const uint8_t *b = buf;
+
+	if (len < BC_NVME_DISC_ENTRY_BYTES)
+		return -EINVAL;
+	memset(e, 0, sizeof(*e));
+	e->trtype = b[0];
+	e->adrfam = b[1];
+	e->subtype = b[2];
+	e->portid = s_le16(b + 4);
+	e->cntlid = s_le16(b + 6);
+	s_str(e->trsvcid, sizeof(e->trsvcid), b + 32, 32);
+	s_str(e->subnqn, sizeof(e->subnqn), b + 256, 256);
+	s_str(e->traddr, sizeof(e->traddr), b + 512, 256);
+	return 0;
+}
+
 const char *bc_waf_status_name(enum bc_waf_status s)
 {
 	switch (s) {

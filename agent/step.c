@@ -15,6 +15,7 @@
 #include "bc_jobreport.h"
 #include "bc_log.h"
 #include "bc_nvme_counters.h"
+#include "bc_nvme_ident.h"
 #include "bc_proto.h"
 #include "bc_safety.h"
 #include "bc_units.h"
@@ -191,6 +192,13 @@ static cJSON *s_ready_json(const struct bc_step_run *s)
 		cJSON_AddNumberToObject(o, "size", (double)t->info.size_bytes);
 		cJSON_AddNumberToObject(o, "lbs", t->info.lbs);
 		cJSON_AddNumberToObject(o, "pbs", t->info.pbs);
+		/* NVMe identity for the report's device table (docs/nvme.md) */
+		if (t->info.kind == BC_KIND_BLOCK || t->info.kind == BC_KIND_NVME_CHAR) {
+			struct bc_nvme_ident id;
+
+			if (!bc_nvme_ident(t->path, &id))
+				cJSON_AddItemToObject(o, "nvme", bc_nvme_ident_json(&id));
+		}
 		cJSON_AddNumberToObject(o, "win_start", (double)t->win_start);
 		cJSON_AddNumberToObject(o, "win_end", (double)t->win_end);
 		cJSON_AddItemToArray(arr, o);

@@ -143,7 +143,7 @@ void bc_agg_free(struct bc_agg *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/* a zeroed histogram of at least n buckets, from the free list when one fits */
+/* a zeroed histogram of at least n buckets per op, from the free list when one fits */
 static struct bc_rhist *s_rhist_get(struct bc_agg *g, uint32_t n)
 {
 	struct bc_rhist *h = g->rh_free;
@@ -158,12 +158,12 @@ static struct bc_rhist *s_rhist_get(struct bc_agg *g, uint32_t n)
 		}
 	}
 	if (!h) {
-		h = malloc(sizeof(*h) + (size_t)cap * sizeof(uint64_t));
+		h = malloc(sizeof(*h) + (size_t)cap * BC_OP_NR * sizeof(uint64_t));
 		if (!h)
 			return NULL;
 		h->cap = cap;
 	}
-	memset(h->b, 0, (size_t)n * sizeof(uint64_t));
+	memset(h->b, 0, (size_t)h->cap * BC_OP_NR * sizeof(uint64_t));
 	h->count = 0;
 	h->next = NULL;
 	return h;
@@ -182,6 +182,7 @@ static int s_rhist_cover(struct bc_agg *g, struct bc_rhist **hp, uint32_t lo, ui
 {
 	struct bc_rhist *h = *hp, *nh;
 	uint32_t nlo, nhi;
+	int o;
 
 	if (h && lo >= h->lo && hi <= h->lo + h->n)
 		return 0;
@@ -198,32 +199,48 @@ static int s_rhist_cover(struct bc_agg *g, struct bc_rhist **hp, uint32_t lo, ui
 	nh->n = nhi - nlo;
 	if (h) {
 		nh->count = h->count;
-		memcpy(&nh->b[h->lo - nlo], h->b, (size_t)h->n * sizeof(uint64_t));
+		for (o = 0; o < BC_OP_NR; o++)
+			memcpy(&nh->b[(size_t)o * nh->cap + (h->lo - nlo)], &h->b[(size_t)o * h->cap],
+			       (size_t)h->n * sizeof(uint64_t));
 		s_rhist_put(g, h);
 	}
 	*hp = nh;
 	return 0;
 }
 
-/* add the listed buckets of src (one op of a scratch volume) into *hp */
-static int s_rhist_add(struct bc_agg *g, struct bc_rhist **hp, const struct bc_hist *src,
-		       const uint16_t *idx, uint32_t n)
+/* [*lo, *hi) grown to cover the listed buckets */
+static void s_span(const uint16_t *idx, uint32_t n, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		*lo = idx[i] < *lo ? idx[i] : *lo;
+		*hi = idx[i] >= *hi ? idx[i] + 1u : *hi;
+	}
+}
+
+/* add the listed buckets of a volume's (or a record's) ops into *hp */
+static int s_rhist_add(struct bc_agg *g, struct bc_rhist **hp, const struct bc_volstat *v,
+		       const struct bc_stats_touch *t)
 {
 	struct bc_rhist *h;
 	uint32_t i, lo = BC_HIST_BUCKETS, hi = 0;
+	int o;
 
-	if (!n)
+	for (o = 0; o < BC_OP_NR; o++)
+		s_span(t->idx[o], t->n[o], &lo, &hi);
+	if (lo >= hi)
 		return 0;
-	for (i = 0; i < n; i++) {
-		lo = idx[i] < lo ? idx[i] : lo;
-		hi = idx[i] >= hi ? idx[i] + 1u : hi;
-	}
 	if (s_rhist_cover(g, hp, lo, hi))
 		return -ENOMEM;
 	h = *hp;
-	for (i = 0; i < n; i++)
-		h->b[idx[i] - h->lo] += src->buckets[idx[i]];
-	h->count += src->count;
+	for (o = 0; o < BC_OP_NR; o++) {
+		uint64_t *b = &h->b[(size_t)o * h->cap];
+
+		for (i = 0; i < t->n[o]; i++)
+			b[t->idx[o][i] - h->lo] += v->op[o].hist.buckets[t->idx[o][i]];
+		h->count += v->op[o].hist.count;
+	}
 	return 0;
 }
 
@@ -235,6 +252,20 @@ static void s_hist_add_listed(struct bc_hist *dst, const struct bc_hist *src, co
 
 	for (i = 0; i < n; i++)
 		dst->buckets[idx[i]] += src->buckets[idx[i]];
+	dst->count += src->count;
+}
+
+/* src's listed buckets into dst, extending dst's list with the buckets it makes non-empty */
+static void s_hist_sum_listed(struct bc_hist *dst, uint16_t *didx, uint32_t *dn,
+			      const struct bc_hist *src, const uint16_t *idx, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!dst->buckets[idx[i]] && src->buckets[idx[i]])
+			didx[(*dn)++] = idx[i];
+		dst->buckets[idx[i]] += src->buckets[idx[i]];
+	}
 	dst->count += src->count;
 }
 
@@ -254,51 +285,127 @@ static void s_opstat_add_counters(struct bc_opstat *dst, const struct bc_opstat 
 		dst->first_errno = src->first_errno;
 }
 
-static int s_entity_add(struct bc_entity *e, struct bc_agg *g, uint32_t k,
-			const struct bc_volstat *v, const struct bc_stats_touch *t)
+/*
+ * The percentiles of bc_hist_percentile (same ranks, same bucket midpoints)
+ * and bc_hist_max of the sum of the ops' buckets base + [0, n): op o's
+ * bucket base + i is ops[o][i] (NULL: op not used).
+ */
+static void s_row_pcts(struct bc_secrow *row, uint64_t count, const uint64_t *const *ops,
+		       uint32_t base, uint32_t n)
+{
+	static const double pcts[] = {50, 90, 99, 99.9, 99.99};
+	uint64_t *out[] = {&row->p50_ns, &row->p90_ns, &row->p99_ns, &row->p999_ns,
+			   &row->p9999_ns};
+	uint64_t rank[5], seen = 0;
+	uint32_t i, p = 0, top = 0;
+	bool any = false;
+	int o;
+
+	for (i = 0; i < 5; i++) {
+		double want = pcts[i] / 100.0 * (double)count;
+
+		rank[i] = (uint64_t)want;
+		/* ceil: the p-th percentile is the rank-th sample with rank >= 1 */
+		if ((double)rank[i] < want)
+			rank[i]++;
+		if (!rank[i])
+			rank[i] = 1;
+		*out[i] = 0;
+	}
+	row->max_ns = 0;
+	if (!count)
+		return;
+	for (i = 0; i < n; i++) {
+		uint64_t c = 0;
+
+		for (o = 0; o < BC_OP_NR; o++)
+			c += ops[o] ? ops[o][i] : 0;
+		if (!c)
+			continue;
+		any = true;
+		top = i;
+		seen += c;
+		for (; p < 5 && seen >= rank[p]; p++)
+			*out[p] = bc_hist_bucket_mid(base + i);
+	}
+	if (!any)
+		return;
+	row->max_ns = bc_hist_bucket_mid(base + top);
+	for (; p < 5; p++)
+		*out[p] = row->max_ns;
+}
+
+/* a second's percentiles from a dense volstat whose non-empty buckets are listed in t */
+static void s_row_from_listed(struct bc_secrow *row, const struct bc_volstat *v,
+			      const struct bc_stats_touch *t)
+{
+	const uint64_t *ops[BC_OP_NR];
+	uint32_t lo = BC_HIST_BUCKETS, hi = 0;
+	uint64_t count = 0;
+	int o;
+
+	for (o = 0; o < BC_OP_NR; o++)
+		s_span(t->idx[o], t->n[o], &lo, &hi);
+	for (o = 0; o < BC_OP_NR; o++) {
+		ops[o] = t->n[o] && lo < hi ? &v->op[o].hist.buckets[lo] : NULL;
+		count += v->op[o].hist.count;
+	}
+	s_row_pcts(row, count, ops, lo, lo < hi ? hi - lo : 0);
+}
+
+/*
+ * Counters of v into e's "all", window and row of second k. Returns true
+ * when v's histograms belong in e's second k too: k is a second of the step
+ * that is still open (and, with first_only, e has no report for it yet).
+ */
+static bool s_entity_counters(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
+			      const struct bc_volstat *v, bool first_only)
 {
 	struct bc_secrow *row;
+	bool open;
 	int o;
 
 	for (o = 0; o < BC_OP_NR; o++)
 		s_opstat_add_counters(&e->all.op[o], &v->op[o]);
 	e->all.verify_errors += v->verify_errors;
 	if (k >= g->seconds)
-		return 0; /* the drain interval counts in totals only */
+		return false; /* the drain interval counts in totals only */
 	if (k >= g->ramp_s) {
-		for (o = 0; o < BC_OP_NR; o++) {
+		for (o = 0; o < BC_OP_NR; o++)
 			s_opstat_add_counters(&e->window.op[o], &v->op[o]);
-			s_hist_add_listed(&e->window.op[o].hist, &v->op[o].hist, t->idx[o], t->n[o]);
-		}
 		e->window.verify_errors += v->verify_errors;
 	}
 	row = &e->secs[k];
+	open = k >= g->closed && !(first_only && row->reports);
 	for (o = 0; o < BC_OP_NR; o++) {
-		const struct bc_opstat *s = &v->op[o];
-
-		row->ios[o] += s->ios;
-		row->bytes[o] += s->bytes;
-		row->errors += s->errors;
-		row->short_ios += s->short_ios;
-		row->lat_sum_ns += s->lat_sum_ns;
+		row->ios[o] += v->op[o].ios;
+		row->bytes[o] += v->op[o].bytes;
+		row->errors += v->op[o].errors;
+		row->short_ios += v->op[o].short_ios;
+		row->lat_sum_ns += v->op[o].lat_sum_ns;
 	}
 	row->reports++;
-	if (k < g->closed) {
-		/* the second was already closed and printed: count it, mark it late */
+	/* the second was already closed and printed (or reported): count it, mark it late */
+	if (!open)
 		row->late++;
-		return 0;
-	}
-	for (o = 0; o < BC_OP_NR; o++)
-		if (s_rhist_add(g, &e->sec_hist[k], &v->op[o].hist, t->idx[o], t->n[o]))
-			return -ENOMEM;
-	return 0;
+	return open;
 }
 
-/* clear scratch volume i through its touch list (a dense reset is 170 KB of writes) */
-static void s_scratch_clear(struct bc_agg *g, int i)
+/* the window histograms of e from a volstat with listed buckets (when k is in the window) */
+static void s_window_listed(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
+			    const struct bc_volstat *v, const struct bc_stats_touch *t)
 {
-	struct bc_volstat *v = &g->scratch[i];
-	struct bc_stats_touch *t = &g->touch[i];
+	int o;
+
+	if (k < g->ramp_s || k >= g->seconds)
+		return;
+	for (o = 0; o < BC_OP_NR; o++)
+		s_hist_add_listed(&e->window.op[o].hist, &v->op[o].hist, t->idx[o], t->n[o]);
+}
+
+/* clear a dense volstat through its touch list (a dense reset is 170 KB of writes) */
+static void s_listed_clear(struct bc_volstat *v, struct bc_stats_touch *t)
+{
 	uint32_t j;
 	int o;
 
@@ -331,30 +438,63 @@ static void s_scratch_index(struct bc_agg *g, int i)
 	}
 }
 
+/* a node or the total: histograms into its open second, or straight into the window when late */
+static int s_merged_add(struct bc_agg *g, struct bc_entity *e, uint32_t k, bool open,
+			const struct bc_volstat *v, const struct bc_stats_touch *t)
+{
+	if (open)
+		return s_rhist_add(g, &e->sec_hist[k], v, t);
+	s_window_listed(e, g, k, v, t);
+	return 0;
+}
+
 static int s_add_scratch(struct bc_agg *g, const struct bc_conn *c, const struct bc_stats_hdr *hdr)
 {
-	int i, rc = 0, node;
+	uint32_t k = hdr->second;
+	struct bc_entity *agent = &g->ent[BC_LVL_AGENT][c->index];
+	struct bc_entity *total = &g->ent[BC_LVL_TOTAL][0];
+	bool agent_open = false, total_open = false, open;
+	int i, o, rc = 0;
 
-	if (hdr->second != BC_STATS_DRAIN && hdr->second >= g->seconds)
+	if (k != BC_STATS_DRAIN && k >= g->seconds)
 		return -ERANGE;
 	for (i = 0; i < c->nvols && !rc; i++) {
 		const struct bc_volstat *v = &g->scratch[i];
 		const struct bc_stats_touch *t = &g->touch[i];
-		int vol = c->vols[i];
+		int vol = c->vols[i], node = g->prof->volumes[vol].node;
+		struct bc_entity *ve = &g->ent[BC_LVL_VOLUME][vol];
 
-		node = g->prof->volumes[vol].node;
-		rc = s_entity_add(&g->ent[BC_LVL_VOLUME][vol], g, hdr->second, v, t);
-		if (!rc)
-			rc = s_entity_add(&g->ent[BC_LVL_AGENT][c->index], g, hdr->second, v, t);
-		if (!rc && node >= 0)
-			rc = s_entity_add(&g->ent[BC_LVL_NODE][node], g, hdr->second, v, t);
-		if (!rc)
-			rc = s_entity_add(&g->ent[BC_LVL_TOTAL][0], g, hdr->second, v, t);
+		/* a volume: its own second from this record alone, its window */
+		if (s_entity_counters(ve, g, k, v, true))
+			s_row_from_listed(&ve->secs[k], v, t);
+		s_window_listed(ve, g, k, v, t);
+		/* the agent: the first record of second k, decided on its first volume */
+		open = s_entity_counters(agent, g, k, v, i == 0);
+		if (i == 0)
+			agent_open = open;
+		total_open = s_entity_counters(total, g, k, v, false);
+		if (node >= 0) {
+			struct bc_entity *ne = &g->ent[BC_LVL_NODE][node];
+
+			rc = s_merged_add(g, ne, k, s_entity_counters(ne, g, k, v, false), v, t);
+		}
+		if (k >= g->seconds)
+			continue;
+		/* the record's sum, for the agent's and the total's histograms */
+		for (o = 0; o < BC_OP_NR; o++)
+			s_hist_sum_listed(&g->asum->op[o].hist, g->atouch->idx[o], &g->atouch->n[o],
+					  &v->op[o].hist, t->idx[o], t->n[o]);
 	}
-	if (hdr->second < g->seconds) {
-		g->agents_reported[hdr->second]++;
+	if (k < g->seconds) {
+		if (agent_open)
+			s_row_from_listed(&agent->secs[k], g->asum, g->atouch);
+		s_window_listed(agent, g, k, g->asum, g->atouch);
+		if (!rc)
+			rc = s_merged_add(g, total, k, total_open, g->asum, g->atouch);
+		s_listed_clear(g->asum, g->atouch);
+		g->agents_reported[k]++;
 		if (hdr->flags & BC_STATS_F_LATE)
-			g->late[hdr->second]++;
+			g->late[k]++;
 	}
 	return rc;
 }
@@ -365,7 +505,7 @@ int bc_agg_add(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, s
 	int i, rc;
 
 	for (i = 0; i < c->nvols; i++)
-		s_scratch_clear(g, i);
+		s_listed_clear(&g->scratch[i], &g->touch[i]);
 	rc = bc_stats_decode_touch(body, len, hdr, g->scratch, g->touch, (uint32_t)c->nvols);
 	if (rc)
 		return rc;
@@ -381,63 +521,34 @@ int bc_agg_add_decoded(struct bc_agg *g, const struct bc_conn *c, const struct b
 	return s_add_scratch(g, c, hdr);
 }
 
-/*
- * The percentiles of bc_hist_percentile (same ranks, same bucket midpoints)
- * and bc_hist_max, in one pass over the range.
- */
-static void s_rhist_row(const struct bc_rhist *h, struct bc_secrow *row)
-{
-	static const double pcts[] = {50, 90, 99, 99.9, 99.99};
-	uint64_t *out[] = {&row->p50_ns, &row->p90_ns, &row->p99_ns, &row->p999_ns,
-			   &row->p9999_ns};
-	uint64_t rank[5], seen = 0;
-	uint32_t i, p = 0, top = 0;
-	bool any = false;
-
-	for (i = 0; i < 5; i++) {
-		double want = pcts[i] / 100.0 * (double)h->count;
-
-		rank[i] = (uint64_t)want;
-		/* ceil: the p-th percentile is the rank-th sample with rank >= 1 */
-		if ((double)rank[i] < want)
-			rank[i]++;
-		if (!rank[i])
-			rank[i] = 1;
-		*out[i] = 0;
-	}
-	row->max_ns = 0;
-	if (!h->count)
-		return;
-	for (i = 0; i < h->n; i++) {
-		if (!h->b[i])
-			continue;
-		any = true;
-		top = i;
-		seen += h->b[i];
-		for (; p < 5 && seen >= rank[p]; p++)
-			*out[p] = bc_hist_bucket_mid(h->lo + i);
-	}
-	if (!any)
-		return;
-	row->max_ns = bc_hist_bucket_mid(h->lo + top);
-	for (; p < 5; p++)
-		*out[p] = row->max_ns;
-}
-
 void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 {
-	int lvl, i;
+	int lvl, i, o;
 
 	if (k >= g->seconds)
 		return;
-	for (lvl = 0; lvl < BC_LVL_NR; lvl++) {
+	/* volumes and agents have theirs from their record; nodes and the total merge here */
+	for (lvl = BC_LVL_NODE; lvl < BC_LVL_NR; lvl++) {
 		for (i = 0; i < g->nent[lvl]; i++) {
 			struct bc_entity *e = &g->ent[lvl][i];
+			struct bc_rhist *h = e->sec_hist ? e->sec_hist[k] : NULL;
+			const uint64_t *ops[BC_OP_NR];
+			uint32_t j;
 
-			if (!e->sec_hist[k])
+			if (!h)
 				continue;
-			s_rhist_row(e->sec_hist[k], &e->secs[k]);
-			s_rhist_put(g, e->sec_hist[k]);
+			for (o = 0; o < BC_OP_NR; o++)
+				ops[o] = &h->b[(size_t)o * h->cap];
+			s_row_pcts(&e->secs[k], h->count, ops, h->lo, h->n);
+			for (o = 0; k >= g->ramp_s && o < BC_OP_NR; o++) {
+				struct bc_hist *w = &e->window.op[o].hist;
+
+				for (j = 0; j < h->n; j++) {
+					w->buckets[h->lo + j] += ops[o][j];
+					w->count += ops[o][j];
+				}
+			}
+			s_rhist_put(g, h);
 			e->sec_hist[k] = NULL;
 		}
 	}

@@ -196,7 +196,7 @@ static const cJSON *s_profile_volume(const cJSON *profile, const char *agent, in
 
 static cJSON *s_device(const char *path, const cJSON *src)
 {
-	static const char *const keys[] = {"kind", "size", "lbs", "pbs"};
+	static const char *const keys[] = {"kind", "size", "lbs", "pbs", "nvme"};
 	cJSON *d = cJSON_CreateObject();
 	size_t i;
 

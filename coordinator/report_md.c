@@ -195,6 +195,11 @@ static void s_overview(FILE *f, const cJSON *steps)
 	}
 }
 
+/* the NVMe identity table under "Devices" */
+static const char s_nvme_head[] =
+    "\n| agent | volume | model | serial | firmware | LBA format | metadata | transport | "
+    "address | NUMA |\n|---|---|---|---|---|---|---:|---|---|---:|\n";
+
 static void s_environment(FILE *f, const struct bc_report *r)
 {
 	const cJSON *a, *d, *n;
@@ -241,6 +246,36 @@ static void s_environment(FILE *f, const struct bc_report *r)
 					bc_rj_str("-", d, "kind"),
 					bc_fmt_bytes(bc_rj_num(d, "size"), b, sizeof(b)),
 					bc_rj_num(d, "lbs"), bc_rj_num(d, "pbs"));
+			}
+		}
+		/* NVMe identity when an agent reported it (docs/nvme.md) */
+		n = NULL;
+		cJSON_ArrayForEach(a, r->devices)
+		{
+			cJSON_ArrayForEach(d, a)
+			{
+				static const char *const cols[] = {"model", "serial", "firmware",
+								   "lba_kind"};
+				size_t c;
+
+				if (!bc_rj(d, "nvme"))
+					continue;
+				if (!n)
+					fputs(s_nvme_head, f);
+				n = d;
+				fprintf(f, "| ");
+				bc_md_puts(f, a->string);
+				fprintf(f, " | ");
+				bc_md_puts(f, bc_rj_str("", d, "path"));
+				for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+					fprintf(f, " | ");
+					bc_md_puts(f, bc_rj_str("-", d, "nvme", cols[c]));
+				}
+				fprintf(f, " | %.0f | ", bc_rj_num(d, "nvme", "metadata_bytes"));
+				bc_md_puts(f, bc_rj_str("-", d, "nvme", "transport"));
+				fprintf(f, " | ");
+				bc_md_puts(f, bc_rj_str("-", d, "nvme", "address"));
+				fprintf(f, " | %.0f |\n", bc_rj_num(d, "nvme", "numa_node"));
 			}
 		}
 	}

@@ -174,6 +174,19 @@ int main(void)
 		CHECK(g.ent[BC_LVL_TOTAL][0].secs[k].max_ns == bc_hist_max(all));
 	}
 	CHECK(g.ent[BC_LVL_TOTAL][0].secs[2].late == 1);
+	CHECK(g.ent[BC_LVL_AGENT][0].secs[0].late == 0 && g.ent[BC_LVL_AGENT][0].secs[1].late == 0);
+	CHECK(g.ent[BC_LVL_NODE][0].secs[0].late == 0 && g.ent[BC_LVL_NODE][0].secs[2].late == 1);
+	/* node n0 = volumes 0 and 2 */
+	for (k = 0; k < 2; k++) {
+		memset(all, 0, sizeof(*all));
+		for (o = 0; o < BC_OP_NR; o++) {
+			bc_hist_merge(all, &va[k][0].op[o].hist);
+			bc_hist_merge(all, &vb[k][0].op[o].hist);
+		}
+		CHECK_MSG(g.ent[BC_LVL_NODE][0].secs[k].p99_ns == bc_hist_percentile(all, 99) &&
+				  g.ent[BC_LVL_NODE][0].secs[k].max_ns == bc_hist_max(all),
+			  "node second %u", k);
+	}
 	/* volumes and agents: their second from their own record (a's second 1 has volume 0 twice) */
 	for (k = 0; k < 3; k++) {
 		const struct bc_volstat *one[3] = {&va[k][0], &va[k][1], &vb[k][0]};
@@ -214,6 +227,23 @@ int main(void)
 				  "volume %d op %d", i, o);
 			CHECK(!memcmp(&w->hist, &ref_win[i].op[o].hist, sizeof(w->hist)));
 		}
+	/* the windows of the merged levels are the sums of their volumes' */
+	for (o = 0; o < BC_OP_NR; o++) {
+		struct bc_hist *sum = calloc(1, sizeof(*sum));
+
+		for (i = 0; i < 3; i++)
+			bc_hist_merge(sum, &g.ent[BC_LVL_VOLUME][i].window.op[o].hist);
+		CHECK(!memcmp(sum, &g.ent[BC_LVL_TOTAL][0].window.op[o].hist, sizeof(*sum)));
+		memset(sum, 0, sizeof(*sum));
+		bc_hist_merge(sum, &g.ent[BC_LVL_VOLUME][0].window.op[o].hist);
+		bc_hist_merge(sum, &g.ent[BC_LVL_VOLUME][2].window.op[o].hist);
+		CHECK(!memcmp(sum, &g.ent[BC_LVL_NODE][0].window.op[o].hist, sizeof(*sum)));
+		memset(sum, 0, sizeof(*sum));
+		bc_hist_merge(sum, &g.ent[BC_LVL_VOLUME][0].window.op[o].hist);
+		bc_hist_merge(sum, &g.ent[BC_LVL_VOLUME][1].window.op[o].hist);
+		CHECK(!memcmp(sum, &g.ent[BC_LVL_AGENT][0].window.op[o].hist, sizeof(*sum)));
+		free(sum);
+	}
 	/* every level's "all" counts the drain too */
 	for (lvl = 0; lvl < BC_LVL_NR; lvl++)
 		for (i = 0; i < g.nent[lvl]; i++)

@@ -400,6 +400,38 @@ static void test_counters_json_waf(void)
 	CHECK(b.smart_err < 0 && b.ocp_err < 0 && b.fdp_err < 0);
 }
 
+static void test_parse_discovery(void)
+{
+	struct bc_nvme_disc_entry e;
+	uint64_t gen, n;
+	uint16_t fmt;
+
+	memset(s_buf, 0, sizeof(s_buf));
+	s_put(s_buf, 0x1122334455667788ull, 8);
+	s_put(s_buf + 8, 3, 8);
+	s_put(s_buf + 16, 0, 2);
+	CHECK(!bc_nvme_parse_disc_header(s_buf, 20, &gen, &n, &fmt));
+	CHECK(gen == 0x1122334455667788ull && n == 3 && fmt == 0);
+	CHECK(bc_nvme_parse_disc_header(s_buf, 19, &gen, &n, &fmt) == -EINVAL);
+
+	memset(s_buf, 0, 1024);
+	s_buf[0] = 3;
+	s_buf[1] = 1;
+	s_buf[2] = 2;
+	s_put(s_buf + 4, 7, 2);
+	s_put(s_buf + 6, 0xffff, 2);
+	memcpy(s_buf + 32, "4420                            ", 32);
+	memcpy(s_buf + 256, "nqn.2024-01.io.bench:vol1", 25);
+	memcpy(s_buf + 512, "192.0.2.10   ", 13);
+	CHECK(!bc_nvme_parse_disc_entry(s_buf, 1024, &e));
+	CHECK(e.trtype == 3 && e.adrfam == 1 && e.subtype == 2);
+	CHECK(e.portid == 7 && e.cntlid == 0xffff);
+	CHECK(!strcmp(e.trsvcid, "4420"));
+	CHECK(!strcmp(e.subnqn, "nqn.2024-01.io.bench:vol1"));
+	CHECK(!strcmp(e.traddr, "192.0.2.10"));
+	CHECK(bc_nvme_parse_disc_entry(s_buf, 1023, &e) == -EINVAL);
+}
+
 int main(void)
 {
 	test_identify_encoding();
@@ -415,6 +447,7 @@ int main(void)
 	test_waf_ocp_units();
 	test_parse_ruhs();
 	test_uuid_index();
+	test_parse_discovery();
 	test_counters_json_waf();
 	TEST_DONE();
 }

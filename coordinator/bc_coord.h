@@ -117,8 +117,9 @@ void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *bod
 struct bc_rundir {
 	char path[BC_PATH_MAX];
 	FILE *events; /* events.jsonl, flushed per record */
-	char *line;   /* bc_rundir_stats' line buffer, owned */
+	char *line;   /* bc_rundir_stats' line buffer without a writer thread, owned */
 	size_t line_cap;
+	struct bc_rundir_writer *writer; /* rundir.c: the thread that writes events.jsonl */
 };
 int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, char *err,
 		     size_t errlen);
@@ -128,12 +129,13 @@ int bc_rundir_write_json(struct bc_rundir *r, const char *file, const cJSON *j);
 struct bc_agg;
 /*
  * append the "stats" event of the record just added to g (bc_agg_add) from
- * agent c: byte for byte what bc_rundir_event would write for
- * bc_agg_record_json + "step", without building it in cJSON (at 1,000
- * agents that is 13 million numbers a second)
+ * agent c, whose raw body is body: byte for byte what bc_rundir_event would
+ * write for bc_agg_record_json + "step", without building it in cJSON (at
+ * 1,000 agents that is 13 million numbers a second), rendered by the writer
+ * thread from a copy of body (or here from g's scratch without one)
  */
 void bc_rundir_stats(struct bc_rundir *r, const struct bc_agg *g, const struct bc_conn *c,
-		     const struct bc_stats_hdr *h);
+		     const struct bc_stats_hdr *h, const uint8_t *body, size_t len);
 void bc_rundir_close(struct bc_rundir *r);
 
 /* agg.c: per-step aggregation into volumes, agents, nodes and the total */

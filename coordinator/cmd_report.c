@@ -60,9 +60,8 @@ static int s_report_one(const char *dir, bool rebuild)
 		}
 		if (rc)
 			bc_warn("%s/run.json is incomplete (status \"running\": the run did not "
-				"finish) and %s; reporting what it holds",
-				dir,
-				strstr(err, "not implemented") ? "cannot be rebuilt yet" : err);
+				"finish) and rebuilding it failed (%s); reporting what it holds",
+				dir, err);
 	}
 	free(status);
 	if (bc_report_write_all(dir))

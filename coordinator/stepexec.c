@@ -287,7 +287,7 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 			return rc;
 		}
 		/* bc_agg_record_json's shape, written without cJSON (hot path) */
-		bc_rundir_stats(rd, &res->agg, c, &h);
+		bc_rundir_stats(rd, &res->agg, c, &h, m->bin, m->bin_len);
 		return 0;
 	case BC_MSG_STEP_DONE:
 		if (!c->done) {

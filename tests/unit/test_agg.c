@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bc_coord.h"
 #include "bc_test.h"
@@ -69,6 +70,9 @@ static char *s_reference_line(const struct bc_agg *g, const struct bc_conn *c,
 	return t;
 }
 
+/* the same records through a real run directory and its writer thread */
+static struct bc_rundir s_rd2;
+
 /* add one record from agent c, compare its event line with the reference */
 static void s_record(struct bc_agg *g, struct bc_rundir *rd, char **buf, size_t *len,
 		     const struct bc_conn *c, uint32_t k, const struct bc_volstat *vols,
@@ -98,7 +102,8 @@ static void s_record(struct bc_agg *g, struct bc_rundir *rd, char **buf, size_t 
 		body = dup;
 	}
 	CHECK(bc_agg_add(g, c, body, blen, &got) == 0);
-	bc_rundir_stats(rd, g, c, &got);
+	bc_rundir_stats(rd, g, c, &got, body, blen);
+	bc_rundir_stats(&s_rd2, g, c, &got, body, blen);
 	fflush(rd->events);
 	ref = s_reference_line(g, c, &got);
 	line = strndup(*buf + before, *len - before);
@@ -130,6 +135,14 @@ int main(void)
 	}
 	CHECK(bc_agg_init(&g, p, &p->steps[0]) == 0);
 	rd.events = open_memstream(&buf, &len);
+	{
+		char tmpl[] = "/tmp/test_agg.XXXXXX";
+
+		CHECK(mkdtemp(tmpl) != NULL);
+		CHECK(bc_rundir_create(&s_rd2, tmpl, "agg", err, sizeof(err)) == 0);
+		CHECK(s_rd2.writer != NULL);
+		bc_rundir_event(&s_rd2, "step_start", NULL);
+	}
 	for (i = 0; i < 2; i++) {
 		int v;
 
@@ -256,6 +269,36 @@ int main(void)
 	s_record(&g, &rd, &buf, &len, &conns[1], 1, vb[1], 1, false);
 	CHECK(g.ent[BC_LVL_VOLUME][2].secs[1].late == 1);
 	CHECK(g.ent[BC_LVL_VOLUME][2].secs[1].ios[BC_OP_READ] == 2 * vb[1][0].op[BC_OP_READ].ios);
+	fflush(rd.events);
+	{
+		/* the writer thread's file: the same lines after the first, up to time_ns */
+		char path[BC_PATH_MAX + 32], *line = NULL, *at = buf, *cut;
+		size_t cap = 0, n;
+		FILE *f;
+		int lines = 0;
+
+		snprintf(path, sizeof(path), "%s/events.jsonl", s_rd2.path);
+		bc_rundir_close(&s_rd2);
+		f = fopen(path, "r");
+		CHECK(f != NULL);
+		CHECK(f && getline(&line, &cap, f) > 0 && strstr(line, "\"step_start\""));
+		while (f && getline(&line, &cap, f) > 0) {
+			cut = strstr(line, ",\"time_ns\":");
+			n = cut ? (size_t)(cut - line) : 0;
+			CHECK_MSG(n && !strncmp(line, at, n), "line %d", lines);
+			at = strchr(at, '\n');
+			at = at ? at + 1 : buf + len;
+			lines++;
+		}
+		CHECK(lines == 8);
+		if (f)
+			fclose(f);
+		free(line);
+		unlink(path);
+		rmdir(s_rd2.path);
+		*strrchr(s_rd2.path, '/') = 0;
+		rmdir(s_rd2.path);
+	}
 	fclose(rd.events);
 	rd.events = NULL;
 	bc_rundir_close(&rd);

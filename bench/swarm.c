@@ -17,7 +17,7 @@
  * swarm spends little CPU and leaves the machine to the coordinator.
  *
  * usage: bench_swarm -n AGENTS -m VOLUMES [-p BASE_PORT] --cert AGENT_CERT
- *                    --authorized COORD_CERT [--iops N] [--jitter-ms J]
+ *                    --authorized COORD_CERT [--iops N] [--sigma S] [--jitter-ms J]
  * Prints "ready" on stdout once every socket is bound, then runs until
  * SIGINT/SIGTERM; on exit prints "swarm: records N bytes B".
  */
@@ -112,7 +112,7 @@ static void s_fill(struct bc_opstat *s, uint64_t n, double median_ns, double sig
 }
 
 /* encode one synthetic volume-second; the payload is what follows the volume index */
-static int s_make_payload(struct s_payload *p, uint64_t iops)
+static int s_make_payload(struct s_payload *p, uint64_t iops, double sigma)
 {
 	struct bc_volstat *v = calloc(1, sizeof(*v));
 	struct bc_stats_hdr h = {.nvol = 1};
@@ -130,9 +130,9 @@ static int s_make_payload(struct s_payload *p, uint64_t iops)
 	 * iodepth 1 (swarm.sh's profile), so the coordinator's checks pass
 	 */
 	s_fill(&v->op[BC_OP_READ], (uint64_t)((double)iops * 0.7 * (0.9 + 0.2 * s_unif())),
-	       350e3 + 100e3 * s_unif(), 0.35 + 0.25 * s_unif());
+	       450e3 + 100e3 * s_unif(), sigma * (1 + 0.6 * s_unif()));
 	s_fill(&v->op[BC_OP_WRITE], (uint64_t)((double)iops * 0.3 * (0.9 + 0.2 * s_unif())),
-	       250e3 + 100e3 * s_unif(), 0.3 + 0.2 * s_unif());
+	       250e3 + 100e3 * s_unif(), sigma * (0.8 + 0.5 * s_unif()));
 	rc = bc_stats_encode(&h, v, &buf, &len);
 	if (rc)
 		goto out;
@@ -443,7 +443,7 @@ static void s_usage(FILE *f)
 {
 	fprintf(f, "usage: bench_swarm -n AGENTS -m VOLUMES [-p BASE_PORT] (--cert AGENT_CERT "
 		   "--authorized COORD_CERT | --insecure)\n"
-		   "                   [--iops PER_VOLUME] [--jitter-ms MS] [--io-threads N]\n");
+		   "                   [--iops PER_VOLUME] [--sigma S] [--jitter-ms MS] [--io-threads N]\n");
 }
 
 int main(int argc, char **argv)
@@ -458,6 +458,7 @@ int main(int argc, char **argv)
 		{"iops", required_argument, NULL, 'i'},
 		{"jitter-ms", required_argument, NULL, 'j'},
 		{"io-threads", required_argument, NULL, 't'},
+		{"sigma", required_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -472,6 +473,7 @@ int main(int argc, char **argv)
 	char err[512];
 	int port = 17000, c, i, rc = 1, iothreads = 1;
 	uint64_t iops = 2000, jitter_ms = 20, pairs = 0, plen = 0;
+	double sigma = 0.3; /* lognormal shape of the reads' latency; wider: more buckets */
 
 	while ((c = getopt_long(argc, argv, "n:m:p:h", lopts, NULL)) != -1) {
 		switch (c) {
@@ -484,6 +486,7 @@ int main(int argc, char **argv)
 		case 'i': iops = strtoull(optarg, NULL, 10); break;
 		case 'j': jitter_ms = strtoull(optarg, NULL, 10); break;
 		case 't': iothreads = atoi(optarg); break;
+		case 's': sigma = atof(optarg); break;
 		case 'h': s_usage(stdout); return 0;
 		default: s_usage(stderr); return 2;
 		}
@@ -522,7 +525,7 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < S_POOL; i++) {
-		if (s_make_payload(&w.pool[i], iops))
+		if (s_make_payload(&w.pool[i], iops, sigma))
 			goto out;
 		pairs += w.pool[i].pairs;
 		plen += w.pool[i].len;
@@ -530,7 +533,7 @@ int main(int argc, char **argv)
 			w.maxlen = w.pool[i].len;
 	}
 	for (i = 0; i < S_DRAIN_POOL; i++) {
-		if (s_make_payload(&w.drain[i], 40))
+		if (s_make_payload(&w.drain[i], 40, sigma))
 			goto out;
 		if (w.drain[i].len > w.maxlen)
 			w.maxlen = w.drain[i].len;

@@ -17,6 +17,7 @@
 #                     agents; the coordinator still writes every record)
 #   BENCH_VOLUMES=M   volumes per agent (default 16)
 #   BENCH_PORT=P      first TCP port (default 17000; agents use P..P+N-1)
+#   BENCH_SWARM_ARGS  more bench_swarm options, e.g. "--iops 1000" (fewer buckets)
 #   BENCH_KEEP=1      keep the work directory (profiles, run directories, samples)
 # Loopback only. Figures depend on the machine: the swarm shares its CPUs.
 set -euo pipefail
@@ -85,7 +86,7 @@ for n in "${SIZES[@]}"; do
 	mkdir -p "$d"
 	profile "$n" "$secs" "$d/profile.json"
 	"$BIN/bench/bench_swarm" -n "$n" -m "$VOLS" -p "$PORT" --cert "$W/agent/agent.cert" \
-		--authorized "$COORD_CERT" >"$d/swarm.out" 2>"$d/swarm.err" &
+		--authorized "$COORD_CERT" ${BENCH_SWARM_ARGS:-} >"$d/swarm.out" 2>"$d/swarm.err" &
 	SWARM_PID=$!
 	for _ in $(seq 100); do
 		grep -q ready "$d/swarm.out" 2>/dev/null && break
@@ -127,13 +128,18 @@ for n in "${SIZES[@]}"; do
 	line=$(python3 - "$n" "$VOLS" "$secs" "$ev" "$d/samples" "$t0" "$t1" <<'EOF'
 import json, sys
 n, m, secs, evf, smpf, t0, t1 = sys.argv[1:8]
-lags, start = [], None
+lags, loop, start = [], [], None
 for l in open(evf):
     if '"second_closed"' in l:
-        lags.append(json.loads(l)["lag_ms"])
+        j = json.loads(l)
+        lags.append(j["lag_ms"])
+        if "loop_cpu_ms" in j:
+            loop.append(j["loop_cpu_ms"])
     elif '"step_start"' in l and start is None:
         start = json.loads(l)["start_ns"]
 lags.sort()
+loop.sort()
+loop_p50 = loop[len(loop) // 2] if loop else float("nan")
 pct = lambda p: lags[min(len(lags) - 1, int(p / 100 * len(lags)))] if lags else float("nan")
 smp = [tuple(map(int, l.split())) for l in open(smpf) if len(l.split()) == 3]
 end = start + int(secs) * 10**9
@@ -144,17 +150,19 @@ mark = start + min(60, int(secs) // 2) * 10**9
 rss_mid = min(run, key=lambda s: abs(s[0] - mark))[2] if run else 0
 rss_end = run[-1][2] if run else 0
 peak = max(s[2] for s in smp) if smp else 0
-print("%6s %7d %7d %8.1f %8.1f %8.1f %6.2f %9.0f %9.0f %9.0f %7.0f" % (
-    n, int(n) * int(m), len(lags), pct(50), pct(99), lags[-1] if lags else float("nan"), cpu,
+print("%6s %7d %7d %8.1f %8.1f %8.1f %8.0f %6.2f %9.0f %9.0f %9.0f %7.0f" % (
+    n, int(n) * int(m), len(lags), pct(50), pct(99), lags[-1] if lags else float("nan"), loop_p50, cpu,
     rss_mid / 1024, rss_end / 1024, peak / 1024, (int(t1) - int(t0)) / 1e9))
 EOF
 )
 	RESULTS+=("$line")
 	echo "$line" >&2
 done
-printf '%6s %7s %7s %8s %8s %8s %6s %9s %9s %9s %7s\n' agents streams seconds lag_p50 lag_p99 \
-	lag_max cpu rss_1m_MB rss_end_MB peak_MB wall_s
+printf '%6s %7s %7s %8s %8s %8s %8s %6s %9s %9s %9s %7s\n' agents streams seconds lag_p50 \
+	lag_p99 lag_max loop_ms cpu rss_1m_MB rss_end_MB peak_MB wall_s
 printf '%s\n' "${RESULTS[@]}"
-echo "(lag in ms after each second's end; cpu in cores over the step; rss_1m at one minute" \
-	"or mid-step; peak includes connect and writing run.json)"
+echo "(lag: ms after each second's end until it was aggregated and written; loop_ms: the" \
+	"coordinator loop's CPU per second, p50 - the lag on an otherwise idle core; cpu:" \
+	"whole process, cores, over the step; rss_1m at one minute or mid-step; peak includes" \
+	"connecting and writing run.json)"
 echo "lag_p99_ms: $(echo "${RESULTS[-1]}" | awk '{print $5}')"

@@ -29,6 +29,11 @@ static inline size_t bc_varint_get(const uint8_t *p, size_t len, uint64_t *v)
 	uint64_t r = 0;
 	size_t n;
 
+	/* most histogram deltas and counts are one byte */
+	if (len && p[0] < 0x80) {
+		*v = p[0];
+		return 1;
+	}
 	for (n = 0; n < len && n < 10; n++) {
 		r |= (uint64_t)(p[n] & 0x7f) << (7 * n);
 		if (!(p[n] & 0x80)) {

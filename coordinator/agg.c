@@ -285,22 +285,29 @@ static void s_opstat_add_counters(struct bc_opstat *dst, const struct bc_opstat 
 		dst->first_errno = src->first_errno;
 }
 
+/* stands in for an unused op's buckets, so the sums below have no branches */
+static const uint64_t s_zeros[BC_HIST_BUCKETS];
+
 /*
  * The percentiles of bc_hist_percentile (same ranks, same bucket midpoints)
  * and bc_hist_max of the sum of the ops' buckets base + [0, n): op o's
- * bucket base + i is ops[o][i] (NULL: op not used).
+ * bucket base + i is ops[o][i] (NULL: op not used). Runs 17,000 times a
+ * second at 1,000 agents over ~1,000 buckets each, so it steps over blocks
+ * of S_BLOCK buckets that cannot reach the next rank.
  */
+#define S_BLOCK 16
+
 static void s_row_pcts(struct bc_secrow *row, uint64_t count, const uint64_t *const *ops,
 		       uint32_t base, uint32_t n)
 {
 	static const double pcts[] = {50, 90, 99, 99.9, 99.99};
 	uint64_t *out[] = {&row->p50_ns, &row->p90_ns, &row->p99_ns, &row->p999_ns,
 			   &row->p9999_ns};
+	const uint64_t *a = ops[0] ? ops[0] : s_zeros, *b = ops[1] ? ops[1] : s_zeros;
+	const uint64_t *c = ops[2] ? ops[2] : s_zeros;
 	uint64_t rank[5], seen = 0;
-	const uint64_t *use[BC_OP_NR];
-	uint32_t i, p = 0, top = 0;
-	bool any = false;
-	int o, nuse = 0;
+	uint32_t i, j, p = 0;
+	bool top = false;
 
 	for (i = 0; i < 5; i++) {
 		double want = pcts[i] / 100.0 * (double)count;
@@ -316,22 +323,32 @@ static void s_row_pcts(struct bc_secrow *row, uint64_t count, const uint64_t *co
 	row->max_ns = 0;
 	if (!count)
 		return;
-	/* the used ops first: the loops below run ~1,000 times per volume-second */
-	for (o = 0; o < BC_OP_NR; o++)
-		if (ops[o])
-			use[nuse++] = ops[o];
-	for (i = 0; i < n && nuse; i++) {
-		uint64_t c = use[0][i] + (nuse > 1 ? use[1][i] : 0) + (nuse > 2 ? use[2][i] : 0);
+	/* the maximum: the last non-empty bucket */
+	for (i = n; i-- > 0;)
+		if (a[i] + b[i] + c[i]) {
+			row->max_ns = bc_hist_bucket_mid(base + i);
+			top = true;
+			break;
+		}
+	if (!top)
+		return;
+	for (i = 0; i < n && p < 5;) {
+		if (i + S_BLOCK <= n) {
+			uint64_t sum = 0;
 
-		top = c ? i : top;
-		any |= c != 0;
-		seen += c;
+			for (j = i; j < i + S_BLOCK; j++)
+				sum += a[j] + b[j] + c[j];
+			if (seen + sum < rank[p]) {
+				seen += sum;
+				i += S_BLOCK;
+				continue;
+			}
+		}
+		seen += a[i] + b[i] + c[i];
 		for (; p < 5 && seen >= rank[p]; p++)
 			*out[p] = bc_hist_bucket_mid(base + i);
+		i++;
 	}
-	if (!any)
-		return;
-	row->max_ns = bc_hist_bucket_mid(base + top);
 	for (; p < 5; p++)
 		*out[p] = row->max_ns;
 }

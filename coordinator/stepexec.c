@@ -166,13 +166,18 @@ static uint64_t s_second_ios(const struct bc_agg *g, uint32_t k)
 static void s_closed_event(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
 			   uint32_t k, uint64_t end)
 {
-	uint64_t t = bc_real_ns();
+	static uint64_t cpu_last;
+	uint64_t t = bc_real_ns(), cpu = bc_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	cJSON *ev = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(ev, "step", (double)(res->step - f->prof->steps));
 	cJSON_AddNumberToObject(ev, "second", k);
 	cJSON_AddNumberToObject(ev, "agents", res->agg.agents_reported[k]);
 	cJSON_AddNumberToObject(ev, "lag_ms", t > end ? (double)(t - end) / 1e6 : 0.0);
+	/* this loop's CPU since the previous close: the lag on an otherwise idle core */
+	if (cpu_last && cpu > cpu_last)
+		cJSON_AddNumberToObject(ev, "loop_cpu_ms", (double)(cpu - cpu_last) / 1e6);
+	cpu_last = cpu;
 	bc_rundir_event(rd, "second_closed", ev);
 }
 

@@ -67,6 +67,11 @@ struct bc_io_desc {
 	void *buf;	/* len bytes, 4096-aligned, owned by the job */
 	int buf_index;	/* registered buffer index in the job's ring, -1: not registered */
 	int file_index; /* registered file index in the job's ring, -1: use t->fd */
+	/*
+	 * writes: index into the volume's "fdp" pids chosen by the job (a
+	 * stream's placement), -1: the target applies the volume's own policy
+	 */
+	int placement;
 };
 
 struct bc_target_ops {

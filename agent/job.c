@@ -265,6 +265,7 @@ static inline void s_issue(struct bc_job *j, struct s_jtarget *jt, struct s_io *
 	    .buf = io->buf,
 	    .buf_index = io->buf_index,
 	    .file_index = jt->file_index,
+	    .placement = -1,
 	};
 	jt->prep(jt->t, sqe, &d);
 	io_uring_sqe_set_data(sqe, io);

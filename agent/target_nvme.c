@@ -89,7 +89,10 @@ static void s_nvme_prep(const struct bc_target *t, struct io_uring_sqe *sqe,
 	uint16_t dspec = 0;
 	uint8_t dtype = 0;
 
-	if (io->op == BC_OP_WRITE && n->npids) {
+	if (io->op == BC_OP_WRITE && n->npids && io->placement >= 0 && io->placement < n->npids) {
+		dtype = BC_NVME_DTYPE_FDP;
+		dspec = n->pids[io->placement];
+	} else if (io->op == BC_OP_WRITE && n->npids) {
 		uint64_t seq = n->policy == BC_FDP_FIXED
 				   ? 0
 				   : atomic_fetch_add_explicit(&n->next, 1, memory_order_relaxed);

@@ -52,12 +52,12 @@ struct s_payload {
 struct s_agent {
 	int idx;
 	zsock_t *sock;
-	zframe_t *owner;	/* routing id of the session's coordinator */
-	uint64_t last_beat_ns;	/* CLOCK_MONOTONIC */
+	zframe_t *owner;       /* routing id of the session's coordinator */
+	uint64_t last_beat_ns; /* CLOCK_MONOTONIC */
 	bool prepared, running;
 	uint32_t step, seconds, next_k;
-	uint64_t start_ns;	/* CLOCK_REALTIME of interval 0 */
-	uint64_t jitter_ns;	/* this agent sends this long after each boundary */
+	uint64_t start_ns;	      /* CLOCK_REALTIME of interval 0 */
+	uint64_t jitter_ns;	      /* this agent sends this long after each boundary */
 	uint64_t (*tot)[4][BC_OP_NR]; /* [vol]: ios bytes errors short per op */
 };
 
@@ -194,7 +194,8 @@ static void s_on_hello(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(o, "path", cJSON_GetStringValue(p) ? p->valuestring : "?");
-		cJSON_AddStringToObject(o, "resolved", cJSON_GetStringValue(p) ? p->valuestring : "?");
+		cJSON_AddStringToObject(o, "resolved",
+					cJSON_GetStringValue(p) ? p->valuestring : "?");
 		cJSON_AddStringToObject(o, "kind", "null");
 		cJSON_AddNumberToObject(o, "size", 0);
 		cJSON_AddNumberToObject(o, "lbs", 512);
@@ -218,7 +219,8 @@ static void s_on_prepare(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 
 	if (n != w->m) {
 		cJSON_AddStringToObject(r, "code", "prepare");
-		cJSON_AddStringToObject(r, "message", "swarm agents have a fixed number of volumes");
+		cJSON_AddStringToObject(r, "message",
+					"swarm agents have a fixed number of volumes");
 		s_send(a, BC_MSG_ERROR, r);
 		return;
 	}
@@ -231,7 +233,8 @@ static void s_on_prepare(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 	cJSON_ArrayForEach(v, vols)
 	{
 		cJSON *o = cJSON_CreateObject();
-		const char *path = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "path"));
+		const char *path =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "path"));
 
 		cJSON_AddStringToObject(o, "path", path ? path : "null");
 		cJSON_AddStringToObject(o, "kind", "null");
@@ -287,7 +290,8 @@ static void s_dispatch(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 	case BC_MSG_TIME:
 		r = cJSON_CreateObject();
 		cJSON_AddNumberToObject(
-			r, "seq", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m->json, "seq")));
+		    r, "seq",
+		    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m->json, "seq")));
 		cJSON_AddNumberToObject(r, "agent_ns", (double)bc_real_ns());
 		s_send(a, BC_MSG_TIME, r);
 		break;
@@ -329,9 +333,11 @@ static int s_send_stats(struct s_swarm *w, struct s_agent *a, uint32_t k)
 	off += bc_varint_put(w->body + off, need - off, (uint64_t)w->m);
 	for (v = 0; v < w->m; v++) {
 		/* a different distribution per volume and second, reproducibly */
-		uint64_t hsh = ((uint64_t)a->idx * 1000003u + (uint64_t)v * 7919u + k) * 0x9e3779b97f4a7c15ull;
-		const struct s_payload *p = k == BC_STATS_DRAIN ? &w->drain[(hsh >> 40) % S_DRAIN_POOL]
-								: &w->pool[(hsh >> 40) % S_POOL];
+		uint64_t hsh =
+		    ((uint64_t)a->idx * 1000003u + (uint64_t)v * 7919u + k) * 0x9e3779b97f4a7c15ull;
+		const struct s_payload *p = k == BC_STATS_DRAIN
+						? &w->drain[(hsh >> 40) % S_DRAIN_POOL]
+						: &w->pool[(hsh >> 40) % S_POOL];
 
 		if (off + 10 + p->len > need)
 			return -ENOSPC;
@@ -382,7 +388,8 @@ static void s_send_done(struct s_swarm *w, struct s_agent *a)
 	s_send(a, BC_MSG_STEP_DONE, r);
 }
 
-/* every interval whose end (plus this agent's jitter) has passed, then the drain; true if it sent */
+/* every interval whose end (plus this agent's jitter) has passed, then the drain; true if it sent
+ */
 static bool s_tick(struct s_swarm *w, struct s_agent *a, uint64_t real, uint64_t mono)
 {
 	bool sent = false;
@@ -443,24 +450,25 @@ static void s_usage(FILE *f)
 {
 	fprintf(f, "usage: bench_swarm -n AGENTS -m VOLUMES [-p BASE_PORT] (--cert AGENT_CERT "
 		   "--authorized COORD_CERT | --insecure)\n"
-		   "                   [--iops PER_VOLUME] [--sigma S] [--jitter-ms MS] [--io-threads N]\n");
+		   "                   [--iops PER_VOLUME] [--sigma S] [--jitter-ms MS] "
+		   "[--io-threads N]\n");
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{"agents", required_argument, NULL, 'n'},
-		{"volumes", required_argument, NULL, 'm'},
-		{"port", required_argument, NULL, 'p'},
-		{"cert", required_argument, NULL, 'c'},
-		{"authorized", required_argument, NULL, 'a'},
-		{"insecure", no_argument, NULL, 'I'},
-		{"iops", required_argument, NULL, 'i'},
-		{"jitter-ms", required_argument, NULL, 'j'},
-		{"io-threads", required_argument, NULL, 't'},
-		{"sigma", required_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"agents", required_argument, NULL, 'n'},
+	    {"volumes", required_argument, NULL, 'm'},
+	    {"port", required_argument, NULL, 'p'},
+	    {"cert", required_argument, NULL, 'c'},
+	    {"authorized", required_argument, NULL, 'a'},
+	    {"insecure", no_argument, NULL, 'I'},
+	    {"iops", required_argument, NULL, 'i'},
+	    {"jitter-ms", required_argument, NULL, 'j'},
+	    {"io-threads", required_argument, NULL, 't'},
+	    {"sigma", required_argument, NULL, 's'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct s_swarm w = {.n = 10, .m = 16};
 	const char *certf = NULL, *authf = NULL;
@@ -477,18 +485,42 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "n:m:p:h", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'n': w.n = atoi(optarg); break;
-		case 'm': w.m = atoi(optarg); break;
-		case 'p': port = atoi(optarg); break;
-		case 'c': certf = optarg; break;
-		case 'a': authf = optarg; break;
-		case 'I': w.insecure = true; break;
-		case 'i': iops = strtoull(optarg, NULL, 10); break;
-		case 'j': jitter_ms = strtoull(optarg, NULL, 10); break;
-		case 't': iothreads = atoi(optarg); break;
-		case 's': sigma = atof(optarg); break;
-		case 'h': s_usage(stdout); return 0;
-		default: s_usage(stderr); return 2;
+		case 'n':
+			w.n = atoi(optarg);
+			break;
+		case 'm':
+			w.m = atoi(optarg);
+			break;
+		case 'p':
+			port = atoi(optarg);
+			break;
+		case 'c':
+			certf = optarg;
+			break;
+		case 'a':
+			authf = optarg;
+			break;
+		case 'I':
+			w.insecure = true;
+			break;
+		case 'i':
+			iops = strtoull(optarg, NULL, 10);
+			break;
+		case 'j':
+			jitter_ms = strtoull(optarg, NULL, 10);
+			break;
+		case 't':
+			iothreads = atoi(optarg);
+			break;
+		case 's':
+			sigma = atof(optarg);
+			break;
+		case 'h':
+			s_usage(stdout);
+			return 0;
+		default:
+			s_usage(stderr);
+			return 2;
 		}
 	}
 	if (w.n < 1 || w.m < 1 || port < 1 || port + w.n > 65535 ||
@@ -538,8 +570,9 @@ int main(int argc, char **argv)
 		if (w.drain[i].len > w.maxlen)
 			w.maxlen = w.drain[i].len;
 	}
-	fprintf(stderr, "bench_swarm: %d agents x %d volumes, %.0f histogram buckets and %.0f "
-			"bytes per volume-second on average\n",
+	fprintf(stderr,
+		"bench_swarm: %d agents x %d volumes, %.0f histogram buckets and %.0f "
+		"bytes per volume-second on average\n",
 		w.n, w.m, (double)pairs / S_POOL, (double)plen / S_POOL);
 	w.agents = calloc((size_t)w.n, sizeof(*w.agents));
 	maybe = calloc((size_t)w.n + 1, sizeof(*maybe));
@@ -563,8 +596,8 @@ int main(int argc, char **argv)
 			zsock_set_zap_domain(a->sock, "bench-swarm");
 		}
 		if (zsock_bind(a->sock, "tcp://127.0.0.1:%d", port + i) < 0) {
-			fprintf(stderr, "bench_swarm: cannot bind tcp://127.0.0.1:%d: %s\n", port + i,
-				zmq_strerror(zmq_errno()));
+			fprintf(stderr, "bench_swarm: cannot bind tcp://127.0.0.1:%d: %s\n",
+				port + i, zmq_strerror(zmq_errno()));
 			goto out;
 		}
 		ev.events = EPOLLIN;

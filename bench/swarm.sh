@@ -13,8 +13,11 @@
 #   BC_BIN=DIR        build directory (default build-swarm, else build)
 #   BENCH_SECONDS=S   step length (default 30 s; 60 s at 1,000 agents)
 #   BENCH_LONG=1      10-minute step at the largest size (events.jsonl is
-#                     truncated every 30 s to bound disk use: ~60 MB/s at 1,000
-#                     agents; the coordinator still writes every record)
+#                     truncated every 30 s to bound disk use: ~80 MB/s at 1,000
+#                     agents; the coordinator still writes every record), and
+#                     the coordinator is stopped (SIGKILL) once the step's last
+#                     second is closed: this measures the streaming, and run.json
+#                     for 16,000 volume series of 600 s is a problem of its own
 #   BENCH_VOLUMES=M   volumes per agent (default 16)
 #   BENCH_PORT=P      first TCP port (default 17000; agents use P..P+N-1)
 #   BENCH_SWARM_ARGS  more bench_swarm options, e.g. "--iops 1000" (fewer buckets)
@@ -81,7 +84,8 @@ sample() {
 RESULTS=()
 for n in "${SIZES[@]}"; do
 	secs=${BENCH_SECONDS:-$([ "$n" -ge 1000 ] && echo 60 || echo 30)}
-	if [ "${BENCH_LONG:-0}" = 1 ] && [ "$n" = "${SIZES[-1]}" ]; then secs=600; fi
+	long=0
+	if [ "${BENCH_LONG:-0}" = 1 ] && [ "$n" = "${SIZES[-1]}" ]; then secs=600 long=1; fi
 	d=$W/n$n
 	mkdir -p "$d"
 	profile "$n" "$secs" "$d/profile.json"
@@ -101,6 +105,12 @@ for n in "${SIZES[@]}"; do
 	last_trunc=$(date +%s)
 	while kill -0 "$COORD_PID" 2>/dev/null; do
 		sample "$COORD_PID" >>"$d/samples" || true
+		if [ "$long" = 1 ] && grep -qs "\"second\":$((secs - 1)),\"agents\"" \
+			"$d"/reports/*/events.jsonl; then
+			kill -9 "$COORD_PID"
+			echo "stopped after the step" >"$d/stopped"
+			break
+		fi
 		echo "swarm $(sample "$SWARM_PID" || true)" >>"$d/swarm.samples"
 		if [ "$secs" -ge 600 ] && [ $(($(date +%s) - last_trunc)) -ge 30 ]; then
 			for e in "$d"/reports/*/events.jsonl; do
@@ -113,6 +123,7 @@ for n in "${SIZES[@]}"; do
 	done
 	rc=0
 	wait "$COORD_PID" || rc=$?
+	[ -f "$d/stopped" ] && rc=0
 	COORD_PID=
 	t1=$(date +%s%N)
 	kill "$SWARM_PID" 2>/dev/null || true
@@ -124,7 +135,7 @@ for n in "${SIZES[@]}"; do
 		exit 1
 	fi
 	ev=$(ls "$d"/reports/*/events.jsonl)
-	[ -f "$d/kept.jsonl" ] && cat "$ev" >>"$d/kept.jsonl" && ev=$d/kept.jsonl
+	[ -f "$d/kept.jsonl" ] && { grep -h '"event":"\(second_closed\|step_start\)"' "$ev" >>"$d/kept.jsonl" || true; ev=$d/kept.jsonl; }
 	line=$(python3 - "$n" "$VOLS" "$secs" "$ev" "$d/samples" "$t0" "$t1" <<'EOF'
 import json, sys
 n, m, secs, evf, smpf, t0, t1 = sys.argv[1:8]

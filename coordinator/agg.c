@@ -20,8 +20,11 @@
  *    (hundreds of buckets) rather than each volume.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "bc_coord.h"
 
@@ -44,28 +47,86 @@ struct bc_rhist {
  * e comes zeroed from calloc: a memset would make all of its 350 KB
  * resident. merged: a node or the total, which keeps open seconds' histograms.
  */
-static int s_entity_init(struct bc_entity *e, uint32_t seconds, bool merged)
+static int s_entity_init(struct bc_entity *e, uint32_t seconds, bool merged, struct bc_secrow *rows)
 {
 	bc_volstat_reset(&e->window);
 	bc_volstat_reset(&e->all);
-	e->secs = calloc(seconds, sizeof(*e->secs));
+	e->secs = rows ? rows : calloc(seconds, sizeof(*e->secs));
 	if (merged)
 		e->sec_hist = calloc(seconds, sizeof(*e->sec_hist));
 	return (e->secs && (!merged || e->sec_hist)) ? 0 : -ENOMEM;
 }
 
-static void s_entity_free(struct bc_entity *e, uint32_t seconds)
+static void s_entity_free(struct bc_entity *e, uint32_t seconds, bool mapped)
 {
 	uint32_t k;
 
 	for (k = 0; e->sec_hist && k < seconds; k++)
 		free(e->sec_hist[k]);
 	free(e->sec_hist);
-	free(e->secs);
+	if (!mapped)
+		free(e->secs);
+}
+
+/*
+ * The per-second rows of every entity grow with the run (128 bytes per
+ * volume-second: 2 MB a second at 16,000 volumes) and are only read again
+ * for run.json. Past S_SPILL_MIN they live in an unlinked file under
+ * /var/tmp mapped shared, and every S_SPILL_EVERY closed seconds the
+ * mapping's pages are dropped from the process (MADV_DONTNEED keeps a
+ * shared file mapping's data in the page cache and the file), so the
+ * coordinator's memory stays flat and the kernel writes the rows out.
+ */
+#define S_SPILL_MIN   (64ull << 20)
+#define S_SPILL_EVERY 32
+
+/*
+ * The first access to a row's page after a drop must be a write: a read
+ * fault maps up to 64 KB of cached neighbours ("fault-around"), which are
+ * this entity's earlier rows, and memory would grow with the run again. A
+ * locked add of 0 is a write to the CPU and changes nothing. Done for every
+ * entity when a second first appears (seconds g->touched .. k).
+ */
+static void s_rows_touch(struct bc_agg *g, uint32_t k)
+{
+	int lvl, i;
+
+	for (; g->touched <= k && g->touched < g->seconds; g->touched++)
+		for (lvl = 0; lvl < BC_LVL_NR; lvl++)
+			for (i = 0; i < g->nent[lvl]; i++)
+				__atomic_fetch_add(&g->ent[lvl][i].secs[g->touched].late, 0,
+						   __ATOMIC_RELAXED);
+}
+
+static struct bc_secrow *s_rows_map(struct bc_agg *g, size_t rows)
+{
+	size_t len = rows * sizeof(struct bc_secrow);
+	void *m;
+	int fd;
+
+	if (len < S_SPILL_MIN)
+		return NULL;
+	fd = open("/var/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return NULL;
+	if (ftruncate(fd, (off_t)len)) {
+		close(fd);
+		return NULL;
+	}
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return NULL;
+	/* one row per entity per second: readahead would map the whole file */
+	madvise(m, len, MADV_RANDOM);
+	g->rows_map = m;
+	g->rows_map_len = len;
+	return m;
 }
 
 int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_step *st)
 {
+	struct bc_secrow *rows;
 	int lvl, i, a, max = 1;
 
 	memset(g, 0, sizeof(*g));
@@ -76,13 +137,17 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 	g->nent[BC_LVL_AGENT] = p->nagents;
 	g->nent[BC_LVL_NODE] = p->nnodes;
 	g->nent[BC_LVL_TOTAL] = 1;
+	rows = s_rows_map(g, (size_t)(p->nvolumes + p->nagents + p->nnodes + 1) * g->seconds);
 	for (lvl = 0; lvl < BC_LVL_NR; lvl++) {
 		g->ent[lvl] = calloc((size_t)g->nent[lvl] + 1, sizeof(struct bc_entity));
 		if (!g->ent[lvl])
 			return -ENOMEM;
-		for (i = 0; i < g->nent[lvl]; i++)
-			if (s_entity_init(&g->ent[lvl][i], g->seconds, lvl >= BC_LVL_NODE))
+		for (i = 0; i < g->nent[lvl]; i++) {
+			if (s_entity_init(&g->ent[lvl][i], g->seconds, lvl >= BC_LVL_NODE, rows))
 				return -ENOMEM;
+			if (rows)
+				rows += g->seconds;
+		}
 	}
 	for (i = 0; i < p->nvolumes; i++)
 		snprintf(g->ent[BC_LVL_VOLUME][i].name, sizeof(g->ent[0][0].name), "%s:%s",
@@ -125,7 +190,7 @@ void bc_agg_free(struct bc_agg *g)
 
 	for (lvl = 0; lvl < BC_LVL_NR; lvl++) {
 		for (i = 0; g->ent[lvl] && i < g->nent[lvl]; i++)
-			s_entity_free(&g->ent[lvl][i], g->seconds);
+			s_entity_free(&g->ent[lvl][i], g->seconds, g->rows_map != NULL);
 		free(g->ent[lvl]);
 	}
 	while (g->rh_free) {
@@ -134,6 +199,8 @@ void bc_agg_free(struct bc_agg *g)
 		g->rh_free = h->next;
 		free(h);
 	}
+	if (g->rows_map)
+		munmap(g->rows_map, g->rows_map_len);
 	free(g->scratch);
 	free(g->touch);
 	free(g->asum);
@@ -200,8 +267,8 @@ static int s_rhist_cover(struct bc_agg *g, struct bc_rhist **hp, uint32_t lo, ui
 	if (h) {
 		nh->count = h->count;
 		for (o = 0; o < BC_OP_NR; o++)
-			memcpy(&nh->b[(size_t)o * nh->cap + (h->lo - nlo)], &h->b[(size_t)o * h->cap],
-			       (size_t)h->n * sizeof(uint64_t));
+			memcpy(&nh->b[(size_t)o * nh->cap + (h->lo - nlo)],
+			       &h->b[(size_t)o * h->cap], (size_t)h->n * sizeof(uint64_t));
 		s_rhist_put(g, h);
 	}
 	*hp = nh;
@@ -301,8 +368,7 @@ static void s_row_pcts(struct bc_secrow *row, uint64_t count, const uint64_t *co
 		       uint32_t base, uint32_t n)
 {
 	static const double pcts[] = {50, 90, 99, 99.9, 99.99};
-	uint64_t *out[] = {&row->p50_ns, &row->p90_ns, &row->p99_ns, &row->p999_ns,
-			   &row->p9999_ns};
+	uint64_t *out[] = {&row->p50_ns, &row->p90_ns, &row->p99_ns, &row->p999_ns, &row->p9999_ns};
 	const uint64_t *a = ops[0] ? ops[0] : s_zeros, *b = ops[1] ? ops[1] : s_zeros;
 	const uint64_t *c = ops[2] ? ops[2] : s_zeros;
 	uint64_t rank[5], seen = 0;
@@ -476,6 +542,8 @@ static int s_add_scratch(struct bc_agg *g, const struct bc_conn *c, const struct
 
 	if (k != BC_STATS_DRAIN && k >= g->seconds)
 		return -ERANGE;
+	if (g->rows_map && k < g->seconds && k >= g->touched)
+		s_rows_touch(g, k);
 	for (i = 0; i < c->nvols && !rc; i++) {
 		const struct bc_volstat *v = &g->scratch[i];
 		const struct bc_stats_touch *t = &g->touch[i];
@@ -572,6 +640,10 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 	}
 	if (k + 1 > g->closed)
 		g->closed = k + 1;
+	if (g->rows_map && (k + 1) % S_SPILL_EVERY == 0) {
+		madvise(g->rows_map, g->rows_map_len, MADV_DONTNEED); /* data stays in the file */
+		g->touched = g->closed; /* the open seconds' pages went too */
+	}
 }
 
 static cJSON *s_hist_json(const struct bc_hist *h)
@@ -599,7 +671,8 @@ cJSON *bc_agg_record_json(const struct bc_agg *g, const struct bc_conn *c,
 	int i, o;
 
 	cJSON_AddStringToObject(r, "agent", c->spec->name);
-	cJSON_AddNumberToObject(r, "second", h->second == BC_STATS_DRAIN ? -1.0 : (double)h->second);
+	cJSON_AddNumberToObject(r, "second",
+				h->second == BC_STATS_DRAIN ? -1.0 : (double)h->second);
 	if (h->second == BC_STATS_DRAIN)
 		cJSON_AddBoolToObject(r, "drain", 1);
 	cJSON_AddNumberToObject(r, "flags", h->flags);

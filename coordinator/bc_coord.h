@@ -181,6 +181,9 @@ struct bc_agg {
 	struct bc_rhist *rh_free;     /* closed seconds' histograms, for reuse */
 	struct bc_volstat *asum;       /* the record being added, summed over its volumes */
 	struct bc_stats_touch *atouch; /* the non-empty buckets of asum */
+	void *rows_map;		       /* every entity's secs, file-backed when large (agg.c) */
+	size_t rows_map_len;
+	uint32_t touched;	       /* rows_map: seconds [0, touched) were touched (agg.c) */
 	int scratch_n;
 };
 

@@ -446,11 +446,15 @@ int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, str
 			if (f->qlen)
 				continue;
 		}
-		if (timeout_ms >= 0 && now >= deadline && timeout_ms != 0)
-			return -ETIMEDOUT;
-		wait = S_SWEEP_MS;
-		if (timeout_ms >= 0 && (deadline - now) / BC_NS_PER_MS + 1 < (uint64_t)wait)
-			wait = timeout_ms ? (int)((deadline - now) / BC_NS_PER_MS) + 1 : 0;
+		wait = S_SWEEP_MS; /* timeout_ms < 0: wait for ever, looking every S_SWEEP_MS */
+		if (timeout_ms == 0) {
+			wait = 0;
+		} else if (timeout_ms > 0) {
+			if (now >= deadline)
+				return -ETIMEDOUT;
+			if ((deadline - now) / BC_NS_PER_MS + 1 < (uint64_t)wait)
+				wait = (int)((deadline - now) / BC_NS_PER_MS) + 1;
+		}
 		n = epoll_wait(f->epfd, evs, (int)(sizeof(evs) / sizeof(evs[0])), wait);
 		if (n < 0 && errno != EINTR)
 			return -EINTR;

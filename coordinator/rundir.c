@@ -48,12 +48,11 @@ static char *s_num(char *p, double d)
  * An unsigned counter: below 1e15 cJSON prints the exact integer ("%d" or
  * "%1.15g" without exponent), which is all a record holds in practice.
  */
-static const char s_pairs[201] =
-	"0001020304050607080910111213141516171819"
-	"2021222324252627282930313233343536373839"
-	"4041424344454647484950515253545556575859"
-	"6061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
+static const char s_pairs[201] = "0001020304050607080910111213141516171819"
+				 "2021222324252627282930313233343536373839"
+				 "4041424344454647484950515253545556575859"
+				 "6061626364656667686970717273747576777879"
+				 "8081828384858687888990919293949596979899";
 
 static char *s_u64(char *p, uint64_t v)
 {
@@ -125,8 +124,8 @@ static char *s_str(char *p, const char *s)
 			*p++ = '\\';
 			*p++ = (char)ch;
 		} else if (ch < 32) {
-			static const char esc[] = {['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n',
-						   ['\r'] = 'r', ['\t'] = 't'};
+			static const char esc[] = {
+			    ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't'};
 
 			*p++ = '\\';
 			if (ch < sizeof(esc) && esc[ch]) {
@@ -204,9 +203,9 @@ static size_t s_render_size(const char *name, int nvols, const struct bc_stats_t
 			const struct bc_stats_touch *t = &touch[i];
 
 			/* an unsorted list falls back to a scan of every bucket */
-			need += S_OP_MAX + (size_t)(s_sorted(t->idx[o], t->n[o]) ? t->n[o]
-										 : BC_HIST_BUCKETS) *
-						   (2 * S_NUM_MAX + 4);
+			need += S_OP_MAX +
+				(size_t)(s_sorted(t->idx[o], t->n[o]) ? t->n[o] : BC_HIST_BUCKETS) *
+				    (2 * S_NUM_MAX + 4);
 		}
 	}
 	return need;
@@ -293,13 +292,13 @@ static int s_line_room(char **line, size_t *cap, size_t need)
  */
 struct s_item {
 	struct s_item *next;
-	size_t len;	     /* of text, or of the STATS body */
+	size_t len; /* of text, or of the STATS body */
 	bool stats;
 	uint64_t time_ns;
 	int nvols;
-	int *vols;	     /* stats: profile indexes of the agent's volumes */
+	int *vols; /* stats: profile indexes of the agent's volumes */
 	char name[BC_NAME_MAX];
-	char data[];	     /* the line, or the body then vols */
+	char data[]; /* the line, or the body then vols */
 };
 
 /* queued bytes beyond which the coordinator waits for the writer */
@@ -342,8 +341,8 @@ static void s_write_stats(struct bc_rundir_writer *w, struct s_item *it)
 				  (uint32_t)it->nvols) ||
 	    s_line_room(&w->line, &w->line_cap, s_render_size(it->name, it->nvols, w->touch)))
 		goto out;
-	end = s_render(w->line, it->name, it->vols, it->nvols, w->scratch, w->touch, &h,
-		       it->time_ns);
+	end =
+	    s_render(w->line, it->name, it->vols, it->nvols, w->scratch, w->touch, &h, it->time_ns);
 	fwrite(w->line, 1, (size_t)(end - w->line), w->f);
 out:
 	for (i = 0; i < it->nvols && i < w->cap; i++) {
@@ -489,7 +488,8 @@ void bc_rundir_stats(struct bc_rundir *r, const struct bc_agg *g, const struct b
 	snprintf(it->name, sizeof(it->name), "%s", c->spec->name);
 	memcpy(it->data, body, len);
 	/* ints after the body, aligned */
-	it->vols = (int *)(void *)(it->data + ((len + sizeof(int) - 1) / sizeof(int)) * sizeof(int));
+	it->vols =
+	    (int *)(void *)(it->data + ((len + sizeof(int) - 1) / sizeof(int)) * sizeof(int));
 	memcpy(it->vols, c->vols, (size_t)c->nvols * sizeof(int));
 	s_enqueue(r->writer, it);
 }

@@ -34,7 +34,9 @@ if command -v systemd-analyze >/dev/null; then
 		CapabilityBoundingSet= LimitMEMLOCK=infinity; do
 		grep -q "^$k" "$U" || fail "the unit lacks $k"
 	done
-	grep -q '^PrivateDevices=yes' "$U" && fail "PrivateDevices=yes hides the block devices"
+	# each of these turns on a device allowlist that denies the block devices
+	grep -qE '^(PrivateDevices=yes|ProtectClock=yes|DeviceAllow=|DevicePolicy=(closed|strict))' "$U" &&
+		fail "the unit restricts devices: block devices would be denied"
 else
 	skipped+=("systemd-analyze not installed")
 fi

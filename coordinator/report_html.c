@@ -57,13 +57,6 @@ static void s_badge(FILE *f, const char *status)
 	fprintf(f, "</span>");
 }
 
-static void s_td_text(FILE *f, const char *s)
-{
-	fprintf(f, "<td class=\"l\">");
-	s_esc(f, s);
-	fprintf(f, "</td>");
-}
-
 /* a numeric cell; decimals < 0: as short as exact */
 static void s_td_num(FILE *f, double v, int decimals)
 {
@@ -114,84 +107,6 @@ static void s_header(FILE *f, const struct bc_report *r)
 		s_esc(f, bc_rj_str("", run, "error"));
 		fprintf(f, "</p>\n");
 	}
-}
-
-static void s_expect(FILE *f, const struct bc_report *r)
-{
-	const cJSON *x;
-	char num[64];
-	int n = 0, pass = 0;
-
-	if (!cJSON_GetArraySize(r->expect))
-		return;
-	fprintf(f, "<h2>Acceptance criteria</h2>\n<table><tr><th class=\"l\">result</th>"
-		   "<th class=\"l\">step</th><th class=\"l\">scope</th><th class=\"l\">metric</th>"
-		   "<th>min</th><th>max</th><th>measured</th><th class=\"l\">note</th></tr>\n");
-	cJSON_ArrayForEach(x, r->expect)
-	{
-		bool ok = cJSON_IsTrue(bc_rj(x, "pass"));
-
-		n++;
-		pass += ok;
-		fprintf(f, "<tr><td class=\"l\"><span class=\"badge %s\">%s</span></td>",
-			ok ? "ok" : "bad", ok ? "PASS" : "FAIL");
-		s_td_text(f, bc_rj_str("", x, "step"));
-		s_td_text(f, bc_rj_str("", x, "scope"));
-		s_td_text(f, bc_rj_str("", x, "metric"));
-		if (bc_rj(x, "min"))
-			s_td_num(f, bc_rj_num(x, "min"), -1);
-		else
-			fprintf(f, "<td>-</td>");
-		if (bc_rj(x, "max"))
-			s_td_num(f, bc_rj_num(x, "max"), -1);
-		else
-			fprintf(f, "<td>-</td>");
-		if (bc_rj(x, "value")) {
-			fprintf(
-			    f, "<td>%s ",
-			    bc_fmt_num(round(bc_rj_num(x, "value") * 1e3) / 1e3, num, sizeof(num)));
-			s_esc(f, bc_rj_str("", x, "unit"));
-			fprintf(f, "</td>");
-		} else {
-			fprintf(f, "<td>-</td>");
-		}
-		s_td_text(f, bc_rj_str("", x, "detail"));
-		fprintf(f, "</tr>\n");
-	}
-	fprintf(f, "</table>\n<p>%d of %d criteria passed.</p>\n", pass, n);
-}
-
-static void s_verdicts(FILE *f, const cJSON *steps)
-{
-	const cJSON *st, *ev;
-	bool any = false;
-
-	cJSON_ArrayForEach(st, steps)
-	{
-		const cJSON *a = bc_rj(st, "analysis");
-
-		if (!a)
-			continue;
-		if (!any)
-			fprintf(f, "<h2>Verdicts</h2>\n<table><tr><th class=\"l\">step</th>"
-				   "<th class=\"l\">verdict</th><th class=\"l\">bottleneck</th>"
-				   "<th class=\"l\">evidence</th></tr>\n");
-		any = true;
-		fprintf(f, "<tr>");
-		s_td_text(f, bc_rj_str("", st, "name"));
-		s_td_text(f, bc_rj_str("-", a, "verdict"));
-		s_td_text(f, bc_rj_str("-", a, "bottleneck"));
-		fprintf(f, "<td class=\"l w\"><ul>");
-		cJSON_ArrayForEach(ev, bc_rj(a, "evidence"))
-		{
-			fprintf(f, "<li>");
-			s_esc(f, cJSON_GetStringValue(ev));
-			fprintf(f, "</li>");
-		}
-		fprintf(f, "</ul></td></tr>\n");
-	}
-	if (any)
-		fprintf(f, "</table>\n");
 }
 
 static void s_workload(FILE *f, const cJSON *wl)
@@ -251,91 +166,11 @@ static void s_overview(FILE *f, const cJSON *steps)
 
 static void s_environment(FILE *f, const struct bc_report *r)
 {
-	const cJSON *a, *d, *n;
-	char bs[32];
-	int i = 0;
-
-	fprintf(f,
-		"<h2>Environment</h2>\n<h3>Client hosts (agents)</h3>\n<table><tr>"
-		"<th class=\"l\">agent</th><th class=\"l\">endpoint</th><th class=\"l\">host</th>"
-		"<th class=\"l\">bench-agent</th><th>protocol</th><th>cpus</th>"
-		"<th class=\"l\">kernel</th><th>clock offset us</th><th>uncertainty us</th>"
-		"<th>rtt us</th></tr>\n");
-	cJSON_ArrayForEach(a, bc_rj(r->run, "agents"))
-	{
-		const cJSON *h = bc_rj(a, "hello");
-
-		fprintf(f, "<tr><td class=\"l\">");
-		s_swatch(f, i++);
-		s_esc(f, bc_rj_str("?", a, "name"));
-		fprintf(f, "</td>");
-		s_td_text(f, bc_rj_str("-", a, "endpoint"));
-		s_td_text(f, bc_rj_str("-", h, "hostname"));
-		s_td_text(f, bc_rj_str("-", h, "version"));
-		s_td_num(f, bc_rj_num(h, "protocol"), 0);
-		s_td_num(f, bc_rj_num(h, "cpus"), 0);
-		s_td_text(f, bc_rj_str("-", h, "kernel"));
-		s_td_num(f, bc_rj_num(a, "clock_offset_ns") / 1e3, 1);
-		if (bc_rj(a, "clock_uncertainty_ns"))
-			s_td_num(f, bc_rj_num(a, "clock_uncertainty_ns") / 1e3, 1);
-		else
-			fprintf(f, "<td>-</td>");
-		s_td_num(f, bc_rj_num(a, "clock_rtt_ns") / 1e3, 1);
-		fprintf(f, "</tr>\n");
-	}
-	fprintf(f, "</table>\n");
-	if (cJSON_GetArraySize(r->devices)) {
-		fprintf(f, "<h3>Devices</h3>\n<table><tr><th class=\"l\">agent</th>"
-			   "<th class=\"l\">volume</th><th class=\"l\">opened as</th>"
-			   "<th class=\"l\">kind</th><th>size</th><th>logical block</th>"
-			   "<th>physical block</th></tr>\n");
-		cJSON_ArrayForEach(a, r->devices)
-		{
-			cJSON_ArrayForEach(d, a)
-			{
-				fprintf(f, "<tr>");
-				s_td_text(f, a->string);
-				s_td_text(f, bc_rj_str("", d, "path"));
-				s_td_text(f, bc_rj_str("", d, "resolved"));
-				s_td_text(f, bc_rj_str("-", d, "kind"));
-				fprintf(f, "<td>%s</td>",
-					bc_fmt_bytes(bc_rj_num(d, "size"), bs, sizeof(bs)));
-				s_td_num(f, bc_rj_num(d, "lbs"), 0);
-				s_td_num(f, bc_rj_num(d, "pbs"), 0);
-				fprintf(f, "</tr>\n");
-			}
-		}
-		fprintf(f, "</table>\n");
-	}
-	if (!cJSON_GetArraySize(bc_rj(r->profile, "nodes")))
-		return;
-	fprintf(f, "<h3>Storage nodes</h3>\n<table><tr><th class=\"l\">node</th>"
-		   "<th class=\"l\">addresses</th><th class=\"l\">metrics</th><th class=\"l\">nic"
-		   "</th></tr>\n");
-	i = 0;
-	cJSON_ArrayForEach(n, bc_rj(r->profile, "nodes"))
-	{
-		static const char *const keys[] = {"addresses", "metrics"};
-		const cJSON *s;
-		size_t k;
-
-		fprintf(f, "<tr><td class=\"l\">");
-		s_swatch(f, i++);
-		s_esc(f, bc_rj_str("", n, "name"));
-		fprintf(f, "</td>");
-		for (k = 0; k < 2; k++) {
-			fprintf(f, "<td class=\"l\">");
-			cJSON_ArrayForEach(s, bc_rj(n, keys[k]))
-			{
-				s_esc(f, cJSON_GetStringValue(s));
-				fprintf(f, " ");
-			}
-			fprintf(f, "</td>");
-		}
-		s_td_text(f, bc_rj_str("-", n, "nic"));
-		fprintf(f, "</tr>\n");
-	}
-	fprintf(f, "</table>\n");
+	fprintf(f, "<h2>Environment</h2>\n");
+	bc_table_emit(f, bc_table_agents, r, true, 3);
+	bc_table_emit(f, bc_table_devices, r, true, 3);
+	bc_table_emit(f, bc_table_nvme, r, true, 3);
+	bc_table_emit(f, bc_table_nodes, r, true, 3);
 }
 
 /* a run.json number array as doubles times scale; caller frees */
@@ -727,8 +562,8 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 
 	s_head(f, r);
 	s_header(f, r);
-	s_expect(f, r);
-	s_verdicts(f, steps);
+	bc_table_emit(f, bc_table_expect, r, true, 2);
+	bc_table_emit(f, bc_table_verdicts, r, true, 2);
 	if (cJSON_GetArraySize(steps))
 		s_overview(f, steps);
 	s_environment(f, r);

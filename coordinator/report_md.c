@@ -56,83 +56,6 @@ static void s_header(FILE *f, const struct bc_report *r)
 		cJSON_GetArraySize(bc_rj(r->profile, "steps")));
 }
 
-static void s_bound(FILE *f, const cJSON *x, const char *key)
-{
-	char num[64];
-
-	fprintf(f, " %s |", bc_rj(x, key) ? bc_fmt_num(bc_rj_num(x, key), num, sizeof(num)) : "-");
-}
-
-static void s_expect(FILE *f, const struct bc_report *r)
-{
-	const cJSON *x;
-	char num[64];
-	int n = 0, pass = 0;
-
-	if (!cJSON_GetArraySize(r->expect))
-		return;
-	fprintf(f, "\n## Acceptance criteria\n\n| result | step | scope | metric | min | max | "
-		   "measured |\n|---|---|---|---|---:|---:|---:|\n");
-	cJSON_ArrayForEach(x, r->expect)
-	{
-		bool ok = cJSON_IsTrue(bc_rj(x, "pass"));
-
-		n++;
-		pass += ok;
-		fprintf(f, "| **%s** | ", ok ? "PASS" : "FAIL");
-		bc_md_puts(f, bc_rj_str("", x, "step"));
-		fprintf(f, " | ");
-		bc_md_puts(f, bc_rj_str("", x, "scope"));
-		fprintf(f, " | %s |", bc_rj_str("", x, "metric"));
-		s_bound(f, x, "min");
-		s_bound(f, x, "max");
-		if (bc_rj(x, "value"))
-			fprintf(
-			    f, " %s %s",
-			    bc_fmt_num(round(bc_rj_num(x, "value") * 1e3) / 1e3, num, sizeof(num)),
-			    bc_rj_str("", x, "unit"));
-		if (bc_rj(x, "detail")) {
-			fprintf(f, " (");
-			bc_md_puts(f, bc_rj_str("", x, "detail"));
-			fprintf(f, ")");
-		}
-		fprintf(f, " |\n");
-	}
-	fprintf(f, "\n%d of %d criteria passed.\n", pass, n);
-}
-
-static void s_verdicts(FILE *f, const cJSON *steps)
-{
-	const cJSON *st, *ev;
-	bool any = false;
-
-	cJSON_ArrayForEach(st, steps)
-	{
-		const cJSON *a = bc_rj(st, "analysis");
-
-		if (!a)
-			continue;
-		if (!any)
-			fprintf(f, "\n## Verdicts\n\n| step | verdict | bottleneck | evidence |\n"
-				   "|---|---|---|---|\n");
-		any = true;
-		fprintf(f, "| ");
-		bc_md_puts(f, bc_rj_str("", st, "name"));
-		fprintf(f, " | ");
-		bc_md_puts(f, bc_rj_str("-", a, "verdict"));
-		fprintf(f, " | ");
-		bc_md_puts(f, bc_rj_str("-", a, "bottleneck"));
-		fprintf(f, " |");
-		cJSON_ArrayForEach(ev, bc_rj(a, "evidence"))
-		{
-			fprintf(f, " ");
-			bc_md_puts(f, cJSON_GetStringValue(ev));
-			fprintf(f, ";");
-		}
-		fprintf(f, " |\n");
-	}
-}
-
 static void s_overview(FILE *f, const cJSON *steps)
 {
 	const cJSON *st;
@@ -195,114 +118,13 @@ static void s_overview(FILE *f, const cJSON *steps)
 	}
 }
 
-/* the NVMe identity table under "Devices" */
-static const char s_nvme_head[] =
-    "\n| agent | volume | model | serial | firmware | LBA format | metadata | transport | "
-    "address | NUMA |\n|---|---|---|---|---|---|---:|---|---|---:|\n";
-
 static void s_environment(FILE *f, const struct bc_report *r)
 {
-	const cJSON *a, *d, *n;
-	char b[32];
-
-	fprintf(f, "\n## Environment\n\n### Client hosts (agents)\n\n| agent | endpoint | host | "
-		   "bench-agent | protocol | cpus | kernel | clock offset us | uncertainty us | "
-		   "rtt us |\n|---|---|---|---|---:|---:|---|---:|---:|---:|\n");
-	cJSON_ArrayForEach(a, bc_rj(r->run, "agents"))
-	{
-		const cJSON *h = bc_rj(a, "hello");
-
-		fprintf(f, "| ");
-		bc_md_puts(f, bc_rj_str("?", a, "name"));
-		fprintf(f, " | ");
-		bc_md_puts(f, bc_rj_str("-", a, "endpoint"));
-		fprintf(f, " | ");
-		bc_md_puts(f, bc_rj_str("-", h, "hostname"));
-		fprintf(f, " | ");
-		bc_md_puts(f, bc_rj_str("-", h, "version"));
-		fprintf(f, " | %.0f | %.0f | ", bc_rj_num(h, "protocol"), bc_rj_num(h, "cpus"));
-		bc_md_puts(f, bc_rj_str("-", h, "kernel"));
-		fprintf(f, " | %.1f | ", bc_rj_num(a, "clock_offset_ns") / 1e3);
-		if (bc_rj(a, "clock_uncertainty_ns"))
-			fprintf(f, "%.1f", bc_rj_num(a, "clock_uncertainty_ns") / 1e3);
-		else
-			fprintf(f, "-");
-		fprintf(f, " | %.1f |\n", bc_rj_num(a, "clock_rtt_ns") / 1e3);
-	}
-	if (cJSON_GetArraySize(r->devices)) {
-		fprintf(f, "\n### Devices\n\n| agent | volume | opened as | kind | size | logical "
-			   "block | physical block |\n|---|---|---|---|---:|---:|---:|\n");
-		cJSON_ArrayForEach(a, r->devices)
-		{
-			cJSON_ArrayForEach(d, a)
-			{
-				fprintf(f, "| ");
-				bc_md_puts(f, a->string);
-				fprintf(f, " | ");
-				bc_md_puts(f, bc_rj_str("", d, "path"));
-				fprintf(f, " | ");
-				bc_md_puts(f, bc_rj_str("", d, "resolved"));
-				fprintf(f, " | %s | %s | %.0f | %.0f |\n",
-					bc_rj_str("-", d, "kind"),
-					bc_fmt_bytes(bc_rj_num(d, "size"), b, sizeof(b)),
-					bc_rj_num(d, "lbs"), bc_rj_num(d, "pbs"));
-			}
-		}
-		/* NVMe identity when an agent reported it (docs/nvme.md) */
-		n = NULL;
-		cJSON_ArrayForEach(a, r->devices)
-		{
-			cJSON_ArrayForEach(d, a)
-			{
-				static const char *const cols[] = {"model", "serial", "firmware",
-								   "lba_kind"};
-				size_t c;
-
-				if (!bc_rj(d, "nvme"))
-					continue;
-				if (!n)
-					fputs(s_nvme_head, f);
-				n = d;
-				fprintf(f, "| ");
-				bc_md_puts(f, a->string);
-				fprintf(f, " | ");
-				bc_md_puts(f, bc_rj_str("", d, "path"));
-				for (c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
-					fprintf(f, " | ");
-					bc_md_puts(f, bc_rj_str("-", d, "nvme", cols[c]));
-				}
-				fprintf(f, " | %.0f | ", bc_rj_num(d, "nvme", "metadata_bytes"));
-				bc_md_puts(f, bc_rj_str("-", d, "nvme", "transport"));
-				fprintf(f, " | ");
-				bc_md_puts(f, bc_rj_str("-", d, "nvme", "address"));
-				fprintf(f, " | %.0f |\n", bc_rj_num(d, "nvme", "numa_node"));
-			}
-		}
-	}
-	if (cJSON_GetArraySize(bc_rj(r->profile, "nodes"))) {
-		fprintf(f, "\n### Storage nodes\n\n| node | addresses | metrics | nic |\n"
-			   "|---|---|---|---|\n");
-		cJSON_ArrayForEach(n, bc_rj(r->profile, "nodes"))
-		{
-			const char *keys[] = {"addresses", "metrics"};
-			const cJSON *s;
-			size_t i;
-
-			fprintf(f, "| ");
-			bc_md_puts(f, bc_rj_str("", n, "name"));
-			for (i = 0; i < 2; i++) {
-				fprintf(f, " |");
-				cJSON_ArrayForEach(s, bc_rj(n, keys[i]))
-				{
-					fprintf(f, " ");
-					bc_md_puts(f, cJSON_GetStringValue(s));
-				}
-			}
-			fprintf(f, " | ");
-			bc_md_puts(f, bc_rj_str("-", n, "nic"));
-			fprintf(f, " |\n");
-		}
-	}
+	fprintf(f, "\n## Environment\n");
+	bc_table_emit(f, bc_table_agents, r, false, 3);
+	bc_table_emit(f, bc_table_devices, r, false, 3);
+	bc_table_emit(f, bc_table_nvme, r, false, 3);
+	bc_table_emit(f, bc_table_nodes, r, false, 3);
 }
 
 static void s_row(FILE *f, const char *prefix, const cJSON *e)
@@ -473,8 +295,8 @@ int bc_report_md(const struct bc_report *r, FILE *f)
 	const cJSON *steps = bc_rj(r->run, "steps"), *st;
 
 	s_header(f, r);
-	s_expect(f, r);
-	s_verdicts(f, steps);
+	bc_table_emit(f, bc_table_expect, r, false, 2);
+	bc_table_emit(f, bc_table_verdicts, r, false, 2);
 	if (cJSON_GetArraySize(steps))
 		s_overview(f, steps);
 	s_environment(f, r);

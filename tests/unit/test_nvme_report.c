@@ -1,7 +1,8 @@
 /*
  * test_nvme_report.c - the NVMe identity an agent puts in READY shows up in
- * summary.md's device section: the synthetic report fixture with an "nvme"
- * object added to its first READY volume, copied to a temporary directory.
+ * summary.md's and report.html's device sections (one table model feeds
+ * both): the synthetic report fixture with an "nvme" object added to its
+ * first READY volume, copied to a temporary directory.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,6 +42,16 @@ int main(void)
 		      strstr(md, "| client-a | /dev/nvme0n1 | QEMU NVMe Ctrl | deadbeef | 8.2.0 | "
 				 "4Kn | 0 | pcie | 0000:00:04.0 | 0 |"),
 		  "%s", md ? md : "(none)");
+	free(md);
+	md = NULL;
+	f = open_memstream(&md, &mdlen);
+	CHECK(f && bc_report_html(&r, f) == 0);
+	if (f)
+		fclose(f);
+	CHECK_MSG(
+	    md && strstr(md, "<h3>NVMe identity</h3>") &&
+		strstr(md, "<td class=\"l\">QEMU NVMe Ctrl</td><td class=\"l\">deadbeef</td>"),
+	    "%s", md ? md : "(none)");
 	free(md);
 	bc_report_free(&r);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

@@ -35,6 +35,8 @@ struct bc_agent_opts {
 };
 
 struct bc_nvme_counters; /* bc_nvme_counters.h */
+struct bc_nvme_tcp_att;	 /* bc_nvme_tcp.h */
+struct bc_nvme_temp;	 /* bc_nvme_temp.h */
 
 struct bc_step_run {
 	bool prepared;
@@ -60,6 +62,8 @@ struct bc_step_run {
 	struct bc_hoststat *host;     /* this host's CPU/NIC/disk counters, one sample per interval */
 	uint64_t cpu_user0_ns, cpu_sys0_ns; /* the agent process's CPU time at START */
 	struct bc_nvme_counters *nvme0; /* [ntargets]: NVMe log counters after PREPARE, or NULL */
+	struct bc_nvme_tcp_att *tcp;	/* [ntargets]: NVMe/TCP attachments (instance -1: none) */
+	struct bc_nvme_temp *temp;	/* [ntargets]: NVMe temperature sources, or NULL */
 };
 
 struct bc_agent {

@@ -19,8 +19,13 @@ struct bc_diskstat {
 
 /*
  * Counters of the block device rdev (major:minor). Returns 0, -ENOENT when
- * the kernel lists no such device, or -errno reading /proc/diskstats.
+ * the kernel lists no such device, or -errno reading /proc/diskstats. A
+ * native NVMe multipath head (nvme<S>n<N>) gets the sum of its paths
+ * (nvme<S>c<C>n<N>), where the kernel counts its I/O; out->name stays the head.
  */
 int bc_diskstats_read(dev_t rdev, struct bc_diskstat *out);
+
+/* the same from a diskstats-format file (tests) */
+int bc_diskstats_read_file(const char *file, dev_t rdev, struct bc_diskstat *out);
 
 #endif

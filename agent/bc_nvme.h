@@ -25,6 +25,7 @@ typedef unsigned __int128 bc_u128;
 #define BC_NVME_CMD_WRITE	 0x01
 #define BC_NVME_CMD_READ	 0x02
 #define BC_NVME_CMD_IO_MGMT_RECV 0x12
+#define BC_NVME_CMD_DSM		 0x09
 
 #define BC_NVME_CNS_NS	       0x00
 #define BC_NVME_CNS_CTRL       0x01
@@ -76,6 +77,20 @@ int bc_nvme_ruhs_cmd(struct nvme_passthru_cmd *c, uint32_t nsid, void *buf, uint
  */
 int bc_nvme_rw(struct nvme_passthru_cmd *c, uint8_t opcode, uint32_t nsid, uint64_t off,
 	       uint32_t len, unsigned lba_shift, uint8_t dtype, uint16_t dspec, void *buf);
+
+/*
+ * Dataset Management with the Deallocate attribute (NVM Command Set 1.0
+ * §3.2.3; the kernel's nvme_setup_discard does the same) for len bytes at
+ * byte offset off: one 16-byte range {context attributes 0 @0, length in
+ * LBAs (1-based) @4, starting LBA @8}, little-endian, written into buf,
+ * which the command transfers and which must stay valid until completion.
+ * CDW10 NR (0-based range count) = 0, CDW11 AD (bit 2) = 1. Returns 0, or
+ * -EINVAL when off/len are not LBA aligned, len is 0 or over 2^32 - 1 LBAs.
+ */
+#define BC_NVME_DSM_RANGE_BYTES 16
+#define BC_NVME_DSM_AD		(1u << 2)
+int bc_nvme_dsm_deallocate(struct nvme_passthru_cmd *c, uint32_t nsid, uint64_t off, uint64_t len,
+			   unsigned lba_shift, void *buf);
 
 /* copy the 68 shared bytes into the io_uring command payload */
 void bc_nvme_to_uring(struct nvme_uring_cmd *u, const struct nvme_passthru_cmd *c);

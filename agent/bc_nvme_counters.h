@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "bc_nvme.h"
+#include "bc_sim_ftl.h"
 #include "bc_target.h"
 
 struct bc_nvme_counters {
@@ -22,14 +23,18 @@ struct bc_nvme_counters {
 	struct bc_nvme_smart smart;
 	struct bc_nvme_ocp_c0 ocp;
 	struct bc_nvme_fdp_stats fdp;
+	bool have_sim; /* a simulated SSD (target_sim.c): its FTL's own counters too */
+	struct bc_sim_counters sim;
 };
 
 /* read what the device offers from path (nvmeXnY or ngXnY); fills c, never fails */
 void bc_nvme_counters_read(const char *path, struct bc_nvme_counters *c);
 
 /*
- * One sample per target that is an NVMe namespace: an array of n the caller
- * frees, or NULL when no target is NVMe (or out of memory).
+ * One sample per target that is an NVMe namespace, or that answers Get Log
+ * Page itself (BC_TCTL_GET_LOG: a simulated SSD, read with the same
+ * parsers): an array of n the caller frees, or NULL when no target is
+ * either (or out of memory).
  */
 struct bc_nvme_counters *bc_nvme_counters_sample_all(const struct bc_target *t, int n);
 

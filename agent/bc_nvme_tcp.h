@@ -3,13 +3,20 @@
  * without nvme-cli: an options string written to /dev/nvme-fabrics, the
  * "instance=N,cntlid=M" reply read back on the same fd, the namespace found
  * under /sys/class/nvme/nvmeN/, and "1" written to delete_controller.
- * Every path takes a root prefix ("" live, else a fixture tree).
- * Not yet wired into volumes or the step lifecycle (docs/nvme.md).
+ * Every path takes a root prefix ("" live, else a fixture tree); the agent
+ * always passes "" (step.c), tests pass a fixture tree. A volume's
+ * "nvme_tcp" is attached at PREPARE and detached at step teardown
+ * (bc_nvme_tcp_attach/detach, docs/nvme.md).
  */
 #ifndef BC_NVME_TCP_H
 #define BC_NVME_TCP_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "bc_nvme.h"
+#include "bc_nvme_tcp_vol.h"
 
 struct bc_nvme_tcp_spec {
 	const char *traddr;  /* required */
@@ -52,5 +59,76 @@ int bc_nvme_tcp_find_ns(const char *root, int instance, unsigned timeout_ms, cha
 
 /* write "1" to root/sys/class/nvme/nvme<instance>/delete_controller: 0 or -errno */
 int bc_nvme_tcp_disconnect(const char *root, int instance);
+
+/*
+ * The instance N of an existing controller (/sys/class/nvme/nvmeN) with
+ * transport tcp, subsysnqn subnqn and an address holding traddr and trsvcid,
+ * in whatever state (the kernel refuses a second connect to it with
+ * -EALREADY anyway). Returns N or -ENOENT.
+ */
+int bc_nvme_tcp_find_ctrl(const char *root, const char *subnqn, const char *traddr,
+			  const char *trsvcid);
+
+/*
+ * bc_nvme_tcp_find_ns for namespace nsid (0: the lowest nsid the controller
+ * shows), read from each entry's "nsid" attribute (else its head's in
+ * /sys/block); the nsid found into *found when not NULL (0: unknown).
+ */
+int bc_nvme_tcp_find_nsid(const char *root, int instance, uint32_t nsid, unsigned timeout_ms,
+			  char *name, size_t len, uint32_t *found);
+
+/*
+ * A discovery log page as the device lays it out (header at 0, numrec
+ * entries of 1024 bytes from 1024; nvme.md §5.4) in buf: the first entry
+ * that is an NVM subsystem (subtype 2) on TCP (trtype 3) named subnqn, into
+ * out; entries beyond len are not looked at. Returns 0, -ENOENT (with the
+ * number of entries looked at in *seen), or -EINVAL (len < 1024).
+ */
+int bc_nvme_disc_pick(const void *buf, size_t len, const char *subnqn,
+		      struct bc_nvme_disc_entry *out, unsigned *seen);
+
+/* what an attach did, for READY and for the detach */
+struct bc_nvme_tcp_att {
+	int instance;		    /* the I/O controller nvmeN, -1: nothing attached */
+	bool owned;		    /* this agent connected it: detach disconnects it */
+	uint32_t nsid;		    /* of the namespace used */
+	char block[32];		    /* "nvme2n1", its block device */
+	char dev[1100];		    /* root + "/dev/nvme2n1" or "/dev/ng2n1": what runs */
+	char traddr[BC_TRADDR_MAX]; /* the I/O controller's address (after discovery) */
+	char trsvcid[BC_TRSVCID_MAX + 1];
+	bool discovered; /* the address came from a discovery log */
+};
+
+/* how long a fresh controller may take to go live and show its namespace */
+#define BC_NVME_TCP_SCAN_MS 10000
+
+/*
+ * Attach volume v: with v->discover first read the discovery log at
+ * traddr:trsvcid and take the subsystem's address from it; then reuse an
+ * existing controller to subnqn at that address (owned = false) or connect
+ * one (owned = true); then find the namespace. att is filled as it goes: on
+ * failure after a connect, att->instance/owned say what to detach. Returns 0
+ * or -errno with one line naming the fabric address in err.
+ */
+int bc_nvme_tcp_attach(const char *root, const struct bc_nvme_tcp_vol *v, unsigned timeout_ms,
+		       struct bc_nvme_tcp_att *att, char *err, size_t errlen);
+
+/*
+ * Undo an attach: disconnect when this agent connected the controller,
+ * leave a pre-existing one alone. Idempotent (att->instance becomes -1).
+ * Returns 0 or the -errno of delete_controller.
+ */
+int bc_nvme_tcp_detach(const char *root, struct bc_nvme_tcp_att *att);
+
+/*
+ * Detach att[0..n) (a step's volumes, in order), logging each disconnect
+ * and each controller left alone by volume index; every end of a step
+ * calls this (step.c bc_step_teardown). Returns the number of disconnects
+ * that failed.
+ */
+int bc_nvme_tcp_detach_all(const char *root, struct bc_nvme_tcp_att *att, int n);
+
+/* READY's "nvme_tcp" object for att; caller owns it */
+cJSON *bc_nvme_tcp_att_json(const struct bc_nvme_tcp_att *att);
 
 #endif

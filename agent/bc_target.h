@@ -24,6 +24,7 @@ enum bc_path_kind {
 	BC_KIND_BLOCK,
 	BC_KIND_NVME_CHAR, /* /dev/ngXnY generic char device (passthrough) */
 	BC_KIND_NULL,
+	BC_KIND_SIM, /* "sim" / "sim:NAME": a simulated SSD (target_sim.c) */
 	BC_KIND_OTHER,
 };
 
@@ -51,12 +52,27 @@ struct bc_target;
  * file indexes travel with each I/O, because registration is per job ring and
  * targets are shared between jobs) and ops carry nop_full.
  * Version 3: ops carry ring_flags (NVMe passthrough needs SQE128|CQE32).
+ * Version 4: ops carry timeout_full (the sim target's modelled latency).
  */
-#define BC_TARGET_OPS_VERSION 3
+#define BC_TARGET_OPS_VERSION 4
 
 /* control ops; unknown ones return -ENOTSUP */
 enum bc_target_ctl {
 	BC_TCTL_NONE = 0,
+	/*
+	 * arg: struct bc_target_log; a target that simulates a device answers
+	 * Get Log Page itself with the NVMe layout (target_sim.c), so its
+	 * counters take the real logs' path (nvme_counters.c)
+	 */
+	BC_TCTL_GET_LOG,
+	/* arg: struct bc_sim_counters (bc_sim_ftl.h): the simulated FTL's own counters */
+	BC_TCTL_SIM_COUNTERS,
+};
+
+struct bc_target_log {
+	uint8_t lid;  /* log page identifier (nvme.md §2.3) */
+	void *buf;    /* zeroed and filled by the target */
+	uint32_t len; /* bytes */
 };
 
 /* one I/O as the job thread hands it to ops->prep */
@@ -69,7 +85,9 @@ struct bc_io_desc {
 	int file_index; /* registered file index in the job's ring, -1: use t->fd */
 	/*
 	 * writes: index into the volume's "fdp" pids chosen by the job (a
-	 * stream's placement), -1: the target applies the volume's own policy
+	 * stream's placement), -1 (BC_PLACEMENT_VOLUME): the target applies the
+	 * volume's own policy, -2 (BC_PLACEMENT_NONE): no placement directive
+	 * at all (DTYPE 0), whatever the volume's "fdp" says
 	 */
 	int placement;
 };
@@ -86,6 +104,12 @@ struct bc_target_ops {
 	 */
 	bool nop_full;
 	/*
+	 * true when prep may issue a pure IORING_OP_TIMEOUT (count 0) to
+	 * complete the I/O after a modelled delay: its -ETIME then counts as
+	 * a full transfer of len bytes (target_sim.c with "latency").
+	 */
+	bool timeout_full;
+	/*
 	 * io_uring_setup flags every job ring that drives this target must
 	 * have (IORING_SETUP_SQE128 | IORING_SETUP_CQE32 for URING_CMD), 0 for
 	 * most. prep may then use the whole 128-byte SQE.
@@ -96,8 +120,11 @@ struct bc_target_ops {
 	void (*close)(struct bc_target *t);
 	/*
 	 * Fill sqe for one I/O. Called by job threads concurrently on a shared
-	 * target: must only read t. Cannot fail; an op the target does not
-	 * implement must still produce a CQE (the job never issues one today).
+	 * target: must only read t (state behind t->priv that prep changes
+	 * brings its own synchronization: target_nvme's atomic placement
+	 * counter, target_sim's device lock). Cannot fail; an op the target
+	 * does not implement must still produce a CQE (the job never issues
+	 * one today).
 	 */
 	void (*prep)(const struct bc_target *t, struct io_uring_sqe *sqe,
 		     const struct bc_io_desc *io);
@@ -118,7 +145,8 @@ struct bc_target {
 	struct bc_devinfo info;
 	uint64_t win_start; /* I/O window [win_start, win_end), bytes, block aligned */
 	uint64_t win_end;
-	struct bc_fdp_spec fdp; /* the volume's "fdp" (NVMe passthrough only) */
+	struct bc_fdp_spec fdp; /* the volume's "fdp" (NVMe passthrough and sim only) */
+	struct bc_sim_spec sim; /* the volume's "sim" (sim paths only), enabled false if none */
 	void *priv;
 };
 
@@ -140,5 +168,6 @@ void bc_target_close(struct bc_target *t);
 extern const struct bc_target_ops bc_target_file_ops; /* files and block devices */
 extern const struct bc_target_ops bc_target_null_ops;
 extern const struct bc_target_ops bc_target_nvme_ops; /* /dev/ngXnY passthrough */
+extern const struct bc_target_ops bc_target_sim_ops;  /* "sim": a simulated FDP SSD */
 
 #endif

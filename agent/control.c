@@ -18,6 +18,7 @@
 #include "bc_clock.h"
 #include "bc_log.h"
 #include "bc_proto.h"
+#include "bc_sim_dev.h"
 
 /* poll often while a step runs: records leave within ~10 ms of a boundary */
 #define S_TICK_RUN_MS  10
@@ -82,6 +83,8 @@ static void s_end_session(struct bc_agent *a, const char *why)
 		return;
 	bc_info("session with %s ended: %s", a->owner_name, why);
 	bc_step_teardown(a);
+	/* simulated SSDs live for one session: the next run starts fresh (docs/sim.md) */
+	bc_sim_dev_forget_all();
 	zframe_destroy(&a->owner);
 	a->owner_name[0] = 0;
 	cJSON_Delete(a->destructive);

@@ -31,6 +31,8 @@ const char *bc_path_kind_name(enum bc_path_kind k)
 		return "nvme-char";
 	case BC_KIND_NULL:
 		return "null";
+	case BC_KIND_SIM:
+		return "sim";
 	case BC_KIND_OTHER:
 		return "other";
 	}
@@ -73,6 +75,12 @@ int bc_devinfo_probe(const char *path, struct bc_devinfo *di)
 	struct stat st;
 
 	memset(di, 0, sizeof(*di));
+	/* a simulated SSD: its size comes from its "sim" spec when the target opens */
+	if (bc_sim_path(path)) {
+		di->kind = BC_KIND_SIM;
+		di->lbs = di->pbs = 512;
+		return 0;
+	}
 	if (!strcmp(path, "null")) {
 		di->kind = BC_KIND_NULL;
 		di->size_bytes = BC_NULL_SIZE_BYTES;

@@ -46,6 +46,14 @@ cJSON *bc_hostinfo_json(const struct bc_agent *a, const cJSON *paths)
 		if (!cJSON_IsString(p))
 			continue;
 		cJSON_AddStringToObject(o, "path", p->valuestring);
+		/* an NVMe/TCP volume's label: its device exists once PREPARE attached it */
+		if (!strncmp(p->valuestring, BC_NVME_TCP_LABEL_PREFIX,
+			     strlen(BC_NVME_TCP_LABEL_PREFIX))) {
+			cJSON_AddStringToObject(o, "resolved", "(attached at PREPARE)");
+			cJSON_AddStringToObject(o, "kind", "nvme-tcp");
+			cJSON_AddItemToArray(arr, o);
+			continue;
+		}
 		rc = bc_agent_resolve_path(a, p->valuestring, path, sizeof(path));
 		if (!rc)
 			rc = bc_devinfo_probe(path, &di);

@@ -9,6 +9,8 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +22,25 @@
 #include "bc_hostfig.h"
 #include "bc_hoststat.h"
 
+/* figures kept for intervals whose STATS has not gone out: a few seconds' worth */
+#define S_READY 8
+/* an interval closed early needs this much time to say anything */
+#define S_MIN_SAMPLE_NS (10 * BC_NS_PER_MS)
+
 struct bc_hoststat {
 	char root[PATH_MAX]; /* "" or a fixture tree */
 	char (*devs)[BC_HF_NAME];
 	int ndevs;
 	double hz; /* USER_HZ */
 	struct bc_hostsnap prev, cur;
+	/* boundary sampling (bc_hoststat_schedule) */
+	bool scheduled, have_base;
+	uint64_t start_mono_ns, prev_mono_ns; /* boundary 0; when prev was read */
+	uint32_t seconds, next;		      /* boundaries 0..seconds; the next one to read */
+	struct {
+		uint32_t k;
+		cJSON *fig; /* NULL: free slot */
+	} ready[S_READY];
 };
 
 static FILE *s_open(const struct bc_hoststat *h, const char *path)
@@ -308,12 +323,111 @@ cJSON *bc_hoststat_sample_json(struct bc_hoststat *h)
 	return j;
 }
 
+static void s_forget(struct bc_hoststat *h)
+{
+	int i;
+
+	for (i = 0; i < S_READY; i++) {
+		cJSON_Delete(h->ready[i].fig);
+		h->ready[i].fig = NULL;
+	}
+}
+
+void bc_hoststat_schedule(struct bc_hoststat *h, uint64_t start_mono_ns, uint32_t seconds)
+{
+	if (!h)
+		return;
+	s_forget(h);
+	h->scheduled = true;
+	h->have_base = false;
+	h->start_mono_ns = start_mono_ns;
+	h->seconds = seconds;
+	h->next = 0;
+}
+
+static double s_since_start(const struct bc_hoststat *h, uint64_t mono_ns)
+{
+	return ((double)mono_ns - (double)h->start_mono_ns) / (double)BC_NS_PER_S;
+}
+
+/* read the counters at now: the baseline, or the end of interval k (kept in ready) */
+static void s_boundary(struct bc_hoststat *h, bool base, uint32_t k, uint64_t now)
+{
+	cJSON *j;
+	int slot = (int)(k % S_READY);
+
+	if (base) {
+		if (!s_read(h, &h->prev)) {
+			h->have_base = true;
+			h->prev_mono_ns = now;
+		}
+		return;
+	}
+	j = bc_hoststat_sample_json(h);
+	if (!j)
+		return;
+	cJSON_AddNumberToObject(j, "t0_s", round(s_since_start(h, h->prev_mono_ns) * 1e4) / 1e4);
+	cJSON_AddNumberToObject(j, "t1_s", round(s_since_start(h, now) * 1e4) / 1e4);
+	h->prev_mono_ns = now;
+	/* an interval nobody took in S_READY seconds is dropped for the new one */
+	cJSON_Delete(h->ready[slot].fig);
+	h->ready[slot].k = k;
+	h->ready[slot].fig = j;
+}
+
+uint64_t bc_hoststat_poll(struct bc_hoststat *h, uint64_t now)
+{
+	uint64_t b, last;
+
+	if (!h || !h->scheduled || h->next > h->seconds)
+		return UINT64_MAX;
+	b = h->start_mono_ns + (uint64_t)h->next * BC_NS_PER_S;
+	if (now < b)
+		return b - now;
+	/* the latest boundary passed; any before it were missed and stay without figures */
+	last = (now - h->start_mono_ns) / BC_NS_PER_S;
+	if (last > h->seconds)
+		last = h->seconds;
+	if (!h->have_base || last == 0)
+		s_boundary(h, true, 0, now);
+	else
+		s_boundary(h, false, (uint32_t)last - 1, now);
+	h->next = (uint32_t)last + 1;
+	if (h->next > h->seconds)
+		return UINT64_MAX;
+	return h->start_mono_ns + (uint64_t)h->next * BC_NS_PER_S - now;
+}
+
+cJSON *bc_hoststat_take(struct bc_hoststat *h, uint32_t k, uint64_t now)
+{
+	int slot = (int)(k % S_READY);
+	cJSON *j;
+
+	if (!h || !h->scheduled)
+		return NULL;
+	if (h->ready[slot].fig && h->ready[slot].k == k) {
+		j = h->ready[slot].fig;
+		h->ready[slot].fig = NULL;
+		return j;
+	}
+	/* its closing boundary passed, and its figures were missed or dropped */
+	if (k + 1 < h->next || !h->have_base || now < h->prev_mono_ns + S_MIN_SAMPLE_NS)
+		return NULL;
+	/* sealed before its boundary: close it now, and the next interval starts here */
+	s_boundary(h, false, k, now);
+	h->next = k + 2;
+	j = h->ready[slot].fig;
+	h->ready[slot].fig = NULL;
+	return j;
+}
+
 void bc_hoststat_destroy(struct bc_hoststat **hp)
 {
 	struct bc_hoststat *h = hp ? *hp : NULL;
 
 	if (!h)
 		return;
+	s_forget(h);
 	bc_hostsnap_free(&h->prev);
 	bc_hostsnap_free(&h->cur);
 	free(h->devs);

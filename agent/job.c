@@ -25,6 +25,7 @@
 #include "bc_job.h"
 #include "bc_rand.h"
 #include "bc_rate.h"
+#include "bc_streamgen.h"
 
 /* registered buffer table limit of the kernel (IORING_MAX_REG_BUFFERS) */
 #define S_MAX_REG_BUFFERS 16384
@@ -56,7 +57,9 @@ struct s_io {
 	uint16_t target;
 	uint8_t op;	   /* enum bc_op */
 	uint8_t nop_full;  /* target completes with res 0 meaning len bytes */
+	uint8_t tmo_full;  /* pure timeout: -ETIME means len bytes (ops.timeout_full) */
 	int32_t buf_index; /* registered buffer, -1 if none */
+	int32_t placement; /* writes: bc_io_desc.placement (a stream's, or the workload's) */
 	uint64_t ready_ns; /* parked: not before this (thinktime) */
 };
 
@@ -93,6 +96,9 @@ struct s_jtarget {
 	/* S_TF_VERIFY: the first mismatches, read by the control thread once finished */
 	uint32_t nbad;
 	struct bc_job_bad bad[BC_JOB_VERIFY_REPORT];
+	/* "streams": the stream tables (NULL without streams), else the workload's placement */
+	struct bc_sgens *sg;
+	struct bc_splace place;
 	/* set up by bc_job_new; the workload of this volume */
 	struct bc_workload wl;
 };
@@ -201,12 +207,34 @@ static inline uint64_t s_unit(struct bc_job *j, struct s_jtarget *jt)
 	return bc_rand_below(&j->rng, jt->nunits);
 }
 
+/* a multi-stream target: the stream by its share, then its op, size, offset, placement */
+static inline void s_pick_stream(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
+{
+	struct bc_sgen *g = &jt->sg->g[bc_sgens_pick(jt->sg, s_rand32(j))];
+	uint32_t len;
+	uint8_t op;
+	int pl;
+
+	bc_sgen_next(g, &j->rng, &op, &len, &io->off, &pl);
+	if ((jt->flags & S_TF_SIZED) && len > jt->remaining)
+		len = (uint32_t)jt->remaining;
+	if (jt->flags & S_TF_SIZED)
+		jt->remaining -= len;
+	io->op = op;
+	io->len = len;
+	io->placement = pl;
+}
+
 /* choose op, size and offset of the next I/O of io's slot */
 static inline void s_pick(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
 {
 	uint32_t len = jt->bs, r, i;
 	uint8_t op = jt->op;
 
+	if (jt->sg) {
+		s_pick_stream(j, jt, io);
+		return;
+	}
 	if (jt->flags & (S_TF_MIX | S_TF_SPLIT)) {
 		r = s_rand32(j);
 		if (jt->flags & S_TF_MIX)
@@ -235,6 +263,7 @@ static inline void s_pick(struct bc_job *j, struct s_jtarget *jt, struct s_io *i
 		jt->remaining -= len;
 	io->op = op;
 	io->len = len;
+	io->placement = op == BC_OP_WRITE ? bc_splace_next(&jt->place) : BC_PLACEMENT_VOLUME;
 }
 
 /* put io in an SQE: submitted by the next submitting enter */
@@ -265,7 +294,7 @@ static inline void s_issue(struct bc_job *j, struct s_jtarget *jt, struct s_io *
 	    .buf = io->buf,
 	    .buf_index = io->buf_index,
 	    .file_index = jt->file_index,
-	    .placement = -1,
+	    .placement = io->placement,
 	};
 	jt->prep(jt->t, sqe, &d);
 	io_uring_sqe_set_data(sqe, io);
@@ -539,6 +568,8 @@ static void s_run(struct bc_job *j)
 
 			/* NOP (null target) and fallocate (trim) succeed with res 0 */
 			if (res == 0 && (io->nop_full || io->op == BC_OP_TRIM))
+				res = io->len;
+			else if (res == -ETIME && io->tmo_full) /* a modelled delay ran out */
 				res = io->len;
 			else if (res > 0 && io->nop_full) /* NVMe passthrough status: an error */
 				res = -EIO;
@@ -946,7 +977,7 @@ static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, siz
 	share = share / j->numjobs / minbs * minbs;
 	jt->remaining = share;
 	if ((jt->flags & S_TF_RANDOM) && !(jt->flags & (S_TF_DIST | S_TF_SPLIT)) &&
-	    jt->align == wl->bs) {
+	    jt->align == wl->bs && !wl->nstreams) {
 		/* uniform one pass: every block exactly once over all jobs, in random order */
 		jt->flags |= S_TF_PERM;
 		bc_perm_init(&jt->perm, jt->nunits, t->win_start ^ 0x62632d7061737321ull);
@@ -1051,6 +1082,30 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 		ret = s_check_hipri(jt, err, errlen);
 	if (ret)
 		return ret;
+	bc_splace_init(&jt->place, NULL, &jt->wl.placement);
+	if (jt->wl.nstreams) {
+		unsigned k;
+		int o;
+
+		/* the streams' tables; the slots' buffers hold the largest stream I/O */
+		jt->sg = malloc(sizeof(*jt->sg));
+		if (!jt->sg) {
+			snprintf(err, errlen, "job %u: out of memory", j->job_index);
+			return -ENOMEM;
+		}
+		ret = bc_sgens_init(
+		    jt->sg, &jt->wl, t->path, t->win_start, t->win_end, j->job_index, j->numjobs,
+		    t->info.kind == BC_KIND_NULL ? 0 : t->info.lbs,
+		    t->win_start ^ (t->win_end << 1) ^ 0x62632d7374726dull, err, errlen);
+		if (ret)
+			return ret;
+		memset(jt->used_op, 0, sizeof(jt->used_op));
+		for (k = 0; k < jt->sg->n; k++)
+			for (o = 0; o < BC_OP_NR; o++)
+				jt->used_op[o] |= jt->sg->g[k].used_op[o];
+		if (jt->sg->maxbs > jt->wl.bs)
+			jt->wl.bs = jt->sg->maxbs;
+	}
 	jt->think_ns = jt->wl.thinktime_us * 1000;
 	bc_rate_init(&jt->rate, jt->wl.rate_iops, jt->wl.rate_bw, j->numjobs, 0);
 	if (jt->think_ns || bc_rate_on(&jt->rate)) {
@@ -1074,8 +1129,10 @@ static void s_free(struct bc_job *j)
 	free(j->bufs);
 	free(j->batch);
 	free(j->ios);
-	for (i = 0; j->tg && i < j->ntargets; i++)
+	for (i = 0; j->tg && i < j->ntargets; i++) {
 		free(j->tg[i].park);
+		free(j->tg[i].sg);
+	}
 	free(j->tg);
 	pthread_mutex_destroy(&j->mu);
 	pthread_cond_destroy(&j->cv);
@@ -1154,6 +1211,7 @@ struct bc_job *bc_job_new(const struct bc_job_cfg *cfg, char *err, size_t errlen
 			j->ios[i].target = (uint16_t)t;
 			j->ios[i].len = jt->bs;
 			j->ios[i].nop_full = jt->t->ops->nop_full;
+			j->ios[i].tmo_full = jt->t->ops->timeout_full;
 		}
 		bytes += (uint64_t)jt->buf_bytes * jt->nslots;
 	}

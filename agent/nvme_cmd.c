@@ -132,6 +132,40 @@ int bc_nvme_rw(struct nvme_passthru_cmd *c, uint8_t opcode, uint32_t nsid, uint6
 	return 0;
 }
 
+static void s_put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+int bc_nvme_dsm_deallocate(struct nvme_passthru_cmd *c, uint32_t nsid, uint64_t off, uint64_t len,
+			   unsigned lba_shift, void *buf)
+{
+	uint64_t mask = (1ull << lba_shift) - 1, slba, nlb;
+	uint8_t *r = buf;
+
+	if (!len || (off & mask) || (len & mask) || lba_shift > 16)
+		return -EINVAL;
+	slba = off >> lba_shift;
+	nlb = len >> lba_shift;
+	if (nlb > 0xffffffffull) /* the range's length is a 32-bit count */
+		return -EINVAL;
+	s_put_le32(r, 0); /* context attributes: none */
+	s_put_le32(r + 4, (uint32_t)nlb);
+	s_put_le32(r + 8, (uint32_t)slba);
+	s_put_le32(r + 12, (uint32_t)(slba >> 32));
+	memset(c, 0, sizeof(*c));
+	c->opcode = BC_NVME_CMD_DSM;
+	c->nsid = nsid;
+	c->addr = (uint64_t)(uintptr_t)buf;
+	c->data_len = BC_NVME_DSM_RANGE_BYTES;
+	c->cdw10 = 0; /* NR: one range, 0-based */
+	c->cdw11 = BC_NVME_DSM_AD;
+	return 0;
+}
+
 void bc_nvme_to_uring(struct nvme_uring_cmd *u, const struct nvme_passthru_cmd *c)
 {
 	memset(u, 0, sizeof(*u));

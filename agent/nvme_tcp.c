@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bc_log.h"
 #include "bc_nvme_tcp.h"
 
 /* NVMF_NQN_SIZE 223 in the kernel's fabrics.h, NUL excluded */
@@ -197,4 +199,396 @@ int bc_nvme_tcp_disconnect(const char *root, int instance)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int bc_nvme_tcp_find_ctrl(const char *root, const char *subnqn, const char *traddr,
+			  const char *trsvcid)
+{
+	char dir[PATH_MAX], p[PATH_MAX + 32], v[512], a[BC_TRADDR_MAX], svc[BC_TRSVCID_MAX + 1];
+	struct dirent *e;
+	int ret = -ENOENT, n;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/sys/class/nvme", root);
+	d = opendir(dir);
+	if (!d)
+		return -ENOENT;
+	while ((e = readdir(d))) {
+		int end = -1;
+
+		if (sscanf(e->d_name, "nvme%d%n", &n, &end) != 1 || end < 0 || e->d_name[end])
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/transport", dir, e->d_name);
+		if (s_read_line(p, v, sizeof(v)) || strcmp(v, "tcp"))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/subsysnqn", dir, e->d_name);
+		if (s_read_line(p, v, sizeof(v)) || strcmp(v, subnqn))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/address", dir, e->d_name);
+		if (s_read_line(p, v, sizeof(v)) || bc_nvme_addr_field(v, "traddr", a, sizeof(a)) ||
+		    strcmp(a, traddr) || bc_nvme_addr_field(v, "trsvcid", svc, sizeof(svc)) ||
+		    strcmp(svc, trsvcid))
+			continue;
+		ret = n;
+		break;
+	}
+	closedir(d);
+	return ret;
+}
+
+/* the nsid of entry ent of controller dir: its own attribute, else the head's */
+static uint32_t s_entry_nsid(const char *root, const char *dir, const char *ent, const char *head)
+{
+	char p[PATH_MAX + 64], v[32];
+
+	snprintf(p, sizeof(p), "%s/%s/nsid", dir, ent);
+	if (s_read_line(p, v, sizeof(v))) {
+		snprintf(p, sizeof(p), "%s/sys/block/%s/nsid", root, head);
+		if (s_read_line(p, v, sizeof(v)))
+			return 0;
+	}
+	return (uint32_t)strtoul(v, NULL, 10);
+}
+
+/* one look for nsid (0: the lowest): 0 and name, -EAGAIN not (yet) there, -errno */
+static int s_find_nsid_once(const char *root, int instance, uint32_t nsid, char *name, size_t len,
+			    uint32_t *found)
+{
+	char dir[PATH_MAX], p[PATH_MAX + 16], state[32], head[32], best[32] = "";
+	uint32_t best_id = 0;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/sys/class/nvme/nvme%d", root, instance);
+	snprintf(p, sizeof(p), "%s/state", dir);
+	if (s_read_line(p, state, sizeof(state)))
+		return -ENOENT;
+	if (strcmp(state, "live"))
+		return -EAGAIN;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		unsigned x, c, y;
+		int n = -1;
+		uint32_t id;
+
+		/* a multipath path "nvme0c1n1" stands for the head "nvme0n1" */
+		if (sscanf(e->d_name, "nvme%uc%un%u%n", &x, &c, &y, &n) == 3 && n > 0 &&
+		    !e->d_name[n]) {
+			snprintf(head, sizeof(head), "nvme%un%u", x, y);
+		} else if (n = -1, sscanf(e->d_name, "nvme%un%u%n", &x, &y, &n) == 2 && n > 0 &&
+				       !e->d_name[n]) {
+			snprintf(head, sizeof(head), "nvme%un%u", x, y);
+		} else {
+			continue;
+		}
+		id = s_entry_nsid(root, dir, e->d_name, head);
+		if (nsid ? id == nsid : (!best[0] || (id && id < best_id))) {
+			snprintf(best, sizeof(best), "%s", head);
+			best_id = id;
+			if (nsid)
+				break;
+		}
+	}
+	closedir(d);
+	if (!best[0])
+		return -EAGAIN;
+	snprintf(name, len, "%s", best);
+	if (found)
+		*found = best_id;
+	return 0;
+}
+
+int bc_nvme_tcp_find_nsid(const char *root, int instance, uint32_t nsid, unsigned timeout_ms,
+			  char *name, size_t len, uint32_t *found)
+{
+	struct timespec nap = {0, 50 * 1000 * 1000};
+	unsigned waited = 0;
+	int ret;
+
+	for (;;) {
+		ret = s_find_nsid_once(root, instance, nsid, name, len, found);
+		if (ret != -EAGAIN)
+			return ret;
+		if (waited >= timeout_ms)
+			return -ETIMEDOUT;
+		nanosleep(&nap, NULL);
+		waited += 50;
+	}
+}
+
+int bc_nvme_disc_pick(const void *buf, size_t len, const char *subnqn,
+		      struct bc_nvme_disc_entry *out, unsigned *seen)
+{
+	const uint8_t *b = buf;
+	uint64_t genctr, numrec, i;
+	uint16_t recfmt;
+
+	*seen = 0;
+	if (bc_nvme_parse_disc_header(buf, len, &genctr, &numrec, &recfmt))
+		return -EINVAL;
+	if (len < BC_NVME_DISC_ENTRY_BYTES)
+		return -EINVAL;
+	/* a list longer than what was read: look at what was read */
+	if (numrec > len / BC_NVME_DISC_ENTRY_BYTES - 1)
+		numrec = len / BC_NVME_DISC_ENTRY_BYTES - 1;
+	for (i = 0; i < numrec; i++) {
+		struct bc_nvme_disc_entry e;
+
+		bc_nvme_parse_disc_entry(b + BC_NVME_DISC_ENTRY_BYTES * (i + 1),
+					 BC_NVME_DISC_ENTRY_BYTES, &e);
+		(*seen)++;
+		/* trtype 3 = TCP, subtype 2 = NVM subsystem (NVMe-oF 1.1 Figure 38) */
+		if (e.trtype == 3 && e.subtype == 2 && !strcmp(e.subnqn, subnqn)) {
+			*out = e;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* the discovery log of controller instance through its char device: 0 or -errno */
+#define S_DISC_MAX 64 /* entries read; a subsystem list longer than this is cut */
+static int s_read_disc_log(const char *root, int instance, void **logp, size_t *lenp)
+{
+	char dev[PATH_MAX];
+	struct nvme_passthru_cmd c;
+	uint64_t genctr, gen2, numrec;
+	uint16_t recfmt;
+	size_t len;
+	uint8_t *buf = NULL;
+	int fd, ret = -EIO, tries;
+
+	snprintf(dev, sizeof(dev), "%s/dev/nvme%d", root, instance);
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (posix_memalign((void **)&buf, 4096, BC_NVME_DISC_ENTRY_BYTES * (S_DISC_MAX + 1))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* libnvme nvmf_get_discovery_log: header, entries, header again until genctr holds */
+	for (tries = 0; tries < 4; tries++) {
+		memset(buf, 0, BC_NVME_DISC_ENTRY_BYTES * (S_DISC_MAX + 1));
+		bc_nvme_get_log(&c, BC_NVME_LID_DISCOVERY, 0, 0, 0, 0, 0, buf, 20);
+		if ((ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c)))
+			break;
+		bc_nvme_parse_disc_header(buf, 20, &genctr, &numrec, &recfmt);
+		if (numrec > S_DISC_MAX)
+			numrec = S_DISC_MAX;
+		len = BC_NVME_DISC_ENTRY_BYTES * (1 + numrec);
+		if (numrec) {
+			bc_nvme_get_log(&c, BC_NVME_LID_DISCOVERY, 0, 0, 0,
+					BC_NVME_DISC_ENTRY_BYTES, 0, buf + BC_NVME_DISC_ENTRY_BYTES,
+					(uint32_t)(numrec * BC_NVME_DISC_ENTRY_BYTES));
+			if ((ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c)))
+				break;
+		}
+		bc_nvme_get_log(&c, BC_NVME_LID_DISCOVERY, 0, 0, 0, 0, 0, buf, 20);
+		if ((ret = ioctl(fd, NVME_IOCTL_ADMIN_CMD, &c)))
+			break;
+		bc_nvme_parse_disc_header(buf, 20, &gen2, &numrec, &recfmt);
+		if (gen2 != genctr)
+			continue;
+		*logp = buf;
+		*lenp = len;
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	free(buf);
+	if (ret > 0)
+		return -EIO; /* an NVMe status */
+	return ret < 0 ? -errno : -EAGAIN;
+}
+
+static void s_fabric(const char *traddr, const char *trsvcid, char *buf, size_t len)
+{
+	snprintf(buf, len, strchr(traddr, ':') ? "[%s]:%s" : "%s:%s", traddr, trsvcid);
+}
+
+/* the subsystem's I/O address from the discovery controller at v's address */
+static int s_discover(const char *root, const struct bc_nvme_tcp_vol *v,
+		      struct bc_nvme_tcp_att *att, char *err, size_t errlen)
+{
+	struct bc_nvme_tcp_spec ds = {.traddr = v->traddr,
+				      .trsvcid = v->trsvcid,
+				      .subnqn = BC_NVME_DISC_NQN,
+				      .hostnqn = v->hostnqn[0] ? v->hostnqn : NULL};
+	struct bc_nvme_disc_entry e;
+	char fab[320], why[512];
+	void *log = NULL;
+	size_t len = 0;
+	unsigned seen = 0;
+	int inst = -1, ret, dret;
+
+	s_fabric(v->traddr, v->trsvcid, fab, sizeof(fab));
+	ret = bc_nvme_tcp_connect(root, &ds, &inst, why, sizeof(why));
+	if (ret) {
+		snprintf(err, errlen, "discovery at %s: %s", fab, why);
+		return ret;
+	}
+	ret = s_read_disc_log(root, inst, &log, &len);
+	/* the discovery controller is ours alone (the kernel sets duplicate_connect for it) */
+	dret = bc_nvme_tcp_disconnect(root, inst);
+	if (ret) {
+		snprintf(err, errlen,
+			 "discovery at %s: cannot read the discovery log from nvme%d: %s", fab,
+			 inst, strerror(-ret));
+		free(log);
+		return ret;
+	}
+	ret = bc_nvme_disc_pick(log, len, v->subnqn, &e, &seen);
+	free(log);
+	if (ret) {
+		snprintf(err, errlen, "discovery at %s: no TCP entry for subsystem %s among %u",
+			 fab, v->subnqn, seen);
+		return ret;
+	}
+	if (dret)
+		snprintf(err, errlen,
+			 "discovery at %s: cannot delete discovery controller nvme%d: %s", fab,
+			 inst, strerror(-dret));
+	snprintf(att->traddr, sizeof(att->traddr), "%s", e.traddr);
+	snprintf(att->trsvcid, sizeof(att->trsvcid), "%s", e.trsvcid);
+	att->discovered = true;
+	return 0;
+}
+
+/* both device nodes exist: 0, or -ETIMEDOUT after timeout_ms */
+static int s_wait_nodes(const char *a, const char *b, unsigned timeout_ms)
+{
+	struct timespec nap = {0, 50 * 1000 * 1000};
+	unsigned waited = 0;
+
+	while (access(a, F_OK) || access(b, F_OK)) {
+		if (waited >= timeout_ms)
+			return -ETIMEDOUT;
+		nanosleep(&nap, NULL);
+		waited += 50;
+	}
+	return 0;
+}
+
+int bc_nvme_tcp_attach(const char *root, const struct bc_nvme_tcp_vol *v, unsigned timeout_ms,
+		       struct bc_nvme_tcp_att *att, char *err, size_t errlen)
+{
+	struct bc_nvme_tcp_spec s = {.subnqn = v->subnqn,
+				     .hostnqn = v->hostnqn[0] ? v->hostnqn : NULL,
+				     .nr_io_queues = v->nr_io_queues};
+	char fab[320], why[512], bdev[PATH_MAX];
+	int ret, inst = -1;
+	unsigned x, y;
+
+	memset(att, 0, sizeof(*att));
+	att->instance = -1;
+	snprintf(att->traddr, sizeof(att->traddr), "%s", v->traddr);
+	snprintf(att->trsvcid, sizeof(att->trsvcid), "%s", v->trsvcid);
+	if (v->discover) {
+		ret = s_discover(root, v, att, err, errlen);
+		if (ret)
+			return ret;
+	}
+	s.traddr = att->traddr;
+	s.trsvcid = att->trsvcid;
+	s_fabric(att->traddr, att->trsvcid, fab, sizeof(fab));
+	ret = bc_nvme_tcp_find_ctrl(root, v->subnqn, att->traddr, att->trsvcid);
+	if (ret >= 0) {
+		att->instance = ret; /* someone else's: used, never disconnected */
+	} else {
+		ret = bc_nvme_tcp_connect(root, &s, &inst, why, sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "%s", why);
+			return ret;
+		}
+		att->instance = inst;
+		att->owned = true;
+	}
+	ret = bc_nvme_tcp_find_nsid(root, att->instance, v->nsid, timeout_ms, att->block,
+				    sizeof(att->block), &att->nsid);
+	if (ret) {
+		char ns[32] = "a namespace";
+
+		if (v->nsid)
+			snprintf(ns, sizeof(ns), "namespace %u", v->nsid);
+		snprintf(err, errlen, "nvme_tcp %s (%s): controller nvme%d shows no %s%s: %s", fab,
+			 v->subnqn, att->instance, ns, ret == -ETIMEDOUT ? " (or is not live)" : "",
+			 strerror(-ret));
+		return ret;
+	}
+	if (sscanf(att->block, "nvme%un%u", &x, &y) != 2)
+		return -EINVAL;
+	if (v->passthrough)
+		snprintf(att->dev, sizeof(att->dev), "%s/dev/ng%un%u", root, x, y);
+	else
+		snprintf(att->dev, sizeof(att->dev), "%s/dev/%s", root, att->block);
+	/*
+	 * With native multipath the path entry (nvmeScCnN) shows before the
+	 * kernel has added the head's disk: wait for the device nodes the
+	 * step opens (the block device too: the safety checks and the
+	 * passthrough target's O_EXCL claim use it).
+	 */
+	snprintf(bdev, sizeof(bdev), "%s/dev/%s", root, att->block);
+	ret = s_wait_nodes(att->dev, bdev, timeout_ms);
+	if (ret)
+		snprintf(err, errlen, "nvme_tcp %s (%s): namespace %s of nvme%d has no %s yet: %s",
+			 fab, v->subnqn, att->block, att->instance,
+			 access(att->dev, F_OK) ? att->dev : bdev, strerror(-ret));
+	return ret;
+}
+
+int bc_nvme_tcp_detach(const char *root, struct bc_nvme_tcp_att *att)
+{
+	int ret = 0;
+
+	if (att->instance >= 0 && att->owned)
+		ret = bc_nvme_tcp_disconnect(root, att->instance);
+	att->instance = -1;
+	att->owned = false;
+	return ret;
+}
+
+int bc_nvme_tcp_detach_all(const char *root, struct bc_nvme_tcp_att *att, int n)
+{
+	int i, inst, rc, failed = 0;
+	bool owned;
+
+	for (i = 0; i < n; i++) {
+		inst = att[i].instance;
+		owned = att[i].owned;
+		if (inst < 0)
+			continue;
+		rc = bc_nvme_tcp_detach(root, &att[i]);
+		if (rc) {
+			failed++;
+			bc_warn("volumes[%d]: cannot disconnect nvme%d (%s:%s): %s", i, inst,
+				att[i].traddr, att[i].trsvcid, strerror(-rc));
+		} else if (owned) {
+			bc_info("volumes[%d]: disconnected nvme%d (%s:%s)", i, inst, att[i].traddr,
+				att[i].trsvcid);
+		} else {
+			bc_info("volumes[%d]: left nvme%d (%s:%s) connected: this volume did not "
+				"connect it",
+				i, inst, att[i].traddr, att[i].trsvcid);
+		}
+	}
+	return failed;
+}
+
+cJSON *bc_nvme_tcp_att_json(const struct bc_nvme_tcp_att *att)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "controller", att->instance);
+	cJSON_AddBoolToObject(o, "connected_by_agent", att->owned);
+	cJSON_AddStringToObject(o, "device", att->dev);
+	cJSON_AddStringToObject(o, "block", att->block);
+	cJSON_AddNumberToObject(o, "nsid", att->nsid);
+	cJSON_AddStringToObject(o, "traddr", att->traddr);
+	cJSON_AddStringToObject(o, "trsvcid", att->trsvcid);
+	cJSON_AddBoolToObject(o, "discovered", att->discovered);
+	return o;
 }

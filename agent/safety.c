@@ -21,6 +21,7 @@
 
 #include "bc_log.h"
 #include "bc_safety.h"
+#include "bc_sim_spec.h"
 
 /*
  * Signature probe windows. The head covers every superblock we know up to
@@ -201,7 +202,8 @@ int bc_safety_allowed(const struct bc_safety *s, const char *path, char *err, si
 	char canon[PATH_MAX], scratch[PATH_MAX];
 	int i, rc;
 
-	if (!strcmp(path, "null"))
+	/* no file behind "null" or a simulated SSD: nothing to protect */
+	if (!strcmp(path, "null") || bc_sim_path(path))
 		return 0;
 	rc = s_canonical(path, canon, sizeof(canon));
 	/* a directory still to be made (the scratch directory): judge the words as given */
@@ -236,6 +238,8 @@ int bc_safety_allowed(const struct bc_safety *s, const char *path, char *err, si
 
 bool bc_safety_workload_writes(const struct bc_workload *wl)
 {
+	if (wl->nstreams) /* what runs is the streams' op mixes */
+		return bc_workload_writes(wl);
 	return wl->rw != BC_RW_READ && wl->rw != BC_RW_RANDREAD;
 }
 
@@ -723,7 +727,7 @@ int bc_safety_check(const struct bc_safety *s, const char *path, bool writes, bo
 	if (!s)
 		s = &none;
 	rc = bc_safety_allowed(s, path, err, errlen);
-	if (rc || !writes || !strcmp(path, "null"))
+	if (rc || !writes || !strcmp(path, "null") || bc_sim_path(path))
 		return rc;
 	if (stat(path, &st))
 		return 0;

@@ -5,10 +5,12 @@
  * followed by the drain record and STEP_DONE with the step's totals.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "bc_agent.h"
 #include "bc_clock.h"
@@ -16,6 +18,8 @@
 #include "bc_log.h"
 #include "bc_nvme_counters.h"
 #include "bc_nvme_ident.h"
+#include "bc_nvme_tcp.h"
+#include "bc_nvme_temp.h"
 #include "bc_proto.h"
 #include "bc_safety.h"
 #include "bc_units.h"
@@ -38,7 +42,8 @@ int bc_agent_resolve_path(const struct bc_agent *a, const char *path, char *out,
 {
 	int n;
 
-	if (path[0] == '/' || !strcmp(path, "null"))
+	/* "null" and simulated SSDs ("sim", "sim:NAME") have no file behind them */
+	if (path[0] == '/' || !strcmp(path, "null") || bc_sim_path(path))
 		n = snprintf(out, len, "%s", path);
 	else
 		n = snprintf(out, len, "%s/%s", a->opts.scratch_dir, path);
@@ -73,6 +78,15 @@ void bc_step_teardown(struct bc_agent *a)
 		bc_job_destroy(&s->jobs[i]);
 	for (i = 0; i < s->ntargets; i++)
 		bc_target_close(&s->targets[i]);
+	/*
+	 * NVMe/TCP controllers this agent connected go once nothing holds
+	 * their namespaces: every end of a step comes here (STEP_DONE, ABORT,
+	 * a failed PREPARE, BYE, coordinator silence, SIGINT/SIGTERM).
+	 */
+	if (s->tcp)
+		bc_nvme_tcp_detach_all("", s->tcp, s->ntargets);
+	free(s->tcp);
+	free(s->temp);
 	free(s->jobs);
 	free(s->targets);
 	free(s->collected);
@@ -101,6 +115,36 @@ static void s_send_prepare_error(struct bc_agent *a, int vol, const char *path, 
 	bc_warn("prepare failed: %s", msg);
 }
 
+/*
+ * Volume i's "nvme_tcp": connect (or reuse the controller that is there),
+ * find the namespace, and put its device into path. What was connected is
+ * recorded in s->tcp[i] at once, so a failure further on still detaches it.
+ */
+static int s_attach_nvme_tcp(struct bc_step_run *s, int i, const cJSON *v, const char *label,
+			     char *path, size_t len, char *err, size_t errlen)
+{
+	struct bc_nvme_tcp_vol tv;
+	char base[32], why[768];
+	int rc;
+
+	snprintf(base, sizeof(base), "volumes[%d]", i);
+	rc = bc_nvme_tcp_vol_from_json(cJSON_GetObjectItemCaseSensitive(v, "nvme_tcp"), base, &tv,
+				       err, errlen);
+	if (rc)
+		return rc;
+	/* the live system: "" (tests drive bc_nvme_tcp_attach on fixture roots) */
+	rc = bc_nvme_tcp_attach("", &tv, BC_NVME_TCP_SCAN_MS, &s->tcp[i], why, sizeof(why));
+	if (rc) {
+		snprintf(err, errlen, "volumes[%d] (%s): %s", i, label, why);
+		return rc;
+	}
+	snprintf(path, len, "%s", s->tcp[i].dev);
+	bc_info("volumes[%d] (%s): %s on %s controller nvme%d (%s:%s%s)", i, label, path,
+		s->tcp[i].owned ? "newly connected" : "existing", s->tcp[i].instance,
+		s->tcp[i].traddr, s->tcp[i].trsvcid, s->tcp[i].discovered ? ", discovered" : "");
+	return 0;
+}
+
 static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size_t errlen,
 			  int *bad)
 {
@@ -111,16 +155,19 @@ static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size
 	s->ntargets = cJSON_GetArraySize(vols);
 	s->targets = calloc((size_t)s->ntargets, sizeof(*s->targets));
 	s->vwl = calloc((size_t)s->ntargets, sizeof(*s->vwl));
-	if (!s->targets || !s->vwl)
+	s->tcp = calloc((size_t)s->ntargets, sizeof(*s->tcp));
+	if (!s->targets || !s->vwl || !s->tcp)
 		return -ENOMEM;
-	for (i = 0; i < s->ntargets; i++)
+	for (i = 0; i < s->ntargets; i++) {
 		s->targets[i].fd = -1;
+		s->tcp[i].instance = -1;
+	}
 	i = 0;
 	cJSON_ArrayForEach(v, vols)
 	{
 		const cJSON *p = cJSON_GetObjectItemCaseSensitive(v, "path");
 		struct bc_volume_spec spec = {.node = -1};
-		char path[BC_PATH_MAX];
+		char path[BC_PATH_MAX], named[BC_PATH_MAX];
 
 		*bad = i;
 		if (!cJSON_IsString(p) || s_json_u64(v, "size", &spec.size_bytes) ||
@@ -134,6 +181,14 @@ static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size
 			snprintf(err, errlen, "volumes[%d]: path too long", i);
 			return rc;
 		}
+		snprintf(named, sizeof(named), "%s", path);
+		/* an NVMe/TCP namespace: attached now, its device is the path from here on */
+		if (cJSON_GetObjectItemCaseSensitive(v, "nvme_tcp")) {
+			rc = s_attach_nvme_tcp(s, i, v, p->valuestring, path, sizeof(path), err,
+					       errlen);
+			if (rc)
+				return rc;
+		}
 		/* NVMe passthrough placement, checked by the coordinator already */
 		if (cJSON_GetObjectItemCaseSensitive(v, "fdp")) {
 			char base[32];
@@ -141,6 +196,16 @@ static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size
 			snprintf(base, sizeof(base), "volumes[%d]", i);
 			rc = bc_fdp_spec_from_json(cJSON_GetObjectItemCaseSensitive(v, "fdp"), base,
 						   &spec.fdp, err, errlen);
+			if (rc)
+				return rc;
+		}
+		/* a simulated SSD's geometry, checked by the coordinator already (docs/sim.md) */
+		if (bc_sim_path(path)) {
+			char base[32];
+
+			snprintf(base, sizeof(base), "volumes[%d]", i);
+			rc = bc_sim_spec_from_json(cJSON_GetObjectItemCaseSensitive(v, "sim"), base,
+						   &spec.sim, err, errlen);
 			if (rc)
 				return rc;
 		}
@@ -163,11 +228,19 @@ static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size
 		}
 		snprintf(spec.path, sizeof(spec.path), "%s", path);
 		/* allowlist, and for writes to a block device: unused, blank, or consented */
+		/* the profile's consent names the volume as HELLO did: by its label */
 		rc = bc_safety_check(a->opts.safety, path, bc_safety_workload_writes(&s->vwl[i]),
-				     bc_agent_volume_destructive(a, v, path), err, errlen);
-		if (rc)
-			return rc;
-		rc = bc_target_open(&s->targets[i], path, &spec, &s->vwl[i], true, err, errlen);
+				     bc_agent_volume_destructive(a, v, named), err, errlen);
+		if (!rc)
+			rc = bc_target_open(&s->targets[i], path, &spec, &s->vwl[i], true, err,
+					    errlen);
+		if (rc && s->tcp[i].instance >= 0) {
+			char why[768];
+
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, errlen, "volumes[%d] (%s, attached at %s:%s as %s): %s", i,
+				 p->valuestring, s->tcp[i].traddr, s->tcp[i].trsvcid, path, why);
+		}
 		if (rc)
 			return rc;
 		i++;
@@ -199,6 +272,8 @@ static cJSON *s_ready_json(const struct bc_step_run *s)
 			if (!bc_nvme_ident(t->path, &id))
 				cJSON_AddItemToObject(o, "nvme", bc_nvme_ident_json(&id));
 		}
+		if (s->tcp && s->tcp[i].instance >= 0)
+			cJSON_AddItemToObject(o, "nvme_tcp", bc_nvme_tcp_att_json(&s->tcp[i]));
 		cJSON_AddNumberToObject(o, "win_start", (double)t->win_start);
 		cJSON_AddNumberToObject(o, "win_end", (double)t->win_end);
 		cJSON_AddItemToArray(arr, o);
@@ -224,6 +299,41 @@ static struct bc_hoststat *s_hoststat_new(const struct bc_step_run *s)
 	return h;
 }
 
+/* where each NVMe volume's composite temperature comes from; NULL when none is NVMe */
+static struct bc_nvme_temp *s_temp_new(const struct bc_step_run *s)
+{
+	struct bc_nvme_temp *t = calloc((size_t)s->ntargets, sizeof(*t));
+	int i, n = 0;
+
+	for (i = 0; t && i < s->ntargets; i++)
+		n += !bc_nvme_temp_open("", s->targets[i].path, &t[i]);
+	if (!n) {
+		free(t);
+		t = NULL;
+	}
+	return t;
+}
+
+/*
+ * "nvme_temp_c": one value per volume, in PREPARE's order, null where the
+ * volume is not NVMe or the device reports no temperature. One hwmon read
+ * or SMART log per NVMe volume per second, on this (control) thread.
+ */
+static void s_temp_json(const struct bc_step_run *s, cJSON *h)
+{
+	cJSON *arr;
+	double c;
+	int i;
+
+	if (!s->temp)
+		return;
+	arr = cJSON_AddArrayToObject(h, "nvme_temp_c");
+	for (i = 0; arr && i < s->ntargets; i++)
+		cJSON_AddItemToArray(arr, !bc_nvme_temp_read(&s->temp[i], &c)
+					      ? cJSON_CreateNumber(round(c * 100) / 100)
+					      : cJSON_CreateNull());
+}
+
 /* interval k's host counters, beside its STATS record (best effort: never fails a step) */
 static void s_send_host(struct bc_agent *a, uint32_t k)
 {
@@ -232,9 +342,10 @@ static void s_send_host(struct bc_agent *a, uint32_t k)
 
 	if (!s->host || k == BC_STATS_DRAIN)
 		return;
-	h = bc_hoststat_sample_json(s->host);
+	h = bc_hoststat_take(s->host, k, bc_mono_ns());
 	if (!h)
 		return;
+	s_temp_json(s, h);
 	b = cJSON_CreateObject();
 	cJSON_AddNumberToObject(b, "step", s->step);
 	cJSON_AddNumberToObject(b, "second", k);
@@ -326,6 +437,7 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	}
 	s->test_byte_scale = s_test_byte_scale();
 	s->host = s_hoststat_new(s);
+	s->temp = s_temp_new(s);
 	/* NVMe SMART/OCP/FDP logs before the step, for its WAF (docs/nvme.md) */
 	s->nvme0 = bc_nvme_counters_sample_all(s->targets, s->ntargets);
 	s->prepared = true;
@@ -372,8 +484,8 @@ int bc_step_start(struct bc_agent *a, const cJSON *body)
 	s->next_k = 0;
 	bc_process_cpu(&s->cpu_user0_ns, &s->cpu_sys0_ns);
 	s->start_real_ns = start_real;
-	if (s->host) /* the baseline: the first interval's sample is a delta from here */
-		cJSON_Delete(bc_hoststat_sample_json(s->host));
+	/* host counters are read at the interval boundaries, from the start on */
+	bc_hoststat_schedule(s->host, s->start_mono_ns, s->seconds);
 	for (i = 0; i < s->ntargets; i++)
 		if (s->rdev[i] && bc_diskstats_read(s->rdev[i], &s->ds_start[i]))
 			s->rdev[i] = 0;
@@ -490,6 +602,33 @@ static int s_send_interval(struct bc_agent *a, uint32_t k)
 	return rc;
 }
 
+/*
+ * Read the host counters at an interval boundary that has come (bc_hoststat.h).
+ * The control loop ticks every 10 ms while a step runs; a boundary nearer
+ * than S_HOST_NAP_NS is slept to, so the read lands on it rather than up to
+ * a tick later (a 1% error on a 1 s interval). The nap is at most that long,
+ * once a second.
+ */
+#define S_HOST_NAP_NS (11 * BC_NS_PER_MS)
+
+static void s_host_boundary(struct bc_step_run *s)
+{
+	uint64_t now = bc_mono_ns(), wait, at;
+	struct timespec ts;
+
+	if (!s->host)
+		return;
+	wait = bc_hoststat_poll(s->host, now);
+	if (!wait || wait > S_HOST_NAP_NS)
+		return;
+	at = now + wait;
+	ts.tv_sec = (time_t)(at / BC_NS_PER_S);
+	ts.tv_nsec = (long)(at % BC_NS_PER_S);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	bc_hoststat_poll(s->host, bc_mono_ns());
+}
+
 void bc_step_poll(struct bc_agent *a)
 {
 	struct bc_step_run *s = &a->step;
@@ -498,6 +637,8 @@ void bc_step_poll(struct bc_agent *a)
 	bool merged;
 	int i, all;
 
+	if (s->running)
+		s_host_boundary(s);
 	while (s->running) {
 		k = s->next_k < s->seconds ? s->next_k : BC_STATS_DRAIN;
 		all = 1;

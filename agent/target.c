@@ -113,6 +113,19 @@ static int s_classify(struct bc_target *t, bool allow_block_writes, char *err, s
 	case BC_KIND_NULL:
 		t->ops = &bc_target_null_ops;
 		return 0;
+	case BC_KIND_SIM:
+		/* geometry from "sim" (defaults when absent); no data, so nothing to verify */
+		if (t->create_bytes) {
+			snprintf(err, errlen,
+				 "%s: \"size\" creates files; a simulated SSD's size is \"sim\": "
+				 "{\"capacity\"}",
+				 t->path);
+			return -EINVAL;
+		}
+		if (!t->sim.enabled)
+			bc_sim_spec_default(&t->sim);
+		t->ops = &bc_target_sim_ops;
+		return 0;
 	case BC_KIND_MISSING:
 		if (!t->create_bytes) {
 			snprintf(err, errlen,
@@ -191,15 +204,25 @@ int bc_target_open(struct bc_target *t, const char *path, const struct bc_volume
 	t->writable = s_workload_writes(wl);
 	t->direct = wl->direct;
 	t->create_bytes = spec ? spec->size_bytes : 0;
-	if (spec)
+	if (spec) {
 		t->fdp = spec->fdp;
+		t->sim = spec->sim;
+	}
 
 	ret = s_classify(t, allow_block_writes, err, errlen);
 	if (ret)
 		goto out;
-	if (t->fdp.policy != BC_FDP_NONE && t->ops != &bc_target_nvme_ops) {
+	if (t->fdp.policy != BC_FDP_NONE && t->ops != &bc_target_nvme_ops &&
+	    t->ops != &bc_target_sim_ops) {
 		snprintf(err, errlen,
-			 "%s: \"fdp\" placement needs an NVMe generic char device (/dev/ngXnY)",
+			 "%s: \"fdp\" placement needs an NVMe generic char device (/dev/ngXnY) or "
+			 "a simulated SSD (\"sim\")",
+			 t->path);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (t->ops == &bc_target_sim_ops && wl->verify) {
+		snprintf(err, errlen, "%s: verify needs stored data; a simulated SSD keeps none",
 			 t->path);
 		ret = -EINVAL;
 		goto out;

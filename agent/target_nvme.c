@@ -7,8 +7,8 @@
  * io_uring_cmd engine does. Optional FDP placement puts DTYPE 2 and a
  * placement ID (DSPEC) on every write; the volume's "fdp" pids are indices
  * into the namespace's Reclaim Unit Handle Status list, mapped to PIDs at
- * open (fio's fdp_pli semantics). Trims are not implemented: they complete
- * with -ENOTTY (an unknown cmd_op) and are counted as trim errors.
+ * open (fio's fdp_pli semantics). Trims are Dataset Management deallocates
+ * whose range descriptor lives in the I/O's own buffer.
  * Writes claim the namespace's block device O_EXCL for the whole run: the
  * char device bypasses the block layer's exclusive claim (nvme.md §6.3).
  */
@@ -92,7 +92,7 @@ static void s_nvme_prep(const struct bc_target *t, struct io_uring_sqe *sqe,
 	if (io->op == BC_OP_WRITE && n->npids && io->placement >= 0 && io->placement < n->npids) {
 		dtype = BC_NVME_DTYPE_FDP;
 		dspec = n->pids[io->placement];
-	} else if (io->op == BC_OP_WRITE && n->npids) {
+	} else if (io->op == BC_OP_WRITE && n->npids && io->placement != BC_PLACEMENT_NONE) {
 		uint64_t seq = n->policy == BC_FDP_FIXED
 				   ? 0
 				   : atomic_fetch_add_explicit(&n->next, 1, memory_order_relaxed);
@@ -103,6 +103,13 @@ static void s_nvme_prep(const struct bc_target *t, struct io_uring_sqe *sqe,
 	if (io->op == BC_OP_READ || io->op == BC_OP_WRITE)
 		ret = bc_nvme_rw(&c, io->op == BC_OP_READ ? BC_NVME_CMD_READ : BC_NVME_CMD_WRITE,
 				 n->nsid, io->off, io->len, n->lba_shift, dtype, dspec, io->buf);
+	/*
+	 * A trim is a deallocate: its 16-byte range goes into the I/O's own
+	 * buffer, which the job keeps until the completion (the data it held
+	 * is of no use to a trim).
+	 */
+	else if (io->op == BC_OP_TRIM)
+		ret = bc_nvme_dsm_deallocate(&c, n->nsid, io->off, io->len, n->lba_shift, io->buf);
 	/*
 	 * Registered buffers (IORING_URING_CMD_FIXED) need Linux >= 6.1 and
 	 * fail with -EINVAL before it: plain user addresses work on 5.19.

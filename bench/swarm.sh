@@ -4,7 +4,9 @@
 # bench/swarm.c) at 10, 100 and 1,000 agents x 16 volumes, reporting per size:
 #   lag   how long after the end of second k the coordinator had aggregated
 #         and written it ("second_closed" events in events.jsonl), p50/p99/max
-#   cpu   coordinator utime+stime (/proc/PID/stat) over the step, in cores
+#   cpu   coordinator utime+stime (/proc/PID/stat) over the step, in cores;
+#         per second (p50) the loop thread's, the aggregation workers' (all) and
+#         the events.jsonl writer's CPU ms ("second_closed" events)
 #   rss   coordinator VmRSS at the step's first minute (or its middle, for
 #         shorter steps) and at its end: memory must be flat in run length
 # Last line: "lag_p99_ms: X" of the largest size.
@@ -21,6 +23,8 @@
 #   BENCH_VOLUMES=M   volumes per agent (default 16)
 #   BENCH_PORT=P      first TCP port (default 17000; agents use P..P+N-1)
 #   BENCH_SWARM_ARGS  more bench_swarm options, e.g. "--iops 1000" (fewer buckets)
+#   BENCH_COORD_ARGS  more `bench-coord run` options, e.g. "--agg-threads 0
+#                     --events-format json" (the serial path, as before 2026-11)
 #   BENCH_KEEP=1      keep the work directory (profiles, run directories, samples)
 # Loopback only. Figures depend on the machine: the swarm shares its CPUs.
 set -euo pipefail
@@ -98,7 +102,8 @@ for n in "${SIZES[@]}"; do
 	done
 	grep -q ready "$d/swarm.out" || { cat "$d/swarm.err" >&2; exit 1; }
 	t0=$(date +%s%N)
-	"$BIN/bench-coord" run -q -o "$d/reports" --connect-timeout 60 "$d/profile.json" \
+	# shellcheck disable=SC2086 # BENCH_COORD_ARGS is a list of options
+	"$BIN/bench-coord" run -q -o "$d/reports" --connect-timeout 60 ${BENCH_COORD_ARGS:-} "$d/profile.json" \
 		>"$d/coord.out" 2>"$d/coord.err" &
 	COORD_PID=$!
 	: >"$d/samples"
@@ -139,18 +144,24 @@ for n in "${SIZES[@]}"; do
 	line=$(python3 - "$n" "$VOLS" "$secs" "$ev" "$d/samples" "$t0" "$t1" <<'EOF'
 import json, sys
 n, m, secs, evf, smpf, t0, t1 = sys.argv[1:8]
-lags, loop, start = [], [], None
+lags, loop, aggc, wrc, start = [], [], [], [], None
 for l in open(evf):
     if '"second_closed"' in l:
         j = json.loads(l)
         lags.append(j["lag_ms"])
         if "loop_cpu_ms" in j:
             loop.append(j["loop_cpu_ms"])
+        aggc.append(j.get("agg_cpu_ms", 0))
+        wrc.append(j.get("writer_cpu_ms", 0))
     elif '"step_start"' in l and start is None:
         start = json.loads(l)["start_ns"]
 lags.sort()
 loop.sort()
+aggc.sort()
+wrc.sort()
 loop_p50 = loop[len(loop) // 2] if loop else float("nan")
+agg_p50 = aggc[len(aggc) // 2] if aggc else float("nan")
+wr_p50 = wrc[len(wrc) // 2] if wrc else float("nan")
 pct = lambda p: lags[min(len(lags) - 1, int(p / 100 * len(lags)))] if lags else float("nan")
 smp = [tuple(map(int, l.split())) for l in open(smpf) if len(l.split()) == 3]
 end = start + int(secs) * 10**9
@@ -161,19 +172,20 @@ mark = start + min(60, int(secs) // 2) * 10**9
 rss_mid = min(run, key=lambda s: abs(s[0] - mark))[2] if run else 0
 rss_end = run[-1][2] if run else 0
 peak = max(s[2] for s in smp) if smp else 0
-print("%6s %7d %7d %8.1f %8.1f %8.1f %8.0f %6.2f %9.0f %9.0f %9.0f %7.0f" % (
-    n, int(n) * int(m), len(lags), pct(50), pct(99), lags[-1] if lags else float("nan"), loop_p50, cpu,
-    rss_mid / 1024, rss_end / 1024, peak / 1024, (int(t1) - int(t0)) / 1e9))
+print("%6s %7d %7d %8.1f %8.1f %8.1f %8.0f %7.0f %7.0f %6.2f %9.0f %9.0f %9.0f %7.0f" % (
+    n, int(n) * int(m), len(lags), pct(50), pct(99), lags[-1] if lags else float("nan"), loop_p50,
+    agg_p50, wr_p50, cpu, rss_mid / 1024, rss_end / 1024, peak / 1024, (int(t1) - int(t0)) / 1e9))
 EOF
 )
 	RESULTS+=("$line")
 	echo "$line" >&2
 done
-printf '%6s %7s %7s %8s %8s %8s %8s %6s %9s %9s %9s %7s\n' agents streams seconds lag_p50 \
-	lag_p99 lag_max loop_ms cpu rss_1m_MB rss_end_MB peak_MB wall_s
+printf '%6s %7s %7s %8s %8s %8s %8s %7s %7s %6s %9s %9s %9s %7s\n' agents streams seconds lag_p50 \
+	lag_p99 lag_max loop_ms agg_ms wr_ms cpu rss_1m_MB rss_end_MB peak_MB wall_s
 printf '%s\n' "${RESULTS[@]}"
 echo "(lag: ms after each second's end until it was aggregated and written; loop_ms: the" \
-	"coordinator loop's CPU per second, p50 - the lag on an otherwise idle core; cpu:" \
+	"coordinator loop's CPU per second, p50 - the lag on an otherwise idle core; agg_ms," \
+	"wr_ms: the aggregation workers' (together) and the events.jsonl writer's; cpu:" \
 	"whole process, cores, over the step; rss_1m at one minute or mid-step; peak includes" \
 	"connecting and writing run.json)"
 echo "lag_p99_ms: $(echo "${RESULTS[-1]}" | awk '{print $5}')"

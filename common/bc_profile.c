@@ -25,7 +25,8 @@ static const char *const s_agent_keys[] = {"name", "endpoint", "server_key", NUL
 static const char *const s_node_keys[] = {"name", "addresses", "metrics", "nic",
 					  "prometheus", "series", NULL};
 static const char *const s_volume_keys[] = {
-    "agent", "path", "size", "offset", "length", "node", "destructive", "workload", "fdp", NULL,
+    "agent",	   "path",     "size", "offset",   "length", "node",
+    "destructive", "workload", "fdp",  "nvme_tcp", "sim",    NULL,
 };
 static const char *const s_step_keys[] = {
     "name", "rw", "rwmixread", "bs", "iodepth", "numjobs", "direct", "ramp", "runtime",
@@ -34,6 +35,8 @@ static const char *const s_step_keys[] = {
     "iodepth_batch_complete", "cpus_allowed", "cpus_allowed_policy", "rate_iops", "rate_bw",
     "size_based", "io_size", "thinktime", "verify", "sqpoll", "sqpoll_cpu", "hipri",
     "sweep", /* bc_profile_sweep.c */
+    "placement", "stream_share", "streams", /* bc_streams.c */
+    "experiment", /* bc_experiment.c */
     NULL,
 };
 
@@ -286,6 +289,42 @@ static int s_volume_size(struct bc_check *c, const cJSON *item, const char *base
 	return ret;
 }
 
+/* "sim": a simulated SSD on a "sim" / "sim:NAME" path (bc_sim_spec.c, docs/sim.md) */
+static int s_volume_sim(struct bc_check *c, const cJSON *item, const char *base,
+			struct bc_volume_spec *vol)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(item, "sim");
+	char msg[512];
+	int i;
+
+	if (!bc_sim_path(vol->path)) {
+		if (v)
+			return bc_check_fail(c, base,
+					     "\"sim\" needs \"path\": \"sim\" or \"sim:NAME\", got "
+					     "\"%.64s\"",
+					     vol->path);
+		if (!strncmp(vol->path, "sim:", 4))
+			return bc_check_fail(c, base,
+					     "path \"%.64s\": a simulated SSD's NAME is "
+					     "[A-Za-z0-9._-]{1,63}",
+					     vol->path);
+		return 0;
+	}
+	if (bc_sim_spec_from_json(v, base, &vol->sim, msg, sizeof(msg)))
+		return bc_check_fail(c, "", "%s", msg);
+	if (vol->size_bytes)
+		return bc_check_fail(c, base,
+				     "\"size\" creates files; a simulated SSD's size is "
+				     "\"sim\": {\"capacity\"}");
+	for (i = 0; i < vol->fdp.npids; i++)
+		if (vol->fdp.pids[i] >= vol->sim.ruhs)
+			return bc_check_fail(c, "",
+					     "%s.fdp.pids[%d]: %u is beyond the simulated SSD's %u "
+					     "RUHs (\"sim\": {\"ruhs\"})",
+					     base, i, vol->fdp.pids[i], vol->sim.ruhs);
+	return 0;
+}
+
 static int s_parse_volume(struct bc_check *c, const cJSON *item, const char *base,
 			  struct bc_profile *p, struct bc_volume_spec *vol)
 {
@@ -334,12 +373,40 @@ static int s_parse_volume(struct bc_check *c, const cJSON *item, const char *bas
 				     bc_fmt_size(vol->length_bytes, sz[1], sizeof(sz[1])),
 				     bc_fmt_size(vol->size_bytes, sz[2], sizeof(sz[2])));
 
-	ret = bc_check_item(c, item, base, "path", true, path, &v);
-	if (!ret)
-		ret = bc_check_str(c, path, v, BC_PATH_MAX);
+	/* a volume is a path, or an NVMe/TCP namespace the agent attaches (docs/nvme.md) */
+	if ((v = cJSON_GetObjectItemCaseSensitive(item, "nvme_tcp"))) {
+		char msg[512];
+
+		if (cJSON_GetObjectItemCaseSensitive(item, "path"))
+			return bc_check_fail(c, base,
+					     "has both \"path\" and \"nvme_tcp\"; give one");
+		if (vol->size_bytes)
+			return bc_check_fail(
+			    c, base,
+			    "\"size\" creates files; an \"nvme_tcp\" namespace has its own size");
+		if (bc_nvme_tcp_vol_from_json(v, base, &vol->nvme_tcp, msg, sizeof(msg)))
+			return bc_check_fail(c, "", "%s", msg);
+		if (vol->fdp.policy != BC_FDP_NONE && !vol->nvme_tcp.passthrough)
+			return bc_check_fail(c, base,
+					     "\"fdp\" needs \"nvme_tcp\": {\"passthrough\": true} "
+					     "(placement is written through /dev/ngXnY)");
+		bc_nvme_tcp_vol_label(&vol->nvme_tcp, vol->path, sizeof(vol->path));
+	} else {
+		ret = bc_check_item(c, item, base, "path", true, path, &v);
+		if (!ret)
+			ret = bc_check_str(c, path, v, BC_PATH_MAX);
+		if (!ret && !strncmp(v->valuestring, BC_NVME_TCP_LABEL_PREFIX,
+				     strlen(BC_NVME_TCP_LABEL_PREFIX)))
+			ret = bc_check_fail(c, path,
+					    "an NVMe/TCP namespace is given as \"nvme_tcp\": "
+					    "{\"traddr\", \"subnqn\", ...}, not as a path");
+		if (ret)
+			return ret;
+		strcpy(vol->path, v->valuestring);
+	}
+	ret = s_volume_sim(c, item, base, vol);
 	if (ret)
 		return ret;
-	strcpy(vol->path, v->valuestring);
 	/* the same file twice on one agent doubles its load; "null" has no state to share */
 	for (j = 0; j < p->nvolumes && strcmp(vol->path, "null"); j++)
 		if (p->volumes[j].agent == vol->agent && !strcmp(p->volumes[j].path, vol->path))
@@ -409,6 +476,8 @@ static int s_parse_steps(struct bc_check *c, const cJSON *root, const struct bc_
 		ret = bc_check_workload(c, item, base, &st->wl);
 		if (!ret)
 			ret = bc_check_sweep(c, item, base, &st->wl, &st->sweep);
+		if (!ret)
+			ret = bc_check_experiment(c, item, base, p, st, &st->experiment);
 		if (ret)
 			return ret;
 		p->nsteps++;
@@ -617,8 +686,10 @@ void bc_profile_destroy(struct bc_profile **pp)
 		cJSON_Delete(p->nodes[i].json);
 	for (i = 0; i < p->nvolumes; i++)
 		cJSON_Delete(p->volumes[i].workload);
-	for (i = 0; i < p->nsteps; i++)
+	for (i = 0; i < p->nsteps; i++) {
 		cJSON_Delete(p->steps[i].sweep);
+		cJSON_Delete(p->steps[i].experiment);
+	}
 	free(p->agents);
 	free(p->nodes);
 	free(p->volumes);

@@ -22,7 +22,11 @@
  *                                        resolve in the agent's scratch directory
  *                "size": "256m",         optional: create/extend a regular file
  *                "offset": "0", "length": "1g",   optional I/O window
- *                "node": "oss-1"}],      optional, must name a declared node
+ *                "node": "oss-1",        optional, must name a declared node
+ *                "sim": {...}}],         optional, with path "sim" / "sim:NAME" only:
+ *                                        a simulated FDP SSD (bc_sim_spec.h, docs/sim.md)
+ *   or instead of "path": "nvme_tcp": {"traddr", "subnqn", "trsvcid", "hostnqn",
+ *                "nr_io_queues", "nsid", "passthrough", "discover"}  (bc_nvme_tcp_vol.h)
  *   "defaults": {<workload keys>},       optional
  *   "steps": [{"name": "...", <workload keys>,      required, >= 1, unique names
  *              "sweep": {"iodepth": [1, 2, 4]}}]       optional, see bc_sweep.h
@@ -46,6 +50,10 @@
  *   size_based: bool; io_size: size per volume (both: one pass, then the step ends)
  *   thinktime: duration with us/ms/s (integers are microseconds)
  *   verify: bool; sqpoll: bool; sqpoll_cpu: -1..1023; hipri: bool
+ *   streams: [{name, class, share, rw, bs, random_distribution, range, placement...}],
+ *     stream_share: ios | bytes; placement: volume | none | [indexes]  (bc_streams.h)
+ * A step may carry "experiment": an FDP WAF plan (modes, precondition,
+ * iterations) run as ordinary steps (bc_experiment.h, docs/fdp.md).
  * A volume may carry "workload": {...} overriding these per-volume keys for
  * every step: rw rwmixread rwmixtrim bs blockalign iodepth direct
  * random_distribution rate_iops rate_bw size_based io_size thinktime verify.
@@ -64,6 +72,9 @@
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
+
+#include "bc_nvme_tcp_vol.h"
+#include "bc_sim_spec.h"
 
 #define BC_NAME_MAX 64
 #define BC_PATH_MAX 1024
@@ -114,6 +125,51 @@ struct bc_dist_spec {
 };
 
 /*
+ * Placement of writes on an FDP namespace (bc_streams.c, docs/fdp.md):
+ * "volume" applies the volume's own "fdp" policy, "none" writes without a
+ * directive (DTYPE 0), a list of indexes into the volume's "fdp" pids is
+ * used round-robin by each job. The values match struct bc_io_desc.placement.
+ */
+#define BC_FDP_PIDS_MAX	    16 /* placement indexes of a volume's "fdp" */
+#define BC_PLACEMENT_VOLUME (-1)
+#define BC_PLACEMENT_NONE   (-2)
+struct bc_placement {
+	int8_t kind; /* BC_PLACEMENT_VOLUME (the zero value is mapped to it), _NONE, or 1: list */
+	uint8_t n;   /* kind 1: indexes in idx */
+	uint16_t idx[BC_FDP_PIDS_MAX];
+};
+
+/*
+ * One stream of a multi-stream workload ("streams", bc_streams.c): its
+ * share of the I/Os (or bytes), op mix, sizes, offset distribution, region
+ * of the volume's window and lifetime class. A stream's keys that are not
+ * given take the workload's values where "streams" is written.
+ */
+#define BC_STREAMS_MAX	   8
+#define BC_STREAM_NAME_MAX 32
+struct bc_stream_pos {
+	bool pct;	/* pct of the window, else bytes */
+	double pct_val; /* 0..100 */
+	uint64_t bytes;
+};
+struct bc_stream {
+	char name[BC_STREAM_NAME_MAX];
+	char cls[BC_STREAM_NAME_MAX]; /* lifetime class ("hot_churn", "cold", ...) */
+	double share;		      /* relative weight > 0 */
+	enum bc_rw rw;
+	uint32_t rwmixread, rwmixtrim;
+	uint32_t bs; /* bytes; with a split, its largest size */
+	uint32_t nbssplit;
+	struct bc_bssplit bssplit[BC_BSSPLIT_MAX];
+	uint32_t blockalign; /* 0: the stream's smallest bs */
+	struct bc_dist_spec dist;
+	bool range_set;		       /* else the whole window */
+	struct bc_stream_pos off;      /* from the window's start */
+	struct bc_stream_pos len;      /* 0 bytes: to the window's end */
+	struct bc_placement placement; /* kind 0: the workload's placement */
+};
+
+/*
  * Every field's zero value means "off" or "the default", so a workload
  * built in code only sets what it needs (sqpoll_cpu only matters with sqpoll).
  */
@@ -145,6 +201,11 @@ struct bc_workload {
 	bool sqpoll;			/* IORING_SETUP_SQPOLL */
 	int32_t sqpoll_cpu;		/* SQPOLL thread's CPU, -1 = not pinned */
 	bool hipri;			/* IORING_SETUP_IOPOLL (device needs poll queues) */
+	/* bc_streams.c: placement of writes, and the streams (none: one implicit stream) */
+	struct bc_placement placement;
+	bool share_bytes; /* "stream_share": "bytes": shares are of bytes, not of I/Os */
+	uint32_t nstreams;
+	struct bc_stream streams[BC_STREAMS_MAX];
 };
 
 struct bc_agent_spec {
@@ -164,7 +225,6 @@ struct bc_node_spec {
  * pids are indices into the namespace's reclaim unit handle status list, as
  * fio's fdp_pli; the agent maps them to placement IDs when it opens the target.
  */
-#define BC_FDP_PIDS_MAX 16
 enum bc_fdp_policy {
 	BC_FDP_NONE = 0, /* no placement directive */
 	BC_FDP_FIXED,	 /* every write to pids[0] */
@@ -194,12 +254,22 @@ struct bc_volume_spec {
 	bool destructive;      /* "destructive" (volume, else top level): data may be overwritten */
 	cJSON *workload;       /* per-volume workload overrides as given, or NULL; owned */
 	struct bc_fdp_spec fdp; /* "fdp": NVMe passthrough placement, policy NONE if absent */
+	/* "nvme_tcp": the agent attaches it; path then holds its label (nvme-tcp://...) */
+	struct bc_nvme_tcp_vol nvme_tcp;
+	struct bc_sim_spec sim; /* "sim": simulated SSD (bc_sim_spec.h), enabled on sim paths */
 };
 
 struct bc_step {
 	char name[BC_NAME_MAX];
 	struct bc_workload wl;
 	cJSON *sweep; /* "sweep" as given and checked (bc_sweep.h), NULL if none; owned */
+	cJSON *experiment; /* "experiment" as given and checked (bc_experiment.h); owned */
+	/*
+	 * an I/O window for every volume instead of their own offset/length
+	 * (an experiment's precondition window); length 0: to the end
+	 */
+	bool win_set;
+	uint64_t win_offset, win_length;
 };
 
 /* "abort": stop every agent, exit non-zero; "continue": the others finish the step */

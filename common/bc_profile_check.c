@@ -52,7 +52,9 @@ const char *const bc_workload_keys[] = {
     /* bc_workload.c */
     "rwmixtrim", "blockalign", "random_distribution", "iodepth_batch_submit",
     "iodepth_batch_complete", "cpus_allowed", "cpus_allowed_policy", "rate_iops", "rate_bw",
-    "size_based", "io_size", "thinktime", "verify", "sqpoll", "sqpoll_cpu", "hipri", NULL,
+    "size_based", "io_size", "thinktime", "verify", "sqpoll", "sqpoll_cpu", "hipri",
+    /* bc_streams.c; "streams" last: its streams inherit the keys before it */
+    "placement", "stream_share", "streams", NULL,
 };
 
 int bc_check_fail(struct bc_check *c, const char *path, const char *fmt, ...)

@@ -91,6 +91,19 @@ int bc_check_volume_workload(struct bc_check *c, const cJSON *item, const char *
 /* bc_workload.c: every step with every volume's overrides is a valid workload */
 int bc_check_volume_steps(struct bc_check *c, const struct bc_profile *p);
 
+/* bc_streams.c: "streams", "placement" and "stream_share" into wl; the rules between them */
+int bc_check_streams(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl);
+int bc_check_placement(struct bc_check *c, const char *path, const cJSON *v,
+		       struct bc_placement *p);
+int bc_check_stream_share(struct bc_check *c, const char *path, const cJSON *v,
+			  struct bc_workload *wl);
+int bc_check_streams_rules(struct bc_check *c, const char *base, const struct bc_workload *wl);
+bool bc_streams_to_json(cJSON *obj, const struct bc_workload *wl);
+
+/* bc_experiment.c: base."experiment" of a step (after its workload), copied to *out */
+int bc_check_experiment(struct bc_check *c, const cJSON *item, const char *base,
+			const struct bc_profile *p, const struct bc_step *st, cJSON **out);
+
 /* bc_profile_expect.c: root.expect into p->expects (after steps, agents, nodes) */
 int bc_profile_parse_expect(struct bc_check *c, const cJSON *root, struct bc_profile *p);
 /* p->expects as the profile's "expect" array; caller owns it, NULL without memory */

@@ -87,7 +87,9 @@ static cJSON *s_volume(const struct bc_profile *p, const struct bc_volume_spec *
 	bool ok;
 
 	ok = j && cJSON_AddStringToObject(j, "agent", p->agents[v->agent].name) &&
-	     cJSON_AddStringToObject(j, "path", v->path) &&
+	     (v->nvme_tcp.set
+		  ? cJSON_AddItemToObject(j, "nvme_tcp", bc_nvme_tcp_vol_to_json(&v->nvme_tcp))
+		  : cJSON_AddStringToObject(j, "path", v->path) != NULL) &&
 	     cJSON_AddNumberToObject(j, "size", (double)v->size_bytes) &&
 	     cJSON_AddNumberToObject(j, "offset", (double)v->offset_bytes) &&
 	     cJSON_AddNumberToObject(j, "length", (double)v->length_bytes);
@@ -99,6 +101,8 @@ static cJSON *s_volume(const struct bc_profile *p, const struct bc_volume_spec *
 		ok = cJSON_AddItemToObject(j, "workload", cJSON_Duplicate(v->workload, true));
 	if (ok && v->fdp.policy != BC_FDP_NONE)
 		ok = cJSON_AddItemToObject(j, "fdp", bc_fdp_spec_to_json(&v->fdp));
+	if (ok && v->sim.enabled) /* a simulated SSD, every default applied (docs/sim.md) */
+		ok = cJSON_AddItemToObject(j, "sim", bc_sim_spec_to_json(&v->sim));
 	if (!ok) {
 		cJSON_Delete(j);
 		j = NULL;
@@ -110,9 +114,11 @@ static cJSON *s_step(const struct bc_step *st)
 {
 	cJSON *j = cJSON_CreateObject();
 
-	if (j && (!cJSON_AddStringToObject(j, "name", st->name) || !s_add_workload(j, &st->wl) ||
-		  (st->sweep &&
-		   !cJSON_AddItemToObject(j, "sweep", cJSON_Duplicate(st->sweep, true))))) {
+	if (j &&
+	    (!cJSON_AddStringToObject(j, "name", st->name) || !s_add_workload(j, &st->wl) ||
+	     (st->sweep && !cJSON_AddItemToObject(j, "sweep", cJSON_Duplicate(st->sweep, true))) ||
+	     (st->experiment &&
+	      !cJSON_AddItemToObject(j, "experiment", cJSON_Duplicate(st->experiment, true))))) {
 		cJSON_Delete(j);
 		j = NULL;
 	}

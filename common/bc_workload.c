@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bc_profile_check.h"
+#include "bc_streams.h"
 #include "bc_units.h"
 
 /* verify checks headers per 4 KiB block, so I/Os must cover whole blocks (bc_verify.h) */
@@ -29,13 +30,23 @@
 
 /* the keys a volume's "workload" may override; the rest belong to the whole step */
 static const char *const s_volume_keys[] = {
-    "rw",	  "rwmixread", "rwmixtrim",	      "bs",	   "blockalign",
-    "iodepth",	  "direct",    "random_distribution", "rate_iops", "rate_bw",
-    "size_based", "io_size",   "thinktime",	      "verify",	   NULL,
+    "rw",	  "rwmixread", "rwmixtrim",  "bs",
+    "blockalign", "iodepth",   "direct",     "random_distribution",
+    "rate_iops",  "rate_bw",   "size_based", "io_size",
+    "thinktime",  "verify",    "placement",  "stream_share",
+    "streams",	  NULL,
 };
 
 bool bc_workload_writes(const struct bc_workload *wl)
 {
+	uint32_t i;
+
+	/* with streams, the streams' op mixes are what runs */
+	for (i = 0; i < wl->nstreams; i++)
+		if (bc_stream_writes(&wl->streams[i]))
+			return true;
+	if (wl->nstreams)
+		return false;
 	switch (wl->rw) {
 	case BC_RW_READ:
 	case BC_RW_RANDREAD:
@@ -435,6 +446,12 @@ int bc_check_workload_ext(struct bc_check *c, const char *key, const cJSON *v, c
 	}
 	if (!strcmp(key, "random_distribution"))
 		return s_distribution(c, path, v, wl);
+	if (!strcmp(key, "streams"))
+		return bc_check_streams(c, path, v, wl);
+	if (!strcmp(key, "placement"))
+		return bc_check_placement(c, path, v, &wl->placement);
+	if (!strcmp(key, "stream_share"))
+		return bc_check_stream_share(c, path, v, wl);
 	if (!strcmp(key, "cpus_allowed"))
 		return s_cpus(c, path, v, wl);
 	if (!strcmp(key, "cpus_allowed_policy")) {
@@ -537,7 +554,7 @@ int bc_check_workload_rules(struct bc_check *c, const char *base, const struct b
 		bc_check_path(path, base, "hipri");
 		return bc_check_fail(c, path, "hipri and sqpoll together are not supported");
 	}
-	return 0;
+	return bc_check_streams_rules(c, base, wl);
 }
 
 bool bc_workload_bs_to_json(cJSON *obj, const struct bc_workload *wl)
@@ -572,7 +589,7 @@ bool bc_workload_ext_to_json(cJSON *o, const struct bc_workload *wl)
 	       cJSON_AddBoolToObject(o, "verify", wl->verify) &&
 	       cJSON_AddBoolToObject(o, "sqpoll", wl->sqpoll) &&
 	       cJSON_AddNumberToObject(o, "sqpoll_cpu", wl->sqpoll_cpu) &&
-	       cJSON_AddBoolToObject(o, "hipri", wl->hipri);
+	       cJSON_AddBoolToObject(o, "hipri", wl->hipri) && bc_streams_to_json(o, wl);
 }
 
 static bool s_listed(const char *const *keys, const char *k)

@@ -18,6 +18,10 @@
  *    histogram per open second (struct bc_rhist), per op, which is added to
  *    their window when the second closes; the total is fed the record's sum
  *    (hundreds of buckets) rather than each volume.
+ *
+ * The adding is done on a lane (bc_agglane.h): the serial one over g's own
+ * scratch, or one per worker thread (aggpool.c), whose nodes and total are
+ * partial copies merged here by the main thread.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +30,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bc_agglane.h"
 #include "bc_coord.h"
+#include "bc_volnode.h"
 
 /*
  * Buckets [lo, lo + n) of each op, op o at b[o * cap]; grown in steps of
@@ -87,7 +93,7 @@ static void s_entity_free(struct bc_entity *e, uint32_t seconds, bool mapped)
  * locked add of 0 is a write to the CPU and changes nothing. Done for every
  * entity when a second first appears (seconds g->touched .. k).
  */
-static void s_rows_touch(struct bc_agg *g, uint32_t k)
+void bc_agg_rows_touch(struct bc_agg *g, uint32_t k)
 {
 	int lvl, i;
 
@@ -188,6 +194,8 @@ void bc_agg_free(struct bc_agg *g)
 {
 	int lvl, i;
 
+	if (g->pool)
+		bc_aggpool_destroy(g);
 	for (lvl = 0; lvl < BC_LVL_NR; lvl++) {
 		for (i = 0; g->ent[lvl] && i < g->nent[lvl]; i++)
 			s_entity_free(&g->ent[lvl][i], g->seconds, g->rows_map != NULL);
@@ -211,14 +219,14 @@ void bc_agg_free(struct bc_agg *g)
 }
 
 /* a zeroed histogram of at least n buckets per op, from the free list when one fits */
-static struct bc_rhist *s_rhist_get(struct bc_agg *g, uint32_t n)
+static struct bc_rhist *s_rhist_get(struct bc_rhist **freel, uint32_t n)
 {
-	struct bc_rhist *h = g->rh_free;
+	struct bc_rhist *h = *freel;
 	/* 4 KiB size classes: most seconds of most entities fit the first */
 	uint32_t cap = (n + 511) & ~511u;
 
 	if (h) {
-		g->rh_free = h->next;
+		*freel = h->next;
 		if (h->cap < n) {
 			free(h); /* the list must not grow with blocks nobody can use */
 			h = NULL;
@@ -236,16 +244,16 @@ static struct bc_rhist *s_rhist_get(struct bc_agg *g, uint32_t n)
 	return h;
 }
 
-static void s_rhist_put(struct bc_agg *g, struct bc_rhist *h)
+static void s_rhist_put(struct bc_rhist **freel, struct bc_rhist *h)
 {
 	if (!h)
 		return;
-	h->next = g->rh_free;
-	g->rh_free = h;
+	h->next = *freel;
+	*freel = h;
 }
 
 /* make *hp cover buckets [lo, hi); 0 or -ENOMEM (the histogram is unchanged then) */
-static int s_rhist_cover(struct bc_agg *g, struct bc_rhist **hp, uint32_t lo, uint32_t hi)
+static int s_rhist_cover(struct bc_rhist **freel, struct bc_rhist **hp, uint32_t lo, uint32_t hi)
 {
 	struct bc_rhist *h = *hp, *nh;
 	uint32_t nlo, nhi;
@@ -259,7 +267,7 @@ static int s_rhist_cover(struct bc_agg *g, struct bc_rhist **hp, uint32_t lo, ui
 		nlo = nlo < h->lo ? nlo : h->lo;
 		nhi = nhi > h->lo + h->n ? nhi : h->lo + h->n;
 	}
-	nh = s_rhist_get(g, nhi - nlo);
+	nh = s_rhist_get(freel, nhi - nlo);
 	if (!nh)
 		return -ENOMEM;
 	nh->lo = nlo;
@@ -269,7 +277,7 @@ static int s_rhist_cover(struct bc_agg *g, struct bc_rhist **hp, uint32_t lo, ui
 		for (o = 0; o < BC_OP_NR; o++)
 			memcpy(&nh->b[(size_t)o * nh->cap + (h->lo - nlo)],
 			       &h->b[(size_t)o * h->cap], (size_t)h->n * sizeof(uint64_t));
-		s_rhist_put(g, h);
+		s_rhist_put(freel, h);
 	}
 	*hp = nh;
 	return 0;
@@ -287,7 +295,7 @@ static void s_span(const uint16_t *idx, uint32_t n, uint32_t *lo, uint32_t *hi)
 }
 
 /* add the listed buckets of a volume's (or a record's) ops into *hp */
-static int s_rhist_add(struct bc_agg *g, struct bc_rhist **hp, const struct bc_volstat *v,
+static int s_rhist_add(struct bc_rhist **freel, struct bc_rhist **hp, const struct bc_volstat *v,
 		       const struct bc_stats_touch *t)
 {
 	struct bc_rhist *h;
@@ -298,7 +306,7 @@ static int s_rhist_add(struct bc_agg *g, struct bc_rhist **hp, const struct bc_v
 		s_span(t->idx[o], t->n[o], &lo, &hi);
 	if (lo >= hi)
 		return 0;
-	if (s_rhist_cover(g, hp, lo, hi))
+	if (s_rhist_cover(freel, hp, lo, hi))
 		return -ENOMEM;
 	h = *hp;
 	for (o = 0; o < BC_OP_NR; o++) {
@@ -438,28 +446,37 @@ static void s_row_from_listed(struct bc_secrow *row, const struct bc_volstat *v,
 }
 
 /*
- * Counters of v into e's "all", window and row of second k. Returns true
+ * Counters of v into e's "all", window and row ri (second k). Returns true
  * when v's histograms belong in e's second k too: k is a second of the step
  * that is still open (and, with first_only, e has no report for it yet).
+ * eseq (a lane's partial entity): where to note seq when an op's
+ * first_errno is set, so the merge can keep the first in arrival order.
  */
-static bool s_entity_counters(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
-			      const struct bc_volstat *v, bool first_only)
+static bool s_entity_counters(struct bc_entity *e, const struct bc_agg *g, uint32_t k, uint32_t ri,
+			      const struct bc_volstat *v, bool first_only,
+			      uint64_t (*eseq)[BC_OP_NR], uint64_t seq)
 {
 	struct bc_secrow *row;
 	bool open;
 	int o;
 
-	for (o = 0; o < BC_OP_NR; o++)
+	for (o = 0; o < BC_OP_NR; o++) {
+		if (eseq && !e->all.op[o].first_errno && v->op[o].first_errno)
+			eseq[0][o] = seq;
 		s_opstat_add_counters(&e->all.op[o], &v->op[o]);
+	}
 	e->all.verify_errors += v->verify_errors;
 	if (k >= g->seconds)
 		return false; /* the drain interval counts in totals only */
 	if (k >= g->ramp_s) {
-		for (o = 0; o < BC_OP_NR; o++)
+		for (o = 0; o < BC_OP_NR; o++) {
+			if (eseq && !e->window.op[o].first_errno && v->op[o].first_errno)
+				eseq[1][o] = seq;
 			s_opstat_add_counters(&e->window.op[o], &v->op[o]);
+		}
 		e->window.verify_errors += v->verify_errors;
 	}
-	row = &e->secs[k];
+	row = &e->secs[ri];
 	open = k >= g->closed && !(first_only && row->reports);
 	for (o = 0; o < BC_OP_NR; o++) {
 		row->ios[o] += v->op[o].ios;
@@ -523,88 +540,297 @@ static void s_scratch_index(struct bc_agg *g, int i)
 }
 
 /* a node or the total: histograms into its open second, or straight into the window when late */
-static int s_merged_add(struct bc_agg *g, struct bc_entity *e, uint32_t k, bool open,
-			const struct bc_volstat *v, const struct bc_stats_touch *t)
+static int s_merged_add(struct bc_agg_lane *l, struct bc_entity *e, uint32_t k, uint32_t ri,
+			bool open, const struct bc_volstat *v, const struct bc_stats_touch *t)
 {
 	if (open)
-		return s_rhist_add(g, &e->sec_hist[k], v, t);
-	s_window_listed(e, g, k, v, t);
+		return s_rhist_add(l->rh_free, &e->sec_hist[ri], v, t);
+	s_window_listed(e, l->g, k, v, t);
 	return 0;
 }
 
-static int s_add_scratch(struct bc_agg *g, const struct bc_conn *c, const struct bc_stats_hdr *hdr)
+/* the node or total entity j of level lvl that lane l adds into, and its first_errno notes */
+static struct bc_entity *s_merged(struct bc_agg_lane *l, int lvl, int j,
+				  uint64_t (**eseq)[BC_OP_NR])
 {
+	if (!l->part[lvl]) {
+		*eseq = NULL;
+		return &l->g->ent[lvl][j];
+	}
+	*eseq = l->errno_seq[lvl == BC_LVL_TOTAL ? l->g->nent[BC_LVL_NODE] : j];
+	return &l->part[lvl][j];
+}
+
+static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
+			 const struct bc_stats_hdr *hdr)
+{
+	struct bc_agg *g = l->g;
 	uint32_t k = hdr->second;
+	/* the row of second k in a node or the total: a slot in a lane's partial copies */
+	uint32_t mk = l->part[BC_LVL_TOTAL] ? k % BC_AGG_SLOTS : k;
 	struct bc_entity *agent = &g->ent[BC_LVL_AGENT][c->index];
-	struct bc_entity *total = &g->ent[BC_LVL_TOTAL][0];
+	uint64_t(*tseq)[BC_OP_NR], (*nseq)[BC_OP_NR];
+	struct bc_entity *total = s_merged(l, BC_LVL_TOTAL, 0, &tseq);
 	bool agent_open = false, total_open = false, open;
 	int i, o, rc = 0;
 
 	if (k != BC_STATS_DRAIN && k >= g->seconds)
 		return -ERANGE;
-	if (g->rows_map && k < g->seconds && k >= g->touched)
-		s_rows_touch(g, k);
+	/* a worker lane: the main thread touched the rows before handing the record over */
+	if (!l->part[BC_LVL_TOTAL] && g->rows_map && k < g->seconds && k >= g->touched)
+		bc_agg_rows_touch(g, k);
 	for (i = 0; i < c->nvols && !rc; i++) {
-		const struct bc_volstat *v = &g->scratch[i];
-		const struct bc_stats_touch *t = &g->touch[i];
-		int vol = c->vols[i], node = g->prof->volumes[vol].node;
+		const struct bc_volstat *v = &l->scratch[i];
+		const struct bc_stats_touch *t = &l->touch[i];
+		int vol = c->vols[i], node = bc_agg_vol_node(g, vol);
 		struct bc_entity *ve = &g->ent[BC_LVL_VOLUME][vol];
 
 		/* a volume: its own second from this record alone, its window */
-		if (s_entity_counters(ve, g, k, v, true))
+		if (s_entity_counters(ve, g, k, k, v, true, NULL, 0))
 			s_row_from_listed(&ve->secs[k], v, t);
 		s_window_listed(ve, g, k, v, t);
 		/* the agent: the first record of second k, decided on its first volume */
-		open = s_entity_counters(agent, g, k, v, i == 0);
+		open = s_entity_counters(agent, g, k, k, v, i == 0, NULL, 0);
 		if (i == 0)
 			agent_open = open;
-		total_open = s_entity_counters(total, g, k, v, false);
+		total_open = s_entity_counters(total, g, k, mk, v, false, tseq, l->seq);
 		if (node >= 0) {
-			struct bc_entity *ne = &g->ent[BC_LVL_NODE][node];
+			struct bc_entity *ne = s_merged(l, BC_LVL_NODE, node, &nseq);
 
-			rc = s_merged_add(g, ne, k, s_entity_counters(ne, g, k, v, false), v, t);
+			open = s_entity_counters(ne, g, k, mk, v, false, nseq, l->seq);
+			rc = s_merged_add(l, ne, k, mk, open, v, t);
 		}
 		if (k >= g->seconds)
 			continue;
 		/* the record's sum, for the agent's and the total's histograms */
 		for (o = 0; o < BC_OP_NR; o++)
-			s_hist_sum_listed(&g->asum->op[o].hist, g->atouch->idx[o], &g->atouch->n[o],
+			s_hist_sum_listed(&l->asum->op[o].hist, l->atouch->idx[o], &l->atouch->n[o],
 					  &v->op[o].hist, t->idx[o], t->n[o]);
 	}
 	if (k < g->seconds) {
 		if (agent_open)
-			s_row_from_listed(&agent->secs[k], g->asum, g->atouch);
-		s_window_listed(agent, g, k, g->asum, g->atouch);
+			s_row_from_listed(&agent->secs[k], l->asum, l->atouch);
+		s_window_listed(agent, g, k, l->asum, l->atouch);
 		if (!rc)
-			rc = s_merged_add(g, total, k, total_open, g->asum, g->atouch);
-		s_listed_clear(g->asum, g->atouch);
-		g->agents_reported[k]++;
-		if (hdr->flags & BC_STATS_F_LATE)
-			g->late[k]++;
+			rc = s_merged_add(l, total, k, mk, total_open, l->asum, l->atouch);
+		s_listed_clear(l->asum, l->atouch);
+		/* a worker lane's records are counted by the main thread as they arrive */
+		if (!l->part[BC_LVL_TOTAL]) {
+			g->agents_reported[k]++;
+			if (hdr->flags & BC_STATS_F_LATE)
+				g->late[k]++;
+		}
 	}
 	return rc;
+}
+
+/* the serial lane: g's own scratch and free list */
+static void s_lane_serial(struct bc_agg_lane *l, struct bc_agg *g)
+{
+	memset(l, 0, sizeof(*l));
+	l->g = g;
+	l->scratch = g->scratch;
+	l->touch = g->touch;
+	l->asum = g->asum;
+	l->atouch = g->atouch;
+	l->rh_free = &g->rh_free;
+}
+
+int bc_agg_lane_add(struct bc_agg_lane *l, const struct bc_conn *c, const uint8_t *body, size_t len,
+		    struct bc_stats_hdr *hdr)
+{
+	int i, rc;
+
+	for (i = 0; i < c->nvols; i++)
+		s_listed_clear(&l->scratch[i], &l->touch[i]);
+	rc = bc_stats_decode_touch(body, len, hdr, l->scratch, l->touch, (uint32_t)c->nvols);
+	if (rc)
+		return rc;
+	return s_add_scratch(l, c, hdr);
 }
 
 int bc_agg_add(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, size_t len,
 	       struct bc_stats_hdr *hdr)
 {
-	int i, rc;
+	struct bc_agg_lane l;
 
-	for (i = 0; i < c->nvols; i++)
-		s_listed_clear(&g->scratch[i], &g->touch[i]);
-	rc = bc_stats_decode_touch(body, len, hdr, g->scratch, g->touch, (uint32_t)c->nvols);
-	if (rc)
-		return rc;
-	return s_add_scratch(g, c, hdr);
+	s_lane_serial(&l, g);
+	return bc_agg_lane_add(&l, c, body, len, hdr);
 }
 
 int bc_agg_add_decoded(struct bc_agg *g, const struct bc_conn *c, const struct bc_stats_hdr *hdr)
 {
+	struct bc_agg_lane l;
 	int i;
 
 	for (i = 0; i < c->nvols; i++)
 		s_scratch_index(g, i);
-	return s_add_scratch(g, c, hdr);
+	s_lane_serial(&l, g);
+	return s_add_scratch(&l, c, hdr);
+}
+
+int bc_agg_lane_init(struct bc_agg_lane *l, struct bc_agg *g)
+{
+	int lvl, i;
+
+	memset(l, 0, sizeof(*l));
+	l->g = g;
+	l->rh_free = &l->own_free;
+	l->scratch = calloc((size_t)g->scratch_n, sizeof(*l->scratch));
+	l->touch = calloc((size_t)g->scratch_n, sizeof(*l->touch));
+	l->asum = calloc(1, sizeof(*l->asum));
+	l->atouch = calloc(1, sizeof(*l->atouch));
+	l->errno_seq = calloc((size_t)g->nent[BC_LVL_NODE] + 1, sizeof(*l->errno_seq));
+	if (!l->scratch || !l->touch || !l->asum || !l->atouch || !l->errno_seq)
+		return -ENOMEM;
+	for (i = 0; i < g->scratch_n; i++)
+		bc_volstat_reset(&l->scratch[i]);
+	bc_volstat_reset(l->asum);
+	for (lvl = BC_LVL_NODE; lvl < BC_LVL_NR; lvl++) {
+		l->part[lvl] = calloc((size_t)g->nent[lvl] + 1, sizeof(struct bc_entity));
+		if (!l->part[lvl])
+			return -ENOMEM;
+		for (i = 0; i < g->nent[lvl]; i++)
+			if (s_entity_init(&l->part[lvl][i], BC_AGG_SLOTS, true, NULL))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+void bc_agg_lane_free(struct bc_agg_lane *l)
+{
+	int lvl, i;
+
+	for (lvl = BC_LVL_NODE; lvl < BC_LVL_NR; lvl++) {
+		for (i = 0; l->part[lvl] && i < l->g->nent[lvl]; i++)
+			s_entity_free(&l->part[lvl][i], BC_AGG_SLOTS, false);
+		free(l->part[lvl]);
+	}
+	while (l->own_free) {
+		struct bc_rhist *h = l->own_free;
+
+		l->own_free = h->next;
+		free(h);
+	}
+	free(l->scratch);
+	free(l->touch);
+	free(l->asum);
+	free(l->atouch);
+	free(l->errno_seq);
+	memset(l, 0, sizeof(*l));
+}
+
+/* every bucket of src into *dst (grown to cover them); 0 or -ENOMEM */
+static int s_rhist_merge(struct bc_rhist **freel, struct bc_rhist **dst, const struct bc_rhist *src)
+{
+	struct bc_rhist *h;
+	uint32_t j;
+	int o;
+
+	if (s_rhist_cover(freel, dst, src->lo, src->lo + src->n))
+		return -ENOMEM;
+	h = *dst;
+	for (o = 0; o < BC_OP_NR; o++) {
+		uint64_t *d = &h->b[(size_t)o * h->cap + (src->lo - h->lo)];
+		const uint64_t *s = &src->b[(size_t)o * src->cap];
+
+		for (j = 0; j < src->n; j++)
+			d[j] += s[j];
+	}
+	h->count += src->count;
+	return 0;
+}
+
+/* bc_opstat_merge's counters without first_errno, then p's counters cleared */
+static void s_opstat_take(struct bc_opstat *dst, struct bc_opstat *p)
+{
+	int32_t e = dst->first_errno;
+
+	s_opstat_add_counters(dst, p);
+	dst->first_errno = e;
+	p->ios = p->bytes = p->errors = p->short_ios = p->lat_sum_ns = p->lat_max_ns = 0;
+	p->lat_min_ns = UINT64_MAX;
+	p->first_errno = 0;
+}
+
+/* one real node or total entity e (index ei of the notes) from every lane's partial copy */
+static void s_merge_entity(struct bc_agg *g, struct bc_entity *e, int lvl, int j, int ei,
+			   struct bc_agg_lane *lanes, int n, const uint32_t *slot_k)
+{
+	int i, o, s, w;
+
+	/* first_errno: the partial one that arrived first, unless e has one from earlier */
+	for (w = 0; w < 2; w++)
+		for (o = 0; o < BC_OP_NR; o++) {
+			struct bc_opstat *d = w ? &e->window.op[o] : &e->all.op[o];
+			uint64_t best = UINT64_MAX;
+			int32_t first = 0;
+
+			for (i = 0; i < n && !d->first_errno; i++) {
+				struct bc_entity *p = &lanes[i].part[lvl][j];
+				int32_t pe =
+				    w ? p->window.op[o].first_errno : p->all.op[o].first_errno;
+
+				if (pe && lanes[i].errno_seq[ei][w][o] < best) {
+					best = lanes[i].errno_seq[ei][w][o];
+					first = pe;
+				}
+			}
+			if (!d->first_errno)
+				d->first_errno = first;
+		}
+	for (i = 0; i < n; i++) {
+		struct bc_entity *p = &lanes[i].part[lvl][j];
+
+		for (o = 0; o < BC_OP_NR; o++) {
+			s_opstat_take(&e->all.op[o], &p->all.op[o]);
+			s_opstat_take(&e->window.op[o], &p->window.op[o]);
+			/* late records' histograms (rare): dense, once */
+			if (p->window.op[o].hist.count) {
+				bc_hist_merge(&e->window.op[o].hist, &p->window.op[o].hist);
+				bc_hist_reset(&p->window.op[o].hist);
+			}
+		}
+		e->all.verify_errors += p->all.verify_errors;
+		e->window.verify_errors += p->window.verify_errors;
+		p->all.verify_errors = p->window.verify_errors = 0;
+		for (s = 0; s < BC_AGG_SLOTS; s++) {
+			struct bc_secrow *d, *r = &p->secs[s];
+			uint32_t k = slot_k[s];
+
+			if (k == BC_AGG_SLOT_FREE)
+				continue;
+			d = &e->secs[k];
+			for (o = 0; o < BC_OP_NR; o++) {
+				d->ios[o] += r->ios[o];
+				d->bytes[o] += r->bytes[o];
+			}
+			d->errors += r->errors;
+			d->short_ios += r->short_ios;
+			d->lat_sum_ns += r->lat_sum_ns;
+			d->reports += r->reports;
+			d->late += r->late;
+			memset(r, 0, sizeof(*r));
+			if (p->sec_hist[s]) {
+				/* out of memory: the second's percentiles lack this lane's part */
+				s_rhist_merge(&g->rh_free, &e->sec_hist[k], p->sec_hist[s]);
+				s_rhist_put(lanes[i].rh_free, p->sec_hist[s]);
+				p->sec_hist[s] = NULL;
+			}
+		}
+	}
+	for (i = 0; i < n; i++)
+		memset(lanes[i].errno_seq[ei], 0, sizeof(lanes[i].errno_seq[ei]));
+}
+
+void bc_agg_lanes_merge(struct bc_agg *g, struct bc_agg_lane *lanes, int n, const uint32_t *slot_k)
+{
+	int j;
+
+	for (j = 0; j < g->nent[BC_LVL_NODE]; j++)
+		s_merge_entity(g, &g->ent[BC_LVL_NODE][j], BC_LVL_NODE, j, j, lanes, n, slot_k);
+	s_merge_entity(g, &g->ent[BC_LVL_TOTAL][0], BC_LVL_TOTAL, 0, g->nent[BC_LVL_NODE], lanes, n,
+		       slot_k);
 }
 
 void bc_agg_close_second(struct bc_agg *g, uint32_t k)
@@ -613,6 +839,9 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 
 	if (k >= g->seconds)
 		return;
+	/* every record handed to a worker is in, and the partial nodes and total merged */
+	if (g->pool)
+		bc_aggpool_settle(g);
 	/* volumes and agents have theirs from their record; nodes and the total merge here */
 	for (lvl = BC_LVL_NODE; lvl < BC_LVL_NR; lvl++) {
 		for (i = 0; i < g->nent[lvl]; i++) {
@@ -634,7 +863,7 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 					w->count += ops[o][j];
 				}
 			}
-			s_rhist_put(g, h);
+			s_rhist_put(&g->rh_free, h);
 			e->sec_hist[k] = NULL;
 		}
 	}

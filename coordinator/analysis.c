@@ -2,8 +2,10 @@
  * analysis.c - the decision procedure of ../shared/reference/analysis.md
  * §1.5 over a sweep: validate (Little's law, bytes), classify each point,
  * find the knee, attribute the ceiling with USE per node and per client,
- * and say it in one verdict with the numbers behind it. Pure: numbers in,
- * JSON out; the fits are in analysis_fit.c.
+ * and say it in one verdict with the numbers behind it; per storage node,
+ * the same classes and knee over the load on its own volumes, so a node
+ * held flat by the profile's rate limits is named and the rest judged
+ * apart. Pure: numbers in, JSON out; the fits are in analysis_fit.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -122,11 +124,18 @@ void bc_use_from_json(struct bc_use *u, const char *name, bool client, const cJS
 	u->disk_write_bps = s_jnum(fig, "disk_write_mbps", 1e6);
 }
 
+/*
+ * A slot that thinks Z between a completion and its next submission is out
+ * of flight for Z: the closed-loop form of Little's law (the interactive
+ * response time law) is N = X (R + Z).
+ */
 double bc_ana_rho(const struct bc_ana_point *p)
 {
+	double z = p->think_s > 0 ? p->think_s : 0;
+
 	if (!(p->n > 0) || !(p->x_iops > 0) || !(p->r_mean_s > 0))
 		return NAN;
-	return p->x_iops * p->r_mean_s / p->n;
+	return p->x_iops * (p->r_mean_s + z) / p->n;
 }
 
 enum bc_ana_class bc_ana_classify(const struct bc_ana_point *prev, const struct bc_ana_point *cur,
@@ -463,17 +472,30 @@ static cJSON *s_reconcile(const struct bc_ana_point *p, cJSON *ev)
 	return o;
 }
 
-/* per-node throughput: the clients' bytes of its volumes, else its NIC traffic */
+static bool s_paced(const struct bc_ana_load *l, bool all);
+
+/*
+ * Per-node throughput: the clients' bytes of its volumes, else its NIC
+ * traffic. A node whose volumes are all held at the profile's rate limits
+ * is left out: its share is the profile's choice, not the storage's.
+ */
 static cJSON *s_balance(const struct bc_ana_point *p, cJSON *ev)
 {
 	cJSON *o = cJSON_CreateObject(), *per = cJSON_AddObjectToObject(o, "per_node_gbps");
 	bool reads = p->x_read_bps >= p->x_write_bps;
 	double sum = 0, mx = 0, v;
+	cJSON *out = NULL;
 	int i, n = 0;
 
 	cJSON_AddStringToObject(
 	    o, "basis", p->node_goodput_bps ? "client goodput per node" : "node NIC traffic");
 	for (i = 0; i < p->nnodes; i++) {
+		if (p->node_load && s_paced(&p->node_load[i], true)) {
+			if (!out)
+				out = cJSON_AddArrayToObject(o, "paced_nodes_left_out");
+			cJSON_AddItemToArray(out, cJSON_CreateString(p->nodes[i].name));
+			continue;
+		}
 		v = p->node_goodput_bps ? p->node_goodput_bps[i]
 		    : reads		? p->nodes[i].net_tx_bps
 					: p->nodes[i].net_rx_bps;
@@ -609,14 +631,318 @@ static cJSON *s_use(const struct bc_ana_point *pts, int at, cJSON *ev, struct s_
 	return o;
 }
 
+/* ---- paced volumes and per-node series ---- */
+
+/* what the paced volumes did over what they were allowed, the tighter kind of limit */
+static double s_paced_frac(const struct bc_ana_load *l)
+{
+	double f = NAN;
+
+	if (l->paced_limit_iops > 0)
+		f = l->paced_iops / l->paced_limit_iops;
+	if (l->paced_limit_bps > 0)
+		f = isnan(f) ? l->paced_bps / l->paced_limit_bps
+			     : fmin(f, l->paced_bps / l->paced_limit_bps);
+	return f;
+}
+
+/*
+ * The paced volumes of l at their limits: each of them, or together (a
+ * volume a starved second left a little short does not undo the group);
+ * with all, every volume of l paced as well.
+ */
+static bool s_paced(const struct bc_ana_load *l, bool all)
+{
+	if (l->paced_volumes <= 0 ||
+	    (l->paced_at_limit < l->paced_volumes && !(s_paced_frac(l) >= BC_ANA_PACED_FRAC)))
+		return false;
+	return !all || l->volumes <= 0 || l->paced_volumes >= l->volumes;
+}
+
+/* "1999 of 2000 IOPS allowed by rate_iops", "..MB/s allowed by rate_bw" or both */
+static void s_paced_limits(const struct bc_ana_load *l, char *buf, size_t len)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (l->paced_limit_iops > 0)
+		n = snprintf(buf, len, "%.0f of %.0f IOPS allowed by rate_iops", l->paced_iops,
+			     l->paced_limit_iops);
+	if (l->paced_limit_bps > 0 && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "%s%.1f of %.1f MB/s allowed by rate_bw",
+			 n ? ", " : "", l->paced_bps / 1e6, l->paced_limit_bps / 1e6);
+}
+
+static const char *s_paced_keys(const struct bc_ana_load *l)
+{
+	if (l->paced_limit_iops > 0 && l->paced_limit_bps > 0)
+		return "rate_iops/rate_bw";
+	return l->paced_limit_bps > 0 ? "rate_bw" : "rate_iops";
+}
+
+/* a load as an analysis point, for the classes and Little's law */
+static struct bc_ana_point s_load_point(const struct bc_ana_point *p, const struct bc_ana_load *l)
+{
+	struct bc_ana_point q;
+
+	memset(&q, 0, sizeof(q));
+	q.value = p->value;
+	q.label = p->label;
+	q.volumes = l->volumes;
+	q.n = l->n;
+	q.x_bps = q.x_read_bps = l->x_bps;
+	q.x_iops = l->x_iops;
+	q.r_mean_s = l->r_mean_s;
+	q.p99_s = NAN;
+	q.think_s = l->think_s;
+	return q;
+}
+
+/* p without its paced volumes: the load the storage answered freely */
+static struct bc_ana_point s_rest_point(const struct bc_ana_point *p)
+{
+	const struct bc_ana_load *l = &p->paced;
+	struct bc_ana_point q = *p;
+	double iops = p->x_iops - l->x_iops;
+
+	q.volumes = p->volumes > 0 ? p->volumes - l->volumes : 0;
+	q.n = p->n - l->n;
+	q.x_bps = p->x_bps - l->x_bps;
+	q.x_iops = iops;
+	q.r_mean_s = iops > 0 ? (p->x_iops * p->r_mean_s - l->x_iops * l->r_mean_s) / iops : NAN;
+	q.think_s = iops > 0 ? (p->x_iops * p->think_s - l->x_iops * l->think_s) / iops : 0;
+	memset(&q.paced, 0, sizeof(q.paced));
+	return q;
+}
+
+/* the knee of a series: smallest N at 95% of the max, confirmed when a plateau follows */
+struct s_knee {
+	int k95, first_plateau;
+	bool confirmed;
+	double xmax;
+};
+
+static void s_knee_of(const struct bc_ana_point *pts, int n, struct s_knee *k)
+{
+	int i;
+
+	memset(k, 0, sizeof(*k));
+	k->k95 = k->first_plateau = -1;
+	for (i = 0; i < n; i++) {
+		enum bc_ana_class c = bc_ana_classify(i ? &pts[i - 1] : NULL, &pts[i], NULL);
+
+		if (k->first_plateau < 0 && (c == BC_ANA_PLATEAU || c == BC_ANA_RETROGRADE))
+			k->first_plateau = i;
+		k->xmax = pts[i].x_bps > k->xmax ? pts[i].x_bps : k->xmax;
+	}
+	for (i = 0; i < n && k->k95 < 0; i++)
+		if (pts[i].x_bps >= BC_ANA_KNEE_FRAC * k->xmax)
+			k->k95 = i;
+	k->confirmed = k->first_plateau >= 0 && k->k95 >= 0 && k->first_plateau > k->k95;
+}
+
+/* "iodepth=16", or "N=48" without a swept parameter */
+static void s_where(const struct bc_ana_point *p, const char *param, char *buf, size_t len)
+{
+	if (param && strcmp(param, "none") && strcmp(param, "step") && p->label)
+		snprintf(buf, len, "%s=%s", param, p->label);
+	else
+		snprintf(buf, len, "N=%.0f", p->n);
+}
+
+/* what the per-node section found, for the verdict */
+struct s_nodes_sum {
+	char paced[160]; /* "n2" or "n2, n4": every volume paced, at its limit, flat */
+	int npaced;
+	char rest[160]; /* the other nodes that still scale */
+	int nrest;
+	char plateau[160]; /* the other nodes that flattened */
+	int nplateau;
+};
+
+static void s_list_add(char *buf, size_t len, int *count, const char *name)
+{
+	size_t used = strlen(buf);
+
+	if (used < len)
+		snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+	(*count)++;
+}
+
+/*
+ * One storage node over the sweep: its own load series (the I/Os its
+ * volumes had in flight, their throughput and latency), the class of each
+ * point, its knee, and a class for the node: "paced" when every volume of
+ * it runs at the profile's rate limit and the series is flat there,
+ * "plateau"/"retrograde" for a ceiling with the queueing signature,
+ * "scaling"/"diminishing" when no ceiling showed.
+ */
+static cJSON *s_node_json(const struct bc_ana_point *pts, int n, int j, const char *param,
+			  cJSON *ev, struct s_nodes_sum *sum)
+{
+	struct bc_ana_point *q = calloc((size_t)n, sizeof(*q));
+	const struct bc_ana_load *last = &pts[n - 1].node_load[j];
+	const char *name = pts[n - 1].nodes ? pts[n - 1].nodes[j].name : "?";
+	cJSON *o = cJSON_CreateObject(), *arr, *kn;
+	const char *cls = "first", *pcls = "first";
+	bool paced, retro = false;
+	char where[64], lim[160];
+	struct s_knee k;
+	int i;
+
+	if (!q || !o) {
+		free(q);
+		return o;
+	}
+	for (i = 0; i < n; i++)
+		q[i] = s_load_point(&pts[i], &pts[i].node_load[j]);
+	cJSON_AddStringToObject(o, "name", name);
+	cJSON_AddNumberToObject(o, "volumes", last->volumes);
+	cJSON_AddNumberToObject(o, "paced_volumes", last->paced_volumes);
+	arr = cJSON_AddArrayToObject(o, "points");
+	for (i = 0; i < n; i++) {
+		const struct bc_ana_load *l = &pts[i].node_load[j];
+		cJSON *pt = cJSON_CreateObject();
+		double e = NAN;
+		enum bc_ana_class c = bc_ana_classify(i ? &q[i - 1] : NULL, &q[i], &e);
+
+		pcls = bc_ana_class_names[c];
+		/* flat because the profile holds it there: latency need not grow with N */
+		if (c != BC_ANA_FIRST && s_paced(l, true) &&
+		    fabs(q[i].x_bps / q[i - 1].x_bps - 1) < BC_ANA_PLATEAU_DX) {
+			pcls = "paced";
+		}
+		retro |= c == BC_ANA_RETROGRADE;
+		s_add(pt, "value", q[i].value, 3);
+		s_add(pt, "n", q[i].n, 1);
+		s_add(pt, "x_gbps", q[i].x_bps / 1e9, 4);
+		s_add(pt, "iops", q[i].x_iops, 0);
+		s_add(pt, "r_mean_ms", q[i].r_mean_s * 1e3, 3);
+		s_add(pt, "rho", bc_ana_rho(&q[i]), 3);
+		cJSON_AddStringToObject(pt, "class", pcls);
+		s_add(pt, "efficiency", e, 3);
+		if (l->paced_volumes)
+			s_add(pt, "paced_pct", 100 * s_paced_frac(l), 1);
+		cJSON_AddItemToArray(arr, pt);
+	}
+	s_knee_of(q, n, &k);
+	/*
+	 * Held at its limits from the knee to the last point: flat by the
+	 * profile's doing, whatever a starved second did in between.
+	 */
+	paced = n > 1 && k.k95 >= 0 && k.k95 < n - 1 && s_paced(&pts[k.k95].node_load[j], true) &&
+		s_paced(last, true);
+	k.confirmed |= paced;
+	if (n == 1)
+		cls = s_paced(last, true) ? "paced" : "one point";
+	else if (paced)
+		cls = "paced";
+	else if (k.confirmed)
+		cls = retro ? "retrograde" : "plateau";
+	else
+		cls = !strcmp(pcls, "scaling") ? "scaling" : "diminishing";
+	cJSON_AddStringToObject(o, "class", cls);
+	kn = cJSON_AddObjectToObject(o, "knee");
+	if (k.k95 >= 0) {
+		cJSON_AddNumberToObject(kn, "index", k.k95);
+		s_add(kn, "value", q[k.k95].value, 3);
+		s_add(kn, "n", q[k.k95].n, 1);
+		s_add(kn, "iops", q[k.k95].x_iops, 0);
+		s_add(kn, "x_gbps", q[k.k95].x_bps / 1e9, 4);
+		cJSON_AddBoolToObject(kn, "confirmed", k.confirmed);
+	}
+	if (last->paced_volumes) {
+		cJSON *pc = cJSON_AddObjectToObject(o, "paced");
+
+		cJSON_AddNumberToObject(pc, "volumes", last->paced_volumes);
+		cJSON_AddNumberToObject(pc, "at_limit", last->paced_at_limit);
+		s_add(pc, "limit_iops", last->paced_limit_iops > 0 ? last->paced_limit_iops : NAN,
+		      0);
+		s_add(pc, "iops", last->paced_limit_iops > 0 ? last->paced_iops : NAN, 0);
+		s_add(pc, "limit_mbps",
+		      last->paced_limit_bps > 0 ? last->paced_limit_bps / 1e6 : NAN, 3);
+		s_add(pc, "mbps", last->paced_limit_bps > 0 ? last->paced_bps / 1e6 : NAN, 3);
+		s_add(pc, "pct", 100 * s_paced_frac(last), 1);
+	}
+	s_add(o, "x_ratio", q[0].x_bps > 0 ? q[n - 1].x_bps / q[0].x_bps : NAN, 2);
+	s_add(o, "n_ratio", q[0].n > 0 ? q[n - 1].n / q[0].n : NAN, 2);
+	if (k.k95 >= 0)
+		s_where(&q[k.k95], param, where, sizeof(where));
+	else
+		snprintf(where, sizeof(where), "-");
+	s_paced_limits(last, lim, sizeof(lim));
+	if (!strcmp(cls, "paced")) {
+		char v[300];
+
+		snprintf(v, sizeof(v),
+			 "paced: flat at %.0f IOPS from %s, its %d volume(s) at %.0f%% of the "
+			 "profile's rate limits (%s), latency %.3f ms -> %.3f ms: the "
+			 "client's own pacing, not the storage",
+			 q[n - 1].x_iops, where, last->paced_volumes, 100 * s_paced_frac(last), lim,
+			 q[k.k95].r_mean_s * 1e3, q[n - 1].r_mean_s * 1e3);
+		cJSON_AddStringToObject(o, "verdict", v);
+		s_evidence(ev, "node %s: %s", name, v);
+		s_list_add(sum->paced, sizeof(sum->paced), &sum->npaced, name);
+	} else if (!strcmp(cls, "plateau") || !strcmp(cls, "retrograde")) {
+		char v[300];
+
+		snprintf(v, sizeof(v),
+			 "%s: %.0f IOPS at %s, %.0f%% of its max, latency x%.2f after it%s", cls,
+			 q[k.k95].x_iops, where, 100 * q[k.k95].x_bps / k.xmax,
+			 q[n - 1].r_mean_s / q[k.k95].r_mean_s,
+			 last->paced_volumes ? " (some volumes paced)" : "");
+		cJSON_AddStringToObject(o, "verdict", v);
+		s_evidence(ev, "node %s: %s", name, v);
+		s_list_add(sum->plateau, sizeof(sum->plateau), &sum->nplateau, name);
+	} else if (n > 1) {
+		char v[300];
+
+		snprintf(v, sizeof(v),
+			 "%s: IOPS x%.1f for load x%.0f (%.0f -> %.0f IOPS), no ceiling in the "
+			 "sweep",
+			 cls, q[n - 1].x_iops / q[0].x_iops, q[n - 1].n / q[0].n, q[0].x_iops,
+			 q[n - 1].x_iops);
+		cJSON_AddStringToObject(o, "verdict", v);
+		s_evidence(ev, "node %s: %s", name, v);
+		s_list_add(sum->rest, sizeof(sum->rest), &sum->nrest, name);
+	}
+	free(q);
+	return o;
+}
+
+/* the "nodes" array: each node's own series, class and knee */
+static cJSON *s_nodes_json(const struct bc_ana_point *pts, int n, const char *param, cJSON *ev,
+			   struct s_nodes_sum *sum)
+{
+	cJSON *arr = cJSON_CreateArray();
+	int i, j;
+
+	memset(sum, 0, sizeof(*sum));
+	for (j = 0; j < pts[n - 1].nnodes; j++) {
+		bool ok = true;
+
+		/* a node without volumes has no load of its own */
+		for (i = 0; i < n; i++)
+			ok &= pts[i].node_load && j < pts[i].nnodes &&
+			      pts[i].node_load[j].volumes > 0;
+		if (ok)
+			cJSON_AddItemToArray(arr, s_node_json(pts, n, j, param, ev, sum));
+	}
+	return arr;
+}
+
 cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 {
 	cJSON *o = cJSON_CreateObject(), *ev, *arr, *knee;
+	struct bc_ana_point *rest = NULL;
+	const struct bc_ana_point *jp; /* the point judged: the total, or the unpaced rest */
 	int i, first_plateau = -1, k95 = -1, kd, at;
 	double xmax = 0, *lx = NULL, *xs = NULL, rho;
-	bool confirmed = false, fitted = false;
-	char verdict[400], bottleneck[300];
+	bool confirmed = false, fitted = false, partial, all_paced;
+	char verdict[700], bottleneck[300], lim[160];
 	const char *cls;
+	struct s_nodes_sum ns;
+	struct s_knee rk;
 	struct s_best best;
 	struct bc_usl usl;
 
@@ -641,6 +967,8 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 		s_add(pt, "iops", p->x_iops, 0);
 		s_add(pt, "r_mean_ms", p->r_mean_s * 1e3, 3);
 		s_add(pt, "p99_ms", p->p99_s * 1e3, 3);
+		if (p->think_s > 0)
+			s_add(pt, "think_ms", p->think_s * 1e3, 3);
 		s_add(pt, "rho", rho, 3);
 		cJSON_AddStringToObject(pt, "little",
 					isnan(rho)	      ? "unknown"
@@ -649,6 +977,8 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 							      : "ok");
 		cJSON_AddStringToObject(pt, "class", bc_ana_class_names[c]);
 		s_add(pt, "efficiency", e, 3);
+		if (p->paced.paced_volumes)
+			s_add(pt, "paced_pct", 100 * s_paced_frac(&p->paced), 1);
 		cJSON_AddItemToArray(arr, pt);
 		if (c == BC_ANA_PLATEAU || c == BC_ANA_RETROGRADE) {
 			if (first_plateau < 0)
@@ -708,30 +1038,94 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 		cJSON_AddStringToObject(knee, "reason", verdict);
 	}
 	cJSON_AddItemToObject(o, "usl", s_usl_json(pts, n, ev, &usl, &fitted));
+	cJSON_AddItemToObject(o, "nodes", s_nodes_json(pts, n, param, ev, &ns));
+
+	/*
+	 * Volumes the profile paces at their limit hold fewer than N in flight
+	 * and flatten by design. When every volume is paced, that is the
+	 * verdict. When only some are, the rest of the load - what the storage
+	 * answered freely - is what a ceiling is looked for in.
+	 */
+	all_paced =
+	    s_paced(&pts[n - 1].paced, false) &&
+	    (pts[n - 1].volumes <= 0 || pts[n - 1].paced.paced_volumes >= pts[n - 1].volumes);
+	partial = s_paced(&pts[n - 1].paced, false) && !all_paced;
+	memset(&rk, 0, sizeof(rk));
+	if (partial && (rest = calloc((size_t)n, sizeof(*rest)))) {
+		for (i = 0; i < n; i++)
+			rest[i] = s_rest_point(&pts[i]);
+		s_knee_of(rest, n, &rk);
+		first_plateau = rk.first_plateau;
+		confirmed = rk.confirmed;
+		k95 = rk.k95;
+	} else {
+		partial = false;
+	}
 
 	/* attribute at the knee when there is a ceiling, else at the highest load */
 	at = confirmed ? k95 : n - 1;
+	jp = partial ? &rest[at] : &pts[at];
 	cJSON_AddItemToObject(o, "use", s_use(pts, at, ev, &best));
 	cJSON_AddItemToObject(o, "reconciliation", s_reconcile(&pts[at], ev));
 	cJSON_AddItemToObject(o, "balance", s_balance(&pts[at], ev));
-	rho = bc_ana_rho(&pts[at]);
+	rho = bc_ana_rho(jp);
 	if (!isnan(rho))
-		s_evidence(ev, "Little's law at N=%.0f: X*R/N = %.2f (%s)", pts[at].n, rho,
+		s_evidence(ev, "Little's law at N=%.0f%s: X*(R+Z)/N = %.2f (%s)", jp->n,
+			   partial ? " (unpaced volumes)" : "", rho,
 			   rho < BC_ANA_RHO_LO	 ? "the generator did not keep N in flight"
 			   : rho > BC_ANA_RHO_HI ? "windows or clocks disagree"
 						 : "consistent");
+	s_paced_limits(&pts[n - 1].paced, lim, sizeof(lim));
 
-	if (pts[at].paced_volumes && pts[at].paced_limit_iops > 0 &&
-	    pts[at].paced_iops >= 0.95 * pts[at].paced_limit_iops) {
+	if (all_paced) {
 		/* the profile's own rate limit is the ceiling: a client-side cap, by design */
+		const struct bc_ana_load *pc = &pts[n - 1].paced;
+
 		cls = "client-bound";
 		snprintf(verdict, sizeof(verdict),
-			 "client-bound: the profile's rate limits cap %d volume(s) at %.0f of %.0f "
-			 "IOPS configured; the storage was not the limit there",
-			 pts[at].paced_volumes, pts[at].paced_iops, pts[at].paced_limit_iops);
-		snprintf(bottleneck, sizeof(bottleneck), "rate_iops in the profile");
-		s_evidence(ev, "rate-limited volumes at %.1f%% of their configured IOPS at N=%.0f",
-			   100 * pts[at].paced_iops / pts[at].paced_limit_iops, pts[at].n);
+			 "client-bound: the profile's rate limits cap %d volume(s) at %s%s%s; the "
+			 "storage was not the limit there",
+			 pc->paced_volumes, lim,
+			 ns.npaced ? ns.npaced > 1 ? " on nodes " : " on node " : "", ns.paced);
+		snprintf(bottleneck, sizeof(bottleneck), "%s in the profile", s_paced_keys(pc));
+		s_evidence(ev,
+			   "rate-limited volumes at %.1f%% of their configured limits at N=%.0f",
+			   100 * s_paced_frac(pc), pts[n - 1].n);
+	} else if (partial && !confirmed && first_plateau < 0) {
+		/* some volumes flat at their limits, the others still scaling: no ceiling */
+		const struct bc_ana_load *pc = &pts[n - 1].paced;
+		char who[200], others[200], where[64];
+		struct s_knee pk;
+		struct bc_ana_point *pq = calloc((size_t)n, sizeof(*pq));
+
+		for (i = 0; pq && i < n; i++)
+			pq[i] = s_load_point(&pts[i], &pts[i].paced);
+		if (pq)
+			s_knee_of(pq, n, &pk);
+		if (pq && pk.k95 >= 0)
+			s_where(&pts[pk.k95], param, where, sizeof(where));
+		else
+			snprintf(where, sizeof(where), "the first point");
+		free(pq);
+		if (ns.npaced)
+			snprintf(who, sizeof(who), "node%s %s", ns.npaced > 1 ? "s" : "", ns.paced);
+		else
+			snprintf(who, sizeof(who), "%d volume(s)", pc->paced_volumes);
+		if (ns.nrest)
+			snprintf(others, sizeof(others), "node%s %s", ns.nrest > 1 ? "s" : "",
+				 ns.rest);
+		else
+			snprintf(others, sizeof(others), "the other volumes");
+		cls = "client-bound";
+		snprintf(verdict, sizeof(verdict),
+			 "client-bound: %s %s held flat by the profile's own rate limits from %s "
+			 "(%d volume(s) paced, %s): client-side pacing, not the storage; %s still "
+			 "scale%s (IOPS x%.1f for load x%.0f), no ceiling found there",
+			 who, ns.npaced == 1 ? "is" : "are", where, pc->paced_volumes, lim, others,
+			 ns.nrest == 1 ? "s" : "", rest[n - 1].x_iops / rest[0].x_iops,
+			 rest[n - 1].n / rest[0].n);
+		snprintf(bottleneck, sizeof(bottleneck), "%s in the profile%s%s", s_paced_keys(pc),
+			 ns.npaced ? " on " : "", ns.npaced ? who : "");
 	} else if (best.host) {
 		cls = s_verdict_class(best.host, &best.f);
 		snprintf(verdict, sizeof(verdict), "%s: %s %s %s", cls,
@@ -748,14 +1142,17 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 	} else if (!isnan(rho) && (rho < BC_ANA_RHO_LO || rho > BC_ANA_RHO_HI)) {
 		cls = "invalid";
 		snprintf(verdict, sizeof(verdict),
-			 "invalid: Little's law X*R/N = %.2f at N=%.0f (%s); fix the measurement "
-			 "before reading a ceiling",
-			 rho, pts[at].n,
+			 "invalid: Little's law X*(R+Z)/N = %.2f at N=%.0f (%s); fix the "
+			 "measurement before reading a ceiling",
+			 rho, jp->n,
 			 rho < BC_ANA_RHO_LO ? "the generator did not keep N in flight"
 					     : "windows or clocks disagree");
 		snprintf(bottleneck, sizeof(bottleneck), "load generator or measurement");
 	} else if (first_plateau >= 0) {
-		double per = s_per_node(&pts[at]);
+		double per = partial
+				 ? (ns.nrest + ns.nplateau ? jp->x_bps / (ns.nrest + ns.nplateau)
+							   : jp->x_bps)
+				 : s_per_node(&pts[at]);
 
 		cls = "internal-limit";
 		if (pts[at].nnodes)
@@ -789,6 +1186,24 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 			    pts[n - 1].n, pts[n - 1].x_bps / 1e9);
 		snprintf(bottleneck, sizeof(bottleneck), "none found");
 	}
+	/* a ceiling found in the rest: say which volumes were set apart, and why */
+	if (partial && (confirmed || first_plateau >= 0)) {
+		size_t used = strlen(verdict);
+
+		if (used < sizeof(verdict))
+			snprintf(verdict + used, sizeof(verdict) - used,
+				 "; %s%s%s paced by the profile's rate limits (%s), judged apart",
+				 ns.npaced ? (ns.npaced > 1 ? "nodes " : "node ") : "",
+				 ns.npaced ? ns.paced : "some volumes",
+				 ns.npaced > 1 || !ns.npaced ? " are" : " is", lim);
+	}
+	if (partial)
+		s_evidence(ev,
+			   "rate-limited volumes (%d of %d) at %.1f%% of their limits: set "
+			   "apart, the ceiling is looked for in the rest",
+			   pts[n - 1].paced.paced_volumes, pts[n - 1].volumes,
+			   100 * s_paced_frac(&pts[n - 1].paced));
+	free(rest);
 	cJSON_AddStringToObject(o, "class", cls);
 	cJSON_AddStringToObject(o, "verdict", verdict);
 	cJSON_AddStringToObject(o, "bottleneck", bottleneck);

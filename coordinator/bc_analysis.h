@@ -76,6 +76,27 @@ void bc_use_from_hostfig(struct bc_use *u, const char *name, bool client,
 /* the same from a bc_hostfig_json() object (a client's averaged samples) */
 void bc_use_from_json(struct bc_use *u, const char *name, bool client, const cJSON *fig);
 
+/*
+ * The client load on a set of volumes: one storage node's, or the ones the
+ * profile paces. Paced volumes (rate_iops or rate_bw) hold fewer than N in
+ * flight on purpose; one runs "at its limit" when it did at least
+ * BC_ANA_PACED_FRAC of it over the measured window, and a set of them is
+ * at its limits when each one is or when together they did that fraction
+ * of their summed limits.
+ */
+struct bc_ana_load {
+	int volumes;
+	double n;			     /* I/Os in flight configured over them */
+	double x_bps, x_iops;		     /* reads + writes */
+	double r_mean_s;		     /* mean latency */
+	double think_s;			     /* mean thinktime per I/O (IOPS-weighted), 0 without */
+	int paced_volumes;		     /* of volumes, with rate_iops or rate_bw */
+	int paced_at_limit;		     /* of those, at their limit */
+	double paced_limit_iops, paced_iops; /* rate_iops volumes: configured, summed; and done */
+	double paced_limit_bps, paced_bps;   /* rate_bw volumes: bytes/s */
+};
+#define BC_ANA_PACED_FRAC 0.95
+
 /* one point of a sweep (or the one point of a plain step) */
 struct bc_ana_point {
 	double value;	   /* the swept value (iodepth, numjobs, ...), for the JSON */
@@ -86,18 +107,23 @@ struct bc_ana_point {
 	double x_iops;
 	double r_mean_s; /* mean latency */
 	double p99_s;
+	double think_s;		    /* mean thinktime per I/O: Little's law is N = X (R + Z) */
+	int volumes;		    /* every volume of the step; 0 = not known */
 	const struct bc_use *nodes; /* [nnodes] storage nodes, may be 0 */
 	int nnodes;
 	const struct bc_use *clients; /* [nclients] */
 	int nclients;
 	const double
 	    *node_goodput_bps; /* [nnodes] client bytes/s of each node's volumes, or NULL */
-	/* volumes the profile paces (rate_iops): fewer than N in flight on purpose */
-	int paced_volumes;
-	double paced_limit_iops; /* their configured limits, summed */
-	double paced_iops;	 /* what they did */
+	const struct bc_ana_load *node_load; /* [nnodes] the load on each node's volumes, or NULL */
+	/*
+	 * The paced volumes summed (volumes = paced_volumes = how many). When
+	 * every volume is paced at its limit the verdict is the profile's own
+	 * rate limits; when only some are, the rest is judged apart and the
+	 * nodes whose volumes are all paced are named.
+	 */
+	struct bc_ana_load paced;
 };
-
 enum bc_ana_class {
 	BC_ANA_FIRST = 0, /* no point before it */
 	BC_ANA_SCALING,
@@ -107,7 +133,7 @@ enum bc_ana_class {
 };
 extern const char *const bc_ana_class_names[]; /* "first", "scaling", ... */
 
-/* Little's law: X_iops * R_mean / N; NaN without the numbers */
+/* Little's law: X_iops * (R_mean + thinktime) / N; NaN without the numbers */
 double bc_ana_rho(const struct bc_ana_point *p);
 
 /* the class of cur against prev (analysis.md §1.5 table); *e gets the efficiency, may be NULL */
@@ -158,7 +184,11 @@ bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct b
 
 /*
  * The whole analysis of pts[0..n) (n >= 1, ordered by increasing load) as
- * the steps[].analysis object (reports/README.md, "Analysis"). Caller owns it.
+ * the steps[].analysis object (reports/README.md, "Analysis"). With
+ * node_load, "nodes" holds each storage node's own series, class and knee:
+ * a node whose volumes are all paced at their limit is "paced", and when
+ * only some volumes are paced the verdict names those nodes and judges the
+ * rest of the load apart. Caller owns it.
  */
 cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param);
 

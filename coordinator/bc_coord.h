@@ -2,7 +2,9 @@
  * bc_coord.h - the coordinator's shared types: the fleet of agent
  * connections (fleet.c), the run directory and its event log (rundir.c),
  * per-step aggregation (agg.c), step execution (stepexec.c) and the result
- * writers (results.c). All of it runs on the coordinator's single thread.
+ * writers (results.c). All of it runs on the coordinator's loop thread,
+ * except the event log's writer (rundir.c) and the aggregation workers
+ * (aggpool.c), which own their data.
  */
 #ifndef BC_COORD_H
 #define BC_COORD_H
@@ -33,6 +35,8 @@ struct bc_run_opts {
 	const char *known_hosts;   /* "endpoint-or-name key" lines (--known-hosts) */
 	bool insecure;		   /* plain text to profile agents (--insecure) */
 	bool allow_destructive;	   /* local agents get --allow-destructive */
+	int agg_threads;	   /* aggregation workers, -1: bc_agg_threads_auto */
+	int events_format;	   /* enum bc_events_format */
 };
 
 /* one agent connection */
@@ -98,6 +102,7 @@ struct bc_fleet {
 	struct bc_counters *counters; /* storage-node counters (bc_counter.h), owned by cmd_run */
 	struct bc_live_progress progress; /* where the run is, for the live view */
 	struct bc_metrics *metrics;	  /* --metrics-listen server, NULL without */
+	struct bc_volnode *volnode; /* [prof->nvolumes]: each volume's node (volnode.c), owned */
 };
 
 /* fleet.c */
@@ -113,13 +118,20 @@ int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, str
 		  char *err, size_t errlen);
 void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *body);
 
-/* rundir.c: the run directory and its append-only event log */
+/*
+ * rundir.c: the run directory and its append-only event log. "stats" events
+ * are JSON with every histogram bucket, or compact: the STATS body in base64
+ * (auto: compact above BC_EVENTS_COMPACT_STREAMS volumes; docs/protocol.md)
+ */
+enum bc_events_format { BC_EVENTS_AUTO = 0, BC_EVENTS_JSON, BC_EVENTS_COMPACT };
+#define BC_EVENTS_COMPACT_STREAMS 2000
 struct bc_rundir {
 	char path[BC_PATH_MAX];
 	FILE *events; /* events.jsonl, flushed per record */
 	char *line;   /* bc_rundir_stats' line buffer without a writer thread, owned */
 	size_t line_cap;
 	struct bc_rundir_writer *writer; /* rundir.c: the thread that writes events.jsonl */
+	bool compact; /* "stats" events as base64 STATS bodies (BC_EVENTS_COMPACT) */
 };
 int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, char *err,
 		     size_t errlen);
@@ -132,10 +144,13 @@ struct bc_agg;
  * agent c, whose raw body is body: byte for byte what bc_rundir_event would
  * write for bc_agg_record_json + "step", without building it in cJSON (at
  * 1,000 agents that is 13 million numbers a second), rendered by the writer
- * thread from a copy of body (or here from g's scratch without one)
+ * thread from a copy of body (or here without one); compact: the body in
+ * base64 instead of its histograms. g is not read (the body says it all).
  */
 void bc_rundir_stats(struct bc_rundir *r, const struct bc_agg *g, const struct bc_conn *c,
 		     const struct bc_stats_hdr *h, const uint8_t *body, size_t len);
+/* the writer thread's CPU time so far, ns (0 without one) */
+uint64_t bc_rundir_writer_cpu_ns(const struct bc_rundir *r);
 void bc_rundir_close(struct bc_rundir *r);
 
 /* agg.c: per-step aggregation into volumes, agents, nodes and the total */
@@ -167,8 +182,12 @@ struct bc_entity {
 
 enum bc_level { BC_LVL_VOLUME = 0, BC_LVL_AGENT, BC_LVL_NODE, BC_LVL_TOTAL, BC_LVL_NR };
 
+struct bc_volnode; /* bc_volnode.h */
+
 struct bc_agg {
 	const struct bc_profile *prof;
+	/* each volume's node, NULL: the profile's (bc_agg_vol_node, volnode.c) */
+	const struct bc_volnode *volnode;
 	uint32_t seconds; /* ramp + runtime */
 	uint32_t ramp_s;
 	struct bc_entity *ent[BC_LVL_NR];
@@ -185,6 +204,7 @@ struct bc_agg {
 	size_t rows_map_len;
 	uint32_t touched;	       /* rows_map: seconds [0, touched) were touched (agg.c) */
 	int scratch_n;
+	struct bc_aggpool *pool;       /* worker threads (aggpool.c), NULL: serial */
 };
 
 int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_step *st);
@@ -199,6 +219,23 @@ int bc_agg_add(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, s
 int bc_agg_add_decoded(struct bc_agg *g, const struct bc_conn *c, const struct bc_stats_hdr *hdr);
 /* close second k: percentiles from its histograms, which are then freed */
 void bc_agg_close_second(struct bc_agg *g, uint32_t k);
+/*
+ * aggpool.c: aggregation on worker threads, results identical to the serial
+ * path. bc_agg_pool_start: threads workers (0: stay serial); 0 or -errno.
+ * bc_agg_submit: bc_agg_add, or with a pool hand the record to its agent's
+ * worker (fills *hdr from the header; -errno, with *bad the agent, for
+ * this record or an earlier one a worker failed on). bc_agg_finish: wait
+ * for the workers, merge and stop them; g is complete afterwards. All on
+ * the thread that owns g.
+ */
+int bc_agg_pool_start(struct bc_agg *g, int threads);
+int bc_agg_submit(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, size_t len,
+		  struct bc_stats_hdr *hdr, const struct bc_conn **bad);
+void bc_agg_finish(struct bc_agg *g);
+/* the workers' CPU time so far, ns (0 without a pool) */
+uint64_t bc_agg_pool_cpu_ns(const struct bc_agg *g);
+/* --agg-threads auto: 0 below 64 agents, else min(cores - 1, 4), at least 2 */
+int bc_agg_threads_auto(int nagents);
 /* the JSON of a decoded record for events.jsonl; caller owns it */
 cJSON *bc_agg_record_json(const struct bc_agg *g, const struct bc_conn *c,
 			  const struct bc_stats_hdr *h);

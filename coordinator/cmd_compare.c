@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_fdp.h"
 #include "bc_log.h"
 #include "bc_report.h"
 
@@ -183,6 +184,88 @@ static void s_compare_step(struct s_cmp *c, const char *name)
 	}
 }
 
+/* run.json's experiment object of step name (on its last entry), NULL when none */
+static const cJSON *s_experiment(const cJSON *run, const char *name)
+{
+	const cJSON *st, *x;
+
+	cJSON_ArrayForEach(st, bc_rj(run, "steps"))
+	{
+		x = bc_rj(st, "experiment");
+		if (x && !strcmp(bc_rj_str("", x, "step"), name))
+			return x;
+	}
+	return NULL;
+}
+
+/* one run's modes against the first run's (report_fdp.c comparison rows) */
+static void s_experiment_rows(struct s_cmp *c, int r, const cJSON *x, const cJSON *x0)
+{
+	cJSON *cmp = bc_fdp_compare(x, x0);
+	const cJSON *m;
+	char b1[32], b2[32];
+
+	cJSON_ArrayForEach(m, cmp)
+	{
+		const cJSON *w = bc_rj(m, "waf"), *d = bc_rj(m, "waf_delta"),
+			    *dp = bc_rj(m, "waf_delta_pct"), *p = bc_rj(m, "write_p99_ms");
+		double wv = cJSON_IsNumber(w) ? w->valuedouble : NAN;
+		double pv = cJSON_IsNumber(p) ? p->valuedouble : NAN;
+
+		snprintf(b1, sizeof(b1), "-");
+		snprintf(b2, sizeof(b2), "-");
+		if (r && cJSON_IsNumber(d))
+			snprintf(b1, sizeof(b1), "%+.4f", d->valuedouble);
+		if (r && cJSON_IsNumber(dp))
+			snprintf(b2, sizeof(b2), "%+.1f%%", dp->valuedouble);
+		printf("  %-40.40s %-12s %9.4f %9s %9s %12.3f\n", c->runs[r].label,
+		       bc_rj_str("?", m, "mode"), wv, b1, b2, pv);
+		if (c->md) {
+			fprintf(c->md, "| ");
+			bc_md_puts(c->md, c->runs[r].label);
+			fprintf(c->md, " | %s | %.4f | %s | %s | %.3f |\n",
+				bc_rj_str("?", m, "mode"), wv, b1, b2, pv);
+		}
+	}
+	cJSON_Delete(cmp);
+}
+
+/*
+ * FDP experiments (report_fdp.c): WAF and write p99 per mode of every run
+ * beside the first's. Shown, not judged: the verdict stays the steps'.
+ */
+static void s_compare_experiments(struct s_cmp *c)
+{
+	const cJSON *st, *x0, *x;
+	const char *name;
+	int r;
+
+	cJSON_ArrayForEach(st, bc_rj(c->runs[0].run, "steps"))
+	{
+		x0 = bc_rj(st, "experiment");
+		if (!x0)
+			continue;
+		name = bc_rj_str("?", x0, "step");
+		printf("\nexperiment %s: WAF per mode (difference from the first run)\n", name);
+		printf("  %-40s %-12s %9s %9s %9s %12s\n", "run", "mode", "WAF", "diff", "diff %",
+		       "write p99 ms");
+		if (c->md) {
+			fprintf(c->md, "\n## Experiment ");
+			bc_md_puts(c->md, name);
+			fprintf(c->md,
+				": WAF per mode\n\n| run | mode | WAF | diff | diff %% | write "
+				"p99 ms |\n|---|---|---:|---:|---:|---:|\n");
+		}
+		for (r = 0; r < c->n; r++) {
+			x = s_experiment(c->runs[r].run, name);
+			if (x)
+				s_experiment_rows(c, r, x, x0);
+			else
+				printf("  %-40.40s (no experiment %s)\n", c->runs[r].label, name);
+		}
+	}
+}
+
 static int s_parse_pct(const char *opt, const char *v, double *out)
 {
 	char *end;
@@ -293,6 +376,7 @@ int bc_cmd_compare(int argc, char **argv)
 				cJSON_AddItemToArray(names, cJSON_CreateString(nm));
 		}
 	cJSON_ArrayForEach(st, names) s_compare_step(&c, st->valuestring);
+	s_compare_experiments(&c);
 	printf("\n%d step(s): %d consistent, %d inconsistent, %d not comparable\n",
 	       cJSON_GetArraySize(names), c.consistent, c.inconsistent, c.incomparable);
 	if (c.md) {

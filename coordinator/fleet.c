@@ -124,7 +124,9 @@ static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *skey, char
 	char bin[PATH_MAX], scratch[BC_PATH_MAX + BC_NAME_MAX + 2], log[BC_PATH_MAX + 96];
 	char cert[BC_PATH_MAX + BC_NAME_MAX + 8], auth[BC_PATH_MAX + 16];
 	zcert_t *ac = zcert_new();
-	const char **argv = calloc(16 + 2 * (size_t)c->nvols, sizeof(*argv));
+	/* fixed options, "--allow PATH" per volume, 4 for NVMe/TCP volumes */
+	const char **argv = calloc(20 + 2 * (size_t)c->nvols, sizeof(*argv));
+	bool tcp_allowed = false;
 	struct pollfd pfd;
 	int pipefd[2], rc = 0, st, v, k = 0;
 	ssize_t n;
@@ -165,6 +167,18 @@ static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *skey, char
 		if (p[0] == '/') {
 			argv[k++] = "--allow";
 			argv[k++] = p;
+		}
+		/*
+		 * An NVMe/TCP namespace's device is known once the agent attached it:
+		 * allow NVMe namespaces; the write checks (mounts, holders,
+		 * signatures) still apply to whichever it turns out to be.
+		 */
+		if (f->prof->volumes[c->vols[v]].nvme_tcp.set && !tcp_allowed) {
+			argv[k++] = "--allow";
+			argv[k++] = "/dev/nvme*n*";
+			argv[k++] = "--allow";
+			argv[k++] = "/dev/ng*n*";
+			tcp_allowed = true;
 		}
 	}
 	if (pipe2(pipefd, O_CLOEXEC)) {
@@ -806,6 +820,8 @@ void bc_fleet_close(struct bc_fleet *f)
 	bool any_local = false;
 	int i;
 
+	free(f->volnode);
+	f->volnode = NULL;
 	if (!f->conns)
 		return;
 	bc_fleet_broadcast(f, BC_MSG_BYE, NULL);

@@ -2,8 +2,10 @@
  * rebuild.c - run.json rebuilt from events.jsonl, for a run whose
  * coordinator died (kill -9, power loss) before writing it, or wrote it
  * mid-step. events.jsonl holds every record as it arrived - each STATS
- * record with its sparse histogram - so the same aggregation code that
- * runs live (agg.c, results.c, checks.c) replays them into the same figures.
+ * record with its sparse histogram, or (the compact form, large runs) its
+ * binary body in base64 - so the same aggregation code that runs live
+ * (agg.c, results.c, checks.c) replays them into the same figures. The
+ * replay is serial: records in file order, as the live run took them.
  * A replayed step that never saw every agent's STEP_DONE is marked
  * "incomplete", and so is the run when events.jsonl has no run_end.
  * `bench-coord report DIR` calls this when run.json is missing or says
@@ -14,8 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_base64.h"
 #include "bc_coord.h"
+#include "bc_fdp.h"
 #include "bc_report.h"
+#include "bc_volnode.h"
 
 struct s_replay {
 	struct bc_profile *prof;
@@ -24,7 +29,11 @@ struct s_replay {
 	cJSON *steps;
 	struct bc_step_result res;
 	struct bc_step step; /* the step (or sweep point) being replayed, as it ran */
+	int step_idx;	     /* its profile step */
 	bool in_step;
+	uint8_t *body; /* a compact record's STATS body, decoded */
+	size_t body_cap;
+	struct bc_volnode *volnode; /* volume to node, as "volume_node" events decided it */
 };
 
 static char *s_slurp(const char *path, char *err, size_t errlen)
@@ -107,6 +116,9 @@ static void s_end_step(struct s_replay *r)
 	if (!strcmp(res->status, "running"))
 		res->status = done + lost == r->prof->nagents ? "ok" : "incomplete";
 	cJSON_AddItemToArray(r->steps, bc_result_step_json(res));
+	/* an FDP experiment's step: mode, phase, iteration from its name (experiment.c) */
+	bc_experiment_annotate(cJSON_GetArrayItem(r->steps, cJSON_GetArraySize(r->steps) - 1),
+			       &r->prof->steps[r->step_idx], &r->step);
 	bc_agg_free(&res->agg);
 	cJSON_Delete(res->agent_totals);
 	cJSON_Delete(res->clock);
@@ -120,13 +132,15 @@ static void s_end_step(struct s_replay *r)
 
 static int s_step_start(struct s_replay *r, const cJSON *ev)
 {
-	int idx = (int)s_num(ev, "step");
+	int idx = (int)s_num(ev, "step"), rc;
 
 	s_end_step(r);
 	if (idx < 0 || idx >= r->prof->nsteps)
 		return -ERANGE;
 	r->step = r->prof->steps[idx];
+	r->step_idx = idx;
 	r->step.sweep = NULL;
+	r->step.experiment = NULL;
 	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(ev, "name")))
 		snprintf(r->step.name, sizeof(r->step.name), "%s",
 			 cJSON_GetObjectItemCaseSensitive(ev, "name")->valuestring);
@@ -143,7 +157,26 @@ static int s_step_start(struct s_replay *r, const cJSON *ev)
 	r->res.agent_totals = cJSON_CreateObject();
 	r->res.clock = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "clock"), 1);
 	r->in_step = true;
-	return bc_agg_init(&r->res.agg, r->prof, r->res.step);
+	rc = bc_agg_init(&r->res.agg, r->prof, r->res.step);
+	r->res.agg.volnode = r->volnode;
+	return rc;
+}
+
+/* a volume's node decided at READY (stepexec.c): the step after it aggregates by it */
+static int s_volume_node(struct s_replay *r, const cJSON *ev)
+{
+	const char *node = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "node"));
+	const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "node_source"));
+	int v = (int)s_num(ev, "volume"), i;
+
+	if (!r->volnode || v < 0 || v >= r->prof->nvolumes)
+		return -ERANGE;
+	r->volnode[v].node = -1;
+	for (i = 0; node && i < r->prof->nnodes; i++)
+		if (!strcmp(r->prof->nodes[i].name, node))
+			r->volnode[v].node = i;
+	snprintf(r->volnode[v].why, sizeof(r->volnode[v].why), "%s", why ? why : "");
+	return 0;
 }
 
 /* one op of one volume of a "stats" event back into counters and histogram */
@@ -173,17 +206,42 @@ static int s_op(struct bc_opstat *s, const cJSON *js)
 	return 0;
 }
 
+/* a compact "stats" event: the STATS body as the agent sent it, added as live */
+static int s_stats_compact(struct s_replay *r, struct bc_conn *c, const char *b64)
+{
+	struct bc_stats_hdr h;
+	size_t n = strlen(b64);
+	long len;
+
+	if (n / 4 * 3 > r->body_cap) {
+		free(r->body);
+		r->body_cap = n / 4 * 3;
+		r->body = malloc(r->body_cap);
+		if (!r->body) {
+			r->body_cap = 0;
+			return -ENOMEM;
+		}
+	}
+	len = bc_base64_decode(r->body, b64, n);
+	if (len < 0)
+		return (int)len;
+	return bc_agg_add(&r->res.agg, c, r->body, (size_t)len, &h);
+}
+
 static int s_stats(struct s_replay *r, const cJSON *ev)
 {
 	struct bc_conn *c = s_conn(r, cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent")));
 	struct bc_agg *g = &r->res.agg;
 	struct bc_stats_hdr h = {0};
 	const cJSON *v;
+	const char *b64 = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "body_b64"));
 	double sec = s_num(ev, "second");
 	int i, o, rc;
 
 	if (!c || !r->in_step)
 		return -EINVAL;
+	if (b64)
+		return s_stats_compact(r, c, b64);
 	for (i = 0; i < c->nvols; i++)
 		bc_volstat_reset(&g->scratch[i]);
 	h.second = sec < 0 ? BC_STATS_DRAIN : (uint32_t)sec;
@@ -254,6 +312,8 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "agents"), 1));
 	} else if (!strcmp(type, "step_start")) {
 		return s_step_start(r, ev);
+	} else if (!strcmp(type, "volume_node")) {
+		return s_volume_node(r, ev);
 	} else if (!strcmp(type, "stats")) {
 		return s_stats(r, ev);
 	} else if (!strcmp(type, "step_done") && r->in_step) {
@@ -309,6 +369,8 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 	if (rc)
 		goto out;
 	rc = s_conns(&r);
+	if (!rc && !(r.volnode = bc_volnode_new(r.prof)))
+		rc = -ENOMEM;
 	if (rc)
 		goto out;
 	r.run = cJSON_CreateObject();
@@ -334,6 +396,7 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 		cJSON_Delete(ev);
 	}
 	s_end_step(&r);
+	bc_experiment_summarize_all(r.steps, r.prof);
 	cJSON_AddNumberToObject(r.run, "events_skipped", (double)bad);
 	snprintf(rd.path, sizeof(rd.path), "%s", dir);
 	rc = bc_rundir_write_json(&rd, "run.json", r.run);
@@ -349,6 +412,8 @@ out:
 	for (i = 0; r.conns && i < r.prof->nagents; i++)
 		free(r.conns[i].vols);
 	free(r.conns);
+	free(r.body);
+	free(r.volnode);
 	cJSON_Delete(r.run);
 	bc_profile_destroy(&r.prof);
 	return rc;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_fdp.h"
 #include "bc_report.h"
 
 static const char s_css[] =
@@ -513,6 +514,7 @@ static void s_step(FILE *f, const cJSON *st, int i)
 		fprintf(f, "</p>\n");
 	}
 	s_step_table(f, st);
+	bc_fdp_html(f, bc_rj(st, "experiment"));
 	fprintf(f, "<div class=\"charts\">\n");
 	if (bc_rj(st, "total", "series"))
 		s_total_charts(f, st, i);

@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "bc_fdp.h"
+#include "bc_nvme_report.h"
 #include "bc_report.h"
 
 static double s_err(const cJSON *e)
@@ -239,6 +241,7 @@ static void s_step_detail(FILE *f, const cJSON *st)
 	}
 	s_sweep(f, bc_rj(st, "sweep"));
 	s_node_counters(f, st);
+	bc_report_md_nvme(f, st); /* WAF, temperature, node mapping (docs/nvme.md) */
 	if (bc_rj(st, "waf"))
 		fprintf(f,
 			"\nWrite amplification (%s): %.3f (host %.0f bytes, media %.0f bytes).\n",
@@ -296,6 +299,8 @@ int bc_report_md(const struct bc_report *r, FILE *f)
 
 	s_header(f, r);
 	bc_table_emit(f, bc_table_expect, r, false, 2);
+	/* FDP experiments early: their verdict is what such a run is for (report_fdp.c) */
+	cJSON_ArrayForEach(st, steps) bc_fdp_md(f, bc_rj(st, "experiment"));
 	bc_table_emit(f, bc_table_verdicts, r, false, 2);
 	if (cJSON_GetArraySize(steps))
 		s_overview(f, steps);

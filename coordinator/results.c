@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "bc_coord.h"
+#include "bc_nvme_report.h"
 #include "bc_steady.h"
+#include "bc_volnode.h"
 
 static const double s_pcts[] = {50, 90, 99, 99.9, 99.99};
 static const char *const s_pct_names[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
@@ -271,8 +273,11 @@ static cJSON *s_clock_json(const struct bc_step_result *r)
  */
 static void s_host_json(cJSON *o, const struct bc_step_result *r)
 {
+	/* t0_s/t1_s: when the agent read the sample's two ends, seconds after the step's start
+	 * (bc_hoststat.h): second k's host figures cover [k, k+1) like its I/O */
 	static const char *const keys[] = {"cpu_busy_pct", "cpu_hot_core_pct", "softirq_pct",
-					   "net_tx_mbps", "net_rx_mbps"};
+					   "net_tx_mbps",  "net_rx_mbps",      "t0_s",
+					   "t1_s"};
 	cJSON *e;
 	size_t i;
 
@@ -347,9 +352,16 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 
 				cJSON_AddStringToObject(e, "agent", g->prof->agents[v->agent].name);
 				cJSON_AddStringToObject(e, "path", v->path);
-				if (v->node >= 0)
-					cJSON_AddStringToObject(e, "node",
-								g->prof->nodes[v->node].name);
+				/* how its node was decided: "profile", "nvme-tcp address ..." */
+				if (bc_agg_vol_node(g, i) >= 0)
+					cJSON_AddStringToObject(
+					    e, "node", g->prof->nodes[bc_agg_vol_node(g, i)].name);
+				if (g->volnode && g->volnode[i].why[0])
+					cJSON_AddStringToObject(e, "node_source",
+								g->volnode[i].why);
+				else if (v->node >= 0)
+					cJSON_AddStringToObject(e, "node_source", "profile");
+				bc_result_nvme_volume(r, i, e); /* temperature, WAF */
 			}
 			cJSON_AddItemToArray(arr, e);
 		}

@@ -15,6 +15,7 @@
 #include "bc_coord.h"
 #include "bc_counter.h"
 #include "bc_log.h"
+#include "bc_volnode.h"
 
 /* lead time between START and interval 0: covers sending START to every agent */
 #define S_START_LEAD_MS 300
@@ -48,10 +49,17 @@ static cJSON *s_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, 
 
 		cJSON_AddStringToObject(o, "path", v->path);
 		cJSON_AddNumberToObject(o, "size", (double)v->size_bytes);
-		cJSON_AddNumberToObject(o, "offset", (double)v->offset_bytes);
-		cJSON_AddNumberToObject(o, "length", (double)v->length_bytes);
+		/* an experiment's precondition window replaces the volume's own */
+		cJSON_AddNumberToObject(o, "offset",
+					(double)(st->win_set ? st->win_offset : v->offset_bytes));
+		cJSON_AddNumberToObject(o, "length",
+					(double)(st->win_set ? st->win_length : v->length_bytes));
 		if (v->fdp.policy != BC_FDP_NONE) /* NVMe passthrough placement */
 			cJSON_AddItemToObject(o, "fdp", bc_fdp_spec_to_json(&v->fdp));
+		if (v->nvme_tcp.set) /* the agent attaches it (docs/nvme.md) */
+			cJSON_AddItemToObject(o, "nvme_tcp", bc_nvme_tcp_vol_to_json(&v->nvme_tcp));
+		if (v->sim.enabled) /* a simulated SSD's geometry (docs/sim.md) */
+			cJSON_AddItemToObject(o, "sim", bc_sim_spec_to_json(&v->sim));
 		if (v->workload) {
 			/* the step's workload with this volume's overrides, in full */
 			struct bc_workload vw;
@@ -76,6 +84,38 @@ static void s_agent_error(struct bc_step_result *res, const struct bc_conn *c,
 		snprintf(res->error, sizeof(res->error), "agent %s (%s): %s%s%s", c->spec->name,
 			 c->endpoint, rerr[0] ? rerr : "unexpected ", rerr[0] ? "" : "message ",
 			 rerr[0] ? "" : bc_msg_name(m->type));
+}
+
+/*
+ * READY reports each volume's device, with the NVMe/TCP controller address
+ * where it has one: the volume-to-node mapping is completed here, before
+ * START, so the per-node aggregation of this step already uses it.
+ */
+static void s_volnodes_from_ready(struct bc_fleet *f, struct bc_rundir *rd, const struct bc_conn *c,
+				  const cJSON *ready)
+{
+	const cJSON *vols = cJSON_GetObjectItemCaseSensitive(ready, "volumes");
+	int i;
+
+	for (i = 0; f->volnode && i < c->nvols && i < cJSON_GetArraySize(vols); i++) {
+		int v = c->vols[i];
+		cJSON *ev;
+
+		if (!bc_volnode_from_ready(f->prof, f->volnode, v, cJSON_GetArrayItem(vols, i)))
+			continue;
+		ev = cJSON_CreateObject();
+		cJSON_AddNumberToObject(ev, "volume", v);
+		cJSON_AddStringToObject(ev, "path", f->prof->volumes[v].path);
+		if (f->volnode[v].node >= 0)
+			cJSON_AddStringToObject(ev, "node",
+						f->prof->nodes[f->volnode[v].node].name);
+		cJSON_AddStringToObject(ev, "node_source", f->volnode[v].why);
+		bc_rundir_event(rd, "volume_node", ev);
+		bc_info("volume %s on agent %s: node %s (%s)", f->prof->volumes[v].path,
+			c->spec->name,
+			f->volnode[v].node >= 0 ? f->prof->nodes[f->volnode[v].node].name : "none",
+			f->volnode[v].why);
+	}
 }
 
 static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
@@ -110,6 +150,7 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 		if (!rc && c && m.type == BC_MSG_READY && !c->ready) {
 			c->ready = true;
 			pending--;
+			s_volnodes_from_ready(f, rd, c, m.json);
 			cJSON_AddItemToObject(agents, c->spec->name, m.json);
 			m.json = NULL;
 		} else if (c && (rc == -EPROTO || rc == -EBADMSG ||
@@ -166,8 +207,9 @@ static uint64_t s_second_ios(const struct bc_agg *g, uint32_t k)
 static void s_closed_event(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
 			   uint32_t k, uint64_t end)
 {
-	static uint64_t cpu_last;
+	static uint64_t cpu_last, agg_last, wr_last;
 	uint64_t t = bc_real_ns(), cpu = bc_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t agg = bc_agg_pool_cpu_ns(&res->agg), wr = bc_rundir_writer_cpu_ns(rd);
 	cJSON *ev = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(ev, "step", (double)(res->step - f->prof->steps));
@@ -178,6 +220,13 @@ static void s_closed_event(struct bc_fleet *f, struct bc_rundir *rd, struct bc_s
 	if (cpu_last && cpu > cpu_last)
 		cJSON_AddNumberToObject(ev, "loop_cpu_ms", (double)(cpu - cpu_last) / 1e6);
 	cpu_last = cpu;
+	/* the aggregation workers' (all of them) and the event writer's, likewise */
+	if (agg_last && agg > agg_last)
+		cJSON_AddNumberToObject(ev, "agg_cpu_ms", (double)(agg - agg_last) / 1e6);
+	agg_last = agg;
+	if (wr_last && wr > wr_last)
+		cJSON_AddNumberToObject(ev, "writer_cpu_ms", (double)(wr - wr_last) / 1e6);
+	wr_last = wr;
 	bc_rundir_event(rd, "second_closed", ev);
 }
 
@@ -279,16 +328,18 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 			struct bc_conn *c, struct bc_msg *m, int *pending)
 {
 	struct bc_stats_hdr h;
+	const struct bc_conn *bad = c;
 	cJSON *ev;
 	int rc;
 
 	switch (m->type) {
 	case BC_MSG_STATS:
-		rc = bc_agg_add(&res->agg, c, m->bin, m->bin_len, &h);
+		/* added here, or handed to an aggregation worker (aggpool.c) */
+		rc = bc_agg_submit(&res->agg, c, m->bin, m->bin_len, &h, &bad);
 		if (rc) {
 			snprintf(res->error, sizeof(res->error),
-				 "agent %s (%s): malformed STATS record: %s", c->spec->name,
-				 c->endpoint, strerror(-rc));
+				 "agent %s (%s): malformed STATS record: %s", bad->spec->name,
+				 bad->endpoint, strerror(-rc));
 			return rc;
 		}
 		/* bc_agg_record_json's shape, written without cJSON (hot path) */
@@ -487,13 +538,19 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 {
 	cJSON *ev, *starts;
 	uint64_t start, at;
-	int i, rc;
+	int i, rc, threads;
 
 	memset(res, 0, sizeof(*res));
 	res->step = st;
 	res->status = "failed";
 	res->agent_totals = cJSON_CreateObject();
 	rc = bc_agg_init(&res->agg, f->prof, st);
+	if (!rc && !f->volnode && !(f->volnode = bc_volnode_new(f->prof)))
+		rc = -ENOMEM;
+	res->agg.volnode = f->volnode; /* completed from READY, before START */
+	threads = f->opts->agg_threads >= 0 ? f->opts->agg_threads : bc_agg_threads_auto(f->n);
+	if (!rc)
+		rc = bc_agg_pool_start(&res->agg, threads);
 	if (rc) {
 		snprintf(res->error, sizeof(res->error), "out of memory");
 		return rc;
@@ -540,6 +597,8 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	bc_counters_step_begin(f->counters, start, res->agg.seconds, st->wl.ramp_s);
 	rc = s_run_loop(f, rd, res);
 	s_close_seconds(f, rd, res, true);
+	/* late and drain records the workers still hold; serial from here on */
+	bc_agg_finish(&res->agg);
 	if (!rc)
 		s_trim_size_based(f, res, idx);
 	if (!rc)

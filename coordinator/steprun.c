@@ -13,6 +13,7 @@
 
 #include "bc_analysis.h"
 #include "bc_coord.h"
+#include "bc_fdp.h"
 #include "bc_log.h"
 #include "bc_sweep.h"
 
@@ -83,6 +84,13 @@ static uint32_t s_seconds_after(const struct bc_profile *p, int idx,
 		t += sw->points[done].wl.ramp_s + sw->points[done].wl.runtime_s;
 	for (i = idx + 1; i < p->nsteps; i++) {
 		struct bc_sweep_state s2;
+		struct bc_experiment x;
+		char e[8];
+
+		if (p->steps[i].experiment && !bc_experiment_get(&p->steps[i], &x, e, sizeof(e))) {
+			t += (uint32_t)bc_experiment_seconds(&x, &p->steps[i].wl);
+			continue;
+		}
 
 		n = 1;
 		if (!bc_sweep_init(&s2, p, &p->steps[i])) {
@@ -107,6 +115,12 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 	int rc = 0, n = 0, npts = 0;
 	bool swept;
 
+	if (step->experiment) { /* FDP modes, precondition, iterations: experiment.c */
+		free(pts_step);
+		free(pts);
+		free(labels);
+		return bc_run_experiment(f, rd, idx, steps, flush, ctx, degraded, err, errlen);
+	}
 	if (!pts_step || !pts || !labels || bc_sweep_init(&sw, f->prof, step)) {
 		snprintf(err, errlen, "out of memory");
 		free(pts_step);

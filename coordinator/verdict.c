@@ -14,6 +14,7 @@
 #include "bc_counter.h"
 #include "bc_hostfig.h"
 #include "bc_sweep.h"
+#include "bc_volnode.h"
 
 cJSON *bc_verdict_client_mean(const struct bc_step_result *res, const char *agent)
 {
@@ -36,6 +37,18 @@ cJSON *bc_verdict_client_mean(const struct bc_step_result *res, const char *agen
 			win[n++] = smp;
 	}
 	mean = n ? bc_hostfig_mean_json(win, n) : NULL;
+	/* the window's bounds, not the mean of its samples' (bc_hoststat.h: t0_s, t1_s) */
+	if (mean) {
+		const cJSON *t0 = cJSON_GetObjectItemCaseSensitive(win[0], "t0_s");
+		const cJSON *t1 = cJSON_GetObjectItemCaseSensitive(win[n - 1], "t1_s");
+
+		cJSON_DeleteItemFromObjectCaseSensitive(mean, "t0_s");
+		cJSON_DeleteItemFromObjectCaseSensitive(mean, "t1_s");
+		if (cJSON_IsNumber(t0) && cJSON_IsNumber(t1)) {
+			cJSON_AddNumberToObject(mean, "t0_s", t0->valuedouble);
+			cJSON_AddNumberToObject(mean, "t1_s", t1->valuedouble);
+		}
+	}
 	free(win);
 	return mean;
 }
@@ -71,6 +84,51 @@ static int s_point(const struct bc_step_result *res, struct bc_ana_point *pt)
 	return ios ? 0 : -1;
 }
 
+/* one volume's load over the window, summed into l (finished by s_load_end) */
+static void s_load_add(struct bc_ana_load *l, const struct bc_volstat *w,
+		       const struct bc_workload *vw, uint32_t numjobs, double secs)
+{
+	double ios = 0, bytes = 0, lat_s = 0, iops, bps;
+	bool at = false;
+	int op;
+
+	for (op = 0; op < BC_OP_NR; op++) {
+		ios += (double)w->op[op].ios;
+		bytes += (double)w->op[op].bytes;
+		lat_s += (double)w->op[op].lat_sum_ns / 1e9;
+	}
+	iops = ios / secs;
+	bps = bytes / secs;
+	l->volumes++;
+	l->n += (double)vw->iodepth * numjobs;
+	l->x_iops += iops;
+	l->x_bps += bps;
+	l->r_mean_s += lat_s;			      /* a sum until s_load_end */
+	l->think_s += (double)vw->thinktime_us * ios; /* likewise, us * I/Os */
+	if (!vw->rate_iops && !vw->rate_bw)
+		return;
+	l->paced_volumes++;
+	if (vw->rate_iops) {
+		l->paced_limit_iops += (double)vw->rate_iops;
+		l->paced_iops += iops;
+		at |= iops >= BC_ANA_PACED_FRAC * (double)vw->rate_iops;
+	}
+	if (vw->rate_bw) {
+		l->paced_limit_bps += (double)vw->rate_bw;
+		l->paced_bps += bps;
+		at |= bps >= BC_ANA_PACED_FRAC * (double)vw->rate_bw;
+	}
+	l->paced_at_limit += at;
+}
+
+static void s_load_end(struct bc_ana_load *l, double secs)
+{
+	double ios = l->x_iops * secs;
+
+	l->r_mean_s = ios > 0 ? l->r_mean_s / ios : NAN;
+	l->think_s = ios > 0 ? l->think_s / ios / 1e6 : 0;
+}
+
 int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struct bc_ana_point *pt)
 {
 	const struct bc_profile *p = f->prof;
@@ -78,14 +136,17 @@ int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struc
 	struct bc_use *nodes = calloc((size_t)p->nnodes + 1, sizeof(*nodes));
 	struct bc_use *clients = calloc((size_t)p->nagents + 1, sizeof(*clients));
 	double *goodput = calloc((size_t)p->nnodes + 1, sizeof(double));
+	struct bc_ana_load *load = calloc((size_t)p->nnodes + 1, sizeof(*load));
+	struct bc_ana_load all;
 	double secs = g->seconds - g->ramp_s;
 	int i, op;
 
 	memset(pt, 0, sizeof(*pt));
-	if (!nodes || !clients || !goodput || s_point(res, pt)) {
+	if (!nodes || !clients || !goodput || !load || s_point(res, pt)) {
 		free(nodes);
 		free(clients);
 		free(goodput);
+		free(load);
 		return -1;
 	}
 	for (i = 0; i < p->nnodes; i++) {
@@ -108,24 +169,37 @@ int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struc
 			bc_use_init(&clients[i], p->agents[i].name, true);
 		cJSON_Delete(mean);
 	}
+	/* per volume: its node's load, the thinktime of the whole, and the paced ones */
+	memset(&all, 0, sizeof(all));
 	for (i = 0; i < p->nvolumes; i++) {
+		const struct bc_volstat *w = &g->ent[BC_LVL_VOLUME][i].window;
+		int node = bc_agg_vol_node(g, i);
 		struct bc_workload vw;
 
-		if (bc_volume_workload(&res->step->wl, &p->volumes[i], &vw, NULL, 0) ||
-		    !vw.rate_iops)
-			continue;
-		pt->paced_volumes++;
-		pt->paced_limit_iops += (double)vw.rate_iops;
-		for (op = 0; op < BC_OP_NR; op++)
-			pt->paced_iops += (double)g->ent[BC_LVL_VOLUME][i].window.op[op].ios / secs;
+		if (bc_volume_workload(&res->step->wl, &p->volumes[i], &vw, NULL, 0))
+			vw = res->step->wl;
+		s_load_add(&all, w, &vw, res->step->wl.numjobs, secs);
+		if (node >= 0 && node < p->nnodes)
+			s_load_add(&load[node], w, &vw, res->step->wl.numjobs, secs);
+		if (vw.rate_iops || vw.rate_bw)
+			s_load_add(&pt->paced, w, &vw, res->step->wl.numjobs, secs);
 	}
+	s_load_end(&all, secs);
+	s_load_end(&pt->paced, secs);
+	for (i = 0; i < p->nnodes; i++)
+		s_load_end(&load[i], secs);
+	pt->volumes = p->nvolumes;
+	pt->think_s = all.think_s;
 	pt->nodes = nodes;
 	pt->nnodes = p->nnodes;
 	pt->clients = clients;
 	pt->nclients = p->nagents;
 	pt->node_goodput_bps = p->nnodes ? goodput : NULL;
-	if (!p->nnodes)
+	pt->node_load = p->nnodes ? load : NULL;
+	if (!p->nnodes) {
 		free(goodput);
+		free(load);
+	}
 	return 0;
 }
 
@@ -134,6 +208,7 @@ void bc_verdict_point_free(struct bc_ana_point *pt)
 	free((void *)pt->nodes);
 	free((void *)pt->clients);
 	free((void *)pt->node_goodput_bps);
+	free((void *)pt->node_load);
 	memset(pt, 0, sizeof(*pt));
 }
 

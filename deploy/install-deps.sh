@@ -17,7 +17,9 @@
 #          test skips without it); prometheus-node-exporter and prometheus (the
 #          node counter tests start their own on loopback ports and skip
 #          without them; note that on a host with systemd the packages also
-#          start their services on :9100 and :9090)
+#          start their services on :9100 and :9090); qemu-system-x86 and
+#          busybox-static (the vmlab tests boot guests; the guest kernel is
+#          downloaded into a cache at test time, see docs/vmlab.md)
 # Fedora/RHEL (names listed, not exercised by CI):
 #   build: gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
 #          liburing-devel cjson-devel libcurl-devel
@@ -31,7 +33,10 @@ RPM_PKGS="gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
 liburing-devel cjson-devel libcurl-devel fio iproute util-linux python3-six e2fsprogs
 clang compiler-rt python3-pyyaml ansible-core"
 if [ "${1:-}" = "--test" ]; then
-	DEB_PKGS="$DEB_PKGS chromium prometheus-node-exporter prometheus"
+	DEB_PKGS="$DEB_PKGS chromium prometheus-node-exporter prometheus qemu-system-x86"
+	# the vmlab guests' userland; an installed (dynamic) busybox serves too, and
+	# busybox-static would replace it
+	command -v busybox >/dev/null 2>&1 || DEB_PKGS="$DEB_PKGS busybox-static"
 	RPM_PKGS="$RPM_PKGS chromium"
 fi
 

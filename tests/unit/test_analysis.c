@@ -466,26 +466,248 @@ static void test_rate_limited(void)
 		/* 2 volumes x 1500 IOPS of 4 KiB whatever the depth; latency stays low */
 		p[i] = point(2 << (2 * i), 3000 * 4096.0, 20e-6);
 		p[i].x_iops = 3000;
-		p[i].paced_volumes = 2;
-		p[i].paced_limit_iops = 3000;
-		p[i].paced_iops = 2990;
+		p[i].volumes = 2;
+		p[i].paced.volumes = p[i].paced.paced_volumes = 2;
+		p[i].paced.paced_at_limit = 2;
+		p[i].paced.paced_limit_iops = 3000;
+		p[i].paced.paced_iops = 2990;
 	}
 	a = bc_ana_json(p, 3, "iodepth");
 	CHECK_MSG(!strcmp(jstr(a, "class"), "client-bound"), "class %s", jstr(a, "class"));
 	CHECK(strstr(jstr(a, "verdict"), "rate limits cap 2 volume(s)") != NULL);
 	CHECK(!strcmp(jstr(a, "bottleneck"), "rate_iops in the profile"));
 	cJSON_Delete(a);
+	/* one of the two a little short (starved): together they are still at their limits */
+	for (i = 0; i < 3; i++) {
+		p[i].paced.paced_at_limit = 1;
+		p[i].paced.paced_iops = 2900;
+	}
+	a = bc_ana_json(p, 3, "iodepth");
+	CHECK_MSG(!strcmp(jstr(a, "class"), "client-bound"), "class %s", jstr(a, "class"));
+	cJSON_Delete(a);
 	/* below their limits the pacing is not the ceiling: Little's law judges as usual */
-	for (i = 0; i < 3; i++)
-		p[i].paced_iops = 1000;
+	for (i = 0; i < 3; i++) {
+		p[i].paced.paced_iops = 1000;
+		p[i].paced.paced_at_limit = 0;
+	}
 	a = bc_ana_json(p, 3, "iodepth");
 	CHECK_MSG(strcmp(jstr(a, "class"), "client-bound"), "class %s", jstr(a, "class"));
 	cJSON_Delete(a);
 }
 
+/*
+ * Recorded on loop devices with a profile like tests/e2e/test_e2e_plateau_loop.sh's (one volume
+ * per node, 3 local agents, 4k randread, a 4 ms thinktime on every volume): node n2's volume has
+ * rate_iops 1000, n1 and n3 none. Per iodepth 1..32: IOPS and mean latency (ms) per node.
+ */
+static const double rec_iops[3][6] = {{209, 440, 856, 1576, 3135, 5385},
+				      {211, 440, 864, 999, 999, 1001},
+				      {209, 442, 858, 1587, 3089, 5360}};
+static const double rec_lat_ms[3][6] = {{0.604, 0.395, 0.553, 0.795, 0.851, 1.645},
+					{0.583, 0.400, 0.511, 0.823, 0.683, 0.905},
+					{0.617, 0.391, 0.539, 0.762, 0.881, 1.627}};
+
+/*
+ * The recorded series as analysis points; limit is n2's rate_iops (0: none), bw paces it by
+ * rate_bw instead, and cpu sets the client hosts' CPU (the VM was 95% busy).
+ */
+static cJSON *partial_sweep(double limit, bool bw, double cpu, const double (*iops)[6])
+{
+	static struct bc_ana_load load[6][3];
+	static struct bc_use nodes[6][3], cl[6][3];
+	static char labels[6][8];
+	static const char *const names[3] = {"n1", "n2", "n3"};
+	struct bc_ana_point p[6];
+	int i, j;
+
+	for (i = 0; i < 6; i++) {
+		double qd = 1 << i, lat = 0;
+
+		memset(&p[i], 0, sizeof(p[i]));
+		snprintf(labels[i], sizeof(labels[i]), "%d", 1 << i);
+		p[i].value = qd;
+		p[i].label = labels[i];
+		p[i].volumes = 3;
+		p[i].think_s = 0.004;
+		for (j = 0; j < 3; j++) {
+			struct bc_ana_load *l = &load[i][j];
+
+			memset(l, 0, sizeof(*l));
+			l->volumes = 1;
+			l->n = qd;
+			l->x_iops = iops[j][i];
+			l->x_bps = iops[j][i] * 4096;
+			l->r_mean_s = rec_lat_ms[j][i] / 1e3;
+			l->think_s = 0.004;
+			if (j == 1 && limit > 0) {
+				l->paced_volumes = 1;
+				if (bw) {
+					l->paced_limit_bps = limit * 4096;
+					l->paced_bps = l->x_bps;
+				} else {
+					l->paced_limit_iops = limit;
+					l->paced_iops = l->x_iops;
+				}
+				l->paced_at_limit = l->x_iops >= BC_ANA_PACED_FRAC * limit;
+				p[i].paced = *l;
+			}
+			p[i].n += l->n;
+			p[i].x_iops += l->x_iops;
+			p[i].x_bps += l->x_bps;
+			lat += l->x_iops * l->r_mean_s;
+			bc_use_init(&nodes[i][j], names[j], false);
+			cl[i][j] = client(names[j], 0, cpu);
+			snprintf(cl[i][j].name, sizeof(cl[i][j].name), "c%d", j + 1);
+			cl[i][j].ncpu = 2;
+			cl[i][j].load1 = 3;
+		}
+		p[i].x_read_bps = p[i].x_bps;
+		p[i].r_mean_s = lat / p[i].x_iops;
+		p[i].p99_s = 5e-3;
+		p[i].nodes = nodes[i];
+		p[i].nnodes = 3;
+		p[i].clients = cl[i];
+		p[i].nclients = 3;
+		p[i].node_load = load[i];
+	}
+	return bc_ana_json(p, 6, "iodepth");
+}
+
+static const cJSON *jnode(const cJSON *a, const char *name)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(a, "nodes"))
+	{
+		if (!strcmp(jstr(e, "name"), name))
+			return e;
+	}
+	return NULL;
+}
+
+/* one node of three paced at its limit while the others scale: the verdict names that node */
+static void test_partial_rate_limit(void)
+{
+	int before = bc_test_failures;
+	const cJSON *n1, *n2, *n3, *k, *pts;
+	cJSON *a = partial_sweep(1000, false, 0.95, rec_iops);
+	const char *v = jstr(a, "verdict");
+
+	CHECK_MSG(!strcmp(jstr(a, "class"), "client-bound"), "class %s", jstr(a, "class"));
+	CHECK_MSG(strstr(v, "client-bound: node n2 is held flat by the profile's own rate limits "
+			    "from iodepth=8") != NULL,
+		  "verdict %s", v);
+	CHECK_MSG(strstr(v, "1001 of 1000 IOPS allowed by rate_iops"), "verdict %s", v);
+	CHECK_MSG(strstr(v, "nodes n1, n3 still scale") != NULL, "verdict %s", v);
+	/* neither the unlimited nodes nor the busy client hosts are blamed */
+	CHECK(strstr(v, "CPU") == NULL && strstr(v, "c1") == NULL);
+	CHECK_MSG(!strcmp(jstr(a, "bottleneck"), "rate_iops in the profile on node n2"), "%s",
+		  jstr(a, "bottleneck"));
+	n1 = jnode(a, "n1");
+	n2 = jnode(a, "n2");
+	n3 = jnode(a, "n3");
+	CHECK(n1 && n2 && n3);
+	CHECK_MSG(!strcmp(jstr(n2, "class"), "paced"), "n2 %s", jstr(n2, "class"));
+	CHECK(!strcmp(jstr(n1, "class"), "scaling") && !strcmp(jstr(n3, "class"), "scaling"));
+	k = cJSON_GetObjectItemCaseSensitive(n2, "knee");
+	CHECK_MSG(jnum(k, "value") == 8 && cJSON_IsTrue(cJSON_GetObjectItem(k, "confirmed")),
+		  "n2 knee %g", jnum(k, "value"));
+	CHECK(jnum(k, "iops") == 999);
+	CHECK(jnum(cJSON_GetObjectItem(n2, "paced"), "limit_iops") == 1000);
+	CHECK(jnum(cJSON_GetObjectItem(n2, "paced"), "pct") >= 99);
+	pts = cJSON_GetObjectItemCaseSensitive(n2, "points");
+	CHECK(!strcmp(jstr(cJSON_GetArrayItem(pts, 4), "class"), "paced"));
+	CHECK(!strcmp(jstr(cJSON_GetArrayItem(pts, 5), "class"), "paced"));
+	CHECK(!strcmp(jstr(cJSON_GetArrayItem(pts, 1), "class"), "scaling"));
+	CHECK(strstr(jstr(n2, "verdict"), "paced: flat at 1001 IOPS from iodepth=8") != NULL);
+	/* the unlimited ones: x25 IOPS for x32 load, and Little's law with the thinktime holds */
+	CHECK(jnum(n1, "x_ratio") > 20 && jnum(n1, "n_ratio") == 32);
+	CHECK(!cJSON_GetObjectItem(cJSON_GetObjectItem(n1, "knee"), "confirmed") ||
+	      !cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(n1, "knee"), "confirmed")));
+	pts = cJSON_GetObjectItemCaseSensitive(n1, "points");
+	CHECK_MSG(fabs(jnum(cJSON_GetArrayItem(pts, 5), "rho") - 0.95) < 0.03, "n1 rho %g",
+		  jnum(cJSON_GetArrayItem(pts, 5), "rho"));
+	/* the total never flattens: its knee is the last point, unconfirmed */
+	k = cJSON_GetObjectItemCaseSensitive(a, "knee");
+	CHECK(jnum(k, "value") == 32 && !cJSON_IsTrue(cJSON_GetObjectItem(k, "confirmed")));
+	dump_on_fail(a, getenv("BC_TEST_VERBOSE") ? -1 : before);
+	cJSON_Delete(a);
+
+	/* a starved second: n2 falls to 800 IOPS at iodepth 16 and is back at its limit at 32 */
+	{
+		static double dip[3][6];
+
+		memcpy(dip, rec_iops, sizeof(dip));
+		dip[1][4] = 800;
+		a = partial_sweep(1000, false, 0.95, (const double(*)[6])dip);
+		CHECK_MSG(!strcmp(jstr(jnode(a, "n2"), "class"), "paced"), "n2 %s",
+			  jstr(jnode(a, "n2"), "class"));
+		CHECK(jnum(cJSON_GetObjectItem(jnode(a, "n2"), "knee"), "value") == 8);
+		CHECK(strstr(jstr(a, "verdict"), "node n2 is held flat") != NULL);
+		cJSON_Delete(a);
+	}
+
+	/* the same paced by rate_bw */
+	before = bc_test_failures;
+	a = partial_sweep(1000, true, 0.3, rec_iops);
+	v = jstr(a, "verdict");
+	CHECK_MSG(strstr(v, "node n2 is held flat") != NULL &&
+		      strstr(v, "MB/s allowed by rate_bw") != NULL,
+		  "verdict %s", v);
+	CHECK(!strcmp(jstr(a, "bottleneck"), "rate_bw in the profile on node n2"));
+	CHECK(!strcmp(jstr(jnode(a, "n2"), "class"), "paced"));
+	dump_on_fail(a, before);
+	cJSON_Delete(a);
+
+	/* the same series with no limit declared: n2 kept far fewer than N in flight for no
+	 * reason the profile gives, and Little's law says so */
+	a = partial_sweep(0, false, 0.3, rec_iops);
+	CHECK_MSG(!strcmp(jstr(a, "class"), "invalid"), "class %s", jstr(a, "class"));
+	CHECK(strstr(jstr(a, "verdict"), "did not keep N in flight") != NULL);
+	CHECK(!strcmp(jstr(jnode(a, "n2"), "class"), "diminishing"));
+	cJSON_Delete(a);
+}
+
+/* n2 paced, and n1/n3 flatten too with every client CPU full: that ceiling is reported */
+static void test_partial_rate_limit_and_ceiling(void)
+{
+	static double flat[3][6];
+	int before = bc_test_failures, i, j;
+	const char *v;
+	cJSON *a;
+
+	for (j = 0; j < 3; j++)
+		for (i = 0; i < 6; i++)
+			flat[j][i] = j == 1 ? rec_iops[1][i] : fmin(rec_iops[j][i], 1580);
+	/* queueing past the knee: latency grows with N (X*(R+Z)/N stays 1) */
+	a = partial_sweep(1000, false, 0.97, (const double(*)[6])flat);
+	v = jstr(a, "verdict");
+	CHECK_MSG(!strcmp(jstr(a, "class"), "client-bound"), "class %s", jstr(a, "class"));
+	CHECK_MSG(strstr(v, "CPU 97% busy") != NULL, "verdict %s", v);
+	CHECK_MSG(strstr(v, "node n2 is paced by the profile's rate limits") != NULL, "verdict %s",
+		  v);
+	CHECK(!strcmp(jstr(jnode(a, "n2"), "class"), "paced"));
+	dump_on_fail(a, before);
+	cJSON_Delete(a);
+}
+
+/* thinktime takes slots out of flight: Little's law is N = X (R + Z) */
+static void test_little_thinktime(void)
+{
+	struct bc_ana_point p = point(32, 5385 * 4096.0, 1.645e-3);
+
+	p.x_iops = 5385;
+	CHECK(bc_ana_rho(&p) < 0.3);
+	p.think_s = 0.004;
+	CHECK_MSG(fabs(bc_ana_rho(&p) - 0.95) < 0.01, "rho %g", bc_ana_rho(&p));
+}
+
 int main(void)
 {
 	test_rate_limited();
+	test_partial_rate_limit();
+	test_partial_rate_limit_and_ceiling();
+	test_little_thinktime();
 	test_usl();
 	test_kneedle();
 	test_classes();

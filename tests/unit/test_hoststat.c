@@ -2,6 +2,7 @@
  * this machine's own /proc (figures present and sane) */
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,66 @@ static void test_live(void)
 	bc_hoststat_destroy(&h);
 }
 
+#define S 1000000000ull /* ns per second */
+
+/*
+ * Boundary sampling on a fake monotonic clock: interval k's figures are read at start + k s
+ * and start + (k+1) s (t0_s, t1_s), whenever they are taken; a missed boundary leaves its
+ * second without figures; an interval sealed early is closed when taken.
+ */
+static void test_boundaries(void)
+{
+	struct bc_hoststat *h;
+	cJSON *j;
+
+	tree(0);
+	h = bc_hoststat_new_at(root, NULL, 0);
+	CHECK(h != NULL);
+	if (!h)
+		return;
+	CHECK(bc_hoststat_poll(h, 5 * S) == UINT64_MAX); /* nothing scheduled */
+	bc_hoststat_schedule(h, 10 * S, 3);
+	CHECK(bc_hoststat_poll(h, 9 * S + S / 2) == S / 2);
+	CHECK(bc_hoststat_take(h, 0, 9 * S + S / 2) == NULL); /* no baseline yet */
+	tree(1);
+	/* boundary 0, a millisecond late: the baseline */
+	CHECK(bc_hoststat_poll(h, 10 * S + 1000000) == S - 1000000);
+	usleep(2000); /* the rates' dt is the real time between reads: keep it above zero */
+	tree(2);
+	CHECK(bc_hoststat_poll(h, 10 * S + S / 2) == S / 2);
+	/* boundary 1 closes interval 0; STATS for 0 goes out 30 ms later and takes it */
+	CHECK(bc_hoststat_poll(h, 11 * S + 2000000) == S - 2000000);
+	j = bc_hoststat_take(h, 0, 11 * S + 30000000);
+	CHECK(j != NULL);
+	CHECK_MSG(num(j, "t0_s") == 0.001 && num(j, "t1_s") == 1.002, "t0 %g t1 %g", num(j, "t0_s"),
+		  num(j, "t1_s"));
+	CHECK_MSG(fabs(num(j, "cpu_busy_pct") - 55) < 0.01, "busy %f", num(j, "cpu_busy_pct"));
+	cJSON_Delete(j);
+	CHECK(bc_hoststat_take(h, 0, 11 * S + 40000000) == NULL); /* taken once */
+	/* boundary 2 missed (the thread was away until 3.005 s): second 1 gets no figures, second
+	 * 2 the read at 3.005 s, its t0_s saying it started at 1.002 s */
+	usleep(2000);
+	tree(3);
+	CHECK(bc_hoststat_poll(h, 13 * S + 5000000) == UINT64_MAX);
+	CHECK(bc_hoststat_take(h, 1, 13 * S + 6000000) == NULL);
+	j = bc_hoststat_take(h, 2, 13 * S + 6000000);
+	CHECK(j && num(j, "t0_s") == 1.002 && num(j, "t1_s") == 3.005);
+	cJSON_Delete(j);
+
+	/* a size-based step: the jobs sealed second 0 at 0.5 s, and the last seconds at once */
+	bc_hoststat_schedule(h, 20 * S, 3);
+	CHECK(bc_hoststat_poll(h, 20 * S) == S);
+	usleep(2000);
+	tree(4);
+	j = bc_hoststat_take(h, 0, 20 * S + S / 2);
+	CHECK(j && num(j, "t0_s") == 0 && num(j, "t1_s") == 0.5);
+	cJSON_Delete(j);
+	CHECK(bc_hoststat_take(h, 1, 20 * S + S / 2 + 1000) == NULL); /* under 10 ms: nothing */
+	/* the next boundary still closes the interval after the early one */
+	CHECK(bc_hoststat_poll(h, 20 * S + S / 2 + 1000) == 3 * S / 2 - 1000);
+	bc_hoststat_destroy(&h);
+}
+
 /* a client's samples over a window, averaged for the analysis */
 static void test_mean(void)
 {
@@ -195,6 +256,7 @@ int main(void)
 	char cmd[128];
 
 	test_fixture();
+	test_boundaries();
 	test_live();
 	test_mean();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);

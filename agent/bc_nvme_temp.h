@@ -1,0 +1,39 @@
+/*
+ * bc_nvme_temp.h - an NVMe namespace's composite temperature, cheap enough
+ * to read once a second from the control thread (never the I/O path): the
+ * controller's hwmon temp1_input when the kernel registered one (sysfs, any
+ * user), else the SMART / Health log (LID 02h) over NVME_IOCTL_ADMIN_CMD
+ * (root). Both ask the device each time (nvme.md §7); over NVMe/TCP the
+ * value is the target's.
+ */
+#ifndef BC_NVME_TEMP_H
+#define BC_NVME_TEMP_H
+
+#include <limits.h>
+#include <stddef.h>
+
+enum bc_nvme_temp_src { BC_TEMP_NONE = 0, BC_TEMP_HWMON, BC_TEMP_SMART };
+
+struct bc_nvme_temp {
+	enum bc_nvme_temp_src src;
+	char file[PATH_MAX]; /* hwmon: .../temp1_input; smart: the namespace device */
+};
+
+/*
+ * Find where path's (nvmeXnY or ngXnY) temperature comes from, under root
+ * ("" live, else a fixture tree): /sys/class/nvme/nvmeX/hwmon*, then
+ * /sys/class/nvme/nvmeX/device/hwmon/hwmon* (kernels before 5.19 hung it
+ * there), else the SMART log on path itself. Returns 0, or -ENODEV when
+ * path is not an NVMe namespace name (t->src stays BC_TEMP_NONE).
+ */
+int bc_nvme_temp_open(const char *root, const char *path, struct bc_nvme_temp *t);
+
+/*
+ * The composite temperature in degrees Celsius into *celsius (hwmon's
+ * millidegrees / 1000; SMART's Kelvin - 273.15, as the kernel converts).
+ * Returns 0, -ENODATA when the device reports none (0 K: Linux's nvmet
+ * target does), or -errno.
+ */
+int bc_nvme_temp_read(const struct bc_nvme_temp *t, double *celsius);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * nvme_results.c - the NVMe figures of a volume in run.json
+ * (steps[].volumes[i]): its composite temperature each second, from the
+ * agent's HOST records ("nvme_temp_c", one value per volume in the agent's
+ * order), and its device counters and WAF from the agent's STEP_DONE
+ * ("volumes[j].nvme"), see docs/nvme.md. summary.md shows both
+ * (report_nvme.c).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "bc_coord.h"
+#include "bc_nvme_report.h"
+
+/* the volume's index among its agent's volumes (the order PREPARE sent them in) */
+static int s_local_index(const struct bc_profile *p, int vol)
+{
+	int i, n = 0;
+
+	for (i = 0; i < vol; i++)
+		n += p->volumes[i].agent == p->volumes[vol].agent;
+	return n;
+}
+
+static cJSON *s_temp_json(const struct bc_step_result *r, const cJSON *samples, int li)
+{
+	cJSON *o = NULL, *arr = NULL;
+	double lo = INFINITY, hi = -INFINITY;
+	uint32_t k;
+
+	for (k = 0; k < r->agg.seconds; k++) {
+		const cJSON *smp, *v = NULL;
+
+		cJSON_ArrayForEach(smp, samples)
+		{
+			if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(smp, "second")) ==
+			    k)
+				v = cJSON_GetArrayItem(
+				    cJSON_GetObjectItemCaseSensitive(smp, "nvme_temp_c"), li);
+		}
+		if (!o && cJSON_IsNumber(v)) {
+			/* the seconds before the first reading were null too */
+			o = cJSON_CreateObject();
+			arr = cJSON_AddArrayToObject(o, "celsius");
+			while (cJSON_GetArraySize(arr) < (int)k)
+				cJSON_AddItemToArray(arr, cJSON_CreateNull());
+		}
+		if (!o)
+			continue;
+		if (cJSON_IsNumber(v)) {
+			lo = fmin(lo, v->valuedouble);
+			hi = fmax(hi, v->valuedouble);
+		}
+		cJSON_AddItemToArray(arr, cJSON_IsNumber(v) ? cJSON_CreateNumber(v->valuedouble)
+							    : cJSON_CreateNull());
+	}
+	if (o) {
+		cJSON_AddNumberToObject(o, "min_c", lo);
+		cJSON_AddNumberToObject(o, "max_c", hi);
+	}
+	return o;
+}
+
+void bc_result_nvme_volume(const struct bc_step_result *r, int vol, cJSON *e)
+{
+	const struct bc_profile *p = r->agg.prof;
+	const char *agent = p->agents[p->volumes[vol].agent].name;
+	const cJSON *done = cJSON_GetObjectItemCaseSensitive(r->agent_totals, agent);
+	const cJSON *nv;
+	int li = s_local_index(p, vol);
+	cJSON *t;
+
+	t = s_temp_json(r, cJSON_GetObjectItemCaseSensitive(r->hosts, agent), li);
+	if (t)
+		cJSON_AddItemToObject(e, "nvme_temp", t);
+	nv = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(done, "volumes"), li), "nvme");
+	if (nv)
+		cJSON_AddItemToObject(e, "nvme_counters", cJSON_Duplicate(nv, 1));
+}

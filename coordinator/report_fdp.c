@@ -1,0 +1,632 @@
+/*
+ * report_fdp.c - what an FDP experiment's steps add up to (bc_fdp.h): per
+ * mode the measurement iterations' device counters summed (WAF = media /
+ * host over all of them, never an average of ratios), the read and write
+ * p50/p99 of their merged histograms (never averaged either), the verdict
+ * of each expected direction, whether the device reached garbage collection
+ * at all (seed 000: WAF 1.016 in every mode meant it never did), and the
+ * comparison with a reference run. Reads run.json step entries only, so
+ * `bench-coord report` rebuilds it the same.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_fdp.h"
+#include "bc_hist.h"
+#include "bc_report.h"
+
+/* round to 4 decimals: WAF differences of 0.1% must survive */
+static double s_r4(double v)
+{
+	return round(v * 10000.0) / 10000.0;
+}
+
+/* device counters of one step entry, over every agent's volumes */
+struct s_counters {
+	double host, media;
+	int nvol, navail;
+	char status[160]; /* the first volume's status that is not "available" */
+	char source[16];
+	double gc_copy; /* simulator only: GC copies (bytes) */
+	bool have_sim;
+};
+
+static void s_step_counters(const cJSON *sj, struct s_counters *c)
+{
+	const cJSON *agent, *vol;
+
+	memset(c, 0, sizeof(*c));
+	cJSON_ArrayForEach(agent, bc_rj(sj, "agent_totals"))
+	{
+		cJSON_ArrayForEach(vol, bc_rj(agent, "volumes"))
+		{
+			const cJSON *w = bc_rj(vol, "nvme", "waf");
+			const char *st = bc_rj_str(NULL, w, "status");
+
+			c->nvol++;
+			if (st && !strcmp(st, "available")) {
+				c->navail++;
+				c->host += bc_rj_num(w, "host_bytes");
+				c->media += bc_rj_num(w, "media_bytes");
+				snprintf(c->source, sizeof(c->source), "%s",
+					 bc_rj_str("", w, "source"));
+			} else if (!c->status[0]) {
+				snprintf(c->status, sizeof(c->status), "%s",
+					 st ? st
+					    : "unavailable: no device counters (the volume is "
+					      "neither an NVMe namespace nor a simulated SSD)");
+			}
+			if (bc_rj(vol, "nvme", "sim")) {
+				c->have_sim = true;
+				c->gc_copy += bc_rj_num(vol, "nvme", "sim", "gc_copy_bytes");
+			}
+		}
+	}
+}
+
+/* add run.json's sparse [[bucket, count], ...] pairs to h */
+static void s_hist_add(struct bc_hist *h, const cJSON *pairs)
+{
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, pairs)
+	{
+		const cJSON *i = cJSON_GetArrayItem(p, 0), *n = cJSON_GetArrayItem(p, 1);
+
+		if (!cJSON_IsNumber(i) || !cJSON_IsNumber(n) || i->valuedouble < 0 ||
+		    i->valuedouble >= BC_HIST_BUCKETS || n->valuedouble < 0)
+			continue;
+		h->buckets[(unsigned)i->valuedouble] += (uint64_t)n->valuedouble;
+		h->count += (uint64_t)n->valuedouble;
+	}
+}
+
+static void s_add_pct(cJSON *o, const char *key, const struct bc_hist *h, double pct)
+{
+	if (h->count)
+		cJSON_AddNumberToObject(o, key, s_r4((double)bc_hist_percentile(h, pct) / 1e6));
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static bool s_of(const cJSON *sj, const char *name, const char *mode)
+{
+	return !strcmp(bc_rj_str("", sj, "experiment_of"), name) &&
+	       !strcmp(bc_rj_str("", sj, "mode"), mode);
+}
+
+/* one mode's figures from its steps */
+static cJSON *s_mode(const cJSON *steps, const char *name, const char *mode)
+{
+	struct bc_hist *rd = calloc(1, sizeof(*rd)), *wr = calloc(1, sizeof(*wr));
+	cJSON *o = cJSON_CreateObject(), *iters, *pre;
+	double host = 0, media = 0, gc = 0, pre_host = 0, pre_media = 0, wbytes = 0, wsecs = 0;
+	int nmeas = 0, nok = 0, nvol_avail = 1, npre = 0;
+	char status[160] = "", source[16] = "";
+	bool have_sim = false;
+	const cJSON *sj;
+
+	if (!o || !rd || !wr) {
+		free(rd);
+		free(wr);
+		cJSON_Delete(o);
+		return NULL;
+	}
+	cJSON_AddStringToObject(o, "mode", mode);
+	iters = cJSON_CreateArray();
+	cJSON_ArrayForEach(sj, steps)
+	{
+		struct s_counters c;
+		const char *ph = bc_rj_str("", sj, "phase");
+
+		if (!s_of(sj, name, mode))
+			continue;
+		s_step_counters(sj, &c);
+		if (!strcmp(ph, "precondition")) {
+			npre++;
+			pre_host += c.host;
+			pre_media += c.media;
+			continue;
+		}
+		if (strcmp(ph, "measure"))
+			continue;
+		if (!cJSON_GetObjectItemCaseSensitive(o, "placement") &&
+		    bc_rj(sj, "class_placement"))
+			cJSON_AddItemToObject(o, "placement",
+					      cJSON_Duplicate(bc_rj(sj, "class_placement"), true));
+		nmeas++;
+		if (strcmp(bc_rj_str("", sj, "status"), "ok"))
+			continue;
+		nok++;
+		s_hist_add(rd, bc_rj(sj, "total", "read", "hist"));
+		s_hist_add(wr, bc_rj(sj, "total", "write", "hist"));
+		wbytes += bc_rj_num(sj, "total", "write", "bytes");
+		wsecs += bc_rj_num(sj, "measured_seconds");
+		if (c.navail < c.nvol || !c.nvol) {
+			nvol_avail = 0;
+			if (!status[0])
+				snprintf(status, sizeof(status), "%s",
+					 c.status[0] ? c.status : "unavailable: no volumes");
+		}
+		host += c.host;
+		media += c.media;
+		gc += c.gc_copy;
+		have_sim |= c.have_sim;
+		if (c.source[0])
+			snprintf(source, sizeof(source), "%s", c.source);
+		cJSON_AddItemToArray(iters, c.host > 0 && c.navail == c.nvol
+						? cJSON_CreateNumber(s_r4(c.media / c.host))
+						: cJSON_CreateNull());
+	}
+	cJSON_AddNumberToObject(o, "measure_iterations", nmeas);
+	cJSON_AddNumberToObject(o, "ok_iterations", nok);
+	cJSON_AddNumberToObject(o, "host_write_bytes", host);
+	cJSON_AddNumberToObject(o, "media_write_bytes", media);
+	if (nok && nvol_avail && host > 0) {
+		cJSON_AddNumberToObject(o, "waf", s_r4(media / host));
+		cJSON_AddStringToObject(o, "waf_status", "available");
+	} else {
+		cJSON_AddNullToObject(o, "waf");
+		cJSON_AddStringToObject(o, "waf_status",
+					!nok	    ? "unavailable: no measurement iteration ran"
+					: status[0] ? status
+						    : "unavailable: no host writes");
+	}
+	cJSON_AddStringToObject(o, "waf_source", source[0] ? source : "none");
+	cJSON_AddItemToObject(o, "waf_iterations", iters);
+	if (have_sim)
+		cJSON_AddNumberToObject(o, "gc_copy_bytes", gc);
+	cJSON_AddNumberToObject(o, "agent_write_bytes", wbytes);
+	cJSON_AddNumberToObject(o, "write_mbps", wsecs > 0 ? s_r4(wbytes / wsecs / 1e6) : 0);
+	s_add_pct(o, "read_p50_ms", rd, 50);
+	s_add_pct(o, "read_p99_ms", rd, 99);
+	s_add_pct(o, "write_p50_ms", wr, 50);
+	s_add_pct(o, "write_p99_ms", wr, 99);
+	pre = cJSON_AddObjectToObject(o, "precondition");
+	cJSON_AddNumberToObject(pre, "steps", npre);
+	cJSON_AddNumberToObject(pre, "host_write_bytes", pre_host);
+	cJSON_AddNumberToObject(pre, "media_write_bytes", pre_media);
+	if (pre_host > 0)
+		cJSON_AddNumberToObject(pre, "waf", s_r4(pre_media / pre_host));
+	free(rd);
+	free(wr);
+	return o;
+}
+
+static const cJSON *s_find_mode(const cJSON *modes, const char *mode)
+{
+	const cJSON *m;
+
+	cJSON_ArrayForEach(m, modes) if (!strcmp(bc_rj_str("", m, "mode"), mode)) return m;
+	return NULL;
+}
+
+/* how a metric reads in the verdict table */
+static const char *s_metric_label(const char *metric)
+{
+	static const struct {
+		const char *key, *label;
+	} l[] = {{"waf", "WAF"},
+		 {"media_bytes", "media writes"},
+		 {"host_bytes", "host writes"},
+		 {"write_p99_ms", "write p99"},
+		 {"write_p50_ms", "write p50"},
+		 {"read_p99_ms", "read p99"},
+		 {"read_p50_ms", "read p50"}};
+	size_t i;
+
+	for (i = 0; i < sizeof(l) / sizeof(l[0]); i++)
+		if (!strcmp(l[i].key, metric))
+			return l[i].label;
+	return metric;
+}
+
+/* the mode entry's key of a metric ("media_bytes" is the entry's "media_write_bytes") */
+static const char *s_metric_key(const char *metric)
+{
+	if (!strcmp(metric, "media_bytes"))
+		return "media_write_bytes";
+	if (!strcmp(metric, "host_bytes"))
+		return "host_write_bytes";
+	return metric;
+}
+
+/* the metric of a mode entry, false when it has none */
+static bool s_metric(const cJSON *m, const char *metric, double *v)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(m, metric);
+
+	if (!cJSON_IsNumber(it))
+		return false;
+	*v = it->valuedouble;
+	return true;
+}
+
+/* one expected direction judged: "as expected", "not observed", "inconclusive (...)" */
+static cJSON *s_verdict_row(const cJSON *modes, const struct bc_experiment *x,
+			    const struct bc_exp_expect *e, bool gc_reached)
+{
+	const char *lo = x->modes[e->lower].name, *th = x->modes[e->than].name;
+	cJSON *r = cJSON_CreateObject();
+	double a = 0, b = 0, diff, big;
+	char why[256];
+	bool ha, hb;
+
+	ha = s_metric(s_find_mode(modes, lo), s_metric_key(e->metric), &a);
+	hb = s_metric(s_find_mode(modes, th), s_metric_key(e->metric), &b);
+	cJSON_AddStringToObject(r, "metric", e->metric);
+	cJSON_AddStringToObject(r, "lower", lo);
+	cJSON_AddStringToObject(r, "than", th);
+	snprintf(why, sizeof(why), "%s: %s lower than %s", s_metric_label(e->metric), lo, th);
+	cJSON_AddStringToObject(r, "expected", why);
+	if (ha)
+		cJSON_AddNumberToObject(r, "observed_lower", a);
+	else
+		cJSON_AddNullToObject(r, "observed_lower");
+	if (hb)
+		cJSON_AddNumberToObject(r, "observed_than", b);
+	else
+		cJSON_AddNullToObject(r, "observed_than");
+	if (!ha || !hb) {
+		snprintf(why, sizeof(why), "inconclusive (no %s for %s)", s_metric_label(e->metric),
+			 !ha ? lo : th);
+		cJSON_AddStringToObject(r, "outcome", "inconclusive");
+		cJSON_AddStringToObject(r, "judgement", why);
+		return r;
+	}
+	big = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+	diff = big > 0 ? 100.0 * (b - a) / big : 0;
+	cJSON_AddNumberToObject(r, "difference_pct", s_r4(diff));
+	if (!strcmp(e->metric, "waf") && !gc_reached) {
+		snprintf(why, sizeof(why),
+			 "inconclusive (WAF <= %g in every mode: the device never reached garbage "
+			 "collection; precondition further or run longer)",
+			 x->gc_waf);
+		cJSON_AddStringToObject(r, "outcome", "inconclusive");
+	} else if (fabs(diff) <= x->tolerance_pct) {
+		snprintf(why, sizeof(why), "inconclusive (within %g%%)", x->tolerance_pct);
+		cJSON_AddStringToObject(r, "outcome", "inconclusive");
+	} else if (diff > 0) {
+		snprintf(why, sizeof(why), "as expected (%.1f%% lower)", diff);
+		cJSON_AddStringToObject(r, "outcome", "as expected");
+	} else {
+		snprintf(why, sizeof(why), "not observed (%.1f%% higher)", -diff);
+		cJSON_AddStringToObject(r, "outcome", "not observed");
+	}
+	cJSON_AddStringToObject(r, "judgement", why);
+	return r;
+}
+
+cJSON *bc_fdp_compare(const cJSON *now, const cJSON *ref)
+{
+	cJSON *arr = cJSON_CreateArray();
+	const cJSON *m, *r;
+
+	cJSON_ArrayForEach(m, bc_rj(now, "modes"))
+	{
+		const char *mode = bc_rj_str("", m, "mode");
+		cJSON *o;
+		double a, b;
+
+		r = s_find_mode(bc_rj(ref, "modes"), mode);
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "mode", mode);
+		if (!r) {
+			cJSON_AddStringToObject(o, "note", "not in the reference run");
+			cJSON_AddItemToArray(arr, o);
+			continue;
+		}
+		if (s_metric(r, "waf", &b))
+			cJSON_AddNumberToObject(o, "reference_waf", b);
+		if (s_metric(m, "waf", &a))
+			cJSON_AddNumberToObject(o, "waf", a);
+		if (s_metric(r, "waf", &b) && s_metric(m, "waf", &a)) {
+			cJSON_AddNumberToObject(o, "waf_delta", s_r4(a - b));
+			if (b > 0)
+				cJSON_AddNumberToObject(o, "waf_delta_pct",
+							s_r4(100 * (a - b) / b));
+		}
+		if (s_metric(r, "write_p99_ms", &b))
+			cJSON_AddNumberToObject(o, "reference_write_p99_ms", b);
+		if (s_metric(m, "write_p99_ms", &a))
+			cJSON_AddNumberToObject(o, "write_p99_ms", a);
+		if (s_metric(r, "host_write_bytes", &b))
+			cJSON_AddNumberToObject(o, "reference_host_write_bytes", b);
+		if (s_metric(m, "host_write_bytes", &a))
+			cJSON_AddNumberToObject(o, "host_write_bytes", a);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+/* the experiment object of step `name` in a run directory's run.json */
+static cJSON *s_reference(const char *dir, const char *name, char *err, size_t errlen)
+{
+	cJSON *run = bc_report_read_json(dir, "run.json", err, errlen), *found = NULL;
+	const cJSON *sj, *x;
+
+	if (!run)
+		return NULL;
+	cJSON_ArrayForEach(sj, bc_rj(run, "steps"))
+	{
+		x = bc_rj(sj, "experiment");
+		if (!x)
+			continue;
+		if (!found || !strcmp(bc_rj_str("", x, "step"), name)) {
+			cJSON_Delete(found);
+			found = cJSON_Duplicate(x, true);
+		}
+		if (!strcmp(bc_rj_str("", x, "step"), name))
+			break;
+	}
+	cJSON_Delete(run);
+	if (!found)
+		snprintf(err, errlen, "%s/run.json holds no experiment", dir);
+	return found;
+}
+
+cJSON *bc_fdp_summary(const cJSON *steps, const char *name, const struct bc_experiment *x)
+{
+	cJSON *o = cJSON_CreateObject(), *modes, *ver, *gc, *plan, *ml;
+	double maxw = 0, w;
+	bool any = false, reached;
+	int m, i;
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "step", name);
+	plan = cJSON_AddObjectToObject(o, "plan");
+	ml = cJSON_AddArrayToObject(plan, "modes");
+	for (m = 0; m < x->nmodes; m++)
+		cJSON_AddItemToArray(ml, cJSON_CreateString(x->modes[m].name));
+	cJSON_AddBoolToObject(plan, "precondition", x->pre);
+	if (x->pre) {
+		cJSON_AddBoolToObject(plan, "discard", x->discard);
+		cJSON_AddBoolToObject(plan, "seq_fill", x->seq_fill);
+		cJSON_AddNumberToObject(plan, "random_passes", x->random_passes);
+		if (x->win_set) {
+			cJSON_AddNumberToObject(plan, "window_offset", (double)x->win_offset);
+			cJSON_AddNumberToObject(plan, "window_length", (double)x->win_length);
+		} else {
+			cJSON_AddStringToObject(plan, "window", "volume");
+		}
+	}
+	cJSON_AddNumberToObject(plan, "warmup_iterations", x->warmup);
+	cJSON_AddNumberToObject(plan, "measure_iterations", x->measure);
+	cJSON_AddNumberToObject(plan, "tolerance_pct", x->tolerance_pct);
+	cJSON_AddNumberToObject(plan, "gc_waf", x->gc_waf);
+	modes = cJSON_AddArrayToObject(o, "modes");
+	for (m = 0; m < x->nmodes; m++) {
+		cJSON *mo = s_mode(steps, name, x->modes[m].name);
+
+		if (!mo)
+			continue;
+		if (s_metric(mo, "waf", &w)) {
+			any = true;
+			maxw = w > maxw ? w : maxw;
+		}
+		cJSON_AddItemToArray(modes, mo);
+	}
+	reached = any && maxw > x->gc_waf;
+	gc = cJSON_AddObjectToObject(o, "gc");
+	if (!any) {
+		cJSON_AddNullToObject(gc, "reached");
+		cJSON_AddStringToObject(gc, "note",
+					"no mode has a WAF: no device counters (run on an NVMe "
+					"namespace or a simulated SSD)");
+	} else {
+		char note[320];
+
+		cJSON_AddBoolToObject(gc, "reached", reached);
+		cJSON_AddNumberToObject(gc, "max_waf", maxw);
+		snprintf(note, sizeof(note),
+			 reached
+			     ? "the device reached garbage collection (WAF up to %.4f > %g)"
+			     : "WAF <= %2$g in every mode (at most %1$.4f): the device never "
+			       "reached garbage collection, so placement could not change WAF. "
+			       "Precondition further (a larger window, more random passes) or run "
+			       "longer before measuring",
+			 maxw, x->gc_waf);
+		cJSON_AddStringToObject(gc, "note", note);
+	}
+	ver = cJSON_AddArrayToObject(o, "verdict");
+	for (i = 0; i < x->nexpect; i++)
+		cJSON_AddItemToArray(ver, s_verdict_row(modes, x, &x->expect[i], reached));
+	if (x->reference[0]) {
+		cJSON *ref = cJSON_AddObjectToObject(o, "reference"), *rx;
+		char err[512] = "";
+
+		cJSON_AddStringToObject(ref, "dir", x->reference);
+		rx = s_reference(x->reference, name, err, sizeof(err));
+		if (rx) {
+			cJSON_AddItemToObject(ref, "modes", bc_fdp_compare(o, rx));
+			cJSON_Delete(rx);
+		} else {
+			cJSON_AddStringToObject(ref, "error", err);
+		}
+	}
+	return o;
+}
+
+static const char *s_num(const cJSON *m, const char *key, int dec, char *buf, size_t len)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, key);
+
+	if (!cJSON_IsNumber(v))
+		return "-";
+	snprintf(buf, len, "%.*f", dec, v->valuedouble);
+	return buf;
+}
+
+/* an observed figure: 4 significant decimals for WAF and ms, binary units for bytes */
+static const char *s_fig(const cJSON *r, const char *key, char *buf, size_t len)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, key);
+	const char *metric = bc_rj_str("", r, "metric");
+
+	if (!cJSON_IsNumber(v))
+		return "-";
+	if (strstr(metric, "bytes"))
+		return bc_fmt_bytes(v->valuedouble, buf, len);
+	snprintf(buf, len, "%.4g%s", v->valuedouble, strstr(metric, "_ms") ? " ms" : "");
+	return buf;
+}
+
+void bc_fdp_md(FILE *f, const cJSON *x)
+{
+	char b1[48], b2[48], b3[32], b4[32], b5[32], b6[32], b7[32];
+	const cJSON *m, *r;
+
+	if (!x)
+		return;
+	fprintf(f, "\n## FDP experiment: ");
+	bc_md_puts(f, bc_rj_str("?", x, "step"));
+	fprintf(f, "\n\nWAF = media bytes written / host bytes written (device counters) summed "
+		   "over each mode's measurement iterations; latency from their merged "
+		   "histograms.\n\n");
+	fprintf(f, "| mode | placement | iterations | host writes | media writes | WAF | WAF "
+		   "status | read p50 ms | read p99 ms | write p50 ms | write p99 ms |\n");
+	fprintf(f, "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|\n");
+	cJSON_ArrayForEach(m, bc_rj(x, "modes"))
+	{
+		char *pl = cJSON_PrintUnformatted(bc_rj(m, "placement"));
+
+		fprintf(f, "| ");
+		bc_md_puts(f, bc_rj_str("?", m, "mode"));
+		fprintf(f, " | ");
+		bc_md_puts(f, pl ? pl : "-");
+		cJSON_free(pl);
+		fprintf(f, " | %.0f/%.0f | %s | %s | %s | ", bc_rj_num(m, "ok_iterations"),
+			bc_rj_num(m, "measure_iterations"),
+			bc_fmt_bytes(bc_rj_num(m, "host_write_bytes"), b1, sizeof(b1)),
+			bc_fmt_bytes(bc_rj_num(m, "media_write_bytes"), b2, sizeof(b2)),
+			s_num(m, "waf", 4, b3, sizeof(b3)));
+		bc_md_puts(f, bc_rj_str("-", m, "waf_status"));
+		fprintf(f, " | %s | %s | %s | %s |\n", s_num(m, "read_p50_ms", 3, b4, sizeof(b4)),
+			s_num(m, "read_p99_ms", 3, b5, sizeof(b5)),
+			s_num(m, "write_p50_ms", 3, b6, sizeof(b6)),
+			s_num(m, "write_p99_ms", 3, b7, sizeof(b7)));
+	}
+	fprintf(f, "\nGarbage collection: ");
+	bc_md_puts(f, bc_rj_str("-", x, "gc", "note"));
+	fprintf(f, "\n\n### Expected vs observed\n\n");
+	fprintf(f, "| expected | observed | verdict |\n|---|---|---|\n");
+	cJSON_ArrayForEach(r, bc_rj(x, "verdict"))
+	{
+		fprintf(f, "| ");
+		bc_md_puts(f, bc_rj_str("?", r, "expected"));
+		fprintf(f, " | %s vs %s | ", s_fig(r, "observed_lower", b1, sizeof(b1)),
+			s_fig(r, "observed_than", b2, sizeof(b2)));
+		bc_md_puts(f, bc_rj_str("?", r, "judgement"));
+		fprintf(f, " |\n");
+	}
+	if (bc_rj(x, "reference")) {
+		fprintf(f, "\n### Reference run: ");
+		bc_md_puts(f, bc_rj_str("?", x, "reference", "dir"));
+		fprintf(f, "\n\n");
+		if (bc_rj(x, "reference", "error")) {
+			bc_md_puts(f, bc_rj_str("", x, "reference", "error"));
+			fprintf(f, "\n");
+		} else {
+			fprintf(f, "| mode | reference WAF | WAF | delta | reference write p99 ms "
+				   "| write p99 ms |\n|---|---:|---:|---:|---:|---:|\n");
+		}
+		cJSON_ArrayForEach(m, bc_rj(x, "reference", "modes"))
+		{
+			fprintf(f, "| ");
+			bc_md_puts(f, bc_rj_str("?", m, "mode"));
+			fprintf(f, " | %s | %s | %s | %s | %s |\n",
+				s_num(m, "reference_waf", 4, b1, sizeof(b1)),
+				s_num(m, "waf", 4, b2, sizeof(b2)),
+				s_num(m, "waf_delta", 4, b3, sizeof(b3)),
+				s_num(m, "reference_write_p99_ms", 3, b4, sizeof(b4)),
+				s_num(m, "write_p99_ms", 3, b5, sizeof(b5)));
+		}
+	}
+}
+
+void bc_fdp_print(FILE *f, const cJSON *x)
+{
+	char b1[48], b2[48], b3[32], b4[32];
+	const cJSON *m, *r;
+
+	fprintf(f, "\nexperiment %s:\n", bc_rj_str("?", x, "step"));
+	fprintf(f, "  %-12s %12s %12s %9s %12s\n", "mode", "host", "media", "WAF", "write p99 ms");
+	cJSON_ArrayForEach(m, bc_rj(x, "modes"))
+	    fprintf(f, "  %-12s %12s %12s %9s %12s%s%s\n", bc_rj_str("?", m, "mode"),
+		    bc_fmt_bytes(bc_rj_num(m, "host_write_bytes"), b1, sizeof(b1)),
+		    bc_fmt_bytes(bc_rj_num(m, "media_write_bytes"), b2, sizeof(b2)),
+		    s_num(m, "waf", 4, b3, sizeof(b3)), s_num(m, "write_p99_ms", 3, b4, sizeof(b4)),
+		    cJSON_IsNumber(bc_rj(m, "waf")) ? "" : "  ",
+		    cJSON_IsNumber(bc_rj(m, "waf")) ? "" : bc_rj_str("", m, "waf_status"));
+	fprintf(f, "  gc: %s\n", bc_rj_str("-", x, "gc", "note"));
+	cJSON_ArrayForEach(r, bc_rj(x, "verdict"))
+	    fprintf(f, "  expected %-40s observed %s vs %s: %s\n", bc_rj_str("?", r, "expected"),
+		    s_fig(r, "observed_lower", b1, sizeof(b1)),
+		    s_fig(r, "observed_than", b2, sizeof(b2)), bc_rj_str("?", r, "judgement"));
+	fflush(f);
+}
+
+void bc_fdp_html(FILE *f, const cJSON *x)
+{
+	const char *labels[BC_EXP_MODES_MAX];
+	double v[BC_EXP_MODES_MAX];
+	char id[BC_NAME_MAX + 8], b1[48], b2[48];
+	struct bc_svg_chart c = {.title = "WAF per mode (measurement iterations)",
+				 .x_label = "placement mode",
+				 .y_label = "WAF (media / host writes)"};
+	const cJSON *m, *r;
+	int n = 0;
+
+	if (!x)
+		return;
+	snprintf(id, sizeof(id), "waf-%s", bc_rj_str("", x, "step"));
+	c.id = id;
+	fprintf(f, "<h3>FDP experiment ");
+	bc_html_puts(f, bc_rj_str("?", x, "step"));
+	fprintf(f,
+		"</h3>\n<table>\n<tr><th>mode</th><th>host writes</th><th>media writes</th>"
+		"<th>WAF</th><th>WAF status</th><th>write p99 ms</th><th>read p99 ms</th></tr>\n");
+	cJSON_ArrayForEach(m, bc_rj(x, "modes"))
+	{
+		const cJSON *w = bc_rj(m, "waf");
+
+		fprintf(f, "<tr><td>");
+		bc_html_puts(f, bc_rj_str("?", m, "mode"));
+		fprintf(f, "</td><td>%s</td><td>%s</td><td>%s</td><td>",
+			bc_fmt_bytes(bc_rj_num(m, "host_write_bytes"), b1, sizeof(b1)),
+			bc_fmt_bytes(bc_rj_num(m, "media_write_bytes"), b2, sizeof(b2)),
+			cJSON_IsNumber(w) ? "" : "-");
+		if (cJSON_IsNumber(w))
+			fprintf(f, "%.4f", w->valuedouble);
+		fprintf(f, "</td><td>");
+		bc_html_puts(f, bc_rj_str("-", m, "waf_status"));
+		fprintf(f, "</td><td>%s</td>", s_num(m, "write_p99_ms", 3, b1, sizeof(b1)));
+		fprintf(f, "<td>%s</td></tr>\n", s_num(m, "read_p99_ms", 3, b1, sizeof(b1)));
+		if (cJSON_IsNumber(w) && n < BC_EXP_MODES_MAX) {
+			labels[n] = bc_rj_str("?", m, "mode");
+			v[n++] = w->valuedouble;
+		}
+	}
+	fprintf(f, "</table>\n<p>Garbage collection: ");
+	bc_html_puts(f, bc_rj_str("-", x, "gc", "note"));
+	fprintf(f, "</p>\n<table>\n<tr><th>expected</th><th>observed</th><th>verdict</th></tr>\n");
+	cJSON_ArrayForEach(r, bc_rj(x, "verdict"))
+	{
+		fprintf(f, "<tr><td>");
+		bc_html_puts(f, bc_rj_str("?", r, "expected"));
+		fprintf(f, "</td><td>%s vs ", s_fig(r, "observed_lower", b1, sizeof(b1)));
+		fprintf(f, "%s</td><td>", s_fig(r, "observed_than", b2, sizeof(b2)));
+		bc_html_puts(f, bc_rj_str("?", r, "judgement"));
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "</table>\n");
+	if (n) {
+		fprintf(f, "<div class=\"charts\"><figure>");
+		bc_svg_bars(f, &c, labels, v, n);
+		fprintf(f, "</figure></div>\n");
+	}
+}

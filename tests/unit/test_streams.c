@@ -1,0 +1,475 @@
+/* test_streams.c - multi-stream workloads and FDP experiments: profile parsing and its exact
+ * errors, the wire form, stream selection by share (1M draws within 1%), offsets inside each
+ * stream's region, placement per stream and per mode, and a job on a file whose writes land only
+ * in the writing stream's region */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bc_experiment.h"
+#include "bc_jobrun.h"
+#include "bc_profile.h"
+#include "bc_streamgen.h"
+#include "bc_streams.h"
+
+static char s_err[2048];
+
+/* a one-agent profile around step (JSON body, ' for ") and vol (extra volume keys) */
+static int s_parse(const char *step, const char *vol, struct bc_profile **p)
+{
+	char sq[8192], text[8192];
+	size_t i;
+
+	/* vol may name its own path */
+	snprintf(sq, sizeof(sq),
+		 "{'name':'t','agents':[{'name':'a','endpoint':'local'}],"
+		 "'volumes':[{'agent':'a'%s%s%s}],'steps':[{'name':'s'%s%s}]}",
+		 strncmp(vol, "'path'", 6) ? ",'path':'null'" : "", vol[0] ? "," : "", vol,
+		 step[0] ? "," : "", step);
+	for (i = 0; sq[i]; i++)
+		text[i] = sq[i] == '\'' ? '"' : sq[i];
+	text[i] = '\0';
+	return bc_profile_parse(text, "p.json", p, s_err, sizeof(s_err));
+}
+
+static struct bc_profile *s_ok(int line, const char *step, const char *vol)
+{
+	struct bc_profile *p = NULL;
+
+	if (s_parse(step, vol, &p) || !p) {
+		fprintf(stderr, "%s:%d: expected ok, got: %s\n", __FILE__, line, s_err);
+		bc_test_failures++;
+	}
+	return p;
+}
+#define OK(step, vol) s_ok(__LINE__, step, vol)
+
+/* the whole message, exactly */
+static void s_bad(int line, const char *step, const char *vol, const char *msg)
+{
+	struct bc_profile *p = NULL;
+
+	if (s_parse(step, vol, &p) != -EINVAL || p || strcmp(s_err, msg)) {
+		fprintf(stderr, "%s:%d: expected\n  \"%s\"\ngot\n  \"%s\"\n", __FILE__, line, msg,
+			p ? "(parsed)" : s_err);
+		bc_test_failures++;
+	}
+	bc_profile_destroy(&p);
+}
+#define BAD(step, vol, msg) s_bad(__LINE__, step, vol, msg)
+
+#define HOTCOLD                                                                                    \
+	"'rw':'randwrite','streams':[{'name':'hot','class':'hot_churn','share':60,"                \
+	"'range':{'offset':'0%','size':'25%'},'random_distribution':'zipf:0.99'},"                 \
+	"{'name':'cold','share':40,'bs':'64k','rw':'write','range':{'offset':'25%'}}]"
+
+static void test_parse(void)
+{
+	struct bc_profile *p;
+	const struct bc_stream *s;
+	char buf[64];
+
+	p = OK(HOTCOLD, "");
+	if (p) {
+		CHECK(p->steps[0].wl.nstreams == 2);
+		s = &p->steps[0].wl.streams[0];
+		CHECK(!strcmp(s->name, "hot") && !strcmp(s->cls, "hot_churn") && s->share == 60);
+		CHECK(s->rw == BC_RW_RANDWRITE && s->bs == 4096 && s->dist.kind == BC_DIST_ZIPF);
+		CHECK(s->range_set && s->off.pct && s->len.pct && s->len.pct_val == 25);
+		s = &p->steps[0].wl.streams[1];
+		CHECK(!strcmp(s->cls, "cold") && s->bs == 65536 && s->rw == BC_RW_WRITE);
+		CHECK(s->off.pct_val == 25 && !s->len.pct && !s->len.bytes);
+		CHECK(bc_workload_writes(&p->steps[0].wl));
+	}
+	bc_profile_destroy(&p);
+	/* a read-only step with a writing stream opens for writes */
+	p = OK("'rw':'randread','streams':[{'name':'w','share':1,'rw':'randwrite'}]", "");
+	CHECK(p && bc_workload_writes(&p->steps[0].wl));
+	bc_profile_destroy(&p);
+	p = OK("'streams':[{'name':'r','share':1}],'placement':'none'", "");
+	CHECK(p && !bc_workload_writes(&p->steps[0].wl) &&
+	      p->steps[0].wl.placement.kind == BC_PLACEMENT_NONE);
+	bc_profile_destroy(&p);
+	/* placement lists, stream_share, and streams inherited from defaults */
+	p = OK("'streams':[{'name':'a','share':1,'rw':'randwrite','placement':[3,1]}],"
+	       "'stream_share':'bytes'",
+	       "");
+	CHECK(p && p->steps[0].wl.share_bytes && p->steps[0].wl.streams[0].placement.kind == 1 &&
+	      p->steps[0].wl.streams[0].placement.n == 2 &&
+	      !strcmp(bc_placement_format(&p->steps[0].wl.streams[0].placement, buf, sizeof(buf)),
+		      "[3,1]"));
+	bc_profile_destroy(&p);
+
+	BAD("'streams':{}", "",
+	    "p.json: steps[0].streams: expected an array of 0 to 8 streams, got {}");
+	BAD("'streams':[{'share':1}]", "",
+	    "p.json: steps[0].streams[0].name: required key missing");
+	BAD("'streams':[{'name':'a'}]", "",
+	    "p.json: steps[0].streams[0].share: required key missing");
+	BAD("'streams':[{'name':'a','share':0}]", "",
+	    "p.json: steps[0].streams[0].share: expected a weight > 0 (e.g. 60 or 0.6), got 0");
+	BAD("'streams':[{'name':'a','share':1,'iodepth':4}]", "",
+	    "p.json: steps[0].streams[0].iodepth: unknown key");
+	BAD("'streams':[{'name':'a','share':1},{'name':'a','share':1}]", "",
+	    "p.json: steps[0].streams[1].name: duplicate stream name \"a\"");
+	BAD("'streams':[{'name':'a b','share':1}]", "",
+	    "p.json: steps[0].streams[0].name: expected a name of 1..31 characters "
+	    "[A-Za-z0-9._-], got \"a b\"");
+	BAD("'streams':[{'name':'a','share':1,'bs':1000}]", "",
+	    "p.json: steps[0].streams[0].bs: must be a multiple of 512 in 512..1g, got 1000");
+	BAD("'streams':[{'name':'a','share':1,'random_distribution':'zipf:0'}]", "",
+	    "p.json: steps[0].streams[0].random_distribution: zipf needs theta in (0, 100], got "
+	    "\"zipf:0\"");
+	BAD("'streams':[{'name':'a','share':1,'rw':'randrw','rwmixread':70,'rwmixtrim':40}]", "",
+	    "p.json: steps[0].streams[0].rwmixtrim: rwmixread 70 + rwmixtrim 40 exceed 100 "
+	    "percent");
+	BAD("'streams':[{'name':'a','share':1,'range':{'offset':'60%','size':'50%'}}]", "",
+	    "p.json: steps[0].streams[0].range: offset 60% + size 50% leave the window (more than "
+	    "100%)");
+	BAD("'streams':[{'name':'a','share':1,'range':{'offset':'101%'}}]", "",
+	    "p.json: steps[0].streams[0].range.offset: expected a percentage of the window in "
+	    "0%..100%, got \"101%\"");
+	BAD("'streams':[{'name':'a','share':1,'range':{'start':0}}]", "",
+	    "p.json: steps[0].streams[0].range.start: unknown key");
+	BAD("'streams':[{'name':'a','share':1,'placement':[16]}]", "",
+	    "p.json: steps[0].streams[0].placement: expected \"volume\", \"none\" or a list of 1 "
+	    "to "
+	    "16 indexes into the volume's fdp pids (0..15), got [16]");
+	BAD("'placement':'all'", "",
+	    "p.json: steps[0].placement: expected \"volume\", \"none\" or a list of 1 to 16 "
+	    "indexes "
+	    "into the volume's fdp pids (0..15), got \"all\"");
+	BAD("'stream_share':'iops'", "",
+	    "p.json: steps[0].stream_share: expected \"ios\" or \"bytes\", got \"iops\"");
+	BAD("'verify':true,'streams':[{'name':'a','share':1}]", "",
+	    "p.json: steps[0].verify: not supported with \"streams\"");
+	/* a volume's own workload may carry streams too */
+	p = OK("", "'workload':{'streams':[{'name':'v','share':1,'rw':'randwrite'}]}");
+	bc_profile_destroy(&p);
+}
+
+/* the wire form reads back the same, strictly */
+static void test_wire(void)
+{
+	struct bc_profile *p = OK(HOTCOLD ",'placement':[1],'stream_share':'bytes'", "");
+	struct bc_workload back;
+	cJSON *j;
+	char *a = NULL, *b = NULL;
+
+	if (!p)
+		return;
+	j = bc_workload_to_json(&p->steps[0].wl);
+	CHECK(j && !bc_workload_from_json(j, &back, s_err, sizeof(s_err)));
+	a = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	j = bc_workload_to_json(&back);
+	b = cJSON_PrintUnformatted(j);
+	CHECK_MSG(a && b && !strcmp(a, b), "%s\n!=\n%s", a, b);
+	CHECK(back.nstreams == 2 && back.share_bytes && back.placement.kind == 1 &&
+	      back.streams[1].off.pct_val == 25);
+	CHECK(strstr(a, "\"range\":{\"offset\":\"25%\",\"size\":0}") != NULL);
+	cJSON_free(a);
+	cJSON_free(b);
+	cJSON_Delete(j);
+	bc_profile_destroy(&p);
+}
+
+/* 1M draws: each stream's share within 1% (relative), every offset in its region */
+static void test_selection(void)
+{
+	struct bc_profile *p =
+	    OK("'rw':'randwrite','streams':["
+	       "{'name':'a','share':50,'range':{'offset':'0%','size':'10%'}},"
+	       "{'name':'b','share':30,'bs':'4k/50:16k/50','range':{'offset':'10%','size':'30%'},"
+	       "'random_distribution':'zipf:1.1'},"
+	       "{'name':'c','share':15,'rw':'write','bs':'128k','range':{'offset':'40%','size':'40%"
+	       "'}},"
+	       "{'name':'d','share':5,'rw':'randrw','rwmixread':50,'range':{'offset':'80%'}}]",
+	       "");
+	struct bc_sgens *sg = malloc(sizeof(*sg));
+	uint64_t n[4] = {0}, bytes[4] = {0}, win = 1ull << 30, draws = 1000000, i;
+	struct bc_rand rng;
+	double want[4] = {0.5, 0.3, 0.15, 0.05};
+	int bad = 0, k, pl;
+
+	if (!p || !sg)
+		goto out;
+	CHECK(!bc_sgens_init(sg, &p->steps[0].wl, "t", 0, win, 0, 1, 512, 7, s_err, sizeof(s_err)));
+	bc_rand_seed(&rng, 42);
+	for (i = 0; i < draws; i++) {
+		unsigned s = bc_sgens_pick(sg, (uint32_t)(bc_rand_next(&rng) >> 32));
+		uint64_t off;
+		uint32_t len;
+		uint8_t op;
+
+		bc_sgen_next(&sg->g[s], &rng, &op, &len, &off, &pl);
+		n[s]++;
+		bytes[s] += len;
+		if (off < sg->g[s].start || off + len > sg->g[s].end)
+			bad++;
+	}
+	for (k = 0; k < 4; k++)
+		CHECK_MSG(fabs((double)n[k] / (double)draws - want[k]) <= 0.01 * want[k],
+			  "stream %d: %.4f of the I/Os, want %.2f", k, (double)n[k] / (double)draws,
+			  want[k]);
+	CHECK_MSG(!bad, "%d offsets outside their stream's region", bad);
+	CHECK(sg->g[0].start == 0 && sg->g[0].end == win / 10 / 4096 * 4096);
+	CHECK(sg->g[3].end == win && sg->maxbs == 131072);
+	/* shares of bytes: I/O shares divided by the mean sizes */
+	p->steps[0].wl.share_bytes = true;
+	CHECK(!bc_sgens_init(sg, &p->steps[0].wl, "t", 0, win, 0, 1, 512, 7, s_err, sizeof(s_err)));
+	memset(bytes, 0, sizeof(bytes));
+	for (i = 0; i < draws; i++) {
+		unsigned s = bc_sgens_pick(sg, (uint32_t)(bc_rand_next(&rng) >> 32));
+		uint64_t off;
+		uint32_t len;
+		uint8_t op;
+
+		bc_sgen_next(&sg->g[s], &rng, &op, &len, &off, &pl);
+		bytes[s] += len;
+	}
+	{
+		double tot = (double)(bytes[0] + bytes[1] + bytes[2] + bytes[3]);
+
+		for (k = 0; k < 4; k++)
+			CHECK_MSG(fabs((double)bytes[k] / tot - want[k]) <= 0.02 * want[k] + 0.001,
+				  "stream %d: %.4f of the bytes, want %.2f", k,
+				  (double)bytes[k] / tot, want[k]);
+	}
+	/* a region that leaves the window, named */
+	CHECK(bc_sgens_init(sg, &p->steps[0].wl, "t", 0, 300 << 10, 0, 1, 512, 7, s_err,
+			    sizeof(s_err)) == -EINVAL);
+	CHECK_MSG(strstr(s_err, "stream \"a\": range of 28672 bytes") ||
+		      strstr(s_err, "stream \"c\""),
+		  "%s", s_err);
+out:
+	free(sg);
+	bc_profile_destroy(&p);
+}
+
+/* placements: a stream's own, the workload's, round-robin per job, none for reads */
+static void test_placement(void)
+{
+	struct bc_profile *p =
+	    OK("'rw':'randwrite','placement':'none','streams':[{'name':'a','share':1,"
+	       "'placement':[2,5]},{'name':'b','share':1},{'name':'r','share':1,'rw':'randread'}]",
+	       "");
+	struct bc_sgens *sg = malloc(sizeof(*sg));
+	struct bc_rand rng;
+	uint64_t off;
+	uint32_t len;
+	uint8_t op;
+	int pl;
+
+	if (!p || !sg)
+		goto out;
+	CHECK(!bc_sgens_init(sg, &p->steps[0].wl, "t", 0, 1 << 20, 0, 1, 512, 1, s_err,
+			     sizeof(s_err)));
+	bc_rand_seed(&rng, 1);
+	bc_sgen_next(&sg->g[0], &rng, &op, &len, &off, &pl);
+	CHECK(pl == 2);
+	bc_sgen_next(&sg->g[0], &rng, &op, &len, &off, &pl);
+	CHECK(pl == 5);
+	bc_sgen_next(&sg->g[0], &rng, &op, &len, &off, &pl);
+	CHECK(pl == 2);
+	bc_sgen_next(&sg->g[1], &rng, &op, &len, &off, &pl);
+	CHECK(pl == BC_PLACEMENT_NONE);
+	bc_sgen_next(&sg->g[2], &rng, &op, &len, &off, &pl);
+	CHECK(op == BC_OP_READ && pl == BC_PLACEMENT_VOLUME);
+out:
+	free(sg);
+	bc_profile_destroy(&p);
+}
+
+#define EXP_STREAMS                                                                                \
+	"'rw':'randwrite','streams':[{'name':'h1','class':'hot','share':3},"                       \
+	"{'name':'h2','class':'hot','share':1},{'name':'c','class':'cold','share':1},"             \
+	"{'name':'m','class':'meta','share':1}]"
+#define FDP4 "'fdp':{'pids':[0,1,2,3]}"
+
+static void test_experiment(void)
+{
+	struct bc_experiment x;
+	struct bc_workload wl;
+	struct bc_profile *p;
+	char buf[64];
+
+	p = OK(EXP_STREAMS
+	       ",'experiment':{'modes':['no_fdp','mixed','separated','mine'],"
+	       "'placements':{'mine':{'hot':[3],'*':'none'},'separated':{'meta':[0],"
+	       "'hot':[1,2],'cold':[3]}},'warmup_iterations':2,'measure_iterations':8,"
+	       "'precondition':{'random_passes':2,'window':{'offset':'1g','size':'32m'}}}",
+	       FDP4);
+	if (p) {
+		CHECK(!bc_experiment_get(&p->steps[0], &x, s_err, sizeof(s_err)));
+		CHECK(x.nmodes == 4 && x.warmup == 2 && x.measure == 8 && x.pre &&
+		      x.random_passes == 2 && x.win_set && x.win_offset == 1ull << 30 &&
+		      x.win_length == 32ull << 20 && bc_experiment_pre_steps(&x) == 4);
+		/* defaults: seed 000's directions */
+		CHECK(x.nexpect == 5 && !strcmp(x.expect[0].metric, "waf"));
+		bc_experiment_mode_workload(&x, 0, &p->steps[0].wl, &wl);
+		CHECK(wl.streams[0].placement.kind == BC_PLACEMENT_NONE &&
+		      wl.streams[3].placement.kind == BC_PLACEMENT_NONE);
+		bc_experiment_mode_workload(&x, 1, &p->steps[0].wl, &wl);
+		CHECK(!strcmp(bc_placement_format(&wl.streams[0].placement, buf, sizeof(buf)),
+			      "[0,1,2]") &&
+		      !strcmp(bc_placement_format(&wl.streams[2].placement, buf, sizeof(buf)),
+			      "[1,2,0]"));
+		bc_experiment_mode_workload(&x, 2, &p->steps[0].wl, &wl);
+		CHECK(!strcmp(bc_placement_format(&wl.streams[1].placement, buf, sizeof(buf)),
+			      "[1,2]") &&
+		      !strcmp(bc_placement_format(&wl.streams[3].placement, buf, sizeof(buf)),
+			      "[0]"));
+		bc_experiment_mode_workload(&x, 3, &p->steps[0].wl, &wl);
+		CHECK(wl.streams[0].placement.kind == 1 && wl.streams[0].placement.idx[0] == 3 &&
+		      wl.streams[2].placement.kind == BC_PLACEMENT_NONE);
+		CHECK(bc_experiment_seconds(&x, &p->steps[0].wl) == 4 * (4 * 3600 + 10 * 10));
+	}
+	bc_profile_destroy(&p);
+	/* the resolved profile parses back */
+	p = OK(EXP_STREAMS ",'experiment':{'modes':['separated']}", "");
+	if (p) {
+		cJSON *j = bc_profile_to_json(p);
+		char *t = cJSON_PrintUnformatted(j);
+		struct bc_profile *q = NULL;
+
+		CHECK(t && !bc_profile_parse(t, "r.json", &q, s_err, sizeof(s_err)));
+		CHECK(q && q->steps[0].experiment && q->steps[0].wl.nstreams == 4);
+		bc_profile_destroy(&q);
+		cJSON_free(t);
+		cJSON_Delete(j);
+	}
+	bc_profile_destroy(&p);
+
+	BAD("'experiment':{'modes':['no_fdp']}", "",
+	    "p.json: steps[0].experiment: needs \"streams\" in the step's workload: the modes "
+	    "place streams by lifetime class");
+	BAD(EXP_STREAMS ",'experiment':{}", "",
+	    "p.json: steps[0].experiment.modes: required key missing");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['x']}", "",
+	    "p.json: steps[0].experiment.modes[0]: \"x\" is not a built-in mode (no_fdp, mixed, "
+	    "separated): give its \"placements\"");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['a-mode-name-of-25-chars-x']}", "",
+	    "p.json: steps[0].experiment.modes[0]: a mode name has at most 24 characters, got "
+	    "\"a-mode-name-of-25-chars-x\"");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['mixed','mixed']}", "",
+	    "p.json: steps[0].experiment.modes[1]: duplicate mode \"mixed\"");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['separated'],'runs':3}", "",
+	    "p.json: steps[0].experiment.runs: unknown key");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['no_fdp'],'placements':{'no_fdp':{}}}", "",
+	    "p.json: steps[0].experiment.placements.no_fdp: no_fdp writes without directives; it "
+	    "has no placement");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['separated'],'placements':{'separated':"
+			"{'warm':[1]}}}",
+	    "",
+	    "p.json: steps[0].experiment.placements.separated.warm: no stream has class \"warm\" "
+	    "(classes: hot, cold, meta)");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['separated'],'placements':{'separated':"
+			"{'hot':[1]}}}",
+	    "",
+	    "p.json: steps[0].experiment.placements.separated: class \"cold\" has no placement "
+	    "(name it or give \"*\")");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['separated'],'placements':{'separated':"
+			"{'*':'volume'}}}",
+	    "",
+	    "p.json: steps[0].experiment.placements.separated.*: a mode places classes itself: "
+	    "give indexes or \"none\"");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['no_fdp','separated']}", "'fdp':{'pids':[0,1]}",
+	    "p.json: steps[0].experiment.modes[1]: mode \"separated\" puts class \"meta\" on "
+	    "placement index 2, but volumes[0].fdp has 2 pid(s) (list more pids, or give "
+	    "\"placements\".\"separated\")");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['no_fdp','mixed']}", "'path':'sim'",
+	    "p.json: volumes[0]: has no \"fdp\" pids, but the experiment of steps[0] places "
+	    "classes on placement indexes in mode \"mixed\" (give \"fdp\": {\"pids\": [...]})");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['separated'],'measure_iterations':0}", "",
+	    "p.json: steps[0].experiment.measure_iterations: expected an integer in 1..1000, got "
+	    "0");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['separated'],'precondition':{'discard':false,"
+			"'seq_fill':false,'random_passes':0}}",
+	    "",
+	    "p.json: steps[0].experiment.precondition: discard, seq_fill and random_passes are "
+	    "all off: say \"precondition\": false");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['separated'],'precondition':{'window':'all'}}", "",
+	    "p.json: steps[0].experiment.precondition.window: expected \"volume\", \"namespace\" "
+	    "or "
+	    "{\"offset\": ..., \"size\": ...}, got \"all\"");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['separated','mixed'],'expect':[{'metric':'waf',"
+			"'lower':'separated','than':'no_fdp'}]}",
+	    "",
+	    "p.json: steps[0].experiment.expect[0].than: expected another of the experiment's "
+	    "modes, got \"no_fdp\"");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['separated','mixed'],'expect':[{'metric':'iops',"
+			"'lower':'separated','than':'mixed'}]}",
+	    "",
+	    "p.json: steps[0].experiment.expect[0].metric: expected one of waf, media_bytes, "
+	    "host_bytes, write_p99_ms, write_p50_ms, read_p99_ms, read_p50_ms, got \"iops\"");
+	BAD(EXP_STREAMS ",'sweep':{'iodepth':[1,2]},'experiment':{'modes':['separated']}", "",
+	    "p.json: steps[0].experiment: a step has either a sweep or an experiment");
+	BAD(EXP_STREAMS ",'experiment':{'modes':['separated']}",
+	    "'workload':{'streams':[{'name':'v','share':1}]}",
+	    "p.json: volumes[0].workload.streams: the experiment of steps[0] places the step's "
+	    "streams: a volume cannot replace them");
+}
+
+/* a job on a file: stream "w" writes only its region, "r" only reads the rest */
+static void test_job_regions(void)
+{
+	char path[] = "/tmp/bc-test-streams-XXXXXX", err[512];
+	struct bc_profile *p =
+	    OK("'rw':'randwrite','iodepth':8,'direct':false,'streams':["
+	       "{'name':'w','share':1,'range':{'offset':'25%','size':'25%'}},"
+	       "{'name':'r','share':1,'rw':'randread','range':{'offset':'50%'}}]",
+	       "");
+	struct bc_volume_spec spec = {.node = -1, .size_bytes = 4 << 20};
+	struct bc_target t = {.fd = -1};
+	struct jr_run r = {0};
+	uint64_t w[2], off;
+	int fd = -1, outside = 0, inside = 0;
+
+	if (!p)
+		return;
+	fd = mkstemp(path);
+	if (fd < 0) {
+		bc_profile_destroy(&p);
+		SKIP("cannot create a temporary file");
+	}
+	close(fd);
+	CHECK(!bc_target_open(&t, path, &spec, &p->steps[0].wl, false, err, sizeof(err)));
+	if (!t.ops)
+		goto out;
+	CHECK_MSG(!jr_run(&t, 1, &p->steps[0].wl, NULL, 1, &r, err, sizeof(err)), "%s", err);
+	CHECK(r.total && r.total[0].op[BC_OP_WRITE].ios > 0 && r.total[0].op[BC_OP_READ].ios > 0);
+	bc_target_close(&t);
+	/* every written 4 KiB block begins with its own offset (the job's write stamp) */
+	fd = open(path, O_RDONLY);
+	for (off = 0; fd >= 0 && off < (4u << 20); off += 4096) {
+		if (pread(fd, w, sizeof(w), (off_t)off) != sizeof(w) || w[0] != off || !w[0])
+			continue;
+		if (off >= (1u << 20) && off < (2u << 20))
+			inside++;
+		else
+			outside++;
+	}
+	if (fd >= 0)
+		close(fd);
+	CHECK_MSG(inside > 0 && !outside, "%d written blocks inside, %d outside", inside, outside);
+out:
+	jr_free(&r);
+	unlink(path);
+	bc_profile_destroy(&p);
+}
+
+int main(void)
+{
+	test_parse();
+	test_wire();
+	test_selection();
+	test_placement();
+	test_experiment();
+	test_job_regions();
+	TEST_DONE();
+}

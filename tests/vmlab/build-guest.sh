@@ -226,7 +226,9 @@ if [ -n "$ne" ]; then
 	fi
 fi
 
-# old pieces of earlier builds: keep the cache from growing without bound
+# pieces nobody used lately (each is touched when used): every rebuild of bench-agent
+# makes a new 6 MB agent piece, so those go after a day, the rest after two weeks
+find "$CACHE/guest" -maxdepth 1 -name 'agent-*.cpio.gz' -mmin +1440 -delete 2>/dev/null || true
 find "$CACHE/guest" -maxdepth 1 -name '*.cpio.gz' -mtime +14 -delete 2>/dev/null || true
 touch "$BASE" "$AGENT" ${NODEEXP:+"$NODEEXP"}
 

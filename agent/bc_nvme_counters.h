@@ -24,6 +24,13 @@ struct bc_nvme_counters {
 	struct bc_nvme_ocp_c0 ocp;
 	struct bc_nvme_fdp_stats fdp;
 	bool have_sim; /* a simulated SSD (target_sim.c): its FTL's own counters too */
+	/*
+	 * what the logs describe: SMART is per controller and FDP statistics
+	 * per endurance group, not per namespace, so two volumes on one
+	 * device report the same deltas; whoever sums volumes must count each
+	 * device once ("serial/endgid", or the sim target's path)
+	 */
+	char device[48];
 	struct bc_sim_counters sim;
 };
 

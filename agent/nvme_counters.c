@@ -71,6 +71,8 @@ void bc_nvme_counters_read(const char *path, struct bc_nvme_counters *c)
 
 	memset(&id, 0, sizeof(id));
 	c->fdp_err = bc_nvme_ident_ioctl(path, &id);
+	if (!c->fdp_err)
+		snprintf(c->device, sizeof(c->device), "%s/%u", id.serial, id.endgid);
 	if (!c->fdp_err && !id.fdps)
 		c->fdp_err = -EOPNOTSUPP;
 	if (!c->fdp_err)
@@ -110,6 +112,7 @@ static bool s_read_target(const struct bc_target *t, struct bc_nvme_counters *c)
 	if (c->smart_err == -ENOTSUP)
 		return false;
 	c->sampled = true;
+	snprintf(c->device, sizeof(c->device), "%s", t->path);
 	if (!c->smart_err)
 		c->smart_err = bc_nvme_parse_smart(buf, BC_NVME_SMART_BYTES, &c->smart);
 	c->have_smart = !c->smart_err;
@@ -162,6 +165,8 @@ cJSON *bc_nvme_counters_json(const struct bc_nvme_counters *a, const struct bc_n
 
 	if (!o)
 		return NULL;
+	if (b->device[0])
+		cJSON_AddStringToObject(o, "device", b->device);
 	if (a->have_smart && b->have_smart) {
 		x = cJSON_AddObjectToObject(o, "smart");
 		s_num(x, "data_units_written",

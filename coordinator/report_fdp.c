@@ -34,6 +34,30 @@ struct s_counters {
 	bool have_sim;
 };
 
+/*
+ * true when an earlier volume of the step reported the same device: its
+ * logs are per controller / endurance group, so its deltas count once
+ */
+static bool s_seen_device(const cJSON *sj, const cJSON *vol)
+{
+	const char *dev = bc_rj_str(NULL, vol, "nvme", "device");
+	const cJSON *agent, *v;
+
+	if (!dev || !*dev)
+		return false;
+	cJSON_ArrayForEach(agent, bc_rj(sj, "agent_totals"))
+	{
+		cJSON_ArrayForEach(v, bc_rj(agent, "volumes"))
+		{
+			if (v == vol)
+				return false;
+			if (!strcmp(bc_rj_str("", v, "nvme", "device"), dev))
+				return true;
+		}
+	}
+	return false;
+}
+
 static void s_step_counters(const cJSON *sj, struct s_counters *c)
 {
 	const cJSON *agent, *vol;
@@ -46,6 +70,8 @@ static void s_step_counters(const cJSON *sj, struct s_counters *c)
 			const cJSON *w = bc_rj(vol, "nvme", "waf");
 			const char *st = bc_rj_str(NULL, w, "status");
 
+			if (s_seen_device(sj, vol))
+				continue;
 			c->nvol++;
 			if (st && !strcmp(st, "available")) {
 				c->navail++;

@@ -201,8 +201,44 @@ out:
 	bc_profile_destroy(&p);
 }
 
+/* two namespaces of one drive report the drive's deltas twice: counted once */
+static void test_shared_device(void)
+{
+	struct bc_profile *p = s_profile("{\"modes\": [\"separated\"]}");
+	struct bc_experiment x;
+	cJSON *steps = cJSON_CreateArray(), *sum, *st;
+	const cJSON *m;
+
+	if (!p || bc_experiment_get(&p->steps[0], &x, s_err, sizeof(s_err))) {
+		CHECK(!"profile");
+		goto out;
+	}
+	st = s_step("separated", "measure", 0, 0, 1000);
+	cJSON_ReplaceItemInObject(
+	    st, "agent_totals",
+	    cJSON_Parse("{\"a\": {\"volumes\": ["
+			"{\"nvme\": {\"device\": \"S1/1\", \"waf\": {\"status\": \"available\", "
+			"\"source\": \"fdp\", \"host_bytes\": 100, \"media_bytes\": 300}}},"
+			"{\"nvme\": {\"device\": \"S1/1\", \"waf\": {\"status\": \"available\", "
+			"\"source\": \"fdp\", \"host_bytes\": 100, \"media_bytes\": 300}}},"
+			"{\"nvme\": {\"device\": \"S2/1\", \"waf\": {\"status\": \"available\", "
+			"\"source\": \"fdp\", \"host_bytes\": 100, \"media_bytes\": 100}}}]}}"));
+	cJSON_AddItemToArray(steps, st);
+	sum = bc_fdp_summary(steps, "x", &x);
+	m = s_mode(sum, "separated");
+	/* (300 + 100) / (100 + 100) = 2, not (300 + 300 + 100) / 300 = 2.33 */
+	CHECK_MSG(m && cJSON_GetObjectItem(m, "host_write_bytes")->valuedouble == 200 &&
+		      cJSON_GetObjectItem(m, "waf")->valuedouble == 2,
+		  "%s", m ? cJSON_PrintUnformatted(m) : "no mode");
+	cJSON_Delete(sum);
+out:
+	cJSON_Delete(steps);
+	bc_profile_destroy(&p);
+}
+
 int main(void)
 {
+	test_shared_device();
 	test_gc_reached();
 	test_gc_never();
 	test_no_counters();

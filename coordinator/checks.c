@@ -187,6 +187,16 @@ static void s_little(cJSON *arr, const struct bc_step_result *r)
 				"skipped: rate limit or thinktime paces this volume");
 			continue;
 		}
+		/*
+		 * a size-based pass ends inside its last second (and may end inside
+		 * the first), with fewer I/Os in flight as jobs finish: the window's
+		 * average says nothing about the queue
+		 */
+		if (bc_workload_size_based(&vw)) {
+			s_check(arr, "Little's law (in flight = IOPS x mean latency)", e->name, -1,
+				"skipped: size-based, the pass ends inside the window");
+			continue;
+		}
 		n_exp = (double)vw.iodepth * vw.numjobs;
 
 		for (op = 0; op < BC_OP_NR; op++) {

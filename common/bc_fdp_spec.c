@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bc_keys.h"
 #include "bc_profile.h"
 
 const char *bc_fdp_policy_name(enum bc_fdp_policy p)
@@ -27,7 +28,9 @@ const char *bc_fdp_policy_name(enum bc_fdp_policy p)
 int bc_fdp_spec_from_json(const cJSON *o, const char *base, struct bc_fdp_spec *f, char *err,
 			  size_t errlen)
 {
+	static const char *const keys[] = {"pids", "policy", NULL};
 	const cJSON *pids, *pol, *it;
+	char path[160];
 	int n = 0;
 
 	memset(f, 0, sizeof(*f));
@@ -36,14 +39,9 @@ int bc_fdp_spec_from_json(const cJSON *o, const char *base, struct bc_fdp_spec *
 			 "%s.fdp: expected an object {\"pids\": [...], \"policy\": ...}", base);
 		return -EINVAL;
 	}
-	cJSON_ArrayForEach(it, o)
-	{
-		if (strcmp(it->string, "pids") && strcmp(it->string, "policy")) {
-			snprintf(err, errlen, "%s.fdp: unknown key \"%s\" (known: pids, policy)",
-				 base, it->string);
-			return -EINVAL;
-		}
-	}
+	snprintf(path, sizeof(path), "%s.fdp", base);
+	if (bc_keys_known(o, path, keys, err, errlen))
+		return -EINVAL;
 	pids = cJSON_GetObjectItemCaseSensitive(o, "pids");
 	if (!cJSON_IsArray(pids) || !cJSON_GetArraySize(pids) ||
 	    cJSON_GetArraySize(pids) > BC_FDP_PIDS_MAX) {

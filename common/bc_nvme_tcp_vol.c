@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bc_keys.h"
 #include "bc_nvme_tcp_vol.h"
 
 static const char *const s_keys[] = {"traddr", "trsvcid",     "subnqn",	  "hostnqn", "nr_io_queues",
@@ -76,9 +77,10 @@ static int s_bool(const cJSON *o, const char *base, const char *key, bool *out, 
 int bc_nvme_tcp_vol_from_json(const cJSON *o, const char *base, struct bc_nvme_tcp_vol *v,
 			      char *err, size_t errlen)
 {
-	const cJSON *it, *svc;
+	const cJSON *svc;
+	char path[160];
 	double d;
-	int i, rc;
+	int rc;
 
 	memset(v, 0, sizeof(*v));
 	if (!cJSON_IsObject(o)) {
@@ -87,18 +89,9 @@ int bc_nvme_tcp_vol_from_json(const cJSON *o, const char *base, struct bc_nvme_t
 			 base);
 		return -EINVAL;
 	}
-	cJSON_ArrayForEach(it, o)
-	{
-		for (i = 0; s_keys[i] && strcmp(s_keys[i], it->string); i++)
-			;
-		if (!s_keys[i]) {
-			snprintf(err, errlen,
-				 "%s.nvme_tcp: unknown key \"%s\" (known: traddr, trsvcid, subnqn, "
-				 "hostnqn, nr_io_queues, nsid, passthrough, discover)",
-				 base, it->string);
-			return -EINVAL;
-		}
-	}
+	snprintf(path, sizeof(path), "%s.nvme_tcp", base);
+	if (bc_keys_known(o, path, s_keys, err, errlen))
+		return -EINVAL;
 	rc = s_bool(o, base, "discover", &v->discover, err, errlen);
 	if (!rc)
 		rc = s_bool(o, base, "passthrough", &v->passthrough, err, errlen);

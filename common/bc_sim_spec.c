@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_keys.h"
 #include "bc_sim_spec.h"
 #include "bc_units.h"
 
@@ -124,7 +125,8 @@ static int s_latency(const cJSON *o, const char *base, struct bc_sim_spec *s, ch
 {
 	static const char *const names[] = {"read", "program", "erase"};
 	uint32_t *dst[] = {&s->lat_read_ns, &s->lat_program_ns, &s->lat_erase_ns};
-	const cJSON *it, *v;
+	const cJSON *v;
+	char path[160];
 	int i;
 
 	if (!cJSON_IsObject(o)) {
@@ -134,18 +136,9 @@ static int s_latency(const cJSON *o, const char *base, struct bc_sim_spec *s, ch
 			 base);
 		return -EINVAL;
 	}
-	cJSON_ArrayForEach(it, o)
-	{
-		for (i = 0; s_lat_keys[i] && strcmp(s_lat_keys[i], it->string); i++)
-			;
-		if (!s_lat_keys[i]) {
-			snprintf(err, errlen,
-				 "%s.sim.latency: unknown key \"%s\" (known: units, read, program, "
-				 "erase)",
-				 base, it->string);
-			return -EINVAL;
-		}
-	}
+	snprintf(path, sizeof(path), "%s.sim.latency", base);
+	if (bc_keys_known(o, path, s_lat_keys, err, errlen))
+		return -EINVAL;
 	s->lat_units = S_LAT_UNITS;
 	s->lat_read_ns = S_LAT_READ_NS;
 	s->lat_program_ns = S_LAT_PROGRAM_NS;
@@ -248,11 +241,10 @@ int bc_sim_geometry(const struct bc_sim_spec *s, struct bc_sim_geometry *g, char
 int bc_sim_spec_from_json(const cJSON *o, const char *base, struct bc_sim_spec *s, char *err,
 			  size_t errlen)
 {
-	const cJSON *it, *v;
+	const cJSON *v;
 	struct bc_sim_geometry g;
 	uint64_t sz;
-	char why[384];
-	int i;
+	char why[384], path[160];
 
 	bc_sim_spec_default(s);
 	if (!o)
@@ -262,18 +254,9 @@ int bc_sim_spec_from_json(const cJSON *o, const char *base, struct bc_sim_spec *
 			 base);
 		return -EINVAL;
 	}
-	cJSON_ArrayForEach(it, o)
-	{
-		for (i = 0; s_keys[i] && strcmp(s_keys[i], it->string); i++)
-			;
-		if (!s_keys[i]) {
-			snprintf(err, errlen,
-				 "%s.sim: unknown key \"%s\" (known: capacity, page, ru, op, ruhs, "
-				 "gc, gc_start_free_rus, gc_stop_free_rus, latency)",
-				 base, it->string);
-			return -EINVAL;
-		}
-	}
+	snprintf(path, sizeof(path), "%s.sim", base);
+	if (bc_keys_known(o, path, s_keys, err, errlen))
+		return -EINVAL;
 	if ((v = cJSON_GetObjectItemCaseSensitive(o, "capacity")) &&
 	    (s_size(v, &s->capacity_bytes) || !s->capacity_bytes)) {
 		snprintf(err, errlen, "%s.sim.capacity: expected a size > 0 such as \"8GiB\"",

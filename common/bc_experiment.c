@@ -5,7 +5,6 @@
  * list fails before anything is written.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,28 +40,15 @@ static int s_mode_index(const struct bc_experiment *x, const char *name)
 	return -1;
 }
 
-static int s_bool(struct bc_check *c, const char *path, const cJSON *v, bool *out)
-{
-	char shown[BC_CHECK_SHOW_LEN];
-
-	if (!cJSON_IsBool(v))
-		return bc_check_fail(c, path, "expected true or false, got %s",
-				     bc_check_show(v, shown));
-	*out = cJSON_IsTrue(v);
-	return 0;
-}
-
 static int s_uint(struct bc_check *c, const char *path, const cJSON *v, uint32_t lo, uint32_t hi,
 		  uint32_t *out)
 {
-	char shown[BC_CHECK_SHOW_LEN];
+	double d;
+	int rc = bc_check_int(c, path, v, lo, hi, &d);
 
-	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo ||
-	    v->valuedouble > hi)
-		return bc_check_fail(c, path, "expected an integer in %u..%u, got %s", lo, hi,
-				     bc_check_show(v, shown));
-	*out = (uint32_t)v->valuedouble;
-	return 0;
+	if (!rc)
+		*out = (uint32_t)d;
+	return rc;
 }
 
 /* "volume" | "namespace" | {"offset": size, "size": size} */
@@ -129,11 +115,11 @@ static int s_precondition(struct bc_check *c, const char *path, const cJSON *v,
 	if (!ret)
 		ret = bc_check_item(c, v, path, "discard", false, p2, &o);
 	if (!ret && o)
-		ret = s_bool(c, p2, o, &x->discard);
+		ret = bc_check_bool(c, p2, o, &x->discard);
 	if (!ret)
 		ret = bc_check_item(c, v, path, "seq_fill", false, p2, &o);
 	if (!ret && o)
-		ret = s_bool(c, p2, o, &x->seq_fill);
+		ret = bc_check_bool(c, p2, o, &x->seq_fill);
 	if (!ret)
 		ret = bc_check_item(c, v, path, "random_passes", false, p2, &o);
 	if (!ret && o)

@@ -5,6 +5,7 @@
  * message alone.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +15,10 @@
 #include "bc_units.h"
 
 /* in enum bc_rw order */
+/* clang-format off */
 const char *const bc_rw_names[] = {"read",	"write",  "randread", "randwrite",
 				   "rw",	"randrw", "trim",     "randtrim"};
+/* clang-format on */
 
 #define S_NRW ((int)(sizeof(bc_rw_names) / sizeof(bc_rw_names[0])))
 _Static_assert(S_NRW == BC_RW_LAST + 1, "bc_rw_names must name every enum bc_rw");
@@ -47,6 +50,7 @@ const struct bc_workload bc_workload_builtin = {
     .sqpoll_cpu = -1,
 };
 
+/* clang-format off */
 const char *const bc_workload_keys[] = {
     "rw", "rwmixread", "bs", "iodepth", "numjobs", "direct", "ramp", "runtime",
     /* bc_workload.c */
@@ -56,6 +60,7 @@ const char *const bc_workload_keys[] = {
     /* bc_streams.c; "streams" last: its streams inherit the keys before it */
     "placement", "stream_share", "streams", NULL,
 };
+/* clang-format on */
 
 int bc_check_fail(struct bc_check *c, const char *path, const char *fmt, ...)
 {
@@ -119,6 +124,30 @@ int bc_check_keys(struct bc_check *c, const cJSON *obj, const char *base, const 
 			if (!strcmp(prev->string, k->string))
 				return bc_check_fail(c, path, "duplicate key");
 	}
+	return 0;
+}
+
+int bc_check_bool(struct bc_check *c, const char *path, const cJSON *v, bool *out)
+{
+	char shown[BC_CHECK_SHOW_LEN];
+
+	if (!cJSON_IsBool(v))
+		return bc_check_fail(c, path, "expected true or false, got %s",
+				     bc_check_show(v, shown));
+	*out = cJSON_IsTrue(v);
+	return 0;
+}
+
+int bc_check_int(struct bc_check *c, const char *path, const cJSON *v, double lo, double hi,
+		 double *out)
+{
+	char shown[BC_CHECK_SHOW_LEN];
+
+	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo ||
+	    v->valuedouble > hi)
+		return bc_check_fail(c, path, "expected an integer in %.0f..%.0f, got %s", lo, hi,
+				     bc_check_show(v, shown));
+	*out = v->valuedouble;
 	return 0;
 }
 
@@ -363,7 +392,8 @@ int bc_check_workload(struct bc_check *c, const cJSON *obj, const char *base,
 		 * (bc_workload.c) default when absent, so a PREPARE from an older
 		 * coordinator still means what it meant.
 		 */
-		ret = bc_check_item(c, obj, base, bc_workload_keys[i], c->strict && i < 8, path, &v);
+		ret =
+		    bc_check_item(c, obj, base, bc_workload_keys[i], c->strict && i < 8, path, &v);
 		if (!ret && v)
 			ret = s_workload_key(c, bc_workload_keys[i], v, path, wl);
 		if (ret)

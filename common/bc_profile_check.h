@@ -24,7 +24,7 @@ struct bc_check {
 	const char *src; /* file name for messages; NULL for a bare workload */
 	char *err;	 /* may be NULL */
 	size_t errlen;
-	bool strict; /* wire form: integers only and every workload key present */
+	bool strict;  /* wire form: integers only and every workload key present */
 	bool partial; /* a volume's overrides: check values, not the rules between keys */
 };
 
@@ -45,6 +45,13 @@ void bc_check_path(char path[BC_CHECK_PATH_LEN], const char *base, const char *k
 int bc_check_keys(struct bc_check *c, const cJSON *obj, const char *base, const char *const *keys);
 
 int bc_check_object(struct bc_check *c, const char *path, const cJSON *v);
+
+/* true or false into *out */
+int bc_check_bool(struct bc_check *c, const char *path, const cJSON *v, bool *out);
+
+/* an integer in lo..hi into *out */
+int bc_check_int(struct bc_check *c, const char *path, const cJSON *v, double lo, double hi,
+		 double *out);
 
 /* obj[key] into *v and its path; absent is *v = NULL, an error when required */
 int bc_check_item(struct bc_check *c, const cJSON *obj, const char *base, const char *key,

@@ -405,30 +405,6 @@ bad:
 			     bc_check_show(v, shown));
 }
 
-static int s_bool(struct bc_check *c, const char *path, const cJSON *v, bool *out)
-{
-	char shown[BC_CHECK_SHOW_LEN];
-
-	if (!cJSON_IsBool(v))
-		return bc_check_fail(c, path, "expected true or false, got %s",
-				     bc_check_show(v, shown));
-	*out = cJSON_IsTrue(v);
-	return 0;
-}
-
-static int s_int(struct bc_check *c, const char *path, const cJSON *v, double lo, double hi,
-		 double *out)
-{
-	char shown[BC_CHECK_SHOW_LEN];
-
-	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < lo ||
-	    v->valuedouble > hi)
-		return bc_check_fail(c, path, "expected an integer in %.0f..%.0f, got %s", lo, hi,
-				     bc_check_show(v, shown));
-	*out = v->valuedouble;
-	return 0;
-}
-
 int bc_check_workload_ext(struct bc_check *c, const char *key, const cJSON *v, const char *path,
 			  struct bc_workload *wl)
 {
@@ -466,20 +442,20 @@ int bc_check_workload_ext(struct bc_check *c, const char *key, const cJSON *v, c
 	if (!strcmp(key, "thinktime"))
 		return s_thinktime(c, path, v, &wl->thinktime_us);
 	if (!strcmp(key, "size_based"))
-		return s_bool(c, path, v, &wl->size_based);
+		return bc_check_bool(c, path, v, &wl->size_based);
 	if (!strcmp(key, "verify"))
-		return s_bool(c, path, v, &wl->verify);
+		return bc_check_bool(c, path, v, &wl->verify);
 	if (!strcmp(key, "sqpoll"))
-		return s_bool(c, path, v, &wl->sqpoll);
+		return bc_check_bool(c, path, v, &wl->sqpoll);
 	if (!strcmp(key, "hipri"))
-		return s_bool(c, path, v, &wl->hipri);
+		return bc_check_bool(c, path, v, &wl->hipri);
 	if (!strcmp(key, "rwmixtrim")) {
-		ret = s_int(c, path, v, 0, 100, &d);
+		ret = bc_check_int(c, path, v, 0, 100, &d);
 		wl->rwmixtrim = ret ? wl->rwmixtrim : (uint32_t)d;
 		return ret;
 	}
 	if (!strcmp(key, "iodepth_batch_submit") || !strcmp(key, "iodepth_batch_complete")) {
-		ret = s_int(c, path, v, 1, 65536, &d);
+		ret = bc_check_int(c, path, v, 1, 65536, &d);
 		if (!ret && key[14] == 's')
 			wl->batch_submit = (uint32_t)d;
 		else if (!ret)
@@ -487,12 +463,12 @@ int bc_check_workload_ext(struct bc_check *c, const char *key, const cJSON *v, c
 		return ret;
 	}
 	if (!strcmp(key, "sqpoll_cpu")) {
-		ret = s_int(c, path, v, -1, S_CPU_MAX - 1, &d);
+		ret = bc_check_int(c, path, v, -1, S_CPU_MAX - 1, &d);
 		wl->sqpoll_cpu = ret ? wl->sqpoll_cpu : (int32_t)d;
 		return ret;
 	}
 	if (!strcmp(key, "rate_iops")) {
-		ret = s_int(c, path, v, 0, (double)S_RATE_IOPS_MAX, &d);
+		ret = bc_check_int(c, path, v, 0, (double)S_RATE_IOPS_MAX, &d);
 		wl->rate_iops = ret ? wl->rate_iops : (uint64_t)d;
 		return ret;
 	}

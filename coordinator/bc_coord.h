@@ -23,20 +23,20 @@
 
 struct bc_run_opts {
 	const char *profile_path;
-	const char *output_dir;	   /* parent of run directories (default "reports") */
-	const char *scratch_dir;   /* local agents' scratch root (default /var/tmp/...) */
-	bool keep_scratch;	   /* keep local agents' files after the run */
+	const char *output_dir;	 /* parent of run directories (default "reports") */
+	const char *scratch_dir; /* local agents' scratch root (default /var/tmp/...) */
+	bool keep_scratch;	 /* keep local agents' files after the run */
 	uint32_t connect_timeout_ms;
 	uint32_t prepare_timeout_ms;
-	bool quiet;		   /* no per-second lines */
-	int live;		   /* enum bc_live_mode: auto, lines, tty, json */
+	bool quiet;		    /* no per-second lines */
+	int live;		    /* enum bc_live_mode: auto, lines, tty, json */
 	const char *metrics_listen; /* host:port for the Prometheus endpoint, or NULL */
-	const char *cert;	   /* coordinator key pair for profile agents (--cert) */
-	const char *known_hosts;   /* "endpoint-or-name key" lines (--known-hosts) */
-	bool insecure;		   /* plain text to profile agents (--insecure) */
-	bool allow_destructive;	   /* local agents get --allow-destructive */
-	int agg_threads;	   /* aggregation workers, -1: bc_agg_threads_auto */
-	int events_format;	   /* enum bc_events_format */
+	const char *cert;	    /* coordinator key pair for profile agents (--cert) */
+	const char *known_hosts;    /* "endpoint-or-name key" lines (--known-hosts) */
+	bool insecure;		    /* plain text to profile agents (--insecure) */
+	bool allow_destructive;	    /* local agents get --allow-destructive */
+	int agg_threads;	    /* aggregation workers, -1: bc_agg_threads_auto */
+	int events_format;	    /* enum bc_events_format */
 };
 
 /* one agent connection */
@@ -45,19 +45,19 @@ struct bc_conn {
 	int index;
 	zsock_t *sock; /* DEALER */
 	char endpoint[BC_ENDPOINT_MAX];
-	pid_t pid;	/* local agent process we started, 0 otherwise */
-	cJSON *hello;	/* HELLO_OK body, owned */
-	int64_t offset_ns; /* agent CLOCK_REALTIME minus ours */
-	uint64_t rtt_ns;   /* round trip of the sample the offset came from */
-	uint64_t clock_unc_ns;	/* worst-case error of offset_ns (rtt/2) */
+	pid_t pid;		 /* local agent process we started, 0 otherwise */
+	cJSON *hello;		 /* HELLO_OK body, owned */
+	int64_t offset_ns;	 /* agent CLOCK_REALTIME minus ours */
+	uint64_t rtt_ns;	 /* round trip of the sample the offset came from */
+	uint64_t clock_unc_ns;	 /* worst-case error of offset_ns (rtt/2) */
 	int64_t first_offset_ns; /* offset measured at connect, to see drift */
-	uint64_t last_heard_ns; /* CLOCK_MONOTONIC */
-	struct bc_monitor *mon; /* connect and CURVE handshake events (fleet.c) */
-	int *vols;		/* global volume indexes, in the order sent to the agent */
+	uint64_t last_heard_ns;	 /* CLOCK_MONOTONIC */
+	struct bc_monitor *mon;	 /* connect and CURVE handshake events (fleet.c) */
+	int *vols;		 /* global volume indexes, in the order sent to the agent */
 	int nvols;
 	bool ready;
 	bool done;
-	bool lost;	     /* declared lost (silence); with on_agent_loss "continue" the run goes on */
+	bool lost; /* declared lost (silence); with on_agent_loss "continue" the run goes on */
 	char lost_why[128];
 };
 
@@ -66,8 +66,8 @@ struct bc_step_result;
 /* live.c: the per-second view (lines, a terminal panel, or JSON lines) */
 enum bc_live_mode { BC_LIVE_AUTO = 0, BC_LIVE_LINES, BC_LIVE_TTY, BC_LIVE_JSON, BC_LIVE_QUIET };
 struct bc_live_progress {
-	int step, nsteps;  /* profile step (0-based) and how many */
-	uint32_t after_s;  /* seconds of the steps after this one (the run ETA) */
+	int step, nsteps; /* profile step (0-based) and how many */
+	uint32_t after_s; /* seconds of the steps after this one (the run ETA) */
 };
 void bc_live_init(enum bc_live_mode mode);
 enum bc_live_mode bc_live_mode(void);
@@ -92,13 +92,13 @@ struct bc_fleet {
 	 * zpoller) cost O(agents) per call, ~1 ms at 1,000 agents, per message.
 	 */
 	int epfd;
-	int *queue;	    /* [n] ring of conn indexes */
-	bool *queued;	    /* [n] conn i is in the ring */
+	int *queue;   /* [n] ring of conn indexes */
+	bool *queued; /* [n] conn i is in the ring */
 	int qhead, qlen;
-	uint64_t swept_ns;  /* CLOCK_MONOTONIC of the last look at every socket */
-	zcert_t *cert;		  /* coordinator key pair for profile agents, NULL if none */
-	zcert_t *local_cert;	  /* ephemeral coordinator key pair for local agents */
-	char keydir[BC_PATH_MAX]; /* ephemeral keys of local agents, removed after */
+	uint64_t swept_ns;	      /* CLOCK_MONOTONIC of the last look at every socket */
+	zcert_t *cert;		      /* coordinator key pair for profile agents, NULL if none */
+	zcert_t *local_cert;	      /* ephemeral coordinator key pair for local agents */
+	char keydir[BC_PATH_MAX];     /* ephemeral keys of local agents, removed after */
 	struct bc_counters *counters; /* storage-node counters (bc_counter.h), owned by cmd_run */
 	struct bc_live_progress progress; /* where the run is, for the live view */
 	struct bc_metrics *metrics;	  /* --metrics-listen server, NULL without */
@@ -161,8 +161,8 @@ struct bc_secrow {
 	uint64_t short_ios;
 	uint64_t lat_sum_ns;
 	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, p9999_ns, max_ns; /* all ops, merged histogram */
-	uint32_t reports;		 /* records added into this second */
-	uint32_t late;			 /* records that arrived after the second was closed */
+	uint32_t reports; /* records added into this second */
+	uint32_t late;	  /* records that arrived after the second was closed */
 };
 
 struct bc_rhist; /* agg.c: a histogram over the range of its non-empty buckets */
@@ -176,7 +176,7 @@ struct bc_entity {
 	 * cost a gigabyte)
 	 */
 	struct bc_volstat all;
-	struct bc_secrow *secs;	  /* [seconds] */
+	struct bc_secrow *secs;	    /* [seconds] */
 	struct bc_rhist **sec_hist; /* [seconds], nodes and total: open seconds only */
 };
 
@@ -192,19 +192,19 @@ struct bc_agg {
 	uint32_t ramp_s;
 	struct bc_entity *ent[BC_LVL_NR];
 	int nent[BC_LVL_NR];
-	uint32_t *agents_reported; /* [seconds]: agents whose record for k arrived */
-	uint32_t *late;		   /* [seconds]: records flagged late by an agent */
-	uint32_t closed;	   /* seconds [0, closed) are closed */
-	struct bc_volstat *scratch; /* decode buffer, sized for the largest agent */
-	struct bc_stats_touch *touch; /* [scratch_n]: the non-empty buckets of scratch */
-	struct bc_rhist *rh_free;     /* closed seconds' histograms, for reuse */
+	uint32_t *agents_reported;     /* [seconds]: agents whose record for k arrived */
+	uint32_t *late;		       /* [seconds]: records flagged late by an agent */
+	uint32_t closed;	       /* seconds [0, closed) are closed */
+	struct bc_volstat *scratch;    /* decode buffer, sized for the largest agent */
+	struct bc_stats_touch *touch;  /* [scratch_n]: the non-empty buckets of scratch */
+	struct bc_rhist *rh_free;      /* closed seconds' histograms, for reuse */
 	struct bc_volstat *asum;       /* the record being added, summed over its volumes */
 	struct bc_stats_touch *atouch; /* the non-empty buckets of asum */
 	void *rows_map;		       /* every entity's secs, file-backed when large (agg.c) */
 	size_t rows_map_len;
-	uint32_t touched;	       /* rows_map: seconds [0, touched) were touched (agg.c) */
+	uint32_t touched; /* rows_map: seconds [0, touched) were touched (agg.c) */
 	int scratch_n;
-	struct bc_aggpool *pool;       /* worker threads (aggpool.c), NULL: serial */
+	struct bc_aggpool *pool; /* worker threads (aggpool.c), NULL: serial */
 };
 
 int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_step *st);
@@ -247,14 +247,16 @@ struct bc_step_result {
 	char error[1024];
 	uint64_t start_ns; /* coordinator CLOCK_REALTIME of interval 0 */
 	struct bc_agg agg;
-	cJSON *agent_totals; /* STEP_DONE bodies by agent name */
-	cJSON *clock;	     /* per-agent clock offset re-measured before START */
-	cJSON *lost;	     /* agents lost during this step: [{name, from_second, reason}] */
-	cJSON *hosts;	     /* {agent: [host counters of second k, with "second"]} */
+	cJSON *agent_totals;  /* STEP_DONE bodies by agent name */
+	cJSON *clock;	      /* per-agent clock offset re-measured before START */
+	cJSON *lost;	      /* agents lost during this step: [{name, from_second, reason}] */
+	cJSON *hosts;	      /* {agent: [host counters of second k, with "second"]} */
 	cJSON *node_counters; /* {node: bc_counters_node_json()} */
 	cJSON *analysis;      /* bc_ana_json() of the step as one point */
 };
 cJSON *bc_result_step_json(const struct bc_step_result *r);
+/* free what a step result owns and zero it, for the next step */
+void bc_step_result_free(struct bc_step_result *r);
 void bc_result_print_step(FILE *f, const struct bc_step_result *r);
 /* one row of figures: IOPS, MB/s, latency percentiles for a window */
 cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds);
@@ -298,5 +300,6 @@ void bc_metrics_stop(struct bc_metrics **m);
 int bc_cmd_run(int argc, char **argv);
 int bc_cmd_validate(int argc, char **argv);
 int bc_cmd_keygen(int argc, char **argv);
+int bc_cmd_discover(int argc, char **argv);
 
 #endif

@@ -25,17 +25,6 @@ static const char *const s_phase_names[] = {"precondition", "precondition", "pre
 					    "warmup", "measure"};
 static const char *const s_part_names[] = {"discard", "seq_fill", "random", NULL, NULL};
 
-static void s_result_free(struct bc_step_result *res)
-{
-	bc_agg_free(&res->agg);
-	cJSON_Delete(res->agent_totals);
-	cJSON_Delete(res->clock);
-	cJSON_Delete(res->lost);
-	cJSON_Delete(res->hosts);
-	cJSON_Delete(res->node_counters);
-	cJSON_Delete(res->analysis);
-}
-
 /*
  * A precondition step: one size-based pass of plain writes (or trims) over
  * the window, no streams, no placement directive, nothing that paces it.
@@ -88,6 +77,22 @@ static cJSON *s_placement_json(const struct bc_workload *wl, bool by_class)
 	return o;
 }
 
+/* what a sub-step's run.json entry says of its place in the experiment */
+static void s_annotate(cJSON *sj, const char *experiment, const char *mode, enum s_phase ph,
+		       unsigned iter, const struct bc_workload *wl)
+{
+	cJSON_AddStringToObject(sj, "experiment_of", experiment);
+	cJSON_AddStringToObject(sj, "mode", mode);
+	cJSON_AddStringToObject(sj, "phase", s_phase_names[ph]);
+	if (s_part_names[ph])
+		cJSON_AddStringToObject(sj, "part", s_part_names[ph]);
+	cJSON_AddNumberToObject(sj, "iteration", iter);
+	if (ph >= S_WARMUP) {
+		cJSON_AddItemToObject(sj, "placement", s_placement_json(wl, false));
+		cJSON_AddItemToObject(sj, "class_placement", s_placement_json(wl, true));
+	}
+}
+
 struct s_ctx {
 	struct bc_fleet *f;
 	struct bc_rundir *rd;
@@ -119,17 +124,7 @@ static int s_run_one(struct s_ctx *c, const struct bc_step *st, const char *mode
 	bc_live_step_end();
 	if (res.step) {
 		sj = bc_result_step_json(&res);
-		cJSON_AddStringToObject(sj, "experiment_of", c->f->prof->steps[c->idx].name);
-		cJSON_AddStringToObject(sj, "mode", mode);
-		cJSON_AddStringToObject(sj, "phase", s_phase_names[ph]);
-		if (s_part_names[ph])
-			cJSON_AddStringToObject(sj, "part", s_part_names[ph]);
-		cJSON_AddNumberToObject(sj, "iteration", iter);
-		if (ph >= S_WARMUP) {
-			cJSON_AddItemToObject(sj, "placement", s_placement_json(&st->wl, false));
-			cJSON_AddItemToObject(sj, "class_placement",
-					      s_placement_json(&st->wl, true));
-		}
+		s_annotate(sj, c->f->prof->steps[c->idx].name, mode, ph, iter, &st->wl);
 		if (st->win_set) {
 			cJSON *w = cJSON_AddObjectToObject(sj, "window");
 
@@ -145,7 +140,7 @@ static int s_run_one(struct s_ctx *c, const struct bc_step *st, const char *mode
 	*c->degraded |= res.lost != NULL;
 	if (rc)
 		snprintf(err, errlen, "%s", res.error);
-	s_result_free(&res);
+	bc_step_result_free(&res);
 	c->flush(c->fctx);
 	return rc;
 }
@@ -258,16 +253,7 @@ void bc_experiment_annotate(cJSON *sj, const struct bc_step *pstep, const struct
 	if (!pstep->experiment || cJSON_GetObjectItemCaseSensitive(sj, "experiment_of") ||
 	    !s_parse_name(ran->name, mode, sizeof(mode), &ph, &iter))
 		return;
-	cJSON_AddStringToObject(sj, "experiment_of", pstep->name);
-	cJSON_AddStringToObject(sj, "mode", mode);
-	cJSON_AddStringToObject(sj, "phase", s_phase_names[ph]);
-	if (s_part_names[ph])
-		cJSON_AddStringToObject(sj, "part", s_part_names[ph]);
-	cJSON_AddNumberToObject(sj, "iteration", iter);
-	if (ph >= S_WARMUP) {
-		cJSON_AddItemToObject(sj, "placement", s_placement_json(&ran->wl, false));
-		cJSON_AddItemToObject(sj, "class_placement", s_placement_json(&ran->wl, true));
-	}
+	s_annotate(sj, pstep->name, mode, ph, iter, &ran->wl);
 }
 
 void bc_experiment_summarize_all(cJSON *steps, const struct bc_profile *p)

@@ -119,14 +119,7 @@ static void s_end_step(struct s_replay *r)
 	/* an FDP experiment's step: mode, phase, iteration from its name (experiment.c) */
 	bc_experiment_annotate(cJSON_GetArrayItem(r->steps, cJSON_GetArraySize(r->steps) - 1),
 			       &r->prof->steps[r->step_idx], &r->step);
-	bc_agg_free(&res->agg);
-	cJSON_Delete(res->agent_totals);
-	cJSON_Delete(res->clock);
-	cJSON_Delete(res->lost);
-	cJSON_Delete(res->hosts);
-	cJSON_Delete(res->node_counters);
-	cJSON_Delete(res->analysis);
-	memset(res, 0, sizeof(*res));
+	bc_step_result_free(res);
 	r->in_step = false;
 }
 

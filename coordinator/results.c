@@ -66,10 +66,9 @@ cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds)
 	for (op = 0; op < BC_OP_NR; op++)
 		bc_opstat_merge(all, &w->op[op]);
 	o = s_op_json(all, &all->hist, seconds);
-	cJSON_AddNumberToObject(o, "read_pct",
-				s_r3(all->ios ? 100.0 * (double)w->op[BC_OP_READ].ios /
-							(double)all->ios
-					      : 0));
+	cJSON_AddNumberToObject(
+	    o, "read_pct",
+	    s_r3(all->ios ? 100.0 * (double)w->op[BC_OP_READ].ios / (double)all->ios : 0));
 	for (op = 0; op < BC_OP_NR; op++)
 		if (w->op[op].ios || w->op[op].errors || w->op[op].short_ios)
 			cJSON_AddItemToObject(o, bc_op_names[op],
@@ -90,9 +89,10 @@ static cJSON *s_all_json(const struct bc_volstat *a)
 		err += a->op[op].errors;
 		sh += a->op[op].short_ios;
 		if (a->op[op].bytes)
-			cJSON_AddNumberToObject(o, op == BC_OP_READ ? "read_bytes"
-						    : op == BC_OP_WRITE ? "write_bytes"
-									: "trim_bytes",
+			cJSON_AddNumberToObject(o,
+						op == BC_OP_READ    ? "read_bytes"
+						: op == BC_OP_WRITE ? "write_bytes"
+								    : "trim_bytes",
 						(double)a->op[op].bytes);
 	}
 	cJSON_AddNumberToObject(o, "ios", (double)ios);
@@ -133,7 +133,7 @@ static cJSON *s_series_json(const struct bc_entity *e, uint32_t seconds, const u
 		cJSON_AddItemToArray(mbps, cJSON_CreateNumber(s_r3((double)bytes / 1e6)));
 		cJSON_AddItemToArray(rd, cJSON_CreateNumber((double)r->ios[BC_OP_READ]));
 		cJSON_AddItemToArray(
-			mean, cJSON_CreateNumber(s_r3(ios ? s_us(r->lat_sum_ns) / (double)ios : 0)));
+		    mean, cJSON_CreateNumber(s_r3(ios ? s_us(r->lat_sum_ns) / (double)ios : 0)));
 		cJSON_AddItemToArray(p50, cJSON_CreateNumber(s_r3(s_us(r->p50_ns))));
 		cJSON_AddItemToArray(p90, cJSON_CreateNumber(s_r3(s_us(r->p90_ns))));
 		cJSON_AddItemToArray(p99, cJSON_CreateNumber(s_r3(s_us(r->p99_ns))));
@@ -187,9 +187,9 @@ static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, i
 		s_add_hists(o, &e->window);
 	cJSON_AddStringToObject(o, "name", e->name);
 	cJSON_AddItemToObject(o, "all_intervals", s_all_json(&e->all));
-	cJSON_AddItemToObject(o, "series",
-			      s_series_json(e, g->seconds,
-					    lvl == BC_LVL_TOTAL ? g->agents_reported : NULL));
+	cJSON_AddItemToObject(
+	    o, "series",
+	    s_series_json(e, g->seconds, lvl == BC_LVL_TOTAL ? g->agents_reported : NULL));
 	return o;
 }
 
@@ -241,7 +241,8 @@ static cJSON *s_clock_json(const struct bc_step_result *r)
 		const cJSON *t = cJSON_GetObjectItemCaseSensitive(r->agent_totals, a->string);
 		const cJSON *lmin = cJSON_GetObjectItemCaseSensitive(t, "start_late_min_ns");
 		const cJSON *lmax = cJSON_GetObjectItemCaseSensitive(t, "start_late_max_ns");
-		double u = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(a, "uncertainty_ns"));
+		double u =
+		    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(a, "uncertainty_ns"));
 
 		if (!cJSON_IsNumber(lmin) || !cJSON_IsNumber(lmax))
 			continue;
@@ -283,7 +284,8 @@ static void s_host_json(cJSON *o, const struct bc_step_result *r)
 
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "nodes"))
 	{
-		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
+		const char *name =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
 		cJSON *c = cJSON_GetObjectItemCaseSensitive(r->node_counters, name ? name : "");
 
 		if (c)
@@ -291,7 +293,8 @@ static void s_host_json(cJSON *o, const struct bc_step_result *r)
 	}
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "agents"))
 	{
-		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
+		const char *name =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
 		const cJSON *arr = cJSON_GetObjectItemCaseSensitive(r->hosts, name ? name : "");
 		cJSON *h, *series, *smp, *mean = bc_verdict_client_mean(r, name ? name : "");
 
@@ -308,13 +311,14 @@ static void s_host_json(cJSON *o, const struct bc_step_result *r)
 			for (k = 0; k < r->agg.seconds; k++) {
 				const cJSON *v = NULL;
 
-				cJSON_ArrayForEach(smp, arr)
-					if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
-						    smp, "second")) == k)
-						v = cJSON_GetObjectItemCaseSensitive(smp, keys[i]);
-				cJSON_AddItemToArray(col, cJSON_IsNumber(v)
-								  ? cJSON_CreateNumber(s_r3(v->valuedouble))
-								  : cJSON_CreateNull());
+				cJSON_ArrayForEach(smp, arr) if (
+				    cJSON_GetNumberValue(
+					cJSON_GetObjectItemCaseSensitive(smp, "second")) == k) v =
+				    cJSON_GetObjectItemCaseSensitive(smp, keys[i]);
+				cJSON_AddItemToArray(col,
+						     cJSON_IsNumber(v)
+							 ? cJSON_CreateNumber(s_r3(v->valuedouble))
+							 : cJSON_CreateNull());
 			}
 		}
 	}
@@ -390,9 +394,10 @@ static void s_print_row(FILE *f, const char *label, const struct bc_volstat *w, 
 	for (i = 0; i < 4; i++)
 		v[i] = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, keys[i]));
 	for (i = 0; i < 4; i++)
-		v[4 + i] = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(lat, lk[i])) / 1000;
-	fprintf(f, "  %-32.32s %11.0f %9.1f %6.1f %9.3f %9.3f %9.3f %9.3f %7.0f\n", label, v[0], v[1],
-		v[2], v[4], v[5], v[6], v[7], v[3]);
+		v[4 + i] =
+		    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(lat, lk[i])) / 1000;
+	fprintf(f, "  %-32.32s %11.0f %9.1f %6.1f %9.3f %9.3f %9.3f %9.3f %7.0f\n", label, v[0],
+		v[1], v[2], v[4], v[5], v[6], v[7], v[3]);
 	cJSON_Delete(j);
 }
 
@@ -424,4 +429,16 @@ void bc_result_print_step(FILE *f, const struct bc_step_result *r)
 		s_print_row(f, g->ent[BC_LVL_VOLUME][i].name, &g->ent[BC_LVL_VOLUME][i].window,
 			    secs);
 	fflush(f);
+}
+
+void bc_step_result_free(struct bc_step_result *r)
+{
+	bc_agg_free(&r->agg);
+	cJSON_Delete(r->agent_totals);
+	cJSON_Delete(r->clock);
+	cJSON_Delete(r->lost);
+	cJSON_Delete(r->hosts);
+	cJSON_Delete(r->node_counters);
+	cJSON_Delete(r->analysis);
+	memset(r, 0, sizeof(*r));
 }

@@ -17,17 +17,6 @@
 #include "bc_log.h"
 #include "bc_sweep.h"
 
-static void s_result_free(struct bc_step_result *res)
-{
-	bc_agg_free(&res->agg);
-	cJSON_Delete(res->agent_totals);
-	cJSON_Delete(res->clock);
-	cJSON_Delete(res->lost);
-	cJSON_Delete(res->hosts);
-	cJSON_Delete(res->node_counters);
-	cJSON_Delete(res->analysis);
-}
-
 /* the point's figures for the stop rule, from the measured window */
 static void s_sweep_result(const struct bc_step_result *res, int rc, struct bc_sweep_result *r)
 {
@@ -168,7 +157,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 		*degraded |= res.lost != NULL;
 		if (rc)
 			snprintf(err, errlen, "%s", res.error);
-		s_result_free(&res);
+		bc_step_result_free(&res);
 		flush(ctx);
 		n++;
 		if (rc || bc_sweep_record(&sw, &sr))

@@ -4,6 +4,8 @@ set -euo pipefail
 
 : "${BC_BIN:?set BC_BIN to the build directory}"
 : "${BC_SRC:?set BC_SRC to the source directory}"
+# shellcheck source=../common.sh
+. "$BC_SRC/tests/common.sh"
 COORD="$BC_BIN/bench-coord"
 AGENT="$BC_BIN/bench-agent"
 export BC_AGENT_BIN="$AGENT"
@@ -38,11 +40,6 @@ add_known_host() {
 	echo "$1 $2" >>"$KNOWN_HOSTS"
 }
 
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
 # start_agent NAME [ARGS...]: a bench-agent on an ephemeral loopback port, over
 # CURVE with its own key pair, authorizing this test's coordinator and allowing
 # every path under $T; sets EP_<NAME> and KEY_<NAME>, and adds it to known_hosts
@@ -66,18 +63,6 @@ start_agent() {
 	add_known_host "$(head -n1 "$epfile")" "$key"
 }
 
-# json FILE EXPR: evaluate a python expression over run.json loaded as `r`
-json() {
-	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"
-}
-
-# the single run directory under $1
-run_dir() {
-	local d
-	d=$(find "$1" -mindepth 1 -maxdepth 1 -type d | head -n1)
-	[ -n "$d" ] || fail "no run directory under $1"
-	echo "$d"
-}
 
 # no bench-agent whose command line mentions $1 is left running
 assert_no_agents() {

@@ -28,6 +28,8 @@ set -euo pipefail
 
 : "${BC_BIN:?set BC_BIN to the build directory}"
 : "${BC_SRC:?set BC_SRC to the source directory}"
+# shellcheck source=../common.sh
+. "$BC_SRC/tests/common.sh"
 COORD="$BC_BIN/bench-coord"
 AGENT="$BC_BIN/bench-agent"
 
@@ -53,23 +55,11 @@ hosts_on_exit() {
 	HOSTS_EXIT_CMDS+=("$1")
 }
 
-s_stop_agent() {
-	local pid=$1 i
-	[ -n "$pid" ] || return 0
-	kill "$pid" 2>/dev/null || return 0
-	for i in $(seq 40); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill -9 "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
-}
-
 hosts_down() {
 	local i
 	set +e
 	for ((i = 1; i <= HOSTS_N; i++)); do
-		s_stop_agent "${HOST_PID[$i]:-}"
+		stop_pid "${HOST_PID[$i]:-}"
 	done
 	for ((i = ${#HOSTS_EXIT_CMDS[@]} - 1; i >= 0; i--)); do
 		eval "${HOSTS_EXIT_CMDS[$i]}" >/dev/null 2>&1
@@ -93,24 +83,6 @@ s_hosts_trap() {
 trap s_hosts_trap EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-# json FILE EXPR: a python expression over the JSON file loaded as `r`
-json() {
-	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"
-}
-
-# the single run directory under $1
-run_dir() {
-	local d
-	d=$(find "$1" -mindepth 1 -maxdepth 1 -type d | head -n1)
-	[ -n "$d" ] || fail "no run directory under $1"
-	echo "$d"
-}
 
 # the coordinator's key pair, where `bench-coord run` looks by default
 export XDG_CONFIG_HOME="$HOSTS_DIR/config"
@@ -187,7 +159,7 @@ host_start() {
 }
 
 host_restart() {
-	s_stop_agent "${HOST_PID[$1]}"
+	stop_pid "${HOST_PID[$1]}"
 	host_start "$1"
 }
 

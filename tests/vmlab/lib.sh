@@ -41,6 +41,8 @@ set -euo pipefail
 
 : "${BC_BIN:?set BC_BIN to the build directory}"
 : "${BC_SRC:?set BC_SRC to the source directory}"
+# shellcheck source=../common.sh
+. "$BC_SRC/tests/common.sh"
 COORD="$BC_BIN/bench-coord"
 VMLAB_DIR="$BC_SRC/tests/vmlab"
 VMLAB_BOOT_TIMEOUT=${VMLAB_BOOT_TIMEOUT:-180}
@@ -56,28 +58,11 @@ vm_skip() {
 	exit 77
 }
 
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-s_vm_kill() {
-	local pid=$1 i
-	[ -n "$pid" ] || return 0
-	kill "$pid" 2>/dev/null || return 0
-	for i in $(seq 50); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -9 "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
-}
-
 vmlab_down() {
 	local n
 	set +e
 	for n in "${VM_NAMES[@]}"; do
-		s_vm_kill "${VM_PID[$n]:-}"
+		stop_pid "${VM_PID[$n]:-}" 50
 	done
 	for n in "${VM_WD[@]}"; do
 		kill "$n" 2>/dev/null
@@ -394,15 +379,3 @@ JSON
 	"$COORD" validate "$VT/probe-nvme-tcp.json" >"$VT/probe-nvme-tcp.out" 2>&1
 }
 
-# json FILE EXPR: a python expression over the JSON file loaded as `r`
-json() {
-	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"
-}
-
-# the single run directory under $1
-run_dir() {
-	local d
-	d=$(find "$1" -mindepth 1 -maxdepth 1 -type d | head -n1)
-	[ -n "$d" ] || fail "no run directory under $1"
-	echo "$d"
-}

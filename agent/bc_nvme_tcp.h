@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bc_disc_msg.h"
 #include "bc_nvme.h"
 #include "bc_nvme_tcp_vol.h"
 
@@ -43,7 +44,10 @@ int bc_nvme_tcp_parse_reply(const char *reply, int *instance, int *cntlid);
  */
 int bc_nvme_tcp_connect_fd(int fd, const char *opts, int *instance, int *cntlid);
 
-/* open root/dev/nvme-fabrics and connect; 0 or -errno with a message */
+/*
+ * open root/dev/nvme-fabrics and connect; 0 or -errno with a message. With
+ * the ledger open, the controller is recorded in it before this returns.
+ */
 int bc_nvme_tcp_connect(const char *root, const struct bc_nvme_tcp_spec *s, int *instance,
 			char *err, size_t errlen);
 
@@ -57,7 +61,10 @@ int bc_nvme_tcp_connect(const char *root, const struct bc_nvme_tcp_spec *s, int 
 int bc_nvme_tcp_find_ns(const char *root, int instance, unsigned timeout_ms, char *name,
 			size_t len);
 
-/* write "1" to root/sys/class/nvme/nvme<instance>/delete_controller: 0 or -errno */
+/*
+ * write "1" to root/sys/class/nvme/nvme<instance>/delete_controller: 0 or
+ * -errno; on success (or -ENOENT: gone) instance leaves the ledger
+ */
 int bc_nvme_tcp_disconnect(const char *root, int instance);
 
 /*
@@ -127,6 +134,44 @@ int bc_nvme_tcp_detach(const char *root, struct bc_nvme_tcp_att *att);
  * that failed.
  */
 int bc_nvme_tcp_detach_all(const char *root, struct bc_nvme_tcp_att *att, int n);
+
+/*
+ * The ledger: a small file listing the controllers this agent connected and
+ * has not disconnected ("nvmeN subnqn traddr trsvcid cntlid sysfs_ino
+ * boot_id" a line, rewritten to path.tmp and renamed after every connect and
+ * disconnect, removed when none is left), so that a SIGKILLed or crashed agent's
+ * controllers are disconnected when the next agent starts on the same
+ * ledger. path's directory is flock()ed for the process' life: a second
+ * agent on the same directory gets -EBUSY.
+ *
+ * bc_nvme_tcp_ledger_open first disconnects the leftovers of the previous
+ * file that are still the controllers it recorded - the same boot, the same
+ * sysfs node (its inode: kernfs does not reuse them soon, so a controller
+ * created later under the same name differs even when it goes to the same
+ * subsystem), a TCP controller to the same subsysnqn at the same
+ * traddr/trsvcid (and cntlid when sysfs shows one) - logging one line per
+ * controller cleaned up or left alone (the name was reused), then writes
+ * the ledger anew. Returns
+ * the number disconnected, or -errno with one line in err (the agent runs
+ * on without a ledger). Not thread-safe: the agent's control thread only.
+ */
+int bc_nvme_tcp_ledger_open(const char *root, const char *path, char *err, size_t errlen);
+
+/* stop recording and release the lock (the file stays when it lists controllers) */
+void bc_nvme_tcp_ledger_close(void);
+
+/* controllers recorded now, -1 without an open ledger (tests) */
+int bc_nvme_tcp_ledger_count(void);
+
+/*
+ * `bench-coord discover` on the agent: the discovery log at r's address,
+ * read through an existing discovery controller there or one connected for
+ * the read and deleted after. Returns DISCOVERY_LOG's body {traddr, trsvcid,
+ * controller, connected_by_agent, genctr, entries[]} (caller owns it), or
+ * NULL with one line naming the address in err.
+ */
+cJSON *bc_nvme_tcp_disc_list(const char *root, const struct bc_disc_req *r, char *err,
+			     size_t errlen);
 
 /* READY's "nvme_tcp" object for att; caller owns it */
 cJSON *bc_nvme_tcp_att_json(const struct bc_nvme_tcp_att *att);

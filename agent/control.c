@@ -17,6 +17,7 @@
 #include "bc_auth.h"
 #include "bc_clock.h"
 #include "bc_log.h"
+#include "bc_nvme_tcp.h"
 #include "bc_proto.h"
 #include "bc_sim_dev.h"
 
@@ -155,6 +156,40 @@ static void s_on_time(struct bc_agent *a, struct bc_msg *m)
 	cJSON_Delete(r);
 }
 
+/*
+ * `bench-coord discover`: read one discovery log. It blocks this thread for
+ * the connect (seconds when the address does not answer), so never while a
+ * step is prepared or running.
+ */
+static void s_on_discover(struct bc_agent *a, struct bc_msg *m)
+{
+	struct bc_disc_req r;
+	char err[1024];
+	cJSON *reply;
+
+	if (a->step.prepared || a->step.running) {
+		bc_msg_send_error(a->sock, m->id, "busy", "DISCOVER refused: a step is %s",
+				  a->step.running ? "running" : "prepared");
+		return;
+	}
+	if (bc_disc_req_from_json(m->json, &r, err, sizeof(err))) {
+		bc_msg_send_error(a->sock, m->id, "discover", "DISCOVER: %s", err);
+		return;
+	}
+	/* the live system: "" (tests drive bc_nvme_tcp_disc_list on fixture roots) */
+	reply = bc_nvme_tcp_disc_list("", &r, err, sizeof(err));
+	a->last_heard_ns = bc_mono_ns();
+	if (!reply) {
+		bc_warn("%s", err);
+		bc_msg_send_error(a->sock, m->id, "discover", "%s", err);
+		return;
+	}
+	bc_info("discovery log at %s:%s: %d entries", r.traddr, r.trsvcid,
+		cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(reply, "entries")));
+	bc_msg_send_json(a->sock, m->id, BC_MSG_DISCOVERY_LOG, reply);
+	cJSON_Delete(reply);
+}
+
 static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
 {
 	if (m->type == BC_MSG_HELLO) {
@@ -191,6 +226,9 @@ static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
 		break;
 	case BC_MSG_BYE:
 		s_end_session(a, "BYE");
+		break;
+	case BC_MSG_DISCOVER:
+		s_on_discover(a, m);
 		break;
 	default:
 		bc_msg_send_error(a->sock, m->id, "unexpected", "agent does not accept %s",

@@ -15,6 +15,7 @@
 #include "bc_agent.h"
 #include "bc_curve.h"
 #include "bc_log.h"
+#include "bc_nvme_tcp.h"
 #include "bc_proto.h"
 #include "bc_safety.h"
 
@@ -114,7 +115,7 @@ int main(int argc, char **argv)
 	struct bc_agent_config cfg = {0};
 	enum bc_log_level lvl = BC_LOG_INFO;
 	const char *config = NULL, *listen = NULL, *scratch = NULL, *cert = NULL, *keys = NULL;
-	char defdir[1024], defcert[1100], defkeys[1100], err[1024];
+	char defdir[1024], defcert[1100], defkeys[1100], err[1024], ledger[1100];
 	char **allow = NULL;
 	int nallow = 0, c, i, rc = 2;
 	char *end;
@@ -215,7 +216,18 @@ int main(int argc, char **argv)
 	if (safety.allow_destructive)
 		bc_warn("--allow-destructive: volumes the profile marks \"destructive\" may be "
 			"overwritten even when they hold data");
+	/* what a SIGKILLed or crashed agent left connected goes first (bc_nvme_tcp.h) */
+	if (mkdir(a.opts.scratch_dir, 0755) && errno != EEXIST)
+		bc_debug("cannot create '%s': %s", a.opts.scratch_dir, strerror(errno));
+	snprintf(ledger, sizeof(ledger), "%s/nvme-tcp-connected", a.opts.scratch_dir);
+	i = bc_nvme_tcp_ledger_open("", ledger, err, sizeof(err));
+	if (i < 0)
+		bc_log(i == -ENOENT ? BC_LOG_INFO : BC_LOG_WARN,
+		       "%s: NVMe/TCP controllers this agent connects are not recorded (a crash "
+		       "would leave them connected)",
+		       err);
 	rc = bc_agent_run(&a) ? 1 : 0;
+	bc_nvme_tcp_ledger_close();
 out:
 	bc_agent_config_free(&cfg);
 	bc_safety_free(&safety);

@@ -11,10 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bc_disc_msg.h"
 #include "bc_log.h"
 #include "bc_nvme_tcp.h"
 
@@ -86,6 +89,263 @@ int bc_nvme_tcp_connect_fd(int fd, const char *opts, int *instance, int *cntlid)
 	return bc_nvme_tcp_parse_reply(reply, instance, cntlid);
 }
 
+/*
+ * The ledger (bc_nvme_tcp_ledger_open): the controllers this agent connected
+ * and has not disconnected yet, rewritten after every change. One agent
+ * process, one control thread: no locking beyond the file lock that keeps a
+ * second agent off the same ledger.
+ */
+#define S_LEDGER_MAX 64 /* controllers at once; more are connected but not recorded */
+struct s_ledger_ent {
+	int instance;
+	int cntlid; /* from the connect reply; -1 unknown */
+	/*
+	 * st_ino of /sys/class/nvme/nvmeN right after the connect, 0 unknown:
+	 * kernfs numbers its nodes cyclically (idr_alloc_cyclic in
+	 * fs/kernfs/dir.c), so a controller made later under the same name -
+	 * even to the same subsystem with the same cntlid - has another one
+	 */
+	unsigned long long ino;
+	char subnqn[BC_NQN_MAX];
+	char traddr[BC_TRADDR_MAX];
+	char trsvcid[BC_TRSVCID_MAX + 1];
+};
+static struct {
+	bool open;
+	int lock_fd;
+	char path[PATH_MAX];
+	char boot[64]; /* /proc/sys/kernel/random/boot_id: instances are per boot */
+	int n;
+	struct s_ledger_ent e[S_LEDGER_MAX];
+} s_led = {.lock_fd = -1};
+
+static int s_read_line(const char *path, char *buf, size_t len);
+
+/* the whole ledger to path.tmp, then renamed over path: 0 or -errno */
+static int s_ledger_write(void)
+{
+	char tmp[PATH_MAX + 8];
+	FILE *f;
+	int i, ret = 0;
+
+	/* nothing connected: no file (a scratch directory without NVMe/TCP stays clean) */
+	if (!s_led.n)
+		return unlink(s_led.path) && errno != ENOENT ? -errno : 0;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", s_led.path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f,
+		"# bench-agent pid %d: NVMe/TCP controllers it connected\n"
+		"# name subnqn traddr trsvcid cntlid sysfs_ino boot_id\n",
+		(int)getpid());
+	for (i = 0; i < s_led.n; i++)
+		fprintf(f, "nvme%d %s %s %s %d %llu %s\n", s_led.e[i].instance, s_led.e[i].subnqn,
+			s_led.e[i].traddr, s_led.e[i].trsvcid, s_led.e[i].cntlid, s_led.e[i].ino,
+			s_led.boot);
+	/* no fsync: the controllers do not outlive a power loss either */
+	if (fflush(f) || ferror(f))
+		ret = -errno ? -errno : -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, s_led.path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+/* st_ino of root/sys/class/nvme/nvme<instance> (the symlink followed), 0 when unknown */
+static unsigned long long s_ctrl_ino(const char *root, int instance)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/sys/class/nvme/nvme%d", root, instance);
+	return stat(p, &st) ? 0 : (unsigned long long)st.st_ino;
+}
+
+static void s_ledger_add(const char *root, int instance, int cntlid,
+			 const struct bc_nvme_tcp_spec *s)
+{
+	struct s_ledger_ent *e;
+	int ret;
+
+	if (!s_led.open)
+		return;
+	if (s_led.n == S_LEDGER_MAX) {
+		bc_warn("cannot record nvme%d in '%s': %d controllers recorded already (a crash "
+			"would leave it connected)",
+			instance, s_led.path, S_LEDGER_MAX);
+		return;
+	}
+	e = &s_led.e[s_led.n++];
+	e->instance = instance;
+	e->cntlid = cntlid;
+	e->ino = s_ctrl_ino(root, instance);
+	snprintf(e->subnqn, sizeof(e->subnqn), "%s", s->subnqn);
+	snprintf(e->traddr, sizeof(e->traddr), "%s", s->traddr);
+	snprintf(e->trsvcid, sizeof(e->trsvcid), "%s", s->trsvcid ? s->trsvcid : "4420");
+	ret = s_ledger_write();
+	if (ret)
+		bc_warn("cannot record nvme%d in '%s': %s (a crash would leave it connected)",
+			instance, s_led.path, strerror(-ret));
+}
+
+static void s_ledger_remove(int instance)
+{
+	int i, ret;
+
+	if (!s_led.open)
+		return;
+	for (i = 0; i < s_led.n && s_led.e[i].instance != instance; i++)
+		;
+	if (i == s_led.n)
+		return;
+	s_led.e[i] = s_led.e[--s_led.n];
+	ret = s_ledger_write();
+	if (ret)
+		bc_warn("cannot rewrite '%s' after disconnecting nvme%d: %s", s_led.path, instance,
+			strerror(-ret));
+}
+
+/*
+ * One line of a previous agent's ledger: disconnect the controller when it is
+ * still the one that agent connected - same boot, nvmeN's sysfs node the
+ * same (inode), and still a TCP controller to the same subsysnqn at the same
+ * traddr/trsvcid (and cntlid, when both are known). Returns 1 disconnected, 0 left alone or gone,
+ * -errno when the disconnect failed (the line is kept for the next start).
+ */
+static int s_leftover(const char *root, const char *line, struct s_ledger_ent *e)
+{
+	char dir[PATH_MAX], p[PATH_MAX + 32], v[512], a[BC_TRADDR_MAX], svc[BC_TRSVCID_MAX + 1];
+	char boot[64];
+	int ret;
+
+	if (sscanf(line, "nvme%d %222s %255s %32s %d %llu %63s", &e->instance, e->subnqn, e->traddr,
+		   e->trsvcid, &e->cntlid, &e->ino, boot) != 7 ||
+	    e->instance < 0)
+		return 0;
+	if (strcmp(boot, s_led.boot)) {
+		bc_debug("ledger: nvme%d is from another boot: ignored", e->instance);
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%s/sys/class/nvme/nvme%d", root, e->instance);
+	snprintf(p, sizeof(p), "%s/transport", dir);
+	if (s_read_line(p, v, sizeof(v))) {
+		bc_debug("ledger: nvme%d is gone already", e->instance);
+		return 0;
+	}
+	if (strcmp(v, "tcp") || (e->ino && s_ctrl_ino(root, e->instance) != e->ino))
+		goto other;
+	snprintf(p, sizeof(p), "%s/subsysnqn", dir);
+	if (s_read_line(p, v, sizeof(v)) || strcmp(v, e->subnqn))
+		goto other;
+	snprintf(p, sizeof(p), "%s/address", dir);
+	if (s_read_line(p, v, sizeof(v)) || bc_nvme_addr_field(v, "traddr", a, sizeof(a)) ||
+	    strcmp(a, e->traddr) || bc_nvme_addr_field(v, "trsvcid", svc, sizeof(svc)) ||
+	    strcmp(svc, e->trsvcid))
+		goto other;
+	snprintf(p, sizeof(p), "%s/cntlid", dir);
+	if (e->cntlid >= 0 && !s_read_line(p, v, sizeof(v)) && atoi(v) != e->cntlid)
+		goto other;
+	ret = bc_nvme_tcp_disconnect(root, e->instance);
+	if (ret) {
+		bc_warn(
+		    "cannot disconnect nvme%d (%s:%s, %s), left connected by a bench-agent that "
+		    "did not exit cleanly: %s",
+		    e->instance, e->traddr, e->trsvcid, e->subnqn, strerror(-ret));
+		return ret;
+	}
+	bc_info("disconnected nvme%d (%s:%s, %s): left connected by a bench-agent that did not "
+		"exit cleanly",
+		e->instance, e->traddr, e->trsvcid, e->subnqn);
+	return 1;
+other:
+	bc_info("left nvme%d alone: it is no longer the controller to %s at %s:%s that a previous "
+		"bench-agent connected",
+		e->instance, e->subnqn, e->traddr, e->trsvcid);
+	return 0;
+}
+
+int bc_nvme_tcp_ledger_open(const char *root, const char *path, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], p[PATH_MAX], line[1024], *slash;
+	int fd, ret, cleaned = 0;
+	FILE *f;
+
+	if (s_led.open)
+		return -EALREADY;
+	if (strlen(path) >= sizeof(s_led.path))
+		return -ENAMETOOLONG;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	/* the directory is the lock: no lock file to leave behind */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open '%s': %s", dir, strerror(-ret));
+		return ret;
+	}
+	/* released by the kernel when the holder dies, SIGKILL included */
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		snprintf(err, errlen, "cannot lock '%s': %s", dir,
+			 ret == -EBUSY ? "another bench-agent uses this directory"
+				       : strerror(-ret));
+		close(fd);
+		return ret;
+	}
+	memset(&s_led, 0, sizeof(s_led));
+	s_led.lock_fd = fd;
+	snprintf(s_led.path, sizeof(s_led.path), "%s", path);
+	snprintf(p, sizeof(p), "%s/proc/sys/kernel/random/boot_id", root);
+	if (s_read_line(p, s_led.boot, sizeof(s_led.boot)) || !s_led.boot[0] ||
+	    strchr(s_led.boot, ' '))
+		snprintf(s_led.boot, sizeof(s_led.boot), "-");
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		struct s_ledger_ent e;
+
+		if (line[0] == '#')
+			continue;
+		ret = s_leftover(root, line, &e);
+		if (ret > 0)
+			cleaned++;
+		/* a failed disconnect stays recorded: the next start tries again */
+		else if (ret < 0 && s_led.n < S_LEDGER_MAX)
+			s_led.e[s_led.n++] = e;
+	}
+	if (f)
+		fclose(f);
+	s_led.open = true;
+	ret = s_ledger_write();
+	if (ret) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-ret));
+		bc_nvme_tcp_ledger_close();
+		return ret;
+	}
+	return cleaned;
+}
+
+void bc_nvme_tcp_ledger_close(void)
+{
+	if (s_led.lock_fd >= 0)
+		close(s_led.lock_fd);
+	s_led.lock_fd = -1;
+	s_led.open = false;
+	s_led.n = 0;
+}
+
+int bc_nvme_tcp_ledger_count(void)
+{
+	return s_led.open ? s_led.n : -1;
+}
+
 int bc_nvme_tcp_connect(const char *root, const struct bc_nvme_tcp_spec *s, int *instance,
 			char *err, size_t errlen)
 {
@@ -111,6 +371,8 @@ int bc_nvme_tcp_connect(const char *root, const struct bc_nvme_tcp_spec *s, int 
 	if (ret)
 		snprintf(err, errlen, "nvme_tcp connect to %s:%s (%s) failed: %s", s->traddr,
 			 s->trsvcid ? s->trsvcid : "4420", s->subnqn, strerror(-ret));
+	else
+		s_ledger_add(root, *instance, cntlid, s);
 	return ret;
 }
 
@@ -193,11 +455,18 @@ int bc_nvme_tcp_disconnect(const char *root, int instance)
 
 	snprintf(p, sizeof(p), "%s/sys/class/nvme/nvme%d/delete_controller", root, instance);
 	fd = open(p, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		ret = -errno;
+		/* the controller is gone either way: nothing left to clean up after a crash */
+		if (ret == -ENOENT)
+			s_ledger_remove(instance);
+		return ret;
+	}
 	if (write(fd, "1", 1) != 1)
 		ret = -errno;
 	close(fd);
+	if (!ret)
+		s_ledger_remove(instance);
 	return ret;
 }
 
@@ -591,4 +860,81 @@ cJSON *bc_nvme_tcp_att_json(const struct bc_nvme_tcp_att *att)
 	cJSON_AddStringToObject(o, "trsvcid", att->trsvcid);
 	cJSON_AddBoolToObject(o, "discovered", att->discovered);
 	return o;
+}
+
+cJSON *bc_nvme_tcp_disc_list(const char *root, const struct bc_disc_req *r, char *err,
+			     size_t errlen)
+{
+	struct bc_nvme_tcp_spec ds = {.traddr = r->traddr,
+				      .trsvcid = r->trsvcid,
+				      .subnqn = BC_NVME_DISC_NQN,
+				      .hostnqn = r->hostnqn[0] ? r->hostnqn : NULL};
+	uint64_t genctr = 0, numrec = 0, i;
+	char fab[320], why[512];
+	cJSON *reply = NULL, *arr;
+	uint16_t recfmt;
+	bool owned = false;
+	void *log = NULL;
+	size_t len = 0;
+	int inst, ret, dret = 0;
+
+	s_fabric(r->traddr, r->trsvcid, fab, sizeof(fab));
+	/* a persistent discovery controller (nvme discover -p) is read, not replaced */
+	inst = bc_nvme_tcp_find_ctrl(root, BC_NVME_DISC_NQN, r->traddr, r->trsvcid);
+	if (inst < 0) {
+		ret = bc_nvme_tcp_connect(root, &ds, &inst, why, sizeof(why));
+		if (ret) {
+			snprintf(err, errlen, "discovery at %s: %s", fab, why);
+			return NULL;
+		}
+		owned = true;
+	}
+	ret = s_read_disc_log(root, inst, &log, &len);
+	if (owned)
+		dret = bc_nvme_tcp_disconnect(root, inst);
+	if (dret)
+		bc_warn("discovery at %s: cannot delete discovery controller nvme%d: %s", fab, inst,
+			strerror(-dret));
+	if (ret) {
+		snprintf(err, errlen,
+			 "discovery at %s: cannot read the discovery log from nvme%d: %s", fab,
+			 inst, strerror(-ret));
+		goto out;
+	}
+	bc_nvme_parse_disc_header(log, len, &genctr, &numrec, &recfmt);
+	if (numrec > len / BC_NVME_DISC_ENTRY_BYTES - 1)
+		numrec = len / BC_NVME_DISC_ENTRY_BYTES - 1;
+	reply = cJSON_CreateObject();
+	arr = cJSON_CreateArray();
+	if (!reply || !arr) {
+		cJSON_Delete(reply);
+		cJSON_Delete(arr);
+		reply = NULL;
+		snprintf(err, errlen, "discovery at %s: out of memory", fab);
+		goto out;
+	}
+	cJSON_AddStringToObject(reply, "traddr", r->traddr);
+	cJSON_AddStringToObject(reply, "trsvcid", r->trsvcid);
+	cJSON_AddNumberToObject(reply, "controller", inst);
+	cJSON_AddBoolToObject(reply, "connected_by_agent", owned);
+	cJSON_AddNumberToObject(reply, "genctr", (double)genctr);
+	for (i = 0; i < numrec; i++) {
+		struct bc_nvme_disc_entry e;
+		struct bc_disc_rec d = {0};
+
+		bc_nvme_parse_disc_entry((uint8_t *)log + BC_NVME_DISC_ENTRY_BYTES * (i + 1),
+					 BC_NVME_DISC_ENTRY_BYTES, &e);
+		d.trtype = e.trtype;
+		d.adrfam = e.adrfam;
+		d.subtype = e.subtype;
+		d.portid = e.portid;
+		snprintf(d.traddr, sizeof(d.traddr), "%s", e.traddr);
+		snprintf(d.trsvcid, sizeof(d.trsvcid), "%s", e.trsvcid);
+		snprintf(d.subnqn, sizeof(d.subnqn), "%s", e.subnqn);
+		cJSON_AddItemToArray(arr, bc_disc_rec_to_json(&d));
+	}
+	cJSON_AddItemToObject(reply, "entries", arr);
+out:
+	free(log);
+	return reply;
 }

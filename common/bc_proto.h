@@ -43,6 +43,8 @@ enum bc_msg_type {
 	BC_MSG_ABORT,	  /* coord -> agent: stop I/O now */
 	BC_MSG_BYE,	  /* coord -> agent: session over */
 	BC_MSG_HOST,	  /* agent -> coord: {step, second, host}: host counters of interval k */
+	BC_MSG_DISCOVER,  /* coord -> agent: {traddr, trsvcid, hostnqn}: read a discovery log */
+	BC_MSG_DISCOVERY_LOG, /* agent -> coord: {traddr, trsvcid, controller, entries[]} */
 	BC_MSG_NR,
 };
 

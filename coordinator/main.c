@@ -28,6 +28,7 @@ static const struct s_cmd s_cmds[] = {
 	{"report", bc_cmd_report, "regenerate a run directory's reports from run.json"},
 	{"compare", bc_cmd_compare, "compare the steps of several runs"},
 	{"agents", bc_cmd_agents, "contact a profile's agents and show what they report"},
+	{"discover", bc_cmd_discover, "list an NVMe/TCP discovery controller's subsystems"},
 	{"import-fio", bc_cmd_import_fio, "translate a fio job file into a profile"},
 	{"version", s_version, "print the version"},
 };

@@ -242,7 +242,8 @@ cJSON *bc_agg_record_json(const struct bc_agg *g, const struct bc_conn *c,
 
 /* results.c */
 struct bc_step_result {
-	const struct bc_step *step;
+	const struct bc_step *step; /* the step as run: a sweep point's or experiment's copy */
+	int idx;		    /* its profile step (events' "step") */
 	const char *status; /* "ok", "failed", "aborted" */
 	char error[1024];
 	uint64_t start_ns; /* coordinator CLOCK_REALTIME of interval 0 */

@@ -75,7 +75,8 @@ static cJSON *s_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, 
 static void s_agent_error(struct bc_step_result *res, const struct bc_conn *c,
 			  const struct bc_msg *m, const char *rerr)
 {
-	const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m->json, "message"));
+	const char *msg =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m->json, "message"));
 
 	if (m->type == BC_MSG_ERROR)
 		snprintf(res->error, sizeof(res->error), "agent %s (%s): %s", c->spec->name,
@@ -212,7 +213,7 @@ static void s_closed_event(struct bc_fleet *f, struct bc_rundir *rd, struct bc_s
 	uint64_t agg = bc_agg_pool_cpu_ns(&res->agg), wr = bc_rundir_writer_cpu_ns(rd);
 	cJSON *ev = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(ev, "step", (double)(res->step - f->prof->steps));
+	cJSON_AddNumberToObject(ev, "step", res->idx);
 	cJSON_AddNumberToObject(ev, "second", k);
 	cJSON_AddNumberToObject(ev, "agents", res->agg.agents_reported[k]);
 	cJSON_AddNumberToObject(ev, "lag_ms", t > end ? (double)(t - end) / 1e6 : 0.0);
@@ -258,14 +259,14 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 		 * their size-based pass is over and the rest of the step is empty
 		 * (docs/engine.md). One note instead of a line per empty second.
 		 */
-		if (g->agents_reported[k] >= (uint32_t)f->n && now + S_EARLY_MS * BC_NS_PER_MS < end &&
-		    !s_second_ios(g, k)) {
+		if (g->agents_reported[k] >= (uint32_t)f->n &&
+		    now + S_EARLY_MS * BC_NS_PER_MS < end && !s_second_ios(g, k)) {
 			if (!k || s_second_ios(g, k - 1)) {
 				char note[96];
 
 				snprintf(note, sizeof(note),
-					 "%-8s %4u pass complete: seconds %u-%u are empty", "", k, k,
-					 g->seconds - 1);
+					 "%-8s %4u pass complete: seconds %u-%u are empty", "", k,
+					 k, g->seconds - 1);
 				bc_live_note(note);
 			}
 			continue;
@@ -316,8 +317,8 @@ static void s_on_host(struct bc_rundir *rd, struct bc_step_result *res, const st
 	smp = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(body, "host"), 1);
 	if (!smp)
 		return;
-	cJSON_AddNumberToObject(smp, "second",
-				cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(body, "second")));
+	cJSON_AddNumberToObject(
+	    smp, "second", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(body, "second")));
 	cJSON_AddItemToArray(arr, smp);
 	ev = cJSON_Duplicate(body, 1);
 	cJSON_AddStringToObject(ev, "agent", c->spec->name);
@@ -398,7 +399,7 @@ static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 	cJSON_AddStringToObject(l, "reason", a->lost_why);
 	cJSON_AddItemToArray(res->lost, l);
 	ev = cJSON_Duplicate(l, 1);
-	cJSON_AddNumberToObject(ev, "step", (double)(res->step - f->prof->steps));
+	cJSON_AddNumberToObject(ev, "step", res->idx);
 	bc_rundir_event(rd, "agent_lost", ev);
 	bc_warn("agent %s (%s) lost around second %u: %s; continuing with %d agent(s) "
 		"(on_agent_loss: continue)",
@@ -434,14 +435,14 @@ static void s_finish_counters(struct bc_fleet *f, struct bc_rundir *rd, struct b
 	if (bc_counters_active(f->counters)) {
 		res->node_counters = bc_counters_step_json(f->counters);
 		ev = cJSON_CreateObject();
-		cJSON_AddNumberToObject(ev, "step", (double)(res->step - f->prof->steps));
+		cJSON_AddNumberToObject(ev, "step", res->idx);
 		cJSON_AddItemToObject(ev, "nodes", cJSON_Duplicate(res->node_counters, 1));
 		bc_rundir_event(rd, "node_counters", ev);
 	}
 	res->analysis = bc_verdict_step(f, res);
 	if (res->analysis) {
 		ev = cJSON_CreateObject();
-		cJSON_AddNumberToObject(ev, "step", (double)(res->step - f->prof->steps));
+		cJSON_AddNumberToObject(ev, "step", res->idx);
 		cJSON_AddItemToObject(ev, "analysis", cJSON_Duplicate(res->analysis, 1));
 		bc_rundir_event(rd, "analysis", ev);
 	}
@@ -542,6 +543,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 
 	memset(res, 0, sizeof(*res));
 	res->step = st;
+	res->idx = idx;
 	res->status = "failed";
 	res->agent_totals = cJSON_CreateObject();
 	rc = bc_agg_init(&res->agg, f->prof, st);
@@ -563,7 +565,8 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 		goto out;
 	for (i = 0; i < f->n; i++)
 		f->conns[i].last_heard_ns = bc_mono_ns();
-	start = bc_real_ns() + (uint64_t)(S_START_LEAD_MS + S_START_PER_AGENT_MS * f->n) * BC_NS_PER_MS;
+	start =
+	    bc_real_ns() + (uint64_t)(S_START_LEAD_MS + S_START_PER_AGENT_MS * f->n) * BC_NS_PER_MS;
 	res->start_ns = start;
 	ev = cJSON_CreateObject();
 	cJSON_AddNumberToObject(ev, "step", idx);

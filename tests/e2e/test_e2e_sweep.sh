@@ -22,6 +22,12 @@ R=$(run_dir "$T/out")
 RJ="$R/run.json"
 json "$RJ" "[s['name'] for s in r['steps']] == ['rr@iodepth=1', 'rr@iodepth=4', 'rr@iodepth=16'] and all(s['sweep_of'] == 'rr' for s in r['steps'])" |
 	grep -qx True || fail "sweep points are not steps of their own"
+# every point's events name the profile step they belong to (0), not a point's copy
+python3 -c "
+import json, sys
+steps = {json.loads(l).get('step') for l in open(sys.argv[1])
+         if json.loads(l).get('event') in ('second_closed', 'analysis', 'step_start')}
+sys.exit(0 if steps == {0} else 1)" "$R/events.jsonl" || fail "events carry another step index"
 json "$RJ" "r['steps'][-1]['sweep']['param'] == 'iodepth' and r['steps'][-1]['sweep']['values'] == [1, 4, 16]" |
 	grep -qx True || fail "the last point does not carry the sweep table"
 json "$RJ" "all(abs(i - 3000) < 150 for i in r['steps'][-1]['sweep']['iops'])" | grep -qx True ||

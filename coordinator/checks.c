@@ -188,6 +188,17 @@ static void s_little(cJSON *arr, const struct bc_step_result *r)
 			continue;
 		}
 		/*
+		 * the null target and a simulated SSD without a latency model
+		 * complete at once: their "latency" is the engine's own turnaround
+		 * and the queue is always on the client side
+		 */
+		if (!strcmp(g->prof->volumes[i].path, "null") ||
+		    (g->prof->volumes[i].sim.enabled && !g->prof->volumes[i].sim.lat_units)) {
+			s_check(arr, "Little's law (in flight = IOPS x mean latency)", e->name, -1,
+				"skipped: the target completes at once (no device queue)");
+			continue;
+		}
+		/*
 		 * a size-based pass ends inside its last second (and may end inside
 		 * the first), with fewer I/Os in flight as jobs finish: the window's
 		 * average says nothing about the queue

@@ -57,6 +57,10 @@ json "$RJ" "abs(r['steps'][0]['agent_totals']['local']['volumes'][0]['nvme']['wa
 json "$RJ" "r['steps'][1]['agent_totals']['local']['volumes'][0]['nvme']['waf']['value'] > 1.5
   and r['steps'][1]['agent_totals']['local']['volumes'][0]['nvme']['sim']['gc_copy_bytes'] > 0" |
 	grep -qx True || fail "random 4k on a full device: no GC: $(cat "$T/waf1")"
+# no latency model: completions are immediate, so in-flight = IOPS x latency is not judged
+json "$RJ" "[c['detail'] for c in r['steps'][1]['checks'] if c['name'].startswith('Little')] ==
+  ['skipped: the target completes at once (no device queue)']" | grep -qx True ||
+	fail "Little's law judged on an instant target"
 sleep 0.2
 assert_no_agents "$SCR"
 echo "PASS"

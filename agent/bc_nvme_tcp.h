@@ -56,7 +56,8 @@ int bc_nvme_tcp_connect(const char *root, const struct bc_nvme_tcp_spec *s, int 
  * nvme<instance>/ holding "nvme<X>n<Y>" (non-multipath) or "nvme<S>c<C>n<N>"
  * (multipath path: the head is nvme<S>n<N>) and state "live". Polls every
  * 50 ms up to timeout_ms (namespace scanning is asynchronous). Writes
- * "nvme<X>n<Y>" into name; 0, -ETIMEDOUT or -errno.
+ * "nvme<X>n<Y>" of the lowest nsid into name; 0, -ETIMEDOUT or -errno
+ * (bc_nvme_tcp_find_nsid with nsid 0).
  */
 int bc_nvme_tcp_find_ns(const char *root, int instance, unsigned timeout_ms, char *name,
 			size_t len);

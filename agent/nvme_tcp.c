@@ -392,62 +392,6 @@ static int s_read_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* one look: 0 and name, -EAGAIN not (yet) there, -errno */
-static int s_find_once(const char *root, int instance, char *name, size_t len)
-{
-	char dir[PATH_MAX], p[PATH_MAX + 16], state[32];
-	struct dirent *e;
-	int ret = -EAGAIN;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "%s/sys/class/nvme/nvme%d", root, instance);
-	snprintf(p, sizeof(p), "%s/state", dir);
-	if (s_read_line(p, state, sizeof(state)))
-		return -ENOENT;
-	if (strcmp(state, "live"))
-		return -EAGAIN;
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((e = readdir(d))) {
-		unsigned x, c, y;
-		int n = -1;
-
-		/* multipath path first: "nvme0c1n1" -> head "nvme0n1" */
-		if (sscanf(e->d_name, "nvme%uc%un%u%n", &x, &c, &y, &n) == 3 && n > 0 &&
-		    !e->d_name[n]) {
-			snprintf(name, len, "nvme%un%u", x, y);
-			ret = 0;
-			break;
-		}
-		n = -1;
-		if (sscanf(e->d_name, "nvme%un%u%n", &x, &y, &n) == 2 && n > 0 && !e->d_name[n]) {
-			snprintf(name, len, "nvme%un%u", x, y);
-			ret = 0;
-			break;
-		}
-	}
-	closedir(d);
-	return ret;
-}
-
-int bc_nvme_tcp_find_ns(const char *root, int instance, unsigned timeout_ms, char *name, size_t len)
-{
-	struct timespec nap = {0, 50 * 1000 * 1000};
-	unsigned waited = 0;
-	int ret;
-
-	for (;;) {
-		ret = s_find_once(root, instance, name, len);
-		if (ret != -EAGAIN)
-			return ret;
-		if (waited >= timeout_ms)
-			return -ETIMEDOUT;
-		nanosleep(&nap, NULL);
-		waited += 50;
-	}
-}
-
 int bc_nvme_tcp_disconnect(const char *root, int instance)
 {
 	char p[PATH_MAX];
@@ -585,6 +529,11 @@ int bc_nvme_tcp_find_nsid(const char *root, int instance, uint32_t nsid, unsigne
 		nanosleep(&nap, NULL);
 		waited += 50;
 	}
+}
+
+int bc_nvme_tcp_find_ns(const char *root, int instance, unsigned timeout_ms, char *name, size_t len)
+{
+	return bc_nvme_tcp_find_nsid(root, instance, 0, timeout_ms, name, len, NULL);
 }
 
 int bc_nvme_disc_pick(const void *buf, size_t len, const char *subnqn,

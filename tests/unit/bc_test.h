@@ -46,4 +46,35 @@ static int bc_test_failures;
 		return 0;                                                           \
 	} while (0)
 
+/* fixture trees: write text to root/rel (best effort: a later check fails if it did not) */
+static inline void bc_test_put(const char *root, const char *rel, const char *text)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* root/rel's whole content into buf ("" when missing), NUL-terminated */
+static inline void bc_test_read(const char *root, const char *rel, char *buf, size_t len)
+{
+	char p[512];
+	FILE *f;
+	size_t n;
+
+	buf[0] = '\0';
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	f = fopen(p, "r");
+	if (!f)
+		return;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
 #endif

@@ -127,35 +127,6 @@ static void test_framing(void)
 	bc_msg_clear(&m);
 }
 
-static void s_put(const char *root, const char *rel, const char *text)
-{
-	char p[512];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	f = fopen(p, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-static void s_read(const char *root, const char *rel, char *buf, size_t len)
-{
-	char p[512];
-	FILE *f;
-	size_t n;
-
-	buf[0] = '\0';
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	f = fopen(p, "r");
-	if (!f)
-		return;
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-}
-
 /* the agent side without a kernel: what is deleted, and what the errors say */
 static void test_disc_list_fixture(void)
 {
@@ -189,22 +160,22 @@ static void test_disc_list_fixture(void)
 		fputs("instance=4,cntlid=1\n", f);
 		fclose(f);
 	}
-	s_put(root, "sys/class/nvme/nvme4/delete_controller", "");
-	s_put(root, "dev/nvme4", ""); /* a regular file: the admin ioctl fails (ENOTTY) */
+	bc_test_put(root, "sys/class/nvme/nvme4/delete_controller", "");
+	bc_test_put(root, "dev/nvme4", ""); /* a regular file: the admin ioctl fails (ENOTTY) */
 	log = bc_nvme_tcp_disc_list(root, &r, err, sizeof(err));
 	CHECK(!log && strstr(err, "cannot read the discovery log from nvme4"));
-	s_read(root, "sys/class/nvme/nvme4/delete_controller", got, sizeof(got));
+	bc_test_read(root, "sys/class/nvme/nvme4/delete_controller", got, sizeof(got));
 	CHECK_MSG(!strcmp(got, "1"), "delete_controller of the connected nvme4: '%s'", got);
 
 	/* an existing discovery controller to that address: read, never deleted */
-	s_put(root, "sys/class/nvme/nvme5/transport", "tcp\n");
-	s_put(root, "sys/class/nvme/nvme5/subsysnqn", BC_NVME_DISC_NQN "\n");
-	s_put(root, "sys/class/nvme/nvme5/address", "traddr=192.0.2.20,trsvcid=8009\n");
-	s_put(root, "sys/class/nvme/nvme5/delete_controller", "");
-	s_put(root, "dev/nvme5", "");
+	bc_test_put(root, "sys/class/nvme/nvme5/transport", "tcp\n");
+	bc_test_put(root, "sys/class/nvme/nvme5/subsysnqn", BC_NVME_DISC_NQN "\n");
+	bc_test_put(root, "sys/class/nvme/nvme5/address", "traddr=192.0.2.20,trsvcid=8009\n");
+	bc_test_put(root, "sys/class/nvme/nvme5/delete_controller", "");
+	bc_test_put(root, "dev/nvme5", "");
 	log = bc_nvme_tcp_disc_list(root, &r, err, sizeof(err));
 	CHECK(!log && strstr(err, "nvme5"));
-	s_read(root, "sys/class/nvme/nvme5/delete_controller", got, sizeof(got));
+	bc_test_read(root, "sys/class/nvme/nvme5/delete_controller", got, sizeof(got));
 	CHECK_MSG(!strcmp(got, ""), "delete_controller of the existing nvme5: '%s'", got);
 
 	snprintf(p, sizeof(p), "rm -rf '%s'", root);

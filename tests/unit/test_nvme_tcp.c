@@ -75,19 +75,6 @@ static void test_connect_exchange(void)
 	close(sv[1]);
 }
 
-static void s_put(const char *root, const char *rel, const char *text)
-{
-	char p[512];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	f = fopen(p, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static void s_mkdir(const char *root, const char *rel)
 {
 	char p[512];
@@ -111,17 +98,17 @@ static void test_sysfs_fixture(void)
 	s_mkdir(root, "sys/class/nvme");
 	/* multipath: controller 4 of subsystem 2 */
 	s_mkdir(root, "sys/class/nvme/nvme4");
-	s_put(root, "sys/class/nvme/nvme4/state", "live\n");
-	s_put(root, "sys/class/nvme/nvme4/delete_controller", "");
+	bc_test_put(root, "sys/class/nvme/nvme4/state", "live\n");
+	bc_test_put(root, "sys/class/nvme/nvme4/delete_controller", "");
 	s_mkdir(root, "sys/class/nvme/nvme4/nvme2c4n1");
 	/* non-multipath */
 	s_mkdir(root, "sys/class/nvme/nvme6");
-	s_put(root, "sys/class/nvme/nvme6/state", "live\n");
+	bc_test_put(root, "sys/class/nvme/nvme6/state", "live\n");
 	s_mkdir(root, "sys/class/nvme/nvme6/nvme6n1");
 	s_mkdir(root, "sys/class/nvme/nvme6/power");
 	/* still connecting */
 	s_mkdir(root, "sys/class/nvme/nvme5");
-	s_put(root, "sys/class/nvme/nvme5/state", "connecting\n");
+	bc_test_put(root, "sys/class/nvme/nvme5/state", "connecting\n");
 	s_mkdir(root, "sys/class/nvme/nvme5/nvme5n1");
 
 	CHECK(!bc_nvme_tcp_find_ns(root, 4, 0, name, sizeof(name)) && !strcmp(name, "nvme2n1"));
@@ -264,18 +251,18 @@ static void test_attach_connects_and_detaches(void)
 	s_fake_fabrics(root, opts, "instance=7,cntlid=3\n");
 	/* what the kernel would have made for instance 7: a multipath path of subsystem 5 */
 	s_mkdir(root, "sys/class/nvme/nvme7");
-	s_put(root, "sys/class/nvme/nvme7/state", "live\n");
-	s_put(root, "sys/class/nvme/nvme7/delete_controller", "");
+	bc_test_put(root, "sys/class/nvme/nvme7/state", "live\n");
+	bc_test_put(root, "sys/class/nvme/nvme7/delete_controller", "");
 	s_mkdir(root, "sys/class/nvme/nvme7/nvme5c7n1");
-	s_put(root, "sys/class/nvme/nvme7/nvme5c7n1/nsid", "1\n");
+	bc_test_put(root, "sys/class/nvme/nvme7/nvme5c7n1/nsid", "1\n");
 
 	/* the path shows before the head's disk: no /dev/nvme5n1 yet, so no attach */
 	CHECK(bc_nvme_tcp_attach(root, &v, 100, &att, err, sizeof(err)) == -ETIMEDOUT);
 	CHECK(strstr(err, "/dev/nvme5n1") && strstr(err, "198.51.100.7:4420"));
 	CHECK(att.instance == 7 && att.owned); /* still ours to detach */
 	/* the device nodes (regular files here: only their existence is looked at) */
-	s_put(root, "dev/nvme5n1", "");
-	s_put(root, "dev/ng5n1", "");
+	bc_test_put(root, "dev/nvme5n1", "");
+	bc_test_put(root, "dev/ng5n1", "");
 	s_fake_fabrics(root, opts, "instance=7,cntlid=3\n");
 	CHECK_MSG(!bc_nvme_tcp_attach(root, &v, 0, &att, err, sizeof(err)), "%s", err);
 	CHECK(att.instance == 7 && att.owned && att.nsid == 1 && !att.discovered);
@@ -300,7 +287,7 @@ static void test_attach_connects_and_detaches(void)
 	s_read(root, "sys/class/nvme/nvme7/delete_controller", got, sizeof(got));
 	CHECK(!strcmp(got, "1"));
 	CHECK(att.instance == -1 && !att.owned);
-	s_put(root, "sys/class/nvme/nvme7/delete_controller", "");
+	bc_test_put(root, "sys/class/nvme/nvme7/delete_controller", "");
 	CHECK(!bc_nvme_tcp_detach(root, &att)); /* idempotent: nothing written again */
 	s_read(root, "sys/class/nvme/nvme7/delete_controller", got, sizeof(got));
 	CHECK(!strcmp(got, ""));
@@ -319,7 +306,7 @@ static void test_attach_reuses_existing(void)
 	struct bc_nvme_tcp_att att;
 
 	s_copy_fixture(root);
-	s_put(root, "dev/nvme1n2", "");
+	bc_test_put(root, "dev/nvme1n2", "");
 	/* no dev/nvme-fabrics at all: a connect would fail, so this proves none happened */
 	CHECK_MSG(!bc_nvme_tcp_attach(root, &v, 0, &att, err, sizeof(err)), "%s", err);
 	CHECK(att.instance == 1 && !att.owned && att.nsid == 2 && !strcmp(att.block, "nvme1n2"));
@@ -350,8 +337,8 @@ static void test_attach_errors(void)
 	CHECK(bc_nvme_tcp_options(&s, opts, sizeof(opts)) > 0);
 	s_fake_fabrics(root, opts, "instance=9,cntlid=1\n");
 	s_mkdir(root, "sys/class/nvme/nvme9");
-	s_put(root, "sys/class/nvme/nvme9/state", "connecting\n");
-	s_put(root, "sys/class/nvme/nvme9/delete_controller", "");
+	bc_test_put(root, "sys/class/nvme/nvme9/state", "connecting\n");
+	bc_test_put(root, "sys/class/nvme/nvme9/delete_controller", "");
 	CHECK(bc_nvme_tcp_attach(root, &v, 100, &att, err, sizeof(err)) == -ETIMEDOUT);
 	CHECK(strstr(err, "198.51.100.9:4420") != NULL && strstr(err, "nvme9") != NULL);
 	CHECK(att.instance == 9 && att.owned);
@@ -374,7 +361,7 @@ static void test_detach_all(void)
 
 	s_copy_fixture(root);
 	s_mkdir(root, "sys/class/nvme/nvme7");
-	s_put(root, "sys/class/nvme/nvme7/delete_controller", "");
+	bc_test_put(root, "sys/class/nvme/nvme7/delete_controller", "");
 	memset(att, 0, sizeof(att));
 	for (i = 0; i < 5; i++)
 		att[i].instance = -1;
@@ -390,7 +377,7 @@ static void test_detach_all(void)
 	for (i = 0; i < 5; i++)
 		CHECK(att[i].instance == -1 && !att[i].owned);
 	/* a second teardown (the control loop's exit path runs it again) does nothing */
-	s_put(root, "sys/class/nvme/nvme7/delete_controller", "");
+	bc_test_put(root, "sys/class/nvme/nvme7/delete_controller", "");
 	CHECK(bc_nvme_tcp_detach_all(root, att, 5) == 0);
 	s_read(root, "sys/class/nvme/nvme7/delete_controller", got, sizeof(got));
 	CHECK(!strcmp(got, ""));

@@ -24,35 +24,6 @@
 #define NQN	"nqn.2024-01.io.bench:fresh"
 #define BOOT	"4f1c2a9e-0b7d-4c61-9a53-2f0e8d6b7c11"
 
-static void s_put(const char *root, const char *rel, const char *text)
-{
-	char p[512];
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	f = fopen(p, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-static void s_read(const char *root, const char *rel, char *buf, size_t len)
-{
-	char p[512];
-	FILE *f;
-	size_t n;
-
-	buf[0] = '\0';
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	f = fopen(p, "r");
-	if (!f)
-		return;
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-}
-
 static bool s_exists(const char *root, const char *rel)
 {
 	char p[512];
@@ -81,13 +52,13 @@ static void s_setup(char *root)
 	if (s_sh("cp -r '" FIXTURE "/sys' '%s/' && mkdir -p '%s/dev' '%s/proc/sys/kernel/random'",
 		 root, root, root))
 		SKIP("cannot copy the fixture tree");
-	s_put(root, "proc/sys/kernel/random/boot_id", BOOT "\n");
+	bc_test_put(root, "proc/sys/kernel/random/boot_id", BOOT "\n");
 	s_sh("mkdir -p '%s/scratch' '%s/sys/class/nvme/nvme7'", root, root);
-	s_put(root, "sys/class/nvme/nvme7/transport", "tcp\n");
-	s_put(root, "sys/class/nvme/nvme7/subsysnqn", NQN "\n");
-	s_put(root, "sys/class/nvme/nvme7/address", "traddr=198.51.100.7,trsvcid=4420\n");
-	s_put(root, "sys/class/nvme/nvme7/state", "live\n");
-	s_put(root, "sys/class/nvme/nvme7/delete_controller", "");
+	bc_test_put(root, "sys/class/nvme/nvme7/transport", "tcp\n");
+	bc_test_put(root, "sys/class/nvme/nvme7/subsysnqn", NQN "\n");
+	bc_test_put(root, "sys/class/nvme/nvme7/address", "traddr=198.51.100.7,trsvcid=4420\n");
+	bc_test_put(root, "sys/class/nvme/nvme7/state", "live\n");
+	bc_test_put(root, "sys/class/nvme/nvme7/delete_controller", "");
 }
 
 static void s_ledger_path(const char *root, char *buf, size_t len)
@@ -132,7 +103,7 @@ static void test_connect_records_disconnect_removes(void)
 	s_fake_fabrics(root, &s, "instance=7,cntlid=3\n");
 	CHECK_MSG(!bc_nvme_tcp_connect(root, &s, &inst, err, sizeof(err)), "%s", err);
 	CHECK(inst == 7 && bc_nvme_tcp_ledger_count() == 1);
-	s_read(root, "scratch/nvme-tcp-connected", got, sizeof(got));
+	bc_test_read(root, "scratch/nvme-tcp-connected", got, sizeof(got));
 	snprintf(line, sizeof(line), "\nnvme7 " NQN " 198.51.100.7 4420 3 %llu " BOOT "\n",
 		 s_ino7(root));
 	CHECK_MSG(strstr(got, line) != NULL, "%s", got);
@@ -155,10 +126,10 @@ static void test_attach_detach_recorded(void)
 	s_setup(root);
 	s_ledger_path(root, path, sizeof(path));
 	/* nvme7 exists already in the tree: point the attach at a fresh subsystem instead */
-	s_put(root, "sys/class/nvme/nvme7/subsysnqn", "nqn.other\n");
+	bc_test_put(root, "sys/class/nvme/nvme7/subsysnqn", "nqn.other\n");
 	s_sh("mkdir -p '%s/sys/class/nvme/nvme8/nvme8n1' && touch '%s/dev/nvme8n1'", root, root);
-	s_put(root, "sys/class/nvme/nvme8/state", "live\n");
-	s_put(root, "sys/class/nvme/nvme8/delete_controller", "");
+	bc_test_put(root, "sys/class/nvme/nvme8/state", "live\n");
+	bc_test_put(root, "sys/class/nvme/nvme8/delete_controller", "");
 	{
 		struct bc_nvme_tcp_spec s = {
 		    .traddr = v.traddr, .trsvcid = v.trsvcid, .subnqn = v.subnqn};
@@ -189,9 +160,9 @@ static void test_leftover_disconnected(void)
 	/* the "crash": the lock goes, the file stays */
 	bc_nvme_tcp_ledger_close();
 	CHECK(s_exists(root, "scratch/nvme-tcp-connected"));
-	s_put(root, "sys/class/nvme/nvme7/cntlid", "3\n");
+	bc_test_put(root, "sys/class/nvme/nvme7/cntlid", "3\n");
 	CHECK_MSG(bc_nvme_tcp_ledger_open(root, path, err, sizeof(err)) == 1, "%s", err);
-	s_read(root, "sys/class/nvme/nvme7/delete_controller", got, sizeof(got));
+	bc_test_read(root, "sys/class/nvme/nvme7/delete_controller", got, sizeof(got));
 	CHECK(!strcmp(got, "1"));
 	CHECK(bc_nvme_tcp_ledger_count() == 0 && !s_exists(root, "scratch/nvme-tcp-connected"));
 	bc_nvme_tcp_ledger_close();
@@ -219,11 +190,11 @@ static void s_left_alone(const char *what, const char *attr, const char *value, 
 	snprintf(line, sizeof(line),
 		 "# written by hand\nnvme7 " NQN " 198.51.100.7 4420 3 %llu " BOOT "\n",
 		 s_ino7(root) + (unsigned long long)ino_delta);
-	s_put(root, "scratch/nvme-tcp-connected", line);
+	bc_test_put(root, "scratch/nvme-tcp-connected", line);
 	snprintf(rel, sizeof(rel), "sys/class/nvme/nvme7/%s", attr);
-	s_put(root, rel, value);
+	bc_test_put(root, rel, value);
 	CHECK_MSG(bc_nvme_tcp_ledger_open(root, path, err, sizeof(err)) == cleaned, "%s", what);
-	s_read(root, "sys/class/nvme/nvme7/delete_controller", got, sizeof(got));
+	bc_test_read(root, "sys/class/nvme/nvme7/delete_controller", got, sizeof(got));
 	CHECK_MSG(!strcmp(got, cleaned ? "1" : ""), "%s: delete_controller holds '%s'", what, got);
 	CHECK(bc_nvme_tcp_ledger_count() == 0);
 	bc_nvme_tcp_ledger_close();
@@ -253,16 +224,16 @@ static void test_gone_and_failed(void)
 
 	s_setup(root);
 	s_ledger_path(root, path, sizeof(path));
-	s_put(root, "scratch/nvme-tcp-connected",
-	      "nvme9 " NQN " 198.51.100.7 4420 1 0 " BOOT "\nnvme7 " NQN
-	      " 198.51.100.7 4420 3 0 " BOOT "\ngarbage\n");
+	bc_test_put(root, "scratch/nvme-tcp-connected",
+		    "nvme9 " NQN " 198.51.100.7 4420 1 0 " BOOT "\nnvme7 " NQN
+		    " 198.51.100.7 4420 3 0 " BOOT "\ngarbage\n");
 	/* delete_controller that cannot be opened for writing */
 	s_sh("rm -f '%s/sys/class/nvme/nvme7/delete_controller' && "
 	     "mkdir '%s/sys/class/nvme/nvme7/delete_controller'",
 	     root, root);
 	CHECK_MSG(bc_nvme_tcp_ledger_open(root, path, err, sizeof(err)) == 0, "%s", err);
 	CHECK(bc_nvme_tcp_ledger_count() == 1);
-	s_read(root, "scratch/nvme-tcp-connected", got, sizeof(got));
+	bc_test_read(root, "scratch/nvme-tcp-connected", got, sizeof(got));
 	CHECK_MSG(strstr(got, "\nnvme7 " NQN) && !strstr(got, "nvme9") && !strstr(got, "garbage"),
 		  "%s", got);
 	bc_nvme_tcp_ledger_close();

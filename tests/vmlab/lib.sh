@@ -327,6 +327,24 @@ sys.exit(status)
 EOF
 }
 
+# vm_nvme_tcp_guest NAME NQN: one guest with a 4 KiB-LBA namespace that its own kernel
+# target exports as NQN on 10.0.2.15:4420, nvme-tcp loaded for the agent; booted
+vm_nvme_tcp_guest() {
+	vm_new "$1"
+	vm_ns "$1" 4096 64M
+	vm_setup "$1" "$(nvmet_export_sh "$2" /dev/nvme0n1 10.0.2.15)"
+	vm_setup "$1" "modprobe nvme-tcp"
+	vm_boot "$1"
+	vm_wait "$1"
+}
+
+# vm_tcp_ctrls NAME: the guest's NVMe/TCP controllers, "nvmeN ADDRESS SUBSYSNQN" a line
+vm_tcp_ctrls() {
+	vm_exec "$1" 'for c in /sys/class/nvme/nvme*; do
+		[ "$(cat $c/transport 2>/dev/null)" = tcp ] && echo "${c##*/} $(cat $c/address) $(cat $c/subsysnqn)"
+	done; true'
+}
+
 # nvmet_export_sh NQN DEVICE TRADDR [PORT_ID]: guest shell lines (for vm_setup or vm_exec)
 # making the kernel's NVMe/TCP target (configfs) export DEVICE as namespace 1 of subsystem
 # NQN, open to any host, on TRADDR:4420 (port PORT_ID, made by its first user); again with

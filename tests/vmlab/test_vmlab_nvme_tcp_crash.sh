@@ -13,18 +13,7 @@ vmlab_have_nvme_tcp_volume ||
 
 NQN=nqn.2026-11.io.bench-coord:vmlab-crash
 LEDGER=/var/tmp/bench-agent/nvme-tcp-connected
-vm_new g1
-vm_ns g1 4096 64M
-vm_setup g1 "$(nvmet_export_sh "$NQN" /dev/nvme0n1 10.0.2.15)"
-vm_setup g1 "modprobe nvme-tcp"
-vm_boot g1
-vm_wait g1
-
-tcp_ctrls() {
-	vm_exec g1 'for c in /sys/class/nvme/nvme*; do
-		[ "$(cat $c/transport 2>/dev/null)" = tcp ] && echo "${c##*/} $(cat $c/address) $(cat $c/subsysnqn)"
-	done; true'
-}
+vm_nvme_tcp_guest g1 "$NQN"
 # the agent as the guest's /init starts it (guest-init.sh), in the background
 start_agent() {
 	vm_exec g1 'set -f; bench-agent --listen "tcp://*:7470" --scratch-dir /var/tmp/bench-agent \
@@ -47,7 +36,7 @@ run_and_kill() { # TAG
 	"$COORD" run --plain -o "$VT/out-$1" "$VT/long.json" >"$VT/run-$1.out" 2>&1 &
 	cpid=$!
 	for _ in $(seq 60); do
-		attached=$(tcp_ctrls)
+		attached=$(vm_tcp_ctrls g1)
 		[ -n "$attached" ] && break
 		sleep 0.5
 	done
@@ -59,20 +48,20 @@ run_and_kill() { # TAG
 	echo "${attached%% *}"
 }
 
-[ -z "$(tcp_ctrls)" ] || fail "an NVMe/TCP controller exists before the run"
+[ -z "$(vm_tcp_ctrls g1)" ] || fail "an NVMe/TCP controller exists before the run"
 t0=$SECONDS
 ctrl=$(run_and_kill kill1)
 echo "attached $ctrl, agent SIGKILLed"
 sleep 1
-tcp_ctrls | grep -q "^$ctrl .*$NQN" || fail "the controller went away without the agent?"
+vm_tcp_ctrls g1 | grep -q "^$ctrl .*$NQN" || fail "the controller went away without the agent?"
 vm_exec g1 "cat $LEDGER" | tee "$VT/ledger" | grep -q "^$ctrl $NQN 10.0.2.15 4420 " ||
 	fail "the ledger does not name $ctrl: $(cat "$VT/ledger")"
 start_agent
 for _ in $(seq 30); do
-	[ -z "$(tcp_ctrls)" ] && break
+	[ -z "$(vm_tcp_ctrls g1)" ] && break
 	sleep 0.5
 done
-left=$(tcp_ctrls)
+left=$(vm_tcp_ctrls g1)
 [ -z "$left" ] || fail "the restarted agent left the killed agent's controller connected: $left"
 grep -q "disconnected $ctrl (10.0.2.15:4420, $NQN): left connected by a bench-agent that did not exit cleanly" \
 	"$VT/g1/console.log" || fail "the restarted agent did not log the clean-up"
@@ -84,7 +73,7 @@ ctrl=$(run_and_kill kill2)
 echo "attached $ctrl, agent SIGKILLed again"
 vm_exec g1 "echo 1 >/sys/class/nvme/$ctrl/delete_controller; sleep 0.5; $(nvme_connect_sh "$NQN" 10.0.2.15)" ||
 	fail "cannot replace $ctrl by hand"
-mine=$(tcp_ctrls)
+mine=$(vm_tcp_ctrls g1)
 echo "connected by hand: $mine"
 [ -n "$mine" ] || fail "the connect by hand made no controller"
 vm_exec g1 "grep -v '^#' $LEDGER | sed 's/^/ledger: /'; c=/sys/class/nvme/${mine%% *}
@@ -96,7 +85,7 @@ for _ in $(seq 40); do
 	[ "$(grep -c "listening on" "$VT/g1/console.log" || true)" -gt "$n" ] && break
 	sleep 0.5
 done
-[ "$(tcp_ctrls)" = "$mine" ] || fail "the restarted agent touched a controller it did not connect: now '$(tcp_ctrls)'"
+[ "$(vm_tcp_ctrls g1)" = "$mine" ] || fail "the restarted agent touched a controller it did not connect: now '$(vm_tcp_ctrls g1)'"
 if [ "${mine%% *}" = "$ctrl" ]; then
 	grep -q "left $ctrl alone: it is no longer the controller" "$VT/g1/console.log" ||
 		fail "no word of leaving the reused $ctrl alone"

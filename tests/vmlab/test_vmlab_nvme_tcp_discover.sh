@@ -13,18 +13,7 @@ vmlab_have_nvme_tcp_volume ||
 	vm_skip "bench-coord does not accept the \"nvme_tcp\" volume form: $(head -n1 "$VT/probe-nvme-tcp.out")"
 
 NQN=nqn.2026-11.io.bench-coord:vmlab-disc
-vm_new g1
-vm_ns g1 4096 64M
-vm_setup g1 "$(nvmet_export_sh "$NQN" /dev/nvme0n1 10.0.2.15)"
-vm_setup g1 "modprobe nvme-tcp"
-vm_boot g1
-vm_wait g1
-
-tcp_ctrls() {
-	vm_exec g1 'for c in /sys/class/nvme/nvme*; do
-		[ "$(cat $c/transport 2>/dev/null)" = tcp ] && echo "${c##*/} $(cat $c/address) $(cat $c/subsysnqn)"
-	done; true'
-}
+vm_nvme_tcp_guest g1 "$NQN"
 profile() { # NAME SUBNQN
 	cat >"$VT/$1.json" <<JSON
 {"name": "vmlab-$1",
@@ -37,7 +26,7 @@ profile() { # NAME SUBNQN
 JSON
 }
 
-[ -z "$(tcp_ctrls)" ] || fail "an NVMe/TCP controller exists before the run"
+[ -z "$(vm_tcp_ctrls g1)" ] || fail "an NVMe/TCP controller exists before the run"
 profile disc "$NQN"
 "$COORD" run --plain -o "$VT/out" "$VT/disc.json" >"$VT/run.out" 2>&1 ||
 	{ cat "$VT/run.out"; fail "bench-coord run failed"; }
@@ -57,7 +46,7 @@ v = s["volumes"][0]
 print("volume", v["name"], "node", v.get("node"), v.get("node_source"))
 assert v.get("node") == "target-g1", v
 EOF
-left=$(tcp_ctrls)
+left=$(vm_tcp_ctrls g1)
 [ -z "$left" ] || fail "controllers left attached: $left"
 echo "discovered, attached, ran, detached"
 
@@ -68,7 +57,7 @@ cat "$VT/run2.out"
 [ "$rc" = 1 ] || fail "an unknown subsystem: exit $rc, expected 1"
 grep -q "discovery at 10.0.2.15:4420: no TCP entry for subsystem nqn.2026-11.io.bench-coord:not-exported" \
 	"$VT/run2.out" || fail "the error does not name the subsystem and the discovery address"
-left=$(tcp_ctrls)
+left=$(vm_tcp_ctrls g1)
 [ -z "$left" ] || fail "a failed discovery left controllers attached: $left"
 
 # SIGTERM to the agent mid-step (a long step, so the controller is attached when it comes)
@@ -77,7 +66,7 @@ sed 's/"runtime": "2s"/"runtime": "120s"/' "$VT/disc.json" >"$VT/term.json"
 cpid=$!
 attached=""
 for _ in $(seq 60); do
-	attached=$(tcp_ctrls)
+	attached=$(vm_tcp_ctrls g1)
 	[ -n "$attached" ] && break
 	sleep 0.5
 done
@@ -85,10 +74,10 @@ done
 sleep 2
 vm_exec g1 'kill -TERM $(pidof bench-agent)' || fail "cannot signal the agent"
 for _ in $(seq 30); do
-	[ -z "$(tcp_ctrls)" ] && break
+	[ -z "$(vm_tcp_ctrls g1)" ] && break
 	sleep 0.5
 done
-left=$(tcp_ctrls)
+left=$(vm_tcp_ctrls g1)
 kill "$cpid" 2>/dev/null || true
 wait "$cpid" 2>/dev/null || true
 [ -z "$left" ] || fail "15 s after SIGTERM the agent's controller is still attached: $left"

@@ -10,19 +10,8 @@ vmlab_init
 "$COORD" discover --help >/dev/null 2>&1 || vm_skip "bench-coord has no discover command"
 
 NQN=nqn.2026-11.io.bench-coord:vmlab-list
-vm_new g1
-vm_ns g1 4096 64M
-vm_setup g1 "$(nvmet_export_sh "$NQN" /dev/nvme0n1 10.0.2.15)"
-vm_setup g1 "modprobe nvme-tcp"
-vm_boot g1
-vm_wait g1
-
-tcp_ctrls() {
-	vm_exec g1 'for c in /sys/class/nvme/nvme*; do
-		[ "$(cat $c/transport 2>/dev/null)" = tcp ] && echo "${c##*/} $(cat $c/address) $(cat $c/subsysnqn)"
-	done; true'
-}
-[ -z "$(tcp_ctrls)" ] || fail "an NVMe/TCP controller exists before the test"
+vm_nvme_tcp_guest g1 "$NQN"
+[ -z "$(vm_tcp_ctrls g1)" ] || fail "an NVMe/TCP controller exists before the test"
 cat >"$VT/p.json" <<JSON
 {"name": "vmlab-discover", "agents": [{"name": "g1", "endpoint": "${VM_EP[g1]}"}],
  "volumes": [{"agent": "g1", "path": "/dev/nvme0n1"}],
@@ -35,7 +24,7 @@ cat "$VT/table"
 grep -Eq "^tcp +ipv4 +10\.0\.2\.15 +4420 +nvme +$NQN\$" "$VT/table" ||
 	fail "the table does not list $NQN on 10.0.2.15:4420"
 grep -q "connected for the read" "$VT/table" || fail "the table does not say the agent connected"
-[ -z "$(tcp_ctrls)" ] || fail "the discovery controller was left connected: $(tcp_ctrls)"
+[ -z "$(vm_tcp_ctrls g1)" ] || fail "the discovery controller was left connected: $(vm_tcp_ctrls g1)"
 
 "$COORD" discover --endpoint "${VM_EP[g1]}" --traddr 10.0.2.15 --trsvcid 4420 --json \
 	>"$VT/json" 2>"$VT/err" || { cat "$VT/err"; fail "discover --json failed"; }
@@ -53,7 +42,7 @@ e = m[0]
 assert (e["trtype"], e["adrfam"], e["traddr"], e["trsvcid"], e["subtype"]) == \
     ("tcp", "ipv4", "10.0.2.15", "4420", "nvme"), e
 EOF
-[ -z "$(tcp_ctrls)" ] || fail "the discovery controller was left connected: $(tcp_ctrls)"
+[ -z "$(vm_tcp_ctrls g1)" ] || fail "the discovery controller was left connected: $(vm_tcp_ctrls g1)"
 
 # nothing listens on 10.0.2.15:8009 (the default port): the kernel refuses, the agent says where
 rc=0
@@ -62,5 +51,5 @@ cat "$VT/err3"
 [ "$rc" = 1 ] || fail "an address without a target: exit $rc, expected 1"
 grep -q "discovery at 10.0.2.15:8009: nvme_tcp connect to 10.0.2.15:8009" "$VT/err3" ||
 	fail "the error does not name the address"
-[ -z "$(tcp_ctrls)" ] || fail "controllers left after the failure: $(tcp_ctrls)"
+[ -z "$(vm_tcp_ctrls g1)" ] || fail "controllers left after the failure: $(vm_tcp_ctrls g1)"
 echo "PASS ($((SECONDS - t0)) s after boot)"

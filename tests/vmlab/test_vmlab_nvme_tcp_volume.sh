@@ -82,11 +82,16 @@ done
 sleep 3
 kill -9 "$cpid"
 wait "$cpid" 2>/dev/null || true
-for _ in $(seq 60); do
+# the agent notices after 5 s of silence; under TCG on a loaded host its teardown once took
+# longer than 30 s (CI, 2026-11-30): allow 60 s and show the agent's state if it is not enough
+for _ in $(seq 120); do
 	[ -z "$(tcp_ctrls)" ] && break
 	sleep 0.5
 done
 left=$(tcp_ctrls)
-[ -z "$left" ] || fail "30 s after the coordinator died the controller is still attached: $left"
+if [ -n "$left" ]; then
+	vm_exec g1 'ps; cat /var/tmp/bench-agent/nvme-tcp-connected 2>/dev/null; true' >&2 || true
+	fail "60 s after the coordinator died the controller is still attached: $left"
+fi
 echo "coordinator killed: the agent detached"
 echo "PASS"

@@ -23,7 +23,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,19 +35,12 @@
 #include "bc_curve.h"
 #include "bc_proto.h"
 #include "bc_stats.h"
-#include "bc_varint.h"
+#include "bc_synth.h"
 
 /* distinct per-volume payloads; a record picks one per volume by hash */
 #define S_POOL	     64
 #define S_DRAIN_POOL 4
-#define S_BS	     4096
-
-struct s_payload {
-	uint8_t *buf; /* one volume after its index: op mask, ops, histograms */
-	size_t len;
-	uint64_t ios[BC_OP_NR], bytes[BC_OP_NR], errors[BC_OP_NR], short_ios[BC_OP_NR];
-	uint32_t pairs; /* non-empty histogram buckets, all ops */
-};
+#define S_SENT_MAX   4096
 
 struct s_agent {
 	int idx;
@@ -64,99 +57,19 @@ struct s_agent {
 struct s_swarm {
 	int n, m;
 	struct s_agent *agents;
-	struct s_payload pool[S_POOL], drain[S_DRAIN_POOL];
+	struct bc_synth_payload pool[S_POOL], drain[S_DRAIN_POOL];
 	zsock_t *zap;
 	uint8_t authorized[32];
 	bool insecure;
 	const char *public_txt;
 	size_t maxlen; /* longest payload */
 	uint8_t *body;
+	const struct bc_synth_payload **picked; /* [m]: the payloads of the record being sent */
 	size_t body_cap;
 	uint64_t records, bytes_sent, rejected;
+	/* [k]: the latest send of second k's STATS, ns after the second's end (first S_SENT_MAX) */
+	uint64_t sent_after[S_SENT_MAX];
 };
-
-static uint64_t s_rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t s_rand(void)
-{
-	/* xorshift64*: deterministic synthetic data, no libc state */
-	s_rng ^= s_rng >> 12;
-	s_rng ^= s_rng << 25;
-	s_rng ^= s_rng >> 27;
-	return s_rng * 0x2545f4914f6cdd1dull;
-}
-
-static double s_unif(void)
-{
-	return ((double)(s_rand() >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double s_gauss(void)
-{
-	return sqrt(-2.0 * log(s_unif())) * cos(2 * M_PI * s_unif());
-}
-
-/* n samples: lognormal around median_ns (sigma), 0.2% slow tail at 20-100x */
-static void s_fill(struct bc_opstat *s, uint64_t n, double median_ns, double sigma)
-{
-	uint64_t i;
-
-	for (i = 0; i < n; i++) {
-		double v = median_ns * exp(sigma * s_gauss());
-
-		if (s_unif() < 0.002)
-			v *= 20 + 80 * s_unif();
-		bc_opstat_complete(s, 1, 0, (uint64_t)v < 1000 ? 1000 : (uint64_t)v);
-		s->bytes += S_BS; /* bc_opstat_complete counted len 0 */
-	}
-}
-
-/* encode one synthetic volume-second; the payload is what follows the volume index */
-static int s_make_payload(struct s_payload *p, uint64_t iops, double sigma)
-{
-	struct bc_volstat *v = calloc(1, sizeof(*v));
-	struct bc_stats_hdr h = {.nvol = 1};
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	int o, rc;
-	unsigned b;
-
-	if (!v)
-		return -ENOMEM;
-	bc_volstat_reset(v);
-	/*
-	 * 70/30 read/write, +-10% per second, reads slower than (cached) writes;
-	 * at the default 2,000 IOPS the mean latency makes Little's law hold for
-	 * iodepth 1 (swarm.sh's profile), so the coordinator's checks pass
-	 */
-	s_fill(&v->op[BC_OP_READ], (uint64_t)((double)iops * 0.7 * (0.9 + 0.2 * s_unif())),
-	       450e3 + 100e3 * s_unif(), sigma * (1 + 0.6 * s_unif()));
-	s_fill(&v->op[BC_OP_WRITE], (uint64_t)((double)iops * 0.3 * (0.9 + 0.2 * s_unif())),
-	       250e3 + 100e3 * s_unif(), sigma * (0.8 + 0.5 * s_unif()));
-	rc = bc_stats_encode(&h, v, &buf, &len);
-	if (rc)
-		goto out;
-	/* version, step 0, second 0, flags 0, nvol 1, volume 0: one byte each */
-	p->len = len - 6;
-	p->buf = malloc(p->len);
-	if (!p->buf) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	memcpy(p->buf, buf + 6, p->len);
-	for (o = 0; o < BC_OP_NR; o++) {
-		p->ios[o] = v->op[o].ios;
-		p->bytes[o] = v->op[o].bytes;
-		p->errors[o] = v->op[o].errors;
-		p->short_ios[o] = v->op[o].short_ios;
-		for (b = 0; b < BC_HIST_BUCKETS && v->op[o].hist.count; b++)
-			p->pairs += v->op[o].hist.buckets[b] != 0;
-	}
-out:
-	free(buf);
-	free(v);
-	return rc;
-}
 
 static void s_send(struct s_agent *a, enum bc_msg_type t, cJSON *b)
 {
@@ -316,41 +229,29 @@ static void s_dispatch(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 /* STATS for interval k (BC_STATS_DRAIN for the drain) of agent a */
 static int s_send_stats(struct s_swarm *w, struct s_agent *a, uint32_t k)
 {
-	size_t need = 64 + (size_t)w->m * (10 + w->maxlen), off = 0;
+	size_t need = 64 + (size_t)w->m * (10 + w->maxlen), off;
 	int v, o;
 
 	if (need > w->body_cap) {
 		free(w->body);
+		free(w->picked);
 		w->body = malloc(need);
-		w->body_cap = w->body ? need : 0;
-		if (!w->body)
+		w->picked = calloc((size_t)w->m, sizeof(*w->picked));
+		w->body_cap = w->body && w->picked ? need : 0;
+		if (!w->body_cap)
 			return -ENOMEM;
 	}
-	w->body[off++] = BC_STATS_VERSION;
-	off += bc_varint_put(w->body + off, need - off, a->step);
-	off += bc_varint_put(w->body + off, need - off, k);
-	off += bc_varint_put(w->body + off, need - off, 0);
-	off += bc_varint_put(w->body + off, need - off, (uint64_t)w->m);
-	for (v = 0; v < w->m; v++) {
-		/* a different distribution per volume and second, reproducibly */
-		uint64_t hsh =
-		    ((uint64_t)a->idx * 1000003u + (uint64_t)v * 7919u + k) * 0x9e3779b97f4a7c15ull;
-		const struct s_payload *p = k == BC_STATS_DRAIN
-						? &w->drain[(hsh >> 40) % S_DRAIN_POOL]
-						: &w->pool[(hsh >> 40) % S_POOL];
-
-		if (off + 10 + p->len > need)
-			return -ENOSPC;
-		off += bc_varint_put(w->body + off, need - off, (uint64_t)v);
-		memcpy(w->body + off, p->buf, p->len);
-		off += p->len;
+	off = k == BC_STATS_DRAIN ? bc_synth_record(w->body, need, a->step, k, a->idx, w->m,
+						    w->drain, S_DRAIN_POOL, w->picked)
+				  : bc_synth_record(w->body, need, a->step, k, a->idx, w->m,
+						    w->pool, S_POOL, w->picked);
+	for (v = 0; v < w->m; v++)
 		for (o = 0; o < BC_OP_NR; o++) {
-			a->tot[v][0][o] += p->ios[o];
-			a->tot[v][1][o] += p->bytes[o];
-			a->tot[v][2][o] += p->errors[o];
-			a->tot[v][3][o] += p->short_ios[o];
+			a->tot[v][0][o] += w->picked[v]->ios[o];
+			a->tot[v][1][o] += w->picked[v]->bytes[o];
+			a->tot[v][2][o] += w->picked[v]->errors[o];
+			a->tot[v][3][o] += w->picked[v]->short_ios[o];
 		}
-	}
 	w->records++;
 	w->bytes_sent += off;
 	return bc_msg_send_bin(a->sock, a->owner, BC_MSG_STATS, w->body, off);
@@ -401,7 +302,12 @@ static bool s_tick(struct s_swarm *w, struct s_agent *a, uint64_t real, uint64_t
 			break;
 		sent = true;
 		if (a->next_k < a->seconds) {
+			uint64_t end = due - a->jitter_ns, now;
+
 			s_send_stats(w, a, a->next_k);
+			now = bc_real_ns();
+			if (a->next_k < S_SENT_MAX && now - end > w->sent_after[a->next_k])
+				w->sent_after[a->next_k] = now - end;
 		} else {
 			s_send_stats(w, a, BC_STATS_DRAIN);
 			s_send_done(w, a);
@@ -415,6 +321,30 @@ static bool s_tick(struct s_swarm *w, struct s_agent *a, uint64_t real, uint64_t
 		sent = true;
 	}
 	return sent;
+}
+
+static int s_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* when the swarm had handed a second's last record to libzmq: its own share of the lag */
+static void s_sent_summary(struct s_swarm *w)
+{
+	static uint64_t v[S_SENT_MAX];
+	size_t n = 0, k;
+
+	for (k = 0; k < S_SENT_MAX; k++)
+		if (w->sent_after[k])
+			v[n++] = w->sent_after[k];
+	if (!n)
+		return;
+	qsort(v, n, sizeof(v[0]), s_cmp_u64);
+	fprintf(stderr,
+		"swarm: last record of a second sent after its end: p50 %.1f ms p99 %.1f ms\n",
+		(double)v[n / 2] / 1e6, (double)v[n * 99 / 100] / 1e6);
 }
 
 /* ZAP (RFC 27): admit the one authorized coordinator key, as bench-agent's handler does */
@@ -557,7 +487,7 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < S_POOL; i++) {
-		if (s_make_payload(&w.pool[i], iops, sigma))
+		if (bc_synth_payload(&w.pool[i], iops, sigma))
 			goto out;
 		pairs += w.pool[i].pairs;
 		plen += w.pool[i].len;
@@ -565,7 +495,7 @@ int main(int argc, char **argv)
 			w.maxlen = w.pool[i].len;
 	}
 	for (i = 0; i < S_DRAIN_POOL; i++) {
-		if (s_make_payload(&w.drain[i], 40, sigma))
+		if (bc_synth_payload(&w.drain[i], 40, sigma))
 			goto out;
 		if (w.drain[i].len > w.maxlen)
 			w.maxlen = w.drain[i].len;
@@ -574,6 +504,9 @@ int main(int argc, char **argv)
 		"bench_swarm: %d agents x %d volumes, %.0f histogram buckets and %.0f "
 		"bytes per volume-second on average\n",
 		w.n, w.m, (double)pairs / S_POOL, (double)plen / S_POOL);
+	/* libzmq allocates each message; keep the freed heap rather than fault it in every second
+	 */
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	w.agents = calloc((size_t)w.n, sizeof(*w.agents));
 	maybe = calloc((size_t)w.n + 1, sizeof(*maybe));
 	epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -650,6 +583,7 @@ int main(int argc, char **argv)
 			if (s_tick(&w, &w.agents[i], real, mono))
 				maybe[i] = true;
 	}
+	s_sent_summary(&w);
 	fprintf(stderr, "swarm: records %llu bytes %llu rejected %llu\n",
 		(unsigned long long)w.records, (unsigned long long)w.bytes_sent,
 		(unsigned long long)w.rejected);
@@ -661,14 +595,15 @@ out:
 		free(w.agents[i].tot);
 	}
 	for (i = 0; i < S_POOL; i++)
-		free(w.pool[i].buf);
+		bc_synth_payload_free(&w.pool[i]);
 	for (i = 0; i < S_DRAIN_POOL; i++)
-		free(w.drain[i].buf);
+		bc_synth_payload_free(&w.drain[i]);
 	free(w.agents);
 	free(maybe);
 	if (epfd >= 0)
 		close(epfd);
 	free(w.body);
+	free(w.picked);
 	zsock_destroy(&w.zap);
 	zcert_destroy(&cert);
 	zcert_destroy(&coord);

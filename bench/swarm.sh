@@ -3,7 +3,9 @@
 # against bench_swarm (one process playing N agents x M volumes over CURVE,
 # bench/swarm.c) at 10, 100 and 1,000 agents x 16 volumes, reporting per size:
 #   lag   how long after the end of second k the coordinator had aggregated
-#         and written it ("second_closed" events in events.jsonl), p50/p99/max
+#         and written it ("second_closed" events in events.jsonl), p50/p99/max;
+#         sent: when the swarm had sent its last record, arr: when the
+#         coordinator's loop received it, own: lag - arr
 #   cpu   coordinator utime+stime (/proc/PID/stat) over the step, in cores;
 #         per second (p50) the loop thread's, the aggregation workers' (all) and
 #         the events.jsonl writer's CPU ms ("second_closed" events)
@@ -141,14 +143,18 @@ for n in "${SIZES[@]}"; do
 	fi
 	ev=$(ls "$d"/reports/*/events.jsonl)
 	[ -f "$d/kept.jsonl" ] && { grep -h '"event":"\(second_closed\|step_start\)"' "$ev" >>"$d/kept.jsonl" || true; ev=$d/kept.jsonl; }
-	line=$(python3 - "$n" "$VOLS" "$secs" "$ev" "$d/samples" "$t0" "$t1" <<'EOF'
+	sent=$(sed -n 's/.*sent after its end: p50 \([0-9.]*\) ms.*/\1/p' "$d/swarm.err")
+	line=$(python3 - "$n" "$VOLS" "$secs" "$ev" "$d/samples" "$t0" "$t1" "${sent:-nan}" <<'EOF'
 import json, sys
-n, m, secs, evf, smpf, t0, t1 = sys.argv[1:8]
-lags, loop, aggc, wrc, start = [], [], [], [], None
+n, m, secs, evf, smpf, t0, t1, sent = sys.argv[1:9]
+lags, loop, aggc, wrc, arr, own, start = [], [], [], [], [], [], None
 for l in open(evf):
     if '"second_closed"' in l:
         j = json.loads(l)
         lags.append(j["lag_ms"])
+        if "last_record_ms" in j:
+            arr.append(j["last_record_ms"])
+            own.append(j["lag_ms"] - j["last_record_ms"])
         if "loop_cpu_ms" in j:
             loop.append(j["loop_cpu_ms"])
         aggc.append(j.get("agg_cpu_ms", 0))
@@ -162,7 +168,8 @@ wrc.sort()
 loop_p50 = loop[len(loop) // 2] if loop else float("nan")
 agg_p50 = aggc[len(aggc) // 2] if aggc else float("nan")
 wr_p50 = wrc[len(wrc) // 2] if wrc else float("nan")
-pct = lambda p: lags[min(len(lags) - 1, int(p / 100 * len(lags)))] if lags else float("nan")
+pctof = lambda a, p: sorted(a)[min(len(a) - 1, int(p / 100 * len(a)))] if a else float("nan")
+pct = lambda p: pctof(lags, p)
 smp = [tuple(map(int, l.split())) for l in open(smpf) if len(l.split()) == 3]
 end = start + int(secs) * 10**9
 run = [s for s in smp if start <= s[0] <= end]
@@ -172,18 +179,24 @@ mark = start + min(60, int(secs) // 2) * 10**9
 rss_mid = min(run, key=lambda s: abs(s[0] - mark))[2] if run else 0
 rss_end = run[-1][2] if run else 0
 peak = max(s[2] for s in smp) if smp else 0
-print("%6s %7d %7d %8.1f %8.1f %8.1f %8.0f %7.0f %7.0f %6.2f %9.0f %9.0f %9.0f %7.0f" % (
-    n, int(n) * int(m), len(lags), pct(50), pct(99), lags[-1] if lags else float("nan"), loop_p50,
+print("%6s %7d %7d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.0f %7.0f %7.0f %6.2f %9.0f %9.0f %9.0f %7.0f" % (
+    n, int(n) * int(m), len(lags), pct(50), pct(99), lags[-1] if lags else float("nan"),
+    float(sent), pctof(arr, 50), pctof(own, 99), loop_p50,
     agg_p50, wr_p50, cpu, rss_mid / 1024, rss_end / 1024, peak / 1024, (int(t1) - int(t0)) / 1e9))
 EOF
 )
 	RESULTS+=("$line")
 	echo "$line" >&2
 done
-printf '%6s %7s %7s %8s %8s %8s %8s %7s %7s %6s %9s %9s %9s %7s\n' agents streams seconds lag_p50 \
-	lag_p99 lag_max loop_ms agg_ms wr_ms cpu rss_1m_MB rss_end_MB peak_MB wall_s
+printf '%6s %7s %7s %8s %8s %8s %8s %8s %8s %8s %7s %7s %6s %9s %9s %9s %7s\n' agents streams \
+	seconds lag_p50 lag_p99 lag_max sent_p50 arr_p50 own_p99 loop_ms agg_ms wr_ms cpu rss_1m_MB rss_end_MB \
+	peak_MB wall_s
 printf '%s\n' "${RESULTS[@]}"
-echo "(lag: ms after each second's end until it was aggregated and written; loop_ms: the" \
+echo "(lag: ms after each second's end until it was aggregated and written; sent_p50: when" \
+	"the swarm had handed the second's last record to libzmq (its agents send 0-20 ms after" \
+	"the end by design); arr_p50: when the coordinator's loop received it (CURVE, TCP and" \
+	"the loop's own queue); own_p99: lag minus arrival, the aggregation after the last" \
+	"record; loop_ms: the" \
 	"coordinator loop's CPU per second, p50 - the lag on an otherwise idle core; agg_ms," \
 	"wr_ms: the aggregation workers' (together) and the events.jsonl writer's; cpu:" \
 	"whole process, cores, over the step; rss_1m at one minute or mid-step; peak includes" \

@@ -388,6 +388,9 @@ int bc_agg_pool_start(struct bc_agg *g, int threads)
 		w->ring = malloc(S_RING_BYTES);
 		if (!rc && !w->ring)
 			rc = -ENOMEM;
+		/* resident now, before START, not by page faults in the first second */
+		if (w->ring)
+			memset(w->ring, 0, S_RING_BYTES);
 		if (!rc) {
 			rc = -pthread_create(&w->th, NULL, s_worker_main, w);
 			w->started = !rc;

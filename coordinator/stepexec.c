@@ -210,13 +210,18 @@ static void s_closed_event(struct bc_fleet *f, struct bc_rundir *rd, struct bc_s
 {
 	static uint64_t cpu_last, agg_last, wr_last;
 	uint64_t t = bc_real_ns(), cpu = bc_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	uint64_t agg = bc_agg_pool_cpu_ns(&res->agg), wr = bc_rundir_writer_cpu_ns(rd);
+	uint64_t agg = bc_agg_pool_cpu_ns(&res->agg), wr = bc_rundir_writer_cpu_ns(rd), rx;
 	cJSON *ev = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(ev, "step", res->idx);
 	cJSON_AddNumberToObject(ev, "second", k);
 	cJSON_AddNumberToObject(ev, "agents", res->agg.agents_reported[k]);
 	cJSON_AddNumberToObject(ev, "lag_ms", t > end ? (double)(t - end) / 1e6 : 0.0);
+	/* the part of the lag spent waiting for the agents: their latest record's arrival */
+	rx = res->agg.last_rx_ns[k];
+	if (rx)
+		cJSON_AddNumberToObject(ev, "last_record_ms",
+					rx > end ? (double)(rx - end) / 1e6 : 0.0);
 	/* this loop's CPU since the previous close: the lag on an otherwise idle core */
 	if (cpu_last && cpu > cpu_last)
 		cJSON_AddNumberToObject(ev, "loop_cpu_ms", (double)(cpu - cpu_last) / 1e6);
@@ -238,6 +243,7 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 	struct bc_agg *g = &res->agg;
 	uint64_t now = bc_real_ns();
 	int alive = -1; /* counted once per call, and only when needed */
+	uint32_t was = g->closed;
 
 	while (g->closed < g->seconds) {
 		uint32_t k = g->closed;
@@ -273,6 +279,8 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 		}
 		bc_live_second(res, k, f->n, &f->progress);
 	}
+	if (g->closed != was)
+		bc_agg_rows_ahead(g);
 }
 
 /*
@@ -343,6 +351,8 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 				 bad->endpoint, strerror(-rc));
 			return rc;
 		}
+		if (h.second < res->agg.seconds)
+			res->agg.last_rx_ns[h.second] = bc_real_ns();
 		/* bc_agg_record_json's shape, written without cJSON (hot path) */
 		bc_rundir_stats(rd, &res->agg, c, &h, m->bin, m->bin_len);
 		return 0;

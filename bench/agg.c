@@ -1,0 +1,188 @@
+/*
+ * agg.c - the coordinator's aggregation alone, in one process: N agents x M
+ * volumes of synthetic STATS records (bench/synth, the payloads bench_swarm
+ * sends) added second by second through bc_agg_submit and closed with
+ * bc_agg_close_second, as the run loop does, without sockets, CURVE or the
+ * event log. It isolates the CPU cost of aggregation from everything the
+ * swarm benchmark (bench/swarm.sh) measures end to end, so a change to
+ * coordinator/agg.c can be judged on a noisy machine: CPU time is counted
+ * per thread, not read off a wall clock.
+ *
+ * usage: bench_agg [-n AGENTS] [-m VOLUMES] [-s SECONDS] [-t WORKERS] [--iops N]
+ * Prints per second the wall time from the first record to the close, and
+ * the CPU per volume-second; last line "agg_ns_per_volume_second: X".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bc_clock.h"
+#include "bc_coord.h"
+#include "bc_synth.h"
+
+#define S_POOL 64
+
+static uint64_t s_cpu_ns(void)
+{
+	return bc_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+/* N agents on loopback ports (never contacted), M "null" volumes each, 8 nodes */
+static char *s_profile_text(int n, int m, int secs)
+{
+	size_t cap = 4096 + (size_t)n * 128 + (size_t)n * m * 96, off = 0;
+	char *t = malloc(cap);
+	int i, v;
+
+	if (!t)
+		return NULL;
+	off += (size_t)snprintf(t + off, cap - off, "{\"name\":\"bench-agg\",\"agents\":[");
+	for (i = 0; i < n; i++)
+		off +=
+		    (size_t)snprintf(t + off, cap - off,
+				     "%s{\"name\":\"a%04d\",\"endpoint\":\"tcp://127.0.0.1:%d\"}",
+				     i ? "," : "", i, 20000 + i);
+	off += (size_t)snprintf(t + off, cap - off, "],\"nodes\":[");
+	for (i = 0; i < 8; i++)
+		off += (size_t)snprintf(t + off, cap - off, "%s{\"name\":\"node-%d\"}",
+					i ? "," : "", i);
+	off += (size_t)snprintf(t + off, cap - off, "],\"volumes\":[");
+	for (i = 0; i < n; i++)
+		for (v = 0; v < m; v++)
+			off += (size_t)snprintf(
+			    t + off, cap - off,
+			    "%s{\"agent\":\"a%04d\",\"path\":\"null\",\"node\":\"node-%d\"}",
+			    i || v ? "," : "", i, (i * m + v) % 8);
+	snprintf(
+	    t + off, cap - off,
+	    "],\"defaults\":{\"rw\":\"randrw\",\"bs\":\"4k\",\"ramp\":\"0s\",\"runtime\":\"%ds\"},"
+	    "\"steps\":[{\"name\":\"agg\"}]}",
+	    secs);
+	return t;
+}
+
+static int s_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {{"iops", required_argument, NULL, 'i'},
+					      {NULL, 0, NULL, 0}};
+	int n = 1000, m = 16, secs = 20, threads = 2, c, i, rc = 1;
+	uint64_t iops = 2000, cpu0, cpu1, *wall = NULL;
+	struct bc_synth_payload pool[S_POOL] = {0};
+	struct bc_profile *p = NULL;
+	struct bc_conn *conns = NULL;
+	struct bc_agg g = {0};
+	uint8_t *body = NULL;
+	size_t cap, maxlen = 0;
+	char err[512], *text = NULL;
+	uint32_t k;
+
+	while ((c = getopt_long(argc, argv, "n:m:s:t:", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			n = atoi(optarg);
+			break;
+		case 'm':
+			m = atoi(optarg);
+			break;
+		case 's':
+			secs = atoi(optarg);
+			break;
+		case 't':
+			threads = atoi(optarg);
+			break;
+		case 'i':
+			iops = strtoull(optarg, NULL, 10);
+			break;
+		default:
+			fprintf(stderr, "usage: bench_agg [-n AGENTS] [-m VOLUMES] [-s SECONDS] "
+					"[-t WORKERS] [--iops N]\n");
+			return 2;
+		}
+	}
+	if (n < 1 || m < 1 || secs < 1 || threads < 0) {
+		fprintf(stderr, "bench_agg: -n, -m, -s must be positive, -t not negative\n");
+		return 2;
+	}
+	for (i = 0; i < S_POOL; i++) {
+		if (bc_synth_payload(&pool[i], iops, 0.35))
+			goto out;
+		if (pool[i].len > maxlen)
+			maxlen = pool[i].len;
+	}
+	text = s_profile_text(n, m, secs);
+	if (!text || bc_profile_parse(text, "bench-agg.json", &p, err, sizeof(err))) {
+		fprintf(stderr, "bench_agg: %s\n", text ? err : "out of memory");
+		goto out;
+	}
+	cap = 64 + (size_t)m * (10 + maxlen);
+	body = malloc(cap);
+	conns = calloc((size_t)n, sizeof(*conns));
+	wall = calloc((size_t)secs, sizeof(*wall));
+	if (!body || !conns || !wall)
+		goto out;
+	for (i = 0; i < n; i++) {
+		int v;
+
+		conns[i].spec = &p->agents[i];
+		conns[i].index = i;
+		conns[i].vols = calloc((size_t)m, sizeof(int));
+		if (!conns[i].vols)
+			goto out;
+		for (v = 0; v < m; v++)
+			conns[i].vols[conns[i].nvols++] = i * m + v;
+	}
+	if (bc_agg_init(&g, p, &p->steps[0]) || bc_agg_pool_start(&g, threads))
+		goto out;
+	cpu0 = s_cpu_ns();
+	for (k = 0; k < (uint32_t)secs; k++) {
+		uint64_t t0 = bc_mono_ns();
+
+		for (i = 0; i < n; i++) {
+			const struct bc_conn *bad;
+			struct bc_stats_hdr h;
+			size_t len = bc_synth_record(body, cap, 0, k, i, m, pool, S_POOL, NULL);
+
+			if (bc_agg_submit(&g, &conns[i], body, len, &h, &bad)) {
+				fprintf(stderr, "bench_agg: record of agent %d second %u refused\n",
+					i, k);
+				goto out;
+			}
+		}
+		bc_agg_close_second(&g, k);
+		bc_agg_rows_ahead(&g);
+		wall[k] = bc_mono_ns() - t0;
+	}
+	bc_agg_finish(&g);
+	cpu1 = s_cpu_ns();
+	qsort(wall, (size_t)secs, sizeof(*wall), s_cmp);
+	printf("agents %d volumes %d seconds %d workers %d, %u histogram buckets per "
+	       "volume-second on average\n",
+	       n, m, secs, threads, pool[0].pairs);
+	printf("wall per second (first record to close): p50 %.1f ms, max %.1f ms\n",
+	       (double)wall[secs / 2] / 1e6, (double)wall[secs - 1] / 1e6);
+	printf("cpu per second: %.1f ms\n", (double)(cpu1 - cpu0) / 1e6 / secs);
+	printf("agg_ns_per_volume_second: %.0f\n", (double)(cpu1 - cpu0) / ((double)n * m * secs));
+	rc = 0;
+out:
+	bc_agg_free(&g);
+	for (i = 0; conns && i < n; i++)
+		free(conns[i].vols);
+	for (i = 0; i < S_POOL; i++)
+		bc_synth_payload_free(&pool[i]);
+	free(conns);
+	free(wall);
+	free(body);
+	free(text);
+	bc_profile_destroy(&p);
+	return rc;
+}

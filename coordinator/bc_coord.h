@@ -96,6 +96,7 @@ struct bc_fleet {
 	bool *queued; /* [n] conn i is in the ring */
 	int qhead, qlen;
 	uint64_t swept_ns;	      /* CLOCK_MONOTONIC of the last look at every socket */
+	int nlost;		      /* connections marked lost (they stay lost) */
 	zcert_t *cert;		      /* coordinator key pair for profile agents, NULL if none */
 	zcert_t *local_cert;	      /* ephemeral coordinator key pair for local agents */
 	char keydir[BC_PATH_MAX];     /* ephemeral keys of local agents, removed after */
@@ -116,6 +117,8 @@ struct bc_conn *bc_fleet_conn(struct bc_fleet *f, void *sock);
 /* wait for one message from any agent up to timeout_ms; *from set on 0 */
 int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, struct bc_msg *m,
 		  char *err, size_t errlen);
+/* send to one agent (and look at its socket again: a send can take a receive's wake-up) */
+int bc_fleet_send(struct bc_fleet *f, struct bc_conn *c, enum bc_msg_type t, const cJSON *body);
 void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *body);
 
 /*

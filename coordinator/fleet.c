@@ -38,7 +38,7 @@
  * (1,000 agents x 8 rounds one at a time is seconds), few enough that a reply
  * does not queue behind hundreds of others and inflate its round trip
  */
-#define S_TIME_WINDOW 16
+#define S_TIME_WINDOW	   16
 #define S_SPAWN_TIMEOUT_MS 5000
 
 static void s_agent_binary(char *out, size_t len)
@@ -222,9 +222,8 @@ static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *skey, char
 	if (rc) {
 		if (waitpid(c->pid, &st, WNOHANG) == c->pid)
 			c->pid = 0;
-		snprintf(err, errlen,
-			 "agent %s: local bench-agent '%s' did not start (see %s)", c->spec->name,
-			 bin, log);
+		snprintf(err, errlen, "agent %s: local bench-agent '%s' did not start (see %s)",
+			 c->spec->name, bin, log);
 	}
 	return rc;
 }
@@ -259,13 +258,14 @@ static int s_remote_keys(struct bc_fleet *f, const struct bc_conn *c, char *skey
 		}
 	}
 	if (!skey[0]) {
-		snprintf(err, errlen,
-			 "agent %s (%s): no server key: set agents[%d].server_key in the profile "
-			 "(bench-agent keygen prints it on that host)%s%s%s%s, or run with --insecure "
-			 "on a trusted network",
-			 c->spec->name, c->endpoint, c->index,
-			 known ? " or add a line \"" : " or pass --known-hosts FILE",
-			 known ? c->spec->name : "", known ? " <key>\" to " : "", known ? known : "");
+		snprintf(
+		    err, errlen,
+		    "agent %s (%s): no server key: set agents[%d].server_key in the profile "
+		    "(bench-agent keygen prints it on that host)%s%s%s%s, or run with --insecure "
+		    "on a trusted network",
+		    c->spec->name, c->endpoint, c->index,
+		    known ? " or add a line \"" : " or pass --known-hosts FILE",
+		    known ? c->spec->name : "", known ? " <key>\" to " : "", known ? known : "");
 		return -ENOKEY;
 	}
 	if (f->cert)
@@ -362,11 +362,11 @@ int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct b
 		if (!c->sock)
 			return -ENOMEM;
 		/* before connecting, so the first handshake is seen too */
-		c->mon = bc_monitor_new(c->sock, ZMQ_EVENT_CONNECTED |
-							 ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
-							 ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
-							 ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
-							 ZMQ_EVENT_HANDSHAKE_FAILED_AUTH);
+		c->mon =
+		    bc_monitor_new(c->sock, ZMQ_EVENT_CONNECTED | ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
+						ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
+						ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+						ZMQ_EVENT_HANDSHAKE_FAILED_AUTH);
 		if (skey[0]) {
 			zcert_apply(mine, c->sock);
 			zsock_set_curve_serverkey(c->sock, skey);
@@ -414,9 +414,21 @@ struct bc_conn *bc_fleet_conn(struct bc_fleet *f, void *sock)
  * waits, and a send may consume the change it signals. So: every socket
  * whose fd fired goes into the ring, each ring entry is checked with
  * ZMQ_EVENTS, a socket that gave a message goes to the back (others first),
- * and every socket is looked at at least every S_SWEEP_MS whatever epoll says.
+ * a socket that was sent to goes in too (bc_fleet_send), and every socket
+ * is looked at at least every s_sweep_ms whatever epoll says. That last is
+ * a safety net, and not free: each look is two system calls in libzmq
+ * (poll on its mailbox, getpid), 40,000 a second for 1,000 agents every
+ * 50 ms, most of the loop's CPU. Large fleets are swept less often.
  */
-#define S_SWEEP_MS 50
+#define S_SWEEP_MS     50
+#define S_SWEEP_MAX_MS 500
+
+static int s_sweep_ms(const struct bc_fleet *f)
+{
+	int ms = S_SWEEP_MS * ((f->n + 99) / 100);
+
+	return ms < S_SWEEP_MS ? S_SWEEP_MS : ms > S_SWEEP_MAX_MS ? S_SWEEP_MAX_MS : ms;
+}
 
 int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, struct bc_msg *m,
 		  char *err, size_t errlen)
@@ -453,7 +465,7 @@ int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, str
 			return rc;
 		}
 		now = bc_mono_ns();
-		if (now - f->swept_ns >= S_SWEEP_MS * BC_NS_PER_MS) {
+		if (now - f->swept_ns >= (uint64_t)s_sweep_ms(f) * BC_NS_PER_MS) {
 			f->swept_ns = now;
 			for (i = 0; i < f->n; i++)
 				s_enqueue(f, i);
@@ -479,17 +491,23 @@ int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, str
 	}
 }
 
+int bc_fleet_send(struct bc_fleet *f, struct bc_conn *c, enum bc_msg_type t, const cJSON *body)
+{
+	int rc = bc_msg_send_json(c->sock, NULL, t, body);
+
+	/* a send may have taken the wake-up of a message that waits */
+	if (f->queue)
+		s_enqueue(f, c->index);
+	return rc;
+}
+
 void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *body)
 {
 	int i;
 
 	for (i = 0; i < f->n; i++)
-		if (f->conns[i].sock && f->conns[i].hello) {
-			bc_msg_send_json(f->conns[i].sock, NULL, t, body);
-			/* a send may have taken the wake-up of a message that waits */
-			if (f->queue)
-				s_enqueue(f, i);
-		}
+		if (f->conns[i].sock && f->conns[i].hello)
+			bc_fleet_send(f, &f->conns[i], t, body);
 }
 
 static cJSON *s_hello_body(const struct bc_fleet *f, const struct bc_conn *c)
@@ -518,15 +536,17 @@ static cJSON *s_hello_body(const struct bc_fleet *f, const struct bc_conn *c)
 static void s_hello_refusal(const struct bc_conn *c, int rc, const struct bc_msg *m,
 			    const char *rerr, char *err, size_t errlen)
 {
-	const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m->json, "message"));
-	const char *owner = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m->json, "owner"));
+	const char *msg =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m->json, "message"));
+	const char *owner =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m->json, "owner"));
 
 	if (m->type == BC_MSG_BUSY)
 		snprintf(err, errlen, "agent %s (%s) is busy: serving %s", c->spec->name,
 			 c->endpoint, owner ? owner : "another coordinator");
 	else if (m->type == BC_MSG_ERROR)
-		snprintf(err, errlen, "agent %s (%s) refused HELLO: %s", c->spec->name,
-			 c->endpoint, msg ? msg : "(no message)");
+		snprintf(err, errlen, "agent %s (%s) refused HELLO: %s", c->spec->name, c->endpoint,
+			 msg ? msg : "(no message)");
 	else if (rc == -EPROTO)
 		snprintf(err, errlen, "agent %s (%s): %s", c->spec->name, c->endpoint, rerr);
 	else
@@ -547,8 +567,7 @@ static const char *s_my_key(const struct bc_fleet *f, const struct bc_conn *c)
  * A handshake failure that will not heal by waiting: the agent refused our
  * key, or one side is plain text. Returns -EACCES with the message, else 0.
  */
-static int s_handshake_fatal(const struct bc_fleet *f, struct bc_conn *c, char *err,
-			     size_t errlen)
+static int s_handshake_fatal(const struct bc_fleet *f, struct bc_conn *c, char *err, size_t errlen)
 {
 	const struct bc_monitor_state *st = c->mon ? bc_monitor_drain(c->mon) : NULL;
 
@@ -565,20 +584,19 @@ static int s_handshake_fatal(const struct bc_fleet *f, struct bc_conn *c, char *
 	}
 	if (st->fail_event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL &&
 	    st->fail_value == ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH) {
-		snprintf(err, errlen,
-			 "agent %s (%s): handshake failed: %s -- %s",
-			 c->spec->name, c->endpoint, bc_monitor_protocol_error(st->fail_value),
-			 f->opts->insecure && !c->spec->local
-				 ? "this coordinator runs --insecure but the agent requires CURVE"
-				 : "the agent runs --insecure; give it a key pair (bench-agent keygen)");
+		snprintf(
+		    err, errlen, "agent %s (%s): handshake failed: %s -- %s", c->spec->name,
+		    c->endpoint, bc_monitor_protocol_error(st->fail_value),
+		    f->opts->insecure && !c->spec->local
+			? "this coordinator runs --insecure but the agent requires CURVE"
+			: "the agent runs --insecure; give it a key pair (bench-agent keygen)");
 		return -EACCES;
 	}
 	return 0;
 }
 
 /* why agent c has not answered HELLO, as precisely as the monitor knows */
-static void s_hello_timeout(const struct bc_fleet *f, struct bc_conn *c, char *err,
-			    size_t errlen)
+static void s_hello_timeout(const struct bc_fleet *f, struct bc_conn *c, char *err, size_t errlen)
 {
 	const struct bc_monitor_state *st = c->mon ? bc_monitor_drain(c->mon) : NULL;
 	double s = f->opts->connect_timeout_ms / 1000.0;
@@ -594,22 +612,24 @@ static void s_hello_timeout(const struct bc_fleet *f, struct bc_conn *c, char *e
 			 "authenticated, but the agent did not reply)",
 			 c->spec->name, c->endpoint, s);
 	else if (st->failures)
-		snprintf(err, errlen,
-			 "agent %s (%s): no answer to HELLO within %.1f s: CURVE handshake failed "
-			 "%u time(s) (%s): most likely server_key is not the agent's public key "
-			 "(bench-agent logs it at start); also check that the agent authorizes this "
-			 "coordinator's key %s",
-			 c->spec->name, c->endpoint, s, st->failures,
-			 st->fail_event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL
-				 ? bc_monitor_protocol_error(st->fail_value)
-				 : "the agent hung up during the handshake",
-			 s_my_key(f, c));
+		snprintf(
+		    err, errlen,
+		    "agent %s (%s): no answer to HELLO within %.1f s: CURVE handshake failed "
+		    "%u time(s) (%s): most likely server_key is not the agent's public key "
+		    "(bench-agent logs it at start); also check that the agent authorizes this "
+		    "coordinator's key %s",
+		    c->spec->name, c->endpoint, s, st->failures,
+		    st->fail_event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL
+			? bc_monitor_protocol_error(st->fail_value)
+			: "the agent hung up during the handshake",
+		    s_my_key(f, c));
 	else
-		snprintf(err, errlen,
-			 "agent %s (%s): no answer to HELLO within %.1f s: connected, but the "
-			 "handshake never completed -- CURVE handshake failed? check that the agent "
-			 "authorizes this coordinator's key and that server_key matches",
-			 c->spec->name, c->endpoint, s);
+		snprintf(
+		    err, errlen,
+		    "agent %s (%s): no answer to HELLO within %.1f s: connected, but the "
+		    "handshake never completed -- CURVE handshake failed? check that the agent "
+		    "authorizes this coordinator's key and that server_key matches",
+		    c->spec->name, c->endpoint, s);
 }
 
 int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
@@ -620,7 +640,7 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 	for (i = 0; i < f->n; i++) {
 		cJSON *b = s_hello_body(f, &f->conns[i]);
 
-		bc_msg_send_json(f->conns[i].sock, NULL, BC_MSG_HELLO, b);
+		bc_fleet_send(f, &f->conns[i], BC_MSG_HELLO, b);
 		cJSON_Delete(b);
 		pending++;
 	}
@@ -633,9 +653,10 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 		if (now >= deadline)
 			break;
 		/* short waits: a refused key shows in the monitor, never as a message */
-		rc = bc_fleet_recv(f, (int)((deadline - now) / BC_NS_PER_MS) + 1 > 100
-					  ? 100
-					  : (int)((deadline - now) / BC_NS_PER_MS) + 1,
+		rc = bc_fleet_recv(f,
+				   (int)((deadline - now) / BC_NS_PER_MS) + 1 > 100
+				       ? 100
+				       : (int)((deadline - now) / BC_NS_PER_MS) + 1,
 				   &c, &m, rerr, sizeof(rerr));
 		if (rc == -ETIMEDOUT) {
 			bc_msg_clear(&m);
@@ -678,13 +699,13 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 /* one agent's TIME exchanges in bc_fleet_clock_sync */
 struct s_timing {
 	struct bc_clock_sample smp[S_TIME_ROUNDS];
-	int n;		  /* samples received */
-	int round;	  /* exchanges sent */
-	int seq;	  /* of the exchange in flight, 0 when none */
-	uint64_t due_ns;  /* CLOCK_MONOTONIC deadline of that exchange */
+	int n;		 /* samples received */
+	int round;	 /* exchanges sent */
+	int seq;	 /* of the exchange in flight, 0 when none */
+	uint64_t due_ns; /* CLOCK_MONOTONIC deadline of that exchange */
 };
 
-static void s_time_send(struct bc_conn *c, struct s_timing *t, int seq)
+static void s_time_send(struct bc_fleet *f, struct bc_conn *c, struct s_timing *t, int seq)
 {
 	cJSON *b = cJSON_CreateObject();
 
@@ -693,7 +714,7 @@ static void s_time_send(struct bc_conn *c, struct s_timing *t, int seq)
 	t->round++;
 	t->due_ns = bc_mono_ns() + BC_NS_PER_S;
 	t->smp[t->n].t_send_ns = bc_real_ns();
-	bc_msg_send_json(c->sock, NULL, BC_MSG_TIME, b);
+	bc_fleet_send(f, c, BC_MSG_TIME, b);
 	cJSON_Delete(b);
 }
 
@@ -745,7 +766,7 @@ int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen)
 		for (; active < S_TIME_WINDOW && next < f->n; next++) {
 			if (f->conns[next].lost)
 				continue;
-			s_time_send(&f->conns[next], &t[next], ++seq);
+			s_time_send(f, &f->conns[next], &t[next], ++seq);
 			active++;
 		}
 		if (!active)
@@ -777,7 +798,7 @@ int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen)
 			    t[i].round > S_TIME_ROUNDS)
 				continue;
 			if (t[i].round < S_TIME_ROUNDS) {
-				s_time_send(&f->conns[i], &t[i], ++seq);
+				s_time_send(f, &f->conns[i], &t[i], ++seq);
 				continue;
 			}
 			t[i].round++; /* done */

@@ -134,7 +134,7 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 			continue; /* lost in an earlier step under "continue" */
 		pending++;
 		b = s_prepare_body(f, &f->conns[i], idx, res->step);
-		bc_msg_send_json(f->conns[i].sock, NULL, BC_MSG_PREPARE, b);
+		bc_fleet_send(f, &f->conns[i], BC_MSG_PREPARE, b);
 		cJSON_Delete(b);
 	}
 	while (pending) {
@@ -182,11 +182,7 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 
 static int s_alive(const struct bc_fleet *f)
 {
-	int i, n = 0;
-
-	for (i = 0; i < f->n; i++)
-		n += !f->conns[i].lost;
-	return n;
+	return f->n - f->nlost;
 }
 
 /* I/Os (done or failed) of second k over every agent */
@@ -400,6 +396,7 @@ static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 		return -ETIMEDOUT;
 	}
 	a->lost = true;
+	f->nlost++;
 	(*pending)--;
 	if (!res->lost)
 		res->lost = cJSON_CreateArray();
@@ -415,7 +412,7 @@ static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 		"(on_agent_loss: continue)",
 		a->spec->name, a->endpoint, k, a->lost_why, s_alive(f));
 	/* if it comes back, it must not keep writing */
-	bc_msg_send_json(a->sock, NULL, BC_MSG_ABORT, NULL);
+	bc_fleet_send(f, a, BC_MSG_ABORT, NULL);
 	return 0;
 }
 
@@ -600,7 +597,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 		cJSON_AddNumberToObject(b, "step", idx);
 		cJSON_AddNumberToObject(b, "start_ns", (double)at);
 		cJSON_AddNumberToObject(b, "seconds", res->agg.seconds);
-		bc_msg_send_json(c->sock, NULL, BC_MSG_START, b);
+		bc_fleet_send(f, c, BC_MSG_START, b);
 		cJSON_Delete(b);
 		cJSON_AddNumberToObject(starts, c->spec->name, (double)at);
 	}

@@ -136,7 +136,10 @@ int bc_job_verify_bad(struct bc_job *j, int t, struct bc_job_bad *out, int max);
 /* true once the thread has drained and exited its loop */
 bool bc_job_finished(struct bc_job *j);
 
-/* ask the thread to stop submitting now (ABORT); does not wait */
+/*
+ * Ask the thread to stop submitting now and drain (ABORT), or to end without
+ * running when it was never started; does not wait (bc_job_finished says when)
+ */
 void bc_job_cancel(struct bc_job *j);
 
 /* join the thread (cancelling it if still running) and free everything; NULLs *j */

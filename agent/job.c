@@ -1313,6 +1313,11 @@ bool bc_job_finished(struct bc_job *j)
 void bc_job_cancel(struct bc_job *j)
 {
 	atomic_store_explicit(&j->cancel, true, memory_order_relaxed);
+	/* a job never started ends too, rather than wait for a START that will not come */
+	pthread_mutex_lock(&j->mu);
+	j->quit = true;
+	pthread_cond_broadcast(&j->cv);
+	pthread_mutex_unlock(&j->mu);
 }
 
 void bc_job_get_info(const struct bc_job *j, struct bc_job_info *info)
@@ -1347,10 +1352,6 @@ void bc_job_destroy(struct bc_job **jp)
 		return;
 	if (j->thread_ok) {
 		bc_job_cancel(j);
-		pthread_mutex_lock(&j->mu);
-		j->quit = true;
-		pthread_cond_broadcast(&j->cv);
-		pthread_mutex_unlock(&j->mu);
 		pthread_join(j->thread, NULL);
 	}
 	s_free(j);

@@ -69,19 +69,71 @@ static int s_mkdirs(const char *dir)
 	return 0;
 }
 
+/*
+ * How long a step's I/O may take to drain at teardown before the NVMe/TCP
+ * controllers this agent connected are deleted under it. A target that
+ * stopped answering keeps the I/O in the kernel until the controller
+ * reconnects - up to ctrl_loss_tmo, 600 s by default - and the job threads
+ * cannot be joined before; deleting the controller fails what is queued at
+ * once and what is on the wire at nvme_core's io_timeout (30 s) at the
+ * latest. A target that answers completes a step's I/O in milliseconds,
+ * under QEMU TCG in tens of them: 2 s is only ever reached by a stall.
+ */
+#define S_TEARDOWN_DRAIN_MS 2000
+
+/* every job thread has drained and ended: true, or false after timeout_ms */
+static bool s_jobs_drained(const struct bc_step_run *s, unsigned timeout_ms)
+{
+	struct timespec nap = {0, 10 * 1000 * 1000};
+	unsigned waited = 0;
+	int i;
+
+	for (;;) {
+		for (i = 0; i < s->njobs && (!s->jobs[i] || bc_job_finished(s->jobs[i])); i++)
+			;
+		if (i == s->njobs)
+			return true;
+		if (waited >= timeout_ms)
+			return false;
+		nanosleep(&nap, NULL);
+		waited += 10;
+	}
+}
+
+/* this agent connected a controller under one of the step's volumes */
+static bool s_owns_tcp(const struct bc_step_run *s)
+{
+	int i;
+
+	for (i = 0; s->tcp && i < s->ntargets; i++)
+		if (s->tcp[i].instance >= 0 && s->tcp[i].owned)
+			return true;
+	return false;
+}
+
 void bc_step_teardown(struct bc_agent *a)
 {
 	struct bc_step_run *s = &a->step;
 	int i;
 
 	for (i = 0; i < s->njobs; i++)
+		if (s->jobs[i])
+			bc_job_cancel(s->jobs[i]);
+	if (s_owns_tcp(s) && !s_jobs_drained(s, S_TEARDOWN_DRAIN_MS)) {
+		bc_warn("step %u: I/O did not drain within %d ms of the stop: disconnecting the "
+			"NVMe/TCP controllers this agent connected, which fails it",
+			s->step, S_TEARDOWN_DRAIN_MS);
+		bc_nvme_tcp_detach_all("", s->tcp, s->ntargets);
+	}
+	for (i = 0; i < s->njobs; i++)
 		bc_job_destroy(&s->jobs[i]);
 	for (i = 0; i < s->ntargets; i++)
 		bc_target_close(&s->targets[i]);
 	/*
 	 * NVMe/TCP controllers this agent connected go once nothing holds
-	 * their namespaces: every end of a step comes here (STEP_DONE, ABORT,
-	 * a failed PREPARE, BYE, coordinator silence, SIGINT/SIGTERM).
+	 * their namespaces (unless a stall took them above already): every
+	 * end of a step comes here (STEP_DONE, ABORT, a failed PREPARE, BYE,
+	 * coordinator silence, SIGINT/SIGTERM).
 	 */
 	if (s->tcp)
 		bc_nvme_tcp_detach_all("", s->tcp, s->ntargets);

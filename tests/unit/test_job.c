@@ -415,6 +415,31 @@ static void test_cancel(void)
 	bc_target_close(&t);
 }
 
+/* a job cancelled before START (a step stopped after READY) finishes without running */
+static void test_cancel_unstarted(void)
+{
+	struct bc_workload wl = s_wl(BC_RW_RANDREAD, 4096, 4, 1, true);
+	struct bc_job_cfg cfg = {.wl = &wl, .ntargets = 1, .numjobs = 1};
+	struct bc_job *j;
+	struct bc_target t;
+	char err[512] = "";
+	int ms;
+
+	CHECK(bc_target_open(&t, "null", NULL, &wl, false, err, sizeof(err)) == 0);
+	cfg.targets = &t;
+	j = bc_job_new(&cfg, err, sizeof(err));
+	CHECK_MSG(j, "bc_job_new: %s", err);
+	if (j) {
+		bc_job_cancel(j);
+		for (ms = 0; ms < 2000 && !bc_job_finished(j); ms++)
+			jr_sleep_ms(1);
+		CHECK_MSG(bc_job_finished(j), "a cancelled, never started job still runs");
+		CHECK(bc_job_start(j, bc_mono_ns(), 1) == -EBUSY);
+		bc_job_destroy(&j);
+	}
+	bc_target_close(&t);
+}
+
 /* run a shell command, return its first output line */
 static int s_sh(const char *cmd, char *out, size_t len)
 {
@@ -492,6 +517,7 @@ int main(void)
 	test_file();
 	test_null();
 	test_cancel();
+	test_cancel_unstarted();
 	test_slot_folding();
 	TEST_DONE();
 }

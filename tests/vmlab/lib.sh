@@ -28,8 +28,12 @@
 #                         kernel never started skips (77), one that started but
 #                         did not get ready fails
 #   vm_exec NAME 'sh'     run a script in the guest (command channel), print
-#                         its output; returns its exit status
+#                         its output; returns its exit status (VMLAB_EXEC_TIMEOUT,
+#                         default 300 s, bounds each wait for its output)
 #   vm_console NAME       the guest's console log so far
+#   vm_diag NAME          the guest's kernel log lines about NVMe and hangs, its NVMe
+#                         controllers' states, bench-agent's kernel stacks (shown for
+#                         every guest when a test fails)
 #   nvmet_export_sh NQN DEV ADDR [PORT], nvme_connect_sh NQN ADDR
 #                         guest shell lines: the kernel NVMe/TCP target exports
 #                         DEV; the host side connects (for vm_setup / vm_exec)
@@ -76,14 +80,36 @@ vmlab_down() {
 	set -e
 }
 
+# what the console does not show (it gets only loglevel < 4: no nvme timeouts or resets)
+# and where bench-agent's threads wait in the kernel; bounded, best effort
+# shellcheck disable=SC2016 # expanded in the guest
+S_DIAG_SH='echo "uptime $(cut -d" " -f1 /proc/uptime) s"
+dmesg | grep -iE "nvme|blk_|hung|blocked|rcu|watchdog|clocksource" | tail -n 40
+for c in /sys/class/nvme/nvme*; do
+	[ -d "$c" ] && echo "${c##*/} $(cat $c/transport) $(cat $c/state)"
+done
+for t in /proc/$(pidof bench-agent)/task/*; do
+	[ -d "$t" ] && echo "bench-agent thread $(cat $t/comm): $(tr "\n" " " <$t/stack)"
+done
+true'
+
+vm_diag() {
+	local n=$1
+	kill -0 "${VM_PID[$n]:-}" 2>/dev/null || return 0
+	echo "---- $n: kernel log (nvme, hangs), controllers, bench-agent's kernel stacks ----"
+	VMLAB_EXEC_TIMEOUT=20 vm_exec "$n" "$S_DIAG_SH" 2>&1 ||
+		echo "(the command channel did not answer in 20 s)"
+}
+
 s_vmlab_trap() {
 	local rc=$?
 	trap - EXIT INT TERM
-	# on failure, the guests' consoles say most
+	# on failure, the guests' consoles say most; their kernel logs the rest
 	if [ "$rc" != 0 ] && [ "$rc" != 77 ] && [ -n "$VT" ]; then
 		for n in "${VM_NAMES[@]}"; do
 			echo "---- console of $n (last 40 lines) ----" >&2
 			tail -n 40 "$VT/$n/console.log" >&2 2>/dev/null || true
+			vm_diag "$n" >&2 || true
 		done
 	fi
 	vmlab_down
@@ -296,9 +322,9 @@ vm_wait() {
 
 vm_exec() {
 	local n=$1 script=$2
-	python3 - "${VM_EXECPORT[$n]}" "$script" <<'EOF'
+	python3 - "${VM_EXECPORT[$n]}" "$script" "${VMLAB_EXEC_TIMEOUT:-300}" <<'EOF'
 import socket, sys, time
-port, script = int(sys.argv[1]), sys.argv[2]
+port, script, tmo = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
 for attempt in range(50):
     try:
         s = socket.create_connection(("127.0.0.1", port), timeout=5)
@@ -307,7 +333,7 @@ for attempt in range(50):
         time.sleep(0.2)
 else:
     sys.exit("vm_exec: cannot connect to the guest's command channel")
-s.settimeout(300)
+s.settimeout(tmo)
 s.sendall(script.encode() + b"\n")
 s.shutdown(socket.SHUT_WR)
 out = b""
@@ -327,12 +353,23 @@ sys.exit(status)
 EOF
 }
 
-# vm_nvme_tcp_guest NAME NQN: one guest with a 4 KiB-LBA namespace that its own kernel
-# target exports as NQN on 10.0.2.15:4420, nvme-tcp loaded for the agent; booted
+# VMLAB_NVMET_RAM: the file in the guest's RAM (tmpfs) that NVMe/TCP tests export. Not an
+# emulated NVMe namespace: QEMU 7.2's NVMe under TCG now and then leaves a batch of commands
+# without completion until the guest's nvme_core.io_timeout (30 s) aborts them ("nvme nvme0:
+# I/O 818 (I/O Cmd) QID 1 timeout, aborting", no "completion polled": the device never
+# answered; 2026-11-30), and under nvmet that stalls the NVMe/TCP I/O above it past the
+# coordinator's 30 s drain. nvmet gives a file on tmpfs 4 KiB LBAs (i_blkbits, capped at 12)
+# and needs buffered_io for it (tmpfs has no O_DIRECT).
+VMLAB_NVMET_RAM=/tmp/nvmet-ns1.img
+
+# vm_nvme_tcp_guest NAME NQN: one guest with a 4 KiB-LBA namespace of 64 MiB in its RAM that
+# its own kernel target exports as NQN on 10.0.2.15:4420, nvme-tcp loaded for the agent, and
+# an emulated 4 KiB-LBA NVMe namespace (nvme0n1) beside it; booted
 vm_nvme_tcp_guest() {
 	vm_new "$1"
 	vm_ns "$1" 4096 64M
-	vm_setup "$1" "$(nvmet_export_sh "$2" /dev/nvme0n1 10.0.2.15)"
+	vm_setup "$1" "truncate -s 64M $VMLAB_NVMET_RAM"
+	vm_setup "$1" "$(nvmet_export_sh "$2" "$VMLAB_NVMET_RAM" 10.0.2.15)"
 	vm_setup "$1" "modprobe nvme-tcp"
 	vm_boot "$1"
 	vm_wait "$1"
@@ -346,9 +383,10 @@ vm_tcp_ctrls() {
 }
 
 # nvmet_export_sh NQN DEVICE TRADDR [PORT_ID]: guest shell lines (for vm_setup or vm_exec)
-# making the kernel's NVMe/TCP target (configfs) export DEVICE as namespace 1 of subsystem
-# NQN, open to any host, on TRADDR:4420 (port PORT_ID, made by its first user); again with
-# another TRADDR and PORT_ID, the same subsystem on one more port
+# making the kernel's NVMe/TCP target (configfs) export DEVICE (a block device, or a file
+# served with buffered I/O) as namespace 1 of subsystem NQN, open to any host, on
+# TRADDR:4420 (port PORT_ID, made by its first user); again with another TRADDR and PORT_ID,
+# the same subsystem on one more port
 nvmet_export_sh() {
 	local nqn=$1 dev=$2 addr=$3 port=${4:-1}
 	cat <<SH
@@ -359,6 +397,7 @@ if [ ! -d \$C/subsystems/$nqn ]; then
 	echo 1 >\$C/subsystems/$nqn/attr_allow_any_host
 	mkdir \$C/subsystems/$nqn/namespaces/1
 	echo -n $dev >\$C/subsystems/$nqn/namespaces/1/device_path
+	[ -b $dev ] || echo 1 >\$C/subsystems/$nqn/namespaces/1/buffered_io
 	echo 1 >\$C/subsystems/$nqn/namespaces/1/enable
 fi
 if [ ! -d \$C/ports/$port ]; then

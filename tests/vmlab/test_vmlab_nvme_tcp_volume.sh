@@ -1,24 +1,19 @@
 #!/bin/bash
 # test_vmlab_nvme_tcp_volume: a profile's "nvme_tcp" volume against the guest kernel's NVMe/TCP
-# target (configfs nvmet exporting the emulated 4096-byte-LBA namespace nvme0n2 on the guest's
-# 10.0.2.15:4420). The agent attaches it at PREPARE (/dev/nvme-fabrics), runs a random
-# read/write step on the namespace it finds, and detaches at the end: afterwards the guest has
-# no NVMe/TCP controller. The volume maps to the node whose "addresses" hold the controller's
-# traddr. Then the same with "passthrough" (/dev/ngXnY over TCP), and a coordinator killed
-# mid-step: the agent detaches on the loss too. Skipped until bench-coord accepts the form.
+# target (configfs nvmet exporting a 64 MiB file in the guest's RAM, 4096-byte LBAs, on the
+# guest's 10.0.2.15:4420; lib.sh VMLAB_NVMET_RAM says why not an emulated NVMe namespace). The
+# agent attaches it at PREPARE (/dev/nvme-fabrics), runs a random read/write step on the
+# namespace it finds, and detaches at the end: afterwards the guest has no NVMe/TCP controller.
+# The volume maps to the node whose "addresses" hold the controller's traddr. Then the same
+# with "passthrough" (/dev/ngXnY over TCP), and a coordinator killed mid-step: the agent
+# detaches on the loss too. Skipped until bench-coord accepts the form.
 . "$(dirname "$0")/lib.sh"
 vmlab_init
 vmlab_have_nvme_tcp_volume ||
 	vm_skip "bench-coord does not accept the \"nvme_tcp\" volume form yet: $(head -n1 "$VT/probe-nvme-tcp.out")"
 
 NQN=nqn.2026-11.io.bench-coord:vmlab-g1-ns2
-vm_new g1
-vm_ns g1 512 64M
-vm_ns g1 4096 64M
-vm_setup g1 "$(nvmet_export_sh "$NQN" /dev/nvme0n2 10.0.2.15)"
-vm_setup g1 "modprobe nvme-tcp"
-vm_boot g1
-vm_wait g1
+vm_nvme_tcp_guest g1 "$NQN"
 
 # the guest's NVMe/TCP controllers, one "nvmeN traddr=...,trsvcid=..." a line
 tcp_ctrls() {
@@ -82,8 +77,9 @@ done
 sleep 3
 kill -9 "$cpid"
 wait "$cpid" 2>/dev/null || true
-# the agent notices after 5 s of silence; under TCG on a loaded host its teardown once took
-# longer than 30 s (CI, 2026-11-30): allow 60 s and show the agent's state if it is not enough
+# the agent notices after 5 s of silence and gives the I/O 2 s to drain before it deletes the
+# controller under it; with I/O on the wire of a stalled target the delete waits for the
+# guest's nvme_core.io_timeout (30 s): allow 60 s and show the agent's state if not enough
 for _ in $(seq 120); do
 	[ -z "$(tcp_ctrls)" ] && break
 	sleep 0.5

@@ -81,13 +81,20 @@ static void s_entity_free(struct bc_entity *e, uint32_t seconds, bool mapped)
  * The per-second rows of every entity grow with the run (128 bytes per
  * volume-second: 2 MB a second at 16,000 volumes) and are only read again
  * for run.json. Past S_SPILL_MIN they live in an unlinked file under
- * /var/tmp mapped shared, and every S_SPILL_EVERY closed seconds the
- * mapping's pages are dropped from the process (MADV_DONTNEED keeps a
+ * /var/tmp mapped shared, and every S_SPILL_EVERY closed seconds, between
+ * two seconds (bc_agg_rows_ahead), the rows are written out (msync) and
+ * the mapping's pages dropped from the process (MADV_DONTNEED keeps a
  * shared file mapping's data in the page cache and the file), so the
- * coordinator's memory stays flat and the kernel writes the rows out.
+ * coordinator's memory stays flat.
+ *
+ * Written out by us, and often: the kernel writes back a file dirty for
+ * dirty_expire_centisecs (30 s by default) on its own, write-protecting
+ * every page it cleans, and the next second's rows then take 17,000 write
+ * faults at 1,000 agents in the middle of aggregating (a 460 ms second in
+ * bench/swarm.sh). Every 16 s the file is never that old.
  */
 #define S_SPILL_MIN   (64ull << 20)
-#define S_SPILL_EVERY 32
+#define S_SPILL_EVERY 16
 
 /*
  * The first access to a row's page after a drop must be a write: a read
@@ -963,18 +970,22 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 	}
 	if (k + 1 > g->closed)
 		g->closed = k + 1;
-	if (g->rows_map && (k + 1) % S_SPILL_EVERY == 0) {
-		madvise(g->rows_map, g->rows_map_len, MADV_DONTNEED); /* data stays in the file */
-		g->touched = g->closed; /* the open seconds' pages went too */
-	}
 }
 
 void bc_agg_rows_ahead(struct bc_agg *g)
 {
-	if (!g->rows_map || g->closed >= g->seconds || g->touched > g->closed)
+	bool spill = g->closed && g->closed % S_SPILL_EVERY == 0 && g->closed != g->spilled;
+
+	if (!g->rows_map || g->closed >= g->seconds || (!spill && g->touched > g->closed))
 		return;
 	if (g->pool)
 		bc_aggpool_settle(g);
+	if (spill) {
+		g->spilled = g->closed;
+		msync(g->rows_map, g->rows_map_len, MS_SYNC);
+		madvise(g->rows_map, g->rows_map_len, MADV_DONTNEED); /* data stays in the file */
+		g->touched = g->closed; /* the open seconds' pages went too */
+	}
 	bc_agg_rows_touch(g, g->closed);
 }
 

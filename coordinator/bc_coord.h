@@ -207,6 +207,7 @@ struct bc_agg {
 	void *rows_map;		       /* every entity's secs, file-backed when large (agg.c) */
 	size_t rows_map_len;
 	uint32_t touched; /* rows_map: seconds [0, touched) were touched (agg.c) */
+	uint32_t spilled; /* rows_map: g->closed at the last write-out and drop */
 	int scratch_n;
 	struct bc_aggpool *pool; /* worker threads (aggpool.c), NULL: serial */
 };
@@ -224,10 +225,10 @@ int bc_agg_add_decoded(struct bc_agg *g, const struct bc_conn *c, const struct b
 /* close second k: percentiles from its histograms, which are then freed */
 void bc_agg_close_second(struct bc_agg *g, uint32_t k);
 /*
- * Fault in every entity's row of the next open second now, between seconds,
- * rather than when its first record arrives (17,000 page faults at 1,000
- * agents, on the critical path of that second's lag). Call with nothing
- * in flight to the workers, e.g. right after closing seconds.
+ * Between seconds, right after closing some: write out and drop the rows
+ * when due (agg.c), and fault in every entity's row of the next open second
+ * now rather than when its first record arrives (17,000 page faults at
+ * 1,000 agents, on the critical path of that second's lag).
  */
 void bc_agg_rows_ahead(struct bc_agg *g);
 /*

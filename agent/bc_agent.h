@@ -36,7 +36,7 @@ struct bc_agent_opts {
 
 struct bc_nvme_counters; /* bc_nvme_counters.h */
 struct bc_nvme_tcp_att;	 /* bc_nvme_tcp.h */
-struct bc_nvme_temp;	 /* bc_nvme_temp.h */
+struct bc_temp_sampler; /* bc_nvme_temp.h */
 
 struct bc_step_run {
 	bool prepared;
@@ -63,7 +63,7 @@ struct bc_step_run {
 	uint64_t cpu_user0_ns, cpu_sys0_ns; /* the agent process's CPU time at START */
 	struct bc_nvme_counters *nvme0; /* [ntargets]: NVMe log counters after PREPARE, or NULL */
 	struct bc_nvme_tcp_att *tcp;	/* [ntargets]: NVMe/TCP attachments (instance -1: none) */
-	struct bc_nvme_temp *temp;	/* [ntargets]: NVMe temperature sources, or NULL */
+	struct bc_temp_sampler *temp;	/* NVMe temperatures, or NULL when none is NVMe */
 };
 
 struct bc_agent {

@@ -1,6 +1,8 @@
 /*
- * bc_nvme_temp.h - an NVMe namespace's composite temperature, cheap enough
- * to read once a second from the control thread (never the I/O path): the
+ * bc_nvme_temp.h - an NVMe namespace's composite temperature, read once a
+ * second by a sampler thread (never the I/O path, nor the control thread: a
+ * read is an admin command, and a controller that stopped answering holds
+ * it for the admin timeout, 60 s, which would stop heartbeats): the
  * controller's hwmon temp1_input when the kernel registered one (sysfs, any
  * user), else the SMART / Health log (LID 02h) over NVME_IOCTL_ADMIN_CMD
  * (root). Both ask the device each time (nvme.md §7); over NVMe/TCP the
@@ -35,5 +37,16 @@ int bc_nvme_temp_open(const char *root, const char *path, struct bc_nvme_temp *t
  * target does), or -errno.
  */
 int bc_nvme_temp_read(const struct bc_nvme_temp *t, double *celsius);
+
+/*
+ * A detached thread reading sources t[0..n) (taken over) once a second.
+ * bc_temp_sampler_get: source i's latest value, 0 or -ENODATA (none yet,
+ * or its last read failed). bc_temp_sampler_stop: returns at once; the
+ * thread frees everything when its current read returns.
+ */
+struct bc_temp_sampler;
+struct bc_temp_sampler *bc_temp_sampler_start(struct bc_nvme_temp *t, int n);
+int bc_temp_sampler_get(struct bc_temp_sampler *s, int i, double *celsius);
+void bc_temp_sampler_stop(struct bc_temp_sampler **s);
 
 #endif

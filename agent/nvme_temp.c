@@ -6,10 +6,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bc_nvme.h"
@@ -131,4 +136,112 @@ int bc_nvme_temp_read(const struct bc_nvme_temp *t, double *celsius)
 		break;
 	}
 	return -ENODEV;
+}
+
+/* millidegrees, or S_NONE */
+#define S_NONE INT64_MIN
+
+struct bc_temp_sampler {
+	struct bc_nvme_temp *t;
+	int n;
+	int64_t *mdeg; /* [n], atomic */
+	int refs;      /* the thread's and the owner's, atomic */
+	bool stop;     /* under mu */
+	pthread_mutex_t mu;
+	pthread_cond_t wake;
+};
+
+static void s_sampler_put(struct bc_temp_sampler *s)
+{
+	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	pthread_mutex_destroy(&s->mu);
+	pthread_cond_destroy(&s->wake);
+	free(s->t);
+	free(s->mdeg);
+	free(s);
+}
+
+static void *s_sampler_main(void *arg)
+{
+	struct bc_temp_sampler *s = arg;
+	struct timespec at;
+	double c;
+	int i;
+
+	pthread_mutex_lock(&s->mu);
+	while (!s->stop) {
+		pthread_mutex_unlock(&s->mu);
+		for (i = 0; i < s->n; i++)
+			__atomic_store_n(&s->mdeg[i],
+					 s->t[i].src != BC_TEMP_NONE &&
+						 !bc_nvme_temp_read(&s->t[i], &c)
+					     ? (int64_t)llround(c * 1000)
+					     : S_NONE,
+					 __ATOMIC_RELAXED);
+		clock_gettime(CLOCK_REALTIME, &at);
+		at.tv_sec++;
+		pthread_mutex_lock(&s->mu);
+		while (!s->stop && pthread_cond_timedwait(&s->wake, &s->mu, &at) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&s->mu);
+	s_sampler_put(s);
+	return NULL;
+}
+
+struct bc_temp_sampler *bc_temp_sampler_start(struct bc_nvme_temp *t, int n)
+{
+	struct bc_temp_sampler *s = calloc(1, sizeof(*s));
+	pthread_attr_t at;
+	pthread_t th;
+	int i, rc = -ENOMEM;
+
+	if (!s || !(s->mdeg = calloc((size_t)n, sizeof(*s->mdeg)))) {
+		free(s);
+		free(t);
+		return NULL;
+	}
+	s->t = t;
+	s->n = n;
+	s->refs = 2;
+	for (i = 0; i < n; i++)
+		s->mdeg[i] = S_NONE;
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->wake, NULL);
+	if (!pthread_attr_init(&at)) {
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		rc = pthread_create(&th, &at, s_sampler_main, s);
+		pthread_attr_destroy(&at);
+	}
+	if (rc) {
+		s->refs = 1;
+		s_sampler_put(s);
+		return NULL;
+	}
+	return s;
+}
+
+int bc_temp_sampler_get(struct bc_temp_sampler *s, int i, double *celsius)
+{
+	int64_t v = i >= 0 && i < s->n ? __atomic_load_n(&s->mdeg[i], __ATOMIC_RELAXED) : S_NONE;
+
+	if (v == S_NONE)
+		return -ENODATA;
+	*celsius = (double)v / 1000;
+	return 0;
+}
+
+void bc_temp_sampler_stop(struct bc_temp_sampler **sp)
+{
+	struct bc_temp_sampler *s = *sp;
+
+	if (!s)
+		return;
+	*sp = NULL;
+	pthread_mutex_lock(&s->mu);
+	s->stop = true;
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->mu);
+	s_sampler_put(s);
 }

@@ -138,7 +138,7 @@ void bc_step_teardown(struct bc_agent *a)
 	if (s->tcp)
 		bc_nvme_tcp_detach_all("", s->tcp, s->ntargets);
 	free(s->tcp);
-	free(s->temp);
+	bc_temp_sampler_stop(&s->temp);
 	free(s->jobs);
 	free(s->targets);
 	free(s->collected);
@@ -351,8 +351,8 @@ static struct bc_hoststat *s_hoststat_new(const struct bc_step_run *s)
 	return h;
 }
 
-/* where each NVMe volume's composite temperature comes from; NULL when none is NVMe */
-static struct bc_nvme_temp *s_temp_new(const struct bc_step_run *s)
+/* each NVMe volume's composite temperature, sampled once a second; NULL when none is NVMe */
+static struct bc_temp_sampler *s_temp_new(const struct bc_step_run *s)
 {
 	struct bc_nvme_temp *t = calloc((size_t)s->ntargets, sizeof(*t));
 	int i, n = 0;
@@ -361,15 +361,16 @@ static struct bc_nvme_temp *s_temp_new(const struct bc_step_run *s)
 		n += !bc_nvme_temp_open("", s->targets[i].path, &t[i]);
 	if (!n) {
 		free(t);
-		t = NULL;
+		return NULL;
 	}
-	return t;
+	return bc_temp_sampler_start(t, s->ntargets);
 }
 
 /*
  * "nvme_temp_c": one value per volume, in PREPARE's order, null where the
- * volume is not NVMe or the device reports no temperature. One hwmon read
- * or SMART log per NVMe volume per second, on this (control) thread.
+ * volume is not NVMe or the device reports no temperature: the sampler
+ * thread's latest read (at most a second old), so a device that stopped
+ * answering never holds up this (control) thread.
  */
 static void s_temp_json(const struct bc_step_run *s, cJSON *h)
 {
@@ -381,7 +382,7 @@ static void s_temp_json(const struct bc_step_run *s, cJSON *h)
 		return;
 	arr = cJSON_AddArrayToObject(h, "nvme_temp_c");
 	for (i = 0; arr && i < s->ntargets; i++)
-		cJSON_AddItemToArray(arr, !bc_nvme_temp_read(&s->temp[i], &c)
+		cJSON_AddItemToArray(arr, !bc_temp_sampler_get(s->temp, i, &c)
 					      ? cJSON_CreateNumber(round(c * 100) / 100)
 					      : cJSON_CreateNull());
 }

@@ -68,6 +68,33 @@ uint64_t bc_hist_percentile(const struct bc_hist *h, double pct)
 	return bc_hist_max(h);
 }
 
+void bc_hist_percentiles(const struct bc_hist *h, const double *pct, int n, uint64_t *out)
+{
+	uint64_t rank, seen = 0;
+	unsigned i = 0;
+	int p;
+
+	for (p = 0; p < n; p++) {
+		if (!h->count) {
+			out[p] = 0;
+			continue;
+		}
+		if (pct[p] >= 100.0) {
+			out[p] = bc_hist_max(h);
+			continue;
+		}
+		/* the same rank as bc_hist_percentile; the scan resumes where the last stopped */
+		rank = (uint64_t)(pct[p] / 100.0 * (double)h->count);
+		if ((double)rank < pct[p] / 100.0 * (double)h->count)
+			rank++;
+		if (rank == 0)
+			rank = 1;
+		while (seen < rank && i < BC_HIST_BUCKETS)
+			seen += h->buckets[i++];
+		out[p] = seen >= rank ? bc_hist_bucket_mid(i - 1) : bc_hist_max(h);
+	}
+}
+
 uint64_t bc_hist_max(const struct bc_hist *h)
 {
 	unsigned i;

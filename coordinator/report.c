@@ -183,14 +183,16 @@ out:
 	return j;
 }
 
-/* the profile's volume paths of one agent, in the order the agent got them */
-static const cJSON *s_profile_volume(const cJSON *profile, const char *agent, int nth)
+/*
+ * The profile's volumes of one agent, in the order the agent got them: the
+ * first at or after v (a cursor, so an agent's volumes cost one walk of the
+ * list, not one each: 16,000 volumes made that 256 million compares)
+ */
+static const cJSON *s_profile_volume(const cJSON *v, const char *agent)
 {
-	const cJSON *v;
-
-	cJSON_ArrayForEach(
-	    v, bc_rj(profile, "volumes")) if (!strcmp(bc_rj_str("", v, "agent"), agent) &&
-					      nth-- == 0) return v;
+	for (; v; v = v->next)
+		if (!strcmp(bc_rj_str("", v, "agent"), agent))
+			return v;
 	return NULL;
 }
 
@@ -240,19 +242,18 @@ static cJSON *s_first_ready(const char *dir)
 
 static void s_add_devices(struct bc_report *r, const char *agent, const cJSON *ready)
 {
-	const cJSON *v;
+	const cJSON *v, *vols = bc_rj(r->profile, "volumes");
+	const cJSON *pv = s_profile_volume(vols ? vols->child : NULL, agent);
 	cJSON *list;
-	int i = 0;
 
 	if (cJSON_GetObjectItemCaseSensitive(r->devices, agent))
 		return;
 	list = cJSON_AddArrayToObject(r->devices, agent);
 	cJSON_ArrayForEach(v, bc_rj(ready, "volumes"))
 	{
-		const cJSON *pv = s_profile_volume(r->profile, agent, i++);
-
 		cJSON_AddItemToArray(list,
 				     s_device(bc_rj_str(bc_rj_str("?", v, "path"), pv, "path"), v));
+		pv = pv ? s_profile_volume(pv->next, agent) : NULL;
 	}
 }
 

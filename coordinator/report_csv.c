@@ -22,19 +22,24 @@ static void s_entity(FILE *f, const cJSON *st, const char *level, const cJSON *e
 	char num[64];
 	size_t c;
 
-	for (c = 0; c < S_NCOLS; c++)
+	/* a cursor per column: cJSON arrays are lists, indexing each second is quadratic */
+	for (c = 0; c < S_NCOLS; c++) {
 		col[c] = bc_rj(series, s_cols[c]);
+		col[c] = col[c] ? col[c]->child : NULL;
+	}
 	for (k = 0; k < n; k++) {
 		bc_csv_puts(f, bc_rj_str("", st, "name"));
 		fprintf(f, ",%d,%s,%s,", k, k < ramp ? "ramp" : "run", level);
 		bc_csv_puts(f, bc_rj_str("", e, "name"));
 		for (c = 0; c < S_NCOLS; c++) {
-			const cJSON *v = cJSON_GetArrayItem(col[c], k);
+			const cJSON *v = col[c];
 
 			/* a figure run.json lacks stays empty rather than reading as 0 */
 			fprintf(f, ",%s",
 				cJSON_IsNumber(v) ? bc_fmt_num(v->valuedouble, num, sizeof(num))
 						  : "");
+			if (col[c])
+				col[c] = col[c]->next;
 		}
 		fputs("\r\n", f);
 	}

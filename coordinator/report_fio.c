@@ -167,11 +167,15 @@ static int s_op_seconds(const struct s_step *s, const cJSON *e, int op, double *
 
 	if (!all || !rd || op == 2 || (op == 1 && bc_rj_num(e, "trim", "ios") > 0))
 		return -1;
+	/* walk the lists: indexing a cJSON array each second is quadratic in the step */
+	all = cJSON_GetArrayItem(all, from);
+	rd = cJSON_GetArrayItem(rd, from);
 	for (k = from; k < to && n < cap; k++) {
-		double a = cJSON_GetNumberValue(cJSON_GetArrayItem(all, k));
-		double r = cJSON_GetNumberValue(cJSON_GetArrayItem(rd, k));
+		double a = cJSON_GetNumberValue(all), r = cJSON_GetNumberValue(rd);
 
 		out[n++] = op == 0 ? r : a - r;
+		all = all ? all->next : NULL;
+		rd = rd ? rd->next : NULL;
 	}
 	return n;
 }

@@ -31,6 +31,7 @@ static double s_r3(double v)
 static cJSON *s_op_json(const struct bc_opstat *s, const struct bc_hist *h, uint32_t seconds)
 {
 	cJSON *o = cJSON_CreateObject(), *lat;
+	uint64_t v[sizeof(s_pcts) / sizeof(s_pcts[0])];
 	size_t i;
 
 	cJSON_AddNumberToObject(o, "ios", (double)s->ios);
@@ -45,9 +46,9 @@ static cJSON *s_op_json(const struct bc_opstat *s, const struct bc_hist *h, uint
 	cJSON_AddNumberToObject(lat, "mean",
 				s_r3(s->ios ? s_us(s->lat_sum_ns) / (double)s->ios : 0));
 	cJSON_AddNumberToObject(lat, "min", s_r3(s->ios ? s_us(s->lat_min_ns) : 0));
+	bc_hist_percentiles(h, s_pcts, (int)(sizeof(s_pcts) / sizeof(s_pcts[0])), v);
 	for (i = 0; i < sizeof(s_pcts) / sizeof(s_pcts[0]); i++)
-		cJSON_AddNumberToObject(lat, s_pct_names[i],
-					s_r3(s_us(bc_hist_percentile(h, s_pcts[i]))));
+		cJSON_AddNumberToObject(lat, s_pct_names[i], s_r3(s_us(v[i])));
 	/* the exact maximum, not the bucket midpoint */
 	cJSON_AddNumberToObject(lat, "max", s_r3(s_us(s->lat_max_ns)));
 	return o;
@@ -401,11 +402,33 @@ static void s_print_row(FILE *f, const char *label, const struct bc_volstat *w, 
 	cJSON_Delete(j);
 }
 
+/*
+ * A terminal table of a few hundred rows is still read; one of 16,000
+ * volumes is not (and costs seconds to compute): past this many rows a
+ * level prints its first ones and a pointer to the reports.
+ */
+#define S_PRINT_ROWS_MAX 64
+
+static void s_print_level(FILE *f, const struct bc_agg *g, int lvl, const char *prefix,
+			  const char *plural, uint32_t secs)
+{
+	int i;
+
+	for (i = 0; i < g->nent[lvl] && i < S_PRINT_ROWS_MAX; i++) {
+		char label[BC_NAME_MAX + 8];
+
+		snprintf(label, sizeof(label), "%s%s", prefix, g->ent[lvl][i].name);
+		s_print_row(f, label, &g->ent[lvl][i].window, secs);
+	}
+	if (g->nent[lvl] > S_PRINT_ROWS_MAX)
+		fprintf(f, "  ... and %d more %s: summary.md, report.html, timeseries.csv\n",
+			g->nent[lvl] - S_PRINT_ROWS_MAX, plural);
+}
+
 void bc_result_print_step(FILE *f, const struct bc_step_result *r)
 {
 	const struct bc_agg *g = &r->agg;
 	uint32_t secs = g->seconds - g->ramp_s;
-	int i;
 
 	fprintf(f, "\nstep %s: %s over seconds %u-%u (ramp excluded)%s%s\n", r->step->name,
 		r->status, g->ramp_s, g->seconds ? g->seconds - 1 : 0, r->error[0] ? ": " : "",
@@ -413,21 +436,9 @@ void bc_result_print_step(FILE *f, const struct bc_step_result *r)
 	fprintf(f, "  %-32s %11s %9s %6s %9s %9s %9s %9s %7s\n", "", "IOPS", "MB/s", "read%",
 		"mean_ms", "p50_ms", "p99_ms", "max_ms", "errors");
 	s_print_row(f, "total", &g->ent[BC_LVL_TOTAL][0].window, secs);
-	for (i = 0; i < g->nent[BC_LVL_AGENT]; i++) {
-		char label[BC_NAME_MAX + 8];
-
-		snprintf(label, sizeof(label), "agent %s", g->ent[BC_LVL_AGENT][i].name);
-		s_print_row(f, label, &g->ent[BC_LVL_AGENT][i].window, secs);
-	}
-	for (i = 0; i < g->nent[BC_LVL_NODE]; i++) {
-		char label[BC_NAME_MAX + 8];
-
-		snprintf(label, sizeof(label), "node %s", g->ent[BC_LVL_NODE][i].name);
-		s_print_row(f, label, &g->ent[BC_LVL_NODE][i].window, secs);
-	}
-	for (i = 0; i < g->nent[BC_LVL_VOLUME]; i++)
-		s_print_row(f, g->ent[BC_LVL_VOLUME][i].name, &g->ent[BC_LVL_VOLUME][i].window,
-			    secs);
+	s_print_level(f, g, BC_LVL_AGENT, "agent ", "agents", secs);
+	s_print_level(f, g, BC_LVL_NODE, "node ", "nodes", secs);
+	s_print_level(f, g, BC_LVL_VOLUME, "", "volumes", secs);
 	fflush(f);
 }
 

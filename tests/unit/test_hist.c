@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bc_hist.h"
@@ -35,8 +36,8 @@ static void test_error_bound(void)
 			continue;
 		CHECK_MSG(idx < BC_HIST_BUCKETS, "v=%llu idx=%u", (unsigned long long)v, idx);
 		CHECK_MSG(bc_hist_bucket_low(idx) <= v, "v=%llu", (unsigned long long)v);
-		CHECK_MSG(idx + 1 >= BC_HIST_BUCKETS || bc_hist_bucket_low(idx + 1) > v,
-			  "v=%llu", (unsigned long long)v);
+		CHECK_MSG(idx + 1 >= BC_HIST_BUCKETS || bc_hist_bucket_low(idx + 1) > v, "v=%llu",
+			  (unsigned long long)v);
 		if (rel > worst)
 			worst = rel;
 	}
@@ -136,8 +137,39 @@ static void test_wire(void)
 	CHECK(bc_hist_decode_add(&d, buf, 5) == -EBADMSG);
 }
 
+/* one pass for several percentiles gives what one call each gives, empty and full alike */
+static void test_percentiles_one_pass(void)
+{
+	static const double p[] = {0.001, 50, 90, 99, 99.9, 99.99, 100};
+	struct bc_hist *h = calloc(1, sizeof(*h));
+	uint64_t got[7], x = 88172645463325252ull;
+	int round, i, n;
+
+	CHECK(h != NULL);
+	if (!h)
+		return;
+	bc_hist_percentiles(h, p, 7, got);
+	for (i = 0; i < 7; i++)
+		CHECK(got[i] == 0);
+	for (round = 0; round < 50; round++) {
+		n = 1 + round * 37;
+		for (i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			bc_hist_add(h, 1000 + x % (round % 2 ? 5000000 : 20000));
+		}
+		bc_hist_percentiles(h, p, 7, got);
+		for (i = 0; i < 7; i++)
+			CHECK_MSG(got[i] == bc_hist_percentile(h, p[i]), "round %d p%g", round,
+				  p[i]);
+	}
+	free(h);
+}
+
 int main(void)
 {
+	test_percentiles_one_pass();
 	test_error_bound();
 	test_percentiles();
 	test_merge_is_exact();

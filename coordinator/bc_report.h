@@ -33,6 +33,7 @@ struct bc_report {
 	cJSON *devices;
 	/* evaluated "expect" criteria (report_expect.c), [] when none */
 	cJSON *expect;
+	bool run_borrowed; /* run is the caller's (bc_report_write_all_run): not freed here */
 };
 
 /* report.c */
@@ -54,6 +55,12 @@ cJSON *bc_report_read_json(const char *dir, const char *name, char *err, size_t 
  * logged (naming the file); returns 0 or the first -errno.
  */
 int bc_report_write_all(const char *dir);
+/*
+ * The same from run, the tree just written to dir/run.json, instead of
+ * parsing that file again (at 16,000 volumes a second copy of a tree of
+ * gigabytes, and seconds of parsing). run is only read.
+ */
+int bc_report_write_all_run(const char *dir, cJSON *run);
 
 /* the writers: each writes one whole document to f; 0 or -errno */
 int bc_report_md(const struct bc_report *r, FILE *f);

@@ -195,16 +195,20 @@ static void s_iso_now(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* write run.json and the reports made from it; all reflect what is known so far */
-static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJSON *run)
+/*
+ * write run.json and (reports) the reports made from it; all reflect what
+ * is known so far
+ */
+static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJSON *run,
+			    bool reports)
 {
 	int rc;
 
 	rc = bc_rundir_write_json(rd, "run.json", run);
 	if (rc)
 		bc_error("cannot write '%s/run.json': %s", rd->path, strerror(-rc));
-	else
-		bc_report_write_all(rd->path); /* summary.md, report.html, ... from run.json */
+	else if (reports)
+		bc_report_write_all_run(rd->path, run); /* summary.md, report.html, ... */
 }
 
 /* a failed cross-check makes the step's figures suspect: say so where it is seen */
@@ -227,14 +231,19 @@ struct s_flush {
 	struct bc_rundir *rd;
 	const struct bc_profile *p;
 	cJSON *run;
+	bool last; /* the profile's last step: its reports come with the run's end */
 };
 
-/* results so far reach the disk after every step */
+/*
+ * Results so far reach the disk after every step (and sweep point): run.json
+ * always, the reports except during the last step, whose final ones follow
+ * at once (at 16,000 volumes each set of reports takes tens of seconds).
+ */
 static void s_flush(void *ctx)
 {
 	struct s_flush *fl = ctx;
 
-	s_write_results(fl->rd, fl->p, fl->run);
+	s_write_results(fl->rd, fl->p, fl->run, !fl->last);
 }
 
 int bc_cmd_run(int argc, char **argv)
@@ -329,7 +338,7 @@ int bc_cmd_run(int argc, char **argv)
 	cJSON_AddItemToObject(ev, "agents", s_agents_json(&fleet));
 	bc_rundir_event(&rd, "agents", ev);
 	for (i = 0; i < p->nsteps; i++) {
-		struct s_flush fl = {&rd, p, run};
+		struct s_flush fl = {&rd, p, run, i == p->nsteps - 1};
 
 		rc = bc_run_profile_step(&fleet, &rd, i, steps, s_flush, &fl, &degraded, err,
 					 sizeof(err));
@@ -350,7 +359,7 @@ done:
 	s_iso_now(when, sizeof(when));
 	cJSON_AddStringToObject(run, "finished", when);
 	bc_fleet_close(&fleet);
-	s_write_results(&rd, p, run);
+	s_write_results(&rd, p, run, true);
 	ev = cJSON_CreateObject();
 	cJSON_AddStringToObject(ev, "status", status == 3 ? "degraded" : status ? "failed" : "ok");
 	bc_rundir_event(&rd, "run_end", ev);

@@ -288,13 +288,15 @@ static void s_devices(struct bc_report *r)
 	cJSON_Delete(ev);
 }
 
-int bc_report_load(struct bc_report *r, const char *dir, char *err, size_t errlen)
+/* bc_report_load, with run (borrowed) when the caller has it */
+static int s_load(struct bc_report *r, const char *dir, cJSON *run, char *err, size_t errlen)
 {
 	char ignore[256];
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
-	r->run = bc_report_read_json(dir, "run.json", err, errlen);
+	r->run_borrowed = run != NULL;
+	r->run = run ? run : bc_report_read_json(dir, "run.json", err, errlen);
 	if (!r->run)
 		return -ENOENT;
 	if (!cJSON_IsObject(r->run)) {
@@ -315,9 +317,15 @@ int bc_report_load(struct bc_report *r, const char *dir, char *err, size_t errle
 	return 0;
 }
 
+int bc_report_load(struct bc_report *r, const char *dir, char *err, size_t errlen)
+{
+	return s_load(r, dir, NULL, err, errlen);
+}
+
 void bc_report_free(struct bc_report *r)
 {
-	cJSON_Delete(r->run);
+	if (!r->run_borrowed)
+		cJSON_Delete(r->run);
 	cJSON_Delete(r->profile);
 	cJSON_Delete(r->devices);
 	cJSON_Delete(r->expect);
@@ -356,6 +364,11 @@ fail:
 
 int bc_report_write_all(const char *dir)
 {
+	return bc_report_write_all_run(dir, NULL);
+}
+
+int bc_report_write_all_run(const char *dir, cJSON *run)
+{
 	static const struct {
 		const char *name;
 		int (*fn)(const struct bc_report *, FILE *);
@@ -370,7 +383,7 @@ int bc_report_write_all(const char *dir)
 	size_t i;
 	int rc, first = 0;
 
-	rc = bc_report_load(&r, dir, err, sizeof(err));
+	rc = s_load(&r, dir, run, err, sizeof(err));
 	if (rc) {
 		bc_error("%s", err);
 		return rc;

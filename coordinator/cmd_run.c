@@ -231,7 +231,8 @@ struct s_flush {
 	struct bc_rundir *rd;
 	const struct bc_profile *p;
 	cJSON *run;
-	bool last; /* the profile's last step: its reports come with the run's end */
+	bool last;  /* the profile's last step: its reports come with the run's end */
+	bool plain; /* ... and it is one run (no sweep, no experiment): its flush is that end */
 };
 
 /*
@@ -243,6 +244,8 @@ static void s_flush(void *ctx)
 {
 	struct s_flush *fl = ctx;
 
+	if (fl->last && fl->plain)
+		return; /* the run's end writes everything moments later */
 	s_write_results(fl->rd, fl->p, fl->run, !fl->last);
 }
 
@@ -338,7 +341,8 @@ int bc_cmd_run(int argc, char **argv)
 	cJSON_AddItemToObject(ev, "agents", s_agents_json(&fleet));
 	bc_rundir_event(&rd, "agents", ev);
 	for (i = 0; i < p->nsteps; i++) {
-		struct s_flush fl = {&rd, p, run, i == p->nsteps - 1};
+		struct s_flush fl = {&rd, p, run, i == p->nsteps - 1,
+				     !p->steps[i].sweep && !p->steps[i].experiment};
 
 		rc = bc_run_profile_step(&fleet, &rd, i, steps, s_flush, &fl, &degraded, err,
 					 sizeof(err));

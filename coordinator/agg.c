@@ -632,7 +632,7 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 	for (o = 0; o < BC_OP_NR; o++) {
 		const uint64_t *src = v->op[o].hist.buckets;
 		uint64_t *win = ve->window.op[o].hist.buckets, *sum = l->asum->op[o].hist.buckets;
-		uint64_t *nb = &h->b[(size_t)o * h->cap] - h->lo;
+		uint64_t *nb = &h->b[(size_t)o * h->cap]; /* bucket b at nb[b - h->lo] */
 		const uint16_t *idx = t->idx[o];
 		uint16_t *sidx = l->atouch->idx[o];
 		uint32_t sn = l->atouch->n[o];
@@ -642,7 +642,7 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 			uint64_t c = src[b];
 
 			win[b] += c;
-			nb[b] += c;
+			nb[b - h->lo] += c;
 			if (!sum[b])
 				sidx[sn++] = b;
 			sum[b] += c;

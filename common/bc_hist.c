@@ -45,29 +45,6 @@ void bc_hist_merge(struct bc_hist *dst, const struct bc_hist *src)
 	dst->count += src->count;
 }
 
-uint64_t bc_hist_percentile(const struct bc_hist *h, double pct)
-{
-	uint64_t rank, seen = 0;
-	unsigned i;
-
-	if (!h->count)
-		return 0;
-	if (pct >= 100.0)
-		return bc_hist_max(h);
-	rank = (uint64_t)(pct / 100.0 * (double)h->count);
-	/* ceil: the p-th percentile is the rank-th sample with rank >= 1 */
-	if ((double)rank < pct / 100.0 * (double)h->count)
-		rank++;
-	if (rank == 0)
-		rank = 1;
-	for (i = 0; i < BC_HIST_BUCKETS; i++) {
-		seen += h->buckets[i];
-		if (seen >= rank)
-			return bc_hist_bucket_mid(i);
-	}
-	return bc_hist_max(h);
-}
-
 void bc_hist_percentiles(const struct bc_hist *h, const double *pct, int n, uint64_t *out)
 {
 	uint64_t rank, seen = 0;
@@ -83,7 +60,10 @@ void bc_hist_percentiles(const struct bc_hist *h, const double *pct, int n, uint
 			out[p] = bc_hist_max(h);
 			continue;
 		}
-		/* the same rank as bc_hist_percentile; the scan resumes where the last stopped */
+		/*
+		 * ceil: the p-th percentile is the rank-th sample with rank >= 1;
+		 * the scan resumes where the last percentile's stopped
+		 */
 		rank = (uint64_t)(pct[p] / 100.0 * (double)h->count);
 		if ((double)rank < pct[p] / 100.0 * (double)h->count)
 			rank++;
@@ -93,6 +73,14 @@ void bc_hist_percentiles(const struct bc_hist *h, const double *pct, int n, uint
 			seen += h->buckets[i++];
 		out[p] = seen >= rank ? bc_hist_bucket_mid(i - 1) : bc_hist_max(h);
 	}
+}
+
+uint64_t bc_hist_percentile(const struct bc_hist *h, double pct)
+{
+	uint64_t v;
+
+	bc_hist_percentiles(h, &pct, 1, &v);
+	return v;
 }
 
 uint64_t bc_hist_max(const struct bc_hist *h)

@@ -19,7 +19,7 @@
 
 #define ROOT BC_SRC_DIR "/tests/data/sysfs-nvme"
 
-/* source i's value as the sampler has it, waiting up to 3 s for want (NAN: any value) */
+/* source i's value as the sampler has it, waiting up to 3 s for it to be want */
 static int s_wait(struct bc_temp_sampler *s, int i, double want, double *c)
 {
 	struct timespec nap = {0, 20 * 1000 * 1000};
@@ -27,7 +27,7 @@ static int s_wait(struct bc_temp_sampler *s, int i, double want, double *c)
 
 	for (k = 0; k < 150; k++) {
 		rc = bc_temp_sampler_get(s, i, c);
-		if (!rc && (want != want || (*c > want - 0.01 && *c < want + 0.01)))
+		if (!rc && *c > want - 0.01 && *c < want + 0.01)
 			return 0;
 		nanosleep(&nap, NULL);
 	}

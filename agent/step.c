@@ -580,15 +580,32 @@ static void s_start_json(const struct bc_step_run *s, cJSON *r)
 }
 
 /* the kernel's view of a block device over the step, for the byte cross-check */
+/* this kernel instance's boot id: the same for every agent on the host */
+static bool s_boot_id(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	bool ok = f && fgets(buf, (int)len, f);
+
+	if (f)
+		fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = 0;
+	return ok && buf[0];
+}
+
 static void s_diskstats_json(const struct bc_step_run *s, int i, cJSON *v)
 {
 	struct bc_diskstat end;
+	char kern[64];
 	cJSON *d;
 
 	if (!s->rdev[i] || bc_diskstats_read(s->rdev[i], &end))
 		return;
 	d = cJSON_AddObjectToObject(v, "diskstats");
 	cJSON_AddStringToObject(d, "device", end.name);
+	/* which kernel counted: agents on one host share its devices (checks.c) */
+	if (s_boot_id(kern, sizeof(kern)))
+		cJSON_AddStringToObject(d, "kernel", kern);
 	cJSON_AddNumberToObject(d, "read_ios", (double)(end.rd_ios - s->ds_start[i].rd_ios));
 	cJSON_AddNumberToObject(d, "read_bytes", (double)(end.rd_bytes - s->ds_start[i].rd_bytes));
 	cJSON_AddNumberToObject(d, "write_ios", (double)(end.wr_ios - s->ds_start[i].wr_ios));

@@ -126,6 +126,14 @@ const char *bc_fmt_num(double v, char *buf, size_t len)
 	return buf;
 }
 
+const char *bc_fmt_fig(const cJSON *v, double div, int decimals, char *buf, size_t len)
+{
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble / div))
+		return "-";
+	snprintf(buf, len, "%.*f", decimals, v->valuedouble / div);
+	return buf;
+}
+
 const char *bc_fmt_bytes(double b, char *buf, size_t len)
 {
 	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

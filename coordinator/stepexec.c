@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -256,6 +257,17 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 		bc_metrics_update(f->metrics, res, k);
 		if (f->opts->quiet)
 			continue;
+		/* no record at all (the step was stopped): nothing to show, not a zero */
+		if (!g->agents_reported[k]) {
+			if (!k || g->agents_reported[k - 1]) {
+				char note[96];
+
+				snprintf(note, sizeof(note), "%-8s %4u no records from here on", "",
+					 k);
+				bc_live_note(note);
+			}
+			continue;
+		}
 		/*
 		 * Every agent reported an empty second that is still in the future:
 		 * their size-based pass is over and the rest of the step is empty
@@ -389,15 +401,7 @@ static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 	/* heard last at this second: its records stop there */
 	k = k >= S_SILENCE_MS / 1000 ? k - S_SILENCE_MS / 1000 : 0;
 	snprintf(a->lost_why, sizeof(a->lost_why), "silent for %d s", S_SILENCE_MS / 1000);
-	if (f->prof->on_agent_loss == BC_LOSS_ABORT) {
-		snprintf(res->error, sizeof(res->error),
-			 "agent %s (%s): %s during the step (on_agent_loss: abort)", a->spec->name,
-			 a->endpoint, a->lost_why);
-		return -ETIMEDOUT;
-	}
-	a->lost = true;
-	f->nlost++;
-	(*pending)--;
+	/* in lost_agents under either policy */
 	if (!res->lost)
 		res->lost = cJSON_CreateArray();
 	l = cJSON_CreateObject();
@@ -408,6 +412,15 @@ static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 	ev = cJSON_Duplicate(l, 1);
 	cJSON_AddNumberToObject(ev, "step", res->idx);
 	bc_rundir_event(rd, "agent_lost", ev);
+	if (f->prof->on_agent_loss == BC_LOSS_ABORT) {
+		snprintf(res->error, sizeof(res->error),
+			 "agent %s (%s): %s during the step (on_agent_loss: abort)", a->spec->name,
+			 a->endpoint, a->lost_why);
+		return -ETIMEDOUT;
+	}
+	a->lost = true;
+	f->nlost++;
+	(*pending)--;
 	bc_warn("agent %s (%s) lost around second %u: %s; continuing with %d agent(s) "
 		"(on_agent_loss: continue)",
 		a->spec->name, a->endpoint, k, a->lost_why, s_alive(f));
@@ -554,6 +567,12 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	res->status = "failed";
 	res->agent_totals = cJSON_CreateObject();
 	rc = bc_agg_init(&res->agg, f->prof, st);
+	/* agents lost in an earlier step ("continue") are out of this one */
+	res->out = calloc((size_t)f->prof->nagents + 1, sizeof(bool));
+	for (i = 0; res->out && i < f->n; i++)
+		res->out[f->conns[i].index] = f->conns[i].lost;
+	if (!rc && !res->out)
+		rc = -ENOMEM;
 	if (!rc && !f->volnode && !(f->volnode = bc_volnode_new(f->prof)))
 		rc = -ENOMEM;
 	res->agg.volnode = f->volnode; /* completed from READY, before START */
@@ -622,7 +641,7 @@ out:
 		cJSON_AddStringToObject(ev, "message", res->error);
 		bc_rundir_event(rd, "error", ev);
 	} else {
-		res->status = "ok";
+		res->status = bc_result_ok_status(res);
 	}
 	return rc;
 }

@@ -21,7 +21,8 @@
 static void s_sweep_result(const struct bc_step_result *res, int rc, struct bc_sweep_result *r)
 {
 	const struct bc_volstat *w = &res->agg.ent[BC_LVL_TOTAL][0].window;
-	double secs = res->agg.seconds - res->agg.ramp_s;
+	double secs =
+	    res->step ? bc_result_window_secs(&res->agg, &res->agg.ent[BC_LVL_TOTAL][0]) : 0;
 	struct bc_hist *h = calloc(1, sizeof(*h));
 	uint64_t ios = 0, bytes = 0, lat = 0;
 	int op;

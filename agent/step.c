@@ -15,6 +15,7 @@
 #include "bc_agent.h"
 #include "bc_clock.h"
 #include "bc_jobreport.h"
+#include "bc_json.h"
 #include "bc_log.h"
 #include "bc_nvme_counters.h"
 #include "bc_nvme_ident.h"
@@ -34,7 +35,7 @@ static int s_json_u64(const cJSON *o, const char *key, uint64_t *v)
 	}
 	if (!cJSON_IsNumber(it) || it->valuedouble < 0)
 		return -EINVAL;
-	*v = (uint64_t)it->valuedouble;
+	*v = bc_json_u64_of(it);
 	return 0;
 }
 
@@ -525,7 +526,7 @@ int bc_step_start(struct bc_agent *a, const cJSON *body)
 		bc_msg_send_error(a->sock, a->owner, "bad-message", "START: bad start_ns/seconds");
 		return -EINVAL;
 	}
-	start_real = (uint64_t)st->valuedouble;
+	start_real = bc_json_u64_of(st);
 	real_now = bc_real_ns();
 	mono_now = bc_mono_ns();
 	/* the start is an absolute time; map it onto the monotonic clock once */
@@ -572,7 +573,7 @@ static void s_start_json(const struct bc_step_run *s, cJSON *r)
 		lo = late < lo ? late : lo;
 		hi = late > hi ? late : hi;
 	}
-	cJSON_AddNumberToObject(r, "planned_start_ns", (double)s->start_real_ns);
+	bc_json_add_u64(r, "planned_start_ns", s->start_real_ns);
 	if (hi >= lo) {
 		cJSON_AddNumberToObject(r, "start_late_min_ns", (double)lo);
 		cJSON_AddNumberToObject(r, "start_late_max_ns", (double)hi);

@@ -19,8 +19,12 @@
 
 /* in cJSON.type above its 0xFF type mask and its own flags (256, 512) */
 #define S_EXACT (1 << 12)
-/* doubles hold every integer of magnitude up to 2^53 */
-#define S_DBL_EXACT 9007199254740992.0
+/*
+ * doubles hold every integer up to 2^53, but cJSON prints with "%1.15g"
+ * and keeps it when it reads back within a relative DBL_EPSILON: only
+ * integers of up to 15 digits come out exact
+ */
+#define S_PLAIN_MAX 999999999999999LL
 
 static cJSON *s_exact(double approx, const char *digits)
 {
@@ -43,7 +47,7 @@ cJSON *bc_json_u64(uint64_t v)
 {
 	char d[24];
 
-	if ((double)v <= S_DBL_EXACT)
+	if (v <= (uint64_t)S_PLAIN_MAX)
 		return cJSON_CreateNumber((double)v);
 	snprintf(d, sizeof(d), "%" PRIu64, v);
 	return s_exact((double)v, d);
@@ -53,7 +57,7 @@ cJSON *bc_json_i64(int64_t v)
 {
 	char d[24];
 
-	if (fabs((double)v) <= S_DBL_EXACT)
+	if (v <= S_PLAIN_MAX && v >= -S_PLAIN_MAX)
 		return cJSON_CreateNumber((double)v);
 	snprintf(d, sizeof(d), "%" PRId64, v);
 	return s_exact((double)v, d);
@@ -221,7 +225,7 @@ static void s_keep_digits(cJSON *j, const char *tok, size_t len)
 	char d[32];
 	size_t i;
 
-	if (len >= sizeof(d) || fabs(j->valuedouble) <= S_DBL_EXACT)
+	if (len >= sizeof(d) || fabs(j->valuedouble) <= (double)S_PLAIN_MAX)
 		return;
 	for (i = 0; i < len; i++)
 		if (!isdigit((unsigned char)tok[i]) && !(i == 0 && tok[i] == '-'))

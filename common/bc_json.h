@@ -1,9 +1,10 @@
 /*
  * bc_json.h - exact 64-bit integers in cJSON. cJSON keeps numbers as
  * doubles, which hold integers exactly only up to 2^53: a CLOCK_REALTIME
- * in ns (~1.8e18) came out as 1.7961511672418547e+18, rounded to 256 ns.
- * An integer above 2^53 made here is a cJSON number (readable as one, to
- * double precision) that also carries its exact digits; bc_json_print
+ * in ns (~1.8e18) came out as 1.7961511672418547e+18, rounded to 256 ns
+ * (and cJSON's "%1.15g" print rounds any integer of more than 15 digits).
+ * Such an integer made here is a cJSON number (readable as one, to double
+ * precision) that also carries its exact digits; bc_json_print
  * writes those digits, bc_json_parse keeps them from the text, and
  * bc_json_get_u64/_i64 read them back exactly. The one rule for every
  * JSON that leaves or enters a process: run.json, events.jsonl, messages.
@@ -35,7 +36,7 @@ uint64_t bc_json_u64_of(const cJSON *j);
 int64_t bc_json_i64_of(const cJSON *j);
 /* cJSON_Print / cJSON_PrintUnformatted with exact integers; free with cJSON_free */
 char *bc_json_print(const cJSON *j, bool formatted);
-/* cJSON_ParseWithLength keeping integers above 2^53 exact; caller owns the tree */
+/* cJSON_ParseWithLength keeping integers of more than 15 digits exact; caller owns it */
 cJSON *bc_json_parse(const char *text, size_t len);
 
 #endif

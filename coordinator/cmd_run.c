@@ -16,6 +16,7 @@
 #include "bc_clock.h"
 #include "bc_coord.h"
 #include "bc_counter.h"
+#include "bc_json.h"
 #include "bc_log.h"
 #include "bc_report.h"
 
@@ -176,9 +177,9 @@ static cJSON *s_agents_json(const struct bc_fleet *f)
 		cJSON_AddStringToObject(a, "name", c->spec->name);
 		cJSON_AddStringToObject(a, "endpoint", c->endpoint);
 		cJSON_AddBoolToObject(a, "local", c->spec->local);
-		cJSON_AddNumberToObject(a, "clock_offset_ns", (double)c->offset_ns);
-		cJSON_AddNumberToObject(a, "clock_rtt_ns", (double)c->rtt_ns);
-		cJSON_AddNumberToObject(a, "clock_uncertainty_ns", (double)c->clock_unc_ns);
+		bc_json_add_i64(a, "clock_offset_ns", c->offset_ns);
+		bc_json_add_u64(a, "clock_rtt_ns", c->rtt_ns);
+		bc_json_add_u64(a, "clock_uncertainty_ns", c->clock_unc_ns);
 		if (c->hello)
 			cJSON_AddItemToObject(a, "hello", cJSON_Duplicate(c->hello, 1));
 		cJSON_AddItemToArray(arr, a);

@@ -19,6 +19,7 @@
 #include "bc_base64.h"
 #include "bc_coord.h"
 #include "bc_fdp.h"
+#include "bc_json.h"
 #include "bc_report.h"
 #include "bc_volnode.h"
 
@@ -100,6 +101,12 @@ static double s_num(const cJSON *o, const char *k)
 	return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, k));
 }
 
+/* a counter or timestamp, exactly (bc_json.h); 0 when absent */
+static uint64_t s_u64(const cJSON *o, const char *k)
+{
+	return bc_json_u64_of(cJSON_GetObjectItemCaseSensitive(o, k));
+}
+
 /* finish the step being replayed: close its seconds and append its JSON */
 static void s_end_step(struct s_replay *r)
 {
@@ -146,7 +153,7 @@ static int s_step_start(struct s_replay *r, const cJSON *ev)
 	}
 	r->res.step = &r->step;
 	r->res.status = "running";
-	r->res.start_ns = (uint64_t)s_num(ev, "start_ns");
+	r->res.start_ns = s_u64(ev, "start_ns");
 	r->res.agent_totals = cJSON_CreateObject();
 	r->res.clock = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "clock"), 1);
 	r->in_step = true;
@@ -177,24 +184,27 @@ static int s_op(struct bc_opstat *s, const cJSON *js)
 {
 	const cJSON *pair;
 
-	s->ios = (uint64_t)s_num(js, "ios");
-	s->bytes = (uint64_t)s_num(js, "bytes");
-	s->errors = (uint64_t)s_num(js, "errors");
-	s->short_ios = (uint64_t)s_num(js, "short");
-	s->lat_sum_ns = (uint64_t)s_num(js, "lat_sum_ns");
+	s->ios = s_u64(js, "ios");
+	s->bytes = s_u64(js, "bytes");
+	s->errors = s_u64(js, "errors");
+	s->short_ios = s_u64(js, "short");
+	s->lat_sum_ns = s_u64(js, "lat_sum_ns");
 	if (s->ios)
-		s->lat_min_ns = (uint64_t)s_num(js, "lat_min_ns");
-	s->lat_max_ns = (uint64_t)s_num(js, "lat_max_ns");
-	s->first_errno = (int32_t)s_num(js, "first_errno");
+		s->lat_min_ns = s_u64(js, "lat_min_ns");
+	s->lat_max_ns = s_u64(js, "lat_max_ns");
+	/* written only when set: absent is 0, not NaN cast to int */
+	s->first_errno =
+	    (int32_t)bc_json_i64_of(cJSON_GetObjectItemCaseSensitive(js, "first_errno"));
 	cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(js, "hist"))
 	{
 		double bi = cJSON_GetNumberValue(cJSON_GetArrayItem(pair, 0));
-		double n = cJSON_GetNumberValue(cJSON_GetArrayItem(pair, 1));
+		uint64_t n;
 
-		if (!(bi >= 0 && bi < BC_HIST_BUCKETS && n >= 0))
+		if (!(bi >= 0 && bi < BC_HIST_BUCKETS) ||
+		    !bc_json_get_u64(cJSON_GetArrayItem(pair, 1), &n))
 			return -EINVAL;
-		s->hist.buckets[(unsigned)bi] += (uint64_t)n;
-		s->hist.count += (uint64_t)n;
+		s->hist.buckets[(unsigned)bi] += n;
+		s->hist.count += n;
 	}
 	return 0;
 }
@@ -298,7 +308,7 @@ static int s_event(struct s_replay *r, cJSON *ev)
 	if (!type)
 		return -EINVAL;
 	if (!strcmp(type, "run_start")) {
-		cJSON_AddNumberToObject(r->run, "started_ns", s_num(ev, "time_ns"));
+		bc_json_add_u64(r->run, "started_ns", s_u64(ev, "time_ns"));
 	} else if (!strcmp(type, "agents")) {
 		cJSON_ReplaceItemInObject(
 		    r->run, "agents",
@@ -381,7 +391,7 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 		goto out;
 	}
 	while (getline(&line, &cap, f) > 0) {
-		cJSON *ev = cJSON_Parse(line);
+		cJSON *ev = bc_json_parse(line, strlen(line));
 
 		/* a line cut short by the crash is expected at the end: count, skip */
 		if (!ev || s_event(&r, ev))

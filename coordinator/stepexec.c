@@ -15,6 +15,7 @@
 #include "bc_clock.h"
 #include "bc_coord.h"
 #include "bc_counter.h"
+#include "bc_json.h"
 #include "bc_log.h"
 #include "bc_volnode.h"
 
@@ -545,9 +546,9 @@ static int s_clock_recheck(struct bc_fleet *f, struct bc_step_result *res)
 		const struct bc_conn *c = &f->conns[i];
 		cJSON *a = cJSON_AddObjectToObject(res->clock, c->spec->name);
 
-		cJSON_AddNumberToObject(a, "offset_ns", (double)c->offset_ns);
-		cJSON_AddNumberToObject(a, "uncertainty_ns", (double)c->clock_unc_ns);
-		cJSON_AddNumberToObject(a, "rtt_ns", (double)c->rtt_ns);
+		bc_json_add_i64(a, "offset_ns", c->offset_ns);
+		bc_json_add_u64(a, "uncertainty_ns", c->clock_unc_ns);
+		bc_json_add_u64(a, "rtt_ns", c->rtt_ns);
 		cJSON_AddNumberToObject(a, "drift_since_connect_ns",
 					(double)(c->offset_ns - c->first_offset_ns));
 	}
@@ -599,7 +600,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	cJSON_AddStringToObject(ev, "name", st->name);
 	/* what ran, for rebuilds: a sweep point's workload is not the profile step's */
 	cJSON_AddItemToObject(ev, "workload", bc_workload_to_json(&st->wl));
-	cJSON_AddNumberToObject(ev, "start_ns", (double)start);
+	bc_json_add_u64(ev, "start_ns", start);
 	cJSON_AddNumberToObject(ev, "seconds", res->agg.seconds);
 	cJSON_AddItemToObject(ev, "clock", cJSON_Duplicate(res->clock, 1));
 	starts = cJSON_AddObjectToObject(ev, "agent_start_ns");
@@ -614,11 +615,11 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 		at = (uint64_t)((int64_t)start + c->offset_ns);
 
 		cJSON_AddNumberToObject(b, "step", idx);
-		cJSON_AddNumberToObject(b, "start_ns", (double)at);
+		bc_json_add_u64(b, "start_ns", at);
 		cJSON_AddNumberToObject(b, "seconds", res->agg.seconds);
 		bc_fleet_send(f, c, BC_MSG_START, b);
 		cJSON_Delete(b);
-		cJSON_AddNumberToObject(starts, c->spec->name, (double)at);
+		bc_json_add_u64(starts, c->spec->name, at);
 	}
 	bc_rundir_event(rd, "step_start", ev);
 	if (!f->opts->quiet)

@@ -319,6 +319,7 @@ int bc_cmd_run(int argc, char **argv)
 	ev = cJSON_CreateObject();
 	cJSON_AddStringToObject(ev, "profile", p->name);
 	cJSON_AddStringToObject(ev, "source", o.profile_path);
+	cJSON_AddStringToObject(ev, "started", when); /* for rebuilds */
 	bc_rundir_event(&rd, "run_start", ev);
 	fprintf(bc_live_out(),
 		"bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)\nresults: %s\n",
@@ -366,7 +367,10 @@ done:
 	bc_fleet_close(&fleet);
 	s_write_results(&rd, p, run, true);
 	ev = cJSON_CreateObject();
-	cJSON_AddStringToObject(ev, "status", status == 3 ? "degraded" : status ? "failed" : "ok");
+	/* what run.json says, for rebuilds */
+	cJSON_AddItemToObject(ev, "status",
+			      cJSON_Duplicate(cJSON_GetObjectItem(run, "status"), 1));
+	cJSON_AddStringToObject(ev, "finished", when);
 	bc_rundir_event(&rd, "run_end", ev);
 	fprintf(bc_live_out(), "\n%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)\n",
 	       status == 3 ? "run completed WITHOUT some agents (lost), results"

@@ -640,6 +640,10 @@ out:
 		ev = cJSON_CreateObject();
 		cJSON_AddNumberToObject(ev, "step", idx);
 		cJSON_AddStringToObject(ev, "message", res->error);
+		/* for rebuilds, also of a step that failed before its step_start */
+		cJSON_AddStringToObject(ev, "status", res->status);
+		cJSON_AddStringToObject(ev, "name", st->name);
+		cJSON_AddItemToObject(ev, "workload", bc_workload_to_json(&st->wl));
 		bc_rundir_event(rd, "error", ev);
 	} else {
 		res->status = bc_result_ok_status(res);

@@ -167,10 +167,19 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 	if (swept && npts && last) {
 		cJSON *ana = bc_ana_json(pts, npts, bc_sweep_param_names[sw.param]);
 
+		cJSON *ev = cJSON_CreateObject();
+
 		cJSON_DeleteItemFromObject(last, "analysis");
 		cJSON_AddItemToObject(last, "sweep", bc_sweep_json(&sw, ana));
 		if (ana)
 			cJSON_AddItemToObject(last, "analysis", ana);
+		/* for rebuilds: the table and analysis as the last point carries them */
+		cJSON_AddNumberToObject(ev, "step", idx);
+		cJSON_AddItemToObject(ev, "sweep",
+				      cJSON_Duplicate(cJSON_GetObjectItem(last, "sweep"), 1));
+		if (ana)
+			cJSON_AddItemToObject(ev, "analysis", cJSON_Duplicate(ana, 1));
+		bc_rundir_event(rd, "sweep", ev);
 		fprintf(bc_live_out(), "\nsweep %s over %s: %d point(s)%s%s\n", step->name,
 			bc_sweep_param_names[sw.param], npts, sw.stopped ? ", stopped: " : "",
 			sw.stopped ? sw.stop_reason : "");

@@ -283,6 +283,8 @@ bool bc_result_agent_out(const struct bc_step_result *r, int a);
 bool bc_result_agent_lost(const struct bc_step_result *r, const char *name);
 /* I/Os the step keeps in flight (iodepth x numjobs) over the volumes in it */
 double bc_result_outstanding(const struct bc_step_result *r);
+/* a size-based step whose pass ended early ends with its last second of I/O */
+void bc_result_trim_size_based(struct bc_step_result *r);
 /* "ok", or "degraded" when an agent was lost in this step or an earlier one */
 const char *bc_result_ok_status(const struct bc_step_result *r);
 

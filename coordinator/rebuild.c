@@ -153,6 +153,10 @@ static void s_end_step(struct s_replay *r)
 	if (!strcmp(res->status, "running"))
 		res->status =
 		    done + lost + out == r->prof->nagents ? bc_result_ok_status(res) : "incomplete";
+	/* as the live run does for a step that finished */
+	if (strcmp(res->status, "incomplete") && strcmp(res->status, "failed") &&
+	    strcmp(res->status, "aborted"))
+		bc_result_trim_size_based(res);
 	sj = bc_result_step_json(res);
 	cJSON_AddItemToArray(r->steps, sj);
 	s_sweep_point(r, sj);
@@ -380,7 +384,10 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		if (!r->res.lost)
 			r->res.lost = cJSON_CreateArray();
 		body = cJSON_Duplicate(ev, 1);
+		/* as stepexec.c keeps it: {name, from_second, reason} */
 		cJSON_DeleteItemFromObject(body, "event");
+		cJSON_DeleteItemFromObject(body, "time_ns");
+		cJSON_DeleteItemFromObject(body, "step");
 		cJSON_AddItemToArray(r->res.lost, body);
 	} else if (!strcmp(type, "error")) {
 		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "message"));
@@ -401,7 +408,8 @@ static int s_event(struct s_replay *r, cJSON *ev)
 			r->res.status = st && !strcmp(st, "aborted") ? "aborted" : "failed";
 			snprintf(r->res.error, sizeof(r->res.error), "%s", msg ? msg : "?");
 		}
-		cJSON_ReplaceItemInObject(r->run, "error", cJSON_CreateString(msg ? msg : "?"));
+		cJSON_DeleteItemFromObject(r->run, "error");
+		cJSON_AddStringToObject(r->run, "error", msg ? msg : "?");
 	} else if (!strcmp(type, "sweep") && r->in_step) {
 		cJSON_Delete(r->sweep);
 		r->sweep = cJSON_Duplicate(ev, 1);

@@ -639,6 +639,41 @@ void bc_result_print_step(FILE *f, const struct bc_step_result *r)
 	fflush(f);
 }
 
+/*
+ * A size-based step whose pass ended before its runtime: the measured window
+ * ends with the last second that saw I/O, so IOPS and MB/s are those of the
+ * pass, not diluted by the empty seconds up to the runtime cap. The same
+ * rule live (stepexec.c) and in rebuilds (rebuild.c).
+ */
+void bc_result_trim_size_based(struct bc_step_result *res)
+{
+	const struct bc_step *st = res->step;
+	struct bc_agg *g = &res->agg;
+	const struct bc_entity *t = &g->ent[BC_LVL_TOTAL][0];
+	struct bc_workload vw;
+	bool sized = bc_workload_size_based(&st->wl);
+	uint32_t k, last = 0;
+	int i, op;
+
+	for (i = 0; i < g->prof->nvolumes && !sized; i++)
+		sized = !bc_volume_workload(&st->wl, &g->prof->volumes[i], &vw, NULL, 0) &&
+			bc_workload_size_based(&vw);
+	if (!sized)
+		return;
+	for (k = 0; k < g->seconds; k++) {
+		uint64_t n = t->secs[k].errors + t->secs[k].short_ios;
+
+		for (op = 0; op < BC_OP_NR; op++)
+			n += t->secs[k].ios[op];
+		if (n)
+			last = k + 1;
+	}
+	if (last < g->ramp_s + 1)
+		last = g->ramp_s + 1;
+	if (last < g->seconds)
+		g->seconds = last;
+}
+
 void bc_step_result_free(struct bc_step_result *r)
 {
 	bc_agg_free(&r->agg);

@@ -292,34 +292,6 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 		bc_agg_rows_ahead(g);
 }
 
-/*
- * A size-based step whose pass ended before its runtime: the measured window
- * ends with the last second that saw I/O, so IOPS and MB/s are those of the
- * pass, not diluted by the empty seconds up to the runtime cap.
- */
-static void s_trim_size_based(struct bc_fleet *f, struct bc_step_result *res, int idx)
-{
-	const struct bc_step *st = res->step;
-	struct bc_agg *g = &res->agg;
-	struct bc_workload vw;
-	bool sized = bc_workload_size_based(&st->wl);
-	uint32_t k, last = 0;
-	int i;
-
-	for (i = 0; i < f->prof->nvolumes && !sized; i++)
-		sized = !bc_volume_workload(&st->wl, &f->prof->volumes[i], &vw, NULL, 0) &&
-			bc_workload_size_based(&vw);
-	if (!sized)
-		return;
-	for (k = 0; k < g->seconds; k++)
-		if (s_second_ios(g, k))
-			last = k + 1;
-	if (last < g->ramp_s + 1)
-		last = g->ramp_s + 1;
-	if (last < g->seconds)
-		g->seconds = last;
-}
-
 /* one second of an agent's host counters: kept for the verdict, logged for rebuilds */
 static void s_on_host(struct bc_rundir *rd, struct bc_step_result *res, const struct bc_conn *c,
 		      const cJSON *body)
@@ -630,7 +602,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	/* late and drain records the workers still hold; serial from here on */
 	bc_agg_finish(&res->agg);
 	if (!rc)
-		s_trim_size_based(f, res, idx);
+		bc_result_trim_size_based(res);
 	if (!rc)
 		s_finish_counters(f, rd, res);
 out:

@@ -63,10 +63,9 @@ cJSON *bc_json_i64(int64_t v)
 	return s_exact((double)v, d);
 }
 
-cJSON *bc_json_add_u64(cJSON *obj, const char *key, uint64_t v)
+/* j into obj under key, or freed; returns it or NULL */
+static cJSON *s_add(cJSON *obj, const char *key, cJSON *j)
 {
-	cJSON *j = bc_json_u64(v);
-
 	if (j && !cJSON_AddItemToObject(obj, key, j)) {
 		cJSON_Delete(j);
 		j = NULL;
@@ -74,15 +73,14 @@ cJSON *bc_json_add_u64(cJSON *obj, const char *key, uint64_t v)
 	return j;
 }
 
+cJSON *bc_json_add_u64(cJSON *obj, const char *key, uint64_t v)
+{
+	return s_add(obj, key, bc_json_u64(v));
+}
+
 cJSON *bc_json_add_i64(cJSON *obj, const char *key, int64_t v)
 {
-	cJSON *j = bc_json_i64(v);
-
-	if (j && !cJSON_AddItemToObject(obj, key, j)) {
-		cJSON_Delete(j);
-		j = NULL;
-	}
-	return j;
+	return s_add(obj, key, bc_json_i64(v));
 }
 
 static bool s_has_digits(const cJSON *j)

@@ -2,8 +2,8 @@
  * cmd_run.c - `bench-coord run PROFILE`: validate, open the run directory,
  * start/connect the agents, run every step, and write run.json and
  * summary.md whatever happened. Exit 0 on success, 1 when the run failed,
- * 2 for bad usage or an invalid profile, 3 when it completed without agents
- * lost under on_agent_loss "continue".
+ * 2 for bad usage or an invalid profile, 3 when it completed but without
+ * the agents it lost under on_agent_loss "continue".
  */
 #include <errno.h>
 #include <getopt.h>

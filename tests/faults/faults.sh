@@ -32,6 +32,16 @@ profile() {
 JSON
 }
 
+# sweep_profile RUNTIME IODEPTHS [MORE_STEPS]: two agents, a sweep over iodepth
+sweep_profile() {
+	cat <<JSON
+{"name": "faults-sweep", "agents": [{"name": "a1", "endpoint": "$EP_a1"}, {"name": "a2", "endpoint": "$EP_a2"}],
+ "volumes": [{"agent": "a1", "path": "$T/a1.dat", "size": "16m"}, {"agent": "a2", "path": "$T/a2.dat", "size": "16m"}],
+ "steps": [{"name": "sw", "rw": "randread", "bs": "4k", "ramp": "1s", "runtime": "$1",
+            "sweep": {"iodepth": $2}}${3:-}]}
+JSON
+}
+
 # wait_events N REGEX: until events.jsonl holds N lines matching REGEX (or the run ended)
 wait_events() {
 	local ev
@@ -121,12 +131,7 @@ prepare_fail)
 	check_and_rebuild
 	;;
 sweep_sigint)
-	cat >"$T/p.json" <<JSON
-{"name": "faults-sweep", "agents": [{"name": "a1", "endpoint": "$EP_a1"}, {"name": "a2", "endpoint": "$EP_a2"}],
- "volumes": [{"agent": "a1", "path": "$T/a1.dat", "size": "16m"}, {"agent": "a2", "path": "$T/a2.dat", "size": "16m"}],
- "steps": [{"name": "sw", "rw": "randread", "bs": "4k", "ramp": "1s", "runtime": "3s",
-            "sweep": {"iodepth": [1, 2, 4, 8]}}]}
-JSON
+	sweep_profile 3s '[1, 2, 4, 8]' >"$T/p.json"
 	run_bg "$T/p.json"
 	# between points: the second point's step_start is written, interrupt right then
 	wait_events 2 '"event":"step_start"' || fail "the sweep did not reach its second point"
@@ -143,13 +148,7 @@ healthy_plain)
 	check_and_rebuild
 	;;
 healthy_sweep)
-	cat >"$T/p.json" <<JSON
-{"name": "faults-sweep", "agents": [{"name": "a1", "endpoint": "$EP_a1"}, {"name": "a2", "endpoint": "$EP_a2"}],
- "volumes": [{"agent": "a1", "path": "$T/a1.dat", "size": "16m"}, {"agent": "a2", "path": "$T/a2.dat", "size": "16m"}],
- "steps": [{"name": "sw", "rw": "randread", "bs": "4k", "ramp": "1s", "runtime": "2s",
-            "sweep": {"iodepth": [1, 4, 16]}},
-           {"name": "after", "rw": "randwrite", "bs": "4k", "iodepth": 2, "runtime": "2s"}]}
-JSON
+	sweep_profile 2s '[1, 4, 16]' ', {"name": "after", "rw": "randwrite", "bs": "4k", "iodepth": 2, "runtime": "2s"}' >"$T/p.json"
 	run_bg "$T/p.json"
 	finish
 	[ "$RC" = 0 ] || fail "exit code $RC"

@@ -635,10 +635,10 @@ static cJSON *s_totals_json(const struct bc_step_run *s)
 			const struct bc_opstat *t = &s->totals[i].op[o];
 			cJSON *op = cJSON_AddObjectToObject(v, bc_op_names[o]);
 
-			cJSON_AddNumberToObject(op, "ios", (double)t->ios);
-			cJSON_AddNumberToObject(op, "bytes", (double)t->bytes);
-			cJSON_AddNumberToObject(op, "errors", (double)t->errors);
-			cJSON_AddNumberToObject(op, "short", (double)t->short_ios);
+			bc_json_add_u64(op, "ios", t->ios);
+			bc_json_add_u64(op, "bytes", t->bytes);
+			bc_json_add_u64(op, "errors", t->errors);
+			bc_json_add_u64(op, "short", t->short_ios);
 		}
 		cJSON_AddItemToArray(arr, v);
 	}

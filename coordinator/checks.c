@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bc_coord.h"
+#include "bc_json.h"
 
 #define S_DISKSTATS_TOL 0.01
 #define S_LITTLE_TOL	0.10
@@ -78,15 +79,17 @@ static void s_agent_totals(cJSON *arr, const struct bc_step_result *r)
 			continue;
 		}
 		for (op = 0; op < BC_OP_NR; op++) {
-			double sum = 0;
+			uint64_t sum = 0;
 			char one[160];
 
+			/* exact: bytes pass 2^53 within a long run's totals (bc_json.h) */
 			cJSON_ArrayForEach(v, vols) sum +=
-			    s_get(cJSON_GetObjectItemCaseSensitive(v, bc_op_names[op]), "bytes");
-			if ((uint64_t)sum == e->all.op[op].bytes)
+			    bc_json_u64_of(cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetObjectItemCaseSensitive(v, bc_op_names[op]), "bytes"));
+			if (sum == e->all.op[op].bytes)
 				continue;
 			snprintf(one, sizeof(one),
-				 "%s %s: STEP_DONE says %.0f bytes, records sum to %" PRIu64,
+				 "%s %s: STEP_DONE says %" PRIu64 " bytes, records sum to %" PRIu64,
 				 e->name, bc_op_names[op], sum, e->all.op[op].bytes);
 			s_name_add(diff, sizeof(diff), &ndiff, one);
 		}

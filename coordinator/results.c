@@ -434,7 +434,7 @@ static const char *s_lost_why(const struct bc_step_result *r)
 	if (!strcmp(r->status, "failed"))
 		return r->error[0] ? r->error : "the step failed";
 	if (!strcmp(r->status, "incomplete"))
-		return "events.jsonl holds no records for them (the coordinator stopped)";
+		return "events.jsonl holds no records for them: the coordinator stopped";
 	return "no agent reported them";
 }
 

@@ -11,10 +11,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <linux/tcp.h> /* tcp_info with tcpi_bytes_received (glibc's lacks it) */
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bc_auth.h"
 #include "bc_clock.h"
@@ -31,6 +36,25 @@ struct s_ratelimit {
 	uint64_t suppressed;
 };
 
+/*
+ * a TCP connection libzmq accepted on the control socket (its monitor gives
+ * the descriptor), with its peer's address to be sure it is still the same
+ * socket before we touch it
+ */
+struct s_conn {
+	int fd;
+	struct sockaddr_storage peer;
+	socklen_t peer_len;
+};
+
+/*
+ * a ZMTP 3 greeting is 64 bytes and a CURVE HELLO 200: a connection that has
+ * received less cannot have authenticated
+ */
+#define S_AUTH_MIN_BYTES 264
+/* accepted connections tracked, oldest first (beyond: the oldest is forgotten) */
+#define S_TRACK_MAX 4096
+
 struct bc_auth {
 	zcert_t *cert;	     /* NULL when insecure */
 	zcertstore_t *store; /* authorized coordinator keys, reloaded when the directory changes */
@@ -38,7 +62,9 @@ struct bc_auth {
 	zsock_t *zap; /* REP on inproc://zeromq.zap.01 */
 	struct bc_monitor *mon;
 	struct bc_agent_counters n;
-	struct s_ratelimit rl_zap, rl_hs, rl_drop;
+	struct s_ratelimit rl_zap, rl_hs, rl_drop, rl_cap;
+	struct s_conn *conns; /* [S_TRACK_MAX] ring of accepted connections, oldest at head */
+	int chead, clen;
 };
 
 /* true when this line may be logged; logs the suppressed count when a window ends */
@@ -116,7 +142,12 @@ struct bc_auth *bc_auth_new(zsock_t *s, const char *cert_path, const char *keys_
 		return NULL;
 	}
 	zsock_set_maxmsgsize(s, BC_AGENT_WIRE_MAX);
-	a->mon = bc_monitor_new(s, ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
+	a->conns = calloc(S_TRACK_MAX, sizeof(*a->conns));
+	if (!a->conns) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	a->mon = bc_monitor_new(s, ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
 				       ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
 				       ZMQ_EVENT_HANDSHAKE_FAILED_AUTH |
 				       ZMQ_EVENT_HANDSHAKE_SUCCEEDED | ZMQ_EVENT_DISCONNECTED);
@@ -174,6 +205,7 @@ void bc_auth_destroy(struct bc_auth **ap)
 	zsock_destroy(&a->zap);
 	zcertstore_destroy(&a->store);
 	zcert_destroy(&a->cert);
+	free(a->conns);
 	free(a);
 	*ap = NULL;
 }
@@ -266,12 +298,96 @@ out:
 	zmsg_destroy(&req);
 }
 
+/* c is still the socket we recorded (not closed, its number not reused) */
+static bool s_same(const struct s_conn *c)
+{
+	struct sockaddr_storage now;
+	socklen_t len = sizeof(now);
+
+	return !getpeername(c->fd, (struct sockaddr *)&now, &len) && len == c->peer_len &&
+	       !memcmp(&now, &c->peer, len);
+}
+
+static uint64_t s_bytes_received(int fd)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) ||
+	    len < offsetof(struct tcp_info, tcpi_bytes_received) + sizeof(ti.tcpi_bytes_received))
+		return UINT64_MAX; /* unknown: never taken for unauthenticated */
+	return ti.tcpi_bytes_received;
+}
+
+static void s_forget(struct bc_auth *a, int fd)
+{
+	int i, j, n = 0;
+
+	for (i = 0; i < a->clen; i++) {
+		const struct s_conn *c = &a->conns[(a->chead + i) % S_TRACK_MAX];
+
+		if (c->fd == fd)
+			continue;
+		j = (a->chead + n++) % S_TRACK_MAX;
+		if (&a->conns[j] != c)
+			a->conns[j] = *c;
+	}
+	a->clen = n;
+}
+
+/*
+ * A connection was accepted: track it, and when more than
+ * BC_AGENT_UNAUTH_MAX of those tracked cannot have authenticated, shut the
+ * oldest of them down (libzmq then closes it, as if the peer had left).
+ */
+static void s_on_accepted(struct bc_auth *a, int fd)
+{
+	struct s_conn *c;
+	int i, unauth = 0, victim = -1;
+
+	if (a->clen == S_TRACK_MAX) {
+		a->chead = (a->chead + 1) % S_TRACK_MAX;
+		a->clen--;
+	}
+	c = &a->conns[(a->chead + a->clen) % S_TRACK_MAX];
+	c->fd = fd;
+	c->peer_len = sizeof(c->peer);
+	if (getpeername(fd, (struct sockaddr *)&c->peer, &c->peer_len))
+		return; /* gone already */
+	a->clen++;
+	if (a->clen <= BC_AGENT_UNAUTH_MAX)
+		return;
+	for (i = 0; i < a->clen; i++) {
+		const struct s_conn *x = &a->conns[(a->chead + i) % S_TRACK_MAX];
+
+		if (!s_same(x) || s_bytes_received(x->fd) >= S_AUTH_MIN_BYTES)
+			continue;
+		if (victim < 0)
+			victim = (a->chead + i) % S_TRACK_MAX;
+		unauth++;
+	}
+	if (unauth <= BC_AGENT_UNAUTH_MAX || victim < 0)
+		return;
+	fd = a->conns[victim].fd;
+	shutdown(fd, SHUT_RDWR);
+	s_forget(a, fd);
+	a->n.flooded++;
+	if (s_may_log(&a->rl_cap, "closed unauthenticated connections"))
+		bc_warn("more than %d connections that have not authenticated: closed the oldest "
+			"(%llu closed so far)",
+			BC_AGENT_UNAUTH_MAX, (unsigned long long)a->n.flooded);
+}
+
 void bc_auth_on_monitor(struct bc_auth *a)
 {
 	struct bc_monitor_event ev;
 
 	while (!bc_monitor_read(a->mon, &ev)) {
 		switch (ev.event) {
+		case ZMQ_EVENT_ACCEPTED:
+			s_on_accepted(a, (int)ev.value);
+			break;
 		case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
 			a->n.handshake_failures++;
 			if (!s_may_log(&a->rl_hs, "failed handshakes"))
@@ -297,6 +413,7 @@ void bc_auth_on_monitor(struct bc_auth *a)
 			/* the ZAP handler has counted and logged it */
 			break;
 		case ZMQ_EVENT_DISCONNECTED:
+			s_forget(a, (int)ev.value);
 			a->n.disconnects++;
 			bc_debug("a connection on %s closed", ev.addr);
 			break;
@@ -323,5 +440,6 @@ cJSON *bc_auth_json(const struct bc_auth *a)
 	cJSON_AddNumberToObject(d, "oversized", (double)a->n.oversized);
 	cJSON_AddNumberToObject(d, "refused", (double)a->n.refused);
 	cJSON_AddNumberToObject(d, "disconnects", (double)a->n.disconnects);
+	cJSON_AddNumberToObject(d, "unauthenticated_closed", (double)a->n.flooded);
 	return j;
 }

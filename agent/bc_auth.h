@@ -15,6 +15,13 @@
 #include <cjson/cJSON.h>
 #include <czmq.h>
 
+/*
+ * connections that cannot have authenticated yet (fewer bytes received than
+ * a CURVE handshake takes) kept at most; past it the oldest is closed,
+ * counted and logged. A coordinator needs one; 256 leaves room for
+ * reconnects and scanners while a flood cannot hold the agent's descriptors.
+ */
+#define BC_AGENT_UNAUTH_MAX 256
 /* a control message body larger than this is dropped and counted (PREPARE is ~100 B/volume) */
 #define BC_AGENT_MSG_MAX (1u << 20)
 /* libzmq drops the connection of a peer sending a frame larger than this (ZMQ_MAXMSGSIZE) */
@@ -30,6 +37,7 @@ struct bc_agent_counters {
 	uint64_t oversized;	/* bodies over BC_AGENT_MSG_MAX */
 	uint64_t refused;	/* valid messages from a peer that does not own the session */
 	uint64_t disconnects;	/* connections closed (by peers, or by libzmq on oversize) */
+	uint64_t flooded;	/* unauthenticated connections we closed (BC_AGENT_UNAUTH_MAX) */
 };
 
 struct bc_auth;

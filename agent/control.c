@@ -16,6 +16,7 @@
 #include "bc_agent.h"
 #include "bc_auth.h"
 #include "bc_clock.h"
+#include "bc_json.h"
 #include "bc_log.h"
 #include "bc_nvme_tcp.h"
 #include "bc_proto.h"
@@ -103,7 +104,7 @@ static void s_on_hello(struct bc_agent *a, struct bc_msg *m)
 		cJSON *b = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(b, "owner", a->owner_name);
-		cJSON_AddNumberToObject(b, "since_ns", (double)a->owner_since_ns);
+		bc_json_add_u64(b, "since_ns", a->owner_since_ns);
 		cJSON_AddStringToObject(b, "message", "agent is serving another coordinator");
 		zsock_set_sndtimeo(a->sock, 0);
 		bc_msg_send_json(a->sock, m->id, BC_MSG_BUSY, b);
@@ -151,7 +152,7 @@ static void s_on_time(struct bc_agent *a, struct bc_msg *m)
 
 	cJSON_AddNumberToObject(r, "seq", cJSON_IsNumber(seq) ? seq->valuedouble : 0);
 	/* read as late as possible: the coordinator assumes mid-RTT */
-	cJSON_AddNumberToObject(r, "agent_ns", (double)bc_real_ns());
+	bc_json_add_u64(r, "agent_ns", bc_real_ns());
 	bc_msg_send_json(a->sock, m->id, BC_MSG_TIME, r);
 	cJSON_Delete(r);
 }

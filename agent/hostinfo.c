@@ -9,6 +9,7 @@
 
 #include "bc_agent.h"
 #include "bc_clock.h"
+#include "bc_json.h"
 #include "bc_nvme_ident.h"
 #include "bc_proto.h"
 
@@ -34,7 +35,7 @@ cJSON *bc_hostinfo_json(const struct bc_agent *a, const cJSON *paths)
 	}
 	cJSON_AddNumberToObject(r, "pid", (double)getpid());
 	cJSON_AddStringToObject(r, "scratch_dir", a->opts.scratch_dir);
-	cJSON_AddNumberToObject(r, "agent_ns", (double)bc_real_ns());
+	bc_json_add_u64(r, "agent_ns", bc_real_ns());
 	arr = cJSON_AddArrayToObject(r, "paths");
 	cJSON_ArrayForEach(p, paths)
 	{

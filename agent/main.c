@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "bc_agent.h"
@@ -89,6 +90,32 @@ static int s_keygen(int argc, char **argv)
 	       "  keygen writes coord.cert) into %s\n",
 	       dir, S_CERT_NAME, dir, S_CERT_NAME, pub, pub, keys);
 	return 0;
+}
+
+/*
+ * Descriptors: a shell's soft limit is often 1,024, and with it an agent
+ * that devices, io_uring rings and idle TCP connections (scanners, a
+ * flood) have used up spins on accept(EMFILE) and refuses its real
+ * coordinator. The hard limit is the administrator's ceiling: take it.
+ */
+static void s_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rlim_t was = rl.rlim_cur;
+
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			bc_warn("cannot raise the descriptor limit from %llu to %llu: %s",
+				(unsigned long long)was, (unsigned long long)rl.rlim_max,
+				strerror(errno));
+		else
+			bc_info("descriptor limit raised from %llu to %llu",
+				(unsigned long long)was, (unsigned long long)rl.rlim_max);
+	}
 }
 
 int main(int argc, char **argv)
@@ -189,6 +216,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	bc_log_init("bench-agent", lvl);
+	s_raise_nofile();
 	if (config && bc_agent_config_load(config, &safety, &cfg, err, sizeof(err))) {
 		bc_error("%s", err);
 		goto out;

@@ -15,6 +15,7 @@
 #include "bc_agent.h"
 #include "bc_clock.h"
 #include "bc_jobreport.h"
+#include "bc_json.h"
 #include "bc_log.h"
 #include "bc_nvme_counters.h"
 #include "bc_nvme_ident.h"
@@ -34,7 +35,7 @@ static int s_json_u64(const cJSON *o, const char *key, uint64_t *v)
 	}
 	if (!cJSON_IsNumber(it) || it->valuedouble < 0)
 		return -EINVAL;
-	*v = (uint64_t)it->valuedouble;
+	*v = bc_json_u64_of(it);
 	return 0;
 }
 
@@ -525,7 +526,7 @@ int bc_step_start(struct bc_agent *a, const cJSON *body)
 		bc_msg_send_error(a->sock, a->owner, "bad-message", "START: bad start_ns/seconds");
 		return -EINVAL;
 	}
-	start_real = (uint64_t)st->valuedouble;
+	start_real = bc_json_u64_of(st);
 	real_now = bc_real_ns();
 	mono_now = bc_mono_ns();
 	/* the start is an absolute time; map it onto the monotonic clock once */
@@ -572,7 +573,7 @@ static void s_start_json(const struct bc_step_run *s, cJSON *r)
 		lo = late < lo ? late : lo;
 		hi = late > hi ? late : hi;
 	}
-	cJSON_AddNumberToObject(r, "planned_start_ns", (double)s->start_real_ns);
+	bc_json_add_u64(r, "planned_start_ns", s->start_real_ns);
 	if (hi >= lo) {
 		cJSON_AddNumberToObject(r, "start_late_min_ns", (double)lo);
 		cJSON_AddNumberToObject(r, "start_late_max_ns", (double)hi);
@@ -580,15 +581,32 @@ static void s_start_json(const struct bc_step_run *s, cJSON *r)
 }
 
 /* the kernel's view of a block device over the step, for the byte cross-check */
+/* this kernel instance's boot id: the same for every agent on the host */
+static bool s_boot_id(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	bool ok = f && fgets(buf, (int)len, f);
+
+	if (f)
+		fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = 0;
+	return ok && buf[0];
+}
+
 static void s_diskstats_json(const struct bc_step_run *s, int i, cJSON *v)
 {
 	struct bc_diskstat end;
+	char kern[64];
 	cJSON *d;
 
 	if (!s->rdev[i] || bc_diskstats_read(s->rdev[i], &end))
 		return;
 	d = cJSON_AddObjectToObject(v, "diskstats");
 	cJSON_AddStringToObject(d, "device", end.name);
+	/* which kernel counted: agents on one host share its devices (checks.c) */
+	if (s_boot_id(kern, sizeof(kern)))
+		cJSON_AddStringToObject(d, "kernel", kern);
 	cJSON_AddNumberToObject(d, "read_ios", (double)(end.rd_ios - s->ds_start[i].rd_ios));
 	cJSON_AddNumberToObject(d, "read_bytes", (double)(end.rd_bytes - s->ds_start[i].rd_bytes));
 	cJSON_AddNumberToObject(d, "write_ios", (double)(end.wr_ios - s->ds_start[i].wr_ios));
@@ -617,10 +635,10 @@ static cJSON *s_totals_json(const struct bc_step_run *s)
 			const struct bc_opstat *t = &s->totals[i].op[o];
 			cJSON *op = cJSON_AddObjectToObject(v, bc_op_names[o]);
 
-			cJSON_AddNumberToObject(op, "ios", (double)t->ios);
-			cJSON_AddNumberToObject(op, "bytes", (double)t->bytes);
-			cJSON_AddNumberToObject(op, "errors", (double)t->errors);
-			cJSON_AddNumberToObject(op, "short", (double)t->short_ios);
+			bc_json_add_u64(op, "ios", t->ios);
+			bc_json_add_u64(op, "bytes", t->bytes);
+			bc_json_add_u64(op, "errors", t->errors);
+			bc_json_add_u64(op, "short", t->short_ios);
 		}
 		cJSON_AddItemToArray(arr, v);
 	}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bc_json.h"
 #include "bc_proto.h"
 
 static const char *const s_names[BC_MSG_NR] = {
@@ -70,7 +71,7 @@ int bc_msg_send_bin(zsock_t *s, zframe_t *id, enum bc_msg_type t, const void *bo
 
 int bc_msg_send_json(zsock_t *s, zframe_t *id, enum bc_msg_type t, const cJSON *body)
 {
-	char *text = body ? cJSON_PrintUnformatted(body) : NULL;
+	char *text = body ? bc_json_print(body, false) : NULL;
 	int rc;
 
 	if (body && !text)
@@ -150,7 +151,7 @@ int bc_msg_parse(zmsg_t **raw, bool router, struct bc_msg *m, char *err, size_t 
 		snprintf(err, errlen, "peer speaks protocol version %d, this build speaks %d",
 			 m->version, BC_PROTO_VERSION);
 		if (m->type == BC_MSG_ERROR)
-			m->json = cJSON_ParseWithLength((const char *)m->bin, m->bin_len);
+			m->json = bc_json_parse((const char *)m->bin, m->bin_len);
 		return -EPROTO;
 	}
 	if (m->type == BC_MSG_UNKNOWN) {
@@ -159,7 +160,7 @@ int bc_msg_parse(zmsg_t **raw, bool router, struct bc_msg *m, char *err, size_t 
 		goto out;
 	}
 	if (m->type != BC_MSG_STATS) {
-		m->json = cJSON_ParseWithLength((const char *)m->bin, m->bin_len);
+		m->json = bc_json_parse((const char *)m->bin, m->bin_len);
 		if (!cJSON_IsObject(m->json)) {
 			snprintf(err, errlen, "%s: body is not a JSON object", bc_msg_name(m->type));
 			goto out;

@@ -32,6 +32,7 @@
 
 #include "bc_agglane.h"
 #include "bc_coord.h"
+#include "bc_json.h"
 #include "bc_volnode.h"
 
 /*
@@ -1031,14 +1032,13 @@ cJSON *bc_agg_record_json(const struct bc_agg *g, const struct bc_conn *c,
 			if (!s->ios && !s->errors && !s->short_ios)
 				continue;
 			op = cJSON_AddObjectToObject(v, bc_op_names[o]);
-			cJSON_AddNumberToObject(op, "ios", (double)s->ios);
-			cJSON_AddNumberToObject(op, "bytes", (double)s->bytes);
-			cJSON_AddNumberToObject(op, "errors", (double)s->errors);
-			cJSON_AddNumberToObject(op, "short", (double)s->short_ios);
-			cJSON_AddNumberToObject(op, "lat_sum_ns", (double)s->lat_sum_ns);
-			cJSON_AddNumberToObject(op, "lat_min_ns",
-						s->ios ? (double)s->lat_min_ns : 0);
-			cJSON_AddNumberToObject(op, "lat_max_ns", (double)s->lat_max_ns);
+			bc_json_add_u64(op, "ios", s->ios);
+			bc_json_add_u64(op, "bytes", s->bytes);
+			bc_json_add_u64(op, "errors", s->errors);
+			bc_json_add_u64(op, "short", s->short_ios);
+			bc_json_add_u64(op, "lat_sum_ns", s->lat_sum_ns);
+			bc_json_add_u64(op, "lat_min_ns", s->ios ? s->lat_min_ns : 0);
+			bc_json_add_u64(op, "lat_max_ns", s->lat_max_ns);
 			if (s->first_errno)
 				cJSON_AddNumberToObject(op, "first_errno", s->first_errno);
 			cJSON_AddItemToObject(op, "hist", s_hist_json(&s->hist));

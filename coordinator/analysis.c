@@ -945,6 +945,7 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 	cJSON *o = cJSON_CreateObject(), *ev, *arr, *knee;
 	struct bc_ana_point *rest = NULL;
 	const struct bc_ana_point *jp; /* the point judged: the total, or the unpaced rest */
+	const char *flat = "plateau";  /* the class of the first point that stopped scaling */
 	int i, first_plateau = -1, k95 = -1, kd, at;
 	double xmax = 0, *lx = NULL, *xs = NULL, rho;
 	bool confirmed = false, fitted = false, partial, all_paced;
@@ -990,8 +991,10 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 			s_add(pt, "paced_pct", 100 * s_paced_frac(&p->paced), 1);
 		cJSON_AddItemToArray(arr, pt);
 		if (c == BC_ANA_PLATEAU || c == BC_ANA_RETROGRADE) {
-			if (first_plateau < 0)
+			if (first_plateau < 0) {
 				first_plateau = i;
+				flat = bc_ana_class_names[c]; /* the knee line names what it saw */
+			}
 			if (c == BC_ANA_PLATEAU)
 				s_evidence(
 				    ev,
@@ -1039,8 +1042,8 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 			s_add(k, "value", pts[kd].value, 3);
 		}
 		snprintf(verdict, sizeof(verdict),
-			 "%s at N=%.0f reaches %.0f%% of the max %.2f GB/s%s",
-			 confirmed ? "plateau:" : "95% rule:", pts[k95].n,
+			 "%s%s at N=%.0f reaches %.0f%% of the max %.2f GB/s%s",
+			 confirmed ? flat : "95% rule", ":", pts[k95].n,
 			 100 * pts[k95].x_bps / xmax, xmax / 1e9,
 			 confirmed ? ", and more load only adds queueing"
 				   : " (no plateau seen after it)");

@@ -2,8 +2,8 @@
  * cmd_run.c - `bench-coord run PROFILE`: validate, open the run directory,
  * start/connect the agents, run every step, and write run.json and
  * summary.md whatever happened. Exit 0 on success, 1 when the run failed,
- * 2 for bad usage or an invalid profile, 3 when it completed without agents
- * lost under on_agent_loss "continue".
+ * 2 for bad usage or an invalid profile, 3 when it completed but without
+ * the agents it lost under on_agent_loss "continue".
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,6 +16,7 @@
 #include "bc_clock.h"
 #include "bc_coord.h"
 #include "bc_counter.h"
+#include "bc_json.h"
 #include "bc_log.h"
 #include "bc_report.h"
 
@@ -176,9 +177,9 @@ static cJSON *s_agents_json(const struct bc_fleet *f)
 		cJSON_AddStringToObject(a, "name", c->spec->name);
 		cJSON_AddStringToObject(a, "endpoint", c->endpoint);
 		cJSON_AddBoolToObject(a, "local", c->spec->local);
-		cJSON_AddNumberToObject(a, "clock_offset_ns", (double)c->offset_ns);
-		cJSON_AddNumberToObject(a, "clock_rtt_ns", (double)c->rtt_ns);
-		cJSON_AddNumberToObject(a, "clock_uncertainty_ns", (double)c->clock_unc_ns);
+		bc_json_add_i64(a, "clock_offset_ns", c->offset_ns);
+		bc_json_add_u64(a, "clock_rtt_ns", c->rtt_ns);
+		bc_json_add_u64(a, "clock_uncertainty_ns", c->clock_unc_ns);
 		if (c->hello)
 			cJSON_AddItemToObject(a, "hello", cJSON_Duplicate(c->hello, 1));
 		cJSON_AddItemToArray(arr, a);
@@ -318,6 +319,7 @@ int bc_cmd_run(int argc, char **argv)
 	ev = cJSON_CreateObject();
 	cJSON_AddStringToObject(ev, "profile", p->name);
 	cJSON_AddStringToObject(ev, "source", o.profile_path);
+	cJSON_AddStringToObject(ev, "started", when); /* for rebuilds */
 	bc_rundir_event(&rd, "run_start", ev);
 	fprintf(bc_live_out(),
 		"bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)\nresults: %s\n",
@@ -365,7 +367,10 @@ done:
 	bc_fleet_close(&fleet);
 	s_write_results(&rd, p, run, true);
 	ev = cJSON_CreateObject();
-	cJSON_AddStringToObject(ev, "status", status == 3 ? "degraded" : status ? "failed" : "ok");
+	/* what run.json says, for rebuilds */
+	cJSON_AddItemToObject(ev, "status",
+			      cJSON_Duplicate(cJSON_GetObjectItem(run, "status"), 1));
+	cJSON_AddStringToObject(ev, "finished", when);
 	bc_rundir_event(&rd, "run_end", ev);
 	fprintf(bc_live_out(), "\n%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)\n",
 	       status == 3 ? "run completed WITHOUT some agents (lost), results"

@@ -29,6 +29,7 @@
 #include "bc_clocksync.h"
 #include "bc_coord.h"
 #include "bc_curve.h"
+#include "bc_json.h"
 #include "bc_log.h"
 
 /* TIME exchanges per agent; the minimum-RTT sample gives the offset */
@@ -786,7 +787,7 @@ int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen)
 
 			if (cJSON_IsNumber(an) && cJSON_IsNumber(sq) && sq->valueint == t[i].seq) {
 				t[i].smp[t[i].n].t_recv_ns = bc_real_ns();
-				t[i].smp[t[i].n++].t_agent_ns = (uint64_t)an->valuedouble;
+				t[i].smp[t[i].n++].t_agent_ns = bc_json_u64_of(an);
 				t[i].seq = 0;
 			}
 		}

@@ -19,6 +19,7 @@
 #include "bc_base64.h"
 #include "bc_coord.h"
 #include "bc_fdp.h"
+#include "bc_json.h"
 #include "bc_report.h"
 #include "bc_volnode.h"
 
@@ -31,6 +32,8 @@ struct s_replay {
 	struct bc_step step; /* the step (or sweep point) being replayed, as it ran */
 	int step_idx;	     /* its profile step */
 	bool in_step;
+	cJSON *sweep;  /* a "sweep" event for the step being replayed, owned */
+	bool *lost;    /* [nagents]: lost under "continue", out of every later step */
 	uint8_t *body; /* a compact record's STATS body, decoded */
 	size_t body_cap;
 	struct bc_volnode *volnode; /* volume to node, as "volume_node" events decided it */
@@ -100,22 +103,63 @@ static double s_num(const cJSON *o, const char *k)
 	return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, k));
 }
 
+/* a counter or timestamp, exactly (bc_json.h); 0 when absent */
+static uint64_t s_u64(const cJSON *o, const char *k)
+{
+	return bc_json_u64_of(cJSON_GetObjectItemCaseSensitive(o, k));
+}
+
+/*
+ * A sweep point's entry as the live run writes it (steprun.c): which sweep
+ * and point ("<step>@<param>=<label>"), and on the last point the sweep's
+ * table and analysis from its "sweep" event.
+ */
+static void s_sweep_point(struct s_replay *r, cJSON *sj)
+{
+	const struct bc_step *ps = &r->prof->steps[r->step_idx];
+	const char *at = strchr(r->step.name, '@'), *eq = at ? strchr(at, '=') : NULL;
+
+	if (!ps->sweep)
+		return;
+	cJSON_AddStringToObject(sj, "sweep_of", ps->name);
+	cJSON_AddStringToObject(sj, "sweep_point", eq ? eq + 1 : "-");
+	if (!r->sweep)
+		return;
+	cJSON_DeleteItemFromObject(sj, "analysis");
+	cJSON_AddItemToObject(sj, "sweep", cJSON_DetachItemFromObject(r->sweep, "sweep"));
+	if (cJSON_GetObjectItem(r->sweep, "analysis"))
+		cJSON_AddItemToObject(sj, "analysis",
+				      cJSON_DetachItemFromObject(r->sweep, "analysis"));
+	cJSON_Delete(r->sweep);
+	r->sweep = NULL;
+}
+
 /* finish the step being replayed: close its seconds and append its JSON */
 static void s_end_step(struct s_replay *r)
 {
 	struct bc_step_result *res = &r->res;
 	uint32_t k;
-	int i, done = 0, lost = cJSON_GetArraySize(res->lost);
+	int i, done = 0, lost = cJSON_GetArraySize(res->lost), out = 0;
+	cJSON *sj;
 
 	if (!r->in_step)
 		return;
 	for (k = 0; k < res->agg.seconds; k++)
 		bc_agg_close_second(&res->agg, k);
-	for (i = 0; i < r->prof->nagents; i++)
+	for (i = 0; i < r->prof->nagents; i++) {
 		done += cJSON_HasObjectItem(res->agent_totals, r->prof->agents[i].name);
+		out += bc_result_agent_out(res, i);
+	}
 	if (!strcmp(res->status, "running"))
-		res->status = done + lost == r->prof->nagents ? "ok" : "incomplete";
-	cJSON_AddItemToArray(r->steps, bc_result_step_json(res));
+		res->status =
+		    done + lost + out == r->prof->nagents ? bc_result_ok_status(res) : "incomplete";
+	/* as the live run does for a step that finished */
+	if (strcmp(res->status, "incomplete") && strcmp(res->status, "failed") &&
+	    strcmp(res->status, "aborted"))
+		bc_result_trim_size_based(res);
+	sj = bc_result_step_json(res);
+	cJSON_AddItemToArray(r->steps, sj);
+	s_sweep_point(r, sj);
 	/* an FDP experiment's step: mode, phase, iteration from its name (experiment.c) */
 	bc_experiment_annotate(cJSON_GetArrayItem(r->steps, cJSON_GetArraySize(r->steps) - 1),
 			       &r->prof->steps[r->step_idx], &r->step);
@@ -146,7 +190,11 @@ static int s_step_start(struct s_replay *r, const cJSON *ev)
 	}
 	r->res.step = &r->step;
 	r->res.status = "running";
-	r->res.start_ns = (uint64_t)s_num(ev, "start_ns");
+	r->res.out = calloc((size_t)r->prof->nagents + 1, sizeof(bool));
+	if (!r->res.out)
+		return -ENOMEM;
+	memcpy(r->res.out, r->lost, (size_t)r->prof->nagents * sizeof(bool));
+	r->res.start_ns = s_u64(ev, "start_ns");
 	r->res.agent_totals = cJSON_CreateObject();
 	r->res.clock = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "clock"), 1);
 	r->in_step = true;
@@ -177,24 +225,27 @@ static int s_op(struct bc_opstat *s, const cJSON *js)
 {
 	const cJSON *pair;
 
-	s->ios = (uint64_t)s_num(js, "ios");
-	s->bytes = (uint64_t)s_num(js, "bytes");
-	s->errors = (uint64_t)s_num(js, "errors");
-	s->short_ios = (uint64_t)s_num(js, "short");
-	s->lat_sum_ns = (uint64_t)s_num(js, "lat_sum_ns");
+	s->ios = s_u64(js, "ios");
+	s->bytes = s_u64(js, "bytes");
+	s->errors = s_u64(js, "errors");
+	s->short_ios = s_u64(js, "short");
+	s->lat_sum_ns = s_u64(js, "lat_sum_ns");
 	if (s->ios)
-		s->lat_min_ns = (uint64_t)s_num(js, "lat_min_ns");
-	s->lat_max_ns = (uint64_t)s_num(js, "lat_max_ns");
-	s->first_errno = (int32_t)s_num(js, "first_errno");
+		s->lat_min_ns = s_u64(js, "lat_min_ns");
+	s->lat_max_ns = s_u64(js, "lat_max_ns");
+	/* written only when set: absent is 0, not NaN cast to int */
+	s->first_errno =
+	    (int32_t)bc_json_i64_of(cJSON_GetObjectItemCaseSensitive(js, "first_errno"));
 	cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(js, "hist"))
 	{
 		double bi = cJSON_GetNumberValue(cJSON_GetArrayItem(pair, 0));
-		double n = cJSON_GetNumberValue(cJSON_GetArrayItem(pair, 1));
+		uint64_t n;
 
-		if (!(bi >= 0 && bi < BC_HIST_BUCKETS && n >= 0))
+		if (!(bi >= 0 && bi < BC_HIST_BUCKETS) ||
+		    !bc_json_get_u64(cJSON_GetArrayItem(pair, 1), &n))
 			return -EINVAL;
-		s->hist.buckets[(unsigned)bi] += (uint64_t)n;
-		s->hist.count += (uint64_t)n;
+		s->hist.buckets[(unsigned)bi] += n;
+		s->hist.count += n;
 	}
 	return 0;
 }
@@ -298,7 +349,10 @@ static int s_event(struct s_replay *r, cJSON *ev)
 	if (!type)
 		return -EINVAL;
 	if (!strcmp(type, "run_start")) {
-		cJSON_AddNumberToObject(r->run, "started_ns", s_num(ev, "time_ns"));
+		bc_json_add_u64(r->run, "started_ns", s_u64(ev, "time_ns"));
+		if (cJSON_IsString(cJSON_GetObjectItem(ev, "started")))
+			cJSON_AddStringToObject(r->run, "started",
+						cJSON_GetObjectItem(ev, "started")->valuestring);
 	} else if (!strcmp(type, "agents")) {
 		cJSON_ReplaceItemInObject(
 		    r->run, "agents",
@@ -322,21 +376,48 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		r->res.analysis =
 		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "analysis"), 1);
 	} else if (!strcmp(type, "agent_lost") && r->in_step) {
+		struct bc_conn *c =
+		    s_conn(r, cJSON_GetStringValue(cJSON_GetObjectItem(ev, "name")));
+
+		if (c && r->prof->on_agent_loss != BC_LOSS_ABORT)
+			r->lost[c->index] = true;
 		if (!r->res.lost)
 			r->res.lost = cJSON_CreateArray();
 		body = cJSON_Duplicate(ev, 1);
+		/* as stepexec.c keeps it: {name, from_second, reason} */
 		cJSON_DeleteItemFromObject(body, "event");
+		cJSON_DeleteItemFromObject(body, "time_ns");
+		cJSON_DeleteItemFromObject(body, "step");
 		cJSON_AddItemToArray(r->res.lost, body);
 	} else if (!strcmp(type, "error")) {
 		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "message"));
+		const char *st = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "status"));
+		int rc;
 
+		/* a step that failed before it started (PREPARE): its entry from here */
+		if (cJSON_IsNumber(cJSON_GetObjectItem(ev, "step")) &&
+		    (!r->in_step || (int)s_num(ev, "step") != r->step_idx ||
+		     (cJSON_IsString(cJSON_GetObjectItem(ev, "name")) &&
+		      strcmp(r->step.name, cJSON_GetObjectItem(ev, "name")->valuestring)))) {
+			rc = s_step_start(r, ev);
+			if (rc)
+				return rc;
+			r->res.start_ns = 0;
+		}
 		if (r->in_step) {
-			r->res.status = "failed";
+			r->res.status = st && !strcmp(st, "aborted") ? "aborted" : "failed";
 			snprintf(r->res.error, sizeof(r->res.error), "%s", msg ? msg : "?");
 		}
-		cJSON_ReplaceItemInObject(r->run, "error", cJSON_CreateString(msg ? msg : "?"));
+		cJSON_DeleteItemFromObject(r->run, "error");
+		cJSON_AddStringToObject(r->run, "error", msg ? msg : "?");
+	} else if (!strcmp(type, "sweep") && r->in_step) {
+		cJSON_Delete(r->sweep);
+		r->sweep = cJSON_Duplicate(ev, 1);
 	} else if (!strcmp(type, "run_end")) {
 		s_end_step(r);
+		if (cJSON_IsString(cJSON_GetObjectItem(ev, "finished")))
+			cJSON_AddStringToObject(r->run, "finished",
+						cJSON_GetObjectItem(ev, "finished")->valuestring);
 		cJSON_ReplaceItemInObject(
 		    r->run, "status",
 		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "status"), 1));
@@ -364,6 +445,8 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 	rc = s_conns(&r);
 	if (!rc && !(r.volnode = bc_volnode_new(r.prof)))
 		rc = -ENOMEM;
+	if (!rc && !(r.lost = calloc((size_t)r.prof->nagents + 1, sizeof(bool))))
+		rc = -ENOMEM;
 	if (rc)
 		goto out;
 	r.run = cJSON_CreateObject();
@@ -381,7 +464,7 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 		goto out;
 	}
 	while (getline(&line, &cap, f) > 0) {
-		cJSON *ev = cJSON_Parse(line);
+		cJSON *ev = bc_json_parse(line, strlen(line));
 
 		/* a line cut short by the crash is expected at the end: count, skip */
 		if (!ev || s_event(&r, ev))
@@ -407,6 +490,8 @@ out:
 	free(r.conns);
 	free(r.body);
 	free(r.volnode);
+	cJSON_Delete(r.sweep);
+	free(r.lost);
 	cJSON_Delete(r.run);
 	bc_profile_destroy(&r.prof);
 	return rc;

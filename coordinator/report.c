@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bc_json.h"
 #include "bc_log.h"
 #include "bc_report.h"
 
@@ -126,6 +127,14 @@ const char *bc_fmt_num(double v, char *buf, size_t len)
 	return buf;
 }
 
+const char *bc_fmt_fig(const cJSON *v, double div, int decimals, char *buf, size_t len)
+{
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble / div))
+		return "-";
+	snprintf(buf, len, "%.*f", decimals, v->valuedouble / div);
+	return buf;
+}
+
 const char *bc_fmt_bytes(double b, char *buf, size_t len)
 {
 	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -174,7 +183,7 @@ cJSON *bc_report_read_json(const char *dir, const char *name, char *err, size_t 
 		goto out;
 	}
 	text[n] = '\0';
-	j = cJSON_Parse(text);
+	j = bc_json_parse(text, (size_t)n); /* exact 64-bit integers (bc_json.h) */
 	if (!j)
 		snprintf(err, errlen, "'%s' is not valid JSON", path);
 out:
@@ -234,7 +243,7 @@ static cJSON *s_first_ready(const char *dir)
 		return NULL;
 	while (!ev && getline(&line, &cap, f) > 0)
 		if (strstr(line, "\"event\":\"ready\""))
-			ev = cJSON_Parse(line);
+			ev = bc_json_parse(line, strlen(line));
 	free(line);
 	fclose(f);
 	return ev;

@@ -132,11 +132,15 @@ static void s_figures(FILE *f, const cJSON *e)
 	static const char *const lat[] = {"mean", "p50", "p90", "p99", "p99.9", "max"};
 	size_t i;
 
-	s_td_num(f, bc_rj_num(e, "iops"), 0);
-	s_td_num(f, bc_rj_num(e, "mbps"), 1);
-	s_td_num(f, bc_rj_num(e, "read_pct"), 1);
+	char c[32];
+
+	/* "-" where nothing was measured (null in run.json), never 0.000 */
+	fprintf(f, "<td>%s</td>", bc_fmt_fig(bc_rj(e, "iops"), 1, 0, c, sizeof(c)));
+	fprintf(f, "<td>%s</td>", bc_fmt_fig(bc_rj(e, "mbps"), 1, 1, c, sizeof(c)));
+	fprintf(f, "<td>%s</td>", bc_fmt_fig(bc_rj(e, "read_pct"), 1, 1, c, sizeof(c)));
 	for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
-		s_td_num(f, bc_rj_num(e, "lat_us", lat[i]) / 1e3, 3);
+		fprintf(f, "<td>%s</td>",
+			bc_fmt_fig(bc_rj(e, "lat_us", lat[i]), 1e3, 3, c, sizeof(c)));
 	s_td_num(f, bc_rj_num(e, "errors") + bc_rj_num(e, "short"), 0);
 }
 

@@ -18,12 +18,18 @@ static double s_err(const cJSON *e)
 	return bc_rj_num(e, "errors") + bc_rj_num(e, "short");
 }
 
+/* a measured figure, "-" where nothing was measured (null in run.json) */
+#define S_FIG(buf, div, dec, ...) bc_fmt_fig(bc_rj(__VA_ARGS__), div, dec, buf, sizeof(buf))
+
 /* the figures columns shared by the overview tables */
 static void s_brief(FILE *f, const cJSON *e)
 {
-	fprintf(f, " %.0f | %.1f | %.3f | %.3f | %.3f | %.0f |", bc_rj_num(e, "iops"),
-		bc_rj_num(e, "mbps"), bc_rj_num(e, "lat_us", "mean") / 1e3,
-		bc_rj_num(e, "lat_us", "p99") / 1e3, bc_rj_num(e, "lat_us", "max") / 1e3, s_err(e));
+	char c[5][32];
+
+	fprintf(f, " %s | %s | %s | %s | %s | %.0f |", S_FIG(c[0], 1, 0, e, "iops"),
+		S_FIG(c[1], 1, 1, e, "mbps"), S_FIG(c[2], 1e3, 3, e, "lat_us", "mean"),
+		S_FIG(c[3], 1e3, 3, e, "lat_us", "p99"), S_FIG(c[4], 1e3, 3, e, "lat_us", "max"),
+		s_err(e));
 }
 
 static void s_workload(FILE *f, const cJSON *wl)
@@ -133,12 +139,15 @@ static void s_row(FILE *f, const char *prefix, const cJSON *e)
 {
 	fprintf(f, "| %s", prefix);
 	bc_md_puts(f, bc_rj_str("", e, "name"));
-	fprintf(f, "%s | %.0f | %.1f | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f |\n",
-		*prefix == '*' ? "**" : "", bc_rj_num(e, "iops"), bc_rj_num(e, "mbps"),
-		bc_rj_num(e, "read_pct"), bc_rj_num(e, "lat_us", "mean") / 1e3,
-		bc_rj_num(e, "lat_us", "p50") / 1e3, bc_rj_num(e, "lat_us", "p90") / 1e3,
-		bc_rj_num(e, "lat_us", "p99") / 1e3, bc_rj_num(e, "lat_us", "p99.9") / 1e3,
-		bc_rj_num(e, "lat_us", "max") / 1e3, s_err(e));
+	char c[9][32];
+
+	fprintf(f, "%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.0f |\n",
+		*prefix == '*' ? "**" : "", S_FIG(c[0], 1, 0, e, "iops"),
+		S_FIG(c[1], 1, 1, e, "mbps"), S_FIG(c[2], 1, 1, e, "read_pct"),
+		S_FIG(c[3], 1e3, 3, e, "lat_us", "mean"), S_FIG(c[4], 1e3, 3, e, "lat_us", "p50"),
+		S_FIG(c[5], 1e3, 3, e, "lat_us", "p90"), S_FIG(c[6], 1e3, 3, e, "lat_us", "p99"),
+		S_FIG(c[7], 1e3, 3, e, "lat_us", "p99.9"), S_FIG(c[8], 1e3, 3, e, "lat_us", "max"),
+		s_err(e));
 }
 
 /* designed for the sweep writer: columnar arrays over steps[].sweep.values */
@@ -231,6 +240,18 @@ static void s_step_detail(FILE *f, const cJSON *st)
 			"\nSeconds with missing agent records: %d (see run.json "
 			"incomplete_seconds).\n",
 			cJSON_GetArraySize(miss));
+	cJSON_ArrayForEach(c, bc_rj(st, "lost_seconds"))
+	{
+		fprintf(f, "\nSeconds %.0f-%.0f carried no records and are out of every figure (",
+			bc_rj_num(c, "from"), bc_rj_num(c, "to"));
+		bc_md_puts(f, bc_rj_str("?", c, "why"));
+		fprintf(f, ").\n");
+	}
+	if (bc_rj(st, "degraded")) {
+		fprintf(f, "\n**Degraded:** ");
+		bc_md_puts(f, bc_rj_str("", st, "degraded"));
+		fprintf(f, "\n");
+	}
 	cJSON_ArrayForEach(c, bc_rj(st, "lost_agents"))
 	{
 		fprintf(f, "\n**Agent ");

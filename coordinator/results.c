@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "bc_coord.h"
+#include "bc_json.h"
 #include "bc_nvme_report.h"
+#include "bc_report.h"
 #include "bc_steady.h"
 #include "bc_volnode.h"
 
@@ -28,29 +30,38 @@ static double s_r3(double v)
 	return round(v * 1000.0) / 1000.0;
 }
 
+/* a figure, or null where nothing was measured (renderers show "-", never 0.000) */
+static cJSON *s_fig(double v, bool measured)
+{
+	return measured ? cJSON_CreateNumber(s_r3(v)) : cJSON_CreateNull();
+}
+
 static cJSON *s_op_json(const struct bc_opstat *s, const struct bc_hist *h, uint32_t seconds)
 {
 	cJSON *o = cJSON_CreateObject(), *lat;
 	uint64_t v[sizeof(s_pcts) / sizeof(s_pcts[0])];
+	bool any = s->ios > 0;
 	size_t i;
 
-	cJSON_AddNumberToObject(o, "ios", (double)s->ios);
-	cJSON_AddNumberToObject(o, "bytes", (double)s->bytes);
-	cJSON_AddNumberToObject(o, "iops", s_r3(seconds ? (double)s->ios / seconds : 0));
-	cJSON_AddNumberToObject(o, "mbps", s_r3(seconds ? (double)s->bytes / seconds / 1e6 : 0));
-	cJSON_AddNumberToObject(o, "errors", (double)s->errors);
-	cJSON_AddNumberToObject(o, "short", (double)s->short_ios);
+	bc_json_add_u64(o, "ios", s->ios);
+	bc_json_add_u64(o, "bytes", s->bytes);
+	/* rates over the seconds that carried records: none, no rate (not 0) */
+	cJSON_AddItemToObject(o, "iops", s_fig(seconds ? (double)s->ios / seconds : 0, seconds));
+	cJSON_AddItemToObject(o, "mbps",
+			      s_fig(seconds ? (double)s->bytes / seconds / 1e6 : 0, seconds));
+	bc_json_add_u64(o, "errors", s->errors);
+	bc_json_add_u64(o, "short", s->short_ios);
 	if (s->first_errno)
 		cJSON_AddStringToObject(o, "first_error", strerror(-s->first_errno));
 	lat = cJSON_AddObjectToObject(o, "lat_us");
-	cJSON_AddNumberToObject(lat, "mean",
-				s_r3(s->ios ? s_us(s->lat_sum_ns) / (double)s->ios : 0));
-	cJSON_AddNumberToObject(lat, "min", s_r3(s->ios ? s_us(s->lat_min_ns) : 0));
+	cJSON_AddItemToObject(lat, "mean",
+			      s_fig(any ? s_us(s->lat_sum_ns) / (double)s->ios : 0, any));
+	cJSON_AddItemToObject(lat, "min", s_fig(s_us(s->lat_min_ns), any));
 	bc_hist_percentiles(h, s_pcts, (int)(sizeof(s_pcts) / sizeof(s_pcts[0])), v);
 	for (i = 0; i < sizeof(s_pcts) / sizeof(s_pcts[0]); i++)
-		cJSON_AddNumberToObject(lat, s_pct_names[i], s_r3(s_us(v[i])));
+		cJSON_AddItemToObject(lat, s_pct_names[i], s_fig(s_us(v[i]), any && h->count));
 	/* the exact maximum, not the bucket midpoint */
-	cJSON_AddNumberToObject(lat, "max", s_r3(s_us(s->lat_max_ns)));
+	cJSON_AddItemToObject(lat, "max", s_fig(s_us(s->lat_max_ns), any));
 	return o;
 }
 
@@ -67,9 +78,11 @@ cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds)
 	for (op = 0; op < BC_OP_NR; op++)
 		bc_opstat_merge(all, &w->op[op]);
 	o = s_op_json(all, &all->hist, seconds);
-	cJSON_AddNumberToObject(
+	cJSON_AddNumberToObject(o, "seconds", seconds);
+	cJSON_AddItemToObject(
 	    o, "read_pct",
-	    s_r3(all->ios ? 100.0 * (double)w->op[BC_OP_READ].ios / (double)all->ios : 0));
+	    s_fig(all->ios ? 100.0 * (double)w->op[BC_OP_READ].ios / (double)all->ios : 0,
+		  all->ios));
 	for (op = 0; op < BC_OP_NR; op++)
 		if (w->op[op].ios || w->op[op].errors || w->op[op].short_ios)
 			cJSON_AddItemToObject(o, bc_op_names[op],
@@ -90,20 +103,24 @@ static cJSON *s_all_json(const struct bc_volstat *a)
 		err += a->op[op].errors;
 		sh += a->op[op].short_ios;
 		if (a->op[op].bytes)
-			cJSON_AddNumberToObject(o,
-						op == BC_OP_READ    ? "read_bytes"
-						: op == BC_OP_WRITE ? "write_bytes"
-								    : "trim_bytes",
-						(double)a->op[op].bytes);
+			bc_json_add_u64(o,
+					op == BC_OP_READ    ? "read_bytes"
+					: op == BC_OP_WRITE ? "write_bytes"
+							    : "trim_bytes",
+					a->op[op].bytes);
 	}
-	cJSON_AddNumberToObject(o, "ios", (double)ios);
-	cJSON_AddNumberToObject(o, "bytes", (double)bytes);
-	cJSON_AddNumberToObject(o, "errors", (double)err);
-	cJSON_AddNumberToObject(o, "short", (double)sh);
+	bc_json_add_u64(o, "ios", ios);
+	bc_json_add_u64(o, "bytes", bytes);
+	bc_json_add_u64(o, "errors", err);
+	bc_json_add_u64(o, "short", sh);
 	return o;
 }
 
-/* columnar per-second series: one array per figure */
+/*
+ * columnar per-second series: one array per figure. A second without a
+ * record is null throughout (nothing was measured, not zero I/Os); one
+ * with records but no I/O has its counts and null latencies.
+ */
 static cJSON *s_series_json(const struct bc_entity *e, uint32_t seconds, const uint32_t *rep)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -125,28 +142,40 @@ static cJSON *s_series_json(const struct bc_entity *e, uint32_t seconds, const u
 	for (k = 0; k < seconds; k++) {
 		const struct bc_secrow *r = &e->secs[k];
 		uint64_t ios = 0, bytes = 0;
+		bool ran = r->reports > 0, lat;
 
 		for (op = 0; op < BC_OP_NR; op++) {
 			ios += r->ios[op];
 			bytes += r->bytes[op];
 		}
-		cJSON_AddItemToArray(iops, cJSON_CreateNumber((double)ios));
-		cJSON_AddItemToArray(mbps, cJSON_CreateNumber(s_r3((double)bytes / 1e6)));
-		cJSON_AddItemToArray(rd, cJSON_CreateNumber((double)r->ios[BC_OP_READ]));
-		cJSON_AddItemToArray(
-		    mean, cJSON_CreateNumber(s_r3(ios ? s_us(r->lat_sum_ns) / (double)ios : 0)));
-		cJSON_AddItemToArray(p50, cJSON_CreateNumber(s_r3(s_us(r->p50_ns))));
-		cJSON_AddItemToArray(p90, cJSON_CreateNumber(s_r3(s_us(r->p90_ns))));
-		cJSON_AddItemToArray(p99, cJSON_CreateNumber(s_r3(s_us(r->p99_ns))));
-		cJSON_AddItemToArray(p999, cJSON_CreateNumber(s_r3(s_us(r->p999_ns))));
-		cJSON_AddItemToArray(p9999, cJSON_CreateNumber(s_r3(s_us(r->p9999_ns))));
+		lat = ran && ios;
+		cJSON_AddItemToArray(iops, ran ? bc_json_u64(ios) : cJSON_CreateNull());
+		cJSON_AddItemToArray(mbps, s_fig((double)bytes / 1e6, ran));
+		cJSON_AddItemToArray(rd,
+				     ran ? bc_json_u64(r->ios[BC_OP_READ]) : cJSON_CreateNull());
+		cJSON_AddItemToArray(mean, s_fig(ios ? s_us(r->lat_sum_ns) / (double)ios : 0, lat));
+		cJSON_AddItemToArray(p50, s_fig(s_us(r->p50_ns), lat));
+		cJSON_AddItemToArray(p90, s_fig(s_us(r->p90_ns), lat));
+		cJSON_AddItemToArray(p99, s_fig(s_us(r->p99_ns), lat));
+		cJSON_AddItemToArray(p999, s_fig(s_us(r->p999_ns), lat));
+		cJSON_AddItemToArray(p9999, s_fig(s_us(r->p9999_ns), lat));
 		cJSON_AddItemToArray(late, cJSON_CreateNumber(r->late));
-		cJSON_AddItemToArray(mx, cJSON_CreateNumber(s_r3(s_us(r->max_ns))));
-		cJSON_AddItemToArray(er, cJSON_CreateNumber((double)(r->errors + r->short_ios)));
+		cJSON_AddItemToArray(mx, s_fig(s_us(r->max_ns), lat));
+		cJSON_AddItemToArray(er, ran ? bc_json_u64(r->errors + r->short_ios)
+					     : cJSON_CreateNull());
 		if (rp)
 			cJSON_AddItemToArray(rp, cJSON_CreateNumber(rep[k]));
 	}
 	return o;
+}
+
+uint32_t bc_result_window_secs(const struct bc_agg *g, const struct bc_entity *e)
+{
+	uint32_t k, n = 0;
+
+	for (k = g->ramp_s; k < g->seconds; k++)
+		n += e->secs[k].reports > 0;
+	return n;
 }
 
 /*
@@ -173,8 +202,7 @@ static void s_add_hists(cJSON *o, const struct bc_volstat *w)
 				continue;
 			pair = cJSON_CreateArray();
 			cJSON_AddItemToArray(pair, cJSON_CreateNumber(i));
-			cJSON_AddItemToArray(pair,
-					     cJSON_CreateNumber((double)w->op[op].hist.buckets[i]));
+			cJSON_AddItemToArray(pair, bc_json_u64(w->op[op].hist.buckets[i]));
 			cJSON_AddItemToArray(arr, pair);
 		}
 	}
@@ -182,7 +210,7 @@ static void s_add_hists(cJSON *o, const struct bc_volstat *w)
 
 static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, int lvl)
 {
-	cJSON *o = bc_result_window_json(&e->window, g->seconds - g->ramp_s);
+	cJSON *o = bc_result_window_json(&e->window, bc_result_window_secs(g, e));
 
 	if (lvl == BC_LVL_TOTAL || lvl == BC_LVL_AGENT)
 		s_add_hists(o, &e->window);
@@ -194,29 +222,37 @@ static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, i
 	return o;
 }
 
-/* vdbench-style avg over the window plus the trend/spread verdict on total IOPS */
+/*
+ * vdbench-style avg over the window plus the trend/spread verdict on total
+ * IOPS, over the seconds that carried records (a silent second is no zero)
+ */
 static cJSON *s_steady_json(const struct bc_agg *g)
 {
 	const struct bc_entity *e = &g->ent[BC_LVL_TOTAL][0];
-	uint32_t n = g->seconds - g->ramp_s, k;
-	double *x = calloc(n ? n : 1, sizeof(double));
+	uint32_t n = 0, k;
+	double *x = calloc(g->seconds ? g->seconds : 1, sizeof(double));
 	struct bc_steady st;
 	cJSON *o = cJSON_CreateObject();
 	char label[32];
 	int op, rc;
 
-	for (k = 0; x && k < n; k++)
+	for (k = g->ramp_s; x && k < g->seconds; k++) {
+		if (!e->secs[k].reports)
+			continue;
 		for (op = 0; op < BC_OP_NR; op++)
-			x[k] += (double)e->secs[g->ramp_s + k].ios[op];
+			x[n] += (double)e->secs[k].ios[op];
+		n++;
+	}
 	rc = bc_steady_check(x, x ? n : 0, BC_STEADY_SLOPE_PCT, BC_STEADY_SPREAD_PCT, &st);
 	free(x);
 	snprintf(label, sizeof(label), "avg_%u-%u", g->ramp_s, g->seconds - 1);
 	cJSON_AddStringToObject(o, "window", label);
 	cJSON_AddStringToObject(o, "metric", "iops");
-	cJSON_AddNumberToObject(o, "mean", s_r3(st.mean));
-	cJSON_AddNumberToObject(o, "slope_pct_per_s", s_r3(st.slope_pct));
-	cJSON_AddNumberToObject(o, "spread_pct", s_r3(st.spread_pct));
-	cJSON_AddNumberToObject(o, "stddev_pct", s_r3(st.stddev_pct));
+	cJSON_AddNumberToObject(o, "seconds", n);
+	cJSON_AddItemToObject(o, "mean", s_fig(st.mean, !rc));
+	cJSON_AddItemToObject(o, "slope_pct_per_s", s_fig(st.slope_pct, !rc));
+	cJSON_AddItemToObject(o, "spread_pct", s_fig(st.spread_pct, !rc));
+	cJSON_AddItemToObject(o, "stddev_pct", s_fig(st.stddev_pct, !rc));
 	cJSON_AddNumberToObject(o, "slope_limit_pct", BC_STEADY_SLOPE_PCT);
 	cJSON_AddNumberToObject(o, "spread_limit_pct", BC_STEADY_SPREAD_PCT);
 	if (rc) {
@@ -325,6 +361,141 @@ static void s_host_json(cJSON *o, const struct bc_step_result *r)
 	}
 }
 
+bool bc_result_agent_out(const struct bc_step_result *r, int a)
+{
+	return r->out && a >= 0 && a < r->agg.prof->nagents && r->out[a];
+}
+
+bool bc_result_agent_lost(const struct bc_step_result *r, const char *name)
+{
+	const cJSON *l;
+
+	cJSON_ArrayForEach(l, r->lost)
+	{
+		const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "name"));
+
+		if (n && name && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+double bc_result_outstanding(const struct bc_step_result *r)
+{
+	const struct bc_profile *p = r->agg.prof;
+	double n = 0;
+	int i;
+
+	for (i = 0; i < p->nvolumes; i++) {
+		struct bc_workload vw;
+
+		if (bc_result_agent_out(r, p->volumes[i].agent))
+			continue;
+		if (bc_volume_workload(&r->step->wl, &p->volumes[i], &vw, NULL, 0))
+			vw = r->step->wl;
+		n += (double)vw.iodepth * r->step->wl.numjobs;
+	}
+	return n;
+}
+
+const char *bc_result_ok_status(const struct bc_step_result *r)
+{
+	int a;
+
+	for (a = 0; a < r->agg.prof->nagents; a++)
+		if (bc_result_agent_out(r, a))
+			return "degraded";
+	return cJSON_GetArraySize(r->lost) ? "degraded" : "ok";
+}
+
+/* agents expected to report second k: every agent of the step not lost before k */
+static int s_expected_agents(const struct bc_step_result *r, uint32_t k)
+{
+	const cJSON *l;
+	int n = 0, a;
+
+	for (a = 0; a < r->agg.nent[BC_LVL_AGENT]; a++)
+		n += !bc_result_agent_out(r, a);
+	cJSON_ArrayForEach(l, r->lost)
+	{
+		const cJSON *from = cJSON_GetObjectItemCaseSensitive(l, "from_second");
+
+		if (cJSON_IsNumber(from) && from->valuedouble < (double)k)
+			n--;
+	}
+	return n;
+}
+
+/* why the seconds of a step without records have none */
+static const char *s_lost_why(const struct bc_step_result *r)
+{
+	if (!strcmp(r->status, "aborted"))
+		return "interrupted (SIGINT/SIGTERM): no records after it";
+	if (!strcmp(r->status, "failed"))
+		return r->error[0] ? r->error : "the step failed";
+	if (!strcmp(r->status, "incomplete"))
+		return "events.jsonl holds no records for them: the coordinator stopped";
+	return "no agent reported them";
+}
+
+/*
+ * Seconds of the step no agent reported, as ranges {from, to, why}: they
+ * are out of every figure (a silent second is not a zero). Agents lost
+ * mid-step are in lost_agents: their later seconds are out of their own
+ * figures, the others' still count.
+ */
+static cJSON *s_lost_seconds_json(const struct bc_step_result *r)
+{
+	const struct bc_agg *g = &r->agg;
+	cJSON *arr = cJSON_CreateArray();
+	uint32_t k = 0, from;
+
+	while (r->start_ns && k < g->seconds) {
+		cJSON *o;
+
+		if (g->agents_reported[k]) {
+			k++;
+			continue;
+		}
+		for (from = k; k < g->seconds && !g->agents_reported[k]; k++)
+			;
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "from", from);
+		cJSON_AddNumberToObject(o, "to", k - 1);
+		cJSON_AddStringToObject(o, "why", s_lost_why(r));
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+/* why a step is "degraded": the agents it ran without, by name */
+static cJSON *s_degraded_json(const struct bc_step_result *r)
+{
+	const struct bc_profile *p = r->agg.prof;
+	char why[1024] = "";
+	size_t n = 0;
+	const cJSON *l;
+	int a;
+
+	cJSON_ArrayForEach(l, r->lost)
+	{
+		if (n >= sizeof(why))
+			break;
+		n += (size_t)snprintf(
+		    why + n, sizeof(why) - n, "%sagent %s lost from second %.0f (%s)",
+		    n ? "; " : "",
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "name")),
+		    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(l, "from_second")),
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "reason")));
+	}
+	for (a = 0; a < p->nagents; a++)
+		if (bc_result_agent_out(r, a) && n < sizeof(why))
+			n += (size_t)snprintf(why + n, sizeof(why) - n,
+					      "%sagent %s lost in an earlier step, not in this one",
+					      n ? "; " : "", p->agents[a].name);
+	return cJSON_CreateString(why);
+}
+
 cJSON *bc_result_step_json(const struct bc_step_result *r)
 {
 	const struct bc_agg *g = &r->agg;
@@ -338,20 +509,31 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 	if (r->error[0])
 		cJSON_AddStringToObject(o, "error", r->error);
 	cJSON_AddItemToObject(o, "workload", bc_workload_to_json(&r->step->wl));
-	cJSON_AddNumberToObject(o, "start_ns", (double)r->start_ns);
+	bc_json_add_u64(o, "start_ns", r->start_ns);
 	cJSON_AddNumberToObject(o, "seconds", g->seconds);
 	cJSON_AddNumberToObject(o, "measured_from_second", g->ramp_s);
-	cJSON_AddNumberToObject(o, "measured_seconds", g->seconds - g->ramp_s);
+	/* the window's figures are over the seconds that carried records */
+	cJSON_AddNumberToObject(o, "planned_seconds", g->seconds - g->ramp_s);
+	cJSON_AddNumberToObject(o, "measured_seconds",
+				bc_result_window_secs(g, &g->ent[BC_LVL_TOTAL][0]));
+	cJSON_AddItemToObject(o, "lost_seconds", s_lost_seconds_json(r));
 	miss = cJSON_AddArrayToObject(o, "incomplete_seconds");
 	for (k = 0; k < g->closed; k++)
-		if (g->agents_reported[k] < (uint32_t)g->nent[BC_LVL_AGENT])
+		if (g->agents_reported[k] &&
+		    g->agents_reported[k] < (uint32_t)s_expected_agents(r, k))
 			cJSON_AddItemToArray(miss, cJSON_CreateNumber(k));
 	cJSON_AddItemToObject(o, "total", s_entity_json(g, &g->ent[BC_LVL_TOTAL][0], BC_LVL_TOTAL));
 	for (lvl = 0; lvl < BC_LVL_TOTAL; lvl++) {
 		arr = cJSON_AddArrayToObject(o, lvl_names[lvl]);
 		for (i = 0; i < g->nent[lvl]; i++) {
-			cJSON *e = s_entity_json(g, &g->ent[lvl][i], lvl);
+			cJSON *e;
 
+			/* an agent lost in an earlier step is in no figure of this one */
+			if ((lvl == BC_LVL_AGENT && bc_result_agent_out(r, i)) ||
+			    (lvl == BC_LVL_VOLUME &&
+			     bc_result_agent_out(r, g->prof->volumes[i].agent)))
+				continue;
+			e = s_entity_json(g, &g->ent[lvl][i], lvl);
 			if (lvl == BC_LVL_VOLUME) {
 				const struct bc_volume_spec *v = &g->prof->volumes[i];
 
@@ -377,6 +559,12 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 		cJSON_AddItemToObject(o, "analysis", cJSON_Duplicate(r->analysis, 1));
 	cJSON_AddItemToObject(o, "lost_agents",
 			      r->lost ? cJSON_Duplicate(r->lost, 1) : cJSON_CreateArray());
+	arr = cJSON_AddArrayToObject(o, "agents_out");
+	for (i = 0; i < g->prof->nagents; i++)
+		if (bc_result_agent_out(r, i))
+			cJSON_AddItemToArray(arr, cJSON_CreateString(g->prof->agents[i].name));
+	if (!strcmp(r->status, "degraded"))
+		cJSON_AddItemToObject(o, "degraded", s_degraded_json(r));
 	cJSON_AddItemToObject(o, "checks", bc_checks_json(r));
 	cJSON_AddItemToObject(o, "steady_state", s_steady_json(g));
 	cJSON_AddItemToObject(o, "clock", s_clock_json(r));
@@ -387,18 +575,18 @@ static void s_print_row(FILE *f, const char *label, const struct bc_volstat *w, 
 {
 	cJSON *j = bc_result_window_json(w, secs);
 	const cJSON *lat = cJSON_GetObjectItemCaseSensitive(j, "lat_us");
-	double v[8];
-	int i;
-	static const char *const keys[] = {"iops", "mbps", "read_pct", "errors"};
-	static const char *const lk[] = {"mean", "p50", "p99", "max"};
+	char c[8][32];
 
-	for (i = 0; i < 4; i++)
-		v[i] = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(j, keys[i]));
-	for (i = 0; i < 4; i++)
-		v[4 + i] =
-		    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(lat, lk[i])) / 1000;
-	fprintf(f, "  %-32.32s %11.0f %9.1f %6.1f %9.3f %9.3f %9.3f %9.3f %7.0f\n", label, v[0],
-		v[1], v[2], v[4], v[5], v[6], v[7], v[3]);
+	fprintf(
+	    f, "  %-32.32s %11s %9s %6s %9s %9s %9s %9s %7s\n", label,
+	    bc_fmt_fig(cJSON_GetObjectItemCaseSensitive(j, "iops"), 1, 0, c[0], sizeof(c[0])),
+	    bc_fmt_fig(cJSON_GetObjectItemCaseSensitive(j, "mbps"), 1, 1, c[1], sizeof(c[1])),
+	    bc_fmt_fig(cJSON_GetObjectItemCaseSensitive(j, "read_pct"), 1, 1, c[2], sizeof(c[2])),
+	    bc_fmt_fig(cJSON_GetObjectItemCaseSensitive(lat, "mean"), 1000, 3, c[3], sizeof(c[3])),
+	    bc_fmt_fig(cJSON_GetObjectItemCaseSensitive(lat, "p50"), 1000, 3, c[4], sizeof(c[4])),
+	    bc_fmt_fig(cJSON_GetObjectItemCaseSensitive(lat, "p99"), 1000, 3, c[5], sizeof(c[5])),
+	    bc_fmt_fig(cJSON_GetObjectItemCaseSensitive(lat, "max"), 1000, 3, c[6], sizeof(c[6])),
+	    bc_fmt_fig(cJSON_GetObjectItemCaseSensitive(j, "errors"), 1, 0, c[7], sizeof(c[7])));
 	cJSON_Delete(j);
 }
 
@@ -409,16 +597,21 @@ static void s_print_row(FILE *f, const char *label, const struct bc_volstat *w, 
  */
 #define S_PRINT_ROWS_MAX 64
 
-static void s_print_level(FILE *f, const struct bc_agg *g, int lvl, const char *prefix,
-			  const char *plural, uint32_t secs)
+static void s_print_level(FILE *f, const struct bc_step_result *r, int lvl, const char *prefix,
+			  const char *plural)
 {
+	const struct bc_agg *g = &r->agg;
 	int i;
 
 	for (i = 0; i < g->nent[lvl] && i < S_PRINT_ROWS_MAX; i++) {
 		char label[BC_NAME_MAX + 8];
 
+		if ((lvl == BC_LVL_AGENT && bc_result_agent_out(r, i)) ||
+		    (lvl == BC_LVL_VOLUME && bc_result_agent_out(r, g->prof->volumes[i].agent)))
+			continue;
 		snprintf(label, sizeof(label), "%s%s", prefix, g->ent[lvl][i].name);
-		s_print_row(f, label, &g->ent[lvl][i].window, secs);
+		s_print_row(f, label, &g->ent[lvl][i].window,
+			    bc_result_window_secs(g, &g->ent[lvl][i]));
 	}
 	if (g->nent[lvl] > S_PRINT_ROWS_MAX)
 		fprintf(f, "  ... and %d more %s: summary.md, report.html, timeseries.csv\n",
@@ -428,18 +621,57 @@ static void s_print_level(FILE *f, const struct bc_agg *g, int lvl, const char *
 void bc_result_print_step(FILE *f, const struct bc_step_result *r)
 {
 	const struct bc_agg *g = &r->agg;
-	uint32_t secs = g->seconds - g->ramp_s;
+	const struct bc_entity *t = &g->ent[BC_LVL_TOTAL][0];
+	uint32_t secs = bc_result_window_secs(g, t);
 
 	fprintf(f, "\nstep %s: %s over seconds %u-%u (ramp excluded)%s%s\n", r->step->name,
 		r->status, g->ramp_s, g->seconds ? g->seconds - 1 : 0, r->error[0] ? ": " : "",
 		r->error);
+	if (secs < g->seconds - g->ramp_s)
+		fprintf(f, "  figures over the %u of %u measured seconds that carried records\n",
+			secs, g->seconds - g->ramp_s);
 	fprintf(f, "  %-32s %11s %9s %6s %9s %9s %9s %9s %7s\n", "", "IOPS", "MB/s", "read%",
 		"mean_ms", "p50_ms", "p99_ms", "max_ms", "errors");
-	s_print_row(f, "total", &g->ent[BC_LVL_TOTAL][0].window, secs);
-	s_print_level(f, g, BC_LVL_AGENT, "agent ", "agents", secs);
-	s_print_level(f, g, BC_LVL_NODE, "node ", "nodes", secs);
-	s_print_level(f, g, BC_LVL_VOLUME, "", "volumes", secs);
+	s_print_row(f, "total", &t->window, secs);
+	s_print_level(f, r, BC_LVL_AGENT, "agent ", "agents");
+	s_print_level(f, r, BC_LVL_NODE, "node ", "nodes");
+	s_print_level(f, r, BC_LVL_VOLUME, "", "volumes");
 	fflush(f);
+}
+
+/*
+ * A size-based step whose pass ended before its runtime: the measured window
+ * ends with the last second that saw I/O, so IOPS and MB/s are those of the
+ * pass, not diluted by the empty seconds up to the runtime cap. The same
+ * rule live (stepexec.c) and in rebuilds (rebuild.c).
+ */
+void bc_result_trim_size_based(struct bc_step_result *res)
+{
+	const struct bc_step *st = res->step;
+	struct bc_agg *g = &res->agg;
+	const struct bc_entity *t = &g->ent[BC_LVL_TOTAL][0];
+	struct bc_workload vw;
+	bool sized = bc_workload_size_based(&st->wl);
+	uint32_t k, last = 0;
+	int i, op;
+
+	for (i = 0; i < g->prof->nvolumes && !sized; i++)
+		sized = !bc_volume_workload(&st->wl, &g->prof->volumes[i], &vw, NULL, 0) &&
+			bc_workload_size_based(&vw);
+	if (!sized)
+		return;
+	for (k = 0; k < g->seconds; k++) {
+		uint64_t n = t->secs[k].errors + t->secs[k].short_ios;
+
+		for (op = 0; op < BC_OP_NR; op++)
+			n += t->secs[k].ios[op];
+		if (n)
+			last = k + 1;
+	}
+	if (last < g->ramp_s + 1)
+		last = g->ramp_s + 1;
+	if (last < g->seconds)
+		g->seconds = last;
 }
 
 void bc_step_result_free(struct bc_step_result *r)
@@ -451,5 +683,6 @@ void bc_step_result_free(struct bc_step_result *r)
 	cJSON_Delete(r->hosts);
 	cJSON_Delete(r->node_counters);
 	cJSON_Delete(r->analysis);
+	free(r->out);
 	memset(r, 0, sizeof(*r));
 }

@@ -25,6 +25,7 @@
 #include "bc_base64.h"
 #include "bc_clock.h"
 #include "bc_coord.h"
+#include "bc_json.h"
 
 /* a number as cJSON 1.7 prints it (print_number), so both writers agree byte for byte */
 static char *s_num(char *p, double d)
@@ -273,7 +274,7 @@ static char *s_render(char *p, const char *name, const int *vols, int nvols,
 	p = s_lit(p, "],\"step\":");
 	p = s_u64(p, h->step);
 	p = s_lit(p, ",\"event\":\"stats\",\"time_ns\":");
-	p = s_num(p, (double)time_ns);
+	p = s_u64(p, time_ns);
 	return s_lit(p, "}\n");
 }
 
@@ -348,7 +349,7 @@ static void s_write_compact(struct bc_rundir_writer *w, struct s_item *it)
 	p = s_lit(p, ",\"body_b64\":\"");
 	p = bc_base64_encode(p, (const uint8_t *)it->data, it->len);
 	p = s_lit(p, "\",\"event\":\"stats\",\"time_ns\":");
-	p = s_num(p, (double)it->time_ns);
+	p = s_u64(p, it->time_ns);
 	p = s_lit(p, "}\n");
 	fwrite(w->line, 1, (size_t)(p - w->line), w->f);
 }
@@ -604,8 +605,8 @@ void bc_rundir_event(struct bc_rundir *r, const char *event, cJSON *body)
 	}
 	/* "event" and "time_ns" go first so the log reads well with grep/jq */
 	cJSON_AddItemToObject(o, "event", cJSON_CreateString(event));
-	cJSON_AddItemToObject(o, "time_ns", cJSON_CreateNumber((double)bc_real_ns()));
-	text = cJSON_PrintUnformatted(o);
+	bc_json_add_u64(o, "time_ns", bc_real_ns());
+	text = bc_json_print(o, false);
 	if (text && r->writer && r->writer->threaded) {
 		size_t n = strlen(text);
 		struct s_item *it = malloc(sizeof(*it) + n + 1);
@@ -629,7 +630,7 @@ void bc_rundir_event(struct bc_rundir *r, const char *event, cJSON *body)
 int bc_rundir_write_json(struct bc_rundir *r, const char *file, const cJSON *j)
 {
 	char path[BC_PATH_MAX + 64], tmp[BC_PATH_MAX + 80];
-	char *text = cJSON_Print(j);
+	char *text = bc_json_print(j, true);
 	FILE *f = NULL;
 	int rc = 0;
 

@@ -8,12 +8,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "bc_clock.h"
 #include "bc_coord.h"
 #include "bc_counter.h"
+#include "bc_json.h"
 #include "bc_log.h"
 #include "bc_volnode.h"
 
@@ -256,6 +258,17 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 		bc_metrics_update(f->metrics, res, k);
 		if (f->opts->quiet)
 			continue;
+		/* no record at all (the step was stopped): nothing to show, not a zero */
+		if (!g->agents_reported[k]) {
+			if (!k || g->agents_reported[k - 1]) {
+				char note[96];
+
+				snprintf(note, sizeof(note), "%-8s %4u no records from here on", "",
+					 k);
+				bc_live_note(note);
+			}
+			continue;
+		}
 		/*
 		 * Every agent reported an empty second that is still in the future:
 		 * their size-based pass is over and the rest of the step is empty
@@ -277,34 +290,6 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 	}
 	if (g->closed != was)
 		bc_agg_rows_ahead(g);
-}
-
-/*
- * A size-based step whose pass ended before its runtime: the measured window
- * ends with the last second that saw I/O, so IOPS and MB/s are those of the
- * pass, not diluted by the empty seconds up to the runtime cap.
- */
-static void s_trim_size_based(struct bc_fleet *f, struct bc_step_result *res, int idx)
-{
-	const struct bc_step *st = res->step;
-	struct bc_agg *g = &res->agg;
-	struct bc_workload vw;
-	bool sized = bc_workload_size_based(&st->wl);
-	uint32_t k, last = 0;
-	int i;
-
-	for (i = 0; i < f->prof->nvolumes && !sized; i++)
-		sized = !bc_volume_workload(&st->wl, &f->prof->volumes[i], &vw, NULL, 0) &&
-			bc_workload_size_based(&vw);
-	if (!sized)
-		return;
-	for (k = 0; k < g->seconds; k++)
-		if (s_second_ios(g, k))
-			last = k + 1;
-	if (last < g->ramp_s + 1)
-		last = g->ramp_s + 1;
-	if (last < g->seconds)
-		g->seconds = last;
 }
 
 /* one second of an agent's host counters: kept for the verdict, logged for rebuilds */
@@ -389,15 +374,7 @@ static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 	/* heard last at this second: its records stop there */
 	k = k >= S_SILENCE_MS / 1000 ? k - S_SILENCE_MS / 1000 : 0;
 	snprintf(a->lost_why, sizeof(a->lost_why), "silent for %d s", S_SILENCE_MS / 1000);
-	if (f->prof->on_agent_loss == BC_LOSS_ABORT) {
-		snprintf(res->error, sizeof(res->error),
-			 "agent %s (%s): %s during the step (on_agent_loss: abort)", a->spec->name,
-			 a->endpoint, a->lost_why);
-		return -ETIMEDOUT;
-	}
-	a->lost = true;
-	f->nlost++;
-	(*pending)--;
+	/* in lost_agents under either policy */
 	if (!res->lost)
 		res->lost = cJSON_CreateArray();
 	l = cJSON_CreateObject();
@@ -408,6 +385,15 @@ static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 	ev = cJSON_Duplicate(l, 1);
 	cJSON_AddNumberToObject(ev, "step", res->idx);
 	bc_rundir_event(rd, "agent_lost", ev);
+	if (f->prof->on_agent_loss == BC_LOSS_ABORT) {
+		snprintf(res->error, sizeof(res->error),
+			 "agent %s (%s): %s during the step (on_agent_loss: abort)", a->spec->name,
+			 a->endpoint, a->lost_why);
+		return -ETIMEDOUT;
+	}
+	a->lost = true;
+	f->nlost++;
+	(*pending)--;
 	bc_warn("agent %s (%s) lost around second %u: %s; continuing with %d agent(s) "
 		"(on_agent_loss: continue)",
 		a->spec->name, a->endpoint, k, a->lost_why, s_alive(f));
@@ -532,9 +518,9 @@ static int s_clock_recheck(struct bc_fleet *f, struct bc_step_result *res)
 		const struct bc_conn *c = &f->conns[i];
 		cJSON *a = cJSON_AddObjectToObject(res->clock, c->spec->name);
 
-		cJSON_AddNumberToObject(a, "offset_ns", (double)c->offset_ns);
-		cJSON_AddNumberToObject(a, "uncertainty_ns", (double)c->clock_unc_ns);
-		cJSON_AddNumberToObject(a, "rtt_ns", (double)c->rtt_ns);
+		bc_json_add_i64(a, "offset_ns", c->offset_ns);
+		bc_json_add_u64(a, "uncertainty_ns", c->clock_unc_ns);
+		bc_json_add_u64(a, "rtt_ns", c->rtt_ns);
 		cJSON_AddNumberToObject(a, "drift_since_connect_ns",
 					(double)(c->offset_ns - c->first_offset_ns));
 	}
@@ -554,6 +540,12 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	res->status = "failed";
 	res->agent_totals = cJSON_CreateObject();
 	rc = bc_agg_init(&res->agg, f->prof, st);
+	/* agents lost in an earlier step ("continue") are out of this one */
+	res->out = calloc((size_t)f->prof->nagents + 1, sizeof(bool));
+	for (i = 0; res->out && i < f->n; i++)
+		res->out[f->conns[i].index] = f->conns[i].lost;
+	if (!rc && !res->out)
+		rc = -ENOMEM;
 	if (!rc && !f->volnode && !(f->volnode = bc_volnode_new(f->prof)))
 		rc = -ENOMEM;
 	res->agg.volnode = f->volnode; /* completed from READY, before START */
@@ -580,7 +572,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	cJSON_AddStringToObject(ev, "name", st->name);
 	/* what ran, for rebuilds: a sweep point's workload is not the profile step's */
 	cJSON_AddItemToObject(ev, "workload", bc_workload_to_json(&st->wl));
-	cJSON_AddNumberToObject(ev, "start_ns", (double)start);
+	bc_json_add_u64(ev, "start_ns", start);
 	cJSON_AddNumberToObject(ev, "seconds", res->agg.seconds);
 	cJSON_AddItemToObject(ev, "clock", cJSON_Duplicate(res->clock, 1));
 	starts = cJSON_AddObjectToObject(ev, "agent_start_ns");
@@ -595,11 +587,11 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 		at = (uint64_t)((int64_t)start + c->offset_ns);
 
 		cJSON_AddNumberToObject(b, "step", idx);
-		cJSON_AddNumberToObject(b, "start_ns", (double)at);
+		bc_json_add_u64(b, "start_ns", at);
 		cJSON_AddNumberToObject(b, "seconds", res->agg.seconds);
 		bc_fleet_send(f, c, BC_MSG_START, b);
 		cJSON_Delete(b);
-		cJSON_AddNumberToObject(starts, c->spec->name, (double)at);
+		bc_json_add_u64(starts, c->spec->name, at);
 	}
 	bc_rundir_event(rd, "step_start", ev);
 	if (!f->opts->quiet)
@@ -610,7 +602,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	/* late and drain records the workers still hold; serial from here on */
 	bc_agg_finish(&res->agg);
 	if (!rc)
-		s_trim_size_based(f, res, idx);
+		bc_result_trim_size_based(res);
 	if (!rc)
 		s_finish_counters(f, rd, res);
 out:
@@ -620,9 +612,13 @@ out:
 		ev = cJSON_CreateObject();
 		cJSON_AddNumberToObject(ev, "step", idx);
 		cJSON_AddStringToObject(ev, "message", res->error);
+		/* for rebuilds, also of a step that failed before its step_start */
+		cJSON_AddStringToObject(ev, "status", res->status);
+		cJSON_AddStringToObject(ev, "name", st->name);
+		cJSON_AddItemToObject(ev, "workload", bc_workload_to_json(&st->wl));
 		bc_rundir_event(rd, "error", ev);
 	} else {
-		res->status = "ok";
+		res->status = bc_result_ok_status(res);
 	}
 	return rc;
 }

@@ -21,7 +21,8 @@
 static void s_sweep_result(const struct bc_step_result *res, int rc, struct bc_sweep_result *r)
 {
 	const struct bc_volstat *w = &res->agg.ent[BC_LVL_TOTAL][0].window;
-	double secs = res->agg.seconds - res->agg.ramp_s;
+	double secs =
+	    res->step ? bc_result_window_secs(&res->agg, &res->agg.ent[BC_LVL_TOTAL][0]) : 0;
 	struct bc_hist *h = calloc(1, sizeof(*h));
 	uint64_t ios = 0, bytes = 0, lat = 0;
 	int op;
@@ -166,10 +167,19 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 	if (swept && npts && last) {
 		cJSON *ana = bc_ana_json(pts, npts, bc_sweep_param_names[sw.param]);
 
+		cJSON *ev = cJSON_CreateObject();
+
 		cJSON_DeleteItemFromObject(last, "analysis");
 		cJSON_AddItemToObject(last, "sweep", bc_sweep_json(&sw, ana));
 		if (ana)
 			cJSON_AddItemToObject(last, "analysis", ana);
+		/* for rebuilds: the table and analysis as the last point carries them */
+		cJSON_AddNumberToObject(ev, "step", idx);
+		cJSON_AddItemToObject(ev, "sweep",
+				      cJSON_Duplicate(cJSON_GetObjectItem(last, "sweep"), 1));
+		if (ana)
+			cJSON_AddItemToObject(ev, "analysis", cJSON_Duplicate(ana, 1));
+		bc_rundir_event(rd, "sweep", ev);
 		fprintf(bc_live_out(), "\nsweep %s over %s: %d point(s)%s%s\n", step->name,
 			bc_sweep_param_names[sw.param], npts, sw.stopped ? ", stopped: " : "",
 			sw.stopped ? sw.stop_reason : "");

@@ -57,7 +57,7 @@ cJSON *bc_verdict_client_mean(const struct bc_step_result *res, const char *agen
 static int s_point(const struct bc_step_result *res, struct bc_ana_point *pt)
 {
 	const struct bc_volstat *w = &res->agg.ent[BC_LVL_TOTAL][0].window;
-	double secs = res->agg.seconds - res->agg.ramp_s;
+	double secs = bc_result_window_secs(&res->agg, &res->agg.ent[BC_LVL_TOTAL][0]);
 	struct bc_hist *h = calloc(1, sizeof(*h));
 	uint64_t ios = 0, lat = 0;
 	int op;
@@ -72,7 +72,7 @@ static int s_point(const struct bc_step_result *res, struct bc_ana_point *pt)
 		bc_hist_merge(h, &w->op[op].hist);
 	}
 	pt->label = res->step->name;
-	pt->n = bc_sweep_outstanding(res->agg.prof, &res->step->wl);
+	pt->n = bc_result_outstanding(res); /* without agents lost in earlier steps */
 	pt->value = pt->n;
 	pt->x_read_bps = (double)w->op[BC_OP_READ].bytes / secs;
 	pt->x_write_bps = (double)w->op[BC_OP_WRITE].bytes / secs;
@@ -138,8 +138,8 @@ int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struc
 	double *goodput = calloc((size_t)p->nnodes + 1, sizeof(double));
 	struct bc_ana_load *load = calloc((size_t)p->nnodes + 1, sizeof(*load));
 	struct bc_ana_load all;
-	double secs = g->seconds - g->ramp_s;
-	int i, op;
+	double secs = bc_result_window_secs(g, &g->ent[BC_LVL_TOTAL][0]);
+	int i, op, nc = 0, nv = 0;
 
 	memset(pt, 0, sizeof(*pt));
 	if (!nodes || !clients || !goodput || !load || s_point(res, pt)) {
@@ -161,12 +161,17 @@ int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struc
 			goodput[i] += (double)g->ent[BC_LVL_NODE][i].window.op[op].bytes / secs;
 	}
 	for (i = 0; i < p->nagents; i++) {
-		cJSON *mean = bc_verdict_client_mean(res, p->agents[i].name);
+		cJSON *mean;
 
+		/* a lost agent is no client of this step: its host cannot be the limit */
+		if (bc_result_agent_out(res, i) || bc_result_agent_lost(res, p->agents[i].name))
+			continue;
+		mean = bc_verdict_client_mean(res, p->agents[i].name);
 		if (mean)
-			bc_use_from_json(&clients[i], p->agents[i].name, true, mean);
+			bc_use_from_json(&clients[nc], p->agents[i].name, true, mean);
 		else
-			bc_use_init(&clients[i], p->agents[i].name, true);
+			bc_use_init(&clients[nc], p->agents[i].name, true);
+		nc++;
 		cJSON_Delete(mean);
 	}
 	/* per volume: its node's load, the thinktime of the whole, and the paced ones */
@@ -176,6 +181,9 @@ int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struc
 		int node = bc_agg_vol_node(g, i);
 		struct bc_workload vw;
 
+		if (bc_result_agent_out(res, p->volumes[i].agent))
+			continue;
+		nv++;
 		if (bc_volume_workload(&res->step->wl, &p->volumes[i], &vw, NULL, 0))
 			vw = res->step->wl;
 		s_load_add(&all, w, &vw, res->step->wl.numjobs, secs);
@@ -188,12 +196,12 @@ int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struc
 	s_load_end(&pt->paced, secs);
 	for (i = 0; i < p->nnodes; i++)
 		s_load_end(&load[i], secs);
-	pt->volumes = p->nvolumes;
+	pt->volumes = nv;
 	pt->think_s = all.think_s;
 	pt->nodes = nodes;
 	pt->nnodes = p->nnodes;
 	pt->clients = clients;
-	pt->nclients = p->nagents;
+	pt->nclients = nc;
 	pt->node_goodput_bps = p->nnodes ? goodput : NULL;
 	pt->node_load = p->nnodes ? load : NULL;
 	if (!p->nnodes) {

@@ -45,6 +45,8 @@ if [ "$POLICY" = abort ]; then
 	[ "$(json "$RJ" 'r["status"]')" = failed ] || fail "run.json status is not failed"
 	json "$RJ" "'agent a2' in r['error'] and 'silent' in r['error']" | grep -qx True ||
 		fail "run.json error does not name a2 and the silence"
+	json "$RJ" "[l['name'] for l in r['steps'][0]['lost_agents']] == ['a2']" | grep -qx True ||
+		fail "lost_agents does not name a2 under on_agent_loss abort"
 	grep -q 'agent a2 (tcp://127.0.0.1:[0-9]*): silent for 3 s' "$T/stderr" || fail "no clear error"
 else
 	[ "$rc" = 3 ] || fail "exit code $rc, expected 3"
@@ -54,8 +56,11 @@ else
 	# the other two ran to the end of step 0 and through step 1
 	json "$RJ" "all(a['series']['iops'][-1] > 0 for a in r['steps'][0]['agents'] if a['name'] != 'a2')" |
 		grep -qx True || fail "a1/a3 did not finish step 0"
-	json "$RJ" "r['steps'][1]['status'] == 'ok' and [a['bytes'] > 0 for a in r['steps'][1]['agents']] == [True, False, True]" |
+	# a lost agent is out of every later step: not in its figures, the step degraded
+	json "$RJ" "r['steps'][1]['status'] == 'degraded' and [a['name'] for a in r['steps'][1]['agents']] == ['a1', 'a3'] and all(a['bytes'] > 0 for a in r['steps'][1]['agents']) and r['steps'][1]['agents_out'] == ['a2'] and 'a2' in r['steps'][1]['degraded']" |
 		grep -qx True || fail "step 1 did not run on a1 and a3 only"
+	json "$RJ" "r['steps'][0]['status'] == 'degraded' and 'a2' not in json.dumps(r['steps'][1].get('analysis', {}))" |
+		grep -qx True || fail "step 0 not degraded, or a2 still a client of step 1's verdict"
 	grep -q 'Agent a2 lost from second' "$R/summary.md" || fail "summary.md does not show the loss"
 	grep -q 'agent a2 .* lost around second' "$T/stderr" || fail "terminal does not show the loss"
 fi

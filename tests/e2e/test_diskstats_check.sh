@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_diskstats_check: on a loop device, the agent's byte counts match the kernel's
 # /proc/diskstats (check passes); with the test-only hook BC_TEST_SCALE_BYTES the agent
-# mis-reports its bytes and the same check fails, naming the volume.
+# mis-reports its bytes and the same check fails, naming the volume. Several agents and volumes
+# on one device are one check over their sum; I/O from outside the run is said to be that.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || { echo "skip: needs root for losetup"; exit 77; }
@@ -33,4 +34,38 @@ cat "$T/out2"
 [ "$(check "$T/bad")" = "[False]" ] || fail "mis-scaled bytes were not caught: $(check "$T/bad")"
 grep -q "check failed: agent bytes match the block device's diskstats" "$T/out2" ||
 	fail "the failed check was not reported on the terminal"
+# two agents (and two volumes each) on one device: one check for the device, its bytes the
+# sum of all four volumes, and it passes
+cat >"$T/shared.json" <<JSON
+{"name": "diskstats-shared",
+ "agents": [{"name": "c1", "endpoint": "local"}, {"name": "c2", "endpoint": "local"}],
+ "volumes": [{"agent": "c1", "path": "$LOOP", "offset": "0", "length": "16m"},
+             {"agent": "c1", "path": "$LOOP", "offset": "16m", "length": "16m"},
+             {"agent": "c2", "path": "$LOOP", "offset": "32m", "length": "16m"},
+             {"agent": "c2", "path": "$LOOP", "offset": "48m", "length": "16m"}],
+ "steps": [{"name": "rr", "rw": "randread", "bs": "4k", "iodepth": 4, "ramp": "1s", "runtime": "4s"}]}
+JSON
+"$COORD" run -q -o "$T/shared" --scratch-dir "$T/scr" "$T/shared.json" >"$T/out3" 2>&1 || {
+	cat "$T/out3"
+	fail "the shared-device run failed"
+}
+[ "$(check "$T/shared")" = "[True]" ] ||
+	fail "four volumes on one device: $(check "$T/shared") (expected one passing check)"
+json "$(run_dir "$T/shared")/run.json" \
+	"[c['detail'] for c in r['steps'][0]['checks'] if c['name'].startswith('agent bytes')][0]" |
+	grep -q "4 volume(s)" || fail "the device check does not sum its four volumes"
+
+# other I/O on the device during the step: the kernel saw more, said so (not a failure)
+"$COORD" run -q -o "$T/other" --scratch-dir "$T/scr" "$T/p.json" >"$T/out4" 2>&1 &
+CPID=$!
+for _ in $(seq 300); do
+	grep -qs '"event":"stats"' "$T"/other/*/events.jsonl && break
+	sleep 0.1
+done
+dd if="$LOOP" of=/dev/null bs=1M count=48 iflag=direct status=none
+wait $CPID || { cat "$T/out4"; fail "the run with outside I/O failed"; }
+json "$(run_dir "$T/other")/run.json" \
+	"[(c['pass'], c['outcome']) for c in r['steps'][0]['checks'] if c['name'].startswith('agent bytes')]" |
+	grep -q "(None, 'device shared with I/O outside this run')" ||
+	fail "outside I/O not reported as a shared device: $(check "$T/other")"
 echo "PASS"

@@ -53,4 +53,10 @@ a = s["analysis"]
 assert a["verdict"] and any("node n1" in e for e in a["evidence"]), a["evidence"]
 print("node n1 cpu per second:", cpu)
 PY
+# rebuilt from events.jsonl, the run with node counters is the run as written
+R=$(run_dir "$T/out")
+cp -r "$R" "$T/rebuilt"
+"$COORD" report --rebuild "$T/rebuilt" >/dev/null || fail "rebuild failed"
+python3 "$BC_SRC/tests/faults/check_run.py" "$T/rebuilt" --same-as "$R" ||
+	fail "the rebuild of a run with node counters differs from the run"
 echo "PASS"

@@ -1,0 +1,67 @@
+#!/bin/bash
+# test_agent_junk_connections: 2,000 idle TCP connections to an agent (loopback only) do not
+# lock out its real coordinator: the agent raised its descriptor limit, keeps at most
+# BC_AGENT_UNAUTH_MAX connections that have not authenticated (closing the oldest, counted in
+# HELLO_OK), and an authenticated run completes while the junk is still open.
+. "$(dirname "$0")/lib.sh"
+
+# the agent starts with the usual shell soft limit, under a hard limit that has room
+hard=$(ulimit -Hn)
+[ "$hard" = unlimited ] || [ "$hard" -ge 4096 ] || { echo "skip: hard descriptor limit $hard < 4096"; exit 77; }
+ulimit -Sn 1024
+start_agent a1
+grep -q "descriptor limit raised from 1024" "$T/agent-a1.log" || fail "the agent kept a soft limit of 1024"
+APID=${AGENT_PIDS[0]}
+PORT=${EP_a1##*:}
+
+# the junk: 2,000 connections that never speak, held open until the run is over
+python3 - "$PORT" "$T/junk.ready" "$T/junk.stop" <<'PY' &
+import os, resource, socket, sys, time
+port, ready, stop = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+held = []
+for _ in range(2000):
+    for attempt in range(3): # a loaded host may be slow to accept: no timing assertion
+        try:
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=20))
+            break
+        except OSError as e:
+            err = e
+    else:
+        raise err
+open(ready, "w").write("%d\n" % len(held))
+deadline = time.time() + 120 # bounded even if the test dies
+while not os.path.exists(stop) and time.time() < deadline:
+    time.sleep(0.1)
+for s in held:
+    s.close()
+PY
+JPID=$!
+AGENT_PIDS+=("$JPID")
+for _ in $(seq 600); do [ -s "$T/junk.ready" ] && break; sleep 0.1; done
+[ -s "$T/junk.ready" ] || fail "could not open 2,000 connections"
+
+# the agent keeps about the cap, not the 2,000
+fds=$(ls "/proc/$APID/fd" | wc -l)
+echo "agent descriptors with 2,000 junk connections open: $fds"
+[ "$fds" -lt 1000 ] || fail "the agent holds $fds descriptors"
+
+cat >"$T/p.json" <<JSON
+{"name": "junk", "agents": [{"name": "a1", "endpoint": "$EP_a1"}],
+ "volumes": [{"agent": "a1", "path": "$T/a1.dat", "size": "8m"}],
+ "steps": [{"name": "s0", "rw": "randread", "bs": "4k", "iodepth": 2, "runtime": "2s"}]}
+JSON
+rc=0
+"$COORD" run -q -o "$T/out" "$T/p.json" >"$T/stdout" 2>&1 || rc=$?
+touch "$T/junk.stop"
+wait "$JPID" || true
+cat "$T/stdout"
+[ "$rc" = 0 ] || fail "the authenticated run failed (exit $rc) with junk connections open"
+R=$(run_dir "$T/out")
+closed=$(json "$R/run.json" 'r["agents"][0]["hello"]["security"]["dropped"]["unauthenticated_closed"]')
+echo "unauthenticated connections closed by the agent: $closed"
+[ "$closed" -ge 1000 ] || fail "the agent closed only $closed of 2,000 junk connections"
+grep -q "connections that have not authenticated: closed the oldest" "$T/agent-a1.log" ||
+	fail "the agent did not log the closed connections"
+echo "PASS"

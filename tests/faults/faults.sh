@@ -1,0 +1,201 @@
+#!/bin/bash
+# faults.sh CASE: a run hit at an awkward moment, on loopback with real agents, then the
+# ground-truth checker (check_run.py) recomputes its figures from events.jsonl and compares
+# them with run.json and summary.md, and a rebuild from events.jsonl must equal what the
+# run wrote. Cases: sigint sigterm coord_kill9 kill_continue kill_abort stop_continue
+# stop_abort prepare_fail sweep_sigint healthy_plain healthy_sweep healthy_fdp checker_fails.
+# Moments are chosen by waiting on events.jsonl, never on sleeps; nothing is timed.
+. "$BC_SRC/tests/e2e/lib.sh"
+CASE=${1:?case}
+CHECK="python3 $BC_SRC/tests/faults/check_run.py"
+
+for a in a1 a2 a3; do start_agent $a; done
+VICTIM=${AGENT_PIDS[1]}
+POLICY=continue
+case $CASE in *_abort) POLICY=abort ;; esac
+
+# steps NAME...: short fixed steps, three agents, one file each
+profile() {
+	local steps="" s
+	for s in "$@"; do
+		[ -n "$steps" ] && steps+=","
+		steps+="{\"name\": \"$s\", \"rw\": \"randread\", \"bs\": \"4k\", \"iodepth\": 4, \"ramp\": \"1s\", \"runtime\": \"4s\"}"
+	done
+	cat <<JSON
+{"name": "faults-$CASE", "on_agent_loss": "$POLICY",
+ "agents": [{"name": "a1", "endpoint": "$EP_a1"}, {"name": "a2", "endpoint": "$EP_a2"},
+            {"name": "a3", "endpoint": "$EP_a3"}],
+ "volumes": [{"agent": "a1", "path": "$T/a1.dat", "size": "16m"},
+             {"agent": "a2", "path": "${A2PATH:-$T/a2.dat}", "size": "16m"},
+             {"agent": "a3", "path": "$T/a3.dat", "size": "16m"}],
+ "steps": [$steps]}
+JSON
+}
+
+# sweep_profile RUNTIME IODEPTHS [MORE_STEPS]: two agents, a sweep over iodepth
+sweep_profile() {
+	cat <<JSON
+{"name": "faults-sweep", "agents": [{"name": "a1", "endpoint": "$EP_a1"}, {"name": "a2", "endpoint": "$EP_a2"}],
+ "volumes": [{"agent": "a1", "path": "$T/a1.dat", "size": "16m"}, {"agent": "a2", "path": "$T/a2.dat", "size": "16m"}],
+ "steps": [{"name": "sw", "rw": "randread", "bs": "4k", "ramp": "1s", "runtime": "$1",
+            "sweep": {"iodepth": $2}}${3:-}]}
+JSON
+}
+
+# wait_events N REGEX: until events.jsonl holds N lines matching REGEX (or the run ended)
+wait_events() {
+	local ev
+	for _ in $(seq 600); do
+		ev=$(ls "$T"/out/*/events.jsonl 2>/dev/null | head -n1)
+		if [ -n "$ev" ] && [ "$(grep -cE "$2" "$ev")" -ge "$1" ]; then return 0; fi
+		kill -0 "$CPID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+run_bg() { # run_bg PROFILE: the coordinator in the background, CPID
+	"$COORD" run -q --events-format json -o "$T/out" "$1" >"$T/stdout" 2>"$T/stderr" &
+	CPID=$!
+}
+
+finish() { # the coordinator's exit code into RC
+	RC=0
+	wait "$CPID" || RC=$?
+	cat "$T/stdout" "$T/stderr"
+	R=$(run_dir "$T/out")
+}
+
+# check_and_rebuild: the checker on the run as written, then on a rebuild of a copy, which
+# must equal it (everything the run wrote came from what the events hold)
+check_and_rebuild() {
+	$CHECK "$R" || fail "$CASE: the run's figures disagree with events.jsonl"
+	rm -rf "$T/rebuilt"
+	cp -r "$R" "$T/rebuilt"
+	"$COORD" report --rebuild "$T/rebuilt" >/dev/null || fail "$CASE: rebuild failed"
+	$CHECK "$T/rebuilt" --same-as "$R" || fail "$CASE: the rebuild differs from the run"
+}
+
+case $CASE in
+sigint | sigterm)
+	profile s0 s1 >"$T/p.json"
+	run_bg "$T/p.json"
+	# mid-step: three seconds of step 0 closed
+	wait_events 3 '"event":"second_closed"' || fail "step 0 did not run"
+	if [ "$CASE" = sigint ]; then kill -INT "$CPID"; else kill -TERM "$CPID"; fi
+	finish
+	[ "$RC" = 1 ] || fail "exit code $RC after a signal, expected 1"
+	# the step the signal hit (a loaded host may have finished step 0 meanwhile)
+	json "$R/run.json" 'r["steps"][-1]["status"] == "aborted" and r["status"] == "aborted"' |
+		grep -qx True || fail "the interrupted step is not aborted"
+	check_and_rebuild
+	;;
+coord_kill9)
+	profile s0 s1 s2 >"$T/p.json"
+	run_bg "$T/p.json"
+	wait_events 1 '"event":"step_done"' && wait_events 8 '"event":"second_closed"' ||
+		fail "step 1 did not run"
+	kill -9 "$CPID"
+	finish
+	"$COORD" report "$R" >/dev/null || fail "bench-coord report after kill -9 failed"
+	json "$R/run.json" 'r["status"] == "incomplete" and r["steps"][-1]["status"] == "incomplete"' |
+		grep -qx True || fail "the rebuilt run is not marked incomplete"
+	$CHECK "$R" || fail "the rebuilt figures disagree with events.jsonl"
+	;;
+kill_continue | kill_abort | stop_continue | stop_abort)
+	profile s0 s1 s2 >"$T/p.json"
+	run_bg "$T/p.json"
+	wait_events 3 '"event":"second_closed"' || fail "step 0 did not run"
+	if [ "${CASE%%_*}" = kill ]; then kill -9 "$VICTIM"; else kill -STOP "$VICTIM"; fi
+	finish
+	[ "${CASE%%_*}" = stop ] && kill -CONT "$VICTIM" 2>/dev/null
+	json "$R/run.json" '"a2" in [l["name"] for l in r["steps"][0]["lost_agents"]]' |
+		grep -qx True || fail "lost_agents does not name a2: $(json "$R/run.json" 'r["steps"][0]["lost_agents"], r.get("error")')"
+	if [ "$POLICY" = continue ]; then
+		[ "$RC" = 3 ] || fail "exit code $RC, expected 3"
+		json "$R/run.json" 'len(r["steps"]) == 3 and all(s["status"] == "degraded" for s in r["steps"])' |
+			grep -qx True || fail "the steps are not all degraded"
+	else
+		[ "$RC" = 1 ] || fail "exit code $RC, expected 1"
+	fi
+	check_and_rebuild
+	;;
+prepare_fail)
+	# a2's volume cannot be created: PREPARE fails on that agent alone
+	A2PATH="$T/no-such-dir/a2.dat" profile s0 s1 >"$T/p.json"
+	run_bg "$T/p.json"
+	finish
+	[ "$RC" = 1 ] || fail "exit code $RC, expected 1"
+	json "$R/run.json" 'r["steps"][0]["status"] == "failed" and r["steps"][0]["checks"] == [] and r["steps"][0]["total"]["iops"] is None' |
+		grep -qx True || fail "the step that never started has figures or checks"
+	check_and_rebuild
+	;;
+sweep_sigint)
+	sweep_profile 3s '[1, 2, 4, 8]' >"$T/p.json"
+	run_bg "$T/p.json"
+	# between points: the second point's step_start is written, interrupt right then
+	wait_events 2 '"event":"step_start"' || fail "the sweep did not reach its second point"
+	kill -INT "$CPID"
+	finish
+	[ "$RC" = 1 ] || fail "exit code $RC, expected 1"
+	check_and_rebuild
+	;;
+healthy_plain)
+	profile s0 s1 >"$T/p.json"
+	run_bg "$T/p.json"
+	finish
+	[ "$RC" = 0 ] || fail "exit code $RC"
+	check_and_rebuild
+	;;
+healthy_sweep)
+	sweep_profile 2s '[1, 4, 16]' ', {"name": "after", "rw": "randwrite", "bs": "4k", "iodepth": 2, "runtime": "2s"}' >"$T/p.json"
+	run_bg "$T/p.json"
+	finish
+	[ "$RC" = 0 ] || fail "exit code $RC"
+	json "$R/run.json" '"sweep" in r["steps"][2] and "analysis" in r["steps"][2]' | grep -qx True ||
+		fail "the sweep's last point has no table or analysis"
+	check_and_rebuild
+	;;
+healthy_fdp)
+	# the FDP experiment on the simulated SSD, cut to one mode and short iterations
+	python3 - "$BC_SRC/profiles/fdp-hotcold-sim.json" "$T" "$EP_a1" >"$T/p.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["agents"] = [{"name": p["agents"][0]["name"], "endpoint": sys.argv[3]}]
+for v in p["volumes"]:
+    v["agent"] = p["agents"][0]["name"]
+    if not v["path"].startswith("sim"):
+        v["path"] = sys.argv[2] + "/" + v["path"].split("/")[-1]
+x = p["steps"][0]["experiment"]
+x["warmup_iterations"], x["measure_iterations"] = 1, 2
+print(json.dumps(p))
+PY
+	run_bg "$T/p.json"
+	finish
+	[ "$RC" = 0 ] || { echo "skip: the FDP profile did not run here (exit $RC)"; exit 77; }
+	check_and_rebuild
+	;;
+checker_fails)
+	# the checker itself: a run.json whose total is off by one I/O, or whose silent second
+	# reads as a zero, must not pass
+	profile s0 >"$T/p.json"
+	run_bg "$T/p.json"
+	finish
+	$CHECK "$R" || fail "a healthy run does not pass"
+	cp -r "$R" "$T/bad"
+	python3 -c "
+import json; p='$T/bad/run.json'; r=json.load(open(p)); r['steps'][0]['total']['ios'] += 1
+json.dump(r, open(p, 'w'))"
+	! $CHECK "$T/bad" >/dev/null || fail "the checker passed a total off by one I/O"
+	cp "$R/run.json" "$T/bad/run.json"
+	python3 -c "
+import json; p='$T/bad/run.json'; r=json.load(open(p)); t=r['steps'][0]
+t['seconds'] += 1; t['total']['series']['iops'].append(0)
+json.dump(r, open(p, 'w'))"
+	! $CHECK "$T/bad" >/dev/null || fail "the checker passed a silent second counted as zero"
+	;;
+*)
+	fail "unknown case $CASE"
+	;;
+esac
+echo "PASS: $CASE"

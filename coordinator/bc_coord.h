@@ -37,6 +37,7 @@ struct bc_run_opts {
 	bool allow_destructive;	    /* local agents get --allow-destructive */
 	int agg_threads;	    /* aggregation workers, -1: bc_agg_threads_auto */
 	int events_format;	    /* enum bc_events_format */
+	uint32_t results_delay_ms;  /* for tests: each results write takes this much longer */
 };
 
 /* one agent connection */
@@ -104,6 +105,16 @@ struct bc_fleet {
 	struct bc_live_progress progress; /* where the run is, for the live view */
 	struct bc_metrics *metrics;	  /* --metrics-listen server, NULL without */
 	struct bc_volnode *volnode; /* [prof->nvolumes]: each volume's node (volnode.c), owned */
+	struct bc_fleet_held *held; /* received during bc_fleet_beside, for bc_fleet_recv */
+};
+
+/* a message bc_fleet_beside received and keeps for bc_fleet_recv (fleet.c) */
+struct bc_fleet_held {
+	struct bc_conn *from;
+	struct bc_msg m;
+	int rc;
+	char err[256];
+	struct bc_fleet_held *next;
 };
 
 /* fleet.c */
@@ -120,6 +131,15 @@ int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, str
 /* send to one agent (and look at its socket again: a send can take a receive's wake-up) */
 int bc_fleet_send(struct bc_fleet *f, struct bc_conn *c, enum bc_msg_type t, const cJSON *body);
 void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *body);
+/*
+ * run fn(arg) on a thread of its own while this thread keeps every session
+ * alive (heartbeats, receives; messages other than heartbeats are held for
+ * bc_fleet_recv); fn must not use the fleet's sockets. Returns when fn has.
+ */
+void bc_fleet_beside(struct bc_fleet *f, void (*fn)(void *), void *arg);
+/* bc_result_step_json and bc_step_result_free, run beside the fleet */
+cJSON *bc_fleet_step_json(struct bc_fleet *f, const struct bc_step_result *res);
+void bc_fleet_step_free(struct bc_fleet *f, struct bc_step_result *res);
 
 /*
  * rundir.c: the run directory and its append-only event log. "stats" events

@@ -30,6 +30,11 @@ static bool s_is_owner(const struct bc_agent *a, const struct bc_msg *m)
 	return a->owner && zframe_eq(a->owner, m->id);
 }
 
+/* past the silence limit, how long a message waiting unread defers the dead-man switch */
+#define S_WAITING_MS 1000
+/* a coordinator silence longer than this is logged when it ends */
+#define S_GAP_LOG_MS 2000
+
 /* the router's normal send timeout: a vanished coordinator fails a send after 1 s */
 #define S_SNDTIMEO_MS 1000
 
@@ -214,6 +219,11 @@ static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
 
 		if (now - a->last_heard_ns > a->max_gap_ns)
 			a->max_gap_ns = now - a->last_heard_ns;
+		/* a long silence that did not end the session, for whoever tunes a fleet */
+		if (now - a->last_heard_ns > S_GAP_LOG_MS * BC_NS_PER_MS)
+			bc_info("heard the coordinator again after %llu ms of silence (%s)",
+				(unsigned long long)((now - a->last_heard_ns) / BC_NS_PER_MS),
+				a->step.running ? "I/O running" : "no I/O running");
 		a->last_heard_ns = now;
 	}
 	switch (m->type) {
@@ -303,7 +313,14 @@ static void s_tick(struct bc_agent *a)
 
 	if (!a->owner)
 		return;
-	if (now - a->last_heard_ns > limit * BC_NS_PER_MS) {
+	/*
+	 * A message that waits unread may be the heartbeat this thread, late on
+	 * a starved host, has not read yet: one more second for it, no more (it
+	 * may be another peer's, and those must not keep a session alive).
+	 */
+	if (now - a->last_heard_ns > limit * BC_NS_PER_MS &&
+	    (now - a->last_heard_ns > (limit + S_WAITING_MS) * BC_NS_PER_MS ||
+	     !(zsock_events(a->sock) & ZMQ_POLLIN))) {
 		bc_warn("coordinator %s silent for %u ms: stopping all I/O", a->owner_name, limit);
 		s_end_session(a, "coordinator silent");
 		return;

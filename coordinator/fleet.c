@@ -505,6 +505,16 @@ int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, str
 	}
 }
 
+bool bc_fleet_waiting(struct bc_fleet *f, struct bc_conn *c)
+{
+	const struct bc_fleet_held *h;
+
+	for (h = f->held; h; h = h->next)
+		if (h->from == c)
+			return true;
+	return c->sock && (zsock_events(c->sock) & ZMQ_POLLIN);
+}
+
 int bc_fleet_send(struct bc_fleet *f, struct bc_conn *c, enum bc_msg_type t, const cJSON *body)
 {
 	int rc = bc_msg_send_json(c->sock, NULL, t, body);
@@ -522,6 +532,16 @@ void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *bod
 	for (i = 0; i < f->n; i++)
 		if (f->conns[i].sock && f->conns[i].hello)
 			bc_fleet_send(f, &f->conns[i], t, body);
+}
+
+void bc_fleet_beat(struct bc_fleet *f)
+{
+	uint64_t now = bc_mono_ns();
+
+	if (now - f->beat_ns < BC_NS_PER_S)
+		return;
+	f->beat_ns = now;
+	bc_fleet_broadcast(f, BC_MSG_HEARTBEAT, NULL);
 }
 
 /*
@@ -577,14 +597,13 @@ static void s_hold(struct bc_fleet *f, struct bc_conn *c, struct bc_msg *m, int 
 void bc_fleet_beside(struct bc_fleet *f, void (*fn)(void *), void *arg)
 {
 	struct s_beside b = {fn, arg, false};
-	uint64_t beat = bc_mono_ns();
 	pthread_t th;
 
 	if (!f->conns || pthread_create(&th, NULL, s_beside_main, &b)) {
 		fn(arg); /* no fleet to keep, or no thread: as before */
 		return;
 	}
-	bc_fleet_broadcast(f, BC_MSG_HEARTBEAT, NULL);
+	bc_fleet_beat(f);
 	while (!atomic_load(&b.done)) {
 		struct bc_fleet_held *h = f->held;
 		struct bc_conn *c = NULL;
@@ -604,13 +623,9 @@ void bc_fleet_beside(struct bc_fleet *f, void (*fn)(void *), void *arg)
 			bc_msg_clear(&m);
 		if (rc == -EINTR) /* interrupted: the work still ends, without a busy wait */
 			usleep(S_BESIDE_POLL_MS * 1000);
-		if (bc_mono_ns() - beat >= BC_NS_PER_S) {
-			bc_fleet_broadcast(f, BC_MSG_HEARTBEAT, NULL);
-			beat = bc_mono_ns();
-		}
+		bc_fleet_beat(f);
 	}
 	pthread_join(th, NULL);
-	bc_fleet_broadcast(f, BC_MSG_HEARTBEAT, NULL);
 }
 
 struct s_step_json {
@@ -641,6 +656,28 @@ static void s_step_free(void *p)
 void bc_fleet_step_free(struct bc_fleet *f, struct bc_step_result *res)
 {
 	bc_fleet_beside(f, s_step_free, res);
+}
+
+struct s_agg_init {
+	struct bc_agg *g;
+	const struct bc_profile *p;
+	const struct bc_step *st;
+	int rc;
+};
+
+static void s_agg_init(void *p)
+{
+	struct s_agg_init *x = p;
+
+	x->rc = bc_agg_init(x->g, x->p, x->st);
+}
+
+int bc_fleet_agg_init(struct bc_fleet *f, struct bc_agg *g, const struct bc_step *st)
+{
+	struct s_agg_init x = {g, f->prof, st, 0};
+
+	bc_fleet_beside(f, s_agg_init, &x);
+	return x.rc;
 }
 
 static cJSON *s_hello_body(const struct bc_fleet *f, const struct bc_conn *c)
@@ -785,6 +822,7 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 
 		if (now >= deadline)
 			break;
+		bc_fleet_beat(f); /* those that answered wait for the others */
 		/* short waits: a refused key shows in the monitor, never as a message */
 		rc = bc_fleet_recv(f,
 				   (int)((deadline - now) / BC_NS_PER_MS) + 1 > 100
@@ -904,6 +942,8 @@ int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen)
 		}
 		if (!active)
 			break;
+		/* the agents outside the window hear nothing else, for seconds at 1,000 agents */
+		bc_fleet_beat(f);
 		rc = bc_fleet_recv(f, 100, &c, &m, e, sizeof(e));
 		if (rc == -EINTR) {
 			snprintf(err, errlen, "interrupted during the clock exchange");

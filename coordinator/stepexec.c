@@ -146,8 +146,10 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 
 		if (now >= deadline || zsys_interrupted)
 			break;
-		rc = bc_fleet_recv(f, (int)((deadline - now) / BC_NS_PER_MS) + 1, &c, &m, rerr,
-				   sizeof(rerr));
+		bc_fleet_beat(f); /* the READY wait for the slowest PREPARE */
+		rc = bc_fleet_recv(f, 100, &c, &m, rerr, sizeof(rerr));
+		if (rc == -ETIMEDOUT)
+			continue;
 		if (!rc && c && m.type == BC_MSG_READY && !c->ready) {
 			c->ready = true;
 			pending--;
@@ -500,7 +502,8 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 			struct bc_conn *a = &f->conns[i];
 
 			if (a->done || a->lost ||
-			    mono - a->last_heard_ns <= S_SILENCE_MS * BC_NS_PER_MS)
+			    mono - a->last_heard_ns <= S_SILENCE_MS * BC_NS_PER_MS ||
+			    bc_fleet_waiting(f, a))
 				continue;
 			rc = s_agent_lost(f, rd, res, a, &pending);
 		}
@@ -553,7 +556,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	res->idx = idx;
 	res->status = "failed";
 	res->agent_totals = cJSON_CreateObject();
-	rc = bc_agg_init(&res->agg, f->prof, st);
+	rc = bc_fleet_agg_init(f, &res->agg, st); /* seconds at scale: beside the fleet */
 	if (!rc && !f->volnode && !(f->volnode = bc_volnode_new(f->prof)))
 		rc = -ENOMEM;
 	res->agg.volnode = f->volnode; /* completed from READY, before START */

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_e2e_heartbeat: the coordinator keeps its sessions alive while it writes results. A real
-# agent whose dead-man switch fires after 1.5 s of silence (--deadman-ms, a test option) runs a
-# three-point sweep whose results writing after each point is made 4 s slower on purpose
+# agent whose dead-man switch fires after 3 s of silence (--deadman-ms, a test option) runs a
+# three-point sweep whose results writing after each point is made 8 s slower on purpose
 # (--results-delay-ms, a test option): every point runs, and the agent's session ends with BYE,
 # never with "silent". Then the other side: an agent with its default switch, idle between
 # points while the coordinator is killed -9 in its slow results phase, ends the session as soon
@@ -20,9 +20,9 @@ profile() { # profile NAME AGENT
 JSON
 }
 
-start_agent real0 --deadman-ms 1500
+start_agent real0 --deadman-ms 3000
 profile hb real0 >"$T/hb.json"
-"$COORD" run -q -o "$T/out" --results-delay-ms 4000 "$T/hb.json" >"$T/stdout" 2>"$T/stderr" || {
+"$COORD" run -q -o "$T/out" --results-delay-ms 8000 "$T/hb.json" >"$T/stdout" 2>"$T/stderr" || {
 	cat "$T/stdout" "$T/stderr" "$T/agent-real0.log"
 	fail "the sweep failed while its results phase was slow"
 }

@@ -21,6 +21,12 @@
 
 /* the coordinator is considered gone after this much silence; all I/O stops */
 #define BC_AGENT_SILENCE_MS 5000
+/*
+ * with no I/O running (between steps, while the coordinator writes results)
+ * a silent coordinator costs nothing but the session, so it is given longer;
+ * one whose connection is gone loses the session at once (control.c)
+ */
+#define BC_AGENT_IDLE_SILENCE_MS 60000
 
 struct bc_agent_opts {
 	const char *listen;	 /* ZeroMQ endpoint to bind */
@@ -32,6 +38,7 @@ struct bc_agent_opts {
 	struct bc_safety *safety;    /* allowlist and destructive policy (safety.c) */
 	int ready_fd;		 /* write the bound endpoint here, then close (-1: none) */
 	bool exit_on_bye;	 /* end the process when the session ends (local agents) */
+	uint32_t deadman_ms;	 /* for tests (--deadman-ms): silence limit, running or idle */
 };
 
 struct bc_nvme_counters; /* bc_nvme_counters.h */
@@ -76,6 +83,7 @@ struct bc_agent {
 	uint64_t owner_since_ns;  /* CLOCK_REALTIME */
 	uint64_t last_heard_ns;	  /* CLOCK_MONOTONIC */
 	uint64_t last_beat_ns;	  /* CLOCK_MONOTONIC, our last HEARTBEAT */
+	uint64_t max_gap_ns;	  /* session: longest wait between two coordinator messages */
 	cJSON *destructive;	  /* session: paths the coordinator's profile marks destructive */
 	struct bc_auth *auth;	  /* CURVE, ZAP, handshake monitor, drop counters */
 	bool quit;

@@ -31,6 +31,11 @@ static bool s_is_owner(const struct bc_agent *a, const struct bc_msg *m)
 	return a->owner && zframe_eq(a->owner, m->id);
 }
 
+/* past the silence limit, how long a message waiting unread defers the dead-man switch */
+#define S_WAITING_MS 1000
+/* a coordinator silence longer than this is logged when it ends */
+#define S_GAP_LOG_MS 2000
+
 /* the router's normal send timeout: a vanished coordinator fails a send after 1 s */
 #define S_SNDTIMEO_MS 1000
 
@@ -83,7 +88,8 @@ static void s_end_session(struct bc_agent *a, const char *why)
 {
 	if (!a->owner)
 		return;
-	bc_info("session with %s ended: %s", a->owner_name, why);
+	bc_info("session with %s ended: %s (longest coordinator silence %llu ms)", a->owner_name,
+		why, (unsigned long long)(a->max_gap_ns / BC_NS_PER_MS));
 	bc_step_teardown(a);
 	/* simulated SSDs live for one session: the next run starts fresh (docs/sim.md) */
 	bc_sim_dev_forget_all();
@@ -123,6 +129,7 @@ static void s_on_hello(struct bc_agent *a, struct bc_msg *m)
 			 cJSON_IsString(who) ? who->valuestring : "unnamed coordinator");
 		a->owner_since_ns = bc_real_ns();
 		a->last_beat_ns = 0;
+		a->max_gap_ns = 0;
 		bc_info("session started by %s%s%s%s", a->owner_name, key ? " (key " : "",
 			key ? key : "", key ? ")" : "");
 	}
@@ -208,7 +215,18 @@ static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
 					: "send HELLO first");
 		return;
 	}
-	a->last_heard_ns = bc_mono_ns();
+	{
+		uint64_t now = bc_mono_ns();
+
+		if (now - a->last_heard_ns > a->max_gap_ns)
+			a->max_gap_ns = now - a->last_heard_ns;
+		/* a long silence that did not end the session, for whoever tunes a fleet */
+		if (now - a->last_heard_ns > S_GAP_LOG_MS * BC_NS_PER_MS)
+			bc_info("heard the coordinator again after %llu ms of silence (%s)",
+				(unsigned long long)((now - a->last_heard_ns) / BC_NS_PER_MS),
+				a->step.running ? "I/O running" : "no I/O running");
+		a->last_heard_ns = now;
+	}
 	switch (m->type) {
 	case BC_MSG_TIME:
 		s_on_time(a, m);
@@ -278,23 +296,46 @@ static void s_recv_one(struct bc_agent *a)
 	bc_msg_clear(&m);
 }
 
+/*
+ * The dead-man switch. While I/O runs, BC_AGENT_SILENCE_MS of silence stops
+ * it: the coordinator may be gone, and the load must not outlive it. With no
+ * I/O running nothing is at stake but the session, and a coordinator busy
+ * writing a large run's results may be slow yet alive, so an idle session
+ * waits BC_AGENT_IDLE_SILENCE_MS; a coordinator that is really gone is seen
+ * sooner, when its connection has closed and the heartbeat to it cannot be
+ * routed (ROUTER_MANDATORY: EHOSTUNREACH). --deadman-ms (tests) sets both.
+ */
 static void s_tick(struct bc_agent *a)
 {
 	uint64_t now = bc_mono_ns();
+	uint32_t limit = a->opts.deadman_ms ? a->opts.deadman_ms
+			 : a->step.running  ? BC_AGENT_SILENCE_MS
+					    : BC_AGENT_IDLE_SILENCE_MS;
 
 	if (!a->owner)
 		return;
-	if (now - a->last_heard_ns > BC_AGENT_SILENCE_MS * BC_NS_PER_MS) {
-		bc_warn("coordinator %s silent for %d ms: stopping all I/O", a->owner_name,
-			BC_AGENT_SILENCE_MS);
+	/*
+	 * A message that waits unread may be the heartbeat this thread, late on
+	 * a starved host, has not read yet: one more second for it, no more (it
+	 * may be another peer's, and those must not keep a session alive).
+	 */
+	if (now - a->last_heard_ns > limit * BC_NS_PER_MS &&
+	    (now - a->last_heard_ns > (limit + S_WAITING_MS) * BC_NS_PER_MS ||
+	     !(zsock_events(a->sock) & ZMQ_POLLIN))) {
+		bc_warn("coordinator %s silent for %u ms: stopping all I/O", a->owner_name, limit);
 		s_end_session(a, "coordinator silent");
 		return;
 	}
 	if (a->step.running)
 		bc_step_poll(a);
 	if (a->owner && now - a->last_beat_ns >= BC_NS_PER_S) {
-		bc_msg_send_json(a->sock, a->owner, BC_MSG_HEARTBEAT, NULL);
+		int rc = bc_msg_send_json(a->sock, a->owner, BC_MSG_HEARTBEAT, NULL);
+
 		a->last_beat_ns = now;
+		if (rc && zmq_errno() == EHOSTUNREACH && !a->step.running) {
+			bc_warn("coordinator %s: connection closed", a->owner_name);
+			s_end_session(a, "coordinator gone");
+		}
 	}
 }
 

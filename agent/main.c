@@ -49,6 +49,9 @@ static void s_usage(FILE *f)
 	    "      --allow-block-writes  deprecated, no effect (see --allow, --allow-destructive)\n"
 	    "      --ready-fd N          write the bound endpoint to fd N once listening\n"
 	    "      --exit-on-bye         exit when the coordinator's session ends\n"
+	    "      --deadman-ms MS       for tests: end the session (and stop I/O) after MS ms\n"
+	    "                            of coordinator silence, running or idle (default:\n"
+	    "                            5000 while I/O runs, 60000 between steps)\n"
 	    "  -v, --verbose             debug messages\n"
 	    "  -V, --version             print the version\n");
 }
@@ -132,6 +135,7 @@ int main(int argc, char **argv)
 	    {"allow-block-writes", no_argument, NULL, 'B'},
 	    {"ready-fd", required_argument, NULL, 'R'},
 	    {"exit-on-bye", no_argument, NULL, 'E'},
+	    {"deadman-ms", required_argument, NULL, 'T'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
@@ -194,6 +198,19 @@ int main(int argc, char **argv)
 		case 'E':
 			a.opts.exit_on_bye = true;
 			break;
+		case 'T': {
+			unsigned long ms = strtoul(optarg, &end, 10);
+
+			if (*end || end == optarg || ms < 100 || ms > 3600000) {
+				fprintf(
+				    stderr,
+				    "bench-agent: --deadman-ms: expected 100-3600000, got '%s'\n",
+				    optarg);
+				goto out;
+			}
+			a.opts.deadman_ms = (uint32_t)ms;
+			break;
+		}
 		case 'v':
 			lvl = BC_LOG_DEBUG;
 			break;

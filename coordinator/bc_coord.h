@@ -37,6 +37,7 @@ struct bc_run_opts {
 	bool allow_destructive;	    /* local agents get --allow-destructive */
 	int agg_threads;	    /* aggregation workers, -1: bc_agg_threads_auto */
 	int events_format;	    /* enum bc_events_format */
+	uint32_t results_delay_ms;  /* for tests: each results write takes this much longer */
 };
 
 /* one agent connection */
@@ -104,6 +105,17 @@ struct bc_fleet {
 	struct bc_live_progress progress; /* where the run is, for the live view */
 	struct bc_metrics *metrics;	  /* --metrics-listen server, NULL without */
 	struct bc_volnode *volnode; /* [prof->nvolumes]: each volume's node (volnode.c), owned */
+	struct bc_fleet_held *held; /* received during bc_fleet_beside, for bc_fleet_recv */
+	uint64_t beat_ns;	    /* CLOCK_MONOTONIC of bc_fleet_beat's last HEARTBEAT */
+};
+
+/* a message bc_fleet_beside received and keeps for bc_fleet_recv (fleet.c) */
+struct bc_fleet_held {
+	struct bc_conn *from;
+	struct bc_msg m;
+	int rc;
+	char err[256];
+	struct bc_fleet_held *next;
 };
 
 /* fleet.c */
@@ -117,9 +129,28 @@ struct bc_conn *bc_fleet_conn(struct bc_fleet *f, void *sock);
 /* wait for one message from any agent up to timeout_ms; *from set on 0 */
 int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, struct bc_msg *m,
 		  char *err, size_t errlen);
+/*
+ * whether a message from c waits unread: a loop that ran late (a starved
+ * host) must not call an agent silent whose records are already here
+ */
+bool bc_fleet_waiting(struct bc_fleet *f, struct bc_conn *c);
 /* send to one agent (and look at its socket again: a send can take a receive's wake-up) */
 int bc_fleet_send(struct bc_fleet *f, struct bc_conn *c, enum bc_msg_type t, const cJSON *body);
 void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *body);
+/* a HEARTBEAT to every agent unless one went less than a second ago: call it while waiting */
+void bc_fleet_beat(struct bc_fleet *f);
+/*
+ * run fn(arg) on a thread of its own while this thread keeps every session
+ * alive (heartbeats, receives; messages other than heartbeats are held for
+ * bc_fleet_recv); fn must not use the fleet's sockets. Returns when fn has.
+ */
+void bc_fleet_beside(struct bc_fleet *f, void (*fn)(void *), void *arg);
+/* bc_result_step_json and bc_step_result_free, run beside the fleet */
+cJSON *bc_fleet_step_json(struct bc_fleet *f, const struct bc_step_result *res);
+void bc_fleet_step_free(struct bc_fleet *f, struct bc_step_result *res);
+struct bc_agg;
+/* bc_agg_init (seconds at 1,000s of volumes: it zeroes every second's slots) beside the fleet */
+int bc_fleet_agg_init(struct bc_fleet *f, struct bc_agg *g, const struct bc_step *st);
 
 /*
  * rundir.c: the run directory and its append-only event log. "stats" events
@@ -296,6 +327,12 @@ void bc_verdict_point_free(struct bc_ana_point *pt);
 cJSON *bc_verdict_step(struct bc_fleet *f, struct bc_step_result *res);
 /* window mean of one agent's host samples, NULL without samples; caller owns it */
 cJSON *bc_verdict_client_mean(const struct bc_step_result *res, const char *agent);
+
+/*
+ * hostsamples.c: one agent's host samples (res->hosts[agent]) indexed by
+ * second, [seconds], NULL where none came; NULL when out of memory; free() it
+ */
+const cJSON **bc_host_by_second(const cJSON *samples, uint32_t seconds);
 
 /* checks.c: cross-checks of a finished step, as a run.json array */
 cJSON *bc_checks_json(const struct bc_step_result *r);

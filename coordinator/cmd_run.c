@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bc_clock.h"
 #include "bc_coord.h"
@@ -44,7 +45,9 @@ static void s_usage(FILE *f)
 		   "                            default: 0 below 64 agents, else 2-4 by cores)\n"
 		   "      --events-format F     \"stats\" events in events.jsonl: json (every bucket),\n"
 		   "                            compact (the binary record in base64) or auto\n"
-		   "                            (default: compact above 2,000 volumes)\n");
+		   "                            (default: compact above 2,000 volumes)\n"
+		   "      --results-delay-ms MS for tests: every write of results during the run\n"
+		   "                            takes MS ms longer (a slow results phase)\n");
 }
 
 static int s_parse_secs(const char *opt, const char *v, uint32_t *ms)
@@ -79,6 +82,7 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 		{"allow-destructive", no_argument, NULL, 'D'},
 		{"agg-threads", required_argument, NULL, 'T'},
 		{"events-format", required_argument, NULL, 'E'},
+		{"results-delay-ms", required_argument, NULL, 'W'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -120,6 +124,17 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 				return -EINVAL;
 			}
 			break;
+		case 'W': {
+			char *end;
+			unsigned long ms = strtoul(optarg, &end, 10);
+
+			if (*end || end == optarg || ms > 600000) {
+				bc_error("--results-delay-ms: expected 0-600000, got '%s'", optarg);
+				return -EINVAL;
+			}
+			o->results_delay_ms = (uint32_t)ms;
+			break;
+		}
 		case 'o':
 			o->output_dir = optarg;
 			break;
@@ -234,6 +249,7 @@ struct s_flush {
 	cJSON *run;
 	bool last;  /* the profile's last step: its reports come with the run's end */
 	bool plain; /* ... and it is one run (no sweep, no experiment): its flush is that end */
+	uint32_t delay_ms; /* --results-delay-ms */
 };
 
 /*
@@ -247,6 +263,8 @@ static void s_flush(void *ctx)
 
 	if (fl->last && fl->plain)
 		return; /* the run's end writes everything moments later */
+	if (fl->delay_ms)
+		usleep(fl->delay_ms * 1000);
 	s_write_results(fl->rd, fl->p, fl->run, !fl->last);
 }
 
@@ -343,8 +361,12 @@ int bc_cmd_run(int argc, char **argv)
 	cJSON_AddItemToObject(ev, "agents", s_agents_json(&fleet));
 	bc_rundir_event(&rd, "agents", ev);
 	for (i = 0; i < p->nsteps; i++) {
-		struct s_flush fl = {&rd, p, run, i == p->nsteps - 1,
-				     !p->steps[i].sweep && !p->steps[i].experiment};
+		struct s_flush fl = {&rd,
+				     p,
+				     run,
+				     i == p->nsteps - 1,
+				     !p->steps[i].sweep && !p->steps[i].experiment,
+				     o.results_delay_ms};
 
 		rc = bc_run_profile_step(&fleet, &rd, i, steps, s_flush, &fl, &degraded, err,
 					 sizeof(err));

@@ -123,7 +123,7 @@ static int s_run_one(struct s_ctx *c, const struct bc_step *st, const char *mode
 	rc = bc_step_execute(c->f, c->rd, c->idx, st, &res);
 	bc_live_step_end();
 	if (res.step) {
-		sj = bc_result_step_json(&res);
+		sj = bc_fleet_step_json(c->f, &res);
 		s_annotate(sj, c->f->prof->steps[c->idx].name, mode, ph, iter, &st->wl);
 		if (st->win_set) {
 			cJSON *w = cJSON_AddObjectToObject(sj, "window");
@@ -140,8 +140,8 @@ static int s_run_one(struct s_ctx *c, const struct bc_step *st, const char *mode
 	*c->degraded |= res.lost != NULL;
 	if (rc)
 		snprintf(err, errlen, "%s", res.error);
-	bc_step_result_free(&res);
-	c->flush(c->fctx);
+	bc_fleet_step_free(c->f, &res);
+	bc_fleet_beside(c->f, c->flush, c->fctx);
 	return rc;
 }
 
@@ -209,7 +209,7 @@ int bc_run_experiment(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON *
 	if (sum) {
 		cJSON_AddItemToObject(c.last, "experiment", sum);
 		bc_fdp_print(bc_live_out(), sum);
-		flush(ctx);
+		bc_fleet_beside(f, flush, ctx);
 	}
 out:
 	free(x);

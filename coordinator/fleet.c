@@ -14,6 +14,8 @@
 #include <ftw.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -440,6 +442,18 @@ int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, str
 	int rc, i, n, wait;
 
 	memset(m, 0, sizeof(*m));
+	if (f->held) { /* kept by bc_fleet_beside, in the order they came */
+		struct bc_fleet_held *h = f->held;
+
+		f->held = h->next;
+		*from = h->from;
+		*m = h->m;
+		rc = h->rc;
+		if (rc)
+			snprintf(err, errlen, "%s", h->err);
+		free(h);
+		return rc;
+	}
 	for (;;) {
 		/* as zpoller_wait: an interrupt ends the wait */
 		if (zsys_interrupted)
@@ -492,6 +506,16 @@ int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, str
 	}
 }
 
+bool bc_fleet_waiting(struct bc_fleet *f, struct bc_conn *c)
+{
+	const struct bc_fleet_held *h;
+
+	for (h = f->held; h; h = h->next)
+		if (h->from == c)
+			return true;
+	return c->sock && (zsock_events(c->sock) & ZMQ_POLLIN);
+}
+
 int bc_fleet_send(struct bc_fleet *f, struct bc_conn *c, enum bc_msg_type t, const cJSON *body)
 {
 	int rc = bc_msg_send_json(c->sock, NULL, t, body);
@@ -509,6 +533,152 @@ void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *bod
 	for (i = 0; i < f->n; i++)
 		if (f->conns[i].sock && f->conns[i].hello)
 			bc_fleet_send(f, &f->conns[i], t, body);
+}
+
+void bc_fleet_beat(struct bc_fleet *f)
+{
+	uint64_t now = bc_mono_ns();
+
+	if (now - f->beat_ns < BC_NS_PER_S)
+		return;
+	f->beat_ns = now;
+	bc_fleet_broadcast(f, BC_MSG_HEARTBEAT, NULL);
+}
+
+/*
+ * Results work (a step's run.json entry, run.json and the reports, a
+ * sweep's analysis) takes seconds at scale, and an agent that hears nothing
+ * for BC_AGENT_SILENCE_MS stops its I/O and ends the session. ZeroMQ sockets
+ * belong to one thread, so rather than make every results writer
+ * incremental (each would have to yield to the loop, and a new writer that
+ * forgot would silence the fleet again), the work runs on a thread of its
+ * own while this, the loop thread, keeps the sessions: heartbeats every
+ * second, every message received as it comes (last_heard_ns stays true),
+ * and whatever is not a heartbeat held, in order, for the next
+ * bc_fleet_recv. The work must not touch the sockets; it may read the
+ * fleet, which this loop only changes in last_heard_ns and the held list.
+ */
+#define S_BESIDE_POLL_MS 5
+
+struct s_beside {
+	void (*fn)(void *);
+	void *arg;
+	atomic_bool done;
+};
+
+static void *s_beside_main(void *p)
+{
+	struct s_beside *b = p;
+
+	b->fn(b->arg);
+	atomic_store(&b->done, true);
+	return NULL;
+}
+
+static void s_hold(struct bc_fleet *f, struct bc_conn *c, struct bc_msg *m, int rc, const char *err)
+{
+	struct bc_fleet_held *h = calloc(1, sizeof(*h)), **tail = &f->held;
+
+	if (!h) { /* the record is lost: say so rather than pass it silently */
+		bc_error("agent %s: out of memory holding a %s while results are written",
+			 c->spec->name, bc_msg_name(m->type));
+		bc_msg_clear(m);
+		return;
+	}
+	h->from = c;
+	h->m = *m;
+	h->rc = rc;
+	snprintf(h->err, sizeof(h->err), "%s", err);
+	memset(m, 0, sizeof(*m));
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = h;
+}
+
+void bc_fleet_beside(struct bc_fleet *f, void (*fn)(void *), void *arg)
+{
+	struct s_beside b = {fn, arg, false};
+	pthread_t th;
+
+	if (!f->conns || pthread_create(&th, NULL, s_beside_main, &b)) {
+		fn(arg); /* no fleet to keep, or no thread: as before */
+		return;
+	}
+	bc_fleet_beat(f);
+	while (!atomic_load(&b.done)) {
+		struct bc_fleet_held *h = f->held;
+		struct bc_conn *c = NULL;
+		struct bc_msg m;
+		char err[sizeof(h->err)] = "";
+		int rc;
+
+		/* held messages first: bc_fleet_recv would hand them back */
+		f->held = NULL;
+		rc = bc_fleet_recv(f, S_BESIDE_POLL_MS, &c, &m, err, sizeof(err));
+		f->held = h;
+		if (c && !rc && m.type == BC_MSG_HEARTBEAT)
+			bc_msg_clear(&m);
+		else if (c && rc != -ETIMEDOUT && rc != -EINTR)
+			s_hold(f, c, &m, rc, err);
+		else
+			bc_msg_clear(&m);
+		if (rc == -EINTR) /* interrupted: the work still ends, without a busy wait */
+			usleep(S_BESIDE_POLL_MS * 1000);
+		bc_fleet_beat(f);
+	}
+	pthread_join(th, NULL);
+}
+
+struct s_step_json {
+	const struct bc_step_result *res;
+	cJSON *sj;
+};
+
+static void s_step_json(void *p)
+{
+	struct s_step_json *x = p;
+
+	x->sj = bc_result_step_json(x->res);
+}
+
+cJSON *bc_fleet_step_json(struct bc_fleet *f, const struct bc_step_result *res)
+{
+	struct s_step_json x = {res, NULL};
+
+	bc_fleet_beside(f, s_step_json, &x);
+	return x.sj;
+}
+
+static void s_step_free(void *p)
+{
+	bc_step_result_free(p);
+}
+
+void bc_fleet_step_free(struct bc_fleet *f, struct bc_step_result *res)
+{
+	bc_fleet_beside(f, s_step_free, res);
+}
+
+struct s_agg_init {
+	struct bc_agg *g;
+	const struct bc_profile *p;
+	const struct bc_step *st;
+	int rc;
+};
+
+static void s_agg_init(void *p)
+{
+	struct s_agg_init *x = p;
+
+	x->rc = bc_agg_init(x->g, x->p, x->st);
+}
+
+int bc_fleet_agg_init(struct bc_fleet *f, struct bc_agg *g, const struct bc_step *st)
+{
+	struct s_agg_init x = {g, f->prof, st, 0};
+
+	bc_fleet_beside(f, s_agg_init, &x);
+	return x.rc;
 }
 
 static cJSON *s_hello_body(const struct bc_fleet *f, const struct bc_conn *c)
@@ -653,6 +823,7 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 
 		if (now >= deadline)
 			break;
+		bc_fleet_beat(f); /* those that answered wait for the others */
 		/* short waits: a refused key shows in the monitor, never as a message */
 		rc = bc_fleet_recv(f,
 				   (int)((deadline - now) / BC_NS_PER_MS) + 1 > 100
@@ -772,6 +943,8 @@ int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen)
 		}
 		if (!active)
 			break;
+		/* the agents outside the window hear nothing else, for seconds at 1,000 agents */
+		bc_fleet_beat(f);
 		rc = bc_fleet_recv(f, 100, &c, &m, e, sizeof(e));
 		if (rc == -EINTR) {
 			snprintf(err, errlen, "interrupted during the clock exchange");
@@ -869,6 +1042,13 @@ void bc_fleet_close(struct bc_fleet *f)
 	f->qlen = f->qhead = 0;
 	free(f->conns);
 	f->conns = NULL;
+	while (f->held) {
+		struct bc_fleet_held *h = f->held;
+
+		f->held = h->next;
+		bc_msg_clear(&h->m);
+		free(h);
+	}
 	if (any_local && !f->opts->keep_scratch && !f->opts->scratch_dir)
 		nftw(f->scratch_root, s_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	/* the local agents' keys were good for this run only */

@@ -7,6 +7,7 @@
  * (report_nvme.c).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bc_coord.h"
@@ -26,23 +27,18 @@ static cJSON *s_temp_json(const struct bc_step_result *r, const cJSON *samples, 
 {
 	cJSON *o = NULL, *arr = NULL;
 	double lo = INFINITY, hi = -INFINITY;
-	uint32_t k;
+	const cJSON **by = bc_host_by_second(samples, r->agg.seconds);
+	uint32_t k, n;
 
-	for (k = 0; k < r->agg.seconds; k++) {
-		const cJSON *smp, *v = NULL;
+	for (k = 0; by && k < r->agg.seconds; k++) {
+		const cJSON *v =
+		    cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(by[k], "nvme_temp_c"), li);
 
-		cJSON_ArrayForEach(smp, samples)
-		{
-			if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(smp, "second")) ==
-			    k)
-				v = cJSON_GetArrayItem(
-				    cJSON_GetObjectItemCaseSensitive(smp, "nvme_temp_c"), li);
-		}
 		if (!o && cJSON_IsNumber(v)) {
 			/* the seconds before the first reading were null too */
 			o = cJSON_CreateObject();
 			arr = cJSON_AddArrayToObject(o, "celsius");
-			while (cJSON_GetArraySize(arr) < (int)k)
+			for (n = 0; n < k; n++)
 				cJSON_AddItemToArray(arr, cJSON_CreateNull());
 		}
 		if (!o)
@@ -54,6 +50,7 @@ static cJSON *s_temp_json(const struct bc_step_result *r, const cJSON *samples, 
 		cJSON_AddItemToArray(arr, cJSON_IsNumber(v) ? cJSON_CreateNumber(v->valuedouble)
 							    : cJSON_CreateNull());
 	}
+	free(by);
 	if (o) {
 		cJSON_AddNumberToObject(o, "min_c", lo);
 		cJSON_AddNumberToObject(o, "max_c", hi);

@@ -333,10 +333,12 @@ static void s_host_json(cJSON *o, const struct bc_step_result *r)
 		const char *name =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
 		const cJSON *arr = cJSON_GetObjectItemCaseSensitive(r->hosts, name ? name : "");
-		cJSON *h, *series, *smp, *mean = bc_verdict_client_mean(r, name ? name : "");
+		cJSON *h, *series, *mean = bc_verdict_client_mean(r, name ? name : "");
+		const cJSON **by;
 
 		if (!arr)
 			continue;
+		by = bc_host_by_second(arr, r->agg.seconds);
 		h = cJSON_AddObjectToObject(e, "host");
 		cJSON_AddItemToObject(h, "window", mean ? mean : cJSON_CreateNull());
 		series = cJSON_AddObjectToObject(h, "series");
@@ -345,19 +347,16 @@ static void s_host_json(cJSON *o, const struct bc_step_result *r)
 			uint32_t k;
 
 			/* one value per second of the step, null where no sample came */
-			for (k = 0; k < r->agg.seconds; k++) {
-				const cJSON *v = NULL;
+			for (k = 0; by && k < r->agg.seconds; k++) {
+				const cJSON *v = cJSON_GetObjectItemCaseSensitive(by[k], keys[i]);
 
-				cJSON_ArrayForEach(smp, arr) if (
-				    cJSON_GetNumberValue(
-					cJSON_GetObjectItemCaseSensitive(smp, "second")) == k) v =
-				    cJSON_GetObjectItemCaseSensitive(smp, keys[i]);
 				cJSON_AddItemToArray(col,
 						     cJSON_IsNumber(v)
 							 ? cJSON_CreateNumber(s_r3(v->valuedouble))
 							 : cJSON_CreateNull());
 			}
 		}
+		free(by);
 	}
 }
 

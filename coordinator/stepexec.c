@@ -148,8 +148,10 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 
 		if (now >= deadline || zsys_interrupted)
 			break;
-		rc = bc_fleet_recv(f, (int)((deadline - now) / BC_NS_PER_MS) + 1, &c, &m, rerr,
-				   sizeof(rerr));
+		bc_fleet_beat(f); /* the READY wait for the slowest PREPARE */
+		rc = bc_fleet_recv(f, 100, &c, &m, rerr, sizeof(rerr));
+		if (rc == -ETIMEDOUT)
+			continue;
 		if (!rc && c && m.type == BC_MSG_READY && !c->ready) {
 			c->ready = true;
 			pending--;
@@ -486,7 +488,8 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 			struct bc_conn *a = &f->conns[i];
 
 			if (a->done || a->lost ||
-			    mono - a->last_heard_ns <= S_SILENCE_MS * BC_NS_PER_MS)
+			    mono - a->last_heard_ns <= S_SILENCE_MS * BC_NS_PER_MS ||
+			    bc_fleet_waiting(f, a))
 				continue;
 			rc = s_agent_lost(f, rd, res, a, &pending);
 		}
@@ -539,7 +542,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	res->idx = idx;
 	res->status = "failed";
 	res->agent_totals = cJSON_CreateObject();
-	rc = bc_agg_init(&res->agg, f->prof, st);
+	rc = bc_fleet_agg_init(f, &res->agg, st); /* seconds at scale: beside the fleet */
 	/* agents lost in an earlier step ("continue") are out of this one */
 	res->out = calloc((size_t)f->prof->nagents + 1, sizeof(bool));
 	for (i = 0; res->out && i < f->n; i++)

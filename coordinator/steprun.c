@@ -92,6 +92,21 @@ static uint32_t s_seconds_after(const struct bc_profile *p, int idx,
 	return t;
 }
 
+/* a sweep's analysis over its points, run beside the fleet (bc_fleet_beside) */
+struct s_ana {
+	const struct bc_ana_point *pts;
+	int npts;
+	const char *param;
+	cJSON *json;
+};
+
+static void s_ana_json(void *p)
+{
+	struct s_ana *a = p;
+
+	a->json = bc_ana_json(a->pts, a->npts, a->param);
+}
+
 int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON *steps,
 			void (*flush)(void *), void *ctx, bool *degraded, char *err, size_t errlen)
 {
@@ -135,7 +150,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 		rc = bc_step_execute(f, rd, idx, &pts_step[n], &res);
 		bc_live_step_end();
 		if (res.step) {
-			sj = bc_result_step_json(&res);
+			sj = bc_fleet_step_json(f, &res);
 			if (swept) {
 				cJSON_AddStringToObject(sj, "sweep_of", step->name);
 				cJSON_AddStringToObject(sj, "sweep_point", pt.label);
@@ -158,14 +173,18 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 		*degraded |= res.lost != NULL;
 		if (rc)
 			snprintf(err, errlen, "%s", res.error);
-		bc_step_result_free(&res);
-		flush(ctx);
+		bc_fleet_step_free(f, &res);
+		bc_fleet_beside(f, flush, ctx);
 		n++;
 		if (rc || bc_sweep_record(&sw, &sr))
 			break;
 	}
 	if (swept && npts && last) {
-		cJSON *ana = bc_ana_json(pts, npts, bc_sweep_param_names[sw.param]);
+		struct s_ana a = {pts, npts, bc_sweep_param_names[sw.param], NULL};
+		cJSON *ana;
+
+		bc_fleet_beside(f, s_ana_json, &a);
+		ana = a.json;
 
 		cJSON *ev = cJSON_CreateObject();
 
@@ -184,7 +203,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 			bc_sweep_param_names[sw.param], npts, sw.stopped ? ", stopped: " : "",
 			sw.stopped ? sw.stop_reason : "");
 		s_print_verdict(ana);
-		flush(ctx);
+		bc_fleet_beside(f, flush, ctx);
 	}
 	while (npts > 0)
 		bc_verdict_point_free(&pts[--npts]);

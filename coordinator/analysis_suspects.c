@@ -372,7 +372,7 @@ static void s_disk(const struct bc_ana_point *pts, int n, int at, int j, struct 
 static void s_client_cpu(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
 {
 	const struct bc_use *h = &pts[at].clients[j];
-	const struct bc_use *h0 = j < pts[0].nclients ? &pts[0].clients[j] : NULL;
+	const struct bc_use *h0 = j < pts[0].nclients ? &pts[0].clients[j] : NULL, *hz;
 	double lpc = h->ncpu > 0 ? h->load1 / h->ncpu : NAN, share, x, x0;
 	bool busy, rose;
 	char agent[120] = "", before[80] = "";
@@ -396,16 +396,18 @@ static void s_client_cpu(const struct bc_ana_point *pts, int n, int at, int j, s
 		return;
 	}
 	if (share < S_SHARE) {
-		s_say(e, BC_SUS_EXCLUDED, share, S_SHARE,
+		s_say(e, BC_SUS_EXCLUDED, h->cpu_busy, BC_ANA_CPU_U,
 		      "CPU %.0f%% busy, load1 %.1f on %d cores%s%s: other processes, not the load",
 		      100 * h->cpu_busy, h->load1, h->ncpu, agent, before);
 		return;
 	}
-	x = !isnan(h->agent_cpu) ? h->agent_cpu : h->cpu_busy;
+	/* risen from the first point to the one judged (to the last, judged at the first) */
+	hz = at > 0 || n < 2 ? h : (j < pts[n - 1].nclients ? &pts[n - 1].clients[j] : h);
+	x = !isnan(h->agent_cpu) ? hz->agent_cpu : hz->cpu_busy;
 	x0 = h0 ? (!isnan(h->agent_cpu) ? h0->agent_cpu : h0->cpu_busy) : NAN;
-	rose = n < 2 || at == 0 || (x - x0 >= 0.05 && x >= 1.2 * x0);
+	rose = n < 2 || (x - x0 >= 0.05 && x >= 1.2 * x0);
 	if (!rose && !(h->agent_cpu >= S_AGENT_BUSY)) {
-		s_say(e, BC_SUS_EXCLUDED, x0 > 0 ? x / x0 - 1 : 0, 0.2,
+		s_say(e, BC_SUS_EXCLUDED, h->cpu_busy, BC_ANA_CPU_U,
 		      "CPU %.0f%% busy%s, but it did not rise with the load (%.0f%% -> %.0f%%)%s",
 		      100 * h->cpu_busy, agent, 100 * x0, 100 * x, before);
 		return;

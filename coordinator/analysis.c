@@ -1186,14 +1186,20 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 		size_t used;
 		int k;
 
+		int pass;
+
 		cls = lead->cls;
-		snprintf(verdict, sizeof(verdict), "%s: ", cls);
-		for (k = 0; k < BC_SUS_NR; k++)
-			if (k != BC_SUS_LOAD && sus.row[k].state == BC_SUS_IMPLICATED) {
-				used = strlen(verdict);
-				snprintf(verdict + used, sizeof(verdict) - used, "%s%s",
-					 k == sus.lead ? "" : "; ", sus.row[k].finding);
-			}
+		snprintf(verdict, sizeof(verdict), "%s: %s", cls, lead->finding);
+		/* the others after it: saturated ones first, then differences to explain */
+		for (pass = 0; pass < 2; pass++)
+			for (k = 0; k < BC_SUS_NR; k++)
+				if (k != BC_SUS_LOAD && k != sus.lead &&
+				    sus.row[k].state == BC_SUS_IMPLICATED &&
+				    (sus.row[k].score >= 1) == (pass == 0)) {
+					used = strlen(verdict);
+					snprintf(verdict + used, sizeof(verdict) - used, "; %s",
+						 sus.row[k].finding);
+				}
 		used = strlen(verdict);
 		if (sus.cluster[0] && used < sizeof(verdict))
 			snprintf(verdict + used, sizeof(verdict) - used, " (%s)", sus.cluster);

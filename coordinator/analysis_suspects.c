@@ -292,20 +292,18 @@ static double s_sat(const struct bc_use *h)
 	return h->hot_core >= BC_ANA_HOT_CORE_U ? 1 : 0;
 }
 
-/* the same cores saturated at every point from at on (lists known), or not */
+/* the same cores saturated at every point of the sweep (lists known), or not */
 static const char *s_stability(const struct bc_ana_point *pts, int n, int at, int j)
 {
 	const struct bc_use *h = &pts[at].nodes[j];
-	int i, seen = 0;
+	int i;
 
-	if (!h->sat_list[0] || n - at < 2)
+	if (!h->sat_list[0] || n < 2)
 		return "";
-	for (i = at; i < n; i++) {
-		if (j >= pts[i].nnodes || !pts[i].nodes[j].sat_list[0])
+	for (i = 0; i < n; i++)
+		if (j >= pts[i].nnodes || strcmp(pts[i].nodes[j].sat_list, h->sat_list))
 			return ", the set moves between points";
-		seen += strcmp(pts[i].nodes[j].sat_list, h->sat_list) == 0;
-	}
-	return seen == n - at ? ", the same at every point" : ", the set moves between points";
+	return ", the same at every point";
 }
 
 static void s_core_group(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
@@ -498,7 +496,8 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 		snprintf(worst, sizeof(worst), "; bond members: busiest/least busy x%.2f", imb);
 	if (r->finding[0]) {
 		r->state = BC_SUS_IMPLICATED;
-		r->score = 1;
+		/* an MTU mismatch alone costs efficiency, it saturates nothing by itself */
+		r->score = strcmp(r->resource, "MTU") ? 1 : 0.5;
 		memcpy(r->figures, r->finding, sizeof(r->figures));
 		r->cls = strcmp(r->resource, "MTU") ? "NIC-bound" : "network-path";
 		return;
@@ -584,7 +583,7 @@ static void s_version(const struct bc_ana_point *p, struct bc_suspect *r)
 	}
 	if (r->finding[0]) {
 		r->state = BC_SUS_IMPLICATED;
-		r->score = 1;
+		r->score = 0.5; /* a difference to explain, not a saturated resource */
 		r->cls = "version-drift";
 		r->resource = "kernel versions";
 		memcpy(r->figures, r->finding, sizeof(r->figures));
@@ -671,10 +670,11 @@ void bc_ana_suspects(const struct bc_ana_point *pts, int n, int at, bool plateau
 	snprintf(s->row[BC_SUS_NUMA].figures, sizeof(s->row[BC_SUS_NUMA].figures),
 		 "no NUMA placement series from the nodes' counters or the agents");
 	s_version(&pts[at], &s->row[BC_SUS_VERSION]);
+	/* the lead: the highest score, ties in the table's order (nodes before clients) */
 	for (k = 0; k < BC_SUS_NR; k++)
 		if (k != BC_SUS_LOAD && s->row[k].state == BC_SUS_IMPLICATED) {
 			s->nimplicated++;
-			if (s->lead < 0)
+			if (s->lead < 0 || s->row[k].score > s->row[s->lead].score)
 				s->lead = k;
 		}
 	s_cluster(&pts[at], plateau, s);

@@ -118,21 +118,28 @@ static double s_sysnet_num(const struct bc_hoststat *h, const char *ifname, cons
 	return v;
 }
 
-/* the bond or team an interface is enslaved to: /sys/class/net/<if>/master links to it */
-static void s_master(const struct bc_hoststat *h, const char *ifname, char *out, size_t len)
+/* the last component of what the symlink at path points to; out is left alone without one */
+static void s_link_base(const char *path, char *out, size_t len)
 {
-	char p[PATH_MAX + 64], t[PATH_MAX];
+	char t[PATH_MAX];
 	const char *base;
-	ssize_t n;
+	ssize_t n = readlink(path, t, sizeof(t) - 1);
 
-	out[0] = '\0';
-	snprintf(p, sizeof(p), "%s/sys/class/net/%s/master", h->root, ifname);
-	n = readlink(p, t, sizeof(t) - 1);
 	if (n <= 0)
 		return;
 	t[n] = '\0';
 	base = strrchr(t, '/');
 	snprintf(out, len, "%s", base ? base + 1 : t);
+}
+
+/* the bond or team an interface is enslaved to: /sys/class/net/<if>/master links to it */
+static void s_master(const struct bc_hoststat *h, const char *ifname, char *out, size_t len)
+{
+	char p[PATH_MAX + 64];
+
+	out[0] = '\0';
+	snprintf(p, sizeof(p), "%s/sys/class/net/%s/master", h->root, ifname);
+	s_link_base(p, out, len);
 }
 
 static void s_read_netdev(struct bc_hoststat *h, struct bc_hostsnap *s)
@@ -360,10 +367,9 @@ static int s_read(struct bc_hoststat *h, struct bc_hostsnap *s)
  */
 static void s_dev_name(const struct bc_hoststat *h, const char *path, char out[BC_HF_NAME])
 {
-	char link[PATH_MAX], target[PATH_MAX];
+	char link[PATH_MAX];
 	const char *base = strrchr(path, '/');
 	struct stat st;
-	ssize_t n;
 
 	snprintf(out, BC_HF_NAME, "%s", base ? base + 1 : path);
 	if (h->root[0] || stat(path, &st))
@@ -371,12 +377,7 @@ static void s_dev_name(const struct bc_hoststat *h, const char *path, char out[B
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u",
 		 major(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev),
 		 minor(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev));
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
-		return;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	snprintf(out, BC_HF_NAME, "%s", base ? base + 1 : target);
+	s_link_base(link, out, BC_HF_NAME);
 }
 
 struct bc_hoststat *bc_hoststat_new_at(const char *root, const char *const *devices, int n)

@@ -217,8 +217,7 @@ enum bc_ana_class bc_ana_classify(const struct bc_ana_point *prev, const struct 
 	return BC_ANA_DIMINISHING;
 }
 
-/* v rose: at least BC_ANA_RISING times and 10/s above what the point before saw */
-static bool s_rising(double now, double before)
+bool bc_ana_rising(double now, double before)
 {
 	if (isnan(now))
 		return false;
@@ -293,11 +292,11 @@ bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct b
 			     BC_ANA_NIC_U, "%s %s at %.0f%% of %.2f GB/s", nic, tx ? "tx" : "rx",
 			     100 * (tx ? h->nic_tx : h->nic_rx), h->link_bps / 1e9);
 	}
-	if (prev && s_rising(h->drops_per_s, prev->drops_per_s))
+	if (prev && bc_ana_rising(h->drops_per_s, prev->drops_per_s))
 		return s_set(f, "nic", "NIC drops", fmax(h->nic_tx, h->nic_rx), BC_ANA_NIC_U,
 			     "%s drops rising: %.0f/s (before %.0f/s)", nic, h->drops_per_s,
 			     isnan(prev->drops_per_s) ? 0 : prev->drops_per_s);
-	if (prev && s_rising(h->retrans_per_s, prev->retrans_per_s))
+	if (prev && bc_ana_rising(h->retrans_per_s, prev->retrans_per_s))
 		return s_set(f, "nic", "TCP retransmits", fmax(h->nic_tx, h->nic_rx), BC_ANA_NIC_U,
 			     "%s TCP retransmits rising: %.0f/s (before %.0f/s)", nic,
 			     h->retrans_per_s,
@@ -312,7 +311,7 @@ bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct b
 	/* 3-4. one core pegged while the rest idle; softirq on it names the cause */
 	if (h->hot_core >= BC_ANA_HOT_CORE_U && h->cpu_busy < BC_ANA_HOT_CORE_MEAN) {
 		bool soft = h->softirq_hot >= BC_ANA_SOFTIRQ_U ||
-			    (prev && s_rising(h->squeezed_per_s, prev->squeezed_per_s));
+			    (prev && bc_ana_rising(h->squeezed_per_s, prev->squeezed_per_s));
 
 		if (soft)
 			return s_set(

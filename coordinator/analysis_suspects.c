@@ -107,16 +107,6 @@ static const struct bc_use *s_host(const struct bc_ana_point *p, bool client, in
 	return j < p->nnodes ? &p->nodes[j] : NULL;
 }
 
-/* v rose: twice what the point before saw and 10/s above it */
-static bool s_rising(double now, double before)
-{
-	if (isnan(now))
-		return false;
-	if (isnan(before))
-		before = 0;
-	return now > BC_ANA_RISING * before && now - before > 10;
-}
-
 typedef void (*s_eval_fn)(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e);
 
 /*
@@ -260,7 +250,7 @@ static bool s_softirq_hot(const struct bc_use *h, const struct bc_use *prev)
 {
 	return h->softirq_hot >= BC_ANA_SOFTIRQ_U &&
 	       (h->hot_core >= BC_ANA_HOT_CORE_U ||
-		(prev && s_rising(h->squeezed_per_s, prev->squeezed_per_s)));
+		(prev && bc_ana_rising(h->squeezed_per_s, prev->squeezed_per_s)));
 }
 
 static void s_softirq(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
@@ -468,9 +458,9 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 			r->u = h->member_max_util;
 			r->threshold = BC_ANA_NIC_U;
 			r->resource = "bond member";
-		} else if (ph && (s_rising(h->drops_per_s, ph->drops_per_s) ||
-				  s_rising(h->retrans_per_s, ph->retrans_per_s))) {
-			bool drops = s_rising(h->drops_per_s, ph->drops_per_s);
+		} else if (ph && (bc_ana_rising(h->drops_per_s, ph->drops_per_s) ||
+				  bc_ana_rising(h->retrans_per_s, ph->retrans_per_s))) {
+			bool drops = bc_ana_rising(h->drops_per_s, ph->drops_per_s);
 			double now = drops ? h->drops_per_s : h->retrans_per_s;
 			double was = drops ? ph->drops_per_s : ph->retrans_per_s;
 

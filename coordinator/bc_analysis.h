@@ -177,6 +177,9 @@ struct bc_usl {
  */
 int bc_ana_usl_fit(const double *n, const double *x, int cnt, struct bc_usl *out);
 
+/* a rate rose: at least BC_ANA_RISING times and 10/s above what the point before saw (NaN: 0) */
+bool bc_ana_rising(double now, double before);
+
 /* what USE found on one host */
 struct bc_use_finding {
 	bool saturated;

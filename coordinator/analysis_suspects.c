@@ -419,7 +419,7 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 	const struct bc_ana_point *p = &pts[at], *pp = at > 0 ? &pts[at - 1] : NULL;
 	double lo = NAN, hi = NAN, imb = 1;
 	char mtus[200] = "", worst[200] = "";
-	int i, measured = 0, members = 0, nmtu = 0;
+	int i, measured = 0, members = 0, nmtu = 0, sides = 0;
 
 	r->state = BC_SUS_NOT_MEASURED;
 	for (i = 0; i < p->nnodes + p->nclients; i++) {
@@ -429,10 +429,12 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 				    *ph = pp ? s_host(pp, client, j) : NULL;
 		const char *kind = client ? "client" : "node";
 
+		/* a host's MTU is its smallest counted link's: what a path through it can carry */
 		if (!isnan(h->mtu_min)) {
 			nmtu++;
+			sides |= client ? 2 : 1;
 			lo = isnan(lo) ? h->mtu_min : fmin(lo, h->mtu_min);
-			hi = isnan(hi) ? h->mtu_max : fmax(hi, h->mtu_max);
+			hi = isnan(hi) ? h->mtu_min : fmax(hi, h->mtu_min);
 			s_cat(mtus, sizeof(mtus), "%s%s %.0f", mtus[0] ? ", " : "", h->name,
 			      h->mtu_min);
 		}
@@ -475,7 +477,8 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 			r->resource = drops ? "NIC drops" : "TCP retransmits";
 		}
 	}
-	if (nmtu && lo != hi) {
+	/* both ends known, or there is no path to compare */
+	if (sides == 3 && lo != hi) {
 		s_cat(r->finding, sizeof(r->finding), "%sMTU differs between the ends (%s)",
 		      r->finding[0] ? "; " : "", mtus);
 		r->resource = r->resource ? r->resource : "MTU";
@@ -498,9 +501,13 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 	r->score = members ? s_score(imb, 3.0) : 0;
 	snprintf(r->hosts, sizeof(r->hosts), "%d host(s) with MTU, %d with bond members", nmtu,
 		 members);
-	if (nmtu)
+	if (sides == 3)
 		snprintf(r->figures, sizeof(r->figures), "MTU %.0f on every end measured (%d)%s%s",
 			 lo, nmtu, worst, measured ? "; drops/retransmits not rising" : "");
+	else if (nmtu)
+		snprintf(r->figures, sizeof(r->figures), "MTU %s (%s only)%s%s", mtus,
+			 sides == 1 ? "nodes" : "clients", worst,
+			 measured ? "; drops/retransmits not rising" : "");
 	else
 		snprintf(r->figures, sizeof(r->figures), "MTU not reported%s%s", worst,
 			 measured ? "; drops/retransmits not rising" : "");
@@ -528,12 +535,23 @@ static void s_load(const struct bc_ana_point *pts, int n, int at, bool plateau,
 		    z->r_mean_s / a->r_mean_s);
 		return;
 	}
-	r->state = BC_SUS_IMPLICATED;
-	r->score = 1;
+	/* the last step up still paid off: more load would give more, the sweep stopped short */
+	if (bc_ana_classify(&pts[n - 2], z, NULL) == BC_ANA_SCALING) {
+		r->state = BC_SUS_IMPLICATED;
+		r->score = 1;
+		snprintf(r->figures, sizeof(r->figures),
+			 "throughput x%.2f for load x%.2g (N %.0f -> %.0f): still rising, no "
+			 "ceiling yet",
+			 pts[0].x_bps > 0 ? z->x_bps / pts[0].x_bps : NAN, z->n / pts[0].n,
+			 pts[0].n, z->n);
+		memcpy(r->finding, r->figures, sizeof(r->finding));
+		return;
+	}
+	r->state = BC_SUS_EXCLUDED;
+	r->score = 0.5;
 	snprintf(r->figures, sizeof(r->figures),
-		 "throughput x%.2f for load x%.2g (N %.0f -> %.0f): still rising, no ceiling yet",
+		 "throughput x%.2f for load x%.2g (N %.0f -> %.0f): more load gave little",
 		 pts[0].x_bps > 0 ? z->x_bps / pts[0].x_bps : NAN, z->n / pts[0].n, pts[0].n, z->n);
-	memcpy(r->finding, r->figures, sizeof(r->finding));
 }
 
 /* the same kernel on every node, and on every client */

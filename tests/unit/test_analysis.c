@@ -942,6 +942,25 @@ static void test_client_cpu_rules(void)
 	cJSON_Delete(a);
 }
 
+/* one host's links with different MTUs, and no node to compare with: no path mismatch */
+static void test_mtu_one_end(void)
+{
+	struct bc_use cl[1];
+	struct bc_ana_point p = point(16, 1e9, 16 * MiB / 1e9);
+	cJSON *a;
+
+	cl[0] = client("local", 1e9, 0.3);
+	cl[0].mtu_min = 1400;
+	cl[0].mtu_max = 1500;
+	p.clients = cl;
+	p.nclients = 1;
+	a = bc_ana_json(&p, 1, NULL);
+	CHECK_MSG(strcmp(jstr(suspect(a, "network path"), "state"), "implicated"), "%s",
+		  jstr(a, "verdict"));
+	CHECK(strstr(jstr(suspect(a, "network path"), "figures"), "clients only") != NULL);
+	cJSON_Delete(a);
+}
+
 /* a client that is the ceiling: throughput follows its agent's CPU up to the whole host */
 static void test_client_cpu_bound_sweep(void)
 {
@@ -1046,6 +1065,7 @@ int main(void)
 	test_suspects_seed();
 	test_client_cpu_rules();
 	test_client_cpu_bound_sweep();
+	test_mtu_one_end();
 	test_hostfig_core_group();
 	TEST_DONE();
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -37,6 +38,8 @@ struct bc_hoststat {
 	bool scheduled, have_base;
 	uint64_t start_mono_ns, prev_mono_ns; /* boundary 0; when prev was read */
 	uint32_t seconds, next;		      /* boundaries 0..seconds; the next one to read */
+	/* the host before the step (PREPARE to START), attached to interval 0 */
+	double base_busy, base_agent, base_load1, base_s;
 	struct {
 		uint32_t k;
 		cJSON *fig; /* NULL: free slot */
@@ -98,6 +101,47 @@ static double s_speed(const struct bc_hoststat *h, const char *ifname)
 	return mbps > 0 ? (double)mbps * 1e6 / 8 : NAN;
 }
 
+/* a number from /sys/class/net/<if>/<file>, NaN when absent */
+static double s_sysnet_num(const struct bc_hoststat *h, const char *ifname, const char *file)
+{
+	char p[128];
+	FILE *f;
+	double v = NAN;
+
+	snprintf(p, sizeof(p), "/sys/class/net/%s/%s", ifname, file);
+	f = s_open(h, p);
+	if (!f)
+		return NAN;
+	if (fscanf(f, "%lf", &v) != 1)
+		v = NAN;
+	fclose(f);
+	return v;
+}
+
+/* the last component of what the symlink at path points to; out is left alone without one */
+static void s_link_base(const char *path, char *out, size_t len)
+{
+	char t[PATH_MAX];
+	const char *base;
+	ssize_t n = readlink(path, t, sizeof(t) - 1);
+
+	if (n <= 0)
+		return;
+	t[n] = '\0';
+	base = strrchr(t, '/');
+	snprintf(out, len, "%s", base ? base + 1 : t);
+}
+
+/* the bond or team an interface is enslaved to: /sys/class/net/<if>/master links to it */
+static void s_master(const struct bc_hoststat *h, const char *ifname, char *out, size_t len)
+{
+	char p[PATH_MAX + 64];
+
+	out[0] = '\0';
+	snprintf(p, sizeof(p), "%s/sys/class/net/%s/master", h->root, ifname);
+	s_link_base(p, out, len);
+}
+
 static void s_read_netdev(struct bc_hoststat *h, struct bc_hostsnap *s)
 {
 	FILE *f = s_open(h, "/proc/net/dev");
@@ -129,8 +173,72 @@ static void s_read_netdev(struct bc_hoststat *h, struct bc_hostsnap *s)
 		n->rx_drop = (double)rxd;
 		n->tx_drop = (double)txd;
 		n->speed_bytes = s_speed(h, name);
+		n->mtu = s_sysnet_num(h, name, "mtu");
+		s_master(h, name, n->master, sizeof(n->master));
 	}
 	fclose(f);
+}
+
+/* utime + stime of a /proc stat line, in seconds; the comm in parentheses may hold anything */
+static double s_stat_cpu(const struct bc_hoststat *h, const char *path, char *comm, size_t len)
+{
+	char line[1024], *open_p, *close_p;
+	unsigned long long ut, st;
+	FILE *f = s_open(h, path);
+	bool ok;
+
+	if (!f)
+		return NAN;
+	ok = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	open_p = ok ? strchr(line, '(') : NULL;
+	close_p = ok ? strrchr(line, ')') : NULL;
+	if (!open_p || !close_p || close_p < open_p)
+		return NAN;
+	if (comm)
+		snprintf(comm, len, "%.*s", (int)(close_p - open_p - 1), open_p + 1);
+	/* after ") ": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime
+	 * stime */
+	if (sscanf(close_p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
+		   &st) != 2)
+		return NAN;
+	return (double)(ut + st) / h->hz;
+}
+
+/*
+ * The agent's own CPU: the process (dead threads included) and, per live
+ * thread, its job threads and its io_uring workers, which are threads of
+ * the process too (iou-wrk-<tid>, and iou-sqp-<tid> with SQPOLL).
+ */
+static void s_read_self(struct bc_hoststat *h, struct bc_hostsnap *s)
+{
+	char dir[PATH_MAX], path[128], comm[64];
+	struct dirent *e;
+	DIR *d;
+
+	s->proc_cpu_s = s_stat_cpu(h, "/proc/self/stat", NULL, 0);
+	if (isnan(s->proc_cpu_s))
+		return;
+	snprintf(dir, sizeof(dir), "%s/proc/self/task", h->root);
+	d = opendir(dir);
+	if (!d)
+		return;
+	s->proc_jobs_cpu_s = s->proc_iou_cpu_s = 0;
+	while ((e = readdir(d))) {
+		double v;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%.32s/stat", e->d_name);
+		v = s_stat_cpu(h, path, comm, sizeof(comm));
+		if (isnan(v))
+			continue; /* exited since readdir */
+		if (!strncmp(comm, "bc-job-", 7))
+			s->proc_jobs_cpu_s += v;
+		else if (!strncmp(comm, "iou-", 4))
+			s->proc_iou_cpu_s += v;
+	}
+	closedir(d);
 }
 
 static void s_read_diskstats(struct bc_hoststat *h, struct bc_hostsnap *s)
@@ -184,6 +292,11 @@ static void s_read_misc(struct bc_hoststat *h, struct bc_hostsnap *s)
 			else if (sscanf(line, "MemAvailable: %llu", &kb) == 1)
 				s->mem_avail = (double)kb * 1024;
 		}
+		fclose(f);
+	}
+	if ((f = s_open(h, "/proc/sys/kernel/osrelease"))) {
+		if (fgets(s->kernel, sizeof(s->kernel), f))
+			s->kernel[strcspn(s->kernel, "\n")] = '\0';
 		fclose(f);
 	}
 	if ((f = s_open(h, "/proc/loadavg"))) {
@@ -244,6 +357,7 @@ static int s_read(struct bc_hoststat *h, struct bc_hostsnap *s)
 	s_read_netdev(h, s);
 	s_read_diskstats(h, s);
 	s_read_misc(h, s);
+	s_read_self(h, s);
 	return 0;
 }
 
@@ -253,10 +367,9 @@ static int s_read(struct bc_hoststat *h, struct bc_hostsnap *s)
  */
 static void s_dev_name(const struct bc_hoststat *h, const char *path, char out[BC_HF_NAME])
 {
-	char link[PATH_MAX], target[PATH_MAX];
+	char link[PATH_MAX];
 	const char *base = strrchr(path, '/');
 	struct stat st;
-	ssize_t n;
 
 	snprintf(out, BC_HF_NAME, "%s", base ? base + 1 : path);
 	if (h->root[0] || stat(path, &st))
@@ -264,12 +377,7 @@ static void s_dev_name(const struct bc_hoststat *h, const char *path, char out[B
 	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u",
 		 major(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev),
 		 minor(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev));
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
-		return;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	snprintf(out, BC_HF_NAME, "%s", base ? base + 1 : target);
+	s_link_base(link, out, BC_HF_NAME);
 }
 
 struct bc_hoststat *bc_hoststat_new_at(const char *root, const char *const *devices, int n)
@@ -281,6 +389,7 @@ struct bc_hoststat *bc_hoststat_new_at(const char *root, const char *const *devi
 	if (!h)
 		return NULL;
 	snprintf(h->root, sizeof(h->root), "%s", root ? root : "");
+	h->base_busy = h->base_agent = h->base_load1 = h->base_s = NAN;
 	h->hz = hz > 0 ? (double)hz : 100.0;
 	bc_hostsnap_init(&h->prev);
 	bc_hostsnap_init(&h->cur);
@@ -333,11 +442,32 @@ static void s_forget(struct bc_hoststat *h)
 	}
 }
 
+/*
+ * The host between the last read (PREPARE, or the step before) and now,
+ * before any I/O of this step: what other processes use, so a client whose
+ * CPU was busy before the load came is not taken for one the load made busy.
+ */
+static void s_baseline(struct bc_hoststat *h)
+{
+	struct bc_hostfig *fig = malloc(sizeof(*fig));
+
+	h->base_busy = h->base_agent = h->base_load1 = h->base_s = NAN;
+	if (fig && h->prev.t_ns && !s_read(h, &h->cur) &&
+	    !bc_hostfig_compute(&h->prev, &h->cur, NULL, fig) && fig->dt_s >= 0.1) {
+		h->base_busy = fig->cpu_busy;
+		h->base_agent = fig->agent_cpu;
+		h->base_load1 = fig->load1;
+		h->base_s = fig->dt_s;
+	}
+	free(fig);
+}
+
 void bc_hoststat_schedule(struct bc_hoststat *h, uint64_t start_mono_ns, uint32_t seconds)
 {
 	if (!h)
 		return;
 	s_forget(h);
+	s_baseline(h);
 	h->scheduled = true;
 	h->have_base = false;
 	h->start_mono_ns = start_mono_ns;
@@ -368,6 +498,14 @@ static void s_boundary(struct bc_hoststat *h, bool base, uint32_t k, uint64_t no
 		return;
 	cJSON_AddNumberToObject(j, "t0_s", round(s_since_start(h, h->prev_mono_ns) * 1e4) / 1e4);
 	cJSON_AddNumberToObject(j, "t1_s", round(s_since_start(h, now) * 1e4) / 1e4);
+	if (k == 0 && !isnan(h->base_s)) {
+		cJSON_AddItemToObject(j, "baseline_s", bc_hostfig_num(h->base_s));
+		cJSON_AddItemToObject(j, "baseline_cpu_busy_pct",
+				      bc_hostfig_num(100 * h->base_busy));
+		cJSON_AddItemToObject(j, "baseline_agent_cpu_pct",
+				      bc_hostfig_num(100 * h->base_agent));
+		cJSON_AddItemToObject(j, "baseline_load1", bc_hostfig_num(h->base_load1));
+	}
 	h->prev_mono_ns = now;
 	/* an interval nobody took in S_READY seconds is dropped for the new one */
 	cJSON_Delete(h->ready[slot].fig);

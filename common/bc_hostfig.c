@@ -32,6 +32,8 @@ const struct bc_hostfig_field bc_hostfig_fields[] = {
     F("softnet_squeezed_per_s", softnet_squeezed_per_s, 1),
     F("cpu_busy_pct", cpu_busy, 100),
     F("cpu_hot_core_pct", cpu_hot_core, 100),
+    F("cpu_sat_cores", cpu_sat_cores, 1),
+    F("cpu_sat_busy_pct", cpu_sat_busy, 100),
     F("softirq_pct", softirq, 100),
     F("softirq_hot_core_pct", softirq_hot_core, 100),
     F("irq_pct", irq, 100),
@@ -74,6 +76,8 @@ void bc_hostsnap_reset(struct bc_hostsnap *s)
 	s->mem_total = s->mem_avail = s->load1 = NAN;
 	s->softnet_squeezed = s->softnet_dropped = NAN;
 	s->tcp_retrans = s->tcp_out = NAN;
+	s->proc_cpu_s = s->proc_jobs_cpu_s = s->proc_iou_cpu_s = NAN;
+	s->kernel[0] = '\0';
 	for (i = 0; i < BC_HF_CUSTOM; i++)
 		s->custom[i] = NAN;
 }
@@ -146,6 +150,8 @@ struct bc_hostsnap_nic *bc_hostsnap_nic(struct bc_hostsnap *s, const char *name)
 	n = &s->nics[s->nnics++];
 	snprintf(n->name, sizeof(n->name), "%s", name);
 	n->tx_bytes = n->rx_bytes = n->tx_drop = n->rx_drop = n->speed_bytes = NAN;
+	n->mtu = NAN;
+	n->master[0] = '\0';
 	return n;
 }
 
@@ -231,6 +237,32 @@ static bool s_counted(const struct bc_hostsnap *b, const char *name, const char 
 	return !bonds || !strncmp(name, "bond", 4) || !strncmp(name, "team", 4);
 }
 
+/*
+ * A member link of the counted bond: named in the profile's nic_members,
+ * else the host says so (sysfs master), else - node_exporter does not say
+ * which links a bond has - every physical link beside a counted bond.
+ */
+static bool s_member(const struct bc_hostsnap *b, const struct bc_hostsnap_nic *n,
+		     const struct bc_hostfig_opts *o)
+{
+	bool bond = false;
+	int i;
+
+	if (o && o->members && *o->members)
+		return s_in_list(o->members, n->name);
+	if (n->master[0])
+		return true;
+	if (bc_hostfig_virtual_nic(n->name) || !strncmp(n->name, "bond", 4) ||
+	    !strncmp(n->name, "team", 4))
+		return false;
+	for (i = 0; i < b->nnics; i++)
+		if ((!strncmp(b->nics[i].name, "bond", 4) ||
+		     !strncmp(b->nics[i].name, "team", 4)) &&
+		    s_counted(b, b->nics[i].name, o ? o->nic : NULL))
+			bond = true;
+	return bond;
+}
+
 /* (b - a) / dt, NaN when either is unknown or the counter went backwards */
 static double s_rate(double a, double b, double dt)
 {
@@ -246,7 +278,7 @@ static double s_nanmax(double m, double v)
 
 static void s_cpu(const struct bc_hostsnap *a, const struct bc_hostsnap *b, struct bc_hostfig *f)
 {
-	double tot = 0, idle = 0, soft = 0, irq = 0, iow = 0;
+	double tot = 0, idle = 0, soft = 0, irq = 0, iow = 0, sat = 0, sat_busy = 0;
 	int c, m, n = a->ncpu < b->ncpu ? a->ncpu : b->ncpu, seen = 0;
 
 	for (c = 0; c < n; c++) {
@@ -275,6 +307,11 @@ static void s_cpu(const struct bc_hostsnap *a, const struct bc_hostsnap *b, stru
 			f->cpu_hot_core = busy / t;
 			f->cpu_hot_core_id = c;
 		}
+		if (busy / t >= BC_HF_SAT_CORE_U) {
+			sat++;
+			sat_busy += busy / t;
+			f->cpu_sat_mask[c / 64] |= 1ULL << (c % 64);
+		}
 		if (isnan(f->softirq_hot_core) || d[BC_CPU_SOFTIRQ] / t > f->softirq_hot_core) {
 			f->softirq_hot_core = d[BC_CPU_SOFTIRQ] / t;
 			f->softirq_hot_core_id = c;
@@ -284,6 +321,8 @@ static void s_cpu(const struct bc_hostsnap *a, const struct bc_hostsnap *b, stru
 		return;
 	f->ncpu = seen;
 	f->cpu_busy = 1.0 - idle / tot;
+	f->cpu_sat_cores = sat;
+	f->cpu_sat_busy = sat ? sat_busy / sat : NAN;
 	f->softirq = soft / tot;
 	f->irq = irq / tot;
 	f->iowait = iow / tot;
@@ -310,9 +349,13 @@ static void s_net(const struct bc_hostsnap *a, const struct bc_hostsnap *b,
 		out->tx_bps = s_rate(na->tx_bytes, nb->tx_bytes, f->dt_s);
 		out->rx_bps = s_rate(na->rx_bytes, nb->rx_bytes, f->dt_s);
 		out->speed_bps = nb->speed_bytes > 0 ? nb->speed_bytes : NAN;
+		out->mtu = nb->mtu > 0 ? nb->mtu : NAN;
 		out->counted = s_counted(b, nb->name, o ? o->nic : NULL);
-		if (!out->counted)
+		if (!out->counted) {
+			out->member = s_member(b, nb, o);
 			continue;
+		}
+		out->member = false;
 		any = true;
 		tx += out->tx_bps;
 		rx += out->rx_bps;
@@ -385,6 +428,51 @@ static void s_disk(const struct bc_hostsnap *a, const struct bc_hostsnap *b, str
 	}
 }
 
+/*
+ * The agent's share of the host: a thread that exited takes its seconds
+ * out of the per-thread sums (the process total keeps them), so a share
+ * that went backwards counts as 0 rather than unknown.
+ */
+static void s_agent_cpu(const struct bc_hostsnap *a, const struct bc_hostsnap *b,
+			struct bc_hostfig *f)
+{
+	double cap = f->dt_s * (f->ncpu > 0 ? f->ncpu : 1);
+	double p = s_rate(a->proc_cpu_s, b->proc_cpu_s, 1);
+	double jobs = b->proc_jobs_cpu_s - a->proc_jobs_cpu_s;
+	double iou = b->proc_iou_cpu_s - a->proc_iou_cpu_s;
+
+	if (isnan(p) || !(cap > 0))
+		return;
+	f->agent_cpu = p / cap;
+	f->agent_cores = p / f->dt_s;
+	f->agent_jobs_cpu = isnan(jobs) ? NAN : fmax(jobs, 0) / cap;
+	f->agent_iou_cpu = isnan(iou) ? NAN : fmax(iou, 0) / cap;
+}
+
+void bc_hostfig_cpulist(const uint64_t *mask, int ncpu, char *buf, size_t len)
+{
+	size_t used = 0;
+	int c = 0, lo;
+
+	buf[0] = '\0';
+	if (ncpu > BC_HF_CPUS)
+		ncpu = BC_HF_CPUS;
+	while (c < ncpu && used < len) {
+		if (!(mask[c / 64] >> (c % 64) & 1)) {
+			c++;
+			continue;
+		}
+		lo = c;
+		while (c + 1 < ncpu && (mask[(c + 1) / 64] >> ((c + 1) % 64) & 1))
+			c++;
+		used +=
+		    (size_t)(lo == c ? snprintf(buf + used, len - used, "%s%d", used ? "," : "", lo)
+				     : snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "",
+						lo, c));
+		c++;
+	}
+}
+
 void bc_hostfig_clear(struct bc_hostfig *f, int ncustom)
 {
 	int i;
@@ -393,6 +481,9 @@ void bc_hostfig_clear(struct bc_hostfig *f, int ncustom)
 		*(double *)((char *)f + bc_hostfig_fields[i].off) = NAN;
 	f->dt_s = NAN;
 	f->ncpu = 0;
+	memset(f->cpu_sat_mask, 0, sizeof(f->cpu_sat_mask));
+	f->agent_cpu = f->agent_jobs_cpu = f->agent_iou_cpu = f->agent_cores = NAN;
+	f->kernel[0] = '\0';
 	f->cpu_hot_core_id = f->softirq_hot_core_id = -1;
 	f->nnics = f->ndisks = 0;
 	f->ncustom = ncustom < BC_HF_CUSTOM ? ncustom : BC_HF_CUSTOM;
@@ -417,6 +508,8 @@ int bc_hostfig_compute(const struct bc_hostsnap *a, const struct bc_hostsnap *b,
 	if (b->mem_total > 0 && !isnan(b->mem_avail))
 		f->mem_used = 1.0 - b->mem_avail / b->mem_total;
 	f->load1 = b->load1;
+	snprintf(f->kernel, sizeof(f->kernel), "%s", b->kernel);
+	s_agent_cpu(a, b, f);
 	for (i = 0; i < f->ncustom; i++)
 		f->custom[i] = o && o->custom_rate && o->custom_rate[i]
 				   ? s_rate(a->custom[i], b->custom[i], f->dt_s)
@@ -453,6 +546,18 @@ cJSON *bc_hostfig_json(const struct bc_hostfig *f, bool detail)
 		cJSON_AddNumberToObject(o, "cpu_hot_core", f->cpu_hot_core_id);
 	if (f->softirq_hot_core_id >= 0)
 		cJSON_AddNumberToObject(o, "softirq_hot_core", f->softirq_hot_core_id);
+	if (f->cpu_sat_cores > 0) {
+		char list[512];
+
+		bc_hostfig_cpulist(f->cpu_sat_mask, BC_HF_CPUS, list, sizeof(list));
+		cJSON_AddStringToObject(o, "cpu_sat_list", list);
+	}
+	if (f->kernel[0])
+		cJSON_AddStringToObject(o, "kernel", f->kernel);
+	s_add(o, "agent_cpu_pct", 100 * f->agent_cpu);
+	s_add(o, "agent_cores", f->agent_cores);
+	s_add(o, "agent_jobs_cpu_pct", 100 * f->agent_jobs_cpu);
+	s_add(o, "agent_iouring_cpu_pct", 100 * f->agent_iou_cpu);
 	if (!detail)
 		return o;
 	nics = f->nnics ? cJSON_AddObjectToObject(o, "nics") : NULL;
@@ -465,7 +570,10 @@ cJSON *bc_hostfig_json(const struct bc_hostfig *f, bool detail)
 		s_add(x, "speed_mbps", n->speed_bps * 1e-6);
 		s_add(x, "tx_util_pct", 100 * n->tx_bps / n->speed_bps);
 		s_add(x, "rx_util_pct", 100 * n->rx_bps / n->speed_bps);
+		s_add(x, "mtu", n->mtu);
 		cJSON_AddBoolToObject(x, "counted", n->counted);
+		if (n->member)
+			cJSON_AddBoolToObject(x, "member", true);
 	}
 	disks = f->ndisks ? cJSON_AddObjectToObject(o, "disks") : NULL;
 	for (i = 0; i < f->ndisks; i++) {
@@ -511,6 +619,9 @@ static void s_accumulate(cJSON *acc, cJSON *cnt, const cJSON *src)
 			cJSON_SetNumberValue(c, c->valuedouble + 1);
 		} else if (cJSON_IsTrue(v) && !a) {
 			cJSON_AddBoolToObject(acc, v->string, true); /* "counted" in any sample */
+		} else if (cJSON_IsString(v) && !a) {
+			cJSON_AddStringToObject(acc, v->string,
+						v->valuestring); /* the first one's */
 		}
 	}
 }

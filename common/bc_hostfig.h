@@ -47,6 +47,8 @@ struct bc_hostsnap_nic {
 	double tx_bytes, rx_bytes; /* counters */
 	double tx_drop, rx_drop;   /* counters, NaN unknown */
 	double speed_bytes;	   /* link speed in bytes/s, NaN when unknown (down, virtual) */
+	double mtu;		   /* bytes, NaN unknown (node_network_mtu_bytes, sysfs mtu) */
+	char master[BC_HF_NAME];   /* the bond/team it is a member of, "" none or unknown */
 };
 
 struct bc_hostsnap_disk {
@@ -71,6 +73,13 @@ struct bc_hostsnap {
 	double tcp_retrans, tcp_out;		  /* segments, counters */
 	int ncustom;
 	double custom[BC_HF_CUSTOM]; /* sum of the matching samples, NaN when none */
+	/*
+	 * The agent's own CPU seconds (user + system, /proc/self/task/<tid>/stat):
+	 * the whole process, its job threads (bc-job-*) and its io_uring
+	 * workers (iou-wrk-*, iou-sqp-*); NaN where not read (storage nodes).
+	 */
+	double proc_cpu_s, proc_jobs_cpu_s, proc_iou_cpu_s;
+	char kernel[64]; /* kernel release (node_uname_info, osrelease), "" unknown */
 };
 
 /* every value unknown, nothing allocated */
@@ -93,6 +102,8 @@ struct bc_hostfig_nic {
 	double tx_bps, rx_bps; /* bytes/s */
 	double speed_bps;      /* bytes/s, NaN unknown */
 	bool counted;	       /* part of the host's net_* totals */
+	bool member;	       /* a member link of a counted bond (its bytes are the bond's too) */
+	double mtu;	       /* bytes, NaN unknown */
 };
 
 struct bc_hostfig_disk {
@@ -115,6 +126,14 @@ struct bc_hostfig {
 	double cpu_busy;     /* 1 - (idle+iowait+steal)/total over every cpu */
 	double cpu_hot_core; /* busiest single cpu, same definition */
 	int cpu_hot_core_id;
+	/*
+	 * The saturated core group: how many cpus were at least
+	 * BC_HF_SAT_CORE_U busy over the interval, which ones (bit c of
+	 * cpu_sat_mask), and their mean busy share.
+	 */
+	double cpu_sat_cores;
+	double cpu_sat_busy;
+	uint64_t cpu_sat_mask[BC_HF_CPUS / 64];
 	double softirq, softirq_hot_core; /* average and hottest cpu */
 	int softirq_hot_core_id;
 	double irq, iowait;
@@ -128,11 +147,22 @@ struct bc_hostfig {
 	struct bc_hostfig_disk disks[BC_HF_DISKS];
 	int ncustom;
 	double custom[BC_HF_CUSTOM];
+	/*
+	 * The agent's own CPU over the interval as fractions of the host's
+	 * capacity (ncpu cores), comparable with cpu_busy: the process, its job
+	 * threads, its io_uring workers; agent_cores is the process in cores.
+	 * NaN on storage nodes.
+	 */
+	double agent_cpu, agent_jobs_cpu, agent_iou_cpu, agent_cores;
+	char kernel[64]; /* "" unknown */
 };
+
+#define BC_HF_SAT_CORE_U 0.95 /* a core this busy is saturated (analysis.md §1.5, hot core) */
 
 struct bc_hostfig_opts {
 	const char *nic;	 /* interfaces to count, "bond0" or "eth0,eth1"; NULL: see .c */
 	const bool *custom_rate; /* [ncustom]: counter (per-second rate) or gauge; NULL: gauges */
+	const char *members;	 /* member links of the counted bond, "eth0,eth1"; NULL: see .c */
 };
 
 /* one fixed figure: its JSON key, where it lives and the factor to the JSON unit */
@@ -179,6 +209,9 @@ cJSON *bc_hostfig_json(const struct bc_hostfig *f, bool detail);
  * ceiling check. Caller owns it; NULL without samples or memory.
  */
 cJSON *bc_hostfig_mean_json(const cJSON *const *samples, int n);
+
+/* "0-15,64-79": the cpus of a mask, ranges collapsed; "" when none */
+void bc_hostfig_cpulist(const uint64_t *mask, int ncpu, char *buf, size_t len);
 
 /* a double for JSON: NaN/inf as null, else rounded to 3 decimals */
 cJSON *bc_hostfig_num(double v);

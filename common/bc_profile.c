@@ -23,7 +23,7 @@ static const char *const s_root_keys[] = {
 };
 static const char *const s_agent_keys[] = {"name", "endpoint", "server_key", NULL};
 static const char *const s_node_keys[] = {"name", "addresses", "metrics", "nic",
-					  "prometheus", "series", NULL};
+					  "prometheus", "series", "nic_members", NULL};
 static const char *const s_volume_keys[] = {
     "agent",	   "path",     "size", "offset",   "length", "node",
     "destructive", "workload", "fdp",  "nvme_tcp", "sim",    NULL,
@@ -206,6 +206,13 @@ static int s_parse_node(struct bc_check *c, const cJSON *item, const char *base,
 		return bc_check_fail(c, path,
 				     "expected an interface name of 1..%d characters, got %s",
 				     S_NIC_MAX, bc_check_show(v, shown));
+	/* the bond's member links, "eth0,eth1": their balance is a suspect of its own */
+	ret = bc_check_item(c, item, base, "nic_members", false, path, &v);
+	if (ret)
+		return ret;
+	if (v && (!cJSON_IsString(v) || !*v->valuestring || strlen(v->valuestring) > 127))
+		return bc_check_fail(c, path, "expected interface names \"eth0,eth1\" of 1..127 "
+				     "characters, got %s", bc_check_show(v, shown));
 	nd->json = cJSON_Duplicate(item, true);
 	return nd->json ? 0 : -ENOMEM;
 }

@@ -15,6 +15,7 @@
  *                                        if the agent also runs --allow-destructive
  *   "nodes": [{"name": "oss-1", "addresses": ["10.0.1.1"],       optional
  *              "metrics": ["http://10.0.1.1:9100/metrics"], "nic": "bond0",
+ *              "nic_members": "eth0,eth1",             optional: the bond's links
  *              "prometheus": {"url": ..., "instance": ...},   optional, and
  *              "series": [{"name", "promql" | "metric"...}]}], see bc_profile_counters.c
  *   "volumes": [{"agent": "client-04",   required, must name a declared agent

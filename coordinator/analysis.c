@@ -36,6 +36,34 @@ void bc_use_init(struct bc_use *u, const char *name, bool client)
 	u->drops_per_s = u->retrans_per_s = u->squeezed_per_s = NAN;
 	u->reactor_busy = u->disk_aqu_max = u->disk_w_await_ms = u->disk_write_bps = NAN;
 	u->waf = NAN;
+	u->sat_cores = u->sat_busy = NAN;
+	u->agent_cpu = u->agent_cores = u->agent_iou_cpu = NAN;
+	u->baseline_busy = u->baseline_load1 = NAN;
+	u->mtu_min = u->mtu_max = NAN;
+	u->member_max_util = u->member_min_util = NAN;
+}
+
+/* one link into the MTU range and, for a bond member, the member balance */
+static void s_use_link(struct bc_use *u, const char *name, bool counted, bool member, double mtu,
+		       double tx_util, double rx_util)
+{
+	double util = fmax(isnan(tx_util) ? -1 : tx_util, isnan(rx_util) ? -1 : rx_util);
+
+	if (counted && mtu > 0) {
+		u->mtu_min = isnan(u->mtu_min) ? mtu : fmin(u->mtu_min, mtu);
+		u->mtu_max = isnan(u->mtu_max) ? mtu : fmax(u->mtu_max, mtu);
+	}
+	if (!member || util < 0)
+		return;
+	u->nmembers++;
+	if (isnan(u->member_max_util) || util > u->member_max_util) {
+		u->member_max_util = util;
+		snprintf(u->member_max, sizeof(u->member_max), "%s", name);
+	}
+	if (isnan(u->member_min_util) || util < u->member_min_util) {
+		u->member_min_util = util;
+		snprintf(u->member_min, sizeof(u->member_min), "%s", name);
+	}
 }
 
 void bc_use_from_hostfig(struct bc_use *u, const char *name, bool client,
@@ -68,6 +96,18 @@ void bc_use_from_hostfig(struct bc_use *u, const char *name, bool client,
 	u->disk_aqu_max = f->disk_aqu_max;
 	u->disk_w_await_ms = f->disk_w_await_max_ms;
 	u->disk_write_bps = f->disk_write_bps;
+	u->sat_cores = f->cpu_sat_cores;
+	u->sat_busy = f->cpu_sat_busy;
+	if (f->cpu_sat_cores > 0)
+		bc_hostfig_cpulist(f->cpu_sat_mask, BC_HF_CPUS, u->sat_list, sizeof(u->sat_list));
+	u->agent_cpu = f->agent_cpu;
+	u->agent_cores = f->agent_cores;
+	u->agent_iou_cpu = f->agent_iou_cpu;
+	snprintf(u->kernel, sizeof(u->kernel), "%s", f->kernel);
+	for (i = 0; i < f->nnics; i++)
+		s_use_link(u, f->nics[i].name, f->nics[i].counted, f->nics[i].member,
+			   f->nics[i].mtu, f->nics[i].tx_bps / f->nics[i].speed_bps,
+			   f->nics[i].rx_bps / f->nics[i].speed_bps);
 	for (i = 0; custom_names && i < f->ncustom; i++) {
 		if (!custom_names[i])
 			continue;
@@ -122,6 +162,21 @@ void bc_use_from_json(struct bc_use *u, const char *name, bool client, const cJS
 	u->disk_aqu_max = s_jnum(fig, "disk_aqu_max", 1);
 	u->disk_w_await_ms = s_jnum(fig, "disk_w_await_max_ms", 1);
 	u->disk_write_bps = s_jnum(fig, "disk_write_mbps", 1e6);
+	u->sat_cores = s_jnum(fig, "cpu_sat_cores", 1);
+	u->sat_busy = s_jnum(fig, "cpu_sat_busy_pct", 0.01);
+	snprintf(u->sat_list, sizeof(u->sat_list), "%s",
+		 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(fig, "cpu_sat_list")) ?: "");
+	u->agent_cpu = s_jnum(fig, "agent_cpu_pct", 0.01);
+	u->agent_cores = s_jnum(fig, "agent_cores", 1);
+	u->agent_iou_cpu = s_jnum(fig, "agent_iouring_cpu_pct", 0.01);
+	u->baseline_busy = s_jnum(fig, "baseline_cpu_busy_pct", 0.01);
+	u->baseline_load1 = s_jnum(fig, "baseline_load1", 1);
+	snprintf(u->kernel, sizeof(u->kernel), "%s",
+		 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(fig, "kernel")) ?: "");
+	cJSON_ArrayForEach(nic, cJSON_GetObjectItemCaseSensitive(fig, "nics")) s_use_link(
+	    u, nic->string, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(nic, "counted")),
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(nic, "member")), s_jnum(nic, "mtu", 1),
+	    s_jnum(nic, "tx_util_pct", 0.01), s_jnum(nic, "rx_util_pct", 0.01));
 }
 
 /*
@@ -162,8 +217,7 @@ enum bc_ana_class bc_ana_classify(const struct bc_ana_point *prev, const struct 
 	return BC_ANA_DIMINISHING;
 }
 
-/* v rose: at least BC_ANA_RISING times and 10/s above what the point before saw */
-static bool s_rising(double now, double before)
+bool bc_ana_rising(double now, double before)
 {
 	if (isnan(now))
 		return false;
@@ -238,11 +292,11 @@ bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct b
 			     BC_ANA_NIC_U, "%s %s at %.0f%% of %.2f GB/s", nic, tx ? "tx" : "rx",
 			     100 * (tx ? h->nic_tx : h->nic_rx), h->link_bps / 1e9);
 	}
-	if (prev && s_rising(h->drops_per_s, prev->drops_per_s))
+	if (prev && bc_ana_rising(h->drops_per_s, prev->drops_per_s))
 		return s_set(f, "nic", "NIC drops", fmax(h->nic_tx, h->nic_rx), BC_ANA_NIC_U,
 			     "%s drops rising: %.0f/s (before %.0f/s)", nic, h->drops_per_s,
 			     isnan(prev->drops_per_s) ? 0 : prev->drops_per_s);
-	if (prev && s_rising(h->retrans_per_s, prev->retrans_per_s))
+	if (prev && bc_ana_rising(h->retrans_per_s, prev->retrans_per_s))
 		return s_set(f, "nic", "TCP retransmits", fmax(h->nic_tx, h->nic_rx), BC_ANA_NIC_U,
 			     "%s TCP retransmits rising: %.0f/s (before %.0f/s)", nic,
 			     h->retrans_per_s,
@@ -257,7 +311,7 @@ bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct b
 	/* 3-4. one core pegged while the rest idle; softirq on it names the cause */
 	if (h->hot_core >= BC_ANA_HOT_CORE_U && h->cpu_busy < BC_ANA_HOT_CORE_MEAN) {
 		bool soft = h->softirq_hot >= BC_ANA_SOFTIRQ_U ||
-			    (prev && s_rising(h->squeezed_per_s, prev->squeezed_per_s));
+			    (prev && bc_ana_rising(h->squeezed_per_s, prev->squeezed_per_s));
 
 		if (soft)
 			return s_set(
@@ -599,14 +653,8 @@ static cJSON *s_usl_json(const struct bc_ana_point *pts, int n, cJSON *ev, struc
 	return o;
 }
 
-struct s_best {
-	const struct bc_use *host;
-	struct bc_use_finding f;
-	double score; /* u / threshold */
-};
-
-/* USE on every host at point at; the best saturated finding into *best */
-static cJSON *s_use(const struct bc_ana_point *pts, int at, cJSON *ev, struct s_best *best)
+/* USE on every host at point at, as evidence beside the suspects table */
+static cJSON *s_use(const struct bc_ana_point *pts, int at, cJSON *ev)
 {
 	const struct bc_ana_point *p = &pts[at], *pp = at > 0 ? &pts[at - 1] : NULL;
 	cJSON *o = cJSON_CreateObject(), *nodes, *clients;
@@ -615,7 +663,6 @@ static cJSON *s_use(const struct bc_ana_point *pts, int at, cJSON *ev, struct s_
 	cJSON_AddNumberToObject(o, "at_index", at);
 	nodes = cJSON_AddArrayToObject(o, "nodes");
 	clients = cJSON_AddArrayToObject(o, "clients");
-	memset(best, 0, sizeof(*best));
 	for (i = 0; i < p->nnodes + p->nclients; i++) {
 		bool client = i >= p->nnodes;
 		int j = client ? i - p->nnodes : i;
@@ -630,12 +677,6 @@ static cJSON *s_use(const struct bc_ana_point *pts, int at, cJSON *ev, struct s_
 		bc_ana_use_host(h, ph, &f);
 		cJSON_AddItemToArray(client ? clients : nodes, s_host_json(h, &f));
 		s_host_line(ev, h);
-		/* nodes first on a tie: a client at the node's limit is the node's doing */
-		if (f.saturated && f.u / f.threshold > best->score) {
-			best->host = h;
-			best->f = f;
-			best->score = f.u / f.threshold;
-		}
 	}
 	return o;
 }
@@ -953,7 +994,7 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 	const char *cls;
 	struct s_nodes_sum ns;
 	struct s_knee rk;
-	struct s_best best;
+	struct bc_suspects sus;
 	struct bc_usl usl;
 
 	if (!o || n < 1)
@@ -1077,7 +1118,11 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 	/* attribute at the knee when there is a ceiling, else at the highest load */
 	at = confirmed ? k95 : n - 1;
 	jp = partial ? &rest[at] : &pts[at];
-	cJSON_AddItemToObject(o, "use", s_use(pts, at, ev, &best));
+	cJSON_AddItemToObject(o, "use", s_use(pts, at, ev));
+	bc_ana_suspects(partial ? rest : pts, n, at, first_plateau >= 0, &sus);
+	cJSON_AddItemToObject(o, "suspects", bc_ana_suspects_json(&sus));
+	if (sus.cluster[0])
+		cJSON_AddStringToObject(o, "cluster", sus.cluster);
 	cJSON_AddItemToObject(o, "reconciliation", s_reconcile(&pts[at], ev));
 	cJSON_AddItemToObject(o, "balance", s_balance(&pts[at], ev));
 	rho = bc_ana_rho(jp);
@@ -1138,19 +1183,40 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 			 rest[n - 1].n / rest[0].n);
 		snprintf(bottleneck, sizeof(bottleneck), "%s in the profile%s%s", s_paced_keys(pc),
 			 ns.npaced ? " on " : "", ns.npaced ? who : "");
-	} else if (best.host) {
-		cls = s_verdict_class(best.host, &best.f);
-		snprintf(verdict, sizeof(verdict), "%s: %s %s %s", cls,
-			 best.host->client ? "client" : "node", best.host->name, best.f.detail);
+	} else if (sus.nimplicated) {
+		const struct bc_suspect *lead = &sus.row[sus.lead];
+		size_t used;
+		int k;
+
+		int pass;
+
+		cls = lead->cls;
+		snprintf(verdict, sizeof(verdict), "%s: %s", cls, lead->finding);
+		/* the others after it: saturated ones first, then differences to explain */
+		for (pass = 0; pass < 2; pass++)
+			for (k = 0; k < BC_SUS_NR; k++)
+				if (k != BC_SUS_LOAD && k != sus.lead &&
+				    sus.row[k].state == BC_SUS_IMPLICATED &&
+				    (sus.row[k].score >= 1) == (pass == 0)) {
+					used = strlen(verdict);
+					snprintf(verdict + used, sizeof(verdict) - used, "; %s",
+						 sus.row[k].finding);
+				}
+		used = strlen(verdict);
+		if (sus.cluster[0] && used < sizeof(verdict))
+			snprintf(verdict + used, sizeof(verdict) - used, " (%s)", sus.cluster);
 		/* queues, load and WAF are not fractions: quote them as they are */
-		if (best.f.threshold > 1)
-			snprintf(bottleneck, sizeof(bottleneck), "%s %s: %s %.2f (limit %.2f)",
-				 best.host->client ? "client" : "node", best.host->name,
-				 best.f.resource, best.f.u, best.f.threshold);
+		if (lead->threshold > 1 || lead->threshold <= 0)
+			snprintf(bottleneck, sizeof(bottleneck), "%s%s %s: %s %.2f (limit %.2f)",
+				 lead - sus.row >= BC_SUS_CLIENT_NIC ? "client" : "node",
+				 lead->nhosts > 1 ? "s" : "", lead->hosts, lead->resource, lead->u,
+				 lead->threshold);
 		else
-			snprintf(bottleneck, sizeof(bottleneck), "%s %s: %s %.0f%% (limit %.0f%%)",
-				 best.host->client ? "client" : "node", best.host->name,
-				 best.f.resource, 100 * best.f.u, 100 * best.f.threshold);
+			snprintf(bottleneck, sizeof(bottleneck),
+				 "%s%s %s: %s %.0f%% (limit %.0f%%)",
+				 lead - sus.row >= BC_SUS_CLIENT_NIC ? "client" : "node",
+				 lead->nhosts > 1 ? "s" : "", lead->hosts, lead->resource,
+				 100 * lead->u, 100 * lead->threshold);
 	} else if (!isnan(rho) && (rho < BC_ANA_RHO_LO || rho > BC_ANA_RHO_HI)) {
 		cls = "invalid";
 		snprintf(verdict, sizeof(verdict),
@@ -1166,16 +1232,18 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 							   : jp->x_bps)
 				 : s_per_node(&pts[at]);
 
+		char rate[32];
+
 		cls = "internal-limit";
+		bc_ana_rate3(per, rate, sizeof(rate));
 		if (pts[at].nnodes)
 			snprintf(verdict, sizeof(verdict),
-				 "no resource saturated: internal limit at %.1f GB/s per node",
-				 per / 1e9);
+				 "no resource saturated: internal limit at %s per node%s", rate,
+				 sus.nflat > 1 ? ", every node flat alike" : "");
 		else
 			snprintf(verdict, sizeof(verdict),
-				 "no resource saturated: internal limit at %.1f GB/s (no node "
-				 "counters)",
-				 per / 1e9);
+				 "no resource saturated: internal limit at %s (no node counters)",
+				 rate);
 		snprintf(bottleneck, sizeof(bottleneck), "internal software limit%s%s",
 			 fitted
 			     ? (usl.sigma > usl.kappa ? ": serialization or per-connection limits "

@@ -61,6 +61,18 @@ struct bc_use {
 	double disk_w_await_ms; /* worst device's write await */
 	double disk_write_bps;
 	double waf; /* write amplification (custom series), GC when high */
+	/* the saturated core group (bc_hostfig.h cpu_sat_*): how many, which, how busy */
+	double sat_cores, sat_busy;
+	char sat_list[128]; /* "0-15", "" unknown or none */
+	/* clients: the agent's own share of the host, and the host before the step */
+	double agent_cpu, agent_cores, agent_iou_cpu;
+	double baseline_busy, baseline_load1;
+	/* network path: the counted links' MTU, the bond's member links */
+	double mtu_min, mtu_max;
+	int nmembers;
+	double member_max_util, member_min_util; /* the busier direction, of each member's speed */
+	char member_max[BC_HF_NAME], member_min[BC_HF_NAME];
+	char kernel[64]; /* "" unknown */
 };
 
 /* every figure NaN */
@@ -165,6 +177,9 @@ struct bc_usl {
  */
 int bc_ana_usl_fit(const double *n, const double *x, int cnt, struct bc_usl *out);
 
+/* a rate rose: at least BC_ANA_RISING times and 10/s above what the point before saw (NaN: 0) */
+bool bc_ana_rising(double now, double before);
+
 /* what USE found on one host */
 struct bc_use_finding {
 	bool saturated;
@@ -191,5 +206,70 @@ bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct b
  * rest of the load apart. Caller owns it.
  */
 cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param);
+
+/* ---- the suspects table (analysis_suspects.c) ---- */
+
+enum bc_sus_state { BC_SUS_NOT_MEASURED = 0, BC_SUS_EXCLUDED, BC_SUS_IMPLICATED };
+extern const char *const bc_sus_state_names[]; /* "not measured", "excluded", "implicated" */
+
+/* in the order the verdict names them when several are implicated: nodes before clients */
+enum bc_sus_id {
+	BC_SUS_NODE_NIC = 0,
+	BC_SUS_NET_PATH,
+	BC_SUS_NODE_CPU,
+	BC_SUS_SOFTIRQ,
+	BC_SUS_CORE_GROUP,
+	BC_SUS_DISK,
+	BC_SUS_CLIENT_NIC,
+	BC_SUS_CLIENT_CPU,
+	BC_SUS_LOAD,
+	BC_SUS_NUMA,
+	BC_SUS_VERSION,
+	BC_SUS_NR
+};
+
+/*
+ * One suspect: its state, the hosts it is about (every host with the same
+ * finding, never one of them picked), the figures that decided it, and
+ * for an implicated one the phrase the verdict says. score is the
+ * deciding figure over its limit, capped at 1 (0..1 for every kind of
+ * figure, load per core included): an implicated row scores 1.
+ */
+struct bc_suspect {
+	enum bc_sus_state state;
+	double score;
+	char hosts[200];
+	int nhosts;
+	char figures[400];
+	char finding[400];
+	const char *cls;      /* the verdict class when it leads: "NIC-bound", ... */
+	const char *resource; /* "NIC tx", "core group", ... for the bottleneck line */
+	double u, threshold;  /* the leading host's figure and its limit */
+};
+
+struct bc_suspects {
+	int at; /* the point judged */
+	struct bc_suspect row[BC_SUS_NR];
+	int nimplicated;     /* of the rows but BC_SUS_LOAD */
+	int lead;	     /* the first implicated row in enum order, -1 none */
+	char cluster[240];   /* "all 3 nodes flat at 9.20 GB/s each", "" when nodes differ */
+	double per_node_bps; /* the flat nodes' mean goodput, NaN */
+	int nflat;	     /* how many nodes that is */
+};
+extern const char *const bc_sus_names[BC_SUS_NR]; /* "node NIC", "network path", ... */
+
+/*
+ * Judge every suspect at point at of pts[0..n) (the knee, or the last
+ * point), with the sweep for what must rise with the load. plateau: the
+ * series showed the queueing signature (more load, flat throughput).
+ */
+void bc_ana_suspects(const struct bc_ana_point *pts, int n, int at, bool plateau,
+		     struct bc_suspects *out);
+
+/* the "suspects" array of the analysis object (reports/README.md) */
+cJSON *bc_ana_suspects_json(const struct bc_suspects *s);
+
+/* "9.20 GB/s", "85.3 MB/s": three significant digits */
+void bc_ana_rate3(double bps, char *buf, size_t len);
 
 #endif

@@ -114,6 +114,9 @@ struct bc_table *bc_table_agents(const struct bc_report *r);
 struct bc_table *bc_table_devices(const struct bc_report *r);
 struct bc_table *bc_table_nvme(const struct bc_report *r);
 struct bc_table *bc_table_nodes(const struct bc_report *r);
+/* the leading analysis (the last sweep's, else the last step's): suspects, and its points */
+struct bc_table *bc_table_suspects(const struct bc_report *r);
+struct bc_table *bc_table_sweep_points(const struct bc_report *r);
 /* build with fn, render (HTML or Markdown, heading level) and free */
 void bc_table_emit(FILE *f, struct bc_table *(*fn)(const struct bc_report *),
 		   const struct bc_report *r, bool html, int level);

@@ -41,6 +41,7 @@ struct s_prom {
 	struct s_url *urls;
 	int nurls;
 	char nic[64];
+	char members[128];	 /* "nic_members": the bond's member links */
 	struct curl_slist *hdrs; /* Accept: the text format */
 	int ncustom;
 	struct s_custom custom[BC_HF_CUSTOM];
@@ -90,6 +91,8 @@ static int s_open(struct bc_counter_src *s, const cJSON *node, char *err, size_t
 	if (!p->hdrs)
 		goto nomem;
 	snprintf(p->nic, sizeof(p->nic), "%s", s_str(node, "nic") ? s_str(node, "nic") : "");
+	snprintf(p->members, sizeof(p->members), "%s",
+		 s_str(node, "nic_members") ? s_str(node, "nic_members") : "");
 	cJSON_ArrayForEach(it, urls)
 	{
 		struct s_url *u = &p->urls[p->nurls];
@@ -270,6 +273,8 @@ enum s_metric {
 	M_SOFTNET_DROP,
 	M_TCP_RETRANS,
 	M_TCP_OUT,
+	M_NET_MTU,
+	M_UNAME,
 	M_NR
 };
 
@@ -295,6 +300,8 @@ static const char *const s_metric_names[M_NR] = {
     "node_softnet_dropped_total",
     "node_netstat_Tcp_RetransSegs",
     "node_netstat_Tcp_OutSegs",
+    "node_network_mtu_bytes",
+    "node_uname_info",
 };
 
 static int s_metric(const char *name, size_t len)
@@ -376,6 +383,8 @@ static void s_nic_sample(struct s_prom *p, struct bc_hostsnap *snap, int m,
 		n->tx_drop = smp->value;
 	else if (m == M_NET_RX_DROP)
 		n->rx_drop = smp->value;
+	else if (m == M_NET_MTU)
+		n->mtu = smp->value > 0 ? smp->value : NAN;
 	else /* node_exporter reports -1 Mb/s (-125000) when the kernel does not know */
 		n->speed_bytes = smp->value > 0 ? smp->value : NAN;
 }
@@ -430,7 +439,13 @@ static int s_on_sample(void *arg, const struct bc_prom_sample *smp)
 	case M_NET_TX_DROP:
 	case M_NET_RX_DROP:
 	case M_NET_SPEED:
+	case M_NET_MTU:
 		s_nic_sample(ctx->p, snap, m, smp);
+		break;
+	case M_UNAME:
+		if (bc_prom_label(smp, "release"))
+			snprintf(snap->kernel, sizeof(snap->kernel), "%s",
+				 bc_prom_label(smp, "release"));
 		break;
 	case M_MEM_TOTAL:
 		snap->mem_total = smp->value;
@@ -464,7 +479,8 @@ static void s_boundary_done(struct s_prom *p)
 {
 	int64_t b = p->cur_b;
 	struct bc_hostsnap tmp;
-	struct bc_hostfig_opts o = {p->nic[0] ? p->nic : NULL, p->custom_rate};
+	struct bc_hostfig_opts o = {p->nic[0] ? p->nic : NULL, p->custom_rate,
+				    p->members[0] ? p->members : NULL};
 
 	p->cur_b = -1;
 	if (!p->ok_urls) {
@@ -522,7 +538,8 @@ static void s_poll(struct bc_counter_src *s, CURL *easy, CURLcode rc)
 static int s_window(const struct bc_counter_src *s, struct bc_hostfig *out, const char **names)
 {
 	const struct s_prom *p = s->priv;
-	struct bc_hostfig_opts o = {p->nic[0] ? p->nic : NULL, p->custom_rate};
+	struct bc_hostfig_opts o = {p->nic[0] ? p->nic : NULL, p->custom_rate,
+				    p->members[0] ? p->members : NULL};
 	uint32_t k, n = 0;
 	double mem = 0, load = 0, cust[BC_HF_CUSTOM] = {0};
 	int i, nmem = 0, nload = 0, ncust[BC_HF_CUSTOM] = {0};

@@ -561,6 +561,103 @@ static void s_waf(FILE *f, const cJSON *steps)
 	fprintf(f, "</figure></div>\n");
 }
 
+/* one node's window figure at each point of the sweep named sweep_of, null where unknown */
+static cJSON *s_node_points(const cJSON *steps, const char *sweep_of, const char *node,
+			    const char *key, int max)
+{
+	cJSON *arr = cJSON_CreateArray();
+	const cJSON *st, *nd;
+	int k = 0;
+
+	cJSON_ArrayForEach(st, steps)
+	{
+		const cJSON *v = NULL;
+
+		if (k >= max || strcmp(bc_rj_str("", st, "sweep_of"), sweep_of))
+			continue;
+		cJSON_ArrayForEach(nd, bc_rj(st, "nodes"))
+		{
+			if (!strcmp(bc_rj_str("", nd, "name"), node))
+				v = bc_rj(nd, "counters", "window", key);
+		}
+		cJSON_AddItemToArray(arr, cJSON_IsNumber(v) ? cJSON_CreateNumber(v->valuedouble)
+							    : cJSON_CreateNull());
+		k++;
+	}
+	return arr;
+}
+
+/*
+ * Per storage node across the last sweep: NIC use, CPU, how many cores
+ * are saturated, the busiest disk - where a ceiling shows which resource
+ * flattened with the throughput and which still had room.
+ */
+static void s_node_charts(FILE *f, const struct bc_report *r)
+{
+	static const struct {
+		const char *key, *title, *ylabel;
+	} figs[] = {
+	    {"net_tx_util_pct", "Node NIC tx", "% of link"},
+	    {"cpu_busy_pct", "Node CPU busy", "% of every core"},
+	    {"cpu_sat_cores", "Node cores >= 95% busy", "cores"},
+	    {"disk_util_max_pct", "Node busiest disk", "% busy"},
+	};
+	const cJSON *steps = bc_rj(r->run, "steps"), *st, *lead = NULL, *nd;
+	const char *param;
+	double *x;
+	size_t k;
+	int n, shown = 0;
+
+	cJSON_ArrayForEach(st, steps) if (bc_rj(st, "sweep") && bc_rj(st, "sweep_of")) lead = st;
+	if (!lead || !bc_rj(lead, "nodes"))
+		return;
+	param = bc_rj_str("value", lead, "sweep", "param");
+	x = s_doubles(bc_rj(lead, "sweep", "values"), 1, &n);
+	for (k = 0; x && k < sizeof(figs) / sizeof(figs[0]); k++) {
+		struct s_chart ch;
+		cJSON *arrs[S_MAXS];
+		int j = 0, i;
+		bool any = false;
+
+		s_chart_init(&ch, lead, 0, figs[k].key);
+		snprintf(ch.id, sizeof(ch.id), "nodes-%s", figs[k].key);
+		snprintf(ch.title, sizeof(ch.title), "%s vs %s", figs[k].title, param);
+		snprintf(ch.ylabel, sizeof(ch.ylabel), "%s", figs[k].ylabel);
+		ch.c.x_label = param;
+		ch.c.x_min = ch.c.x_max = 0;
+		ch.c.shade_to = -1;
+		ch.c.x_log2 = !strcmp(param, "iodepth") || !strcmp(param, "numjobs");
+		cJSON_ArrayForEach(nd, bc_rj(lead, "nodes"))
+		{
+			const cJSON *v;
+
+			if (j >= S_MAXS || !bc_rj(nd, "counters"))
+				continue;
+			arrs[j] = s_node_points(steps, bc_rj_str("", lead, "sweep_of"),
+						bc_rj_str("?", nd, "name"), figs[k].key, n);
+			cJSON_ArrayForEach(v, arrs[j]) any |= cJSON_IsNumber(v);
+			s_chart_add(&ch, bc_rj_str("?", nd, "name"), arrs[j], 1, j, false);
+			if (ch.ns)
+				ch.s[ch.ns - 1].x = x;
+			j++;
+		}
+		if (any) {
+			if (!shown++)
+				fprintf(f, "<h2>Storage nodes across the sweep</h2>\n<div "
+					   "class=\"charts\">");
+			s_chart_emit(f, &ch);
+		} else {
+			for (i = 0; i < ch.ns; i++)
+				free((void *)ch.s[i].y);
+		}
+		for (i = 0; i < j; i++)
+			cJSON_Delete(arrs[i]);
+	}
+	if (shown)
+		fprintf(f, "</div>\n");
+	free(x);
+}
+
 int bc_report_html(const struct bc_report *r, FILE *f)
 {
 	const cJSON *steps = bc_rj(r->run, "steps"), *st;
@@ -569,6 +666,9 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 	s_head(f, r);
 	s_header(f, r);
 	bc_table_emit(f, bc_table_expect, r, true, 2);
+	bc_table_emit(f, bc_table_suspects, r, true, 2);
+	bc_table_emit(f, bc_table_sweep_points, r, true, 2);
+	s_node_charts(f, r);
 	bc_table_emit(f, bc_table_verdicts, r, true, 2);
 	if (cJSON_GetArraySize(steps))
 		s_overview(f, steps);

@@ -322,6 +322,9 @@ int bc_report_md(const struct bc_report *r, FILE *f)
 	bc_table_emit(f, bc_table_expect, r, false, 2);
 	/* FDP experiments early: their verdict is what such a run is for (report_fdp.c) */
 	cJSON_ArrayForEach(st, steps) bc_fdp_md(f, bc_rj(st, "experiment"));
+	/* the sweep's verdict and its suspects first: what a reader came for */
+	bc_table_emit(f, bc_table_suspects, r, false, 2);
+	bc_table_emit(f, bc_table_sweep_points, r, false, 2);
 	bc_table_emit(f, bc_table_verdicts, r, false, 2);
 	if (cJSON_GetArraySize(steps))
 		s_overview(f, steps);

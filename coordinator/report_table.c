@@ -7,9 +7,11 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_analysis.h"
 #include "bc_report.h"
 
 struct bc_table *bc_table_new(const char *title, const char *const *cols)
@@ -421,4 +423,82 @@ void bc_table_emit(FILE *f, struct bc_table *(*fn)(const struct bc_report *),
 	else
 		bc_table_md(f, t, level);
 	bc_table_destroy(&t);
+}
+
+/* the last analysed step's analysis: a sweep's when there is one (its verdict leads) */
+static const cJSON *s_lead_analysis(const struct bc_report *r, const char **step)
+{
+	const cJSON *st, *best = NULL;
+
+	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
+	{
+		const cJSON *a = bc_rj(st, "analysis");
+
+		if (!a)
+			continue;
+		if (!best || bc_rj(st, "sweep") || !bc_rj(best, "sweep"))
+			best = st;
+	}
+	if (step)
+		*step = best ? bc_rj_str("", best, "name") : "";
+	return best ? bc_rj(best, "analysis") : NULL;
+}
+
+/* every suspect of the leading analysis with its state and the figures that decided it */
+struct bc_table *bc_table_suspects(const struct bc_report *r)
+{
+	static const char *const cols[] = {"suspect", "state", "=score", "hosts", "figures", NULL};
+	const char *step = "";
+	const cJSON *a = s_lead_analysis(r, &step), *row;
+	struct bc_table *t;
+
+	if (!bc_rj(a, "suspects") || !(t = bc_table_new("Suspects", cols)))
+		return NULL;
+	snprintf(t->title, sizeof(t->title), "Suspects (%s)", step);
+	cJSON_ArrayForEach(row, bc_rj(a, "suspects"))
+	{
+		const char *state = bc_rj_str("", row, "state");
+
+		bc_table_text(t, bc_rj_str("", row, "suspect"));
+		bc_table_cell(t,
+			      !strcmp(state, "implicated") ? BC_CELL_FAIL
+			      : !strcmp(state, "excluded") ? BC_CELL_PASS
+							   : BC_CELL_TEXT,
+			      "%s", state);
+		bc_table_num(t, bc_rj(row, "score"), bc_rj_num(row, "score"), 2);
+		bc_table_text(t, bc_rj_str("-", row, "hosts"));
+		bc_table_text(t, bc_rj_str("-", row, "figures"));
+	}
+	snprintf(t->note, sizeof(t->note), "Verdict: %.140s", bc_rj_str("-", a, "verdict"));
+	return t;
+}
+
+/* the leading analysis's points: the load, what it gave, and each point's class */
+struct bc_table *bc_table_sweep_points(const struct bc_report *r)
+{
+	static const char *const cols[] = {"point",   "=N",	"throughput", "=IOPS", "=mean ms",
+					   "=p99 ms", "=X*R/N", "class",      NULL};
+	const char *step = "";
+	const cJSON *a = s_lead_analysis(r, &step), *p;
+	struct bc_table *t;
+
+	if (cJSON_GetArraySize(bc_rj(a, "points")) < 2 || !(t = bc_table_new("Sweep", cols)))
+		return NULL;
+	snprintf(t->title, sizeof(t->title), "Sweep (%s over %s)", step,
+		 bc_rj_str("?", a, "param"));
+	cJSON_ArrayForEach(p, bc_rj(a, "points"))
+	{
+		char rate[32];
+
+		bc_ana_rate3(bc_rj_num(p, "x_gbps") * 1e9, rate, sizeof(rate));
+		bc_table_text(t, bc_rj_str("-", p, "label"));
+		bc_table_num(t, bc_rj(p, "n"), bc_rj_num(p, "n"), 0);
+		bc_table_text(t, rate);
+		bc_table_num(t, bc_rj(p, "iops"), bc_rj_num(p, "iops"), 0);
+		bc_table_num(t, bc_rj(p, "r_mean_ms"), bc_rj_num(p, "r_mean_ms"), 3);
+		bc_table_num(t, bc_rj(p, "p99_ms"), bc_rj_num(p, "p99_ms"), 3);
+		bc_table_num(t, bc_rj(p, "rho"), bc_rj_num(p, "rho"), 2);
+		bc_table_text(t, bc_rj_str("-", p, "class"));
+	}
+	return t;
 }

@@ -45,19 +45,61 @@ static void s_sweep_result(const struct bc_step_result *res, int rc, struct bc_s
 	free(h);
 }
 
-/* the verdict at the end of a step, where the operator is looking */
-static void s_print_verdict(const cJSON *ana)
+/* the sweep's points as a table: the load, what it gave, each point's class */
+static void s_print_points(FILE *o, const cJSON *ana)
+{
+	const cJSON *p;
+
+	if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ana, "points")) < 2)
+		return;
+	fprintf(o, "  %-10s %8s %12s %10s %10s %10s  %s\n", "point", "N", "throughput", "IOPS",
+		"mean ms", "p99 ms", "class");
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(ana, "points"))
+	{
+		const char *label =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "label"));
+		char rate[32];
+
+		bc_ana_rate3(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "x_gbps")) *
+				 1e9,
+			     rate, sizeof(rate));
+		fprintf(o, "  %-10s %8.0f %12s %10.0f %10.3f %10.3f  %s\n", label ? label : "-",
+			cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "n")), rate,
+			cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "iops")),
+			cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "r_mean_ms")),
+			cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(p, "p99_ms")),
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "class")) ?: "-");
+	}
+}
+
+/*
+ * The verdict at the end of a step, where the operator is looking: a
+ * sweep's points and every suspect; a plain step's implicated suspects.
+ */
+static void s_print_verdict(const cJSON *ana, bool sweep)
 {
 	FILE *o = bc_live_out();
 	const cJSON *e;
 
 	if (!ana)
 		return;
+	if (sweep)
+		s_print_points(o, ana);
 	fprintf(o, "  verdict: %s\n",
 		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ana, "verdict")));
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(ana, "suspects"))
+	{
+		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "state"));
+
+		if (!st || (!sweep && strcmp(st, "implicated")))
+			continue;
+		fprintf(o, "    %-12s %-24s %s\n", st,
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "suspect")),
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "figures")));
+	}
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(ana, "evidence"))
 	{
-		if (cJSON_IsString(e))
+		if (cJSON_IsString(e) && !sweep)
 			fprintf(o, "    - %s\n", e->valuestring);
 	}
 	fflush(o);
@@ -158,7 +200,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 			if (!rc) {
 				bc_result_print_step(bc_live_out(), &res);
 				if (!swept)
-					s_print_verdict(res.analysis);
+					s_print_verdict(res.analysis, false);
 			}
 			bc_result_warn_checks(&res, sj);
 			cJSON_AddItemToArray(steps, sj);
@@ -202,7 +244,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 		fprintf(bc_live_out(), "\nsweep %s over %s: %d point(s)%s%s\n", step->name,
 			bc_sweep_param_names[sw.param], npts, sw.stopped ? ", stopped: " : "",
 			sw.stopped ? sw.stop_reason : "");
-		s_print_verdict(ana);
+		s_print_verdict(ana, true);
 		bc_fleet_beside(f, flush, ctx);
 	}
 	while (npts > 0)

@@ -49,6 +49,20 @@ cJSON *bc_verdict_client_mean(const struct bc_step_result *res, const char *agen
 			cJSON_AddNumberToObject(mean, "t1_s", t1->valuedouble);
 		}
 	}
+	/* the host before the step rides on interval 0, which a ramp leaves out of the window */
+	cJSON_ArrayForEach(smp, arr)
+	{
+		static const char *const keys[] = {"baseline_s", "baseline_cpu_busy_pct",
+						   "baseline_agent_cpu_pct", "baseline_load1"};
+		size_t i;
+
+		for (i = 0; mean && i < sizeof(keys) / sizeof(keys[0]); i++) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(smp, keys[i]);
+
+			if (cJSON_IsNumber(v) && !cJSON_GetObjectItemCaseSensitive(mean, keys[i]))
+				cJSON_AddNumberToObject(mean, keys[i], v->valuedouble);
+		}
+	}
 	free(win);
 	return mean;
 }

@@ -210,7 +210,7 @@ static void test_pov_plateau(void)
 
 	CHECK(a != NULL);
 	CHECK_MSG(!strcmp(jstr(a, "class"), "internal-limit"), "class %s", jstr(a, "class"));
-	CHECK_MSG(strstr(jstr(a, "verdict"), "no resource saturated: internal limit at 9.2 GB/s "
+	CHECK_MSG(strstr(jstr(a, "verdict"), "no resource saturated: internal limit at 9.23 GB/s "
 					     "per node") != NULL,
 		  "verdict: %s", jstr(a, "verdict"));
 	pts = cJSON_GetObjectItemCaseSensitive(a, "points");
@@ -351,7 +351,7 @@ static void test_sweep_verdicts(void)
 		double rho;
 		const char *cls, *in_verdict;
 	} cases[] = {
-	    {NULL, 1.0, "internal-limit", "internal limit at 4.7 GB/s per node"},
+	    {NULL, 1.0, "internal-limit", "internal limit at 4.70 GB/s per node"},
 	    {nic_full, 1.0, "NIC-bound", "bond0 tx at 96%"},
 	    {cpu_full, 1.0, "CPU-bound", "CPU 95% busy"},
 	    {gc_full, 1.0, "disk/GC-bound", "write amplification 2.00"},
@@ -568,6 +568,9 @@ static cJSON *partial_sweep(double limit, bool bw, double cpu, const double (*io
 			snprintf(cl[i][j].name, sizeof(cl[i][j].name), "c%d", j + 1);
 			cl[i][j].ncpu = 2;
 			cl[i][j].load1 = 3;
+			/* the agent's own CPU is most of it: the load's doing */
+			cl[i][j].agent_cpu = 0.9 * cpu;
+			cl[i][j].agent_cores = 2 * 0.9 * cpu;
 		}
 		p[i].x_read_bps = p[i].x_bps;
 		p[i].r_mean_s = lat / p[i].x_iops;
@@ -710,6 +713,339 @@ static void test_little_thinktime(void)
 	CHECK_MSG(fabs(bc_ana_rho(&p) - 0.95) < 0.01, "rho %g", bc_ana_rho(&p));
 }
 
+/* ---- the suspects table on the seed's shape: 3 nodes x 128 cores, 3 clients x 2 cores ---- */
+
+enum seed_case {
+	SEED_TIED,	   /* nothing saturated, every node alike */
+	SEED_GROUP_LOW,	   /* 16 cores pegged, node mean 58% */
+	SEED_GROUP_HIGH,   /* 16 cores pegged, the rest at 68%: node mean 72% */
+	SEED_NIC,	   /* node-2's NIC at 98% */
+	SEED_SOFTIRQ,	   /* node-3's core 0 pegged by softirq */
+	SEED_BOND,	   /* node-1's bond: one member carries everything */
+	SEED_BUSY_CLIENT,  /* client-1 busy with other processes, the agent at 5% */
+	SEED_CPU_CLIENTS,  /* every agent's own CPU rises with the load to the whole host */
+	SEED_KERNEL_DRIFT, /* node-3 runs another kernel */
+};
+
+/* QD 192 -> 384 -> 768 per client: 27.70 -> 27.60 -> 27.49 GB/s, latency x2 per step */
+static cJSON *seed(enum seed_case c)
+{
+	static struct bc_use nodes[3][3], cl[3][3];
+	static double goodput[3][3];
+	static const double qd[] = {576, 1152, 2304}, x[] = {27.70e9, 27.60e9, 27.49e9};
+	struct bc_ana_point p[3];
+	int i, j;
+
+	for (i = 0; i < 3; i++) {
+		p[i] = point(qd[i], x[i], qd[i] * MiB / x[i]);
+		for (j = 0; j < 3; j++) {
+			struct bc_use *u = &nodes[i][j], *k = &cl[i][j];
+			char nm[16];
+
+			snprintf(nm, sizeof(nm), "node-%d", j + 1);
+			*u = node(nm, x[i] / 3 * 1.02, 0.58, 0.80, 0.02);
+			u->ncpu = 128;
+			u->sat_cores = 0;
+			u->mtu_min = u->mtu_max = 9000;
+			u->nmembers = 2;
+			u->member_max_util = u->nic_tx * 1.03;
+			u->member_min_util = u->nic_tx * 0.97;
+			snprintf(u->member_max, sizeof(u->member_max), "eth0");
+			snprintf(u->member_min, sizeof(u->member_min), "eth1");
+			snprintf(u->kernel, sizeof(u->kernel), "5.14.0-362.el9");
+			if (c == SEED_GROUP_LOW || c == SEED_GROUP_HIGH) {
+				u->sat_cores = 16;
+				u->sat_busy = 1.0;
+				u->hot_core = 1.0;
+				u->hot_core_id = 0;
+				snprintf(u->sat_list, sizeof(u->sat_list), "0-15");
+				u->cpu_busy = c == SEED_GROUP_LOW ? 0.58 : (16 + 112 * 0.68) / 128;
+			}
+			if (c == SEED_NIC && j == 1) {
+				u->nic_tx = 0.98;
+				u->link_bps = u->net_tx_bps / 0.98;
+			}
+			if (c == SEED_SOFTIRQ && j == 2) {
+				u->hot_core = 1.0;
+				u->hot_core_id = 0;
+				u->softirq_hot = 0.95;
+				u->softirq_hot_id = 0;
+				u->sat_cores = 1;
+				snprintf(u->sat_list, sizeof(u->sat_list), "0");
+			}
+			if (c == SEED_BOND && j == 0) {
+				/* 2 x 100GbE members, all of the bond's 50% on eth0 */
+				u->link_bps = u->net_tx_bps / 0.5;
+				u->nic_tx = 0.5;
+				u->member_max_util = 0.99;
+				u->member_min_util = 0.01;
+			}
+			if (c == SEED_KERNEL_DRIFT && j == 2)
+				snprintf(u->kernel, sizeof(u->kernel), "5.14.0-284.el9");
+			goodput[i][j] = x[i] / 3;
+
+			snprintf(nm, sizeof(nm), "client-%d", j + 1);
+			*k = client(nm, x[i] / 3, 0.25);
+			k->ncpu = 2;
+			k->load1 = 0.6;
+			k->agent_cpu = 0.20;
+			k->agent_cores = 0.4;
+			k->mtu_min = k->mtu_max = 9000;
+			if (c == SEED_BUSY_CLIENT && j == 0) {
+				k->cpu_busy = 0.95;
+				k->load1 = 15.5;
+				k->agent_cpu = 0.05;
+				k->agent_cores = 0.1;
+				k->baseline_busy = 0.93;
+			}
+			if (c == SEED_CPU_CLIENTS) {
+				k->agent_cpu = 0.93;
+				k->cpu_busy = 0.97;
+				k->agent_cores = 1.86;
+			}
+		}
+		p[i].nodes = nodes[i];
+		p[i].nnodes = 3;
+		p[i].clients = cl[i];
+		p[i].nclients = 3;
+		p[i].node_goodput_bps = goodput[i];
+	}
+	return bc_ana_json(p, 3, "iodepth");
+}
+
+static const cJSON *suspect(const cJSON *a, const char *name)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(a, "suspects"))
+	{
+		if (!strcmp(jstr(r, "suspect"), name))
+			return r;
+	}
+	return NULL;
+}
+
+static void test_suspects_seed(void)
+{
+	static const struct {
+		enum seed_case c;
+		const char *cls, *in_verdict, *in_verdict2, *row, *state;
+	} cases[] = {
+	    {SEED_TIED, "internal-limit", "internal limit at 9.23 GB/s per node",
+	     "every node flat alike", "node core group", "excluded"},
+	    {SEED_GROUP_LOW, "core-group-bound",
+	     "all 3 nodes: 16 of 128 cores at 100% (cores 0-15, the same at every point) while "
+	     "42% is idle: a fixed group of cores is the limit",
+	     "all 3 nodes flat at 9.23 GB/s each", "node core group", "implicated"},
+	    {SEED_GROUP_HIGH, "core-group-bound", "16 of 128 cores at 100%", "while 28% is idle",
+	     "node core group", "implicated"},
+	    {SEED_NIC, "NIC-bound", "node node-2: bond0 tx at 98%", "all 3 nodes flat", "node NIC",
+	     "implicated"},
+	    {SEED_SOFTIRQ, "single-core/softirq-bound",
+	     "node node-3: core 0 100% busy, softirq 95%", "RSS/IRQ affinity", "softirq/IRQ spread",
+	     "implicated"},
+	    {SEED_BOND, "NIC-bound", "node node-1: bond member eth0 at 99%", "one link",
+	     "network path", "implicated"},
+	    {SEED_BUSY_CLIENT, "internal-limit", "internal limit at 9.23 GB/s per node", "",
+	     "client CPU", "excluded"},
+	    {SEED_CPU_CLIENTS, "client-bound", "all 3 clients: CPU 97% busy over 2 cores",
+	     "the agent 93% of the host", "client CPU", "implicated"},
+	    {SEED_KERNEL_DRIFT, "version-drift", "kernels differ across nodes",
+	     "node-3 5.14.0-284.el9", "software/kernel version", "implicated"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int before = bc_test_failures;
+		cJSON *a = seed(cases[i].c);
+		const char *v = jstr(a, "verdict");
+		const cJSON *r = suspect(a, cases[i].row);
+
+		CHECK_MSG(!strcmp(jstr(a, "class"), cases[i].cls), "case %zu: class %s (%s)", i,
+			  jstr(a, "class"), v);
+		CHECK_MSG(strstr(v, cases[i].in_verdict) && strstr(v, cases[i].in_verdict2),
+			  "case %zu: verdict %s", i, v);
+		CHECK_MSG(r && !strcmp(jstr(r, "state"), cases[i].state), "case %zu: %s is %s", i,
+			  cases[i].row, r ? jstr(r, "state") : "missing");
+		/* every suspect has a row, every score is on the same 0..1 scale */
+		CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(a, "suspects")) == BC_SUS_NR);
+		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(a, "suspects"))
+		{
+			const cJSON *sc = cJSON_GetObjectItemCaseSensitive(r, "score");
+
+			CHECK(!sc || (sc->valuedouble >= 0 && sc->valuedouble <= 1));
+		}
+		/* queue depth x4 gave nothing: excluded, with the figures */
+		r = suspect(a, "load/queue depth");
+		CHECK_MSG(!strcmp(jstr(r, "state"), "excluded") &&
+			      strstr(jstr(r, "figures"), "more load only queues"),
+			  "case %zu: load %s", i, jstr(r, "figures"));
+		if (getenv("BC_TEST_VERBOSE"))
+			printf("seed case %zu: %s\n", i, v);
+		dump_on_fail(a, before);
+		cJSON_Delete(a);
+	}
+	/* the busy client: excluded for the agent's share, and said why */
+	{
+		cJSON *a = seed(SEED_BUSY_CLIENT);
+		const cJSON *r = suspect(a, "client CPU");
+
+		CHECK_MSG(strstr(jstr(r, "figures"), "other processes, not the load") &&
+			      strstr(jstr(r, "figures"), "the agent 5% of the host"),
+			  "client CPU: %s", jstr(r, "figures"));
+		cJSON_Delete(a);
+	}
+	/* nothing measured about NUMA here: said so, never excluded */
+	{
+		cJSON *a = seed(SEED_TIED);
+
+		CHECK(!strcmp(jstr(suspect(a, "NUMA locality"), "state"), "not measured"));
+		CHECK(!strcmp(jstr(suspect(a, "network path"), "state"), "excluded"));
+		CHECK(strstr(jstr(suspect(a, "network path"), "figures"), "MTU 9000 on every end"));
+		cJSON_Delete(a);
+	}
+}
+
+/* a CPU-bound client whose agent CPU did not move, and one whose host was busy before */
+static void test_client_cpu_rules(void)
+{
+	static struct bc_use nodes[2][1], cl[2][1];
+	struct bc_ana_point p[2] = {point(16, 1.0e9, 16 * MiB / 1.0e9),
+				    point(64, 1.01e9, 64 * MiB / 1.01e9)};
+	int i;
+	cJSON *a;
+
+	for (i = 0; i < 2; i++) {
+		nodes[i][0] = node("n1", 1.05e9, 0.2, 0.4, 0.02);
+		cl[i][0] = client("c1", 1.0e9, 0.96);
+		cl[i][0].ncpu = 2;
+		cl[i][0].load1 = 2.5;
+		cl[i][0].agent_cpu = 0.60; /* most of the host, but the same at both points */
+		cl[i][0].agent_cores = 1.2;
+		p[i].nodes = nodes[i];
+		p[i].nnodes = 1;
+		p[i].clients = cl[i];
+		p[i].nclients = 1;
+	}
+	a = bc_ana_json(p, 2, "iodepth");
+	CHECK_MSG(strcmp(jstr(a, "class"), "client-bound"), "flat agent CPU: %s",
+		  jstr(a, "verdict"));
+	CHECK(strstr(jstr(suspect(a, "client CPU"), "figures"), "did not rise with the load"));
+	cJSON_Delete(a);
+	/* the agent alone near the whole host is CPU-bound, risen or not */
+	for (i = 0; i < 2; i++)
+		cl[i][0].agent_cpu = 0.90;
+	a = bc_ana_json(p, 2, "iodepth");
+	CHECK_MSG(!strcmp(jstr(a, "class"), "client-bound"), "agent at 90%%: %s",
+		  jstr(a, "verdict"));
+	CHECK(strstr(jstr(a, "bottleneck"), "client c1: CPU 96%") != NULL);
+	cJSON_Delete(a);
+}
+
+/* one host's links with different MTUs, and no node to compare with: no path mismatch */
+static void test_mtu_one_end(void)
+{
+	struct bc_use cl[1];
+	struct bc_ana_point p = point(16, 1e9, 16 * MiB / 1e9);
+	cJSON *a;
+
+	cl[0] = client("local", 1e9, 0.3);
+	cl[0].mtu_min = 1400;
+	cl[0].mtu_max = 1500;
+	p.clients = cl;
+	p.nclients = 1;
+	a = bc_ana_json(&p, 1, NULL);
+	CHECK_MSG(strcmp(jstr(suspect(a, "network path"), "state"), "implicated"), "%s",
+		  jstr(a, "verdict"));
+	CHECK(strstr(jstr(suspect(a, "network path"), "figures"), "clients only") != NULL);
+	cJSON_Delete(a);
+}
+
+/* a client that is the ceiling: throughput follows its agent's CPU up to the whole host */
+static void test_client_cpu_bound_sweep(void)
+{
+	static struct bc_use nodes[4][2], cl[4][2];
+	static const double qd[] = {8, 16, 32, 64}, x[] = {10e9, 18e9, 19.0e9, 19.1e9};
+	static const double agent[] = {0.45, 0.85, 0.95, 0.96};
+	struct bc_ana_point p[4];
+	int i, j;
+	cJSON *a;
+
+	for (i = 0; i < 4; i++) {
+		p[i] = point(qd[i], x[i], qd[i] * MiB / x[i] * (i >= 2 ? 1.0 : 1.0));
+		for (j = 0; j < 2; j++) {
+			nodes[i][j] = node(j ? "n2" : "n1", x[i] / 2 * 1.02, 0.3, 0.5, 0.03);
+			cl[i][j] = client(j ? "c2" : "c1", x[i] / 2, agent[i] + 0.02);
+			cl[i][j].ncpu = 4;
+			cl[i][j].load1 = 4 * agent[i];
+			cl[i][j].agent_cpu = agent[i];
+			cl[i][j].agent_cores = 4 * agent[i];
+		}
+		p[i].nodes = nodes[i];
+		p[i].nnodes = 2;
+		p[i].clients = cl[i];
+		p[i].nclients = 2;
+	}
+	/* latency grows with N past the knee: the queueing signature */
+	p[3].r_mean_s = p[2].r_mean_s * 2;
+	a = bc_ana_json(p, 4, "iodepth");
+	CHECK_MSG(!strcmp(jstr(a, "class"), "client-bound"), "class %s: %s", jstr(a, "class"),
+		  jstr(a, "verdict"));
+	CHECK_MSG(strstr(jstr(a, "verdict"), "all 2 clients: CPU 97% busy over 4 cores, the agent "
+					     "95% of the host") != NULL,
+		  "verdict %s", jstr(a, "verdict"));
+	if (getenv("BC_TEST_VERBOSE"))
+		printf("cpu-bound clients: %s\n", jstr(a, "verdict"));
+	cJSON_Delete(a);
+}
+
+/* the saturated group from real counters: which cores, how many, the agent's own share */
+static void test_hostfig_core_group(void)
+{
+	struct bc_hostsnap a, b;
+	struct bc_hostfig *f = calloc(1, sizeof(*f));
+	char list[64];
+	int c;
+
+	bc_hostsnap_init(&a);
+	bc_hostsnap_init(&b);
+	a.t_ns = 1000000000ULL;
+	b.t_ns = 2000000000ULL;
+	for (c = 0; c < 8; c++) {
+		/* cores 2, 3 and 6 at 100% (user), the others 30% busy */
+		double busy = (c == 2 || c == 3 || c == 6) ? 1.0 : 0.3;
+
+		bc_hostsnap_cpu_set(&a, c, BC_CPU_USER, 100);
+		bc_hostsnap_cpu_set(&a, c, BC_CPU_IDLE, 100);
+		bc_hostsnap_cpu_set(&b, c, BC_CPU_USER, 100 + busy);
+		bc_hostsnap_cpu_set(&b, c, BC_CPU_IDLE, 100 + 1 - busy);
+	}
+	a.proc_cpu_s = 10;
+	b.proc_cpu_s = 12; /* 2 cores' worth of the 8 */
+	a.proc_iou_cpu_s = 1;
+	b.proc_iou_cpu_s = 1.4;
+	a.proc_jobs_cpu_s = b.proc_jobs_cpu_s = 0;
+	CHECK(f && bc_hostfig_compute(&a, &b, NULL, f) == 0);
+	CHECK_MSG(f->cpu_sat_cores == 3, "sat %g", f->cpu_sat_cores);
+	bc_hostfig_cpulist(f->cpu_sat_mask, 8, list, sizeof(list));
+	CHECK_MSG(!strcmp(list, "2-3,6"), "list %s", list);
+	CHECK(fabs(f->agent_cpu - 0.25) < 1e-9 && fabs(f->agent_cores - 2) < 1e-9);
+	CHECK(fabs(f->agent_iou_cpu - 0.05) < 1e-9);
+	{
+		cJSON *j = bc_hostfig_json(f, false);
+		struct bc_use u;
+
+		CHECK(!strcmp(jstr(j, "cpu_sat_list"), "2-3,6"));
+		bc_use_from_json(&u, "c1", true, j);
+		CHECK(u.sat_cores == 3 && !strcmp(u.sat_list, "2-3,6"));
+		CHECK(fabs(u.agent_cpu - 0.25) < 1e-9);
+		cJSON_Delete(j);
+	}
+	bc_hostsnap_free(&a);
+	bc_hostsnap_free(&b);
+	free(f);
+}
+
 int main(void)
 {
 	test_rate_limited();
@@ -726,5 +1062,10 @@ int main(void)
 	test_not_saturated();
 	test_gib_ratio();
 	test_use_from_json();
+	test_suspects_seed();
+	test_client_cpu_rules();
+	test_client_cpu_bound_sweep();
+	test_mtu_one_end();
+	test_hostfig_core_group();
 	TEST_DONE();
 }

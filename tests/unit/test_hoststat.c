@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bc_hostfig.h"
@@ -166,6 +169,75 @@ static void test_live(void)
 	bc_hoststat_destroy(&h);
 }
 
+/* CPU seconds this thread has used */
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* burn 0.3 s of CPU in a thread named like a job thread, whatever the machine's load */
+static void *burn(void *arg)
+{
+	volatile double x = 0;
+	double t0;
+
+	(void)arg;
+	pthread_setname_np(pthread_self(), "bc-job-0");
+	t0 = thread_cpu_s();
+	while (thread_cpu_s() - t0 < 0.3)
+		x += 1;
+	return NULL;
+}
+
+/* the agent's own CPU: the process's CPU time over the interval, its job threads apart */
+static void test_self_cpu(void)
+{
+	struct bc_hoststat *h = bc_hoststat_new(NULL, 0);
+	pthread_t t;
+	double ncpu;
+	cJSON *j;
+
+	if (!h)
+		return;
+	usleep(100000);
+	j = bc_hoststat_sample_json(h);
+	CHECK(j != NULL);
+	ncpu = num(j, "ncpu");
+	CHECK_MSG(num(j, "agent_cpu_pct") >= 0 && num(j, "agent_cpu_pct") <= 100,
+		  "agent_cpu_pct %g", num(j, "agent_cpu_pct"));
+	CHECK(num(j, "agent_cores") >= 0 && num(j, "agent_cores") <= ncpu + 0.01);
+	CHECK(cJSON_GetObjectItem(j, "agent_jobs_cpu_pct") != NULL);
+	CHECK(cJSON_GetObjectItem(j, "agent_iouring_cpu_pct") != NULL);
+	CHECK(cJSON_GetStringValue(cJSON_GetObjectItem(j, "kernel")) != NULL);
+	cJSON_Delete(j);
+	bc_hoststat_destroy(&h);
+	/* one interval over a whole burn: what getrusage says the process used */
+	h = bc_hoststat_new(NULL, 0);
+	{
+		struct rusage r0, r1;
+		double used;
+
+		getrusage(RUSAGE_SELF, &r0);
+		CHECK(pthread_create(&t, NULL, burn, NULL) == 0);
+		pthread_join(t, NULL);
+		getrusage(RUSAGE_SELF, &r1);
+		used = (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) +
+		       (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) / 1e6 +
+		       (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) +
+		       (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) / 1e6;
+		j = bc_hoststat_sample_json(h);
+		/* /proc counts in 10 ms ticks: within two of getrusage's figure */
+		CHECK_MSG(fabs(num(j, "agent_cores") * num(j, "dt_s") - used) < 0.04,
+			  "agent %.3f s, getrusage %.3f s", num(j, "agent_cores") * num(j, "dt_s"),
+			  used);
+		cJSON_Delete(j);
+	}
+	bc_hoststat_destroy(&h);
+}
+
 #define S 1000000000ull /* ns per second */
 
 /*
@@ -258,6 +330,7 @@ int main(void)
 	test_fixture();
 	test_boundaries();
 	test_live();
+	test_self_cpu();
 	test_mean();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (root[0] && system(cmd) != 0)

@@ -18,7 +18,10 @@
 #   type (one "reclaim unit not fully written" per rollover: QEMU logs one at every unit change);
 # - refusals at PREPARE naming the device and the index: a placement index the namespace does
 #   not have, and "fdp" on a controller without FDP (CTRATT bit 19 clear);
-# - seed 000's three-mode experiment shrunk to the guest (test_vmlab_fdp_waf.sh).
+# - seed 000's three-mode experiment (profiles/fdp-waf-3mode.json: precondition, warmup and
+#   measurement, no_fdp / mixed / separated) shrunk to the guest's namespace: WAF per mode from
+#   the FDP statistics equals the sum of its iterations' deltas; the device erased nothing
+#   (MBE 0: QEMU has no GC), so the GC note says so and every WAF verdict is inconclusive.
 . "$(dirname "$0")/lib.sh"
 vmlab_init
 
@@ -145,4 +148,63 @@ fi
 grep -q "$PLAINNG.*placement index 0 refused.*does not support flexible data placement" "$VT/nofdp.out" ||
 	{ cat "$VT/nofdp.out"; fail "the refusal does not name the device and FDP"; }
 grep -h "refused" "$VT/badpid.out" "$VT/nofdp.out"
+
+# ---- seed 000's three-mode experiment (profiles/fdp-waf-3mode.json) shrunk to the guest ----
+
+# the same five streams, classes and placements on the whole 64 MiB namespace; per mode a
+# discard, a sequential fill and a random overwrite pass, then 1 warmup and 2 measurement
+# iterations of 2 s; WAF from the FDP statistics around each step
+python3 - "$BC_SRC/profiles/fdp-waf-3mode.json" "$VT/waf.json" "${VM_EP[g1]}" "$FDPNG" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["name"] = "vmlab-fdp-waf-3mode"
+p["agents"] = [{"name": "g1", "endpoint": sys.argv[3]}]
+v = p["volumes"][0]
+v.update({"agent": "g1", "path": sys.argv[4]})
+for k in ("offset", "length"):
+    v.pop(k, None)
+p["defaults"].update({"iodepth": 8, "numjobs": 1, "runtime": "2s"})
+x = p["steps"][0]["experiment"]
+x["precondition"].update({"random_bs": "64k", "iodepth": 8, "runtime": "120s"})
+x["warmup_iterations"], x["measure_iterations"] = 1, 2
+json.dump(p, open(sys.argv[2], "w"), indent=1)
+EOF
+start=$SECONDS
+"$COORD" run --plain --allow-destructive -o "$VT/out-waf" "$VT/waf.json" >"$VT/waf.out" 2>&1 ||
+	{ cat "$VT/waf.out"; fail "the three-mode experiment failed"; }
+echo "three-mode experiment: $((SECONDS - start)) s"
+R=$(run_dir "$VT/out-waf")
+python3 - "$R/run.json" <<'EOF' || fail "the three-mode experiment's figures are wrong"
+import json, sys
+r = json.load(open(sys.argv[1]))
+steps = r["steps"]
+assert len(steps) == 3 * (3 + 1 + 2), [s["name"] for s in steps]
+assert all(s["status"] == "ok" for s in steps), [(s["name"], s["status"]) for s in steps]
+x = steps[-1]["experiment"]
+assert [m["mode"] for m in x["modes"]] == ["no_fdp", "mixed", "separated"], x["modes"]
+for m in x["modes"]:
+    # an independent sum: the measurement iterations' own FDP deltas
+    it = [s for s in steps if s["mode"] == m["mode"] and s["phase"] == "measure"]
+    vol = [s["agent_totals"]["g1"]["volumes"][0] for s in it]
+    hb = sum(v["nvme"]["fdp"]["hbmw"] for v in vol)
+    mb = sum(v["nvme"]["fdp"]["mbmw"] for v in vol)
+    aw = sum(v["write"]["bytes"] for v in vol)
+    print(f"{m['mode']}: WAF {m['waf']} ({m['waf_status']}, {m['waf_source']}; iterations "
+          f"{m['waf_iterations']}), host {m['host_write_bytes']:.0f} B, media "
+          f"{m['media_write_bytes']:.0f} B, erased {m.get('media_erased_bytes')}, "
+          f"precondition WAF {m['precondition'].get('waf')}")
+    assert m["waf_status"] == "available" and m["waf_source"] == "fdp", m
+    assert m["host_write_bytes"] == hb == aw, (m["host_write_bytes"], hb, aw)
+    assert m["media_write_bytes"] == mb and abs(m["waf"] - mb / hb) < 1e-4, m
+    assert m["media_erased_bytes"] == 0, m
+# no GC on QEMU: the note says so and every WAF row is inconclusive for it
+print("gc:", x["gc"])
+assert x["gc"]["reached"] is False and "erased nothing" in x["gc"]["note"], x["gc"]
+for v in x["verdict"]:
+    print("verdict:", v["expected"], "-", v["judgement"])
+    if v["metric"] == "waf":
+        assert v["outcome"] == "inconclusive", v
+EOF
+grep -q '^## FDP experiment: fdp-waf' "$R/summary.md" || fail "summary.md has no experiment section"
+grep -q '^| WAF: separated lower than mixed | ' "$R/summary.md" || fail "summary.md has no verdict table"
 echo "PASS"

@@ -48,7 +48,8 @@
 #   vmlab_have_nvme_tcp_volume   bench-coord accepts "nvme_tcp" volumes
 # Every QEMU started here is killed on exit (trap), failure or not, and by a
 # watchdog if the test shell is SIGKILLed. VMLAB_KEEP=1 keeps $VT (consoles,
-# run directories); VMLAB_BOOT_TIMEOUT (default 180 s) bounds each boot.
+# run directories); VMLAB_BOOT_TIMEOUT (default 180 s) bounds each boot;
+# VMLAB_QEMU=10 boots every guest on QEMU 10 instead of the host's qemu.
 set -euo pipefail
 
 : "${BC_BIN:?set BC_BIN to the build directory}"
@@ -167,6 +168,8 @@ vm_new() {
 	VM_CTRLNS[$n]=0
 	VM_CTRLOPTS[$n]=""
 	VM_NSOPTS[$n]=""
+	# VMLAB_QEMU=10: every guest on QEMU 10 (to compare the lab's tests on both)
+	[ "${VMLAB_QEMU:-}" = 10 ] && VM_QEMU[$n]=10
 	VM_MEM[$n]=${2:-384}
 	: >"$VT/$n/qemu.args"
 	{

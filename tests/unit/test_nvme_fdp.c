@@ -9,6 +9,7 @@
 
 #include "bc_nvme_fdp.h"
 #include "bc_profile.h"
+#include "bc_target.h"
 #include "bc_test.h"
 
 static uint8_t s_buf[8192];
@@ -163,8 +164,38 @@ static void test_json(void)
 	cJSON_Delete(o);
 }
 
+/* placement indexes of the workload and its streams against the volume's "fdp" pids, at open */
+static void test_open_placements(void)
+{
+	struct bc_volume_spec spec = {.node = -1};
+	struct bc_workload wl;
+	struct bc_target t;
+	char err[512] = "";
+
+	memset(&wl, 0, sizeof(wl));
+	wl.rw = BC_RW_WRITE;
+	wl.bs = 4096;
+	wl.iodepth = 1;
+	wl.numjobs = 1;
+	wl.placement = (struct bc_placement){.kind = 1, .n = 1, .idx = {0}};
+	CHECK(bc_target_open(&t, "null", NULL, &wl, false, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(strstr(err, "null: the workload's placement index 0 refused") &&
+		      strstr(err, "\"fdp\" has 0 pids"),
+		  "%s", err);
+	spec.fdp = (struct bc_fdp_spec){.policy = BC_FDP_ROUND_ROBIN, .npids = 2, .pids = {3, 4}};
+	wl.placement.idx[0] = 1;
+	wl.nstreams = 1;
+	snprintf(wl.streams[0].name, sizeof(wl.streams[0].name), "hot");
+	wl.streams[0].placement = (struct bc_placement){.kind = 1, .n = 2, .idx = {0, 2}};
+	CHECK(bc_target_open(&t, "null", &spec, &wl, false, err, sizeof(err)) == -EINVAL);
+	CHECK_MSG(strstr(err, "stream hot's placement index 2 refused") &&
+		      strstr(err, "\"fdp\" has 2 pids"),
+		  "%s", err);
+}
+
 int main(void)
 {
+	test_open_placements();
 	test_features();
 	test_configs();
 	test_usage_events();

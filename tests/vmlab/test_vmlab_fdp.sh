@@ -17,7 +17,8 @@
 #   within one unit of the bytes; the FDP events the agent enabled for the step counted per
 #   type (one "reclaim unit not fully written" per rollover: QEMU logs one at every unit change);
 # - refusals at PREPARE naming the device and the index: a placement index the namespace does
-#   not have, and "fdp" on a controller without FDP (CTRATT bit 19 clear);
+#   not have, a step placement index beyond the volume's "fdp" pids, and "fdp" on a controller
+#   without FDP (CTRATT bit 19 clear);
 # - seed 000's three-mode experiment (profiles/fdp-waf-3mode.json: precondition, warmup and
 #   measurement, no_fdp / mixed / separated) shrunk to the guest's namespace: WAF per mode from
 #   the FDP statistics equals the sum of its iterations' deltas; the device erased nothing
@@ -40,7 +41,7 @@ ctrl_of() {
 }
 FDPC=$(ctrl_of vmlab-g1-nv0)
 PLAINC=$(ctrl_of vmlab-g1-nv1)
-[ -n "$FDPC" ] && [ -n "$PLAINC" ] || fail "controllers not found (FDP: '$FDPC', plain: '$PLAINC')"
+{ [ -n "$FDPC" ] && [ -n "$PLAINC" ]; } || fail "controllers not found (FDP: '$FDPC', plain: '$PLAINC')"
 FDPNG=/dev/ng${FDPC#nvme}n1
 PLAINNG=/dev/ng${PLAINC#nvme}n1
 echo "FDP namespace $FDPNG, plain namespace $PLAINNG"
@@ -147,7 +148,14 @@ if run nofdp "{\"agent\": \"g1\", \"path\": \"$PLAINNG\", \"fdp\": {\"pids\": [0
 fi
 grep -q "$PLAINNG.*placement index 0 refused.*does not support flexible data placement" "$VT/nofdp.out" ||
 	{ cat "$VT/nofdp.out"; fail "the refusal does not name the device and FDP"; }
-grep -h "refused" "$VT/badpid.out" "$VT/nofdp.out"
+# a step's placement index beyond the volume's pids: without the check it would go out as
+# round-robin over them, unnoticed
+if run badplace "{\"agent\": \"g1\", \"path\": \"$FDPNG\", \"fdp\": {\"pids\": [0, 1]}}" "$(wstep w 128k '[3]')"; then
+	fail "a step placement index beyond the volume's fdp pids was accepted"
+fi
+grep -q "$FDPNG: the workload's placement index 3 refused: the volume's \"fdp\" has 2 pids" "$VT/badplace.out" ||
+	{ cat "$VT/badplace.out"; fail "the placement refusal does not name the device and the index"; }
+grep -h "refused" "$VT/badpid.out" "$VT/nofdp.out" "$VT/badplace.out"
 
 # ---- seed 000's three-mode experiment (profiles/fdp-waf-3mode.json) shrunk to the guest ----
 

@@ -221,6 +221,8 @@ int bc_nvme_ident(const char *path, struct bc_nvme_ident *id)
 	/* what the device says about FDP, before any I/O (docs/fdp.md) */
 	if (id->fdps)
 		bc_nvme_fdp_discover(path, &id->fdp);
+	else if (id->from_identify)
+		id->fdp.probed = true; /* CTRATT said: not supported */
 	return 0;
 }
 

@@ -4,7 +4,7 @@
  * placement against it, and the FDP events of a step. Encoders and parsers
  * are pure functions on byte buffers (unit-tested against fixtures); the
  * rest goes to the device through NVME_IOCTL_ADMIN_CMD / NVME_IOCTL_IO_CMD
- * on the namespace's own path (nvme.md §4).
+ * on the namespace's own path (NVMe 2.0, flexible data placement).
  */
 #ifndef BC_NVME_FDP_H
 #define BC_NVME_FDP_H
@@ -58,7 +58,7 @@ int bc_nvme_parse_fdp_configs(const void *buf, size_t len, unsigned idx,
 /* RUH Usage log (LID 21h): the RUHA of up to max handles; returns NRUH or -EINVAL */
 int bc_nvme_parse_ruh_usage(const void *buf, size_t len, uint8_t *ruha, int max);
 
-/* FDP event types counted per step (nvme.md §4.5), "other" for the rest */
+/* FDP event types counted per step (FDP events log, NVMe 2.0), "other" for the rest */
 enum bc_fdp_event_type {
 	BC_FDP_EV_RU_NOT_WRITTEN,   /* 00h reclaim unit not fully written */
 	BC_FDP_EV_RU_TIME_LIMIT,    /* 01h */

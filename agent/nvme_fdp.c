@@ -1,8 +1,8 @@
 /*
  * nvme_fdp.c - FDP discovery, the placement check and FDP events (see
- * bc_nvme_fdp.h). Layouts: nvme.md §4 (FDP configurations 20h, RUH usage
- * 21h, events 23h, features 1Dh/1Eh, RUH status through I/O Management
- * Receive).
+ * bc_nvme_fdp.h). Layouts: NVMe 2.0 base specification (FDP
+ * configurations log 20h, RUH usage 21h, events 23h, features 1Dh/1Eh) and
+ * NVM command set (RUH status through I/O Management Receive MO 1).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,8 +1,8 @@
 /*
  * test_nvme_fdp.c - FDP encodings, parsers and the placement check against
- * byte-exact fixtures built from the offsets in ../shared/reference/nvme.md
- * §4 (the same figures QEMU 10's emulated FDP controller answered in the VM
- * lab: 1 reclaim group, 8 handles, 1 MiB units).
+ * byte-exact fixtures built from the NVMe 2.0 FDP layouts (the same figures
+ * QEMU 10's emulated FDP controller answered in the VM lab: 1 reclaim group,
+ * 8 handles, 1 MiB units).
  */
 #include <errno.h>
 #include <string.h>

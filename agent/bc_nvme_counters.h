@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "bc_nvme.h"
+#include "bc_nvme_fdp.h"
 #include "bc_sim_ftl.h"
 #include "bc_target.h"
 
@@ -32,9 +33,19 @@ struct bc_nvme_counters {
 	 */
 	char device[48];
 	struct bc_sim_counters sim;
+	/* FDP namespaces: RUH status (per-handle placement) and the events of the step */
+	struct bc_nvme_fdp fdpi;
+	bool have_events;		 /* both event logs read */
+	bool events_on;			 /* enabled by the agent at this sample */
+	struct bc_nvme_fdp_events ev[2]; /* host, controller */
 };
 
-/* read what the device offers from path (nvmeXnY or ngXnY); fills c, never fails */
+/*
+ * read what the device offers from path (nvmeXnY or ngXnY); fills c, never
+ * fails. On an FDP-enabled namespace also the RUH status and both FDP event
+ * logs; bc_nvme_counters_sample_all enables every event type on every
+ * handle for the step, bc_nvme_counters_end_json disables them again.
+ */
 void bc_nvme_counters_read(const char *path, struct bc_nvme_counters *c);
 
 /*
@@ -48,7 +59,9 @@ struct bc_nvme_counters *bc_nvme_counters_sample_all(const struct bc_target *t, 
 /*
  * The step's counters from samples a (start) and b (end) as a JSON object
  * the caller owns: deltas, temperatures, and "waf" {status, source, value,
- * media_bytes, host_bytes}; FDP statistics preferred over OCP C0.
+ * media_bytes, host_bytes}; FDP statistics preferred over OCP C0. FDP
+ * namespaces add "ruhs" [{pid, ruhid, ruamw_start, ruamw_end}] and
+ * "fdp_events" {host{type: count}, controller{...}, entries_start/end}.
  */
 cJSON *bc_nvme_counters_json(const struct bc_nvme_counters *a, const struct bc_nvme_counters *b);
 

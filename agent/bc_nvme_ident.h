@@ -14,6 +14,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "bc_nvme_fdp.h"
+
 #define BC_NVME_IDENT_FORMATS 16
 
 struct bc_nvme_ident {
@@ -41,7 +43,8 @@ struct bc_nvme_ident {
 		uint8_t rp;    /* relative performance, 0 best */
 		uint8_t index; /* format index (FLBAS numbering) */
 	} formats[BC_NVME_IDENT_FORMATS];
-	bool from_identify; /* Identify Controller/Namespace ran (else sysfs only) */
+	bool from_identify;	/* Identify Controller/Namespace ran (else sysfs only) */
+	struct bc_nvme_fdp fdp; /* FDP discovery, when the controller supports it */
 };
 
 /*

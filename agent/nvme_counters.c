@@ -82,6 +82,9 @@ void bc_nvme_counters_read(const char *path, struct bc_nvme_counters *c)
 		c->fdp_err = bc_nvme_parse_fdp_stats(buf, BC_NVME_FDP_STATS_BYTES, &c->fdp);
 	c->have_fdp = !c->fdp_err;
 	close(fd);
+	if (id.fdps && !bc_nvme_fdp_discover(path, &c->fdpi) && c->fdpi.enabled)
+		c->have_events = !bc_nvme_fdp_events_read(path, id.endgid, true, &c->ev[0]) &&
+				 !bc_nvme_fdp_events_read(path, id.endgid, false, &c->ev[1]);
 out:
 	free(buf);
 }
@@ -143,10 +146,16 @@ struct bc_nvme_counters *bc_nvme_counters_sample_all(const struct bc_target *t, 
 			c = calloc((size_t)n, sizeof(*c));
 		if (!c)
 			return NULL;
-		if (answers)
+		if (answers) {
 			c[i] = one;
-		else
+			continue;
+		}
+		bc_nvme_counters_read(t[i].path, &c[i]);
+		/* the step's FDP events: every type on every handle, then the logs again */
+		if (c[i].have_events && !bc_nvme_fdp_events_set(t[i].path, c[i].fdpi.nruhs, true)) {
 			bc_nvme_counters_read(t[i].path, &c[i]);
+			c[i].events_on = true;
+		}
 	}
 	return c;
 }
@@ -154,6 +163,39 @@ struct bc_nvme_counters *bc_nvme_counters_sample_all(const struct bc_target *t, 
 static void s_num(cJSON *o, const char *k, bc_u128 v)
 {
 	cJSON_AddNumberToObject(o, k, bc_u128_to_double(v));
+}
+
+/* per-handle RUH status at both ends, and the events the step logged */
+static void s_fdp_json(cJSON *o, const struct bc_nvme_counters *a, const struct bc_nvme_counters *b)
+{
+	cJSON *arr, *x, *y;
+	int i, k, e;
+
+	if (a->fdpi.enabled && b->fdpi.enabled && !a->fdpi.err && !b->fdpi.err &&
+	    a->fdpi.nruhs == b->fdpi.nruhs) {
+		arr = cJSON_AddArrayToObject(o, "ruhs");
+		for (i = 0; i < a->fdpi.nruhs; i++) {
+			x = cJSON_CreateObject();
+			cJSON_AddNumberToObject(x, "pid", a->fdpi.ruhs[i].pid);
+			cJSON_AddNumberToObject(x, "ruhid", a->fdpi.ruhs[i].ruhid);
+			cJSON_AddNumberToObject(x, "ruamw_start", (double)a->fdpi.ruhs[i].ruamw);
+			cJSON_AddNumberToObject(x, "ruamw_end", (double)b->fdpi.ruhs[i].ruamw);
+			cJSON_AddItemToArray(arr, x);
+		}
+	}
+	if (!a->events_on || !b->have_events)
+		return;
+	x = cJSON_AddObjectToObject(o, "fdp_events");
+	for (k = 0; k < 2; k++) {
+		/* a ring (QEMU: 63 entries): a log that was full may have dropped some */
+		y = cJSON_AddObjectToObject(x, k ? "controller" : "host");
+		for (e = 0; e < BC_FDP_EV_NR; e++)
+			cJSON_AddNumberToObject(y, bc_fdp_event_names[e],
+						(double)b->ev[k].count[e] -
+						    (double)a->ev[k].count[e]);
+		cJSON_AddNumberToObject(y, "entries_start", a->ev[k].n);
+		cJSON_AddNumberToObject(y, "entries_end", b->ev[k].n);
+	}
 }
 
 cJSON *bc_nvme_counters_json(const struct bc_nvme_counters *a, const struct bc_nvme_counters *b)
@@ -228,6 +270,7 @@ cJSON *bc_nvme_counters_json(const struct bc_nvme_counters *a, const struct bc_n
 		cJSON_AddNumberToObject(x, "value", w.waf);
 	s_num(x, "media_bytes", w.media_bytes);
 	s_num(x, "host_bytes", w.host_bytes);
+	s_fdp_json(o, a, b);
 	return o;
 }
 
@@ -240,5 +283,7 @@ void bc_nvme_counters_end_json(const struct bc_target *t, const struct bc_nvme_c
 		return;
 	if (!s_read_target(t, &end))
 		bc_nvme_counters_read(t->path, &end);
+	if (start->events_on)
+		bc_nvme_fdp_events_set(t->path, start->fdpi.nruhs, false);
 	cJSON_AddItemToObject(v, "nvme", bc_nvme_counters_json(start, &end));
 }

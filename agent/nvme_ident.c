@@ -218,6 +218,11 @@ int bc_nvme_ident(const char *path, struct bc_nvme_ident *id)
 	/* Identify where permitted (root, or Linux >= 6.2 for CNS 0/1) */
 	if (bc_nvme_ident_ioctl(path, id) && ret)
 		return ret;
+	/* what the device says about FDP, before any I/O (docs/fdp.md) */
+	if (id->fdps)
+		bc_nvme_fdp_discover(path, &id->fdp);
+	else if (id->from_identify)
+		id->fdp.probed = true; /* CTRATT said: not supported */
 	return 0;
 }
 
@@ -256,6 +261,8 @@ cJSON *bc_nvme_ident_json(const struct bc_nvme_ident *id)
 	cJSON_AddStringToObject(o, "subsysnqn", id->subsysnqn);
 	cJSON_AddNumberToObject(o, "numa_node", id->numa_node);
 	cJSON_AddBoolToObject(o, "fdp_supported", id->fdps);
+	if (id->fdp.probed)
+		cJSON_AddItemToObject(o, "fdp", bc_nvme_fdp_json(&id->fdp));
 	cJSON_AddStringToObject(o, "source", id->from_identify ? "identify" : "sysfs");
 	if (id->fmt >= 0)
 		cJSON_AddNumberToObject(o, "format_index", id->fmt);

@@ -188,6 +188,43 @@ static int s_classify(struct bc_target *t, bool allow_block_writes, char *err, s
 	return 0;
 }
 
+/*
+ * Placement indexes name the volume's "fdp" pids: one beyond them (or any,
+ * without "fdp") would go out as no directive or round-robin, and a drive
+ * takes an unknown placement ID silently, so refuse it here
+ */
+static int s_check_placement(const struct bc_target *t, const struct bc_placement *p,
+			     const char *who, char *err, size_t errlen)
+{
+	int i;
+
+	if (p->kind != 1)
+		return 0;
+	for (i = 0; i < p->n; i++)
+		if (p->idx[i] >= t->fdp.npids) {
+			snprintf(err, errlen,
+				 "%s: %s placement index %u refused: the volume's \"fdp\" has %d "
+				 "pids",
+				 t->path, who, p->idx[i], t->fdp.npids);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static int s_check_placements(const struct bc_target *t, const struct bc_workload *wl, char *err,
+			      size_t errlen)
+{
+	char who[64];
+	uint32_t i;
+	int ret = s_check_placement(t, &wl->placement, "the workload's", err, errlen);
+
+	for (i = 0; !ret && i < wl->nstreams; i++) {
+		snprintf(who, sizeof(who), "stream %s's", wl->streams[i].name);
+		ret = s_check_placement(t, &wl->streams[i].placement, who, err, errlen);
+	}
+	return ret;
+}
+
 int bc_target_open(struct bc_target *t, const char *path, const struct bc_volume_spec *spec,
 		   const struct bc_workload *wl, bool allow_block_writes, char *err, size_t errlen)
 {
@@ -210,6 +247,9 @@ int bc_target_open(struct bc_target *t, const char *path, const struct bc_volume
 	}
 
 	ret = s_classify(t, allow_block_writes, err, errlen);
+	if (ret)
+		goto out;
+	ret = s_check_placements(t, wl, err, errlen);
 	if (ret)
 		goto out;
 	if (t->fdp.policy != BC_FDP_NONE && t->ops != &bc_target_nvme_ops &&

@@ -23,12 +23,10 @@
 #include <unistd.h>
 
 #include "bc_nvme.h"
+#include "bc_nvme_fdp.h"
 #include "bc_nvme_ident.h"
 #include "bc_target.h"
 #include "bc_target_nvme.h"
-
-/* RUH status read at open: header + 128 descriptors (fio caps at 128 too) */
-#define S_RUHS_MAX 128
 
 struct s_nvme {
 	uint32_t nsid;
@@ -117,47 +115,29 @@ static void s_nvme_prep(const struct bc_target *t, struct io_uring_sqe *sqe,
 	bc_nvme_uring_prep(sqe, fd, io->file_index >= 0, ret ? NULL : &c);
 }
 
-/* the RUH status list of the namespace, mapped from the volume's pid indexes */
+/*
+ * FDP on the device before any I/O (bc_nvme_fdp_discover), the volume's pid
+ * indexes checked against it, then mapped to the placement IDs its RUH
+ * status lists (a drive may accept an unknown ID silently: QEMU charges it
+ * to handle 0)
+ */
 static int s_fdp_map(struct bc_target *t, struct s_nvme *n, char *err, size_t errlen)
 {
-	size_t len = 16 + 32 * S_RUHS_MAX;
-	struct bc_nvme_ruhs ruhs[S_RUHS_MAX];
-	struct nvme_passthru_cmd c;
-	void *buf = NULL;
-	int ret, nr, i;
+	struct bc_nvme_fdp *f = malloc(sizeof(*f));
+	int ret, i;
 
-	if (posix_memalign(&buf, 4096, len))
+	if (!f)
 		return -ENOMEM;
-	memset(buf, 0, len);
-	bc_nvme_ruhs_cmd(&c, n->nsid, buf, (uint32_t)len);
-	ret = ioctl(t->fd, NVME_IOCTL_IO_CMD, &c);
-	if (ret) {
-		ret = ret < 0 ? -errno : -EIO;
-		snprintf(err, errlen,
-			 "%s: cannot read the reclaim unit handle status (is FDP enabled on the "
-			 "endurance group?): %s",
-			 t->path, strerror(-ret));
+	bc_nvme_fdp_discover(t->path, f);
+	ret = bc_nvme_fdp_check(f, t->path, &t->fdp, err, errlen);
+	if (ret)
 		goto out;
-	}
-	nr = bc_nvme_parse_ruhs(buf, len, ruhs, S_RUHS_MAX);
-	if (nr > S_RUHS_MAX)
-		nr = S_RUHS_MAX;
-	for (i = 0; i < t->fdp.npids; i++) {
-		if (t->fdp.pids[i] >= nr) {
-			snprintf(err, errlen,
-				 "%s: fdp pid index %u is beyond the namespace's %d placement "
-				 "handles",
-				 t->path, t->fdp.pids[i], nr);
-			ret = -EINVAL;
-			goto out;
-		}
-		n->pids[i] = ruhs[t->fdp.pids[i]].pid;
-	}
+	for (i = 0; i < t->fdp.npids; i++)
+		n->pids[i] = f->ruhs[t->fdp.pids[i]].pid;
 	n->npids = t->fdp.npids;
 	n->policy = t->fdp.policy;
-	ret = 0;
 out:
-	free(buf);
+	free(f);
 	return ret;
 }
 

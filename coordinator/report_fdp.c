@@ -32,6 +32,8 @@ struct s_counters {
 	char source[16];
 	double gc_copy; /* simulator only: GC copies (bytes) */
 	bool have_sim;
+	double erased; /* FDP statistics MBE: what the device erased (bytes) */
+	bool have_mbe;
 };
 
 /*
@@ -79,6 +81,10 @@ static void s_step_counters(const cJSON *sj, struct s_counters *c)
 				c->media += bc_rj_num(w, "media_bytes");
 				snprintf(c->source, sizeof(c->source), "%s",
 					 bc_rj_str("", w, "source"));
+				if (bc_rj(vol, "nvme", "fdp", "mbe")) {
+					c->have_mbe = true;
+					c->erased += bc_rj_num(vol, "nvme", "fdp", "mbe");
+				}
 			} else if (!c->status[0]) {
 				snprintf(c->status, sizeof(c->status), "%s",
 					 st ? st
@@ -130,9 +136,10 @@ static cJSON *s_mode(const cJSON *steps, const char *name, const char *mode)
 	struct bc_hist *rd = calloc(1, sizeof(*rd)), *wr = calloc(1, sizeof(*wr));
 	cJSON *o = cJSON_CreateObject(), *iters, *pre;
 	double host = 0, media = 0, gc = 0, pre_host = 0, pre_media = 0, wbytes = 0, wsecs = 0;
+	double erased = 0;
 	int nmeas = 0, nok = 0, nvol_avail = 1, npre = 0;
 	char status[160] = "", source[16] = "";
-	bool have_sim = false;
+	bool have_sim = false, have_mbe = false;
 	const cJSON *sj;
 
 	if (!o || !rd || !wr) {
@@ -181,6 +188,8 @@ static cJSON *s_mode(const cJSON *steps, const char *name, const char *mode)
 		media += c.media;
 		gc += c.gc_copy;
 		have_sim |= c.have_sim;
+		erased += c.erased;
+		have_mbe |= c.have_mbe;
 		if (c.source[0])
 			snprintf(source, sizeof(source), "%s", c.source);
 		cJSON_AddItemToArray(iters, c.host > 0 && c.navail == c.nvol
@@ -205,6 +214,8 @@ static cJSON *s_mode(const cJSON *steps, const char *name, const char *mode)
 	cJSON_AddItemToObject(o, "waf_iterations", iters);
 	if (have_sim)
 		cJSON_AddNumberToObject(o, "gc_copy_bytes", gc);
+	if (have_mbe)
+		cJSON_AddNumberToObject(o, "media_erased_bytes", erased);
 	cJSON_AddNumberToObject(o, "agent_write_bytes", wbytes);
 	cJSON_AddNumberToObject(o, "write_mbps", wsecs > 0 ? s_r4(wbytes / wsecs / 1e6) : 0);
 	s_add_pct(o, "read_p50_ms", rd, 50);
@@ -308,8 +319,8 @@ static cJSON *s_verdict_row(const cJSON *modes, const struct bc_experiment *x,
 	cJSON_AddNumberToObject(r, "difference_pct", s_r4(diff));
 	if (!strcmp(e->metric, "waf") && !gc_reached) {
 		snprintf(why, sizeof(why),
-			 "inconclusive (WAF <= %g in every mode: the device never reached garbage "
-			 "collection; precondition further or run longer)",
+			 "inconclusive (the device never reached garbage collection: WAF <= %g in "
+			 "every mode, or nothing erased; see the GC note)",
 			 x->gc_waf);
 		cJSON_AddStringToObject(r, "outcome", "inconclusive");
 	} else if (fabs(diff) <= x->tolerance_pct) {
@@ -397,8 +408,8 @@ static cJSON *s_reference(const char *dir, const char *name, char *err, size_t e
 cJSON *bc_fdp_summary(const cJSON *steps, const char *name, const struct bc_experiment *x)
 {
 	cJSON *o = cJSON_CreateObject(), *modes, *ver, *gc, *plan, *ml;
-	double maxw = 0, w;
-	bool any = false, reached;
+	double maxw = 0, w, erased = 0;
+	bool any = false, reached, have_mbe = false;
 	int m, i;
 
 	if (!o)
@@ -434,9 +445,19 @@ cJSON *bc_fdp_summary(const cJSON *steps, const char *name, const struct bc_expe
 			any = true;
 			maxw = w > maxw ? w : maxw;
 		}
+		if (s_metric(mo, "media_erased_bytes", &w)) {
+			have_mbe = true;
+			erased += w;
+		}
 		cJSON_AddItemToArray(modes, mo);
 	}
-	reached = any && maxw > x->gc_waf;
+	/*
+	 * GC erases: media writes above host writes on a device that erased
+	 * nothing (FDP statistics MBE 0 in every mode) are no GC copies but
+	 * the device's own accounting (QEMU's emulated FDP counts the write
+	 * that fills a reclaim unit twice, and has no GC)
+	 */
+	reached = any && maxw > x->gc_waf && !(have_mbe && erased == 0);
 	gc = cJSON_AddObjectToObject(o, "gc");
 	if (!any) {
 		cJSON_AddNullToObject(gc, "reached");
@@ -444,18 +465,30 @@ cJSON *bc_fdp_summary(const cJSON *steps, const char *name, const struct bc_expe
 					"no mode has a WAF: no device counters (run on an NVMe "
 					"namespace or a simulated SSD)");
 	} else {
-		char note[320];
+		char note[400];
 
 		cJSON_AddBoolToObject(gc, "reached", reached);
 		cJSON_AddNumberToObject(gc, "max_waf", maxw);
-		snprintf(note, sizeof(note),
-			 reached
-			     ? "the device reached garbage collection (WAF up to %.4f > %g)"
-			     : "WAF <= %2$g in every mode (at most %1$.4f): the device never "
-			       "reached garbage collection, so placement could not change WAF. "
-			       "Precondition further (a larger window, more random passes) or run "
-			       "longer before measuring",
-			 maxw, x->gc_waf);
+		if (any && maxw > x->gc_waf && !reached)
+			snprintf(
+			    note, sizeof(note),
+			    "WAF up to %.4f > %g, but the device erased nothing (FDP statistics "
+			    "MBE 0 in every mode): media writes above host writes are not "
+			    "garbage collection (a controller without GC, e.g. QEMU's emulated "
+			    "FDP, which counts the write that fills a reclaim unit twice), so "
+			    "placement could not change WAF here",
+			    maxw, x->gc_waf);
+		else
+			snprintf(
+			    note, sizeof(note),
+			    reached
+				? "the device reached garbage collection (WAF up to %.4f > %g)"
+				: "WAF <= %2$g in every mode (at most %1$.4f): the device never "
+				  "reached garbage collection, so placement could not change WAF. "
+				  "Precondition further (a larger window, more random passes) or "
+				  "run "
+				  "longer before measuring",
+			    maxw, x->gc_waf);
 		cJSON_AddStringToObject(gc, "note", note);
 	}
 	ver = cJSON_AddArrayToObject(o, "verdict");

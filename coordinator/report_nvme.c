@@ -8,6 +8,46 @@
 #include "bc_nvme_report.h"
 #include "bc_report.h"
 
+/* per FDP volume: each handle's free blocks in its unit at both ends, the step's FDP events */
+static void s_md_fdp(FILE *f, const cJSON *st)
+{
+	const cJSON *v, *h, *e;
+
+	cJSON_ArrayForEach(v, bc_rj(st, "volumes"))
+	{
+		const cJSON *ruhs = bc_rj(v, "nvme_counters", "ruhs");
+		const cJSON *ev = bc_rj(v, "nvme_counters", "fdp_events");
+
+		if (!cJSON_GetArraySize(ruhs))
+			continue;
+		fprintf(f, "\nFDP placement on ");
+		bc_md_puts(f, bc_rj_str("?", v, "name"));
+		fprintf(f,
+			" (RUH status: blocks left in each handle's reclaim unit, start → end):");
+		cJSON_ArrayForEach(h, ruhs)
+		{
+			fprintf(f, " pid %.0f %.0f", bc_rj_num(h, "pid"),
+				bc_rj_num(h, "ruamw_start"));
+			if (bc_rj_num(h, "ruamw_end") != bc_rj_num(h, "ruamw_start"))
+				fprintf(f, "→%.0f", bc_rj_num(h, "ruamw_end"));
+			fprintf(f, "%s", h->next ? ";" : ".");
+		}
+		if (ev) {
+			fprintf(f, " FDP events of the step:");
+			cJSON_ArrayForEach(e,
+					   bc_rj(ev, "host")) if (e->valuedouble > 0 &&
+								  strncmp(e->string, "entries", 7))
+			    fprintf(f, " host %s %.0f,", e->string, e->valuedouble);
+			cJSON_ArrayForEach(
+			    e, bc_rj(ev, "controller")) if (e->valuedouble > 0 &&
+							    strncmp(e->string, "entries", 7))
+			    fprintf(f, " controller %s %.0f,", e->string, e->valuedouble);
+			fprintf(f, " (others 0).");
+		}
+		fprintf(f, "\n");
+	}
+}
+
 void bc_report_md_nvme(FILE *f, const cJSON *st)
 {
 	const cJSON *v;
@@ -49,4 +89,5 @@ void bc_report_md_nvme(FILE *f, const cJSON *st)
 		else
 			fprintf(f, "- | - |\n");
 	}
+	s_md_fdp(f, st);
 }

@@ -239,13 +239,33 @@ struct bc_table *bc_table_devices(const struct bc_report *r)
 	return t;
 }
 
+/* what FDP discovery found before any I/O (docs/fdp.md), one cell */
+static const char *s_fdp_cell(const cJSON *fdp, char *b, size_t len)
+{
+	char ru[32];
+
+	if (!fdp)
+		return "-";
+	if (!cJSON_IsTrue(bc_rj(fdp, "supported")))
+		return "not supported";
+	if (!cJSON_IsTrue(bc_rj(fdp, "enabled")))
+		return "supported, disabled";
+	snprintf(b, len, "enabled: config %.0f, %.0f RG, %.0f handles, %s RUs, %d placement IDs",
+		 bc_rj_num(fdp, "config_index"), bc_rj_num(fdp, "reclaim_groups"),
+		 bc_rj_num(fdp, "handles"),
+		 bc_fmt_bytes(bc_rj_num(fdp, "ru_bytes"), ru, sizeof(ru)),
+		 cJSON_GetArraySize(bc_rj(fdp, "ruhs")));
+	return b;
+}
+
 /* NVMe identity of the volumes that have one (docs/nvme.md); NULL when none */
 struct bc_table *bc_table_nvme(const struct bc_report *r)
 {
 	static const char *const cols[] = {"agent",    "volume",     "model",	  "serial",
 					   "firmware", "LBA format", "=metadata", "transport",
-					   "address",  "=NUMA",	     NULL};
+					   "address",  "=NUMA",	     "FDP",	  NULL};
 	static const char *const ident[] = {"model", "serial", "firmware", "lba_kind"};
+	char b[160];
 	struct bc_table *t = NULL;
 	const cJSON *a, *d;
 	size_t c;
@@ -264,6 +284,7 @@ struct bc_table *bc_table_nvme(const struct bc_report *r)
 			bc_table_text(t, bc_rj_str("-", d, "nvme", "transport"));
 			bc_table_text(t, bc_rj_str("-", d, "nvme", "address"));
 			bc_table_num(t, d, bc_rj_num(d, "nvme", "numa_node"), 0);
+			bc_table_text(t, s_fdp_cell(bc_rj(d, "nvme", "fdp"), b, sizeof(b)));
 		}
 	}
 	return t;

@@ -236,8 +236,67 @@ out:
 	bc_profile_destroy(&p);
 }
 
+/* a step whose volume also reports FDP statistics with MBE (bytes the device erased) */
+static cJSON *s_step_mbe(const char *mode, double host, double media, double mbe)
+{
+	cJSON *st = s_step(mode, "measure", host, media, 1000);
+	cJSON *nv = cJSON_GetObjectItem(
+	    cJSON_GetArrayItem(
+		cJSON_GetObjectItem(
+		    cJSON_GetObjectItem(cJSON_GetObjectItem(st, "agent_totals"), "a"), "volumes"),
+		0),
+	    "nvme");
+	cJSON *fdp = cJSON_AddObjectToObject(nv, "fdp");
+
+	cJSON_AddNumberToObject(fdp, "hbmw", host);
+	cJSON_AddNumberToObject(fdp, "mbmw", media);
+	cJSON_AddNumberToObject(fdp, "mbe", mbe);
+	return st;
+}
+
+/*
+ * WAF above gc_waf on a device that erased nothing (QEMU's emulated FDP: the
+ * write that fills a reclaim unit is counted twice, no GC) is no GC; the same
+ * figures with erases are
+ */
+static void test_gc_nothing_erased(void)
+{
+	struct bc_profile *p = s_profile("{\"modes\": [\"no_fdp\", \"mixed\", \"separated\"]}");
+	struct bc_experiment x;
+	cJSON *steps = cJSON_CreateArray(), *sum = NULL;
+	const cJSON *gc;
+	int erased;
+
+	if (!p || bc_experiment_get(&p->steps[0], &x, s_err, sizeof(s_err))) {
+		CHECK(!"profile");
+		goto out;
+	}
+	for (erased = 0; erased < 2; erased++) {
+		cJSON_Delete(steps);
+		steps = cJSON_CreateArray();
+		cJSON_AddItemToArray(steps, s_step_mbe("no_fdp", 1e9, 1.11e9, erased ? 4e8 : 0));
+		cJSON_AddItemToArray(steps, s_step_mbe("mixed", 1e9, 1.12e9, 0));
+		cJSON_AddItemToArray(steps, s_step_mbe("separated", 1e9, 1.07e9, 0));
+		sum = bc_fdp_summary(steps, "x", &x);
+		gc = cJSON_GetObjectItem(sum, "gc");
+		CHECK(sum && cJSON_IsBool(cJSON_GetObjectItem(gc, "reached")) &&
+		      cJSON_IsTrue(cJSON_GetObjectItem(gc, "reached")) == (erased == 1));
+		CHECK(!erased == !!strstr(cJSON_GetStringValue(cJSON_GetObjectItem(gc, "note")),
+					  "erased nothing"));
+		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(
+			  cJSON_GetArrayItem(cJSON_GetObjectItem(sum, "modes"), 0),
+			  "media_erased_bytes")) == (erased ? 4e8 : 0));
+		CHECK(!strcmp(s_outcome(sum, 1), erased ? "as expected" : "inconclusive"));
+		cJSON_Delete(sum);
+	}
+out:
+	cJSON_Delete(steps);
+	bc_profile_destroy(&p);
+}
+
 int main(void)
 {
+	test_gc_nothing_erased();
 	test_shared_device();
 	test_gc_reached();
 	test_gc_never();

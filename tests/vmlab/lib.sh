@@ -15,6 +15,14 @@
 #                         controller: LBS 512 or 4096, SIZE for truncate, a
 #                         sparse raw file; DRIVE_OPTS added to -drive (e.g.
 #                         throttling.bps-total=4194304)
+#   vm_qemu NAME 10       run this guest on QEMU 10 (Debian trixie's, fetched and
+#                         cached by fetch-qemu.sh; skip 77 when it cannot be)
+#   vm_fdp NAME [SUBSYS_OPTS]
+#                         the guest's NVMe controller in an FDP subsystem (QEMU 10;
+#                         default fdp.runs=1M,fdp.nrg=1,fdp.nruh=8, ocp=on): its
+#                         namespaces get every handle (fdp.ruhs=0-<nruh-1>)
+#   vm_ctrl NAME          the next namespaces on a new controller of their own
+#                         (no subsystem, no FDP; the guest's next nvmeN)
 #   vm_conf NAME 'K=V'    a line of /etc/vmlab.conf (guest-init.sh lists keys)
 #   vm_setup NAME 'sh'    a line of the guest's setup script (before services)
 #   vm_nice NAME N        run its QEMU at nice N (a CPU-hungry client yields to the
@@ -40,7 +48,8 @@
 #   vmlab_have_nvme_tcp_volume   bench-coord accepts "nvme_tcp" volumes
 # Every QEMU started here is killed on exit (trap), failure or not, and by a
 # watchdog if the test shell is SIGKILLed. VMLAB_KEEP=1 keeps $VT (consoles,
-# run directories); VMLAB_BOOT_TIMEOUT (default 180 s) bounds each boot.
+# run directories); VMLAB_BOOT_TIMEOUT (default 180 s) bounds each boot;
+# VMLAB_QEMU=10 boots every guest on QEMU 10 instead of the host's qemu.
 set -euo pipefail
 
 : "${BC_BIN:?set BC_BIN to the build directory}"
@@ -55,6 +64,7 @@ VT=""
 VM_NAMES=()
 VM_WD=()
 declare -A VM_EP VM_KEY VM_METRICS VM_PID VM_NSN VM_MEM VM_EXECPORT VM_LINKN VM_NICE
+declare -A VM_QEMU VM_CTRL VM_CTRLNS VM_CTRLOPTS VM_NSOPTS
 VM_LINKS=0
 
 vm_skip() {
@@ -154,6 +164,12 @@ vm_new() {
 	VM_NAMES+=("$n")
 	VM_NSN[$n]=0
 	VM_LINKN[$n]=0
+	VM_CTRL[$n]=0
+	VM_CTRLNS[$n]=0
+	VM_CTRLOPTS[$n]=""
+	VM_NSOPTS[$n]=""
+	# VMLAB_QEMU=10: every guest on QEMU 10 (to compare the lab's tests on both)
+	[ "${VMLAB_QEMU:-}" = 10 ] && VM_QEMU[$n]=10
 	VM_MEM[$n]=${2:-384}
 	: >"$VT/$n/qemu.args"
 	{
@@ -186,14 +202,55 @@ s_args() {
 }
 
 vm_ns() {
-	local n=$1 lbs=$2 size=$3 opts=${4:-} i img
+	local n=$1 lbs=$2 size=$3 opts=${4:-} i img c=nv${VM_CTRL[$1]} k
 	i=$((VM_NSN[$n] + 1))
 	VM_NSN[$n]=$i
+	k=$((VM_CTRLNS[$n] + 1))
+	VM_CTRLNS[$n]=$k
 	img="$VT/$n/ns$i.img"
 	truncate -s "$size" "$img"
-	[ "$i" = 1 ] && s_args "$n" -device "nvme,serial=vmlab-$n,id=nv0"
+	[ "$k" = 1 ] && s_args "$n" -device "nvme,serial=vmlab-$n-$c,id=$c${VM_CTRLOPTS[$n]}"
 	s_args "$n" -drive "file=$img,if=none,id=ns$i,format=raw,cache=writeback,aio=threads${opts:+,$opts}" \
-		-device "nvme-ns,drive=ns$i,bus=nv0,nsid=$i,logical_block_size=$lbs,physical_block_size=$lbs"
+		-device "nvme-ns,drive=ns$i,bus=$c,nsid=$k,logical_block_size=$lbs,physical_block_size=$lbs${VM_NSOPTS[$n]}"
+}
+
+vm_qemu() {
+	[ "$2" = 10 ] || fail "vm_qemu: only QEMU 10 can be chosen (got '$2')"
+	VM_QEMU[$1]=$2
+}
+
+vm_fdp() {
+	local n=$1 opts=${2:-fdp.runs=1M,fdp.nrg=1,fdp.nruh=8} nruh
+	[ "${VM_CTRLNS[$n]}" = 0 ] || fail "vm_fdp $n: before the controller's first vm_ns"
+	nruh=$(sed -n 's/.*fdp\.nruh=\([0-9]*\).*/\1/p' <<<"$opts")
+	vm_qemu "$n" 10
+	s_args "$n" -device "nvme-subsys,id=fdp${VM_CTRL[$n]},fdp=on,$opts"
+	VM_CTRLOPTS[$n]=",subsys=fdp${VM_CTRL[$n]},ocp=on"
+	VM_NSOPTS[$n]=",fdp.ruhs=0-$((${nruh:-8} - 1))"
+}
+
+vm_ctrl() {
+	VM_CTRL[$1]=$((VM_CTRL[$1] + 1))
+	VM_CTRLNS[$1]=0
+	VM_CTRLOPTS[$1]=""
+	VM_NSOPTS[$1]=""
+}
+
+# the QEMU command for guest NAME into the array QEMU_CMD
+s_qemu_cmd() {
+	local out rc=0
+	QEMU_CMD=(qemu-system-x86_64)
+	[ "${VM_QEMU[$1]:-}" = 10 ] || return 0
+	if [ -z "${VMLAB_QEMU10_ROOT:-}" ]; then
+		out=$(bash "$VMLAB_DIR/fetch-qemu.sh" --print) || rc=$?
+		[ "$rc" = 77 ] && exit 77
+		[ "$rc" = 0 ] || fail "fetch-qemu.sh failed (exit $rc)"
+		eval "$out"
+		echo "vmlab: QEMU $VMLAB_QEMU10_VERSION for guest $1 ($VMLAB_QEMU10_ROOT)" >&2
+	fi
+	local r=$VMLAB_QEMU10_ROOT
+	QEMU_CMD=("$r/usr/lib64/ld-linux-x86-64.so.2" --library-path "$r/usr/lib/x86_64-linux-gnu"
+		"$r/usr/bin/qemu-system-x86_64" -L "$r/usr/share/qemu" -L "$r/usr/share/seabios")
 }
 
 # point-to-point link k: 10.(100+k).0.1 (NODE) <-> 10.(100+k).0.2 (CLIENT)
@@ -241,6 +298,7 @@ vm_boot() {
 	fi
 	cat "$d/overlay.cpio.gz" >>"$initrd"
 	mapfile -t args <"$d/qemu.args"
+	s_qemu_cmd "$n"
 	for _ in 1 2 3; do
 		mapfile -t ports < <(s_free_ports 3)
 		p_agent=${ports[0]} p_exec=${ports[1]} p_ne=${ports[2]}
@@ -251,7 +309,7 @@ vm_boot() {
 		# the ISA the host-built binaries may use. no_timer_check: a TCG guest
 		# on a busy host fails the IO-APIC timer check and panics ("IO-APIC +
 		# timer doesn't work!"), seen with four guests booting on two cores
-		nice -n "${VM_NICE[$n]:-0}" qemu-system-x86_64 -name "vmlab-$n" -accel tcg -cpu max -smp 1 -m "${VM_MEM[$n]}" \
+		nice -n "${VM_NICE[$n]:-0}" "${QEMU_CMD[@]}" -name "vmlab-$n" -accel tcg -cpu max -smp 1 -m "${VM_MEM[$n]}" \
 			-nodefaults -no-user-config -display none -no-reboot \
 			-kernel "$VMLAB_KERNEL" -initrd "$initrd" \
 			-append "console=ttyS0 quiet panic=-1 loglevel=4 no_timer_check" \

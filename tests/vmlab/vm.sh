@@ -2,10 +2,12 @@
 # vm.sh - the VM lab by hand, for dry runs: boot one guest (emulated NVMe, bench-agent over
 # CURVE, forwarded ports on 127.0.0.1) and keep it up until Ctrl-C, or run the PoV in a box.
 #
-#   vm.sh guest [--ns LBS:SIZE[:DRIVE_OPTS]]... [--mem MB] [--node-exporter] [--name NAME]
-#       default: --ns 512:256M --ns 4096:256M. Prints the agent's endpoint and key, writes a
-#       profile for it and the coordinator's known_hosts, then reads shell lines from stdin
-#       and runs each in the guest (the command channel) until EOF or Ctrl-C.
+#   vm.sh guest [--fdp] [--ns LBS:SIZE[:DRIVE_OPTS]]... [--mem MB] [--node-exporter] [--name NAME]
+#       default: --ns 512:256M --ns 4096:256M. --fdp: QEMU 10, the controller in an FDP
+#       subsystem (8 handles, 1 MiB reclaim units, OCP log), default --ns 4096:256M.
+#       Prints the agent's endpoint and key, writes a profile for it and the coordinator's
+#       known_hosts, then reads shell lines from stdin and runs each in the guest (the
+#       command channel) until EOF or Ctrl-C.
 #       e.g. --ns 4096:1G:throttling.bps-total=10485760 for a 10 MB/s drive
 #   vm.sh pov
 #       the PoV in a box (tests/vmlab/test_vmlab_pov.sh), its directory kept afterwards
@@ -18,7 +20,7 @@ BC_BIN=${BC_BIN:-$BC_SRC/build}
 export BC_SRC BC_BIN
 
 usage() {
-	sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
@@ -33,22 +35,28 @@ guest) ;;
 *) usage ;;
 esac
 
-NS=() MEM=512 NE=0 NAME=g1
+NS=() MEM=512 NE=0 NAME=g1 FDP=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ns) NS+=("$2"); shift 2 ;;
 	--mem) MEM=$2; shift 2 ;;
 	--node-exporter) NE=1; shift ;;
 	--name) NAME=$2; shift 2 ;;
+	--fdp) FDP=1; shift ;;
 	*) usage ;;
 	esac
 done
-[ ${#NS[@]} -gt 0 ] || NS=(512:256M 4096:256M)
+if [ ${#NS[@]} = 0 ] && [ "$FDP" = 1 ]; then
+	NS=(4096:256M)
+elif [ ${#NS[@]} = 0 ]; then
+	NS=(512:256M 4096:256M)
+fi
 
 . "$BC_SRC/tests/vmlab/lib.sh"
 vmlab_init
 vm_new "$NAME" "$MEM"
 [ "$NE" = 1 ] && vm_conf "$NAME" VM_NODE_EXPORTER=1
+[ "$FDP" = 1 ] && vm_fdp "$NAME"
 for spec in "${NS[@]}"; do
 	IFS=: read -r lbs size opts <<<"$spec"
 	vm_ns "$NAME" "$lbs" "$size" "$opts"

@@ -1,0 +1,218 @@
+#!/bin/bash
+# test_vmlab_fdp: FDP against a controller that implements it - QEMU 10's emulated NVMe in an
+# FDP subsystem (8 reclaim unit handles, 1 MiB reclaim units, 4 KiB LBAs, OCP log), one guest
+# for every check, each a real bench-coord run against the agent in the guest:
+#
+# - discovery before any I/O (HELLO -> run.json hello.paths[].nvme.fdp): CTRATT FDP, endurance
+#   group 1, FDP enabled with configuration 0, 1 reclaim group, 8 handles, 1 MiB RUs, every
+#   handle host specified, 8 placement handles of 256 free blocks each;
+# - placement: steps writing known amounts through /dev/ngXn1 with known placement indexes
+#   (one handle, two round-robin, and no directive at all); per step and handle the RUH
+#   Status RUAMW at the step's end equals the prediction from its start, rollovers included
+#   (QEMU: a write that reaches a unit's end moves the handle to a fresh 256-block unit), the
+#   handles the step did not name are untouched, and "no directive" lands on handle 0; FDP
+#   statistics HBMW delta = the bytes the agent wrote, exactly; MBMW = HBMW plus, per rollover,
+#   the blocks of the write that filled the unit (QEMU counts those twice: not GC); OCP C0
+#   physical media bytes written = HBMW (QEMU's C0 reports HBMW); SMART data units written
+#   within one unit of the bytes; the FDP events the agent enabled for the step counted per
+#   type (one "reclaim unit not fully written" per rollover: QEMU logs one at every unit change);
+# - refusals at PREPARE naming the device and the index: a placement index the namespace does
+#   not have, a step placement index beyond the volume's "fdp" pids, and "fdp" on a controller
+#   without FDP (CTRATT bit 19 clear);
+# - seed 000's three-mode experiment (profiles/fdp-waf-3mode.json: precondition, warmup and
+#   measurement, no_fdp / mixed / separated) shrunk to the guest's namespace: WAF per mode from
+#   the FDP statistics equals the sum of its iterations' deltas; the device erased nothing
+#   (MBE 0: QEMU has no GC), so the GC note says so and every WAF verdict is inconclusive.
+. "$(dirname "$0")/lib.sh"
+vmlab_init
+
+vm_new g1
+vm_fdp g1
+vm_ns g1 4096 64M
+vm_ctrl g1
+vm_ns g1 4096 16M
+vm_boot g1
+vm_wait g1
+
+# the guest's controller names by serial (PCIe probing is asynchronous: nvme0/nvme1 may swap)
+ctrl_of() {
+	# sysfs pads the serial with spaces
+	vm_exec g1 "for c in /sys/class/nvme/nvme*; do read -r s <\$c/serial; [ \"\$s\" = $1 ] && echo \${c##*/}; done; true"
+}
+FDPC=$(ctrl_of vmlab-g1-nv0)
+PLAINC=$(ctrl_of vmlab-g1-nv1)
+{ [ -n "$FDPC" ] && [ -n "$PLAINC" ]; } || fail "controllers not found (FDP: '$FDPC', plain: '$PLAINC')"
+FDPNG=/dev/ng${FDPC#nvme}n1
+PLAINNG=/dev/ng${PLAINC#nvme}n1
+echo "FDP namespace $FDPNG, plain namespace $PLAINNG"
+
+# run NAME VOLUMES STEPS: a profile with the guest's agent; bench-coord's exit status returned
+run() {
+	cat >"$VT/$1.json" <<JSON
+{"name": "vmlab-fdp-$1",
+ "agents": [{"name": "g1", "endpoint": "${VM_EP[g1]}"}],
+ "volumes": [$2],
+ "defaults": {"direct": true, "ramp": "0s", "runtime": "120s", "numjobs": 1},
+ "steps": [$3]}
+JSON
+	"$COORD" run --plain -o "$VT/out-$1" "$VT/$1.json" >"$VT/$1.out" 2>&1
+}
+
+# ---- discovery and placement ----
+
+# sequential 128 KiB writes of a known size, placed as PLACEMENT
+wstep() {
+	echo "{\"name\": \"$1\", \"rw\": \"write\", \"bs\": \"128k\", \"iodepth\": 4, \"size_based\": true, \"io_size\": \"$2\", \"placement\": $3}"
+}
+steps="$(wstep one-handle 1536k '[1]'), $(wstep no-rollover 640k '[2]'), $(wstep two-rollovers 2m '[3]')"
+steps="$steps, $(wstep no-directive 512k '"none"'), $(wstep round-robin 1m '[4, 5]')"
+run place "{\"agent\": \"g1\", \"path\": \"$FDPNG\", \"fdp\": {\"pids\": [0, 1, 2, 3, 4, 5, 6, 7]}}" "$steps" ||
+	{ cat "$VT/place.out"; fail "bench-coord run place failed"; }
+python3 - "$(run_dir "$VT/out-place")/run.json" "$FDPNG" <<'EOF' || fail "FDP discovery or placement does not match the prediction"
+import json, sys
+r = json.load(open(sys.argv[1]))
+dev = sys.argv[2]
+LBS, RU = 4096, 256  # 4 KiB blocks, 1 MiB reclaim units
+hello = [p for a in r["agents"] for p in a["hello"]["paths"] if p["path"] == dev][0]
+f = hello["nvme"]["fdp"]
+print("discovery:", json.dumps({k: v for k, v in f.items() if k != "ruhs"}))
+assert f["supported"] and f["enabled"] and f["endgid"] == 1 and f["config_index"] == 0, f
+assert f["reclaim_groups"] == 1 and f["handles"] == 8 and f["ru_bytes"] == 1 << 20, f
+assert f["ruh_usage"] == ["host"] * 8, f
+assert [h["pid"] for h in f["ruhs"]] == list(range(8)), f["ruhs"]
+assert all(1 <= h["ruamw"] <= RU for h in f["ruhs"]), f["ruhs"]
+# per step: which handle indexes its writes go to, round-robin (one job)
+plan = {"one-handle": [1], "no-rollover": [2], "two-rollovers": [3], "no-directive": [0],
+        "round-robin": [4, 5]}
+prev_end = None
+for s in r["steps"]:
+    assert s["status"] == "ok", (s["name"], s["status"])
+    v = s["agent_totals"]["g1"]["volumes"][0]
+    nv = v["nvme"]
+    wrote = v["write"]["bytes"]
+    ios = v["write"]["ios"]
+    ruhs = nv["ruhs"]
+    start = [h["ruamw_start"] for h in ruhs]
+    end = [h["ruamw_end"] for h in ruhs]
+    if prev_end is not None:
+        assert start == prev_end, f"{s['name']}: RUH status moved between steps: {prev_end} -> {start}"
+    prev_end = end
+    # QEMU's accounting (hw/nvme/ctrl.c nvme_do_write_fdp): a write of n blocks takes them
+    # from the handle's unit; one that reaches the unit's end moves the handle to a fresh
+    # unit (RU blocks), and the blocks that filled the old one are counted into MBMW again
+    pred = list(start)
+    rollovers = extra = 0
+    for i in range(ios):
+        h = plan[s["name"]][i % len(plan[s["name"]])]
+        n = 128 * 1024 // LBS
+        while n:
+            if n < pred[h]:
+                pred[h] -= n
+                break
+            n -= pred[h]
+            extra += pred[h]
+            rollovers += 1
+            pred[h] = RU
+    fdp = nv["fdp"]
+    ev = nv.get("fdp_events", {})
+    print(f"{s['name']}: wrote {wrote} B in {ios} writes to handles {plan[s['name']]}; "
+          f"RUAMW {start} -> {end} (predicted {pred}); HBMW +{fdp['hbmw']:.0f} "
+          f"MBMW +{fdp['mbmw']:.0f} (rollovers {rollovers}, counted again {extra * LBS} B); "
+          f"OCP C0 PMUW +{nv['ocp_c0']['physical_media_bytes_written']:.0f}; "
+          f"SMART DUW +{nv['smart']['data_units_written']:.0f}; WAF {nv['waf'].get('value')}; "
+          f"events {json.dumps(ev)}")
+    assert end == pred, f"{s['name']}: RUAMW {end}, predicted {pred}"
+    assert fdp["hbmw"] == wrote, f"{s['name']}: HBMW +{fdp['hbmw']} vs {wrote} bytes written"
+    assert fdp["mbmw"] == wrote + extra * LBS, f"{s['name']}: MBMW +{fdp['mbmw']}"
+    assert fdp["mbe"] == 0, fdp
+    assert nv["ocp_c0"]["physical_media_bytes_written"] == wrote, nv["ocp_c0"]
+    assert abs(nv["smart"]["data_units_written"] * 512000 - wrote) < 512000, nv["smart"]
+    assert nv["waf"]["source"] == "fdp" and nv["waf"]["status"] == "available", nv["waf"]
+    assert ev["host"]["ru_not_fully_written"] + ev["controller"]["ru_not_fully_written"] == rollovers, ev
+    assert ev["host"]["invalid_placement_id"] == 0, ev
+md = open(sys.argv[1].replace("run.json", "summary.md")).read()
+assert "enabled: config 0, 1 RG, 8 handles" in md, "summary.md's NVMe identity has no FDP"
+assert "FDP placement on g1:" + dev in md and "pid 3 256;" in md, "summary.md has no FDP placement"
+assert "host ru_not_fully_written 2," in md, "summary.md has no FDP events"
+EOF
+
+# ---- refusals at PREPARE ----
+
+if run badpid "{\"agent\": \"g1\", \"path\": \"$FDPNG\", \"fdp\": {\"pids\": [2, 8]}}" "$(wstep w 128k '"volume"')"; then
+	fail "a placement index the namespace does not have was accepted"
+fi
+grep -q "$FDPNG.*pids\[1\] = 8 refused.*8 placement handles" "$VT/badpid.out" ||
+	{ cat "$VT/badpid.out"; fail "the refusal does not name the device and the index"; }
+if run nofdp "{\"agent\": \"g1\", \"path\": \"$PLAINNG\", \"fdp\": {\"pids\": [0]}}" "$(wstep w 128k '"volume"')"; then
+	fail "\"fdp\" on a controller without FDP was accepted"
+fi
+grep -q "$PLAINNG.*placement index 0 refused.*does not support flexible data placement" "$VT/nofdp.out" ||
+	{ cat "$VT/nofdp.out"; fail "the refusal does not name the device and FDP"; }
+# a step's placement index beyond the volume's pids: without the check it would go out as
+# round-robin over them, unnoticed
+if run badplace "{\"agent\": \"g1\", \"path\": \"$FDPNG\", \"fdp\": {\"pids\": [0, 1]}}" "$(wstep w 128k '[3]')"; then
+	fail "a step placement index beyond the volume's fdp pids was accepted"
+fi
+grep -q "$FDPNG: the workload's placement index 3 refused: the volume's \"fdp\" has 2 pids" "$VT/badplace.out" ||
+	{ cat "$VT/badplace.out"; fail "the placement refusal does not name the device and the index"; }
+grep -h "refused" "$VT/badpid.out" "$VT/nofdp.out" "$VT/badplace.out"
+
+# ---- seed 000's three-mode experiment (profiles/fdp-waf-3mode.json) shrunk to the guest ----
+
+# the same five streams, classes and placements on the whole 64 MiB namespace; per mode a
+# discard, a sequential fill and a random overwrite pass, then 1 warmup and 2 measurement
+# iterations of 2 s; WAF from the FDP statistics around each step
+python3 - "$BC_SRC/profiles/fdp-waf-3mode.json" "$VT/waf.json" "${VM_EP[g1]}" "$FDPNG" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["name"] = "vmlab-fdp-waf-3mode"
+p["agents"] = [{"name": "g1", "endpoint": sys.argv[3]}]
+v = p["volumes"][0]
+v.update({"agent": "g1", "path": sys.argv[4]})
+for k in ("offset", "length"):
+    v.pop(k, None)
+p["defaults"].update({"iodepth": 8, "numjobs": 1, "runtime": "2s"})
+x = p["steps"][0]["experiment"]
+x["precondition"].update({"random_bs": "64k", "iodepth": 8, "runtime": "120s"})
+x["warmup_iterations"], x["measure_iterations"] = 1, 2
+json.dump(p, open(sys.argv[2], "w"), indent=1)
+EOF
+start=$SECONDS
+"$COORD" run --plain --allow-destructive -o "$VT/out-waf" "$VT/waf.json" >"$VT/waf.out" 2>&1 ||
+	{ cat "$VT/waf.out"; fail "the three-mode experiment failed"; }
+echo "three-mode experiment: $((SECONDS - start)) s"
+R=$(run_dir "$VT/out-waf")
+python3 - "$R/run.json" <<'EOF' || fail "the three-mode experiment's figures are wrong"
+import json, sys
+r = json.load(open(sys.argv[1]))
+steps = r["steps"]
+assert len(steps) == 3 * (3 + 1 + 2), [s["name"] for s in steps]
+assert all(s["status"] == "ok" for s in steps), [(s["name"], s["status"]) for s in steps]
+x = steps[-1]["experiment"]
+assert [m["mode"] for m in x["modes"]] == ["no_fdp", "mixed", "separated"], x["modes"]
+for m in x["modes"]:
+    # an independent sum: the measurement iterations' own FDP deltas
+    it = [s for s in steps if s["mode"] == m["mode"] and s["phase"] == "measure"]
+    vol = [s["agent_totals"]["g1"]["volumes"][0] for s in it]
+    hb = sum(v["nvme"]["fdp"]["hbmw"] for v in vol)
+    mb = sum(v["nvme"]["fdp"]["mbmw"] for v in vol)
+    aw = sum(v["write"]["bytes"] for v in vol)
+    print(f"{m['mode']}: WAF {m['waf']} ({m['waf_status']}, {m['waf_source']}; iterations "
+          f"{m['waf_iterations']}), host {m['host_write_bytes']:.0f} B, media "
+          f"{m['media_write_bytes']:.0f} B, erased {m.get('media_erased_bytes')}, "
+          f"precondition WAF {m['precondition'].get('waf')}")
+    assert m["waf_status"] == "available" and m["waf_source"] == "fdp", m
+    assert m["host_write_bytes"] == hb == aw, (m["host_write_bytes"], hb, aw)
+    assert m["media_write_bytes"] == mb and abs(m["waf"] - mb / hb) < 1e-4, m
+    assert m["media_erased_bytes"] == 0, m
+# no GC on QEMU: the note says so and every WAF row is inconclusive for it
+print("gc:", x["gc"])
+assert x["gc"]["reached"] is False and "erased nothing" in x["gc"]["note"], x["gc"]
+for v in x["verdict"]:
+    print("verdict:", v["expected"], "-", v["judgement"])
+    if v["metric"] == "waf":
+        assert v["outcome"] == "inconclusive", v
+EOF
+grep -q '^## FDP experiment: fdp-waf' "$R/summary.md" || fail "summary.md has no experiment section"
+grep -q '^| WAF: separated lower than mixed | ' "$R/summary.md" || fail "summary.md has no verdict table"
+echo "PASS"

@@ -888,6 +888,24 @@ static void s_random_distribution(struct s_ctx *c, const struct bc_fio_opt *o, c
 	cJSON_AddStringToObject(wl, "random_distribution", buf);
 }
 
+/* rate or rate_iops of a job (0: none); fio caps the ops of a mix separately */
+static uint64_t s_rate(struct s_ctx *c, const struct bc_fio_opt *o, const char *rw)
+{
+	uint64_t r = 0;
+	char buf[128];
+
+	if (!o)
+		return 0;
+	if (s_dir_value(c, o, rw, buf, sizeof(buf)) && bc_parse_size(buf, &r))
+		S_ODIFF(c, o, "%s=%s: not a rate bench-coord can express", o->key, s_val(o));
+	if (r && s_mixed(rw))
+		S_ODIFF(c, o,
+			"%s=%s on a %s mix: fio caps reads and writes separately, bench-coord "
+			"caps their sum",
+			o->key, s_val(o), rw);
+	return r;
+}
+
 /* what one job section asks for, in j; false when it cannot run (a difference says why) */
 static bool s_job(struct s_ctx *c, const struct bc_fio_section *sec, const struct s_view *v,
 		  struct s_job *j)
@@ -1079,28 +1097,8 @@ static bool s_job(struct s_ctx *c, const struct bc_fio_section *sec, const struc
 	} else if (io_size) {
 		io_size = 0;
 	}
-	if ((o = s_opt(v, "rate", NULL))) {
-		char buf[128];
-
-		if (s_dir_value(c, o, rw, buf, sizeof(buf)) && bc_parse_size(buf, &rate_bw))
-			S_ODIFF(c, o, "rate=%s: not a rate bench-coord can express", s_val(o));
-		if (rate_bw && s_mixed(rw))
-			S_ODIFF(c, o,
-				"rate=%s on a %s mix: fio caps reads and writes separately, "
-				"bench-coord caps their sum",
-				s_val(o), rw);
-	}
-	if ((o = s_opt(v, "rate_iops", NULL))) {
-		char buf[128];
-
-		if (s_dir_value(c, o, rw, buf, sizeof(buf)) && bc_parse_size(buf, &rate_iops))
-			S_ODIFF(c, o, "rate_iops=%s: not a rate bench-coord can express", s_val(o));
-		if (rate_iops && s_mixed(rw))
-			S_ODIFF(c, o,
-				"rate_iops=%s on a %s mix: fio caps reads and writes "
-				"separately, bench-coord caps their sum",
-				s_val(o), rw);
-	}
+	rate_bw = s_rate(c, s_opt(v, "rate", NULL), rw);
+	rate_iops = s_rate(c, s_opt(v, "rate_iops", NULL), rw);
 	/* fio's rates are per clone over its files; the profile's per volume over all jobs */
 	if (rate_bw)
 		cJSON_AddNumberToObject(

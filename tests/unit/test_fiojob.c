@@ -475,8 +475,46 @@ static void test_pov(void)
 	cJSON_Delete(notes);
 }
 
+/* a step's volume_workloads: resolved per volume on top of the volume's own, checked */
+static void test_step_volume_workloads(void)
+{
+	static const char *const head =
+	    "{\"name\": \"vw\", \"agents\": [{\"name\": \"a\", \"endpoint\": \"local\"}],"
+	    "\"volumes\": [{\"agent\": \"a\", \"path\": \"null\"},"
+	    "{\"agent\": \"a\", \"path\": \"null\", \"workload\": {\"bs\": \"8k\"}}],"
+	    "\"steps\": [{\"name\": \"s\", \"iodepth\": 4, \"volume_workloads\": ";
+	struct bc_profile *p = NULL;
+	struct bc_workload w0, w1;
+	char text[1024], err[512];
+
+	snprintf(text, sizeof(text), "%s{\"1\": {\"iodepth\": 32, \"rw\": \"randwrite\"}}}]}",
+		 head);
+	CHECK(bc_profile_parse(text, "vw.json", &p, err, sizeof(err)) == 0);
+	if (p) {
+		CHECK(bc_step_volume_workload(&p->steps[0], &p->volumes[0], 0, &w0, err,
+					      sizeof(err)) == 0);
+		CHECK(bc_step_volume_workload(&p->steps[0], &p->volumes[1], 1, &w1, err,
+					      sizeof(err)) == 0);
+		CHECK(w0.iodepth == 4 && w0.rw == BC_RW_RANDREAD && w0.bs == 4096);
+		CHECK(w1.iodepth == 32 && w1.rw == BC_RW_RANDWRITE && w1.bs == 8192);
+		CHECK(!bc_step_volume_overridden(&p->steps[0], &p->volumes[0], 0));
+		CHECK(bc_step_volume_overridden(&p->steps[0], &p->volumes[1], 1));
+	}
+	bc_profile_destroy(&p);
+	snprintf(text, sizeof(text), "%s{\"2\": {\"iodepth\": 1}}}]}", head);
+	CHECK(bc_profile_parse(text, "vw.json", &p, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "steps[0].volume_workloads.2: expected a volume index 0..1") != NULL);
+	snprintf(text, sizeof(text), "%s{\"0\": {\"numjobs\": 2}}}]}", head);
+	CHECK(bc_profile_parse(text, "vw.json", &p, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "steps[0].volume_workloads.0.numjobs: applies to the whole step") !=
+	      NULL);
+	snprintf(text, sizeof(text), "%s{\"0\": {\"rwmixread\": 101}}}]}", head);
+	CHECK(bc_profile_parse(text, "vw.json", &p, err, sizeof(err)) == -EINVAL);
+}
+
 int main(void)
 {
+	test_step_volume_workloads();
 	test_parse();
 	test_options();
 	test_comments();

@@ -34,7 +34,7 @@ static const char *const s_step_keys[] = {
     "rwmixtrim", "blockalign", "random_distribution", "iodepth_batch_submit",
     "iodepth_batch_complete", "cpus_allowed", "cpus_allowed_policy", "rate_iops", "rate_bw",
     "size_based", "io_size", "thinktime", "verify", "sqpoll", "sqpoll_cpu", "hipri",
-    "sweep", /* bc_profile_sweep.c */
+    "volume_workloads", "sweep", /* bc_profile_sweep.c */
     "placement", "stream_share", "streams", /* bc_streams.c */
     "experiment", /* bc_experiment.c */
     NULL,
@@ -485,6 +485,9 @@ static int s_parse_steps(struct bc_check *c, const cJSON *root, const struct bc_
 			ret = bc_check_sweep(c, item, base, &st->wl, &st->sweep);
 		if (!ret)
 			ret = bc_check_experiment(c, item, base, p, st, &st->experiment);
+		if (!ret)
+			ret = bc_check_step_volume_workloads(c, item, base, p->nvolumes,
+							     &st->volume_workloads);
 		if (ret)
 			return ret;
 		p->nsteps++;
@@ -696,6 +699,7 @@ void bc_profile_destroy(struct bc_profile **pp)
 	for (i = 0; i < p->nsteps; i++) {
 		cJSON_Delete(p->steps[i].sweep);
 		cJSON_Delete(p->steps[i].experiment);
+		cJSON_Delete(p->steps[i].volume_workloads);
 	}
 	free(p->agents);
 	free(p->nodes);

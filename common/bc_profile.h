@@ -58,6 +58,9 @@
  * A volume may carry "workload": {...} overriding these per-volume keys for
  * every step: rw rwmixread rwmixtrim bs blockalign iodepth direct
  * random_distribution rate_iops rate_bw size_based io_size thinktime verify.
+ * A step may carry "volume_workloads": {"0": {...}, "2": {...}}: the same
+ * per-volume keys for that step only, on top of the volume's own (several
+ * concurrent workloads in one step, as a group of fio jobs on their own files).
  * Sizes are strings ("4k") or non-negative integers (bytes); durations are
  * strings ("10s") or integers (seconds).
  *
@@ -265,6 +268,8 @@ struct bc_step {
 	struct bc_workload wl;
 	cJSON *sweep; /* "sweep" as given and checked (bc_sweep.h), NULL if none; owned */
 	cJSON *experiment; /* "experiment" as given and checked (bc_experiment.h); owned */
+	/* "volume_workloads": {"<volume index>": overrides} for this step only; owned */
+	cJSON *volume_workloads;
 	/*
 	 * an I/O window for every volume instead of their own offset/length
 	 * (an experiment's precondition window); length 0: to the end
@@ -325,6 +330,14 @@ int bc_workload_from_json(const cJSON *j, struct bc_workload *wl, char *err, siz
  */
 int bc_volume_workload(const struct bc_workload *step, const struct bc_volume_spec *vol,
 		       struct bc_workload *out, char *err, size_t errlen);
+/*
+ * bc_workload.c: volume v's workload in step st: the step's, the volume's
+ * "workload", then the step's "volume_workloads" entry for v; and whether
+ * either override exists (else the step's workload applies as it is).
+ */
+int bc_step_volume_workload(const struct bc_step *st, const struct bc_volume_spec *vol, int v,
+			    struct bc_workload *out, char *err, size_t errlen);
+bool bc_step_volume_overridden(const struct bc_step *st, const struct bc_volume_spec *vol, int v);
 
 /* the workload writes to its volumes (writes or trims, alone or in a mix) */
 bool bc_workload_writes(const struct bc_workload *wl);

@@ -95,6 +95,9 @@ bool bc_workload_bs_to_json(cJSON *obj, const struct bc_workload *wl);
 bool bc_workload_ext_to_json(cJSON *obj, const struct bc_workload *wl);
 /* bc_workload.c: base."workload" of a volume, checked and copied into *out (NULL if absent) */
 int bc_check_volume_workload(struct bc_check *c, const cJSON *item, const char *base, cJSON **out);
+/* bc_workload.c: base."volume_workloads" of a step ({"<volume index>": overrides}), or NULL */
+int bc_check_step_volume_workloads(struct bc_check *c, const cJSON *item, const char *base,
+				   int nvolumes, cJSON **out);
 /* bc_workload.c: every step with every volume's overrides is a valid workload */
 int bc_check_volume_steps(struct bc_check *c, const struct bc_profile *p);
 

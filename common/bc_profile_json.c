@@ -118,7 +118,10 @@ static cJSON *s_step(const struct bc_step *st)
 	    (!cJSON_AddStringToObject(j, "name", st->name) || !s_add_workload(j, &st->wl) ||
 	     (st->sweep && !cJSON_AddItemToObject(j, "sweep", cJSON_Duplicate(st->sweep, true))) ||
 	     (st->experiment &&
-	      !cJSON_AddItemToObject(j, "experiment", cJSON_Duplicate(st->experiment, true))))) {
+	      !cJSON_AddItemToObject(j, "experiment", cJSON_Duplicate(st->experiment, true))) ||
+	     (st->volume_workloads &&
+	      !cJSON_AddItemToObject(j, "volume_workloads",
+				     cJSON_Duplicate(st->volume_workloads, true))))) {
 		cJSON_Delete(j);
 		j = NULL;
 	}

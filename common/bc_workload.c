@@ -576,18 +576,15 @@ static bool s_listed(const char *const *keys, const char *k)
 	return false;
 }
 
-int bc_check_volume_workload(struct bc_check *c, const cJSON *item, const char *base, cJSON **out)
+/* one volume's overrides at path: only per-volume keys, values checked, copied into *out */
+static int s_check_overrides(struct bc_check *c, const cJSON *v, const char *path, cJSON **out)
 {
 	struct bc_check vc = *c;
 	struct bc_workload tmp = bc_workload_builtin;
-	char path[BC_CHECK_PATH_LEN], kpath[BC_CHECK_PATH_LEN];
-	const cJSON *v, *k;
+	char kpath[BC_CHECK_PATH_LEN];
+	const cJSON *k;
 	int ret;
 
-	*out = NULL;
-	ret = bc_check_item(c, item, base, "workload", false, path, &v);
-	if (ret || !v)
-		return ret;
 	ret = bc_check_object(c, path, v);
 	if (ret)
 		return ret;
@@ -612,6 +609,84 @@ int bc_check_volume_workload(struct bc_check *c, const cJSON *item, const char *
 	return ret;
 }
 
+int bc_check_volume_workload(struct bc_check *c, const cJSON *item, const char *base, cJSON **out)
+{
+	char path[BC_CHECK_PATH_LEN];
+	const cJSON *v;
+	int ret;
+
+	*out = NULL;
+	ret = bc_check_item(c, item, base, "workload", false, path, &v);
+	if (ret || !v)
+		return ret;
+	return s_check_overrides(c, v, path, out);
+}
+
+int bc_check_step_volume_workloads(struct bc_check *c, const cJSON *item, const char *base,
+				   int nvolumes, cJSON **out)
+{
+	char path[BC_CHECK_PATH_LEN], kpath[BC_CHECK_PATH_LEN];
+	const cJSON *v, *k;
+	cJSON *one;
+	int ret;
+
+	*out = NULL;
+	ret = bc_check_item(c, item, base, "volume_workloads", false, path, &v);
+	if (ret || !v)
+		return ret;
+	ret = bc_check_object(c, path, v);
+	if (ret)
+		return ret;
+	*out = cJSON_CreateObject();
+	if (!*out)
+		return -ENOMEM;
+	cJSON_ArrayForEach(k, v)
+	{
+		char *end;
+		long idx = strtol(k->string, &end, 10);
+
+		bc_check_path(kpath, path, k->string);
+		if (!*k->string || *end || idx < 0 || idx >= nvolumes ||
+		    cJSON_GetObjectItemCaseSensitive(*out, k->string))
+			ret = bc_check_fail(c, kpath,
+					    "expected a volume index 0..%d (once), got \"%s\"",
+					    nvolumes - 1, k->string);
+		if (!ret)
+			ret = s_check_overrides(c, k, kpath, &one);
+		if (!ret)
+			cJSON_AddItemToObject(*out, k->string, one);
+		if (ret) {
+			cJSON_Delete(*out);
+			*out = NULL;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int bc_step_volume_workload(const struct bc_step *st, const struct bc_volume_spec *vol, int v,
+			    struct bc_workload *out, char *err, size_t errlen)
+{
+	struct bc_check c = {.err = err, .errlen = errlen};
+	const cJSON *own;
+	char key[16];
+	int ret = bc_volume_workload(&st->wl, vol, out, err, errlen);
+
+	snprintf(key, sizeof(key), "%d", v);
+	own = cJSON_GetObjectItemCaseSensitive(st->volume_workloads, key);
+	if (!ret && own)
+		ret = bc_check_workload(&c, own, "volume_workloads", out);
+	return ret;
+}
+
+bool bc_step_volume_overridden(const struct bc_step *st, const struct bc_volume_spec *vol, int v)
+{
+	char key[16];
+
+	snprintf(key, sizeof(key), "%d", v);
+	return vol->workload || cJSON_GetObjectItemCaseSensitive(st->volume_workloads, key);
+}
+
 int bc_volume_workload(const struct bc_workload *step, const struct bc_volume_spec *vol,
 		       struct bc_workload *out, char *err, size_t errlen)
 {
@@ -631,12 +706,23 @@ int bc_check_volume_steps(struct bc_check *c, const struct bc_profile *p)
 	int v, s, ret;
 
 	for (v = 0; v < p->nvolumes; v++) {
-		if (!p->volumes[v].workload)
-			continue;
-		snprintf(base, sizeof(base), "volumes[%d].workload", v);
 		for (s = 0; s < p->nsteps; s++) {
+			char key[16];
+			const cJSON *own;
+
+			snprintf(key, sizeof(key), "%d", v);
+			own = cJSON_GetObjectItemCaseSensitive(p->steps[s].volume_workloads, key);
+			if (!p->volumes[v].workload && !own)
+				continue;
 			wl = p->steps[s].wl;
-			ret = bc_check_workload(c, p->volumes[v].workload, base, &wl);
+			snprintf(base, sizeof(base), "volumes[%d].workload", v);
+			ret = p->volumes[v].workload
+				  ? bc_check_workload(c, p->volumes[v].workload, base, &wl)
+				  : 0;
+			if (!ret && own) {
+				snprintf(base, sizeof(base), "steps[%d].volume_workloads.%d", s, v);
+				ret = bc_check_workload(c, own, base, &wl);
+			}
 			if (!ret)
 				continue;
 			if (c->err && c->errlen) {

@@ -2,11 +2,16 @@
  * bc_fiojob.h - fio job files (the ini format fio reads) and their mapping
  * onto a bench-coord profile, for `bench-coord import-fio`.
  *
- * Parsing keeps every section and option in file order with its line
- * number; mapping follows fio's semantics - [global] sections set defaults
- * for the jobs after them, `stonewall` / `wait_for_previous` start a new
- * group of concurrent jobs - and records every option it cannot express,
- * and every place where the profile behaves differently from fio, as a note.
+ * Parsing follows fio's reader: comments start at the first ';' or '#' of
+ * a line, ${VAR} is replaced from the environment (empty when unset),
+ * $ncpus / $mb_memory / $pagesize from this host, `include FILE` reads
+ * FILE (relative to the including file's directory) in place. Every option
+ * keeps its file and line. Mapping follows fio's semantics - [global]
+ * sections set defaults for the jobs after them, `stonewall` /
+ * `wait_for_previous` start a new group of concurrent jobs - and sorts what
+ * it cannot express into notes (the load is the same, said for the record)
+ * and differences (the load would not be fio's), each "file:line: what".
+ * docs/fio.md has the mapping table.
  */
 #ifndef BC_FIOJOB_H
 #define BC_FIOJOB_H
@@ -17,8 +22,9 @@
 #include <cjson/cJSON.h>
 
 struct bc_fio_opt {
-	char *key; /* lowercased, aliases kept as written */
-	char *val; /* NULL for a bare flag ("time_based") */
+	char *key;	 /* lowercased, aliases kept as written */
+	char *val;	 /* NULL for a bare flag ("time_based") */
+	const char *src; /* the file it was read from (owned by the jobfile) */
 	int line;
 };
 
@@ -27,18 +33,21 @@ struct bc_fio_section {
 	bool global;
 	struct bc_fio_opt *opts;
 	int nopts;
+	const char *src;
 	int line;
 };
 
 struct bc_fio_jobfile {
 	struct bc_fio_section *secs;
 	int nsecs;
+	char **srcs; /* file names, the top one first */
+	int nsrcs;
 };
 
 /*
- * Parse fio job-file text; src names it in messages. ${VAR} is replaced from
- * the environment. Returns 0 and a jobfile the caller owns (bc_fio_free),
- * or -EINVAL / -ENOMEM with "<src>:<line>: <what>" in err.
+ * Parse fio job-file text; src names it in messages and locates included
+ * files. Returns 0 and a jobfile the caller owns (bc_fio_free), or -EINVAL /
+ * -ENOMEM with "<file>:<line>: <what>" in err.
  */
 int bc_fio_parse(const char *text, const char *src, struct bc_fio_jobfile **out, char *err,
 		 size_t errlen);
@@ -49,14 +58,21 @@ struct bc_fio_import {
 	const char *name;     /* profile name; NULL: from src */
 	const char *agent;    /* the one agent every volume belongs to */
 	const char *endpoint; /* its endpoint ("local" or tcp://...) */
+	bool lenient;	      /* differences go into the description instead of failing */
 };
 
 /*
- * The profile (as JSON) that runs jf's jobs. Every option not mapped and
- * every difference from fio's behaviour is appended to notes (strings).
- * Returns NULL with a message in err when no job can be mapped.
+ * The profile (as JSON) that runs jf's jobs. Notes (the same load, with a
+ * remark) are appended to notes, differences ("file:line: option=value:
+ * why") to diffs. With im->lenient the differences are also listed in the
+ * profile's description. Returns NULL with a message in err when no job can
+ * be mapped; a caller that is not lenient refuses the profile when diffs is
+ * not empty.
  */
 cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_import *im,
-			 cJSON *notes, char *err, size_t errlen);
+			 cJSON *notes, cJSON *diffs, char *err, size_t errlen);
+
+/* the fio job text of a file, NULL with errno set; caller frees (also for includes) */
+char *bc_fio_slurp(const char *path);
 
 #endif

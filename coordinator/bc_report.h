@@ -67,6 +67,8 @@ int bc_report_md(const struct bc_report *r, FILE *f);
 int bc_report_html(const struct bc_report *r, FILE *f);
 int bc_report_csv(const struct bc_report *r, FILE *f);
 int bc_report_fio(const struct bc_report *r, FILE *f);
+/* runs of several steps: one fio JSON per step under r->dir/fio/ in bench-fio's layout */
+int bc_report_fio_points(const struct bc_report *r);
 
 /*
  * report_table.c: a table both documents show, as rows of cells built from

@@ -1,10 +1,13 @@
 /*
  * cmd_import_fio.c - `bench-coord import-fio JOBFILE`: a fio job file as a
  * bench-coord profile (fiojob.c does the mapping). The profile goes to
- * stdout or -o FILE; every option that could not be mapped, and every place
- * the profile behaves differently from fio, is listed on stderr. The profile
- * is validated before it is written. Exit 0 on success, 1 when the job file
- * cannot be read or mapped, 2 for bad usage.
+ * stdout or -o FILE, validated first. Notes (the same load, remarked on) go
+ * to stderr. A job file whose load the profile would change - an option
+ * with no equivalent, an engine that is not block or file I/O - is refused
+ * with one "file:line: what" line per difference, unless --lenient, which
+ * imports anyway and lists the differences in the profile's description.
+ * Exit 0 on success, 1 when the job file cannot be read or mapped, 2 for bad
+ * usage and for a refused import.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,41 +28,9 @@ static void s_usage(FILE *f)
 		   "      --agent NAME    the agent every volume belongs to (default: local)\n"
 		   "      --endpoint EP   that agent's endpoint (default: local, started by\n"
 		   "                      bench-coord itself)\n"
-		   "      --name NAME     the profile's name (default: from JOBFILE)\n");
-}
-
-/* the whole file as a string; caller frees */
-static char *s_slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL, *grown;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 16384;
-			/* a job file is a page of text: anything this big is the wrong file */
-			grown = cap <= (64u << 20) ? realloc(buf, cap) : NULL;
-			if (!grown) {
-				free(buf);
-				fclose(f);
-				errno = cap > (64u << 20) ? EFBIG : ENOMEM;
-				return NULL;
-			}
-			buf = grown;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n);
-	buf[len] = '\0';
-	if (ferror(f)) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
+		   "      --name NAME     the profile's name (default: from JOBFILE)\n"
+		   "      --lenient       import even where the load would differ from fio's;\n"
+		   "                      the differences go into the profile's description\n");
 }
 
 static int s_write(const char *path, const char *text)
@@ -78,15 +49,19 @@ static int s_write(const char *path, const char *text)
 int bc_cmd_import_fio(int argc, char **argv)
 {
 	static const struct option lopts[] = {
-	    {"output", required_argument, NULL, 'o'},	{"agent", required_argument, NULL, 'a'},
-	    {"endpoint", required_argument, NULL, 'e'}, {"name", required_argument, NULL, 'n'},
-	    {"help", no_argument, NULL, 'h'},		{NULL, 0, NULL, 0},
+	    {"output", required_argument, NULL, 'o'},
+	    {"agent", required_argument, NULL, 'a'},
+	    {"endpoint", required_argument, NULL, 'e'},
+	    {"name", required_argument, NULL, 'n'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"lenient", no_argument, NULL, 'l'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct bc_fio_import im = {.agent = "local", .endpoint = "local"};
 	struct bc_fio_jobfile *jf = NULL;
 	struct bc_profile *p = NULL;
 	const char *out = NULL;
-	cJSON *notes = cJSON_CreateArray(), *prof = NULL;
+	cJSON *notes = cJSON_CreateArray(), *diffs = cJSON_CreateArray(), *prof = NULL;
 	const cJSON *n;
 	char err[1024], *text = NULL, *json = NULL;
 	int c, status = 1;
@@ -105,6 +80,9 @@ int bc_cmd_import_fio(int argc, char **argv)
 		case 'n':
 			im.name = optarg;
 			break;
+		case 'l':
+			im.lenient = true;
+			break;
 		case 'h':
 			s_usage(stdout);
 			cJSON_Delete(notes);
@@ -121,7 +99,7 @@ int bc_cmd_import_fio(int argc, char **argv)
 		return 2;
 	}
 	im.src = argv[optind];
-	text = s_slurp(im.src);
+	text = bc_fio_slurp(im.src);
 	if (!text) {
 		bc_error("cannot read '%s': %s", im.src, strerror(errno));
 		goto out;
@@ -130,8 +108,16 @@ int bc_cmd_import_fio(int argc, char **argv)
 		bc_error("%s", err);
 		goto out;
 	}
-	prof = bc_fio_to_profile(jf, &im, notes, err, sizeof(err));
-	cJSON_ArrayForEach(n, notes) bc_warn("%s: %s", im.src, n->valuestring);
+	prof = bc_fio_to_profile(jf, &im, notes, diffs, err, sizeof(err));
+	cJSON_ArrayForEach(n, notes) bc_warn("%s: note: %s", im.src, n->valuestring);
+	cJSON_ArrayForEach(n, diffs) bc_warn("%s", n->valuestring);
+	if (cJSON_GetArraySize(diffs) && !im.lenient) {
+		bc_error("%s: refused: fio would run %d thing(s) differently (listed above); "
+			 "--lenient imports anyway",
+			 im.src, cJSON_GetArraySize(diffs));
+		status = 2;
+		goto out;
+	}
 	if (!prof) {
 		bc_error("%s", err);
 		goto out;
@@ -150,6 +136,7 @@ out:
 	cJSON_free(json);
 	cJSON_Delete(prof);
 	cJSON_Delete(notes);
+	cJSON_Delete(diffs);
 	bc_fio_free(&jf);
 	free(text);
 	return status;

@@ -2,12 +2,14 @@
  * fiojob.c - fio job files to bench-coord profiles (see bc_fiojob.h).
  *
  * fio runs the jobs of a group (jobs between stonewalls) concurrently, each
- * on its own files; a bench-coord step runs one workload on every volume of
- * the profile. So each group becomes one step per distinct workload in it,
- * each filename one volume, and whatever does not fit - an option we have
- * no equivalent for, a group whose jobs differ, a step fio ran on fewer
- * files - becomes a note rather than a silent change in what is measured.
- * Option semantics follow the fio 3.33 HOWTO.
+ * on its own files. A group becomes one step: the first job's workload is
+ * the step's, every other job's differences become per-volume workloads of
+ * that step ("volume_workloads"), each filename one volume. An option is
+ * either mapped (to its profile key, with the unit conversions fio's
+ * semantics need: per job vs per volume, clones, files), inert (reporting,
+ * logging, names: nothing bench-coord measures changes) or a difference:
+ * anything else, refused unless the import is lenient. Option semantics
+ * follow the fio 3.33 HOWTO.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,13 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "bc_fiojob.h"
 #include "bc_profile.h"
 #include "bc_units.h"
 
-#define S_MAX_JOBS  1024
-#define S_MAX_FILES 4096
+#define S_MAX_JOBS     1024
+#define S_MAX_FILES    64
+#define S_MAX_INCLUDES 16
+/* a job file is a page of text: anything this big is the wrong file */
+#define S_MAX_TEXT (64u << 20)
+/* no runtime and not time_based: fio runs until size is done; the step's upper bound */
+#define S_UNBOUNDED_S 86400
 
 /* ---- parsing ---- */
 
@@ -40,7 +48,64 @@ static char *s_trim(char *s)
 	return s;
 }
 
-/* ${VAR} from the environment (fio does the same); unset ones stay as written */
+char *bc_fio_slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL, *grown;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 16384;
+			grown = cap <= S_MAX_TEXT ? realloc(buf, cap) : NULL;
+			if (!grown) {
+				free(buf);
+				fclose(f);
+				errno = cap > S_MAX_TEXT ? EFBIG : ENOMEM;
+				return NULL;
+			}
+			buf = grown;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n);
+	buf[len] = '\0';
+	if (ferror(f)) {
+		free(buf);
+		buf = NULL;
+		errno = EIO;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* fio's built-in keywords, from this host (fio takes them from the host it runs on) */
+static bool s_keyword(const char *p, size_t *len, char *val, size_t vlen)
+{
+	static const char *const kw[] = {"$ncpus", "$mb_memory", "$pagesize"};
+	size_t i;
+
+	for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
+		size_t n = strlen(kw[i]);
+
+		if (strncmp(p, kw[i], n) || isalnum((unsigned char)p[n]) || p[n] == '_')
+			continue;
+		*len = n;
+		if (i == 0)
+			snprintf(val, vlen, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+		else if (i == 1)
+			snprintf(val, vlen, "%lld",
+				 (long long)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE) >> 20);
+		else
+			snprintf(val, vlen, "%ld", sysconf(_SC_PAGESIZE));
+		return true;
+	}
+	return false;
+}
+
+/* ${VAR} from the environment (empty when unset, as fio does) and the $ keywords */
 static char *s_expand(const char *in)
 {
 	size_t cap = strlen(in) + 1, used = 0;
@@ -49,21 +114,21 @@ static char *s_expand(const char *in)
 
 	while (out && *p) {
 		const char *add = p, *end = NULL, *val;
-		char name[128];
-		size_t n = 1;
+		char name[128], kv[32];
+		size_t n = 1, klen;
 
 		if (p[0] == '$' && p[1] == '{' && (end = strchr(p, '}')) &&
 		    (size_t)(end - p - 2) < sizeof(name)) {
 			memcpy(name, p + 2, (size_t)(end - p - 2));
 			name[end - p - 2] = '\0';
 			val = getenv(name);
-			if (val) {
-				add = val;
-				n = strlen(val);
-			} else {
-				n = (size_t)(end - p + 1);
-			}
+			add = val ? val : "";
+			n = strlen(add);
 			p = end + 1;
+		} else if (*p == '$' && s_keyword(p, &klen, kv, sizeof(kv))) {
+			add = kv;
+			n = strlen(kv);
+			p += klen;
 		} else {
 			p++;
 		}
@@ -90,7 +155,8 @@ static int s_fail(char *err, size_t errlen, const char *src, int line, const cha
 	return -EINVAL;
 }
 
-static int s_add_opt(struct bc_fio_section *sec, const char *key, const char *val, int line)
+static int s_add_opt(struct bc_fio_section *sec, const char *key, const char *val, const char *src,
+		     int line)
 {
 	struct bc_fio_opt *o = realloc(sec->opts, (size_t)(sec->nopts + 1) * sizeof(*o));
 	char *k;
@@ -101,6 +167,7 @@ static int s_add_opt(struct bc_fio_section *sec, const char *key, const char *va
 	o = &sec->opts[sec->nopts];
 	o->key = strdup(key);
 	o->val = val ? s_expand(val) : NULL;
+	o->src = src;
 	o->line = line;
 	if (!o->key || (val && !o->val)) {
 		free(o->key);
@@ -113,24 +180,69 @@ static int s_add_opt(struct bc_fio_section *sec, const char *key, const char *va
 	return 0;
 }
 
-int bc_fio_parse(const char *text, const char *src, struct bc_fio_jobfile **out, char *err,
-		 size_t errlen)
+static const char *s_add_src(struct bc_fio_jobfile *jf, const char *src)
 {
-	struct bc_fio_jobfile *jf = calloc(1, sizeof(*jf));
-	char *copy = strdup(text ? text : ""), *save = NULL, *raw, *l, *eq;
+	char **s = realloc(jf->srcs, (size_t)(jf->nsrcs + 1) * sizeof(*s));
+
+	if (!s)
+		return NULL;
+	jf->srcs = s;
+	s[jf->nsrcs] = strdup(src);
+	return s[jf->nsrcs] ? s[jf->nsrcs++] : NULL;
+}
+
+static int s_parse_text(struct bc_fio_jobfile *jf, const char *text, const char *src, int depth,
+			char *err, size_t errlen);
+
+/* "include FILE": relative to the including file's directory, read in place */
+static int s_include(struct bc_fio_jobfile *jf, const char *name, const char *src, int line,
+		     int depth, char *err, size_t errlen)
+{
+	char dir[BC_PATH_MAX], path[BC_PATH_MAX * 2], what[BC_PATH_MAX * 2 + 64];
+	const char *isrc;
+	char *text;
+	int rc;
+
+	if (!*name)
+		return s_fail(err, errlen, src, line, "include without a file name");
+	if (depth >= S_MAX_INCLUDES)
+		return s_fail(err, errlen, src, line, "includes nested too deep");
+	snprintf(dir, sizeof(dir), "%s", src);
+	if (name[0] == '/')
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s", dirname(dir), name);
+	text = bc_fio_slurp(path);
+	if (!text) {
+		snprintf(what, sizeof(what), "include %s: %s", path, strerror(errno));
+		return s_fail(err, errlen, src, line, what);
+	}
+	isrc = s_add_src(jf, path);
+	rc = isrc ? s_parse_text(jf, text, isrc, depth + 1, err, errlen) : -ENOMEM;
+	free(text);
+	return rc;
+}
+
+static int s_parse_text(struct bc_fio_jobfile *jf, const char *text, const char *src, int depth,
+			char *err, size_t errlen)
+{
+	char *copy = strdup(text), *save, *raw, *l, *eq, *cut;
 	int line = 0, rc = 0;
 
-	*out = NULL;
-	if (!jf || !copy) {
-		rc = -ENOMEM;
-		goto out;
-	}
+	if (!copy)
+		return -ENOMEM;
 	/* strsep keeps empty lines, so line numbers stay right */
 	for (save = copy; (raw = strsep(&save, "\n"));) {
 		line++;
 		l = s_trim(raw);
 		if (!*l || *l == ';' || *l == '#')
 			continue;
+		/* fio ends a line at its first ';' and at its first '#', values included */
+		if ((cut = strchr(l, ';')))
+			*cut = '\0';
+		if ((cut = strchr(l, '#')))
+			*cut = '\0';
+		l = s_trim(l);
 		if (*l == '[') {
 			struct bc_fio_section *s;
 			char *close = strchr(l, ']');
@@ -138,54 +250,66 @@ int bc_fio_parse(const char *text, const char *src, struct bc_fio_jobfile **out,
 			if (!close || close[1]) {
 				rc = s_fail(err, errlen, src, line,
 					    "expected a section header \"[name]\"");
-				goto out;
+				break;
 			}
 			*close = '\0';
 			l = s_trim(l + 1);
 			if (!*l) {
 				rc = s_fail(err, errlen, src, line, "empty section name");
-				goto out;
+				break;
 			}
 			s = realloc(jf->secs, (size_t)(jf->nsecs + 1) * sizeof(*s));
 			if (!s) {
 				rc = -ENOMEM;
-				goto out;
+				break;
 			}
 			jf->secs = s;
 			s = &jf->secs[jf->nsecs++];
 			memset(s, 0, sizeof(*s));
 			s->name = strdup(l);
 			s->global = !strcmp(l, "global");
+			s->src = src;
 			s->line = line;
 			if (!s->name) {
 				rc = -ENOMEM;
-				goto out;
+				break;
 			}
+			continue;
+		}
+		/* "include file.fio" is fio's one keyword with a space */
+		if (!strncasecmp(l, "include", 7) && isspace((unsigned char)l[7])) {
+			rc = s_include(jf, s_trim(l + 8), src, line, depth, err, errlen);
+			if (rc)
+				break;
 			continue;
 		}
 		if (!jf->nsecs) {
 			rc = s_fail(err, errlen, src, line, "option before any [section]");
-			goto out;
+			break;
 		}
-		/* "include file.fio" is fio's one keyword with a space */
-		if (!strncasecmp(l, "include", 7) && isspace((unsigned char)l[7])) {
-			rc = s_add_opt(&jf->secs[jf->nsecs - 1], "include", s_trim(l + 8), line);
-		} else {
-			eq = strchr(l, '=');
-			if (eq)
-				*eq = '\0';
-			rc = s_add_opt(&jf->secs[jf->nsecs - 1], s_trim(l),
-				       eq ? s_trim(eq + 1) : NULL, line);
-		}
+		eq = strchr(l, '=');
+		if (eq)
+			*eq = '\0';
+		rc = s_add_opt(&jf->secs[jf->nsecs - 1], s_trim(l), eq ? s_trim(eq + 1) : NULL, src,
+			       line);
 		if (rc)
-			goto out;
+			break;
 	}
-out:
+	free(copy);
+	return rc;
+}
+
+int bc_fio_parse(const char *text, const char *src, struct bc_fio_jobfile **out, char *err,
+		 size_t errlen)
+{
+	struct bc_fio_jobfile *jf = calloc(1, sizeof(*jf));
+	const char *top = jf ? s_add_src(jf, src) : NULL;
+	int rc = top ? s_parse_text(jf, text ? text : "", top, 0, err, errlen) : -ENOMEM;
+
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", src);
 	if (rc)
 		bc_fio_free(&jf);
-	free(copy);
 	*out = jf;
 	return rc;
 }
@@ -205,6 +329,9 @@ void bc_fio_free(struct bc_fio_jobfile **pjf)
 		free(jf->secs[i].opts);
 		free(jf->secs[i].name);
 	}
+	for (i = 0; i < jf->nsrcs; i++)
+		free(jf->srcs[i]);
+	free(jf->srcs);
 	free(jf->secs);
 	free(jf);
 	*pjf = NULL;
@@ -218,54 +345,171 @@ struct s_view {
 	int n;
 };
 
+/* the per-volume keys of a profile workload (the rest shape the whole step) */
+static const char *const s_vol_keys[] = {
+    "rw",      "rwmixread",	      "bs",	   "blockalign", "iodepth",
+    "direct",  "random_distribution", "rate_iops", "rate_bw",	 "size_based",
+    "io_size", "thinktime",	      "verify",	   NULL,
+};
+
 struct s_job {
 	char name[BC_NAME_MAX];
+	const struct bc_fio_section *sec;
 	int group;
-	const char *rw; /* bench-coord rw name */
-	unsigned rwmixread;
-	uint64_t bs;
-	unsigned iodepth, numjobs;
-	bool direct;
-	unsigned ramp_s, runtime_s; /* runtime_s 0: none given */
-	char *files[64];	    /* owned */
+	unsigned numjobs;
+	cJSON *wl;		  /* profile workload keys of this job, per volume */
+	char *files[S_MAX_FILES]; /* owned */
 	int nfiles;
 	uint64_t size_per_file, offset; /* 0: none */
+	bool verify_pass;		/* fio reads back and checks what it wrote */
 };
 
 struct s_ctx {
 	const struct bc_fio_import *im;
-	cJSON *notes;
-	cJSON *unmapped; /* {"key": {"jobs": [names], "value": "first value"}} */
+	cJSON *notes, *diffs;
 };
 
-static void s_note(struct s_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void s_note(struct s_ctx *c, const char *fmt, ...)
+static void s_add_unique(cJSON *arr, const char *fmt, va_list ap)
 {
 	char buf[1024];
 	const cJSON *n;
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	cJSON_ArrayForEach(n, arr) if (!strcmp(n->valuestring, buf)) return;
+	cJSON_AddItemToArray(arr, cJSON_CreateString(buf));
+}
+
+/* the same load, a remark for the record */
+static void s_note(struct s_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void s_note(struct s_ctx *c, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	s_add_unique(c->notes, fmt, ap);
 	va_end(ap);
-	cJSON_ArrayForEach(n, c->notes) if (!strcmp(n->valuestring, buf)) return;
-	cJSON_AddItemToArray(c->notes, cJSON_CreateString(buf));
 }
 
+/* a load fio would not run: "file:line: what" */
+static void s_diff(struct s_ctx *c, const char *src, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void s_diff(struct s_ctx *c, const char *src, int line, const char *fmt, ...)
+{
+	char f2[1024];
+	va_list ap;
+
+	snprintf(f2, sizeof(f2), "%s:%d: %s", src, line, fmt);
+	va_start(ap, fmt);
+	s_add_unique(c->diffs, f2, ap);
+	va_end(ap);
+}
+
+/* a difference tied to one option */
+#define S_ODIFF(c, o, ...) s_diff((c), (o)->src, (o)->line, __VA_ARGS__)
+
 /*
- * Options the mapping reads (with aliases), and options that change nothing
- * bench-coord measures (reporting, thread vs process, naming). Anything else
- * is listed as not mapped.
+ * Options that change nothing bench-coord measures: reporting, logs, names,
+ * process model, seeds, buffer memory type, file handling around the run.
  */
-static const char *const s_mapped[] = {
-    "rw",	 "readwrite",	      "rwmixread", "rwmixwrite",
-    "bs",	 "blocksize",	      "iodepth",   "numjobs",
-    "direct",	 "buffered",	      "ramp_time", "runtime",
-    "timeout",	 "time_based",	      "filename",  "directory",
-    "size",	 "filesize",	      "offset",	   "ioengine",
-    "stonewall", "wait_for_previous", "name",	   "description",
-    "thread",	 "group_reporting",   "new_group", NULL,
+static const char *const s_inert[] = {
+    "name",
+    "description",
+    "thread",
+    "group_reporting",
+    "new_group",
+    "stats",
+    "write_bw_log",
+    "write_lat_log",
+    "write_iops_log",
+    "write_hist_log",
+    "log_avg_msec",
+    "log_hist_msec",
+    "log_hist_coarseness",
+    "log_max_value",
+    "log_offset",
+    "log_prio",
+    "log_compression",
+    "log_store_compressed",
+    "log_unix_epoch",
+    "log_alternate_epoch",
+    "log_alternate_epoch_clock_id",
+    "per_job_logs",
+    "lat_percentiles",
+    "clat_percentiles",
+    "slat_percentiles",
+    "percentile_list",
+    "significant_figures",
+    "disable_lat",
+    "disable_clat",
+    "disable_slat",
+    "disable_bw_measurement",
+    "gtod_reduce",
+    "gtod_cpu",
+    "clocksource",
+    "unified_rw_reporting",
+    "bwavgtime",
+    "iopsavgtime",
+    "kb_base",
+    "unit_base",
+    "randrepeat",
+    "allrandrepeat",
+    "randseed",
+    "random_generator",
+    "norandommap",
+    "softrandommap",
+    "invalidate",
+    "unlink",
+    "unlink_each_loop",
+    "create_serialize",
+    "create_fsync",
+    "create_on_open",
+    "create_only",
+    "allow_file_create",
+    "allow_mounted_write",
+    "fallocate",
+    "file_append",
+    "lockmem",
+    "exitall",
+    "exitall_on_error",
+    "mem",
+    "iomem",
+    "mem_align",
+    "iomem_align",
+    "hugepage-size",
+    "fixedbufs",
+    "registerfiles",
+    "nonvectored",
+    "group_id",
+    "job_max_open_zones",
+    "verify_fatal",
+    "verify_dump",
+    "verify_async",
+    "verify_state_save",
+    "verify_state_load",
+    "continue_on_error",
+    "error_dump",
+    "ignore_error",
+    "rate_min",
+    "rate_iops_min",
+    "rate_cycle",
+    "max_latency",
+    "latency_target",
+    "latency_window",
+    "latency_percentile",
+    "latency_run",
+    "experimental_verify",
+    "refill_buffers",
+    "scramble_buffers",
+    "clat_prio_stats",
+    "write_barrier",
+    "trim_verify_zero",
+    NULL,
 };
+
+/* the block and file read/write engines (their I/O is what bench-coord's file target does) */
+static const char *const s_async_engines[] = {"io_uring",   "libaio",	  "posixaio",
+					      "windowsaio", "solarisaio", NULL};
+static const char *const s_sync_engines[] = {"sync", "psync", "vsync", "pvsync", "pvsync2", NULL};
 
 static bool s_listed(const char *const *list, const char *k)
 {
@@ -275,25 +519,24 @@ static bool s_listed(const char *const *list, const char *k)
 	return false;
 }
 
-static const char *s_get(const struct s_view *v, const char *key)
-{
-	int i;
-
-	for (i = v->n; i-- > 0;)
-		if (!strcmp(v->opt[i]->key, key))
-			return v->opt[i]->val ? v->opt[i]->val : "1";
-	return NULL;
-}
-
-/* the last of key or its alias */
-static const char *s_get2(const struct s_view *v, const char *key, const char *alias)
+static const struct bc_fio_opt *s_opt(const struct s_view *v, const char *key, const char *alias)
 {
 	int i;
 
 	for (i = v->n; i-- > 0;)
 		if (!strcmp(v->opt[i]->key, key) || (alias && !strcmp(v->opt[i]->key, alias)))
-			return v->opt[i]->val ? v->opt[i]->val : "1";
+			return v->opt[i];
 	return NULL;
+}
+
+static const char *s_val(const struct bc_fio_opt *o)
+{
+	return o ? (o->val ? o->val : "1") : NULL;
+}
+
+static const char *s_get(const struct s_view *v, const char *key)
+{
+	return s_val(s_opt(v, key, NULL));
 }
 
 static bool s_bool(const char *v)
@@ -316,14 +559,14 @@ static bool s_uint(const char *v, unsigned long max, unsigned *out)
 	return true;
 }
 
-/* fio time: a number with us, ms, s (default), m, h or d; rounded up to seconds */
-static bool s_seconds(const char *v, unsigned *out, bool *rounded)
+/* fio time: a number with us, ms, s, m, h or d; unit is the default unit in seconds */
+static bool s_time(const char *v, double unit, double *out)
 {
 	static const struct {
 		const char *sfx;
 		double mult;
-	} u[] = {{"", 1},   {"s", 1},	 {"us", 1e-6}, {"ms", 1e-3},
-		 {"m", 60}, {"h", 3600}, {"d", 86400}};
+	} u[] = {{"s", 1},	 {"sec", 1}, {"us", 1e-6}, {"usec", 1e-6}, {"ms", 1e-3},
+		 {"msec", 1e-3}, {"m", 60},  {"min", 60},  {"h", 3600},	   {"d", 86400}};
 	char *end;
 	double d;
 	size_t i;
@@ -331,17 +574,99 @@ static bool s_seconds(const char *v, unsigned *out, bool *rounded)
 	if (!v || !isdigit((unsigned char)*v))
 		return false;
 	d = strtod(v, &end);
+	if (!*end) {
+		*out = d * unit;
+		return true;
+	}
 	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
 		if (!strcasecmp(end, u[i].sfx)) {
-			d *= u[i].mult;
-			if (d > 4e9)
-				return false;
-			*out = (unsigned)ceil(d);
-			*rounded = *out != d;
+			*out = d * u[i].mult;
 			return true;
 		}
 	}
 	return false;
+}
+
+/* whole seconds for the profile; false (with a difference) when not whole */
+static bool s_secs(struct s_ctx *c, const struct bc_fio_opt *o, unsigned *out)
+{
+	double d;
+
+	if (!s_time(s_val(o), 1, &d) || d > 4e9) {
+		S_ODIFF(c, o, "%s=%s: not a time fio accepts here", o->key, s_val(o));
+		return false;
+	}
+	*out = (unsigned)ceil(d);
+	if (*out != d)
+		S_ODIFF(c, o, "%s=%s: bench-coord steps run whole seconds (%u s)", o->key, s_val(o),
+			*out);
+	return true;
+}
+
+/* fio sizes; a "%" of the device is not known at import time */
+static bool s_size(struct s_ctx *c, const struct bc_fio_opt *o, uint64_t *out)
+{
+	const char *v = s_val(o);
+
+	if (strchr(v, '%')) {
+		S_ODIFF(c, o, "%s=%s: a share of the device is not known when importing", o->key,
+			v);
+		return false;
+	}
+	if (bc_parse_size(v, out)) {
+		S_ODIFF(c, o, "%s=%s: not a size bench-coord can express", o->key, v);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * fio's "read,write[,trim]" form of bs, bssplit, rate, rate_iops and
+ * random_distribution: the value the job's ops use, or NULL (a difference)
+ * when its reads and writes would use different ones.
+ */
+static const char *s_dir_value(struct s_ctx *c, const struct bc_fio_opt *o, const char *rw,
+			       char *buf, size_t len)
+{
+	const char *v = s_val(o), *comma = strchr(v, ',');
+	char part[3][128] = {"", "", ""};
+	bool reads = strstr(rw, "read") || strstr(rw, "rw"),
+	     writes = strstr(rw, "write") || strstr(rw, "rw"), trims = strstr(rw, "trim");
+	const char *use = NULL;
+	int n = 0, i;
+
+	if (!comma) {
+		snprintf(buf, len, "%s", v);
+		return buf;
+	}
+	for (const char *p = v; n < 3; n++) {
+		size_t k = strcspn(p, ",");
+
+		snprintf(part[n], sizeof(part[n]), "%.*s", (int)k, p);
+		if (!p[k])
+			break;
+		p += k + 1;
+	}
+	/* an empty write value is the read value (fio: "bs=4k," is 4k for both) */
+	if (!part[1][0])
+		snprintf(part[1], sizeof(part[1]), "%s", part[0]);
+	if (!part[2][0])
+		snprintf(part[2], sizeof(part[2]), "%s", part[1]);
+	for (i = 0; i < 3; i++) {
+		bool used = i == 0 ? reads : i == 1 ? writes : trims;
+
+		if (!used)
+			continue;
+		if (use && strcmp(use, part[i])) {
+			S_ODIFF(c, o,
+				"%s=%s: reads and writes use different values; a profile has one",
+				o->key, v);
+			return NULL;
+		}
+		use = part[i];
+	}
+	snprintf(buf, len, "%s", use ? use : part[0]);
+	return buf;
 }
 
 /* fio's filename list: ':' separates, "\:" is a literal colon */
@@ -364,7 +689,7 @@ static int s_split_files(const char *list, const char *dir, struct s_job *j)
 			continue;
 		}
 		buf[n] = '\0';
-		if (n && j->nfiles == 64)
+		if (n && j->nfiles == S_MAX_FILES)
 			return -E2BIG;
 		if (n) {
 			if (dir && *dir && buf[0] != '/')
@@ -395,171 +720,486 @@ static void s_sanitize(const char *in, char *out, size_t len)
 		snprintf(out, len, "job");
 }
 
-static void s_unmapped(struct s_ctx *c, const struct bc_fio_opt *o, const char *where)
+static const char *s_map_rw(struct s_ctx *c, const struct bc_fio_opt *o)
 {
-	cJSON *e = cJSON_GetObjectItemCaseSensitive(c->unmapped, o->key), *jobs;
-	const cJSON *x;
-
-	if (!e) {
-		e = cJSON_AddObjectToObject(c->unmapped, o->key);
-		cJSON_AddStringToObject(e, "value", o->val ? o->val : "");
-		cJSON_AddNumberToObject(e, "line", o->line);
-		cJSON_AddArrayToObject(e, "in");
-	}
-	jobs = cJSON_GetObjectItemCaseSensitive(e, "in");
-	cJSON_ArrayForEach(x, jobs) if (!strcmp(x->valuestring, where)) return;
-	cJSON_AddItemToArray(jobs, cJSON_CreateString(where));
-}
-
-static const char *s_map_rw(struct s_ctx *c, const struct s_job *j, const char *v)
-{
-	static const struct {
-		const char *fio, *bc;
-	} m[] = {{"read", "read"},	     {"write", "write"}, {"randread", "randread"},
-		 {"randwrite", "randwrite"}, {"rw", "rw"},	 {"readwrite", "rw"},
-		 {"randrw", "randrw"}};
+	static const char *const m[][2] = {
+	    {"read", "read"},		{"write", "write"}, {"randread", "randread"},
+	    {"randwrite", "randwrite"}, {"rw", "rw"},	    {"readwrite", "rw"},
+	    {"randrw", "randrw"},	{"trim", "trim"},   {"randtrim", "randtrim"}};
+	const char *v = s_val(o);
 	char base[32];
 	size_t i, n = strcspn(v, ":");
 
 	snprintf(base, sizeof(base), "%.*s", (int)(n < sizeof(base) ? n : sizeof(base) - 1), v);
-	if (v[n])
-		s_note(c, "job %s: rw=%s: the \":%s\" offset modifier is not mapped", j->name, v,
-		       v + n + 1);
-	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
-		if (!strcmp(base, m[i].fio))
-			return m[i].bc;
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		if (strcmp(base, m[i][0]))
+			continue;
+		if (v[n])
+			S_ODIFF(c, o,
+				"rw=%s: the \":%s\" modifier (holes or sequential runs) has no "
+				"equivalent",
+				v, v + n + 1);
+		return m[i][1];
+	}
+	S_ODIFF(c, o, "rw=%s: no bench-coord equivalent", v);
 	return NULL;
 }
 
-/* one job section with its effective options into j; false when it cannot run */
-static bool s_job(struct s_ctx *c, const struct bc_fio_section *sec, const struct s_view *v,
-		  struct s_job *j)
+static bool s_random(const char *rw)
 {
-	const char *x, *dir = s_get(v, "directory");
-	bool rounded = false;
-	uint64_t size = 0;
-	unsigned n;
+	return !strncmp(rw, "rand", 4);
+}
 
-	s_sanitize(s_get(v, "name") ? s_get(v, "name") : sec->name, j->name, sizeof(j->name));
-	x = s_get2(v, "rw", "readwrite");
-	j->rw = s_map_rw(c, j, x ? x : "read");
-	if (!j->rw) {
-		s_note(c, "job %s: rw=%s has no bench-coord equivalent: job skipped", j->name, x);
+/* the engine: what kind of I/O the job does, and its effective queue depth rule */
+enum s_engine { S_ENG_ASYNC, S_ENG_SYNC, S_ENG_NULL, S_ENG_OTHER };
+
+static enum s_engine s_engine(struct s_ctx *c, const struct bc_fio_opt *o, bool direct)
+{
+	const char *v = o ? s_val(o) : "psync"; /* fio's default on Linux */
+
+	if (s_listed(s_async_engines, v)) {
+		/* fio's libaio on buffered files completes inside io_submit */
+		if (!strcmp(v, "libaio") && !direct)
+			return S_ENG_SYNC;
+		return S_ENG_ASYNC;
+	}
+	if (s_listed(s_sync_engines, v))
+		return S_ENG_SYNC;
+	if (!strcmp(v, "null"))
+		return S_ENG_NULL;
+	if (!strcmp(v, "io_uring_cmd"))
+		S_ODIFF(c, o,
+			"ioengine=io_uring_cmd: NVMe passthrough is written in the profile "
+			"by hand (docs/nvme.md)");
+	else
+		S_ODIFF(c, o, "ioengine=%s: not block or file read/write I/O", v);
+	return S_ENG_OTHER;
+}
+
+/* options s_job reads; anything neither here nor in s_inert is a difference */
+static const char *const s_handled[] = {
+    "rw",
+    "readwrite",
+    "rwmixread",
+    "rwmixwrite",
+    "bs",
+    "blocksize",
+    "bssplit",
+    "blockalign",
+    "ba",
+    "iodepth",
+    "numjobs",
+    "direct",
+    "buffered",
+    "ramp_time",
+    "runtime",
+    "timeout",
+    "time_based",
+    "filename",
+    "directory",
+    "nrfiles",
+    "size",
+    "filesize",
+    "io_size",
+    "io_limit",
+    "offset",
+    "offset_increment",
+    "ioengine",
+    "stonewall",
+    "wait_for_previous",
+    "rate",
+    "rate_iops",
+    "random_distribution",
+    "verify",
+    "do_verify",
+    "thinktime",
+    "thinktime_spin",
+    "thinktime_blocks",
+    "sqthread_poll",
+    "sqthread_poll_cpu",
+    "hipri",
+    "cpus_allowed",
+    "cpus_allowed_policy",
+    "iodepth_batch",
+    "iodepth_batch_submit",
+    "iodepth_batch_complete",
+    "iodepth_batch_complete_min",
+    "iodepth_batch_complete_max",
+    "iodepth_low",
+    "loops",
+    "include",
+    NULL,
+};
+
+static bool s_mixed(const char *rw)
+{
+	return !strcmp(rw, "rw") || !strcmp(rw, "randrw");
+}
+
+/* a size of the job ("read,write" forms resolved), into key of wl */
+static bool s_size_key(struct s_ctx *c, const struct bc_fio_opt *o, const char *rw, cJSON *wl,
+		       const char *key, uint64_t *out)
+{
+	char buf[128], sz[32];
+	uint64_t n;
+
+	if (!s_dir_value(c, o, rw, buf, sizeof(buf)))
+		return false;
+	if (strchr(buf, '-') || strchr(buf, ':')) {
+		S_ODIFF(c, o, "%s=%s: a range of sizes has no equivalent (bssplit does)", o->key,
+			s_val(o));
 		return false;
 	}
-	j->rwmixread = 50;
-	if ((x = s_get(v, "rwmixread")) && s_uint(x, 100, &n))
-		j->rwmixread = n;
-	else if ((x = s_get(v, "rwmixwrite")) && s_uint(x, 100, &n))
-		j->rwmixread = 100 - n;
-	else if (x)
-		s_note(c, "job %s: cannot read read/write mix \"%s\": using 50%%", j->name, x);
-	j->bs = 4096;
-	if ((x = s_get2(v, "bs", "blocksize"))) {
-		char first[64];
-		const char *comma = strchr(x, ',');
-
-		snprintf(first, sizeof(first), "%.*s", comma ? (int)(comma - x) : 63, x);
-		if (comma && strcmp(first, comma + 1))
-			s_note(c, "job %s: bs=%s (different read/write sizes): using %s for both",
-			       j->name, x, first);
-		if (bc_parse_size(first, &j->bs) || !j->bs || j->bs % 512 || j->bs > (1u << 30)) {
-			s_note(c, "job %s: bs=%s is not a multiple of 512 up to 1g: job skipped",
-			       j->name, x);
-			return false;
-		}
-	}
-	j->iodepth = 1;
-	if ((x = s_get(v, "iodepth")) && !s_uint(x, 65536, &j->iodepth))
-		s_note(c, "job %s: cannot read iodepth=%s: using 1", j->name, x);
-	j->numjobs = 1;
-	if ((x = s_get(v, "numjobs")) && !s_uint(x, 1024, &j->numjobs))
-		s_note(c, "job %s: cannot read numjobs=%s: using 1", j->name, x);
-	if (!j->iodepth || !j->numjobs) {
-		j->iodepth = j->iodepth ? j->iodepth : 1;
-		j->numjobs = j->numjobs ? j->numjobs : 1;
-	}
-	/* fio's default is buffered I/O; bench-coord's is direct, so always say which */
-	j->direct = s_get(v, "direct") ? s_bool(s_get(v, "direct"))
-				       : s_get(v, "buffered") && !s_bool(s_get(v, "buffered"));
-	if ((x = s_get(v, "ramp_time")) && !s_seconds(x, &j->ramp_s, &rounded))
-		s_note(c, "job %s: cannot read ramp_time=%s: no ramp", j->name, x);
-	if (rounded)
-		s_note(c, "job %s: ramp_time=%s rounded up to %u s", j->name, x, j->ramp_s);
-	rounded = false;
-	if ((x = s_get2(v, "runtime", "timeout")) && !s_seconds(x, &j->runtime_s, &rounded))
-		s_note(c, "job %s: cannot read runtime=%s", j->name, x);
-	if (rounded || (x && j->runtime_s == 0)) {
-		j->runtime_s = j->runtime_s ? j->runtime_s : 1;
-		s_note(c, "job %s: runtime=%s rounded up to %u s", j->name, x, j->runtime_s);
-	}
-	if (!j->runtime_s)
-		s_note(c,
-		       "job %s: no runtime: fio would run until size was transferred; the step "
-		       "runs bench-coord's default runtime (10 s)",
-		       j->name);
-	else if (!s_bool(s_get(v, "time_based")))
-		s_note(c,
-		       "job %s: time_based not set: fio could stop early once size was "
-		       "transferred; bench-coord steps always run for the runtime",
-		       j->name);
-	if ((x = s_get(v, "filename"))) {
-		if (s_split_files(x, dir, j)) {
-			s_note(c, "job %s: more than 64 files in filename=: job skipped", j->name);
-			return false;
-		}
-	} else {
-		char def[BC_PATH_MAX];
-
-		/* fio's default file name is jobname.jobnum.filenum (one per clone) */
-		snprintf(def, sizeof(def), "%s.0.0", sec->name);
-		if (s_split_files(def, dir, j))
-			return false;
-		s_note(c, "job %s: no filename: mapped to one file %s%s%s shared by all %u job(s)",
-		       j->name, dir ? dir : "", dir ? "/" : "", def, j->numjobs);
-	}
-	if (!j->nfiles) {
-		s_note(c, "job %s: no usable filename: job skipped", j->name);
+	if (bc_parse_size(buf, &n) || !n || n % 512 || n > (1u << 30)) {
+		S_ODIFF(c, o, "%s=%s: not a multiple of 512 bytes up to 1g", o->key, s_val(o));
 		return false;
 	}
-	if ((x = s_get(v, "filesize"))) {
-		if (bc_parse_size(x, &j->size_per_file))
-			s_note(c, "job %s: filesize=%s not mapped (ranges are not supported)",
-			       j->name, x);
-	} else if ((x = s_get(v, "size"))) {
-		if (bc_parse_size(x, &size))
-			s_note(c, "job %s: size=%s not mapped (only absolute sizes are)", j->name,
-			       x);
-		/* fio's size is the job's total over its files */
-		j->size_per_file = size / (uint64_t)j->nfiles / 512 * 512;
-		if (j->nfiles > 1 && size)
-			s_note(c, "job %s: size=%s is shared by %d files in fio: %llu bytes each",
-			       j->name, x, j->nfiles, (unsigned long long)j->size_per_file);
-	}
-	if ((x = s_get(v, "offset")) && (bc_parse_size(x, &j->offset) || j->offset % 512)) {
-		s_note(c, "job %s: offset=%s not mapped (a multiple of 512 bytes is required)",
-		       j->name, x);
-		j->offset = 0;
-	}
-	if (j->nfiles > 1 && j->iodepth > 1) {
-		unsigned per = (j->iodepth + (unsigned)j->nfiles - 1) / (unsigned)j->nfiles;
-
-		s_note(c,
-		       "job %s: iodepth=%u was shared by %d files in fio; bench-coord's iodepth "
-		       "is per volume: %u",
-		       j->name, j->iodepth, j->nfiles, per);
-		j->iodepth = per;
-	}
-	if ((x = s_get(v, "ioengine")))
-		s_note(c, "ioengine=%s ignored: bench-coord always drives io_uring", x);
+	if (wl)
+		cJSON_AddStringToObject(wl, key, bc_fmt_size(n, sz, sizeof(sz)));
+	*out = n;
 	return true;
 }
 
-static bool s_same_workload(const struct s_job *a, const struct s_job *b)
+static void s_random_distribution(struct s_ctx *c, const struct bc_fio_opt *o, const char *rw,
+				  cJSON *wl)
 {
-	return !strcmp(a->rw, b->rw) && a->rwmixread == b->rwmixread && a->bs == b->bs &&
-	       a->iodepth == b->iodepth && a->numjobs == b->numjobs && a->direct == b->direct &&
-	       a->ramp_s == b->ramp_s && a->runtime_s == b->runtime_s;
+	char buf[128];
+	const char *colon;
+
+	if (!s_dir_value(c, o, rw, buf, sizeof(buf)))
+		return;
+	if (!s_random(rw)) /* fio uses it for random offsets only, as bench-coord does */
+		return;
+	if (!strcmp(buf, "random")) {
+		cJSON_AddStringToObject(wl, "random_distribution", "uniform");
+		return;
+	}
+	colon = strchr(buf, ':');
+	if (!strncmp(buf, "zoned_abs", 9) || !colon) {
+		S_ODIFF(c, o, "random_distribution=%s: no equivalent", s_val(o));
+		return;
+	}
+	/* zipf:theta:center - a hot spot moved off the start */
+	if (strncmp(buf, "zoned", 5) && strchr(colon + 1, ':')) {
+		S_ODIFF(c, o, "random_distribution=%s: the center argument has no equivalent",
+			s_val(o));
+		return;
+	}
+	cJSON_AddStringToObject(wl, "random_distribution", buf);
+}
+
+/* rate or rate_iops of a job (0: none); fio caps the ops of a mix separately */
+static uint64_t s_rate(struct s_ctx *c, const struct bc_fio_opt *o, const char *rw)
+{
+	uint64_t r = 0;
+	char buf[128];
+
+	if (!o)
+		return 0;
+	if (s_dir_value(c, o, rw, buf, sizeof(buf)) && bc_parse_size(buf, &r))
+		S_ODIFF(c, o, "%s=%s: not a rate bench-coord can express", o->key, s_val(o));
+	if (r && s_mixed(rw))
+		S_ODIFF(c, o,
+			"%s=%s on a %s mix: fio caps reads and writes separately, bench-coord "
+			"caps their sum",
+			o->key, s_val(o), rw);
+	return r;
+}
+
+/* what one job section asks for, in j; false when it cannot run (a difference says why) */
+static bool s_job(struct s_ctx *c, const struct bc_fio_section *sec, const struct s_view *v,
+		  struct s_job *j)
+{
+	const struct bc_fio_opt *o, *eng_o = s_opt(v, "ioengine", NULL);
+	const char *x, *rw, *dir = s_get(v, "directory");
+	enum s_engine eng;
+	bool direct, time_based = s_bool(s_get(v, "time_based")), shared;
+	unsigned iodepth = 1, numjobs = 1, n, ramp = 0, runtime = 0, nrfiles = 1;
+	uint64_t bs = 4096, size = 0, io_size = 0, rate_bw = 0, rate_iops = 0, inc = 0;
+	double think_us = 0;
+	cJSON *wl;
+	int k, f;
+
+	j->sec = sec;
+	s_sanitize(s_get(v, "name") ? s_get(v, "name") : sec->name, j->name, sizeof(j->name));
+	o = s_opt(v, "rw", "readwrite");
+	rw = o ? s_map_rw(c, o) : "read";
+	if (!rw)
+		return false;
+	/* fio's default is buffered I/O, bench-coord's direct: always say which */
+	o = s_opt(v, "direct", NULL);
+	direct = o ? s_bool(s_val(o)) : s_get(v, "buffered") && !s_bool(s_get(v, "buffered"));
+	eng = s_engine(c, eng_o, direct);
+	if (eng == S_ENG_OTHER)
+		return false;
+	j->wl = wl = cJSON_CreateObject();
+	cJSON_AddStringToObject(wl, "rw", rw);
+	if (s_mixed(rw)) {
+		unsigned mix = 50;
+
+		if ((o = s_opt(v, "rwmixread", NULL)) && !s_uint(s_val(o), 100, &mix))
+			S_ODIFF(c, o, "rwmixread=%s: expected 0..100", s_val(o));
+		else if (!o && (o = s_opt(v, "rwmixwrite", NULL))) {
+			if (s_uint(s_val(o), 100, &n))
+				mix = 100 - n;
+			else
+				S_ODIFF(c, o, "rwmixwrite=%s: expected 0..100", s_val(o));
+		}
+		cJSON_AddNumberToObject(wl, "rwmixread", mix);
+	}
+	if ((o = s_opt(v, "bssplit", NULL))) {
+		char buf[128];
+
+		if (s_dir_value(c, o, rw, buf, sizeof(buf)))
+			cJSON_AddStringToObject(wl, "bs", buf);
+	} else if ((o = s_opt(v, "bs", "blocksize"))) {
+		s_size_key(c, o, rw, wl, "bs", &bs);
+	} else {
+		cJSON_AddStringToObject(wl, "bs", "4k");
+	}
+	if ((o = s_opt(v, "blockalign", "ba")) && s_random(rw))
+		s_size_key(c, o, rw, wl, "blockalign", &bs);
+	if ((o = s_opt(v, "iodepth", NULL)) && (!s_uint(s_val(o), 65536, &iodepth) || !iodepth)) {
+		S_ODIFF(c, o, "iodepth=%s: expected 1..65536", s_val(o));
+		iodepth = 1;
+	}
+	if ((o = s_opt(v, "iodepth_low", NULL)) && (!s_uint(s_val(o), 65536, &n) || n != iodepth))
+		S_ODIFF(c, o, "iodepth_low=%s: refilling only below a low mark has no equivalent",
+			s_val(o));
+	if ((o = s_opt(v, "numjobs", NULL)) && (!s_uint(s_val(o), 1024, &numjobs) || !numjobs)) {
+		S_ODIFF(c, o, "numjobs=%s: expected 1..1024", s_val(o));
+		numjobs = 1;
+	}
+	if (eng == S_ENG_SYNC && iodepth > 1) {
+		x = eng_o ? s_val(eng_o) : "psync (the default)";
+		s_note(c,
+		       "job %s: ioengine=%s%s completes each I/O before the next: iodepth=%u has "
+		       "no effect in fio, imported as iodepth 1",
+		       j->name, x, strcmp(x, "libaio") ? "" : " on buffered I/O", iodepth);
+		iodepth = 1;
+	}
+	if ((o = s_opt(v, "loops", NULL)) && strcmp(s_val(o), "1"))
+		S_ODIFF(c, o, "loops=%s: repeating a job has no equivalent (write the steps)",
+			s_val(o));
+	if ((o = s_opt(v, "ramp_time", NULL)))
+		s_secs(c, o, &ramp);
+	if ((o = s_opt(v, "runtime", "timeout")))
+		s_secs(c, o, &runtime);
+	if (time_based && !runtime) {
+		o = s_opt(v, "time_based", NULL);
+		S_ODIFF(c, o, "time_based without runtime: fio runs until stopped");
+		runtime = S_UNBOUNDED_S;
+	}
+	/* files: fio's clones share the files named by filename=, else get their own */
+	shared = (x = s_get(v, "filename")) != NULL;
+	if (eng == S_ENG_NULL) {
+		char key[BC_NAME_MAX + 8];
+
+		/* no file behind fio's null engine; one null target per job, shared by clones */
+		snprintf(key, sizeof(key), "null:%s", j->name);
+		j->files[j->nfiles++] = strdup(key);
+		shared = true;
+	} else if (shared) {
+		if (s_split_files(x, dir, j)) {
+			S_ODIFF(c, s_opt(v, "filename", NULL),
+				"more than %d files in filename=", S_MAX_FILES);
+			return false;
+		}
+	} else {
+		if ((o = s_opt(v, "nrfiles", NULL)) &&
+		    (!s_uint(s_val(o), S_MAX_FILES, &nrfiles) || !nrfiles)) {
+			S_ODIFF(c, o, "nrfiles=%s: expected 1..%d", s_val(o), S_MAX_FILES);
+			nrfiles = 1;
+		}
+		if (numjobs * nrfiles > S_MAX_FILES) {
+			s_diff(c, sec->src, sec->line, "job %s: numjobs x nrfiles above %d files",
+			       j->name, S_MAX_FILES);
+			return false;
+		}
+		/* fio's default names: jobname.clone.file, each clone on its own */
+		for (k = 0; k < (int)numjobs; k++) {
+			for (f = 0; f < (int)nrfiles; f++) {
+				char def[BC_PATH_MAX];
+
+				snprintf(def, sizeof(def), "%s.%d.%d", sec->name, k, f);
+				if (s_split_files(def, dir, j))
+					return false;
+			}
+		}
+		if (numjobs > 1)
+			s_note(c,
+			       "job %s: numjobs=%u clones each on their own files (fio's "
+			       "%s.N.0): %d volumes at iodepth %u each, driven by one thread "
+			       "per agent rather than one per clone",
+			       j->name, numjobs, sec->name, j->nfiles, iodepth);
+	}
+	if (!j->nfiles) {
+		s_diff(c, sec->src, sec->line, "job %s: no usable filename", j->name);
+		return false;
+	}
+	/* per file: fio's size is the job's total over its files */
+	if ((o = s_opt(v, "filesize", NULL))) {
+		if (s_size(c, o, &j->size_per_file) && strchr(s_val(o), '-'))
+			S_ODIFF(c, o, "filesize=%s: ranges are not supported", s_val(o));
+		size = j->size_per_file * (uint64_t)j->nfiles;
+	} else if ((o = s_opt(v, "size", NULL)) && s_size(c, o, &size)) {
+		j->size_per_file = size / (uint64_t)j->nfiles / 512 * 512;
+		if (j->nfiles > 1 && shared)
+			s_note(c, "job %s: size=%s is shared by %d files in fio: %llu bytes each",
+			       j->name, s_val(o), j->nfiles, (unsigned long long)j->size_per_file);
+		if (!shared)
+			j->size_per_file = size / nrfiles / 512 * 512;
+	}
+	if ((o = s_opt(v, "offset", NULL)) && s_size(c, o, &j->offset) && j->offset % 512) {
+		S_ODIFF(c, o, "offset=%s: not a multiple of 512 bytes", s_val(o));
+		j->offset = 0;
+	}
+	if ((o = s_opt(v, "offset_increment", NULL)) && s_size(c, o, &inc) && inc && numjobs > 1) {
+		/* clone k at offset + k x inc: when inc is the clone's size, that is the
+		 * window split into numjobs regions, which is what bench-coord's jobs walk */
+		if (!shared || inc != j->size_per_file ||
+		    (s_get(v, "random_distribution") &&
+		     strcmp(s_get(v, "random_distribution"), "random")))
+			S_ODIFF(c, o,
+				"offset_increment=%s: only regions of size= back to back on "
+				"shared files (bench-coord's jobs split the window) have an "
+				"equivalent",
+				s_val(o));
+		else
+			j->size_per_file *= numjobs;
+	} else if (shared && numjobs > 1 && !s_random(rw) && eng != S_ENG_NULL) {
+		s_diff(c, sec->src, sec->line,
+		       "job %s: numjobs=%u sequential clones each walk the same range in fio; "
+		       "bench-coord's jobs split the window (offset_increment=size would match)",
+		       j->name, numjobs);
+	}
+	/* the bytes of a size-bound job, per volume */
+	if ((o = s_opt(v, "io_size", "io_limit")) && s_size(c, o, &io_size) && time_based)
+		s_note(c, "job %s: io_size with time_based: fio runs for the runtime anyway",
+		       j->name);
+	if (!time_based) {
+		uint64_t bytes = io_size ? io_size : size;
+		char sz[32];
+
+		cJSON_AddBoolToObject(wl, "size_based", true);
+		if (bytes) {
+			bytes = bytes / (uint64_t)(shared ? (unsigned)j->nfiles : nrfiles) *
+				(shared ? numjobs : 1) / 512 * 512;
+			cJSON_AddStringToObject(wl, "io_size", bc_fmt_size(bytes, sz, sizeof(sz)));
+		}
+		if (!runtime) {
+			runtime = S_UNBOUNDED_S;
+			s_note(c,
+			       "job %s: not time_based and no runtime: the step ends when the "
+			       "bytes are done (upper bound %d s)",
+			       j->name, S_UNBOUNDED_S);
+		}
+	} else if (io_size) {
+		io_size = 0;
+	}
+	rate_bw = s_rate(c, s_opt(v, "rate", NULL), rw);
+	rate_iops = s_rate(c, s_opt(v, "rate_iops", NULL), rw);
+	/* fio's rates are per clone over its files; the profile's per volume over all jobs */
+	if (rate_bw)
+		cJSON_AddNumberToObject(
+		    wl, "rate_bw",
+		    (double)(rate_bw * (shared ? numjobs : 1) /
+			     (uint64_t)(shared ? (unsigned)j->nfiles : nrfiles)));
+	if (rate_iops)
+		cJSON_AddNumberToObject(
+		    wl, "rate_iops",
+		    (double)(rate_iops * (shared ? numjobs : 1) /
+			     (uint64_t)(shared ? (unsigned)j->nfiles : nrfiles)));
+	if ((o = s_opt(v, "random_distribution", NULL)))
+		s_random_distribution(c, o, rw, wl);
+	if ((o = s_opt(v, "verify", NULL)) && strcmp(s_val(o), "0") && strcmp(s_val(o), "null")) {
+		cJSON_AddBoolToObject(wl, "verify", true);
+		s_note(c, "job %s: verify=%s: bench-coord checks its own CRC-32C headers", j->name,
+		       s_val(o));
+		j->verify_pass = strcmp(rw, "read") && strcmp(rw, "randread") &&
+				 !(s_get(v, "do_verify") && !s_bool(s_get(v, "do_verify")));
+		if (bs % 4096)
+			S_ODIFF(c, o,
+				"verify with bs %llu: bench-coord verifies whole 4 KiB blocks",
+				(unsigned long long)bs);
+	}
+	if ((o = s_opt(v, "thinktime", NULL))) {
+		const struct bc_fio_opt *tb = s_opt(v, "thinktime_blocks", NULL);
+
+		if (!s_time(s_val(o), 1e-6, &think_us))
+			S_ODIFF(c, o, "thinktime=%s: not a time", s_val(o));
+		think_us *= 1e6;
+		if (tb && strcmp(s_val(tb), "1"))
+			S_ODIFF(c, tb,
+				"thinktime_blocks=%s: pausing after a batch of I/Os has no "
+				"equivalent (bench-coord pauses each slot)",
+				s_val(tb));
+		if (think_us > 0) {
+			cJSON_AddNumberToObject(wl, "thinktime", ceil(think_us));
+			/* fio waits for the I/O before its think time: one in flight */
+			if (iodepth > 1)
+				s_note(c,
+				       "job %s: thinktime with thinktime_blocks=1 keeps one I/O in "
+				       "flight in fio: iodepth=%u imported as 1",
+				       j->name, iodepth);
+			iodepth = 1;
+		}
+		if ((o = s_opt(v, "thinktime_spin", NULL)) && strcmp(s_val(o), "0"))
+			s_note(c, "job %s: thinktime_spin: bench-coord sleeps the whole think time",
+			       j->name);
+	}
+	/* fio's iodepth is per job over its files; the profile's per volume */
+	if (shared && j->nfiles > 1 && iodepth > 1) {
+		unsigned per = (iodepth + (unsigned)j->nfiles - 1) / (unsigned)j->nfiles;
+
+		if (iodepth % (unsigned)j->nfiles)
+			s_diff(c, sec->src, sec->line,
+			       "job %s: iodepth=%u over %d files does not divide: %u per volume",
+			       j->name, iodepth, j->nfiles, per);
+		else
+			s_note(c, "job %s: iodepth=%u over %d files: %u per volume", j->name,
+			       iodepth, j->nfiles, per);
+		iodepth = per;
+	}
+	cJSON_AddNumberToObject(wl, "iodepth", iodepth);
+	cJSON_AddBoolToObject(wl, "direct", direct);
+	/* the step-level keys */
+	j->numjobs = shared ? numjobs : 1;
+	cJSON_AddNumberToObject(wl, "numjobs", j->numjobs);
+	cJSON_AddNumberToObject(wl, "ramp", ramp);
+	cJSON_AddNumberToObject(wl, "runtime", runtime ? runtime : 10);
+	if (!runtime && time_based)
+		s_note(c, "job %s: no runtime: bench-coord's default 10 s", j->name);
+	if ((o = s_opt(v, "iodepth_batch", "iodepth_batch_submit")) && s_uint(s_val(o), 65536, &n))
+		cJSON_AddNumberToObject(wl, "iodepth_batch_submit", n ? n : iodepth);
+	if ((o = s_opt(v, "iodepth_batch_complete_min", "iodepth_batch_complete")) &&
+	    s_uint(s_val(o), 65536, &n) && n)
+		cJSON_AddNumberToObject(wl, "iodepth_batch_complete", n);
+	if (s_opt(v, "iodepth_batch_complete_max", NULL))
+		s_note(c,
+		       "job %s: iodepth_batch_complete_max: bench-coord reaps what is there, up "
+		       "to the second boundary",
+		       j->name);
+	if ((o = s_opt(v, "cpus_allowed", NULL)))
+		cJSON_AddStringToObject(wl, "cpus_allowed", s_val(o));
+	if ((o = s_opt(v, "cpus_allowed_policy", NULL))) {
+		if (strcmp(s_val(o), "shared") && strcmp(s_val(o), "split"))
+			S_ODIFF(c, o, "cpus_allowed_policy=%s: shared or split only", s_val(o));
+		else
+			cJSON_AddStringToObject(wl, "cpus_allowed_policy", s_val(o));
+	}
+	if ((o = s_opt(v, "sqthread_poll", NULL)) && s_bool(s_val(o)))
+		cJSON_AddBoolToObject(wl, "sqpoll", true);
+	if ((o = s_opt(v, "sqthread_poll_cpu", NULL)) && s_uint(s_val(o), 1023, &n))
+		cJSON_AddNumberToObject(wl, "sqpoll_cpu", n);
+	if ((o = s_opt(v, "hipri", NULL)) && s_bool(s_val(o)))
+		cJSON_AddBoolToObject(wl, "hipri", true);
+	if (eng_o && strcmp(s_val(eng_o), "io_uring") && eng != S_ENG_NULL)
+		s_note(c,
+		       "ioengine=%s: bench-coord drives the same reads and writes through "
+		       "io_uring",
+		       s_val(eng_o));
+	return true;
 }
 
 static bool s_is_bdev(const char *path)
@@ -567,45 +1207,39 @@ static bool s_is_bdev(const char *path)
 	return !strncmp(path, "/dev/", 5);
 }
 
-static cJSON *s_volume(const struct s_ctx *c, const struct s_job *j, const char *path)
+/* a job's file key as a profile path ("null:job" keys are null targets) */
+static const char *s_path(const char *key)
+{
+	return !strncmp(key, "null:", 5) ? "null" : key;
+}
+
+static int s_key_index(char *const *keys, int n, const char *key)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(keys[i], key))
+			return i;
+	return -1;
+}
+
+static cJSON *s_volume(const struct s_ctx *c, const struct s_job *j, const char *key)
 {
 	cJSON *v = cJSON_CreateObject();
+	const char *path = s_path(key);
+	bool window = s_is_bdev(path) || !strcmp(path, "null");
 	char sz[32];
 
 	cJSON_AddStringToObject(v, "agent", c->im->agent);
 	cJSON_AddStringToObject(v, "path", path);
 	/* a file gets created at that size; a device only gets an I/O window */
 	if (j->size_per_file)
-		cJSON_AddStringToObject(v, s_is_bdev(path) ? "length" : "size",
-					bc_fmt_size(j->size_per_file, sz, sizeof(sz)));
-	if (j->offset) {
+		cJSON_AddStringToObject(
+		    v, window ? "length" : "size",
+		    bc_fmt_size(j->size_per_file + (window ? 0 : j->offset), sz, sizeof(sz)));
+	if (j->offset)
 		cJSON_AddStringToObject(v, "offset", bc_fmt_size(j->offset, sz, sizeof(sz)));
-		if (!s_is_bdev(path) && j->size_per_file)
-			cJSON_ReplaceItemInObject(
-			    v, "size",
-			    cJSON_CreateString(
-				bc_fmt_size(j->offset + j->size_per_file, sz, sizeof(sz))));
-	}
 	return v;
-}
-
-static cJSON *s_step(const struct s_job *j, const char *name)
-{
-	cJSON *s = cJSON_CreateObject();
-	char bs[32];
-
-	cJSON_AddStringToObject(s, "name", name);
-	cJSON_AddStringToObject(s, "rw", j->rw);
-	if (strstr(j->rw, "rw"))
-		cJSON_AddNumberToObject(s, "rwmixread", j->rwmixread);
-	cJSON_AddStringToObject(s, "bs", bc_fmt_size(j->bs, bs, sizeof(bs)));
-	cJSON_AddNumberToObject(s, "iodepth", j->iodepth);
-	cJSON_AddNumberToObject(s, "numjobs", j->numjobs);
-	cJSON_AddBoolToObject(s, "direct", j->direct);
-	cJSON_AddNumberToObject(s, "ramp", j->ramp_s);
-	if (j->runtime_s)
-		cJSON_AddNumberToObject(s, "runtime", j->runtime_s);
-	return s;
 }
 
 /* a step name not used yet: the base, else base-2, base-3 ... */
@@ -628,104 +1262,357 @@ static void s_unique(const cJSON *steps, const char *base, char *out, size_t len
 	}
 }
 
-static int s_vol_index(const cJSON *vols, const char *path)
+static bool s_same_item(const cJSON *a, const cJSON *b)
 {
-	const cJSON *v;
-	int i = 0;
-
-	cJSON_ArrayForEach(v, vols)
-	{
-		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(v, "path")), path))
-			return i;
-		i++;
-	}
-	return -1;
+	return (!a && !b) || (a && b && cJSON_Compare(a, b, true));
 }
 
-/* the jobs of one group with the same workload as jobs[first] become one step */
-static void s_emit_step(struct s_ctx *c, struct s_job *jobs, int nj, int first, bool *done,
-			bool split, cJSON *steps, cJSON *vols, cJSON *step_vols)
+/* the per-volume keys of wl that differ from base: a volume_workloads entry */
+static cJSON *s_overrides(const cJSON *base, const cJSON *wl)
 {
-	const struct s_job *j0 = &jobs[first];
-	char base[BC_NAME_MAX], name[BC_NAME_MAX], bs[32];
-	cJSON *mine = cJSON_CreateArray();
-	int k, f, count = 0;
+	cJSON *o = cJSON_CreateObject();
+	int i;
 
-	for (k = first; k < nj; k++) {
-		if (done[k] || jobs[k].group != j0->group || !s_same_workload(&jobs[k], j0))
+	for (i = 0; s_vol_keys[i]; i++) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(base, s_vol_keys[i]),
+			    *b = cJSON_GetObjectItemCaseSensitive(wl, s_vol_keys[i]);
+
+		if (s_same_item(a, b))
 			continue;
-		done[k] = true;
-		count++;
-		for (f = 0; f < jobs[k].nfiles; f++) {
-			const char *path = jobs[k].files[f];
-			const cJSON *x;
-			bool seen = false;
+		/* a key the base has and this job lacks: the job's default */
+		if (!b) {
+			if (!strcmp(s_vol_keys[i], "size_based") ||
+			    !strcmp(s_vol_keys[i], "verify"))
+				cJSON_AddBoolToObject(o, s_vol_keys[i], false);
+			else if (!strcmp(s_vol_keys[i], "random_distribution"))
+				cJSON_AddStringToObject(o, s_vol_keys[i], "uniform");
+			else if (!strcmp(s_vol_keys[i], "rwmixread"))
+				continue; /* only read by mixes, which have it */
+			else
+				cJSON_AddNumberToObject(o, s_vol_keys[i], 0);
+			continue;
+		}
+		cJSON_AddItemToObject(o, s_vol_keys[i], cJSON_Duplicate(b, true));
+	}
+	return o;
+}
 
-			if (s_vol_index(vols, path) < 0)
-				cJSON_AddItemToArray(vols, s_volume(c, &jobs[k], path));
-			if (path[0] != '/')
+static void s_add_num(cJSON *wl, const char *key, double add)
+{
+	cJSON *x = cJSON_GetObjectItemCaseSensitive(wl, key);
+
+	if (x)
+		cJSON_SetNumberValue(x, x->valuedouble + add);
+}
+
+/*
+ * One group of concurrent jobs as one step: the first job's workload with
+ * every other volume's differences in "volume_workloads". Everything fio
+ * would run differently is a difference.
+ */
+static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, char *const *keys,
+			 int nkeys, cJSON *steps, bool verify_pass)
+{
+	static const char *const step_keys[] = {"numjobs",
+						"ramp",
+						"runtime",
+						"iodepth_batch_submit",
+						"iodepth_batch_complete",
+						"cpus_allowed",
+						"cpus_allowed_policy",
+						"sqpoll",
+						"sqpoll_cpu",
+						"hipri",
+						NULL};
+	cJSON **per = calloc((size_t)nkeys, sizeof(*per));
+	const struct s_job *first = NULL;
+	cJSON *step = NULL, *vw;
+	char name[BC_NAME_MAX], base[BC_NAME_MAX];
+	unsigned maxjobs = 1;
+	int i, k, f, count = 0;
+
+	if (!per)
+		return;
+	for (i = 0; i < nj; i++) {
+		if (jobs[i].group != g || (verify_pass && !jobs[i].verify_pass))
+			continue;
+		first = first ? first : &jobs[i];
+		count++;
+		maxjobs = jobs[i].numjobs > maxjobs ? jobs[i].numjobs : maxjobs;
+	}
+	if (!first)
+		goto out;
+	step = cJSON_Duplicate(first->wl, true);
+	if (verify_pass) { /* fio reads back and checks what the job wrote, once */
+		cJSON_ReplaceItemInObject(step, "rw", cJSON_CreateString("read"));
+		cJSON_DeleteItemFromObject(step, "rwmixread");
+		cJSON_DeleteItemFromObject(step, "size_based");
+		cJSON_AddBoolToObject(step, "size_based", true);
+		cJSON_DeleteItemFromObject(step, "io_size");
+		cJSON_DeleteItemFromObject(step, "rate_iops");
+		cJSON_DeleteItemFromObject(step, "rate_bw");
+		cJSON_DeleteItemFromObject(step, "thinktime");
+		cJSON_DeleteItemFromObject(step, "random_distribution");
+		cJSON_DeleteItemFromObject(step, "ramp");
+		cJSON_ReplaceItemInObject(step, "runtime", cJSON_CreateNumber(S_UNBOUNDED_S));
+	}
+	cJSON_ReplaceItemInObject(step, "numjobs", cJSON_CreateNumber(maxjobs));
+	for (i = 0; i < nj; i++) {
+		struct s_job *j = &jobs[i];
+		cJSON *wl;
+
+		if (j->group != g || (verify_pass && !j->verify_pass))
+			continue;
+		wl = cJSON_Duplicate(j->wl, true);
+		if (verify_pass) {
+			cJSON *x = cJSON_Duplicate(step, true);
+
+			cJSON_ReplaceItemInObject(
+			    x, "iodepth",
+			    cJSON_Duplicate(cJSON_GetObjectItem(wl, "iodepth"), true));
+			cJSON_ReplaceItemInObject(
+			    x, "bs", cJSON_Duplicate(cJSON_GetObjectItem(wl, "bs"), true));
+			cJSON_Delete(wl);
+			wl = x;
+		}
+		for (k = 0; step_keys[k] && j != first; k++) {
+			const cJSON *a = cJSON_GetObjectItemCaseSensitive(step, step_keys[k]),
+				    *b = cJSON_GetObjectItemCaseSensitive(wl, step_keys[k]);
+
+			if (!strcmp(step_keys[k], "numjobs") || s_same_item(a, b))
+				continue;
+			s_diff(c, j->sec->src, j->sec->line,
+			       "job %s: %s differs from job %s in the same group; a step has one",
+			       j->name, step_keys[k], first->name);
+		}
+		/* fewer clones than the step's threads: the same depth per volume over them */
+		if (j->numjobs < maxjobs) {
+			unsigned d =
+			    (unsigned)cJSON_GetNumberValue(cJSON_GetObjectItem(wl, "iodepth")) *
+			    j->numjobs;
+			const char *rw = cJSON_GetStringValue(cJSON_GetObjectItem(wl, "rw"));
+
+			if (d % maxjobs || !s_random(rw))
+				s_diff(c, j->sec->src, j->sec->line,
+				       "job %s: numjobs=%u beside numjobs=%u in its group: %u I/Os "
+				       "in flight cannot be spread evenly%s",
+				       j->name, j->numjobs, maxjobs, d,
+				       s_random(rw) ? "" : " (and sequential regions would split)");
+			cJSON_ReplaceItemInObject(
+			    wl, "iodepth", cJSON_CreateNumber(d / maxjobs ? d / maxjobs : 1));
+			s_note(c, "job %s: numjobs=%u x iodepth=%u run as %u threads x iodepth %u",
+			       j->name, j->numjobs, d / j->numjobs, maxjobs,
+			       d / maxjobs ? d / maxjobs : 1);
+		}
+		for (f = 0; f < j->nfiles; f++) {
+			int vi = s_key_index(keys, nkeys, j->files[f]);
+
+			if (vi < 0)
+				continue;
+			if (!per[vi]) {
+				per[vi] = cJSON_Duplicate(wl, true);
+				continue;
+			}
+			/* two jobs on one file at once: the same workload adds up */
+			{
+				cJSON *a = cJSON_Duplicate(per[vi], true),
+				      *b = cJSON_Duplicate(wl, true);
+				bool same;
+
+				cJSON_DeleteItemFromObject(a, "iodepth");
+				cJSON_DeleteItemFromObject(b, "iodepth");
+				same = cJSON_Compare(a, b, true);
+				cJSON_Delete(a);
+				cJSON_Delete(b);
+				if (same) {
+					s_add_num(per[vi], "iodepth",
+						  cJSON_GetNumberValue(
+						      cJSON_GetObjectItem(wl, "iodepth")));
+					s_add_num(per[vi], "rate_iops",
+						  cJSON_GetNumberValue(
+						      cJSON_GetObjectItem(wl, "rate_iops")));
+					s_add_num(per[vi], "rate_bw",
+						  cJSON_GetNumberValue(
+						      cJSON_GetObjectItem(wl, "rate_bw")));
+					s_note(c,
+					       "jobs on %s at once with one workload: their depths "
+					       "add",
+					       s_path(keys[vi]));
+				} else {
+					s_diff(c, j->sec->src, j->sec->line,
+					       "job %s: %s is also used by another job of its "
+					       "group with "
+					       "a different workload; a volume has one per step",
+					       j->name, s_path(keys[vi]));
+				}
+			}
+		}
+		cJSON_Delete(wl);
+	}
+	/* the step's base is the first volume's workload as it ended up */
+	for (k = 0; k < nkeys && !per[k]; k++)
+		;
+	if (k < nkeys)
+		for (i = 0; s_vol_keys[i]; i++) {
+			const cJSON *x = cJSON_GetObjectItemCaseSensitive(per[k], s_vol_keys[i]);
+
+			cJSON_DeleteItemFromObject(step, s_vol_keys[i]);
+			if (x)
+				cJSON_AddItemToObject(step, s_vol_keys[i],
+						      cJSON_Duplicate(x, true));
+		}
+	vw = cJSON_CreateObject();
+	for (k = 0; k < nkeys; k++) {
+		cJSON *o;
+		char idx[16];
+
+		if (!per[k]) {
+			s_diff(c, first->sec->src, first->sec->line,
+			       "job %s: fio does not touch %s in this group; bench-coord runs "
+			       "every step on every volume",
+			       first->name, s_path(keys[k]));
+			continue;
+		}
+		o = s_overrides(step, per[k]);
+		snprintf(idx, sizeof(idx), "%d", k);
+		if (cJSON_GetArraySize(o))
+			cJSON_AddItemToObject(vw, idx, o);
+		else
+			cJSON_Delete(o);
+	}
+	if (cJSON_GetArraySize(vw))
+		cJSON_AddItemToObject(step, "volume_workloads", vw);
+	else
+		cJSON_Delete(vw);
+	if (count == 1)
+		snprintf(base, sizeof(base), "%s%s", first->name, verify_pass ? "-verify" : "");
+	else if (!cJSON_GetObjectItem(step, "volume_workloads")) /* one workload, named for it */
+		snprintf(base, sizeof(base), "%s-%s-qd%.0f%s",
+			 cJSON_GetStringValue(cJSON_GetObjectItem(step, "rw")),
+			 cJSON_GetStringValue(cJSON_GetObjectItem(step, "bs")),
+			 cJSON_GetNumberValue(cJSON_GetObjectItem(step, "iodepth")),
+			 verify_pass ? "-verify" : "");
+	else
+		snprintf(base, sizeof(base), "%.40s-group%s", first->name,
+			 verify_pass ? "-verify" : "");
+	s_unique(steps, base, name, sizeof(name));
+	/* name first, as people write profiles */
+	{
+		cJSON *ordered = cJSON_CreateObject(), *it;
+
+		cJSON_AddStringToObject(ordered, "name", name);
+		while ((it = step->child))
+			cJSON_AddItemToObject(ordered, it->string,
+					      cJSON_DetachItemViaPointer(step, it));
+		cJSON_AddItemToArray(steps, ordered);
+	}
+	if (verify_pass)
+		s_note(c, "step %s: fio's verify pass after writing, as a read step with verify",
+		       name);
+out:
+	for (k = 0; k < nkeys; k++)
+		cJSON_Delete(per[k]);
+	free(per);
+	cJSON_Delete(step);
+}
+
+/* every option of a section: mapped, inert, or a difference */
+static void s_classify(struct s_ctx *c, const struct bc_fio_section *sec)
+{
+	int k;
+
+	for (k = 0; k < sec->nopts; k++) {
+		const struct bc_fio_opt *o = &sec->opts[k];
+
+		if (s_listed(s_handled, o->key) || s_listed(s_inert, o->key))
+			continue;
+		S_ODIFF(c, o, "%s%s%s: not mapped (no bench-coord equivalent)", o->key,
+			o->val ? "=" : "", o->val ? o->val : "");
+	}
+}
+
+/* the volumes' keys in order of first use, with their size and offset */
+static int s_collect_volumes(struct s_ctx *c, struct s_job *jobs, int nj, char **keys, cJSON *vols)
+{
+	int i, f, n = 0;
+
+	for (i = 0; i < nj; i++) {
+		for (f = 0; f < jobs[i].nfiles; f++) {
+			int vi = s_key_index(keys, n, jobs[i].files[f]);
+			cJSON *v;
+
+			if (vi >= 0) {
+				v = s_volume(c, &jobs[i], jobs[i].files[f]);
+				if (!cJSON_Compare(v, cJSON_GetArrayItem(vols, vi), true))
+					s_diff(
+					    c, jobs[i].sec->src, jobs[i].sec->line,
+					    "job %s: %s with another size or offset than before; "
+					    "a volume has one window",
+					    jobs[i].name, s_path(jobs[i].files[f]));
+				cJSON_Delete(v);
+				continue;
+			}
+			if (n == S_MAX_JOBS)
+				return n;
+			keys[n++] = jobs[i].files[f];
+			cJSON_AddItemToArray(vols, s_volume(c, &jobs[i], jobs[i].files[f]));
+			if (jobs[i].files[f][0] != '/' && strcmp(s_path(jobs[i].files[f]), "null"))
 				s_note(c, "relative file names resolve in the agent's scratch "
 					  "directory, not the current directory");
-			cJSON_ArrayForEach(x, mine) seen |= !strcmp(x->valuestring, path);
-			if (!seen)
-				cJSON_AddItemToArray(mine, cJSON_CreateString(path));
 		}
 	}
-	/* one job keeps its name; a group of volumes is named for what it does */
-	if (count == 1)
-		snprintf(base, sizeof(base), "%s", j0->name);
-	else
-		snprintf(base, sizeof(base), "%s-%s-qd%u", j0->rw,
-			 bc_fmt_size(j0->bs, bs, sizeof(bs)), j0->iodepth);
-	s_unique(steps, base, name, sizeof(name));
-	if (split)
-		s_note(c,
-		       "step %s: fio ran its group's jobs concurrently with different "
-		       "workloads; bench-coord runs them as consecutive steps",
-		       name);
-	if (count > 1 && j0->numjobs > 1)
-		s_note(c,
-		       "step %s: %d fio jobs of numjobs=%u become one step: per volume the queue "
-		       "depth is numjobs x iodepth as in fio, driven by %u threads in all rather "
-		       "than %u per file",
-		       name, count, j0->numjobs, j0->numjobs, j0->numjobs);
-	cJSON_AddItemToArray(steps, s_step(j0, name));
-	cJSON_AddItemToObject(step_vols, name, mine);
+	return n;
+}
+
+static void s_describe(const struct s_ctx *c, cJSON *prof)
+{
+	size_t cap = 256, used;
+	const cJSON *d;
+	char *desc;
+
+	cJSON_ArrayForEach(d, c->diffs) cap += strlen(d->valuestring) + 2;
+	desc = malloc(cap);
+	if (!desc)
+		return;
+	used = (size_t)snprintf(
+	    desc, cap, "imported from fio job file %s by bench-coord import-fio", c->im->src);
+	if (c->im->lenient && cJSON_GetArraySize(c->diffs)) {
+		used += (size_t)snprintf(desc + used, cap - used,
+					 " --lenient; not as fio would run it:");
+		cJSON_ArrayForEach(d, c->diffs) used +=
+		    (size_t)snprintf(desc + used, cap - used, " %s;", d->valuestring);
+	}
+	cJSON_AddStringToObject(prof, "description", desc);
+	free(desc);
 }
 
 cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_import *im,
-			 cJSON *notes, char *err, size_t errlen)
+			 cJSON *notes, cJSON *diffs, char *err, size_t errlen)
 {
-	struct s_ctx c = {.im = im, .notes = notes, .unmapped = cJSON_CreateObject()};
+	struct s_ctx c = {.im = im, .notes = notes, .diffs = diffs};
 	struct s_job *jobs = calloc(S_MAX_JOBS, sizeof(*jobs));
-	bool *done = calloc(S_MAX_JOBS, sizeof(bool));
+	char **keys = calloc(S_MAX_JOBS, sizeof(*keys));
 	struct s_view globals = {0}, v;
-	cJSON *prof = NULL, *vols = NULL, *steps = NULL, *step_vols = cJSON_CreateObject(), *a;
-	const cJSON *u, *s;
-	char pname[BC_NAME_MAX], tmp[BC_PATH_MAX], desc[BC_PATH_MAX + 64];
-	int i, k, nj = 0, group = -1;
+	cJSON *prof = NULL, *vols = NULL, *steps, *a;
+	char pname[BC_NAME_MAX], tmp[BC_PATH_MAX];
+	int i, k, g, nj = 0, nkeys, group = -1;
 
-	if (!jobs || !done || !c.unmapped || !step_vols) {
+	if (!jobs || !keys) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < jf->nsecs; i++) {
 		const struct bc_fio_section *sec = &jf->secs[i];
 		struct s_job *j = &jobs[nj];
-		char where[BC_NAME_MAX + 16];
 
-		snprintf(where, sizeof(where), "%s%s%s", sec->global ? "[" : "", sec->name,
-			 sec->global ? "]" : "");
-		for (k = 0; k < sec->nopts; k++)
-			if (!s_listed(s_mapped, sec->opts[k].key))
-				s_unmapped(&c, &sec->opts[k], where);
+		s_classify(&c, sec);
 		if (sec->global) {
 			for (k = 0; k < sec->nopts && globals.n < 256; k++)
 				globals.opt[globals.n++] = &sec->opts[k];
 			continue;
 		}
 		if (nj >= S_MAX_JOBS) {
-			s_note(&c, "more than %d jobs: the rest are skipped", S_MAX_JOBS);
+			s_diff(&c, sec->src, sec->line, "more than %d jobs", S_MAX_JOBS);
 			break;
 		}
 		v = globals;
@@ -738,6 +1625,7 @@ cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_im
 		if (!s_job(&c, sec, &v, j)) {
 			for (k = 0; k < j->nfiles; k++)
 				free(j->files[k]);
+			cJSON_Delete(j->wl);
 			memset(j, 0, sizeof(*j));
 			continue;
 		}
@@ -758,61 +1646,30 @@ cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_im
 			pname[strlen(pname) - 4] = '\0';
 	}
 	cJSON_AddStringToObject(prof, "name", pname);
-	snprintf(desc, sizeof(desc), "imported from fio job file %s by bench-coord import-fio",
-		 im->src);
-	cJSON_AddStringToObject(prof, "description", desc);
 	a = cJSON_CreateObject();
 	cJSON_AddItemToArray(cJSON_AddArrayToObject(prof, "agents"), a);
 	cJSON_AddStringToObject(a, "name", im->agent);
 	cJSON_AddStringToObject(a, "endpoint", im->endpoint);
 	vols = cJSON_AddArrayToObject(prof, "volumes");
 	steps = cJSON_AddArrayToObject(prof, "steps");
-	for (i = 0; i < nj; i++) {
-		bool split = false;
+	nkeys = s_collect_volumes(&c, jobs, nj, keys, vols);
+	for (g = 0; g <= jobs[nj - 1].group; g++) {
+		bool verify = false;
 
-		if (done[i])
-			continue;
-		for (k = i + 1; k < nj; k++)
-			split |=
-			    jobs[k].group == jobs[i].group && !s_same_workload(&jobs[k], &jobs[i]);
-		for (k = 0; k < i; k++)
-			split |= jobs[k].group == jobs[i].group;
-		s_emit_step(&c, jobs, nj, i, done, split, steps, vols, step_vols);
+		s_group_step(&c, jobs, nj, g, keys, nkeys, steps, false);
+		for (i = 0; i < nj; i++)
+			verify |= jobs[i].group == g && jobs[i].verify_pass;
+		if (verify)
+			s_group_step(&c, jobs, nj, g, keys, nkeys, steps, true);
 	}
-	/* a step runs on every volume: say where fio used fewer */
-	cJSON_ArrayForEach(s, step_vols)
-	{
-		if (cJSON_GetArraySize(s) < cJSON_GetArraySize(vols)) {
-			char list[512] = "";
-			const cJSON *f;
-			size_t used = 0;
-
-			cJSON_ArrayForEach(f, s) if (used < sizeof(list)) used +=
-			    (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-					     used ? ", " : "", f->valuestring);
-			s_note(&c,
-			       "step %s: fio ran it on %s only; bench-coord runs every step on "
-			       "all %d volumes",
-			       s->string, list, cJSON_GetArraySize(vols));
-		}
-	}
-	cJSON_ArrayForEach(u, c.unmapped)
-	{
-		const cJSON *in = cJSON_GetObjectItem(u, "in");
-		const char *val = cJSON_GetStringValue(cJSON_GetObjectItem(u, "value"));
-		int n = cJSON_GetArraySize(in);
-
-		s_note(&c, "not mapped: %s%s%s (line %.0f; in %s%s)", u->string, *val ? "=" : "",
-		       val, cJSON_GetNumberValue(cJSON_GetObjectItem(u, "line")),
-		       cJSON_GetStringValue(cJSON_GetArrayItem(in, 0)), n > 1 ? " and others" : "");
-	}
+	s_describe(&c, prof);
 out:
-	for (i = 0; jobs && i < nj; i++)
+	for (i = 0; jobs && i < nj; i++) {
 		for (k = 0; k < jobs[i].nfiles; k++)
 			free(jobs[i].files[k]);
+		cJSON_Delete(jobs[i].wl);
+	}
 	free(jobs);
-	free(done);
-	cJSON_Delete(c.unmapped);
-	cJSON_Delete(step_vols);
+	free(keys);
 	return prof;
 }

@@ -402,6 +402,9 @@ int bc_report_write_all_run(const char *dir, cJSON *run)
 		if (rc && !first)
 			first = rc;
 	}
+	rc = bc_report_fio_points(&r);
+	if (rc && !first)
+		first = rc;
 	bc_report_free(&r);
 	return first;
 }

@@ -1,32 +1,50 @@
 /*
  * report_fio.c - fio.json: the run in the shape of fio 3.33's
- * --output-format=json+ so existing fio tooling reads it.
+ * --output-format=json+ so existing fio tooling reads it; and, for runs of
+ * several steps (sweeps included), one such file per step in bench-fio's
+ * layout (fio/<target>/<bs>/<rw>-<iodepth>-<numjobs>.json) so fio-plot
+ * charts a sweep as it charts bench-fio's output.
  *
- * - "jobs": one entry per step with the total of every agent (what fio
- *   prints with group_reporting), so tools that read jobs[] - such as
- *   fio_jsonplus_clat2csv - see the whole step;
- * - "client_stats": per step, one entry per agent with "hostname" and
- *   "port", then an "All clients" entry - fio's client/server shape;
+ * - one agent: fio's plain layout, "jobs" with one entry per step;
+ * - several: fio's client/server layout, "client_stats" with one entry per
+ *   agent ("hostname", "port") and an "All clients" entry per step; "jobs"
+ *   keeps the per-step totals too (fio's client output has none, but
+ *   jobs[]-readers such as fio_jsonplus_clat2csv then still read the run);
+ * - "global options": the options every step of the document shares, in
+ *   fio's spelling (bs "4k", rwmixread only on mixes); "job options" the
+ *   rest, with filename and size;
  * - per direction: io_bytes, io_kbytes, bw_bytes, bw (KiB/s), iops,
  *   runtime (ms), total_ios, short_ios, slat/clat/lat_ns, per-second
- *   bw_* / iops_* statistics, and json+ "bins" (ns -> count).
+ *   bw_* / iops_* statistics, and json+ "bins" (ns -> count);
+ * - usr_cpu / sys_cpu: the agent process's getrusage over the step (STEP_DONE
+ *   "cpu", job threads and io_uring workers included) as % of the step's
+ *   seconds, summed over agents for totals;
+ * - iodepth_level: derived, not sampled: a closed loop without rate,
+ *   thinktime or size bound keeps its configured depth, so 100% sits in
+ *   that bucket; gated workloads get none;
+ * - disk_util: each agent's block devices from its diskstats deltas (ios
+ *   only: bench-agent does not read merges, ticks or utilisation).
  *
  * bench-coord measures submission to completion (fio's lat); it does not
  * split off submission latency, so slat_ns is empty and clat_ns carries the
  * same distribution as lat_ns - tools that only read clat see the latency
  * bench-coord measured. Bins are the midpoints of bench-coord's histogram
- * buckets (bc_hist.h), rebuilt from run.json's sparse "hist" pairs; figures
- * fio has and bench-coord does not (CPU usage, depth distribution,
- * disk_util) are left out rather than invented.
+ * buckets (bc_hist.h), rebuilt from run.json's sparse "hist" pairs. What
+ * fio has and bench-coord does not measure (ctx, majf, minf,
+ * iodepth_submit/_complete) is left out rather than invented.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bc_hist.h"
+#include "bc_log.h"
 #include "bc_report.h"
+#include "bc_units.h"
 
 /* fio's default percentile_list (fio HOWTO, "percentile_list") */
 static const double s_pcts[] = {1,  5,	10, 20, 30,   40,   50,	   60,	 70,
@@ -289,31 +307,133 @@ static void s_lat_dist(cJSON *job, const struct bc_hist *all)
 	}
 }
 
-static cJSON *s_job_options(const struct s_step *s, const char *filenames)
+/* the step's options in fio's spelling, as fio prints job options (all strings) */
+static cJSON *s_options(const cJSON *st)
 {
-	const cJSON *wl = bc_rj(s->st, "workload");
+	const cJSON *wl = bc_rj(st, "workload");
+	const char *rw = bc_rj_str("", wl, "rw");
 	cJSON *o = cJSON_CreateObject();
 	char v[64];
 
-	cJSON_AddStringToObject(o, "rw", bc_rj_str("", wl, "rw"));
-	cJSON_AddStringToObject(o, "rwmixread",
-				bc_fmt_num(bc_rj_num(wl, "rwmixread"), v, sizeof(v)));
-	cJSON_AddStringToObject(o, "bs", bc_fmt_num(bc_rj_num(wl, "bs"), v, sizeof(v)));
+	cJSON_AddStringToObject(o, "rw", rw);
+	if (!strcmp(rw, "rw") || !strcmp(rw, "randrw"))
+		cJSON_AddStringToObject(o, "rwmixread",
+					bc_fmt_num(bc_rj_num(wl, "rwmixread"), v, sizeof(v)));
+	if (cJSON_IsString(bc_rj(wl, "bs")))
+		cJSON_AddStringToObject(o, "bssplit", bc_rj_str("", wl, "bs"));
+	else
+		cJSON_AddStringToObject(o, "bs",
+					bc_fmt_size((uint64_t)bc_rj_num(wl, "bs"), v, sizeof(v)));
 	cJSON_AddStringToObject(o, "iodepth", bc_fmt_num(bc_rj_num(wl, "iodepth"), v, sizeof(v)));
 	cJSON_AddStringToObject(o, "numjobs", bc_fmt_num(bc_rj_num(wl, "numjobs"), v, sizeof(v)));
 	cJSON_AddStringToObject(o, "direct", cJSON_IsFalse(bc_rj(wl, "direct")) ? "0" : "1");
-	cJSON_AddStringToObject(o, "ramp_time", bc_fmt_num(bc_rj_num(wl, "ramp"), v, sizeof(v)));
-	cJSON_AddStringToObject(o, "runtime", bc_fmt_num(bc_rj_num(wl, "runtime"), v, sizeof(v)));
-	cJSON_AddStringToObject(o, "time_based", "1");
 	cJSON_AddStringToObject(o, "ioengine", "io_uring");
+	if (bc_rj_num(wl, "ramp") > 0)
+		cJSON_AddStringToObject(o, "ramp_time",
+					bc_fmt_num(bc_rj_num(wl, "ramp"), v, sizeof(v)));
+	cJSON_AddStringToObject(o, "runtime", bc_fmt_num(bc_rj_num(wl, "runtime"), v, sizeof(v)));
+	if (cJSON_IsTrue(bc_rj(wl, "size_based"))) {
+		if (bc_rj_num(wl, "io_size") > 0)
+			cJSON_AddStringToObject(
+			    o, "io_size",
+			    bc_fmt_size((uint64_t)bc_rj_num(wl, "io_size"), v, sizeof(v)));
+	} else {
+		cJSON_AddStringToObject(o, "time_based", "1");
+	}
+	if (bc_rj_num(wl, "rate_iops") > 0)
+		cJSON_AddStringToObject(o, "rate_iops",
+					bc_fmt_num(bc_rj_num(wl, "rate_iops"), v, sizeof(v)));
+	if (bc_rj_num(wl, "rate_bw") > 0)
+		cJSON_AddStringToObject(
+		    o, "rate", bc_fmt_size((uint64_t)bc_rj_num(wl, "rate_bw"), v, sizeof(v)));
+	if (strcmp(bc_rj_str("uniform", wl, "random_distribution"), "uniform"))
+		cJSON_AddStringToObject(o, "random_distribution",
+					bc_rj_str("", wl, "random_distribution"));
+	return o;
+}
+
+/* a copy of the step's options without those in global (fio's job options) */
+static cJSON *s_job_options(const cJSON *st, const cJSON *global, const char *filenames,
+			    const char *size)
+{
+	cJSON *o = s_options(st), *it, *next;
+
+	for (it = o->child; it; it = next) {
+		next = it->next;
+		if (cJSON_GetObjectItemCaseSensitive(global, it->string))
+			cJSON_Delete(cJSON_DetachItemViaPointer(o, it));
+	}
 	if (filenames && *filenames)
 		cJSON_AddStringToObject(o, "filename", filenames);
+	if (size && *size)
+		cJSON_AddStringToObject(o, "size", size);
 	return o;
+}
+
+/* the options every step in steps[0..n) shares: fio's "global options" */
+static cJSON *s_global_options(const cJSON *const *steps, int n)
+{
+	cJSON *g = n ? s_options(steps[0]) : cJSON_CreateObject(), *it, *next;
+	int i;
+
+	for (i = 1; i < n; i++) {
+		cJSON *o = s_options(steps[i]);
+
+		for (it = g->child; it; it = next) {
+			next = it->next;
+			if (!cJSON_Compare(it, cJSON_GetObjectItemCaseSensitive(o, it->string),
+					   true))
+				cJSON_Delete(cJSON_DetachItemViaPointer(g, it));
+		}
+		cJSON_Delete(o);
+	}
+	return g;
+}
+
+/* CPU of agent a (NULL: all agents) over the step as % of its seconds, fio's usr/sys_cpu */
+static void s_cpu(cJSON *j, const cJSON *st, const char *agent)
+{
+	double secs = bc_rj_num(st, "seconds"), u = 0, sy = 0;
+	const cJSON *t;
+	bool any = false;
+
+	cJSON_ArrayForEach(t, bc_rj(st, "agent_totals"))
+	{
+		if (agent && strcmp(t->string, agent))
+			continue;
+		if (!bc_rj(t, "cpu"))
+			continue;
+		any = true;
+		u += bc_rj_num(t, "cpu", "process_user_ns");
+		sy += bc_rj_num(t, "cpu", "process_sys_ns");
+	}
+	/* fio-plot reads both keys; without STEP_DONE accounting there is nothing to give */
+	cJSON_AddNumberToObject(j, "usr_cpu", any && secs > 0 ? 100 * u / (secs * 1e9) : 0);
+	cJSON_AddNumberToObject(j, "sys_cpu", any && secs > 0 ? 100 * sy / (secs * 1e9) : 0);
+}
+
+/* fio's "IO depths" map, derived from the configured depth of an ungated closed loop */
+static void s_iodepth_level(cJSON *j, const cJSON *st)
+{
+	static const char *const labels[] = {"1", "2", "4", "8", "16", "32", ">=64"};
+	const cJSON *wl = bc_rj(st, "workload");
+	double d = bc_rj_num(wl, "iodepth");
+	cJSON *o;
+	int b, at;
+
+	if (bc_rj_num(wl, "rate_iops") > 0 || bc_rj_num(wl, "rate_bw") > 0 ||
+	    bc_rj_num(wl, "thinktime") > 0 || cJSON_IsTrue(bc_rj(wl, "size_based")) || d < 1)
+		return;
+	for (at = 0; at < 6 && d >= 2 << at; at++)
+		;
+	o = cJSON_AddObjectToObject(j, "iodepth_level");
+	for (b = 0; b < 7; b++)
+		cJSON_AddNumberToObject(o, labels[b], b == at ? 100.0 : 0.0);
 }
 
 /* one fio job entry for entity e (the total or one agent) of a step */
 static cJSON *s_job(const struct s_step *s, int groupid, const cJSON *e, const char *jobname,
-		    const char *filenames)
+		    cJSON *options, const char *agent)
 {
 	cJSON *j = cJSON_CreateObject(), *sync;
 	struct bc_hist *h = malloc(sizeof(*h)), *all = calloc(1, sizeof(*all));
@@ -325,7 +445,7 @@ static cJSON *s_job(const struct s_step *s, int groupid, const cJSON *e, const c
 	cJSON_AddNumberToObject(j, "error", strcmp(bc_rj_str("", s->st, "status"), "ok") ? EIO : 0);
 	cJSON_AddNumberToObject(j, "eta", 0);
 	cJSON_AddNumberToObject(j, "elapsed", bc_rj_num(s->st, "seconds"));
-	cJSON_AddItemToObject(j, "job options", s_job_options(s, filenames));
+	cJSON_AddItemToObject(j, "job options", options);
 	for (op = 0; op < 3 && h && all; op++) {
 		bool have = s_hist(bc_rj(e, s_ops[op], "hist"), h);
 
@@ -337,7 +457,10 @@ static cJSON *s_job(const struct s_step *s, int groupid, const cJSON *e, const c
 	cJSON_AddNumberToObject(sync, "total_ios", 0);
 	cJSON_AddItemToObject(sync, "lat_ns", s_empty_lat());
 	cJSON_AddNumberToObject(j, "job_runtime", s->runtime_s * 1000);
-	if (all && all->count)
+	s_cpu(j, s->st, agent);
+	s_iodepth_level(j, s->st);
+	/* fio prints the three maps for every job, zeros when nothing completed */
+	if (all)
 		s_lat_dist(j, all);
 	cJSON_AddNumberToObject(j, "latency_depth", bc_rj_num(s->st, "workload", "iodepth"));
 	cJSON_AddNumberToObject(j, "latency_target", 0);
@@ -376,17 +499,33 @@ static double s_port(const char *ep)
 	return c && c[1] >= '0' && c[1] <= '9' ? atof(c + 1) : 0;
 }
 
-/* the agent's volume paths as fio's filename=: ':'-separated, "\:" inside a name */
-static void s_filenames(const struct bc_report *r, const char *agent, char *buf, size_t len)
+/*
+ * The agent's volume paths as fio's filename= (':'-separated, "\:" inside a
+ * name), and their size when they all have the same one.
+ */
+static void s_filenames(const struct bc_report *r, const char *agent, char *buf, size_t len,
+			char *size, size_t slen)
 {
 	const cJSON *v;
 	const char *p;
+	char szbuf[32] = "";
 	size_t used = 0;
+	bool same = true;
 
 	cJSON_ArrayForEach(v, bc_rj(r->profile, "volumes"))
 	{
-		if (strcmp(bc_rj_str("", v, "agent"), agent))
+		const cJSON *vz = bc_rj(v, "size");
+		const char *vs = cJSON_IsString(vz) ? vz->valuestring : "";
+		char num[32];
+
+		/* the resolved profile has bytes; fio writes sizes as "16m" */
+		if (cJSON_IsNumber(vz) && vz->valuedouble > 0)
+			vs = bc_fmt_size((uint64_t)vz->valuedouble, num, sizeof(num));
+
+		if (agent && strcmp(bc_rj_str("", v, "agent"), agent))
 			continue;
+		same &= !*szbuf || !strcmp(szbuf, vs);
+		snprintf(szbuf, sizeof(szbuf), "%s", vs);
 		if (used && used + 1 < len)
 			buf[used++] = ':';
 		for (p = bc_rj_str("", v, "path"); *p && used + 2 < len; p++) {
@@ -396,6 +535,7 @@ static void s_filenames(const struct bc_report *r, const char *agent, char *buf,
 		}
 	}
 	buf[used < len ? used : len - 1] = '\0';
+	snprintf(size, slen, "%s", same ? szbuf : "");
 }
 
 static const cJSON *s_agent(const cJSON *run, const char *name)
@@ -425,19 +565,64 @@ static void s_header(const struct bc_report *r, cJSON *out)
 	cJSON_AddStringToObject(out, "time", when);
 }
 
-int bc_report_fio(const struct bc_report *r, FILE *f)
+/* fio's disk_util: per agent block device, the diskstats deltas of the document's steps */
+static void s_disk_util(cJSON *out, const cJSON *const *steps, int n)
 {
-	cJSON *out = cJSON_CreateObject(), *jobs, *clients;
-	const cJSON *st, *a;
-	char files[4096];
-	char *text;
-	int g = 0, rc = 0, op;
+	cJSON *du = cJSON_AddArrayToObject(out, "disk_util"), *e;
+	const cJSON *t, *v;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		cJSON_ArrayForEach(t, bc_rj(steps[i], "agent_totals"))
+		{
+			cJSON_ArrayForEach(v, bc_rj(t, "volumes"))
+			{
+				const char *dev = bc_rj_str(NULL, v, "diskstats", "device");
+				const cJSON *x;
+
+				if (!dev)
+					continue;
+				e = NULL;
+				cJSON_ArrayForEach(
+				    x, du) if (!strcmp(bc_rj_str("", x, "name"), dev) &&
+					       !strcmp(bc_rj_str("", x, "agent"), t->string)) e =
+				    (cJSON *)x;
+				if (!e) {
+					e = cJSON_CreateObject();
+					cJSON_AddStringToObject(e, "name", dev);
+					cJSON_AddStringToObject(e, "agent", t->string);
+					cJSON_AddNumberToObject(e, "read_ios", 0);
+					cJSON_AddNumberToObject(e, "write_ios", 0);
+					cJSON_AddItemToArray(du, e);
+				}
+				cJSON_SetNumberValue(cJSON_GetObjectItem(e, "read_ios"),
+						     bc_rj_num(e, "read_ios") +
+							 bc_rj_num(v, "diskstats", "read_ios"));
+				cJSON_SetNumberValue(cJSON_GetObjectItem(e, "write_ios"),
+						     bc_rj_num(e, "write_ios") +
+							 bc_rj_num(v, "diskstats", "write_ios"));
+			}
+		}
+	}
+}
+
+/* the fio JSON document of steps[0..n) */
+static cJSON *s_document(const struct bc_report *r, const cJSON *const *steps, int n)
+{
+	cJSON *out = cJSON_CreateObject(), *jobs, *clients = NULL, *global;
+	bool several = cJSON_GetArraySize(bc_rj(r->run, "agents")) > 1;
+	const cJSON *a;
+	char files[4096], size[32];
+	int g, op;
 
 	s_header(r, out);
+	global = s_global_options(steps, n);
+	cJSON_AddItemToObject(out, "global options", global);
 	jobs = cJSON_AddArrayToObject(out, "jobs");
-	clients = cJSON_AddArrayToObject(out, "client_stats");
-	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
-	{
+	if (several)
+		clients = cJSON_AddArrayToObject(out, "client_stats");
+	for (g = 0; g < n; g++) {
+		const cJSON *st = steps[g];
 		struct s_step s = {.st = st};
 		const char *name = bc_rj_str("?", st, "name");
 		cJSON *allc;
@@ -450,33 +635,166 @@ int bc_report_fio(const struct bc_report *r, FILE *f)
 			    s.runtime_s > 0
 				? floor(bc_rj_num(st, "total", s_ops[op], "bytes") / s.runtime_s)
 				: 0;
-		/* the total spans hosts: each agent's entry names its own files */
-		cJSON_AddItemToArray(jobs, s_job(&s, g, bc_rj(st, "total"), name, NULL));
+		/* one client: the job is that client's, with its files */
+		s_filenames(r, NULL, files, sizeof(files), size, sizeof(size));
+		cJSON_AddItemToArray(jobs, s_job(&s, g, bc_rj(st, "total"), name,
+						 s_job_options(st, global, several ? NULL : files,
+							       several ? NULL : size),
+						 NULL));
+		if (!several)
+			continue;
 		cJSON_ArrayForEach(a, bc_rj(st, "agents"))
 		{
 			const char *an = bc_rj_str("?", a, "name");
 			const cJSON *ra = s_agent(r->run, an);
 			cJSON *j;
 
-			s_filenames(r, an, files, sizeof(files));
-			j = s_job(&s, g, a, name, files);
+			s_filenames(r, an, files, sizeof(files), size, sizeof(size));
+			j = s_job(&s, g, a, name, s_job_options(st, global, files, size), an);
 			cJSON_AddStringToObject(j, "hostname",
 						bc_rj_str(an, ra, "hello", "hostname"));
 			cJSON_AddNumberToObject(j, "port", s_port(bc_rj_str(NULL, ra, "endpoint")));
 			cJSON_AddStringToObject(j, "agent", an);
 			cJSON_AddItemToArray(clients, j);
 		}
-		allc = s_job(&s, g, bc_rj(st, "total"), "All clients", NULL);
+		allc = s_job(&s, g, bc_rj(st, "total"), "All clients",
+			     s_job_options(st, global, NULL, NULL), NULL);
 		cJSON_AddStringToObject(allc, "hostname", "All clients");
 		cJSON_AddNumberToObject(allc, "port", 0);
 		cJSON_AddItemToArray(clients, allc);
-		g++;
 	}
-	cJSON_AddArrayToObject(out, "disk_util");
-	text = cJSON_Print(out);
+	s_disk_util(out, steps, n);
+	return out;
+}
+
+static int s_print(cJSON *doc, FILE *f)
+{
+	char *text = cJSON_Print(doc);
+	int rc = 0;
+
 	if (!text || fputs(text, f) < 0 || fputc('\n', f) < 0)
 		rc = text ? -EIO : -ENOMEM;
 	cJSON_free(text);
-	cJSON_Delete(out);
+	cJSON_Delete(doc);
 	return rc;
+}
+
+/* the run's steps as an array of pointers; caller frees */
+static const cJSON **s_steps(const struct bc_report *r, int *n)
+{
+	const cJSON *st, **v;
+
+	*n = cJSON_GetArraySize(bc_rj(r->run, "steps"));
+	v = calloc((size_t)(*n ? *n : 1), sizeof(*v));
+	*n = 0;
+	cJSON_ArrayForEach(st, bc_rj(r->run, "steps")) if (v) v[(*n)++] = st;
+	return v;
+}
+
+int bc_report_fio(const struct bc_report *r, FILE *f)
+{
+	int n, rc;
+	const cJSON **steps = s_steps(r, &n);
+
+	rc = steps ? s_print(s_document(r, steps, n), f) : -ENOMEM;
+	free(steps);
+	return rc;
+}
+
+static int s_mkdirs(char *path)
+{
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+/* a path component from any text: [A-Za-z0-9._-], the rest '-' */
+static void s_component(const char *in, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < len; i++)
+		out[i] = (in[i] >= 'a' && in[i] <= 'z') || (in[i] >= 'A' && in[i] <= 'Z') ||
+				 (in[i] >= '0' && in[i] <= '9') || strchr("._-", in[i])
+			     ? in[i]
+			     : '-';
+	out[i] = '\0';
+}
+
+/* bench-fio's path of a step: <target>/<bs>/<rw>-<iodepth>-<numjobs>.json (mixes: <rw><mix>/) */
+static void s_point_path(const struct bc_report *r, const cJSON *st, int run, char *out, size_t len)
+{
+	const cJSON *vols = bc_rj(r->profile, "volumes"), *wl = bc_rj(st, "workload");
+	const char *rw = bc_rj_str("", wl, "rw"), *path;
+	char target[BC_NAME_MAX], bs[64], mix[16] = "", runs[32] = "";
+
+	/* bench-fio names the directory after the device; several volumes: the profile */
+	path = cJSON_GetArraySize(vols) == 1 ? bc_rj_str("", cJSON_GetArrayItem(vols, 0), "path")
+					     : bc_rj_str("run", r->profile, "name");
+	s_component(strrchr(path, '/') ? strrchr(path, '/') + 1 : path, target, sizeof(target));
+	if (cJSON_IsString(bc_rj(wl, "bs")))
+		s_component(bc_rj_str("", wl, "bs"), bs, sizeof(bs));
+	else
+		bc_fmt_size((uint64_t)bc_rj_num(wl, "bs"), bs, sizeof(bs));
+	if (!strcmp(rw, "rw") || !strcmp(rw, "randrw"))
+		snprintf(mix, sizeof(mix), "%.0f", bc_rj_num(wl, "rwmixread"));
+	if (run > 1)
+		snprintf(runs, sizeof(runs), "/run-%d", run);
+	/* mixes get a <rw><rwmixread> directory above the block size, as in bench-fio */
+	if (*mix)
+		snprintf(out, len, "%s/fio/%s/%s%s/%s%s/%s-%.0f-%.0f.json", r->dir, target, rw, mix,
+			 bs, runs, rw, bc_rj_num(wl, "iodepth"), bc_rj_num(wl, "numjobs"));
+	else
+		snprintf(out, len, "%s/fio/%s/%s%s/%s-%.0f-%.0f.json", r->dir, target, bs, runs, rw,
+			 bc_rj_num(wl, "iodepth"), bc_rj_num(wl, "numjobs"));
+}
+
+int bc_report_fio_points(const struct bc_report *r)
+{
+	int n, i, rc = 0, run;
+	const cJSON **steps = s_steps(r, &n);
+	char path[BC_PATH_MAX * 2], tmp[BC_PATH_MAX * 2 + 8];
+	cJSON *seen = cJSON_CreateObject();
+
+	/* one step: fio.json is that point already */
+	for (i = 0; steps && seen && n > 1 && i < n && !rc; i++) {
+		FILE *f;
+
+		/* the same point twice (repeats, equal steps): bench-fio's run-N directories */
+		for (run = 1; run < 1000; run++) {
+			s_point_path(r, steps[i], run, path, sizeof(path));
+			if (!cJSON_GetObjectItemCaseSensitive(seen, path))
+				break;
+		}
+		cJSON_AddTrueToObject(seen, path);
+		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+		rc = s_mkdirs(path);
+		f = rc ? NULL : fopen(tmp, "w");
+		if (!rc && !f)
+			rc = -errno;
+		if (f) {
+			rc = s_print(s_document(r, &steps[i], 1), f);
+			if (fclose(f) && !rc)
+				rc = -errno;
+			if (!rc && rename(tmp, path))
+				rc = -errno;
+			if (rc)
+				unlink(tmp);
+		}
+		if (rc)
+			bc_error("cannot write '%s': %s", path, strerror(-rc));
+	}
+	cJSON_Delete(seen);
+	free(steps);
+	return steps ? rc : -ENOMEM;
 }

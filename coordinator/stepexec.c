@@ -62,11 +62,11 @@ static cJSON *s_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, 
 			cJSON_AddItemToObject(o, "nvme_tcp", bc_nvme_tcp_vol_to_json(&v->nvme_tcp));
 		if (v->sim.enabled) /* a simulated SSD's geometry (docs/sim.md) */
 			cJSON_AddItemToObject(o, "sim", bc_sim_spec_to_json(&v->sim));
-		if (v->workload) {
+		if (bc_step_volume_overridden(st, v, c->vols[i])) {
 			/* the step's workload with this volume's overrides, in full */
 			struct bc_workload vw;
 
-			if (!bc_volume_workload(&st->wl, v, &vw, NULL, 0))
+			if (!bc_step_volume_workload(st, v, c->vols[i], &vw, NULL, 0))
 				cJSON_AddItemToObject(o, "workload", bc_workload_to_json(&vw));
 		}
 		cJSON_AddItemToArray(vols, o);

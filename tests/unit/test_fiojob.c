@@ -8,8 +8,11 @@
 #include "bc_profile.h"
 #include "bc_test.h"
 
-static const struct bc_fio_import s_im = {.src = "t.fio", .agent = "local", .endpoint = "local"};
+static struct bc_fio_import s_im = {.src = "t.fio", .agent = "local", .endpoint = "local"};
 
+static cJSON *s_diffs;
+
+/* the profile, its notes in *notes and its differences in s_diffs (replaced each call) */
 static cJSON *import(const char *text, cJSON **notes)
 {
 	struct bc_fio_jobfile *jf = NULL;
@@ -17,11 +20,13 @@ static cJSON *import(const char *text, cJSON **notes)
 	cJSON *p;
 
 	*notes = cJSON_CreateArray();
+	cJSON_Delete(s_diffs);
+	s_diffs = cJSON_CreateArray();
 	if (bc_fio_parse(text, "t.fio", &jf, err, sizeof(err))) {
 		fprintf(stderr, "parse: %s\n", err);
 		return NULL;
 	}
-	p = bc_fio_to_profile(jf, &s_im, *notes, err, sizeof(err));
+	p = bc_fio_to_profile(jf, &s_im, *notes, s_diffs, err, sizeof(err));
 	if (!p)
 		fprintf(stderr, "map: %s\n", err);
 	bc_fio_free(&jf);
@@ -73,18 +78,38 @@ static void test_parse(void)
 	char err[256];
 
 	setenv("BC_TEST_DEPTH", "32", 1);
+	unsetenv("BC_TEST_UNSET");
 	CHECK(bc_fio_parse("; comment\n# another\n[global]\n  bs = 4k \ntime_based\n\n"
-			   "[job1]\niodepth=${BC_TEST_DEPTH}\ninclude other.fio\n",
+			   "[job1] ; a job\niodepth=${BC_TEST_DEPTH}\nruntime=3600 # one hour\n"
+			   "numjobs=4 ; four clones\nfilename=x ; or y\nname=a${BC_TEST_UNSET}b\n"
+			   "size=1g#tight\n",
 			   "t.fio", &jf, err, sizeof(err)) == 0);
 	CHECK(jf && jf->nsecs == 2);
-	if (jf) {
+	if (jf && jf->nsecs == 2 && jf->secs[1].nopts == 6) {
 		CHECK(jf->secs[0].global && jf->secs[0].nopts == 2);
 		CHECK(!strcmp(jf->secs[0].opts[0].key, "bs") &&
 		      !strcmp(jf->secs[0].opts[0].val, "4k"));
 		CHECK(!jf->secs[0].opts[1].val && jf->secs[0].opts[1].line == 5);
+		CHECK(!strcmp(jf->secs[1].name, "job1"));
 		CHECK(!strcmp(jf->secs[1].opts[0].val, "32"));
-		CHECK(!strcmp(jf->secs[1].opts[1].key, "include"));
+		/* fio ends a line at its first ';' or '#' */
+		CHECK(!strcmp(jf->secs[1].opts[1].val, "3600"));
+		CHECK(!strcmp(jf->secs[1].opts[2].val, "4"));
+		CHECK(!strcmp(jf->secs[1].opts[3].val, "x"));
+		/* an unset ${VAR} is empty, as in fio */
+		CHECK(!strcmp(jf->secs[1].opts[4].val, "ab"));
+		CHECK(!strcmp(jf->secs[1].opts[5].val, "1g"));
+		CHECK(!strcmp(jf->secs[1].opts[5].src, "t.fio") && jf->secs[1].opts[5].line == 13);
+	} else {
+		CHECK(!"parsed shape");
 	}
+	bc_fio_free(&jf);
+	CHECK(bc_fio_parse("[j]\nnumjobs=$ncpus\n", "t.fio", &jf, err, sizeof(err)) == 0);
+	CHECK(jf && atoi(jf->secs[0].opts[0].val) >= 1);
+	bc_fio_free(&jf);
+	CHECK(bc_fio_parse("[j]\ninclude nowhere.inc\n", "t.fio", &jf, err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK(strstr(err, "t.fio:2: include ./nowhere.inc:") != NULL);
 	bc_fio_free(&jf);
 	CHECK(bc_fio_parse("bs=4k\n", "t.fio", &jf, err, sizeof(err)) == -EINVAL);
 	CHECK(!strcmp(err, "t.fio:1: option before any [section]") && !jf);
@@ -93,31 +118,319 @@ static void test_parse(void)
 	CHECK(bc_fio_parse("[]\n", "t.fio", &jf, err, sizeof(err)) == -EINVAL);
 }
 
-/* a PoV job file: one job per volume, concurrent, same workload */
-static void test_pov(void)
+static cJSON *import_file(const char *name, cJSON **notes)
 {
-	cJSON *notes, *p = import("[global]\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\n"
-				  "iodepth=32\nnumjobs=4\nramp_time=5\nruntime=60\ntime_based\n"
-				  "group_reporting\n[vol1]\nfilename=/dev/nvme1n1\n"
-				  "[vol2]\nfilename=/dev/nvme2n1\nsize=10g\n",
-				  &notes);
+	char path[1024], *text;
+	struct bc_fio_jobfile *jf = NULL;
+	char err[512];
+	cJSON *p = NULL;
+
+	snprintf(path, sizeof(path), "%s/tests/data/fio/%s", BC_SRC_DIR, name);
+	*notes = cJSON_CreateArray();
+	cJSON_Delete(s_diffs);
+	s_diffs = cJSON_CreateArray();
+	text = bc_fio_slurp(path);
+	CHECK(text != NULL);
+	if (text && !bc_fio_parse(text, path, &jf, err, sizeof(err)))
+		p = bc_fio_to_profile(jf, &s_im, *notes, s_diffs, err, sizeof(err));
+	else if (text)
+		fprintf(stderr, "parse %s: %s\n", name, err);
+	bc_fio_free(&jf);
+	free(text);
+	return p;
+}
+
+static bool has_diff(const char *needle)
+{
+	return has_note(s_diffs, needle);
+}
+
+static bool no_diffs(void)
+{
+	const cJSON *n;
+
+	cJSON_ArrayForEach(n, s_diffs)
+	    fprintf(stderr, "unexpected difference: %s\n", n->valuestring);
+	return cJSON_GetArraySize(s_diffs) == 0;
+}
+
+static const cJSON *vol(const cJSON *prof, int i)
+{
+	return cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "volumes"), i);
+}
+
+static int nsteps(const cJSON *p)
+{
+	return cJSON_GetArraySize(cJSON_GetObjectItem(p, "steps"));
+}
+
+/* a step by name */
+static const cJSON *named(const cJSON *prof, const char *name)
+{
 	const cJSON *s;
 
-	CHECK(p && valid(p));
+	cJSON_ArrayForEach(
+	    s, cJSON_GetObjectItem(prof, "steps")) if (!strcmp(sval(s, "name"), name)) return s;
+	fprintf(stderr, "no step %s\n", name);
+	return NULL;
+}
+
+/* every option with a profile equivalent (tests/data/fio/options.fio) */
+static void test_options(void)
+{
+	cJSON *notes, *p = import_file("options.fio", &notes);
+	const cJSON *s;
+
+	CHECK(p && valid(p) && no_diffs());
 	if (!p)
 		return;
-	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(p, "steps")) == 1);
+	/* rate_iops per clone -> per volume over the clones */
+	CHECK((s = named(p, "rate")) && nval(s, "rate_iops") == 2000 && nval(s, "numjobs") == 2);
+	CHECK((s = named(p, "rate-bw")) && nval(s, "rate_bw") == 8 << 20);
+	CHECK((s = named(p, "bssplit")) && !strcmp(sval(s, "bs"), "4k/50:64k/30:1m/20"));
+	CHECK((s = named(p, "zipf")) && !strcmp(sval(s, "random_distribution"), "zipf:1.2"));
+	CHECK((s = named(p, "zoned")) &&
+	      !strcmp(sval(s, "random_distribution"), "zoned:90/10:10/90"));
+	CHECK((s = named(p, "verify")) && cJSON_IsTrue(cJSON_GetObjectItem(s, "verify")));
+	/* fio reads back what a verify job wrote */
+	CHECK((s = named(p, "verify-verify")) && !strcmp(sval(s, "rw"), "read") &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(s, "verify")) &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(s, "size_based")));
+	/* thinktime keeps one I/O in flight in fio */
+	CHECK((s = named(p, "thinktime")) && nval(s, "thinktime") == 250 &&
+	      nval(s, "iodepth") == 1);
+	CHECK(has_note(notes, "iodepth=8 imported as 1"));
+	CHECK((s = named(p, "batch")) && nval(s, "iodepth_batch_submit") == 8 &&
+	      nval(s, "iodepth_batch_complete") == 4 &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(s, "sqpoll")) && nval(s, "sqpoll_cpu") == 1 &&
+	      !strcmp(sval(s, "cpus_allowed"), "0-1") &&
+	      !strcmp(sval(s, "cpus_allowed_policy"), "split") && !cJSON_GetObjectItem(s, "hipri"));
+	/* offset_increment = size: the window split into numjobs regions */
+	CHECK((s = named(p, "regions")) && nval(s, "numjobs") == 4);
+	CHECK(!strcmp(sval(vol(p, 0), "size"), "64m"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+
+	/* offset_increment that is not the clone's size has no equivalent */
+	p = import("[r]\nrw=write\nfilename=/tmp/r\nsize=1m\noffset_increment=2m\nnumjobs=2\n"
+		   "runtime=1\ntime_based\n",
+		   &notes);
+	CHECK(has_diff("t.fio:5: offset_increment=2m"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* rates on a mix: fio caps reads and writes separately */
+	p = import("[m]\nrw=randrw\nrate_iops=100\nfilename=/tmp/m\nruntime=1\ntime_based\n",
+		   &notes);
+	CHECK(has_diff("t.fio:3: rate_iops=100 on a randrw mix"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* bs by direction: the one the ops use */
+	p = import("[w]\nrw=randwrite\nbs=4k,64k\nfilename=/tmp/w\nruntime=1\ntime_based\n",
+		   &notes);
+	CHECK(p && no_diffs() && !strcmp(sval(step(p, 0), "bs"), "64k"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[w]\nrw=randrw\nbs=4k,64k\nfilename=/tmp/w\nruntime=1\ntime_based\n", &notes);
+	CHECK(has_diff("t.fio:3: bs=4k,64k: reads and writes use different values"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[z]\nrw=randread\nrandom_distribution=zipf:1.1:0.5\nfilename=/tmp/z\n"
+		   "runtime=1\ntime_based\n",
+		   &notes);
+	CHECK(has_diff("t.fio:3: random_distribution=zipf:1.1:0.5: the center argument"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[t]\nrw=randread\nthinktime=1ms\nthinktime_blocks=8\nfilename=/tmp/t\n"
+		   "runtime=1\ntime_based\n",
+		   &notes);
+	CHECK(has_diff("t.fio:4: thinktime_blocks=8"));
+	CHECK(p && nval(step(p, 0), "thinktime") == 1000);
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
+/* inline comments and ${VAR} change what is imported (tests/data/fio/comments.fio) */
+static void test_comments(void)
+{
+	cJSON *notes, *p;
+
+	setenv("BC_FIO_TEST_QD", "12", 1);
+	p = import_file("comments.fio", &notes);
+	CHECK(p && valid(p) && no_diffs());
+	if (!p)
+		return;
+	CHECK(nval(step(p, 0), "runtime") == 3600 && nval(step(p, 0), "numjobs") == 4 &&
+	      nval(step(p, 0), "iodepth") == 12);
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(p, "volumes")) == 1);
+	CHECK(!strcmp(sval(vol(p, 0), "path"), "cmt.dat") &&
+	      !strcmp(sval(vol(p, 0), "size"), "1g"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
+/* not time_based: fio stops once the bytes are done */
+static void test_size_based(void)
+{
+	cJSON *notes, *p = import_file("sizebased.fio", &notes);
+	const cJSON *s;
+
+	CHECK(p && valid(p) && no_diffs());
+	if (!p)
+		return;
+	CHECK((s = named(p, "fill")) && cJSON_IsTrue(cJSON_GetObjectItem(s, "size_based")) &&
+	      !strcmp(sval(s, "io_size"), "256m"));
+	CHECK(has_note(notes, "the step ends when the bytes are done"));
+	CHECK((s = named(p, "partial")) && !strcmp(sval(s, "io_size"), "64m") &&
+	      nval(s, "runtime") == 30);
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* clones on one file each do their io_size */
+	p = import("[c]\nrw=randread\nfilename=/tmp/c\nsize=1g\nio_size=100m\nnumjobs=4\n", &notes);
+	CHECK(p && !strcmp(sval(step(p, 0), "io_size"), "400m"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
+/* concurrent jobs with different workloads: one step, per-volume workloads */
+static void test_concurrent(void)
+{
+	cJSON *notes, *p = import_file("concurrent.fio", &notes);
+	const cJSON *s, *vw;
+
+	CHECK(p && valid(p) && no_diffs());
+	if (!p)
+		return;
+	CHECK(nsteps(p) == 2);
 	s = step(p, 0);
-	CHECK(!strcmp(sval(s, "name"), "randread-4k-qd32"));
-	CHECK(!strcmp(sval(s, "rw"), "randread") && !strcmp(sval(s, "bs"), "4k"));
-	CHECK(nval(s, "iodepth") == 32 && nval(s, "numjobs") == 4 && nval(s, "ramp") == 5 &&
-	      nval(s, "runtime") == 60 && cJSON_IsTrue(cJSON_GetObjectItem(s, "direct")));
-	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(p, "volumes")) == 2);
-	/* size on a block device is an I/O window, not a file to create */
-	CHECK(!strcmp(sval(cJSON_GetArrayItem(cJSON_GetObjectItem(p, "volumes"), 1), "length"),
-		      "10g"));
-	CHECK(has_note(notes, "ioengine=libaio ignored"));
-	CHECK(has_note(notes, "per volume the queue depth is numjobs x iodepth"));
+	CHECK(!strcmp(sval(s, "rw"), "write") && !strcmp(sval(s, "bs"), "64k") &&
+	      nval(s, "iodepth") == 2);
+	vw = cJSON_GetObjectItem(s, "volume_workloads");
+	CHECK(vw && !cJSON_GetObjectItem(vw, "0"));
+	CHECK(vw && !strcmp(sval(cJSON_GetObjectItem(vw, "1"), "rw"), "randread") &&
+	      nval(cJSON_GetObjectItem(vw, "1"), "iodepth") == 32);
+	CHECK(vw && nval(cJSON_GetObjectItem(vw, "2"), "rate_iops") == 500 &&
+	      !strcmp(sval(cJSON_GetObjectItem(vw, "2"), "bs"), "8k"));
+	/* the second group is uniform: no overrides */
+	CHECK(!cJSON_GetObjectItem(step(p, 1), "volume_workloads"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+
+	/* fio leaves a volume alone in a group: no equivalent */
+	p = import("[a]\nfilename=/tmp/a\nrw=read\nruntime=1\ntime_based\n"
+		   "[b]\nstonewall\nfilename=/tmp/b\nrw=read\nruntime=1\ntime_based\n",
+		   &notes);
+	CHECK(has_diff("t.fio:1: job a: fio does not touch /tmp/b in this group"));
+	CHECK(has_diff("t.fio:6: job b: fio does not touch /tmp/a in this group"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* two jobs with different workloads on one file at once */
+	p = import("[a]\nfilename=/tmp/a\nrw=read\nruntime=1\ntime_based\n"
+		   "[b]\nfilename=/tmp/a\nrw=write\nruntime=1\ntime_based\n",
+		   &notes);
+	CHECK(has_diff("job b: /tmp/a is also used by another job of its group"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* numjobs differing in a group: the depth per volume kept over the step's threads */
+	p = import(
+	    "[global]\nioengine=io_uring\n"
+	    "[a]\nfilename=/tmp/a\nrw=randread\niodepth=4\nnumjobs=4\nruntime=1\ntime_based\n"
+	    "[b]\nfilename=/tmp/b\nrw=randread\niodepth=8\nruntime=1\ntime_based\n",
+	    &notes);
+	CHECK(p && valid(p) && no_diffs());
+	CHECK(p && nval(step(p, 0), "numjobs") == 4 &&
+	      nval(cJSON_GetObjectItem(cJSON_GetObjectItem(step(p, 0), "volume_workloads"), "1"),
+		   "iodepth") == 2);
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
+/* numjobs without filename: each clone its own file */
+static void test_clones(void)
+{
+	cJSON *notes, *p = import_file("clones.fio", &notes);
+
+	CHECK(p && valid(p) && no_diffs());
+	if (!p)
+		return;
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(p, "volumes")) == 3);
+	CHECK(!strcmp(sval(vol(p, 2), "path"), "clone.2.0") &&
+	      !strcmp(sval(vol(p, 2), "size"), "16m"));
+	CHECK(nval(step(p, 0), "numjobs") == 1 && nval(step(p, 0), "iodepth") == 8);
+	CHECK(has_note(notes, "numjobs=3 clones each on their own files"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* sequential clones on one file all walk it from the start in fio */
+	p = import("[s]\nrw=read\nfilename=/tmp/s\nnumjobs=2\nruntime=1\ntime_based\n", &notes);
+	CHECK(has_diff("t.fio:1: job s: numjobs=2 sequential clones each walk the same range"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
+/* include reads a file in place, its lines named by their own file */
+static void test_include(void)
+{
+	cJSON *notes, *p = import_file("include.fio", &notes);
+
+	CHECK(p && valid(p) && no_diffs());
+	if (!p)
+		return;
+	CHECK(!strcmp(sval(step(p, 0), "rw"), "randrw") && nval(step(p, 0), "rwmixread") == 70 &&
+	      nval(step(p, 0), "iodepth") == 4 && nval(step(p, 0), "runtime") == 2);
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
+/* engine classes: async, sync (one in flight), null, and what is not storage */
+static void test_engines(void)
+{
+	cJSON *notes, *p = import_file("engine-null.fio", &notes);
+
+	CHECK(p && valid(p) && no_diffs());
+	CHECK(p && !strcmp(sval(vol(p, 0), "path"), "null") && nval(step(p, 0), "iodepth") == 32);
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import_file("engine-sync.fio", &notes);
+	CHECK(p && valid(p) && no_diffs());
+	CHECK(p && nval(step(p, 0), "iodepth") == 1 && nval(step(p, 1), "iodepth") == 1);
+	CHECK(
+	    has_note(notes, "ioengine=libaio on buffered I/O completes each I/O before the next"));
+	CHECK(has_note(notes, "ioengine=psync completes each I/O before the next"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import_file("engine-net.fio", &notes);
+	CHECK(!p && has_diff("engine-net.fio:3: ioengine=net: not block or file read/write I/O"));
+	CHECK(has_diff("engine-net.fio:4: hostname=localhost: not mapped"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import_file("engine-cpuio.fio", &notes);
+	CHECK(!p && has_diff("engine-cpuio.fio:3: ioengine=cpuio"));
+	cJSON_Delete(notes);
+	p = import_file("engine-exec.fio", &notes);
+	CHECK(!p && has_diff("engine-exec.fio:3: ioengine=exec"));
+	cJSON_Delete(notes);
+	p = import_file("randtrim.fio", &notes);
+	CHECK(p && valid(p) && no_diffs() && !strcmp(sval(step(p, 0), "rw"), "randtrim"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
+/* refused options, one line each with file:line; --lenient puts them in the description */
+static void test_refuse_lenient(void)
+{
+	cJSON *notes, *p = import_file("unmapped.fio", &notes);
+
+	CHECK(cJSON_GetArraySize(s_diffs) == 3);
+	CHECK(has_diff("unmapped.fio:12: percentage_random=50: not mapped"));
+	CHECK(has_diff("unmapped.fio:13: bsrange=4k-64k: not mapped"));
+	CHECK(has_diff("unmapped.fio:14: startdelay=5: not mapped"));
+	CHECK(p && !strstr(sval(p, "description"), "startdelay"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	s_im.lenient = true;
+	p = import_file("unmapped.fio", &notes);
+	CHECK(p && valid(p) && strstr(sval(p, "description"), "--lenient") &&
+	      strstr(sval(p, "description"), "unmapped.fio:14: startdelay=5"));
+	s_im.lenient = false;
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
 }
@@ -131,63 +444,88 @@ static void test_stonewall(void)
 			"[randread-sda-4k-seq]\nstonewall\nbs=4k\nfilename=sda\nrw=randread\n"
 			"write_bw_log=x.results\n"
 			"[write-sda-4k-seq]\nstonewall\nbs=4k\nfilename=sda\nrw=write\n"
-			"write_bw_log=y.results\n"
-			"[randread-sdb-4k-seq]\nstonewall\nbs=4k\nfilename=sdb\nrw=randread\n",
+			"write_bw_log=y.results\n",
 			&notes);
 
-	CHECK(p && valid(p));
+	CHECK(p && valid(p) && no_diffs());
 	if (!p)
 		return;
-	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(p, "steps")) == 3);
+	CHECK(nsteps(p) == 2);
 	CHECK(!strcmp(sval(step(p, 0), "name"), "randread-sda-4k-seq"));
-	CHECK(!strcmp(sval(step(p, 1), "rw"), "write"));
+	CHECK(!strcmp(sval(step(p, 1), "rw"), "write") && nval(step(p, 1), "ramp") == 5);
 	/* fio's default is buffered I/O */
 	CHECK(cJSON_IsFalse(cJSON_GetObjectItem(step(p, 0), "direct")));
-	CHECK(has_note(notes, "not mapped: invalidate=1 (line 3; in [global])"));
-	CHECK(has_note(notes, "not mapped: write_bw_log=x.results (line 13; in randread-sda-4k-seq "
-			      "and others)"));
-	CHECK(has_note(notes, "step randread-sda-4k-seq: fio ran it on sda only"));
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
 }
 
-/* a group with different workloads, several files per job, odd values */
-static void test_mapping_details(void)
+/* a PoV job file: one job per volume, concurrent, same workload */
+static void test_pov(void)
 {
-	cJSON *notes, *p = import("[a]\nrw=randrw\nrwmixwrite=30\nbs=8k,16k\niodepth=16\n"
-				  "filename=/tmp/x\\:1:/tmp/y\nsize=64m\nruntime=1500ms\n"
-				  "[b]\nrw=trim\nfilename=/tmp/z\n"
-				  "[c]\nrw=read\nbs=1m\nfilename=/tmp/y\nruntime=2\n",
-				  &notes);
-	const cJSON *v;
+	cJSON *notes, *p = import_file("pov.fio", &notes);
 
-	CHECK(p && valid(p));
+	CHECK(p && valid(p) && no_diffs());
 	if (!p)
 		return;
-	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(p, "steps")) == 2);
-	CHECK(nval(step(p, 0), "rwmixread") == 70 && !strcmp(sval(step(p, 0), "bs"), "8k"));
-	CHECK(nval(step(p, 0), "iodepth") == 8 && nval(step(p, 0), "runtime") == 2);
-	v = cJSON_GetArrayItem(cJSON_GetObjectItem(p, "volumes"), 0);
-	CHECK(!strcmp(sval(v, "path"), "/tmp/x:1") && !strcmp(sval(v, "size"), "32m"));
-	CHECK(has_note(notes, "bs=8k,16k (different read/write sizes)"));
-	CHECK(has_note(notes, "iodepth=16 was shared by 2 files"));
-	CHECK(has_note(notes, "runtime=1500ms rounded up to 2 s"));
-	CHECK(has_note(notes, "rw=trim has no bench-coord equivalent: job skipped"));
-	CHECK(has_note(notes, "with different workloads; bench-coord runs them as consecutive"));
-	CHECK(has_note(notes, "time_based not set"));
+	CHECK(nsteps(p) == 2);
+	CHECK(!cJSON_GetObjectItem(step(p, 0), "volume_workloads"));
+	CHECK(nval(step(p, 0), "iodepth") == 16 && nval(step(p, 0), "numjobs") == 2);
+	CHECK(!strcmp(sval(step(p, 1), "bs"), "128k"));
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
+}
 
-	p = import("[only]\nrw=randtrim\nfilename=/tmp/a\n", &notes);
-	CHECK(!p);
-	cJSON_Delete(notes);
+/* a step's volume_workloads: resolved per volume on top of the volume's own, checked */
+static void test_step_volume_workloads(void)
+{
+	static const char *const head =
+	    "{\"name\": \"vw\", \"agents\": [{\"name\": \"a\", \"endpoint\": \"local\"}],"
+	    "\"volumes\": [{\"agent\": \"a\", \"path\": \"null\"},"
+	    "{\"agent\": \"a\", \"path\": \"null\", \"workload\": {\"bs\": \"8k\"}}],"
+	    "\"steps\": [{\"name\": \"s\", \"iodepth\": 4, \"volume_workloads\": ";
+	struct bc_profile *p = NULL;
+	struct bc_workload w0, w1;
+	char text[1024], err[512];
+
+	snprintf(text, sizeof(text), "%s{\"1\": {\"iodepth\": 32, \"rw\": \"randwrite\"}}}]}",
+		 head);
+	CHECK(bc_profile_parse(text, "vw.json", &p, err, sizeof(err)) == 0);
+	if (p) {
+		CHECK(bc_step_volume_workload(&p->steps[0], &p->volumes[0], 0, &w0, err,
+					      sizeof(err)) == 0);
+		CHECK(bc_step_volume_workload(&p->steps[0], &p->volumes[1], 1, &w1, err,
+					      sizeof(err)) == 0);
+		CHECK(w0.iodepth == 4 && w0.rw == BC_RW_RANDREAD && w0.bs == 4096);
+		CHECK(w1.iodepth == 32 && w1.rw == BC_RW_RANDWRITE && w1.bs == 8192);
+		CHECK(!bc_step_volume_overridden(&p->steps[0], &p->volumes[0], 0));
+		CHECK(bc_step_volume_overridden(&p->steps[0], &p->volumes[1], 1));
+	}
+	bc_profile_destroy(&p);
+	snprintf(text, sizeof(text), "%s{\"2\": {\"iodepth\": 1}}}]}", head);
+	CHECK(bc_profile_parse(text, "vw.json", &p, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "steps[0].volume_workloads.2: expected a volume index 0..1") != NULL);
+	snprintf(text, sizeof(text), "%s{\"0\": {\"numjobs\": 2}}}]}", head);
+	CHECK(bc_profile_parse(text, "vw.json", &p, err, sizeof(err)) == -EINVAL);
+	CHECK(strstr(err, "steps[0].volume_workloads.0.numjobs: applies to the whole step") !=
+	      NULL);
+	snprintf(text, sizeof(text), "%s{\"0\": {\"rwmixread\": 101}}}]}", head);
+	CHECK(bc_profile_parse(text, "vw.json", &p, err, sizeof(err)) == -EINVAL);
 }
 
 int main(void)
 {
+	test_step_volume_workloads();
 	test_parse();
-	test_pov();
+	test_options();
+	test_comments();
+	test_size_based();
+	test_concurrent();
+	test_clones();
+	test_include();
+	test_engines();
+	test_refuse_lenient();
 	test_stonewall();
-	test_mapping_details();
+	test_pov();
+	cJSON_Delete(s_diffs);
 	TEST_DONE();
 }

@@ -93,6 +93,12 @@ bool bc_agent_volume_destructive(const struct bc_agent *a, const cJSON *vol, con
 /* step.c */
 int bc_step_prepare(struct bc_agent *a, const cJSON *body);
 int bc_step_start(struct bc_agent *a, const cJSON *body);
+/*
+ * CHECK (the pre-flight): every volume of a PREPARE-shaped body through
+ * PREPARE's own checks, nothing opened for writing; answers CHECKED with
+ * {volume, path, resolved, ok, message} per volume. The step is untouched.
+ */
+int bc_step_check(struct bc_agent *a, const cJSON *body);
 /* collect sealed intervals and send STATS / STEP_DONE; called every tick */
 void bc_step_poll(struct bc_agent *a);
 /* stop I/O and free the step (ABORT, BYE, silence, shutdown) */

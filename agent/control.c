@@ -215,6 +215,9 @@ static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
 	case BC_MSG_PREPARE:
 		bc_step_prepare(a, m->json);
 		break;
+	case BC_MSG_CHECK:
+		bc_step_check(a, m->json);
+		break;
 	case BC_MSG_START:
 		bc_step_start(a, m->json);
 		break;

@@ -249,6 +249,17 @@ static void s_flush(void *ctx)
 	s_write_results(fl->rd, fl->p, fl->run, !fl->last);
 }
 
+/* a step started: some agent was sent START (its start_ns is set) */
+static bool s_started(const cJSON *steps)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, steps)
+		if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s, "start_ns")) > 0)
+			return true;
+	return false;
+}
+
 int bc_cmd_run(int argc, char **argv)
 {
 	struct bc_run_opts o = {.output_dir = "reports",
@@ -261,7 +272,7 @@ int bc_cmd_run(int argc, char **argv)
 	cJSON *run = NULL, *steps, *ev;
 	char err[1024] = "", when[32];
 	int rc, i, status = 1;
-	bool degraded = false;
+	bool degraded = false, not_started = false;
 	struct bc_counters *counters = NULL;
 	struct bc_metrics *metrics = NULL;
 
@@ -355,23 +366,33 @@ int bc_cmd_run(int argc, char **argv)
 	if (!rc)
 		status = degraded ? 3 : 0;
 done:
+	/* failed before the first START (unreachable agent, PREPARE refused): nothing ran */
+	not_started = status && !s_started(steps);
 	cJSON_ReplaceItemInObject(
 		run, "status",
-		cJSON_CreateString(status == 3  ? "degraded"
-				   : status    ? (zsys_interrupted ? "aborted" : "failed")
-					       : "ok"));
+		cJSON_CreateString(status == 3	   ? "degraded"
+				   : not_started ? "not started"
+				   : status	   ? (zsys_interrupted ? "aborted" : "failed")
+						   : "ok"));
 	s_iso_now(when, sizeof(when));
 	cJSON_AddStringToObject(run, "finished", when);
 	bc_fleet_close(&fleet);
-	s_write_results(&rd, p, run, true);
+	s_write_results(&rd, p, run, !not_started);
 	ev = cJSON_CreateObject();
-	cJSON_AddStringToObject(ev, "status", status == 3 ? "degraded" : status ? "failed" : "ok");
+	cJSON_AddStringToObject(ev, "status", status == 3 ? "degraded" : not_started ? "not started"
+					      : status ? "failed" : "ok");
 	bc_rundir_event(&rd, "run_end", ev);
-	fprintf(bc_live_out(), "\n%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)\n",
-	       status == 3 ? "run completed WITHOUT some agents (lost), results"
-	       : status    ? "run FAILED, partial results"
-			   : "results",
-	       rd.path);
+	if (not_started)
+		fprintf(bc_live_out(), "\nrun NOT STARTED, nothing was measured: %s/ (run.json "
+				       "and the agents' logs, no reports)\n",
+			rd.path);
+	else
+		fprintf(bc_live_out(),
+			"\n%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)\n",
+			status == 3 ? "run completed WITHOUT some agents (lost), results"
+			: status    ? "run FAILED, partial results"
+				    : "results",
+			rd.path);
 out:
 	bc_counters_destroy(&counters);
 	bc_metrics_stop(&metrics);

@@ -32,6 +32,7 @@ struct bc_agent_opts {
 	struct bc_safety *safety;    /* allowlist and destructive policy (safety.c) */
 	int ready_fd;		 /* write the bound endpoint here, then close (-1: none) */
 	bool exit_on_bye;	 /* end the process when the session ends (local agents) */
+	const char *announce;	 /* plain-text key announcement endpoint, NULL/"": none */
 };
 
 struct bc_nvme_counters; /* bc_nvme_counters.h */
@@ -79,6 +80,7 @@ struct bc_agent {
 	cJSON *destructive;	  /* session: paths the coordinator's profile marks destructive */
 	struct bc_auth *auth;	  /* CURVE, ZAP, handshake monitor, drop counters */
 	bool quit;
+	char fingerprint[64]; /* of the public key (bc_curve_fingerprint), "" when insecure */
 	struct bc_step_run step;
 };
 

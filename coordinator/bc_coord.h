@@ -325,6 +325,8 @@ void bc_metrics_stop(struct bc_metrics **m);
 int bc_cmd_run(int argc, char **argv);
 int bc_cmd_validate(int argc, char **argv);
 int bc_cmd_keygen(int argc, char **argv);
+int bc_cmd_trust(int argc, char **argv);   /* cmd_keys.c */
+int bc_cmd_keyscan(int argc, char **argv); /* cmd_keys.c */
 int bc_cmd_discover(int argc, char **argv);
 
 #endif

@@ -33,6 +33,7 @@ struct bc_agent_opts {
 	int ready_fd;		 /* write the bound endpoint here, then close (-1: none) */
 	bool exit_on_bye;	 /* end the process when the session ends (local agents) */
 	const char *announce;	 /* plain-text key announcement endpoint, NULL/"": none */
+	bool announce_given;	 /* --key-announce EP: failing to bind it is fatal */
 };
 
 struct bc_nvme_counters; /* bc_nvme_counters.h */

@@ -381,12 +381,18 @@ int bc_agent_run(struct bc_agent *a)
 	if (!a->opts.insecure && a->opts.announce && a->opts.announce[0]) {
 		announce = bc_announce_new(a->opts.announce, bc_auth_public_key(a->auth),
 					   a->endpoint, err, sizeof(err));
-		if (!announce || zpoller_add(poller, bc_announce_sock(announce))) {
+		if (!announce && !a->opts.announce_given) {
+			/* the default port+1 may be taken: keyscan then needs --key-announce */
+			bc_warn("%s: bench-coord keyscan cannot reach this agent (give "
+				"--key-announce EP, or off)",
+				err);
+		} else if (!announce || zpoller_add(poller, bc_announce_sock(announce))) {
 			bc_error("%s", err);
 			goto out;
+		} else {
+			bc_info("public key announced for bench-coord keyscan on %s (fingerprint %s)",
+				bc_announce_bound(announce), a->fingerprint);
 		}
-		bc_info("public key announced for bench-coord keyscan on %s (fingerprint %s)",
-			bc_announce_bound(announce), a->fingerprint);
 	}
 	while (!a->quit && !zsys_interrupted) {
 		void *which = zpoller_wait(poller, a->step.running ? S_TICK_RUN_MS : S_TICK_IDLE_MS);

@@ -263,8 +263,10 @@ int main(int argc, char **argv)
 	a.opts.authorized_keys = keys ? keys : cfg.authorized_keys ? cfg.authorized_keys : defkeys;
 	snprintf(safety.scratch_dir, sizeof(safety.scratch_dir), "%s", a.opts.scratch_dir);
 	/* the key announcement: explicit, off, or beside a numbered control port */
-	if (announce && strcmp(announce, "off"))
+	if (announce && strcmp(announce, "off")) {
 		a.opts.announce = announce;
+		a.opts.announce_given = true;
+	}
 	else if (!announce && !bc_announce_endpoint(a.opts.listen, ann, sizeof(ann)))
 		a.opts.announce = ann;
 	/* who may add coordinators: said before anyone connects (the secret: bc_curve_load) */

@@ -34,7 +34,7 @@ static void s_usage(FILE *f)
 		   "      --plain               plain lines even on a terminal (no live panel)\n"
 		   "      --metrics-listen H:P  serve live aggregates for Prometheus on http://H:P/metrics\n"
 		   "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
-		   "                            default ~/.config/bench-coord/coord.cert, see keygen)\n"
+		   "                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
 		   "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
 		   "      --insecure            plain text to profile agents (trusted networks only)\n"
 		   "      --allow-destructive   local agents may overwrite volumes the profile\n"

@@ -39,6 +39,8 @@ struct bc_agent_opts {
 	int ready_fd;		 /* write the bound endpoint here, then close (-1: none) */
 	bool exit_on_bye;	 /* end the process when the session ends (local agents) */
 	uint32_t deadman_ms;	 /* for tests (--deadman-ms): silence limit, running or idle */
+	const char *announce;	 /* plain-text key announcement endpoint, NULL/"": none */
+	bool announce_given;	 /* --key-announce EP: failing to bind it is fatal */
 };
 
 struct bc_nvme_counters; /* bc_nvme_counters.h */
@@ -87,6 +89,7 @@ struct bc_agent {
 	cJSON *destructive;	  /* session: paths the coordinator's profile marks destructive */
 	struct bc_auth *auth;	  /* CURVE, ZAP, handshake monitor, drop counters */
 	bool quit;
+	char fingerprint[64]; /* of the public key (bc_curve_fingerprint), "" when insecure */
 	struct bc_step_run step;
 };
 
@@ -101,6 +104,12 @@ bool bc_agent_volume_destructive(const struct bc_agent *a, const cJSON *vol, con
 /* step.c */
 int bc_step_prepare(struct bc_agent *a, const cJSON *body);
 int bc_step_start(struct bc_agent *a, const cJSON *body);
+/*
+ * CHECK (the pre-flight): every volume of a PREPARE-shaped body through
+ * PREPARE's own checks, nothing opened for writing; answers CHECKED with
+ * {volume, path, resolved, ok, message} per volume. The step is untouched.
+ */
+int bc_step_check(struct bc_agent *a, const cJSON *body);
 /* collect sealed intervals and send STATS / STEP_DONE; called every tick */
 void bc_step_poll(struct bc_agent *a);
 /* stop I/O and free the step (ABORT, BYE, silence, shutdown) */

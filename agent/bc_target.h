@@ -164,6 +164,14 @@ struct bc_target {
 int bc_target_open(struct bc_target *t, const char *path, const struct bc_volume_spec *spec,
 		   const struct bc_workload *wl, bool allow_block_writes, char *err, size_t errlen);
 void bc_target_close(struct bc_target *t);
+/*
+ * bc_target_open's checks without its effects (the pre-flight, CHECK): the
+ * same probe, refusals and window, with the same messages, but nothing is
+ * created, extended or opened for writing (files are opened read-only,
+ * NVMe passthrough and simulated SSDs not at all). Returns 0 or -errno.
+ */
+int bc_target_check(const char *path, const struct bc_volume_spec *spec,
+		    const struct bc_workload *wl, char *err, size_t errlen);
 
 extern const struct bc_target_ops bc_target_file_ops; /* files and block devices */
 extern const struct bc_target_ops bc_target_null_ops;

@@ -14,9 +14,11 @@
 #include <unistd.h>
 
 #include "bc_agent.h"
+#include "bc_announce.h"
 #include "bc_auth.h"
 #include "bc_clock.h"
 #include "bc_json.h"
+#include "bc_curve.h"
 #include "bc_log.h"
 #include "bc_nvme_tcp.h"
 #include "bc_proto.h"
@@ -234,6 +236,9 @@ static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
 	case BC_MSG_PREPARE:
 		bc_step_prepare(a, m->json);
 		break;
+	case BC_MSG_CHECK:
+		bc_step_check(a, m->json);
+		break;
 	case BC_MSG_START:
 		bc_step_start(a, m->json);
 		break;
@@ -363,6 +368,7 @@ static int s_report_endpoint(struct bc_agent *a)
 
 int bc_agent_run(struct bc_agent *a)
 {
+	struct bc_announce *announce = NULL;
 	zpoller_t *poller = NULL;
 	const char *ep;
 	int rc = -1;
@@ -400,16 +406,36 @@ int bc_agent_run(struct bc_agent *a)
 			 strerror(errno));
 		goto out;
 	}
-	if (a->opts.insecure)
+	if (a->opts.insecure) {
 		bc_info("bench-agent %s listening on %s, plain text, no authentication (scratch "
 			"%s)",
 			BC_VERSION, a->endpoint, a->opts.scratch_dir);
-	else
-		bc_info("bench-agent %s listening on %s, CURVE, public key %s (scratch %s)",
-			BC_VERSION, a->endpoint, bc_auth_public_key(a->auth), a->opts.scratch_dir);
+	} else {
+		bc_curve_fingerprint(bc_auth_public_key(a->auth), a->fingerprint);
+		bc_info("bench-agent %s listening on %s, CURVE, public key %s, fingerprint %s "
+			"(scratch %s)",
+			BC_VERSION, a->endpoint, bc_auth_public_key(a->auth), a->fingerprint,
+			a->opts.scratch_dir);
+	}
 	poller = zpoller_new(a->sock, bc_auth_monitor_sock(a->auth), NULL);
 	if (!poller || (bc_auth_zap_sock(a->auth) && zpoller_add(poller, bc_auth_zap_sock(a->auth))))
 		goto out;
+	if (!a->opts.insecure && a->opts.announce && a->opts.announce[0]) {
+		announce = bc_announce_new(a->opts.announce, bc_auth_public_key(a->auth),
+					   a->endpoint, err, sizeof(err));
+		if (!announce && !a->opts.announce_given) {
+			/* the default port+1 may be taken: keyscan then needs --key-announce */
+			bc_warn("%s: bench-coord keyscan cannot reach this agent (give "
+				"--key-announce EP, or off)",
+				err);
+		} else if (!announce || zpoller_add(poller, bc_announce_sock(announce))) {
+			bc_error("%s", err);
+			goto out;
+		} else {
+			bc_info("public key announced for bench-coord keyscan on %s (fingerprint %s)",
+				bc_announce_bound(announce), a->fingerprint);
+		}
+	}
 	while (!a->quit && !zsys_interrupted) {
 		void *which = zpoller_wait(poller, a->step.running ? S_TICK_RUN_MS : S_TICK_IDLE_MS);
 
@@ -419,6 +445,8 @@ int bc_agent_run(struct bc_agent *a)
 			bc_auth_on_zap(a->auth);
 		else if (which && which == bc_auth_monitor_sock(a->auth))
 			bc_auth_on_monitor(a->auth);
+		else if (which && which == bc_announce_sock(announce))
+			bc_announce_on_readable(announce);
 		else if (zpoller_terminated(poller))
 			break;
 		s_tick(a);
@@ -428,6 +456,7 @@ int bc_agent_run(struct bc_agent *a)
 out:
 	bc_step_teardown(a);
 	zpoller_destroy(&poller);
+	bc_announce_destroy(&announce);
 	zsock_destroy(&a->sock);
 	bc_auth_destroy(&a->auth);
 	cJSON_Delete(a->destructive);

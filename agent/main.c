@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "bc_agent.h"
+#include "bc_announce.h"
 #include "bc_curve.h"
 #include "bc_log.h"
 #include "bc_nvme_tcp.h"
@@ -25,12 +26,18 @@
 
 static void s_usage(FILE *f)
 {
+	char dir[1024];
+
+	bc_curve_default_dir("bench-agent", dir, sizeof(dir));
 	fprintf(
 	    f,
 	    "usage: bench-agent [options]\n"
-	    "       bench-agent keygen [--force] [DIR]   write DIR/" S_CERT_NAME " (public) and\n"
-	    "                            DIR/" S_CERT_NAME
-	    "_secret (default DIR: ~/.config/bench-agent)\n"
+	    "       bench-agent keygen [--force] [--endpoint EP] [DIR]\n"
+	    "                            write DIR/" S_CERT_NAME " (public) and DIR/" S_CERT_NAME
+	    "_secret\n"
+	    "                            (default DIR: %s; EP: where coordinators reach\n"
+	    "                            this agent, recorded for bench-coord trust)\n"
+	    "       bench-agent fingerprint [CERT]   print the public key and its fingerprint\n"
 	    "  -l, --listen EP           ZeroMQ endpoint to bind (default tcp://*:7470)\n"
 	    "  -s, --scratch-dir DIR     where relative volume paths live\n"
 	    "                            (default /var/tmp/bench-agent)\n"
@@ -41,10 +48,12 @@ static void s_usage(FILE *f)
 	    "                            any, only the scratch directory and \"null\" are allowed\n"
 	    "      --allow-destructive   allow writes to devices that hold data or a partition\n"
 	    "                            table, for volumes the profile marks \"destructive\"\n"
-	    "      --cert FILE           this agent's key pair (default "
-	    "~/.config/bench-agent/" S_CERT_NAME ")\n"
+	    "      --cert FILE           this agent's key pair (default %s/" S_CERT_NAME ")\n"
 	    "      --authorized-keys DIR coordinators' public key files admitted\n"
-	    "                            (default ~/.config/bench-agent/" S_KEYS_NAME ")\n"
+	    "                            (default %s/" S_KEYS_NAME ")\n"
+	    "      --key-announce EP     answer bench-coord keyscan with the public key, in plain\n"
+	    "                            text, on EP (default: the --listen port + 1 when it is\n"
+	    "                            a number; \"off\": none)\n"
 	    "      --insecure            plain text, no authentication (trusted networks only)\n"
 	    "      --allow-block-writes  deprecated, no effect (see --allow, --allow-destructive)\n"
 	    "      --ready-fd N          write the bound endpoint to fd N once listening\n"
@@ -53,21 +62,26 @@ static void s_usage(FILE *f)
 	    "                            of coordinator silence, running or idle (default:\n"
 	    "                            5000 while I/O runs, 60000 between steps)\n"
 	    "  -v, --verbose             debug messages\n"
-	    "  -V, --version             print the version\n");
+	    "  -V, --version             print the version\n",
+	    dir, dir, dir);
 }
 
-/* bench-agent keygen [--force] [DIR] */
+/* bench-agent keygen [--force] [--endpoint EP] [DIR] */
 static int s_keygen(int argc, char **argv)
 {
-	char dir[1024], keys[1100], pub[BC_KEY_Z85_LEN + 1], err[1024];
+	char dir[1024], keys[1100], pub[BC_KEY_Z85_LEN + 1], err[1024], fp[BC_FINGERPRINT_LEN + 1];
+	char q[2300], qc[2300];
+	const char *endpoint = NULL;
 	bool force = false;
 	int i;
 
 	bc_curve_default_dir("bench-agent", dir, sizeof(dir));
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--force"))
+		if (!strcmp(argv[i], "--force")) {
 			force = true;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		} else if (!strcmp(argv[i], "--endpoint") && i + 1 < argc) {
+			endpoint = argv[++i];
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			s_usage(stdout);
 			return 0;
 		} else if (argv[i][0] == '-') {
@@ -77,7 +91,7 @@ static int s_keygen(int argc, char **argv)
 			snprintf(dir, sizeof(dir), "%s", argv[i]);
 		}
 	}
-	if (bc_curve_keygen(dir, S_CERT_NAME, force, pub, err, sizeof(err))) {
+	if (bc_curve_keygen_at(dir, S_CERT_NAME, force, endpoint, pub, err, sizeof(err))) {
 		fprintf(stderr, "bench-agent keygen: %s\n", err);
 		return 1;
 	}
@@ -85,13 +99,46 @@ static int s_keygen(int argc, char **argv)
 	if (mkdir(keys, 0700) && errno != EEXIST)
 		fprintf(stderr, "bench-agent keygen: cannot create '%s': %s\n", keys,
 			strerror(errno));
+	bc_curve_fingerprint(pub, fp);
+	snprintf(q, sizeof(q), "%s/%s", dir, S_CERT_NAME);
+	bc_shell_quote(q, qc, sizeof(qc));
+	/* every line a person may paste is shell-safe: Z85 keys hold $ ! * ] & */
 	printf("wrote %s/%s (public) and %s/%s_secret (keep it on this host)\n"
 	       "server key: %s\n"
-	       "  give it to the coordinator: \"server_key\" of this agent in the profile, or a\n"
-	       "  line \"tcp://HOST:7470 %s\" in its --known-hosts file\n"
-	       "authorized coordinators: copy each coordinator's public key file (bench-coord\n"
+	       "fingerprint: %s\n"
+	       "  give the public file to the coordinator host and trust it there:\n"
+	       "    bench-coord trust %s%s\n"
+	       "  or, from the coordinator host: bench-coord keyscan --trust-on-first-use "
+	       "tcp://HOST:7470\n"
+	       "  (compare the fingerprint it prints with the one above)\n",
+	       dir, S_CERT_NAME, dir, S_CERT_NAME, pub, fp,
+	       endpoint ? "" : "--endpoint tcp://HOST:7470 ", qc);
+	bc_shell_quote(keys, qc, sizeof(qc));
+	printf("authorized coordinators: copy each coordinator's public key file (bench-coord\n"
 	       "  keygen writes coord.cert) into %s\n",
-	       dir, S_CERT_NAME, dir, S_CERT_NAME, pub, pub, keys);
+	       qc);
+	return 0;
+}
+
+/* bench-agent fingerprint [CERT]: what keyscan shows, to compare on this host */
+static int s_fingerprint(int argc, char **argv)
+{
+	char dir[1024], path[1100], fp[BC_FINGERPRINT_LEN + 1], q[100];
+	zcert_t *c;
+
+	bc_curve_default_dir("bench-agent", dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/%s", dir, S_CERT_NAME);
+	if (argc > 1)
+		snprintf(path, sizeof(path), "%s", argv[1]);
+	c = zcert_load(path);
+	if (!c) {
+		fprintf(stderr, "bench-agent fingerprint: cannot read a certificate from '%s'\n",
+			path);
+		return 1;
+	}
+	bc_curve_fingerprint(zcert_public_txt(c), fp);
+	printf("%s %s\n", bc_shell_quote(zcert_public_txt(c), q, sizeof(q)), fp);
+	zcert_destroy(&c);
 	return 0;
 }
 
@@ -136,6 +183,7 @@ int main(int argc, char **argv)
 	    {"ready-fd", required_argument, NULL, 'R'},
 	    {"exit-on-bye", no_argument, NULL, 'E'},
 	    {"deadman-ms", required_argument, NULL, 'T'},
+	    {"key-announce", required_argument, NULL, 'k'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
@@ -146,13 +194,16 @@ int main(int argc, char **argv)
 	struct bc_agent_config cfg = {0};
 	enum bc_log_level lvl = BC_LOG_INFO;
 	const char *config = NULL, *listen = NULL, *scratch = NULL, *cert = NULL, *keys = NULL;
-	char defdir[1024], defcert[1100], defkeys[1100], err[1024], ledger[1100];
+	char defdir[1024], defcert[1100], defkeys[1100], err[1024], ledger[1100], ann[300];
+	const char *announce = NULL;
 	char **allow = NULL;
 	int nallow = 0, c, i, rc = 2;
 	char *end;
 
 	if (argc > 1 && !strcmp(argv[1], "keygen"))
 		return s_keygen(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "fingerprint"))
+		return s_fingerprint(argc - 1, argv + 1);
 	allow = calloc((size_t)argc, sizeof(*allow));
 	if (!allow)
 		return 1;
@@ -211,6 +262,9 @@ int main(int argc, char **argv)
 			a.opts.deadman_ms = (uint32_t)ms;
 			break;
 		}
+		case 'k':
+			announce = optarg;
+			break;
 		case 'v':
 			lvl = BC_LOG_DEBUG;
 			break;
@@ -253,6 +307,16 @@ int main(int argc, char **argv)
 	a.opts.cert = cert ? cert : cfg.cert ? cfg.cert : defcert;
 	a.opts.authorized_keys = keys ? keys : cfg.authorized_keys ? cfg.authorized_keys : defkeys;
 	snprintf(safety.scratch_dir, sizeof(safety.scratch_dir), "%s", a.opts.scratch_dir);
+	/* the key announcement: explicit, off, or beside a numbered control port */
+	if (announce && strcmp(announce, "off")) {
+		a.opts.announce = announce;
+		a.opts.announce_given = true;
+	}
+	else if (!announce && !bc_announce_endpoint(a.opts.listen, ann, sizeof(ann)))
+		a.opts.announce = ann;
+	/* who may add coordinators: said before anyone connects (the secret: bc_curve_load) */
+	if (!a.opts.insecure)
+		bc_curve_perm_warn(a.opts.authorized_keys, "authorized keys directory", false);
 	a.opts.safety = &safety;
 	if (a.opts.allow_block_writes)
 		bc_warn("--allow-block-writes is deprecated and has no effect: writes to allowed "

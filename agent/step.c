@@ -171,9 +171,9 @@ static void s_send_prepare_error(struct bc_agent *a, int vol, const char *path, 
 /*
  * Volume i's "nvme_tcp": connect (or reuse the controller that is there),
  * find the namespace, and put its device into path. What was connected is
- * recorded in s->tcp[i] at once, so a failure further on still detaches it.
+ * recorded in *att at once, so a failure further on still detaches it.
  */
-static int s_attach_nvme_tcp(struct bc_step_run *s, int i, const cJSON *v, const char *label,
+static int s_attach_nvme_tcp(struct bc_nvme_tcp_att *att, int i, const cJSON *v, const char *label,
 			     char *path, size_t len, char *err, size_t errlen)
 {
 	struct bc_nvme_tcp_vol tv;
@@ -186,16 +186,109 @@ static int s_attach_nvme_tcp(struct bc_step_run *s, int i, const cJSON *v, const
 	if (rc)
 		return rc;
 	/* the live system: "" (tests drive bc_nvme_tcp_attach on fixture roots) */
-	rc = bc_nvme_tcp_attach("", &tv, BC_NVME_TCP_SCAN_MS, &s->tcp[i], why, sizeof(why));
+	rc = bc_nvme_tcp_attach("", &tv, BC_NVME_TCP_SCAN_MS, att, why, sizeof(why));
 	if (rc) {
 		snprintf(err, errlen, "volumes[%d] (%s): %s", i, label, why);
 		return rc;
 	}
-	snprintf(path, len, "%s", s->tcp[i].dev);
+	snprintf(path, len, "%s", att->dev);
 	bc_info("volumes[%d] (%s): %s on %s controller nvme%d (%s:%s%s)", i, label, path,
-		s->tcp[i].owned ? "newly connected" : "existing", s->tcp[i].instance,
-		s->tcp[i].traddr, s->tcp[i].trsvcid, s->tcp[i].discovered ? ", discovered" : "");
+		att->owned ? "newly connected" : "existing", att->instance, att->traddr,
+		att->trsvcid, att->discovered ? ", discovered" : "");
 	return 0;
+}
+
+/* where one volume of a PREPARE or CHECK goes: the step's slots, or a check's locals */
+struct s_vol_out {
+	struct bc_target *target;    /* opened (PREPARE), or NULL (CHECK: nothing opened) */
+	struct bc_workload *vwl;     /* the volume's workload */
+	struct bc_nvme_tcp_att *tcp; /* attachment (PREPARE), or NULL (CHECK: not attached) */
+	char path[BC_PATH_MAX];	     /* resolved */
+};
+
+/*
+ * Volume i of a PREPARE or CHECK body, one rule for both: parsed, resolved,
+ * past the safety gate (allowlist; for writes to a block device unused,
+ * blank or consented) and opened -- or, for CHECK (o->target NULL), probed
+ * as the open would be (bc_target_check) without opening anything for
+ * writing, creating anything or attaching NVMe/TCP. Whatever CHECK refuses,
+ * PREPARE refuses with the same message.
+ */
+static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, const cJSON *v,
+		    struct s_vol_out *o, char *err, size_t errlen)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(v, "path");
+	struct bc_volume_spec spec = {.node = -1};
+	char named[BC_PATH_MAX], base[32];
+	char *path = o->path;
+	int rc;
+
+	snprintf(base, sizeof(base), "volumes[%d]", i);
+	if (!cJSON_IsString(p) || s_json_u64(v, "size", &spec.size_bytes) ||
+	    s_json_u64(v, "offset", &spec.offset_bytes) ||
+	    s_json_u64(v, "length", &spec.length_bytes)) {
+		snprintf(err, errlen, "volumes[%d]: malformed volume", i);
+		return -EINVAL;
+	}
+	rc = bc_agent_resolve_path(a, p->valuestring, path, sizeof(o->path));
+	if (rc) {
+		snprintf(err, errlen, "volumes[%d]: path too long", i);
+		return rc;
+	}
+	snprintf(named, sizeof(named), "%s", path);
+	/* an NVMe/TCP namespace: attached now, its device is the path from here on */
+	if (cJSON_GetObjectItemCaseSensitive(v, "nvme_tcp")) {
+		if (!o->tcp)
+			return 1; /* CHECK: the namespace exists only once PREPARE attaches it */
+		rc = s_attach_nvme_tcp(o->tcp, i, v, p->valuestring, path, sizeof(o->path), err,
+				       errlen);
+		if (rc)
+			return rc;
+	}
+	/* NVMe passthrough placement, checked by the coordinator already */
+	if (cJSON_GetObjectItemCaseSensitive(v, "fdp")) {
+		rc = bc_fdp_spec_from_json(cJSON_GetObjectItemCaseSensitive(v, "fdp"), base,
+					   &spec.fdp, err, errlen);
+		if (rc)
+			return rc;
+	}
+	/* a simulated SSD's geometry, checked by the coordinator already (docs/sim.md) */
+	if (bc_sim_path(path)) {
+		rc = bc_sim_spec_from_json(cJSON_GetObjectItemCaseSensitive(v, "sim"), base,
+					   &spec.sim, err, errlen);
+		if (rc)
+			return rc;
+	}
+	/* the volume's own workload (the step's with its overrides), when it has one */
+	*o->vwl = *wl;
+	if (cJSON_GetObjectItemCaseSensitive(v, "workload")) {
+		rc = bc_workload_from_json(cJSON_GetObjectItemCaseSensitive(v, "workload"), o->vwl,
+					   err, errlen);
+		if (rc)
+			return rc;
+	}
+	if (o->target && path[0] == '/' &&
+	    !strncmp(path, a->opts.scratch_dir, strlen(a->opts.scratch_dir))) {
+		rc = s_mkdirs(a->opts.scratch_dir);
+		if (rc) {
+			snprintf(err, errlen, "cannot create scratch directory '%s': %s",
+				 a->opts.scratch_dir, strerror(-rc));
+			return rc;
+		}
+	}
+	snprintf(spec.path, sizeof(spec.path), "%s", path);
+	/* the profile's consent names the volume as HELLO did: by its label */
+	rc = bc_safety_check(a->opts.safety, path, bc_safety_workload_writes(o->vwl),
+			     bc_agent_volume_destructive(a, v, named), err, errlen);
+	if (rc)
+		return rc;
+	/* a scratch path not made yet: its directory is made at PREPARE */
+	if (!o->target && path[0] == '/' &&
+	    !strncmp(path, a->opts.scratch_dir, strlen(a->opts.scratch_dir)) &&
+	    access(a->opts.scratch_dir, F_OK))
+		return 0;
+	return o->target ? bc_target_open(o->target, path, &spec, o->vwl, true, err, errlen)
+			 : bc_target_check(path, &spec, o->vwl, err, errlen);
 }
 
 static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size_t errlen,
@@ -218,81 +311,17 @@ static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size
 	i = 0;
 	cJSON_ArrayForEach(v, vols)
 	{
-		const cJSON *p = cJSON_GetObjectItemCaseSensitive(v, "path");
-		struct bc_volume_spec spec = {.node = -1};
-		char path[BC_PATH_MAX], named[BC_PATH_MAX];
+		struct s_vol_out o = {&s->targets[i], &s->vwl[i], &s->tcp[i], ""};
 
 		*bad = i;
-		if (!cJSON_IsString(p) || s_json_u64(v, "size", &spec.size_bytes) ||
-		    s_json_u64(v, "offset", &spec.offset_bytes) ||
-		    s_json_u64(v, "length", &spec.length_bytes)) {
-			snprintf(err, errlen, "volumes[%d]: malformed volume", i);
-			return -EINVAL;
-		}
-		rc = bc_agent_resolve_path(a, p->valuestring, path, sizeof(path));
-		if (rc) {
-			snprintf(err, errlen, "volumes[%d]: path too long", i);
-			return rc;
-		}
-		snprintf(named, sizeof(named), "%s", path);
-		/* an NVMe/TCP namespace: attached now, its device is the path from here on */
-		if (cJSON_GetObjectItemCaseSensitive(v, "nvme_tcp")) {
-			rc = s_attach_nvme_tcp(s, i, v, p->valuestring, path, sizeof(path), err,
-					       errlen);
-			if (rc)
-				return rc;
-		}
-		/* NVMe passthrough placement, checked by the coordinator already */
-		if (cJSON_GetObjectItemCaseSensitive(v, "fdp")) {
-			char base[32];
-
-			snprintf(base, sizeof(base), "volumes[%d]", i);
-			rc = bc_fdp_spec_from_json(cJSON_GetObjectItemCaseSensitive(v, "fdp"), base,
-						   &spec.fdp, err, errlen);
-			if (rc)
-				return rc;
-		}
-		/* a simulated SSD's geometry, checked by the coordinator already (docs/sim.md) */
-		if (bc_sim_path(path)) {
-			char base[32];
-
-			snprintf(base, sizeof(base), "volumes[%d]", i);
-			rc = bc_sim_spec_from_json(cJSON_GetObjectItemCaseSensitive(v, "sim"), base,
-						   &spec.sim, err, errlen);
-			if (rc)
-				return rc;
-		}
-		/* the volume's own workload (the step's with its overrides), when it has one */
-		s->vwl[i] = s->wl;
-		if (cJSON_GetObjectItemCaseSensitive(v, "workload")) {
-			rc = bc_workload_from_json(cJSON_GetObjectItemCaseSensitive(v, "workload"),
-						   &s->vwl[i], err, errlen);
-			if (rc)
-				return rc;
-		}
-		if (path[0] == '/' && !strncmp(path, a->opts.scratch_dir,
-					       strlen(a->opts.scratch_dir))) {
-			rc = s_mkdirs(a->opts.scratch_dir);
-			if (rc) {
-				snprintf(err, errlen, "cannot create scratch directory '%s': %s",
-					 a->opts.scratch_dir, strerror(-rc));
-				return rc;
-			}
-		}
-		snprintf(spec.path, sizeof(spec.path), "%s", path);
-		/* allowlist, and for writes to a block device: unused, blank, or consented */
-		/* the profile's consent names the volume as HELLO did: by its label */
-		rc = bc_safety_check(a->opts.safety, path, bc_safety_workload_writes(&s->vwl[i]),
-				     bc_agent_volume_destructive(a, v, named), err, errlen);
-		if (!rc)
-			rc = bc_target_open(&s->targets[i], path, &spec, &s->vwl[i], true, err,
-					    errlen);
+		rc = s_volume(a, &s->wl, i, v, &o, err, errlen);
 		if (rc && s->tcp[i].instance >= 0) {
 			char why[768];
 
 			snprintf(why, sizeof(why), "%s", err);
 			snprintf(err, errlen, "volumes[%d] (%s, attached at %s:%s as %s): %s", i,
-				 p->valuestring, s->tcp[i].traddr, s->tcp[i].trsvcid, path, why);
+				 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "path")),
+				 s->tcp[i].traddr, s->tcp[i].trsvcid, o.path, why);
 		}
 		if (rc)
 			return rc;
@@ -508,6 +537,53 @@ fail:
 			     err);
 	bc_step_teardown(a);
 	return rc;
+}
+
+int bc_step_check(struct bc_agent *a, const cJSON *body)
+{
+	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(body, "workload");
+	const cJSON *vols = cJSON_GetObjectItemCaseSensitive(body, "volumes");
+	const cJSON *step = cJSON_GetObjectItemCaseSensitive(body, "step");
+	cJSON *r = cJSON_CreateObject(), *out;
+	struct bc_workload w;
+	char err[1024] = "";
+	const cJSON *v;
+	int i = 0, rc;
+
+	if (!cJSON_IsArray(vols) || bc_workload_from_json(wl, &w, err, sizeof(err))) {
+		cJSON_Delete(r);
+		bc_msg_send_error(a->sock, a->owner, "check", "CHECK: %s",
+				  err[0] ? err : "missing volumes");
+		return -EINVAL;
+	}
+	if (cJSON_IsNumber(step))
+		cJSON_AddNumberToObject(r, "step", step->valuedouble);
+	out = cJSON_AddArrayToObject(r, "volumes");
+	cJSON_ArrayForEach(v, vols)
+	{
+		struct bc_workload vwl;
+		struct s_vol_out o = {NULL, &vwl, NULL, ""};
+		cJSON *e = cJSON_CreateObject();
+
+		err[0] = 0;
+		rc = s_volume(a, &w, i, v, &o, err, sizeof(err));
+		cJSON_AddNumberToObject(e, "volume", i);
+		cJSON_AddStringToObject(
+		    e, "path",
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "path")) ?: "");
+		cJSON_AddStringToObject(e, "resolved", o.path);
+		cJSON_AddBoolToObject(e, "ok", rc <= 0 ? !rc : true);
+		if (rc < 0)
+			cJSON_AddStringToObject(e, "message", err);
+		else if (rc > 0)
+			cJSON_AddStringToObject(
+			    e, "note", "NVMe/TCP namespace: attached and checked at PREPARE");
+		cJSON_AddItemToArray(out, e);
+		i++;
+	}
+	bc_msg_send_json(a->sock, a->owner, BC_MSG_CHECKED, r);
+	cJSON_Delete(r);
+	return 0;
 }
 
 int bc_step_start(struct bc_agent *a, const cJSON *body)

@@ -98,8 +98,42 @@ static int s_window(struct bc_target *t, const struct bc_volume_spec *spec, uint
 	return 0;
 }
 
-/* probe, refuse and create: everything before the ops table is known */
-static int s_classify(struct bc_target *t, bool allow_block_writes, char *err, size_t errlen)
+/*
+ * What s_grow_file would meet, without creating or extending anything: the
+ * directory (fresh) or the file must be writable. The volume then has the
+ * size it would be given. Same messages as s_grow_file.
+ */
+static int s_grow_check(struct bc_target *t, bool fresh, char *err, size_t errlen)
+{
+	char dir[BC_PATH_MAX];
+	const char *slash = strrchr(t->path, '/');
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - t->path) + 1 : 1,
+		 slash ? t->path : ".");
+	if (t->create_bytes > (uint64_t)INT64_MAX) {
+		snprintf(err, errlen, "%s: size %llu is too large", t->path,
+			 (unsigned long long)t->create_bytes);
+		return -EFBIG;
+	}
+	if (access(fresh ? dir : t->path, W_OK | (fresh ? X_OK : 0))) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot %s '%s': %s", fresh ? "create" : "open", t->path,
+			 strerror(-ret));
+		return ret;
+	}
+	t->info.size_bytes = t->create_bytes;
+	if (fresh)
+		t->info.lbs = t->info.pbs = 512;
+	return 0;
+}
+
+/*
+ * probe, refuse and create: everything before the ops table is known; dry:
+ * nothing is created or extended (bc_target_check)
+ */
+static int s_classify(struct bc_target *t, bool allow_block_writes, bool dry, char *err,
+		      size_t errlen)
 {
 	bool fresh = false;
 	int ret;
@@ -175,6 +209,8 @@ static int s_classify(struct bc_target *t, bool allow_block_writes, char *err, s
 		return -EINVAL;
 	}
 	t->ops = &bc_target_file_ops;
+	if (dry && (fresh || t->create_bytes > t->info.size_bytes))
+		return s_grow_check(t, fresh, err, errlen);
 	if (fresh || t->create_bytes > t->info.size_bytes) {
 		ret = s_grow_file(t, fresh, err, errlen);
 		if (ret)
@@ -225,8 +261,39 @@ static int s_check_placements(const struct bc_target *t, const struct bc_workloa
 	return ret;
 }
 
-int bc_target_open(struct bc_target *t, const char *path, const struct bc_volume_spec *spec,
-		   const struct bc_workload *wl, bool allow_block_writes, char *err, size_t errlen)
+/*
+ * The dry run of t->ops->open for bc_target_check: files and block devices
+ * are opened read-only (with O_DIRECT when the step uses it, which is what
+ * fails on filesystems without it), and a write needs write permission;
+ * NVMe passthrough and simulated SSDs are not opened at all.
+ */
+static int s_open_check(struct bc_target *t, char *err, size_t errlen)
+{
+	bool writable = t->writable;
+	int ret;
+
+	if (t->ops == &bc_target_sim_ops) {
+		t->info.size_bytes = t->sim.capacity_bytes;
+		t->info.lbs = 512;
+		return 0;
+	}
+	if (t->ops != &bc_target_file_ops || t->info.kind == BC_KIND_MISSING)
+		return 0;
+	if (writable && access(t->path, W_OK)) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open '%s' for writing: %s", t->path, strerror(-ret));
+		return ret;
+	}
+	t->writable = false;
+	ret = t->ops->open(t, err, errlen);
+	t->ops->close(t);
+	t->writable = writable;
+	return ret;
+}
+
+static int s_open(struct bc_target *t, const char *path, const struct bc_volume_spec *spec,
+		  const struct bc_workload *wl, bool allow_block_writes, bool dry, char *err,
+		  size_t errlen)
 {
 	size_t n = strlen(path);
 	int ret;
@@ -246,7 +313,7 @@ int bc_target_open(struct bc_target *t, const char *path, const struct bc_volume
 		t->sim = spec->sim;
 	}
 
-	ret = s_classify(t, allow_block_writes, err, errlen);
+	ret = s_classify(t, allow_block_writes, dry, err, errlen);
 	if (ret)
 		goto out;
 	ret = s_check_placements(t, wl, err, errlen);
@@ -267,14 +334,30 @@ int bc_target_open(struct bc_target *t, const char *path, const struct bc_volume
 		ret = -EINVAL;
 		goto out;
 	}
-	ret = t->ops->open(t, err, errlen);
+	ret = dry ? s_open_check(t, err, errlen) : t->ops->open(t, err, errlen);
 	if (ret)
 		goto out;
-	ret = s_window(t, spec, wl->bs, err, errlen);
+	/* an NVMe namespace's size comes from Identify at open: unknown in a dry run */
+	if (!dry || t->info.size_bytes)
+		ret = s_window(t, spec, wl->bs, err, errlen);
 out:
-	if (ret)
+	if (ret || dry)
 		bc_target_close(t);
 	return ret;
+}
+
+int bc_target_open(struct bc_target *t, const char *path, const struct bc_volume_spec *spec,
+		   const struct bc_workload *wl, bool allow_block_writes, char *err, size_t errlen)
+{
+	return s_open(t, path, spec, wl, allow_block_writes, false, err, errlen);
+}
+
+int bc_target_check(const char *path, const struct bc_volume_spec *spec,
+		    const struct bc_workload *wl, char *err, size_t errlen)
+{
+	struct bc_target t;
+
+	return s_open(&t, path, spec, wl, true, true, err, errlen);
 }
 
 void bc_target_close(struct bc_target *t)

@@ -8,9 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "bc_base64.h"
 #include "bc_curve.h"
+#include "bc_log.h"
+#include "bc_sha256.h"
 
 /* ZMQ RFC 32 (Z85): the 85 characters of the encoding alphabet */
 static const char s_z85[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -64,6 +68,13 @@ static int s_mkdirs(const char *dir, mode_t mode)
 int bc_curve_keygen(const char *dir, const char *name, bool force, char *pub, char *err,
 		    size_t errlen)
 {
+	return bc_curve_keygen_at(dir, name, force, NULL, pub, err, errlen);
+}
+
+int bc_curve_keygen_at(const char *dir, const char *name, bool force, const char *endpoint,
+		       char *pub, char *err, size_t errlen)
+{
+	char host[256] = "";
 	char path[1024], secret[1040];
 	zcert_t *cert = NULL;
 	struct stat st;
@@ -92,6 +103,10 @@ int bc_curve_keygen(const char *dir, const char *name, bool force, char *pub, ch
 		return -ENOTSUP;
 	}
 	zcert_set_meta(cert, "created-by", "bench-coord %s", BC_VERSION);
+	if (!gethostname(host, sizeof(host) - 1) && host[0])
+		zcert_set_meta(cert, "hostname", "%s", host);
+	if (endpoint)
+		zcert_set_meta(cert, "endpoint", "%s", endpoint);
 	/* the secret first: a public file without its secret is useless but harmless */
 	unlink(secret);
 	if (zcert_save_secret(cert, secret) || chmod(secret, 0600)) {
@@ -141,6 +156,8 @@ int bc_curve_load(const char *path, const char *keygen_hint, zcert_t **out, char
 		zcert_destroy(&cert);
 		return -EINVAL;
 	}
+	/* both sides load their pair here: one rule for a secret others can read */
+	bc_curve_perm_warn(access(secret, F_OK) ? path : secret, "secret key file", true);
 	*out = cert;
 	return 0;
 }
@@ -187,6 +204,154 @@ int bc_known_hosts_lookup(const char *file, const char *name, const char *endpoi
 	}
 	fclose(f);
 	return rc;
+}
+
+int bc_curve_fingerprint(const char *z85, char fp[BC_FINGERPRINT_LEN + 1])
+{
+	uint8_t key[32], h[32];
+	char b64[BC_BASE64_LEN(32) + 1];
+	char *e;
+
+	if (!bc_curve_key_valid(z85) || !zmq_z85_decode(key, z85))
+		return -EINVAL;
+	bc_sha256(key, sizeof(key), h);
+	bc_base64_encode(b64, h, sizeof(h));
+	e = strchr(b64, '=');
+	if (e)
+		*e = 0;
+	snprintf(fp, BC_FINGERPRINT_LEN + 1, "SHA256:%s", b64);
+	return 0;
+}
+
+const char *bc_shell_quote(const char *s, char *out, size_t len)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789@%+=:,./-_";
+	size_t o = 0;
+
+	if (*s && strspn(s, plain) == strlen(s)) {
+		snprintf(out, len, "%s", s);
+		return out;
+	}
+	if (len < 3) {
+		if (len)
+			*out = 0;
+		return out;
+	}
+	out[o++] = '\'';
+	for (; *s && o + 6 < len; s++) {
+		if (*s == '\'') {
+			memcpy(out + o, "'\\''", 4);
+			o += 4;
+		} else {
+			out[o++] = *s;
+		}
+	}
+	out[o++] = '\'';
+	out[o] = 0;
+	return out;
+}
+
+int bc_curve_perm_warn(const char *path, const char *what, bool secret)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return 0;
+	if (secret && (st.st_mode & 077)) {
+		bc_warn(
+		    "%s '%s' is readable or writable by others (mode %04o): anyone who can read "
+		    "it can impersonate this host; chmod 600 '%s'",
+		    what, path, (unsigned)(st.st_mode & 07777), path);
+		return 1;
+	}
+	if (!secret && (st.st_mode & 022)) {
+		bc_warn("%s '%s' is writable by others (mode %04o): anyone who can write it can "
+			"add a key this host then trusts; chmod go-w '%s'",
+			what, path, (unsigned)(st.st_mode & 07777), path);
+		return 1;
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		bc_warn("%s '%s' belongs to uid %u, not to this user (uid %u) or root: its owner "
+			"decides which keys are trusted",
+			what, path, (unsigned)st.st_uid, (unsigned)geteuid());
+		return 1;
+	}
+	return 0;
+}
+
+int bc_known_hosts_pin(const char *file, const char *who, const char *key, const char *origin,
+		       char *pinned, char *err, size_t errlen)
+{
+	char dir[1024], fp[BC_FINGERPRINT_LEN + 1], when[32];
+	const char *slash = strrchr(file, '/');
+	time_t t = time(NULL);
+	struct tm tm;
+	FILE *f;
+	int rc;
+
+	if (bc_curve_fingerprint(key, fp)) {
+		snprintf(err, errlen, "'%s' is not a 40-character Z85 key", key);
+		return -EINVAL;
+	}
+	if (strpbrk(who, " \t\r\n") || who[0] == '#' || !who[0]) {
+		snprintf(err, errlen, "'%s' cannot be a known-hosts name (blank, or spaces or '#')",
+			 who);
+		return -EINVAL;
+	}
+	rc = bc_known_hosts_lookup(file, who, NULL, pinned, err, errlen);
+	if (!rc && !strcmp(pinned, key))
+		return 0;
+	if (!rc) {
+		char pfp[BC_FINGERPRINT_LEN + 1] = "?";
+
+		bc_curve_fingerprint(pinned, pfp);
+		snprintf(err, errlen,
+			 "%s: %s is pinned to another key (%s), not %s (%s): if that agent's key "
+			 "was replaced on purpose, delete its line from %s first; otherwise "
+			 "something else is answering for it",
+			 file, who, pfp, origin, fp, file);
+		return -EKEYREJECTED;
+	}
+	if (rc != -ENOENT && access(file, F_OK) == 0)
+		return rc;
+	if (slash && slash != file) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - file), file);
+		rc = s_mkdirs(dir, 0700);
+		if (rc) {
+			snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(-rc));
+			return rc;
+		}
+	}
+	f = fopen(file, "ae");
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot write '%s': %s", file, strerror(-rc));
+		return rc;
+	}
+	fchmod(fileno(f), 0600);
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(f, "# %s %s, from %s, pinned %s\n%s %s\n", who, fp, origin, when, who, key);
+	rc = fclose(f) ? -errno : 1;
+	if (rc < 0)
+		snprintf(err, errlen, "cannot write '%s': %s", file, strerror(-rc));
+	return rc;
+}
+
+int bc_announce_endpoint(const char *control, char *out, size_t len)
+{
+	const char *colon = strrchr(control, ':');
+	char *end;
+	long port;
+
+	if (strncmp(control, "tcp://", 6) || !colon)
+		return -EINVAL;
+	port = strtol(colon + 1, &end, 10);
+	if (end == colon + 1 || *end || port < 1 || port >= 65535)
+		return -EINVAL;
+	snprintf(out, len, "%.*s:%ld", (int)(colon - control), control, port + 1);
+	return 0;
 }
 
 struct bc_monitor {

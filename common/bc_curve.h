@@ -59,6 +59,53 @@ int bc_known_hosts_lookup(const char *file, const char *name, const char *endpoi
 			  char *err, size_t errlen);
 
 /*
+ * bc_curve_keygen with metadata in the public file: "hostname" (this host's)
+ * always, and "endpoint" when given (where peers reach the key's owner), so
+ * `bench-coord trust FILE` knows what the key is for.
+ */
+int bc_curve_keygen_at(const char *dir, const char *name, bool force, const char *endpoint,
+		       char *pub, char *err, size_t errlen);
+
+/* "SHA256:" + unpadded base64 of SHA-256 over the 32 key bytes (as ssh shows keys) */
+#define BC_FINGERPRINT_LEN 51
+/* 0, or -EINVAL when z85 is not a key */
+int bc_curve_fingerprint(const char *z85, char fp[BC_FINGERPRINT_LEN + 1]);
+
+/*
+ * s quoted for a POSIX shell: as is when it holds only characters no shell
+ * treats specially, else in single quotes (a ' inside becomes '\''). Z85
+ * keys contain $ ! * ] & and the like, never a single quote. Returns out.
+ */
+const char *bc_shell_quote(const char *s, char *out, size_t len);
+
+/*
+ * Warn (bc_warn) when path lets others in: a secret key file readable or
+ * writable by group/others, or a directory/file of trusted keys
+ * (authorized keys, known hosts) writable by group/others or not owned by
+ * this user or root. what names it in the warning ("secret key", ...).
+ * Returns 1 when it warned, 0 when fine or absent.
+ */
+int bc_curve_perm_warn(const char *path, const char *what, bool secret);
+
+/*
+ * Pin key for who (an endpoint or name) in a known-hosts file: appended
+ * with a comment line (fingerprint, origin) when who has no line yet
+ * (returns 1); 0 when the same key is already there; -EKEYREJECTED when
+ * another key is pinned (pinned, 41 bytes, receives it; never replaced
+ * here); -errno otherwise. The file and its directory are created (0600,
+ * 0700) when missing. err gets a message for every negative return.
+ */
+int bc_known_hosts_pin(const char *file, const char *who, const char *key, const char *origin,
+		       char *pinned, char *err, size_t errlen);
+
+/*
+ * The key announcement endpoint (agent/bc_announce.h) of an agent's control
+ * endpoint: "tcp://H:P" -> "tcp://H:P+1". -EINVAL when the port is not a
+ * number (nothing is announced by default then).
+ */
+int bc_announce_endpoint(const char *control, char *out, size_t len);
+
+/*
  * Socket monitor: libzmq reports connection and handshake events of one
  * socket on an inproc PAIR we read without blocking. Create it before the
  * socket connects or binds so no event is missed.

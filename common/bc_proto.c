@@ -18,7 +18,9 @@ static const char *const s_names[BC_MSG_NR] = {
 	[BC_MSG_STEP_DONE] = "STEP_DONE", [BC_MSG_HEARTBEAT] = "HEARTBEAT",
 	[BC_MSG_ABORT] = "ABORT",	  [BC_MSG_BYE] = "BYE",
 	[BC_MSG_HOST] = "HOST",		  [BC_MSG_DISCOVER] = "DISCOVER",
-	[BC_MSG_DISCOVERY_LOG] = "DISCOVERY_LOG",
+	[BC_MSG_DISCOVERY_LOG] = "DISCOVERY_LOG", [BC_MSG_CHECK] = "CHECK",
+	[BC_MSG_CHECKED] = "CHECKED",	  [BC_MSG_KEYSCAN] = "KEYSCAN",
+	[BC_MSG_KEY] = "KEY",
 };
 
 const char *bc_msg_name(enum bc_msg_type t)

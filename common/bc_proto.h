@@ -45,6 +45,10 @@ enum bc_msg_type {
 	BC_MSG_HOST,	  /* agent -> coord: {step, second, host}: host counters of interval k */
 	BC_MSG_DISCOVER,  /* coord -> agent: {traddr, trsvcid, hostnqn}: read a discovery log */
 	BC_MSG_DISCOVERY_LOG, /* agent -> coord: {traddr, trsvcid, controller, entries[]} */
+	BC_MSG_CHECK,	      /* coord -> agent: a PREPARE body, checked and not opened */
+	BC_MSG_CHECKED,	      /* agent -> coord: {step, volumes: [{volume, ok, message}]} */
+	BC_MSG_KEYSCAN,	      /* anyone -> agent's announce socket (plain text): {} */
+	BC_MSG_KEY,	      /* agent -> keyscan: {public_key, fingerprint, hostname, ...} */
 	BC_MSG_NR,
 };
 

@@ -337,7 +337,19 @@ const cJSON **bc_host_by_second(const cJSON *samples, uint32_t seconds);
 /* checks.c: cross-checks of a finished step, as a run.json array */
 cJSON *bc_checks_json(const struct bc_step_result *r);
 
+/*
+ * preflight.c: every volume of every agent through its PREPARE checks
+ * (CHECK), nothing opened for writing. checks[i] (f->n of them, caller
+ * frees) gets agent i's volumes in its order: {path, ok, resolved,
+ * message, steps[]}; *refused counts the refused ones. 0 when every agent
+ * answered (refusals included), else -errno with the message in err.
+ */
+int bc_preflight(struct bc_fleet *f, cJSON **checks, int *refused, char *err, size_t errlen);
+
 /* stepexec.c */
+/* the PREPARE (and CHECK) body of step st (profile step idx) for agent c; caller owns it */
+cJSON *bc_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int idx,
+		       const struct bc_step *st);
 /*
  * Run st (profile step step_idx, or one point of its sweep) on every agent
  * that is not lost; res is filled whatever happens. 0 or -errno.
@@ -364,6 +376,8 @@ void bc_metrics_stop(struct bc_metrics **m);
 int bc_cmd_run(int argc, char **argv);
 int bc_cmd_validate(int argc, char **argv);
 int bc_cmd_keygen(int argc, char **argv);
+int bc_cmd_trust(int argc, char **argv);   /* cmd_keys.c */
+int bc_cmd_keyscan(int argc, char **argv); /* cmd_keys.c */
 int bc_cmd_discover(int argc, char **argv);
 
 #endif

@@ -2,9 +2,11 @@
  * cmd_agents.c - `bench-coord agents PROFILE`: reach every agent of a
  * profile (starting the "local" ones) with HELLO and the clock exchange, and
  * show what it says about itself - version, host, CPUs, kernel, the profile's
- * paths on it - and the measured clock offset and round trip. Read-only:
- * nothing is prepared, created or written on the agents. Exit 0 when every
- * agent answered, 1 otherwise, 2 for bad usage or an invalid profile.
+ * paths on it - and the measured clock offset and round trip; then the
+ * pre-flight: each agent checks every volume as PREPARE would (preflight.c).
+ * Read-only: nothing is prepared, created or written on the agents. Exit 0
+ * when every agent answered and no volume would be refused, 1 otherwise, 2
+ * for bad usage or an invalid profile.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,12 +23,37 @@ static void s_usage(FILE *f)
 {
 	fprintf(f, "usage: bench-coord agents [options] PROFILE.json\n"
 		   "  contact every agent of the profile and show version, host, devices and\n"
-		   "  clock offset; nothing is prepared or written\n"
+		   "  clock offset, and have each agent check every volume as PREPARE would\n"
+		   "  (allowlist, existence, size, in use, signature, destructive consent);\n"
+		   "  nothing is prepared or written; exit 1 if a volume would be refused\n"
 		   "      --connect-timeout S   seconds to wait for every HELLO (default 5)\n"
 		   "      --json                one JSON document on stdout instead of tables\n"
 		   "      --cert FILE           coordinator key pair (as for run)\n"
 		   "      --known-hosts FILE    agents' server keys (as for run)\n"
 		   "      --insecure            plain text to profile agents (as for run)\n");
+}
+
+static void s_checks_table(const struct bc_fleet *f, cJSON *const *checks)
+{
+	const cJSON *o, *st;
+	int i;
+
+	printf("\n%-16s %-24s %s\n", "agent", "volume", "pre-flight (as PREPARE would check)");
+	for (i = 0; i < f->n; i++)
+		cJSON_ArrayForEach(o, checks[i])
+		{
+			const char *msg = bc_rj_str(NULL, o, "message");
+
+			printf("%-16s %-24s ", f->conns[i].spec->name, bc_rj_str("?", o, "path"));
+			if (!msg) {
+				printf("ok%s%s\n", bc_rj_str(NULL, o, "note") ? ": " : "",
+				       bc_rj_str("", o, "note"));
+				continue;
+			}
+			printf("REFUSED (step");
+			cJSON_ArrayForEach(st, bc_rj(o, "steps")) printf(" %s", st->valuestring);
+			printf("): %s\n", msg);
+		}
 }
 
 static void s_tables(const struct bc_fleet *f)
@@ -59,7 +86,7 @@ static void s_tables(const struct bc_fleet *f)
 			   bc_rj_num(p, "pbs"));
 }
 
-static void s_json(const struct bc_fleet *f)
+static void s_json(const struct bc_fleet *f, cJSON **checks)
 {
 	cJSON *arr = cJSON_CreateArray();
 	char *text;
@@ -78,6 +105,10 @@ static void s_json(const struct bc_fleet *f)
 		}
 		if (c->hello)
 			cJSON_AddItemToObject(a, "hello", cJSON_Duplicate(c->hello, 1));
+		if (checks && checks[i]) {
+			cJSON_AddItemToObject(a, "volumes", checks[i]);
+			checks[i] = NULL;
+		}
 		cJSON_AddItemToArray(arr, a);
 	}
 	text = cJSON_Print(arr);
@@ -85,6 +116,20 @@ static void s_json(const struct bc_fleet *f)
 		printf("%s\n", text);
 	cJSON_free(text);
 	cJSON_Delete(arr);
+}
+
+/* one error line per volume that would be refused: agent, endpoint, path, the reason */
+static void s_refusals(const struct bc_fleet *f, cJSON *const *checks, int refused)
+{
+	const cJSON *o;
+	int i;
+
+	for (i = 0; i < f->n; i++)
+		cJSON_ArrayForEach(o, checks[i]) if (bc_rj_str(NULL, o, "message"))
+		    bc_error("agent %s (%s): volume %s would be refused at PREPARE: %s",
+			     f->conns[i].spec->name, f->conns[i].endpoint,
+			     bc_rj_str("?", o, "path"), bc_rj_str("", o, "message"));
+	bc_error("pre-flight: %d volume(s) would be refused; nothing was run", refused);
 }
 
 int bc_cmd_agents(int argc, char **argv)
@@ -102,9 +147,10 @@ int bc_cmd_agents(int argc, char **argv)
 	    .connect_timeout_ms = 5000, .prepare_timeout_ms = 60000, .quiet = true};
 	struct bc_profile *p = NULL;
 	struct bc_fleet fleet = {0};
+	cJSON **checks = NULL;
 	char err[1024] = "", logdir[] = "/tmp/bench-coord-agents.XXXXXX";
 	bool json = false, keep_logs = false;
-	int c, rc, status = 1;
+	int c, rc, status = 1, refused = 0;
 	char *end;
 	double d;
 
@@ -161,16 +207,29 @@ int bc_cmd_agents(int argc, char **argv)
 		rc = bc_fleet_hello(&fleet, err, sizeof(err));
 	if (!rc)
 		rc = bc_fleet_clock_sync(&fleet, err, sizeof(err));
+	if (!rc && !(checks = calloc((size_t)fleet.n, sizeof(*checks)))) {
+		snprintf(err, sizeof(err), "out of memory");
+		rc = -ENOMEM;
+	}
+	if (!rc)
+		rc = bc_preflight(&fleet, checks, &refused, err, sizeof(err));
 	if (json)
-		s_json(&fleet);
+		s_json(&fleet, checks);
 	else if (fleet.conns)
 		s_tables(&fleet);
+	if (!json && !rc)
+		s_checks_table(&fleet, checks);
 	if (rc) {
 		bc_error("%s", err);
 		keep_logs = true;
+	} else if (refused) {
+		s_refusals(&fleet, checks, refused);
 	} else {
 		status = 0;
 	}
+	for (c = 0; checks && c < fleet.n; c++)
+		cJSON_Delete(checks[c]);
+	free(checks);
 	bc_fleet_close(&fleet);
 out:
 	for (c = 0; !keep_logs && c < p->nagents; c++) {

@@ -13,7 +13,7 @@
 
 int bc_cmd_keygen(int argc, char **argv)
 {
-	char dir[1024], pub[BC_KEY_Z85_LEN + 1], err[1024];
+	char dir[1024], pub[BC_KEY_Z85_LEN + 1], err[1024], path[1100], q[2300];
 	bool force = false;
 	int i;
 
@@ -38,10 +38,14 @@ int bc_cmd_keygen(int argc, char **argv)
 		bc_error("keygen: %s", err);
 		return 1;
 	}
-	printf("wrote %s/coord.cert (public) and %s/coord.cert_secret (keep it on this host)\n"
-	       "coordinator key: %s\n"
-	       "  authorize it on each agent host: copy %s/coord.cert into the agent's\n"
-	       "  --authorized-keys directory (default ~/.config/bench-agent/authorized_keys/)\n",
-	       dir, dir, pub, dir);
+	snprintf(path, sizeof(path), "%s/coord.cert", dir);
+	/* shell-safe: the path may hold anything, the key holds $ ! * ] and the like */
+	printf(
+	    "wrote %s/coord.cert (public) and %s/coord.cert_secret (keep it on this host)\n"
+	    "coordinator key: %s\n"
+	    "  authorize it on each agent host: copy the file into the agent's\n"
+	    "  --authorized-keys directory (`bench-agent --help` there shows its default), e.g.\n"
+	    "    scp %s HOST:.config/bench-agent/authorized_keys/\n",
+	    dir, dir, pub, bc_shell_quote(path, q, sizeof(q)));
 	return 0;
 }

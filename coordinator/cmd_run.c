@@ -36,7 +36,7 @@ static void s_usage(FILE *f)
 		   "      --plain               plain lines even on a terminal (no live panel)\n"
 		   "      --metrics-listen H:P  serve live aggregates for Prometheus on http://H:P/metrics\n"
 		   "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
-		   "                            default ~/.config/bench-coord/coord.cert, see keygen)\n"
+		   "                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
 		   "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
 		   "      --insecure            plain text to profile agents (trusted networks only)\n"
 		   "      --allow-destructive   local agents may overwrite volumes the profile\n"
@@ -268,6 +268,17 @@ static void s_flush(void *ctx)
 	s_write_results(fl->rd, fl->p, fl->run, !fl->last);
 }
 
+/* a step started: some agent was sent START (its start_ns is set) */
+static bool s_started(const cJSON *steps)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, steps)
+		if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s, "start_ns")) > 0)
+			return true;
+	return false;
+}
+
 int bc_cmd_run(int argc, char **argv)
 {
 	struct bc_run_opts o = {.output_dir = "reports",
@@ -280,7 +291,7 @@ int bc_cmd_run(int argc, char **argv)
 	cJSON *run = NULL, *steps, *ev;
 	char err[1024] = "", when[32];
 	int rc, i, status = 1;
-	bool degraded = false;
+	bool degraded = false, not_started = false;
 	struct bc_counters *counters = NULL;
 	struct bc_metrics *metrics = NULL;
 
@@ -379,26 +390,35 @@ int bc_cmd_run(int argc, char **argv)
 	if (!rc)
 		status = degraded ? 3 : 0;
 done:
+	/* failed before the first START (unreachable agent, PREPARE refused): nothing ran */
+	not_started = status && !s_started(steps);
 	cJSON_ReplaceItemInObject(
 		run, "status",
-		cJSON_CreateString(status == 3  ? "degraded"
-				   : status    ? (zsys_interrupted ? "aborted" : "failed")
-					       : "ok"));
+		cJSON_CreateString(status == 3	   ? "degraded"
+				   : not_started ? "not started"
+				   : status	   ? (zsys_interrupted ? "aborted" : "failed")
+						   : "ok"));
 	s_iso_now(when, sizeof(when));
 	cJSON_AddStringToObject(run, "finished", when);
 	bc_fleet_close(&fleet);
-	s_write_results(&rd, p, run, true);
+	s_write_results(&rd, p, run, !not_started);
 	ev = cJSON_CreateObject();
 	/* what run.json says, for rebuilds */
 	cJSON_AddItemToObject(ev, "status",
 			      cJSON_Duplicate(cJSON_GetObjectItem(run, "status"), 1));
 	cJSON_AddStringToObject(ev, "finished", when);
 	bc_rundir_event(&rd, "run_end", ev);
-	fprintf(bc_live_out(), "\n%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)\n",
-	       status == 3 ? "run completed WITHOUT some agents (lost), results"
-	       : status    ? "run FAILED, partial results"
-			   : "results",
-	       rd.path);
+	if (not_started)
+		fprintf(bc_live_out(), "\nrun NOT STARTED, nothing was measured: %s/ (run.json "
+				       "and the agents' logs, no reports)\n",
+			rd.path);
+	else
+		fprintf(bc_live_out(),
+			"\n%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)\n",
+			status == 3 ? "run completed WITHOUT some agents (lost), results"
+			: status    ? "run FAILED, partial results"
+				    : "results",
+			rd.path);
 out:
 	bc_counters_destroy(&counters);
 	bc_metrics_stop(&metrics);

@@ -22,6 +22,12 @@ int bc_cmd_validate(int argc, char **argv)
 			resolved = true;
 			continue;
 		}
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: bench-coord validate [--resolved] PROFILE.json...\n"
+			       "  check profiles without running them\n"
+			       "      --resolved   print each profile with every default applied\n");
+			return 0;
+		}
 		n++;
 		if (bc_profile_load(argv[i], &p, err, sizeof(err))) {
 			bc_error("%s", err);

@@ -263,12 +263,12 @@ static int s_remote_keys(struct bc_fleet *f, const struct bc_conn *c, char *skey
 	if (!skey[0]) {
 		snprintf(
 		    err, errlen,
-		    "agent %s (%s): no server key: set agents[%d].server_key in the profile "
-		    "(bench-agent keygen prints it on that host)%s%s%s%s, or run with --insecure "
-		    "on a trusted network",
-		    c->spec->name, c->endpoint, c->index,
-		    known ? " or add a line \"" : " or pass --known-hosts FILE",
-		    known ? c->spec->name : "", known ? " <key>\" to " : "", known ? known : "");
+		    "agent %s (%s): no server key: trust the agent's public file (bench-coord "
+		    "trust agent.cert, from bench-agent keygen on that host), or fetch it with "
+		    "bench-coord keyscan --trust-on-first-use %s, or set agents[%d].server_key "
+		    "in the profile%s%s, or run with --insecure on a trusted network",
+		    c->spec->name, c->endpoint, c->endpoint, c->index,
+		    known ? "; known hosts read: " : "", known ? known : "");
 		return -ENOKEY;
 	}
 	if (f->cert)
@@ -281,6 +281,8 @@ static int s_remote_keys(struct bc_fleet *f, const struct bc_conn *c, char *skey
 			   sizeof(lerr));
 	if (rc)
 		snprintf(err, errlen, "coordinator key: %s", lerr);
+	else if (known) /* once per run: whoever may write it chooses whom we trust */
+		bc_curve_perm_warn(known, "known-hosts file", false);
 	return rc;
 }
 
@@ -734,12 +736,21 @@ static const char *s_my_key(const struct bc_fleet *f, const struct bc_conn *c)
 	return mine ? zcert_public_txt(mine) : "(none: plain text)";
 }
 
+/* where keygen put the coordinator's pair: $XDG_CONFIG_HOME/bench-coord/coord.cert */
+static const char *s_default_cert(char *buf, size_t len)
+{
+	bc_curve_default_dir("bench-coord", buf, len - 12);
+	strcat(buf, "/coord.cert");
+	return buf;
+}
+
 /*
  * A handshake failure that will not heal by waiting: the agent refused our
  * key, or one side is plain text. Returns -EACCES with the message, else 0.
  */
 static int s_handshake_fatal(const struct bc_fleet *f, struct bc_conn *c, char *err, size_t errlen)
 {
+	char def[1100];
 	const struct bc_monitor_state *st = c->mon ? bc_monitor_drain(c->mon) : NULL;
 
 	if (!st || st->handshaken)
@@ -750,7 +761,7 @@ static int s_handshake_fatal(const struct bc_fleet *f, struct bc_conn *c, char *
 			 "coordinator's key %s (status %u): copy the coordinator's public key "
 			 "file (%s) into the agent's --authorized-keys directory",
 			 c->spec->name, c->endpoint, s_my_key(f, c), st->fail_value,
-			 f->opts->cert ? f->opts->cert : "~/.config/bench-coord/coord.cert");
+			 f->opts->cert ? f->opts->cert : s_default_cert(def, sizeof(def)));
 		return -EACCES;
 	}
 	if (st->fail_event == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL &&

@@ -25,6 +25,8 @@ static const struct s_cmd s_cmds[] = {
 	{"run", bc_cmd_run, "run a profile against its agents"},
 	{"validate", bc_cmd_validate, "check profiles without running them"},
 	{"keygen", bc_cmd_keygen, "write this coordinator's CURVE key pair"},
+	{"trust", bc_cmd_trust, "pin agents' public certificates in known-hosts"},
+	{"keyscan", bc_cmd_keyscan, "fetch agents' public keys over the network (and pin them)"},
 	{"report", bc_cmd_report, "regenerate a run directory's reports from run.json"},
 	{"compare", bc_cmd_compare, "compare the steps of several runs"},
 	{"agents", bc_cmd_agents, "contact a profile's agents and show what they report"},

@@ -35,8 +35,8 @@
 /* a second reported this long before it ends can only be a finished size-based pass */
 #define S_EARLY_MS 500
 
-static cJSON *s_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int idx,
-			     const struct bc_step *st)
+cJSON *bc_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int idx,
+		       const struct bc_step *st)
 {
 	cJSON *b = cJSON_CreateObject(), *vols;
 	int i;
@@ -135,7 +135,7 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 		if (f->conns[i].lost)
 			continue; /* lost in an earlier step under "continue" */
 		pending++;
-		b = s_prepare_body(f, &f->conns[i], idx, res->step);
+		b = bc_prepare_body(f, &f->conns[i], idx, res->step);
 		bc_fleet_send(f, &f->conns[i], BC_MSG_PREPARE, b);
 		cJSON_Delete(b);
 	}

@@ -19,7 +19,10 @@
 #          without them; note that on a host with systemd the packages also
 #          start their services on :9100 and :9090); qemu-system-x86 and
 #          busybox-static (the vmlab tests boot guests; the guest kernel is
-#          downloaded into a cache at test time, see docs/vmlab.md)
+#          downloaded into a cache at test time, see docs/vmlab.md); lintian
+#          (test_package_deb checks the .deb; it skips without it), mandoc (the
+#          man page linter of test_man_pages; groff serves otherwise) and rpm
+#          (rpmbuild: CPack then also makes the .rpm)
 # Fedora/RHEL (names listed, not exercised by CI):
 #   build: gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
 #          liburing-devel cjson-devel libcurl-devel
@@ -34,6 +37,7 @@ liburing-devel cjson-devel libcurl-devel fio iproute util-linux python3-six e2fs
 clang compiler-rt python3-pyyaml ansible-core"
 if [ "${1:-}" = "--test" ]; then
 	DEB_PKGS="$DEB_PKGS chromium prometheus-node-exporter prometheus qemu-system-x86"
+	DEB_PKGS="$DEB_PKGS lintian mandoc rpm"
 	# the vmlab guests' userland; an installed (dynamic) busybox serves too, and
 	# busybox-static would replace it
 	command -v busybox >/dev/null 2>&1 || DEB_PKGS="$DEB_PKGS busybox-static"

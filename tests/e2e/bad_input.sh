@@ -57,15 +57,19 @@ unreachable_agent)
 		"[{\"agent\": \"c1\", \"path\": \"v.dat\", \"size\": \"1m\"}, {\"agent\": \"far\", \"path\": \"/dev/null\"}]" '' >"$T/p.json"
 	expect 1 "agent far \(tcp://127\.0\.0\.1:$port\): no answer to HELLO within 1\.0 s"
 	R=$(run_dir "$T/out")
-	[ "$(json "$R/run.json" 'r["status"]')" = failed ] || fail "run.json does not record the failure"
+	[ "$(json "$R/run.json" 'r["status"]')" = "not started" ] || fail "run.json does not record the failure as not started"
 	json "$R/run.json" "'agent far' in r['error']" | grep -qx True || fail "run.json error does not name the agent"
 	grep -q '"event":"run_end"' "$R/events.jsonl" || fail "events.jsonl not closed"
+	# nothing ran: said on the terminal, and no reports that look like partial results
+	grep -q "run NOT STARTED, nothing was measured: $R/" "$T/stdout" || fail "the terminal does not say the run did not start"
+	! grep -q "partial results" "$T/stdout" || fail "a run that never started claims partial results"
+	[ ! -e "$R/summary.md" ] && [ ! -e "$R/report.html" ] || fail "reports written for a run that never started"
 	;;
 unopenable_path)
 	base "$LOCAL" '[{"agent": "c1", "path": "v.dat", "size": "1m"}, {"agent": "c1", "path": "/nonexistent-bc-dir/vol.dat"}]' '' >"$T/p.json"
 	expect 1 "agent c1 \(tcp://127\.0\.0\.1:[0-9]+\): .*/nonexistent-bc-dir/vol\.dat"
 	R=$(run_dir "$T/out")
-	[ "$(json "$R/run.json" 'r["status"]')" = failed ] || fail "run.json does not record the failure"
+	[ "$(json "$R/run.json" 'r["status"]')" = "not started" ] || fail "run.json does not record the failure as not started"
 	json "$R/run.json" "r['steps'][0]['status'] == 'failed' and '/nonexistent-bc-dir/vol.dat' in r['steps'][0]['error']" |
 		grep -qx True || fail "run.json step does not record the failed path"
 	;;

@@ -155,10 +155,10 @@ ran=$((ran + 1))
 CF=$D/container/Containerfile
 [ "$(grep -c '^FROM debian:12' "$CF")" = 2 ] || fail "Containerfile: expected two Debian 12 stages"
 grep -q '^FROM debian:12 AS build' "$CF" || fail "Containerfile: no build stage"
-grep -q '^COPY --from=build .*bench-agent' "$CF" || fail "Containerfile: binaries not copied"
+grep -q '^COPY --from=build .*\(bench-agent\|bench-coord_.*\.deb\)' "$CF" || fail "Containerfile: binaries not copied"
 sed -n '/^FROM debian:12-slim/,$p' "$CF" | grep -q -- '-dev\|build-essential' &&
 	fail "Containerfile: build packages in the runtime stage"
-for d in $(sed -n 's|^COPY \([a-zA-Z]*\) /src/.*|\1|p' "$CF"); do
+for d in $(sed -n 's|^COPY \([a-zA-Z.]*\) /src/.*|\1|p' "$CF"); do
 	[ -e "$BC_SRC/$d" ] || fail "Containerfile copies '$d', which does not exist"
 done
 ran=$((ran + 1))

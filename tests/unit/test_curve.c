@@ -132,6 +132,34 @@ static void test_monitor(void)
 	zcert_destroy(&cli);
 }
 
+/* fingerprints against an independent SHA-256 (python hashlib), quoting the shell reads back */
+static void test_fingerprint_quote(void)
+{
+	char fp[BC_FINGERPRINT_LEN + 1], q[128], kh[300], pinned[BC_KEY_Z85_LEN + 1], err[512];
+	const char *k2 = "rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7";
+
+	/* 32 zero bytes are forty '0' in Z85 */
+	CHECK(bc_curve_fingerprint("0000000000000000000000000000000000000000", fp) == 0);
+	CHECK_MSG(!strcmp(fp, "SHA256:Zmh6rfhivXdsj8GLjp+OIAiXFIVu4jOzkCpZHQ1fKSU"), "got %s", fp);
+	CHECK(bc_curve_fingerprint("not a key", fp) == -EINVAL);
+	CHECK_MSG(!strcmp(bc_shell_quote("tcp://h:7470", q, sizeof(q)), "tcp://h:7470"), "got %s",
+		  q);
+	CHECK_MSG(
+	    !strcmp(bc_shell_quote(k2, q, sizeof(q)), "'rq:rM>}U?@Lns47E1%kR.o@n%FcmmsL/@{H8]yf7'"),
+	    "got %s", q);
+	CHECK_MSG(!strcmp(bc_shell_quote("it's", q, sizeof(q)), "'it'\\''s'"), "got %s", q);
+	CHECK_MSG(!strcmp(bc_shell_quote("", q, sizeof(q)), "''"), "got %s", q);
+	/* pin: new, same, other */
+	snprintf(kh, sizeof(kh), "%s/sub/kh", s_dir);
+	CHECK(bc_known_hosts_pin(kh, "a1", k2, "t", pinned, err, sizeof(err)) == 1);
+	CHECK(bc_known_hosts_pin(kh, "a1", k2, "t", pinned, err, sizeof(err)) == 0);
+	CHECK(bc_known_hosts_pin(kh, "a1", "0000000000000000000000000000000000000000", "t", pinned,
+				 err, sizeof(err)) == -EKEYREJECTED);
+	CHECK(!strcmp(pinned, k2));
+	CHECK(bc_known_hosts_pin(kh, "a b", k2, "t", pinned, err, sizeof(err)) == -EINVAL);
+	CHECK(bc_known_hosts_lookup(kh, "a1", NULL, pinned, err, sizeof(err)) == 0);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -142,6 +170,7 @@ int main(void)
 	zsys_set_logstream(NULL);
 	test_keys();
 	test_known_hosts();
+	test_fingerprint_quote();
 	test_monitor();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", s_dir);
 	CHECK(system(cmd) == 0);

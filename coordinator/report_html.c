@@ -568,6 +568,8 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 	bc_table_emit(f, bc_table_verdicts, r, true, 2);
 	if (cJSON_GetArraySize(steps))
 		s_overview(f, steps);
+	bc_table_emit(f, bc_table_repeats, r, true, 2);
+	bc_table_emit(f, bc_table_series_ci, r, true, 2);
 	s_environment(f, r);
 	cJSON_ArrayForEach(st, steps) s_step(f, st, i++);
 	s_waf(f, steps);

@@ -34,6 +34,8 @@ struct bc_report {
 	/* evaluated "expect" criteria (report_expect.c), [] when none */
 	cJSON *expect;
 	bool run_borrowed; /* run is the caller's (bc_report_write_all_run): not freed here */
+	/* per-second latency from events.jsonl for the heatmaps (report_chart.c), or NULL */
+	struct bc_heat *heat;
 };
 
 /* report.c */
@@ -217,6 +219,19 @@ bool bc_rep_member(const cJSON *st, const char *name);
 int bc_rep_count(const cJSON *run, const char *name, int *nok);
 struct bc_table *bc_table_repeats(const struct bc_report *r);
 struct bc_table *bc_table_series_ci(const struct bc_report *r);
+
+/*
+ * report_chart.c: latency distribution, heatmap and latency-vs-IOPS charts,
+ * into report.html (a "Latency charts" section) and as SVG files in
+ * DIR/charts/ (0 or -errno, logged)
+ */
+void bc_chart_html(FILE *f, const struct bc_report *r);
+/* read once per report: r->heat from DIR/events.jsonl (NULL without memory) */
+struct bc_heat *bc_heat_load(const struct bc_report *r);
+void bc_heat_free(struct bc_heat *ht);
+int bc_chart_files(const struct bc_report *r);
+/* read and write apart, per step that mixes them: total, agents, nodes */
+struct bc_table *bc_table_rw(const struct bc_report *r);
 
 /* the entity levels of a run.json step, in report order */
 struct bc_report_level {

@@ -19,7 +19,7 @@
 #define S_NIC_MAX 15
 
 static const char *const s_root_keys[] = {
-    "name", "description", "agents", "nodes", "volumes", "defaults", "steps", "expect", "destructive", "on_agent_loss", NULL,
+    "name", "description", "agents", "nodes", "volumes", "defaults", "steps", "expect", "destructive", "on_agent_loss", "repeat", NULL,
 };
 static const char *const s_agent_keys[] = {"name", "endpoint", "server_key", NULL};
 static const char *const s_node_keys[] = {"name", "addresses", "metrics", "nic",
@@ -37,6 +37,7 @@ static const char *const s_step_keys[] = {
     "volume_workloads", "sweep", /* bc_profile_sweep.c */
     "placement", "stream_share", "streams", /* bc_streams.c */
     "experiment", /* bc_experiment.c */
+    "repeat",	  /* bc_profile_repeat.c */
     NULL,
 };
 
@@ -560,6 +561,8 @@ static int s_parse_root(struct bc_check *c, const cJSON *root, struct bc_profile
 		ret = bc_profile_parse_expect(c, root, p);
 	if (!ret)
 		ret = s_parse_loss_policy(c, root, p);
+	if (!ret)
+		ret = bc_profile_expand_repeats(c, root, p);
 	return ret;
 }
 

@@ -32,6 +32,8 @@
  *   "steps": [{"name": "...", <workload keys>,      required, >= 1, unique names
  *              "sweep": {"iodepth": [1, 2, 4]}}]       optional, see bc_sweep.h
  *   "expect": [{"step": "...", "metric": "iops", "min": 1}]  optional, see bc_expect.h
+ *   "repeat": 3                          optional, also per step (the step's wins): run
+ *                                        each step N times as "<name>#1".. (bc_profile_repeat.c)
  * }
  * Workload keys (step value > defaults value > built-in default):
  *   rw: read|write|randread|randwrite|rw|randrw (default randread)
@@ -276,6 +278,8 @@ struct bc_step {
 	 */
 	bool win_set;
 	uint64_t win_offset, win_length;
+	/* "repeat" (bc_profile_repeat.c): repetition rep of nrep, named "<name>#<rep>"; 0: once */
+	uint32_t rep, nrep;
 };
 
 /* "abort": stop every agent, exit non-zero; "continue": the others finish the step */
@@ -309,6 +313,13 @@ int bc_profile_parse(const char *text, const char *srcname, struct bc_profile **
 int bc_profile_load(const char *path, struct bc_profile **out, char *err, size_t errlen);
 
 void bc_profile_destroy(struct bc_profile **p);
+
+/*
+ * A repetition's step name ("seq#2", "seq#2@iodepth=4"): true, its step's
+ * name without "#<rep>" in base ("seq", "seq@iodepth=4") and rep; false for
+ * any other name. base and rep may be NULL.
+ */
+bool bc_step_repeat_of(const char *name, char *base, size_t len, uint32_t *rep);
 
 /* Resolved profile (every default applied) as JSON; caller owns the result. */
 cJSON *bc_profile_to_json(const struct bc_profile *p);

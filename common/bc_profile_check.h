@@ -114,6 +114,9 @@ bool bc_streams_to_json(cJSON *obj, const struct bc_workload *wl);
 int bc_check_experiment(struct bc_check *c, const cJSON *item, const char *base,
 			const struct bc_profile *p, const struct bc_step *st, cJSON **out);
 
+/* bc_profile_repeat.c: "repeat" (top level, steps) expanded into p->steps, last */
+int bc_profile_expand_repeats(struct bc_check *c, const cJSON *root, struct bc_profile *p);
+
 /* bc_profile_expect.c: root.expect into p->expects (after steps, agents, nodes) */
 int bc_profile_parse_expect(struct bc_check *c, const cJSON *root, struct bc_profile *p);
 /* p->expects as the profile's "expect" array; caller owns it, NULL without memory */

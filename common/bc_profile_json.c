@@ -5,6 +5,7 @@
  * a valid profile, so it parses back to the same thing.
  */
 #include <errno.h>
+#include <stdio.h>
 
 #include "bc_profile.h"
 #include "bc_profile_check.h"
@@ -113,15 +114,20 @@ static cJSON *s_volume(const struct bc_profile *p, const struct bc_volume_spec *
 static cJSON *s_step(const struct bc_step *st)
 {
 	cJSON *j = cJSON_CreateObject();
+	char name[BC_NAME_MAX];
 
+	/* a repeated step once, with its "repeat", so the file parses back to the same steps */
+	if (!bc_step_repeat_of(st->name, name, sizeof(name), NULL) || st->nrep <= 1)
+		snprintf(name, sizeof(name), "%s", st->name);
 	if (j &&
-	    (!cJSON_AddStringToObject(j, "name", st->name) || !s_add_workload(j, &st->wl) ||
+	    (!cJSON_AddStringToObject(j, "name", name) || !s_add_workload(j, &st->wl) ||
 	     (st->sweep && !cJSON_AddItemToObject(j, "sweep", cJSON_Duplicate(st->sweep, true))) ||
 	     (st->experiment &&
 	      !cJSON_AddItemToObject(j, "experiment", cJSON_Duplicate(st->experiment, true))) ||
 	     (st->volume_workloads &&
 	      !cJSON_AddItemToObject(j, "volume_workloads",
-				     cJSON_Duplicate(st->volume_workloads, true))))) {
+				     cJSON_Duplicate(st->volume_workloads, true))) ||
+	     (st->nrep > 1 && !cJSON_AddNumberToObject(j, "repeat", st->nrep)))) {
 		cJSON_Delete(j);
 		j = NULL;
 	}
@@ -157,7 +163,8 @@ cJSON *bc_profile_to_json(const struct bc_profile *p)
 	for (i = 0; ok && i < p->nvolumes; i++)
 		ok = s_append(vols, s_volume(p, &p->volumes[i]));
 	for (i = 0; ok && i < p->nsteps; i++)
-		ok = s_append(steps, s_step(&p->steps[i]));
+		if (p->steps[i].rep <= 1)
+			ok = s_append(steps, s_step(&p->steps[i]));
 	/* absent rather than empty, so a profile without criteria reads back unchanged */
 	if (ok && p->nexpects)
 		ok = cJSON_AddItemToObject(j, "expect", bc_profile_expect_json(p));

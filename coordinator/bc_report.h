@@ -34,6 +34,8 @@ struct bc_report {
 	/* evaluated "expect" criteria (report_expect.c), [] when none */
 	cJSON *expect;
 	bool run_borrowed; /* run is the caller's (bc_report_write_all_run): not freed here */
+	/* per-second latency from events.jsonl for the heatmaps (report_chart.c), or NULL */
+	struct bc_heat *heat;
 };
 
 /* report.c */
@@ -198,6 +200,45 @@ void bc_svg_bars(FILE *f, const struct bc_svg_chart *c, const char *const *label
 		 int n);
 /* the colour of palette index i ("#4e79a7"); -1 is the total's */
 const char *bc_svg_color(int i);
+
+/*
+ * report_repeat.c: figures with 95% intervals (common/bc_ci.h). A figure
+ * of step group name (a step's name, or a repeated step's without "#k")
+ * for op "total", "read" or "write": over its repetitions that finished
+ * (*reps true; Student t), else of the one step's per-second series (op
+ * "total"; batch means), else the bare window figure without an interval.
+ * 0, -ENOENT (no such step), -ENODATA (no figure) or -ENOMEM.
+ */
+struct bc_ci;
+#define BC_REP_NFIGS 6
+struct bc_rep_fig {
+	const char *key;   /* "iops", "mbps", or a lat_us key ("p99"), in ms */
+	const char *label; /* "IOPS", "p99 ms" */
+	int decimals;
+};
+extern const struct bc_rep_fig bc_rep_figs[BC_REP_NFIGS];
+int bc_rep_ci(const cJSON *run, const char *name, const char *op, const char *fig,
+	      struct bc_ci *ci, bool *reps);
+/* a step's per-second series figure ("iops", "mbps", "mean", "p50", "p99") */
+int bc_rep_series_ci(const cJSON *st, const char *fig, struct bc_ci *ci);
+/* st is a repetition of name; the repetitions of name in run (*nok finished) */
+bool bc_rep_member(const cJSON *st, const char *name);
+int bc_rep_count(const cJSON *run, const char *name, int *nok);
+struct bc_table *bc_table_repeats(const struct bc_report *r);
+struct bc_table *bc_table_series_ci(const struct bc_report *r);
+
+/*
+ * report_chart.c: latency distribution, heatmap and latency-vs-IOPS charts,
+ * into report.html (a "Latency charts" section) and as SVG files in
+ * DIR/charts/ (0 or -errno, logged)
+ */
+void bc_chart_html(FILE *f, const struct bc_report *r);
+/* read once per report: r->heat from DIR/events.jsonl (NULL without memory) */
+struct bc_heat *bc_heat_load(const struct bc_report *r);
+void bc_heat_free(struct bc_heat *ht);
+int bc_chart_files(const struct bc_report *r);
+/* read and write apart, per step that mixes them: total, agents, nodes */
+struct bc_table *bc_table_rw(const struct bc_report *r);
 
 /* the entity levels of a run.json step, in report order */
 struct bc_report_level {

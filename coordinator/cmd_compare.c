@@ -1,12 +1,16 @@
 /*
  * cmd_compare.c - `bench-coord compare RUN_A RUN_B...`: the same steps of
- * several runs side by side - IOPS, MB/s and p99 of the total over the
- * measured window, each as a difference from the first run - and a verdict
- * per step: "consistent" when every run is within the threshold of the
- * first on all three figures. Steps are matched by name. The table goes to
- * stdout and, with --md FILE, to a Markdown file. Exit 0 when every step is
- * consistent, 1 when any is not (or cannot be compared), 2 on bad usage or
- * an unreadable run.
+ * several runs side by side - IOPS, MB/s, mean and p99 latency of the
+ * total - each run against the first: "higher", "lower" or "not
+ * distinguishable" from the 95% interval of the difference (Welch), where
+ * each run's interval is over its repetitions of the step ("repeat"), or
+ * of the step's per-second series (batch means) when it ran once
+ * (report_repeat.c, common/bc_ci.h). Repetitions "<step>#k" are matched as
+ * their step. With --threshold (the former rule) a step is "consistent"
+ * when every run is within PCT% of the first on IOPS, MB/s and p99. The
+ * table goes to stdout and, with --md FILE, to a Markdown file. Exit 0 when
+ * no step differs, 1 when any does (or cannot be compared), 2 on bad usage
+ * or an unreadable run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_ci.h"
 #include "bc_fdp.h"
 #include "bc_log.h"
 #include "bc_report.h"
@@ -43,13 +48,14 @@ static const struct {
 
 static void s_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: bench-coord compare [options] RUN_A RUN_B...\n"
-		"  compare the steps of several runs (matched by name) with the first\n"
-		"  -t, --threshold PCT      consistent when IOPS, MB/s and p99 are within PCT%%\n"
-		"                           of the first run (default 5)\n"
-		"      --lat-threshold PCT  a separate threshold for p99 (default: --threshold)\n"
-		"      --md FILE            also write the comparison as Markdown to FILE\n");
+	fprintf(f, "usage: bench-coord compare [options] RUN_A RUN_B...\n"
+		   "  compare the steps of several runs (matched by name) with the first:\n"
+		   "  higher, lower or not distinguishable from 95%% intervals over each step's\n"
+		   "  repetitions (\"repeat\"), or over its seconds when it ran once\n"
+		   "  -t, --threshold PCT      instead: consistent when IOPS, MB/s and p99 are\n"
+		   "                           within PCT%% of the first run\n"
+		   "      --lat-threshold PCT  with --threshold, a separate one for p99\n"
+		   "      --md FILE            also write the comparison as Markdown to FILE\n");
 }
 
 static const cJSON *s_step(const cJSON *run, const char *name)
@@ -81,9 +87,131 @@ struct s_cmp {
 	struct s_run *runs;
 	int n;
 	double thr, lat_thr;
+	bool fixed; /* --threshold: the fixed-threshold rule instead of intervals */
 	FILE *md;
 	int consistent, inconsistent, incomparable;
 };
+
+/* the figures the interval rule judges (keys of bc_rep_ci) */
+static const struct {
+	const char *head, *key;
+	int decimals;
+} s_ci_figs[] = {
+    {"IOPS", "iops", 0},
+    {"MB/s", "mbps", 1},
+    {"mean ms", "mean", 3},
+    {"p99 ms", "p99", 3},
+};
+#define S_NCI (sizeof(s_ci_figs) / sizeof(s_ci_figs[0]))
+
+/* "[1,234, 1,456] (5 reps)" / "(one step, 60 s)" / "(no interval)" */
+static void s_ci_text(const struct bc_ci *ci, bool reps, int dec, char *buf, size_t len)
+{
+	if (isnan(ci->half))
+		snprintf(buf, len, "(no interval, n=%d)", ci->n);
+	else
+		snprintf(buf, len, "[%.*f, %.*f] (%d %s)", dec, ci->lo, dec, ci->hi, ci->n,
+			 reps ? "reps" : "s");
+}
+
+/* one step (or repeated step) across every run by the interval rule */
+static void s_compare_step_ci(struct s_cmp *c, const char *name)
+{
+	char verdict[512] = "", diffs[384] = "";
+	bool comparable = true, differ = false;
+	struct bc_ci ci0[S_NCI];
+	bool have0[S_NCI], reps;
+	size_t i;
+	int r;
+
+	printf("\nstep %s\n  %-32s %-8s %12s %-30s %-26s %s\n", name, "run", "figure", "mean",
+	       "95% interval", "vs first [95% interval]", "verdict");
+	if (c->md) {
+		fprintf(c->md, "\n## Step ");
+		bc_md_puts(c->md, name);
+		fprintf(c->md, "\n\n| run | figure | mean | 95%% interval | difference from the "
+			       "first [95%% interval] | verdict |\n|---|---|---:|---|---|---|\n");
+	}
+	for (i = 0; i < S_NCI; i++)
+		have0[i] =
+		    !bc_rep_ci(c->runs[0].run, name, "total", s_ci_figs[i].key, &ci0[i], &reps);
+	for (r = 0; r < c->n; r++) {
+		for (i = 0; i < S_NCI; i++) {
+			struct bc_ci ci, d;
+			char iv[96] = "-", dv[96] = "-";
+			const char *word = r ? "-" : "(reference)";
+			enum bc_cmp v;
+			int dec = s_ci_figs[i].decimals;
+
+			if (bc_rep_ci(c->runs[r].run, name, "total", s_ci_figs[i].key, &ci,
+				      &reps)) {
+				comparable = false;
+				printf("  %-32.32s %-8s %12s\n", c->runs[r].label,
+				       s_ci_figs[i].head, "absent");
+				if (c->md) {
+					fprintf(c->md, "| ");
+					bc_md_puts(c->md, c->runs[r].label);
+					fprintf(c->md, " | %s | absent | | | |\n",
+						s_ci_figs[i].head);
+				}
+				if (!verdict[0])
+					snprintf(verdict, sizeof(verdict),
+						 "not comparable: no finished step in %s",
+						 c->runs[r].label);
+				continue;
+			}
+			s_ci_text(&ci, reps, dec, iv, sizeof(iv));
+			if (r && have0[i]) {
+				v = bc_ci_compare(&ci, &ci0[i], &d);
+				word = bc_cmp_word(v);
+				if (v == BC_CMP_NONE) {
+					comparable = false;
+				} else if (ci0[i].mean != 0 && !isnan(d.half)) {
+					snprintf(dv, sizeof(dv), "%+.1f%% [%+.1f%%, %+.1f%%]",
+						 100 * d.mean / ci0[i].mean,
+						 100 * d.lo / ci0[i].mean,
+						 100 * d.hi / ci0[i].mean);
+				} else {
+					snprintf(dv, sizeof(dv), "%+.*f", dec, d.mean);
+				}
+				if (v == BC_CMP_HIGHER || v == BC_CMP_LOWER) {
+					differ = true;
+					snprintf(diffs + strlen(diffs),
+						 sizeof(diffs) - strlen(diffs), "%s%s %s %s",
+						 diffs[0] ? "; " : "", c->runs[r].label,
+						 s_ci_figs[i].head, word);
+				}
+			}
+			printf("  %-32.32s %-8s %12.*f %-30s %-26s %s\n", c->runs[r].label,
+			       s_ci_figs[i].head, dec, ci.mean, iv, dv, word);
+			if (c->md) {
+				fprintf(c->md, "| ");
+				bc_md_puts(c->md, c->runs[r].label);
+				fprintf(c->md, " | %s | %.*f | %s | %s | %s |\n", s_ci_figs[i].head,
+					dec, ci.mean, iv, dv, word);
+			}
+		}
+	}
+	if (differ) {
+		c->inconsistent++;
+		snprintf(verdict, sizeof(verdict), "DIFFERENT: %s", diffs);
+	} else if (!comparable) {
+		c->incomparable++;
+		if (!verdict[0])
+			snprintf(verdict, sizeof(verdict),
+				 "not comparable: no interval (repeat the step, or run it for at "
+				 "least 8 s)");
+	} else {
+		c->consistent++;
+		snprintf(verdict, sizeof(verdict), "not distinguishable");
+	}
+	printf("  verdict: %s\n", verdict);
+	if (c->md) {
+		fprintf(c->md, "\nVerdict: **");
+		bc_md_puts(c->md, verdict);
+		fprintf(c->md, "**\n");
+	}
+}
 
 /* one step across every run: table rows and the verdict */
 static void s_compare_step(struct s_cmp *c, const char *name)
@@ -317,6 +445,7 @@ int bc_cmd_compare(int argc, char **argv)
 		case 't':
 			if (s_parse_pct("--threshold", optarg, &c.thr))
 				return 2;
+			c.fixed = true;
 			break;
 		case 'L':
 			if (s_parse_pct("--lat-threshold", optarg, &c.lat_thr))
@@ -337,6 +466,10 @@ int bc_cmd_compare(int argc, char **argv)
 		s_usage(stderr);
 		return 2;
 	}
+	if (c.lat_thr >= 0 && !c.fixed) {
+		bc_error("--lat-threshold: only with --threshold");
+		return 2;
+	}
 	if (c.lat_thr < 0)
 		c.lat_thr = c.thr;
 	for (i = optind; i < argc; i++)
@@ -348,11 +481,17 @@ int bc_cmd_compare(int argc, char **argv)
 			bc_error("cannot create '%s': %s", md_path, strerror(errno));
 			goto out;
 		}
-		fprintf(c.md,
-			"# bench-coord compare\n\nDifferences from the first run; consistent "
-			"when within %g%% (p99: %g%%).\n\n| | run | profile | started | "
-			"status |\n|---|---|---|---|---|\n",
-			c.thr, c.lat_thr);
+		if (c.fixed)
+			fprintf(c.md,
+				"# bench-coord compare\n\nDifferences from the first run; "
+				"consistent when within %g%% (p99: %g%%).\n\n",
+				c.thr, c.lat_thr);
+		else
+			fprintf(c.md,
+				"# bench-coord compare\n\nEach run against the first: "
+				"higher, lower or not distinguishable from the 95%% interval "
+				"of the difference (over repetitions, else over seconds).\n\n");
+		fprintf(c.md, "| | run | profile | started | status |\n|---|---|---|---|---|\n");
 		for (i = 0; i < c.n; i++) {
 			fprintf(c.md, "| %c | ", 'A' + i);
 			bc_md_puts(c.md, runs[i].label);
@@ -368,20 +507,34 @@ int bc_cmd_compare(int argc, char **argv)
 		cJSON_ArrayForEach(st, bc_rj(runs[i].run, "steps"))
 		{
 			const char *nm = bc_rj_str("?", st, "name");
+			char base[BC_NAME_MAX + 32];
 			const cJSON *x;
 			bool seen = false;
+
+			/* by intervals, a step's repetitions are one step */
+			if (!c.fixed && bc_step_repeat_of(nm, base, sizeof(base), NULL))
+				nm = base;
 
 			cJSON_ArrayForEach(x, names) seen |= !strcmp(x->valuestring, nm);
 			if (!seen)
 				cJSON_AddItemToArray(names, cJSON_CreateString(nm));
 		}
-	cJSON_ArrayForEach(st, names) s_compare_step(&c, st->valuestring);
+	cJSON_ArrayForEach(st, names)
+	{
+		if (c.fixed)
+			s_compare_step(&c, st->valuestring);
+		else
+			s_compare_step_ci(&c, st->valuestring);
+	}
 	s_compare_experiments(&c);
-	printf("\n%d step(s): %d consistent, %d inconsistent, %d not comparable\n",
-	       cJSON_GetArraySize(names), c.consistent, c.inconsistent, c.incomparable);
+	printf("\n%d step(s): %d %s, %d %s, %d not comparable\n", cJSON_GetArraySize(names),
+	       c.consistent, c.fixed ? "consistent" : "not distinguishable", c.inconsistent,
+	       c.fixed ? "inconsistent" : "different", c.incomparable);
 	if (c.md) {
-		fprintf(c.md, "\n%d step(s): %d consistent, %d inconsistent, %d not comparable.\n",
-			cJSON_GetArraySize(names), c.consistent, c.inconsistent, c.incomparable);
+		fprintf(c.md, "\n%d step(s): %d %s, %d %s, %d not comparable.\n",
+			cJSON_GetArraySize(names), c.consistent,
+			c.fixed ? "consistent" : "not distinguishable", c.inconsistent,
+			c.fixed ? "inconsistent" : "different", c.incomparable);
 		if (fclose(c.md)) {
 			bc_error("cannot write '%s': %s", md_path, strerror(errno));
 			c.md = NULL;

@@ -8,9 +8,11 @@
  *    for people on stderr, so `bench-coord run --json p.json | jq` works.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +24,47 @@
 
 static enum bc_live_mode s_mode = BC_LIVE_LINES;
 static int s_panel_lines; /* lines of the panel drawn last, to erase them */
+
+/*
+ * The terminal's size, asked each time the panel is drawn (a window may be
+ * resized mid-run); 80x24 when it does not say.
+ */
+static void s_term_size(int *cols, int *rows)
+{
+	struct winsize ws;
+
+	*cols = 80;
+	*rows = 24;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col && ws.ws_row) {
+		*cols = ws.ws_col;
+		*rows = ws.ws_row;
+	}
+}
+
+/*
+ * One line of at most cols - 1 columns (everything here is ASCII): a line
+ * that filled the row would wrap on some terminals, and a wrapped line is
+ * two rows the panel's erase does not count - the leftovers it must avoid.
+ */
+static void s_tty_line(int cols, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void s_tty_line(int cols, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int max = cols - 1 < (int)sizeof(buf) - 1 ? cols - 1 : (int)sizeof(buf) - 1;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (max < 1)
+		max = 1;
+	if ((int)strlen(buf) > max)
+		buf[max] = '\0';
+	printf("%s\n", buf);
+}
+
+/* the per-second line is 87 columns with its clock; narrower terminals go without it */
+#define S_LINE_COLS 88
 
 void bc_live_init(enum bc_live_mode mode)
 {
@@ -73,6 +116,27 @@ static void s_erase_panel(void)
 	}
 }
 
+/* the step's header on a terminal: as the lines', fitted to its width */
+static void s_tty_header(const struct bc_step_result *res)
+{
+	const struct bc_workload *wl = &res->step->wl;
+	int cols, rows;
+
+	s_term_size(&cols, &rows);
+	printf("\n");
+	s_tty_line(cols, "step %s: %s bs=%u iodepth=%u numjobs=%u ramp=%us runtime=%us",
+		   res->step->name, bc_rw_names[wl->rw], wl->bs, wl->iodepth, wl->numjobs,
+		   wl->ramp_s, wl->runtime_s);
+	if (cols >= S_LINE_COLS)
+		s_tty_line(cols, "%-8s %4s %-5s %7s %11s %9s %6s %9s %9s %9s", "time", "sec",
+			   "phase", "agents", "IOPS", "MB/s", "read%", "mean_ms", "p99_ms",
+			   "max_ms");
+	else
+		s_tty_line(cols, "%4s %-5s %7s %11s %9s %6s %9s %9s %9s", "sec", "phase", "agents",
+			   "IOPS", "MB/s", "read%", "mean_ms", "p99_ms", "max_ms");
+	fflush(stdout);
+}
+
 void bc_live_header(const struct bc_step_result *res)
 {
 	const struct bc_workload *wl = &res->step->wl;
@@ -80,6 +144,10 @@ void bc_live_header(const struct bc_step_result *res)
 	if (s_mode == BC_LIVE_JSON || s_mode == BC_LIVE_QUIET)
 		return;
 	s_erase_panel();
+	if (s_mode == BC_LIVE_TTY) {
+		s_tty_header(res);
+		return;
+	}
 	printf("\nstep %s: %s bs=%u iodepth=%u numjobs=%u ramp=%us runtime=%us\n", res->step->name,
 	       bc_rw_names[wl->rw], wl->bs, wl->iodepth, wl->numjobs, wl->ramp_s, wl->runtime_s);
 	printf("%-8s %4s %-5s %7s %11s %9s %6s %9s %9s %9s\n", "time", "sec", "phase", "agents",
@@ -146,40 +214,91 @@ static void s_json(const struct bc_step_result *res, uint32_t k, int nagents)
 	cJSON_Delete(o);
 }
 
-static void s_panel_level(const struct bc_agg *g, int l, uint32_t k, const char *what)
+/* a level's rows, at most max of them (the last saying how many more there are) */
+static void s_panel_level(const struct bc_agg *g, int l, uint32_t k, const char *what, int cols,
+			  int max)
 {
-	int i;
+	int i, n = g->nent[l] <= max ? g->nent[l] : max - 1;
 
-	for (i = 0; i < g->nent[l] && i < S_PANEL_ROWS; i++) {
+	for (i = 0; i < n; i++) {
 		struct s_fig e = s_fig(&g->ent[l][i].secs[k]);
 
-		printf("  %-6s %-24.24s %11" PRIu64 " %9.1f %9.3f\n", what, g->ent[l][i].name,
-		       e.ios, (double)e.bytes / 1e6, e.p99_ms);
+		s_tty_line(cols, "  %-6s %-24.24s %11" PRIu64 " %9.1f %9.3f", what,
+			   g->ent[l][i].name, e.ios, (double)e.bytes / 1e6, e.p99_ms);
 		s_panel_lines++;
 	}
-	if (g->nent[l] > S_PANEL_ROWS) {
-		printf("  %-6s ... and %d more\n", what, g->nent[l] - S_PANEL_ROWS);
+	if (n < g->nent[l]) {
+		s_tty_line(cols, "  %-6s ... and %d more", what, g->nent[l] - n);
 		s_panel_lines++;
 	}
 }
 
+/*
+ * The panel fits the terminal: every line shorter than its width, and the
+ * whole panel at most rows - 2 lines, since the cursor cannot go up past
+ * the top of the screen to erase what scrolled there.
+ */
 static void s_panel(const struct bc_step_result *res, uint32_t k, const struct bc_live_progress *p)
 {
 	const struct bc_agg *g = &res->agg;
 	uint32_t left = g->seconds - k - 1;
-	int width = 30, done = (int)((k + 1) * (uint64_t)width / (g->seconds ? g->seconds : 1));
-	char bar[64];
+	int cols, rows, width, done, room, na, nn, want_a, want_n, nlen;
+	char bar[64], text[256];
 
+	s_term_size(&cols, &rows);
+	/* the step's name gives way first, then the bar (10 to 30 columns), then the ETAs */
+	snprintf(text, sizeof(text),
+		 " step %d/%d %s  second %u/%u  step ETA %u:%02u  run ETA %u:%02u", p->step + 1,
+		 p->nsteps, "", k + 1, g->seconds, left / 60, left % 60, (left + p->after_s) / 60,
+		 (left + p->after_s) % 60);
+	nlen = cols - 1 - 4 - 10 - (int)strlen(text);
+	nlen = nlen < 8 ? 8 : nlen;
+	snprintf(text, sizeof(text),
+		 " step %d/%d %.*s  second %u/%u  step ETA %u:%02u  run ETA %u:%02u", p->step + 1,
+		 p->nsteps, nlen, res->step->name, k + 1, g->seconds, left / 60, left % 60,
+		 (left + p->after_s) / 60, (left + p->after_s) % 60);
+	width = cols - 1 - 4 - (int)strlen(text);
+	width = width > 30 ? 30 : width < 10 ? 10 : width;
+	done = (int)((k + 1) * (uint64_t)width / (g->seconds ? g->seconds : 1));
 	memset(bar, '#', (size_t)done);
 	memset(bar + done, '.', (size_t)(width - done));
 	bar[width] = 0;
-	printf("  [%s] step %d/%d %s  second %u/%u  step ETA %u:%02u  run ETA %u:%02u\n", bar,
-	       p->step + 1, p->nsteps, res->step->name, k + 1, g->seconds, left / 60, left % 60,
-	       (left + p->after_s) / 60, (left + p->after_s) % 60);
-	printf("  %-6s %-24s %11s %9s %9s\n", "", "this second", "IOPS", "MB/s", "p99_ms");
+	s_tty_line(cols, "  [%s]%s", bar, text);
+	s_tty_line(cols, "  %-6s %-24s %11s %9s %9s", "", "this second", "IOPS", "MB/s", "p99_ms");
 	s_panel_lines = 2;
-	s_panel_level(g, BC_LVL_AGENT, k, "client");
-	s_panel_level(g, BC_LVL_NODE, k, "node");
+	room = rows - 2 - s_panel_lines;
+	want_a = g->nent[BC_LVL_AGENT] < S_PANEL_ROWS ? g->nent[BC_LVL_AGENT] : S_PANEL_ROWS;
+	want_n = g->nent[BC_LVL_NODE] < S_PANEL_ROWS ? g->nent[BC_LVL_NODE] : S_PANEL_ROWS;
+	/* short of room, the nodes keep at least half: they are where ceilings are */
+	nn = want_n < room / 2 ? want_n : room / 2;
+	na = want_a < room - nn ? want_a : room - nn;
+	nn = want_n < room - na ? want_n : room - na;
+	if (na > 0)
+		s_panel_level(g, BC_LVL_AGENT, k, "client", cols, na);
+	if (nn > 0)
+		s_panel_level(g, BC_LVL_NODE, k, "node", cols, nn);
+}
+
+/* the per-second line on a terminal: without its clock when that would wrap */
+static void s_tty_second(const struct bc_step_result *res, uint32_t k, int nagents)
+{
+	const struct bc_agg *g = &res->agg;
+	struct s_fig x;
+	int cols, rows;
+	char ag[16];
+
+	s_term_size(&cols, &rows);
+	if (cols >= S_LINE_COLS) {
+		s_line(res, k, nagents);
+		return;
+	}
+	x = s_fig(&g->ent[BC_LVL_TOTAL][0].secs[k]);
+	snprintf(ag, sizeof(ag), "%u/%d", g->agents_reported[k], nagents);
+	s_tty_line(cols, "%4u %-5s %7s %11" PRIu64 " %9.1f %6.1f %9.3f %9.3f %9.3f%s%s", k,
+		   k < g->ramp_s ? "ramp" : "run", ag, x.ios, (double)x.bytes / 1e6,
+		   x.ios ? 100.0 * (double)x.rd / (double)x.ios : 0.0, x.mean_ms, x.p99_ms,
+		   x.max_ms, g->ent[BC_LVL_TOTAL][0].secs[k].errors ? " ERR" : "",
+		   g->late[k] ? " late" : "");
 }
 
 void bc_live_second(const struct bc_step_result *res, uint32_t k, int nagents,
@@ -191,7 +310,7 @@ void bc_live_second(const struct bc_step_result *res, uint32_t k, int nagents,
 		break;
 	case BC_LIVE_TTY:
 		s_erase_panel();
-		s_line(res, k, nagents);
+		s_tty_second(res, k, nagents);
 		if (p)
 			s_panel(res, k, p);
 		break;

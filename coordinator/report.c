@@ -338,6 +338,7 @@ void bc_report_free(struct bc_report *r)
 	cJSON_Delete(r->profile);
 	cJSON_Delete(r->devices);
 	cJSON_Delete(r->expect);
+	bc_heat_free(r->heat);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -397,12 +398,16 @@ int bc_report_write_all_run(const char *dir, cJSON *run)
 		bc_error("%s", err);
 		return rc;
 	}
+	r.heat = bc_heat_load(&r); /* report.html and charts/ both draw the heatmaps */
 	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
 		rc = s_write(&r, outs[i].name, outs[i].fn);
 		if (rc && !first)
 			first = rc;
 	}
 	rc = bc_report_fio_points(&r);
+	if (rc && !first)
+		first = rc;
+	rc = bc_chart_files(&r);
 	if (rc && !first)
 		first = rc;
 	bc_report_free(&r);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_ci.h"
 #include "bc_fdp.h"
 #include "bc_hist.h"
 #include "bc_report.h"
@@ -22,6 +23,45 @@
 static double s_r4(double v)
 {
 	return round(v * 10000.0) / 10000.0;
+}
+
+/*
+ * The mean of a mode's per-iteration WAFs and its 95% interval (Student t:
+ * iterations are separate steps). The mode's "waf" stays the ratio of the
+ * summed counters; this says how much it moves from iteration to iteration.
+ */
+static int s_iter_ci(const cJSON *mode, struct bc_ci *ci)
+{
+	double v[1024];
+	const cJSON *it;
+	int n = 0;
+
+	cJSON_ArrayForEach(it, bc_rj(mode, "waf_iterations"))
+	{
+		if (cJSON_IsNumber(it) && n < 1024)
+			v[n++] = it->valuedouble;
+	}
+	return n ? bc_ci_mean(v, n, 0.95, ci) : -ENODATA;
+}
+
+static void s_add_iter_ci(cJSON *mode)
+{
+	struct bc_ci ci;
+	cJSON *o;
+
+	if (s_iter_ci(mode, &ci))
+		return;
+	o = cJSON_AddObjectToObject(mode, "waf_ci");
+	cJSON_AddNumberToObject(o, "iterations", ci.n);
+	cJSON_AddNumberToObject(o, "mean", s_r4(ci.mean));
+	if (isnan(ci.half)) {
+		cJSON_AddNullToObject(o, "lo");
+		cJSON_AddNullToObject(o, "hi");
+	} else {
+		cJSON_AddNumberToObject(o, "lo", s_r4(ci.lo));
+		cJSON_AddNumberToObject(o, "hi", s_r4(ci.hi));
+	}
+	cJSON_AddNumberToObject(o, "level", 0.95);
 }
 
 /* device counters of one step entry, over every agent's volumes */
@@ -212,6 +252,7 @@ static cJSON *s_mode(const cJSON *steps, const char *name, const char *mode)
 	}
 	cJSON_AddStringToObject(o, "waf_source", source[0] ? source : "none");
 	cJSON_AddItemToObject(o, "waf_iterations", iters);
+	s_add_iter_ci(o);
 	if (have_sim)
 		cJSON_AddNumberToObject(o, "gc_copy_bytes", gc);
 	if (have_mbe)
@@ -282,6 +323,37 @@ static bool s_metric(const cJSON *m, const char *metric, double *v)
 	return true;
 }
 
+/*
+ * Whether two modes' WAFs differ beyond their iteration-to-iteration
+ * spread: the 95% interval of (than - lower) over the iterations (Welch),
+ * as "real_difference": "yes ..." (the interval excludes 0), "no: not
+ * distinguishable ..." or "unknown: ..." (fewer than 2 iterations a mode).
+ */
+static void s_real_difference(cJSON *r, const cJSON *lower, const cJSON *than)
+{
+	struct bc_ci cl, ct, d;
+	enum bc_cmp v;
+	char why[200];
+
+	if (s_iter_ci(lower, &cl) || s_iter_ci(than, &ct)) {
+		cJSON_AddStringToObject(r, "real_difference", "unknown: no WAF per iteration");
+		return;
+	}
+	v = bc_ci_compare(&ct, &cl, &d);
+	if (v == BC_CMP_NONE) {
+		snprintf(why, sizeof(why), "unknown: %d and %d iteration(s), 2 a mode needed", cl.n,
+			 ct.n);
+		cJSON_AddStringToObject(r, "real_difference", why);
+		return;
+	}
+	cJSON_AddNumberToObject(r, "difference_lo", s_r4(d.lo));
+	cJSON_AddNumberToObject(r, "difference_hi", s_r4(d.hi));
+	snprintf(why, sizeof(why), "%s (%+.4f, 95%% CI [%+.4f, %+.4f] over %d+%d iterations)",
+		 v == BC_CMP_SAME ? "no: not distinguishable" : "yes", d.mean, d.lo, d.hi, cl.n,
+		 ct.n);
+	cJSON_AddStringToObject(r, "real_difference", why);
+}
+
 /* one expected direction judged: "as expected", "not observed", "inconclusive (...)" */
 static cJSON *s_verdict_row(const cJSON *modes, const struct bc_experiment *x,
 			    const struct bc_exp_expect *e, bool gc_reached)
@@ -314,6 +386,8 @@ static cJSON *s_verdict_row(const cJSON *modes, const struct bc_experiment *x,
 		cJSON_AddStringToObject(r, "judgement", why);
 		return r;
 	}
+	if (!strcmp(e->metric, "waf"))
+		s_real_difference(r, s_find_mode(modes, lo), s_find_mode(modes, th));
 	big = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
 	diff = big > 0 ? 100.0 * (b - a) / big : 0;
 	cJSON_AddNumberToObject(r, "difference_pct", s_r4(diff));
@@ -534,8 +608,25 @@ static const char *s_fig(const cJSON *r, const char *key, char *buf, size_t len)
 	return buf;
 }
 
+/* "7.6612 [7.5904, 7.7320] (8 it.)": the per-iteration mean and its interval, or "-" */
+static const char *s_ci_text(const cJSON *m, char *buf, size_t len)
+{
+	const cJSON *c = bc_rj(m, "waf_ci");
+
+	if (!c)
+		snprintf(buf, len, "-");
+	else if (!cJSON_IsNumber(bc_rj(c, "lo")))
+		snprintf(buf, len, "%.4f (%.0f it., no interval)", bc_rj_num(c, "mean"),
+			 bc_rj_num(c, "iterations"));
+	else
+		snprintf(buf, len, "%.4f [%.4f, %.4f] (%.0f it.)", bc_rj_num(c, "mean"),
+			 bc_rj_num(c, "lo"), bc_rj_num(c, "hi"), bc_rj_num(c, "iterations"));
+	return buf;
+}
+
 void bc_fdp_md(FILE *f, const cJSON *x)
 {
+	char b8[96];
 	char b1[48], b2[48], b3[32], b4[32], b5[32], b6[32], b7[32];
 	const cJSON *m, *r;
 
@@ -547,8 +638,9 @@ void bc_fdp_md(FILE *f, const cJSON *x)
 		   "over each mode's measurement iterations; latency from their merged "
 		   "histograms.\n\n");
 	fprintf(f, "| mode | placement | iterations | host writes | media writes | WAF | WAF "
-		   "status | read p50 ms | read p99 ms | write p50 ms | write p99 ms |\n");
-	fprintf(f, "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|\n");
+		   "status | read p50 ms | read p99 ms | write p50 ms | write p99 ms | WAF per "
+		   "iteration, mean [95%% CI] |\n");
+	fprintf(f, "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
 	cJSON_ArrayForEach(m, bc_rj(x, "modes"))
 	{
 		char *pl = cJSON_PrintUnformatted(bc_rj(m, "placement"));
@@ -564,15 +656,17 @@ void bc_fdp_md(FILE *f, const cJSON *x)
 			bc_fmt_bytes(bc_rj_num(m, "media_write_bytes"), b2, sizeof(b2)),
 			s_num(m, "waf", 4, b3, sizeof(b3)));
 		bc_md_puts(f, bc_rj_str("-", m, "waf_status"));
-		fprintf(f, " | %s | %s | %s | %s |\n", s_num(m, "read_p50_ms", 3, b4, sizeof(b4)),
+		fprintf(f, " | %s | %s | %s | %s | %s |\n",
+			s_num(m, "read_p50_ms", 3, b4, sizeof(b4)),
 			s_num(m, "read_p99_ms", 3, b5, sizeof(b5)),
 			s_num(m, "write_p50_ms", 3, b6, sizeof(b6)),
-			s_num(m, "write_p99_ms", 3, b7, sizeof(b7)));
+			s_num(m, "write_p99_ms", 3, b7, sizeof(b7)), s_ci_text(m, b8, sizeof(b8)));
 	}
 	fprintf(f, "\nGarbage collection: ");
 	bc_md_puts(f, bc_rj_str("-", x, "gc", "note"));
 	fprintf(f, "\n\n### Expected vs observed\n\n");
-	fprintf(f, "| expected | observed | verdict |\n|---|---|---|\n");
+	fprintf(f, "| expected | observed | verdict | real difference (than - lower) |\n"
+		   "|---|---|---|---|\n");
 	cJSON_ArrayForEach(r, bc_rj(x, "verdict"))
 	{
 		fprintf(f, "| ");
@@ -580,6 +674,8 @@ void bc_fdp_md(FILE *f, const cJSON *x)
 		fprintf(f, " | %s vs %s | ", s_fig(r, "observed_lower", b1, sizeof(b1)),
 			s_fig(r, "observed_than", b2, sizeof(b2)));
 		bc_md_puts(f, bc_rj_str("?", r, "judgement"));
+		fprintf(f, " | ");
+		bc_md_puts(f, bc_rj_str("-", r, "real_difference"));
 		fprintf(f, " |\n");
 	}
 	if (bc_rj(x, "reference")) {
@@ -623,9 +719,11 @@ void bc_fdp_print(FILE *f, const cJSON *x)
 		    cJSON_IsNumber(bc_rj(m, "waf")) ? "" : bc_rj_str("", m, "waf_status"));
 	fprintf(f, "  gc: %s\n", bc_rj_str("-", x, "gc", "note"));
 	cJSON_ArrayForEach(r, bc_rj(x, "verdict"))
-	    fprintf(f, "  expected %-40s observed %s vs %s: %s\n", bc_rj_str("?", r, "expected"),
-		    s_fig(r, "observed_lower", b1, sizeof(b1)),
-		    s_fig(r, "observed_than", b2, sizeof(b2)), bc_rj_str("?", r, "judgement"));
+	    fprintf(f, "  expected %-40s observed %s vs %s: %s%s%s\n",
+		    bc_rj_str("?", r, "expected"), s_fig(r, "observed_lower", b1, sizeof(b1)),
+		    s_fig(r, "observed_than", b2, sizeof(b2)), bc_rj_str("?", r, "judgement"),
+		    bc_rj(r, "real_difference") ? "; real difference: " : "",
+		    bc_rj_str("", r, "real_difference"));
 	fflush(f);
 }
 
@@ -633,7 +731,7 @@ void bc_fdp_html(FILE *f, const cJSON *x)
 {
 	const char *labels[BC_EXP_MODES_MAX];
 	double v[BC_EXP_MODES_MAX];
-	char id[BC_NAME_MAX + 8], b1[48], b2[48];
+	char id[BC_NAME_MAX + 8], b1[48], b2[48], b3[96];
 	struct bc_svg_chart c = {.title = "WAF per mode (measurement iterations)",
 				 .x_label = "placement mode",
 				 .y_label = "WAF (media / host writes)"};
@@ -646,9 +744,9 @@ void bc_fdp_html(FILE *f, const cJSON *x)
 	c.id = id;
 	fprintf(f, "<h3>FDP experiment ");
 	bc_html_puts(f, bc_rj_str("?", x, "step"));
-	fprintf(f,
-		"</h3>\n<table>\n<tr><th>mode</th><th>host writes</th><th>media writes</th>"
-		"<th>WAF</th><th>WAF status</th><th>write p99 ms</th><th>read p99 ms</th></tr>\n");
+	fprintf(f, "</h3>\n<table>\n<tr><th>mode</th><th>host writes</th><th>media writes</th>"
+		   "<th>WAF</th><th>WAF status</th><th>write p99 ms</th><th>read p99 ms</th>"
+		   "<th>WAF per iteration, mean [95%% CI]</th></tr>\n");
 	cJSON_ArrayForEach(m, bc_rj(x, "modes"))
 	{
 		const cJSON *w = bc_rj(m, "waf");
@@ -664,7 +762,8 @@ void bc_fdp_html(FILE *f, const cJSON *x)
 		fprintf(f, "</td><td>");
 		bc_html_puts(f, bc_rj_str("-", m, "waf_status"));
 		fprintf(f, "</td><td>%s</td>", s_num(m, "write_p99_ms", 3, b1, sizeof(b1)));
-		fprintf(f, "<td>%s</td></tr>\n", s_num(m, "read_p99_ms", 3, b1, sizeof(b1)));
+		fprintf(f, "<td>%s</td>", s_num(m, "read_p99_ms", 3, b1, sizeof(b1)));
+		fprintf(f, "<td>%s</td></tr>\n", s_ci_text(m, b3, sizeof(b3)));
 		if (cJSON_IsNumber(w) && n < BC_EXP_MODES_MAX) {
 			labels[n] = bc_rj_str("?", m, "mode");
 			v[n++] = w->valuedouble;
@@ -672,7 +771,8 @@ void bc_fdp_html(FILE *f, const cJSON *x)
 	}
 	fprintf(f, "</table>\n<p>Garbage collection: ");
 	bc_html_puts(f, bc_rj_str("-", x, "gc", "note"));
-	fprintf(f, "</p>\n<table>\n<tr><th>expected</th><th>observed</th><th>verdict</th></tr>\n");
+	fprintf(f, "</p>\n<table>\n<tr><th>expected</th><th>observed</th><th>verdict</th>"
+		   "<th>real difference (than - lower)</th></tr>\n");
 	cJSON_ArrayForEach(r, bc_rj(x, "verdict"))
 	{
 		fprintf(f, "<tr><td>");
@@ -680,6 +780,8 @@ void bc_fdp_html(FILE *f, const cJSON *x)
 		fprintf(f, "</td><td>%s vs ", s_fig(r, "observed_lower", b1, sizeof(b1)));
 		fprintf(f, "%s</td><td>", s_fig(r, "observed_than", b2, sizeof(b2)));
 		bc_html_puts(f, bc_rj_str("?", r, "judgement"));
+		fprintf(f, "</td><td>");
+		bc_html_puts(f, bc_rj_str("-", r, "real_difference"));
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n");

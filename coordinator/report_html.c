@@ -672,9 +672,14 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 	bc_table_emit(f, bc_table_verdicts, r, true, 2);
 	if (cJSON_GetArraySize(steps))
 		s_overview(f, steps);
+	bc_table_emit(f, bc_table_repeats, r, true, 2);
+	bc_table_emit(f, bc_table_series_ci, r, true, 2);
+	bc_table_emit(f, bc_table_rw, r, true, 2);
 	s_environment(f, r);
 	cJSON_ArrayForEach(st, steps) s_step(f, st, i++);
 	s_waf(f, steps);
+	if (cJSON_GetArraySize(steps))
+		bc_chart_html(f, r);
 	fprintf(f, "<p class=\"muted\">Written from run.json by <code>bench-coord report</code>. "
 		   "Charts show every second of each step; the shaded start is the ramp, excluded "
 		   "from the tables.</p>\n</main>\n</body>\n</html>\n");

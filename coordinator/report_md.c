@@ -328,6 +328,9 @@ int bc_report_md(const struct bc_report *r, FILE *f)
 	bc_table_emit(f, bc_table_verdicts, r, false, 2);
 	if (cJSON_GetArraySize(steps))
 		s_overview(f, steps);
+	bc_table_emit(f, bc_table_repeats, r, false, 2);
+	bc_table_emit(f, bc_table_series_ci, r, false, 2);
+	bc_table_emit(f, bc_table_rw, r, false, 2);
 	s_environment(f, r);
 	cJSON_ArrayForEach(st, steps) s_step_detail(f, st);
 	fprintf(f, "\nLatency is submission to completion per I/O (fio's `lat`), percentiles "

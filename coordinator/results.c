@@ -181,8 +181,9 @@ uint32_t bc_result_window_secs(const struct bc_agg *g, const struct bc_entity *e
 /*
  * The window's merged histogram per op as sparse [bucket index, count] pairs
  * (bc_hist.h layout) into o[op].hist: report writers rebuild exact
- * distributions from it (fio.json "bins"). Total and agents only, to keep
- * run.json small.
+ * distributions from it (fio.json "bins", the latency charts). Total,
+ * agents and storage nodes (few, and where ceilings are found); not
+ * volumes, to keep run.json small.
  */
 static void s_add_hists(cJSON *o, const struct bc_volstat *w)
 {
@@ -212,7 +213,7 @@ static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, i
 {
 	cJSON *o = bc_result_window_json(&e->window, bc_result_window_secs(g, e));
 
-	if (lvl == BC_LVL_TOTAL || lvl == BC_LVL_AGENT)
+	if (lvl == BC_LVL_TOTAL || lvl == BC_LVL_AGENT || lvl == BC_LVL_NODE)
 		s_add_hists(o, &e->window);
 	cJSON_AddStringToObject(o, "name", e->name);
 	cJSON_AddItemToObject(o, "all_intervals", s_all_json(&e->all));
@@ -617,6 +618,28 @@ static void s_print_level(FILE *f, const struct bc_step_result *r, int lvl, cons
 			g->nent[lvl] - S_PRINT_ROWS_MAX, plural);
 }
 
+/* a window that mixes reads and writes: each op on its own row under the total */
+static void s_print_ops(FILE *f, const struct bc_volstat *w, uint32_t secs)
+{
+	struct bc_volstat *one;
+	int op;
+
+	if (!w->op[BC_OP_READ].ios || !w->op[BC_OP_WRITE].ios)
+		return;
+	one = malloc(sizeof(*one));
+	for (op = 0; one && op < BC_OP_NR; op++) {
+		char label[16];
+
+		if (!w->op[op].ios)
+			continue;
+		bc_volstat_reset(one);
+		one->op[op] = w->op[op];
+		snprintf(label, sizeof(label), "  %s", bc_op_names[op]);
+		s_print_row(f, label, one, secs);
+	}
+	free(one);
+}
+
 void bc_result_print_step(FILE *f, const struct bc_step_result *r)
 {
 	const struct bc_agg *g = &r->agg;
@@ -632,6 +655,7 @@ void bc_result_print_step(FILE *f, const struct bc_step_result *r)
 	fprintf(f, "  %-32s %11s %9s %6s %9s %9s %9s %9s %7s\n", "", "IOPS", "MB/s", "read%",
 		"mean_ms", "p50_ms", "p99_ms", "max_ms", "errors");
 	s_print_row(f, "total", &t->window, secs);
+	s_print_ops(f, &t->window, secs);
 	s_print_level(f, r, BC_LVL_AGENT, "agent ", "agents");
 	s_print_level(f, r, BC_LVL_NODE, "node ", "nodes");
 	s_print_level(f, r, BC_LVL_VOLUME, "", "volumes");

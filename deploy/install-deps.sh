@@ -42,6 +42,9 @@ if [ "${1:-}" = "--test" ]; then
 	# busybox-static would replace it
 	command -v busybox >/dev/null 2>&1 || DEB_PKGS="$DEB_PKGS busybox-static"
 	RPM_PKGS="$RPM_PKGS chromium"
+	# the live panel's 80x24 test (test_e2e_live_tty) draws into a tmux pane
+	DEB_PKGS="$DEB_PKGS tmux"
+	RPM_PKGS="$RPM_PKGS tmux"
 fi
 
 SUDO=""

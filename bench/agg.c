@@ -5,7 +5,7 @@
  * bc_agg_close_second, as the run loop does, without sockets, CURVE or the
  * event log. It isolates the CPU cost of aggregation from everything the
  * swarm benchmark (bench/swarm.sh) measures end to end, so a change to
- * coordinator/agg.c can be judged on a noisy machine: CPU time is counted
+ * coordinator/agg/agg.c can be judged on a noisy machine: CPU time is counted
  * per thread, not read off a wall clock.
  *
  * usage: bench_agg [-n AGENTS] [-m VOLUMES] [-s SECONDS] [-t WORKERS] [--iops N]

@@ -1,5 +1,5 @@
 /*
- * counters_probe - drive bc_counters (coordinator/bc_counter.h) for one
+ * counters_probe - drive bc_counters (coordinator/counters/bc_counter.h) for one
  * "step" of a few seconds against real endpoints and print the step's node
  * JSON, exactly as the run loop would: the e2e tests point it at a real
  * node_exporter and Prometheus on loopback, and it is a quick way to check

@@ -7,7 +7,7 @@
 # step on it completes without errors, and the bytes arrive on the exported namespace
 # (nvme0n2's diskstats in the guest grow by at least what the agent wrote). The agent's
 # diskstats cross-check holds on the multipath head nvme1n1, whose I/O a 6.1 kernel counts
-# on the path device nvme1c1n1 only (agent/diskstats.c sums a head's paths).
+# on the path device nvme1c1n1 only (agent/host/diskstats.c sums a head's paths).
 . "$(dirname "$0")/lib.sh"
 vmlab_init
 

@@ -148,7 +148,7 @@ for c in s["agents"]:
 names = [w for w in ("node-1", "node-2", "node-3") if w in a["verdict"]]
 assert names == ["node-3"], f"the verdict names {names}"
 assert "node-3" in a["bottleneck"], a["bottleneck"]
-# a throttled drive is a disk queue (coordinator/analysis.c: aqu-sz over 10)
+# a throttled drive is a disk queue (coordinator/analysis/analysis.c: aqu-sz over 10)
 assert a["class"] == "disk/GC-bound", a["class"]
 iops = {n["name"]: n["iops"] for n in s["nodes"]}
 assert iops["node-3"] < min(iops["node-1"], iops["node-2"]), iops

@@ -1,5 +1,5 @@
 /*
- * test_ci.c - confidence intervals (common/bc_ci.c) against known
+ * test_ci.c - confidence intervals (common/figures/bc_ci.c) against known
  * distributions: t quantiles against the published table; the coverage of
  * the 95% interval on simulated normal samples (repetitions) and AR(1)
  * series (one long step), with a fixed seed; the compare verdict on two

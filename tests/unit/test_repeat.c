@@ -1,5 +1,5 @@
 /*
- * test_repeat.c - "repeat" in a profile (common/bc_profile_repeat.c): the
+ * test_repeat.c - "repeat" in a profile (common/profile/bc_profile_repeat.c): the
  * steps expand into "<name>#k" in rounds, the resolved profile parses back
  * to the same steps, bad values name their JSON path, and run.json names
  * map back to their step.

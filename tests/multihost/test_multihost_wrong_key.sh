@@ -37,7 +37,7 @@ run intruder --cert "$HOSTS_DIR/intruder/coord.cert" "$HOSTS_DIR/p.json"
 [ "$RC" = 1 ] || fail "unauthorized coordinator: exit $RC, expected 1"
 grep -qE "agent h[123] \(tcp://${HOSTS_NET//./\\.}\.1[123]:7470\): CURVE handshake failed: the agent rejected this coordinator's key" \
 	"$HOSTS_DIR/intruder.out" || fail "coordinator error does not name the agent and the rejected key"
-grep -qF "$intruder" "$HOSTS_DIR/intruder.out" || fail "coordinator error does not show its key"
+grep -qF -e "$intruder" "$HOSTS_DIR/intruder.out" || fail "coordinator error does not show its key"
 grep -q "authorized-keys directory" "$HOSTS_DIR/intruder.out" || fail "coordinator error does not say how to fix it"
 [ "$ELAPSED_MS" -lt 3000 ] || fail "took ${ELAPSED_MS} ms: a refused key should fail before the connect timeout"
 for i in 1 2 3; do

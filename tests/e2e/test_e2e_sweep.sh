@@ -8,8 +8,8 @@ cat >"$T/p.json" <<JSON
 {"name": "sweep",
  "agents": [{"name": "c1", "endpoint": "local"}],
  "nodes": [{"name": "n1"}, {"name": "n2"}],
- "volumes": [{"agent": "c1", "path": "a.dat", "size": "16m", "node": "n1", "workload": {"rate_iops": 1500}},
-             {"agent": "c1", "path": "b.dat", "size": "16m", "node": "n2", "workload": {"rate_iops": 1500}}],
+ "volumes": [{"agent": "c1", "path": "a.dat", "size": "16m", "node": "n1", "workload": {"rate_iops": 500}},
+             {"agent": "c1", "path": "b.dat", "size": "16m", "node": "n2", "workload": {"rate_iops": 500}}],
  "steps": [{"name": "rr", "rw": "randread", "bs": "4k",
             "sweep": {"iodepth": [1, 4, 16], "ramp": "1s", "runtime": "2s"}}]}
 JSON
@@ -30,8 +30,10 @@ steps = {json.loads(l).get('step') for l in open(sys.argv[1])
 sys.exit(0 if steps == {0} else 1)" "$R/events.jsonl" || fail "events carry another step index"
 json "$RJ" "r['steps'][-1]['sweep']['param'] == 'iodepth' and r['steps'][-1]['sweep']['values'] == [1, 4, 16]" |
 	grep -qx True || fail "the last point does not carry the sweep table"
-json "$RJ" "all(abs(i - 3000) < 150 for i in r['steps'][-1]['sweep']['iops'])" | grep -qx True ||
-	fail "rate limits (2 x 1500 IOPS) not honoured: $(json "$RJ" "r['steps'][-1]['sweep']['iops']")"
+# never above the limits; 500 IOPS per volume is low enough that even QD 1 on a loaded host
+# reaches them (2 ms per I/O to spare), so the plateau is there at every point
+json "$RJ" "all(850 <= i <= 1050 for i in r['steps'][-1]['sweep']['iops'])" | grep -qx True ||
+	fail "rate limits (2 x 500 IOPS) not honoured: $(json "$RJ" "r['steps'][-1]['sweep']['iops']")"
 json "$RJ" "r['steps'][-1]['analysis']['class'] == 'client-bound' and 'rate limits' in r['steps'][-1]['analysis']['verdict']" |
 	grep -qx True || fail "plateau not attributed to the rate limits: $(json "$RJ" "r['steps'][-1]['analysis']['verdict']")"
 json "$RJ" "len(r['steps'][-1]['analysis']['points']) == 3 and r['steps'][0]['agents'][0]['host']['window']['cpu_busy_pct'] >= 0" |

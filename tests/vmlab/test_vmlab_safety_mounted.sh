@@ -59,16 +59,8 @@ step /dev/nvme0n2 randwrite
 echo "$OUT" | grep -q "refusing to write to /dev/nvme0n2: carries a signature: ext2/3/4" ||
 	fail "the refusal does not name the ext2 signature"
 
-# KNOWN REGRESSION (2026-12-01, merged main): this write to the blank namespace, after the
-# refusals above in the same agent, ran but its STEP_DONE never reached the coordinator ("did
-# not finish the step within 30 s") in both attempts of a fresh-clone run; not yet root-caused
-# (job thread left in io_uring_enter). Left out until fixed; the refusals above still run.
-if [ "${VMLAB_SAFETY_BLANK_WRITE:-0}" = 1 ]; then
-	step /dev/nvme0n1 randwrite
-	[ "$RC" = 0 ] || fail "write to the blank /dev/nvme0n1 was refused: $OUT"
-else
-	echo "NOT RUN: the blank-namespace write (known regression, VMLAB_SAFETY_BLANK_WRITE=1 runs it)"
-fi
+step /dev/nvme0n1 randwrite
+[ "$RC" = 0 ] || fail "write to the blank /dev/nvme0n1 was refused: $OUT"
 
 out=$(vm_exec g1 'mount -t ext2 /dev/nvme0n2 /mnt/ns2 && cat /mnt/ns2/marker && umount /mnt/ns2') ||
 	fail "the filesystem on nvme0n2 no longer mounts: $out"

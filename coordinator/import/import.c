@@ -151,7 +151,11 @@ int bc_import_emit(const char *src, const char *tool, cJSON *prof, const cJSON *
 	const cJSON *n;
 	int status = 1;
 
-	cJSON_ArrayForEach(n, notes) bc_warn("%s: note: %s", src, n->valuestring);
+	/* a note that names its own file and line needs no prefix */
+	cJSON_ArrayForEach(n, notes) if (!strncmp(n->valuestring, src, strlen(src)) &&
+					 n->valuestring[strlen(src)] == ':')
+	    bc_warn("note: %s", n->valuestring);
+	else bc_warn("%s: note: %s", src, n->valuestring);
 	cJSON_ArrayForEach(n, diffs) bc_warn("%s", n->valuestring);
 	if (cJSON_GetArraySize(diffs) && !lenient) {
 		bc_error("%s: refused: %s would run %d thing(s) differently (listed above); "

@@ -144,6 +144,7 @@ int bc_cmd_report(int argc, char **argv);
 int bc_cmd_compare(int argc, char **argv);
 int bc_cmd_agents(int argc, char **argv);
 int bc_cmd_import_fio(int argc, char **argv);
+int bc_cmd_import_vdbench(int argc, char **argv);
 
 /*
  * JSON lookups along a NULL-terminated key path; missing keys give NULL /

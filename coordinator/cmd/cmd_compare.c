@@ -110,18 +110,24 @@ static const struct {
 	const char *what;
 	const char *k1, *k2; /* device[k1] or device[k1][k2] */
 } s_idf[] = {
-    {"LBA data size", "nvme", "lba_bytes"}, {"LBA format kind", "nvme", "lba_kind"},
-    {"format in use", "nvme", "format_index"}, {"metadata size", "nvme", "metadata_bytes"},
-    {"model", "nvme", "model"},		      {"firmware", "nvme", "firmware"},
-    {"serial", "nvme", "serial"},	      {"logical block", "lbs", NULL},
-    {"physical block", "pbs", NULL},	      {"capacity", "size", NULL},
+    {"LBA data size", "nvme", "lba_bytes"},
+    {"LBA format kind", "nvme", "lba_kind"},
+    {"format in use", "nvme", "format_index"},
+    {"metadata size", "nvme", "metadata_bytes"},
+    {"model", "nvme", "model"},
+    {"firmware", "nvme", "firmware"},
+    {"serial", "nvme", "serial"},
+    {"logical block", "lbs", NULL},
+    {"physical block", "pbs", NULL},
+    {"capacity", "size", NULL},
 };
 #define S_NIDF (sizeof(s_idf) / sizeof(s_idf[0]))
 
 /* a field's value as text ("" when the device does not say) */
 static void s_id_value(const cJSON *dev, size_t f, char *buf, size_t len)
 {
-	const cJSON *v = s_idf[f].k2 ? bc_rj(dev, s_idf[f].k1, s_idf[f].k2) : bc_rj(dev, s_idf[f].k1);
+	const cJSON *v =
+	    s_idf[f].k2 ? bc_rj(dev, s_idf[f].k1, s_idf[f].k2) : bc_rj(dev, s_idf[f].k1);
 	const cJSON *fm;
 
 	buf[0] = '\0';
@@ -133,7 +139,7 @@ static void s_id_value(const cJSON *dev, size_t f, char *buf, size_t len)
 		return;
 	/* the format's own data size beside its index, as nvme id-ns -H shows it */
 	cJSON_ArrayForEach(fm, bc_rj(dev, "nvme", "formats")) if (bc_rj_num(fm, "index") ==
-								     v->valuedouble)
+								  v->valuedouble)
 	    snprintf(buf, len, "#%.0f (%.0f B data, %.0f B metadata)", v->valuedouble,
 		     bc_rj_num(fm, "lba_bytes"), bc_rj_num(fm, "metadata_bytes"));
 }
@@ -171,21 +177,23 @@ static int s_compare_devices(struct s_cmp *c)
 
 				s_id_value(d, f, v0, sizeof(v0));
 				for (r = 1; r < c->n; r++) {
-					s_id_value(s_dev(&c->runs[r], agent->string, path, idx), f, v,
-						   sizeof(v));
+					s_id_value(s_dev(&c->runs[r], agent->string, path, idx), f,
+						   v, sizeof(v));
 					differ |= strcmp(v, v0) != 0;
 				}
 				if (!differ)
 					continue;
-				used += (size_t)snprintf(line + used, sizeof(line) > used ? sizeof(line) - used : 0,
-							 "%s%s:", used ? "; " : "", s_idf[f].what);
+				used += (size_t)snprintf(
+				    line + used, sizeof(line) > used ? sizeof(line) - used : 0,
+				    "%s%s:", used ? "; " : "", s_idf[f].what);
 				for (r = 0; r < c->n; r++) {
-					s_id_value(s_dev(&c->runs[r], agent->string, path, idx), f, v,
-						   sizeof(v));
-					used += (size_t)snprintf(line + used,
-								 sizeof(line) > used ? sizeof(line) - used : 0,
-								 "%s %c %s", r ? "," : "", 'A' + r,
-								 v[0] ? v : "unknown");
+					s_id_value(s_dev(&c->runs[r], agent->string, path, idx), f,
+						   v, sizeof(v));
+					used += (size_t)snprintf(
+					    line + used,
+					    sizeof(line) > used ? sizeof(line) - used : 0,
+					    "%s %c %s", r ? "," : "", 'A' + r,
+					    v[0] ? v : "unknown");
 				}
 			}
 			idx++;
@@ -194,9 +202,10 @@ static int s_compare_devices(struct s_cmp *c)
 			if (!ndiff++) {
 				printf("\ndevice identity differs (A is the first run):\n");
 				if (c->md)
-					fprintf(c->md, "\n## Devices\n\nDevice identity differs between "
-						       "the runs (A is the first):\n\n| agent | device | "
-						       "what differs |\n|---|---|---|\n");
+					fprintf(c->md,
+						"\n## Devices\n\nDevice identity differs between "
+						"the runs (A is the first):\n\n| agent | device | "
+						"what differs |\n|---|---|---|\n");
 			}
 			printf("  %s %s: %s\n", agent->string, path, line);
 			if (c->md) {
@@ -213,8 +222,9 @@ static int s_compare_devices(struct s_cmp *c)
 	if (!ndiff && ndev) {
 		printf("\ndevice identity: the same in every run (%d device(s))\n", ndev);
 		if (c->md)
-			fprintf(c->md, "\n## Devices\n\nDevice identity: the same in every run (%d "
-				       "device(s)).\n",
+			fprintf(c->md,
+				"\n## Devices\n\nDevice identity: the same in every run (%d "
+				"device(s)).\n",
 				ndev);
 	}
 	return ndiff;
@@ -246,8 +256,9 @@ static const cJSON *s_step_vol(const cJSON *st, const char *agent, const char *p
 {
 	const cJSON *v;
 
-	cJSON_ArrayForEach(v, bc_rj(st, "volumes")) if (!strcmp(bc_rj_str("", v, "agent"), agent) &&
-							!strcmp(bc_rj_str("", v, "path"), path)) return v;
+	cJSON_ArrayForEach(
+	    v, bc_rj(st, "volumes")) if (!strcmp(bc_rj_str("", v, "agent"), agent) &&
+					 !strcmp(bc_rj_str("", v, "path"), path)) return v;
 	return NULL;
 }
 
@@ -286,8 +297,8 @@ static void s_step_temps(struct s_cmp *c, const char *name)
 				mean0 = mean;
 			else if (!isnan(mean0))
 				snprintf(diff, sizeof(diff), "%+.1f", mean - mean0);
-			printf("  %c %.1f/%.1f/%.1f%s%s%s", 'A' + r, lo, hi, mean, diff[0] ? " (" : "",
-			       diff, diff[0] ? ")" : "");
+			printf("  %c %.1f/%.1f/%.1f%s%s%s", 'A' + r, lo, hi, mean,
+			       diff[0] ? " (" : "", diff, diff[0] ? ")" : "");
 			if (c->md) {
 				fprintf(c->md, "| ");
 				bc_md_puts(c->md, agent);
@@ -295,13 +306,13 @@ static void s_step_temps(struct s_cmp *c, const char *name)
 				bc_md_puts(c->md, path);
 				fprintf(c->md, " | ");
 				bc_md_puts(c->md, c->runs[r].label);
-				fprintf(c->md, " | %.1f | %.1f | %.1f | %s |\n", lo, hi, mean, diff);
+				fprintf(c->md, " | %.1f | %.1f | %.1f | %s |\n", lo, hi, mean,
+					diff);
 			}
 		}
 		printf("\n");
 	}
 }
-
 
 /* the figures the interval rule judges (keys of bc_rep_ci) */
 static const struct {
@@ -424,7 +435,6 @@ static void s_compare_step_ci(struct s_cmp *c, const char *name)
 		fprintf(c->md, "**\n");
 	}
 }
-
 
 /* one step across every run: table rows and the verdict */
 static void s_compare_step(struct s_cmp *c, const char *name)

@@ -870,7 +870,8 @@ static bool s_job(struct s_ctx *c, const struct bc_fio_section *sec, const struc
 	int k, f;
 
 	j->sec = sec;
-	bc_import_sanitize(s_get(v, "name") ? s_get(v, "name") : sec->name, j->name, sizeof(j->name));
+	bc_import_sanitize(s_get(v, "name") ? s_get(v, "name") : sec->name, j->name,
+			   sizeof(j->name));
 	o = s_opt(v, "rw", "readwrite");
 	rw = o ? s_map_rw(c, o) : "read";
 	if (!rw)

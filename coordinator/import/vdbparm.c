@@ -1130,6 +1130,25 @@ static void s_rds(struct s_ctx *c, const struct bc_vdb_parm *p, const struct s_m
 		}
 		if (!nw)
 			continue;
+		/* skew between workloads on different sds would be a ratio of rates: none here */
+		for (k = 0; k < nw; k++) {
+			int j;
+
+			if (!m->wd[wds[k]].skew)
+				continue;
+			for (j = 0; j < nw; j++)
+				if (memcmp(m->wd[wds[k]].sd, m->wd[wds[j]].sd, sizeof(m->wd[0].sd)))
+					break;
+			if (j < nw)
+				S_DIFF(
+				    c, m->wd[wds[k]].skew,
+				    "skew=%s: wd=%s and wd=%s of rd=%s drive different sds; a skew "
+				    "between volumes has no bench-coord equivalent (each runs at "
+				    "its "
+				    "own pace)",
+				    m->wd[wds[k]].skew->val, m->wd[wds[k]].name, m->wd[wds[j]].name,
+				    d->name);
+		}
 		if ((kv = s_get(&v, "elapsed")) && (!s_secs(kv->val, &elapsed) || elapsed < 1))
 			S_DIFF(c, kv, "elapsed=%s: expected seconds", kv->val);
 		if ((kv = s_get(&v, "interval")) && (!s_secs(kv->val, &interval) || interval < 1))

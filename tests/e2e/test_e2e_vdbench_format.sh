@@ -2,7 +2,8 @@
 # test_e2e_vdbench_format: `run --format vdbench` prints vdbench's header and 13 columns per
 # second and its avg_N-M line, whose figures equal those recomputed here from events.jsonl
 # (every second's per-op counters and histograms) and run.json's window; summary.md carries the
-# same table, and `report --format vdbench` adds it to a run made without the option.
+# same table (also when run.json is rebuilt from events.jsonl), and `report --format vdbench`
+# adds it to a run made without the option.
 . "$(dirname "$0")/lib.sh"
 
 export TZ=UTC
@@ -143,6 +144,13 @@ for k, f in rows.items():
 assert block[-1].split()[1:] == avg[1:], (block[-1], avg)
 print("vdbench table: %d intervals, %s" % (len(rows), " ".join(avg[1:])))
 PY
+
+# rebuilt from events.jsonl (a coordinator that died): the same table
+cp "$R/summary.md" "$T/summary.before"
+rm "$R/run.json"
+"$COORD" report "$R" >/dev/null || fail "report of a run without run.json failed"
+diff <(sed -n '/^```text/,/^```/p' "$T/summary.before") <(sed -n '/^```text/,/^```/p' "$R/summary.md") ||
+	fail "the rebuilt run's vdbench table differs"
 
 # a run without the option: summary.md has no table until `report --format vdbench`
 "$COORD" run -q -o "$T/out2" "$T/p.json" >/dev/null 2>"$T/stderr2" || {

@@ -315,6 +315,12 @@ void bc_vdb_print_avg(FILE *f, const struct bc_step_result *r)
 	char ts[32], label[48];
 
 	s_avg(r, &row);
+	/* without the interval lines above it (--quiet, --json) the line needs its header */
+	if (bc_live_mode() == BC_LIVE_QUIET || bc_live_mode() == BC_LIVE_JSON) {
+		bc_vdb_date(r->start_ns, ts, sizeof(ts));
+		fputc('\n', f);
+		bc_vdb_print_header(f, ts);
+	}
 	bc_vdb_time(r->start_ns + (uint64_t)g->seconds * BC_NS_PER_S, ts, sizeof(ts));
 	bc_vdb_avg_label(g->ramp_s + 1, g->seconds, label, sizeof(label));
 	bc_vdb_print_row(f, ts, label, &row);

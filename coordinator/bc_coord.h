@@ -38,6 +38,7 @@ struct bc_run_opts {
 	int agg_threads;	    /* aggregation workers, -1: bc_agg_threads_auto */
 	int events_format;	    /* enum bc_events_format */
 	uint32_t results_delay_ms;  /* for tests: each results write takes this much longer */
+	int format;		    /* enum bc_live_format (--format) */
 };
 
 /* one agent connection */
@@ -72,6 +73,10 @@ struct bc_live_progress {
 };
 void bc_live_init(enum bc_live_mode mode);
 enum bc_live_mode bc_live_mode(void);
+/* what the per-second lines look like (--format): bench-coord's, or vdbench's 13 columns */
+enum bc_live_format { BC_LIVE_FMT_DEFAULT = 0, BC_LIVE_FMT_VDBENCH };
+void bc_live_set_format(enum bc_live_format fmt);
+enum bc_live_format bc_live_format(void);
 /* where text for people goes: stdout, or stderr when stdout carries JSON */
 FILE *bc_live_out(void);
 void bc_live_header(const struct bc_step_result *res);
@@ -194,7 +199,15 @@ struct bc_secrow {
 	uint64_t errors;
 	uint64_t short_ios;
 	uint64_t lat_sum_ns;
+	uint64_t op_lat_sum_ns[BC_OP_NR]; /* lat_sum_ns by op (vdbench's read/write resp) */
+	uint64_t op_max_ns[BC_OP_NR];	  /* exact maximum latency by op, 0 without ios */
 	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, p9999_ns, max_ns; /* all ops, merged histogram */
+	/*
+	 * population standard deviation of every op's latency, from the
+	 * merged histogram (bc_hist_stddev): nodes and the total only, which
+	 * merge theirs when the second closes (0 for volumes and agents)
+	 */
+	uint64_t lat_sd_ns;
 	uint32_t reports; /* records added into this second */
 	uint32_t late;	  /* records that arrived after the second was closed */
 };

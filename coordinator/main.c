@@ -32,6 +32,7 @@ static const struct s_cmd s_cmds[] = {
 	{"agents", bc_cmd_agents, "contact a profile's agents and show what they report"},
 	{"discover", bc_cmd_discover, "list an NVMe/TCP discovery controller's subsystems"},
 	{"import-fio", bc_cmd_import_fio, "translate a fio job file into a profile"},
+	{"import-vdbench", bc_cmd_import_vdbench, "translate a vdbench parameter file"},
 	{"version", s_version, "print the version"},
 };
 

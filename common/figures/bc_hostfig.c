@@ -31,6 +31,7 @@ const struct bc_hostfig_field bc_hostfig_fields[] = {
     F("tcp_retrans_per_s", tcp_retrans_per_s, 1),
     F("softnet_squeezed_per_s", softnet_squeezed_per_s, 1),
     F("cpu_busy_pct", cpu_busy, 100),
+    F("cpu_sys_pct", cpu_sys, 100),
     F("cpu_hot_core_pct", cpu_hot_core, 100),
     F("cpu_sat_cores", cpu_sat_cores, 1),
     F("cpu_sat_busy_pct", cpu_sat_busy, 100),
@@ -278,7 +279,7 @@ static double s_nanmax(double m, double v)
 
 static void s_cpu(const struct bc_hostsnap *a, const struct bc_hostsnap *b, struct bc_hostfig *f)
 {
-	double tot = 0, idle = 0, soft = 0, irq = 0, iow = 0, sat = 0, sat_busy = 0;
+	double tot = 0, idle = 0, soft = 0, irq = 0, iow = 0, sys = 0, sat = 0, sat_busy = 0;
 	int c, m, n = a->ncpu < b->ncpu ? a->ncpu : b->ncpu, seen = 0;
 
 	for (c = 0; c < n; c++) {
@@ -302,6 +303,7 @@ static void s_cpu(const struct bc_hostsnap *a, const struct bc_hostsnap *b, stru
 		idle += t - busy;
 		soft += d[BC_CPU_SOFTIRQ];
 		irq += d[BC_CPU_IRQ];
+		sys += d[BC_CPU_SYSTEM];
 		iow += d[BC_CPU_IOWAIT];
 		if (isnan(f->cpu_hot_core) || busy / t > f->cpu_hot_core) {
 			f->cpu_hot_core = busy / t;
@@ -321,6 +323,8 @@ static void s_cpu(const struct bc_hostsnap *a, const struct bc_hostsnap *b, stru
 		return;
 	f->ncpu = seen;
 	f->cpu_busy = 1.0 - idle / tot;
+	/* kernel time: system plus interrupt service (vdbench's "cpu% sys") */
+	f->cpu_sys = (sys + irq + soft) / tot;
 	f->cpu_sat_cores = sat;
 	f->cpu_sat_busy = sat ? sat_busy / sat : NAN;
 	f->softirq = soft / tot;

@@ -125,6 +125,7 @@ struct bc_hostfig {
 	int ncpu;
 	double cpu_busy;     /* 1 - (idle+iowait+steal)/total over every cpu */
 	double cpu_hot_core; /* busiest single cpu, same definition */
+	double cpu_sys;	     /* (system + irq + softirq)/total over every cpu: kernel time */
 	int cpu_hot_core_id;
 	/*
 	 * The saturated core group: how many cpus were at least

@@ -3,6 +3,7 @@
  * and the sparse varint wire form. See bc_hist.h for the layout.
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "bc_hist.h"
@@ -32,6 +33,35 @@ uint64_t bc_hist_bucket_mid(unsigned idx)
 	shift = idx / BC_HIST_SUB - 1;
 	/* width is 1 << shift; the midpoint keeps the error symmetric */
 	return bc_hist_bucket_low(idx) + ((1ull << shift) >> 1);
+}
+
+void bc_hist_moments(const uint64_t *b, unsigned lo, unsigned n, double m[3])
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		double c, v;
+
+		if (!b[i])
+			continue;
+		c = (double)b[i];
+		v = (double)bc_hist_bucket_mid(lo + i);
+		m[0] += c;
+		m[1] += c * v;
+		m[2] += c * v * v;
+	}
+}
+
+double bc_hist_stddev(const double m[3])
+{
+	double mean, var;
+
+	if (m[0] < 2)
+		return 0;
+	mean = m[1] / m[0];
+	var = m[2] / m[0] - mean * mean;
+	/* cancellation can leave a tiny negative for a one-bucket histogram */
+	return var > 0 ? sqrt(var) : 0;
 }
 
 void bc_hist_merge(struct bc_hist *dst, const struct bc_hist *src)

@@ -72,6 +72,17 @@ uint64_t bc_hist_max(const struct bc_hist *h);
 uint64_t bc_hist_min(const struct bc_hist *h);
 
 /*
+ * Moments of counts b[0..n), which are buckets [lo, lo + n), each sample
+ * taken at its bucket's midpoint: m[0] += samples, m[1] += sum of values,
+ * m[2] += sum of squares (ns, ns^2). Add several ops' ranges into one m,
+ * then bc_hist_stddev(m). The midpoint is within 1/256 of the sample
+ * (BC_HIST_SUB), so the standard deviation is too.
+ */
+void bc_hist_moments(const uint64_t *b, unsigned lo, unsigned n, double m[3]);
+/* population standard deviation (vdbench's "resp stddev") from m; 0 below two samples */
+double bc_hist_stddev(const double m[3]);
+
+/*
  * Sparse wire form: varint(pairs) then pairs of varint(delta index),
  * varint(count). Returns bytes written, or -ENOSPC when cap is too small
  * (BC_HIST_WIRE_MAX always suffices).

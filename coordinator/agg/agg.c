@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -532,6 +533,9 @@ static bool s_entity_counters(struct bc_entity *e, const struct bc_agg *g, uint3
 		row->errors += v->op[o].errors;
 		row->short_ios += v->op[o].short_ios;
 		row->lat_sum_ns += v->op[o].lat_sum_ns;
+		row->op_lat_sum_ns[o] += v->op[o].lat_sum_ns;
+		if (v->op[o].ios && v->op[o].lat_max_ns > row->op_max_ns[o])
+			row->op_max_ns[o] = v->op[o].lat_max_ns;
 	}
 	row->reports++;
 	/* the second was already closed and printed (or reported): count it, mark it late */
@@ -906,6 +910,9 @@ static void s_merge_entity(struct bc_agg *g, struct bc_entity *e, int lvl, int j
 			for (o = 0; o < BC_OP_NR; o++) {
 				d->ios[o] += r->ios[o];
 				d->bytes[o] += r->bytes[o];
+				d->op_lat_sum_ns[o] += r->op_lat_sum_ns[o];
+				if (r->op_max_ns[o] > d->op_max_ns[o])
+					d->op_max_ns[o] = r->op_max_ns[o];
 			}
 			d->errors += r->errors;
 			d->short_ios += r->short_ios;
@@ -950,6 +957,7 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 			struct bc_entity *e = &g->ent[lvl][i];
 			struct bc_rhist *h = e->sec_hist ? e->sec_hist[k] : NULL;
 			const uint64_t *ops[BC_OP_NR];
+			double m[3];
 			uint32_t j;
 
 			if (!h)
@@ -957,6 +965,10 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 			for (o = 0; o < BC_OP_NR; o++)
 				ops[o] = &h->b[(size_t)o * h->cap];
 			s_row_pcts(&e->secs[k], h->count, ops, h->lo, h->n);
+			memset(m, 0, sizeof(m));
+			for (o = 0; o < BC_OP_NR; o++)
+				bc_hist_moments(ops[o], h->lo, h->n, m);
+			e->secs[k].lat_sd_ns = (uint64_t)llround(bc_hist_stddev(m));
 			for (o = 0; k >= g->ramp_s && o < BC_OP_NR; o++) {
 				struct bc_hist *w = &e->window.op[o].hist;
 

@@ -10,7 +10,9 @@
  * when every run is within PCT% of the first on IOPS, MB/s and p99. The
  * table goes to stdout and, with --md FILE, to a Markdown file. Exit 0 when
  * no step differs, 1 when any does (or cannot be compared), 2 on bad usage
- * or an unreadable run.
+ * or an unreadable run. The devices are compared too: identity differences
+ * (LBA data size, format in use, model, firmware) per device, and each
+ * step's drive temperature per run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,6 +33,7 @@ struct s_run {
 	char dir[BC_PATH_MAX];
 	char label[BC_PATH_MAX];
 	cJSON *run;
+	cJSON *devices; /* bc_report's devices (events.jsonl's READY), NULL when unknown */
 };
 
 /* the figures compared, in column order */
@@ -55,7 +58,9 @@ static void s_usage(FILE *f)
 		   "  -t, --threshold PCT      instead: consistent when IOPS, MB/s and p99 are\n"
 		   "                           within PCT%% of the first run\n"
 		   "      --lat-threshold PCT  with --threshold, a separate one for p99\n"
-		   "      --md FILE            also write the comparison as Markdown to FILE\n");
+		   "      --md FILE            also write the comparison as Markdown to FILE\n"
+		   "  device identity differences (LBA data size, format in use, model,\n"
+		   "  firmware) and each step's drive temperature are shown beside the figures\n");
 }
 
 static const cJSON *s_step(const cJSON *run, const char *name)
@@ -91,6 +96,223 @@ struct s_cmp {
 	FILE *md;
 	int consistent, inconsistent, incomparable;
 };
+
+/*
+ * ---- the devices under the runs: identity and temperature ----
+ * Two runs of one profile are only comparable as far as their devices
+ * are: a namespace reformatted between them (512e -> 4Kn), another model,
+ * a firmware update, or a drive running 20 C hotter, is said beside the
+ * figures rather than left for the reader to find.
+ */
+
+/* the identity fields compared, key paths under a device of bc_report's "devices" */
+static const struct {
+	const char *what;
+	const char *k1, *k2; /* device[k1] or device[k1][k2] */
+} s_idf[] = {
+    {"LBA data size", "nvme", "lba_bytes"},
+    {"LBA format kind", "nvme", "lba_kind"},
+    {"format in use", "nvme", "format_index"},
+    {"metadata size", "nvme", "metadata_bytes"},
+    {"model", "nvme", "model"},
+    {"firmware", "nvme", "firmware"},
+    {"serial", "nvme", "serial"},
+    {"logical block", "lbs", NULL},
+    {"physical block", "pbs", NULL},
+    {"capacity", "size", NULL},
+};
+#define S_NIDF (sizeof(s_idf) / sizeof(s_idf[0]))
+
+/* a field's value as text ("" when the device does not say) */
+static void s_id_value(const cJSON *dev, size_t f, char *buf, size_t len)
+{
+	const cJSON *v =
+	    s_idf[f].k2 ? bc_rj(dev, s_idf[f].k1, s_idf[f].k2) : bc_rj(dev, s_idf[f].k1);
+	const cJSON *fm;
+
+	buf[0] = '\0';
+	if (cJSON_IsString(v))
+		snprintf(buf, len, "%s", v->valuestring);
+	else if (cJSON_IsNumber(v))
+		snprintf(buf, len, "%.0f", v->valuedouble);
+	if (!cJSON_IsNumber(v) || strcmp(s_idf[f].k2 ? s_idf[f].k2 : "", "format_index"))
+		return;
+	/* the format's own data size beside its index, as nvme id-ns -H shows it */
+	cJSON_ArrayForEach(fm, bc_rj(dev, "nvme", "formats")) if (bc_rj_num(fm, "index") ==
+								  v->valuedouble)
+	    snprintf(buf, len, "#%.0f (%.0f B data, %.0f B metadata)", v->valuedouble,
+		     bc_rj_num(fm, "lba_bytes"), bc_rj_num(fm, "metadata_bytes"));
+}
+
+/* run r's device of agent at path, or its idx-th one of that agent */
+static const cJSON *s_dev(const struct s_run *r, const char *agent, const char *path, int idx)
+{
+	const cJSON *list = bc_rj(r->devices, agent), *d;
+
+	cJSON_ArrayForEach(d, list) if (!strcmp(bc_rj_str("", d, "path"), path)) return d;
+	return cJSON_GetArrayItem(list, idx);
+}
+
+/* "A 512, B 4096" for every field that differs across runs; one line per device */
+static int s_compare_devices(struct s_cmp *c)
+{
+	const cJSON *agent, *d;
+	int ndiff = 0, ndev = 0;
+
+	cJSON_ArrayForEach(agent, c->runs[0].devices)
+	{
+		int idx = 0;
+
+		cJSON_ArrayForEach(d, agent)
+		{
+			const char *path = bc_rj_str("?", d, "path");
+			char line[2048] = "";
+			size_t f, used = 0;
+			int r;
+
+			ndev++;
+			for (f = 0; f < S_NIDF; f++) {
+				char v0[160], v[160];
+				bool differ = false;
+
+				s_id_value(d, f, v0, sizeof(v0));
+				for (r = 1; r < c->n; r++) {
+					s_id_value(s_dev(&c->runs[r], agent->string, path, idx), f,
+						   v, sizeof(v));
+					differ |= strcmp(v, v0) != 0;
+				}
+				if (!differ)
+					continue;
+				used += (size_t)snprintf(
+				    line + used, sizeof(line) > used ? sizeof(line) - used : 0,
+				    "%s%s:", used ? "; " : "", s_idf[f].what);
+				for (r = 0; r < c->n; r++) {
+					s_id_value(s_dev(&c->runs[r], agent->string, path, idx), f,
+						   v, sizeof(v));
+					used += (size_t)snprintf(
+					    line + used,
+					    sizeof(line) > used ? sizeof(line) - used : 0,
+					    "%s %c %s", r ? "," : "", 'A' + r,
+					    v[0] ? v : "unknown");
+				}
+			}
+			idx++;
+			if (!used)
+				continue;
+			if (!ndiff++) {
+				printf("\ndevice identity differs (A is the first run):\n");
+				if (c->md)
+					fprintf(c->md,
+						"\n## Devices\n\nDevice identity differs between "
+						"the runs (A is the first):\n\n| agent | device | "
+						"what differs |\n|---|---|---|\n");
+			}
+			printf("  %s %s: %s\n", agent->string, path, line);
+			if (c->md) {
+				fprintf(c->md, "| ");
+				bc_md_puts(c->md, agent->string);
+				fprintf(c->md, " | ");
+				bc_md_puts(c->md, path);
+				fprintf(c->md, " | ");
+				bc_md_puts(c->md, line);
+				fprintf(c->md, " |\n");
+			}
+		}
+	}
+	if (!ndiff && ndev) {
+		printf("\ndevice identity: the same in every run (%d device(s))\n", ndev);
+		if (c->md)
+			fprintf(c->md,
+				"\n## Devices\n\nDevice identity: the same in every run (%d "
+				"device(s)).\n",
+				ndev);
+	}
+	return ndiff;
+}
+
+/* min/max/mean of a volume's per-second composite temperature over its step */
+static bool s_temp(const cJSON *vol, double *lo, double *hi, double *mean)
+{
+	const cJSON *t;
+	double sum = 0;
+	int n = 0;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	cJSON_ArrayForEach(t, bc_rj(vol, "nvme_temp", "celsius"))
+	{
+		if (!cJSON_IsNumber(t))
+			continue;
+		*lo = fmin(*lo, t->valuedouble);
+		*hi = fmax(*hi, t->valuedouble);
+		sum += t->valuedouble;
+		n++;
+	}
+	*mean = n ? sum / n : NAN;
+	return n > 0;
+}
+
+static const cJSON *s_step_vol(const cJSON *st, const char *agent, const char *path)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(
+	    v, bc_rj(st, "volumes")) if (!strcmp(bc_rj_str("", v, "agent"), agent) &&
+					 !strcmp(bc_rj_str("", v, "path"), path)) return v;
+	return NULL;
+}
+
+/* the drive temperature of every volume that has one, per run, under a step's table */
+static void s_step_temps(struct s_cmp *c, const char *name)
+{
+	const cJSON *st0 = s_step(c->runs[0].run, name), *v0;
+	bool head = false;
+
+	cJSON_ArrayForEach(v0, bc_rj(st0, "volumes"))
+	{
+		const char *agent = bc_rj_str("?", v0, "agent"), *path = bc_rj_str("?", v0, "path");
+		double lo, hi, mean, mean0 = NAN;
+		int r;
+
+		if (!bc_rj(v0, "nvme_temp"))
+			continue;
+		if (!head) {
+			head = true;
+			printf("  drive temperature, C (min/max/mean over the step):\n");
+			if (c->md)
+				fprintf(c->md, "\nDrive temperature, C (min / max / mean over the "
+					       "step):\n\n| volume | run | min | max | mean | mean "
+					       "diff |\n|---|---|---:|---:|---:|---:|\n");
+		}
+		printf("    %s:%s", agent, path);
+		for (r = 0; r < c->n; r++) {
+			const cJSON *v = s_step_vol(s_step(c->runs[r].run, name), agent, path);
+			char diff[32] = "";
+
+			if (!v || !s_temp(v, &lo, &hi, &mean)) {
+				printf("  %c -", 'A' + r);
+				continue;
+			}
+			if (!r)
+				mean0 = mean;
+			else if (!isnan(mean0))
+				snprintf(diff, sizeof(diff), "%+.1f", mean - mean0);
+			printf("  %c %.1f/%.1f/%.1f%s%s%s", 'A' + r, lo, hi, mean,
+			       diff[0] ? " (" : "", diff, diff[0] ? ")" : "");
+			if (c->md) {
+				fprintf(c->md, "| ");
+				bc_md_puts(c->md, agent);
+				fprintf(c->md, ":");
+				bc_md_puts(c->md, path);
+				fprintf(c->md, " | ");
+				bc_md_puts(c->md, c->runs[r].label);
+				fprintf(c->md, " | %.1f | %.1f | %.1f | %s |\n", lo, hi, mean,
+					diff);
+			}
+		}
+		printf("\n");
+	}
+}
 
 /* the figures the interval rule judges (keys of bc_rep_ci) */
 static const struct {
@@ -205,6 +427,7 @@ static void s_compare_step_ci(struct s_cmp *c, const char *name)
 		c->consistent++;
 		snprintf(verdict, sizeof(verdict), "not distinguishable");
 	}
+	s_step_temps(c, name);
 	printf("  verdict: %s\n", verdict);
 	if (c->md) {
 		fprintf(c->md, "\nVerdict: **");
@@ -304,6 +527,7 @@ static void s_compare_step(struct s_cmp *c, const char *name)
 		c->inconsistent++;
 		snprintf(verdict, sizeof(verdict), "INCONSISTENT: %s", worst);
 	}
+	s_step_temps(c, name);
 	printf("  verdict: %s\n", verdict);
 	if (c->md) {
 		fprintf(c->md, "\nVerdict: **");
@@ -407,6 +631,7 @@ static int s_parse_pct(const char *opt, const char *v, double *out)
 
 static int s_load(struct s_run *r, const char *arg)
 {
+	struct bc_report rep;
 	char err[BC_PATH_MAX + 64], tmp[BC_PATH_MAX];
 	size_t n = strlen(arg);
 
@@ -421,6 +646,12 @@ static int s_load(struct s_run *r, const char *arg)
 	r->run = bc_report_read_json(r->dir, "run.json", err, sizeof(err));
 	if (!r->run)
 		return bc_error("%s", err);
+	/* the devices as each agent opened them: the report writers' own reading */
+	if (!bc_report_load(&rep, r->dir, err, sizeof(err))) {
+		r->devices = rep.devices;
+		rep.devices = NULL;
+		bc_report_free(&rep);
+	}
 	return 0;
 }
 
@@ -501,6 +732,7 @@ int bc_cmd_compare(int argc, char **argv)
 				bc_rj_str("?", runs[i].run, "status"));
 		}
 	}
+	s_compare_devices(&c);
 	/* steps of the first run in order, then those only later runs have */
 	names = cJSON_CreateArray();
 	for (i = 0; i < c.n; i++)
@@ -547,7 +779,9 @@ out:
 	if (c.md)
 		fclose(c.md);
 	cJSON_Delete(names);
-	for (i = 0; i < c.n; i++)
+	for (i = 0; i < c.n; i++) {
 		cJSON_Delete(runs[i].run);
+		cJSON_Delete(runs[i].devices);
+	}
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bc_fiojob.h"
+#include "bc_import.h"
 #include "bc_log.h"
 #include "bc_profile.h"
 #include "bc_report.h"
@@ -33,19 +34,6 @@ static void s_usage(FILE *f)
 		   "                      the differences go into the profile's description\n");
 }
 
-static int s_write(const char *path, const char *text)
-{
-	FILE *f = path ? fopen(path, "w") : stdout;
-
-	if (!f)
-		return bc_error("cannot create '%s': %s", path, strerror(errno));
-	fputs(text, f);
-	fputc('\n', f);
-	if (path ? fclose(f) : fflush(f))
-		return bc_error("cannot write '%s': %s", path ? path : "<stdout>", strerror(errno));
-	return 0;
-}
-
 int bc_cmd_import_fio(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -59,11 +47,9 @@ int bc_cmd_import_fio(int argc, char **argv)
 	};
 	struct bc_fio_import im = {.agent = "local", .endpoint = "local"};
 	struct bc_fio_jobfile *jf = NULL;
-	struct bc_profile *p = NULL;
 	const char *out = NULL;
 	cJSON *notes = cJSON_CreateArray(), *diffs = cJSON_CreateArray(), *prof = NULL;
-	const cJSON *n;
-	char err[1024], *text = NULL, *json = NULL;
+	char err[1024], *text = NULL;
 	int c, status = 1;
 
 	while ((c = getopt_long(argc, argv, "o:h", lopts, NULL)) != -1) {
@@ -109,31 +95,8 @@ int bc_cmd_import_fio(int argc, char **argv)
 		goto out;
 	}
 	prof = bc_fio_to_profile(jf, &im, notes, diffs, err, sizeof(err));
-	cJSON_ArrayForEach(n, notes) bc_warn("%s: note: %s", im.src, n->valuestring);
-	cJSON_ArrayForEach(n, diffs) bc_warn("%s", n->valuestring);
-	if (cJSON_GetArraySize(diffs) && !im.lenient) {
-		bc_error("%s: refused: fio would run %d thing(s) differently (listed above); "
-			 "--lenient imports anyway",
-			 im.src, cJSON_GetArraySize(diffs));
-		status = 2;
-		goto out;
-	}
-	if (!prof) {
-		bc_error("%s", err);
-		goto out;
-	}
-	json = cJSON_Print(prof);
-	/* what we write must be a profile bench-coord accepts */
-	if (!json ||
-	    bc_profile_parse(json, out ? out : "<imported profile>", &p, err, sizeof(err))) {
-		bc_error("the imported profile is not valid: %s", json ? err : "out of memory");
-		goto out;
-	}
-	if (!s_write(out, json))
-		status = 0;
+	status = bc_import_emit(im.src, "fio", prof, notes, diffs, im.lenient, out, err);
 out:
-	bc_profile_destroy(&p);
-	cJSON_free(json);
 	cJSON_Delete(prof);
 	cJSON_Delete(notes);
 	cJSON_Delete(diffs);

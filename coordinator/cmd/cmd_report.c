@@ -19,10 +19,13 @@
 
 static void s_usage(FILE *f)
 {
-	fprintf(f, "usage: bench-coord report [--rebuild] RUN_DIR...\n"
+	fprintf(f, "usage: bench-coord report [--rebuild] [--format F] RUN_DIR...\n"
 		   "  regenerate summary.md, report.html, timeseries.csv and fio.json from\n"
 		   "  RUN_DIR/run.json (with profile.json and events.jsonl)\n"
-		   "      --rebuild   rebuild run.json from events.jsonl first\n");
+		   "      --rebuild   rebuild run.json from events.jsonl first\n"
+		   "      --format F  vdbench: summary.md carries vdbench's interval table per\n"
+		   "                  step (a run made with --format vdbench always does);\n"
+		   "                  bench-coord (default): as the run was made\n");
 }
 
 /* the status run.json records, or NULL when it is missing or unreadable */
@@ -38,7 +41,7 @@ static char *s_run_status(const char *dir)
 	return st;
 }
 
-static int s_report_one(const char *dir, bool rebuild)
+static int s_report_one(const char *dir, bool rebuild, bool vdbench)
 {
 	char err[BC_PATH_MAX + 128];
 	char *status = s_run_status(dir);
@@ -64,7 +67,7 @@ static int s_report_one(const char *dir, bool rebuild)
 				dir, err);
 	}
 	free(status);
-	if (bc_report_write_all(dir))
+	if (vdbench ? bc_report_write_all_vdbench(dir) : bc_report_write_all(dir))
 		return -1;
 	printf("%s: summary.md report.html timeseries.csv fio.json\n", dir);
 	return 0;
@@ -74,16 +77,24 @@ int bc_cmd_report(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 	    {"rebuild", no_argument, NULL, 'R'},
+	    {"format", required_argument, NULL, 'F'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	bool rebuild = false;
+	bool rebuild = false, vdbench = false;
 	int c, i, bad = 0;
 
 	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'R':
 			rebuild = true;
+			break;
+		case 'F':
+			if (strcmp(optarg, "vdbench") && strcmp(optarg, "bench-coord")) {
+				bc_error("--format: expected bench-coord or vdbench: '%s'", optarg);
+				return 2;
+			}
+			vdbench = !strcmp(optarg, "vdbench");
 			break;
 		case 'h':
 			s_usage(stdout);
@@ -105,7 +116,7 @@ int bc_cmd_report(int argc, char **argv)
 		snprintf(dir, sizeof(dir), "%s", argv[i]);
 		for (n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
 			dir[n - 1] = '\0';
-		bad += s_report_one(dir, rebuild) != 0;
+		bad += s_report_one(dir, rebuild, vdbench) != 0;
 	}
 	return bad ? 1 : 0;
 }

@@ -34,6 +34,9 @@ static void s_usage(FILE *f)
 		   "      --json                one JSON object per second on stdout (the rest on\n"
 		   "                            stderr)\n"
 		   "      --plain               plain lines even on a terminal (no live panel)\n"
+		   "      --format F            per-second lines and step summary: bench-coord\n"
+		   "                            (default) or vdbench (its 13 interval columns and\n"
+		   "                            avg_N-M line; summary.md gets the table too)\n"
 		   "      --metrics-listen H:P  serve live aggregates for Prometheus on http://H:P/metrics\n"
 		   "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
 		   "                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
@@ -83,6 +86,7 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 		{"agg-threads", required_argument, NULL, 'T'},
 		{"events-format", required_argument, NULL, 'E'},
 		{"results-delay-ms", required_argument, NULL, 'W'},
+		{"format", required_argument, NULL, 'F'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -135,6 +139,16 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 			o->results_delay_ms = (uint32_t)ms;
 			break;
 		}
+		case 'F':
+			if (!strcmp(optarg, "vdbench")) {
+				o->format = BC_LIVE_FMT_VDBENCH;
+			} else if (!strcmp(optarg, "bench-coord")) {
+				o->format = BC_LIVE_FMT_DEFAULT;
+			} else {
+				bc_error("--format: expected bench-coord or vdbench: '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'o':
 			o->output_dir = optarg;
 			break;
@@ -309,6 +323,7 @@ int bc_cmd_run(int argc, char **argv)
 	 */
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	bc_live_init(o.quiet ? BC_LIVE_QUIET : (enum bc_live_mode)o.live);
+	bc_live_set_format((enum bc_live_format)o.format);
 	rc = bc_profile_load(o.profile_path, &p, err, sizeof(err));
 	if (rc) {
 		bc_error("%s", err);
@@ -348,11 +363,15 @@ int bc_cmd_run(int argc, char **argv)
 	cJSON_AddStringToObject(run, "profile", p->name);
 	cJSON_AddStringToObject(run, "started", when);
 	cJSON_AddStringToObject(run, "status", "running");
+	if (o.format == BC_LIVE_FMT_VDBENCH)
+		cJSON_AddStringToObject(run, "format", "vdbench");
 	steps = cJSON_AddArrayToObject(run, "steps");
 	ev = cJSON_CreateObject();
 	cJSON_AddStringToObject(ev, "profile", p->name);
 	cJSON_AddStringToObject(ev, "source", o.profile_path);
 	cJSON_AddStringToObject(ev, "started", when); /* for rebuilds */
+	if (o.format == BC_LIVE_FMT_VDBENCH)
+		cJSON_AddStringToObject(ev, "format", "vdbench");
 	bc_rundir_event(&rd, "run_start", ev);
 	fprintf(bc_live_out(),
 		"bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)\nresults: %s\n",

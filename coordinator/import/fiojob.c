@@ -23,14 +23,13 @@
 #include <unistd.h>
 
 #include "bc_fiojob.h"
+#include "bc_import.h"
 #include "bc_profile.h"
 #include "bc_units.h"
 
 #define S_MAX_JOBS     1024
 #define S_MAX_FILES    64
 #define S_MAX_INCLUDES 16
-/* a job file is a page of text: anything this big is the wrong file */
-#define S_MAX_TEXT (64u << 20)
 /* no runtime and not time_based: fio runs until size is done; the step's upper bound */
 #define S_UNBOUNDED_S 86400
 
@@ -50,35 +49,7 @@ static char *s_trim(char *s)
 
 char *bc_fio_slurp(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL, *grown;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 16384;
-			grown = cap <= S_MAX_TEXT ? realloc(buf, cap) : NULL;
-			if (!grown) {
-				free(buf);
-				fclose(f);
-				errno = cap > S_MAX_TEXT ? EFBIG : ENOMEM;
-				return NULL;
-			}
-			buf = grown;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n);
-	buf[len] = '\0';
-	if (ferror(f)) {
-		free(buf);
-		buf = NULL;
-		errno = EIO;
-	}
-	fclose(f);
-	return buf;
+	return bc_import_slurp(path);
 }
 
 /* fio's built-in keywords, from this host (fio takes them from the host it runs on) */
@@ -369,16 +340,6 @@ struct s_ctx {
 	cJSON *notes, *diffs;
 };
 
-static void s_add_unique(cJSON *arr, const char *fmt, va_list ap)
-{
-	char buf[1024];
-	const cJSON *n;
-
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	cJSON_ArrayForEach(n, arr) if (!strcmp(n->valuestring, buf)) return;
-	cJSON_AddItemToArray(arr, cJSON_CreateString(buf));
-}
-
 /* the same load, a remark for the record */
 static void s_note(struct s_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void s_note(struct s_ctx *c, const char *fmt, ...)
@@ -386,7 +347,7 @@ static void s_note(struct s_ctx *c, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	s_add_unique(c->notes, fmt, ap);
+	bc_import_vadd(c->notes, fmt, ap);
 	va_end(ap);
 }
 
@@ -400,7 +361,7 @@ static void s_diff(struct s_ctx *c, const char *src, int line, const char *fmt, 
 
 	snprintf(f2, sizeof(f2), "%s:%d: %s", src, line, fmt);
 	va_start(ap, fmt);
-	s_add_unique(c->diffs, f2, ap);
+	bc_import_vadd(c->diffs, f2, ap);
 	va_end(ap);
 }
 
@@ -708,18 +669,6 @@ static int s_split_files(const char *list, const char *dir, struct s_job *j)
 	return 0;
 }
 
-/* [A-Za-z0-9._-], anything else becomes '-' */
-static void s_sanitize(const char *in, char *out, size_t len)
-{
-	size_t i;
-
-	for (i = 0; in[i] && i < len - 1; i++)
-		out[i] = isalnum((unsigned char)in[i]) || strchr("._-", in[i]) ? in[i] : '-';
-	out[i] = '\0';
-	if (!i)
-		snprintf(out, len, "job");
-}
-
 static const char *s_map_rw(struct s_ctx *c, const struct bc_fio_opt *o)
 {
 	static const char *const m[][2] = {
@@ -921,7 +870,8 @@ static bool s_job(struct s_ctx *c, const struct bc_fio_section *sec, const struc
 	int k, f;
 
 	j->sec = sec;
-	s_sanitize(s_get(v, "name") ? s_get(v, "name") : sec->name, j->name, sizeof(j->name));
+	bc_import_sanitize(s_get(v, "name") ? s_get(v, "name") : sec->name, j->name,
+			   sizeof(j->name));
 	o = s_opt(v, "rw", "readwrite");
 	rw = o ? s_map_rw(c, o) : "read";
 	if (!rw)
@@ -1564,28 +1514,6 @@ static int s_collect_volumes(struct s_ctx *c, struct s_job *jobs, int nj, char *
 	return n;
 }
 
-static void s_describe(const struct s_ctx *c, cJSON *prof)
-{
-	size_t cap = 256, used;
-	const cJSON *d;
-	char *desc;
-
-	cJSON_ArrayForEach(d, c->diffs) cap += strlen(d->valuestring) + 2;
-	desc = malloc(cap);
-	if (!desc)
-		return;
-	used = (size_t)snprintf(
-	    desc, cap, "imported from fio job file %s by bench-coord import-fio", c->im->src);
-	if (c->im->lenient && cJSON_GetArraySize(c->diffs)) {
-		used += (size_t)snprintf(desc + used, cap - used,
-					 " --lenient; not as fio would run it:");
-		cJSON_ArrayForEach(d, c->diffs) used +=
-		    (size_t)snprintf(desc + used, cap - used, " %s;", d->valuestring);
-	}
-	cJSON_AddStringToObject(prof, "description", desc);
-	free(desc);
-}
-
 cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_import *im,
 			 cJSON *notes, cJSON *diffs, char *err, size_t errlen)
 {
@@ -1594,7 +1522,7 @@ cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_im
 	char **keys = calloc(S_MAX_JOBS, sizeof(*keys));
 	struct s_view globals = {0}, v;
 	cJSON *prof = NULL, *vols = NULL, *steps, *a;
-	char pname[BC_NAME_MAX], tmp[BC_PATH_MAX];
+	char pname[BC_NAME_MAX];
 	int i, k, g, nj = 0, nkeys, group = -1;
 
 	if (!jobs || !keys) {
@@ -1637,14 +1565,7 @@ cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_im
 		goto out;
 	}
 	prof = cJSON_CreateObject();
-	if (im->name) {
-		s_sanitize(im->name, pname, sizeof(pname));
-	} else {
-		snprintf(tmp, sizeof(tmp), "%s", im->src);
-		s_sanitize(basename(tmp), pname, sizeof(pname));
-		if (strlen(pname) > 4 && !strcmp(pname + strlen(pname) - 4, ".fio"))
-			pname[strlen(pname) - 4] = '\0';
-	}
+	bc_import_name(im->name, im->src, ".fio", pname, sizeof(pname));
 	cJSON_AddStringToObject(prof, "name", pname);
 	a = cJSON_CreateObject();
 	cJSON_AddItemToArray(cJSON_AddArrayToObject(prof, "agents"), a);
@@ -1662,7 +1583,7 @@ cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_im
 		if (verify)
 			s_group_step(&c, jobs, nj, g, keys, nkeys, steps, true);
 	}
-	s_describe(&c, prof);
+	bc_import_describe(prof, "fio job file", im->src, "import-fio", im->lenient, c.diffs);
 out:
 	for (i = 0; jobs && i < nj; i++) {
 		for (k = 0; k < jobs[i].nfiles; k++)

@@ -36,6 +36,8 @@ struct bc_report {
 	bool run_borrowed; /* run is the caller's (bc_report_write_all_run): not freed here */
 	/* per-second latency from events.jsonl for the heatmaps (report_chart.c), or NULL */
 	struct bc_heat *heat;
+	/* summary.md carries vdbench's interval table (run --format vdbench, report --format) */
+	bool vdbench;
 };
 
 /* report.c */
@@ -63,6 +65,8 @@ int bc_report_write_all(const char *dir);
  * gigabytes, and seconds of parsing). run is only read.
  */
 int bc_report_write_all_run(const char *dir, cJSON *run);
+/* bc_report_write_all with vdbench's interval table in summary.md whatever the run's format */
+int bc_report_write_all_vdbench(const char *dir);
 
 /* the writers: each writes one whole document to f; 0 or -errno */
 int bc_report_md(const struct bc_report *r, FILE *f);
@@ -140,6 +144,7 @@ int bc_cmd_report(int argc, char **argv);
 int bc_cmd_compare(int argc, char **argv);
 int bc_cmd_agents(int argc, char **argv);
 int bc_cmd_import_fio(int argc, char **argv);
+int bc_cmd_import_vdbench(int argc, char **argv);
 
 /*
  * JSON lookups along a NULL-terminated key path; missing keys give NULL /

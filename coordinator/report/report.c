@@ -318,6 +318,7 @@ static int s_load(struct bc_report *r, const char *dir, cJSON *run, char *err, s
 	r->devices = cJSON_CreateObject();
 	s_devices(r);
 	r->expect = bc_report_expect_eval(r->profile, r->run);
+	r->vdbench = !strcmp(bc_rj_str("", r->run, "format"), "vdbench");
 	if (!r->devices || !r->expect) {
 		snprintf(err, errlen, "out of memory");
 		bc_report_free(r);
@@ -372,12 +373,24 @@ fail:
 	return rc;
 }
 
+static int s_write_all(const char *dir, cJSON *run, bool vdbench);
+
 int bc_report_write_all(const char *dir)
 {
-	return bc_report_write_all_run(dir, NULL);
+	return s_write_all(dir, NULL, false);
+}
+
+int bc_report_write_all_vdbench(const char *dir)
+{
+	return s_write_all(dir, NULL, true);
 }
 
 int bc_report_write_all_run(const char *dir, cJSON *run)
+{
+	return s_write_all(dir, run, false);
+}
+
+static int s_write_all(const char *dir, cJSON *run, bool vdbench)
 {
 	static const struct {
 		const char *name;
@@ -398,6 +411,7 @@ int bc_report_write_all_run(const char *dir, cJSON *run)
 		bc_error("%s", err);
 		return rc;
 	}
+	r.vdbench = r.vdbench || vdbench;
 	r.heat = bc_heat_load(&r); /* report.html and charts/ both draw the heatmaps */
 	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
 		rc = s_write(&r, outs[i].name, outs[i].fn);

@@ -353,6 +353,10 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		if (cJSON_IsString(cJSON_GetObjectItem(ev, "started")))
 			cJSON_AddStringToObject(r->run, "started",
 						cJSON_GetObjectItem(ev, "started")->valuestring);
+		/* --format vdbench: summary.md carries the interval table */
+		if (cJSON_IsString(cJSON_GetObjectItem(ev, "format")))
+			cJSON_AddStringToObject(r->run, "format",
+						cJSON_GetObjectItem(ev, "format")->valuestring);
 	} else if (!strcmp(type, "agents")) {
 		cJSON_ReplaceItemInObject(
 		    r->run, "agents",

@@ -14,6 +14,7 @@
 #include "bc_nvme_report.h"
 #include "bc_report.h"
 #include "bc_steady.h"
+#include "bc_vdbench.h"
 #include "bc_volnode.h"
 
 static const double s_pcts[] = {50, 90, 99, 99.9, 99.99};
@@ -314,9 +315,9 @@ static void s_host_json(cJSON *o, const struct bc_step_result *r)
 {
 	/* t0_s/t1_s: when the agent read the sample's two ends, seconds after the step's start
 	 * (bc_hoststat.h): second k's host figures cover [k, k+1) like its I/O */
-	static const char *const keys[] = {"cpu_busy_pct", "cpu_hot_core_pct", "softirq_pct",
-					   "net_tx_mbps",  "net_rx_mbps",      "t0_s",
-					   "t1_s"};
+	static const char *const keys[] = {"cpu_busy_pct", "cpu_sys_pct", "cpu_hot_core_pct",
+					   "softirq_pct",  "net_tx_mbps", "net_rx_mbps",
+					   "t0_s",	   "t1_s"};
 	cJSON *e;
 	size_t i;
 
@@ -567,6 +568,7 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 		cJSON_AddItemToObject(o, "degraded", s_degraded_json(r));
 	cJSON_AddItemToObject(o, "checks", bc_checks_json(r));
 	cJSON_AddItemToObject(o, "steady_state", s_steady_json(g));
+	cJSON_AddItemToObject(o, "vdbench", bc_vdb_step_json(r));
 	cJSON_AddItemToObject(o, "clock", s_clock_json(r));
 	return o;
 }
@@ -646,6 +648,9 @@ void bc_result_print_step(FILE *f, const struct bc_step_result *r)
 	const struct bc_entity *t = &g->ent[BC_LVL_TOTAL][0];
 	uint32_t secs = bc_result_window_secs(g, t);
 
+	/* vdbench ends a run's interval lines with its avg line */
+	if (bc_live_format() == BC_LIVE_FMT_VDBENCH && secs)
+		bc_vdb_print_avg(f, r);
 	fprintf(f, "\nstep %s: %s over seconds %u-%u (ramp excluded)%s%s\n", r->step->name,
 		r->status, g->ramp_s, g->seconds ? g->seconds - 1 : 0, r->error[0] ? ": " : "",
 		r->error);

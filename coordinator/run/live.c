@@ -18,11 +18,13 @@
 
 #include "bc_clock.h"
 #include "bc_coord.h"
+#include "bc_vdbench.h"
 
 /* the panel shows at most this many rows per level; more are summarised */
 #define S_PANEL_ROWS 8
 
 static enum bc_live_mode s_mode = BC_LIVE_LINES;
+static enum bc_live_format s_format = BC_LIVE_FMT_DEFAULT;
 static int s_panel_lines; /* lines of the panel drawn last, to erase them */
 
 /*
@@ -79,6 +81,44 @@ void bc_live_init(enum bc_live_mode mode)
 enum bc_live_mode bc_live_mode(void)
 {
 	return s_mode;
+}
+
+void bc_live_set_format(enum bc_live_format fmt)
+{
+	s_format = fmt;
+}
+
+enum bc_live_format bc_live_format(void)
+{
+	return s_format;
+}
+
+/* vdbench's form of the step header and of a second (lines and terminal alike) */
+static void s_vdb_header(const struct bc_step_result *res)
+{
+	const struct bc_workload *wl = &res->step->wl;
+	char date[32];
+
+	printf("\nstep %s: %s bs=%u iodepth=%u numjobs=%u warmup=%us elapsed=%us\n",
+	       res->step->name, bc_rw_names[wl->rw], wl->bs, wl->iodepth, wl->numjobs, wl->ramp_s,
+	       wl->ramp_s + wl->runtime_s);
+	bc_vdb_date(res->start_ns ? res->start_ns : bc_real_ns(), date, sizeof(date));
+	bc_vdb_print_header(stdout, date);
+}
+
+static void s_vdb_second(const struct bc_step_result *res, uint32_t k)
+{
+	const struct bc_agg *g = &res->agg;
+	struct bc_vdb_row row;
+	double cpu, sys;
+	char ts[32], label[16];
+
+	/* a host sample follows its second's STATS: the newest one so far stands in */
+	bc_vdb_cpu(res->hosts, k, true, &cpu, &sys);
+	bc_vdb_row_from_sec(&g->ent[BC_LVL_TOTAL][0].secs[k], cpu, sys, &row);
+	bc_vdb_time(res->start_ns + (uint64_t)(k + 1) * BC_NS_PER_S, ts, sizeof(ts));
+	snprintf(label, sizeof(label), "%u", k + 1);
+	bc_vdb_print_row(stdout, ts, label, &row);
 }
 
 FILE *bc_live_out(void)
@@ -144,6 +184,11 @@ void bc_live_header(const struct bc_step_result *res)
 	if (s_mode == BC_LIVE_JSON || s_mode == BC_LIVE_QUIET)
 		return;
 	s_erase_panel();
+	if (s_format == BC_LIVE_FMT_VDBENCH) {
+		s_vdb_header(res);
+		fflush(stdout);
+		return;
+	}
 	if (s_mode == BC_LIVE_TTY) {
 		s_tty_header(res);
 		return;
@@ -310,12 +355,18 @@ void bc_live_second(const struct bc_step_result *res, uint32_t k, int nagents,
 		break;
 	case BC_LIVE_TTY:
 		s_erase_panel();
-		s_tty_second(res, k, nagents);
+		if (s_format == BC_LIVE_FMT_VDBENCH)
+			s_vdb_second(res, k);
+		else
+			s_tty_second(res, k, nagents);
 		if (p)
 			s_panel(res, k, p);
 		break;
 	case BC_LIVE_LINES:
-		s_line(res, k, nagents);
+		if (s_format == BC_LIVE_FMT_VDBENCH)
+			s_vdb_second(res, k);
+		else
+			s_line(res, k, nagents);
 		break;
 	default:
 		break;

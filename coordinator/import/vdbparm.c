@@ -1,0 +1,1364 @@
+/*
+ * vdbparm.c - vdbench parameter files to bench-coord profiles (see
+ * bc_vdbparm.h).
+ *
+ * vdbench's model: storage definitions (sd=, a lun on every host of hd=
+ * unless host= says otherwise) are driven by workload definitions (wd=: an
+ * op mix, transfer sizes, seek pattern, skew) which run definitions (rd=)
+ * run for elapsed seconds with threads outstanding I/Os per sd, at an
+ * iorate, possibly looping over for*= values. Here each (sd, host) is a
+ * volume, each rd (and loop value) a step, a for*= loop the profile can
+ * sweep a sweep, several wds on one sd streams sharing it by skew. Every
+ * pair is mapped, inert (reporting, connection details) or a difference,
+ * refused unless the import is lenient. Parameter semantics follow the
+ * vdbench 5.04 reference.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bc_import.h"
+#include "bc_profile.h"
+#include "bc_units.h"
+#include "bc_vdbparm.h"
+
+#define S_MAX_DEFS     1024
+#define S_MAX_INCLUDES 16
+#define S_MAX_LIST     64 /* values of a list, points of a loop, steps of an rd */
+#define S_MAX_KV       512
+
+/* ---- parsing ---- */
+
+static const char *const s_kinds[] = {"hd", "sd", "wd", "rd", "fsd", "fwd", NULL};
+
+/* general parameters: they begin a line of their own rather than continue a definition */
+static const char *const s_general[] = {
+    "include",	   "messagescan", "report",	    "histogram",  "create_anchors",    "monitor",
+    "port",	   "data_errors", "compratio",	    "dedupratio", "validate",	       "journal",
+    "concatenate", "debug",	  "formatxfersize", "showlba",	  "force_error_after", "loop",
+    "startcmd",	   "endcmd",	  "dedupunit",	    "dedupsets",  "patterns",	       NULL,
+};
+
+static bool s_in(const char *const *list, const char *k)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, k))
+			return true;
+	return false;
+}
+
+static char *s_trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static int s_fail(char *err, size_t errlen, const char *src, int line, const char *what)
+{
+	snprintf(err, errlen, "%s:%d: %s", src, line, what);
+	return -EINVAL;
+}
+
+static const char *s_add_src(struct bc_vdb_parm *p, const char *src)
+{
+	char **grown = realloc(p->srcs, (size_t)(p->nsrcs + 1) * sizeof(*grown));
+
+	if (!grown)
+		return NULL;
+	p->srcs = grown;
+	p->srcs[p->nsrcs] = strdup(src);
+	return p->srcs[p->nsrcs] ? p->srcs[p->nsrcs++] : NULL;
+}
+
+static int s_add_kv(struct bc_vdb_def *d, const char *key, const char *val, const char *src,
+		    int line)
+{
+	struct bc_vdb_kv *grown, *kv;
+	char *k;
+
+	if (d->nkv >= S_MAX_KV)
+		return -E2BIG;
+	grown = realloc(d->kv, (size_t)(d->nkv + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	d->kv = grown;
+	kv = &d->kv[d->nkv];
+	kv->key = strdup(key);
+	kv->val = strdup(val);
+	kv->src = src;
+	kv->line = line;
+	if (!kv->key || !kv->val) {
+		free(kv->key);
+		free(kv->val);
+		return -ENOMEM;
+	}
+	for (k = kv->key; *k; k++)
+		*k = (char)tolower((unsigned char)*k);
+	d->nkv++;
+	return 0;
+}
+
+static int s_parse_text(struct bc_vdb_parm *p, const char *text, const char *src, int depth,
+			char *err, size_t errlen);
+
+/* the next comma-separated token of *pp outside parentheses, trimmed; NULL at the end */
+static char *s_token(char **pp)
+{
+	char *s = *pp, *t;
+	int depth = 0;
+
+	if (!s)
+		return NULL;
+	for (t = s; *t; t++) {
+		if (*t == '(')
+			depth++;
+		else if (*t == ')' && depth)
+			depth--;
+		else if (*t == ',' && !depth)
+			break;
+	}
+	if (*t) {
+		*t = '\0';
+		*pp = t + 1;
+	} else {
+		*pp = NULL;
+	}
+	return s_trim(s);
+}
+
+static int s_include(struct bc_vdb_parm *p, const char *name, const char *src, int line, int depth,
+		     char *err, size_t errlen)
+{
+	char path[4096], dir[4096], msg[4200];
+	char *text;
+	int rc;
+
+	if (depth >= S_MAX_INCLUDES)
+		return s_fail(err, errlen, src, line, "includes nested too deep");
+	snprintf(dir, sizeof(dir), "%s", src);
+	if (name[0] == '/')
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/%s", dirname(dir), name);
+	text = bc_import_slurp(path);
+	if (!text) {
+		snprintf(msg, sizeof(msg), "include=%s: cannot read '%s': %s", name, path,
+			 strerror(errno));
+		return s_fail(err, errlen, src, line, msg);
+	}
+	rc = s_parse_text(p, text, path, depth + 1, err, errlen);
+	free(text);
+	return rc;
+}
+
+static int s_parse_text(struct bc_vdb_parm *p, const char *text, const char *src, int depth,
+			char *err, size_t errlen)
+{
+	const char *s = s_add_src(p, src);
+	char *copy = strdup(text), *line, *save = NULL, *c;
+	bool cont = false; /* the previous line ended in a comma */
+	int lineno = 0, rc = 0;
+
+	if (!s || !copy) {
+		free(copy);
+		return -ENOMEM;
+	}
+	/* strtok_r would skip empty lines and miscount: split by hand */
+	for (line = copy; line && !rc; line = save) {
+		char *nl = strchr(line, '\n'), *rest, *tok;
+		bool first = true;
+
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		lineno++;
+		line = s_trim(line);
+		if (!*line || strchr("*#/", *line))
+			continue;
+		/* a blank then '#': the rest of the line is a comment */
+		for (c = line + 1; *c; c++)
+			if (*c == '#' && isspace((unsigned char)c[-1])) {
+				*c = '\0';
+				break;
+			}
+		line = s_trim(line);
+		rest = line;
+		while (!rc && (tok = s_token(&rest))) {
+			char *eq = strchr(tok, '='), key[64];
+			struct bc_vdb_def *d;
+			size_t kl;
+
+			if (!*tok)
+				continue;
+			if (!eq) {
+				snprintf(err, errlen, "%s:%d: '%s' is not keyword=value", s, lineno,
+					 tok);
+				rc = -EINVAL;
+				break;
+			}
+			kl = (size_t)(eq - tok) < sizeof(key) - 1 ? (size_t)(eq - tok)
+								  : sizeof(key) - 1;
+			memcpy(key, tok, kl);
+			key[kl] = '\0';
+			c = s_trim(key);
+			memmove(key, c, strlen(c) + 1);
+			for (c = key; *c; c++)
+				*c = (char)tolower((unsigned char)*c);
+			eq = s_trim(eq + 1);
+			if (first && !cont && !strcmp(key, "include")) {
+				rc = s_include(p, eq, s, lineno, depth, err, errlen);
+				break;
+			}
+			if (first && !cont &&
+			    (s_in(s_kinds, key) || s_in(s_general, key) || !p->ndefs)) {
+				struct bc_vdb_def *grown;
+
+				if (p->ndefs >= S_MAX_DEFS) {
+					rc = s_fail(err, errlen, s, lineno, "too many definitions");
+					break;
+				}
+				grown = realloc(p->defs, (size_t)(p->ndefs + 1) * sizeof(*grown));
+				if (!grown) {
+					rc = -ENOMEM;
+					break;
+				}
+				p->defs = grown;
+				d = &p->defs[p->ndefs++];
+				memset(d, 0, sizeof(*d));
+				d->src = s;
+				d->line = lineno;
+				if (s_in(s_kinds, key)) {
+					snprintf(d->kind, sizeof(d->kind), "%s", key);
+					d->name = strdup(eq);
+					if (!d->name) {
+						rc = -ENOMEM;
+						break;
+					}
+					first = false;
+					continue;
+				}
+			}
+			first = false;
+			rc = s_add_kv(&p->defs[p->ndefs - 1], key, eq, s, lineno);
+		}
+		cont = line[strlen(line) - 1] == ',';
+	}
+	free(copy);
+	return rc;
+}
+
+int bc_vdb_parse(const char *text, const char *src, struct bc_vdb_parm **out, char *err,
+		 size_t errlen)
+{
+	struct bc_vdb_parm *p = calloc(1, sizeof(*p));
+	int rc;
+
+	*out = NULL;
+	if (!p)
+		return -ENOMEM;
+	rc = s_parse_text(p, text, src, 0, err, errlen);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", src);
+	if (rc) {
+		bc_vdb_parm_free(&p);
+		return rc;
+	}
+	*out = p;
+	return 0;
+}
+
+void bc_vdb_parm_free(struct bc_vdb_parm **pp)
+{
+	struct bc_vdb_parm *p = *pp;
+	int i, k;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->ndefs; i++) {
+		for (k = 0; k < p->defs[i].nkv; k++) {
+			free(p->defs[i].kv[k].key);
+			free(p->defs[i].kv[k].val);
+		}
+		free(p->defs[i].kv);
+		free(p->defs[i].name);
+	}
+	for (i = 0; i < p->nsrcs; i++)
+		free(p->srcs[i]);
+	free(p->srcs);
+	free(p->defs);
+	free(p);
+	*pp = NULL;
+}
+
+/* ---- mapping ---- */
+
+struct s_ctx {
+	const struct bc_vdb_import *im;
+	cJSON *notes, *diffs;
+};
+
+#define S_DIFF(c, kv, ...) bc_import_diff((c)->diffs, (kv)->src, (kv)->line, __VA_ARGS__)
+
+/* a definition's effective pairs: its kind's defaults before it, then its own */
+struct s_view {
+	const struct bc_vdb_kv *kv[S_MAX_KV * 2];
+	int n;
+};
+
+static const struct bc_vdb_kv *s_get(const struct s_view *v, const char *key)
+{
+	int i;
+
+	for (i = v->n; i-- > 0;)
+		if (!strcmp(v->kv[i]->key, key))
+			return v->kv[i];
+	return NULL;
+}
+
+static void s_view_of(const struct bc_vdb_parm *p, int idx, struct s_view *v)
+{
+	const struct bc_vdb_def *d = &p->defs[idx];
+	int i, k;
+
+	v->n = 0;
+	for (i = 0; i < idx; i++)
+		if (!strcmp(p->defs[i].kind, d->kind) && !strcmp(p->defs[i].name, "default"))
+			for (k = 0; k < p->defs[i].nkv && v->n < S_MAX_KV * 2; k++)
+				v->kv[v->n++] = &p->defs[i].kv[k];
+	for (k = 0; k < d->nkv && v->n < S_MAX_KV * 2; k++)
+		v->kv[v->n++] = &d->kv[k];
+}
+
+/* "(a,b,c)" or "a" into items (pointers into buf); returns the count, -1 when too many */
+static int s_list(const char *val, char *buf, size_t len, char **items)
+{
+	char *s = buf, *t;
+	int n = 0;
+
+	snprintf(buf, len, "%s", val);
+	s = s_trim(buf);
+	if (*s == '(') {
+		s++;
+		t = strrchr(s, ')');
+		if (t)
+			*t = '\0';
+	}
+	while ((t = s_token(&s)))
+		if (*t) {
+			if (n >= S_MAX_LIST)
+				return -1;
+			items[n++] = t;
+		}
+	return n;
+}
+
+/* vdbench times: "600", "600s", "10m", "1h" -> seconds */
+static bool s_secs(const char *v, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || d < 0)
+		return false;
+	if (!strcasecmp(end, "") || !strcasecmp(end, "s"))
+		*out = d;
+	else if (!strcasecmp(end, "m"))
+		*out = d * 60;
+	else if (!strcasecmp(end, "h"))
+		*out = d * 3600;
+	else
+		return false;
+	return true;
+}
+
+static bool s_pct(const char *v, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || d < 0 || d > 100)
+		return false;
+	*out = d;
+	return true;
+}
+
+struct s_hd {
+	const char *name;
+	char endpoint[256];
+};
+
+struct s_sd {
+	int def;
+	const char *name;
+	int vol0, nvol; /* its volumes: one per host */
+	bool direct;
+	const struct bc_vdb_kv *range;
+};
+
+struct s_wd {
+	int def;
+	const char *name;
+	bool sd[S_MAX_DEFS]; /* by index into sds */
+	cJSON *wl;	     /* rw, rwmixread, bs, size_based */
+	const struct bc_vdb_kv *skew, *range, *xfer;
+	double rdpct;
+	bool seq;
+};
+
+struct s_map {
+	struct s_hd hd[S_MAX_LIST];
+	int nhd;
+	struct s_sd *sd;
+	int nsd;
+	struct s_wd *wd;
+	int nwd;
+	int nvol;
+};
+
+static const char *const s_hd_keys[] = {"system", NULL};
+/* connection and JVM details: how vdbench reaches a host, not what it runs there */
+static const char *const s_hd_inert[] = {"vdbench", "user", "shell", "jvms", "rsh", NULL};
+static const char *const s_sd_keys[] = {"lun",	"openflags", "size",  "offset", "range",
+					"host", "hd",	     "align", NULL};
+static const char *const s_wd_keys[] = {"sd",	 "xfersize",  "rdpct", "seekpct", "skew",
+					"range", "openflags", "host",  "hd",	  NULL};
+static const char *const s_rd_keys[] = {
+    "wd",	   "iorate",   "threads",    "elapsed", "interval",	"warmup",    "forthreads",
+    "forxfersize", "forrdpct", "forseekpct", "curve",	"distribution", "openflags", NULL};
+/* reporting and file handling around the run: nothing bench-coord measures changes */
+static const char *const s_gen_inert[] = {
+    "messagescan",    "report",	 "histogram", "create_anchors", "monitor", "port",
+    "formatxfersize", "showlba", "startcmd",  "endcmd",		"debug",   NULL};
+static const char *const s_rd_inert[] = {"pause", NULL};
+
+/* every pair of a definition is known, inert, or a difference */
+static void s_classify(struct s_ctx *c, const struct bc_vdb_def *d)
+{
+	const char *const *known = !strcmp(d->kind, "hd")   ? s_hd_keys
+				   : !strcmp(d->kind, "sd") ? s_sd_keys
+				   : !strcmp(d->kind, "wd") ? s_wd_keys
+				   : !strcmp(d->kind, "rd") ? s_rd_keys
+							    : NULL;
+	int k;
+
+	if (!strcmp(d->kind, "fsd") || !strcmp(d->kind, "fwd")) {
+		bc_import_diff(
+		    c->diffs, d->src, d->line,
+		    "%s=%s: file system workloads (fsd=/fwd=) have no bench-coord "
+		    "equivalent (it drives block devices and files, not directory trees)",
+		    d->kind, d->name);
+		return;
+	}
+	for (k = 0; k < d->nkv; k++) {
+		const struct bc_vdb_kv *kv = &d->kv[k];
+
+		if (!*d->kind) {
+			if (s_in(s_gen_inert, kv->key))
+				continue;
+			if (!strcmp(kv->key, "compratio") && !strcmp(kv->val, "1"))
+				continue; /* incompressible, what bench-coord writes */
+			if (!strcmp(kv->key, "data_errors")) {
+				bc_import_add(
+				    c->notes,
+				    "%s:%d: data_errors=%s: bench-coord counts I/O errors "
+				    "per class and never stops for them",
+				    kv->src, kv->line, kv->val);
+				continue;
+			}
+			if (!strcmp(kv->key, "validate") &&
+			    (!strcasecmp(kv->val, "yes") || !strcasecmp(kv->val, "no")))
+				continue; /* mapped: defaults.verify */
+			S_DIFF(c, kv, "%s=%s: no bench-coord equivalent", kv->key, kv->val);
+			continue;
+		}
+		if (s_in(known, kv->key))
+			continue;
+		if (!strcmp(d->kind, "hd") && s_in(s_hd_inert, kv->key))
+			continue;
+		if (!strcmp(d->kind, "rd") && s_in(s_rd_inert, kv->key))
+			continue;
+		S_DIFF(c, kv, "%s=%s: no bench-coord equivalent in %s=", kv->key, kv->val, d->kind);
+	}
+}
+
+/* the hosts of hd= as agents; without hd= (or only localhost) the import's own agent */
+static void s_hosts(struct s_ctx *c, const struct bc_vdb_parm *p, struct s_map *m, cJSON *agents)
+{
+	struct s_view v;
+	int i;
+
+	for (i = 0; i < p->ndefs && m->nhd < S_MAX_LIST; i++) {
+		const struct bc_vdb_def *d = &p->defs[i];
+		const struct bc_vdb_kv *sys;
+		struct s_hd *h;
+
+		if (strcmp(d->kind, "hd") || !strcmp(d->name, "default"))
+			continue;
+		s_view_of(p, i, &v);
+		sys = s_get(&v, "system");
+		h = &m->hd[m->nhd++];
+		h->name = d->name;
+		if (!sys || !strcmp(sys->val, "localhost") || !strcmp(sys->val, "127.0.0.1")) {
+			snprintf(h->endpoint, sizeof(h->endpoint), "%s", c->im->endpoint);
+		} else {
+			snprintf(h->endpoint, sizeof(h->endpoint), "tcp://%s:7470", sys->val);
+			bc_import_add(
+			    c->notes,
+			    "%s:%d: hd=%s: agent %s at %s (run bench-agent there; trust its "
+			    "key with bench-coord trust)",
+			    d->src, d->line, d->name, d->name, h->endpoint);
+		}
+	}
+	if (!m->nhd) {
+		m->nhd = 1;
+		m->hd[0].name = c->im->agent;
+		snprintf(m->hd[0].endpoint, sizeof(m->hd[0].endpoint), "%s", c->im->endpoint);
+	}
+	for (i = 0; i < m->nhd; i++) {
+		cJSON *a = cJSON_CreateObject();
+		char name[BC_NAME_MAX];
+
+		bc_import_sanitize(m->hd[i].name, name, sizeof(name));
+		cJSON_AddStringToObject(a, "name", name);
+		cJSON_AddStringToObject(a, "endpoint", m->hd[i].endpoint);
+		cJSON_AddItemToArray(agents, a);
+	}
+}
+
+/* host= / hd= of an sd: which of m's hosts it is on (all without it) */
+static void s_sd_hosts(struct s_ctx *c, const struct s_map *m, const struct bc_vdb_kv *kv, bool *on)
+{
+	char buf[1024], *items[S_MAX_LIST];
+	int i, k, n;
+
+	for (i = 0; i < m->nhd; i++)
+		on[i] = !kv;
+	if (!kv)
+		return;
+	n = s_list(kv->val, buf, sizeof(buf), items);
+	for (k = 0; k < n; k++) {
+		bool found = false;
+
+		for (i = 0; i < m->nhd; i++)
+			if (!strcmp(items[k], "*") || !strcmp(items[k], m->hd[i].name))
+				on[i] = found = true;
+		if (!found)
+			S_DIFF(c, kv, "%s=%s: no hd=%s", kv->key, kv->val, items[k]);
+	}
+}
+
+/* openflags: o_direct / directio is O_DIRECT; the rest changes what the device sees */
+static bool s_openflags(struct s_ctx *c, const struct bc_vdb_kv *kv)
+{
+	char buf[256], *items[S_MAX_LIST];
+	int k, n = s_list(kv->val, buf, sizeof(buf), items);
+	bool direct = false;
+
+	for (k = 0; k < n; k++) {
+		if (!strcasecmp(items[k], "o_direct") || !strcasecmp(items[k], "directio"))
+			direct = true;
+		else
+			S_DIFF(c, kv, "openflags=%s: no bench-coord equivalent (only o_direct)",
+			       items[k]);
+	}
+	return direct;
+}
+
+static void s_sds(struct s_ctx *c, const struct bc_vdb_parm *p, struct s_map *m, cJSON *vols)
+{
+	struct s_view v;
+	int i, h;
+
+	for (i = 0; i < p->ndefs; i++) {
+		const struct bc_vdb_def *d = &p->defs[i];
+		const struct bc_vdb_kv *lun, *size, *off, *of;
+		bool on[S_MAX_LIST];
+		struct s_sd *sd;
+		uint64_t b;
+
+		if (strcmp(d->kind, "sd") || !strcmp(d->name, "default"))
+			continue;
+		s_view_of(p, i, &v);
+		sd = &m->sd[m->nsd++];
+		sd->def = i;
+		sd->name = d->name;
+		sd->vol0 = m->nvol;
+		lun = s_get(&v, "lun");
+		size = s_get(&v, "size");
+		off = s_get(&v, "offset");
+		of = s_get(&v, "openflags");
+		sd->range = s_get(&v, "range");
+		sd->direct = of && s_openflags(c, of);
+		if (!lun) {
+			bc_import_diff(c->diffs, d->src, d->line, "sd=%s: no lun=", d->name);
+			continue;
+		}
+		if (lun->val[0] != '/')
+			bc_import_add(c->notes,
+				      "%s:%d: lun=%s: a relative path resolves in the agent's "
+				      "scratch directory",
+				      lun->src, lun->line, lun->val);
+		if (s_get(&v, "align"))
+			S_DIFF(
+			    c, s_get(&v, "align"),
+			    "align=%s: on sd= it applies to every workload; set blockalign in the "
+			    "profile",
+			    s_get(&v, "align")->val);
+		s_sd_hosts(c, m, s_get(&v, "host") ? s_get(&v, "host") : s_get(&v, "hd"), on);
+		for (h = 0; h < m->nhd; h++) {
+			cJSON *vol;
+			char name[BC_NAME_MAX];
+
+			if (!on[h])
+				continue;
+			vol = cJSON_CreateObject();
+			bc_import_sanitize(m->hd[h].name, name, sizeof(name));
+			cJSON_AddStringToObject(vol, "agent", name);
+			cJSON_AddStringToObject(vol, "path", lun->val);
+			if (size) {
+				if (bc_parse_size(size->val, &b))
+					S_DIFF(c, size, "size=%s: not a size", size->val);
+				else
+					/* a device is not grown: vdbench uses its first size bytes
+					 */
+					cJSON_AddNumberToObject(
+					    vol, strncmp(lun->val, "/dev/", 5) ? "size" : "length",
+					    (double)b);
+			}
+			if (off) {
+				if (bc_parse_size(off->val, &b))
+					S_DIFF(c, off, "offset=%s: not a size", off->val);
+				else
+					cJSON_AddNumberToObject(vol, "offset", (double)b);
+			}
+			/* vdbench opens without O_DIRECT unless openflags says so (defaults) */
+			if (sd->direct)
+				cJSON_AddBoolToObject(cJSON_AddObjectToObject(vol, "workload"),
+						      "direct", true);
+			cJSON_AddItemToArray(vols, vol);
+			sd->nvol++;
+			m->nvol++;
+		}
+	}
+}
+
+/* xfersize=4k, or the distribution (4k,50,8k,50): size/percent pairs */
+static bool s_xfer(struct s_ctx *c, const struct bc_vdb_kv *kv, const char *val, char *out,
+		   size_t len)
+{
+	char buf[1024], *items[S_MAX_LIST];
+	int k, n = s_list(val, buf, sizeof(buf), items);
+	size_t used = 0;
+	uint64_t b;
+	double pct, sum = 0;
+
+	if (n == 1) {
+		if (bc_parse_size(items[0], &b) || !b) {
+			S_DIFF(c, kv, "xfersize=%s: not a size", val);
+			return false;
+		}
+		snprintf(out, len, "%s", items[0]);
+		return true;
+	}
+	if (n < 2 || n % 2) {
+		/* (min,max,align): a random size in a range */
+		S_DIFF(c, kv,
+		       "xfersize=%s: a size range has no bench-coord equivalent (only "
+		       "size,percent pairs)",
+		       val);
+		return false;
+	}
+	out[0] = '\0';
+	for (k = 0; k < n; k += 2) {
+		if (bc_parse_size(items[k], &b) || !b || !s_pct(items[k + 1], &pct)) {
+			S_DIFF(c, kv, "xfersize=%s: expected size,percent pairs", val);
+			return false;
+		}
+		sum += pct;
+		used += (size_t)snprintf(out + used, len > used ? len - used : 0, "%s%s/%s",
+					 k ? ":" : "", items[k], items[k + 1]);
+	}
+	if (fabs(sum - 100) > 1e-9) {
+		S_DIFF(c, kv, "xfersize=%s: the percentages add up to %g, not 100", val, sum);
+		return false;
+	}
+	return true;
+}
+
+/* rw from rdpct and seekpct: seekpct 0/seq/sequential/eof sequential, 100/random random */
+static bool s_seek(struct s_ctx *c, const struct bc_vdb_kv *kv, const char *val, bool *seq,
+		   bool *eof)
+{
+	double d;
+
+	*eof = false;
+	if (!strcasecmp(val, "seq") || !strcasecmp(val, "sequential") || !strcasecmp(val, "eof")) {
+		*seq = true;
+		*eof = !strcasecmp(val, "eof");
+		return true;
+	}
+	if (!strcasecmp(val, "random")) {
+		*seq = false;
+		return true;
+	}
+	if (!s_pct(val, &d) || (d != 0 && d != 100)) {
+		S_DIFF(c, kv,
+		       "seekpct=%s: a mix of sequential and random I/O has no bench-coord "
+		       "equivalent (only 0, 100, sequential, random, eof)",
+		       val);
+		return false;
+	}
+	*seq = d == 0;
+	return true;
+}
+
+static void s_set_rw(cJSON *wl, double rdpct, bool seq)
+{
+	cJSON_DeleteItemFromObject(wl, "rw");
+	cJSON_DeleteItemFromObject(wl, "rwmixread");
+	if (rdpct >= 100) {
+		cJSON_AddStringToObject(wl, "rw", seq ? "read" : "randread");
+	} else if (rdpct <= 0) {
+		cJSON_AddStringToObject(wl, "rw", seq ? "write" : "randwrite");
+	} else {
+		cJSON_AddStringToObject(wl, "rw", seq ? "rw" : "randrw");
+		cJSON_AddNumberToObject(wl, "rwmixread", rdpct);
+	}
+}
+
+/* range=(a,b): percent of the sd, as a stream's region */
+static cJSON *s_range(struct s_ctx *c, const struct bc_vdb_kv *kv)
+{
+	char buf[256], *items[S_MAX_LIST], t[32];
+	double a, b;
+	cJSON *r;
+
+	if (s_list(kv->val, buf, sizeof(buf), items) != 2 || !s_pct(items[0], &a) ||
+	    !s_pct(items[1], &b) || b <= a) {
+		S_DIFF(c, kv,
+		       "range=%s: expected (start%%,end%%) within 0-100 (absolute ranges "
+		       "have no equivalent)",
+		       kv->val);
+		return NULL;
+	}
+	r = cJSON_CreateObject();
+	snprintf(t, sizeof(t), "%g%%", a);
+	cJSON_AddStringToObject(r, "offset", t);
+	snprintf(t, sizeof(t), "%g%%", b - a);
+	cJSON_AddStringToObject(r, "size", t);
+	return r;
+}
+
+static void s_wds(struct s_ctx *c, const struct bc_vdb_parm *p, struct s_map *m)
+{
+	struct s_view v;
+	int i, k;
+
+	for (i = 0; i < p->ndefs; i++) {
+		const struct bc_vdb_def *d = &p->defs[i];
+		const struct bc_vdb_kv *kv;
+		char buf[1024], *items[S_MAX_LIST], bs[512];
+		struct s_wd *w;
+		bool eof = false;
+		int n;
+
+		if (strcmp(d->kind, "wd") || !strcmp(d->name, "default"))
+			continue;
+		s_view_of(p, i, &v);
+		w = &m->wd[m->nwd++];
+		w->def = i;
+		w->name = d->name;
+		w->wl = cJSON_CreateObject();
+		w->rdpct = 100; /* vdbench's defaults: all reads, all random, 4k */
+		w->seq = false;
+		w->skew = s_get(&v, "skew");
+		w->range = s_get(&v, "range");
+		kv = s_get(&v, "sd");
+		if (!kv) {
+			bc_import_diff(c->diffs, d->src, d->line, "wd=%s: no sd=", d->name);
+		} else {
+			n = s_list(kv->val, buf, sizeof(buf), items);
+			for (k = 0; k < n; k++) {
+				int j, hit = 0;
+
+				for (j = 0; j < m->nsd; j++)
+					if (!strcmp(items[k], "*") ||
+					    !strcmp(items[k], m->sd[j].name) ||
+					    (strchr(items[k], '*') &&
+					     !strncmp(
+						 items[k], m->sd[j].name,
+						 (size_t)(strchr(items[k], '*') - items[k])))) {
+						w->sd[j] = true;
+						hit++;
+					}
+				if (!hit)
+					S_DIFF(c, kv, "sd=%s: no such sd=", items[k]);
+			}
+		}
+		if ((kv = s_get(&v, "rdpct")) && !s_pct(kv->val, &w->rdpct))
+			S_DIFF(c, kv, "rdpct=%s: expected 0-100", kv->val);
+		if ((kv = s_get(&v, "seekpct")))
+			s_seek(c, kv, kv->val, &w->seq, &eof);
+		s_set_rw(w->wl, w->rdpct, w->seq);
+		snprintf(bs, sizeof(bs), "4k");
+		if ((w->xfer = s_get(&v, "xfersize")))
+			s_xfer(c, w->xfer, w->xfer->val, bs, sizeof(bs));
+		cJSON_AddStringToObject(w->wl, "bs", bs);
+		if (eof) {
+			/* vdbench stops at end of file: one pass over the lun */
+			cJSON_AddBoolToObject(w->wl, "size_based", true);
+		}
+		if ((kv = s_get(&v, "openflags")) && s_openflags(c, kv))
+			cJSON_AddBoolToObject(w->wl, "direct", true);
+		if ((kv = s_get(&v, "host") ? s_get(&v, "host") : s_get(&v, "hd")))
+			S_DIFF(c, kv,
+			       "%s=%s on wd=: a workload on some of an sd's hosts has no "
+			       "equivalent (set host= on the sd)",
+			       kv->key, kv->val);
+	}
+}
+
+/* one loop of an rd: its key, the profile's, and its values */
+struct s_loop {
+	const struct bc_vdb_kv *kv;
+	char buf[1024];
+	char *v[S_MAX_LIST];
+	int n;
+};
+
+/* forthreads=(1-32,d): doubling; (1-10,1): steps; a list as written */
+static int s_loop_values(struct s_ctx *c, struct s_loop *l)
+{
+	char *dash;
+	long a, b, step;
+	static char gen[S_MAX_LIST][16];
+
+	l->n = s_list(l->kv->val, l->buf, sizeof(l->buf), l->v);
+	if (l->n < 0) {
+		S_DIFF(c, l->kv, "%s=%s: more than %d values", l->kv->key, l->kv->val, S_MAX_LIST);
+		return -1;
+	}
+	if (l->n == 2 && (dash = strchr(l->v[0], '-')) && dash != l->v[0]) {
+		/* a range form: only for thread counts */
+		a = strtol(l->v[0], NULL, 10);
+		b = strtol(dash + 1, NULL, 10);
+		step = !strcasecmp(l->v[1], "d") ? 0 : strtol(l->v[1], NULL, 10);
+		if (a <= 0 || b < a || (step < 0)) {
+			S_DIFF(c, l->kv, "%s=%s: not a range", l->kv->key, l->kv->val);
+			return -1;
+		}
+		l->n = 0;
+		for (; a <= b && l->n < S_MAX_LIST; a = step ? a + step : a * 2) {
+			snprintf(gen[l->n], sizeof(gen[l->n]), "%ld", a);
+			l->v[l->n] = gen[l->n];
+			l->n++;
+		}
+	}
+	return l->n;
+}
+
+/* the workload of volume vol (of sd si) in an rd with wds: one wd's keys, or streams */
+static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const int *wds, int nw,
+			  const struct bc_vdb_def *rd, const char *bs_over, double rdpct_over,
+			  const char *seek_over)
+{
+	const struct s_wd *on[S_MAX_LIST];
+	cJSON *wl, *streams;
+	double given = 0, left;
+	int i, n = 0, unset = 0;
+
+	for (i = 0; i < nw; i++)
+		if (m->wd[wds[i]].sd[si] && n < S_MAX_LIST)
+			on[n++] = &m->wd[wds[i]];
+	if (!n)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (on[i]->skew)
+			given += strtod(on[i]->skew->val, NULL);
+		else
+			unset++;
+	}
+	/* vdbench: workloads without skew= share what the others leave, equally */
+	left = unset ? (100 - given) / unset : 0;
+	if (n == 1 && !on[0]->range && !m->sd[si].range) {
+		wl = cJSON_Duplicate(on[0]->wl, 1);
+		streams = NULL;
+	} else {
+		wl = cJSON_CreateObject();
+		streams = cJSON_AddArrayToObject(wl, "streams");
+		if (n > 8)
+			bc_import_diff(c->diffs, rd->src, rd->line,
+				       "rd=%s: %d workloads on sd=%s; bench-coord runs at most 8 "
+				       "streams on a volume",
+				       rd->name, n, m->sd[si].name);
+	}
+	for (i = 0; i < n && i < 8; i++) {
+		cJSON *s = streams ? cJSON_CreateObject() : wl;
+		const struct bc_vdb_kv *rg = on[i]->range ? on[i]->range : m->sd[si].range;
+
+		if (streams) {
+			char name[BC_NAME_MAX];
+			const cJSON *k;
+
+			bc_import_sanitize(on[i]->name, name, sizeof(name));
+			cJSON_AddStringToObject(s, "name", name);
+			cJSON_AddNumberToObject(
+			    s, "share", on[i]->skew ? strtod(on[i]->skew->val, NULL) : left);
+			cJSON_ArrayForEach(k, on[i]->wl) if (strcmp(k->string, "direct") &&
+							     strcmp(k->string, "size_based"))
+			    cJSON_AddItemToObject(s, k->string, cJSON_Duplicate(k, 1));
+			if (cJSON_GetObjectItem(on[i]->wl, "size_based"))
+				bc_import_diff(
+				    c->diffs, rd->src, rd->line,
+				    "rd=%s: seekpct=eof in wd=%s shares sd=%s with other "
+				    "workloads; one pass applies to the whole volume",
+				    rd->name, on[i]->name, m->sd[si].name);
+			if (rg) {
+				cJSON *r = s_range(c, rg);
+
+				if (r)
+					cJSON_AddItemToObject(s, "range", r);
+			}
+			cJSON_AddItemToArray(streams, s);
+		}
+		if (bs_over) {
+			cJSON_DeleteItemFromObject(s, "bs");
+			cJSON_AddStringToObject(s, "bs", bs_over);
+		}
+		if (rdpct_over >= 0 || seek_over) {
+			const char *rw = cJSON_GetStringValue(cJSON_GetObjectItem(s, "rw"));
+			double rp = rdpct_over >= 0 ? rdpct_over : on[i]->rdpct;
+			bool seq = rw && !strstr(rw, "rand"), eof = false;
+
+			if (seek_over)
+				s_seek(c, rd->kv, seek_over, &seq, &eof);
+			s_set_rw(s, rp, seq);
+		}
+	}
+	if (streams && fabs(given + left * unset - 100) > 1e-6)
+		bc_import_diff(c->diffs, rd->src, rd->line,
+			       "rd=%s: the skews of the workloads on sd=%s add up to %g, not 100",
+			       rd->name, m->sd[si].name, given + left * unset);
+	for (i = 0; i < n && !cJSON_GetObjectItem(wl, "direct"); i++)
+		if (cJSON_IsTrue(cJSON_GetObjectItem(on[i]->wl, "direct")))
+			cJSON_AddBoolToObject(wl, "direct", true);
+	return wl;
+}
+
+static bool s_same(const cJSON *a, const cJSON *b)
+{
+	return cJSON_Compare(a, b, true);
+}
+
+/* the step of rd with one value of each loop; keyed "threads", "xfersize", "rdpct", "seekpct",
+ * "iorate" */
+struct s_point {
+	const char *threads, *xfer, *rdpct, *seek, *iorate;
+	char suffix[256];
+};
+
+static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_vdb_def *rd,
+		      const struct s_view *v, const int *wds, int nw, const struct s_point *pt,
+		      cJSON *sweep, double ramp, double runtime, cJSON *steps)
+{
+	cJSON *st = cJSON_CreateObject(), *vw = NULL, *base = NULL;
+	char name[BC_NAME_MAX + 256], bs[512] = "";
+	const struct bc_vdb_kv *kv;
+	double rdpct = -1;
+	unsigned long threads = 8;
+	int si, h;
+
+	if (pt->xfer && !s_xfer(c, rd->kv, pt->xfer, bs, sizeof(bs)))
+		bs[0] = '\0';
+	if (pt->rdpct && !s_pct(pt->rdpct, &rdpct)) {
+		bc_import_diff(c->diffs, rd->src, rd->line, "rd=%s: rdpct %s: expected 0-100",
+			       rd->name, pt->rdpct);
+		rdpct = -1;
+	}
+	snprintf(name, sizeof(name), "%s%s", rd->name, pt->suffix);
+	{
+		char clean[BC_NAME_MAX];
+
+		bc_import_sanitize(name, clean, sizeof(clean));
+		cJSON_AddStringToObject(st, "name", clean);
+	}
+	for (si = 0; si < m->nsd; si++) {
+		cJSON *wl = s_volume_wl(c, m, si, wds, nw, rd, bs[0] ? bs : NULL, rdpct, pt->seek);
+
+		if (!wl) {
+			if (m->sd[si].nvol)
+				bc_import_diff(c->diffs, rd->src, rd->line,
+					       "rd=%s: no workload of it uses sd=%s; a bench-coord "
+					       "step runs on every volume",
+					       rd->name, m->sd[si].name);
+			continue;
+		}
+		for (h = 0; h < m->sd[si].nvol; h++) {
+			char idx[16];
+
+			if (!base) {
+				base = cJSON_Duplicate(wl, 1);
+				continue;
+			}
+			if (s_same(wl, base))
+				continue;
+			if (!vw)
+				vw = cJSON_CreateObject();
+			snprintf(idx, sizeof(idx), "%d", m->sd[si].vol0 + h);
+			cJSON_AddItemToObject(vw, idx, cJSON_Duplicate(wl, 1));
+		}
+		cJSON_Delete(wl);
+	}
+	if (base) {
+		const cJSON *k;
+
+		cJSON_ArrayForEach(k, base)
+		    cJSON_AddItemToObject(st, k->string, cJSON_Duplicate(k, 1));
+		/* the base's keys are the step's: a volume override must restate what differs */
+		cJSON_Delete(base);
+	}
+	/* threads: outstanding I/Os per sd, io_uring's iodepth on one job per volume */
+	if ((kv = s_get(v, "threads")) || pt->threads) {
+		const char *t = pt->threads ? pt->threads : kv->val;
+		char *end;
+
+		threads = strtoul(t, &end, 10);
+		if (*end || !threads || threads > 4096) {
+			bc_import_diff(c->diffs, rd->src, rd->line,
+				       "rd=%s: threads=%s: expected 1-4096", rd->name, t);
+			threads = 8;
+		}
+	}
+	cJSON_AddNumberToObject(st, "iodepth", (double)threads);
+	cJSON_AddNumberToObject(st, "numjobs", 1);
+	cJSON_AddNumberToObject(st, "ramp", ramp);
+	cJSON_AddNumberToObject(st, "runtime", runtime);
+	if (pt->iorate && strcasecmp(pt->iorate, "max") && strcasecmp(pt->iorate, "curve")) {
+		char *end;
+		double r = strtod(pt->iorate, &end);
+		unsigned long per;
+
+		if (*end || r <= 0 || !m->nvol) {
+			bc_import_diff(c->diffs, rd->src, rd->line,
+				       "rd=%s: iorate=%s: expected max, curve or a rate", rd->name,
+				       pt->iorate);
+		} else {
+			/* vdbench's iorate is the rd's total; bench-coord's limit is per volume */
+			per = (unsigned long)llround(r / m->nvol);
+			if (!per)
+				per = 1;
+			cJSON_AddNumberToObject(st, "rate_iops", (double)per);
+			if (m->nvol > 1)
+				bc_import_add(c->notes,
+					      "%s:%d: rd=%s: iorate=%s is the total over %d "
+					      "volumes: rate_iops %lu each",
+					      rd->src, rd->line, rd->name, pt->iorate, m->nvol,
+					      per);
+			kv = s_get(v, "distribution");
+			if (!kv)
+				bc_import_add(c->notes,
+					      "%s:%d: rd=%s: vdbench spaces I/Os at iorate=%s with "
+					      "exponential gaps by default; bench-coord paces them "
+					      "evenly (the same mean rate)",
+					      rd->src, rd->line, rd->name, pt->iorate);
+		}
+	}
+	if ((kv = s_get(v, "distribution")) && strcasecmp(kv->val, "deterministic"))
+		S_DIFF(c, kv,
+		       "distribution=%s: bench-coord paces a rate limit evenly "
+		       "(distribution=deterministic)",
+		       kv->val);
+	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv))
+		cJSON_AddBoolToObject(st, "direct", true);
+	if (vw)
+		cJSON_AddItemToObject(st, "volume_workloads", vw);
+	if (sweep)
+		cJSON_AddItemToObject(st, "sweep", sweep);
+	cJSON_AddItemToArray(steps, st);
+}
+
+static void s_rds(struct s_ctx *c, const struct bc_vdb_parm *p, const struct s_map *m, cJSON *steps)
+{
+	static const char *const loop_keys[] = {"forthreads", "forxfersize", "forrdpct",
+						"forseekpct", "iorate"};
+	struct s_view v;
+	int i, k;
+
+	for (i = 0; i < p->ndefs; i++) {
+		const struct bc_vdb_def *d = &p->defs[i];
+		const struct bc_vdb_kv *kv;
+		struct s_loop loops[5];
+		int wds[S_MAX_LIST], nw = 0, nl = 0, sweep_loop = -1, idx[5], total = 1;
+		double elapsed = 30, interval = 1, warmup = -1, ramp, runtime;
+		char buf[1024], *items[S_MAX_LIST];
+		cJSON *curve = NULL;
+		const char *iorate1 = NULL;
+		bool iocurve = false;
+
+		if (strcmp(d->kind, "rd") || !strcmp(d->name, "default"))
+			continue;
+		s_view_of(p, i, &v);
+		kv = s_get(&v, "wd");
+		if (!kv) {
+			bc_import_diff(c->diffs, d->src, d->line, "rd=%s: no wd=", d->name);
+			continue;
+		}
+		for (k = 0; k < s_list(kv->val, buf, sizeof(buf), items); k++) {
+			int j, hit = 0;
+
+			for (j = 0; j < m->nwd && nw < S_MAX_LIST; j++)
+				if (!strcmp(items[k], "*") || !strcmp(items[k], m->wd[j].name) ||
+				    (strchr(items[k], '*') &&
+				     !strncmp(items[k], m->wd[j].name,
+					      (size_t)(strchr(items[k], '*') - items[k])))) {
+					wds[nw++] = j;
+					hit++;
+				}
+			if (!hit)
+				S_DIFF(c, kv, "wd=%s: no such wd=", items[k]);
+		}
+		if (!nw)
+			continue;
+		/* skew between workloads on different sds would be a ratio of rates: none here */
+		for (k = 0; k < nw; k++) {
+			int j;
+
+			if (!m->wd[wds[k]].skew)
+				continue;
+			for (j = 0; j < nw; j++)
+				if (memcmp(m->wd[wds[k]].sd, m->wd[wds[j]].sd, sizeof(m->wd[0].sd)))
+					break;
+			if (j < nw)
+				S_DIFF(
+				    c, m->wd[wds[k]].skew,
+				    "skew=%s: wd=%s and wd=%s of rd=%s drive different sds; a skew "
+				    "between volumes has no bench-coord equivalent (each runs at "
+				    "its "
+				    "own pace)",
+				    m->wd[wds[k]].skew->val, m->wd[wds[k]].name, m->wd[wds[j]].name,
+				    d->name);
+		}
+		if ((kv = s_get(&v, "elapsed")) && (!s_secs(kv->val, &elapsed) || elapsed < 1))
+			S_DIFF(c, kv, "elapsed=%s: expected seconds", kv->val);
+		if ((kv = s_get(&v, "interval")) && (!s_secs(kv->val, &interval) || interval < 1))
+			S_DIFF(c, kv, "interval=%s: expected seconds", kv->val);
+		if ((kv = s_get(&v, "warmup")) && !s_secs(kv->val, &warmup))
+			S_DIFF(c, kv, "warmup=%s: expected seconds", kv->val);
+		if (interval != 1)
+			bc_import_add(
+			    c->notes,
+			    "%s:%d: rd=%s: interval=%g: bench-coord reports every second%s", d->src,
+			    d->line, d->name, interval,
+			    warmup >= 0 ? ""
+					: " (the ramp is vdbench's first interval, which "
+					  "its averages leave out)");
+		/* vdbench leaves the first interval out of its averages unless warmup= says */
+		ramp = warmup >= 0 ? warmup : interval;
+		runtime = elapsed - ramp;
+		if (runtime < 1) {
+			bc_import_diff(
+			    c->diffs, d->src, d->line,
+			    "rd=%s: elapsed=%g leaves no measured second after warmup %g", d->name,
+			    elapsed, ramp);
+			runtime = 1;
+		}
+		for (k = 0; k < 5; k++) {
+			kv = s_get(&v, loop_keys[k]);
+			if (!kv)
+				continue;
+			if (k == 4) {
+				if (!strcasecmp(kv->val, "max"))
+					continue;
+				if (!strcasecmp(kv->val, "curve")) {
+					iocurve = true;
+					continue;
+				}
+			}
+			loops[nl].kv = kv;
+			if (s_loop_values(c, &loops[nl]) <= 0)
+				continue;
+			/* one value is no loop: iorate=1000 is the step's rate */
+			if (loops[nl].n == 1 && k == 4) {
+				iorate1 = loops[nl].v[0];
+				continue;
+			}
+			total *= loops[nl].n;
+			nl++;
+		}
+		if (iocurve) {
+			const char *cv =
+			    s_get(&v, "curve") ? s_get(&v, "curve")->val : "(10,50,70,80,90,100)";
+			int n = s_list(cv, buf, sizeof(buf), items);
+
+			curve = cJSON_CreateArray();
+			for (k = 0; k < n; k++) {
+				double pc;
+
+				if (!s_pct(items[k], &pc) || !pc)
+					S_DIFF(c, s_get(&v, "curve"),
+					       "curve=%s: expected percentages", cv);
+				else
+					cJSON_AddItemToArray(curve, cJSON_CreateNumber(pc));
+			}
+		} else if (nl == 1 && (!strcmp(loops[0].kv->key, "forthreads") ||
+				       !strcmp(loops[0].kv->key, "forxfersize"))) {
+			sweep_loop = 0;
+		} else if (s_get(&v, "curve")) {
+			S_DIFF(c, s_get(&v, "curve"), "curve= without iorate=curve");
+		}
+		if (total > S_MAX_LIST) {
+			bc_import_diff(c->diffs, d->src, d->line,
+				       "rd=%s: its loops make %d runs, "
+				       "more than %d",
+				       d->name, total, S_MAX_LIST);
+			continue;
+		}
+		memset(idx, 0, sizeof(idx));
+		for (;;) {
+			struct s_point pt = {0};
+			size_t used = 0;
+			cJSON *sweep = NULL;
+
+			for (k = 0; k < nl; k++) {
+				const char *key = loops[k].kv->key, *val = loops[k].v[idx[k]];
+
+				if (k == sweep_loop)
+					continue;
+				if (!strcmp(key, "forthreads"))
+					pt.threads = val;
+				else if (!strcmp(key, "forxfersize"))
+					pt.xfer = val;
+				else if (!strcmp(key, "forrdpct"))
+					pt.rdpct = val;
+				else if (!strcmp(key, "forseekpct"))
+					pt.seek = val;
+				else
+					pt.iorate = val;
+				if (loops[k].n < 2)
+					continue;
+				used += (size_t)snprintf(
+				    pt.suffix + used,
+				    sizeof(pt.suffix) > used ? sizeof(pt.suffix) - used : 0,
+				    "_%s=%s", !strncmp(key, "for", 3) ? key + 3 : key, val);
+			}
+			if (!pt.iorate)
+				pt.iorate = iorate1;
+			if (curve) {
+				sweep = cJSON_CreateObject();
+				cJSON_AddItemToObject(sweep, "curve", cJSON_Duplicate(curve, 1));
+			} else if (sweep_loop >= 0) {
+				struct s_loop *l = &loops[sweep_loop];
+				bool thr = !strcmp(l->kv->key, "forthreads");
+				cJSON *arr;
+
+				sweep = cJSON_CreateObject();
+				arr = cJSON_AddArrayToObject(sweep, thr ? "iodepth" : "bs");
+				for (k = 0; k < l->n; k++) {
+					char bs[512];
+
+					if (thr)
+						cJSON_AddItemToArray(
+						    arr, cJSON_CreateNumber(strtod(l->v[k], NULL)));
+					else if (s_xfer(c, l->kv, l->v[k], bs, sizeof(bs)))
+						cJSON_AddItemToArray(arr, cJSON_CreateString(bs));
+				}
+			}
+			s_rd_step(c, m, d, &v, wds, nw, &pt, sweep, ramp, runtime, steps);
+			for (k = nl - 1; k >= 0; k--) {
+				if (k == sweep_loop)
+					continue;
+				if (++idx[k] < loops[k].n)
+					break;
+				idx[k] = 0;
+			}
+			if (k < 0)
+				break;
+		}
+		cJSON_Delete(curve);
+	}
+}
+
+static const char *const s_exts[] = {".parm", ".txt", ".vdb", ".cfg", ".conf", NULL};
+
+cJSON *bc_vdb_to_profile(const struct bc_vdb_parm *p, const struct bc_vdb_import *im, cJSON *notes,
+			 cJSON *diffs, char *err, size_t errlen)
+{
+	struct s_ctx c = {.im = im, .notes = notes, .diffs = diffs};
+	struct s_map *m = calloc(1, sizeof(*m));
+	cJSON *prof = NULL, *vols, *steps, *defs;
+	char pname[BC_NAME_MAX];
+	bool verify = false;
+	int i, k;
+
+	if (m) {
+		m->sd = calloc(S_MAX_DEFS, sizeof(*m->sd));
+		m->wd = calloc(S_MAX_DEFS, sizeof(*m->wd));
+	}
+	if (!m || !m->sd || !m->wd) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < p->ndefs; i++) {
+		s_classify(&c, &p->defs[i]);
+		for (k = 0; !*p->defs[i].kind && k < p->defs[i].nkv; k++)
+			if (!strcmp(p->defs[i].kv[k].key, "validate"))
+				verify = !strcasecmp(p->defs[i].kv[k].val, "yes");
+	}
+	prof = cJSON_CreateObject();
+	/* parameter files carry no one extension: the usual ones go */
+	bc_import_name(im->name, im->src, NULL, pname, sizeof(pname));
+	for (i = 0; !im->name && s_exts[i]; i++) {
+		size_t n = strlen(pname), e = strlen(s_exts[i]);
+
+		if (n > e && !strcmp(pname + n - e, s_exts[i]))
+			pname[n - e] = '\0';
+	}
+	cJSON_AddStringToObject(prof, "name", pname);
+	s_hosts(&c, p, m, cJSON_AddArrayToObject(prof, "agents"));
+	vols = cJSON_AddArrayToObject(prof, "volumes");
+	defs = cJSON_AddObjectToObject(prof, "defaults");
+	if (verify)
+		cJSON_AddBoolToObject(defs, "verify", true);
+	steps = cJSON_AddArrayToObject(prof, "steps");
+	s_sds(&c, p, m, vols);
+	/* every sd opened alike (the usual file): the profile's default, not each volume's */
+	for (i = 1, k = 1; i < m->nsd; i++)
+		k &= m->sd[i].direct == m->sd[0].direct;
+	if (k) {
+		cJSON *v;
+
+		cJSON_ArrayForEach(v, vols) cJSON_DeleteItemFromObject(v, "workload");
+	}
+	cJSON_AddBoolToObject(defs, "direct", k && m->nsd && m->sd[0].direct);
+	s_wds(&c, p, m);
+	s_rds(&c, p, m, steps);
+	if (!cJSON_GetArraySize(vols) || !cJSON_GetArraySize(steps)) {
+		snprintf(err, errlen, "%s: no %s could be mapped", im->src,
+			 !cJSON_GetArraySize(vols) ? "sd= (storage definition)" : "rd= (run)");
+		cJSON_Delete(prof);
+		prof = NULL;
+		goto out;
+	}
+	bc_import_describe(prof, "vdbench parameter file", im->src, "import-vdbench", im->lenient,
+			   diffs);
+out:
+	for (i = 0; m && m->wd && i < m->nwd; i++)
+		cJSON_Delete(m->wd[i].wl);
+	if (m) {
+		free(m->sd);
+		free(m->wd);
+	}
+	free(m);
+	return prof;
+}

@@ -1,0 +1,178 @@
+#!/bin/bash
+# test_e2e_import_vdbench: every vdbench parameter file of tests/data/vdbench/ imports to the
+# profile its mapping says (hosts, luns, sizes, ranges, xfersize distributions, seek patterns,
+# skews as streams, iorate, curves and for*= loops as sweeps or steps, warmup), every refusal
+# names its file:line and exits 2, --lenient imports anyway and lists what differs; and seed
+# 002's file, with only its lun changed to a local file (and elapsed shortened to 4 s by sed),
+# imports, validates and runs, its vdbench table ending in avg_2-4.
+. "$(dirname "$0")/lib.sh"
+
+D="$BC_SRC/tests/data/vdbench"
+for f in "$D"/*.parm; do
+	b=$(basename "$f" .parm)
+	case $b in
+	refuse_*)
+		rc=0
+		"$COORD" import-vdbench "$f" >"$T/$b.json" 2>"$T/$b.err" || rc=$?
+		[ "$rc" = 2 ] || fail "$b: exit $rc, expected 2 (refused)"
+		grep -q "refused: vdbench would run" "$T/$b.err" || fail "$b: no refusal: $(cat "$T/$b.err")"
+		"$COORD" import-vdbench --lenient "$f" >"$T/$b.json" 2>/dev/null ||
+			fail "$b: --lenient did not import"
+		;;
+	*)
+		"$COORD" import-vdbench -o "$T/$b.json" "$f" 2>"$T/$b.err" ||
+			fail "$b: import failed: $(cat "$T/$b.err")"
+		;;
+	esac
+done
+
+python3 - "$T" "$D" <<'PY' || fail "an imported profile is not what the parameter file says"
+import json, os, re, sys
+t, d = sys.argv[1], sys.argv[2]
+def prof(b):
+    return json.load(open("%s/%s.json" % (t, b)))
+def err(b):
+    return open("%s/%s.err" % (t, b)).read()
+def step(p, name):
+    return [s for s in p["steps"] if s["name"] == name][0]
+
+p = prof("seed002")
+assert p["name"] == "seed002", p["name"]
+assert p["volumes"] == [{"agent": "local", "path": "/dev/nvme5n1p1"}]
+assert p["defaults"]["direct"] is True   # openflags=o_direct
+s = p["steps"][0]
+assert (s["name"], s["rw"], s["rwmixread"], s["bs"], s["iodepth"], s["numjobs"]) == \
+    ("run1", "randrw", 50, "4k", 32, 1), s
+# vdbench's avg_2-600: the first interval is the ramp
+assert (s["ramp"], s["runtime"]) == (1, 599), s
+assert "sweep" not in s and "rate_iops" not in s
+
+p = prof("hosts")
+assert [(a["name"], a["endpoint"]) for a in p["agents"]] == \
+    [("h1", "tcp://10.0.0.1:7470"), ("h2", "tcp://10.0.0.2:7470")]
+assert [(v["agent"], v["path"]) for v in p["volumes"]] == \
+    [("h1", "/dev/sdb"), ("h2", "/dev/sdb"), ("h2", "/dev/sdc")], p["volumes"]
+s = p["steps"][0]
+assert (s["rw"], s["rwmixread"], s["bs"], s["iodepth"], s["runtime"]) == ("randrw", 70, "8k", 16, 59)
+assert "hosts.parm:3: hd=h1: agent h1 at tcp://10.0.0.1:7470" in err("hosts")
+
+p = prof("sd_size_offset")
+v = p["volumes"][0]
+assert (v["path"], v["size"], v["offset"]) == ("/var/tmp/vdb.file", 64 << 20, 1 << 20), v
+assert p["defaults"]["direct"] is False  # no openflags: buffered
+st = p["steps"][0]["streams"]
+assert st == [{"name": "wd1", "share": 100, "rw": "randread", "bs": "4k",
+               "range": {"offset": "25%", "size": "50%"}}], st
+
+assert prof("xfer_dist")["steps"][0]["bs"] == "4k/50:8k/30:64k/20"
+assert prof("xfer_dist")["steps"][0]["rw"] == "randwrite"
+
+p = prof("seekpct")
+assert [(s["name"], s["rw"], s["bs"]) for s in p["steps"]] == [
+    ("r_seq", "read", "1m"), ("r_seqw", "write", "1m"), ("r_once", "read", "128k"),
+    ("r_rand", "randwrite", "4k")], p["steps"]
+assert step(p, "r_once").get("size_based") is True  # seekpct=eof: one pass
+assert "size_based" not in step(p, "r_seq")
+
+p = prof("skew")
+s = p["steps"][0]
+assert s["streams"] == [{"name": "small", "share": 70, "rw": "randread", "bs": "4k"},
+                        {"name": "large", "share": 30, "rw": "write", "bs": "64k"}], s
+assert s["iodepth"] == 32
+
+p = prof("iorate")
+assert step(p, "fixed")["rate_iops"] == 500       # 1000 over two volumes
+assert step(p, "curve")["sweep"] == {"curve": [50, 90, 100]}
+assert [step(p, n)["rate_iops"] for n in ("rates_iorate-200", "rates_iorate-400")] == [100, 200]
+assert "iorate=1000 is the total over 2 volumes" in err("iorate")
+
+p = prof("loops")
+assert step(p, "qd")["sweep"] == {"iodepth": [1, 2, 4, 8]}
+assert step(p, "qd2")["sweep"] == {"iodepth": [1, 2, 4, 8, 16]}
+assert step(p, "bs")["sweep"] == {"bs": ["4k", "64k", "1m"]}
+grid = [(s["name"], s["rw"], s["iodepth"]) for s in p["steps"] if s["name"].startswith("grid")]
+assert sorted(grid) == [("grid_threads-1_rdpct-0", "randwrite", 1),
+                        ("grid_threads-1_rdpct-100", "randread", 1),
+                        ("grid_threads-4_rdpct-0", "randwrite", 4),
+                        ("grid_threads-4_rdpct-100", "randread", 4)], grid
+assert (step(p, "seek_seekpct-0")["rw"], step(p, "seek_seekpct-100")["rw"]) == ("read", "randread")
+
+p = prof("warmup")
+assert (step(p, "rd1")["ramp"], step(p, "rd1")["runtime"]) == (60, 540)   # elapsed=10m warmup=60
+assert (step(p, "rd2")["ramp"], step(p, "rd2")["runtime"]) == (5, 3595)   # first 5 s interval
+assert "interval=5" in err("warmup")
+
+p = prof("defaults")
+assert [v["path"] for v in p["volumes"]] == ["/dev/sdb", "/dev/sdc"]
+assert p["defaults"]["direct"] is True  # sd=default openflags
+s = p["steps"][0]
+assert (s["rw"], s["bs"], s["iodepth"], s["runtime"]) == ("randread", "8k", 12, 29), s
+
+p = prof("two_luns")
+s = p["steps"][0]
+assert (s["rw"], s["bs"], s["volume_workloads"]) == ("write", "64k", {"1": {"rw": "randread", "bs": "8k"}}), s
+
+p = prof("direct_mixed")
+assert [v.get("workload") for v in p["volumes"]] == [{"direct": True}, None], p["volumes"]
+assert p["defaults"]["direct"] is False and p["volumes"][1]["size"] == 16 << 20
+
+# refusals: the line of the parameter that has no equivalent
+want = {
+    "refuse_seekpct": ":2: seekpct=50", "refuse_openflags": ":1: openflags=o_sync",
+    "refuse_xfer_range": ":2: xfersize=(4k,64k,4k)", "refuse_fsd": ":1: fsd=fsd1",
+    "refuse_maxdata": ":3: maxdata=1g", "refuse_rhpct": ":2: rhpct=50",
+    "refuse_distribution": ":3: distribution=exponential", "refuse_range_abs": ":2: range=(1m,2m)",
+    "refuse_compratio": ":1: compratio=2", "refuse_unused_sd": ":4: rd=rd1: no workload of it uses sd=sd2",
+    "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",
+}
+for b, w in want.items():
+    e = err(b)
+    assert "%s/%s.parm%s" % (d, b, w) in e, (b, w, e)
+    desc = prof(b)["description"]          # the --lenient import says what differs
+    assert "--lenient; not as vdbench would run it" in desc and w.split(": ", 1)[1][:12] in desc, desc
+missing = {os.path.basename(f)[:-5] for f in os.listdir(d) if f.startswith("refuse_")} - set(want)
+assert not missing, missing
+print("corpus: %d files checked" % len(os.listdir(d)))
+PY
+
+# bad input: not key=value, a missing include
+printf 'sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1,xfersize\n' >"$T/bad.parm"
+rc=0
+"$COORD" import-vdbench "$T/bad.parm" >/dev/null 2>"$T/bad.err" || rc=$?
+[ "$rc" = 2 ] && grep -q "bad.parm:2: 'xfersize' is not keyword=value" "$T/bad.err" ||
+	fail "bad syntax: exit $rc: $(cat "$T/bad.err")"
+printf 'include=nothere.inc\n' >"$T/inc.parm"
+rc=0
+"$COORD" import-vdbench "$T/inc.parm" >/dev/null 2>"$T/inc.err" || rc=$?
+[ "$rc" = 2 ] && grep -q "inc.parm:1: include=nothere.inc: cannot read" "$T/inc.err" ||
+	fail "missing include: exit $rc: $(cat "$T/inc.err")"
+
+# seed 002 on a local file: only the lun changes (and elapsed, shortened here)
+truncate -s 64M "$T/nvme5n1p1.dat"
+sed -e "s|/dev/nvme5n1p1|$T/nvme5n1p1.dat|" -e 's/elapsed=600/elapsed=4/' "$D/seed002.parm" >"$T/seed.parm"
+diff <(sed -e "s|/dev/nvme5n1p1|X|" -e 's/elapsed=600/elapsed=4/' "$D/seed002.parm") \
+	<(sed "s|$T/nvme5n1p1.dat|X|" "$T/seed.parm") >/dev/null || fail "seed file changed beyond the path"
+"$COORD" import-vdbench -o "$T/seed.json" "$T/seed.parm" 2>"$T/seed.err" ||
+	fail "seed 002 did not import: $(cat "$T/seed.err")"
+"$COORD" validate "$T/seed.json" >"$T/validate.out" 2>&1 || {
+	cat "$T/validate.out"
+	fail "seed 002's profile does not validate"
+}
+TZ=UTC "$COORD" run --plain --format vdbench -o "$T/out" "$T/seed.json" >"$T/run.out" 2>&1 || {
+	cat "$T/run.out"
+	fail "seed 002's profile did not run"
+}
+grep -Eq '^[0-9:.]{12} +avg_2-4 +[0-9.]+ +[0-9.]+ +4096 +[0-9.]+ ' "$T/run.out" ||
+	fail "no avg_2-4 line of 4096-byte I/Os: $(cat "$T/run.out")"
+R=$(run_dir "$T/out")
+python3 - "$R" <<'PY' || fail "seed 002's run is not vdbench's workload"
+import json, sys
+r = json.load(open(sys.argv[1] + "/run.json"))
+s = r["steps"][0]
+w = s["workload"]
+assert (w["rw"], w["rwmixread"], w["bs"], w["iodepth"], w["direct"]) == ("randrw", 50, 4096, 32, True), w
+t = s["total"]
+assert t["ios"] > 0 and 40 <= t["read_pct"] <= 60, t["read_pct"]
+assert s["vdbench"]["avg_label"] == "avg_2-4"
+PY
+echo "ok"

@@ -102,9 +102,13 @@ static int s_keygen(int argc, char **argv)
 	bc_curve_fingerprint(pub, fp);
 	snprintf(q, sizeof(q), "%s/%s", dir, S_CERT_NAME);
 	bc_shell_quote(q, qc, sizeof(qc));
-	/* every line a person may paste is shell-safe: Z85 keys hold $ ! * ] & */
+	/*
+	 * every line a person may paste is shell-safe: Z85 keys hold $ ! * ] &
+	 * and may begin with '-', so the key is always in single quotes (the Z85
+	 * alphabet, ZeroMQ RFC 32, has no quote or backslash to escape)
+	 */
 	printf("wrote %s/%s (public) and %s/%s_secret (keep it on this host)\n"
-	       "server key: %s\n"
+	       "server key: '%s'\n"
 	       "fingerprint: %s\n"
 	       "  give the public file to the coordinator host and trust it there:\n"
 	       "    bench-coord trust %s%s\n"
@@ -311,8 +315,7 @@ int main(int argc, char **argv)
 	if (announce && strcmp(announce, "off")) {
 		a.opts.announce = announce;
 		a.opts.announce_given = true;
-	}
-	else if (!announce && !bc_announce_endpoint(a.opts.listen, ann, sizeof(ann)))
+	} else if (!announce && !bc_announce_endpoint(a.opts.listen, ann, sizeof(ann)))
 		a.opts.announce = ann;
 	/* who may add coordinators: said before anyone connects (the secret: bc_curve_load) */
 	if (!a.opts.insecure)

@@ -70,8 +70,8 @@ if command -v ansible-playbook >/dev/null; then
 	export ANSIBLE_LOCAL_TEMP=$T/ansible-tmp ANSIBLE_NOCOLOR=1
 	(cd "$D/ansible" && ansible-playbook --syntax-check -i inventory.example.ini site.yml) \
 		>"$T/ansible.out" 2>&1 || { cat "$T/ansible.out" >&2; fail "ansible-playbook --syntax-check"; }
-	K1=$("$AGENT" keygen "$T/k1" | sed -n 's/^server key: //p')
-	K2=$("$AGENT" keygen "$T/k2" | sed -n 's/^server key: //p')
+	K1=$("$AGENT" keygen "$T/k1" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
+	K2=$("$AGENT" keygen "$T/k2" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
 	cat >"$T/inv.ini" <<EOF
 [bench_agents]
 client-01 ansible_host=10.0.0.11 bench_agent_server_key='$K1'
@@ -136,7 +136,7 @@ else
 fi
 
 # --- profile generation from a Service's endpoints (kubectl's JSON, no cluster)
-KEY=$("$AGENT" keygen "$T/kk" | sed -n 's/^server key: //p')
+KEY=$("$AGENT" keygen "$T/kk" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
 bash "$D/k8s/profile-agents.sh" --endpoints-json "$D/k8s/endpoints.example.json" --key "$KEY" \
 	--volume /dev/nvme1n1 >"$T/k8s-agents.json" || fail "profile-agents.sh"
 python3 - "$T/k8s-agents.json" "$T/from-k8s.json" <<'EOF' || fail "k8s agents"

@@ -43,7 +43,8 @@ static void s_usage(FILE *f)
 	    "                            (default /var/tmp/bench-agent)\n"
 	    "  -c, --config FILE         JSON config: {\"allow\": [globs], \"listen\", "
 	    "\"scratch_dir\",\n"
-	    "                            \"cert\", \"authorized_keys\"}; options given here win\n"
+	    "                            \"cert\", \"authorized_keys\", \"key_announce\"};\n"
+	    "                            options given here win\n"
 	    "      --allow GLOB          also allow volumes matching GLOB (repeatable); without\n"
 	    "                            any, only the scratch directory and \"null\" are allowed\n"
 	    "      --allow-destructive   allow writes to devices that hold data or a partition\n"
@@ -312,6 +313,8 @@ int main(int argc, char **argv)
 	a.opts.authorized_keys = keys ? keys : cfg.authorized_keys ? cfg.authorized_keys : defkeys;
 	snprintf(safety.scratch_dir, sizeof(safety.scratch_dir), "%s", a.opts.scratch_dir);
 	/* the key announcement: explicit, off, or beside a numbered control port */
+	if (!announce)
+		announce = cfg.key_announce;
 	if (announce && strcmp(announce, "off")) {
 		a.opts.announce = announce;
 		a.opts.announce_given = true;

@@ -23,31 +23,34 @@
 
 static void s_usage(FILE *f)
 {
-	fprintf(f, "usage: bench-coord run [options] PROFILE.json\n"
-		   "  -o, --output DIR          parent of run directories (default: reports)\n"
-		   "      --scratch-dir DIR     scratch root for local agents (kept after the run;\n"
-		   "                            default: a fresh /var/tmp/bench-coord.PID, removed)\n"
-		   "      --keep-scratch        keep the default scratch directory\n"
-		   "      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
-		   "      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
-		   "  -q, --quiet               no per-second lines\n"
-		   "      --json                one JSON object per second on stdout (the rest on\n"
-		   "                            stderr)\n"
-		   "      --plain               plain lines even on a terminal (no live panel)\n"
-		   "      --metrics-listen H:P  serve live aggregates for Prometheus on http://H:P/metrics\n"
-		   "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
-		   "                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
-		   "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
-		   "      --insecure            plain text to profile agents (trusted networks only)\n"
-		   "      --allow-destructive   local agents may overwrite volumes the profile\n"
-		   "                            marks \"destructive\"\n"
-		   "      --agg-threads N       aggregation worker threads (0: on the loop thread;\n"
-		   "                            default: 0 below 64 agents, else 2-4 by cores)\n"
-		   "      --events-format F     \"stats\" events in events.jsonl: json (every bucket),\n"
-		   "                            compact (the binary record in base64) or auto\n"
-		   "                            (default: compact above 2,000 volumes)\n"
-		   "      --results-delay-ms MS for tests: every write of results during the run\n"
-		   "                            takes MS ms longer (a slow results phase)\n");
+	fprintf(
+	    f,
+	    "usage: bench-coord run [options] PROFILE.json\n"
+	    "  -o, --output DIR          parent of run directories (default: reports)\n"
+	    "      --scratch-dir DIR     scratch root for local agents (kept after the run;\n"
+	    "                            default: a fresh /var/tmp/bench-coord.PID, removed)\n"
+	    "      --keep-scratch        keep the default scratch directory\n"
+	    "      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
+	    "      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
+	    "  -q, --quiet               no per-second lines\n"
+	    "      --json                one JSON object per second on stdout (the rest on\n"
+	    "                            stderr)\n"
+	    "      --plain               plain lines even on a terminal (no live panel)\n"
+	    "      --metrics-listen H:P  serve live aggregates for Prometheus on "
+	    "http://H:P/metrics\n"
+	    "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
+	    "                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
+	    "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
+	    "      --insecure            plain text to profile agents (trusted networks only)\n"
+	    "      --allow-destructive   local agents may overwrite volumes the profile\n"
+	    "                            marks \"destructive\"\n"
+	    "      --agg-threads N       aggregation worker threads (0: on the loop thread;\n"
+	    "                            default: 0 below 64 agents, else 2-4 by cores)\n"
+	    "      --events-format F     \"stats\" events in events.jsonl: json (every bucket),\n"
+	    "                            compact (the binary record in base64) or auto\n"
+	    "                            (default: compact above 2,000 volumes)\n"
+	    "      --results-delay-ms MS for tests: every write of results during the run\n"
+	    "                            takes MS ms longer (a slow results phase)\n");
 }
 
 static int s_parse_secs(const char *opt, const char *v, uint32_t *ms)
@@ -66,24 +69,24 @@ static int s_parse_secs(const char *opt, const char *v, uint32_t *ms)
 static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 {
 	static const struct option lopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"scratch-dir", required_argument, NULL, 'S'},
-		{"keep-scratch", no_argument, NULL, 'K'},
-		{"connect-timeout", required_argument, NULL, 'C'},
-		{"prepare-timeout", required_argument, NULL, 'P'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"json", no_argument, NULL, 'J'},
-		{"metrics-listen", required_argument, NULL, 'M'},
-		{"plain", no_argument, NULL, 'L'},
-		{"help", no_argument, NULL, 'h'},
-		{"cert", required_argument, NULL, 'c'},
-		{"known-hosts", required_argument, NULL, 'H'},
-		{"insecure", no_argument, NULL, 'I'},
-		{"allow-destructive", no_argument, NULL, 'D'},
-		{"agg-threads", required_argument, NULL, 'T'},
-		{"events-format", required_argument, NULL, 'E'},
-		{"results-delay-ms", required_argument, NULL, 'W'},
-		{NULL, 0, NULL, 0},
+	    {"output", required_argument, NULL, 'o'},
+	    {"scratch-dir", required_argument, NULL, 'S'},
+	    {"keep-scratch", no_argument, NULL, 'K'},
+	    {"connect-timeout", required_argument, NULL, 'C'},
+	    {"prepare-timeout", required_argument, NULL, 'P'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"json", no_argument, NULL, 'J'},
+	    {"metrics-listen", required_argument, NULL, 'M'},
+	    {"plain", no_argument, NULL, 'L'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"cert", required_argument, NULL, 'c'},
+	    {"known-hosts", required_argument, NULL, 'H'},
+	    {"insecure", no_argument, NULL, 'I'},
+	    {"allow-destructive", no_argument, NULL, 'D'},
+	    {"agg-threads", required_argument, NULL, 'T'},
+	    {"events-format", required_argument, NULL, 'E'},
+	    {"results-delay-ms", required_argument, NULL, 'W'},
+	    {NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -120,7 +123,8 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 			} else if (!strcmp(optarg, "auto")) {
 				o->events_format = BC_EVENTS_AUTO;
 			} else {
-				bc_error("--events-format: expected json, compact or auto: '%s'", optarg);
+				bc_error("--events-format: expected json, compact or auto: '%s'",
+					 optarg);
 				return -EINVAL;
 			}
 			break;
@@ -232,13 +236,14 @@ void bc_result_warn_checks(const struct bc_step_result *res, const cJSON *sj)
 {
 	const cJSON *c;
 
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(sj, "checks"))
-		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "pass")))
-			bc_warn("step %s: check failed: %s: %s", res->step->name,
-				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")),
-				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "detail")));
+	cJSON_ArrayForEach(
+	    c, cJSON_GetObjectItemCaseSensitive(
+		   sj, "checks")) if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "pass")))
+	    bc_warn("step %s: check failed: %s: %s", res->step->name,
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")),
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "detail")));
 	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(sj, "steady_state"), "steady")))
+		cJSON_GetObjectItemCaseSensitive(sj, "steady_state"), "steady")))
 		bc_warn("step %s: throughput never reached steady state (see steady_state)",
 			res->step->name);
 }
@@ -277,9 +282,8 @@ static bool s_started(const cJSON *steps)
 {
 	const cJSON *s;
 
-	cJSON_ArrayForEach(s, steps)
-		if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s, "start_ns")) > 0)
-			return true;
+	cJSON_ArrayForEach(s, steps) if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+					     s, "start_ns")) > 0) return true;
 	return false;
 }
 
@@ -354,9 +358,16 @@ int bc_cmd_run(int argc, char **argv)
 	cJSON_AddStringToObject(ev, "source", o.profile_path);
 	cJSON_AddStringToObject(ev, "started", when); /* for rebuilds */
 	bc_rundir_event(&rd, "run_start", ev);
-	fprintf(bc_live_out(),
-		"bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)\nresults: %s\n",
-	       BC_VERSION, p->name, p->nagents, p->nvolumes, p->nsteps, rd.path);
+	{
+		char line[sizeof(rd.path) + BC_NAME_MAX + 128];
+
+		snprintf(line, sizeof(line),
+			 "bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)",
+			 BC_VERSION, p->name, p->nagents, p->nvolumes, p->nsteps);
+		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
+		snprintf(line, sizeof(line), "results: %s", rd.path);
+		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
+	}
 	fflush(bc_live_out());
 
 	rc = bc_fleet_open(&fleet, p, &o, rd.path, err, sizeof(err));
@@ -396,33 +407,38 @@ int bc_cmd_run(int argc, char **argv)
 done:
 	/* failed before the first START (unreachable agent, PREPARE refused): nothing ran */
 	not_started = status && !s_started(steps);
-	cJSON_ReplaceItemInObject(
-		run, "status",
-		cJSON_CreateString(status == 3	   ? "degraded"
-				   : not_started ? "not started"
-				   : status	   ? (zsys_interrupted ? "aborted" : "failed")
-						   : "ok"));
+	cJSON_ReplaceItemInObject(run, "status",
+				  cJSON_CreateString(status == 3   ? "degraded"
+						     : not_started ? "not started"
+						     : status
+							 ? (zsys_interrupted ? "aborted" : "failed")
+							 : "ok"));
 	s_iso_now(when, sizeof(when));
 	cJSON_AddStringToObject(run, "finished", when);
 	bc_fleet_close(&fleet);
 	s_write_results(&rd, p, run, !not_started);
 	ev = cJSON_CreateObject();
 	/* what run.json says, for rebuilds */
-	cJSON_AddItemToObject(ev, "status",
-			      cJSON_Duplicate(cJSON_GetObjectItem(run, "status"), 1));
+	cJSON_AddItemToObject(ev, "status", cJSON_Duplicate(cJSON_GetObjectItem(run, "status"), 1));
 	cJSON_AddStringToObject(ev, "finished", when);
 	bc_rundir_event(&rd, "run_end", ev);
 	if (not_started)
-		fprintf(bc_live_out(), "\nrun NOT STARTED, nothing was measured: %s/ (run.json "
-				       "and the agents' logs, no reports)\n",
-			rd.path);
-	else
 		fprintf(bc_live_out(),
-			"\n%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)\n",
-			status == 3 ? "run completed WITHOUT some agents (lost), results"
-			: status    ? "run FAILED, partial results"
-				    : "results",
+			"\nrun NOT STARTED, nothing was measured: %s/ (run.json "
+			"and the agents' logs, no reports)\n",
 			rd.path);
+	else {
+		char line[sizeof(rd.path) + 160];
+
+		snprintf(line, sizeof(line),
+			 "%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)",
+			 status == 3 ? "run completed WITHOUT some agents (lost), results"
+			 : status    ? "run FAILED, partial results"
+				     : "results",
+			 rd.path);
+		fprintf(bc_live_out(), "\n");
+		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
+	}
 out:
 	bc_counters_destroy(&counters);
 	bc_metrics_stop(&metrics);

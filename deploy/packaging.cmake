@@ -42,13 +42,15 @@ endforeach()
 # who answers for the package (the .deb's Maintainer, the .rpm's Packager, the changelog's
 # signature): whoever builds packages to hand out sets their own, -DBC_MAINTAINER="Name <a@b.c>"
 # (docs/packaging.md). The default names the project at an address that exists but reads no
-# mail; lintian accepts it (it rejects no address, a bare one, localhost and .localdomain).
+# mail; lintian accepts it (it rejects no name, a malformed address, localhost, root).
 set(BC_MAINTAINER "bench-coord maintainers <bench-coord@users.noreply.github.com>" CACHE STRING
 	"package Maintainer (Name <address>)")
 set(BC_VENDOR "bench-coord" CACHE STRING "the .rpm's Vendor")
 # the form Debian policy 5.6.2 asks for, checked here rather than by a failed lintian later
+# (its errors malformed-contact, no-phrase, bogus-mail-host, root-in-contact)
 if(NOT BC_MAINTAINER MATCHES "^[^<>@]*[^<>@ ] <[^<>@ ]+@[^<>@ ]+\\.[^<>@ .]+>$"
-	OR BC_MAINTAINER MATCHES "@(localhost|[^>]*\\.localdomain)>$")
+	OR BC_MAINTAINER MATCHES "@(localhost|[^>]*\\.localdomain)>$"
+	OR BC_MAINTAINER MATCHES "^root <|<root@")
 	message(FATAL_ERROR "BC_MAINTAINER: expected \"Name <user@host.domain>\" with a real mail "
 		"host (Debian policy 5.6.2), got \"${BC_MAINTAINER}\"")
 endif()

@@ -43,7 +43,8 @@ static void s_usage(FILE *f)
 	    "                            (default /var/tmp/bench-agent)\n"
 	    "  -c, --config FILE         JSON config: {\"allow\": [globs], \"listen\", "
 	    "\"scratch_dir\",\n"
-	    "                            \"cert\", \"authorized_keys\"}; options given here win\n"
+	    "                            \"cert\", \"authorized_keys\", \"key_announce\"};\n"
+	    "                            options given here win\n"
 	    "      --allow GLOB          also allow volumes matching GLOB (repeatable); without\n"
 	    "                            any, only the scratch directory and \"null\" are allowed\n"
 	    "      --allow-destructive   allow writes to devices that hold data or a partition\n"
@@ -102,9 +103,13 @@ static int s_keygen(int argc, char **argv)
 	bc_curve_fingerprint(pub, fp);
 	snprintf(q, sizeof(q), "%s/%s", dir, S_CERT_NAME);
 	bc_shell_quote(q, qc, sizeof(qc));
-	/* every line a person may paste is shell-safe: Z85 keys hold $ ! * ] & */
+	/*
+	 * every line a person may paste is shell-safe: Z85 keys hold $ ! * ] &
+	 * and may begin with '-', so the key is always in single quotes (the Z85
+	 * alphabet, ZeroMQ RFC 32, has no quote or backslash to escape)
+	 */
 	printf("wrote %s/%s (public) and %s/%s_secret (keep it on this host)\n"
-	       "server key: %s\n"
+	       "server key: '%s'\n"
 	       "fingerprint: %s\n"
 	       "  give the public file to the coordinator host and trust it there:\n"
 	       "    bench-coord trust %s%s\n"
@@ -308,11 +313,12 @@ int main(int argc, char **argv)
 	a.opts.authorized_keys = keys ? keys : cfg.authorized_keys ? cfg.authorized_keys : defkeys;
 	snprintf(safety.scratch_dir, sizeof(safety.scratch_dir), "%s", a.opts.scratch_dir);
 	/* the key announcement: explicit, off, or beside a numbered control port */
+	if (!announce)
+		announce = cfg.key_announce;
 	if (announce && strcmp(announce, "off")) {
 		a.opts.announce = announce;
 		a.opts.announce_given = true;
-	}
-	else if (!announce && !bc_announce_endpoint(a.opts.listen, ann, sizeof(ann)))
+	} else if (!announce && !bc_announce_endpoint(a.opts.listen, ann, sizeof(ann)))
 		a.opts.announce = ann;
 	/* who may add coordinators: said before anyone connects (the secret: bc_curve_load) */
 	if (!a.opts.insecure)

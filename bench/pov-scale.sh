@@ -57,8 +57,8 @@ trap cleanup EXIT
 export XDG_CONFIG_HOME=$W/config
 "$COORD" keygen >/dev/null
 COORD_CERT=$XDG_CONFIG_HOME/bench-coord/coord.cert
-SKEY=$("$AGENT" keygen "$W/swarm-keys" | sed -n 's/^server key: //p')
-RKEY=$("$AGENT" keygen "$W/real-keys" | sed -n 's/^server key: //p')
+SKEY=$("$AGENT" keygen "$W/swarm-keys" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
+RKEY=$("$AGENT" keygen "$W/real-keys" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
 cp "$COORD_CERT" "$W/real-keys/authorized_keys/"
 
 python3 - "$N" "$M" "$P" "$S" "$R" "$PORT" "$SKEY" "$RKEY" "$W/profile.json" <<'EOF'

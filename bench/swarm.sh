@@ -59,7 +59,7 @@ trap cleanup EXIT
 export XDG_CONFIG_HOME=$W/config
 "$BIN/bench-coord" keygen >/dev/null
 COORD_CERT=$XDG_CONFIG_HOME/bench-coord/coord.cert
-AKEY=$("$BIN/bench-agent" keygen "$W/agent" | sed -n 's/^server key: //p')
+AKEY=$("$BIN/bench-agent" keygen "$W/agent" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
 
 # profile N SECONDS FILE: N agents on consecutive loopback ports, VOLS "null" volumes each,
 # volumes spread over 8 storage nodes

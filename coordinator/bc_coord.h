@@ -79,6 +79,14 @@ void bc_live_set_format(enum bc_live_format fmt);
 enum bc_live_format bc_live_format(void);
 /* where text for people goes: stdout, or stderr when stdout carries JSON */
 FILE *bc_live_out(void);
+/* the terminal's width when the live view is a panel on one, else 0 (unlimited) */
+int bc_live_cols(void);
+/*
+ * text on f in lines of fewer than cols columns, folded at spaces, every line
+ * after the first indented by indent; one word longer than a line (a path)
+ * is printed whole. cols 0: text as is.
+ */
+void bc_live_fold(FILE *f, int cols, int indent, const char *text);
 void bc_live_header(const struct bc_step_result *res);
 void bc_live_second(const struct bc_step_result *res, uint32_t k, int nagents,
 		    const struct bc_live_progress *p);
@@ -316,7 +324,8 @@ struct bc_step_result {
 cJSON *bc_result_step_json(const struct bc_step_result *r);
 /* free what a step result owns and zero it, for the next step */
 void bc_step_result_free(struct bc_step_result *r);
-void bc_result_print_step(FILE *f, const struct bc_step_result *r);
+/* the step's table on f, fitted to cols columns (bc_live_cols(); 0: full width) */
+void bc_result_print_step(FILE *f, const struct bc_step_result *r, int cols);
 /* one row of figures: IOPS, MB/s, latency percentiles for a window */
 cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds);
 /* seconds of the measured window in which e received at least one record */

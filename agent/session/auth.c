@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <linux/tcp.h> /* tcp_info with tcpi_bytes_received (glibc's lacks it) */
 #include <sys/socket.h>
@@ -65,7 +66,21 @@ struct bc_auth {
 	struct s_ratelimit rl_zap, rl_hs, rl_drop, rl_cap;
 	struct s_conn *conns; /* [S_TRACK_MAX] ring of accepted connections, oldest at head */
 	int chead, clen;
+	/*
+	 * a failed handshake waiting for its peer's address: the failure event
+	 * carries only the listening endpoint, the DISCONNECTED event libzmq
+	 * queues right after it carries the descriptor, whose peer we recorded
+	 * at ACCEPTED. "<what> from <peer><rest>" is logged then.
+	 */
+	bool hs_pending;
+	const char *hs_what;
+	char hs_rest[512];
 };
+
+/* how long to wait for the DISCONNECTED after a failed handshake before the
+ * line is logged without the peer: libzmq sends both from one engine call,
+ * so this is reached only when the I/O thread is starved */
+#define S_PEER_WAIT_MS 200
 
 /* true when this line may be logged; logs the suppressed count when a window ends */
 static bool s_may_log(struct s_ratelimit *rl, const char *what)
@@ -298,6 +313,51 @@ out:
 	zmsg_destroy(&req);
 }
 
+/* "10.0.0.1:43120", "[fd00::1]:43120" or "an unknown peer" for the recorded peer of fd */
+static const char *s_peer_of(const struct bc_auth *a, int fd, char *out, size_t len)
+{
+	char host[NI_MAXHOST], serv[NI_MAXSERV];
+	int i;
+
+	snprintf(out, len, "an unknown peer");
+	for (i = a->clen - 1; fd >= 0 && i >= 0; i--) {
+		const struct s_conn *c = &a->conns[(a->chead + i) % S_TRACK_MAX];
+
+		if (c->fd != fd)
+			continue;
+		if (getnameinfo((const struct sockaddr *)&c->peer, c->peer_len, host, sizeof(host),
+				serv, sizeof(serv), NI_NUMERICHOST | NI_NUMERICSERV))
+			break;
+		snprintf(out, len, c->peer.ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, serv);
+		break;
+	}
+	return out;
+}
+
+/* log the pending failed handshake with the peer of fd (-1: unknown) */
+static void s_hs_flush(struct bc_auth *a, int fd)
+{
+	char peer[NI_MAXHOST + NI_MAXSERV + 4];
+
+	if (!a->hs_pending)
+		return;
+	a->hs_pending = false;
+	bc_warn("%s from %s%s", a->hs_what, s_peer_of(a, fd, peer, sizeof(peer)), a->hs_rest);
+}
+
+/* a failed handshake to log once its peer is known (see hs_pending) */
+static void s_hs_failed(struct bc_auth *a, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	s_hs_flush(a, -1); /* two failures and no DISCONNECTED between: not ours to pair */
+	a->hs_pending = true;
+	a->hs_what = what;
+	va_start(ap, fmt);
+	vsnprintf(a->hs_rest, sizeof(a->hs_rest), fmt, ap);
+	va_end(ap);
+}
+
 /* c is still the socket we recorded (not closed, its number not reused) */
 static bool s_same(const struct s_conn *c)
 {
@@ -382,44 +442,62 @@ static void s_on_accepted(struct bc_auth *a, int fd)
 void bc_auth_on_monitor(struct bc_auth *a)
 {
 	struct bc_monitor_event ev;
+	bool waited = false;
 
-	while (!bc_monitor_read(a->mon, &ev)) {
-		switch (ev.event) {
-		case ZMQ_EVENT_ACCEPTED:
-			s_on_accepted(a, (int)ev.value);
-			break;
-		case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
-			a->n.handshake_failures++;
-			if (!s_may_log(&a->rl_hs, "failed handshakes"))
+	for (;;) {
+		while (!bc_monitor_read(a->mon, &ev)) {
+			switch (ev.event) {
+			case ZMQ_EVENT_ACCEPTED:
+				s_on_accepted(a, (int)ev.value);
 				break;
-			if (ev.value == ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC)
-				bc_warn(
-				    "CURVE handshake on %s failed: %s -- a coordinator is using "
-				    "a server_key that is not this agent's public key %s",
-				    ev.addr, bc_monitor_protocol_error(ev.value),
-				    bc_auth_public_key(a) ? bc_auth_public_key(a) : "(none)");
-			else
-				bc_warn("handshake on %s failed: %s", ev.addr,
-					bc_monitor_protocol_error(ev.value));
-			break;
-		case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
-			a->n.handshake_failures++;
-			if (s_may_log(&a->rl_hs, "failed handshakes"))
-				bc_warn("handshake on %s failed: %s (the peer hung up or does not "
-					"speak ZeroMQ)",
-					ev.addr, strerror((int)ev.value));
-			break;
-		case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
-			/* the ZAP handler has counted and logged it */
-			break;
-		case ZMQ_EVENT_DISCONNECTED:
-			s_forget(a, (int)ev.value);
-			a->n.disconnects++;
-			bc_debug("a connection on %s closed", ev.addr);
-			break;
-		default:
-			break;
+			case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:
+				a->n.handshake_failures++;
+				if (!s_may_log(&a->rl_hs, "failed handshakes"))
+					break;
+				if (ev.value == ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC)
+					s_hs_failed(
+					    a, "CURVE handshake",
+					    " on %s failed: %s -- a coordinator is using a "
+					    "server_key that is not this agent's public key %s",
+					    ev.addr, bc_monitor_protocol_error(ev.value),
+					    bc_auth_public_key(a) ? bc_auth_public_key(a)
+								  : "(none)");
+				else
+					s_hs_failed(a, "handshake", " on %s failed: %s", ev.addr,
+						    bc_monitor_protocol_error(ev.value));
+				break;
+			case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
+				a->n.handshake_failures++;
+				if (s_may_log(&a->rl_hs, "failed handshakes"))
+					s_hs_failed(
+					    a, "handshake",
+					    " on %s failed: %s (the peer hung up or does not "
+					    "speak ZeroMQ)",
+					    ev.addr, strerror((int)ev.value));
+				break;
+			case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH:
+				/* the ZAP handler has counted and logged it */
+				break;
+			case ZMQ_EVENT_DISCONNECTED:
+				s_hs_flush(a, (int)ev.value);
+				s_forget(a, (int)ev.value);
+				a->n.disconnects++;
+				bc_debug("a connection on %s closed", ev.addr);
+				break;
+			default:
+				break;
+			}
 		}
+		if (!a->hs_pending)
+			return;
+		/* the DISCONNECTED that names the peer is on its way: wait once, briefly */
+		zmq_pollitem_t it = {zsock_resolve(bc_monitor_sock(a->mon)), 0, ZMQ_POLLIN, 0};
+
+		if (waited || zmq_poll(&it, 1, S_PEER_WAIT_MS) <= 0) {
+			s_hs_flush(a, -1);
+			return;
+		}
+		waited = true;
 	}
 }
 

@@ -43,6 +43,7 @@ struct bc_agent_config {
 	char *scratch_dir;
 	char *cert;
 	char *authorized_keys;
+	char *key_announce; /* as --key-announce: an endpoint or "off" */
 };
 
 /*

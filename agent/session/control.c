@@ -45,10 +45,9 @@ static bool s_is_owner(const struct bc_agent *a, const struct bc_msg *m)
  * An ERROR to a peer that may not be reading (garbage, a second
  * coordinator): never wait for room in its queue, drop the reply instead.
  */
-static void s_reply_nowait(struct bc_agent *a, zframe_t *id, const char *code, const char *fmt,
-			   ...) __attribute__((format(printf, 4, 5)));
-static void s_reply_nowait(struct bc_agent *a, zframe_t *id, const char *code, const char *fmt,
-			   ...)
+static void s_reply_nowait(struct bc_agent *a, zframe_t *id, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void s_reply_nowait(struct bc_agent *a, zframe_t *id, const char *code, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -137,8 +136,8 @@ static void s_on_hello(struct bc_agent *a, struct bc_msg *m)
 	}
 	/* the profile's consent to destroy, per path; the agent's flag is checked at PREPARE */
 	cJSON_Delete(a->destructive);
-	a->destructive = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m->json, "destructive"),
-					 true);
+	a->destructive =
+	    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(m->json, "destructive"), true);
 	if (a->destructive && !cJSON_IsArray(a->destructive)) {
 		cJSON_Delete(a->destructive);
 		a->destructive = NULL;
@@ -279,17 +278,19 @@ static void s_recv_one(struct bc_agent *a)
 		/* nothing to answer: a ROUTER always prefixes the routing id */
 	} else if (size > BC_AGENT_MSG_MAX) {
 		n->oversized++;
-		bc_auth_log_drop(a->auth, "dropped a %zu-byte message from %s: larger than %u bytes",
-				 size, key ? key : "a peer", BC_AGENT_MSG_MAX);
+		bc_auth_log_drop(a->auth,
+				 "dropped a %zu-byte message from %s: larger than %u bytes", size,
+				 key ? key : "a peer", BC_AGENT_MSG_MAX);
 		s_reply_nowait(a, m.id, "too-large", "message of %zu bytes exceeds %u", size,
 			       BC_AGENT_MSG_MAX);
 	} else if (rc == -EPROTO) {
 		n->wrong_version++;
 		bc_auth_log_drop(a->auth, "dropped a message from %s: %s", key ? key : "a peer",
 				 err);
-		s_reply_nowait(a, m.id, "version",
-			       "protocol version mismatch: coordinator speaks %d, agent %s speaks %d",
-			       m.version, BC_VERSION, BC_PROTO_VERSION);
+		s_reply_nowait(
+		    a, m.id, "version",
+		    "protocol version mismatch: coordinator speaks %d, agent %s speaks %d",
+		    m.version, BC_VERSION, BC_PROTO_VERSION);
 	} else if (rc == -EBADMSG) {
 		n->malformed++;
 		bc_auth_log_drop(a->auth, "dropped a bad message from %s: %s", key ? key : "a peer",
@@ -385,8 +386,8 @@ int bc_agent_run(struct bc_agent *a)
 	zsock_set_router_mandatory(a->sock, 1);
 	zsock_set_sndtimeo(a->sock, S_SNDTIMEO_MS);
 	zsock_set_linger(a->sock, 500);
-	a->auth = bc_auth_new(a->sock, a->opts.cert, a->opts.authorized_keys, a->opts.insecure,
-			      err, sizeof(err));
+	a->auth = bc_auth_new(a->sock, a->opts.cert, a->opts.authorized_keys, a->opts.insecure, err,
+			      sizeof(err));
 	if (!a->auth) {
 		bc_error("%s", err);
 		goto out;
@@ -418,26 +419,36 @@ int bc_agent_run(struct bc_agent *a)
 			a->opts.scratch_dir);
 	}
 	poller = zpoller_new(a->sock, bc_auth_monitor_sock(a->auth), NULL);
-	if (!poller || (bc_auth_zap_sock(a->auth) && zpoller_add(poller, bc_auth_zap_sock(a->auth))))
+	if (!poller ||
+	    (bc_auth_zap_sock(a->auth) && zpoller_add(poller, bc_auth_zap_sock(a->auth))))
 		goto out;
 	if (!a->opts.insecure && a->opts.announce && a->opts.announce[0]) {
 		announce = bc_announce_new(a->opts.announce, bc_auth_public_key(a->auth),
 					   a->endpoint, err, sizeof(err));
 		if (!announce && !a->opts.announce_given) {
-			/* the default port+1 may be taken: keyscan then needs --key-announce */
-			bc_warn("%s: bench-coord keyscan cannot reach this agent (give "
-				"--key-announce EP, or off)",
-				err);
+			/*
+			 * the default port+1 may be taken, typically by a second
+			 * agent on this host listening there: this agent still
+			 * serves, only keyscan cannot reach it. Said once, at start.
+			 */
+			bc_warn("%s (the key announcement defaults to the control port + 1; "
+				"another bench-agent on this host?): this agent serves on %s as "
+				"usual, but bench-coord keyscan cannot reach it: give "
+				"--key-announce tcp://*:PORT with a free port, or "
+				"--key-announce off",
+				err, a->endpoint);
 		} else if (!announce || zpoller_add(poller, bc_announce_sock(announce))) {
 			bc_error("%s", err);
 			goto out;
 		} else {
-			bc_info("public key announced for bench-coord keyscan on %s (fingerprint %s)",
-				bc_announce_bound(announce), a->fingerprint);
+			bc_info(
+			    "public key announced for bench-coord keyscan on %s (fingerprint %s)",
+			    bc_announce_bound(announce), a->fingerprint);
 		}
 	}
 	while (!a->quit && !zsys_interrupted) {
-		void *which = zpoller_wait(poller, a->step.running ? S_TICK_RUN_MS : S_TICK_IDLE_MS);
+		void *which =
+		    zpoller_wait(poller, a->step.running ? S_TICK_RUN_MS : S_TICK_IDLE_MS);
 
 		if (which == a->sock)
 			s_recv_one(a);

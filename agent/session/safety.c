@@ -813,11 +813,13 @@ int bc_agent_config_parse(const char *text, const char *src, struct bc_safety *s
 			rc = s_cfg_str(v, src, k, &cfg->cert, err, errlen);
 		} else if (!strcmp(k, "authorized_keys")) {
 			rc = s_cfg_str(v, src, k, &cfg->authorized_keys, err, errlen);
+		} else if (!strcmp(k, "key_announce")) {
+			rc = s_cfg_str(v, src, k, &cfg->key_announce, err, errlen);
 		} else {
 			/* destruction and plain text are command-line decisions, on purpose */
 			snprintf(err, errlen,
 				 "%s: %s: unknown key (known: allow, listen, scratch_dir, cert, "
-				 "authorized_keys)",
+				 "authorized_keys, key_announce)",
 				 src, k);
 			rc = -EINVAL;
 		}
@@ -864,5 +866,6 @@ void bc_agent_config_free(struct bc_agent_config *cfg)
 	free(cfg->scratch_dir);
 	free(cfg->cert);
 	free(cfg->authorized_keys);
+	free(cfg->key_announce);
 	memset(cfg, 0, sizeof(*cfg));
 }

@@ -39,10 +39,13 @@ int bc_cmd_keygen(int argc, char **argv)
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/coord.cert", dir);
-	/* shell-safe: the path may hold anything, the key holds $ ! * ] and the like */
+	/*
+	 * shell-safe: the path may hold anything, the key holds $ ! * ] and the
+	 * like and may begin with '-': always single-quoted (Z85 has no quote)
+	 */
 	printf(
 	    "wrote %s/coord.cert (public) and %s/coord.cert_secret (keep it on this host)\n"
-	    "coordinator key: %s\n"
+	    "coordinator key: '%s'\n"
 	    "  authorize it on each agent host: copy the file into the agent's\n"
 	    "  --authorized-keys directory (`bench-agent --help` there shows its default), e.g.\n"
 	    "    scp %s HOST:.config/bench-agent/authorized_keys/\n",

@@ -124,7 +124,8 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 			} else if (!strcmp(optarg, "auto")) {
 				o->events_format = BC_EVENTS_AUTO;
 			} else {
-				bc_error("--events-format: expected json, compact or auto: '%s'", optarg);
+				bc_error("--events-format: expected json, compact or auto: '%s'",
+					 optarg);
 				return -EINVAL;
 			}
 			break;
@@ -246,13 +247,14 @@ void bc_result_warn_checks(const struct bc_step_result *res, const cJSON *sj)
 {
 	const cJSON *c;
 
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(sj, "checks"))
-		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "pass")))
-			bc_warn("step %s: check failed: %s: %s", res->step->name,
-				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")),
-				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "detail")));
+	cJSON_ArrayForEach(
+	    c, cJSON_GetObjectItemCaseSensitive(
+		   sj, "checks")) if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "pass")))
+	    bc_warn("step %s: check failed: %s: %s", res->step->name,
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")),
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "detail")));
 	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(sj, "steady_state"), "steady")))
+		cJSON_GetObjectItemCaseSensitive(sj, "steady_state"), "steady")))
 		bc_warn("step %s: throughput never reached steady state (see steady_state)",
 			res->step->name);
 }
@@ -291,9 +293,8 @@ static bool s_started(const cJSON *steps)
 {
 	const cJSON *s;
 
-	cJSON_ArrayForEach(s, steps)
-		if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s, "start_ns")) > 0)
-			return true;
+	cJSON_ArrayForEach(s, steps) if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+					     s, "start_ns")) > 0) return true;
 	return false;
 }
 
@@ -373,9 +374,16 @@ int bc_cmd_run(int argc, char **argv)
 	if (o.format == BC_LIVE_FMT_VDBENCH)
 		cJSON_AddStringToObject(ev, "format", "vdbench");
 	bc_rundir_event(&rd, "run_start", ev);
-	fprintf(bc_live_out(),
-		"bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)\nresults: %s\n",
-	       BC_VERSION, p->name, p->nagents, p->nvolumes, p->nsteps, rd.path);
+	{
+		char line[sizeof(rd.path) + BC_NAME_MAX + 128];
+
+		snprintf(line, sizeof(line),
+			 "bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)",
+			 BC_VERSION, p->name, p->nagents, p->nvolumes, p->nsteps);
+		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
+		snprintf(line, sizeof(line), "results: %s", rd.path);
+		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
+	}
 	fflush(bc_live_out());
 
 	rc = bc_fleet_open(&fleet, p, &o, rd.path, err, sizeof(err));
@@ -415,33 +423,38 @@ int bc_cmd_run(int argc, char **argv)
 done:
 	/* failed before the first START (unreachable agent, PREPARE refused): nothing ran */
 	not_started = status && !s_started(steps);
-	cJSON_ReplaceItemInObject(
-		run, "status",
-		cJSON_CreateString(status == 3	   ? "degraded"
-				   : not_started ? "not started"
-				   : status	   ? (zsys_interrupted ? "aborted" : "failed")
-						   : "ok"));
+	cJSON_ReplaceItemInObject(run, "status",
+				  cJSON_CreateString(status == 3   ? "degraded"
+						     : not_started ? "not started"
+						     : status
+							 ? (zsys_interrupted ? "aborted" : "failed")
+							 : "ok"));
 	s_iso_now(when, sizeof(when));
 	cJSON_AddStringToObject(run, "finished", when);
 	bc_fleet_close(&fleet);
 	s_write_results(&rd, p, run, !not_started);
 	ev = cJSON_CreateObject();
 	/* what run.json says, for rebuilds */
-	cJSON_AddItemToObject(ev, "status",
-			      cJSON_Duplicate(cJSON_GetObjectItem(run, "status"), 1));
+	cJSON_AddItemToObject(ev, "status", cJSON_Duplicate(cJSON_GetObjectItem(run, "status"), 1));
 	cJSON_AddStringToObject(ev, "finished", when);
 	bc_rundir_event(&rd, "run_end", ev);
 	if (not_started)
-		fprintf(bc_live_out(), "\nrun NOT STARTED, nothing was measured: %s/ (run.json "
-				       "and the agents' logs, no reports)\n",
-			rd.path);
-	else
 		fprintf(bc_live_out(),
-			"\n%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)\n",
-			status == 3 ? "run completed WITHOUT some agents (lost), results"
-			: status    ? "run FAILED, partial results"
-				    : "results",
+			"\nrun NOT STARTED, nothing was measured: %s/ (run.json "
+			"and the agents' logs, no reports)\n",
 			rd.path);
+	else {
+		char line[sizeof(rd.path) + 160];
+
+		snprintf(line, sizeof(line),
+			 "%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)",
+			 status == 3 ? "run completed WITHOUT some agents (lost), results"
+			 : status    ? "run FAILED, partial results"
+				     : "results",
+			 rd.path);
+		fprintf(bc_live_out(), "\n");
+		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
+	}
 out:
 	bc_counters_destroy(&counters);
 	bc_metrics_stop(&metrics);

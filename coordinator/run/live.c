@@ -29,13 +29,17 @@ static int s_panel_lines; /* lines of the panel drawn last, to erase them */
 
 /*
  * The terminal's size, asked each time the panel is drawn (a window may be
- * resized mid-run); 80x24 when it does not say.
+ * resized mid-run); when it does not say, $COLUMNS (a shell's) and 24 rows,
+ * else 80x24.
  */
 static void s_term_size(int *cols, int *rows)
 {
 	struct winsize ws;
 
-	*cols = 80;
+	const char *env = getenv("COLUMNS");
+	long c = env ? strtol(env, NULL, 10) : 0;
+
+	*cols = c >= 20 && c <= 1000 ? (int)c : 80;
 	*rows = 24;
 	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col && ws.ws_row) {
 		*cols = ws.ws_col;
@@ -124,6 +128,43 @@ static void s_vdb_second(const struct bc_step_result *res, uint32_t k)
 FILE *bc_live_out(void)
 {
 	return s_mode == BC_LIVE_JSON ? stderr : stdout;
+}
+
+int bc_live_cols(void)
+{
+	int cols, rows;
+
+	if (s_mode != BC_LIVE_TTY)
+		return 0; /* --plain, a pipe, --json: lines a program reads, in full */
+	s_term_size(&cols, &rows);
+	return cols;
+}
+
+void bc_live_fold(FILE *f, int cols, int indent, const char *text)
+{
+	const char *p = text;
+	int at = 0; /* this line's indent: none on the first */
+
+	if (cols <= 0) {
+		fprintf(f, "%s\n", text);
+		return;
+	}
+	while (*p) {
+		int room = cols - 1 - at, n = (int)strlen(p), cut = n, lead = (int)strspn(p, " ");
+
+		if (n > room) {
+			for (cut = room; cut > lead && p[cut] != ' '; cut--)
+				;
+			/* one word longer than the line (a path): whole, never cut */
+			if (cut <= lead)
+				cut = lead + (int)strcspn(p + lead, " ");
+		}
+		fprintf(f, "%*s%.*s\n", at, "", cut, p);
+		p += cut;
+		while (*p == ' ')
+			p++;
+		at = indent;
+	}
 }
 
 /* a second's totals of one entity */

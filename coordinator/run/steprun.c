@@ -85,22 +85,29 @@ static void s_print_verdict(const cJSON *ana, bool sweep)
 		return;
 	if (sweep)
 		s_print_points(o, ana);
-	fprintf(o, "  verdict: %s\n",
-		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ana, "verdict")));
+	char line[2048];
+	int cols = bc_live_cols();
+
+	snprintf(line, sizeof(line), "  verdict: %s",
+		 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ana, "verdict")));
+	bc_live_fold(o, cols, 6, line);
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(ana, "suspects"))
 	{
 		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "state"));
 
 		if (!st || (!sweep && strcmp(st, "implicated")))
 			continue;
-		fprintf(o, "    %-12s %-24s %s\n", st,
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "suspect")),
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "figures")));
+		snprintf(line, sizeof(line), "    %-12s %-24s %s", st,
+			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "suspect")),
+			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "figures")));
+		bc_live_fold(o, cols, 6, line);
 	}
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(ana, "evidence"))
 	{
-		if (cJSON_IsString(e) && !sweep)
-			fprintf(o, "    - %s\n", e->valuestring);
+		if (cJSON_IsString(e) && !sweep) {
+			snprintf(line, sizeof(line), "    - %s", e->valuestring);
+			bc_live_fold(o, cols, 6, line);
+		}
 	}
 	fflush(o);
 }
@@ -198,7 +205,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 				cJSON_AddStringToObject(sj, "sweep_point", pt.label);
 			}
 			if (!rc) {
-				bc_result_print_step(bc_live_out(), &res);
+				bc_result_print_step(bc_live_out(), &res, bc_live_cols());
 				if (!swept)
 					s_print_verdict(res.analysis, false);
 			}

@@ -47,7 +47,7 @@ start_agent() {
 	local name=$1 epfile="$T/ep-$1" keys="$T/keys-$1" key
 	shift
 	mkdir -p "$T/scratch-$name"
-	key=$("$AGENT" keygen "$keys" | sed -n 's/^server key: //p')
+	key=$("$AGENT" keygen "$keys" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
 	cp "$COORD_CERT" "$keys/authorized_keys/"
 	printf -v "KEY_$name" '%s' "$key"
 	"$AGENT" --listen 'tcp://127.0.0.1:*' --ready-fd 3 --scratch-dir "$T/scratch-$name" \

@@ -55,7 +55,7 @@ done
 [ -s "$T/cfg/ep" ] || fail "bench-agent rejects deploy/systemd/bench-agent.json: $(cat "$T/cfg/log")"
 python3 - "$D/systemd/bench-agent.json" "$D/k8s/bench-agent.yaml" <<'EOF' || fail "agent configs"
 import json, sys, yaml
-known = {"allow", "listen", "scratch_dir", "cert", "authorized_keys"}
+known = {"allow", "listen", "scratch_dir", "cert", "authorized_keys", "key_announce"}
 sysd = json.load(open(sys.argv[1]))
 cm = [d for d in yaml.safe_load_all(open(sys.argv[2])) if d and d["kind"] == "ConfigMap"][0]
 k8s = json.loads(cm["data"]["bench-agent.json"])
@@ -63,6 +63,18 @@ for name, c in (("systemd", sysd), ("k8s", k8s)):
     assert set(c) <= known, (name, set(c) - known)
     assert "destructive" not in json.dumps(c), name
 EOF
+# the key announcement port: every deploy file says what the agent does (control port + 1)
+"$AGENT" --help | grep -q 'default: the --listen port + 1' || fail "bench-agent --help: the announce default changed"
+grep -q '^EXPOSE 7470 7471$' "$D/container/Containerfile" || fail "Containerfile: EXPOSE is not 7470 7471"
+grep -q -- '--key-announce' "$D/container/Containerfile" || fail "Containerfile: --key-announce not documented"
+grep -q -- '--key-announce' "$D/systemd/bench-agent.service" || fail "the unit does not document --key-announce"
+grep -q -- '--key-announce' "$D/systemd/bench-agent.default" || fail "/etc/default/bench-agent does not show --key-announce"
+grep -qF 'bench_agent_key_announce: "tcp://*:{{ bench_agent_port | int + 1 }}"' \
+	"$D/ansible/roles/bench_agent/defaults/main.yml" || fail "Ansible role: key announce default is not port + 1"
+grep -qF '"key_announce": {{ bench_agent_key_announce | to_json }}' \
+	"$D/ansible/roles/bench_agent/templates/bench-agent.json.j2" || fail "Ansible role: key_announce not in the config"
+grep -qE 'name: keyscan' "$D/k8s/bench-agent.yaml" && grep -qE 'containerPort: 7471' "$D/k8s/bench-agent.yaml" ||
+	fail "k8s: no keyscan port 7471"
 ran=$((ran + 1))
 
 # --- Ansible: syntax, then profile.yml for real on localhost
@@ -70,8 +82,8 @@ if command -v ansible-playbook >/dev/null; then
 	export ANSIBLE_LOCAL_TEMP=$T/ansible-tmp ANSIBLE_NOCOLOR=1
 	(cd "$D/ansible" && ansible-playbook --syntax-check -i inventory.example.ini site.yml) \
 		>"$T/ansible.out" 2>&1 || { cat "$T/ansible.out" >&2; fail "ansible-playbook --syntax-check"; }
-	K1=$("$AGENT" keygen "$T/k1" | sed -n 's/^server key: //p')
-	K2=$("$AGENT" keygen "$T/k2" | sed -n 's/^server key: //p')
+	K1=$("$AGENT" keygen "$T/k1" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
+	K2=$("$AGENT" keygen "$T/k2" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
 	cat >"$T/inv.ini" <<EOF
 [bench_agents]
 client-01 ansible_host=10.0.0.11 bench_agent_server_key='$K1'
@@ -136,7 +148,7 @@ else
 fi
 
 # --- profile generation from a Service's endpoints (kubectl's JSON, no cluster)
-KEY=$("$AGENT" keygen "$T/kk" | sed -n 's/^server key: //p')
+KEY=$("$AGENT" keygen "$T/kk" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
 bash "$D/k8s/profile-agents.sh" --endpoints-json "$D/k8s/endpoints.example.json" --key "$KEY" \
 	--volume /dev/nvme1n1 >"$T/k8s-agents.json" || fail "profile-agents.sh"
 python3 - "$T/k8s-agents.json" "$T/from-k8s.json" <<'EOF' || fail "k8s agents"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # test_e2e_live_tty: the live panel on a real terminal (a tmux pane of this test's own tmux
-# server) at 80x24 and at 40x8: sampled while it runs and captured whole at the end, no line
-# ever wraps (capture-pane -J joins wrapped rows, so a longer line is a wrapped one), the panel
-# is drawn once per screen (no stale progress bars under or over it), it fits the pane's height,
+# server) at 80x24, 120x30 and 40x8: sampled while it runs and captured whole at the end, no line
+# ever wraps (capture-pane -J joins wrapped rows, so a longer line is a wrapped one), the step
+# tables and verdicts after the panel included (fitted to the width; --plain keeps the full
+# table); the panel is drawn once per screen (no stale progress bars under or over it), it fits the pane's height,
 # and once the run ends nothing of it is left, on screen or in the scrollback.
 . "$(dirname "$0")/lib.sh"
 
@@ -85,12 +86,21 @@ run_in_pane() {
 	# the whole scrollback: nothing wrapped, no panel left, every second's line there
 	tm capture-pane -p -J -S - -t "$name" >"$T/$name.all"
 	check_screen "$cols" 100000 "$T/$name.all" || fail "$name: scrollback"
+	# and everything else the run printed: the step tables (fitted to the width), the verdict,
+	# where the results are; only log lines ("bench-coord: warning: ...") stay whole, for grep,
+	# and one word longer than the line (a path, a name at 40 columns), never cut
+	if awk -v c="$cols" '!/^bench-coord: / && length($0) >= c && NF > 1 { print "wrapped: " $0; bad = 1 }
+		END { exit !bad }' "$T/$name.all"; then
+		fail "$name: lines wrapped at $cols columns (above)"
+	fi
+	grep -qE '^ +IOPS ' "$T/$name.all" || fail "$name: no step table"
+	[ "$(grep -cE '^  total +[0-9]' "$T/$name.all")" = 2 ] || fail "$name: not one table row 'total' per step"
 	if grep -nE '^  \[[#.]+\]|this second|^  client |^  node   ' "$T/$name.all"; then
 		fail "$name: panel lines left after the run"
 	fi
-	[ "$(grep -cE '^ +[0-9]+ (ramp|run) ' "$T/$name.all")" -ge 8 ] ||
+	[ "$(grep -cE '^( +|[0-9:]{8} +)[0-9]+ (ramp|run) ' "$T/$name.all")" -ge 8 ] ||
 		fail "$name: per-second lines missing: $(cat "$T/$name.all")"
-	echo "$name (${cols}x${rows}): panel checked on $n screens; $(grep -cE '^ +[0-9]+ (ramp|run) ' "$T/$name.all") second lines, none wrapped"
+	echo "$name (${cols}x${rows}): panel checked on $n screens; $(grep -cE '^( +|[0-9:]{8} +)[0-9]+ (ramp|run) ' "$T/$name.all") second lines, none wrapped"
 }
 
 run_in_pane 80 24 w80
@@ -101,8 +111,21 @@ grep -qE '^  client +client-c-with-a-rather-l +[0-9]' "$T/w80.all" "$T"/w80.pane
 # the bar's line keeps its figures: a long step name is what gives way
 grep -qE '^  \[[#.]+\] step 1/2 first-step-w[a-z-]* +second [0-9]+/[0-9]+ .*run ETA [0-9]+:[0-9]{2}$' "$T"/w80.panel.* ||
 	fail "80 columns: the progress line lost its ETA"
+# the step table at 80 columns: compact, p50 left out (mean and p99 kept), long labels cut
+# to their end; at 120 the full table
+grep -qE '^ +IOPS +MB/s +read% +mean_ms +p99_ms +max_ms +errors$' "$T/w80.all" ||
+	fail "80 columns: the step table is not the compact one: $(grep -E 'IOPS +MB/s' "$T/w80.all")"
+grep -qE '^  agent ~[a-z-]*host-name +[0-9]' "$T/w80.all" || fail "80 columns: a long label is not cut to its end"
+run_in_pane 120 30 w120
+grep -qE '^ +IOPS +MB/s +read% +mean_ms +p50_ms +p99_ms +max_ms +errors$' "$T/w120.all" ||
+	fail "120 columns: not the full step table"
 run_in_pane 40 8 w40
 # at 8 rows the panel keeps the nodes and says how many clients it left out
 grep -qE '^  client \.\.\. and 2 more' "$T"/w40.panel.* ||
 	fail "40x8: no 'and N more' for the clients that did not fit: $(cat "$T"/w40.panel.1)"
+# --plain (and a pipe): the full table whatever the terminal says, for programs that read it
+(cd "$T" && COLUMNS=80 "$COORD" run --plain -o "$T/out-plain" "$T/p.json") >"$T/plain.out" 2>&1 ||
+	{ cat "$T/plain.out"; fail "--plain run failed"; }
+[ "$(grep -cE '^ +IOPS +MB/s +read% +mean_ms +p50_ms +p99_ms +max_ms +errors$' "$T/plain.out")" = 2 ] ||
+	fail "--plain: not the full step table: $(grep -E 'IOPS +MB/s' "$T/plain.out")"
 echo "PASS"

@@ -32,7 +32,7 @@ import json, math, re, statistics, sys
 d = sys.argv[1]
 r = json.load(open(d + "/run.json"))
 md = open(d + "/summary.md").read()
-T975 = {1: 12.7062, 2: 4.3027, 3: 3.1824}  # t table, two-sided 95%
+T975 = {1: 12.706205, 2: 4.302653, 3: 3.182446}  # t table, two-sided 95% (to the digits the C code resolves)
 
 def cell(row_start, col):
     # rows of the two interval tables only (the step name starts rows of other tables too)

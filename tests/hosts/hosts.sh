@@ -134,7 +134,7 @@ host_start() {
 	HOST_LOG[$i]="$d/agent.log"
 	if [ ! -e "$d/keys/agent.cert" ]; then
 		mkdir -p "$d/scratch"
-		HOST_KEY[$i]=$("$AGENT" keygen "$d/keys" | sed -n 's/^server key: //p')
+		HOST_KEY[$i]=$("$AGENT" keygen "$d/keys" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
 		cp "$COORD_CERT" "$d/keys/authorized_keys/"
 	fi
 	allow="\"$d/**\""

@@ -2,8 +2,8 @@
 # test_multihost_wrong_key: on three namespace hosts, a coordinator whose key an agent does not
 # authorize is refused with a clear error on both sides (the agent logs "rejected coordinator key
 # K from ADDR", bench-coord names the agent and the fix, at once); a wrong server_key and a
-# plain-text coordinator are refused with their own clear errors; the agents keep serving, and
-# the right keys then run.
+# plain-text coordinator are refused with their own clear errors, each logged by the agent with
+# the coordinator's address; the agents keep serving, and the right keys then run.
 . "$(dirname "$0")/../hosts/hosts.sh"
 
 hosts_up 3
@@ -53,13 +53,21 @@ run wrongserver "$HOSTS_DIR/p2.json"
 grep -qE "agent h2 \(tcp://[0-9.]+:7470\): no answer to HELLO within 3\.0 s: CURVE handshake failed" \
 	"$HOSTS_DIR/wrongserver.out" || fail "coordinator error does not explain the failed handshake"
 grep -q "server_key" "$HOSTS_DIR/wrongserver.out" || fail "coordinator error does not point at server_key"
-grep -q "CURVE handshake on tcp://${HOST_IP[2]}:7470 failed: cryptographic error" "${HOST_LOG[2]}" ||
-	fail "h2 did not log the failed handshake"
+# the peer is the coordinator (the root namespace's bridge address) with its ephemeral port
+peer_re="${HOSTS_NET//./\\.}\\.1:[0-9]+"
+for _ in $(seq 20); do grep -q "CURVE handshake from" "${HOST_LOG[2]}" && break; sleep 0.1; done
+grep -qE "CURVE handshake from $peer_re on tcp://${HOST_IP[2]//./\\.}:7470 failed: cryptographic error" "${HOST_LOG[2]}" ||
+	{ cat "${HOST_LOG[2]}"; fail "h2 did not log the failed handshake with the coordinator's address"; }
 
 # 3. plain text against CURVE agents
 run plain --insecure "$HOSTS_DIR/p.json"
 [ "$RC" = 1 ] || fail "--insecure coordinator: exit $RC, expected 1"
 grep -q "security mechanism mismatch" "$HOSTS_DIR/plain.out" || fail "no mechanism mismatch error"
+# which side sees the mismatch first is a race: the agent logs it, or the coordinator's hang-up
+plain_re="handshake from $peer_re on tcp://${HOST_IP[1]//./\\.}:7470 failed: (security mechanism mismatch|.*the peer hung up)"
+for _ in $(seq 20); do grep -qE "$plain_re" "${HOST_LOG[1]}" && break; sleep 0.1; done
+grep -qE "$plain_re" "${HOST_LOG[1]}" ||
+	{ cat "${HOST_LOG[1]}"; fail "h1 did not log the plain-text coordinator with its address"; }
 
 # 4. the agents still serve, and the right keys run
 run good "$HOSTS_DIR/p.json"

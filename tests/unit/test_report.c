@@ -100,6 +100,56 @@ static void test_expect(const struct bc_report *r)
 	CHECK(x && cJSON_IsFalse(bc_rj(x, "pass")) && strstr(bc_rj_str("", x, "detail"), "failed"));
 }
 
+/* an expectation on a repeated step judges the mean of its repetitions, and
+ * any repetition that failed fails it */
+static void test_expect_repeat(void)
+{
+	cJSON *prof =
+	    cJSON_Parse("{\"expect\":[{\"step\":\"r\",\"metric\":\"iops\",\"min\":150},"
+			"{\"step\":\"r\",\"metric\":\"iops\",\"min\":250},"
+			"{\"step\":\"r\",\"metric\":\"read_iops\",\"max\":1000,\"agent\":\"a\"},"
+			"{\"step\":\"bad\",\"metric\":\"iops\",\"min\":1},"
+			"{\"step\":\"gone\",\"metric\":\"iops\",\"min\":1}]}");
+	cJSON *run = cJSON_Parse(
+	    "{\"steps\":["
+	    "{\"name\":\"r#1\",\"status\":\"ok\",\"total\":{\"ios\":10,\"iops\":100},"
+	    "\"agents\":[{\"name\":\"a\",\"ios\":10,\"read\":{\"ios\":10,\"iops\":100}}]},"
+	    "{\"name\":\"bad#1\",\"status\":\"ok\",\"total\":{\"ios\":10,\"iops\":100}},"
+	    "{\"name\":\"r#2\",\"status\":\"ok\",\"total\":{\"ios\":10,\"iops\":200},"
+	    "\"agents\":[{\"name\":\"a\",\"ios\":10,\"read\":{\"ios\":10,\"iops\":200}}]},"
+	    "{\"name\":\"bad#2\",\"status\":\"failed\",\"total\":{\"ios\":10,\"iops\":100}},"
+	    "{\"name\":\"r#3\",\"status\":\"ok\",\"total\":{\"ios\":10,\"iops\":300},"
+	    "\"agents\":[{\"name\":\"a\",\"ios\":10,\"read\":{\"ios\":10,\"iops\":300}}]}"
+	    "]}");
+	cJSON *ev;
+	const cJSON *x;
+
+	CHECK(prof && run);
+	ev = bc_report_expect_eval(prof, run);
+	CHECK(cJSON_GetArraySize(ev) == 5);
+	/* mean 200: passes min 150, fails min 250, never "did not run" */
+	x = cJSON_GetArrayItem(ev, 0);
+	CHECK(cJSON_IsTrue(bc_rj(x, "pass")) && bc_rj_num(x, "value") == 200);
+	CHECK(!strcmp(bc_rj_str("", x, "detail"), "mean of 3 repetitions"));
+	CHECK(cJSON_GetArraySize(bc_rj(x, "repetitions")) == 3);
+	CHECK(cJSON_GetArrayItem(bc_rj(x, "repetitions"), 2)->valuedouble == 300);
+	x = cJSON_GetArrayItem(ev, 1);
+	CHECK(cJSON_IsFalse(bc_rj(x, "pass")) && bc_rj_num(x, "value") == 200);
+	x = cJSON_GetArrayItem(ev, 2);
+	CHECK(cJSON_IsTrue(bc_rj(x, "pass")) && bc_rj_num(x, "value") == 200 &&
+	      !strcmp(bc_rj_str("", x, "scope"), "agent a"));
+	x = cJSON_GetArrayItem(ev, 3);
+	CHECK_MSG(cJSON_IsFalse(bc_rj(x, "pass")) && !bc_rj(x, "value") &&
+		      !strcmp(bc_rj_str("", x, "detail"), "repetition bad#2 failed"),
+		  "%s", bc_rj_str("", x, "detail"));
+	x = cJSON_GetArrayItem(ev, 4);
+	CHECK(cJSON_IsFalse(bc_rj(x, "pass")) &&
+	      !strcmp(bc_rj_str("", x, "detail"), "step did not run"));
+	cJSON_Delete(ev);
+	cJSON_Delete(prof);
+	cJSON_Delete(run);
+}
+
 static void test_devices(const struct bc_report *r)
 {
 	/* READY (events.jsonl) wins; an agent without READY falls back to HELLO */
@@ -216,6 +266,7 @@ int main(void)
 		return 1;
 	}
 	test_expect(&r);
+	test_expect_repeat();
 	test_devices(&r);
 	test_html(&r);
 	test_md(&r);

@@ -293,7 +293,7 @@ vm_link() {
 # the guest's own initramfs piece: config, setup script, the agent's keys
 s_overlay() {
 	local n=$1 d="$VT/$1" key
-	key=$("$BC_BIN/bench-agent" keygen "$d/keys" | sed -n 's/^server key: //p')
+	key=$("$BC_BIN/bench-agent" keygen "$d/keys" | sed -n "s/^server key: '\\(.*\\)'\$/\\1/p")
 	[ -n "$key" ] || fail "bench-agent keygen gave no key"
 	VM_KEY[$n]=$key
 	cp "$d/keys/agent.cert" "$d/keys/agent.cert_secret" "$d/overlay/etc/bench-agent/"

@@ -768,6 +768,7 @@ static struct bc_ana_point s_rest_point(const struct bc_ana_point *p)
 /* the knee of a series: smallest N at 95% of the max, confirmed when a plateau follows */
 struct s_knee {
 	int k95, first_plateau;
+	enum bc_ana_class flat; /* the class of the first point that stopped scaling */
 	bool confirmed;
 	double xmax;
 };
@@ -778,11 +779,14 @@ static void s_knee_of(const struct bc_ana_point *pts, int n, struct s_knee *k)
 
 	memset(k, 0, sizeof(*k));
 	k->k95 = k->first_plateau = -1;
+	k->flat = BC_ANA_PLATEAU;
 	for (i = 0; i < n; i++) {
 		enum bc_ana_class c = bc_ana_classify(i ? &pts[i - 1] : NULL, &pts[i], NULL);
 
-		if (k->first_plateau < 0 && (c == BC_ANA_PLATEAU || c == BC_ANA_RETROGRADE))
+		if (k->first_plateau < 0 && (c == BC_ANA_PLATEAU || c == BC_ANA_RETROGRADE)) {
 			k->first_plateau = i;
+			k->flat = c;
+		}
 		k->xmax = pts[i].x_bps > k->xmax ? pts[i].x_bps : k->xmax;
 	}
 	for (i = 0; i < n && k->k95 < 0; i++)
@@ -986,14 +990,14 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 	cJSON *o = cJSON_CreateObject(), *ev, *arr, *knee;
 	struct bc_ana_point *rest = NULL;
 	const struct bc_ana_point *jp; /* the point judged: the total, or the unpaced rest */
-	const char *flat = "plateau";  /* the class of the first point that stopped scaling */
-	int i, first_plateau = -1, k95 = -1, kd, at;
-	double xmax = 0, *lx = NULL, *xs = NULL, rho;
-	bool confirmed = false, fitted = false, partial, all_paced;
+	const char *flat;	       /* the class of the first point that stopped scaling */
+	int i, first_plateau, k95, kd, at;
+	double xmax, *lx = NULL, *xs = NULL, rho;
+	bool confirmed, fitted = false, partial, all_paced;
 	char verdict[700], bottleneck[300], lim[160];
 	const char *cls;
 	struct s_nodes_sum ns;
-	struct s_knee rk;
+	struct s_knee tk, rk; /* the total's knee, the unpaced rest's */
 	struct bc_suspects sus;
 	struct bc_usl usl;
 
@@ -1005,10 +1009,9 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 	for (i = 0; i < n; i++) {
 		const struct bc_ana_point *p = &pts[i];
 		cJSON *pt = cJSON_CreateObject();
-		enum bc_ana_class c = bc_ana_classify(i ? &pts[i - 1] : NULL, p, NULL);
 		double e = NAN;
+		enum bc_ana_class c = bc_ana_classify(i ? &pts[i - 1] : NULL, p, &e);
 
-		bc_ana_classify(i ? &pts[i - 1] : NULL, p, &e);
 		rho = bc_ana_rho(p);
 		s_add(pt, "value", p->value, 3);
 		if (p->label)
@@ -1032,10 +1035,6 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 			s_add(pt, "paced_pct", 100 * s_paced_frac(&p->paced), 1);
 		cJSON_AddItemToArray(arr, pt);
 		if (c == BC_ANA_PLATEAU || c == BC_ANA_RETROGRADE) {
-			if (first_plateau < 0) {
-				first_plateau = i;
-				flat = bc_ana_class_names[c]; /* the knee line names what it saw */
-			}
 			if (c == BC_ANA_PLATEAU)
 				s_evidence(
 				    ev,
@@ -1050,13 +1049,13 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 				    p->n / pts[i - 1].n, pts[i - 1].n, p->n,
 				    100 * (p->x_bps / pts[i - 1].x_bps - 1));
 		}
-		xmax = p->x_bps > xmax ? p->x_bps : xmax;
 	}
-	/* the knee: smallest N at 95% of the max, confirmed when a plateau follows it */
-	for (i = 0; i < n && k95 < 0; i++)
-		if (pts[i].x_bps >= BC_ANA_KNEE_FRAC * xmax)
-			k95 = i;
-	confirmed = first_plateau >= 0 && k95 >= 0 && first_plateau > k95;
+	s_knee_of(pts, n, &tk);
+	k95 = tk.k95;
+	first_plateau = tk.first_plateau;
+	confirmed = tk.confirmed;
+	xmax = tk.xmax;
+	flat = bc_ana_class_names[tk.flat]; /* the knee line names what it saw */
 	lx = malloc((size_t)n * sizeof(double));
 	xs = malloc((size_t)n * sizeof(double));
 	for (i = 0; lx && xs && i < n; i++) {

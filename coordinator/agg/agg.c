@@ -168,6 +168,7 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 {
 	struct bc_secrow *rows;
 	bool ops[BC_OP_NR] = {false};
+	unsigned m;
 	int lvl, i, a, max = 1;
 
 	memset(g, 0, sizeof(*g));
@@ -224,12 +225,9 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 	for (i = 0; i < max; i++)
 		bc_volstat_reset(&g->scratch[i]);
 	/* the step's ops (volumes' own workloads may differ: this is only a warm-up) */
-	ops[BC_OP_READ] =
-	    st->wl.rw == BC_RW_READ || st->wl.rw == BC_RW_RANDREAD ||
-	    ((st->wl.rw == BC_RW_RW || st->wl.rw == BC_RW_RANDRW) && st->wl.rwmixread);
-	ops[BC_OP_WRITE] =
-	    st->wl.rw == BC_RW_WRITE || st->wl.rw == BC_RW_RANDWRITE ||
-	    ((st->wl.rw == BC_RW_RW || st->wl.rw == BC_RW_RANDRW) && st->wl.rwmixread < 100);
+	m = bc_rw_ops(st->wl.rw, st->wl.rwmixread, st->wl.rwmixtrim);
+	ops[BC_OP_READ] = m & BC_RW_OPS_READ;
+	ops[BC_OP_WRITE] = m & BC_RW_OPS_WRITE;
 	for (lvl = BC_LVL_VOLUME; lvl <= BC_LVL_AGENT; lvl++)
 		for (i = 0; i < g->nent[lvl]; i++)
 			s_window_warm(&g->ent[lvl][i], ops);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bc_clock.h"
+#include "bc_cmd_opts.h"
 #include "bc_coord.h"
 #include "bc_disc_msg.h"
 #include "bc_log.h"
@@ -140,7 +141,7 @@ static int s_ask(struct bc_fleet *f, struct bc_conn *c, const struct bc_disc_req
 
 int bc_cmd_discover(int argc, char **argv)
 {
-	static const struct option lopts[] = {
+	static const struct option own[] = {
 	    {"agent", required_argument, NULL, 'a'},
 	    {"endpoint", required_argument, NULL, 'e'},
 	    {"traddr", required_argument, NULL, 't'},
@@ -148,13 +149,10 @@ int bc_cmd_discover(int argc, char **argv)
 	    {"hostnqn", required_argument, NULL, 'n'},
 	    {"timeout", required_argument, NULL, 'T'},
 	    {"json", no_argument, NULL, 'j'},
-	    {"cert", required_argument, NULL, 'c'},
-	    {"known-hosts", required_argument, NULL, 'H'},
-	    {"insecure", no_argument, NULL, 'I'},
-	    {"scratch-dir", required_argument, NULL, 'S'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
+	struct option lopts[16];
 	struct bc_run_opts o = {
 	    .connect_timeout_ms = 5000, .prepare_timeout_ms = 60000, .quiet = true};
 	const char *agent = NULL, *endpoint = NULL, *traddr = NULL, *trsvcid = "8009";
@@ -167,9 +165,10 @@ int bc_cmd_discover(int argc, char **argv)
 	cJSON *q, *log = NULL;
 	bool json = false, keep_logs = false;
 	int c, i, timeout_ms = 60000, status = 1;
-	char *end;
-	double d;
+	uint32_t ms;
 
+	bc_cmd_longopts(own, BC_CMD_SHARED_SECURITY | BC_CMD_SHARED_SCRATCH, lopts,
+			sizeof(lopts) / sizeof(lopts[0]));
 	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -188,34 +187,22 @@ int bc_cmd_discover(int argc, char **argv)
 			hostnqn = optarg;
 			break;
 		case 'T':
-			d = strtod(optarg, &end);
-			if (*end || !(d > 0) || d > 3600) {
-				bc_error("--timeout: expected seconds in (0, 3600], got '%s'",
-					 optarg);
+			if (bc_cmd_parse_secs("--timeout", optarg, 3600, &ms))
 				return 2;
-			}
-			timeout_ms = (int)(d * 1000);
+			timeout_ms = (int)ms;
 			break;
 		case 'j':
 			json = true;
-			break;
-		case 'c':
-			o.cert = optarg;
-			break;
-		case 'H':
-			o.known_hosts = optarg;
-			break;
-		case 'I':
-			o.insecure = true;
-			break;
-		case 'S':
-			o.scratch_dir = optarg;
 			break;
 		case 'h':
 			s_usage(stdout);
 			return 0;
 		default:
-			s_usage(stderr);
+			i = bc_cmd_fleet_opt(c, optarg, &o);
+			if (i > 0)
+				break;
+			if (!i)
+				s_usage(stderr);
 			return 2;
 		}
 	}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bc_clock.h"
+#include "bc_cmd_opts.h"
 #include "bc_coord.h"
 #include "bc_counter.h"
 #include "bc_json.h"
@@ -23,81 +24,60 @@
 
 static void s_usage(FILE *f)
 {
-	fprintf(f, "usage: bench-coord run [options] PROFILE.json\n"
-		   "  -o, --output DIR          parent of run directories (default: reports)\n"
-		   "      --scratch-dir DIR     scratch root for local agents (kept after the run;\n"
-		   "                            default: a fresh /var/tmp/bench-coord.PID, removed)\n"
-		   "      --keep-scratch        keep the default scratch directory\n"
-		   "      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
-		   "      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
-		   "  -q, --quiet               no per-second lines\n"
-		   "      --json                one JSON object per second on stdout (the rest on\n"
-		   "                            stderr)\n"
-		   "      --plain               plain lines even on a terminal (no live panel)\n"
-		   "      --metrics-listen H:P  serve live aggregates for Prometheus on http://H:P/metrics\n"
-		   "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
-		   "                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
-		   "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
-		   "      --insecure            plain text to profile agents (trusted networks only)\n"
-		   "      --allow-destructive   local agents may overwrite volumes the profile\n"
-		   "                            marks \"destructive\"\n"
-		   "      --agg-threads N       aggregation worker threads (0: on the loop thread;\n"
-		   "                            default: 0 below 64 agents, else 2-4 by cores)\n"
-		   "      --events-format F     \"stats\" events in events.jsonl: json (every bucket),\n"
-		   "                            compact (the binary record in base64) or auto\n"
-		   "                            (default: compact above 2,000 volumes)\n"
-		   "      --results-delay-ms MS for tests: every write of results during the run\n"
-		   "                            takes MS ms longer (a slow results phase)\n");
-}
-
-static int s_parse_secs(const char *opt, const char *v, uint32_t *ms)
-{
-	char *end;
-	double d = strtod(v, &end);
-
-	if (*end || d <= 0 || d > 86400) {
-		bc_error("%s: expected seconds in (0, 86400], got '%s'", opt, v);
-		return -EINVAL;
-	}
-	*ms = (uint32_t)(d * 1000);
-	return 0;
+	fprintf(
+	    f,
+	    "usage: bench-coord run [options] PROFILE.json\n"
+	    "  -o, --output DIR          parent of run directories (default: reports)\n"
+	    "      --scratch-dir DIR     scratch root for local agents (kept after the run;\n"
+	    "                            default: a fresh /var/tmp/bench-coord.PID, removed)\n"
+	    "      --keep-scratch        keep the default scratch directory\n"
+	    "      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
+	    "      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
+	    "  -q, --quiet               no per-second lines\n"
+	    "      --json                one JSON object per second on stdout (the rest on\n"
+	    "                            stderr)\n"
+	    "      --plain               plain lines even on a terminal (no live panel)\n"
+	    "      --metrics-listen H:P  serve live aggregates for Prometheus on "
+	    "http://H:P/metrics\n"
+	    "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
+	    "                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
+	    "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
+	    "      --insecure            plain text to profile agents (trusted networks only)\n"
+	    "      --allow-destructive   local agents may overwrite volumes the profile\n"
+	    "                            marks \"destructive\"\n"
+	    "      --agg-threads N       aggregation worker threads (0: on the loop thread;\n"
+	    "                            default: 0 below 64 agents, else 2-4 by cores)\n"
+	    "      --events-format F     \"stats\" events in events.jsonl: json (every bucket),\n"
+	    "                            compact (the binary record in base64) or auto\n"
+	    "                            (default: compact above 2,000 volumes)\n"
+	    "      --results-delay-ms MS for tests: every write of results during the run\n"
+	    "                            takes MS ms longer (a slow results phase)\n");
 }
 
 static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 {
-	static const struct option lopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"scratch-dir", required_argument, NULL, 'S'},
-		{"keep-scratch", no_argument, NULL, 'K'},
-		{"connect-timeout", required_argument, NULL, 'C'},
-		{"prepare-timeout", required_argument, NULL, 'P'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"json", no_argument, NULL, 'J'},
-		{"metrics-listen", required_argument, NULL, 'M'},
-		{"plain", no_argument, NULL, 'L'},
-		{"help", no_argument, NULL, 'h'},
-		{"cert", required_argument, NULL, 'c'},
-		{"known-hosts", required_argument, NULL, 'H'},
-		{"insecure", no_argument, NULL, 'I'},
-		{"allow-destructive", no_argument, NULL, 'D'},
-		{"agg-threads", required_argument, NULL, 'T'},
-		{"events-format", required_argument, NULL, 'E'},
-		{"results-delay-ms", required_argument, NULL, 'W'},
-		{NULL, 0, NULL, 0},
+	static const struct option own[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"keep-scratch", no_argument, NULL, 'K'},
+	    {"prepare-timeout", required_argument, NULL, 'P'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"json", no_argument, NULL, 'J'},
+	    {"metrics-listen", required_argument, NULL, 'M'},
+	    {"plain", no_argument, NULL, 'L'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"allow-destructive", no_argument, NULL, 'D'},
+	    {"agg-threads", required_argument, NULL, 'T'},
+	    {"events-format", required_argument, NULL, 'E'},
+	    {"results-delay-ms", required_argument, NULL, 'W'},
+	    {NULL, 0, NULL, 0},
 	};
-	int c;
+	struct option lopts[32];
+	int c, rc;
 
+	bc_cmd_longopts(own, BC_CMD_SHARED_SECURITY | BC_CMD_SHARED_CONNECT | BC_CMD_SHARED_SCRATCH,
+			lopts, sizeof(lopts) / sizeof(lopts[0]));
 	while ((c = getopt_long(argc, argv, "o:qh", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'c':
-			o->cert = optarg;
-			break;
-		case 'H':
-			o->known_hosts = optarg;
-			break;
-		case 'I':
-			o->insecure = true;
-			break;
 		case 'D':
 			o->allow_destructive = true;
 			break;
@@ -120,7 +100,8 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 			} else if (!strcmp(optarg, "auto")) {
 				o->events_format = BC_EVENTS_AUTO;
 			} else {
-				bc_error("--events-format: expected json, compact or auto: '%s'", optarg);
+				bc_error("--events-format: expected json, compact or auto: '%s'",
+					 optarg);
 				return -EINVAL;
 			}
 			break;
@@ -138,18 +119,12 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 		case 'o':
 			o->output_dir = optarg;
 			break;
-		case 'S':
-			o->scratch_dir = optarg;
-			break;
 		case 'K':
 			o->keep_scratch = true;
 			break;
-		case 'C':
-			if (s_parse_secs("--connect-timeout", optarg, &o->connect_timeout_ms))
-				return -EINVAL;
-			break;
 		case 'P':
-			if (s_parse_secs("--prepare-timeout", optarg, &o->prepare_timeout_ms))
+			if (bc_cmd_parse_secs("--prepare-timeout", optarg, 86400,
+					      &o->prepare_timeout_ms))
 				return -EINVAL;
 			break;
 		case 'q':
@@ -168,7 +143,11 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 			s_usage(stdout);
 			exit(0);
 		default:
-			s_usage(stderr);
+			rc = bc_cmd_fleet_opt(c, optarg, o);
+			if (rc > 0)
+				break;
+			if (!rc)
+				s_usage(stderr);
 			return -EINVAL;
 		}
 	}
@@ -232,13 +211,14 @@ void bc_result_warn_checks(const struct bc_step_result *res, const cJSON *sj)
 {
 	const cJSON *c;
 
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(sj, "checks"))
-		if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "pass")))
-			bc_warn("step %s: check failed: %s: %s", res->step->name,
-				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")),
-				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "detail")));
+	cJSON_ArrayForEach(
+	    c, cJSON_GetObjectItemCaseSensitive(
+		   sj, "checks")) if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "pass")))
+	    bc_warn("step %s: check failed: %s: %s", res->step->name,
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")),
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "detail")));
 	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(sj, "steady_state"), "steady")))
+		cJSON_GetObjectItemCaseSensitive(sj, "steady_state"), "steady")))
 		bc_warn("step %s: throughput never reached steady state (see steady_state)",
 			res->step->name);
 }
@@ -277,9 +257,8 @@ static bool s_started(const cJSON *steps)
 {
 	const cJSON *s;
 
-	cJSON_ArrayForEach(s, steps)
-		if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(s, "start_ns")) > 0)
-			return true;
+	cJSON_ArrayForEach(s, steps) if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+					     s, "start_ns")) > 0) return true;
 	return false;
 }
 
@@ -356,7 +335,7 @@ int bc_cmd_run(int argc, char **argv)
 	bc_rundir_event(&rd, "run_start", ev);
 	fprintf(bc_live_out(),
 		"bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)\nresults: %s\n",
-	       BC_VERSION, p->name, p->nagents, p->nvolumes, p->nsteps, rd.path);
+		BC_VERSION, p->name, p->nagents, p->nvolumes, p->nsteps, rd.path);
 	fflush(bc_live_out());
 
 	rc = bc_fleet_open(&fleet, p, &o, rd.path, err, sizeof(err));
@@ -396,25 +375,25 @@ int bc_cmd_run(int argc, char **argv)
 done:
 	/* failed before the first START (unreachable agent, PREPARE refused): nothing ran */
 	not_started = status && !s_started(steps);
-	cJSON_ReplaceItemInObject(
-		run, "status",
-		cJSON_CreateString(status == 3	   ? "degraded"
-				   : not_started ? "not started"
-				   : status	   ? (zsys_interrupted ? "aborted" : "failed")
-						   : "ok"));
+	cJSON_ReplaceItemInObject(run, "status",
+				  cJSON_CreateString(status == 3   ? "degraded"
+						     : not_started ? "not started"
+						     : status
+							 ? (zsys_interrupted ? "aborted" : "failed")
+							 : "ok"));
 	s_iso_now(when, sizeof(when));
 	cJSON_AddStringToObject(run, "finished", when);
 	bc_fleet_close(&fleet);
 	s_write_results(&rd, p, run, !not_started);
 	ev = cJSON_CreateObject();
 	/* what run.json says, for rebuilds */
-	cJSON_AddItemToObject(ev, "status",
-			      cJSON_Duplicate(cJSON_GetObjectItem(run, "status"), 1));
+	cJSON_AddItemToObject(ev, "status", cJSON_Duplicate(cJSON_GetObjectItem(run, "status"), 1));
 	cJSON_AddStringToObject(ev, "finished", when);
 	bc_rundir_event(&rd, "run_end", ev);
 	if (not_started)
-		fprintf(bc_live_out(), "\nrun NOT STARTED, nothing was measured: %s/ (run.json "
-				       "and the agents' logs, no reports)\n",
+		fprintf(bc_live_out(),
+			"\nrun NOT STARTED, nothing was measured: %s/ (run.json "
+			"and the agents' logs, no reports)\n",
 			rd.path);
 	else
 		fprintf(bc_live_out(),

@@ -25,6 +25,8 @@
 #include "bc_safety.h"
 #include "bc_units.h"
 
+struct bc_agent_faults bc_agent_faults;
+
 static int s_json_u64(const cJSON *o, const char *key, uint64_t *v)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -436,24 +438,6 @@ static void s_send_host(struct bc_agent *a, uint32_t k)
 	cJSON_Delete(b);
 }
 
-/*
- * Test-only hook: BC_TEST_SCALE_BYTES=1.1 makes the agent report 10% more
- * bytes than it moved, so a test can prove the diskstats cross-check fails
- * when it should. Never set in production; logged loudly when it is.
- */
-static double s_test_byte_scale(void)
-{
-	const char *v = getenv("BC_TEST_SCALE_BYTES");
-	double d;
-
-	if (!v || !*v)
-		return 0;
-	d = strtod(v, NULL);
-	if (d > 0)
-		bc_warn("BC_TEST_SCALE_BYTES=%g: reported byte counts are deliberately wrong", d);
-	return d > 0 ? d : 0;
-}
-
 int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 {
 	struct bc_step_run *s = &a->step;
@@ -517,7 +501,6 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 		if (s->targets[i].info.kind == BC_KIND_BLOCK && !stat(s->targets[i].path, &st))
 			s->rdev[i] = st.st_rdev;
 	}
-	s->test_byte_scale = s_test_byte_scale();
 	s->host = s_hoststat_new(s);
 	s->temp = s_temp_new(s);
 	/* NVMe SMART/OCP/FDP logs before the step, for its WAF (docs/nvme.md) */
@@ -729,12 +712,10 @@ static int s_send_interval(struct bc_agent *a, uint32_t k)
 	    .step = s->step, .second = k, .flags = s->flags, .nvol = (uint32_t)s->ntargets};
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	int rc, i, o;
+	int rc, i;
 
-	for (i = 0; i < s->ntargets && s->test_byte_scale > 0; i++)
-		for (o = 0; o < BC_OP_NR; o++)
-			s->acc[i].op[o].bytes =
-			    (uint64_t)((double)s->acc[i].op[o].bytes * s->test_byte_scale);
+	if (bc_agent_faults.stats_out)
+		bc_agent_faults.stats_out(s->acc, s->ntargets);
 	rc = bc_stats_encode(&h, s->acc, &buf, &len);
 	if (!rc)
 		rc = bc_msg_send_bin(a->sock, a->owner, BC_MSG_STATS, buf, len);

@@ -1,6 +1,6 @@
 /*
- * analysis.c - the decision procedure of ../shared/reference/analysis.md
- * §1.5 over a sweep: validate (Little's law, bytes), classify each point,
+ * analysis.c - the decision procedure described in bc_analysis.h, over a
+ * sweep: validate (Little's law, bytes), classify each point,
  * find the knee, attribute the ceiling with USE per node and per client,
  * and say it in one verdict with the numbers behind it; per storage node,
  * the same classes and knee over the load on its own volumes, so a node

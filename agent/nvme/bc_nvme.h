@@ -1,9 +1,10 @@
 /*
  * bc_nvme.h - NVMe command encodings and log/identify parsers, pure functions
  * on byte buffers (no device access), so every offset is unit-tested against
- * byte-exact fixtures. Offsets and encodings: ../shared/reference/nvme.md
- * (NVMe 2.0 base spec, libnvme types.h, fio engines/nvme.c, nvme-cli OCP
- * plugin). All on-wire fields are little-endian.
+ * byte-exact fixtures. Offsets and encodings: the NVMe Base Specification
+ * 2.0 and NVM Command Set 1.0 (each definition names its section), as
+ * libnvme's types.h, fio's engines/nvme.c and nvme-cli's OCP plugin spell
+ * them. All on-wire fields are little-endian.
  */
 #ifndef BC_NVME_H
 #define BC_NVME_H
@@ -197,7 +198,8 @@ int bc_nvme_parse_ruhs(const void *buf, size_t len, struct bc_nvme_ruhs *out, in
 
 /*
  * Discovery log (LID 0x70, nsid 0, on a discovery controller): a 20-byte
- * header, then numrec entries of 1024 bytes from LPO 1024 (nvme.md §5.4).
+ * header, then numrec entries of 1024 bytes from LPO 1024 (the NVMe over
+ * Fabrics Discovery Log Page; libnvme's nvmf_get_discovery_log reads it so).
  * Re-read the header after the entries; retry when genctr changed.
  */
 #define BC_NVME_LID_DISCOVERY	 0x70

@@ -3,7 +3,8 @@
  * around a step: SMART (LID 02h), OCP extended SMART (LID C0h) and FDP
  * statistics (LID 22h) through NVME_IOCTL_ADMIN_CMD, and the step's WAF from
  * the two samples. Sampled after PREPARE and at the step's end, never on the
- * I/O path. Get Log Page needs CAP_SYS_ADMIN (nvme.md §1.4).
+ * I/O path. Get Log Page needs CAP_SYS_ADMIN (the kernel's nvme_cmd_allowed
+ * lets unprivileged users issue only some Identify commands).
  */
 #ifndef BC_NVME_COUNTERS_H
 #define BC_NVME_COUNTERS_H

@@ -87,7 +87,7 @@ int bc_nvme_tcp_find_nsid(const char *root, int instance, uint32_t nsid, unsigne
 
 /*
  * A discovery log page as the device lays it out (header at 0, numrec
- * entries of 1024 bytes from 1024; nvme.md §5.4) in buf: the first entry
+ * entries of 1024 bytes from 1024; the Fabrics Discovery Log Page) in buf: the first entry
  * that is an NVM subsystem (subtype 2) on TCP (trtype 3) named subnqn, into
  * out; entries beyond len are not looked at. Returns 0, -ENOENT (with the
  * number of entries looked at in *seen), or -EINVAL (len < 1024).

@@ -5,7 +5,8 @@
  * it for the admin timeout, 60 s, which would stop heartbeats): the
  * controller's hwmon temp1_input when the kernel registered one (sysfs, any
  * user), else the SMART / Health log (LID 02h) over NVME_IOCTL_ADMIN_CMD
- * (root). Both ask the device each time (nvme.md §7); over NVMe/TCP the
+ * (root). Both ask the device each time (the kernel's nvme hwmon driver
+ * issues a Get Log Page per read, it caches nothing); over NVMe/TCP the
  * value is the target's.
  */
 #ifndef BC_NVME_TEMP_H

@@ -1,7 +1,8 @@
 /*
  * nvme_counters.c - SMART / OCP C0 / FDP statistics around a step and the
  * WAF they give (see bc_nvme_counters.h). nsid 0xFFFFFFFF for SMART and
- * OCP, nsid 0 with LSI = endurance group for FDP statistics (nvme.md §2.3).
+ * OCP, nsid 0 with LSI = endurance group for FDP statistics (the FDP logs are
+ * per endurance group: TP4146, Log Specific Identifier in CDW11).
  */
 #include <errno.h>
 #include <fcntl.h>

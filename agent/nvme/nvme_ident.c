@@ -228,7 +228,10 @@ int bc_nvme_ident(const char *path, struct bc_nvme_ident *id)
 
 const char *bc_nvme_lba_kind(const struct bc_nvme_ident *id, char *buf, size_t len)
 {
-	/* NVMe has no 512e flag: a 512-byte LBA on a larger physical block (nvme.md §2.2) */
+	/*
+	 * NVMe has no 512e flag: a 512-byte LBA on a larger physical block (the
+	 * kernel's nvme_update_disk_info derives the physical block from NPWG/AWUPF)
+	 */
 	if (id->lba_bytes == 512)
 		snprintf(buf, len, "%s", id->pbs > 512 ? "512e" : "512n");
 	else if (id->lba_bytes == 4096)

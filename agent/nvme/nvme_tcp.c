@@ -1,7 +1,8 @@
 /*
  * nvme_tcp.c - NVMe/TCP attach through /dev/nvme-fabrics and sysfs (see
  * bc_nvme_tcp.h; kernel drivers/nvme/host/fabrics.c, libnvme fabrics.c and
- * filters.c, nvme.md §5).
+ * filters.c; the connect options are those of the kernel's
+ * nvmf_connect_opt_tokens).
  */
 #include <dirent.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /*
  * nvme_temp.c - composite temperature of an NVMe namespace's controller, per
  * second (see bc_nvme_temp.h; hwmon attributes: kernel drivers/nvme/host/
- * hwmon.c, nvme.md §7).
+ * hwmon.c).
  */
 #include <dirent.h>
 #include <errno.h>

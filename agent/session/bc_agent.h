@@ -29,23 +29,23 @@
 #define BC_AGENT_IDLE_SILENCE_MS 60000
 
 struct bc_agent_opts {
-	const char *listen;	 /* ZeroMQ endpoint to bind */
-	const char *scratch_dir; /* relative volume paths resolve here */
-	bool allow_block_writes; /* deprecated, no effect: block writes pass bc_safety_check */
+	const char *listen;	     /* ZeroMQ endpoint to bind */
+	const char *scratch_dir;     /* relative volume paths resolve here */
+	bool allow_block_writes;     /* deprecated, no effect: block writes pass bc_safety_check */
 	const char *cert;	     /* CURVE key pair of this agent (auth.c) */
 	const char *authorized_keys; /* directory of coordinator public keys */
 	bool insecure;		     /* plain text, no authentication (--insecure) */
 	struct bc_safety *safety;    /* allowlist and destructive policy (safety.c) */
-	int ready_fd;		 /* write the bound endpoint here, then close (-1: none) */
-	bool exit_on_bye;	 /* end the process when the session ends (local agents) */
-	uint32_t deadman_ms;	 /* for tests (--deadman-ms): silence limit, running or idle */
-	const char *announce;	 /* plain-text key announcement endpoint, NULL/"": none */
-	bool announce_given;	 /* --key-announce EP: failing to bind it is fatal */
+	int ready_fd;		     /* write the bound endpoint here, then close (-1: none) */
+	bool exit_on_bye;	     /* end the process when the session ends (local agents) */
+	uint32_t deadman_ms;	     /* for tests (--deadman-ms): silence limit, running or idle */
+	const char *announce;	     /* plain-text key announcement endpoint, NULL/"": none */
+	bool announce_given;	     /* --key-announce EP: failing to bind it is fatal */
 };
 
 struct bc_nvme_counters; /* bc_nvme_counters.h */
 struct bc_nvme_tcp_att;	 /* bc_nvme_tcp.h */
-struct bc_temp_sampler; /* bc_nvme_temp.h */
+struct bc_temp_sampler;	 /* bc_nvme_temp.h */
 
 struct bc_step_run {
 	bool prepared;
@@ -57,23 +57,36 @@ struct bc_step_run {
 	int ntargets;
 	struct bc_job **jobs;
 	int njobs;
-	bool *collected;	   /* per job: interval next_k already merged */
-	uint32_t seconds;	   /* ramp + runtime */
-	uint32_t next_k;	   /* next interval to send; seconds = drain */
+	bool *collected;  /* per job: interval next_k already merged */
+	uint32_t seconds; /* ramp + runtime */
+	uint32_t next_k;  /* next interval to send; seconds = drain */
 	uint64_t start_mono_ns;
-	uint32_t flags;		   /* BC_STATS_F_* for the interval being built */
-	struct bc_volstat *acc;	   /* [ntargets]: the interval being built */
-	struct bc_volstat *totals; /* [ntargets]: every interval sent (no histograms used) */
+	uint32_t flags;		      /* BC_STATS_F_* for the interval being built */
+	struct bc_volstat *acc;	      /* [ntargets]: the interval being built */
+	struct bc_volstat *totals;    /* [ntargets]: every interval sent (no histograms used) */
 	struct bc_diskstat *ds_start; /* [ntargets]: kernel counters at START (block devices) */
 	dev_t *rdev;		      /* [ntargets]: block device number, 0 for other targets */
 	uint64_t start_real_ns;	      /* planned start, agent CLOCK_REALTIME */
-	double test_byte_scale;	      /* test-only: BC_TEST_SCALE_BYTES mis-scales reported bytes */
-	struct bc_hoststat *host;     /* this host's CPU/NIC/disk counters, one sample per interval */
+	struct bc_hoststat *host; /* this host's CPU/NIC/disk counters, one sample per interval */
 	uint64_t cpu_user0_ns, cpu_sys0_ns; /* the agent process's CPU time at START */
 	struct bc_nvme_counters *nvme0; /* [ntargets]: NVMe log counters after PREPARE, or NULL */
 	struct bc_nvme_tcp_att *tcp;	/* [ntargets]: NVMe/TCP attachments (instance -1: none) */
 	struct bc_temp_sampler *temp;	/* NVMe temperatures, or NULL when none is NVMe */
 };
+
+/*
+ * The fault-injection seam: calls the session makes where a test needs the
+ * agent to misbehave in a way a real device cannot be made to (the way SQLite
+ * keeps its system calls in a replaceable table to inject EIO). Every member
+ * is NULL in bench-agent; a test program links the agent, fills the table
+ * and runs the agent's main (tests/e2e/agent_overcount.c). Set before the
+ * agent starts, read by the control thread only.
+ */
+struct bc_agent_faults {
+	/* an interval's counters, nvol volumes, just before they are encoded into STATS */
+	void (*stats_out)(struct bc_volstat *acc, int nvol);
+};
+extern struct bc_agent_faults bc_agent_faults;
 
 struct bc_agent {
 	struct bc_agent_opts opts;
@@ -82,12 +95,12 @@ struct bc_agent {
 	/* session: at most one coordinator at a time */
 	zframe_t *owner; /* routing id, NULL when free */
 	char owner_name[256];
-	uint64_t owner_since_ns;  /* CLOCK_REALTIME */
-	uint64_t last_heard_ns;	  /* CLOCK_MONOTONIC */
-	uint64_t last_beat_ns;	  /* CLOCK_MONOTONIC, our last HEARTBEAT */
-	uint64_t max_gap_ns;	  /* session: longest wait between two coordinator messages */
-	cJSON *destructive;	  /* session: paths the coordinator's profile marks destructive */
-	struct bc_auth *auth;	  /* CURVE, ZAP, handshake monitor, drop counters */
+	uint64_t owner_since_ns; /* CLOCK_REALTIME */
+	uint64_t last_heard_ns;	 /* CLOCK_MONOTONIC */
+	uint64_t last_beat_ns;	 /* CLOCK_MONOTONIC, our last HEARTBEAT */
+	uint64_t max_gap_ns;	 /* session: longest wait between two coordinator messages */
+	cJSON *destructive;	 /* session: paths the coordinator's profile marks destructive */
+	struct bc_auth *auth;	 /* CURVE, ZAP, handshake monitor, drop counters */
 	bool quit;
 	char fingerprint[64]; /* of the public key (bc_curve_fingerprint), "" when insecure */
 	struct bc_step_run step;

@@ -68,9 +68,6 @@ void bc_agent_config_free(struct bc_agent_config *cfg);
 int bc_safety_allow(struct bc_safety *s, const char *glob);
 void bc_safety_free(struct bc_safety *s);
 
-/* true when the workload may write (conservative: anything but read/randread) */
-bool bc_safety_workload_writes(const struct bc_workload *wl);
-
 /*
  * The PREPARE gate for one resolved volume path (see the file comment).
  * writes: the step writes; destructive: the profile marks the volume so.

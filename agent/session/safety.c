@@ -236,13 +236,6 @@ int bc_safety_allowed(const struct bc_safety *s, const char *path, char *err, si
 	return -EPERM;
 }
 
-bool bc_safety_workload_writes(const struct bc_workload *wl)
-{
-	if (wl->nstreams) /* what runs is the streams' op mixes */
-		return bc_workload_writes(wl);
-	return wl->rw != BC_RW_READ && wl->rw != BC_RW_RANDREAD;
-}
-
 /* ---- signatures ---- */
 
 static uint16_t s_le16(const uint8_t *p)

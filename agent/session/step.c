@@ -25,6 +25,8 @@
 #include "bc_safety.h"
 #include "bc_units.h"
 
+struct bc_agent_faults bc_agent_faults;
+
 static int s_json_u64(const cJSON *o, const char *key, uint64_t *v)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -278,7 +280,7 @@ static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, con
 	}
 	snprintf(spec.path, sizeof(spec.path), "%s", path);
 	/* the profile's consent names the volume as HELLO did: by its label */
-	rc = bc_safety_check(a->opts.safety, path, bc_safety_workload_writes(o->vwl),
+	rc = bc_safety_check(a->opts.safety, path, bc_workload_writes(o->vwl),
 			     bc_agent_volume_destructive(a, v, named), err, errlen);
 	if (rc)
 		return rc;
@@ -291,8 +293,7 @@ static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, con
 			 : bc_target_check(path, &spec, o->vwl, err, errlen);
 }
 
-static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size_t errlen,
-			  int *bad)
+static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size_t errlen, int *bad)
 {
 	struct bc_step_run *s = &a->step;
 	const cJSON *v;
@@ -437,24 +438,6 @@ static void s_send_host(struct bc_agent *a, uint32_t k)
 	cJSON_Delete(b);
 }
 
-/*
- * Test-only hook: BC_TEST_SCALE_BYTES=1.1 makes the agent report 10% more
- * bytes than it moved, so a test can prove the diskstats cross-check fails
- * when it should. Never set in production; logged loudly when it is.
- */
-static double s_test_byte_scale(void)
-{
-	const char *v = getenv("BC_TEST_SCALE_BYTES");
-	double d;
-
-	if (!v || !*v)
-		return 0;
-	d = strtod(v, NULL);
-	if (d > 0)
-		bc_warn("BC_TEST_SCALE_BYTES=%g: reported byte counts are deliberately wrong", d);
-	return d > 0 ? d : 0;
-}
-
 int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 {
 	struct bc_step_run *s = &a->step;
@@ -497,13 +480,13 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	}
 	for (i = 0; i < s->njobs; i++) {
 		struct bc_job_cfg cfg = {
-			.wl = &s->wl,
-			.vwl = s->vwl,
-			.targets = s->targets,
-			.ntargets = s->ntargets,
-			.job_index = (unsigned)i,
-			.numjobs = s->wl.numjobs,
-			.seed = bc_real_ns() ^ ((uint64_t)i << 32),
+		    .wl = &s->wl,
+		    .vwl = s->vwl,
+		    .targets = s->targets,
+		    .ntargets = s->ntargets,
+		    .job_index = (unsigned)i,
+		    .numjobs = s->wl.numjobs,
+		    .seed = bc_real_ns() ^ ((uint64_t)i << 32),
 		};
 
 		s->jobs[i] = bc_job_new(&cfg, err, sizeof(err));
@@ -518,7 +501,6 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 		if (s->targets[i].info.kind == BC_KIND_BLOCK && !stat(s->targets[i].path, &st))
 			s->rdev[i] = st.st_rdev;
 	}
-	s->test_byte_scale = s_test_byte_scale();
 	s->host = s_hoststat_new(s);
 	s->temp = s_temp_new(s);
 	/* NVMe SMART/OCP/FDP logs before the step, for its WAF (docs/nvme.md) */
@@ -527,13 +509,14 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	ready = s_ready_json(s);
 	bc_msg_send_json(a->sock, a->owner, BC_MSG_READY, ready);
 	cJSON_Delete(ready);
-	bc_info("step %u prepared: %d volume(s), %d job(s), %s bs=%u qd=%u", s->step,
-		s->ntargets, s->njobs, bc_rw_names[s->wl.rw], s->wl.bs, s->wl.iodepth);
+	bc_info("step %u prepared: %d volume(s), %d job(s), %s bs=%u qd=%u", s->step, s->ntargets,
+		s->njobs, bc_rw_names[s->wl.rw], s->wl.bs, s->wl.iodepth);
 	return 0;
 fail:
-	s_send_prepare_error(a, bad, bad >= 0 ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-							 cJSON_GetArrayItem(vols, bad), "path"))
-					     : NULL,
+	s_send_prepare_error(a, bad,
+			     bad >= 0 ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+					    cJSON_GetArrayItem(vols, bad), "path"))
+				      : NULL,
 			     err);
 	bc_step_teardown(a);
 	return rc;
@@ -686,8 +669,7 @@ static void s_diskstats_json(const struct bc_step_run *s, int i, cJSON *v)
 	cJSON_AddNumberToObject(d, "read_ios", (double)(end.rd_ios - s->ds_start[i].rd_ios));
 	cJSON_AddNumberToObject(d, "read_bytes", (double)(end.rd_bytes - s->ds_start[i].rd_bytes));
 	cJSON_AddNumberToObject(d, "write_ios", (double)(end.wr_ios - s->ds_start[i].wr_ios));
-	cJSON_AddNumberToObject(d, "write_bytes",
-				(double)(end.wr_bytes - s->ds_start[i].wr_bytes));
+	cJSON_AddNumberToObject(d, "write_bytes", (double)(end.wr_bytes - s->ds_start[i].wr_bytes));
 	cJSON_AddNumberToObject(d, "discard_bytes",
 				(double)(end.discard_bytes - s->ds_start[i].discard_bytes));
 }
@@ -727,15 +709,13 @@ static int s_send_interval(struct bc_agent *a, uint32_t k)
 {
 	struct bc_step_run *s = &a->step;
 	struct bc_stats_hdr h = {
-		.step = s->step, .second = k, .flags = s->flags, .nvol = (uint32_t)s->ntargets};
+	    .step = s->step, .second = k, .flags = s->flags, .nvol = (uint32_t)s->ntargets};
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	int rc, i, o;
+	int rc, i;
 
-	for (i = 0; i < s->ntargets && s->test_byte_scale > 0; i++)
-		for (o = 0; o < BC_OP_NR; o++)
-			s->acc[i].op[o].bytes =
-				(uint64_t)((double)s->acc[i].op[o].bytes * s->test_byte_scale);
+	if (bc_agent_faults.stats_out)
+		bc_agent_faults.stats_out(s->acc, s->ntargets);
 	rc = bc_stats_encode(&h, s->acc, &buf, &len);
 	if (!rc)
 		rc = bc_msg_send_bin(a->sock, a->owner, BC_MSG_STATS, buf, len);

@@ -70,7 +70,7 @@ enum bc_target_ctl {
 };
 
 struct bc_target_log {
-	uint8_t lid;  /* log page identifier (nvme.md §2.3) */
+	uint8_t lid;  /* log page identifier (NVMe 2.0 §5.16, Get Log Page) */
 	void *buf;    /* zeroed and filled by the target */
 	uint32_t len; /* bytes */
 };

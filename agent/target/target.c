@@ -11,12 +11,6 @@
 
 #include "bc_target.h"
 
-static bool s_workload_writes(const struct bc_workload *wl)
-{
-	/* trims (fallocate punch hole) need a writable fd too */
-	return bc_workload_writes(wl);
-}
-
 /*
  * Grow t->path to t->create_bytes: a missing file is created (fresh), an
  * existing smaller one extended. fallocate reserves the blocks so a write
@@ -305,7 +299,7 @@ static int s_open(struct bc_target *t, const char *path, const struct bc_volume_
 		return -ENAMETOOLONG;
 	}
 	memcpy(t->path, path, n + 1);
-	t->writable = s_workload_writes(wl);
+	t->writable = bc_workload_writes(wl);
 	t->direct = wl->direct;
 	t->create_bytes = spec ? spec->size_bytes : 0;
 	if (spec) {

@@ -10,7 +10,8 @@
  * open (fio's fdp_pli semantics). Trims are Dataset Management deallocates
  * whose range descriptor lives in the I/O's own buffer.
  * Writes claim the namespace's block device O_EXCL for the whole run: the
- * char device bypasses the block layer's exclusive claim (nvme.md §6.3).
+ * char device bypasses the block layer's exclusive claim (open(2), O_EXCL on
+ * a block device: EBUSY while it is in use), so the claim is taken there.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -129,13 +129,16 @@ static void s_put_u128(uint8_t *p, bc_u128 v)
 		p[i] = (uint8_t)v;
 }
 
-/* bytes -> SMART data units of 1000 x 512 bytes, rounded up (nvme.md §3.1) */
+/* bytes -> SMART data units of 1000 x 512 bytes, rounded up (NVMe 2.0 §5.16.1.3) */
 static bc_u128 s_units(uint64_t bytes)
 {
 	return ((bc_u128)bytes + BC_NVME_DATA_UNIT_BYTES - 1) / BC_NVME_DATA_UNIT_BYTES;
 }
 
-/* the logs a real FDP drive offers, at the offsets of nvme.md §3.1 and §4.4 */
+/*
+ * the logs a real FDP drive offers, at their specified offsets: SMART / Health
+ * (LID 02h, NVMe 2.0 §5.16.1.3) and FDP Statistics (LID 22h, TP4146)
+ */
 static int s_get_log(struct s_sim *s, struct bc_target_log *l)
 {
 	struct bc_sim_counters c;

@@ -1,7 +1,7 @@
 /*
  * bc_hostfig.c - host counter snapshots and the figures of the interval
- * between two of them. Definitions follow the USE checklist
- * (../shared/reference/analysis.md §1.5): CPU busy is everything but idle,
+ * between two of them. Definitions follow Brendan Gregg's USE Linux
+ * checklist (brendangregg.com/USEmethod/use-linux.html): CPU busy is everything but idle,
  * iowait and steal; interface utilization is bytes over link speed.
  */
 #include <errno.h>

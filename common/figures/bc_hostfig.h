@@ -7,8 +7,8 @@
  * figures of the interval between them: NIC bytes/s and share of link speed,
  * CPU busy, busiest core, softirq (average and hottest core), disk bytes/s,
  * utilization and queue, memory. Both sides use the same definitions, so a
- * client's "cpu_busy_pct" means what a node's does
- * (../shared/reference/analysis.md §1.4-1.5, §2).
+ * client's "cpu_busy_pct" means what a node's does (the USE method's
+ * definitions, as in bc_hostfig.c; node_exporter's counters for nodes).
  *
  * Unknown values are NaN in the structs and absent (objects) or null
  * (series) in JSON; a counter that went backwards (reset) gives NaN.
@@ -158,7 +158,8 @@ struct bc_hostfig {
 	char kernel[64]; /* "" unknown */
 };
 
-#define BC_HF_SAT_CORE_U 0.95 /* a core this busy is saturated (analysis.md §1.5, hot core) */
+#define BC_HF_SAT_CORE_U                                                                           \
+	0.95 /* a core this busy is saturated: one hot core caps a single-threaded path */
 
 struct bc_hostfig_opts {
 	const char *nic;	 /* interfaces to count, "bond0" or "eth0,eth1"; NULL: see .c */

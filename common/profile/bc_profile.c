@@ -19,23 +19,48 @@
 #define S_NIC_MAX 15
 
 static const char *const s_root_keys[] = {
-    "name", "description", "agents", "nodes", "volumes", "defaults", "steps", "expect", "destructive", "on_agent_loss", "repeat", NULL,
+    "name",  "description", "agents",	   "nodes",	    "volumes", "defaults",
+    "steps", "expect",	    "destructive", "on_agent_loss", "repeat",  NULL,
 };
 static const char *const s_agent_keys[] = {"name", "endpoint", "server_key", NULL};
-static const char *const s_node_keys[] = {"name", "addresses", "metrics", "nic",
-					  "prometheus", "series", "nic_members", NULL};
+static const char *const s_node_keys[] = {"name",	"addresses", "metrics",	    "nic",
+					  "prometheus", "series",    "nic_members", NULL};
 static const char *const s_volume_keys[] = {
     "agent",	   "path",     "size", "offset",   "length", "node",
     "destructive", "workload", "fdp",  "nvme_tcp", "sim",    NULL,
 };
 static const char *const s_step_keys[] = {
-    "name", "rw", "rwmixread", "bs", "iodepth", "numjobs", "direct", "ramp", "runtime",
+    "name",
+    "rw",
+    "rwmixread",
+    "bs",
+    "iodepth",
+    "numjobs",
+    "direct",
+    "ramp",
+    "runtime",
     /* bc_workload.c */
-    "rwmixtrim", "blockalign", "random_distribution", "iodepth_batch_submit",
-    "iodepth_batch_complete", "cpus_allowed", "cpus_allowed_policy", "rate_iops", "rate_bw",
-    "size_based", "io_size", "thinktime", "verify", "sqpoll", "sqpoll_cpu", "hipri",
-    "volume_workloads", "sweep", /* bc_profile_sweep.c */
-    "placement", "stream_share", "streams", /* bc_streams.c */
+    "rwmixtrim",
+    "blockalign",
+    "random_distribution",
+    "iodepth_batch_submit",
+    "iodepth_batch_complete",
+    "cpus_allowed",
+    "cpus_allowed_policy",
+    "rate_iops",
+    "rate_bw",
+    "size_based",
+    "io_size",
+    "thinktime",
+    "verify",
+    "sqpoll",
+    "sqpoll_cpu",
+    "hipri",
+    "volume_workloads",
+    "sweep", /* bc_profile_sweep.c */
+    "placement",
+    "stream_share",
+    "streams",	  /* bc_streams.c */
     "experiment", /* bc_experiment.c */
     "repeat",	  /* bc_profile_repeat.c */
     NULL,
@@ -58,9 +83,10 @@ static int s_parse_server_key(struct bc_check *c, const cJSON *item, const char 
 	if (ret || !v)
 		return ret;
 	if (a->local)
-		return bc_check_fail(c, path,
-				     "not used by a \"local\" agent (bench-coord makes its keys for "
-				     "each run)");
+		return bc_check_fail(
+		    c, path,
+		    "not used by a \"local\" agent (bench-coord makes its keys for "
+		    "each run)");
 	if (!cJSON_IsString(v) || !bc_curve_key_valid(v->valuestring))
 		return bc_check_fail(c, path,
 				     "expected a 40-character Z85 CURVE public key (as printed by "
@@ -212,8 +238,10 @@ static int s_parse_node(struct bc_check *c, const cJSON *item, const char *base,
 	if (ret)
 		return ret;
 	if (v && (!cJSON_IsString(v) || !*v->valuestring || strlen(v->valuestring) > 127))
-		return bc_check_fail(c, path, "expected interface names \"eth0,eth1\" of 1..127 "
-				     "characters, got %s", bc_check_show(v, shown));
+		return bc_check_fail(c, path,
+				     "expected interface names \"eth0,eth1\" of 1..127 "
+				     "characters, got %s",
+				     bc_check_show(v, shown));
 	nd->json = cJSON_Duplicate(item, true);
 	return nd->json ? 0 : -ENOMEM;
 }
@@ -489,8 +517,14 @@ static int s_parse_steps(struct bc_check *c, const cJSON *root, const struct bc_
 		if (!ret)
 			ret = bc_check_step_volume_workloads(c, item, base, p->nvolumes,
 							     &st->volume_workloads);
-		if (ret)
+		if (ret) {
+			/* not counted in nsteps yet: bc_profile_destroy would not free these */
+			cJSON_Delete(st->sweep);
+			cJSON_Delete(st->experiment);
+			cJSON_Delete(st->volume_workloads);
+			st->sweep = st->experiment = st->volume_workloads = NULL;
 			return ret;
+		}
 		p->nsteps++;
 	}
 	return 0;

@@ -82,8 +82,8 @@
 #include "bc_nvme_tcp_vol.h"
 #include "bc_sim_spec.h"
 
-#define BC_NAME_MAX 64
-#define BC_PATH_MAX 1024
+#define BC_NAME_MAX	64
+#define BC_PATH_MAX	1024
 #define BC_ENDPOINT_MAX 256
 
 enum bc_rw {
@@ -192,7 +192,7 @@ struct bc_workload {
 	uint32_t rwmixtrim; /* percent of trims for rw/randrw; writes get the rest */
 	uint32_t nbssplit;  /* 0: every I/O is bs bytes */
 	struct bc_bssplit bssplit[BC_BSSPLIT_MAX];
-	uint32_t blockalign; /* bytes; random offsets are multiples of it; 0: smallest bs */
+	uint32_t blockalign;	  /* bytes; random offsets are multiples of it; 0: smallest bs */
 	struct bc_dist_spec dist; /* random offsets only */
 	uint32_t batch_submit;	  /* iodepth_batch_submit: hold SQEs until this many; 0 = 1 */
 	uint32_t batch_complete;  /* iodepth_batch_complete: wait for this many CQEs; 0 = 1 */
@@ -268,7 +268,7 @@ struct bc_volume_spec {
 struct bc_step {
 	char name[BC_NAME_MAX];
 	struct bc_workload wl;
-	cJSON *sweep; /* "sweep" as given and checked (bc_sweep.h), NULL if none; owned */
+	cJSON *sweep;	   /* "sweep" as given and checked (bc_sweep.h), NULL if none; owned */
 	cJSON *experiment; /* "experiment" as given and checked (bc_experiment.h); owned */
 	/* "volume_workloads": {"<volume index>": overrides} for this step only; owned */
 	cJSON *volume_workloads;
@@ -350,7 +350,24 @@ int bc_step_volume_workload(const struct bc_step *st, const struct bc_volume_spe
 			    struct bc_workload *out, char *err, size_t errlen);
 bool bc_step_volume_overridden(const struct bc_step *st, const struct bc_volume_spec *vol, int v);
 
-/* the workload writes to its volumes (writes or trims, alone or in a mix) */
+/*
+ * The one rule for which ops a kind issues: read/randread read,
+ * write/randwrite write, trim/randtrim trim; rw/randrw read rwmixread
+ * percent, trim rwmixtrim percent and write the rest. A mask of the
+ * BC_RW_OPS_* bits; an op with 0 percent is not in it.
+ */
+#define BC_RW_OPS_READ	1u
+#define BC_RW_OPS_WRITE 2u
+#define BC_RW_OPS_TRIM	4u
+unsigned bc_rw_ops(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim);
+
+/*
+ * The workload changes data on its volumes: it writes or trims (a trim needs
+ * a writable fd too), alone or in a mix; with streams, any stream does. The
+ * target's open mode, the agent's PREPARE gate (in use, signatures,
+ * destructive consent) and the coordinator's pre-flight all ask this; verify
+ * does not change the answer (it adds headers to writes, checks to reads).
+ */
 bool bc_workload_writes(const struct bc_workload *wl);
 
 /* offsets are random (randread, randwrite, randrw, randtrim) */

@@ -28,16 +28,7 @@ static const char *const s_range_keys[] = {"offset", "size", NULL};
 
 bool bc_stream_writes(const struct bc_stream *s)
 {
-	switch (s->rw) {
-	case BC_RW_READ:
-	case BC_RW_RANDREAD:
-		return false;
-	case BC_RW_RW:
-	case BC_RW_RANDRW:
-		return s->rwmixread < 100;
-	default:
-		return true;
-	}
+	return bc_rw_ops(s->rw, s->rwmixread, s->rwmixtrim) & (BC_RW_OPS_WRITE | BC_RW_OPS_TRIM);
 }
 
 const char *bc_placement_format(const struct bc_placement *p, char *buf, size_t len)

@@ -37,6 +37,26 @@ static const char *const s_volume_keys[] = {
     "streams",	  NULL,
 };
 
+unsigned bc_rw_ops(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim)
+{
+	switch (rw) {
+	case BC_RW_READ:
+	case BC_RW_RANDREAD:
+		return BC_RW_OPS_READ;
+	case BC_RW_WRITE:
+	case BC_RW_RANDWRITE:
+		return BC_RW_OPS_WRITE;
+	case BC_RW_TRIM:
+	case BC_RW_RANDTRIM:
+		return BC_RW_OPS_TRIM;
+	case BC_RW_RW:
+	case BC_RW_RANDRW:
+		return (rwmixread ? BC_RW_OPS_READ : 0) | (rwmixtrim ? BC_RW_OPS_TRIM : 0) |
+		       (rwmixread + rwmixtrim < 100 ? BC_RW_OPS_WRITE : 0);
+	}
+	return 0;
+}
+
 bool bc_workload_writes(const struct bc_workload *wl)
 {
 	uint32_t i;
@@ -47,17 +67,7 @@ bool bc_workload_writes(const struct bc_workload *wl)
 			return true;
 	if (wl->nstreams)
 		return false;
-	switch (wl->rw) {
-	case BC_RW_READ:
-	case BC_RW_RANDREAD:
-		return false;
-	case BC_RW_RW:
-	case BC_RW_RANDRW:
-		/* a mix of only reads opens nothing for writing */
-		return wl->rwmixread < 100;
-	default:
-		return true;
-	}
+	return bc_rw_ops(wl->rw, wl->rwmixread, wl->rwmixtrim) & (BC_RW_OPS_WRITE | BC_RW_OPS_TRIM);
 }
 
 bool bc_workload_random(const struct bc_workload *wl)

@@ -4,7 +4,8 @@
  * Values below 256 ns get one bucket each; above, every power of two is
  * split into 128 equal sub-buckets, so a bucket is at most 1/128 of its lower
  * bound wide and its midpoint is within 0.39% of any value in it (the
- * HdrHistogram layout, see ../shared/reference/analysis.md section 4). The
+ * layout of HdrHistogram, hdrhistogram.org: linear sub-buckets per power
+ * of two). The
  * index space covers all of uint64_t, so nothing is clamped: 60 s = 6e10 ns
  * lands in bucket ~3800.
  *
@@ -24,8 +25,8 @@
 #define BC_HIST_BUCKETS ((64 - BC_HIST_SUB_BITS) * BC_HIST_SUB + BC_HIST_SUB)
 
 struct bc_hist {
-	uint64_t count;			     /* samples */
-	uint64_t buckets[BC_HIST_BUCKETS];   /* samples per bucket */
+	uint64_t count;			   /* samples */
+	uint64_t buckets[BC_HIST_BUCKETS]; /* samples per bucket */
 };
 
 /* bucket index of v; branch-light, used on the completion path */

@@ -15,6 +15,11 @@ void bc_opstat_reset(struct bc_opstat *s)
 	/* the histogram dominates the size: only clear it when it was used */
 	if (s->hist.count)
 		bc_hist_reset(&s->hist);
+	bc_opstat_reset_counters(s);
+}
+
+void bc_opstat_reset_counters(struct bc_opstat *s)
+{
 	s->ios = s->bytes = s->errors = s->short_ios = s->lat_sum_ns = s->lat_max_ns = 0;
 	s->lat_min_ns = UINT64_MAX;
 	s->first_errno = 0;
@@ -29,7 +34,7 @@ void bc_volstat_reset(struct bc_volstat *v)
 	v->verify_errors = 0;
 }
 
-void bc_opstat_merge(struct bc_opstat *dst, const struct bc_opstat *src)
+void bc_opstat_merge_counters(struct bc_opstat *dst, const struct bc_opstat *src)
 {
 	dst->ios += src->ios;
 	dst->bytes += src->bytes;
@@ -42,6 +47,11 @@ void bc_opstat_merge(struct bc_opstat *dst, const struct bc_opstat *src)
 		dst->lat_max_ns = src->lat_max_ns;
 	if (!dst->first_errno)
 		dst->first_errno = src->first_errno;
+}
+
+void bc_opstat_merge(struct bc_opstat *dst, const struct bc_opstat *src)
+{
+	bc_opstat_merge_counters(dst, src);
 	bc_hist_merge(&dst->hist, &src->hist);
 }
 
@@ -77,8 +87,8 @@ static void s_put(struct s_wbuf *w, uint64_t v)
 	w->len += n;
 }
 
-int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vols,
-		    uint8_t **out, size_t *out_len)
+int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vols, uint8_t **out,
+		    size_t *out_len)
 {
 	struct s_wbuf w = {0};
 	uint32_t v;
@@ -167,22 +177,40 @@ int bc_stats_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 	return bc_stats_decode_touch(buf, len, hdr, vols, NULL, nvol_cap);
 }
 
+/* the header into *hdr; r->off is left after it (r->err set when it is cut short) */
+static int s_get_hdr(struct s_rbuf *r, struct bc_stats_hdr *hdr, uint64_t *nvol)
+{
+	if (r->len < 1)
+		return -EBADMSG;
+	if (r->p[0] != BC_STATS_VERSION)
+		return -EPROTO;
+	r->off = 1;
+	hdr->step = (uint32_t)s_get(r);
+	hdr->second = (uint32_t)s_get(r);
+	hdr->flags = (uint32_t)s_get(r);
+	*nvol = s_get(r);
+	hdr->nvol = (uint32_t)*nvol;
+	return r->err;
+}
+
+int bc_stats_decode_hdr(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr)
+{
+	struct s_rbuf r = {.p = buf, .len = len};
+	uint64_t nvol;
+
+	return s_get_hdr(&r, hdr, &nvol);
+}
+
 int bc_stats_decode_touch(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 			  struct bc_volstat *vols, struct bc_stats_touch *touch, uint32_t nvol_cap)
 {
-	struct s_rbuf r = {.p = buf, .len = len, .off = 1};
+	struct s_rbuf r = {.p = buf, .len = len};
 	uint64_t nvol, i;
-	int o;
+	int o, rc;
 
-	if (len < 1)
-		return -EBADMSG;
-	if (buf[0] != BC_STATS_VERSION)
-		return -EPROTO;
-	hdr->step = (uint32_t)s_get(&r);
-	hdr->second = (uint32_t)s_get(&r);
-	hdr->flags = (uint32_t)s_get(&r);
-	nvol = s_get(&r);
-	hdr->nvol = (uint32_t)nvol;
+	rc = s_get_hdr(&r, hdr, &nvol);
+	if (rc)
+		return rc;
 	for (i = 0; i < nvol && !r.err; i++) {
 		uint64_t vi = s_get(&r), mask = s_get(&r);
 

@@ -42,7 +42,11 @@ struct bc_volstat {
 
 void bc_opstat_reset(struct bc_opstat *s);
 void bc_volstat_reset(struct bc_volstat *v);
+/* the counters without the histogram: what bc_opstat_reset leaves when hist is unused */
+void bc_opstat_reset_counters(struct bc_opstat *s);
 void bc_opstat_merge(struct bc_opstat *dst, const struct bc_opstat *src);
+/* bc_opstat_merge without the histogram (callers that add sparse buckets themselves) */
+void bc_opstat_merge_counters(struct bc_opstat *dst, const struct bc_opstat *src);
 void bc_volstat_merge(struct bc_volstat *dst, const struct bc_volstat *src);
 
 /* record one completion; called on the completion path */
@@ -81,9 +85,9 @@ static inline void bc_opstat_complete(struct bc_opstat *s, int64_t res, uint32_t
  *   byte-for-byte what version 1 always was.
  */
 #define BC_STATS_M_VERIFY 0x80u
-#define BC_STATS_VERSION 1
-#define BC_STATS_DRAIN	 0xffffffffu
-#define BC_STATS_F_LATE	 0x1u /* some job had not sealed this second in time */
+#define BC_STATS_VERSION  1
+#define BC_STATS_DRAIN	  0xffffffffu
+#define BC_STATS_F_LATE	  0x1u /* some job had not sealed this second in time */
 
 struct bc_stats_hdr {
 	uint32_t step;
@@ -96,8 +100,8 @@ struct bc_stats_hdr {
  * Encode vols[0..nvol) (indexes are the agent's volume order) into a buffer
  * the function allocates; caller frees *out. Returns 0 or -errno.
  */
-int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vols,
-		    uint8_t **out, size_t *out_len);
+int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vols, uint8_t **out,
+		    size_t *out_len);
 
 /*
  * Decode: fills *hdr and ADDS volume i's counters into vols[i] for i < nvol_cap.
@@ -106,6 +110,12 @@ int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vol
  */
 int bc_stats_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 		    struct bc_volstat *vols, uint32_t nvol_cap);
+
+/*
+ * The header alone (a consumer that routes a body before decoding it): 0,
+ * -EBADMSG or -EPROTO as bc_stats_decode.
+ */
+int bc_stats_decode_hdr(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr);
 
 /*
  * The histogram buckets a decode made non-empty, per volume and op (see

@@ -169,6 +169,7 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 {
 	struct bc_secrow *rows;
 	bool ops[BC_OP_NR] = {false};
+	unsigned m;
 	int lvl, i, a, max = 1;
 
 	memset(g, 0, sizeof(*g));
@@ -225,12 +226,9 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 	for (i = 0; i < max; i++)
 		bc_volstat_reset(&g->scratch[i]);
 	/* the step's ops (volumes' own workloads may differ: this is only a warm-up) */
-	ops[BC_OP_READ] =
-	    st->wl.rw == BC_RW_READ || st->wl.rw == BC_RW_RANDREAD ||
-	    ((st->wl.rw == BC_RW_RW || st->wl.rw == BC_RW_RANDRW) && st->wl.rwmixread);
-	ops[BC_OP_WRITE] =
-	    st->wl.rw == BC_RW_WRITE || st->wl.rw == BC_RW_RANDWRITE ||
-	    ((st->wl.rw == BC_RW_RW || st->wl.rw == BC_RW_RANDRW) && st->wl.rwmixread < 100);
+	m = bc_rw_ops(st->wl.rw, st->wl.rwmixread, st->wl.rwmixtrim);
+	ops[BC_OP_READ] = m & BC_RW_OPS_READ;
+	ops[BC_OP_WRITE] = m & BC_RW_OPS_WRITE;
 	for (lvl = BC_LVL_VOLUME; lvl <= BC_LVL_AGENT; lvl++)
 		for (i = 0; i < g->nent[lvl]; i++)
 			s_window_warm(&g->ent[lvl][i], ops);
@@ -393,22 +391,6 @@ static void s_hist_sum_listed(struct bc_hist *dst, uint16_t *didx, uint32_t *dn,
 	dst->count += src->count;
 }
 
-/* bc_opstat_merge without the histogram */
-static void s_opstat_add_counters(struct bc_opstat *dst, const struct bc_opstat *src)
-{
-	dst->ios += src->ios;
-	dst->bytes += src->bytes;
-	dst->errors += src->errors;
-	dst->short_ios += src->short_ios;
-	dst->lat_sum_ns += src->lat_sum_ns;
-	if (src->lat_min_ns < dst->lat_min_ns)
-		dst->lat_min_ns = src->lat_min_ns;
-	if (src->lat_max_ns > dst->lat_max_ns)
-		dst->lat_max_ns = src->lat_max_ns;
-	if (!dst->first_errno)
-		dst->first_errno = src->first_errno;
-}
-
 /* stands in for an unused op's buckets, so the sums below have no branches */
 static const uint64_t s_zeros[BC_HIST_BUCKETS];
 
@@ -512,7 +494,7 @@ static bool s_entity_counters(struct bc_entity *e, const struct bc_agg *g, uint3
 	for (o = 0; o < BC_OP_NR; o++) {
 		if (eseq && !e->all.op[o].first_errno && v->op[o].first_errno)
 			eseq[0][o] = seq;
-		s_opstat_add_counters(&e->all.op[o], &v->op[o]);
+		bc_opstat_merge_counters(&e->all.op[o], &v->op[o]);
 	}
 	e->all.verify_errors += v->verify_errors;
 	if (k >= g->seconds)
@@ -521,7 +503,7 @@ static bool s_entity_counters(struct bc_entity *e, const struct bc_agg *g, uint3
 		for (o = 0; o < BC_OP_NR; o++) {
 			if (eseq && !e->window.op[o].first_errno && v->op[o].first_errno)
 				eseq[1][o] = seq;
-			s_opstat_add_counters(&e->window.op[o], &v->op[o]);
+			bc_opstat_merge_counters(&e->window.op[o], &v->op[o]);
 		}
 		e->window.verify_errors += v->verify_errors;
 	}
@@ -852,11 +834,9 @@ static void s_opstat_take(struct bc_opstat *dst, struct bc_opstat *p)
 {
 	int32_t e = dst->first_errno;
 
-	s_opstat_add_counters(dst, p);
+	bc_opstat_merge_counters(dst, p);
 	dst->first_errno = e;
-	p->ios = p->bytes = p->errors = p->short_ios = p->lat_sum_ns = p->lat_max_ns = 0;
-	p->lat_min_ns = UINT64_MAX;
-	p->first_errno = 0;
+	bc_opstat_reset_counters(p);
 }
 
 /* one real node or total entity e (index ei of the notes) from every lane's partial copy */

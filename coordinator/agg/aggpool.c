@@ -30,7 +30,6 @@
 
 #include "bc_agglane.h"
 #include "bc_coord.h"
-#include "bc_varint.h"
 
 /*
  * Bytes of records a worker can be behind by: a second of 1,000 agents is
@@ -228,30 +227,6 @@ void bc_aggpool_settle(struct bc_agg *g)
 		p->slot_k[s] = BC_AGG_SLOT_FREE;
 }
 
-/* the header of a STATS body (bc_stats.h), without the rest */
-static int s_header(const uint8_t *b, size_t len, struct bc_stats_hdr *h)
-{
-	uint64_t v[4];
-	size_t off = 1, n;
-	int i;
-
-	if (len < 1)
-		return -EBADMSG;
-	if (b[0] != BC_STATS_VERSION)
-		return -EPROTO;
-	for (i = 0; i < 4; i++) {
-		n = bc_varint_get(b + off, len - off, &v[i]);
-		if (!n)
-			return -EBADMSG;
-		off += n;
-	}
-	h->step = (uint32_t)v[0];
-	h->second = (uint32_t)v[1];
-	h->flags = (uint32_t)v[2];
-	h->nvol = (uint32_t)v[3];
-	return 0;
-}
-
 int bc_agg_submit(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, size_t len,
 		  struct bc_stats_hdr *hdr, const struct bc_conn **bad)
 {
@@ -263,7 +238,7 @@ int bc_agg_submit(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body
 	*bad = c;
 	if (!p)
 		return bc_agg_add(g, c, body, len, hdr);
-	rc = s_header(body, len, hdr);
+	rc = bc_stats_decode_hdr(body, len, hdr);
 	if (rc)
 		return rc;
 	k = hdr->second;

@@ -1,7 +1,7 @@
 /*
- * volnode.c - volume to storage node mapping (see bc_volnode.h; issue 6
- * item 3): explicit in the profile, or derived from the NVMe/TCP
- * controller's address matched against nodes[].addresses.
+ * volnode.c - volume to storage node mapping (see bc_volnode.h and
+ * docs/nvme.md "Volume -> storage node"): explicit in the profile, or derived
+ * from the NVMe/TCP controller's address matched against nodes[].addresses.
  */
 #include <stdio.h>
 #include <stdlib.h>

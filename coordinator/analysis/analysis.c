@@ -1,6 +1,6 @@
 /*
- * analysis.c - the decision procedure of ../shared/reference/analysis.md
- * §1.5 over a sweep: validate (Little's law, bytes), classify each point,
+ * analysis.c - the decision procedure described in bc_analysis.h, over a
+ * sweep: validate (Little's law, bytes), classify each point,
  * find the knee, attribute the ceiling with USE per node and per client,
  * and say it in one verdict with the numbers behind it; per storage node,
  * the same classes and knee over the load on its own volumes, so a node
@@ -768,6 +768,7 @@ static struct bc_ana_point s_rest_point(const struct bc_ana_point *p)
 /* the knee of a series: smallest N at 95% of the max, confirmed when a plateau follows */
 struct s_knee {
 	int k95, first_plateau;
+	enum bc_ana_class flat; /* the class of the first point that stopped scaling */
 	bool confirmed;
 	double xmax;
 };
@@ -778,11 +779,14 @@ static void s_knee_of(const struct bc_ana_point *pts, int n, struct s_knee *k)
 
 	memset(k, 0, sizeof(*k));
 	k->k95 = k->first_plateau = -1;
+	k->flat = BC_ANA_PLATEAU;
 	for (i = 0; i < n; i++) {
 		enum bc_ana_class c = bc_ana_classify(i ? &pts[i - 1] : NULL, &pts[i], NULL);
 
-		if (k->first_plateau < 0 && (c == BC_ANA_PLATEAU || c == BC_ANA_RETROGRADE))
+		if (k->first_plateau < 0 && (c == BC_ANA_PLATEAU || c == BC_ANA_RETROGRADE)) {
 			k->first_plateau = i;
+			k->flat = c;
+		}
 		k->xmax = pts[i].x_bps > k->xmax ? pts[i].x_bps : k->xmax;
 	}
 	for (i = 0; i < n && k->k95 < 0; i++)
@@ -981,158 +985,40 @@ static cJSON *s_nodes_json(const struct bc_ana_point *pts, int n, const char *pa
 	return arr;
 }
 
-cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
-{
-	cJSON *o = cJSON_CreateObject(), *ev, *arr, *knee;
-	struct bc_ana_point *rest = NULL;
-	const struct bc_ana_point *jp; /* the point judged: the total, or the unpaced rest */
-	const char *flat = "plateau";  /* the class of the first point that stopped scaling */
-	int i, first_plateau = -1, k95 = -1, kd, at;
-	double xmax = 0, *lx = NULL, *xs = NULL, rho;
-	bool confirmed = false, fitted = false, partial, all_paced;
-	char verdict[700], bottleneck[300], lim[160];
+/* what the verdict is judged from, computed by bc_ana_json before anything is said */
+struct s_judged {
+	const struct bc_ana_point *pts, *rest, *jp; /* rest: the unpaced load, when partial */
+	int n, at, first_plateau;
+	const char *param;
+	bool all_paced, partial, confirmed, fitted;
+	double rho;
+	const char *lim; /* the profile's rate limits, as s_paced_limits says them */
+	const struct s_nodes_sum *ns;
+	const struct bc_suspects *sus;
+	const struct bc_usl *usl;
+};
+
+/* the verdict: its class, the sentence and the bottleneck */
+struct s_verdict {
 	const char *cls;
-	struct s_nodes_sum ns;
-	struct s_knee rk;
-	struct bc_suspects sus;
-	struct bc_usl usl;
+	char text[700], bottleneck[300];
+};
 
-	if (!o || n < 1)
-		return o;
-	ev = cJSON_CreateArray();
-	cJSON_AddStringToObject(o, "param", param ? param : "none");
-	arr = cJSON_AddArrayToObject(o, "points");
-	for (i = 0; i < n; i++) {
-		const struct bc_ana_point *p = &pts[i];
-		cJSON *pt = cJSON_CreateObject();
-		enum bc_ana_class c = bc_ana_classify(i ? &pts[i - 1] : NULL, p, NULL);
-		double e = NAN;
-
-		bc_ana_classify(i ? &pts[i - 1] : NULL, p, &e);
-		rho = bc_ana_rho(p);
-		s_add(pt, "value", p->value, 3);
-		if (p->label)
-			cJSON_AddStringToObject(pt, "label", p->label);
-		s_add(pt, "n", p->n, 1);
-		s_add(pt, "x_gbps", p->x_bps / 1e9, 4);
-		s_add(pt, "iops", p->x_iops, 0);
-		s_add(pt, "r_mean_ms", p->r_mean_s * 1e3, 3);
-		s_add(pt, "p99_ms", p->p99_s * 1e3, 3);
-		if (p->think_s > 0)
-			s_add(pt, "think_ms", p->think_s * 1e3, 3);
-		s_add(pt, "rho", rho, 3);
-		cJSON_AddStringToObject(pt, "little",
-					isnan(rho)	      ? "unknown"
-					: rho < BC_ANA_RHO_LO ? "low"
-					: rho > BC_ANA_RHO_HI ? "high"
-							      : "ok");
-		cJSON_AddStringToObject(pt, "class", bc_ana_class_names[c]);
-		s_add(pt, "efficiency", e, 3);
-		if (p->paced.paced_volumes)
-			s_add(pt, "paced_pct", 100 * s_paced_frac(&p->paced), 1);
-		cJSON_AddItemToArray(arr, pt);
-		if (c == BC_ANA_PLATEAU || c == BC_ANA_RETROGRADE) {
-			if (first_plateau < 0) {
-				first_plateau = i;
-				flat = bc_ana_class_names[c]; /* the knee line names what it saw */
-			}
-			if (c == BC_ANA_PLATEAU)
-				s_evidence(
-				    ev,
-				    "N x%.2g (%.0f -> %.0f): throughput %+.1f%%, mean latency "
-				    "x%.2f: pure queueing (plateau)",
-				    p->n / pts[i - 1].n, pts[i - 1].n, p->n,
-				    100 * (p->x_bps / pts[i - 1].x_bps - 1),
-				    p->r_mean_s / pts[i - 1].r_mean_s);
-			else
-				s_evidence(
-				    ev, "N x%.2g (%.0f -> %.0f): throughput %+.1f%% (retrograde)",
-				    p->n / pts[i - 1].n, pts[i - 1].n, p->n,
-				    100 * (p->x_bps / pts[i - 1].x_bps - 1));
-		}
-		xmax = p->x_bps > xmax ? p->x_bps : xmax;
-	}
-	/* the knee: smallest N at 95% of the max, confirmed when a plateau follows it */
-	for (i = 0; i < n && k95 < 0; i++)
-		if (pts[i].x_bps >= BC_ANA_KNEE_FRAC * xmax)
-			k95 = i;
-	confirmed = first_plateau >= 0 && k95 >= 0 && first_plateau > k95;
-	lx = malloc((size_t)n * sizeof(double));
-	xs = malloc((size_t)n * sizeof(double));
-	for (i = 0; lx && xs && i < n; i++) {
-		lx[i] = pts[i].n > 0 ? log2(pts[i].n) : 0;
-		xs[i] = pts[i].x_bps;
-	}
-	kd = lx && xs ? bc_ana_kneedle(lx, xs, n, 1.0) : -1;
-	free(lx);
-	free(xs);
-	knee = cJSON_AddObjectToObject(o, "knee");
-	if (n > 1 && k95 >= 0) {
-		s_add(knee, "value", pts[k95].value, 3);
-		cJSON_AddNumberToObject(knee, "index", k95);
-		s_add(knee, "n", pts[k95].n, 1);
-		s_add(knee, "x_gbps", pts[k95].x_bps / 1e9, 4);
-		cJSON_AddBoolToObject(knee, "confirmed", confirmed);
-		if (first_plateau >= 0)
-			cJSON_AddNumberToObject(knee, "first_plateau_index", first_plateau);
-		if (kd >= 0) {
-			cJSON *k = cJSON_AddObjectToObject(knee, "kneedle");
-
-			cJSON_AddNumberToObject(k, "index", kd);
-			s_add(k, "n", pts[kd].n, 1);
-			s_add(k, "value", pts[kd].value, 3);
-		}
-		snprintf(verdict, sizeof(verdict),
-			 "%s%s at N=%.0f reaches %.0f%% of the max %.2f GB/s%s",
-			 confirmed ? flat : "95% rule", ":", pts[k95].n,
-			 100 * pts[k95].x_bps / xmax, xmax / 1e9,
-			 confirmed ? ", and more load only adds queueing"
-				   : " (no plateau seen after it)");
-		cJSON_AddStringToObject(knee, "reason", verdict);
-	}
-	cJSON_AddItemToObject(o, "usl", s_usl_json(pts, n, ev, &usl, &fitted));
-	cJSON_AddItemToObject(o, "nodes", s_nodes_json(pts, n, param, ev, &ns));
-
-	/*
-	 * Volumes the profile paces at their limit hold fewer than N in flight
-	 * and flatten by design. When every volume is paced, that is the
-	 * verdict. When only some are, the rest of the load - what the storage
-	 * answered freely - is what a ceiling is looked for in.
-	 */
-	all_paced =
-	    s_paced(&pts[n - 1].paced, false) &&
-	    (pts[n - 1].volumes <= 0 || pts[n - 1].paced.paced_volumes >= pts[n - 1].volumes);
-	partial = s_paced(&pts[n - 1].paced, false) && !all_paced;
-	memset(&rk, 0, sizeof(rk));
-	if (partial && (rest = calloc((size_t)n, sizeof(*rest)))) {
-		for (i = 0; i < n; i++)
-			rest[i] = s_rest_point(&pts[i]);
-		s_knee_of(rest, n, &rk);
-		first_plateau = rk.first_plateau;
-		confirmed = rk.confirmed;
-		k95 = rk.k95;
-	} else {
-		partial = false;
-	}
-
-	/* attribute at the knee when there is a ceiling, else at the highest load */
-	at = confirmed ? k95 : n - 1;
-	jp = partial ? &rest[at] : &pts[at];
-	cJSON_AddItemToObject(o, "use", s_use(pts, at, ev));
-	bc_ana_suspects(partial ? rest : pts, n, at, first_plateau >= 0, &sus);
-	cJSON_AddItemToObject(o, "suspects", bc_ana_suspects_json(&sus));
-	if (sus.cluster[0])
-		cJSON_AddStringToObject(o, "cluster", sus.cluster);
-	cJSON_AddItemToObject(o, "reconciliation", s_reconcile(&pts[at], ev));
-	cJSON_AddItemToObject(o, "balance", s_balance(&pts[at], ev));
-	rho = bc_ana_rho(jp);
-	if (!isnan(rho))
-		s_evidence(ev, "Little's law at N=%.0f%s: X*(R+Z)/N = %.2f (%s)", jp->n,
-			   partial ? " (unpaced volumes)" : "", rho,
-			   rho < BC_ANA_RHO_LO	 ? "the generator did not keep N in flight"
-			   : rho > BC_ANA_RHO_HI ? "windows or clocks disagree"
-						 : "consistent");
-	s_paced_limits(&pts[n - 1].paced, lim, sizeof(lim));
+/* the verdict of j, appending the evidence it rests on to ev */
+static void s_verdict(const struct s_judged *j, cJSON *ev, struct s_verdict *out)
+{
+	const struct bc_ana_point *pts = j->pts, *rest = j->rest, *jp = j->jp;
+	const struct s_nodes_sum ns = *j->ns;
+	const struct bc_suspects sus = *j->sus;
+	const struct bc_usl usl = *j->usl;
+	const int n = j->n, at = j->at, first_plateau = j->first_plateau;
+	const char *param = j->param, *lim = j->lim;
+	const bool all_paced = j->all_paced, partial = j->partial, confirmed = j->confirmed,
+		   fitted = j->fitted;
+	const double rho = j->rho;
+	char verdict[sizeof(out->text)], bottleneck[sizeof(out->bottleneck)];
+	const char *cls;
+	int i;
 
 	if (all_paced) {
 		/* the profile's own rate limit is the ceiling: a client-side cap, by design */
@@ -1283,10 +1169,181 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 			   "apart, the ceiling is looked for in the rest",
 			   pts[n - 1].paced.paced_volumes, pts[n - 1].volumes,
 			   100 * s_paced_frac(&pts[n - 1].paced));
+	out->cls = cls;
+	memcpy(out->text, verdict, sizeof(verdict));
+	memcpy(out->bottleneck, bottleneck, sizeof(bottleneck));
+}
+
+cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
+{
+	cJSON *o = cJSON_CreateObject(), *ev, *arr, *knee;
+	struct bc_ana_point *rest = NULL;
+	const struct bc_ana_point *jp; /* the point judged: the total, or the unpaced rest */
+	const char *flat;	       /* the class of the first point that stopped scaling */
+	int i, first_plateau, k95, kd, at;
+	double xmax, *lx = NULL, *xs = NULL, rho;
+	bool confirmed, fitted = false, partial, all_paced;
+	char verdict[700], lim[160]; /* verdict: the knee's reason */
+	struct s_nodes_sum ns;
+	struct s_knee tk, rk; /* the total's knee, the unpaced rest's */
+	struct bc_suspects sus;
+	struct bc_usl usl;
+	struct s_judged j;
+	struct s_verdict v;
+
+	if (!o || n < 1)
+		return o;
+	ev = cJSON_CreateArray();
+	cJSON_AddStringToObject(o, "param", param ? param : "none");
+	arr = cJSON_AddArrayToObject(o, "points");
+	for (i = 0; i < n; i++) {
+		const struct bc_ana_point *p = &pts[i];
+		cJSON *pt = cJSON_CreateObject();
+		double e = NAN;
+		enum bc_ana_class c = bc_ana_classify(i ? &pts[i - 1] : NULL, p, &e);
+
+		rho = bc_ana_rho(p);
+		s_add(pt, "value", p->value, 3);
+		if (p->label)
+			cJSON_AddStringToObject(pt, "label", p->label);
+		s_add(pt, "n", p->n, 1);
+		s_add(pt, "x_gbps", p->x_bps / 1e9, 4);
+		s_add(pt, "iops", p->x_iops, 0);
+		s_add(pt, "r_mean_ms", p->r_mean_s * 1e3, 3);
+		s_add(pt, "p99_ms", p->p99_s * 1e3, 3);
+		if (p->think_s > 0)
+			s_add(pt, "think_ms", p->think_s * 1e3, 3);
+		s_add(pt, "rho", rho, 3);
+		cJSON_AddStringToObject(pt, "little",
+					isnan(rho)	      ? "unknown"
+					: rho < BC_ANA_RHO_LO ? "low"
+					: rho > BC_ANA_RHO_HI ? "high"
+							      : "ok");
+		cJSON_AddStringToObject(pt, "class", bc_ana_class_names[c]);
+		s_add(pt, "efficiency", e, 3);
+		if (p->paced.paced_volumes)
+			s_add(pt, "paced_pct", 100 * s_paced_frac(&p->paced), 1);
+		cJSON_AddItemToArray(arr, pt);
+		if (c == BC_ANA_PLATEAU || c == BC_ANA_RETROGRADE) {
+			if (c == BC_ANA_PLATEAU)
+				s_evidence(
+				    ev,
+				    "N x%.2g (%.0f -> %.0f): throughput %+.1f%%, mean latency "
+				    "x%.2f: pure queueing (plateau)",
+				    p->n / pts[i - 1].n, pts[i - 1].n, p->n,
+				    100 * (p->x_bps / pts[i - 1].x_bps - 1),
+				    p->r_mean_s / pts[i - 1].r_mean_s);
+			else
+				s_evidence(
+				    ev, "N x%.2g (%.0f -> %.0f): throughput %+.1f%% (retrograde)",
+				    p->n / pts[i - 1].n, pts[i - 1].n, p->n,
+				    100 * (p->x_bps / pts[i - 1].x_bps - 1));
+		}
+	}
+	s_knee_of(pts, n, &tk);
+	k95 = tk.k95;
+	first_plateau = tk.first_plateau;
+	confirmed = tk.confirmed;
+	xmax = tk.xmax;
+	flat = bc_ana_class_names[tk.flat]; /* the knee line names what it saw */
+	lx = malloc((size_t)n * sizeof(double));
+	xs = malloc((size_t)n * sizeof(double));
+	for (i = 0; lx && xs && i < n; i++) {
+		lx[i] = pts[i].n > 0 ? log2(pts[i].n) : 0;
+		xs[i] = pts[i].x_bps;
+	}
+	kd = lx && xs ? bc_ana_kneedle(lx, xs, n, 1.0) : -1;
+	free(lx);
+	free(xs);
+	knee = cJSON_AddObjectToObject(o, "knee");
+	if (n > 1 && k95 >= 0) {
+		s_add(knee, "value", pts[k95].value, 3);
+		cJSON_AddNumberToObject(knee, "index", k95);
+		s_add(knee, "n", pts[k95].n, 1);
+		s_add(knee, "x_gbps", pts[k95].x_bps / 1e9, 4);
+		cJSON_AddBoolToObject(knee, "confirmed", confirmed);
+		if (first_plateau >= 0)
+			cJSON_AddNumberToObject(knee, "first_plateau_index", first_plateau);
+		if (kd >= 0) {
+			cJSON *k = cJSON_AddObjectToObject(knee, "kneedle");
+
+			cJSON_AddNumberToObject(k, "index", kd);
+			s_add(k, "n", pts[kd].n, 1);
+			s_add(k, "value", pts[kd].value, 3);
+		}
+		snprintf(verdict, sizeof(verdict),
+			 "%s%s at N=%.0f reaches %.0f%% of the max %.2f GB/s%s",
+			 confirmed ? flat : "95% rule", ":", pts[k95].n,
+			 100 * pts[k95].x_bps / xmax, xmax / 1e9,
+			 confirmed ? ", and more load only adds queueing"
+				   : " (no plateau seen after it)");
+		cJSON_AddStringToObject(knee, "reason", verdict);
+	}
+	cJSON_AddItemToObject(o, "usl", s_usl_json(pts, n, ev, &usl, &fitted));
+	cJSON_AddItemToObject(o, "nodes", s_nodes_json(pts, n, param, ev, &ns));
+
+	/*
+	 * Volumes the profile paces at their limit hold fewer than N in flight
+	 * and flatten by design. When every volume is paced, that is the
+	 * verdict. When only some are, the rest of the load - what the storage
+	 * answered freely - is what a ceiling is looked for in.
+	 */
+	all_paced =
+	    s_paced(&pts[n - 1].paced, false) &&
+	    (pts[n - 1].volumes <= 0 || pts[n - 1].paced.paced_volumes >= pts[n - 1].volumes);
+	partial = s_paced(&pts[n - 1].paced, false) && !all_paced;
+	memset(&rk, 0, sizeof(rk));
+	if (partial && (rest = calloc((size_t)n, sizeof(*rest)))) {
+		for (i = 0; i < n; i++)
+			rest[i] = s_rest_point(&pts[i]);
+		s_knee_of(rest, n, &rk);
+		first_plateau = rk.first_plateau;
+		confirmed = rk.confirmed;
+		k95 = rk.k95;
+	} else {
+		partial = false;
+	}
+
+	/* attribute at the knee when there is a ceiling, else at the highest load */
+	at = confirmed ? k95 : n - 1;
+	jp = partial ? &rest[at] : &pts[at];
+	cJSON_AddItemToObject(o, "use", s_use(pts, at, ev));
+	bc_ana_suspects(partial ? rest : pts, n, at, first_plateau >= 0, &sus);
+	cJSON_AddItemToObject(o, "suspects", bc_ana_suspects_json(&sus));
+	if (sus.cluster[0])
+		cJSON_AddStringToObject(o, "cluster", sus.cluster);
+	cJSON_AddItemToObject(o, "reconciliation", s_reconcile(&pts[at], ev));
+	cJSON_AddItemToObject(o, "balance", s_balance(&pts[at], ev));
+	rho = bc_ana_rho(jp);
+	if (!isnan(rho))
+		s_evidence(ev, "Little's law at N=%.0f%s: X*(R+Z)/N = %.2f (%s)", jp->n,
+			   partial ? " (unpaced volumes)" : "", rho,
+			   rho < BC_ANA_RHO_LO	 ? "the generator did not keep N in flight"
+			   : rho > BC_ANA_RHO_HI ? "windows or clocks disagree"
+						 : "consistent");
+	s_paced_limits(&pts[n - 1].paced, lim, sizeof(lim));
+
+	j = (struct s_judged){.pts = pts,
+			      .rest = rest,
+			      .jp = jp,
+			      .n = n,
+			      .at = at,
+			      .first_plateau = first_plateau,
+			      .param = param,
+			      .all_paced = all_paced,
+			      .partial = partial,
+			      .confirmed = confirmed,
+			      .fitted = fitted,
+			      .rho = rho,
+			      .lim = lim,
+			      .ns = &ns,
+			      .sus = &sus,
+			      .usl = &usl};
+	s_verdict(&j, ev, &v);
 	free(rest);
-	cJSON_AddStringToObject(o, "class", cls);
-	cJSON_AddStringToObject(o, "verdict", verdict);
-	cJSON_AddStringToObject(o, "bottleneck", bottleneck);
+	cJSON_AddStringToObject(o, "class", v.cls);
+	cJSON_AddStringToObject(o, "verdict", v.text);
+	cJSON_AddStringToObject(o, "bottleneck", v.bottleneck);
 	cJSON_AddItemToObject(o, "evidence", ev);
 	return o;
 }

@@ -1,8 +1,9 @@
 /*
  * analysis_fit.c - curve fits over a sweep: the Universal Scalability Law
- * (Gunther; recipe of ../shared/reference/analysis.md §1.2, checked against
- * usl4j's Cisco data) and Kneedle (Satopää, Albrecht, Irwin, Raghavan,
- * ICDCS Workshops 2011, as kneed implements it).
+ * (Gunther, "Guerrilla Capacity Planning", 2007: X(N) = lambda N / (1 +
+ * sigma (N - 1) + kappa N (N - 1)), fitted by least squares as usl4j does and
+ * checked against usl4j's Cisco data in test_analysis.c) and Kneedle (Satopää, Albrecht, Irwin,
+ * Raghavan, ICDCS Workshops 2011, as kneed implements it).
  */
 #include <errno.h>
 #include <math.h>

@@ -1,13 +1,15 @@
 /*
  * bc_analysis.h - where the ceiling is and why: pure functions over the
- * numbers of a sweep (or of one step), no I/O. The procedure is
- * ../shared/reference/analysis.md §1: Little's-law check per point, a class
+ * numbers of a sweep (or of one step), no I/O. The procedure: a
+ * Little's-law check per point (X (R + Z) / N near 1), a class
  * per point (scaling / diminishing / plateau / retrograde), the knee (first
  * plateau, the 95% rule and Kneedle on log2 N), a USL fit, USE attribution
  * at the knee per storage node and per client host in the order NIC -> CPU
  * -> hottest core -> softirq -> reactors -> disk/GC, byte reconciliation
  * between client goodput and node traffic, node balance, and one verdict
- * with its evidence.
+ * with its evidence. USE is Brendan Gregg's method (utilization,
+ * saturation, errors per resource: brendangregg.com/usemethod.html); the
+ * thresholds below say where each one comes from.
  *
  * Units: bytes/s, seconds, fractions (0..1) in; JSON out uses GB/s
  * (1e9 bytes), ms and percent, like the rest of run.json.
@@ -22,7 +24,10 @@
 
 #include "bc_hostfig.h"
 
-/* ---- thresholds (analysis.md §1.1, §1.5) ---- */
+/*
+ * ---- thresholds: the Little's-law band, the class table of bc_ana_classify
+ * and the USE saturation levels of Gregg's Linux checklist ----
+ */
 #define BC_ANA_RHO_LO	     0.9  /* Little's law: X*R/N below this: N not kept in flight */
 #define BC_ANA_RHO_HI	     1.1  /* above: windows or clocks disagree */
 #define BC_ANA_SCALING_E     0.5  /* efficiency of added load for "scaling" */
@@ -148,7 +153,12 @@ extern const char *const bc_ana_class_names[]; /* "first", "scaling", ... */
 /* Little's law: X_iops * (R_mean + thinktime) / N; NaN without the numbers */
 double bc_ana_rho(const struct bc_ana_point *p);
 
-/* the class of cur against prev (analysis.md §1.5 table); *e gets the efficiency, may be NULL */
+/*
+ * The class of cur against prev, with k = N ratio and e = (X ratio - 1) / (k - 1):
+ * retrograde when X falls more than BC_ANA_PLATEAU_DX, plateau when X moves less
+ * and R grows like N (within BC_ANA_PLATEAU_DR), scaling when e >= BC_ANA_SCALING_E,
+ * else diminishing; first without a usable prev. *e gets the efficiency, may be NULL.
+ */
 enum bc_ana_class bc_ana_classify(const struct bc_ana_point *prev, const struct bc_ana_point *cur,
 				  double *e);
 
@@ -191,7 +201,8 @@ struct bc_use_finding {
 };
 
 /*
- * The USE checks on h in the order of analysis.md §1.5; prev is the same
+ * The USE checks on h in the order of the file comment (NIC, CPU, hottest
+ * core, softirq, reactors, disk/GC); prev is the same
  * host at the point before (for "rising" drops and await), may be NULL.
  * Returns f->saturated.
  */

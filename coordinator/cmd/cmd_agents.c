@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bc_cmd_opts.h"
 #include "bc_coord.h"
 #include "bc_log.h"
 #include "bc_report.h"
@@ -134,15 +135,12 @@ static void s_refusals(const struct bc_fleet *f, cJSON *const *checks, int refus
 
 int bc_cmd_agents(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-	    {"connect-timeout", required_argument, NULL, 'C'},
+	static const struct option own[] = {
 	    {"json", no_argument, NULL, 'j'},
-	    {"cert", required_argument, NULL, 'c'},
-	    {"known-hosts", required_argument, NULL, 'H'},
-	    {"insecure", no_argument, NULL, 'I'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
+	struct option lopts[16];
 	struct bc_run_opts o = {
 	    .connect_timeout_ms = 5000, .prepare_timeout_ms = 60000, .quiet = true};
 	struct bc_profile *p = NULL;
@@ -151,38 +149,23 @@ int bc_cmd_agents(int argc, char **argv)
 	char err[1024] = "", logdir[] = "/tmp/bench-coord-agents.XXXXXX";
 	bool json = false, keep_logs = false;
 	int c, rc, status = 1, refused = 0;
-	char *end;
-	double d;
 
+	bc_cmd_longopts(own, BC_CMD_SHARED_SECURITY | BC_CMD_SHARED_CONNECT, lopts,
+			sizeof(lopts) / sizeof(lopts[0]));
 	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'C':
-			d = strtod(optarg, &end);
-			if (*end || !(d > 0) || d > 86400) {
-				bc_error(
-				    "--connect-timeout: expected seconds in (0, 86400], got '%s'",
-				    optarg);
-				return 2;
-			}
-			o.connect_timeout_ms = (uint32_t)(d * 1000);
-			break;
 		case 'j':
 			json = true;
-			break;
-		case 'c':
-			o.cert = optarg;
-			break;
-		case 'H':
-			o.known_hosts = optarg;
-			break;
-		case 'I':
-			o.insecure = true;
 			break;
 		case 'h':
 			s_usage(stdout);
 			return 0;
 		default:
-			s_usage(stderr);
+			rc = bc_cmd_fleet_opt(c, optarg, &o);
+			if (rc > 0)
+				break;
+			if (!rc)
+				s_usage(stderr);
 			return 2;
 		}
 	}

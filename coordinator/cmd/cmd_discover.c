@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bc_clock.h"
+#include "bc_cmd_opts.h"
 #include "bc_coord.h"
 #include "bc_disc_msg.h"
 #include "bc_log.h"
@@ -138,9 +139,18 @@ static int s_ask(struct bc_fleet *f, struct bc_conn *c, const struct bc_disc_req
 	}
 }
 
-int bc_cmd_discover(int argc, char **argv)
+/* what the command line asked for */
+struct s_args {
+	struct bc_run_opts o;
+	const char *agent, *endpoint, *traddr, *trsvcid, *hostnqn;
+	int timeout_ms;
+	bool json;
+};
+
+/* options into *a: 0, 1 when --help was printed, 2 for bad usage (said) */
+static int s_parse(int argc, char **argv, struct s_args *a)
 {
-	static const struct option lopts[] = {
+	static const struct option own[] = {
 	    {"agent", required_argument, NULL, 'a'},
 	    {"endpoint", required_argument, NULL, 'e'},
 	    {"traddr", required_argument, NULL, 't'},
@@ -148,163 +158,193 @@ int bc_cmd_discover(int argc, char **argv)
 	    {"hostnqn", required_argument, NULL, 'n'},
 	    {"timeout", required_argument, NULL, 'T'},
 	    {"json", no_argument, NULL, 'j'},
-	    {"cert", required_argument, NULL, 'c'},
-	    {"known-hosts", required_argument, NULL, 'H'},
-	    {"insecure", no_argument, NULL, 'I'},
-	    {"scratch-dir", required_argument, NULL, 'S'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct bc_run_opts o = {
-	    .connect_timeout_ms = 5000, .prepare_timeout_ms = 60000, .quiet = true};
-	const char *agent = NULL, *endpoint = NULL, *traddr = NULL, *trsvcid = "8009";
-	const char *hostnqn = NULL;
-	struct bc_profile *p = NULL, one = {0};
-	struct bc_agent_spec spec = {0};
-	struct bc_fleet fleet = {0};
-	struct bc_disc_req req;
-	char err[2048] = "", logdir[] = "/tmp/bench-coord-discover.XXXXXX";
-	cJSON *q, *log = NULL;
-	bool json = false, keep_logs = false;
-	int c, i, timeout_ms = 60000, status = 1;
-	char *end;
-	double d;
+	struct option lopts[16];
+	uint32_t ms;
+	int c, rc;
 
+	bc_cmd_longopts(own, BC_CMD_SHARED_SECURITY | BC_CMD_SHARED_SCRATCH, lopts,
+			sizeof(lopts) / sizeof(lopts[0]));
 	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			agent = optarg;
+			a->agent = optarg;
 			break;
 		case 'e':
-			endpoint = optarg;
+			a->endpoint = optarg;
 			break;
 		case 't':
-			traddr = optarg;
+			a->traddr = optarg;
 			break;
 		case 's':
-			trsvcid = optarg;
+			a->trsvcid = optarg;
 			break;
 		case 'n':
-			hostnqn = optarg;
+			a->hostnqn = optarg;
 			break;
 		case 'T':
-			d = strtod(optarg, &end);
-			if (*end || !(d > 0) || d > 3600) {
-				bc_error("--timeout: expected seconds in (0, 3600], got '%s'",
-					 optarg);
+			if (bc_cmd_parse_secs("--timeout", optarg, 3600, &ms))
 				return 2;
-			}
-			timeout_ms = (int)(d * 1000);
+			a->timeout_ms = (int)ms;
 			break;
 		case 'j':
-			json = true;
-			break;
-		case 'c':
-			o.cert = optarg;
-			break;
-		case 'H':
-			o.known_hosts = optarg;
-			break;
-		case 'I':
-			o.insecure = true;
-			break;
-		case 'S':
-			o.scratch_dir = optarg;
+			a->json = true;
 			break;
 		case 'h':
 			s_usage(stdout);
-			return 0;
+			return 1;
 		default:
-			s_usage(stderr);
+			rc = bc_cmd_fleet_opt(c, optarg, &a->o);
+			if (rc > 0)
+				break;
+			if (!rc)
+				s_usage(stderr);
 			return 2;
 		}
 	}
-	if (!traddr || (endpoint ? optind != argc : optind != argc - 1) || (endpoint && agent)) {
+	if (!a->traddr || (a->endpoint ? optind != argc : optind != argc - 1) ||
+	    (a->endpoint && a->agent)) {
 		s_usage(stderr);
 		return 2;
 	}
-	/* the request is checked here, so a bad address never reaches an agent */
-	q = cJSON_CreateObject();
-	cJSON_AddStringToObject(q, "traddr", traddr);
-	cJSON_AddStringToObject(q, "trsvcid", trsvcid);
-	if (hostnqn)
-		cJSON_AddStringToObject(q, "hostnqn", hostnqn);
-	i = bc_disc_req_from_json(q, &req, err, sizeof(err));
+	a->o.profile_path = a->endpoint ? NULL : argv[optind];
+	return 0;
+}
+
+/* the request, checked here so a bad address never reaches an agent: 0 or 2 (said) */
+static int s_request(const struct s_args *a, struct bc_disc_req *req)
+{
+	char err[1024] = "";
+	cJSON *q = cJSON_CreateObject();
+	int rc;
+
+	cJSON_AddStringToObject(q, "traddr", a->traddr);
+	cJSON_AddStringToObject(q, "trsvcid", a->trsvcid);
+	if (a->hostnqn)
+		cJSON_AddStringToObject(q, "hostnqn", a->hostnqn);
+	rc = bc_disc_req_from_json(q, req, err, sizeof(err));
 	cJSON_Delete(q);
-	if (i) {
+	if (rc) {
 		bc_error("%s", err);
 		return 2;
 	}
-	if (endpoint) {
-		snprintf(spec.name, sizeof(spec.name), "%s",
-			 strcmp(endpoint, "local") ? "agent" : "local");
-		snprintf(spec.endpoint, sizeof(spec.endpoint), "%s", endpoint);
-		spec.local = !strcmp(endpoint, "local");
-	} else {
-		o.profile_path = argv[optind];
-		if (bc_profile_load(o.profile_path, &p, err, sizeof(err))) {
-			bc_error("%s", err);
-			return 2;
-		}
-		for (i = 0; i < p->nagents && agent && strcmp(p->agents[i].name, agent); i++)
-			;
-		if (!agent && p->nagents != 1) {
-			bc_error("%s has %d agents: name one with --agent", o.profile_path,
-				 p->nagents);
-			status = 2;
-			goto out;
-		}
-		if (i == p->nagents) {
-			bc_error("%s has no agent '%s'", o.profile_path, agent);
-			status = 2;
-			goto out;
-		}
-		spec = p->agents[i];
+	return 0;
+}
+
+/*
+ * The agent to ask into *spec: --endpoint's, or the profile's (--agent NAME,
+ * or its only one); *p keeps the loaded profile (caller destroys). 0 or 2 (said).
+ */
+static int s_pick_agent(const struct s_args *a, struct bc_profile **p, struct bc_agent_spec *spec)
+{
+	char err[2048] = "";
+	int i;
+
+	if (a->endpoint) {
+		snprintf(spec->name, sizeof(spec->name), "%s",
+			 strcmp(a->endpoint, "local") ? "agent" : "local");
+		snprintf(spec->endpoint, sizeof(spec->endpoint), "%s", a->endpoint);
+		spec->local = !strcmp(a->endpoint, "local");
+		return 0;
 	}
+	if (bc_profile_load(a->o.profile_path, p, err, sizeof(err))) {
+		bc_error("%s", err);
+		return 2;
+	}
+	for (i = 0; i < (*p)->nagents && a->agent && strcmp((*p)->agents[i].name, a->agent); i++)
+		;
+	if (!a->agent && (*p)->nagents != 1) {
+		bc_error("%s has %d agents: name one with --agent", a->o.profile_path,
+			 (*p)->nagents);
+		return 2;
+	}
+	if (i == (*p)->nagents) {
+		bc_error("%s has no agent '%s'", a->o.profile_path, a->agent);
+		return 2;
+	}
+	*spec = (*p)->agents[i];
+	return 0;
+}
+
+/*
+ * Reach the agent and have it read the log: 0 with *log (caller deletes),
+ * else 1 with the reason said. A local agent's log is kept only when it may
+ * explain a failure: not when the agent answered, with the log or an error.
+ */
+static int s_fetch(const struct s_args *a, struct bc_agent_spec *spec,
+		   const struct bc_disc_req *req, cJSON **log)
+{
+	struct bc_profile one = {0};
+	struct bc_fleet fleet = {0};
+	char err[2048] = "", logdir[] = "/tmp/bench-coord-discover.XXXXXX", path[BC_PATH_MAX];
+	int rc;
+
 	/* a fleet of one, with no volumes: HELLO lists no paths */
-	one.agents = &spec;
+	one.agents = spec;
 	one.nagents = 1;
 	if (!mkdtemp(logdir)) {
 		bc_error("cannot create '%s': %s", logdir, strerror(errno));
-		goto out;
+		return 1;
 	}
 	zsys_init();
 	zsys_set_logstream(NULL);
-	i = bc_fleet_open(&fleet, &one, &o, logdir, err, sizeof(err));
-	if (!i)
-		i = bc_fleet_hello(&fleet, err, sizeof(err));
-	if (!i)
-		i = s_ask(&fleet, &fleet.conns[0], &req, timeout_ms, &log, err, sizeof(err));
-	if (i) {
+	rc = bc_fleet_open(&fleet, &one, &a->o, logdir, err, sizeof(err));
+	if (!rc)
+		rc = bc_fleet_hello(&fleet, err, sizeof(err));
+	if (!rc)
+		rc = s_ask(&fleet, &fleet.conns[0], req, a->timeout_ms, log, err, sizeof(err));
+	if (rc)
 		bc_error("%s", err);
-		/* the agent's own answer says it all; its log helps when it did not answer */
-		keep_logs = i != 1;
-	} else if (json) {
-		char *text;
-
-		cJSON_AddStringToObject(log, "agent", spec.name);
-		text = cJSON_Print(log);
-		if (text)
-			printf("%s\n", text);
-		cJSON_free(text);
-		status = 0;
-	} else {
-		s_table(spec.name, log);
-		status = 0;
-	}
-	cJSON_Delete(log);
 	bc_fleet_close(&fleet);
-	{
-		char path[BC_PATH_MAX];
-
-		/* only the agent-<name>.log bc_fleet_open may have made */
-		snprintf(path, sizeof(path), "%s/agent-%s.log", logdir, spec.name);
-		if (!keep_logs)
-			unlink(path);
-	}
+	/* only the agent-<name>.log bc_fleet_open may have made; the agent's own answer says it all
+	 */
+	snprintf(path, sizeof(path), "%s/agent-%s.log", logdir, spec->name);
+	if (rc == 0 || rc == 1)
+		unlink(path);
 	if (rmdir(logdir) && errno == ENOTEMPTY)
 		bc_warn("the local agent's log is in %s", logdir);
-out:
+	return rc ? 1 : 0;
+}
+
+/* the log as one JSON document on stdout, with the agent that read it */
+static void s_print_json(const char *agent, cJSON *log)
+{
+	char *text;
+
+	cJSON_AddStringToObject(log, "agent", agent);
+	text = cJSON_Print(log);
+	if (text)
+		printf("%s\n", text);
+	cJSON_free(text);
+}
+
+int bc_cmd_discover(int argc, char **argv)
+{
+	struct s_args a = {
+	    .o = {.connect_timeout_ms = 5000, .prepare_timeout_ms = 60000, .quiet = true},
+	    .trsvcid = "8009",
+	    .timeout_ms = 60000};
+	struct bc_profile *p = NULL;
+	struct bc_agent_spec spec = {0};
+	struct bc_disc_req req;
+	cJSON *log = NULL;
+	int rc;
+
+	rc = s_parse(argc, argv, &a);
+	if (rc)
+		return rc == 1 ? 0 : 2;
+	if (s_request(&a, &req))
+		return 2;
+	rc = s_pick_agent(&a, &p, &spec);
+	if (!rc)
+		rc = s_fetch(&a, &spec, &req, &log);
+	if (!rc && a.json)
+		s_print_json(spec.name, log);
+	else if (!rc)
+		s_table(spec.name, log);
+	cJSON_Delete(log);
 	bc_profile_destroy(&p);
-	return status;
+	return rc;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bc_clock.h"
+#include "bc_cmd_opts.h"
 #include "bc_coord.h"
 #include "bc_counter.h"
 #include "bc_json.h"
@@ -23,85 +24,64 @@
 
 static void s_usage(FILE *f)
 {
-	fprintf(f, "usage: bench-coord run [options] PROFILE.json\n"
-		   "  -o, --output DIR          parent of run directories (default: reports)\n"
-		   "      --scratch-dir DIR     scratch root for local agents (kept after the run;\n"
-		   "                            default: a fresh /var/tmp/bench-coord.PID, removed)\n"
-		   "      --keep-scratch        keep the default scratch directory\n"
-		   "      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
-		   "      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
-		   "  -q, --quiet               no per-second lines\n"
-		   "      --json                one JSON object per second on stdout (the rest on\n"
-		   "                            stderr)\n"
-		   "      --plain               plain lines even on a terminal (no live panel)\n"
-		   "      --format F            per-second lines and step summary: bench-coord\n"
-		   "                            (default) or vdbench (its 13 interval columns and\n"
-		   "                            avg_N-M line; summary.md gets the table too)\n"
-		   "      --metrics-listen H:P  serve live aggregates for Prometheus on http://H:P/metrics\n"
-		   "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
-		   "                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
-		   "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
-		   "      --insecure            plain text to profile agents (trusted networks only)\n"
-		   "      --allow-destructive   local agents may overwrite volumes the profile\n"
-		   "                            marks \"destructive\"\n"
-		   "      --agg-threads N       aggregation worker threads (0: on the loop thread;\n"
-		   "                            default: 0 below 64 agents, else 2-4 by cores)\n"
-		   "      --events-format F     \"stats\" events in events.jsonl: json (every bucket),\n"
-		   "                            compact (the binary record in base64) or auto\n"
-		   "                            (default: compact above 2,000 volumes)\n"
-		   "      --results-delay-ms MS for tests: every write of results during the run\n"
-		   "                            takes MS ms longer (a slow results phase)\n");
-}
-
-static int s_parse_secs(const char *opt, const char *v, uint32_t *ms)
-{
-	char *end;
-	double d = strtod(v, &end);
-
-	if (*end || d <= 0 || d > 86400) {
-		bc_error("%s: expected seconds in (0, 86400], got '%s'", opt, v);
-		return -EINVAL;
-	}
-	*ms = (uint32_t)(d * 1000);
-	return 0;
+	fprintf(
+	    f,
+	    "usage: bench-coord run [options] PROFILE.json\n"
+	    "  -o, --output DIR          parent of run directories (default: reports)\n"
+	    "      --scratch-dir DIR     scratch root for local agents (kept after the run;\n"
+	    "                            default: a fresh /var/tmp/bench-coord.PID, removed)\n"
+	    "      --keep-scratch        keep the default scratch directory\n"
+	    "      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
+	    "      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
+	    "  -q, --quiet               no per-second lines\n"
+	    "      --json                one JSON object per second on stdout (the rest on\n"
+	    "                            stderr)\n"
+	    "      --plain               plain lines even on a terminal (no live panel)\n"
+	    "      --format F            per-second lines and step summary: bench-coord\n"
+	    "                            (default) or vdbench (its 13 interval columns and\n"
+	    "                            avg_N-M line; summary.md gets the table too)\n"
+	    "      --metrics-listen H:P  serve live aggregates for Prometheus on "
+	    "http://H:P/metrics\n"
+	    "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
+	    "                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
+	    "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
+	    "      --insecure            plain text to profile agents (trusted networks only)\n"
+	    "      --allow-destructive   local agents may overwrite volumes the profile\n"
+	    "                            marks \"destructive\"\n"
+	    "      --agg-threads N       aggregation worker threads (0: on the loop thread;\n"
+	    "                            default: 0 below 64 agents, else 2-4 by cores)\n"
+	    "      --events-format F     \"stats\" events in events.jsonl: json (every bucket),\n"
+	    "                            compact (the binary record in base64) or auto\n"
+	    "                            (default: compact above 2,000 volumes)\n"
+	    "      --results-delay-ms MS for tests: every write of results during the run\n"
+	    "                            takes MS ms longer (a slow results phase)\n");
 }
 
 static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 {
-	static const struct option lopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"scratch-dir", required_argument, NULL, 'S'},
-		{"keep-scratch", no_argument, NULL, 'K'},
-		{"connect-timeout", required_argument, NULL, 'C'},
-		{"prepare-timeout", required_argument, NULL, 'P'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"json", no_argument, NULL, 'J'},
-		{"metrics-listen", required_argument, NULL, 'M'},
-		{"plain", no_argument, NULL, 'L'},
-		{"help", no_argument, NULL, 'h'},
-		{"cert", required_argument, NULL, 'c'},
-		{"known-hosts", required_argument, NULL, 'H'},
-		{"insecure", no_argument, NULL, 'I'},
-		{"allow-destructive", no_argument, NULL, 'D'},
-		{"agg-threads", required_argument, NULL, 'T'},
-		{"events-format", required_argument, NULL, 'E'},
-		{"results-delay-ms", required_argument, NULL, 'W'},
-		{"format", required_argument, NULL, 'F'},
-		{NULL, 0, NULL, 0},
+	static const struct option own[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"keep-scratch", no_argument, NULL, 'K'},
+	    {"prepare-timeout", required_argument, NULL, 'P'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"json", no_argument, NULL, 'J'},
+	    {"metrics-listen", required_argument, NULL, 'M'},
+	    {"plain", no_argument, NULL, 'L'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"allow-destructive", no_argument, NULL, 'D'},
+	    {"agg-threads", required_argument, NULL, 'T'},
+	    {"events-format", required_argument, NULL, 'E'},
+	    {"results-delay-ms", required_argument, NULL, 'W'},
+	    {"format", required_argument, NULL, 'F'},
+	    {NULL, 0, NULL, 0},
 	};
-	int c;
+	struct option lopts[32];
+	int c, rc;
 
+	bc_cmd_longopts(own, BC_CMD_SHARED_SECURITY | BC_CMD_SHARED_CONNECT | BC_CMD_SHARED_SCRATCH,
+			lopts, sizeof(lopts) / sizeof(lopts[0]));
 	while ((c = getopt_long(argc, argv, "o:qh", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'c':
-			o->cert = optarg;
-			break;
-		case 'H':
-			o->known_hosts = optarg;
-			break;
-		case 'I':
-			o->insecure = true;
-			break;
 		case 'D':
 			o->allow_destructive = true;
 			break;
@@ -153,18 +133,12 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 		case 'o':
 			o->output_dir = optarg;
 			break;
-		case 'S':
-			o->scratch_dir = optarg;
-			break;
 		case 'K':
 			o->keep_scratch = true;
 			break;
-		case 'C':
-			if (s_parse_secs("--connect-timeout", optarg, &o->connect_timeout_ms))
-				return -EINVAL;
-			break;
 		case 'P':
-			if (s_parse_secs("--prepare-timeout", optarg, &o->prepare_timeout_ms))
+			if (bc_cmd_parse_secs("--prepare-timeout", optarg, 86400,
+					      &o->prepare_timeout_ms))
 				return -EINVAL;
 			break;
 		case 'q':
@@ -183,7 +157,11 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 			s_usage(stdout);
 			exit(0);
 		default:
-			s_usage(stderr);
+			rc = bc_cmd_fleet_opt(c, optarg, o);
+			if (rc > 0)
+				break;
+			if (!rc)
+				s_usage(stderr);
 			return -EINVAL;
 		}
 	}

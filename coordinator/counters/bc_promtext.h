@@ -1,6 +1,6 @@
 /*
  * bc_promtext.h - a parser for the Prometheus text exposition format 0.0.4
- * (prometheus/docs exposition_formats.md; ../shared/reference/analysis.md §2):
+ * (prometheus.io/docs/instrumenting/exposition_formats, "Text-based format"):
  * "# HELP" / "# TYPE" lines, samples "name{label="value",...} value [ts_ms]"
  * with \\ \" \n escapes in label values, Go floats (NaN, +Inf, -Inf) and
  * optional millisecond timestamps. Robust rather than strict: a line it

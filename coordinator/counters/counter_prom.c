@@ -3,7 +3,8 @@
  * (nodes[].metrics, node_exporter and vendor exporters) scraped at each
  * second boundary of a step, parsed into a bc_hostsnap, and differenced
  * into per-second figures (bc_hostfig) plus the custom "metric" series of
- * nodes[].series. Metric names: ../shared/reference/analysis.md §2.
+ * nodes[].series. Metric names are node_exporter's (node_cpu_seconds_total,
+ * node_network_*_bytes_total, node_disk_*; the list is s_metric_names below).
  *
  * Time of a sample: the moment the request left (curl's pretransfer time),
  * not when the coordinator got around to reading the answer, so the

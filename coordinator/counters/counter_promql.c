@@ -2,9 +2,10 @@
  * counter_promql.c - the "promql" counter source: a Prometheus server
  * (nodes[].prometheus) asked once per step, shortly after its end, for the
  * step's window at 1 s resolution with /api/v1/query_range
- * (prometheus docs/querying/api.md). The built-in figures use node-mixin
- * style expressions on the node's `instance` (../shared/reference/analysis.md
- * §2); custom series are the profile's own PromQL with "$instance" replaced.
+ * (prometheus.io/docs/prometheus/latest/querying/api). The built-in figures
+ * use expressions in the style of node_exporter's node-mixin recording rules
+ * on the node's `instance` (s_builtin below); custom series are the
+ * profile's own PromQL with "$instance" replaced.
  *
  * The value at t = start + k + 1 is taken for second k: rate() over the
  * rate window ending at the second's end. With a window longer than 1 s the

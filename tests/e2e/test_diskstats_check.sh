@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_diskstats_check: on a loop device, the agent's byte counts match the kernel's
-# /proc/diskstats (check passes); with the test-only hook BC_TEST_SCALE_BYTES the agent
-# mis-reports its bytes and the same check fails, naming the volume. Several agents and volumes
+# /proc/diskstats (check passes); run with tests/e2e/agent_overcount (an agent whose fault seam
+# over-reports its bytes by 10%) the same check fails, naming the volume. Several agents and volumes
 # on one device are one check over their sum; I/O from outside the run is said to be that.
 . "$(dirname "$0")/lib.sh"
 
@@ -28,7 +28,7 @@ check() { # check OUTDIR -> prints pass value of the diskstats check
 }
 [ "$(check "$T/ok")" = "[True]" ] || fail "diskstats check did not pass: $(check "$T/ok")"
 
-BC_TEST_SCALE_BYTES=1.1 "$COORD" run -q -o "$T/bad" --scratch-dir "$T/scr" "$T/p.json" \
+BC_AGENT_BIN="$BC_BIN/tests/agent_overcount" "$COORD" run -q -o "$T/bad" --scratch-dir "$T/scr" "$T/p.json" \
 	>"$T/out2" 2>&1 || true
 cat "$T/out2"
 [ "$(check "$T/bad")" = "[False]" ] || fail "mis-scaled bytes were not caught: $(check "$T/bad")"

@@ -1,4 +1,5 @@
-/* test_proto: STATS body round trip and rejection; message framing and version mismatch over real ZeroMQ sockets */
+/* test_proto: STATS body round trip and rejection; message framing and version mismatch over real
+ * ZeroMQ sockets */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,15 +41,23 @@ static void test_stats_roundtrip(void)
 	CHECK(s_out[1].op[BC_OP_WRITE].errors == 1);
 	CHECK(s_out[1].op[BC_OP_WRITE].short_ios == 1);
 	CHECK(s_out[1].op[BC_OP_WRITE].first_errno == -EIO);
-	CHECK(s_out[0].op[BC_OP_WRITE].ios == 0 && s_out[0].op[BC_OP_WRITE].lat_min_ns == UINT64_MAX);
+	CHECK(s_out[0].op[BC_OP_WRITE].ios == 0 &&
+	      s_out[0].op[BC_OP_WRITE].lat_min_ns == UINT64_MAX);
 	/* decoding adds, so records for the same second merge */
 	CHECK(bc_stats_decode(buf, len, &g, s_out, 2) == 0);
 	CHECK(s_out[0].op[BC_OP_READ].ios == 2000);
+	/* the header alone, as the aggregation pool reads it to route a body */
+	memset(&g, 0, sizeof(g));
+	CHECK(bc_stats_decode_hdr(buf, len, &g) == 0);
+	CHECK(g.step == 3 && g.second == 17 && g.flags == BC_STATS_F_LATE && g.nvol == 2);
+	CHECK(bc_stats_decode_hdr(buf, 3, &g) == -EBADMSG); /* cut inside the header */
+	CHECK(bc_stats_decode_hdr(buf, 0, &g) == -EBADMSG);
 	/* malformed input */
 	CHECK(bc_stats_decode(buf, len - 1, &g, s_out, 2) == -EBADMSG);
 	CHECK(bc_stats_decode(buf, len, &g, s_out, 1) == -ERANGE);
 	buf[0] = BC_STATS_VERSION + 1;
 	CHECK(bc_stats_decode(buf, len, &g, s_out, 2) == -EPROTO);
+	CHECK(bc_stats_decode_hdr(buf, len, &g) == -EPROTO);
 	CHECK(bc_stats_decode(buf, 0, &g, s_out, 2) == -EBADMSG);
 	free(buf);
 }

@@ -260,19 +260,6 @@ static void test_mountinfo(void)
 	CHECK(bc_safety_mounted("/nonexistent-bc", makedev(7, 4), where, sizeof(where)) == -ENOENT);
 }
 
-static void test_workload_writes(void)
-{
-	struct bc_workload wl = {.rw = BC_RW_READ};
-
-	CHECK(!bc_safety_workload_writes(&wl));
-	wl.rw = BC_RW_RANDREAD;
-	CHECK(!bc_safety_workload_writes(&wl));
-	wl.rw = BC_RW_RANDRW;
-	CHECK(bc_safety_workload_writes(&wl));
-	wl.rw = BC_RW_WRITE;
-	CHECK(bc_safety_workload_writes(&wl));
-}
-
 /* a loop device with a partition table: "has partitions" (root only) */
 static void test_partitioned_loop(void)
 {
@@ -338,7 +325,6 @@ int main(void)
 	test_allowlist();
 	test_config();
 	test_mountinfo();
-	test_workload_writes();
 	test_partitioned_loop();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", s_dir);
 	CHECK(system(cmd) == 0);

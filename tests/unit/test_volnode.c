@@ -1,5 +1,5 @@
 /*
- * test_volnode.c - volume to storage node mapping (issue 6 item 3) and the
+ * test_volnode.c - volume to storage node mapping (docs/nvme.md) and the
  * NVMe figures of the report, on coordinator code with fixtures: the
  * profile's "node" wins; an "nvme_tcp" volume maps by its traddr; a block
  * device that READY shows to be an NVMe/TCP namespace maps by the sysfs

@@ -451,6 +451,58 @@ static void test_ring_options(void)
 	bc_target_close(&t);
 }
 
+/*
+ * "Does this workload write?" - the one rule (bc_rw_ops, bc_workload_writes)
+ * that the target's open mode, the PREPARE gate and the pre-flight share.
+ */
+static void test_writes(void)
+{
+	static const struct {
+		enum bc_rw rw;
+		uint32_t mixr, mixt;
+		bool verify;
+		unsigned ops;
+		bool writes;
+	} c[] = {
+	    {BC_RW_READ, 50, 0, false, BC_RW_OPS_READ, false},
+	    {BC_RW_RANDREAD, 50, 0, true, BC_RW_OPS_READ, false}, /* verify only checks */
+	    {BC_RW_WRITE, 50, 0, false, BC_RW_OPS_WRITE, true},
+	    {BC_RW_RANDWRITE, 50, 0, true, BC_RW_OPS_WRITE, true},
+	    {BC_RW_TRIM, 50, 0, false, BC_RW_OPS_TRIM, true},
+	    {BC_RW_RANDTRIM, 0, 0, false, BC_RW_OPS_TRIM, true},
+	    {BC_RW_RW, 0, 0, false, BC_RW_OPS_WRITE, true},
+	    {BC_RW_RANDRW, 0, 0, false, BC_RW_OPS_WRITE, true},
+	    {BC_RW_RW, 100, 0, false, BC_RW_OPS_READ, false}, /* a mix of only reads */
+	    {BC_RW_RANDRW, 100, 0, true, BC_RW_OPS_READ, false},
+	    {BC_RW_RANDRW, 70, 0, false, BC_RW_OPS_READ | BC_RW_OPS_WRITE, true},
+	    {BC_RW_RANDRW, 70, 30, false, BC_RW_OPS_READ | BC_RW_OPS_TRIM, true},
+	    {BC_RW_RW, 0, 100, false, BC_RW_OPS_TRIM, true},
+	    {BC_RW_RANDRW, 50, 20, true, BC_RW_OPS_READ | BC_RW_OPS_WRITE | BC_RW_OPS_TRIM, true},
+	};
+	struct bc_profile *p = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct bc_workload wl = {.rw = c[i].rw,
+					 .rwmixread = c[i].mixr,
+					 .rwmixtrim = c[i].mixt,
+					 .verify = c[i].verify};
+
+		CHECK(bc_rw_ops(c[i].rw, c[i].mixr, c[i].mixt) == c[i].ops);
+		CHECK(bc_workload_writes(&wl) == c[i].writes);
+		if (bc_workload_writes(&wl) != c[i].writes)
+			printf("case %zu: rw %d rwmixread %u rwmixtrim %u\n", i, (int)c[i].rw,
+			       c[i].mixr, c[i].mixt);
+	}
+	/* from a profile: a read-only mix with verify, and a stream that writes in a read step */
+	CHECK(s_parse("'rw':'randrw','rwmixread':100,'verify':true", "", &p) == 0);
+	CHECK(p && !bc_workload_writes(&p->steps[0].wl));
+	bc_profile_destroy(&p);
+	CHECK(s_parse("'rw':'randrw','rwmixread':0,'bs':'4k'", "", &p) == 0);
+	CHECK(p && bc_workload_writes(&p->steps[0].wl));
+	bc_profile_destroy(&p);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -461,5 +513,6 @@ int main(void)
 	test_one_pass();
 	test_trim();
 	test_ring_options();
+	test_writes();
 	TEST_DONE();
 }

@@ -20,7 +20,8 @@ vm_setup g1 "$(nvme_connect_sh "$NQN" 10.0.2.15)"
 vm_boot g1
 vm_wait g1
 
-# the namespace appears asynchronously after the connect (nvme.md §5.2)
+# the namespace appears asynchronously after the connect (the kernel scans namespaces in a work
+# item after the controller goes live)
 dev=""
 for _ in $(seq 50); do
 	dev=$(vm_exec g1 'for c in /sys/class/nvme/nvme*; do

@@ -1,0 +1,53 @@
+/*
+ * bc_cmd_opts.h - the command-line options that every command opening a
+ * fleet of agents shares (run, agents, discover): their getopt_long entries,
+ * the one parser of their values into struct bc_run_opts, and the parsers of
+ * seconds and of the PROFILE operand. Private to coordinator/cmd/.
+ */
+#ifndef BC_CMD_OPTS_H
+#define BC_CMD_OPTS_H
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bc_coord.h"
+
+/* getopt_long codes of the shared options (a command's own options use others) */
+enum {
+	BC_CMD_OPT_CERT = 'c',
+	BC_CMD_OPT_KNOWN_HOSTS = 'H',
+	BC_CMD_OPT_INSECURE = 'I',
+	BC_CMD_OPT_CONNECT_TIMEOUT = 'C',
+	BC_CMD_OPT_SCRATCH_DIR = 'S',
+};
+
+/* which shared options a command takes (bits of bc_cmd_longopts' "shared") */
+#define BC_CMD_SHARED_SECURITY 0x1u /* --cert FILE, --known-hosts FILE, --insecure */
+#define BC_CMD_SHARED_CONNECT  0x2u /* --connect-timeout S */
+#define BC_CMD_SHARED_SCRATCH  0x4u /* --scratch-dir DIR */
+
+/*
+ * A command's getopt_long table: its own entries (own, ending with a NULL
+ * name) followed by the shared ones the bits of shared select, into out[cap]
+ * with the closing entry. Returns out, or NULL when cap is too small.
+ */
+const struct option *bc_cmd_longopts(const struct option *own, unsigned shared, struct option *out,
+				     size_t cap);
+
+/*
+ * Applies getopt_long's code c with its argument arg to o when c is a shared
+ * option (--cert, --known-hosts, --insecure, --connect-timeout,
+ * --scratch-dir). Returns 1 when it took c, 0 when c is not one of them (the
+ * caller's own option, or '?'), -EINVAL when arg is bad (the message is
+ * printed, naming the option and the value).
+ */
+int bc_cmd_fleet_opt(int c, const char *arg, struct bc_run_opts *o);
+
+/*
+ * Seconds in (0, max_s] from arg into *ms. Returns 0, or -EINVAL with
+ * "OPT: expected seconds in (0, MAX], got 'ARG'" printed (NaN is refused).
+ */
+int bc_cmd_parse_secs(const char *opt, const char *arg, double max_s, uint32_t *ms);
+
+#endif

@@ -572,12 +572,12 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 	if (nr && nmtu)
 		s_cat(sum, slen, ", %d matching the node's own", nmtu);
 	if (nlocal)
-		s_cat(sum, slen, "%s%d node address(es) local to the client", sum[0] ? "; " : "",
+		s_cat(sum, slen, "%s%d client route(s) to a node address on the client itself", sum[0] ? "; " : "",
 		      nlocal);
 	for (e = 0; e < 4 && errs[e][0]; e++)
 		s_cat(sum, slen, "%s%s (%d client%s)", sum[0] ? "; " : "", errs[e], nerr[e],
 		      nerr[e] > 1 ? "s" : "");
-	return nr + nlocal;
+	return nr;
 }
 
 /*
@@ -673,7 +673,10 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 			sat = true;
 		}
 	}
-	/* both ends known, or there is no path to compare; the routes judged it pair by pair */
+	/*
+	 * Both ends known, or there is no path to compare; routes off the host
+	 * judged it pair by pair (a node address local to the client is none).
+	 */
 	if (!nroutes && sides == 3 && lo != hi) {
 		s_cat(r->finding, sizeof(r->finding), "%sMTU differs between the ends (%s)",
 		      r->finding[0] ? "; " : "", mtus);
@@ -688,10 +691,14 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 		/* an MTU mismatch or an odd route costs efficiency, it saturates nothing itself */
 		r->score = sat ? 1 : 0.5;
 		memcpy(r->figures, r->finding, sizeof(r->figures));
+		/* what else was checked, after what decided it */
+		if (routes[0])
+			s_cat(r->figures, sizeof(r->figures), "; %s", routes);
+		s_cat(r->figures, sizeof(r->figures), "%s", worst);
 		r->cls = sat ? "NIC-bound" : "network-path";
 		return;
 	}
-	if (!nmtu && !members && !measured && !nroutes)
+	if (!nmtu && !members && !measured && !routes[0])
 		return;
 	r->state = BC_SUS_EXCLUDED;
 	r->score = members ? s_score(imb, 3.0) : 0;
@@ -707,6 +714,8 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 			 sides == 1 ? "nodes" : "clients");
 	else
 		snprintf(r->figures, sizeof(r->figures), "MTU not reported");
+	if (!nroutes && routes[0])
+		s_cat(r->figures, sizeof(r->figures), "; %s", routes);
 	s_cat(r->figures, sizeof(r->figures), "%s%s", worst,
 	      measured ? "; drops/retransmits not rising" : "");
 }

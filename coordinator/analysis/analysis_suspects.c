@@ -432,6 +432,23 @@ static bool s_in_list(const char *list, const char *name)
 	return false;
 }
 
+/*
+ * The route leaves by a counted interface: itself, its bond, or a VLAN on
+ * one ("bond0.100" on a counted bond0 carries bytes bond0 counts).
+ */
+static bool s_counted_dev(const char *nics, const struct bc_use_route *rt)
+{
+	char lower[BC_HF_NAME];
+
+	if (s_in_list(nics, rt->dev) || (rt->bond[0] && s_in_list(nics, rt->bond)))
+		return true;
+	snprintf(lower, sizeof(lower), "%s", rt->dev);
+	if (!strchr(lower, '.'))
+		return false;
+	*strchr(lower, '.') = '\0';
+	return s_in_list(nics, lower);
+}
+
 /* what a bond's transmit hashing does with the flows between two hosts */
 static void s_hash_phrase(const struct bc_use *h, char *buf, size_t len)
 {
@@ -525,8 +542,7 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 				}
 			}
 			/* leaving by an interface the client's counters do not count */
-			if (h->nics[0] && !s_in_list(h->nics, rt->dev) &&
-			    !(rt->bond[0] && s_in_list(h->nics, rt->bond))) {
+			if (h->nics[0] && !s_counted_dev(h->nics, rt)) {
 				char sp[32] = "";
 
 				if (!isnan(rt->speed_bps))

@@ -1041,6 +1041,36 @@ static void test_suspects_net_path(void)
 		dump_on_fail(a, before);
 		cJSON_Delete(a);
 	}
+	/* a VLAN on the counted bond is the bond's traffic; a route by lo is the client itself */
+	{
+		struct bc_use cl[1], nd[1];
+		struct bc_ana_point p = point(16, 1e9, 16 * MiB / 1e9);
+		cJSON *np = cJSON_Parse(
+		    "{\"routes\": [{\"node\": \"n1\", \"address\": \"10.1.0.1\", \"dev\": "
+		    "\"bond0.100\", \"mtu\": 9000, \"numa_node\": -1}, {\"node\": \"n1\", "
+		    "\"address\": \"127.0.0.1\", \"dev\": \"lo\", \"local\": true}]}");
+		cJSON *a;
+
+		cl[0] = client("c1", 1e9, 0.3);
+		snprintf(cl[0].nics, sizeof(cl[0].nics), "bond0");
+		bc_use_net_path(&cl[0], np);
+		nd[0] = node("n1", 1.02e9, 0.3, 0.4, 0.02);
+		nd[0].mtu_min = nd[0].mtu_max = 9000;
+		p.clients = cl;
+		p.nclients = 1;
+		p.nodes = nd;
+		p.nnodes = 1;
+		a = bc_ana_json(&p, 1, NULL);
+		CHECK_MSG(
+		    !strcmp(jstr(suspect(a, "network path"), "state"), "excluded") &&
+			strstr(jstr(suspect(a, "network path"), "figures"),
+			       "1 client route(s) to node addresses via bond0.100, MTU 9000, 1 "
+			       "matching the node's own; 1 client route(s) to a node address on "
+			       "the client itself"),
+		    "vlan: %s", jstr(suspect(a, "network path"), "figures"));
+		cJSON_Delete(a);
+		cJSON_Delete(np);
+	}
 	/* a route the agent could not look up is said, not judged */
 	{
 		cJSON *a = seed(SEED_ROUTES_OK);

@@ -28,8 +28,6 @@ declare -A NQN ADDR NODE_ADDRS
 for c in "${CLIENTS[@]}"; do
 	vm_new "$c" 448
 	vm_setup "$c" "modprobe nvme-tcp"
-	# a client's vCPU would take a whole host core; the nodes' scrapes must not wait for it
-	vm_nice "$c" 10
 done
 for n in "${NODES[@]}"; do
 	vm_new "$n" 320
@@ -75,8 +73,14 @@ sleep 1
 for c in "${CLIENTS[@]}"; do
 	vm_boot "$c"
 done
+# four TCG guests booting on a loaded host (a CPU hog, other builds) take minutes, not seconds
 for n in "${NODES[@]}" "${CLIENTS[@]}"; do
-	vm_wait "$n"
+	vm_wait "$n" "${VMLAB_POV_BOOT_TIMEOUT:-360}"
+done
+# A client's vCPU would take a whole host core; the nodes' scrapes must not wait for it. Niced
+# only now: niced from the start, a client booting beside a CPU hog is starved past its timeout
+for c in "${CLIENTS[@]}"; do
+	vm_renice "$c" 10
 done
 
 nodes_json="" vols_json="" agents_json=""

@@ -520,7 +520,7 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 			}
 			nr++;
 			if (!s_in_list(devs, rt->dev))
-				s_cat(devs, sizeof(devs), "%s%s", devs[0] ? "," : "", rt->dev);
+				s_cat(devs, sizeof(devs), "%s%s", devs[0] ? ", " : "", rt->dev);
 			if (!isnan(rt->mtu)) {
 				mtu_lo = isnan(mtu_lo) ? rt->mtu : fmin(mtu_lo, rt->mtu);
 				mtu_hi = isnan(mtu_hi) ? rt->mtu : fmax(mtu_hi, rt->mtu);

@@ -1209,16 +1209,24 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 		used = strlen(verdict);
 		if (sus.cluster[0] && used < sizeof(verdict))
 			snprintf(verdict + used, sizeof(verdict) - used, " (%s)", sus.cluster);
+		/* the path and the versions are about nodes and clients alike */
+		const char *kind = lead - sus.row == BC_SUS_NET_PATH ||
+					   lead - sus.row == BC_SUS_VERSION
+				       ? "host"
+				   : lead - sus.row >= BC_SUS_CLIENT_NIC ? "client"
+									  : "node";
+
 		/* queues, load and WAF are not fractions: quote them as they are */
-		if (lead->threshold > 1 || lead->threshold <= 0)
+		if (!(lead->threshold > 0))
+			snprintf(bottleneck, sizeof(bottleneck), "%s%s %s: %s", kind,
+				 lead->nhosts > 1 ? "s" : "", lead->hosts, lead->resource);
+		else if (lead->threshold > 1)
 			snprintf(bottleneck, sizeof(bottleneck), "%s%s %s: %s %.2f (limit %.2f)",
-				 lead - sus.row >= BC_SUS_CLIENT_NIC ? "client" : "node",
-				 lead->nhosts > 1 ? "s" : "", lead->hosts, lead->resource, lead->u,
-				 lead->threshold);
+				 kind, lead->nhosts > 1 ? "s" : "", lead->hosts, lead->resource,
+				 lead->u, lead->threshold);
 		else
 			snprintf(bottleneck, sizeof(bottleneck),
-				 "%s%s %s: %s %.0f%% (limit %.0f%%)",
-				 lead - sus.row >= BC_SUS_CLIENT_NIC ? "client" : "node",
+				 "%s%s %s: %s %.0f%% (limit %.0f%%)", kind,
 				 lead->nhosts > 1 ? "s" : "", lead->hosts, lead->resource,
 				 100 * lead->u, 100 * lead->threshold);
 	} else if (!isnan(rho) && (rho < BC_ANA_RHO_LO || rho > BC_ANA_RHO_HI)) {

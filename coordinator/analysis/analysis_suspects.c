@@ -557,7 +557,7 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 				if (!s_in_list(r->hosts, h->name))
 					s_cat(r->hosts, sizeof(r->hosts), "%s%s",
 					      r->hosts[0] ? ", " : "", h->name);
-				r->resource = r->resource ? r->resource : "route";
+				r->resource = r->resource ? r->resource : "route by an unexpected interface";
 			}
 		}
 		if (!nbad)

@@ -1033,6 +1033,10 @@ static void test_suspects_net_path(void)
 			  jstr(a, "class"), jstr(a, "verdict"));
 		CHECK_MSG(strstr(jstr(a, "verdict"), cases[i].in_verdict), "case %zu: verdict %s",
 			  i, jstr(a, "verdict"));
+		/* the path's findings are about hosts of either kind, never "node client-3" */
+		if (!strcmp(cases[i].cls, "network-path"))
+			CHECK_MSG(!strncmp(jstr(a, "bottleneck"), "host client-", 12),
+				  "case %zu: bottleneck %s", i, jstr(a, "bottleneck"));
 		/* the node side of NUMA is never guessed */
 		CHECK(strstr(jstr(suspect(a, "NUMA locality"), "figures"), "nodes: not measured"));
 		if (getenv("BC_TEST_VERBOSE"))

@@ -27,8 +27,6 @@
 #   vm_setup NAME 'sh'    a line of the guest's setup script (before services)
 #   vm_nice NAME N        run its QEMU at nice N (a CPU-hungry client yields to the
 #                         storage nodes' node_exporter scrapes)
-#   vm_renice NAME N      the same for a running guest (after its boot: a niced guest
-#                         booting beside a CPU hog is starved past any boot timeout)
 #   vm_link NODE CLIENT   a point-to-point link; NODE listens, CLIENT connects;
 #                         sets LINK_NODE_IP and LINK_CLIENT_IP (a /24 of its own)
 #   vm_boot NAME          start QEMU; sets VM_EP[NAME] (tcp://127.0.0.1:PORT),
@@ -187,15 +185,6 @@ vm_new() {
 
 vm_nice() {
 	VM_NICE[$1]=$2
-}
-
-# a running guest's QEMU to nice N (renice works on its threads: QEMU's vCPU thread included)
-vm_renice() {
-	local t
-	[ -n "${VM_PID[$1]:-}" ] || fail "vm_renice $1: the guest is not running"
-	for t in /proc/"${VM_PID[$1]}"/task/*; do
-		renice -n "$2" -p "${t##*/}" >/dev/null 2>&1 || true
-	done
 }
 
 vm_conf() {

@@ -111,13 +111,15 @@ for c in "${CLIENTS[@]}"; do
   }$v"
 	done
 done
+# 12 s measured: a node guest starved by a CPU hog misses scrapes (TCG answers late), and a
+# 5 s window left some node with none at all
 cat >"$VT/pov.json" <<JSON
 {"name": "vmlab-pov",
  "description": "PoV in a box: 3 NVMe/TCP storage nodes (node-3's drive throttled to $THROTTLE_IOPS IOPS), $NCLIENTS client(s)",
  "agents": [$agents_json],
  "nodes": [$nodes_json],
  "volumes": [$vols_json],
- "defaults": {"direct": true, "ramp": "2s", "runtime": "5s"},
+ "defaults": {"direct": true, "ramp": "2s", "runtime": "12s"},
  "steps": [{"name": "randrw-4k-qd32", "rw": "randrw", "rwmixread": 70, "bs": "4k",
             "iodepth": 32}]}
 JSON

@@ -72,6 +72,7 @@ struct bc_step_run {
 	struct bc_nvme_counters *nvme0; /* [ntargets]: NVMe log counters after PREPARE, or NULL */
 	struct bc_nvme_tcp_att *tcp;	/* [ntargets]: NVMe/TCP attachments (instance -1: none) */
 	struct bc_temp_sampler *temp;	/* NVMe temperatures, or NULL when none is NVMe */
+	cJSON *net_path; /* routes to the nodes, NUMA of NIC and jobs (bc_netpath.h), owned */
 };
 
 /*

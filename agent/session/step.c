@@ -6,17 +6,20 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
+#include "bc_affinity.h"
 #include "bc_agent.h"
 #include "bc_clock.h"
 #include "bc_jobreport.h"
 #include "bc_json.h"
 #include "bc_log.h"
+#include "bc_netpath.h"
 #include "bc_nvme_counters.h"
 #include "bc_nvme_ident.h"
 #include "bc_nvme_tcp.h"
@@ -152,6 +155,7 @@ void bc_step_teardown(struct bc_agent *a)
 	free(s->rdev);
 	free(s->nvme0);
 	bc_hoststat_destroy(&s->host);
+	cJSON_Delete(s->net_path);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -365,6 +369,40 @@ static cJSON *s_ready_json(const struct bc_step_run *s)
 	return r;
 }
 
+/*
+ * The network path to the nodes the coordinator named, and where the job
+ * threads run: their pinned CPUs, or the process's own when unpinned
+ * (the scheduler may put them anywhere in it).
+ */
+static cJSON *s_net_path(const struct bc_step_run *s, const cJSON *addresses)
+{
+	cpu_set_t cpus, one, any;
+	struct bc_job_info ji;
+	bool pinned = false;
+	int i;
+
+	CPU_ZERO(&cpus);
+	CPU_ZERO(&any);
+	if (sched_getaffinity(0, sizeof(any), &any))
+		CPU_ZERO(&any);
+	for (i = 0; i < s->njobs; i++) {
+		char list[sizeof(ji.cpus)];
+
+		bc_job_get_info(s->jobs[i], &ji);
+		/* "0-7 (numa node 0)": the list is the first word */
+		snprintf(list, sizeof(list), "%s", ji.cpus);
+		list[strcspn(list, " ")] = '\0';
+		CPU_ZERO(&one);
+		if (strcmp(list, "any") && !bc_cpus_parse(list, &one) && CPU_COUNT(&one)) {
+			CPU_OR(&cpus, &cpus, &one);
+			pinned = true;
+		} else {
+			CPU_OR(&cpus, &cpus, &any);
+		}
+	}
+	return bc_netpath_json("", addresses, &cpus, pinned);
+}
+
 /* host counters for the step: CPU, NICs, and the block devices it drives */
 static struct bc_hoststat *s_hoststat_new(const struct bc_step_run *s)
 {
@@ -505,6 +543,7 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	s->temp = s_temp_new(s);
 	/* NVMe SMART/OCP/FDP logs before the step, for its WAF (docs/nvme.md) */
 	s->nvme0 = bc_nvme_counters_sample_all(s->targets, s->ntargets);
+	s->net_path = s_net_path(s, cJSON_GetObjectItemCaseSensitive(body, "node_addresses"));
 	s->prepared = true;
 	ready = s_ready_json(s);
 	bc_msg_send_json(a->sock, a->owner, BC_MSG_READY, ready);
@@ -702,6 +741,8 @@ static cJSON *s_totals_json(const struct bc_step_run *s)
 	}
 	bc_jobreport_done(r, arr, s->jobs, s->njobs, s->totals, s->vwl, s->cpu_user0_ns,
 			  s->cpu_sys0_ns);
+	if (s->net_path)
+		cJSON_AddItemToObject(r, "net_path", cJSON_Duplicate(s->net_path, true));
 	return r;
 }
 

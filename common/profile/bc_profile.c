@@ -23,8 +23,8 @@ static const char *const s_root_keys[] = {
     "steps", "expect",	    "destructive", "on_agent_loss", "repeat",  NULL,
 };
 static const char *const s_agent_keys[] = {"name", "endpoint", "server_key", NULL};
-static const char *const s_node_keys[] = {"name",	"addresses", "metrics",	    "nic",
-					  "prometheus", "series",    "nic_members", NULL};
+static const char *const s_node_keys[] = {"name",   "addresses",   "metrics",  "nic", "prometheus",
+					  "series", "nic_members", "nic_hash", NULL};
 static const char *const s_volume_keys[] = {
     "agent",	   "path",     "size", "offset",   "length", "node",
     "destructive", "workload", "fdp",  "nvme_tcp", "sim",    NULL,
@@ -201,6 +201,19 @@ static int s_strings(struct bc_check *c, const cJSON *obj, const char *base, con
 	return 0;
 }
 
+/* Linux bonding's xmit_hash_policy names (Documentation/networking/bonding.rst) */
+static bool s_hash_policy(const char *v)
+{
+	static const char *const names[] = {"layer2",	"layer2+3", "layer3+4",
+					    "encap2+3", "encap3+4", "vlan+srcmac"};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(v, names[i]))
+			return true;
+	return false;
+}
+
 static int s_parse_node(struct bc_check *c, const cJSON *item, const char *base,
 			struct bc_profile *p, struct bc_node_spec *nd)
 {
@@ -238,9 +251,16 @@ static int s_parse_node(struct bc_check *c, const cJSON *item, const char *base,
 	if (ret)
 		return ret;
 	if (v && (!cJSON_IsString(v) || !*v->valuestring || strlen(v->valuestring) > 127))
+		return bc_check_fail(c, path, "expected interface names \"eth0,eth1\" of 1..127 "
+				     "characters, got %s", bc_check_show(v, shown));
+	/* the bond's transmit hash policy (Linux bonding's names): node_exporter has none */
+	ret = bc_check_item(c, item, base, "nic_hash", false, path, &v);
+	if (ret)
+		return ret;
+	if (v && (!cJSON_IsString(v) || !s_hash_policy(v->valuestring)))
 		return bc_check_fail(c, path,
-				     "expected interface names \"eth0,eth1\" of 1..127 "
-				     "characters, got %s",
+				     "expected a bond xmit_hash_policy (layer2, layer2+3, "
+				     "layer3+4, encap2+3, encap3+4, vlan+srcmac), got %s",
 				     bc_check_show(v, shown));
 	nd->json = cJSON_Duplicate(item, true);
 	return nd->json ? 0 : -ENOMEM;

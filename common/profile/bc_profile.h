@@ -16,6 +16,7 @@
  *   "nodes": [{"name": "oss-1", "addresses": ["10.0.1.1"],       optional
  *              "metrics": ["http://10.0.1.1:9100/metrics"], "nic": "bond0",
  *              "nic_members": "eth0,eth1",             optional: the bond's links
+ *              "nic_hash": "layer3+4",                 optional: the bond's xmit_hash_policy
  *              "prometheus": {"url": ..., "instance": ...},   optional, and
  *              "series": [{"name", "promql" | "metric"...}]}], see bc_profile_counters.c
  *   "volumes": [{"agent": "client-04",   required, must name a declared agent

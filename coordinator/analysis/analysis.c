@@ -179,6 +179,49 @@ void bc_use_from_json(struct bc_use *u, const char *name, bool client, const cJS
 	    s_jnum(nic, "tx_util_pct", 0.01), s_jnum(nic, "rx_util_pct", 0.01));
 }
 
+static const char *s_jstr(const cJSON *o, const char *key)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key)) ?: "";
+}
+
+void bc_use_net_path(struct bc_use *u, const cJSON *np)
+{
+	const cJSON *numa = cJSON_GetObjectItemCaseSensitive(np, "numa"), *e;
+
+	if (!np)
+		return;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(np, "routes"))
+	{
+		struct bc_use_route *r = &u->routes[u->nroutes];
+		double numa_node = s_jnum(e, "numa_node", 1);
+
+		if (u->nroutes >= BC_USE_ROUTES)
+			break;
+		u->nroutes++;
+		snprintf(r->node, sizeof(r->node), "%s", s_jstr(e, "node"));
+		snprintf(r->addr, sizeof(r->addr), "%s", s_jstr(e, "address"));
+		snprintf(r->dev, sizeof(r->dev), "%s", s_jstr(e, "dev"));
+		snprintf(r->gateway, sizeof(r->gateway), "%s", s_jstr(e, "gateway"));
+		snprintf(r->bond, sizeof(r->bond), "%s", s_jstr(e, "bond"));
+		snprintf(r->error, sizeof(r->error), "%s", s_jstr(e, "error"));
+		r->local = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "local"));
+		r->mtu = s_jnum(e, "mtu", 1);
+		r->speed_bps = s_jnum(e, "speed_mbps", 1e6);
+		r->numa_node = isnan(numa_node) ? -1 : (int)numa_node;
+		/* the bond the host's traffic is counted on names the policy, else the first */
+		if (s_jstr(e, "xmit_hash_policy")[0] &&
+		    (!u->hash_policy[0] || (u->nics[0] && !strcmp(u->nics, r->bond))))
+			snprintf(u->hash_policy, sizeof(u->hash_policy), "%s",
+				 s_jstr(e, "xmit_hash_policy"));
+	}
+	if (!numa)
+		return;
+	u->numa_nodes = isnan(s_jnum(numa, "nodes", 1)) ? 0 : (int)s_jnum(numa, "nodes", 1);
+	snprintf(u->job_cpus, sizeof(u->job_cpus), "%s", s_jstr(numa, "job_cpus"));
+	snprintf(u->job_numa, sizeof(u->job_numa), "%s", s_jstr(numa, "job_numa_nodes"));
+	u->jobs_pinned = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(numa, "pinned"));
+}
+
 /*
  * A slot that thinks Z between a completion and its next submission is out
  * of flight for Z: the closed-loop form of Little's law (the interactive
@@ -426,47 +469,6 @@ static cJSON *s_host_json(const struct bc_use *h, const struct bc_use_finding *f
 	return o;
 }
 
-/* "node oss-1: NIC tx 33% of 25.00 GB/s, CPU 58%, busiest core 80% (core 12), softirq 3%" */
-static void s_host_line(cJSON *ev, const struct bc_use *h)
-{
-	char buf[300];
-	int n = 0;
-
-	n += snprintf(buf + n, sizeof(buf) - (size_t)n, "%s %s:", h->client ? "client" : "node",
-		      h->name);
-	if (!isnan(h->nic_tx))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
-			      " NIC tx %.0f%% rx %.0f%% of %.2f GB/s,", 100 * h->nic_tx,
-			      100 * h->nic_rx, h->link_bps / 1e9);
-	else if (!isnan(h->net_tx_bps))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
-			      " NIC tx %.2f rx %.2f GB/s (link speed unknown),",
-			      h->net_tx_bps / 1e9, h->net_rx_bps / 1e9);
-	if (!isnan(h->cpu_busy))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " CPU %.0f%%,", 100 * h->cpu_busy);
-	if (!isnan(h->hot_core) && h->hot_core_id >= 0)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " busiest core %.0f%% (core %d),",
-			      100 * h->hot_core, h->hot_core_id);
-	else if (!isnan(h->hot_core))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " busiest core %.0f%%,",
-			      100 * h->hot_core);
-	if (!isnan(h->softirq))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
-			      " softirq %.1f%% (hottest core %.0f%%),", 100 * h->softirq,
-			      100 * h->softirq_hot);
-	if (!isnan(h->reactor_busy))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " reactors %.0f%%,",
-			      100 * h->reactor_busy);
-	if (!isnan(h->disk_aqu_max))
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, " disk queue %.1f,",
-			      h->disk_aqu_max);
-	if (n > 0 && (size_t)n < sizeof(buf) && buf[n - 1] == ',')
-		buf[n - 1] = '\0';
-	if (n > 0 && (size_t)n < sizeof(buf) && buf[n - 1] == ':')
-		snprintf(buf + n, sizeof(buf) - (size_t)n, " no counters");
-	cJSON_AddItemToArray(ev, cJSON_CreateString(buf));
-}
-
 /* node bytes against client goodput, both directions */
 static cJSON *s_reconcile(const struct bc_ana_point *p, cJSON *ev)
 {
@@ -653,8 +655,11 @@ static cJSON *s_usl_json(const struct bc_ana_point *pts, int n, cJSON *ev, struc
 	return o;
 }
 
-/* USE on every host at point at, as evidence beside the suspects table */
-static cJSON *s_use(const struct bc_ana_point *pts, int at, cJSON *ev)
+/*
+ * USE on every host at point at, as data (run.json's "use"): the suspects
+ * table is the one verdict, so no per-host line goes to the evidence.
+ */
+static cJSON *s_use(const struct bc_ana_point *pts, int at)
 {
 	const struct bc_ana_point *p = &pts[at], *pp = at > 0 ? &pts[at - 1] : NULL;
 	cJSON *o = cJSON_CreateObject(), *nodes, *clients;
@@ -676,7 +681,6 @@ static cJSON *s_use(const struct bc_ana_point *pts, int at, cJSON *ev)
 			ph = &pp->clients[j];
 		bc_ana_use_host(h, ph, &f);
 		cJSON_AddItemToArray(client ? clients : nodes, s_host_json(h, &f));
-		s_host_line(ev, h);
 	}
 	return o;
 }
@@ -1091,16 +1095,24 @@ static void s_verdict(const struct s_judged *j, cJSON *ev, struct s_verdict *out
 		used = strlen(verdict);
 		if (sus.cluster[0] && used < sizeof(verdict))
 			snprintf(verdict + used, sizeof(verdict) - used, " (%s)", sus.cluster);
+		/* the path and the versions are about nodes and clients alike */
+		const char *kind = lead - sus.row == BC_SUS_NET_PATH ||
+					   lead - sus.row == BC_SUS_VERSION
+				       ? "host"
+				   : lead - sus.row >= BC_SUS_CLIENT_NIC ? "client"
+									  : "node";
+
 		/* queues, load and WAF are not fractions: quote them as they are */
-		if (lead->threshold > 1 || lead->threshold <= 0)
+		if (!(lead->threshold > 0))
+			snprintf(bottleneck, sizeof(bottleneck), "%s%s %s: %s", kind,
+				 lead->nhosts > 1 ? "s" : "", lead->hosts, lead->resource);
+		else if (lead->threshold > 1)
 			snprintf(bottleneck, sizeof(bottleneck), "%s%s %s: %s %.2f (limit %.2f)",
-				 lead - sus.row >= BC_SUS_CLIENT_NIC ? "client" : "node",
-				 lead->nhosts > 1 ? "s" : "", lead->hosts, lead->resource, lead->u,
-				 lead->threshold);
+				 kind, lead->nhosts > 1 ? "s" : "", lead->hosts, lead->resource,
+				 lead->u, lead->threshold);
 		else
 			snprintf(bottleneck, sizeof(bottleneck),
-				 "%s%s %s: %s %.0f%% (limit %.0f%%)",
-				 lead - sus.row >= BC_SUS_CLIENT_NIC ? "client" : "node",
+				 "%s%s %s: %s %.0f%% (limit %.0f%%)", kind,
 				 lead->nhosts > 1 ? "s" : "", lead->hosts, lead->resource,
 				 100 * lead->u, 100 * lead->threshold);
 	} else if (!isnan(rho) && (rho < BC_ANA_RHO_LO || rho > BC_ANA_RHO_HI)) {
@@ -1307,7 +1319,7 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 	/* attribute at the knee when there is a ceiling, else at the highest load */
 	at = confirmed ? k95 : n - 1;
 	jp = partial ? &rest[at] : &pts[at];
-	cJSON_AddItemToObject(o, "use", s_use(pts, at, ev));
+	cJSON_AddItemToObject(o, "use", s_use(pts, at));
 	bc_ana_suspects(partial ? rest : pts, n, at, first_plateau >= 0, &sus);
 	cJSON_AddItemToObject(o, "suspects", bc_ana_suspects_json(&sus));
 	if (sus.cluster[0])

@@ -10,6 +10,7 @@
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,13 @@ static void s_row(const struct bc_ana_point *pts, int n, int at, bool client, s_
 			best = j;
 	}
 	if (!nmeas) {
+		/* why not, when a host said: what would decide it */
+		for (j = 0; j < nh; j++)
+			if (ev[j].phrase[0]) {
+				snprintf(r->figures, sizeof(r->figures), "%s %s: %s", kind,
+					 s_host(p, client, j)->name, ev[j].phrase);
+				break;
+			}
 		free(ev);
 		return;
 	}
@@ -410,18 +418,201 @@ static void s_client_cpu(const struct bc_ana_point *pts, int n, int at, int j, s
 
 /* ---- rows over several hosts at once ---- */
 
+/* name is one of the comma-separated list */
+static bool s_in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *q;
+
+	if (!n)
+		return false;
+	for (q = list; (q = strstr(q, name)); q += n)
+		if ((q == list || q[-1] == ',' || q[-1] == ' ') && (q[n] == ',' || !q[n]))
+			return true;
+	return false;
+}
+
 /*
- * The path between them: every end's MTU alike, no bond member carrying
- * what the bond as a whole does not, drops and retransmits not rising.
+ * The route leaves by a counted interface: itself, its bond, or a VLAN on
+ * one ("bond0.100" on a counted bond0 carries bytes bond0 counts).
+ */
+static bool s_counted_dev(const char *nics, const struct bc_use_route *rt)
+{
+	char lower[BC_HF_NAME];
+
+	if (s_in_list(nics, rt->dev) || (rt->bond[0] && s_in_list(nics, rt->bond)))
+		return true;
+	snprintf(lower, sizeof(lower), "%s", rt->dev);
+	if (!strchr(lower, '.'))
+		return false;
+	*strchr(lower, '.') = '\0';
+	return s_in_list(nics, lower);
+}
+
+/* what a bond's transmit hashing does with the flows between two hosts */
+static void s_hash_phrase(const struct bc_use *h, char *buf, size_t len)
+{
+	const char *p = h->hash_policy;
+
+	if (!p[0])
+		snprintf(buf, len, "hash policy not visible (%s)",
+			 h->client ? "no bond on the route in sysfs" : "the profile's nic_hash");
+	else if (!strncmp(p, "layer2", 6) || !strcmp(p, "vlan+srcmac"))
+		snprintf(buf, len,
+			 "xmit_hash_policy %s hashes addresses, not ports: one link per pair of "
+			 "hosts; layer3+4 spreads connections",
+			 p);
+	else
+		snprintf(buf, len,
+			 "xmit_hash_policy %s hashes ports: too few connections to spread (more "
+			 "jobs or NVMe/TCP queues)",
+			 p);
+}
+
+static int s_node_index(const struct bc_ana_point *p, const char *name)
+{
+	int j;
+
+	for (j = 0; j < p->nnodes; j++)
+		if (!strcmp(p->nodes[j].name, name))
+			return j;
+	return -1;
+}
+
+/*
+ * Each client's route to each node address: the MTU it carries against
+ * the node's (node_network_mtu_bytes), and the interface it leaves by
+ * against the ones the client's traffic is counted on - a route by the
+ * management port is a path nobody measured. Findings go to r; what was
+ * checked to sum.
+ */
+static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *sum, size_t slen)
+{
+	char devs[120] = "", errs[4][96] = {""};
+	int i, k, e, nr = 0, nlocal = 0, nmtu = 0, nerr[4] = {0};
+	double mtu_lo = NAN, mtu_hi = NAN;
+
+	for (i = 0; i < p->nclients; i++) {
+		const struct bc_use *h = &p->clients[i];
+		char bad[200] = "", bdev[BC_HF_NAME] = "";
+		double bmtu = NAN, bnode = NAN;
+		bool uniform = true;
+		int nbad = 0;
+
+		for (k = 0; k < h->nroutes; k++) {
+			const struct bc_use_route *rt = &h->routes[k];
+			int j = s_node_index(p, rt->node);
+			double nm = j >= 0 ? p->nodes[j].mtu_min : NAN;
+
+			if (rt->error[0]) {
+				/* the same error from every client is said once, with the count */
+				for (e = 0; e < 4 && errs[e][0] && strcmp(errs[e], rt->error); e++)
+					;
+				if (e < 4) {
+					snprintf(errs[e], sizeof(errs[e]), "%s", rt->error);
+					nerr[e]++;
+				}
+				continue;
+			}
+			if (rt->local) {
+				nlocal++;
+				continue;
+			}
+			nr++;
+			if (!s_in_list(devs, rt->dev))
+				s_cat(devs, sizeof(devs), "%s%s", devs[0] ? ", " : "", rt->dev);
+			if (!isnan(rt->mtu)) {
+				mtu_lo = isnan(mtu_lo) ? rt->mtu : fmin(mtu_lo, rt->mtu);
+				mtu_hi = isnan(mtu_hi) ? rt->mtu : fmax(mtu_hi, rt->mtu);
+			}
+			if (!isnan(rt->mtu) && !isnan(nm)) {
+				nmtu++;
+				if (rt->mtu != nm) {
+					if (nbad++ && (rt->mtu != bmtu || nm != bnode ||
+						       strcmp(bdev, rt->dev)))
+						uniform = false;
+					bmtu = rt->mtu;
+					bnode = nm;
+					snprintf(bdev, sizeof(bdev), "%s", rt->dev);
+					s_cat(bad, sizeof(bad), "%s%s's %.0f against %s's %.0f",
+					      bad[0] ? ", " : "", rt->node, nm, rt->dev, rt->mtu);
+					r->resource = r->resource ? r->resource : "MTU";
+					r->u = rt->mtu;
+					r->threshold = nm;
+				}
+			}
+			/* leaving by an interface the client's counters do not count */
+			if (h->nics[0] && !s_counted_dev(h->nics, rt)) {
+				char sp[32] = "";
+
+				if (!isnan(rt->speed_bps))
+					bc_ana_rate3(rt->speed_bps, sp, sizeof(sp));
+				s_cat(
+				    r->finding, sizeof(r->finding),
+				    "%sclient %s -> node %s (%s) leaves by %s%s%s%s%s, not by the "
+				    "counted %s: an unexpected interface",
+				    r->finding[0] ? "; " : "", h->name, rt->node, rt->addr, rt->dev,
+				    sp[0] ? " (" : "", sp, sp[0] ? ")" : "",
+				    rt->gateway[0] ? " via a gateway" : "", h->nics);
+				if (!s_in_list(r->hosts, h->name))
+					s_cat(r->hosts, sizeof(r->hosts), "%s%s",
+					      r->hosts[0] ? ", " : "", h->name);
+				r->resource = r->resource ? r->resource : "route by an unexpected interface";
+			}
+		}
+		if (!nbad)
+			continue;
+		if (uniform && nbad > 1)
+			s_cat(r->finding, sizeof(r->finding),
+			      "%sclient %s: MTU %.0f via %s to %d nodes whose NICs have %.0f",
+			      r->finding[0] ? "; " : "", h->name, bmtu, bdev, nbad, bnode);
+		else
+			s_cat(r->finding, sizeof(r->finding),
+			      "%sclient %s: MTU differs from the nodes': %s",
+			      r->finding[0] ? "; " : "", h->name, bad);
+		if (!s_in_list(r->hosts, h->name))
+			s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
+	}
+	for (k = 0, r->nhosts = 0; r->hosts[k]; k++)
+		r->nhosts += r->hosts[k] == ',' || !k;
+	/* the s_net_path findings after these count on from here */
+	if (nr && isnan(mtu_lo))
+		snprintf(sum, slen, "%d client route(s) to node addresses via %s, MTU unknown", nr,
+			 devs);
+	else if (nr && mtu_hi != mtu_lo)
+		snprintf(sum, slen, "%d client route(s) to node addresses via %s, MTU %.0f-%.0f",
+			 nr, devs, mtu_lo, mtu_hi);
+	else if (nr)
+		snprintf(sum, slen, "%d client route(s) to node addresses via %s, MTU %.0f", nr,
+			 devs, mtu_lo);
+	if (nr && nmtu)
+		s_cat(sum, slen, ", %d matching the node's own", nmtu);
+	if (nlocal)
+		s_cat(sum, slen, "%s%d client route(s) to a node address on the client itself", sum[0] ? "; " : "",
+		      nlocal);
+	for (e = 0; e < 4 && errs[e][0]; e++)
+		s_cat(sum, slen, "%s%s (%d client%s)", sum[0] ? "; " : "", errs[e], nerr[e],
+		      nerr[e] > 1 ? "s" : "");
+	return nr;
+}
+
+/*
+ * The path between them: every end's MTU alike (each client route against
+ * its node when the agents report routes, else every host's), the routes
+ * on the interfaces counted, no bond member carrying what the bond as a
+ * whole does not (with the hash policy that put it there), drops and
+ * retransmits not rising.
  */
 static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect *r)
 {
 	const struct bc_ana_point *p = &pts[at], *pp = at > 0 ? &pts[at - 1] : NULL;
 	double lo = NAN, hi = NAN, imb = 1;
-	char mtus[200] = "", worst[200] = "";
-	int i, measured = 0, members = 0, nmtu = 0, sides = 0;
+	char mtus[200] = "", worst[400] = "", routes[300] = "", hash[200];
+	int i, measured = 0, members = 0, nmtu = 0, sides = 0, nroutes;
+	bool sat = false;
 
 	r->state = BC_SUS_NOT_MEASURED;
+	nroutes = s_routes(p, r, routes, sizeof(routes));
 	for (i = 0; i < p->nnodes + p->nclients; i++) {
 		bool client = i >= p->nnodes;
 		int j = client ? i - p->nnodes : i;
@@ -441,25 +632,43 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 		if (!isnan(h->drops_per_s) || !isnan(h->retrans_per_s))
 			measured++;
 		if (h->nmembers > 0) {
+			double ratio = 1;
+
 			members++;
 			if (h->member_max_util > 0)
-				imb =
-				    fmax(imb, h->member_max_util / fmax(h->member_min_util,
-									0.01 * h->member_max_util));
+				ratio = h->member_max_util /
+					fmax(h->member_min_util, 0.01 * h->member_max_util);
+			imb = fmax(imb, ratio);
+			s_hash_phrase(h, hash, sizeof(hash));
+			/* one link carries the flows, short of saturating it: say so, and why */
+			if (h->nmembers > 1 && ratio >= 3 && h->member_max_util >= 0.2 &&
+			    h->member_max_util < BC_ANA_NIC_U)
+				s_cat(
+				    worst, sizeof(worst),
+				    "; %s %s: member %s carries the flows (%.0f%%, %s %.0f%%), %s",
+				    kind, h->name, h->member_max, 100 * h->member_max_util,
+				    h->member_min, 100 * h->member_min_util, hash);
+			else if (h->hash_policy[0])
+				s_cat(worst, sizeof(worst), "; %s %s: xmit_hash_policy %s", kind,
+				      h->name, h->hash_policy);
 		}
 		if (h->nmembers > 0 && h->member_max_util >= BC_ANA_NIC_U &&
 		    !(fmax(h->nic_tx, h->nic_rx) >= BC_ANA_NIC_U)) {
 			s_cat(
 			    r->finding, sizeof(r->finding),
 			    "%s%s %s: bond member %s at %.0f%% of its link while %s is at %.0f%%: "
-			    "the bond's hashing puts the traffic on one link",
+			    "the bond's hashing puts the traffic on one link (%s)",
 			    r->finding[0] ? "; " : "", kind, h->name, h->member_max,
-			    100 * h->member_max_util, h->member_min, 100 * h->member_min_util);
+			    100 * h->member_max_util, h->member_min, 100 * h->member_min_util,
+			    hash);
 			s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
 			r->nhosts++;
-			r->u = h->member_max_util;
-			r->threshold = BC_ANA_NIC_U;
-			r->resource = "bond member";
+			if (!sat) {
+				r->u = h->member_max_util;
+				r->threshold = BC_ANA_NIC_U;
+				r->resource = "bond member";
+			}
+			sat = true;
 		} else if (ph && (bc_ana_rising(h->drops_per_s, ph->drops_per_s) ||
 				  bc_ana_rising(h->retrans_per_s, ph->retrans_per_s))) {
 			bool drops = bc_ana_rising(h->drops_per_s, ph->drops_per_s);
@@ -472,13 +681,19 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 			      drops ? "drops" : "TCP retransmits", now, isnan(was) ? 0 : was);
 			s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
 			r->nhosts++;
-			r->u = fmax(h->nic_tx, h->nic_rx);
-			r->threshold = BC_ANA_NIC_U;
-			r->resource = drops ? "NIC drops" : "TCP retransmits";
+			if (!sat) {
+				r->u = fmax(h->nic_tx, h->nic_rx);
+				r->threshold = BC_ANA_NIC_U;
+				r->resource = drops ? "NIC drops" : "TCP retransmits";
+			}
+			sat = true;
 		}
 	}
-	/* both ends known, or there is no path to compare */
-	if (sides == 3 && lo != hi) {
+	/*
+	 * Both ends known, or there is no path to compare; routes off the host
+	 * judged it pair by pair (a node address local to the client is none).
+	 */
+	if (!nroutes && sides == 3 && lo != hi) {
 		s_cat(r->finding, sizeof(r->finding), "%sMTU differs between the ends (%s)",
 		      r->finding[0] ? "; " : "", mtus);
 		r->resource = r->resource ? r->resource : "MTU";
@@ -486,31 +701,138 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 		r->threshold = hi;
 	}
 	if (members)
-		snprintf(worst, sizeof(worst), "; bond members: busiest/least busy x%.2f", imb);
+		s_cat(worst, sizeof(worst), "; bond members: busiest/least busy x%.2f", imb);
 	if (r->finding[0]) {
 		r->state = BC_SUS_IMPLICATED;
-		/* an MTU mismatch alone costs efficiency, it saturates nothing by itself */
-		r->score = strcmp(r->resource, "MTU") ? 1 : 0.5;
+		/* an MTU mismatch or an odd route costs efficiency, it saturates nothing itself */
+		r->score = sat ? 1 : 0.5;
 		memcpy(r->figures, r->finding, sizeof(r->figures));
-		r->cls = strcmp(r->resource, "MTU") ? "NIC-bound" : "network-path";
+		/* what else was checked, after what decided it */
+		if (routes[0])
+			s_cat(r->figures, sizeof(r->figures), "; %s", routes);
+		s_cat(r->figures, sizeof(r->figures), "%s", worst);
+		r->cls = sat ? "NIC-bound" : "network-path";
 		return;
 	}
-	if (!nmtu && !members && !measured)
+	if (!nmtu && !members && !measured && !routes[0])
 		return;
 	r->state = BC_SUS_EXCLUDED;
 	r->score = members ? s_score(imb, 3.0) : 0;
 	snprintf(r->hosts, sizeof(r->hosts), "%d host(s) with MTU, %d with bond members", nmtu,
 		 members);
-	if (sides == 3)
-		snprintf(r->figures, sizeof(r->figures), "MTU %.0f on every end measured (%d)%s%s",
-			 lo, nmtu, worst, measured ? "; drops/retransmits not rising" : "");
+	if (nroutes)
+		snprintf(r->figures, sizeof(r->figures), "%s", routes);
+	else if (sides == 3)
+		snprintf(r->figures, sizeof(r->figures), "MTU %.0f on every end measured (%d)", lo,
+			 nmtu);
 	else if (nmtu)
-		snprintf(r->figures, sizeof(r->figures), "MTU %s (%s only)%s%s", mtus,
-			 sides == 1 ? "nodes" : "clients", worst,
-			 measured ? "; drops/retransmits not rising" : "");
+		snprintf(r->figures, sizeof(r->figures), "MTU %s (%s only)", mtus,
+			 sides == 1 ? "nodes" : "clients");
 	else
-		snprintf(r->figures, sizeof(r->figures), "MTU not reported%s%s", worst,
-			 measured ? "; drops/retransmits not rising" : "");
+		snprintf(r->figures, sizeof(r->figures), "MTU not reported");
+	if (!nroutes && routes[0])
+		s_cat(r->figures, sizeof(r->figures), "; %s", routes);
+	s_cat(r->figures, sizeof(r->figures), "%s%s", worst,
+	      measured ? "; drops/retransmits not rising" : "");
+}
+
+/* "0-1,3" into a mask of nodes below 64; 0 for "" */
+static uint64_t s_node_mask(const char *list)
+{
+	uint64_t m = 0;
+	const char *q = list;
+
+	while (*q) {
+		char *end;
+		long a = strtol(q, &end, 10), b = a, k;
+
+		if (end == q)
+			break;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (k = a; k <= b && k < 64 && k >= 0; k++)
+			m |= 1ull << k;
+		q = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+	return m;
+}
+
+static void s_mask_list(uint64_t m, char *buf, size_t len)
+{
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < 64; k++)
+		if (m & (1ull << k))
+			s_cat(buf, len, "%s%d", buf[0] ? "," : "", k);
+}
+
+/*
+ * NUMA on a client: the NIC toward the nodes on one node, the job threads
+ * on CPUs of another, and every I/O's data crosses the socket interconnect.
+ * Unpinned threads spanning both cannot be judged: the scheduler moves them.
+ */
+static void s_numa(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	const struct bc_use *h = &pts[at].clients[j];
+	uint64_t nic = 0, job = s_node_mask(h->job_numa);
+	char nics[120] = "", nl[64], jl[64];
+	int k;
+
+	(void)n;
+	for (k = 0; k < h->nroutes; k++) {
+		const struct bc_use_route *rt = &h->routes[k];
+
+		if (rt->error[0] || rt->local || !rt->dev[0] || strstr(nics, rt->dev))
+			continue;
+		if (rt->numa_node >= 0 && rt->numa_node < 64)
+			nic |= 1ull << rt->numa_node;
+		s_cat(nics, sizeof(nics), "%s%s", nics[0] ? ", " : "", rt->dev);
+	}
+	s_mask_list(nic, nl, sizeof(nl));
+	/* as the agent wrote them ("0-1"), else from the mask */
+	if (h->job_numa[0])
+		snprintf(jl, sizeof(jl), "%s", h->job_numa);
+	else
+		s_mask_list(job, jl, sizeof(jl));
+	if (!h->numa_nodes && !nics[0]) {
+		e->st = BC_SUS_NOT_MEASURED;
+		return;
+	}
+	if (h->numa_nodes == 1) {
+		s_say(e, BC_SUS_EXCLUDED, 0, 1,
+		      "one NUMA node, job threads on CPUs %s: nothing to cross",
+		      h->job_cpus[0] ? h->job_cpus : "?");
+		return;
+	}
+	if (!nic || !job) {
+		s_say(e, BC_SUS_NOT_MEASURED, NAN, NAN,
+		      "%d NUMA nodes; %s%s report no NUMA node, job threads on CPUs %s (node %s)",
+		      h->numa_nodes, nics[0] ? "NICs " : "no route to a node: the NICs",
+		      nics[0] ? nics : "", h->job_cpus[0] ? h->job_cpus : "?", jl[0] ? jl : "?");
+		return;
+	}
+	if (!(job & ~nic)) {
+		s_say(e, BC_SUS_EXCLUDED, 0, 1,
+		      "NIC %s on node %s, job threads on CPUs %s (node %s): local to the NIC", nics,
+		      nl, h->job_cpus, jl);
+		return;
+	}
+	if (!(job & nic) || h->jobs_pinned) {
+		s_say(e, BC_SUS_IMPLICATED, 1, 1,
+		      "job threads %s on CPUs %s (node %s) while NIC %s is on node %s: "
+		      "%s I/O crosses the socket interconnect",
+		      h->jobs_pinned ? "pinned" : "confined", h->job_cpus, jl, nics, nl,
+		      job & nic ? "part of the" : "every");
+		e->res = "NUMA placement";
+		return;
+	}
+	s_say(e, BC_SUS_NOT_MEASURED, NAN, NAN,
+	      "job threads unpinned over CPUs %s (nodes %s), NIC %s on node %s: the "
+	      "scheduler places them; cpus_allowed on the NIC's node would decide it",
+	      h->job_cpus, jl, nics, nl);
 }
 
 /* more load gave more, or only queued */
@@ -603,6 +925,24 @@ static void s_version(const struct bc_ana_point *p, struct bc_suspect *r)
 	}
 }
 
+/* the clients' NUMA placement; the nodes' is not in node_exporter's series */
+static void s_numa_row(const struct bc_ana_point *pts, int n, int at, struct bc_suspect *r)
+{
+	static const char nodes[] = "nodes: not measured (no NUMA placement series)";
+
+	s_row(pts, n, at, true, s_numa, r);
+	r->cls = "NUMA-remote";
+	r->resource = r->resource ? r->resource : "NUMA placement";
+	/* a remote NIC costs bandwidth and latency; it saturates nothing by itself */
+	if (r->state == BC_SUS_IMPLICATED)
+		r->score = 0.5;
+	if (r->figures[0])
+		s_cat(r->figures, sizeof(r->figures), "; %s", nodes);
+	else
+		snprintf(r->figures, sizeof(r->figures),
+			 "clients: no NUMA facts from the agents; %s", nodes);
+}
+
 /* nodes that plateau alike: every node's throughput within 5% of the others' */
 static void s_cluster(const struct bc_ana_point *p, bool plateau, struct bc_suspects *s)
 {
@@ -674,9 +1014,7 @@ void bc_ana_suspects(const struct bc_ana_point *pts, int n, int at, bool plateau
 	s_net_path(pts, at, &s->row[BC_SUS_NET_PATH]);
 	s_load(pts, n, at, plateau, &s->row[BC_SUS_LOAD]);
 	s->row[BC_SUS_LOAD].resource = "load";
-	s->row[BC_SUS_NUMA].state = BC_SUS_NOT_MEASURED;
-	snprintf(s->row[BC_SUS_NUMA].figures, sizeof(s->row[BC_SUS_NUMA].figures),
-		 "no NUMA placement series from the nodes' counters or the agents");
+	s_numa_row(pts, n, at, &s->row[BC_SUS_NUMA]);
 	s_version(&pts[at], &s->row[BC_SUS_VERSION]);
 	/* the lead: the highest score, ties in the table's order (nodes before clients) */
 	for (k = 0; k < BC_SUS_NR; k++)

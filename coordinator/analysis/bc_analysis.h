@@ -46,6 +46,21 @@
 #define BC_ANA_RISING	     2.0 /* drops/retransmits "rising": x2 and +10/s over the point before */
 #define BC_ANA_BALANCE	     1.15 /* busiest node over the mean: imbalanced */
 
+/* a client's route to one storage-node address */
+#define BC_USE_ROUTES 16
+struct bc_use_route {
+	char node[BC_HF_NAME * 2]; /* the profile's node name */
+	char addr[64];
+	char dev[BC_HF_NAME];  /* the interface it leaves by, "" unknown */
+	char gateway[64];      /* "" on a connected subnet */
+	char bond[BC_HF_NAME]; /* the bond it leaves by (dev or its master), "" none */
+	char error[96];	       /* why there is no route, "" */
+	bool local;	       /* the address is the client's own */
+	double mtu;	       /* what the path carries (the route's metric, else dev's MTU) */
+	double speed_bps;      /* dev's link speed, NaN unknown */
+	int numa_node;	       /* dev's NUMA node, -1 none */
+};
+
 /* one host's use of its resources over a window; NaN = not observed */
 struct bc_use {
 	char name[BC_HF_NAME * 2];
@@ -78,6 +93,15 @@ struct bc_use {
 	double member_max_util, member_min_util; /* the busier direction, of each member's speed */
 	char member_max[BC_HF_NAME], member_min[BC_HF_NAME];
 	char kernel[64]; /* "" unknown */
+	/* a bond's transmit hash policy: a client's from sysfs, a node's from "nic_hash" */
+	char hash_policy[32];
+	/* clients: the route to each node address (the agent's STEP_DONE "net_path") */
+	int nroutes;
+	struct bc_use_route routes[BC_USE_ROUTES];
+	/* clients: NUMA nodes on the host (0 unknown), and where the job threads run */
+	int numa_nodes;
+	char job_cpus[64], job_numa[32]; /* "0-7", "0"; "" unknown */
+	bool jobs_pinned;		 /* cpus_allowed placed them; else the process's CPUs */
 };
 
 /* every figure NaN */
@@ -92,6 +116,12 @@ void bc_use_from_hostfig(struct bc_use *u, const char *name, bool client,
 
 /* the same from a bc_hostfig_json() object (a client's averaged samples) */
 void bc_use_from_json(struct bc_use *u, const char *name, bool client, const cJSON *fig);
+
+/*
+ * A client's routes, bond hash policy and NUMA placement from the agent's
+ * "net_path" object (agent/host/bc_netpath.h); NULL leaves u as it is.
+ */
+void bc_use_net_path(struct bc_use *u, const cJSON *net_path);
 
 /*
  * The client load on a set of volumes: one storage node's, or the ones the

@@ -101,7 +101,7 @@ struct bc_table {
 	bool num[BC_TABLE_COLS];	 /* right-aligned number column */
 	int ncols, nrows, col;		 /* col: cells filled in the last row */
 	struct bc_cell *cells;		 /* nrows x ncols, row-major */
-	char note[160];			 /* a line after the table, or "" */
+	char note[800];			 /* a line after the table (a whole verdict), or "" */
 };
 
 /* cols: NULL-terminated names, "=name" for a number column; NULL on ENOMEM */

@@ -159,7 +159,11 @@ struct bc_table *bc_table_expect(const struct bc_report *r)
 	return t;
 }
 
-/* each analysed step's verdict with its evidence; NULL when no step was analysed */
+/*
+ * Each analysed step's verdict with its evidence; NULL when no step was
+ * analysed. A sweep's points are left out: the sweep's suspects table is
+ * their verdict, and each point's own analysis stays in run.json.
+ */
 struct bc_table *bc_table_verdicts(const struct bc_report *r)
 {
 	static const char *const cols[] = {"step", "verdict", "bottleneck", "evidence", NULL};
@@ -170,6 +174,8 @@ struct bc_table *bc_table_verdicts(const struct bc_report *r)
 	{
 		const cJSON *a = bc_rj(st, "analysis");
 
+		if (bc_rj(st, "sweep_of") && !bc_rj(st, "sweep"))
+			continue;
 		if (!a || (!t && !(t = bc_table_new("Verdicts", cols))))
 			continue;
 		bc_table_text(t, bc_rj_str("", st, "name"));
@@ -490,7 +496,8 @@ struct bc_table *bc_table_suspects(const struct bc_report *r)
 		bc_table_text(t, bc_rj_str("-", row, "hosts"));
 		bc_table_text(t, bc_rj_str("-", row, "figures"));
 	}
-	snprintf(t->note, sizeof(t->note), "Verdict: %.140s", bc_rj_str("-", a, "verdict"));
+	/* the one verdict: the implicated rows above, in one sentence, whole */
+	snprintf(t->note, sizeof(t->note), "Verdict: %s", bc_rj_str("-", a, "verdict"));
 	return t;
 }
 

@@ -171,6 +171,11 @@ int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struc
 			bc_use_from_hostfig(&nodes[i], p->nodes[i].name, false, &fig, names);
 		else
 			bc_use_init(&nodes[i], p->nodes[i].name, false);
+		/* node_exporter's bonding collector has no hash policy: the profile says it */
+		snprintf(nodes[i].hash_policy, sizeof(nodes[i].hash_policy), "%s",
+			 cJSON_GetStringValue(
+			     cJSON_GetObjectItemCaseSensitive(p->nodes[i].json, "nic_hash"))
+			     ?: "");
 		for (op = 0; op < BC_OP_NR; op++)
 			goodput[i] += (double)g->ent[BC_LVL_NODE][i].window.op[op].bytes / secs;
 	}
@@ -185,6 +190,10 @@ int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struc
 			bc_use_from_json(&clients[nc], p->agents[i].name, true, mean);
 		else
 			bc_use_init(&clients[nc], p->agents[i].name, true);
+		bc_use_net_path(&clients[nc], cJSON_GetObjectItemCaseSensitive(
+						  cJSON_GetObjectItemCaseSensitive(
+						      res->agent_totals, p->agents[i].name),
+						  "net_path"));
 		nc++;
 		cJSON_Delete(mean);
 	}

@@ -71,6 +71,21 @@ cJSON *bc_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int id
 		}
 		cJSON_AddItemToArray(vols, o);
 	}
+	/* the agent reports its route to each (STEP_DONE "net_path") */
+	vols = cJSON_AddArrayToObject(b, "node_addresses");
+	for (i = 0; i < f->prof->nnodes; i++) {
+		const cJSON *a;
+
+		cJSON_ArrayForEach(
+		    a, cJSON_GetObjectItemCaseSensitive(f->prof->nodes[i].json, "addresses"))
+		{
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "node", f->prof->nodes[i].name);
+			cJSON_AddStringToObject(o, "address", cJSON_GetStringValue(a));
+			cJSON_AddItemToArray(vols, o);
+		}
+	}
 	return b;
 }
 

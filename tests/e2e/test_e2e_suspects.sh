@@ -106,8 +106,8 @@ cat >"$T/p.json" <<JSON
 {"name": "suspects",
  "agents": [{"name": "client-1", "endpoint": "local"}, {"name": "client-2", "endpoint": "local"},
             {"name": "client-3", "endpoint": "local"}],
- "nodes": [{"name": "node-1", "metrics": ["http://127.0.0.1:$PORT/node-1"], "nic": "bond0", "nic_members": "eth0,eth1"},
-           {"name": "node-2", "metrics": ["http://127.0.0.1:$PORT/node-2"], "nic": "bond0", "nic_members": "eth0,eth1"},
+ "nodes": [{"name": "node-1", "addresses": ["127.0.0.1", "node-1.lab"], "metrics": ["http://127.0.0.1:$PORT/node-1"], "nic": "bond0", "nic_members": "eth0,eth1"},
+           {"name": "node-2", "metrics": ["http://127.0.0.1:$PORT/node-2"], "nic": "bond0", "nic_members": "eth0,eth1", "nic_hash": "layer3+4"},
            {"name": "node-3", "metrics": ["http://127.0.0.1:$PORT/node-3"], "nic": "bond0", "nic_members": "eth0,eth1"}],
  "volumes": [{"agent": "client-1", "path": "${LOOPS[0]}", "node": "node-1"},
              {"agent": "client-2", "path": "${LOOPS[1]}", "node": "node-2"},
@@ -152,7 +152,23 @@ if mtus and mtus != {9000}:
     assert any("client-1 %d" % m in np["figures"] for m in mtus), (np, mtus)
 elif mtus:
     assert np["state"] == "excluded" and "MTU 9000 on every end" in np["figures"], np
-assert rows["NUMA locality"]["state"] == "not measured"
+# each agent's route to node-1's addresses, asked of the kernel: loopback is this host's own
+for s in run["steps"]:
+    for name, t in s["agent_totals"].items():
+        routes = t["net_path"]["routes"]
+        assert [r["address"] for r in routes] == ["127.0.0.1", "node-1.lab"], routes
+        assert routes[0]["node"] == "node-1" and routes[0]["dev"] == "lo" and routes[0]["local"] is True, routes
+        assert "not a numeric" in routes[1]["error"], routes
+        assert t["net_path"]["numa"]["job_cpus"], t["net_path"]
+assert "3 client route(s) to a node address on the client itself" in np["figures"], np
+assert "'node-1.lab' is not a numeric IPv4 or IPv6 address (3 clients)" in np["figures"], np
+assert "node node-2: xmit_hash_policy layer3+4" in np["figures"], np
+# NUMA: this host's node count decides it; the nodes' side is never guessed
+numa = rows["NUMA locality"]
+nnodes = len(glob.glob("/sys/devices/system/node/node[0-9]*"))
+if nnodes == 1:
+    assert numa["state"] == "excluded" and "one NUMA node" in numa["figures"], numa
+assert "nodes: not measured" in numa["figures"], numa
 assert rows["software/kernel version"]["state"] == "excluded", rows["software/kernel version"]
 for s in run["steps"]:
     for n in s["nodes"]:

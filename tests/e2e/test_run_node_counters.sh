@@ -50,7 +50,9 @@ assert dead["scrapes"]["failed"] >= s["seconds"] and len(dead["missing_seconds"]
 h = s["agents"][0]["host"]
 assert h["window"]["cpu_busy_pct"] >= 0 and len(h["series"]["cpu_busy_pct"]) == s["seconds"]
 a = s["analysis"]
-assert a["verdict"] and any("node n1" in e for e in a["evidence"]), a["evidence"]
+assert a["verdict"] and any(h["name"] == "n1" for h in a["use"]["nodes"]), a["use"]
+# the suspects table is the verdict: no per-host USE line repeats it in the evidence
+assert not any(e.startswith("node n1:") and "CPU" in e for e in a["evidence"]), a["evidence"]
 print("node n1 cpu per second:", cpu)
 PY
 # rebuilt from events.jsonl, the run with node counters is the run as written

@@ -255,12 +255,50 @@ static void test_fio(const struct bc_report *r)
 	free(t);
 }
 
+/* a sweep: its suspects table is the verdict, whole; its points' own verdicts are not repeated */
+static void test_sweep_one_verdict(void)
+{
+	static const char run[] =
+	    "{\"steps\": [{\"name\": \"seq-1\", \"sweep_of\": \"seq\", \"sweep_point\": \"1\","
+	    " \"analysis\": {\"verdict\": \"a point's own verdict\", \"bottleneck\": \"-\","
+	    " \"evidence\": [\"node n1: NIC tx 3% rx 0%, CPU 58%\"]}},"
+	    " {\"name\": \"seq-4\", \"sweep_of\": \"seq\", \"sweep_point\": \"4\","
+	    " \"sweep\": {\"param\": \"iodepth\"}, \"analysis\": {\"verdict\": \"core-group-bound: "
+	    "all 3 nodes: 16 of 128 cores at 100% (cores 0-15, the same at every point) while 42% "
+	    "is "
+	    "idle: a fixed group of cores is the limit; client client-2: MTU 1500 via eth1 to 3 "
+	    "nodes whose NICs have 9000 (all 3 nodes flat at 9.23 GB/s each)\", \"bottleneck\": "
+	    "\"nodes node-1, node-2, node-3: core group 100%\", \"evidence\": [\"Little's law\"],"
+	    " \"suspects\": [{\"suspect\": \"node core group\", \"state\": \"implicated\","
+	    " \"score\": 1, \"hosts\": \"node-1, node-2, node-3\", \"figures\": \"16 of "
+	    "128\"}]}}]}";
+	struct bc_report r;
+	char *m;
+
+	memset(&r, 0, sizeof(r));
+	r.run = cJSON_Parse(run);
+	r.expect = cJSON_CreateArray();
+	r.devices = cJSON_CreateObject();
+	CHECK(r.run && r.expect && r.devices);
+	r.run_borrowed = false;
+	m = render(bc_report_md, &r);
+	CHECK_MSG(!strstr(m, "a point's own verdict"), "a sweep point's verdict repeated:\n%s", m);
+	CHECK(!strstr(m, "NIC tx 3%"));
+	CHECK_MSG(strstr(m, "Verdict: core-group-bound: all 3 nodes: 16 of 128 cores") &&
+		      strstr(m, "flat at 9.23 GB/s each)"),
+		  "the suspects' verdict is not whole:\n%s", m);
+	CHECK(strstr(m, "## Suspects (seq-4)") < strstr(m, "## Verdicts"));
+	free(m);
+	bc_report_free(&r);
+}
+
 int main(void)
 {
 	struct bc_report r;
 	char err[512];
 
 	test_escaping();
+	test_sweep_one_verdict();
 	if (bc_report_load(&r, FIXTURE, err, sizeof(err))) {
 		fprintf(stderr, "cannot load %s: %s\n", FIXTURE, err);
 		return 1;

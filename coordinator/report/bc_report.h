@@ -20,6 +20,8 @@
 
 #include "bc_profile.h"
 
+struct bc_secr;
+
 /* what the writers read; all owned by the struct (bc_report_free) */
 struct bc_report {
 	char dir[BC_PATH_MAX];
@@ -36,7 +38,18 @@ struct bc_report {
 	bool run_borrowed; /* run is the caller's (bc_report_write_all_run): not freed here */
 	/* per-second latency from events.jsonl for the heatmaps (report_chart.c), or NULL */
 	struct bc_heat *heat;
+	/* seconds.bin (bc_secfile.h), open when a step's volumes have their series there */
+	struct bc_secr *secr;
 };
+
+/*
+ * entity e's per-second series (run.json "series") in step st: its own, or
+ * for a volume whose series run.json's tree does not hold (the run still
+ * writing, bc_runjson_write), made from seconds.bin into *tmp, which the
+ * caller deletes. NULL when neither has one.
+ */
+const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const cJSON *e,
+			      cJSON **tmp);
 
 /* report.c */
 

@@ -16,6 +16,7 @@
 #include "bc_json.h"
 #include "bc_log.h"
 #include "bc_report.h"
+#include "bc_secfile.h"
 
 const struct bc_report_level bc_report_levels[4] = {
     {"total", "total"}, {"agents", "agent"}, {"nodes", "node"}, {"volumes", "volume"}};
@@ -297,6 +298,54 @@ static void s_devices(struct bc_report *r)
 	cJSON_Delete(ev);
 }
 
+/* seconds.bin when some volume of some step has its series only there */
+static void s_secr_open(struct bc_report *r)
+{
+	char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128];
+	const cJSON *st, *e;
+	bool need = false;
+
+	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
+	{
+		if (!bc_rj(st, "seconds_bin_step"))
+			continue;
+		cJSON_ArrayForEach(e, bc_rj(st, "volumes")) need |= !bc_rj(e, "series");
+		if (need)
+			break;
+	}
+	if (!need || !(r->secr = calloc(1, sizeof(*r->secr))))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", r->dir, BC_SECF_NAME);
+	if (bc_secr_open(r->secr, path, false, err, sizeof(err))) {
+		bc_warn("the volumes' per-second figures are left out of the reports: %s", err);
+		free(r->secr);
+		r->secr = NULL;
+	}
+}
+
+const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const cJSON *e,
+			      cJSON **tmp)
+{
+	const cJSON *ser = bc_rj(e, "series"), *ord = bc_rj(st, "seconds_bin_step");
+	uint32_t k, n = (uint32_t)fmax(0, bc_rj_num(st, "seconds"));
+	struct bc_secrow *rows;
+	int i;
+
+	*tmp = NULL;
+	if (ser || !r->secr || !cJSON_IsNumber(ord))
+		return ser;
+	i = bc_secr_find(r->secr, (uint32_t)ord->valuedouble, BC_LVL_VOLUME,
+			 bc_rj_str("", e, "name"));
+	rows = i >= 0 ? calloc(n + 1, sizeof(*rows)) : NULL;
+	if (!rows)
+		return NULL;
+	for (k = 0; k < n; k++)
+		bc_secr_row(r->secr, (uint32_t)ord->valuedouble, k, BC_LVL_VOLUME, i, &rows[k]);
+	*tmp = bc_result_series_json(rows, n, NULL);
+	free(rows);
+	return *tmp;
+}
+
 /* bc_report_load, with run (borrowed) when the caller has it */
 static int s_load(struct bc_report *r, const char *dir, cJSON *run, char *err, size_t errlen)
 {
@@ -318,6 +367,7 @@ static int s_load(struct bc_report *r, const char *dir, cJSON *run, char *err, s
 	r->devices = cJSON_CreateObject();
 	s_devices(r);
 	r->expect = bc_report_expect_eval(r->profile, r->run);
+	s_secr_open(r);
 	if (!r->devices || !r->expect) {
 		snprintf(err, errlen, "out of memory");
 		bc_report_free(r);
@@ -339,6 +389,10 @@ void bc_report_free(struct bc_report *r)
 	cJSON_Delete(r->devices);
 	cJSON_Delete(r->expect);
 	bc_heat_free(r->heat);
+	if (r->secr) {
+		bc_secr_close(r->secr);
+		free(r->secr);
+	}
 	memset(r, 0, sizeof(*r));
 }
 

@@ -121,7 +121,7 @@ static cJSON *s_all_json(const struct bc_volstat *a)
  * record is null throughout (nothing was measured, not zero I/Os); one
  * with records but no I/O has its counts and null latencies.
  */
-static cJSON *s_series_json(const struct bc_entity *e, uint32_t seconds, const uint32_t *rep)
+cJSON *bc_result_series_json(const struct bc_secrow *rows, uint32_t seconds, const uint32_t *rep)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *iops = cJSON_AddArrayToObject(o, "iops"), *mbps = cJSON_AddArrayToObject(o, "mbps");
@@ -140,7 +140,7 @@ static cJSON *s_series_json(const struct bc_entity *e, uint32_t seconds, const u
 	int op;
 
 	for (k = 0; k < seconds; k++) {
-		const struct bc_secrow *r = &e->secs[k];
+		const struct bc_secrow *r = &rows[k];
 		uint64_t ios = 0, bytes = 0;
 		bool ran = r->reports > 0, lat;
 
@@ -217,9 +217,16 @@ static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, i
 		s_add_hists(o, &e->window);
 	cJSON_AddStringToObject(o, "name", e->name);
 	cJSON_AddItemToObject(o, "all_intervals", s_all_json(&e->all));
+	/*
+	 * a volume's series is read back from seconds.bin when run.json is
+	 * written (bc_runjson_write): 16,000 of them are most of a step's JSON
+	 */
+	if (lvl == BC_LVL_VOLUME && g->secw_on)
+		return o;
 	cJSON_AddItemToObject(
 	    o, "series",
-	    s_series_json(e, g->seconds, lvl == BC_LVL_TOTAL ? g->agents_reported : NULL));
+	    bc_result_series_json(e->secs, g->seconds,
+				  lvl == BC_LVL_TOTAL ? g->agents_reported : NULL));
 	return o;
 }
 
@@ -510,6 +517,9 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 		cJSON_AddStringToObject(o, "error", r->error);
 	cJSON_AddItemToObject(o, "workload", bc_workload_to_json(&r->step->wl));
 	bc_json_add_u64(o, "start_ns", r->start_ns);
+	/* its seconds in seconds.bin (bc_secfile.h), by this ordinal */
+	if (g->secw_on)
+		cJSON_AddNumberToObject(o, "seconds_bin_step", g->secw_step);
 	cJSON_AddNumberToObject(o, "seconds", g->seconds);
 	cJSON_AddNumberToObject(o, "measured_from_second", g->ramp_s);
 	/* the window's figures are over the seconds that carried records */

@@ -679,6 +679,27 @@ static int s_scan(struct bc_secr *r, bool check)
 	return 0;
 }
 
+/* an indexed file's frames up to its index at end, each CRC checked: truncated at a bad one */
+static void s_check_frames(struct bc_secr *r, uint64_t end)
+{
+	uint64_t off = S_HDR;
+
+	while (off < end) {
+		uint8_t *p;
+		uint32_t len;
+		int type;
+
+		if (s_read_frame(r, off, &type, &p, &len, true)) {
+			r->truncated = true;
+			r->valid_bytes = off;
+			return;
+		}
+		free(p);
+		r->frames++;
+		off += S_FRAME + len;
+	}
+}
+
 /* the index frame at off (trailer present) */
 static int s_load_index(struct bc_secr *r, uint64_t off)
 {
@@ -787,8 +808,9 @@ int bc_secr_open(struct bc_secr *r, const char *path, bool check_crc, char *err,
 		r->indexed = true;
 		r->valid_bytes = r->size;
 		/* every frame checked too when asked: the index alone proves only itself */
-		if (!check_crc)
-			goto out;
+		if (check_crc)
+			s_check_frames(r, s_get64(t + 8));
+		goto out;
 	}
 	/* no (good) index: the frames themselves, as far as they go */
 	while (r->nsteps)

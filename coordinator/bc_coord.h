@@ -407,5 +407,6 @@ int bc_cmd_keygen(int argc, char **argv);
 int bc_cmd_trust(int argc, char **argv);   /* cmd_keys.c */
 int bc_cmd_keyscan(int argc, char **argv); /* cmd_keys.c */
 int bc_cmd_discover(int argc, char **argv);
+int bc_cmd_dump_seconds(int argc, char **argv); /* cmd_dump.c */
 
 #endif

@@ -89,8 +89,15 @@ int bc_secr_open(struct bc_secr *r, const char *path, bool check_crc, char *err,
 void bc_secr_close(struct bc_secr *r);
 /* step ord, NULL when the file has none */
 const struct bc_secr_step *bc_secr_step(const struct bc_secr *r, uint32_t ord);
-/* the index of the entity of level lvl named name in step s, -1 when none */
+/* the index of an entity of level lvl named name in step s (any, if several), -1 when none */
 int bc_secr_find(const struct bc_secr *r, uint32_t ord, int lvl, const char *name);
+/*
+ * the first entity i >= from of level lvl named name in step ord, -1 when
+ * none. Volume names repeat ("a:null" for each null volume of agent a):
+ * a list of them in profile order (run.json's volumes[], which leaves out
+ * whole agents) is matched by walking it with this, from the last match + 1.
+ */
+int bc_secr_next(const struct bc_secr *r, uint32_t ord, int lvl, int from, const char *name);
 /*
  * entity (lvl, i)'s row of second k: 0, or -ENOENT when k was never
  * written (the row is zeroed: no record), -EIO/-EBADMSG on a bad file

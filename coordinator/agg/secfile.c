@@ -884,6 +884,19 @@ int bc_secr_find(const struct bc_secr *r, uint32_t ord, int lvl, const char *nam
 	return -1;
 }
 
+int bc_secr_next(const struct bc_secr *r, uint32_t ord, int lvl, int from, const char *name)
+{
+	const struct bc_secr_step *s = bc_secr_step(r, ord);
+	int i;
+
+	if (!s || lvl < 0 || lvl >= BC_LVL_NR || !name)
+		return -1;
+	for (i = from < 0 ? 0 : from; i < s->nent[lvl]; i++)
+		if (!strcmp(s->names[lvl][i], name))
+			return i;
+	return -1;
+}
+
 int bc_secr_row(const struct bc_secr *r, uint32_t ord, uint32_t k, int lvl, int i,
 		struct bc_secrow *row)
 {

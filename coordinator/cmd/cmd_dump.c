@@ -79,8 +79,9 @@ static void s_row(const struct bc_secr_step *s, uint32_t k, int lvl, int i,
 	if (json) {
 		printf("{\"step\":%u,\"step_name\":", s->ord);
 		s_jstr(s->name);
-		printf(",\"second\":%u,\"phase\":\"%s\",\"level\":\"%s\",\"entity\":", k,
-		       k < s->ramp_s ? "ramp" : "run", s_levels[lvl]);
+		printf(",\"second\":%u,\"phase\":\"%s\",\"level\":\"%s\",\"index\":%d,"
+		       "\"entity\":",
+		       k, k < s->ramp_s ? "ramp" : "run", s_levels[lvl], i);
 		s_jstr(s->names[lvl][i]);
 		for (f = 0; f < S_NFIELDS; f++)
 			printf(",\"%s\":%" PRIu64, s_fields[f], v[f]);
@@ -89,7 +90,7 @@ static void s_row(const struct bc_secr_step *s, uint32_t k, int lvl, int i,
 	}
 	printf("%u,", s->ord);
 	s_csv(s->name);
-	printf(",%u,%s,%s,", k, k < s->ramp_s ? "ramp" : "run", s_levels[lvl]);
+	printf(",%u,%s,%s,%d,", k, k < s->ramp_s ? "ramp" : "run", s_levels[lvl], i);
 	s_csv(s->names[lvl][i]);
 	for (f = 0; f < S_NFIELDS; f++)
 		printf(",%" PRIu64, v[f]);
@@ -107,15 +108,16 @@ static void s_hist(const struct bc_secr_step *s, uint32_t k, int lvl, int i,
 			if (!h[o].buckets[b])
 				continue;
 			if (json) {
-				printf("{\"step\":%u,\"second\":%u,\"level\":\"%s\",\"entity\":",
-				       s->ord, k, s_levels[lvl]);
+				printf("{\"step\":%u,\"second\":%u,\"level\":\"%s\",\"index\":%d,"
+				       "\"entity\":",
+				       s->ord, k, s_levels[lvl], i);
 				s_jstr(s->names[lvl][i]);
 				printf(",\"op\":\"%s\",\"bucket\":%u,\"mid_ns\":%" PRIu64
 				       ",\"count\":%" PRIu64 "}\n",
 				       bc_op_names[o], b, bc_hist_bucket_mid(b), h[o].buckets[b]);
 				continue;
 			}
-			printf("%u,%u,%s,", s->ord, k, s_levels[lvl]);
+			printf("%u,%u,%s,%d,", s->ord, k, s_levels[lvl], i);
 			s_csv(s->names[lvl][i]);
 			printf(",%s,%u,%" PRIu64 ",%" PRIu64 "\r\n", bc_op_names[o], b,
 			       bc_hist_bucket_mid(b), h[o].buckets[b]);
@@ -239,9 +241,9 @@ int bc_cmd_dump_seconds(int argc, char **argv)
 			"frame",
 			path);
 	if (!json && hist)
-		fputs("step,second,level,entity,op,bucket,mid_ns,count\r\n", stdout);
+		fputs("step,second,level,index,entity,op,bucket,mid_ns,count\r\n", stdout);
 	else if (!json) {
-		fputs("step,step_name,second,phase,level,entity", stdout);
+		fputs("step,step_name,second,phase,level,index,entity", stdout);
 		for (f = 0; f < S_NFIELDS; f++)
 			printf(",%s", s_fields[f]);
 		fputs("\r\n", stdout);

@@ -20,7 +20,7 @@
 
 #include "bc_profile.h"
 
-struct bc_secr;
+struct bc_report_secf;
 
 /* what the writers read; all owned by the struct (bc_report_free) */
 struct bc_report {
@@ -38,8 +38,11 @@ struct bc_report {
 	bool run_borrowed; /* run is the caller's (bc_report_write_all_run): not freed here */
 	/* per-second latency from events.jsonl for the heatmaps (report_chart.c), or NULL */
 	struct bc_heat *heat;
-	/* seconds.bin (bc_secfile.h), open when a step's volumes have their series there */
-	struct bc_secr *secr;
+	/*
+	 * seconds.bin (bc_secfile.h), open when a step's volumes have their
+	 * series there, and where bc_report_series last found one (report.c)
+	 */
+	struct bc_report_secf *secf;
 };
 
 /*

@@ -298,8 +298,19 @@ static void s_devices(struct bc_report *r)
 	cJSON_Delete(ev);
 }
 
+/*
+ * seconds.bin, and a cursor: volume names repeat, so a volume of run.json
+ * is matched by walking its step's volumes[] in order (bc_secr_next); the
+ * writers ask for them in that order, and the cursor makes that O(1) each.
+ */
+struct bc_report_secf {
+	struct bc_secr r;
+	const cJSON *st, *e; /* the volume found last, of step st */
+	int i;		     /* its index in seconds.bin */
+};
+
 /* seconds.bin when some volume of some step has its series only there */
-static void s_secr_open(struct bc_report *r)
+static void s_secf_open(struct bc_report *r)
 {
 	char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128];
 	const cJSON *st, *e;
@@ -313,14 +324,37 @@ static void s_secr_open(struct bc_report *r)
 		if (need)
 			break;
 	}
-	if (!need || !(r->secr = calloc(1, sizeof(*r->secr))))
+	if (!need || !(r->secf = calloc(1, sizeof(*r->secf))))
 		return;
 	snprintf(path, sizeof(path), "%s/%s", r->dir, BC_SECF_NAME);
-	if (bc_secr_open(r->secr, path, false, err, sizeof(err))) {
+	if (bc_secr_open(&r->secf->r, path, false, err, sizeof(err))) {
 		bc_warn("the volumes' per-second figures are left out of the reports: %s", err);
-		free(r->secr);
-		r->secr = NULL;
+		free(r->secf);
+		r->secf = NULL;
 	}
+}
+
+/* volume e of step st (ordinal ord): its index in seconds.bin, -1 when none */
+static int s_secf_volume(struct bc_report_secf *c, const cJSON *st, uint32_t ord, const cJSON *e)
+{
+	const cJSON *x = bc_rj(st, "volumes")->child;
+	int i = -1;
+
+	if (c->st == st && c->e && c->e->next == e) {
+		x = e;
+		i = c->i;
+	} else if (c->st == st && c->e == e) {
+		return c->i;
+	}
+	for (; x; x = x->next) {
+		i = bc_secr_next(&c->r, ord, BC_LVL_VOLUME, i + 1, bc_rj_str("", x, "name"));
+		if (i < 0 || x == e)
+			break;
+	}
+	c->st = st;
+	c->e = i >= 0 ? e : NULL;
+	c->i = i;
+	return i;
 }
 
 const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const cJSON *e,
@@ -332,15 +366,14 @@ const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const 
 	int i;
 
 	*tmp = NULL;
-	if (ser || !r->secr || !cJSON_IsNumber(ord))
+	if (ser || !r->secf || !cJSON_IsNumber(ord) || !bc_rj(st, "volumes"))
 		return ser;
-	i = bc_secr_find(r->secr, (uint32_t)ord->valuedouble, BC_LVL_VOLUME,
-			 bc_rj_str("", e, "name"));
+	i = s_secf_volume(r->secf, st, (uint32_t)ord->valuedouble, e);
 	rows = i >= 0 ? calloc(n + 1, sizeof(*rows)) : NULL;
 	if (!rows)
 		return NULL;
 	for (k = 0; k < n; k++)
-		bc_secr_row(r->secr, (uint32_t)ord->valuedouble, k, BC_LVL_VOLUME, i, &rows[k]);
+		bc_secr_row(&r->secf->r, (uint32_t)ord->valuedouble, k, BC_LVL_VOLUME, i, &rows[k]);
 	*tmp = bc_result_series_json(rows, n, NULL);
 	free(rows);
 	return *tmp;
@@ -367,7 +400,7 @@ static int s_load(struct bc_report *r, const char *dir, cJSON *run, char *err, s
 	r->devices = cJSON_CreateObject();
 	s_devices(r);
 	r->expect = bc_report_expect_eval(r->profile, r->run);
-	s_secr_open(r);
+	s_secf_open(r);
 	if (!r->devices || !r->expect) {
 		snprintf(err, errlen, "out of memory");
 		bc_report_free(r);
@@ -389,9 +422,9 @@ void bc_report_free(struct bc_report *r)
 	cJSON_Delete(r->devices);
 	cJSON_Delete(r->expect);
 	bc_heat_free(r->heat);
-	if (r->secr) {
-		bc_secr_close(r->secr);
-		free(r->secr);
+	if (r->secf) {
+		bc_secr_close(&r->secf->r);
+		free(r->secf);
 	}
 	memset(r, 0, sizeof(*r));
 }

@@ -38,10 +38,11 @@ static int s_put_key(FILE *f, const char *key)
 
 /* volume e of step ord without its series: e plus the series from the file */
 static int s_put_volume(FILE *f, const cJSON *e, const struct bc_secr *sr, uint32_t ord,
-			uint32_t seconds, struct bc_secrow *rows, bool *missing)
+			uint32_t seconds, struct bc_secrow *rows, int *at, bool *missing)
 {
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
-	int i = sr ? bc_secr_find(sr, ord, BC_LVL_VOLUME, name) : -1, rc;
+	/* names repeat: the next one in profile order (bc_secr_next) */
+	int i = sr ? bc_secr_next(sr, ord, BC_LVL_VOLUME, *at, name) : -1, rc;
 	char *t = bc_json_print(e, false);
 	size_t n = t ? strlen(t) : 0;
 	cJSON *ser;
@@ -49,6 +50,8 @@ static int s_put_volume(FILE *f, const cJSON *e, const struct bc_secr *sr, uint3
 
 	if (!t)
 		return -ENOMEM;
+	if (i >= 0)
+		*at = i + 1;
 	if (i < 0 || n < 2 || t[n - 1] != '}') {
 		*missing = true;
 		rc = fputs(t, f) < 0 ? -EIO : 0;
@@ -82,7 +85,7 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 	uint32_t ord = cJSON_IsNumber(ordj) ? (uint32_t)ordj->valuedouble : 0;
 	uint32_t seconds = secs > 0 ? (uint32_t)secs : 0;
 	struct bc_secrow *rows = NULL;
-	int rc = 0;
+	int rc = 0, at = 0;
 
 	if (!cJSON_IsNumber(ordj))
 		return s_put_json(f, st, false);
@@ -107,6 +110,7 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 		}
 		if (fputs("[\n", f) < 0)
 			rc = -EIO;
+		at = 0;
 		cJSON_ArrayForEach(e, it)
 		{
 			if (rc)
@@ -116,7 +120,7 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 			if (!rc && cJSON_HasObjectItem(e, "series"))
 				rc = s_put_json(f, e, false);
 			else if (!rc)
-				rc = s_put_volume(f, e, sr, ord, seconds, rows, missing);
+				rc = s_put_volume(f, e, sr, ord, seconds, rows, &at, missing);
 		}
 		if (!rc && fputc(']', f) < 0)
 			rc = -EIO;

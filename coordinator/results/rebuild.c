@@ -175,6 +175,7 @@ static void s_end_step(struct s_replay *r)
 static int s_step_start(struct s_replay *r, const cJSON *ev)
 {
 	int idx = (int)s_num(ev, "step"), rc;
+	const char *ename;
 
 	s_end_step(r);
 	if (idx < 0 || idx >= r->prof->nsteps)
@@ -205,7 +206,9 @@ static int s_step_start(struct s_replay *r, const cJSON *ev)
 	r->in_step = true;
 	rc = bc_agg_init(&r->res.agg, r->prof, r->res.step);
 	r->res.agg.volnode = r->volnode;
-	if (!rc && r->secw)
+	/* in seconds.bin like the live run's: a step that started (not one PREPARE failed) */
+	ename = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "event"));
+	if (!rc && r->secw && ename && !strcmp(ename, "step_start"))
 		rc = bc_agg_secfile_begin(&r->res.agg, r->secw, r->secw_steps++, idx, r->step.name);
 	return rc;
 }

@@ -322,11 +322,6 @@ cJSON *bc_result_step_json(const struct bc_step_result *r);
 void bc_step_result_free(struct bc_step_result *r);
 void bc_result_print_step(FILE *f, const struct bc_step_result *r);
 /*
- * an entity's per-second series (run.json "series") from its rows [seconds];
- * rep: agents reported per second (the total's), or NULL
- */
-cJSON *bc_result_series_json(const struct bc_secrow *rows, uint32_t seconds, const uint32_t *rep);
-/*
  * runjson.c: write run (the run.json tree) to dir/run.json, each step's
  * volumes without a "series" given theirs from the seconds file secf
  * (NULL: dir/seconds.bin); write then rename. 0 or -errno.

@@ -13,12 +13,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bc_json.h"
 #include "bc_secfile.h"
 #include "bc_varint.h"
 
@@ -115,6 +117,72 @@ static void s_row_set(struct bc_secrow *r, const uint64_t f[S_ROW_FIELDS])
 	r->p999_ns = f[14];
 	r->p9999_ns = f[15];
 	r->max_ns = f[16];
+}
+
+/* ---- run.json's series from rows ---- */
+
+/* the figures' rules of run.json (results.c): us, 3 decimals, null where not measured */
+static double s_us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+static cJSON *s_fig(double v, bool measured)
+{
+	return measured ? cJSON_CreateNumber(round(v * 1000.0) / 1000.0) : cJSON_CreateNull();
+}
+
+/*
+ * columnar per-second series: one array per figure. A second without a
+ * record is null throughout (nothing was measured, not zero I/Os); one
+ * with records but no I/O has its counts and null latencies.
+ */
+cJSON *bc_secrow_series_json(const struct bc_secrow *rows, uint32_t seconds, const uint32_t *rep)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *iops = cJSON_AddArrayToObject(o, "iops"), *mbps = cJSON_AddArrayToObject(o, "mbps");
+	cJSON *rd = cJSON_AddArrayToObject(o, "read_iops");
+	cJSON *mean = cJSON_AddArrayToObject(o, "lat_mean_us");
+	cJSON *p50 = cJSON_AddArrayToObject(o, "lat_p50_us");
+	cJSON *p90 = cJSON_AddArrayToObject(o, "lat_p90_us");
+	cJSON *p99 = cJSON_AddArrayToObject(o, "lat_p99_us");
+	cJSON *p999 = cJSON_AddArrayToObject(o, "lat_p99.9_us");
+	cJSON *p9999 = cJSON_AddArrayToObject(o, "lat_p99.99_us");
+	cJSON *mx = cJSON_AddArrayToObject(o, "lat_max_us");
+	cJSON *er = cJSON_AddArrayToObject(o, "errors");
+	cJSON *rp = rep ? cJSON_AddArrayToObject(o, "agents_reported") : NULL;
+	cJSON *late = cJSON_AddArrayToObject(o, "late_records");
+	uint32_t k;
+	int op;
+
+	for (k = 0; k < seconds; k++) {
+		const struct bc_secrow *r = &rows[k];
+		uint64_t ios = 0, bytes = 0;
+		bool ran = r->reports > 0, lat;
+
+		for (op = 0; op < BC_OP_NR; op++) {
+			ios += r->ios[op];
+			bytes += r->bytes[op];
+		}
+		lat = ran && ios;
+		cJSON_AddItemToArray(iops, ran ? bc_json_u64(ios) : cJSON_CreateNull());
+		cJSON_AddItemToArray(mbps, s_fig((double)bytes / 1e6, ran));
+		cJSON_AddItemToArray(rd,
+				     ran ? bc_json_u64(r->ios[BC_OP_READ]) : cJSON_CreateNull());
+		cJSON_AddItemToArray(mean, s_fig(ios ? s_us(r->lat_sum_ns) / (double)ios : 0, lat));
+		cJSON_AddItemToArray(p50, s_fig(s_us(r->p50_ns), lat));
+		cJSON_AddItemToArray(p90, s_fig(s_us(r->p90_ns), lat));
+		cJSON_AddItemToArray(p99, s_fig(s_us(r->p99_ns), lat));
+		cJSON_AddItemToArray(p999, s_fig(s_us(r->p999_ns), lat));
+		cJSON_AddItemToArray(p9999, s_fig(s_us(r->p9999_ns), lat));
+		cJSON_AddItemToArray(late, cJSON_CreateNumber(r->late));
+		cJSON_AddItemToArray(mx, s_fig(s_us(r->max_ns), lat));
+		cJSON_AddItemToArray(er, ran ? bc_json_u64(r->errors + r->short_ios)
+					     : cJSON_CreateNull());
+		if (rp)
+			cJSON_AddItemToArray(rp, cJSON_CreateNumber(rep[k]));
+	}
+	return o;
 }
 
 /* ---- writer ---- */

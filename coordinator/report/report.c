@@ -374,7 +374,7 @@ const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const 
 		return NULL;
 	for (k = 0; k < n; k++)
 		bc_secr_row(&r->secf->r, (uint32_t)ord->valuedouble, k, BC_LVL_VOLUME, i, &rows[k]);
-	*tmp = bc_result_series_json(rows, n, NULL);
+	*tmp = bc_secrow_series_json(rows, n, NULL);
 	free(rows);
 	return *tmp;
 }

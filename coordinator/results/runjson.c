@@ -5,7 +5,7 @@
  * volume-second): those are read back from seconds.bin one volume at a
  * time while the file is written, so the text is never whole in memory
  * either. What comes out parses to what one tree with every series would
- * print (bc_result_series_json makes both).
+ * print (bc_secrow_series_json makes both).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,7 +66,7 @@ static int s_put_volume(FILE *f, const cJSON *e, const struct bc_secr *sr, uint3
 			return rc;
 		}
 	}
-	ser = bc_result_series_json(rows, seconds, NULL);
+	ser = bc_secrow_series_json(rows, seconds, NULL);
 	t[n - 1] = 0;
 	rc = fputs(t, f) < 0 || fputs(n > 2 ? ",\"series\":" : "\"series\":", f) < 0 ? -EIO : 0;
 	if (!rc)

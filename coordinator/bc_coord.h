@@ -179,6 +179,8 @@ struct bc_rundir {
 	size_t line_cap;
 	struct bc_rundir_writer *writer; /* rundir.c: the thread that writes events.jsonl */
 	bool compact; /* "stats" events as base64 STATS bodies (BC_EVENTS_COMPACT) */
+	struct bc_secw *secw; /* seconds.bin (bc_secfile.h), closed with the directory */
+	uint32_t secw_steps;  /* steps written into it so far (the next one's ordinal) */
 };
 int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, char *err,
 		     size_t errlen);
@@ -262,6 +264,11 @@ struct bc_agg {
 	uint32_t spilled; /* rows_map: g->closed at the last write-out and drop */
 	int scratch_n;
 	struct bc_aggpool *pool; /* worker threads (aggpool.c), NULL: serial */
+	/* seconds.bin (bc_secfile.h): each second written as it closes */
+	struct bc_secw *secw;	/* NULL: not written (before START, or ended) */
+	uint32_t secw_step;	/* this step's ordinal in it */
+	bool secw_on;		/* the step is in the file: run.json's volume series come from it */
+	uint32_t *secw_reports; /* [seconds]: the total's reports when k's rows were written */
 };
 
 int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_step *st);
@@ -283,6 +290,16 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k);
  * 1,000 agents, on the critical path of that second's lag).
  */
 void bc_agg_rows_ahead(struct bc_agg *g);
+/*
+ * seconds.bin: from now on write each second of g into w as it closes, as
+ * step ord (profile step idx, named name); 0 or -errno. _end: the seconds
+ * that late records changed after they were written, again, and the
+ * step's end; call after bc_agg_finish (and a size-based trim).
+ */
+struct bc_secw;
+int bc_agg_secfile_begin(struct bc_agg *g, struct bc_secw *w, uint32_t ord, int idx,
+			 const char *name);
+void bc_agg_secfile_end(struct bc_agg *g);
 /*
  * aggpool.c: aggregation on worker threads, results identical to the serial
  * path. bc_agg_pool_start: threads workers (0: stay serial); 0 or -errno.
@@ -326,6 +343,12 @@ cJSON *bc_result_step_json(const struct bc_step_result *r);
 void bc_step_result_free(struct bc_step_result *r);
 /* the step's table on f, fitted to cols columns (bc_live_cols(); 0: full width) */
 void bc_result_print_step(FILE *f, const struct bc_step_result *r, int cols);
+/*
+ * runjson.c: write run (the run.json tree) to dir/run.json, each step's
+ * volumes without a "series" given theirs from the seconds file secf
+ * (NULL: dir/seconds.bin); write then rename. 0 or -errno.
+ */
+int bc_runjson_write(const char *dir, const cJSON *run, const char *secf);
 /* one row of figures: IOPS, MB/s, latency percentiles for a window */
 cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds);
 /* seconds of the measured window in which e received at least one record */
@@ -401,5 +424,6 @@ int bc_cmd_keygen(int argc, char **argv);
 int bc_cmd_trust(int argc, char **argv);   /* cmd_keys.c */
 int bc_cmd_keyscan(int argc, char **argv); /* cmd_keys.c */
 int bc_cmd_discover(int argc, char **argv);
+int bc_cmd_dump_seconds(int argc, char **argv); /* cmd_dump.c */
 
 #endif

@@ -34,6 +34,8 @@
 #include "bc_agglane.h"
 #include "bc_coord.h"
 #include "bc_json.h"
+#include "bc_log.h"
+#include "bc_secfile.h"
 #include "bc_volnode.h"
 
 /*
@@ -50,6 +52,8 @@ struct bc_rhist {
 };
 
 #define S_RH_SLACK 64
+
+static void s_secfile_fail(struct bc_agg *g);
 
 /*
  * e comes zeroed from calloc: a memset would make all of its 350 KB
@@ -255,6 +259,7 @@ void bc_agg_free(struct bc_agg *g)
 	}
 	if (g->rows_map)
 		munmap(g->rows_map, g->rows_map_len);
+	free(g->secw_reports);
 	free(g->scratch);
 	free(g->touch);
 	free(g->asum);
@@ -924,6 +929,7 @@ void bc_agg_lanes_merge(struct bc_agg *g, struct bc_agg_lane *lanes, int n, cons
 
 void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 {
+	struct bc_secw *sw;
 	int lvl, i, o;
 
 	if (k >= g->seconds)
@@ -931,6 +937,10 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 	/* every record handed to a worker is in, and the partial nodes and total merged */
 	if (g->pool)
 		bc_aggpool_settle(g);
+	/* seconds.bin: the merged histograms of this second, before they are dropped */
+	sw = k >= g->closed ? g->secw : NULL;
+	if (sw && bc_secw_hist_begin(sw, g->secw_step, k))
+		s_secfile_fail(g);
 	/* volumes and agents have theirs from their record; nodes and the total merge here */
 	for (lvl = BC_LVL_NODE; lvl < BC_LVL_NR; lvl++) {
 		for (i = 0; i < g->nent[lvl]; i++) {
@@ -949,6 +959,8 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 			for (o = 0; o < BC_OP_NR; o++)
 				bc_hist_moments(ops[o], h->lo, h->n, m);
 			e->secs[k].lat_sd_ns = (uint64_t)llround(bc_hist_stddev(m));
+			if (sw && g->secw && bc_secw_hist_add(sw, lvl, i, h->lo, h->n, ops))
+				s_secfile_fail(g);
 			for (o = 0; k >= g->ramp_s && o < BC_OP_NR; o++) {
 				struct bc_hist *w = &e->window.op[o].hist;
 
@@ -961,8 +973,64 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 			e->sec_hist[k] = NULL;
 		}
 	}
+	if (sw && g->secw && (bc_secw_hist_end(sw) || bc_secw_rows(sw, g->secw_step, g, k)))
+		s_secfile_fail(g);
+	if (sw && g->secw) {
+		g->secw_reports[k] = g->ent[BC_LVL_TOTAL][0].secs[k].reports;
+		bc_secw_flush(g->secw); /* a reader (or a crash) sees whole seconds */
+	}
 	if (k + 1 > g->closed)
 		g->closed = k + 1;
+}
+
+/*
+ * A write that failed (disk full) stops the file for this step, and the
+ * step's volume series come from memory as before: run.json stays whole.
+ */
+static void s_secfile_fail(struct bc_agg *g)
+{
+	if (g->secw)
+		bc_warn("seconds.bin: a write failed: the step's per-second data is in "
+			"run.json and events.jsonl only");
+	g->secw = NULL;
+	g->secw_on = false;
+}
+
+int bc_agg_secfile_begin(struct bc_agg *g, struct bc_secw *w, uint32_t ord, int idx,
+			 const char *name)
+{
+	int rc;
+
+	if (!w)
+		return 0;
+	g->secw_reports = calloc(g->seconds + 1, sizeof(uint32_t));
+	if (!g->secw_reports)
+		return -ENOMEM;
+	rc = bc_secw_step(w, ord, idx, name, g);
+	if (rc)
+		return rc;
+	g->secw = w;
+	g->secw_step = ord;
+	g->secw_on = true;
+	return 0;
+}
+
+void bc_agg_secfile_end(struct bc_agg *g)
+{
+	uint32_t k;
+
+	if (!g->secw)
+		return;
+	/* late records after a second was written: its rows again (the later ones count) */
+	for (k = 0; k < g->closed && k < g->seconds; k++)
+		if (g->ent[BC_LVL_TOTAL][0].secs[k].reports != g->secw_reports[k] &&
+		    bc_secw_rows(g->secw, g->secw_step, g, k)) {
+			s_secfile_fail(g);
+			return;
+		}
+	if (bc_secw_end(g->secw, g->secw_step, g->seconds) || bc_secw_flush(g->secw))
+		s_secfile_fail(g);
+	g->secw = NULL;
 }
 
 void bc_agg_rows_ahead(struct bc_agg *g)

@@ -21,6 +21,7 @@
 #include "bc_json.h"
 #include "bc_log.h"
 #include "bc_report.h"
+#include "bc_secfile.h"
 
 static void s_usage(FILE *f)
 {
@@ -213,7 +214,8 @@ static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJ
 {
 	int rc;
 
-	rc = bc_rundir_write_json(rd, "run.json", run);
+	bc_secw_flush(rd->secw);
+	rc = bc_runjson_write(rd->path, run, NULL);
 	if (rc)
 		bc_error("cannot write '%s/run.json': %s", rd->path, strerror(-rc));
 	else if (reports)

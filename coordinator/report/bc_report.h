@@ -20,6 +20,8 @@
 
 #include "bc_profile.h"
 
+struct bc_report_secf;
+
 /* what the writers read; all owned by the struct (bc_report_free) */
 struct bc_report {
 	char dir[BC_PATH_MAX];
@@ -38,7 +40,21 @@ struct bc_report {
 	struct bc_heat *heat;
 	/* summary.md carries vdbench's interval table (run --format vdbench, report --format) */
 	bool vdbench;
+	/*
+	 * seconds.bin (bc_secfile.h), open when a step's volumes have their
+	 * series there, and where bc_report_series last found one (report.c)
+	 */
+	struct bc_report_secf *secf;
 };
+
+/*
+ * entity e's per-second series (run.json "series") in step st: its own, or
+ * for a volume whose series run.json's tree does not hold (the run still
+ * writing, bc_runjson_write), made from seconds.bin into *tmp, which the
+ * caller deletes. NULL when neither has one.
+ */
+const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const cJSON *e,
+			      cJSON **tmp);
 
 /* report.c */
 

@@ -16,6 +16,7 @@
 #include "bc_json.h"
 #include "bc_log.h"
 #include "bc_report.h"
+#include "bc_secfile.h"
 
 const struct bc_report_level bc_report_levels[4] = {
     {"total", "total"}, {"agents", "agent"}, {"nodes", "node"}, {"volumes", "volume"}};
@@ -297,6 +298,87 @@ static void s_devices(struct bc_report *r)
 	cJSON_Delete(ev);
 }
 
+/*
+ * seconds.bin, and a cursor: volume names repeat, so a volume of run.json
+ * is matched by walking its step's volumes[] in order (bc_secr_next); the
+ * writers ask for them in that order, and the cursor makes that O(1) each.
+ */
+struct bc_report_secf {
+	struct bc_secr r;
+	const cJSON *st, *e; /* the volume found last, of step st */
+	int i;		     /* its index in seconds.bin */
+};
+
+/* seconds.bin when some volume of some step has its series only there */
+static void s_secf_open(struct bc_report *r)
+{
+	char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128];
+	const cJSON *st, *e;
+	bool need = false;
+
+	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
+	{
+		if (!bc_rj(st, "seconds_bin_step"))
+			continue;
+		cJSON_ArrayForEach(e, bc_rj(st, "volumes")) need |= !bc_rj(e, "series");
+		if (need)
+			break;
+	}
+	if (!need || !(r->secf = calloc(1, sizeof(*r->secf))))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", r->dir, BC_SECF_NAME);
+	if (bc_secr_open(&r->secf->r, path, false, err, sizeof(err))) {
+		bc_warn("the volumes' per-second figures are left out of the reports: %s", err);
+		free(r->secf);
+		r->secf = NULL;
+	}
+}
+
+/* volume e of step st (ordinal ord): its index in seconds.bin, -1 when none */
+static int s_secf_volume(struct bc_report_secf *c, const cJSON *st, uint32_t ord, const cJSON *e)
+{
+	const cJSON *x = bc_rj(st, "volumes")->child;
+	int i = -1;
+
+	if (c->st == st && c->e && c->e->next == e) {
+		x = e;
+		i = c->i;
+	} else if (c->st == st && c->e == e) {
+		return c->i;
+	}
+	for (; x; x = x->next) {
+		i = bc_secr_next(&c->r, ord, BC_LVL_VOLUME, i + 1, bc_rj_str("", x, "name"));
+		if (i < 0 || x == e)
+			break;
+	}
+	c->st = st;
+	c->e = i >= 0 ? e : NULL;
+	c->i = i;
+	return i;
+}
+
+const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const cJSON *e,
+			      cJSON **tmp)
+{
+	const cJSON *ser = bc_rj(e, "series"), *ord = bc_rj(st, "seconds_bin_step");
+	uint32_t k, n = (uint32_t)fmax(0, bc_rj_num(st, "seconds"));
+	struct bc_secrow *rows;
+	int i;
+
+	*tmp = NULL;
+	if (ser || !r->secf || !cJSON_IsNumber(ord) || !bc_rj(st, "volumes"))
+		return ser;
+	i = s_secf_volume(r->secf, st, (uint32_t)ord->valuedouble, e);
+	rows = i >= 0 ? calloc(n + 1, sizeof(*rows)) : NULL;
+	if (!rows)
+		return NULL;
+	for (k = 0; k < n; k++)
+		bc_secr_row(&r->secf->r, (uint32_t)ord->valuedouble, k, BC_LVL_VOLUME, i, &rows[k]);
+	*tmp = bc_secrow_series_json(rows, n, NULL);
+	free(rows);
+	return *tmp;
+}
+
 /* bc_report_load, with run (borrowed) when the caller has it */
 static int s_load(struct bc_report *r, const char *dir, cJSON *run, char *err, size_t errlen)
 {
@@ -319,6 +401,7 @@ static int s_load(struct bc_report *r, const char *dir, cJSON *run, char *err, s
 	s_devices(r);
 	r->expect = bc_report_expect_eval(r->profile, r->run);
 	r->vdbench = !strcmp(bc_rj_str("", r->run, "format"), "vdbench");
+	s_secf_open(r);
 	if (!r->devices || !r->expect) {
 		snprintf(err, errlen, "out of memory");
 		bc_report_free(r);
@@ -340,6 +423,10 @@ void bc_report_free(struct bc_report *r)
 	cJSON_Delete(r->devices);
 	cJSON_Delete(r->expect);
 	bc_heat_free(r->heat);
+	if (r->secf) {
+		bc_secr_close(&r->secf->r);
+		free(r->secf);
+	}
 	memset(r, 0, sizeof(*r));
 }
 

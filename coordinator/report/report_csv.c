@@ -15,9 +15,11 @@ static const char *const s_cols[] = {
 };
 #define S_NCOLS (sizeof(s_cols) / sizeof(s_cols[0]))
 
-static void s_entity(FILE *f, const cJSON *st, const char *level, const cJSON *e)
+static void s_entity(const struct bc_report *r, FILE *f, const cJSON *st, const char *level,
+		     const cJSON *e)
 {
-	const cJSON *series = bc_rj(e, "series"), *col[S_NCOLS];
+	cJSON *tmp;
+	const cJSON *series = bc_report_series(r, st, e, &tmp), *col[S_NCOLS];
 	int k, n = (int)bc_rj_num(st, "seconds"), ramp = (int)bc_rj_num(st, "measured_from_second");
 	char num[64];
 	size_t c;
@@ -43,6 +45,7 @@ static void s_entity(FILE *f, const cJSON *st, const char *level, const cJSON *e
 		}
 		fputs("\r\n", f);
 	}
+	cJSON_Delete(tmp);
 }
 
 int bc_report_csv(const struct bc_report *r, FILE *f)
@@ -58,10 +61,10 @@ int bc_report_csv(const struct bc_report *r, FILE *f)
 	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
 	{
 		if (bc_rj(st, "total"))
-			s_entity(f, st, "total", bc_rj(st, "total"));
+			s_entity(r, f, st, "total", bc_rj(st, "total"));
 		for (lvl = 1; lvl < 4; lvl++)
 			cJSON_ArrayForEach(e, bc_rj(st, bc_report_levels[lvl].key))
-			    s_entity(f, st, bc_report_levels[lvl].label, e);
+			    s_entity(r, f, st, bc_report_levels[lvl].label, e);
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -56,6 +56,7 @@ static const unsigned s_lat_bounds[] = {2, 4, 10, 20, 50, 100, 250, 500, 750, 10
 static const char *const s_ops[] = {"read", "write", "trim"};
 
 struct s_step {
+	const struct bc_report *r;
 	const cJSON *st;
 	double runtime_s;	  /* measured seconds */
 	double bs;		  /* bytes per I/O */
@@ -179,12 +180,16 @@ static void s_stats(const double *v, int n, double out[4])
  */
 static int s_op_seconds(const struct s_step *s, const cJSON *e, int op, double *out, int cap)
 {
-	const cJSON *all = bc_rj(e, "series", "iops"), *rd = bc_rj(e, "series", "read_iops");
+	cJSON *tmp;
+	const cJSON *ser = bc_report_series(s->r, s->st, e, &tmp);
+	const cJSON *all = bc_rj(ser, "iops"), *rd = bc_rj(ser, "read_iops");
 	int k, n = 0, from = (int)bc_rj_num(s->st, "measured_from_second");
 	int to = (int)bc_rj_num(s->st, "seconds");
 
-	if (!all || !rd || op == 2 || (op == 1 && bc_rj_num(e, "trim", "ios") > 0))
+	if (!all || !rd || op == 2 || (op == 1 && bc_rj_num(e, "trim", "ios") > 0)) {
+		cJSON_Delete(tmp);
 		return -1;
+	}
 	/* walk the lists: indexing a cJSON array each second is quadratic in the step */
 	all = cJSON_GetArrayItem(all, from);
 	rd = cJSON_GetArrayItem(rd, from);
@@ -195,6 +200,7 @@ static int s_op_seconds(const struct s_step *s, const cJSON *e, int op, double *
 		all = all ? all->next : NULL;
 		rd = rd ? rd->next : NULL;
 	}
+	cJSON_Delete(tmp);
 	return n;
 }
 
@@ -623,7 +629,7 @@ static cJSON *s_document(const struct bc_report *r, const cJSON *const *steps, i
 		clients = cJSON_AddArrayToObject(out, "client_stats");
 	for (g = 0; g < n; g++) {
 		const cJSON *st = steps[g];
-		struct s_step s = {.st = st};
+		struct s_step s = {.r = r, .st = st};
 		const char *name = bc_rj_str("?", st, "name");
 		cJSON *allc;
 

@@ -15,12 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bc_base64.h"
 #include "bc_coord.h"
 #include "bc_fdp.h"
 #include "bc_json.h"
 #include "bc_report.h"
+#include "bc_secfile.h"
 #include "bc_volnode.h"
 
 struct s_replay {
@@ -37,6 +39,8 @@ struct s_replay {
 	uint8_t *body; /* a compact record's STATS body, decoded */
 	size_t body_cap;
 	struct bc_volnode *volnode; /* volume to node, as "volume_node" events decided it */
+	struct bc_secw *secw;	    /* seconds.bin written again, as the live run wrote it */
+	uint32_t secw_steps;
 };
 
 static char *s_slurp(const char *path, char *err, size_t errlen)
@@ -157,6 +161,7 @@ static void s_end_step(struct s_replay *r)
 	if (strcmp(res->status, "incomplete") && strcmp(res->status, "failed") &&
 	    strcmp(res->status, "aborted"))
 		bc_result_trim_size_based(res);
+	bc_agg_secfile_end(&res->agg);
 	sj = bc_result_step_json(res);
 	cJSON_AddItemToArray(r->steps, sj);
 	s_sweep_point(r, sj);
@@ -170,6 +175,7 @@ static void s_end_step(struct s_replay *r)
 static int s_step_start(struct s_replay *r, const cJSON *ev)
 {
 	int idx = (int)s_num(ev, "step"), rc;
+	const char *ename;
 
 	s_end_step(r);
 	if (idx < 0 || idx >= r->prof->nsteps)
@@ -200,6 +206,10 @@ static int s_step_start(struct s_replay *r, const cJSON *ev)
 	r->in_step = true;
 	rc = bc_agg_init(&r->res.agg, r->prof, r->res.step);
 	r->res.agg.volnode = r->volnode;
+	/* in seconds.bin like the live run's: a step that started (not one PREPARE failed) */
+	ename = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "event"));
+	if (!rc && r->secw && ename && !strcmp(ename, "step_start"))
+		rc = bc_agg_secfile_begin(&r->res.agg, r->secw, r->secw_steps++, idx, r->step.name);
 	return rc;
 }
 
@@ -431,9 +441,8 @@ static int s_event(struct s_replay *r, cJSON *ev)
 
 int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 {
-	char path[BC_PATH_MAX + 32], *text = NULL, *line = NULL;
+	char path[BC_PATH_MAX + 32], secf[BC_PATH_MAX + 32] = "", *text = NULL, *line = NULL;
 	struct s_replay r = {0};
-	struct bc_rundir rd = {0};
 	size_t cap = 0;
 	long bad = 0;
 	FILE *f = NULL;
@@ -460,6 +469,11 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 	cJSON_AddStringToObject(r.run, "rebuilt_from", "events.jsonl");
 	cJSON_AddItemToObject(r.run, "agents", cJSON_CreateArray());
 	r.steps = cJSON_AddArrayToObject(r.run, "steps");
+	/* seconds.bin beside the old one until run.json is written from it */
+	snprintf(secf, sizeof(secf), "%s/%s.tmp", dir, BC_SECF_NAME);
+	rc = bc_secw_open(&r.secw, secf, err, errlen);
+	if (rc)
+		goto out;
 	snprintf(path, sizeof(path), "%s/events.jsonl", dir);
 	f = fopen(path, "r");
 	if (!f) {
@@ -478,8 +492,15 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 	s_end_step(&r);
 	bc_experiment_summarize_all(r.steps, r.prof);
 	cJSON_AddNumberToObject(r.run, "events_skipped", (double)bad);
-	snprintf(rd.path, sizeof(rd.path), "%s", dir);
-	rc = bc_rundir_write_json(&rd, "run.json", r.run);
+	rc = bc_secw_close(r.secw);
+	r.secw = NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, BC_SECF_NAME);
+	if (rc || rename(secf, path)) {
+		rc = rc ? rc : -errno;
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
+		goto out;
+	}
+	rc = bc_runjson_write(dir, r.run, path);
 	if (rc)
 		snprintf(err, errlen, "cannot write '%s/run.json': %s", dir, strerror(-rc));
 out:
@@ -489,6 +510,10 @@ out:
 	free(text);
 	if (r.in_step)
 		s_end_step(&r);
+	if (r.secw) {
+		bc_secw_close(r.secw);
+		unlink(secf);
+	}
 	for (i = 0; r.conns && i < r.prof->nagents; i++)
 		free(r.conns[i].vols);
 	free(r.conns);

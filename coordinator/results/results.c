@@ -13,6 +13,7 @@
 #include "bc_json.h"
 #include "bc_nvme_report.h"
 #include "bc_report.h"
+#include "bc_secfile.h"
 #include "bc_steady.h"
 #include "bc_vdbench.h"
 #include "bc_volnode.h"
@@ -117,59 +118,6 @@ static cJSON *s_all_json(const struct bc_volstat *a)
 	return o;
 }
 
-/*
- * columnar per-second series: one array per figure. A second without a
- * record is null throughout (nothing was measured, not zero I/Os); one
- * with records but no I/O has its counts and null latencies.
- */
-static cJSON *s_series_json(const struct bc_entity *e, uint32_t seconds, const uint32_t *rep)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON *iops = cJSON_AddArrayToObject(o, "iops"), *mbps = cJSON_AddArrayToObject(o, "mbps");
-	cJSON *rd = cJSON_AddArrayToObject(o, "read_iops");
-	cJSON *mean = cJSON_AddArrayToObject(o, "lat_mean_us");
-	cJSON *p50 = cJSON_AddArrayToObject(o, "lat_p50_us");
-	cJSON *p90 = cJSON_AddArrayToObject(o, "lat_p90_us");
-	cJSON *p99 = cJSON_AddArrayToObject(o, "lat_p99_us");
-	cJSON *p999 = cJSON_AddArrayToObject(o, "lat_p99.9_us");
-	cJSON *p9999 = cJSON_AddArrayToObject(o, "lat_p99.99_us");
-	cJSON *mx = cJSON_AddArrayToObject(o, "lat_max_us");
-	cJSON *er = cJSON_AddArrayToObject(o, "errors");
-	cJSON *rp = rep ? cJSON_AddArrayToObject(o, "agents_reported") : NULL;
-	cJSON *late = cJSON_AddArrayToObject(o, "late_records");
-	uint32_t k;
-	int op;
-
-	for (k = 0; k < seconds; k++) {
-		const struct bc_secrow *r = &e->secs[k];
-		uint64_t ios = 0, bytes = 0;
-		bool ran = r->reports > 0, lat;
-
-		for (op = 0; op < BC_OP_NR; op++) {
-			ios += r->ios[op];
-			bytes += r->bytes[op];
-		}
-		lat = ran && ios;
-		cJSON_AddItemToArray(iops, ran ? bc_json_u64(ios) : cJSON_CreateNull());
-		cJSON_AddItemToArray(mbps, s_fig((double)bytes / 1e6, ran));
-		cJSON_AddItemToArray(rd,
-				     ran ? bc_json_u64(r->ios[BC_OP_READ]) : cJSON_CreateNull());
-		cJSON_AddItemToArray(mean, s_fig(ios ? s_us(r->lat_sum_ns) / (double)ios : 0, lat));
-		cJSON_AddItemToArray(p50, s_fig(s_us(r->p50_ns), lat));
-		cJSON_AddItemToArray(p90, s_fig(s_us(r->p90_ns), lat));
-		cJSON_AddItemToArray(p99, s_fig(s_us(r->p99_ns), lat));
-		cJSON_AddItemToArray(p999, s_fig(s_us(r->p999_ns), lat));
-		cJSON_AddItemToArray(p9999, s_fig(s_us(r->p9999_ns), lat));
-		cJSON_AddItemToArray(late, cJSON_CreateNumber(r->late));
-		cJSON_AddItemToArray(mx, s_fig(s_us(r->max_ns), lat));
-		cJSON_AddItemToArray(er, ran ? bc_json_u64(r->errors + r->short_ios)
-					     : cJSON_CreateNull());
-		if (rp)
-			cJSON_AddItemToArray(rp, cJSON_CreateNumber(rep[k]));
-	}
-	return o;
-}
-
 uint32_t bc_result_window_secs(const struct bc_agg *g, const struct bc_entity *e)
 {
 	uint32_t k, n = 0;
@@ -218,9 +166,16 @@ static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, i
 		s_add_hists(o, &e->window);
 	cJSON_AddStringToObject(o, "name", e->name);
 	cJSON_AddItemToObject(o, "all_intervals", s_all_json(&e->all));
+	/*
+	 * a volume's series is read back from seconds.bin when run.json is
+	 * written (bc_runjson_write): 16,000 of them are most of a step's JSON
+	 */
+	if (lvl == BC_LVL_VOLUME && g->secw_on)
+		return o;
 	cJSON_AddItemToObject(
 	    o, "series",
-	    s_series_json(e, g->seconds, lvl == BC_LVL_TOTAL ? g->agents_reported : NULL));
+	    bc_secrow_series_json(e->secs, g->seconds,
+				  lvl == BC_LVL_TOTAL ? g->agents_reported : NULL));
 	return o;
 }
 
@@ -511,6 +466,9 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 		cJSON_AddStringToObject(o, "error", r->error);
 	cJSON_AddItemToObject(o, "workload", bc_workload_to_json(&r->step->wl));
 	bc_json_add_u64(o, "start_ns", r->start_ns);
+	/* its seconds in seconds.bin (bc_secfile.h), by this ordinal */
+	if (g->secw_on)
+		cJSON_AddNumberToObject(o, "seconds_bin_step", g->secw_step);
 	cJSON_AddNumberToObject(o, "seconds", g->seconds);
 	cJSON_AddNumberToObject(o, "measured_from_second", g->ramp_s);
 	/* the window's figures are over the seconds that carried records */

@@ -26,6 +26,8 @@
 #include "bc_clock.h"
 #include "bc_coord.h"
 #include "bc_json.h"
+#include "bc_log.h"
+#include "bc_secfile.h"
 
 /* a number as cJSON 1.7 prints it (print_number), so both writers agree byte for byte */
 static char *s_num(char *p, double d)
@@ -590,6 +592,9 @@ int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, 
 	}
 	/* records are 10-100 KB at scale: fewer, larger writes */
 	setvbuf(r->events, NULL, _IOFBF, 1 << 20);
+	snprintf(ev, sizeof(ev), "%s/%s", r->path, BC_SECF_NAME);
+	if (bc_secw_open(&r->secw, ev, err, errlen))
+		return -EIO;
 	s_writer_start(r);
 	return 0;
 }
@@ -661,6 +666,11 @@ out:
 
 void bc_rundir_close(struct bc_rundir *r)
 {
+	int rc = bc_secw_close(r->secw);
+
+	if (rc)
+		bc_warn("cannot write '%s/%s': %s", r->path, BC_SECF_NAME, strerror(-rc));
+	r->secw = NULL;
 	s_writer_stop(r);
 	if (r->events)
 		fclose(r->events);

@@ -612,6 +612,9 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 		bc_json_add_u64(starts, c->spec->name, at);
 	}
 	bc_rundir_event(rd, "step_start", ev);
+	/* seconds.bin: a step with a step_start event, in the same order as a rebuild's */
+	if (rd->secw && bc_agg_secfile_begin(&res->agg, rd->secw, rd->secw_steps++, idx, st->name))
+		bc_warn("step %s: its seconds are not in seconds.bin (out of memory)", st->name);
 	if (!f->opts->quiet)
 		bc_live_header(res);
 	bc_counters_step_begin(f->counters, start, res->agg.seconds, st->wl.ramp_s);
@@ -621,6 +624,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	bc_agg_finish(&res->agg);
 	if (!rc)
 		bc_result_trim_size_based(res);
+	bc_agg_secfile_end(&res->agg);
 	if (!rc)
 		s_finish_counters(f, rd, res);
 out:

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bc_analysis.h"
 #include "bc_coord.h"
@@ -141,6 +142,15 @@ static uint32_t s_seconds_after(const struct bc_profile *p, int idx,
 	return t;
 }
 
+/* between two sweep points: only --results-delay-ms (a slow results phase, for tests) */
+static void s_point_pause(void *p)
+{
+	const struct bc_fleet *f = p;
+
+	if (f->opts->results_delay_ms)
+		usleep(f->opts->results_delay_ms * 1000);
+}
+
 /* a sweep's analysis over its points, run beside the fleet (bc_fleet_beside) */
 struct s_ana {
 	const struct bc_ana_point *pts;
@@ -223,7 +233,12 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 		if (rc)
 			snprintf(err, errlen, "%s", res.error);
 		bc_fleet_step_free(f, &res);
-		bc_fleet_beside(f, flush, ctx);
+		/*
+		 * run.json and the reports once per profile step, not after each
+		 * point: at 16,000 volumes each whole rewrite costs tens of
+		 * seconds, and every point's seconds are in seconds.bin already
+		 */
+		bc_fleet_beside(f, swept ? s_point_pause : flush, swept ? (void *)f : ctx);
 		n++;
 		if (rc || bc_sweep_record(&sw, &sr))
 			break;
@@ -252,8 +267,9 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 			bc_sweep_param_names[sw.param], npts, sw.stopped ? ", stopped: " : "",
 			sw.stopped ? sw.stop_reason : "");
 		s_print_verdict(ana, true);
-		bc_fleet_beside(f, flush, ctx);
 	}
+	if (swept)
+		bc_fleet_beside(f, flush, ctx);
 	while (npts > 0)
 		bc_verdict_point_free(&pts[--npts]);
 	bc_sweep_free(&sw);

@@ -191,11 +191,13 @@ def check_step(i, st, js, prof):
             fail("%s: agent %s %s IOPS over %s s, events %s over %d s"
                  % (where, a["name"], a.get("iops"), a.get("seconds"), aiops, an))
     vols = prof["volumes"]
+    vi = -1
     for v in js.get("volumes", []):
-        vi = next((j for j, pv in enumerate(vols)
-                   if pv["agent"] == v["agent"] and v["name"].endswith(pv["path"])), None)
+        # in profile order; names repeat (an agent's "null" volumes): the next one that fits
+        vi = next((j for j, pv in enumerate(vols) if j > vi and
+                   pv["agent"] == v["agent"] and v["name"].endswith(pv["path"])), None)
         if vi is None:
-            continue
+            break
         ks = sorted({k for (x, k) in st.vols if x == vi and k >= st.ramp})
         vios = sum(val[0] for (x, k), val in st.vols.items() if x == vi and k >= st.ramp)
         if v.get("seconds") != len(ks) or v["ios"] != vios:

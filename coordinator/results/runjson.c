@@ -1,0 +1,207 @@
+/*
+ * runjson.c - run.json written from the run's tree plus seconds.bin. The
+ * tree holds each step's figures, but not its volumes' per-second series
+ * (at 16,000 volumes they are most of the JSON, ~1 KB of cJSON nodes per
+ * volume-second): those are read back from seconds.bin one volume at a
+ * time while the file is written, so the text is never whole in memory
+ * either. What comes out parses to what one tree with every series would
+ * print (bc_secrow_series_json makes both).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_coord.h"
+#include "bc_json.h"
+#include "bc_log.h"
+#include "bc_secfile.h"
+
+static int s_put_json(FILE *f, const cJSON *j, bool formatted)
+{
+	char *t = bc_json_print(j, formatted);
+	int rc = t && fputs(t, f) >= 0 ? 0 : -EIO;
+
+	cJSON_free(t);
+	return rc;
+}
+
+/* a key as a JSON string (escaped by cJSON) followed by ": " */
+static int s_put_key(FILE *f, const char *key)
+{
+	cJSON *k = cJSON_CreateString(key ? key : "");
+	int rc = k ? s_put_json(f, k, false) : -ENOMEM;
+
+	cJSON_Delete(k);
+	return rc || fputs(": ", f) < 0 ? -EIO : 0;
+}
+
+/* volume e of step ord without its series: e plus the series from the file */
+static int s_put_volume(FILE *f, const cJSON *e, const struct bc_secr *sr, uint32_t ord,
+			uint32_t seconds, struct bc_secrow *rows, int *at, bool *missing)
+{
+	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
+	/* names repeat: the next one in profile order (bc_secr_next) */
+	int i = sr ? bc_secr_next(sr, ord, BC_LVL_VOLUME, *at, name) : -1, rc;
+	char *t = bc_json_print(e, false);
+	size_t n = t ? strlen(t) : 0;
+	cJSON *ser;
+	uint32_t k;
+
+	if (!t)
+		return -ENOMEM;
+	if (i >= 0)
+		*at = i + 1;
+	if (i < 0 || n < 2 || t[n - 1] != '}') {
+		*missing = true;
+		rc = fputs(t, f) < 0 ? -EIO : 0;
+		cJSON_free(t);
+		return rc;
+	}
+	for (k = 0; k < seconds; k++) {
+		rc = bc_secr_row(sr, ord, k, BC_LVL_VOLUME, i, &rows[k]);
+		/* a second never written had no record: a zero row, like one in memory */
+		if (rc && rc != -ENOENT) {
+			cJSON_free(t);
+			return rc;
+		}
+	}
+	ser = bc_secrow_series_json(rows, seconds, NULL);
+	t[n - 1] = 0;
+	rc = fputs(t, f) < 0 || fputs(n > 2 ? ",\"series\":" : "\"series\":", f) < 0 ? -EIO : 0;
+	if (!rc)
+		rc = ser ? s_put_json(f, ser, false) : -ENOMEM;
+	if (!rc && fputc('}', f) < 0)
+		rc = -EIO;
+	cJSON_Delete(ser);
+	cJSON_free(t);
+	return rc;
+}
+
+static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *missing)
+{
+	const cJSON *ordj = cJSON_GetObjectItemCaseSensitive(st, "seconds_bin_step"), *it, *e;
+	double secs = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(st, "seconds"));
+	uint32_t ord = cJSON_IsNumber(ordj) ? (uint32_t)ordj->valuedouble : 0;
+	uint32_t seconds = secs > 0 ? (uint32_t)secs : 0;
+	struct bc_secrow *rows = NULL;
+	int rc = 0, at = 0;
+
+	if (!cJSON_IsNumber(ordj))
+		return s_put_json(f, st, false);
+	rows = calloc(seconds + 1, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	if (fputc('{', f) < 0)
+		rc = -EIO;
+	cJSON_ArrayForEach(it, st)
+	{
+		if (rc)
+			break;
+		if (it != st->child && fputc(',', f) < 0)
+			rc = -EIO;
+		if (!rc)
+			rc = s_put_key(f, it->string);
+		if (rc)
+			break;
+		if (strcmp(it->string, "volumes") || !cJSON_IsArray(it)) {
+			rc = s_put_json(f, it, false);
+			continue;
+		}
+		if (fputs("[\n", f) < 0)
+			rc = -EIO;
+		at = 0;
+		cJSON_ArrayForEach(e, it)
+		{
+			if (rc)
+				break;
+			if (e != it->child && fputs(",\n", f) < 0)
+				rc = -EIO;
+			if (!rc && cJSON_HasObjectItem(e, "series"))
+				rc = s_put_json(f, e, false);
+			else if (!rc)
+				rc = s_put_volume(f, e, sr, ord, seconds, rows, &at, missing);
+		}
+		if (!rc && fputc(']', f) < 0)
+			rc = -EIO;
+	}
+	if (!rc && fputc('}', f) < 0)
+		rc = -EIO;
+	free(rows);
+	return rc;
+}
+
+int bc_runjson_write(const char *dir, const cJSON *run, const char *secf)
+{
+	char path[BC_PATH_MAX + 64], tmp[BC_PATH_MAX + 80], sp[BC_PATH_MAX + 64];
+	char err[BC_PATH_MAX + 128];
+	struct bc_secr sr = {.fd = -1};
+	bool have = false, missing = false;
+	const cJSON *it, *st;
+	FILE *f = NULL;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (!secf) {
+		snprintf(sp, sizeof(sp), "%s/%s", dir, BC_SECF_NAME);
+		secf = sp;
+	}
+	cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(run, "steps")) have |=
+	    cJSON_HasObjectItem(st, "seconds_bin_step");
+	if (have && bc_secr_open(&sr, secf, false, err, sizeof(err))) {
+		bc_warn("run.json: the volumes' per-second series are left out: %s", err);
+		have = false;
+	}
+	f = fopen(tmp, "w");
+	if (!f) {
+		rc = -errno;
+		goto out;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	if (fputs("{\n", f) < 0)
+		rc = -EIO;
+	cJSON_ArrayForEach(it, run)
+	{
+		if (rc)
+			break;
+		if (fputs(it == run->child ? "\t" : ",\n\t", f) < 0 || s_put_key(f, it->string)) {
+			rc = -EIO;
+			break;
+		}
+		if (strcmp(it->string, "steps") || !cJSON_IsArray(it)) {
+			rc = s_put_json(f, it, true);
+			continue;
+		}
+		/* a step per line pair: diff and grep still find their way */
+		if (fputs("[\n", f) < 0)
+			rc = -EIO;
+		cJSON_ArrayForEach(st, it)
+		{
+			if (rc)
+				break;
+			if (st != it->child && fputs(",\n", f) < 0)
+				rc = -EIO;
+			if (!rc)
+				rc = s_put_step(f, st, have ? &sr : NULL, &missing);
+		}
+		if (!rc && fputs("\n]", f) < 0)
+			rc = -EIO;
+	}
+	if (!rc && fputs("\n}\n", f) < 0)
+		rc = -EIO;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	f = NULL;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (!rc && missing && have)
+		bc_warn("%s: some volumes have no per-second series: %s lacks their steps", path,
+			secf);
+out:
+	if (f)
+		fclose(f);
+	if (have)
+		bc_secr_close(&sr);
+	return rc;
+}

@@ -109,14 +109,15 @@ int main(void)
 		printf("%-28s %14s %14s %10s\n", "", "exact_us", "merged_us", "error_%");
 		printf("%-28s %14.3f %14.3f %10.4f\n", "p50", s_exact(all, n, 50) / 1e3,
 		       bc_hist_percentile(h, 50) / 1e3,
-		       100.0 * fabs((double)bc_hist_percentile(h, 50) - (double)s_exact(all, n, 50)) /
-			       (double)s_exact(all, n, 50));
+		       100.0 *
+			   fabs((double)bc_hist_percentile(h, 50) - (double)s_exact(all, n, 50)) /
+			   (double)s_exact(all, n, 50));
 		printf("%-28s %14.3f %14.3f %10.4f\n", "p99", x99 / 1e3, m99 / 1e3, e99);
 		printf("%-28s %14.3f %14.3f %10.4f\n", "p99.9", x999 / 1e3, m999 / 1e3, e999);
 		printf("%-28s %14.3f %14.3f %10.4f\n", "max", all[n - 1] / 1e3,
 		       merged.op[BC_OP_READ].lat_max_ns / 1e3,
 		       100.0 * fabs((double)merged.op[BC_OP_READ].lat_max_ns - (double)all[n - 1]) /
-			       (double)all[n - 1]);
+			   (double)all[n - 1]);
 		printf("%-28s %14.3f %14.3f %10.2f\n", "average of per-agent p99s", x99 / 1e3,
 		       avg_p99 / 1e3, 100.0 * fabs(avg_p99 - (double)x99) / (double)x99);
 		printf("p999_error_pct: %.4f\n", e999);

@@ -178,7 +178,7 @@ struct bc_rundir {
 	char *line;   /* bc_rundir_stats' line buffer without a writer thread, owned */
 	size_t line_cap;
 	struct bc_rundir_writer *writer; /* rundir.c: the thread that writes events.jsonl */
-	bool compact; /* "stats" events as base64 STATS bodies (BC_EVENTS_COMPACT) */
+	bool compact;	      /* "stats" events as base64 STATS bodies (BC_EVENTS_COMPACT) */
 	struct bc_secw *secw; /* seconds.bin (bc_secfile.h), closed with the directory */
 	uint32_t secw_steps;  /* steps written into it so far (the next one's ordinal) */
 };

@@ -22,19 +22,19 @@ static int s_version(int argc, char **argv)
 }
 
 static const struct s_cmd s_cmds[] = {
-	{"run", bc_cmd_run, "run a profile against its agents"},
-	{"validate", bc_cmd_validate, "check profiles without running them"},
-	{"keygen", bc_cmd_keygen, "write this coordinator's CURVE key pair"},
-	{"trust", bc_cmd_trust, "pin agents' public certificates in known-hosts"},
-	{"keyscan", bc_cmd_keyscan, "fetch agents' public keys over the network (and pin them)"},
-	{"report", bc_cmd_report, "regenerate a run directory's reports from run.json"},
-	{"dump-seconds", bc_cmd_dump_seconds, "print a run's seconds.bin as CSV or JSON lines"},
-	{"compare", bc_cmd_compare, "compare the steps of several runs"},
-	{"agents", bc_cmd_agents, "contact a profile's agents and show what they report"},
-	{"discover", bc_cmd_discover, "list an NVMe/TCP discovery controller's subsystems"},
-	{"import-fio", bc_cmd_import_fio, "translate a fio job file into a profile"},
-	{"import-vdbench", bc_cmd_import_vdbench, "translate a vdbench parameter file"},
-	{"version", s_version, "print the version"},
+    {"run", bc_cmd_run, "run a profile against its agents"},
+    {"validate", bc_cmd_validate, "check profiles without running them"},
+    {"keygen", bc_cmd_keygen, "write this coordinator's CURVE key pair"},
+    {"trust", bc_cmd_trust, "pin agents' public certificates in known-hosts"},
+    {"keyscan", bc_cmd_keyscan, "fetch agents' public keys over the network (and pin them)"},
+    {"report", bc_cmd_report, "regenerate a run directory's reports from run.json"},
+    {"dump-seconds", bc_cmd_dump_seconds, "print a run's seconds.bin as CSV or JSON lines"},
+    {"compare", bc_cmd_compare, "compare the steps of several runs"},
+    {"agents", bc_cmd_agents, "contact a profile's agents and show what they report"},
+    {"discover", bc_cmd_discover, "list an NVMe/TCP discovery controller's subsystems"},
+    {"import-fio", bc_cmd_import_fio, "translate a fio job file into a profile"},
+    {"import-vdbench", bc_cmd_import_vdbench, "translate a vdbench parameter file"},
+    {"version", s_version, "print the version"},
 };
 
 static void s_usage(FILE *f)

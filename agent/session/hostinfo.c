@@ -66,7 +66,8 @@ cJSON *bc_hostinfo_json(const struct bc_agent *a, const cJSON *paths)
 			cJSON_AddNumberToObject(o, "size", (double)di.size_bytes);
 			cJSON_AddNumberToObject(o, "lbs", di.lbs);
 			cJSON_AddNumberToObject(o, "pbs", di.pbs);
-			/* NVMe namespaces (block or generic char): who the device is (docs/nvme.md) */
+			/* NVMe namespaces (block or generic char): who the device is (docs/nvme.md)
+			 */
 			if (di.kind == BC_KIND_BLOCK || di.kind == BC_KIND_NVME_CHAR) {
 				struct bc_nvme_ident id;
 

@@ -7,8 +7,8 @@
 
 #include "bc_steady.h"
 
-int bc_steady_check(const double *x, uint32_t n, double slope_limit_pct,
-		    double spread_limit_pct, struct bc_steady *out)
+int bc_steady_check(const double *x, uint32_t n, double slope_limit_pct, double spread_limit_pct,
+		    struct bc_steady *out)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, var = 0, dev = 0, slope;
 	uint32_t i;
@@ -37,6 +37,7 @@ int bc_steady_check(const double *x, uint32_t n, double slope_limit_pct,
 	out->slope_pct = 100.0 * slope / out->mean;
 	out->spread_pct = 100.0 * dev / out->mean;
 	out->stddev_pct = 100.0 * sqrt(var / n) / out->mean;
-	out->steady = fabs(out->slope_pct) <= slope_limit_pct && out->spread_pct <= spread_limit_pct;
+	out->steady =
+	    fabs(out->slope_pct) <= slope_limit_pct && out->spread_pct <= spread_limit_pct;
 	return 0;
 }

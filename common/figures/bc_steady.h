@@ -16,19 +16,19 @@
 #define BC_STEADY_SPREAD_PCT 10.0
 
 struct bc_steady {
-	uint32_t n;	     /* seconds considered */
-	double mean;	     /* mean of the series */
-	double slope_pct;    /* least-squares slope, % of the mean per second */
-	double spread_pct;   /* largest |x - mean|, % of the mean */
-	double stddev_pct;   /* standard deviation, % of the mean */
-	bool steady;	     /* |slope| and spread within the limits */
+	uint32_t n;	   /* seconds considered */
+	double mean;	   /* mean of the series */
+	double slope_pct;  /* least-squares slope, % of the mean per second */
+	double spread_pct; /* largest |x - mean|, % of the mean */
+	double stddev_pct; /* standard deviation, % of the mean */
+	bool steady;	   /* |slope| and spread within the limits */
 };
 
 /*
  * Evaluate x[0..n). Needs n >= 3 and a positive mean; otherwise returns
  * -EINVAL and *out says not steady.
  */
-int bc_steady_check(const double *x, uint32_t n, double slope_limit_pct,
-		    double spread_limit_pct, struct bc_steady *out);
+int bc_steady_check(const double *x, uint32_t n, double slope_limit_pct, double spread_limit_pct,
+		    struct bc_steady *out);
 
 #endif

@@ -251,8 +251,10 @@ static int s_parse_node(struct bc_check *c, const cJSON *item, const char *base,
 	if (ret)
 		return ret;
 	if (v && (!cJSON_IsString(v) || !*v->valuestring || strlen(v->valuestring) > 127))
-		return bc_check_fail(c, path, "expected interface names \"eth0,eth1\" of 1..127 "
-				     "characters, got %s", bc_check_show(v, shown));
+		return bc_check_fail(c, path,
+				     "expected interface names \"eth0,eth1\" of 1..127 "
+				     "characters, got %s",
+				     bc_check_show(v, shown));
 	/* the bond's transmit hash policy (Linux bonding's names): node_exporter has none */
 	ret = bc_check_item(c, item, base, "nic_hash", false, path, &v);
 	if (ret)

@@ -169,9 +169,9 @@ cJSON *bc_profile_to_json(const struct bc_profile *p)
 	if (ok && p->nexpects)
 		ok = cJSON_AddItemToObject(j, "expect", bc_profile_expect_json(p));
 	if (ok)
-		ok = cJSON_AddStringToObject(j, "on_agent_loss", p->on_agent_loss == BC_LOSS_CONTINUE
-									 ? "continue"
-									 : "abort") != NULL;
+		ok = cJSON_AddStringToObject(
+			 j, "on_agent_loss",
+			 p->on_agent_loss == BC_LOSS_CONTINUE ? "continue" : "abort") != NULL;
 	/* an empty list still needs its array */
 	if (!ok || !agents || !nodes || !vols || !steps) {
 		cJSON_Delete(j);

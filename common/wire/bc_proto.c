@@ -10,17 +10,27 @@
 #include "bc_proto.h"
 
 static const char *const s_names[BC_MSG_NR] = {
-	[BC_MSG_UNKNOWN] = "UNKNOWN",	  [BC_MSG_HELLO] = "HELLO",
-	[BC_MSG_HELLO_OK] = "HELLO_OK",	  [BC_MSG_BUSY] = "BUSY",
-	[BC_MSG_ERROR] = "ERROR",	  [BC_MSG_TIME] = "TIME",
-	[BC_MSG_PREPARE] = "PREPARE",	  [BC_MSG_READY] = "READY",
-	[BC_MSG_START] = "START",	  [BC_MSG_STATS] = "STATS",
-	[BC_MSG_STEP_DONE] = "STEP_DONE", [BC_MSG_HEARTBEAT] = "HEARTBEAT",
-	[BC_MSG_ABORT] = "ABORT",	  [BC_MSG_BYE] = "BYE",
-	[BC_MSG_HOST] = "HOST",		  [BC_MSG_DISCOVER] = "DISCOVER",
-	[BC_MSG_DISCOVERY_LOG] = "DISCOVERY_LOG", [BC_MSG_CHECK] = "CHECK",
-	[BC_MSG_CHECKED] = "CHECKED",	  [BC_MSG_KEYSCAN] = "KEYSCAN",
-	[BC_MSG_KEY] = "KEY",
+    [BC_MSG_UNKNOWN] = "UNKNOWN",
+    [BC_MSG_HELLO] = "HELLO",
+    [BC_MSG_HELLO_OK] = "HELLO_OK",
+    [BC_MSG_BUSY] = "BUSY",
+    [BC_MSG_ERROR] = "ERROR",
+    [BC_MSG_TIME] = "TIME",
+    [BC_MSG_PREPARE] = "PREPARE",
+    [BC_MSG_READY] = "READY",
+    [BC_MSG_START] = "START",
+    [BC_MSG_STATS] = "STATS",
+    [BC_MSG_STEP_DONE] = "STEP_DONE",
+    [BC_MSG_HEARTBEAT] = "HEARTBEAT",
+    [BC_MSG_ABORT] = "ABORT",
+    [BC_MSG_BYE] = "BYE",
+    [BC_MSG_HOST] = "HOST",
+    [BC_MSG_DISCOVER] = "DISCOVER",
+    [BC_MSG_DISCOVERY_LOG] = "DISCOVERY_LOG",
+    [BC_MSG_CHECK] = "CHECK",
+    [BC_MSG_CHECKED] = "CHECKED",
+    [BC_MSG_KEYSCAN] = "KEYSCAN",
+    [BC_MSG_KEY] = "KEY",
 };
 
 const char *bc_msg_name(enum bc_msg_type t)
@@ -157,14 +167,15 @@ int bc_msg_parse(zmsg_t **raw, bool router, struct bc_msg *m, char *err, size_t 
 		return -EPROTO;
 	}
 	if (m->type == BC_MSG_UNKNOWN) {
-		snprintf(err, errlen, "unknown message type '%.*s'", (int)(hl - 3 > 32 ? 32 : hl - 3),
-			 h + 3);
+		snprintf(err, errlen, "unknown message type '%.*s'",
+			 (int)(hl - 3 > 32 ? 32 : hl - 3), h + 3);
 		goto out;
 	}
 	if (m->type != BC_MSG_STATS) {
 		m->json = bc_json_parse((const char *)m->bin, m->bin_len);
 		if (!cJSON_IsObject(m->json)) {
-			snprintf(err, errlen, "%s: body is not a JSON object", bc_msg_name(m->type));
+			snprintf(err, errlen, "%s: body is not a JSON object",
+				 bc_msg_name(m->type));
 			goto out;
 		}
 	}

@@ -56,12 +56,12 @@ const char *bc_msg_name(enum bc_msg_type t);
 
 struct bc_msg {
 	enum bc_msg_type type;
-	int version;	  /* version byte of the header */
-	zframe_t *id;	  /* ROUTER routing id, NULL on DEALER sockets; owned */
-	cJSON *json;	  /* parsed JSON body, NULL for STATS; owned */
-	uint8_t *bin;	  /* raw body bytes (valid until bc_msg_clear); owned */
+	int version;  /* version byte of the header */
+	zframe_t *id; /* ROUTER routing id, NULL on DEALER sockets; owned */
+	cJSON *json;  /* parsed JSON body, NULL for STATS; owned */
+	uint8_t *bin; /* raw body bytes (valid until bc_msg_clear); owned */
 	size_t bin_len;
-	zmsg_t *raw;	  /* keeps bin alive */
+	zmsg_t *raw; /* keeps bin alive */
 };
 
 /*
@@ -78,7 +78,7 @@ int bc_msg_send_raw(zsock_t *s, zframe_t *id, int version, const char *type, con
 
 /* ERROR with {"code": code, "message": printf(...)} */
 int bc_msg_send_error(zsock_t *s, zframe_t *id, const char *code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 /*
  * Receive one message (blocking; use a poller first). router: the socket

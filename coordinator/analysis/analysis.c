@@ -1096,11 +1096,10 @@ static void s_verdict(const struct s_judged *j, cJSON *ev, struct s_verdict *out
 		if (sus.cluster[0] && used < sizeof(verdict))
 			snprintf(verdict + used, sizeof(verdict) - used, " (%s)", sus.cluster);
 		/* the path and the versions are about nodes and clients alike */
-		const char *kind = lead - sus.row == BC_SUS_NET_PATH ||
-					   lead - sus.row == BC_SUS_VERSION
-				       ? "host"
-				   : lead - sus.row >= BC_SUS_CLIENT_NIC ? "client"
-									  : "node";
+		const char *kind =
+		    lead - sus.row == BC_SUS_NET_PATH || lead - sus.row == BC_SUS_VERSION ? "host"
+		    : lead - sus.row >= BC_SUS_CLIENT_NIC				  ? "client"
+											  : "node";
 
 		/* queues, load and WAF are not fractions: quote them as they are */
 		if (!(lead->threshold > 0))

@@ -557,7 +557,8 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 				if (!s_in_list(r->hosts, h->name))
 					s_cat(r->hosts, sizeof(r->hosts), "%s%s",
 					      r->hosts[0] ? ", " : "", h->name);
-				r->resource = r->resource ? r->resource : "route by an unexpected interface";
+				r->resource =
+				    r->resource ? r->resource : "route by an unexpected interface";
 			}
 		}
 		if (!nbad)
@@ -588,8 +589,8 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 	if (nr && nmtu)
 		s_cat(sum, slen, ", %d matching the node's own", nmtu);
 	if (nlocal)
-		s_cat(sum, slen, "%s%d client route(s) to a node address on the client itself", sum[0] ? "; " : "",
-		      nlocal);
+		s_cat(sum, slen, "%s%d client route(s) to a node address on the client itself",
+		      sum[0] ? "; " : "", nlocal);
 	for (e = 0; e < 4 && errs[e][0]; e++)
 		s_cat(sum, slen, "%s%s (%d client%s)", sum[0] ? "; " : "", errs[e], nerr[e],
 		      nerr[e] > 1 ? "s" : "");

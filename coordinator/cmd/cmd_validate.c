@@ -23,9 +23,10 @@ int bc_cmd_validate(int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: bench-coord validate [--resolved] PROFILE.json...\n"
-			       "  check profiles without running them\n"
-			       "      --resolved   print each profile with every default applied\n");
+			printf(
+			    "usage: bench-coord validate [--resolved] PROFILE.json...\n"
+			    "  check profiles without running them\n"
+			    "      --resolved   print each profile with every default applied\n");
 			return 0;
 		}
 		n++;

@@ -238,8 +238,8 @@ struct bc_rep_fig {
 	int decimals;
 };
 extern const struct bc_rep_fig bc_rep_figs[BC_REP_NFIGS];
-int bc_rep_ci(const cJSON *run, const char *name, const char *op, const char *fig,
-	      struct bc_ci *ci, bool *reps);
+int bc_rep_ci(const cJSON *run, const char *name, const char *op, const char *fig, struct bc_ci *ci,
+	      bool *reps);
 /* a step's per-second series figure ("iops", "mbps", "mean", "p50", "p99") */
 int bc_rep_series_ci(const cJSON *st, const char *fig, struct bc_ci *ci);
 /* st is a repetition of name; the repetitions of name in run (*nok finished) */

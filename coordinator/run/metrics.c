@@ -87,13 +87,14 @@ static void s_send(zsock_t *s, zframe_t *id, const void *data, size_t len)
 
 static void s_answer(struct bc_metrics *m, zframe_t *id, const char *req, size_t len)
 {
-	bool ok = len >= 13 && !memcmp(req, "GET /metrics", 12) &&
-		  (req[12] == ' ' || req[12] == '?');
+	bool ok =
+	    len >= 13 && !memcmp(req, "GET /metrics", 12) && (req[12] == ' ' || req[12] == '?');
 	struct s_buf b = {0};
 
 	pthread_mutex_lock(&m->lock);
-	s_put(&b, "HTTP/1.1 %s\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
-		  "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+	s_put(&b,
+	      "HTTP/1.1 %s\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n"
+	      "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
 	      ok ? "200 OK" : "404 Not Found",
 	      ok ? (m->text ? strlen(m->text) : 0) : strlen("try /metrics\n"),
 	      ok ? (m->text ? m->text : "") : "try /metrics\n");
@@ -126,8 +127,7 @@ static void *s_serve(void *arg)
 	return NULL;
 }
 
-struct bc_metrics *bc_metrics_start(const char *addr, const char *profile, char *err,
-				    size_t errlen)
+struct bc_metrics *bc_metrics_start(const char *addr, const char *profile, char *err, size_t errlen)
 {
 	struct bc_metrics *m = calloc(1, sizeof(*m));
 
@@ -189,18 +189,22 @@ void bc_metrics_update(struct bc_metrics *m, const struct bc_step_result *res, u
 
 	if (!m)
 		return;
-	s_put(&b, "# HELP bench_coord_info The profile and step being measured.\n"
-		  "# TYPE bench_coord_info gauge\nbench_coord_info{profile=\"%s\",step=\"%s\"} 1\n",
+	s_put(&b,
+	      "# HELP bench_coord_info The profile and step being measured.\n"
+	      "# TYPE bench_coord_info gauge\nbench_coord_info{profile=\"%s\",step=\"%s\"} 1\n",
 	      s_esc(m->profile, e1, sizeof(e1)), s_esc(res->step->name, e2, sizeof(e2)));
-	s_put(&b, "# HELP bench_coord_second Last closed second of the step (ramp included).\n"
-		  "# TYPE bench_coord_second gauge\nbench_coord_second %u\n",
+	s_put(&b,
+	      "# HELP bench_coord_second Last closed second of the step (ramp included).\n"
+	      "# TYPE bench_coord_second gauge\nbench_coord_second %u\n",
 	      k);
-	s_put(&b, "# HELP bench_coord_ramp Whether that second is in the ramp (1) or measured.\n"
-		  "# TYPE bench_coord_ramp gauge\nbench_coord_ramp %d\n",
+	s_put(&b,
+	      "# HELP bench_coord_ramp Whether that second is in the ramp (1) or measured.\n"
+	      "# TYPE bench_coord_ramp gauge\nbench_coord_ramp %d\n",
 	      k < g->ramp_s);
-	s_put(&b, "# HELP bench_coord_agents_reporting Agents whose record for that second "
-		  "arrived.\n# TYPE bench_coord_agents_reporting gauge\n"
-		  "bench_coord_agents_reporting %u\n",
+	s_put(&b,
+	      "# HELP bench_coord_agents_reporting Agents whose record for that second "
+	      "arrived.\n# TYPE bench_coord_agents_reporting gauge\n"
+	      "bench_coord_agents_reporting %u\n",
 	      g->agents_reported[k]);
 	s_put(&b, "# HELP bench_coord_iops I/Os completed in the last closed second.\n"
 		  "# TYPE bench_coord_iops gauge\n");
@@ -234,9 +238,9 @@ void bc_metrics_update(struct bc_metrics *m, const struct bc_step_result *res, u
 		  "second.\n# TYPE bench_coord_errors gauge\n");
 	for (l = BC_LVL_NR - 1; l >= 0; l--)
 		for (i = 0; i < g->nent[l]; i++)
-			s_entity(&b, "bench_coord_errors", lvl[l], g->ent[l][i].name, NULL,
-				 (double)(g->ent[l][i].secs[k].errors +
-					  g->ent[l][i].secs[k].short_ios));
+			s_entity(
+			    &b, "bench_coord_errors", lvl[l], g->ent[l][i].name, NULL,
+			    (double)(g->ent[l][i].secs[k].errors + g->ent[l][i].secs[k].short_ios));
 	if (!b.p)
 		return;
 	pthread_mutex_lock(&m->lock);

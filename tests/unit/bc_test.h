@@ -10,40 +10,38 @@
 
 static int bc_test_failures;
 
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,      \
-				__LINE__, #cond);                                   \
-			bc_test_failures++;                                         \
-		}                                                                   \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+			bc_test_failures++;                                                        \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_MSG(cond, ...)                                                        \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__,      \
-				__LINE__, #cond);                                   \
-			fprintf(stderr, __VA_ARGS__);                               \
-			fputc('\n', stderr);                                        \
-			bc_test_failures++;                                         \
-		}                                                                   \
+#define CHECK_MSG(cond, ...)                                                                       \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);   \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			bc_test_failures++;                                                        \
+		}                                                                                  \
 	} while (0)
 
-#define SKIP(...)                                                                   \
-	do {                                                                        \
-		fprintf(stderr, "skip: " __VA_ARGS__);                              \
-		fputc('\n', stderr);                                                \
-		exit(77);                                                           \
+#define SKIP(...)                                                                                  \
+	do {                                                                                       \
+		fprintf(stderr, "skip: " __VA_ARGS__);                                             \
+		fputc('\n', stderr);                                                               \
+		exit(77);                                                                          \
 	} while (0)
 
-#define TEST_DONE()                                                                 \
-	do {                                                                        \
-		if (bc_test_failures) {                                             \
-			fprintf(stderr, "%d check(s) failed\n", bc_test_failures);  \
-			return 1;                                                   \
-		}                                                                   \
-		return 0;                                                           \
+#define TEST_DONE()                                                                                \
+	do {                                                                                       \
+		if (bc_test_failures) {                                                            \
+			fprintf(stderr, "%d check(s) failed\n", bc_test_failures);                 \
+			return 1;                                                                  \
+		}                                                                                  \
+		return 0;                                                                          \
 	} while (0)
 
 /* fixture trees: write text to root/rel (best effort: a later check fails if it did not) */

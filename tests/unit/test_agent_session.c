@@ -1,4 +1,6 @@
-/* test_agent_session: a real bench-agent (over CURVE) answers HELLO with host and path facts, refuses a second coordinator with BUSY and another protocol version with ERROR, counts what it refused, and reports an unopenable path by name */
+/* test_agent_session: a real bench-agent (over CURVE) answers HELLO with host and path facts,
+ * refuses a second coordinator with BUSY and another protocol version with ERROR, counts what it
+ * refused, and reports an unopenable path by name */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -161,7 +163,8 @@ int main(void)
 	CHECK(strstr(s_str(m.json, "message"), "protocol version mismatch") != NULL);
 	bc_msg_clear(&m);
 	CHECK(s_ask(a, BC_MSG_TIME, "{\"seq\":7}", &m) == 0);
-	CHECK(m.type == BC_MSG_TIME && cJSON_GetNumberValue(cJSON_GetObjectItem(m.json, "seq")) == 7);
+	CHECK(m.type == BC_MSG_TIME &&
+	      cJSON_GetNumberValue(cJSON_GetObjectItem(m.json, "seq")) == 7);
 	bc_msg_clear(&m);
 
 	/* a path the agent cannot open is named in the error */

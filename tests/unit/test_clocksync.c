@@ -1,4 +1,5 @@
-/* test_clocksync: the minimum-RTT offset estimator stays within its stated uncertainty under asymmetric, jittery delays */
+/* test_clocksync: the minimum-RTT offset estimator stays within its stated uncertainty under
+ * asymmetric, jittery delays */
 #include <errno.h>
 #include <stdlib.h>
 #include <stdint.h>

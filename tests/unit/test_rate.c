@@ -115,8 +115,8 @@ static void test_engine(void)
 		/* and per second too: no catch-up burst above the limit */
 		for (i = 1; i < SECONDS; i++) {
 			rd = r.sec[i * 3].op[BC_OP_READ].ios;
-			CHECK_MSG(rd <= (1 + TOL) * 5000 && rd >= 0.5 * 5000, "second %d: %llu IOPS",
-				  i, (unsigned long long)rd);
+			CHECK_MSG(rd <= (1 + TOL) * 5000 && rd >= 0.5 * 5000,
+				  "second %d: %llu IOPS", i, (unsigned long long)rd);
 		}
 	}
 	jr_free(&r);

@@ -1,4 +1,5 @@
-/* test_steady: the steady-state detector accepts flat noisy series and flags trends, steps and swings */
+/* test_steady: the steady-state detector accepts flat noisy series and flags trends, steps and
+ * swings */
 #include <errno.h>
 #include <math.h>
 

@@ -8,8 +8,10 @@
 #define BC_CMD_OPTS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bc_coord.h"
 
@@ -49,5 +51,22 @@ int bc_cmd_fleet_opt(int c, const char *arg, struct bc_run_opts *o);
  * "OPT: expected seconds in (0, MAX], got 'ARG'" printed (NaN is refused).
  */
 int bc_cmd_parse_secs(const char *opt, const char *arg, double max_s, uint32_t *ms);
+
+/* what import-fio and import-vdbench take: the same options, one FILE operand */
+struct bc_cmd_import_args {
+	const char *out;      /* -o FILE, NULL: stdout */
+	const char *agent;    /* --agent NAME (default "local") */
+	const char *endpoint; /* --endpoint EP (default "local") */
+	const char *name;     /* --name NAME, NULL: from the file */
+	const char *src;      /* the operand */
+	bool lenient;	      /* --lenient */
+};
+
+/*
+ * Parses an importer's command line into *a (usage prints the command's own
+ * help). Returns -1 when the command goes on, else its exit code: 0 after
+ * --help, 2 for bad usage (the usage printed on stderr).
+ */
+int bc_cmd_import_args(int argc, char **argv, void (*usage)(FILE *f), struct bc_cmd_import_args *a);
 
 #endif

@@ -10,12 +10,12 @@
  * usage and for a refused import.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bc_fiojob.h"
+#include "bc_cmd_opts.h"
 #include "bc_import.h"
 #include "bc_log.h"
 #include "bc_profile.h"
@@ -36,55 +36,24 @@ static void s_usage(FILE *f)
 
 int bc_cmd_import_fio(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-	    {"output", required_argument, NULL, 'o'},
-	    {"agent", required_argument, NULL, 'a'},
-	    {"endpoint", required_argument, NULL, 'e'},
-	    {"name", required_argument, NULL, 'n'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"lenient", no_argument, NULL, 'l'},
-	    {NULL, 0, NULL, 0},
-	};
-	struct bc_fio_import im = {.agent = "local", .endpoint = "local"};
+	struct bc_fio_import im = {0};
 	struct bc_fio_jobfile *jf = NULL;
-	const char *out = NULL;
-	cJSON *notes = cJSON_CreateArray(), *diffs = cJSON_CreateArray(), *prof = NULL;
+	cJSON *notes = NULL, *diffs = NULL, *prof = NULL;
 	char err[1024], *text = NULL;
-	int c, status = 1;
+	int status;
+	struct bc_cmd_import_args args;
 
-	while ((c = getopt_long(argc, argv, "o:h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'a':
-			im.agent = optarg;
-			break;
-		case 'e':
-			im.endpoint = optarg;
-			break;
-		case 'n':
-			im.name = optarg;
-			break;
-		case 'l':
-			im.lenient = true;
-			break;
-		case 'h':
-			s_usage(stdout);
-			cJSON_Delete(notes);
-			return 0;
-		default:
-			s_usage(stderr);
-			cJSON_Delete(notes);
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		s_usage(stderr);
-		cJSON_Delete(notes);
-		return 2;
-	}
-	im.src = argv[optind];
+	status = bc_cmd_import_args(argc, argv, s_usage, &args);
+	if (status >= 0)
+		return status;
+	status = 1;
+	im.src = args.src;
+	im.agent = args.agent;
+	im.endpoint = args.endpoint;
+	im.name = args.name;
+	im.lenient = args.lenient;
+	notes = cJSON_CreateArray();
+	diffs = cJSON_CreateArray();
 	text = bc_fio_slurp(im.src);
 	if (!text) {
 		bc_error("cannot read '%s': %s", im.src, strerror(errno));
@@ -95,7 +64,7 @@ int bc_cmd_import_fio(int argc, char **argv)
 		goto out;
 	}
 	prof = bc_fio_to_profile(jf, &im, notes, diffs, err, sizeof(err));
-	status = bc_import_emit(im.src, "fio", prof, notes, diffs, im.lenient, out, err);
+	status = bc_import_emit(im.src, "fio", prof, notes, diffs, im.lenient, args.out, err);
 out:
 	cJSON_Delete(prof);
 	cJSON_Delete(notes);

@@ -83,3 +83,50 @@ int bc_cmd_fleet_opt(int c, const char *arg, struct bc_run_opts *o)
 		return 0;
 	}
 }
+
+int bc_cmd_import_args(int argc, char **argv, void (*usage)(FILE *f), struct bc_cmd_import_args *a)
+{
+	static const struct option lopts[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"agent", required_argument, NULL, 'a'},
+	    {"endpoint", required_argument, NULL, 'e'},
+	    {"name", required_argument, NULL, 'n'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"lenient", no_argument, NULL, 'l'},
+	    {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	*a = (struct bc_cmd_import_args){.agent = "local", .endpoint = "local"};
+	while ((c = getopt_long(argc, argv, "o:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->out = optarg;
+			break;
+		case 'a':
+			a->agent = optarg;
+			break;
+		case 'e':
+			a->endpoint = optarg;
+			break;
+		case 'n':
+			a->name = optarg;
+			break;
+		case 'l':
+			a->lenient = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	a->src = argv[optind];
+	return -1;
+}

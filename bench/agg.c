@@ -20,7 +20,9 @@
 #include <time.h>
 
 #include "bc_clock.h"
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_aggpool.h"
+#include "bc_fleet.h"
 #include "bc_synth.h"
 
 #define S_POOL 64

@@ -16,7 +16,8 @@
 #include <time.h>
 
 #include "bc_clock.h"
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_results.h"
 
 /* a real agent's host sample (agent/hoststat.c) with 4 NICs and 4 disks */
 static const char s_sample[] =

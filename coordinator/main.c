@@ -5,9 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bc_coord.h"
+#include "bc_cmd.h"
 #include "bc_log.h"
-#include "bc_report.h"
 
 struct s_cmd {
 	const char *name;

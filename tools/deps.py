@@ -6,14 +6,14 @@ Prints
      itself through others; include guards hide these, the compiler does not),
   2. cycles between modules: a module is a .c with the header of the same
      name beside or above it (job.c + bc_job.h, bc_hist.c + bc_hist.h), a
-     header without such a .c is a module of its own (bc_coord.h). A depends on
+     header without such a .c is a module of its own (bc_writers.h). A depends on
      B when a file of A #includes a header of B; with --objects, also when A's
      object file uses a symbol that B's object defines (calls through a header
-     shared by several modules, bc_coord.h for one, show up only this way),
+     shared by several modules show up only this way),
   3. folder-level dependencies (coordinator/run -> common/profile ...) with
      their cycles and the layer rules they break: common/ depends on nothing
      above it, agent/ and coordinator/ never on each other. A file at a part's
-     root (main.c, bc_coord.h) counts as a folder of its own.
+     root (main.c) counts as a folder of its own.
 
 Usage (from the repository root; --objects needs a build and binutils' nm):
   python3 tools/deps.py                       # includes only

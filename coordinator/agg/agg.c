@@ -32,7 +32,8 @@
 #include <unistd.h>
 
 #include "bc_agglane.h"
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_fleet.h"
 #include "bc_json.h"
 #include "bc_log.h"
 #include "bc_secfile.h"

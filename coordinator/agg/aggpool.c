@@ -29,7 +29,9 @@
 #include <unistd.h>
 
 #include "bc_agglane.h"
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_aggpool.h"
+#include "bc_fleet.h"
 
 /*
  * Bytes of records a worker can be behind by: a second of 1,000 agents is

@@ -10,7 +10,8 @@
 #ifndef BC_AGGLANE_H
 #define BC_AGGLANE_H
 
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_fleet.h"
 
 /*
  * Partial node and total rows are kept for this many distinct seconds

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_coord.h"
+#include "bc_agg.h"
 #include "bc_volnode.h"
 
 /* "[fe80::1]" and "fe80::1" are the same address */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_analysis.h"
+#include "bc_anafit.h"
 
 #define S_GN_ITER_MAX 200
 #define S_GN_TOL      1e-12 /* relative step of every parameter */

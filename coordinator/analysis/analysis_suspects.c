@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_analysis.h"
+#include "bc_suspects.h"
 
 const char *const bc_sus_state_names[] = {"not measured", "excluded", "implicated"};
 const char *const bc_sus_names[BC_SUS_NR] = {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bc_coord.h"
+#include "bc_fleet.h"
 
 /* getopt_long codes of the shared options (a command's own options use others) */
 enum {

@@ -16,9 +16,11 @@
 #include <unistd.h>
 
 #include "bc_cmd_opts.h"
-#include "bc_coord.h"
+#include "bc_fleet.h"
+#include "bc_preflight.h"
 #include "bc_log.h"
-#include "bc_report.h"
+#include "bc_cmd.h"
+#include "bc_rjson.h"
 
 static void s_usage(FILE *f)
 {

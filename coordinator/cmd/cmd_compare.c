@@ -23,9 +23,14 @@
 #include <string.h>
 
 #include "bc_ci.h"
-#include "bc_fdp.h"
+#include "bc_fdp_results.h"
 #include "bc_log.h"
+#include "bc_cmd.h"
+#include "bc_fmt.h"
+#include "bc_repeat.h"
 #include "bc_report.h"
+#include "bc_rjson.h"
+#include "bc_rundata.h"
 
 #define S_MAX_RUNS 32
 
@@ -643,7 +648,7 @@ static int s_load(struct s_run *r, const char *arg)
 		r->dir[strlen(r->dir) - 1] = '\0';
 	snprintf(tmp, sizeof(tmp), "%s", r->dir);
 	snprintf(r->label, sizeof(r->label), "%s", basename(tmp));
-	r->run = bc_report_read_json(r->dir, "run.json", err, sizeof(err));
+	r->run = bc_rj_read_file(r->dir, "run.json", err, sizeof(err));
 	if (!r->run)
 		return bc_error("%s", err);
 	/* the devices as each agent opened them: the report writers' own reading */

@@ -17,10 +17,11 @@
 
 #include "bc_clock.h"
 #include "bc_cmd_opts.h"
-#include "bc_coord.h"
+#include "bc_cmd.h"
+#include "bc_fleet.h"
 #include "bc_disc_msg.h"
 #include "bc_log.h"
-#include "bc_report.h"
+#include "bc_rjson.h"
 
 static void s_usage(FILE *f)
 {

@@ -13,7 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_cmd.h"
+#include "bc_fmt.h"
 #include "bc_log.h"
 #include "bc_secfile.h"
 
@@ -28,22 +30,6 @@ static void s_usage(FILE *f)
 		   "      --hist        histogram buckets instead of rows (nodes and total)\n"
 		   "      --json        JSON lines instead of CSV\n"
 		   "      --check       verify every frame's CRC first\n");
-}
-
-/* a name as one CSV field: quoted when it holds a comma, quote or line break */
-static void s_csv(const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
 }
 
 /* a name as a JSON string */
@@ -89,9 +75,9 @@ static void s_row(const struct bc_secr_step *s, uint32_t k, int lvl, int i,
 		return;
 	}
 	printf("%u,", s->ord);
-	s_csv(s->name);
+	bc_csv_puts(stdout, s->name);
 	printf(",%u,%s,%s,%d,", k, k < s->ramp_s ? "ramp" : "run", s_levels[lvl], i);
-	s_csv(s->names[lvl][i]);
+	bc_csv_puts(stdout, s->names[lvl][i]);
 	for (f = 0; f < S_NFIELDS; f++)
 		printf(",%" PRIu64, v[f]);
 	fputs("\r\n", stdout);
@@ -118,7 +104,7 @@ static void s_hist(const struct bc_secr_step *s, uint32_t k, int lvl, int i,
 				continue;
 			}
 			printf("%u,%u,%s,%d,", s->ord, k, s_levels[lvl], i);
-			s_csv(s->names[lvl][i]);
+			bc_csv_puts(stdout, s->names[lvl][i]);
 			printf(",%s,%u,%" PRIu64 ",%" PRIu64 "\r\n", bc_op_names[o], b,
 			       bc_hist_bucket_mid(b), h[o].buckets[b]);
 		}

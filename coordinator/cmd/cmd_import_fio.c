@@ -19,7 +19,7 @@
 #include "bc_import.h"
 #include "bc_log.h"
 #include "bc_profile.h"
-#include "bc_report.h"
+#include "bc_cmd.h"
 
 static void s_usage(FILE *f)
 {

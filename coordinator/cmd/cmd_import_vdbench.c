@@ -16,7 +16,7 @@
 #include "bc_cmd_opts.h"
 #include "bc_import.h"
 #include "bc_log.h"
-#include "bc_report.h"
+#include "bc_cmd.h"
 #include "bc_vdbparm.h"
 
 static void s_usage(FILE *f)

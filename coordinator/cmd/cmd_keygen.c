@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bc_coord.h"
+#include "bc_cmd.h"
 #include "bc_curve.h"
 #include "bc_log.h"
 

@@ -21,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_coord.h"
+#include "bc_cmd.h"
 #include "bc_curve.h"
 #include "bc_log.h"
 #include "bc_proto.h"
-#include "bc_report.h"
+#include "bc_rjson.h"
 
 #define S_AGENT_PORT 7470
 

@@ -15,7 +15,11 @@
 #include <sys/stat.h>
 
 #include "bc_log.h"
+#include "bc_cmd.h"
+#include "bc_rebuild.h"
 #include "bc_report.h"
+#include "bc_rjson.h"
+#include "bc_rundata.h"
 
 static void s_usage(FILE *f)
 {
@@ -32,7 +36,7 @@ static void s_usage(FILE *f)
 static char *s_run_status(const char *dir)
 {
 	char err[BC_PATH_MAX + 64], *st;
-	cJSON *run = bc_report_read_json(dir, "run.json", err, sizeof(err));
+	cJSON *run = bc_rj_read_file(dir, "run.json", err, sizeof(err));
 
 	if (!run)
 		return NULL;

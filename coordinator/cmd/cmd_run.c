@@ -16,7 +16,13 @@
 
 #include "bc_clock.h"
 #include "bc_cmd_opts.h"
-#include "bc_coord.h"
+#include "bc_cmd.h"
+#include "bc_fleet.h"
+#include "bc_live.h"
+#include "bc_metrics.h"
+#include "bc_rundir.h"
+#include "bc_runjson.h"
+#include "bc_steprun.h"
 #include "bc_counter.h"
 #include "bc_json.h"
 #include "bc_log.h"
@@ -220,23 +226,6 @@ static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJ
 		bc_error("cannot write '%s/run.json': %s", rd->path, strerror(-rc));
 	else if (reports)
 		bc_report_write_all_run(rd->path, run); /* summary.md, report.html, ... */
-}
-
-/* a failed cross-check makes the step's figures suspect: say so where it is seen */
-void bc_result_warn_checks(const struct bc_step_result *res, const cJSON *sj)
-{
-	const cJSON *c;
-
-	cJSON_ArrayForEach(
-	    c, cJSON_GetObjectItemCaseSensitive(
-		   sj, "checks")) if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "pass")))
-	    bc_warn("step %s: check failed: %s: %s", res->step->name,
-		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")),
-		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "detail")));
-	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(sj, "steady_state"), "steady")))
-		bc_warn("step %s: throughput never reached steady state (see steady_state)",
-			res->step->name);
 }
 
 struct s_flush {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bc_coord.h"
+#include "bc_cmd.h"
 #include "bc_log.h"
 
 int bc_cmd_validate(int argc, char **argv)

@@ -17,7 +17,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_results.h"
 
 /* one line of the table; NAN where nothing was measured */
 struct bc_vdb_row {

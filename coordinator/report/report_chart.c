@@ -24,7 +24,12 @@
 #include "bc_base64.h"
 #include "bc_hist.h"
 #include "bc_log.h"
-#include "bc_report.h"
+#include "bc_chart.h"
+#include "bc_fmt.h"
+#include "bc_rjson.h"
+#include "bc_rundata.h"
+#include "bc_svg.h"
+#include "bc_table.h"
 #include "bc_secfile.h"
 #include "bc_stats.h"
 

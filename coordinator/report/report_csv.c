@@ -7,7 +7,10 @@
  */
 #include <errno.h>
 
-#include "bc_report.h"
+#include "bc_fmt.h"
+#include "bc_rjson.h"
+#include "bc_rundata.h"
+#include "bc_writers.h"
 
 /* series keys in column order, after the identifying columns */
 static const char *const s_cols[] = {

@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "bc_expect.h"
-#include "bc_report.h"
+#include "bc_repeat.h"
+#include "bc_rexpect.h"
+#include "bc_rjson.h"
 
 static const cJSON *s_find(const cJSON *arr, const char *name)
 {

@@ -43,7 +43,10 @@
 
 #include "bc_hist.h"
 #include "bc_log.h"
-#include "bc_report.h"
+#include "bc_fmt.h"
+#include "bc_rjson.h"
+#include "bc_rundata.h"
+#include "bc_writers.h"
 #include "bc_units.h"
 
 /* fio's default percentile_list (fio HOWTO, "percentile_list") */

@@ -12,8 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_fdp.h"
-#include "bc_report.h"
+#include "bc_fdp_report.h"
+#include "bc_chart.h"
+#include "bc_fmt.h"
+#include "bc_repeat.h"
+#include "bc_rjson.h"
+#include "bc_rundata.h"
+#include "bc_svg.h"
+#include "bc_table.h"
+#include "bc_writers.h"
 
 static const char s_css[] =
     ":root{--fg:#1d2430;--muted:#5b6575;--line:#d9dee7}"

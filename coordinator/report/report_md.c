@@ -9,9 +9,15 @@
 #include <math.h>
 #include <string.h>
 
-#include "bc_fdp.h"
+#include "bc_fdp_report.h"
 #include "bc_nvme_report.h"
-#include "bc_report.h"
+#include "bc_chart.h"
+#include "bc_fmt.h"
+#include "bc_repeat.h"
+#include "bc_rjson.h"
+#include "bc_rundata.h"
+#include "bc_table.h"
+#include "bc_writers.h"
 #include "bc_vdbench.h"
 
 static double s_err(const cJSON *e)

@@ -1,12 +1,13 @@
 /*
  * report_nvme.c - summary.md's NVMe table of a step, from run.json alone
- * (see bc_nvme_report.h): one row per volume that has NVMe figures.
+ * (bc_nvme_report.h): one row per volume that has NVMe figures.
  */
 #include <stdbool.h>
 #include <string.h>
 
 #include "bc_nvme_report.h"
-#include "bc_report.h"
+#include "bc_fmt.h"
+#include "bc_rjson.h"
 
 /* per FDP volume: each handle's free blocks in its unit at both ends, the step's FDP events */
 static void s_md_fdp(FILE *f, const cJSON *st)

@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include "bc_ci.h"
-#include "bc_report.h"
+#include "bc_repeat.h"
+#include "bc_rjson.h"
+#include "bc_rundata.h"
+#include "bc_table.h"
 
 /* per-second series of a run.json entity, by figure ("iops" -> "iops") */
 static const struct {

@@ -9,7 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "bc_report.h"
+#include "bc_fmt.h"
+#include "bc_svg.h"
 
 #define S_W	   460 /* chart width */
 #define S_PLOT_H   190 /* plot area height */

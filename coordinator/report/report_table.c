@@ -12,7 +12,11 @@
 #include <string.h>
 
 #include "bc_analysis.h"
-#include "bc_report.h"
+#include "bc_fmt.h"
+#include "bc_rjson.h"
+#include "bc_rundata.h"
+#include "bc_svg.h"
+#include "bc_table.h"
 
 struct bc_table *bc_table_new(const char *title, const char *const *cols)
 {

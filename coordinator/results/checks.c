@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_checks.h"
+#include "bc_results.h"
 #include "bc_json.h"
 
 #define S_DISKSTATS_TOL 0.01
@@ -326,4 +328,21 @@ cJSON *bc_checks_json(const struct bc_step_result *r)
 	s_diskstats(arr, r);
 	s_little(arr, r);
 	return arr;
+}
+
+/* a failed cross-check makes the step's figures suspect: say so where it is seen */
+void bc_result_warn_checks(const struct bc_step_result *res, const cJSON *sj)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(
+	    c, cJSON_GetObjectItemCaseSensitive(
+		   sj, "checks")) if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "pass")))
+	    bc_warn("step %s: check failed: %s: %s", res->step->name,
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")),
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "detail")));
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(sj, "steady_state"), "steady")))
+		bc_warn("step %s: throughput never reached steady state (see steady_state)",
+			res->step->name);
 }

@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "bc_coord.h"
+#include "bc_hostsamples.h"
 
 const cJSON **bc_host_by_second(const cJSON *samples, uint32_t seconds)
 {

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_coord.h"
-#include "bc_nvme_report.h"
+#include "bc_agg.h"
+#include "bc_hostsamples.h"
+#include "bc_results.h"
+#include "bc_nvme_results.h"
 
 /* the volume's index among its agent's volumes (the order PREPARE sent them in) */
 static int s_local_index(const struct bc_profile *p, int vol)

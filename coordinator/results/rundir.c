@@ -24,7 +24,9 @@
 
 #include "bc_base64.h"
 #include "bc_clock.h"
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_fleet.h"
+#include "bc_rundir.h"
 #include "bc_json.h"
 #include "bc_log.h"
 #include "bc_secfile.h"

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_runjson.h"
 #include "bc_json.h"
 #include "bc_log.h"
 #include "bc_secfile.h"

@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "bc_analysis.h"
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_results.h"
+#include "bc_verdict.h"
 #include "bc_counter.h"
 #include "bc_hostfig.h"
 #include "bc_sweep.h"
@@ -143,9 +145,10 @@ static void s_load_end(struct bc_ana_load *l, double secs)
 	l->think_s = ios > 0 ? l->think_s / ios / 1e6 : 0;
 }
 
-int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struct bc_ana_point *pt)
+int bc_verdict_point(struct bc_counters *counters, const struct bc_step_result *res,
+		     struct bc_ana_point *pt)
 {
-	const struct bc_profile *p = f->prof;
+	const struct bc_profile *p = res->agg.prof;
 	const struct bc_agg *g = &res->agg;
 	struct bc_use *nodes = calloc((size_t)p->nnodes + 1, sizeof(*nodes));
 	struct bc_use *clients = calloc((size_t)p->nagents + 1, sizeof(*clients));
@@ -167,7 +170,7 @@ int bc_verdict_point(struct bc_fleet *f, const struct bc_step_result *res, struc
 		const char *names[BC_HF_CUSTOM] = {0};
 		struct bc_hostfig fig;
 
-		if (!bc_counters_node_hostfig(f->counters, i, &fig, names))
+		if (!bc_counters_node_hostfig(counters, i, &fig, names))
 			bc_use_from_hostfig(&nodes[i], p->nodes[i].name, false, &fig, names);
 		else
 			bc_use_init(&nodes[i], p->nodes[i].name, false);
@@ -243,12 +246,12 @@ void bc_verdict_point_free(struct bc_ana_point *pt)
 	memset(pt, 0, sizeof(*pt));
 }
 
-cJSON *bc_verdict_step(struct bc_fleet *f, struct bc_step_result *res)
+cJSON *bc_verdict_step(struct bc_counters *counters, struct bc_step_result *res)
 {
 	struct bc_ana_point pt;
 	cJSON *out;
 
-	if (bc_verdict_point(f, res, &pt))
+	if (bc_verdict_point(counters, res, &pt))
 		return NULL;
 	out = bc_ana_json(&pt, 1, "step");
 	bc_verdict_point_free(&pt);

@@ -15,8 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_coord.h"
-#include "bc_fdp.h"
+#include "bc_checks.h"
+#include "bc_fleet.h"
+#include "bc_live.h"
+#include "bc_results.h"
+#include "bc_steptable.h"
+#include "bc_rundir.h"
+#include "bc_stepexec.h"
+#include "bc_experiment_run.h"
+#include "bc_fdp_report.h"
+#include "bc_fdp_results.h"
 #include "bc_log.h"
 #include "bc_streams.h"
 

@@ -17,7 +17,10 @@
 #include <unistd.h>
 
 #include "bc_clock.h"
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_fleet.h"
+#include "bc_live.h"
+#include "bc_results.h"
 #include "bc_vdbench.h"
 
 /* the panel shows at most this many rows per level; more are summarised */

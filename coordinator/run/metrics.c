@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_metrics.h"
+#include "bc_results.h"
 
 struct bc_metrics {
 	zsock_t *sock; /* ZMQ_STREAM: raw TCP, one routing id per connection */

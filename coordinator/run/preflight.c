@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "bc_clock.h"
-#include "bc_coord.h"
+#include "bc_fleet.h"
+#include "bc_preflight.h"
+#include "bc_stepexec.h"
 #include "bc_log.h"
 #include "bc_sweep.h"
 

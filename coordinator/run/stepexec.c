@@ -13,7 +13,15 @@
 #include <time.h>
 
 #include "bc_clock.h"
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_aggpool.h"
+#include "bc_fleet.h"
+#include "bc_live.h"
+#include "bc_metrics.h"
+#include "bc_results.h"
+#include "bc_rundir.h"
+#include "bc_stepexec.h"
+#include "bc_verdict.h"
 #include "bc_counter.h"
 #include "bc_json.h"
 #include "bc_log.h"
@@ -449,7 +457,7 @@ static void s_finish_counters(struct bc_fleet *f, struct bc_rundir *rd, struct b
 		cJSON_AddItemToObject(ev, "nodes", cJSON_Duplicate(res->node_counters, 1));
 		bc_rundir_event(rd, "node_counters", ev);
 	}
-	res->analysis = bc_verdict_step(f, res);
+	res->analysis = bc_verdict_step(f->counters, res);
 	if (res->analysis) {
 		ev = cJSON_CreateObject();
 		cJSON_AddNumberToObject(ev, "step", res->idx);
@@ -643,4 +651,56 @@ out:
 		res->status = bc_result_ok_status(res);
 	}
 	return rc;
+}
+
+struct s_step_json {
+	const struct bc_step_result *res;
+	cJSON *sj;
+};
+
+static void s_step_json(void *p)
+{
+	struct s_step_json *x = p;
+
+	x->sj = bc_result_step_json(x->res);
+}
+
+cJSON *bc_fleet_step_json(struct bc_fleet *f, const struct bc_step_result *res)
+{
+	struct s_step_json x = {res, NULL};
+
+	bc_fleet_beside(f, s_step_json, &x);
+	return x.sj;
+}
+
+static void s_step_free(void *p)
+{
+	bc_step_result_free(p);
+}
+
+void bc_fleet_step_free(struct bc_fleet *f, struct bc_step_result *res)
+{
+	bc_fleet_beside(f, s_step_free, res);
+}
+
+struct s_agg_init {
+	struct bc_agg *g;
+	const struct bc_profile *p;
+	const struct bc_step *st;
+	int rc;
+};
+
+static void s_agg_init(void *p)
+{
+	struct s_agg_init *x = p;
+
+	x->rc = bc_agg_init(x->g, x->p, x->st);
+}
+
+int bc_fleet_agg_init(struct bc_fleet *f, struct bc_agg *g, const struct bc_step *st)
+{
+	struct s_agg_init x = {g, f->prof, st, 0};
+
+	bc_fleet_beside(f, s_agg_init, &x);
+	return x.rc;
 }

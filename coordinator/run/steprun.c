@@ -13,8 +13,17 @@
 #include <unistd.h>
 
 #include "bc_analysis.h"
-#include "bc_coord.h"
-#include "bc_fdp.h"
+#include "bc_agg.h"
+#include "bc_checks.h"
+#include "bc_fleet.h"
+#include "bc_live.h"
+#include "bc_results.h"
+#include "bc_steptable.h"
+#include "bc_rundir.h"
+#include "bc_stepexec.h"
+#include "bc_steprun.h"
+#include "bc_verdict.h"
+#include "bc_experiment_run.h"
 #include "bc_log.h"
 #include "bc_sweep.h"
 
@@ -224,7 +233,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 			last = sj;
 		}
 		s_sweep_result(&res, rc, &sr);
-		if (swept && sr.ok && !bc_verdict_point(f, &res, &pts[npts])) {
+		if (swept && sr.ok && !bc_verdict_point(f->counters, &res, &pts[npts])) {
 			pts[npts].value = pt.value;
 			pts[npts].label = labels[n];
 			npts++;

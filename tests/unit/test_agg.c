@@ -15,7 +15,10 @@
 #include <unistd.h>
 
 #include "bc_base64.h"
-#include "bc_coord.h"
+#include "bc_agg.h"
+#include "bc_aggpool.h"
+#include "bc_fleet.h"
+#include "bc_rundir.h"
 #include "bc_test.h"
 
 static const char *s_profile =

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "bc_experiment.h"
-#include "bc_fdp.h"
+#include "bc_fdp_report.h"
+#include "bc_fdp_results.h"
 #include "bc_profile.h"
 #include "bc_test.h"
 

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "bc_report.h"
+#include "bc_rundata.h"
+#include "bc_writers.h"
 #include "bc_test.h"
 
 #define FIXTURE BC_SRC_DIR "/tests/data/report/synthetic"

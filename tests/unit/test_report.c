@@ -5,7 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_fmt.h"
 #include "bc_report.h"
+#include "bc_rexpect.h"
+#include "bc_rjson.h"
+#include "bc_rundata.h"
+#include "bc_writers.h"
 #include "bc_test.h"
 
 #define FIXTURE BC_SRC_DIR "/tests/data/report/synthetic"

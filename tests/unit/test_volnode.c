@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_coord.h"
-#include "bc_nvme_report.h"
-#include "bc_report.h"
+#include "bc_agg.h"
+#include "bc_fleet.h"
+#include "bc_results.h"
+#include "bc_nvme_results.h"
+#include "bc_rebuild.h"
 #include "bc_test.h"
 #include "bc_volnode.h"
 

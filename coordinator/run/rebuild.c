@@ -18,10 +18,13 @@
 #include <unistd.h>
 
 #include "bc_base64.h"
-#include "bc_coord.h"
-#include "bc_fdp.h"
+#include "bc_agg.h"
+#include "bc_fleet.h"
+#include "bc_results.h"
+#include "bc_runjson.h"
+#include "bc_experiment_run.h"
 #include "bc_json.h"
-#include "bc_report.h"
+#include "bc_rebuild.h"
 #include "bc_secfile.h"
 #include "bc_volnode.h"
 

@@ -29,7 +29,7 @@
 
 #include "bc_clock.h"
 #include "bc_clocksync.h"
-#include "bc_coord.h"
+#include "bc_fleet.h"
 #include "bc_curve.h"
 #include "bc_json.h"
 #include "bc_log.h"
@@ -629,58 +629,6 @@ void bc_fleet_beside(struct bc_fleet *f, void (*fn)(void *), void *arg)
 		bc_fleet_beat(f);
 	}
 	pthread_join(th, NULL);
-}
-
-struct s_step_json {
-	const struct bc_step_result *res;
-	cJSON *sj;
-};
-
-static void s_step_json(void *p)
-{
-	struct s_step_json *x = p;
-
-	x->sj = bc_result_step_json(x->res);
-}
-
-cJSON *bc_fleet_step_json(struct bc_fleet *f, const struct bc_step_result *res)
-{
-	struct s_step_json x = {res, NULL};
-
-	bc_fleet_beside(f, s_step_json, &x);
-	return x.sj;
-}
-
-static void s_step_free(void *p)
-{
-	bc_step_result_free(p);
-}
-
-void bc_fleet_step_free(struct bc_fleet *f, struct bc_step_result *res)
-{
-	bc_fleet_beside(f, s_step_free, res);
-}
-
-struct s_agg_init {
-	struct bc_agg *g;
-	const struct bc_profile *p;
-	const struct bc_step *st;
-	int rc;
-};
-
-static void s_agg_init(void *p)
-{
-	struct s_agg_init *x = p;
-
-	x->rc = bc_agg_init(x->g, x->p, x->st);
-}
-
-int bc_fleet_agg_init(struct bc_fleet *f, struct bc_agg *g, const struct bc_step *st)
-{
-	struct s_agg_init x = {g, f->prof, st, 0};
-
-	bc_fleet_beside(f, s_agg_init, &x);
-	return x.rc;
 }
 
 static cJSON *s_hello_body(const struct bc_fleet *f, const struct bc_conn *c)

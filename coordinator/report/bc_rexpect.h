@@ -1,0 +1,12 @@
+/*
+ * bc_rexpect.h (report_expect.c) - the acceptance criteria evaluated
+ */
+#ifndef BC_REXPECT_H
+#define BC_REXPECT_H
+
+#include <cjson/cJSON.h>
+
+/* every criterion of profile.expect evaluated on run.json */
+cJSON *bc_report_expect_eval(const cJSON *profile, const cJSON *run);
+
+#endif

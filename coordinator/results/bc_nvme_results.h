@@ -1,0 +1,19 @@
+/*
+ * bc_nvme_results.h (nvme_results.c) - the NVMe figures of each volume in
+ * run.json: per-second composite temperature, device counters with the
+ * step's WAF and its status, and how the volume's storage node was decided
+ */
+#ifndef BC_NVME_RESULTS_H
+#define BC_NVME_RESULTS_H
+
+#include <cjson/cJSON.h>
+
+struct bc_step_result;
+/*
+ * Add volume vol's "nvme_temp" {celsius: [per second, null where none],
+ * min_c, max_c} and "nvme_counters" (its STEP_DONE "nvme", with "waf") to its
+ * run.json entry e, when its agent reported them.
+ */
+void bc_result_nvme_volume(const struct bc_step_result *r, int vol, cJSON *e);
+
+#endif

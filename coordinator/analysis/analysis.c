@@ -515,6 +515,13 @@ static struct bc_ana_point s_rest_point(const struct bc_ana_point *p)
 	q.volumes = p->volumes > 0 ? p->volumes - l->volumes : 0;
 	q.n = p->n - l->n;
 	q.x_bps = p->x_bps - l->x_bps;
+	/*
+	 * every volume paced at this point: the rest is empty, and what the
+	 * subtractions leave is rounding, not a load (a rate of 1e-12 IOPS
+	 * made Little's law read 0.00 for no volume at all)
+	 */
+	if (!(q.n > 0) || (p->volumes > 0 && q.volumes <= 0))
+		q.x_bps = iops = 0;
 	q.x_iops = iops;
 	q.r_mean_s = iops > 0 ? (p->x_iops * p->r_mean_s - l->x_iops * l->r_mean_s) / iops : NAN;
 	q.think_s = iops > 0 ? (p->x_iops * p->think_s - l->x_iops * l->think_s) / iops : 0;

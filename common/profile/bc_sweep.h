@@ -36,7 +36,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "bc_profile.h"
+#include "bc_profile_spec.h"
 
 #define BC_SWEEP_MAX 64 /* points per sweep */
 
@@ -118,7 +118,7 @@ cJSON *bc_sweep_json(const struct bc_sweep_state *s, const cJSON *analysis);
 /* I/Os in flight over every volume for wl: iodepth (with the volume's override) x numjobs */
 double bc_sweep_outstanding(const struct bc_profile *p, const struct bc_workload *wl);
 
-/* profile side (bc_profile_sweep.c): set param's value v (a checked list item) into wl */
+/* set param's value v (a checked list item) into wl */
 int bc_sweep_apply(enum bc_sweep_param param, const cJSON *v, struct bc_workload *wl);
 /* any workload key (a checked value) into wl; 0 or -EINVAL */
 int bc_sweep_apply_key(const char *key, const cJSON *v, struct bc_workload *wl);

@@ -13,7 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "bc_profile_check.h"
+#include "bc_workload.h"
 #include "bc_target.h"
 #include "bc_nvme_fdp.h"
 #include "bc_target_nvme.h"

@@ -15,7 +15,7 @@
 
 #include "bc_devcounters.h"
 #include "bc_profile.h"
-#include "bc_profile_check.h"
+#include "bc_workload.h"
 #include "bc_sim_dev.h"
 #include "bc_sim_ftl.h"
 #include "bc_sim_lat.h"

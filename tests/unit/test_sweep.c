@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_profile.h"
 #include "bc_sweep.h"
 #include "bc_test.h"
 

@@ -132,8 +132,7 @@ static void test_parse(void)
 	if (p) {
 		struct bc_workload vw;
 
-		CHECK(bc_volume_workload(&p->steps[0].wl, &p->volumes[0], &vw, s_err,
-					 sizeof(s_err)) == 0);
+		bc_volume_workload(&p->steps[0].wl, &p->volumes[0], &vw);
 		CHECK(vw.rate_iops == 500 && vw.bs == 8192 && vw.rwmixtrim == 10 &&
 		      vw.rw == BC_RW_RANDRW);
 		CHECK(p->steps[0].wl.rate_iops == 0);

@@ -10,8 +10,10 @@
 #include "bc_profile_check.h"
 #include "bc_sweep.h"
 
-static const char *const s_keys[] = {"iodepth", "numjobs", "bs",      "rw", "curve",
-				     "stop",	"ramp",	   "runtime", NULL};
+/* the swept keys first (S_NDIMS), then the rest; ramp and runtime last */
+static const char *const s_keys[] = {"iodepth",	  "numjobs", "bs",   "rw",	"curve",
+				     "rwmixread", "stop",    "ramp", "runtime", NULL};
+#define S_NDIMS 6
 static const char *const s_stop_keys[] = {"p99_ms", "min_gain_pct", NULL};
 
 /* the swept key of a checked sweep object, and its list */
@@ -20,11 +22,9 @@ static enum bc_sweep_param s_param(const cJSON *sw, const cJSON **list)
 	static const struct {
 		const char *key;
 		enum bc_sweep_param param;
-	} dims[] = {{"iodepth", BC_SWEEP_IODEPTH},
-		    {"numjobs", BC_SWEEP_NUMJOBS},
-		    {"bs", BC_SWEEP_BS},
-		    {"rw", BC_SWEEP_RW},
-		    {"curve", BC_SWEEP_CURVE}};
+	} dims[] = {{"iodepth", BC_SWEEP_IODEPTH}, {"numjobs", BC_SWEEP_NUMJOBS},
+		    {"bs", BC_SWEEP_BS},	   {"rw", BC_SWEEP_RW},
+		    {"curve", BC_SWEEP_CURVE},	   {"rwmixread", BC_SWEEP_RWMIXREAD}};
 	size_t i;
 
 	for (i = 0; i < sizeof(dims) / sizeof(dims[0]); i++) {
@@ -56,6 +56,8 @@ int bc_sweep_apply(enum bc_sweep_param param, const cJSON *v, struct bc_workload
 		return bc_check_workload_key(&c, "bs", v, "", wl);
 	case BC_SWEEP_RW:
 		return bc_check_workload_key(&c, "rw", v, "", wl);
+	case BC_SWEEP_RWMIXREAD:
+		return bc_check_workload_key(&c, "rwmixread", v, "", wl);
 	default:
 		return 0; /* curve: the rate is set from the measured max */
 	}
@@ -109,7 +111,8 @@ static int s_check_value(struct bc_check *c, enum bc_sweep_param param, const cJ
 		const char *key = param == BC_SWEEP_IODEPTH   ? "iodepth"
 				  : param == BC_SWEEP_NUMJOBS ? "numjobs"
 				  : param == BC_SWEEP_BS      ? "bs"
-							      : "rw";
+				  : param == BC_SWEEP_RW      ? "rw"
+							      : "rwmixread";
 		int ret = bc_check_workload_key(c, key, v, path, &tmp);
 
 		if (!ret && param == BC_SWEEP_BS)
@@ -145,12 +148,12 @@ int bc_check_sweep(struct bc_check *c, const cJSON *item, const char *base,
 		ret = bc_check_keys(c, sw, path, s_keys);
 	if (ret)
 		return ret;
-	for (k = 0; k < 5; k++)
+	for (k = 0; k < S_NDIMS; k++)
 		dims += cJSON_GetObjectItemCaseSensitive(sw, s_keys[k]) != NULL;
 	if (dims != 1)
 		return bc_check_fail(c, path,
-				     "expected exactly one of iodepth, numjobs, bs, rw or curve, "
-				     "got %d",
+				     "expected exactly one of iodepth, numjobs, bs, rw, rwmixread "
+				     "or curve, got %d",
 				     dims);
 	param = s_param(sw, &list);
 	bc_check_path(lpath, path, bc_sweep_param_names[param]);
@@ -159,7 +162,7 @@ int bc_check_sweep(struct bc_check *c, const cJSON *item, const char *base,
 		return bc_check_fail(c, lpath, "expected a list of 1..%d values, got %s",
 				     BC_SWEEP_MAX - 1, bc_check_show(list, shown));
 	/* ramp and runtime of every point, with the workload's own checks */
-	for (k = 6; s_keys[k]; k++) {
+	for (k = S_NDIMS + 1; s_keys[k]; k++) {
 		ret = bc_check_item(c, sw, path, s_keys[k], false, ipath, &v);
 		if (!ret && v)
 			ret = bc_check_workload_key(c, s_keys[k], v, ipath, &pt);

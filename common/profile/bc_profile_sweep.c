@@ -40,6 +40,7 @@ static enum bc_sweep_param s_param(const cJSON *sw, const cJSON **list)
 		    {"numjobs", BC_SWEEP_NUMJOBS},
 		    {"bs", BC_SWEEP_BS},
 		    {"rw", BC_SWEEP_RW},
+		    {"rwmixread", BC_SWEEP_RWMIXREAD},
 		    {"curve", BC_SWEEP_CURVE}};
 	size_t i;
 
@@ -132,10 +133,11 @@ int bc_check_sweep(struct bc_check *c, const cJSON *item, const char *base,
 		return ret;
 	cJSON_ArrayForEach(v, sw) dims += s_dimension(v->string);
 	if (dims != 1)
-		return bc_check_fail(c, path,
-				     "expected exactly one of iodepth, numjobs, bs, rw or curve, "
-				     "got %d",
-				     dims);
+		return bc_check_fail(
+		    c, path,
+		    "expected exactly one of iodepth, numjobs, bs, rw, rwmixread or curve, "
+		    "got %d",
+		    dims);
 	param = s_param(sw, &list);
 	bc_check_path(lpath, path, bc_sweep_param_names[param]);
 	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) < 1 ||

@@ -14,11 +14,13 @@
 #include "bc_volume_wl.h"
 #include "bc_wl_keys.h"
 
-const char *const bc_sweep_param_names[] = {"none", "iodepth", "numjobs", "bs", "rw", "curve"};
+const char *const bc_sweep_param_names[] = {"none", "iodepth", "numjobs",  "bs",
+					    "rw",   "curve",   "rwmixread"};
 
 int bc_sweep_init(struct bc_sweep_state *s, const struct bc_profile *p, const struct bc_step *st)
 {
-	static const char *const dims[] = {"iodepth", "numjobs", "bs", "rw", "curve"};
+	/* in enum bc_sweep_param's order */
+	static const char *const dims[] = {"iodepth", "numjobs", "bs", "rw", "curve", "rwmixread"};
 	const cJSON *sw = st->sweep, *stop, *v;
 	size_t i;
 
@@ -146,8 +148,9 @@ int bc_sweep_point(const struct bc_sweep_state *s, int i, struct bc_sweep_point 
 			snprintf(out->label, sizeof(out->label), "%s",
 				 bc_fmt_size(out->wl.bs, buf, sizeof(buf)));
 		} else {
-			out->value =
-			    s->param == BC_SWEEP_IODEPTH ? out->wl.iodepth : out->wl.numjobs;
+			out->value = s->param == BC_SWEEP_IODEPTH   ? out->wl.iodepth
+				     : s->param == BC_SWEEP_NUMJOBS ? out->wl.numjobs
+								    : out->wl.rwmixread;
 			snprintf(out->label, sizeof(out->label), "%g", out->value);
 		}
 		snprintf(out->name, sizeof(out->name), "%s@%s=%s", s->step->name, pname,

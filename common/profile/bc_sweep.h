@@ -6,6 +6,7 @@
  * Profile (steps[].sweep, checked by the profile parser):
  *   "sweep": {"iodepth": [1, 2, 4, 8, 16, 32, 64]}    or "numjobs": [...],
  *            "bs": ["4k", "64k", "1m"], "rw": ["read", "randread"],
+ *            "rwmixread": [0, 50, 100]  (on a mixed rw: vdbench's forrdpct),
  *            "curve": [100, 90, 70, 50, 10]   (vdbench: run at max, then at
  *                                              each percentage of the max IOPS
  *                                              as a rate limit)
@@ -47,6 +48,7 @@ enum bc_sweep_param {
 	BC_SWEEP_BS,
 	BC_SWEEP_RW,
 	BC_SWEEP_CURVE,
+	BC_SWEEP_RWMIXREAD,
 };
 extern const char *const bc_sweep_param_names[]; /* "none", "iodepth", ..., "curve" */
 

@@ -42,7 +42,7 @@ _Static_assert(sizeof(enum bc_rw) == sizeof(uint32_t), "rw is stored as a 32-bit
 /* clang-format off */
 const struct bc_wl_key bc_wl_keys[] = {
     {"rw", BC_WT_CHOICE, S_V | S_S | S_SW | S_W, 0, 0, bc_rw_names, S_FIELD(rw)},
-    {"rwmixread", BC_WT_COUNT, S_V | S_S | S_W, 0, 100, NULL, S_FIELD(rwmixread)},
+    {"rwmixread", BC_WT_COUNT, S_V | S_S | S_SW | S_W, 0, 100, NULL, S_FIELD(rwmixread)},
     {"bs", BC_WT_BS, S_V | S_S | S_SW | S_W, 0, 0, NULL, S_FIELD(bs)},
     {"iodepth", BC_WT_COUNT, S_V | S_SW | S_W, 1, 65536, NULL, S_FIELD(iodepth)},
     {"numjobs", BC_WT_COUNT, S_SW | S_W, 1, 1024, NULL, S_FIELD(numjobs)},

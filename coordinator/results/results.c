@@ -19,7 +19,7 @@
 #include "bc_nvme_results.h"
 #include "bc_secfile.h"
 #include "bc_steady.h"
-#include "bc_vdbench.h"
+#include "bc_vdb_rows.h"
 #include "bc_volnode.h"
 
 static const double s_pcts[] = {50, 90, 99, 99.9, 99.99};

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bc_agg.h"
+#include "bc_clock.h"
 #include "bc_fmt.h"
 #include "bc_live.h"
 #include "bc_results.h"
@@ -196,6 +197,26 @@ static void s_print_ops(FILE *f, const struct s_layout *l, const struct bc_volst
 	free(one);
 }
 
+/* vdbench ends a run's interval lines with its avg line (--format vdbench) */
+static void s_print_vdb_avg(FILE *f, const struct bc_step_result *r)
+{
+	const struct bc_agg *g = &r->agg;
+	struct bc_vdb_row row;
+	char ts[32], label[48];
+
+	bc_vdb_step_avg(r, &row);
+	/* without the interval lines above it (--quiet, --json) the line needs its header */
+	if (bc_live_mode() == BC_LIVE_QUIET || bc_live_mode() == BC_LIVE_JSON) {
+		bc_vdb_date(r->start_ns, ts, sizeof(ts));
+		fputc('\n', f);
+		bc_vdb_print_header(f, ts);
+	}
+	bc_vdb_time(r->start_ns + (uint64_t)g->seconds * BC_NS_PER_S, ts, sizeof(ts));
+	bc_vdb_avg_label(g->ramp_s + 1, g->seconds, label, sizeof(label));
+	bc_vdb_print_row(f, ts, label, &row);
+	fflush(f);
+}
+
 void bc_result_print_step(FILE *f, const struct bc_step_result *r, int cols)
 {
 	const struct bc_agg *g = &r->agg;
@@ -205,9 +226,8 @@ void bc_result_print_step(FILE *f, const struct bc_step_result *r, int cols)
 	struct s_layout l;
 	int i;
 
-	/* vdbench ends a run's interval lines with its avg line */
 	if (bc_live_format() == BC_LIVE_FMT_VDBENCH && secs)
-		bc_vdb_print_avg(f, r);
+		s_print_vdb_avg(f, r);
 	s_layout(cols, &l);
 	snprintf(text, sizeof(text), "step %s: %s over seconds %u-%u (ramp excluded)%s%s",
 		 r->step->name, r->status, g->ramp_s, g->seconds ? g->seconds - 1 : 0,

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "bc_clock.h"
+#include "bc_live.h"
 #include "bc_vdbench.h"
 
 /* vdbench's MB is 1024**2 bytes (its header says so) */

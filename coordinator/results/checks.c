@@ -20,6 +20,7 @@
 #include "bc_checks.h"
 #include "bc_results.h"
 #include "bc_json.h"
+#include "bc_log.h"
 
 #define S_DISKSTATS_TOL 0.01
 #define S_LITTLE_TOL	0.10

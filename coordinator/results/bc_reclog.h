@@ -31,7 +31,7 @@ enum bc_reclog_codec { BC_RECLOG_RAW = 0, BC_RECLOG_ZLIB = 1 };
 
 /* writer: one per run directory, used by one thread at a time */
 struct bc_reclogw;
-/* create path (truncating it); level: zlib level 1-9, 0 to store bodies as they are */
+/* create path (truncating it); level: zlib level 1-9 (Huffman coding only), 0 to store */
 int bc_reclogw_open(struct bc_reclogw **w, const char *path, int level, char *err, size_t errlen);
 /* append one record; *off: its frame's offset, what events.jsonl's "rec" says. 0 or -errno */
 int bc_reclogw_put(struct bc_reclogw *w, const char *agent, uint64_t time_ns, const uint8_t *body,

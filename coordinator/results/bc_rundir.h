@@ -25,7 +25,7 @@ struct bc_secw;
 struct bc_rundir_writer;
 
 enum bc_events_format { BC_EVENTS_AUTO = 0, BC_EVENTS_JSON, BC_EVENTS_COMPACT, BC_EVENTS_BINARY };
-/* records.bin's zlib level: 1 costs ~a third of 6's CPU for ~10% more bytes (docs/results.md) */
+/* records.bin's zlib level (its bodies are Huffman coded only: the level hardly matters) */
 #define BC_RECLOG_LEVEL 1
 struct bc_rundir {
 	char path[BC_PATH_MAX];

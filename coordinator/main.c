@@ -29,6 +29,7 @@ static const struct s_cmd s_cmds[] = {
     {"keyscan", bc_cmd_keyscan, "fetch agents' public keys over the network (and pin them)"},
     {"report", bc_cmd_report, "regenerate a run directory's reports from run.json"},
     {"dump-seconds", bc_cmd_dump_seconds, "print a run's seconds.bin as CSV or JSON lines"},
+    {"dump-events", bc_cmd_dump_events, "print a run's events.jsonl with every record in it"},
     {"compare", bc_cmd_compare, "compare the steps of several runs"},
     {"agents", bc_cmd_agents, "contact a profile's agents and show what they report"},
     {"discover", bc_cmd_discover, "list an NVMe/TCP discovery controller's subsystems"},

@@ -5,7 +5,7 @@
 #
 # Debian/Ubuntu (required, tested on Debian 12):
 #   build: build-essential cmake pkg-config libczmq-dev libzmq3-dev
-#          liburing-dev libcjson-dev libcurl4-openssl-dev
+#          liburing-dev libcjson-dev libcurl4-openssl-dev zlib1g-dev
 #   test:  fio iproute2 util-linux (losetup) python3-six (fio_jsonplus_clat2csv)
 #          e2fsprogs (mkfs.ext4 in the multihost loop-device test)
 #          clang libclang-rt-dev (libFuzzer + ASan/UBSan for tests/fuzz; the
@@ -26,15 +26,15 @@
 #          checks the tree against .clang-format)
 # Fedora/RHEL (names listed, not exercised by CI):
 #   build: gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
-#          liburing-devel cjson-devel libcurl-devel
+#          liburing-devel cjson-devel libcurl-devel zlib-devel
 #   test:  fio iproute util-linux python3-six; with --test also chromium
 set -eu
 
 DEB_PKGS="build-essential cmake pkg-config libczmq-dev libzmq3-dev liburing-dev
-libcjson-dev libcurl4-openssl-dev fio iproute2 util-linux python3-six e2fsprogs
+libcjson-dev libcurl4-openssl-dev zlib1g-dev fio iproute2 util-linux python3-six e2fsprogs
 clang libclang-rt-dev python3-yaml ansible-core"
 RPM_PKGS="gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
-liburing-devel cjson-devel libcurl-devel fio iproute util-linux python3-six e2fsprogs
+liburing-devel cjson-devel libcurl-devel zlib-devel fio iproute util-linux python3-six e2fsprogs
 clang compiler-rt python3-pyyaml ansible-core"
 if [ "${1:-}" = "--test" ]; then
 	DEB_PKGS="$DEB_PKGS chromium prometheus-node-exporter prometheus qemu-system-x86"

@@ -11,6 +11,7 @@ int bc_cmd_trust(int argc, char **argv);   /* cmd_keys.c */
 int bc_cmd_keyscan(int argc, char **argv); /* cmd_keys.c */
 int bc_cmd_discover(int argc, char **argv);
 int bc_cmd_dump_seconds(int argc, char **argv); /* cmd_dump.c */
+int bc_cmd_dump_events(int argc, char **argv);	/* cmd_dumpev.c */
 int bc_cmd_report(int argc, char **argv);
 int bc_cmd_compare(int argc, char **argv);
 int bc_cmd_agents(int argc, char **argv);

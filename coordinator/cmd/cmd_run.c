@@ -31,37 +31,37 @@
 
 static void s_usage(FILE *f)
 {
-	fprintf(
-	    f,
-	    "usage: bench-coord run [options] PROFILE.json\n"
-	    "  -o, --output DIR          parent of run directories (default: reports)\n"
-	    "      --scratch-dir DIR     scratch root for local agents (kept after the run;\n"
-	    "                            default: a fresh /var/tmp/bench-coord.PID, removed)\n"
-	    "      --keep-scratch        keep the default scratch directory\n"
-	    "      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
-	    "      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
-	    "  -q, --quiet               no per-second lines\n"
-	    "      --json                one JSON object per second on stdout (the rest on\n"
-	    "                            stderr)\n"
-	    "      --plain               plain lines even on a terminal (no live panel)\n"
-	    "      --format F            per-second lines and step summary: bench-coord\n"
-	    "                            (default) or vdbench (its 13 interval columns and\n"
-	    "                            avg_N-M line; summary.md gets the table too)\n"
-	    "      --metrics-listen H:P  serve live aggregates for Prometheus on "
-	    "http://H:P/metrics\n"
-	    "      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
-	    "                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
-	    "      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
-	    "      --insecure            plain text to profile agents (trusted networks only)\n"
-	    "      --allow-destructive   local agents may overwrite volumes the profile\n"
-	    "                            marks \"destructive\"\n"
-	    "      --agg-threads N       aggregation worker threads (0: on the loop thread;\n"
-	    "                            default: 0 below 64 agents, else 2-4 by cores)\n"
-	    "      --events-format F     \"stats\" events in events.jsonl: json (every bucket),\n"
-	    "                            compact (the binary record in base64) or auto\n"
-	    "                            (default: compact above 2,000 volumes)\n"
-	    "      --results-delay-ms MS for tests: every write of results during the run\n"
-	    "                            takes MS ms longer (a slow results phase)\n");
+	fprintf(f,
+		"usage: bench-coord run [options] PROFILE.json\n"
+		"  -o, --output DIR          parent of run directories (default: reports)\n"
+		"      --scratch-dir DIR     scratch root for local agents (kept after the run;\n"
+		"                            default: a fresh /var/tmp/bench-coord.PID, removed)\n"
+		"      --keep-scratch        keep the default scratch directory\n"
+		"      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
+		"      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
+		"  -q, --quiet               no per-second lines\n"
+		"      --json                one JSON object per second on stdout (the rest on\n"
+		"                            stderr)\n"
+		"      --plain               plain lines even on a terminal (no live panel)\n"
+		"      --format F            per-second lines and step summary: bench-coord\n"
+		"                            (default) or vdbench (its 13 interval columns and\n"
+		"                            avg_N-M line; summary.md gets the table too)\n"
+		"      --metrics-listen H:P  serve live aggregates for Prometheus on "
+		"http://H:P/metrics\n"
+		"      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
+		"                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
+		"      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
+		"      --insecure            plain text to profile agents (trusted networks only)\n"
+		"      --allow-destructive   local agents may overwrite volumes the profile\n"
+		"                            marks \"destructive\"\n"
+		"      --agg-threads N       aggregation worker threads (0: on the loop thread;\n"
+		"                            default: 0 below 64 agents, else 2-4 by cores)\n"
+		"      --events-format F     how records are logged: binary (default: each\n"
+		"                            record in records.bin, a line naming it in\n"
+		"                            events.jsonl), json (every bucket in\n"
+		"                            events.jsonl) or compact (base64 in events.jsonl)\n"
+		"      --results-delay-ms MS for tests: every write of results during the run\n"
+		"                            takes MS ms longer (a slow results phase)\n");
 }
 
 static int s_parse(int argc, char **argv, struct bc_run_opts *o)
@@ -108,10 +108,11 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 				o->events_format = BC_EVENTS_JSON;
 			} else if (!strcmp(optarg, "compact")) {
 				o->events_format = BC_EVENTS_COMPACT;
-			} else if (!strcmp(optarg, "auto")) {
-				o->events_format = BC_EVENTS_AUTO;
+			} else if (!strcmp(optarg, "binary") || !strcmp(optarg, "auto")) {
+				/* auto: what the default was called when it depended on the size */
+				o->events_format = BC_EVENTS_BINARY;
 			} else {
-				bc_error("--events-format: expected json, compact or auto: '%s'",
+				bc_error("--events-format: expected binary, json or compact: '%s'",
 					 optarg);
 				return -EINVAL;
 			}
@@ -322,9 +323,12 @@ int bc_cmd_run(int argc, char **argv)
 		bc_error("%s", err);
 		goto out;
 	}
-	/* formatting every bucket costs the writer ~0.2 core at 16,000 volumes */
-	rd.compact = o.events_format == BC_EVENTS_COMPACT ||
-		     (o.events_format == BC_EVENTS_AUTO && p->nvolumes > BC_EVENTS_COMPACT_STREAMS);
+	/*
+	 * records.bin by default: JSON histograms are ~5 KB per volume-second
+	 * (and ~0.2 core of the writer at 16,000 volumes), base64 ~1.5 KB
+	 */
+	rd.compact = o.events_format == BC_EVENTS_COMPACT;
+	rd.binary = o.events_format == BC_EVENTS_AUTO || o.events_format == BC_EVENTS_BINARY;
 	bc_rundir_write_json(&rd, "profile.json", (run = bc_profile_to_json(p)));
 	cJSON_Delete(run);
 	run = cJSON_CreateObject();

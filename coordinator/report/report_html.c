@@ -252,12 +252,19 @@ static void s_chart_emit(FILE *f, struct s_chart *ch)
 		free((void *)ch->s[i].y);
 }
 
-/* the largest value of key over the entities' series, for the unit choice */
+/*
+ * the largest value of key over the entities' series, for the unit choice;
+ * single: ents is one entity; neither: ents is a series object itself
+ */
 static double s_series_max(const cJSON *ents, bool single, const char *key)
 {
 	const cJSON *e, *x;
 	double m = 0;
 
+	if (!single && !cJSON_IsArray(ents)) {
+		cJSON_ArrayForEach(x, bc_rj(ents, key)) m = fmax(m, cJSON_GetNumberValue(x));
+		return m;
+	}
 	if (single) {
 		cJSON_ArrayForEach(x, bc_rj(ents, "series", key)) m =
 		    fmax(m, cJSON_GetNumberValue(x));
@@ -310,20 +317,38 @@ static void s_total_charts(FILE *f, const cJSON *st, int i)
 	s_chart_emit(f, &ch);
 }
 
-/* IOPS, MB/s and p99 with one line per agent (lvl 1) or node (lvl 2) */
-static void s_entity_charts(FILE *f, const cJSON *st, int i, int lvl)
+/*
+ * IOPS, MB/s and p99 with one line per agent (lvl 1) or node (lvl 2); their
+ * series from run.json, or from seconds.bin while the run writes it
+ * (bc_report_series), read once for the S_MAXS entities the charts show
+ */
+static void s_entity_charts(FILE *f, const struct bc_report *r, const cJSON *st, int i, int lvl)
 {
 	static const char *const what[] = {"iops", "mbps", "p99"};
 	static const char *const keys[] = {"iops", "mbps", "lat_p99_us"};
 	const char *key = bc_report_levels[lvl].key, *unit = "";
 	const char *who = lvl == 1 ? "client host" : "storage node";
-	const cJSON *ents = bc_rj(st, key), *e;
-	int m, c, n = cJSON_GetArraySize(ents);
+	const cJSON *ents = bc_rj(st, key), *e, *ser[S_MAXS], *es[S_MAXS];
+	cJSON *tmp[S_MAXS];
+	int m, c, j, ne = 0, n = cJSON_GetArraySize(ents);
 	struct s_chart ch;
 	char id[48];
 
+	cJSON_ArrayForEach(e, ents)
+	{
+		if (ne == S_MAXS)
+			break;
+		es[ne] = e;
+		ser[ne] = bc_report_series(r, st, e, &tmp[ne]);
+		ne++;
+	}
 	for (m = 0; m < 3; m++) {
-		double scale = m == 2 ? s_lat_unit(s_series_max(ents, false, keys[m]), &unit) : 1;
+		double scale = 1, mx = 0;
+
+		for (j = 0; m == 2 && j < ne; j++)
+			mx = fmax(mx, s_series_max(ser[j], false, keys[m]));
+		if (m == 2)
+			scale = s_lat_unit(mx, &unit);
 
 		snprintf(id, sizeof(id), "%s-%s", what[m], key);
 		s_chart_init(&ch, st, i, id);
@@ -337,11 +362,13 @@ static void s_entity_charts(FILE *f, const cJSON *st, int i, int lvl)
 			snprintf(ch.ylabel, sizeof(ch.ylabel), "p99 latency (%s)", unit);
 		else
 			snprintf(ch.ylabel, sizeof(ch.ylabel), "%s", m ? "MB/s" : "IOPS");
-		c = 0;
-		cJSON_ArrayForEach(e, ents) s_chart_add(
-		    &ch, bc_rj_str("?", e, "name"), bc_rj(e, "series", keys[m]), scale, c++, false);
+		for (c = 0; c < ne; c++)
+			s_chart_add(&ch, bc_rj_str("?", es[c], "name"), bc_rj(ser[c], keys[m]),
+				    scale, c, false);
 		s_chart_emit(f, &ch);
 	}
+	for (j = 0; j < ne; j++)
+		cJSON_Delete(tmp[j]);
 }
 
 /* designed for the sweep writer: steps[].sweep columnar arrays */
@@ -507,7 +534,7 @@ static void s_step_notes(FILE *f, const cJSON *st)
 	fprintf(f, "</ul>\n");
 }
 
-static void s_step(FILE *f, const cJSON *st, int i)
+static void s_step(FILE *f, const struct bc_report *r, const cJSON *st, int i)
 {
 	fprintf(f, "<h2 id=\"");
 	s_esc(f, bc_rj_str("", st, "name"));
@@ -530,9 +557,9 @@ static void s_step(FILE *f, const cJSON *st, int i)
 	if (bc_rj(st, "total", "series"))
 		s_total_charts(f, st, i);
 	if (cJSON_GetArraySize(bc_rj(st, "agents")))
-		s_entity_charts(f, st, i, 1);
+		s_entity_charts(f, r, st, i, 1);
 	if (cJSON_GetArraySize(bc_rj(st, "nodes")))
-		s_entity_charts(f, st, i, 2);
+		s_entity_charts(f, r, st, i, 2);
 	s_sweep_charts(f, st, i);
 	s_egress_chart(f, st, i);
 	fprintf(f, "</div>\n");
@@ -683,7 +710,7 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 	bc_table_emit(f, bc_table_series_ci, r, true, 2);
 	bc_table_emit(f, bc_table_rw, r, true, 2);
 	s_environment(f, r);
-	cJSON_ArrayForEach(st, steps) s_step(f, st, i++);
+	cJSON_ArrayForEach(st, steps) s_step(f, r, st, i++);
 	s_waf(f, steps);
 	if (cJSON_GetArraySize(steps))
 		bc_chart_html(f, r);

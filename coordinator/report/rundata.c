@@ -129,12 +129,16 @@ static void s_devices(struct bc_report *r)
  * seconds.bin, and a cursor: volume names repeat, so a volume of run.json
  * is matched by walking its step's volumes[] in order (bc_secr_next); the
  * writers ask for them in that order, and the cursor makes that O(1) each.
+ * Agents and nodes likewise (their names are unique: the walk is the same).
  */
 struct bc_report_secf {
 	struct bc_secr r;
-	const cJSON *st, *e; /* the volume found last, of step st */
+	const cJSON *st, *e; /* the entity found last, of step st */
+	int lvl;	     /* its level */
 	int i;		     /* its index in seconds.bin */
 };
+
+static const char *const s_lvl_keys[BC_LVL_TOTAL] = {"volumes", "agents", "nodes"};
 
 /* seconds.bin when some volume of some step has its series only there */
 static void s_secf_open(struct bc_report *r)
@@ -142,12 +146,15 @@ static void s_secf_open(struct bc_report *r)
 	char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128];
 	const cJSON *st, *e;
 	bool need = false;
+	int lvl;
 
 	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
 	{
 		if (!bc_rj(st, "seconds_bin_step"))
 			continue;
-		cJSON_ArrayForEach(e, bc_rj(st, "volumes")) need |= !bc_rj(e, "series");
+		for (lvl = 0; lvl < BC_LVL_TOTAL && !need; lvl++)
+			cJSON_ArrayForEach(e, bc_rj(st, s_lvl_keys[lvl])) need |=
+			    !bc_rj(e, "series");
 		if (need)
 			break;
 	}
@@ -155,33 +162,57 @@ static void s_secf_open(struct bc_report *r)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", r->dir, BC_SECF_NAME);
 	if (bc_secr_open(&r->secf->r, path, false, err, sizeof(err))) {
-		bc_warn("the volumes' per-second figures are left out of the reports: %s", err);
+		bc_warn("the per-second figures of volumes, agents and nodes are left out of the "
+			"reports: %s",
+			err);
 		free(r->secf);
 		r->secf = NULL;
 	}
 }
 
-/* volume e of step st (ordinal ord): its index in seconds.bin, -1 when none */
-static int s_secf_volume(struct bc_report_secf *c, const cJSON *st, uint32_t ord, const cJSON *e)
+/* entity e of level lvl of step st (ordinal ord): its index in seconds.bin, -1 when none */
+static int s_secf_entity(struct bc_report_secf *c, const cJSON *st, uint32_t ord, int lvl,
+			 const cJSON *e)
 {
-	const cJSON *x = bc_rj(st, "volumes")->child;
+	const cJSON *x = bc_rj(st, s_lvl_keys[lvl])->child;
 	int i = -1;
 
-	if (c->st == st && c->e && c->e->next == e) {
+	if (c->st == st && c->lvl == lvl && c->e && c->e->next == e) {
 		x = e;
 		i = c->i;
-	} else if (c->st == st && c->e == e) {
+	} else if (c->st == st && c->lvl == lvl && c->e == e) {
 		return c->i;
 	}
 	for (; x; x = x->next) {
-		i = bc_secr_next(&c->r, ord, BC_LVL_VOLUME, i + 1, bc_rj_str("", x, "name"));
+		i = bc_secr_next(&c->r, ord, lvl, i + 1, bc_rj_str("", x, "name"));
 		if (i < 0 || x == e)
 			break;
 	}
 	c->st = st;
+	c->lvl = lvl;
 	c->e = i >= 0 ? e : NULL;
 	c->i = i;
 	return i;
+}
+
+/*
+ * the level of entity e of step st: the array of st it is in, -1 for none
+ * (the total). The writers walk an array in order: the cursor's entity or
+ * the one after it answers at once, the array's first starts a walk.
+ */
+static int s_level_of(const struct bc_report_secf *c, const cJSON *st, const cJSON *e)
+{
+	const cJSON *x;
+	int lvl;
+
+	if (c->st == st && c->e && (c->e == e || c->e->next == e))
+		return c->lvl;
+	for (lvl = 0; lvl < BC_LVL_TOTAL; lvl++)
+		if (bc_rj(st, s_lvl_keys[lvl]) && bc_rj(st, s_lvl_keys[lvl])->child == e)
+			return lvl;
+	for (lvl = 0; lvl < BC_LVL_TOTAL; lvl++)
+		cJSON_ArrayForEach(x, bc_rj(st, s_lvl_keys[lvl])) if (x == e) return lvl;
+	return -1;
 }
 
 const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const cJSON *e,
@@ -190,17 +221,20 @@ const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const 
 	const cJSON *ser = bc_rj(e, "series"), *ord = bc_rj(st, "seconds_bin_step");
 	uint32_t k, n = (uint32_t)fmax(0, bc_rj_num(st, "seconds"));
 	struct bc_secrow *rows;
-	int i;
+	int i, lvl;
 
 	*tmp = NULL;
-	if (ser || !r->secf || !cJSON_IsNumber(ord) || !bc_rj(st, "volumes"))
+	if (ser || !r->secf || !cJSON_IsNumber(ord))
 		return ser;
-	i = s_secf_volume(r->secf, st, (uint32_t)ord->valuedouble, e);
+	lvl = s_level_of(r->secf, st, e);
+	if (lvl < 0)
+		return NULL;
+	i = s_secf_entity(r->secf, st, (uint32_t)ord->valuedouble, lvl, e);
 	rows = i >= 0 ? calloc(n + 1, sizeof(*rows)) : NULL;
 	if (!rows)
 		return NULL;
 	for (k = 0; k < n; k++)
-		bc_secr_row(&r->secf->r, (uint32_t)ord->valuedouble, k, BC_LVL_VOLUME, i, &rows[k]);
+		bc_secr_row(&r->secf->r, (uint32_t)ord->valuedouble, k, lvl, i, &rows[k]);
 	*tmp = bc_secrow_series_json(rows, n, NULL);
 	free(rows);
 	return *tmp;

@@ -2,11 +2,12 @@
  * rundir.c - the run directory reports/<UTC timestamp>-<profile>/ and its
  * append-only events.jsonl. Every record is written and flushed as it
  * arrives, so whatever happens later the measurements are on disk: by a
- * writer thread, in the order the events were handed over, which turns
- * STATS records into JSON off the coordinator's loop (at 1,000 agents that
- * is 100 MB of JSON a second) and flushes whenever it has caught up. At
- * that scale the compact form writes each record's STATS body in base64
- * instead: ~4x less to format and to store (docs/protocol.md).
+ * writer thread, in the order the events were handed over, off the
+ * coordinator's loop, flushing whenever it has caught up. By default each
+ * STATS body goes into records.bin as received (compressed, reclog.c) with
+ * a short line naming it here; --events-format json renders it as JSON
+ * (at 1,000 agents that is 100 MB a second), compact in base64
+ * (docs/protocol.md, docs/results.md).
  */
 #include <errno.h>
 #include <float.h>
@@ -29,6 +30,7 @@
 #include "bc_rundir.h"
 #include "bc_json.h"
 #include "bc_log.h"
+#include "bc_reclog.h"
 #include "bc_secfile.h"
 
 /* a number as cJSON 1.7 prints it (print_number), so both writers agree byte for byte */
@@ -302,7 +304,7 @@ struct s_item {
 	struct s_item *next;
 	size_t len; /* of text, or of the STATS body */
 	bool stats;
-	bool compact;		 /* stats: the body in base64 rather than rendered */
+	uint8_t fmt;		 /* stats: enum bc_events_format, how it is written */
 	struct bc_stats_hdr hdr; /* stats: the body's header */
 	uint64_t time_ns;
 	int nvols;
@@ -324,6 +326,7 @@ struct bc_rundir_writer {
 	size_t bytes;
 	bool stop;
 	FILE *f;
+	struct bc_reclogw *rec; /* records.bin (BC_EVENTS_BINARY), the directory's */
 	struct bc_volstat *scratch;
 	struct bc_stats_touch *touch;
 	int cap;
@@ -331,16 +334,12 @@ struct bc_rundir_writer {
 	size_t line_cap;
 };
 
-/* the compact "stats" event: the header's fields and the body in base64 */
-static void s_write_compact(struct bc_rundir_writer *w, struct s_item *it)
+/* the "stats" event's fields before the record itself */
+static char *s_stats_head(char *p, const struct s_item *it)
 {
 	const struct bc_stats_hdr *h = &it->hdr;
-	char *p;
 
-	if (s_line_room(&w->line, &w->line_cap,
-			256 + 6 * strlen(it->name) + BC_BASE64_LEN(it->len)))
-		return;
-	p = s_lit(w->line, "{\"agent\":");
+	p = s_lit(p, "{\"agent\":");
 	p = s_str(p, it->name);
 	p = s_lit(p, ",\"second\":");
 	p = h->second == BC_STATS_DRAIN ? s_lit(p, "-1") : s_u64(p, h->second);
@@ -349,25 +348,51 @@ static void s_write_compact(struct bc_rundir_writer *w, struct s_item *it)
 	p = s_lit(p, ",\"flags\":");
 	p = s_u64(p, h->flags);
 	p = s_lit(p, ",\"step\":");
-	p = s_u64(p, h->step);
+	return s_u64(p, h->step);
+}
+
+/* the compact "stats" event: the header's fields and the body in base64; its length */
+static long s_text_compact(struct bc_rundir_writer *w, const struct s_item *it)
+{
+	char *p;
+
+	if (s_line_room(&w->line, &w->line_cap,
+			256 + 6 * strlen(it->name) + BC_BASE64_LEN(it->len)))
+		return -ENOMEM;
+	p = s_stats_head(w->line, it);
 	p = s_lit(p, ",\"body_b64\":\"");
 	p = bc_base64_encode(p, (const uint8_t *)it->data, it->len);
 	p = s_lit(p, "\",\"event\":\"stats\",\"time_ns\":");
 	p = s_u64(p, it->time_ns);
 	p = s_lit(p, "}\n");
-	fwrite(w->line, 1, (size_t)(p - w->line), w->f);
+	return (long)(p - w->line);
 }
 
-static void s_write_stats(struct bc_rundir_writer *w, struct s_item *it)
+/* the binary form's "stats" event: the header's fields and where records.bin has the body */
+static long s_text_index(struct bc_rundir_writer *w, const struct s_item *it, uint64_t off)
+{
+	char *p;
+
+	if (s_line_room(&w->line, &w->line_cap, 256 + 6 * strlen(it->name)))
+		return -ENOMEM;
+	p = s_stats_head(w->line, it);
+	p = s_lit(p, ",\"rec\":");
+	p = s_u64(p, off);
+	p = s_lit(p, ",\"event\":\"stats\",\"time_ns\":");
+	p = s_u64(p, it->time_ns);
+	p = s_lit(p, "}\n");
+	return (long)(p - w->line);
+}
+
+/* the "stats" event of it as --events-format json or compact writes it, in w->line; its length */
+static long s_stats_text(struct bc_rundir_writer *w, struct s_item *it)
 {
 	struct bc_stats_hdr h;
-	char *end;
+	char *end = NULL;
 	int i, o;
 
-	if (it->compact) {
-		s_write_compact(w, it);
-		return;
-	}
+	if (it->fmt == BC_EVENTS_COMPACT)
+		return s_text_compact(w, it);
 	if (it->nvols > w->cap) {
 		free(w->scratch);
 		free(w->touch);
@@ -377,7 +402,7 @@ static void s_write_stats(struct bc_rundir_writer *w, struct s_item *it)
 		for (i = 0; i < w->cap; i++)
 			bc_volstat_reset(&w->scratch[i]);
 		if (!w->cap)
-			return;
+			return -ENOMEM;
 	}
 	/* the coordinator decoded it already: this cannot fail differently */
 	if (bc_stats_decode_touch((const uint8_t *)it->data, it->len, &h, w->scratch, w->touch,
@@ -386,7 +411,6 @@ static void s_write_stats(struct bc_rundir_writer *w, struct s_item *it)
 		goto out;
 	end =
 	    s_render(w->line, it->name, it->vols, it->nvols, w->scratch, w->touch, &h, it->time_ns);
-	fwrite(w->line, 1, (size_t)(end - w->line), w->f);
 out:
 	for (i = 0; i < it->nvols && i < w->cap; i++) {
 		for (o = 0; o < BC_OP_NR; o++) {
@@ -400,6 +424,69 @@ out:
 		}
 		w->scratch[i].verify_errors = 0;
 	}
+	return end ? (long)(end - w->line) : -EBADMSG;
+}
+
+static void s_write_stats(struct bc_rundir_writer *w, struct s_item *it)
+{
+	long n;
+
+	if (it->fmt == BC_EVENTS_BINARY) {
+		uint64_t off;
+
+		/* the body, then the line naming it: no line names a frame not written */
+		if (w->rec && !bc_reclogw_put(w->rec, it->name, it->time_ns,
+					      (const uint8_t *)it->data, it->len, &off)) {
+			n = s_text_index(w, it, off);
+			if (n > 0)
+				fwrite(w->line, 1, (size_t)n, w->f);
+			return;
+		}
+		/* records.bin failed (disk full, ...): the record goes into events.jsonl whole */
+		it->fmt = BC_EVENTS_COMPACT;
+	}
+	n = s_stats_text(w, it);
+	if (n > 0)
+		fwrite(w->line, 1, (size_t)n, w->f);
+}
+
+long bc_rundir_stats_text(enum bc_events_format fmt, const char *agent, const int *vols, int nvols,
+			  const uint8_t *body, size_t len, uint64_t time_ns, char **line,
+			  size_t *cap)
+{
+	struct bc_rundir_writer w = {0};
+	struct s_item *it = malloc(sizeof(*it) + len);
+	long n = -ENOMEM;
+
+	if (!it)
+		return -ENOMEM;
+	memset(it, 0, sizeof(*it));
+	it->stats = true;
+	it->fmt = (uint8_t)(fmt == BC_EVENTS_COMPACT ? BC_EVENTS_COMPACT : BC_EVENTS_JSON);
+	it->len = len;
+	it->time_ns = time_ns;
+	it->nvols = nvols;
+	it->vols = (int *)(uintptr_t)vols;
+	snprintf(it->name, sizeof(it->name), "%s", agent);
+	memcpy(it->data, body, len);
+	/* the header first: the compact form prints its fields without decoding the rest */
+	if (bc_stats_decode_hdr(body, len, &it->hdr)) {
+		n = -EBADMSG;
+		goto out;
+	}
+	n = s_stats_text(&w, it);
+	if (n > 0 && s_line_room(line, cap, (size_t)n + 1))
+		n = -ENOMEM;
+	if (n > 0) {
+		memcpy(*line, w.line, (size_t)n);
+		(*line)[n] = 0;
+	}
+out:
+	free(w.scratch);
+	free(w.touch);
+	free(w.line);
+	free(it);
+	return n;
 }
 
 static void *s_writer(void *arg)
@@ -421,7 +508,9 @@ static void *s_writer(void *arg)
 			if (w->stop)
 				break;
 			pthread_mutex_unlock(&w->mu);
-			fflush(w->f); /* caught up: on disk (page cache) now */
+			/* caught up: on disk (page cache) now, records.bin first */
+			bc_reclogw_flush(w->rec);
+			fflush(w->f);
 			pthread_mutex_lock(&w->mu);
 			if (!w->head && !w->stop)
 				pthread_cond_wait(&w->more, &w->mu);
@@ -441,6 +530,7 @@ static void *s_writer(void *arg)
 		free(it);
 	}
 	pthread_mutex_unlock(&w->mu);
+	bc_reclogw_flush(w->rec);
 	fflush(w->f);
 	return NULL;
 }
@@ -531,11 +621,25 @@ void bc_rundir_stats(struct bc_rundir *r, const struct bc_agg *g, const struct b
 			return;
 		r->writer->f = r->events;
 	}
+	if (r->binary && !r->reclog) {
+		char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128];
+
+		snprintf(path, sizeof(path), "%s/%s", r->path, BC_RECLOG_NAME);
+		if (bc_reclogw_open(&r->reclog, path, BC_RECLOG_LEVEL, err, sizeof(err))) {
+			bc_warn("%s: the records go into events.jsonl whole (compact)", err);
+			r->binary = false;
+			r->compact = true;
+		}
+		/* before the first item that needs it is queued: the queue's lock orders the two */
+		r->writer->rec = r->reclog;
+	}
 	it = malloc(sizeof(*it) + len + (size_t)c->nvols * sizeof(int) + sizeof(int));
 	if (!it)
 		return;
 	it->stats = true;
-	it->compact = r->compact;
+	it->fmt = (uint8_t)(r->binary	 ? BC_EVENTS_BINARY
+			    : r->compact ? BC_EVENTS_COMPACT
+					 : BC_EVENTS_JSON);
 	it->hdr = *h;
 	it->len = len;
 	it->time_ns = bc_real_ns();
@@ -551,6 +655,7 @@ void bc_rundir_stats(struct bc_rundir *r, const struct bc_agg *g, const struct b
 		return;
 	}
 	s_write_stats(r->writer, it);
+	bc_reclogw_flush(r->reclog);
 	fflush(r->events);
 	free(it);
 }
@@ -674,6 +779,10 @@ void bc_rundir_close(struct bc_rundir *r)
 		bc_warn("cannot write '%s/%s': %s", r->path, BC_SECF_NAME, strerror(-rc));
 	r->secw = NULL;
 	s_writer_stop(r);
+	rc = bc_reclogw_close(r->reclog);
+	if (rc)
+		bc_warn("cannot write '%s/%s': %s", r->path, BC_RECLOG_NAME, strerror(-rc));
+	r->reclog = NULL;
 	if (r->events)
 		fclose(r->events);
 	r->events = NULL;

@@ -1,11 +1,11 @@
 /*
  * runjson.c - run.json written from the run's tree plus seconds.bin. The
- * tree holds each step's figures, but not its volumes' per-second series
- * (at 16,000 volumes they are most of the JSON, ~1 KB of cJSON nodes per
- * volume-second): those are read back from seconds.bin one volume at a
- * time while the file is written, so the text is never whole in memory
- * either. What comes out parses to what one tree with every series would
- * print (bc_secrow_series_json makes both).
+ * tree holds each step's figures, but not its volumes', agents' and nodes'
+ * per-second series (at 16,000 volumes they are most of the JSON, ~1 KB of
+ * cJSON nodes per volume-second; 1,000 agents x 600 s is 7.8 million
+ * nodes): those are read back from seconds.bin one entity at a time while
+ * the file is written, so the text is never whole in memory either. What comes out parses to what
+ * one tree with every series would print (bc_secrow_series_json makes both).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,13 +37,13 @@ static int s_put_key(FILE *f, const char *key)
 	return rc || fputs(": ", f) < 0 ? -EIO : 0;
 }
 
-/* volume e of step ord without its series: e plus the series from the file */
-static int s_put_volume(FILE *f, const cJSON *e, const struct bc_secr *sr, uint32_t ord,
+/* entity e of level lvl of step ord without its series: e plus the series from the file */
+static int s_put_entity(FILE *f, const cJSON *e, const struct bc_secr *sr, uint32_t ord, int lvl,
 			uint32_t seconds, struct bc_secrow *rows, int *at, bool *missing)
 {
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
-	/* names repeat: the next one in profile order (bc_secr_next) */
-	int i = sr ? bc_secr_next(sr, ord, BC_LVL_VOLUME, *at, name) : -1, rc;
+	/* volume names repeat: the next one in profile order (bc_secr_next) */
+	int i = sr ? bc_secr_next(sr, ord, lvl, *at, name) : -1, rc;
 	char *t = bc_json_print(e, false);
 	size_t n = t ? strlen(t) : 0;
 	cJSON *ser;
@@ -60,7 +60,7 @@ static int s_put_volume(FILE *f, const cJSON *e, const struct bc_secr *sr, uint3
 		return rc;
 	}
 	for (k = 0; k < seconds; k++) {
-		rc = bc_secr_row(sr, ord, k, BC_LVL_VOLUME, i, &rows[k]);
+		rc = bc_secr_row(sr, ord, k, lvl, i, &rows[k]);
 		/* a second never written had no record: a zero row, like one in memory */
 		if (rc && rc != -ENOENT) {
 			cJSON_free(t);
@@ -86,7 +86,7 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 	uint32_t ord = cJSON_IsNumber(ordj) ? (uint32_t)ordj->valuedouble : 0;
 	uint32_t seconds = secs > 0 ? (uint32_t)secs : 0;
 	struct bc_secrow *rows = NULL;
-	int rc = 0, at = 0;
+	int rc = 0, at = 0, lvl;
 
 	if (!cJSON_IsNumber(ordj))
 		return s_put_json(f, st, false);
@@ -105,7 +105,11 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 			rc = s_put_key(f, it->string);
 		if (rc)
 			break;
-		if (strcmp(it->string, "volumes") || !cJSON_IsArray(it)) {
+		lvl = !strcmp(it->string, "volumes")  ? BC_LVL_VOLUME
+		      : !strcmp(it->string, "agents") ? BC_LVL_AGENT
+		      : !strcmp(it->string, "nodes")  ? BC_LVL_NODE
+						      : -1;
+		if (lvl < 0 || !cJSON_IsArray(it)) {
 			rc = s_put_json(f, it, false);
 			continue;
 		}
@@ -121,7 +125,7 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 			if (!rc && cJSON_HasObjectItem(e, "series"))
 				rc = s_put_json(f, e, false);
 			else if (!rc)
-				rc = s_put_volume(f, e, sr, ord, seconds, rows, &at, missing);
+				rc = s_put_entity(f, e, sr, ord, lvl, seconds, rows, &at, missing);
 		}
 		if (!rc && fputc(']', f) < 0)
 			rc = -EIO;
@@ -197,7 +201,7 @@ int bc_runjson_write(const char *dir, const cJSON *run, const char *secf)
 	if (!rc && rename(tmp, path))
 		rc = -errno;
 	if (!rc && missing && have)
-		bc_warn("%s: some volumes have no per-second series: %s lacks their steps", path,
+		bc_warn("%s: some entities have no per-second series: %s lacks their steps", path,
 			secf);
 out:
 	if (f)

@@ -5,8 +5,9 @@
  * pass over the precondition window, written without placement directives),
  * then the warmup and measurement iterations of the step's streams placed as
  * the mode says. Each is its own run.json entry
- * ("fdp@separated/measure-3") that reaches the disk as soon as it is
- * measured; the last carries the per-mode figures and the verdict
+ * ("fdp@separated/measure-3") whose seconds reach the disk (seconds.bin,
+ * events.jsonl) as they are measured, and run.json once the experiment
+ * ends (one rewrite, not one per sub-step); the last carries the per-mode figures and the verdict
  * (report_fdp.c). Device counters come from each step's STEP_DONE
  * (agent/nvme_counters.c), for real drives and the simulator alike.
  */
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bc_checks.h"
 #include "bc_fleet.h"
@@ -113,6 +115,15 @@ struct s_ctx {
 	uint64_t left_s; /* seconds of the iterations still to run (the ETA) */
 };
 
+/* between two sub-steps: only --results-delay-ms (a slow results phase, for tests) */
+static void s_substep_pause(void *p)
+{
+	const struct bc_fleet *f = p;
+
+	if (f->opts->results_delay_ms)
+		usleep(f->opts->results_delay_ms * 1000);
+}
+
 /* run one sub-step; its entry goes into steps; 0 or -errno with err */
 static int s_run_one(struct s_ctx *c, const struct bc_step *st, const char *mode, enum s_phase ph,
 		     unsigned iter, char *err, size_t errlen)
@@ -149,7 +160,12 @@ static int s_run_one(struct s_ctx *c, const struct bc_step *st, const char *mode
 	if (rc)
 		snprintf(err, errlen, "%s", res.error);
 	bc_fleet_step_free(c->f, &res);
-	bc_fleet_beside(c->f, c->flush, c->fctx);
+	/*
+	 * run.json and the reports once per experiment, not after each
+	 * sub-step (an experiment is tens of them): every sub-step's seconds
+	 * are in seconds.bin already; only --results-delay-ms pauses here
+	 */
+	bc_fleet_beside(c->f, s_substep_pause, c->f);
 	return rc;
 }
 
@@ -217,8 +233,10 @@ int bc_run_experiment(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON *
 	if (sum) {
 		cJSON_AddItemToObject(c.last, "experiment", sum);
 		bc_fdp_print(bc_live_out(), sum);
-		bc_fleet_beside(f, flush, ctx);
 	}
+	/* the experiment's one write of run.json and the reports, also after a failure */
+	if (c.last)
+		bc_fleet_beside(f, flush, ctx);
 out:
 	free(x);
 	free(sub);

@@ -1,9 +1,10 @@
 /*
  * rebuild.c - run.json rebuilt from events.jsonl, for a run whose
  * coordinator died (kill -9, power loss) before writing it, or wrote it
- * mid-step. events.jsonl holds every record as it arrived - each STATS
- * record with its sparse histogram, or (the compact form, large runs) its
- * binary body in base64 - so the same aggregation code that runs live
+ * mid-step. events.jsonl holds every record in the order it arrived -
+ * a line naming its STATS body in records.bin (the binary form, the
+ * default), the record with its sparse histograms (json), or its body in
+ * base64 (compact) - so the same aggregation code that runs live
  * (agg.c, results.c, checks.c) replays them into the same figures. The
  * replay is serial: records in file order, as the live run took them.
  * A replayed step that never saw every agent's STEP_DONE is marked
@@ -24,7 +25,9 @@
 #include "bc_runjson.h"
 #include "bc_experiment_run.h"
 #include "bc_json.h"
+#include "bc_log.h"
 #include "bc_rebuild.h"
+#include "bc_reclog.h"
 #include "bc_secfile.h"
 #include "bc_volnode.h"
 
@@ -44,6 +47,9 @@ struct s_replay {
 	struct bc_volnode *volnode; /* volume to node, as "volume_node" events decided it */
 	struct bc_secw *secw;	    /* seconds.bin written again, as the live run wrote it */
 	uint32_t secw_steps;
+	const char *dir;
+	struct bc_reclogr rec; /* records.bin, opened at the first line naming a record */
+	bool rec_open, rec_tried;
 };
 
 static char *s_slurp(const char *path, char *err, size_t errlen)
@@ -285,6 +291,34 @@ static int s_stats_compact(struct s_replay *r, struct bc_conn *c, const char *b6
 	return bc_agg_add(&r->res.agg, c, r->body, (size_t)len, &h);
 }
 
+/*
+ * a binary form's "stats" event: the STATS body is the frame of records.bin
+ * at "rec", added as live; a frame the file does not hold whole (cut short
+ * by a crash) is skipped like a line cut short
+ */
+static int s_stats_rec(struct s_replay *r, struct bc_conn *c, const cJSON *off)
+{
+	struct bc_stats_hdr h = {0};
+	struct bc_reclog_rec rec;
+	int rc;
+
+	if (!r->rec_tried) {
+		char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128];
+
+		r->rec_tried = true;
+		snprintf(path, sizeof(path), "%s/%s", r->dir, BC_RECLOG_NAME);
+		r->rec_open = !bc_reclogr_open(&r->rec, path, err, sizeof(err));
+		if (!r->rec_open)
+			bc_warn("%s: its records are left out", err);
+	}
+	rc = r->rec_open ? bc_reclogr_get(&r->rec, bc_json_u64_of(off), &rec) : -ENOENT;
+	if (!rc && strcmp(rec.agent, c->spec->name))
+		rc = -EBADMSG;
+	if (rc)
+		return rc;
+	return bc_agg_add(&r->res.agg, c, rec.body, rec.len, &h);
+}
+
 static int s_stats(struct s_replay *r, const cJSON *ev)
 {
 	struct bc_conn *c = s_conn(r, cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent")));
@@ -299,6 +333,8 @@ static int s_stats(struct s_replay *r, const cJSON *ev)
 		return -EINVAL;
 	if (b64)
 		return s_stats_compact(r, c, b64);
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(ev, "rec")))
+		return s_stats_rec(r, c, cJSON_GetObjectItemCaseSensitive(ev, "rec"));
 	for (i = 0; i < c->nvols; i++)
 		bc_volstat_reset(&g->scratch[i]);
 	h.second = sec < 0 ? BC_STATS_DRAIN : (uint32_t)sec;
@@ -458,6 +494,7 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 	rc = bc_profile_parse(text, path, &r.prof, err, errlen);
 	if (rc)
 		goto out;
+	r.dir = dir;
 	rc = s_conns(&r);
 	if (!rc && !(r.volnode = bc_volnode_new(r.prof)))
 		rc = -ENOMEM;
@@ -521,6 +558,8 @@ out:
 		free(r.conns[i].vols);
 	free(r.conns);
 	free(r.body);
+	if (r.rec_open)
+		bc_reclogr_close(&r.rec);
 	free(r.volnode);
 	cJSON_Delete(r.sweep);
 	free(r.lost);

@@ -6,7 +6,11 @@
 # `bench-coord dump-seconds` reads from the file, second by second; the ground-truth checker
 # (events.jsonl) agrees with run.json; `report --rebuild` writes seconds.bin again byte for
 # byte and a run.json with the same figures; a file cut short reads as truncated up to its last
-# whole second (exit 1), and a damaged frame is found by --check.
+# whole second (exit 1), and a damaged frame is found by --check. The records are logged in the
+# default (binary) form: records.bin holds the STATS bodies, events.jsonl a line naming each;
+# `dump-events` prints the log as the json form, which rebuilds into the same seconds.bin byte for
+# byte without records.bin; records.bin cut short rebuilds from the records before the cut, and
+# the checker, reading records.bin itself, agrees with that rebuild.
 . "$(dirname "$0")/lib.sh"
 
 start_agent a1
@@ -23,7 +27,7 @@ cat >"$T/p.json" <<JSON
            {"name": "sw", "rw": "randread", "bs": "4k", "ramp": "1s", "runtime": "2s",
             "sweep": {"iodepth": [1, 4]}}]}
 JSON
-"$COORD" run -q --events-format json -o "$T/out" "$T/p.json" >"$T/stdout" 2>"$T/stderr" || {
+"$COORD" run -q -o "$T/out" "$T/p.json" >"$T/stdout" 2>"$T/stderr" || {
 	cat "$T/stdout" "$T/stderr"
 	fail "the run failed"
 }
@@ -132,4 +136,48 @@ printf '\xff' | dd of="$T/bad.bin" bs=1 seek=$((size / 3)) conv=notrunc status=n
 rc=0
 "$COORD" dump-seconds --check "$T/bad.bin" >/dev/null 2>"$T/bad.err" || rc=$?
 [ $rc = 1 ] && grep -q "truncated" "$T/bad.err" || fail "--check did not find the damaged frame: $(cat "$T/bad.err")"
-echo "ok: $(($(wc -l <"$T/rows.csv") - 1)) rows, $size bytes"
+
+# the record log: every "stats" line names a frame of records.bin, none carries histograms
+[ -s "$R/records.bin" ] || fail "no records.bin in $R"
+grep -q '"hist":' "$R/events.jsonl" && fail "events.jsonl holds histograms in the binary form"
+nstats=$(grep -c '"event":"stats"' "$R/events.jsonl")
+[ "$(grep '"event":"stats"' "$R/events.jsonl" | grep -c '"rec":')" = "$nstats" ] ||
+	fail "a stats line names no record"
+"$COORD" dump-events --check "$R" >"$T/check.out" || fail "dump-events --check: $(cat "$T/check.out")"
+grep -q "$nstats records: 0 missing, 0 damaged" "$T/check.out" || fail "dump-events --check: $(cat "$T/check.out")"
+# the json form printed from it: every record whole, and it rebuilds into the same seconds.bin
+mkdir "$T/asjson"
+cp "$R/profile.json" "$T/asjson/"
+"$COORD" dump-events "$R" >"$T/asjson/events.jsonl" || fail "dump-events failed"
+[ "$(grep -c '"event":"stats"' "$T/asjson/events.jsonl")" = "$nstats" ] || fail "dump-events lost records"
+[ "$(grep '"event":"stats"' "$T/asjson/events.jsonl" | grep -c '"volumes":')" = "$nstats" ] ||
+	fail "dump-events left a record out of its line"
+[ "$(grep -vc '"event":"stats"' "$T/asjson/events.jsonl")" = "$(grep -vc '"event":"stats"' "$R/events.jsonl")" ] ||
+	fail "dump-events changed the other events"
+"$COORD" report --rebuild "$T/asjson" >/dev/null || fail "report --rebuild of the json form failed"
+cmp "$R/seconds.bin" "$T/asjson/seconds.bin" || fail "the json form rebuilds into another seconds.bin"
+python3 "$BC_SRC/tests/faults/check_run.py" "$T/asjson" || fail "the json form's figures disagree"
+# --compact: the same records in base64, rebuilt into the same seconds.bin
+mkdir "$T/ascompact"
+cp "$R/profile.json" "$T/ascompact/"
+"$COORD" dump-events --compact "$R" >"$T/ascompact/events.jsonl" || fail "dump-events --compact failed"
+[ "$(grep -c '"body_b64":' "$T/ascompact/events.jsonl")" = "$nstats" ] || fail "dump-events --compact"
+"$COORD" report --rebuild "$T/ascompact" >/dev/null || fail "report --rebuild of the compact form failed"
+cmp "$R/seconds.bin" "$T/ascompact/seconds.bin" || fail "the compact form rebuilds into another seconds.bin"
+
+# records.bin cut short (a coordinator killed mid-write): the records before the cut rebuild,
+# the others are skipped, and the checker reading records.bin agrees with that rebuild
+cp -r "$R" "$T/cutrec"
+rsize=$(stat -c %s "$R/records.bin")
+head -c $((rsize * 2 / 3)) "$R/records.bin" >"$T/cutrec/records.bin"
+rc=0
+"$COORD" dump-events --check "$T/cutrec" >"$T/cutcheck.out" 2>/dev/null || rc=$?
+[ $rc = 1 ] || fail "dump-events --check of a cut records.bin: exit $rc"
+missing=$(sed -n 's/.* records: \([0-9]*\) missing, 0 damaged$/\1/p' "$T/cutcheck.out")
+[ -n "$missing" ] && [ "$missing" -gt 0 ] && [ "$missing" -lt "$nstats" ] ||
+	fail "a cut records.bin: $(cat "$T/cutcheck.out")"
+"$COORD" report --rebuild "$T/cutrec" >/dev/null 2>&1 || fail "report --rebuild of a cut records.bin failed"
+[ "$(json "$T/cutrec/run.json" 'r["events_skipped"]')" = "$missing" ] ||
+	fail "the rebuild skipped $(json "$T/cutrec/run.json" 'r["events_skipped"]') events, $missing records are cut off"
+python3 "$BC_SRC/tests/faults/check_run.py" "$T/cutrec" || fail "the checker disagrees with the rebuild of a cut records.bin"
+echo "ok: $(($(wc -l <"$T/rows.csv") - 1)) rows, $size bytes; $nstats records, $rsize bytes of records.bin"

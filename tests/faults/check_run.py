@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """check_run.py RUN_DIR [--same-as OTHER_RUN_DIR]: ground truth for a run directory.
 
-Recomputes, straight from events.jsonl and independently of the coordinator's
+Recomputes, straight from events.jsonl (and records.bin, whose STATS bodies
+the binary form's "stats" lines name by offset; docs/results.md, decoded here
+as docs/protocol.md describes them) and independently of the coordinator's
 code, every step's totals, per-second IOPS and window figures, and compares
 them with run.json and summary.md:
   - a step's window is the seconds from its ramp on that carried at least one
@@ -15,10 +17,13 @@ With --same-as, the two run.json files (say live and rebuilt) must be equal
 but for the rebuild's markers, and so must their summary.md.
 Python 3 standard library only. Exit 0 when everything agrees, 1 otherwise.
 """
+import base64
 import json
 import os
 import re
+import struct
 import sys
+import zlib
 
 OPS = ("read", "write", "trim")
 MARKERS = {"rebuilt_from", "events_skipped", "started_ns"}
@@ -52,8 +57,102 @@ class Step:
         self.status = None
 
 
-def load_events(path):
+def varint(b, i):
+    """LEB128: (value, next index); IndexError when b ends inside it"""
+    v, shift = 0, 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7F) << shift
+        if not c & 0x80:
+            return v, i
+        shift += 7
+
+
+def decode_stats(body, vols):
+    """a STATS body (docs/protocol.md) as the json form's "volumes": vols maps the
+    body's volume indexes (the agent's) to the profile's"""
+    if body[0] != 1:
+        raise ValueError("STATS body version %d" % body[0])
+    i, out = 1, []
+    _, i = varint(body, i)  # step
+    _, i = varint(body, i)  # second
+    _, i = varint(body, i)  # flags
+    nvol, i = varint(body, i)
+    for _ in range(nvol):
+        vi, i = varint(body, i)
+        mask, i = varint(body, i)
+        v = {"volume": vols[vi]}
+        for o, op in enumerate(OPS):
+            if not mask & (1 << o):
+                continue
+            f = []
+            for _ in range(8):  # ios bytes errors short lat_sum lat_min lat_max errno
+                x, i = varint(body, i)
+                f.append(x)
+            npairs, i = varint(body, i)
+            for _ in range(2 * npairs):
+                _, i = varint(body, i)
+            v[op] = {"ios": f[0], "bytes": f[1], "errors": f[2], "short": f[3]}
+        if mask & 0x80:
+            _, i = varint(body, i)
+        out.append(v)
+    if i != len(body):
+        raise ValueError("%d bytes after the last volume" % (len(body) - i))
+    return out
+
+
+class RecLog:
+    """records.bin: "BCRECS01", u32 version, u32 flags; frames [u32 len][u32 crc32][payload],
+    payload: u8 codec (0 raw, 1 zlib), varint time_ns, varint+name, varint body length, body"""
+
+    def __init__(self, path):
+        self.f = open(path, "rb") if os.path.exists(path) else None
+        if self.f and self.f.read(16)[:8] != b"BCRECS01":
+            fail("%s: not a record log" % path)
+            self.f = None
+
+    def get(self, off):
+        """(agent, body) of the frame at off; None when the file does not hold it whole"""
+        if not self.f or off < 16:
+            return None
+        self.f.seek(off)
+        h = self.f.read(8)
+        if len(h) < 8:
+            return None
+        n, crc = struct.unpack("<II", h)
+        p = self.f.read(n)
+        if len(p) < n:
+            return None
+        if zlib.crc32(p) != crc:
+            fail("records.bin: frame at %d: bad CRC" % off)
+            return None
+        codec, i = p[0], 1
+        _, i = varint(p, i)
+        nl, i = varint(p, i)
+        agent = p[i:i + nl].decode()
+        i += nl
+        blen, i = varint(p, i)
+        body = p[i:] if codec == 0 else zlib.decompress(p[i:])
+        if codec not in (0, 1) or len(body) != blen:
+            fail("records.bin: frame at %d: codec %d, %d of %d bytes" % (off, codec, len(body),
+                                                                         blen))
+            return None
+        return agent, body
+
+
+def agent_vols(prof):
+    """agent name -> its volumes' profile indexes, in the profile's order (a body's order)"""
+    out = {}
+    for j, v in enumerate(prof["volumes"]):
+        out.setdefault(v["agent"], []).append(j)
+    return out
+
+
+def load_events(path, prof):
     steps, cur, lost_before, policy_continue = [], None, set(), None
+    rec = RecLog(os.path.join(os.path.dirname(path), "records.bin"))
+    avols = agent_vols(prof)
     with open(path) as f:
         for n, line in enumerate(f, 1):
             try:
@@ -66,11 +165,21 @@ def load_events(path):
                 cur.out = set(lost_before)
                 steps.append(cur)
             elif t == "stats":
-                if cur is None or "body_b64" in ev:
-                    fail("%s:%d: stats without a step, or compact (use --events-format json)"
-                         % (path, n))
+                if cur is None:
+                    fail("%s:%d: stats without a step" % (path, n))
                     continue
                 a, k = ev["agent"], ev["second"]
+                if "rec" in ev:
+                    got = rec.get(ev["rec"])
+                    if got is None:
+                        continue  # the frame a crash cut short, like a line cut short
+                    if got[0] != a:
+                        fail("%s:%d: record at %d is %s's, the line says %s"
+                             % (path, n, ev["rec"], got[0], a))
+                        continue
+                    ev["volumes"] = decode_stats(got[1], avols[a])
+                elif "body_b64" in ev:
+                    ev["volumes"] = decode_stats(base64.b64decode(ev["body_b64"]), avols[a])
                 ios = sum(v.get(op, {}).get("ios", 0) for v in ev["volumes"] for op in OPS)
                 byt = sum(v.get(op, {}).get("bytes", 0) for v in ev["volumes"] for op in OPS)
                 s = cur.all.setdefault(a, [0, 0])
@@ -283,7 +392,7 @@ def main():
     d = args[0]
     run = json.load(open(os.path.join(d, "run.json")))
     prof = json.load(open(os.path.join(d, "profile.json")))
-    steps = load_events(os.path.join(d, "events.jsonl"))
+    steps = load_events(os.path.join(d, "events.jsonl"), prof)
     if len(steps) != len(run["steps"]):
         fail("run.json has %d steps, events.jsonl %d" % (len(run["steps"]), len(steps)))
     for i, (st, js) in enumerate(zip(steps, run["steps"])):

@@ -1,6 +1,7 @@
 #!/bin/bash
 # faults.sh CASE: a run hit at an awkward moment, on loopback with real agents, then the
-# ground-truth checker (check_run.py) recomputes its figures from events.jsonl and compares
+# ground-truth checker (check_run.py) recomputes its figures from events.jsonl (and records.bin,
+# the records' log by default; healthy_plain logs them as json) and compares
 # them with run.json and summary.md, and a rebuild from events.jsonl must equal what the
 # run wrote. Cases: sigint sigterm coord_kill9 kill_continue kill_abort stop_continue
 # stop_abort prepare_fail sweep_sigint healthy_plain healthy_sweep healthy_fdp checker_fails.
@@ -54,8 +55,9 @@ wait_events() {
 	return 1
 }
 
+# the records' log: the default (records.bin), or json for the case that sets EVFMT
 run_bg() { # run_bg PROFILE: the coordinator in the background, CPID
-	"$COORD" run -q --events-format json -o "$T/out" "$1" >"$T/stdout" 2>"$T/stderr" &
+	"$COORD" run -q --events-format "${EVFMT:-binary}" -o "$T/out" "$1" >"$T/stdout" 2>"$T/stderr" &
 	CPID=$!
 }
 
@@ -141,8 +143,9 @@ sweep_sigint)
 	check_and_rebuild
 	;;
 healthy_plain)
+	# every bucket in events.jsonl: the checker's and the rebuild's json path
 	profile s0 s1 >"$T/p.json"
-	run_bg "$T/p.json"
+	EVFMT=json run_bg "$T/p.json"
 	finish
 	[ "$RC" = 0 ] || fail "exit code $RC"
 	check_and_rebuild
@@ -193,6 +196,15 @@ import json; p='$T/bad/run.json'; r=json.load(open(p)); t=r['steps'][0]
 t['seconds'] += 1; t['total']['series']['iops'].append(0)
 json.dump(r, open(p, 'w'))"
 	! $CHECK "$T/bad" >/dev/null || fail "the checker passed a silent second counted as zero"
+	# a record of records.bin damaged: its CRC fails and the checker says so
+	cp "$R/run.json" "$T/bad/run.json"
+	$CHECK "$T/bad" >/dev/null || fail "the copy does not pass"
+	# the first frame starts after the 16-byte header; byte 36 is in its payload (CRC'd)
+	python3 -c "
+f = open('$T/bad/records.bin', 'r+b'); f.seek(36); b = f.read(1)[0]; f.seek(36)
+f.write(bytes([b ^ 0x5a]))"
+	! $CHECK "$T/bad" >"$T/bad.out" || fail "the checker passed a damaged records.bin"
+	grep -q "bad CRC" "$T/bad.out" || fail "the checker did not name the damaged record: $(cat "$T/bad.out")"
 	;;
 *)
 	fail "unknown case $CASE"

@@ -18,7 +18,7 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen);
 /*
  * The same replay of DIR/events.jsonl with every step's measured window
  * seconds [from_s, to_s) of the step (second 0 is its first, ramp
- * included; clipped to the step's length): OUT/run.json and
+ * included; clipped to the step's length, UINT32_MAX: its end): OUT/run.json and
  * OUT/seconds.bin, figures at every level (volume, agent, node, total)
  * with percentiles from the window's merged histograms. DIR is only
  * read; OUT must exist and differ from DIR. 0 or -errno with a message.

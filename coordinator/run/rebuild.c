@@ -564,7 +564,10 @@ static int s_rebuild(struct s_replay *rp, const char *dir, const char *out, char
 
 		/* seconds [from, to) of every step, as `report --window` was asked */
 		cJSON_AddNumberToObject(w, "from_second", r.win_from_s);
-		cJSON_AddNumberToObject(w, "to_second", r.win_to_s);
+		if (r.win_to_s == UINT32_MAX) /* "A-": to each step's end */
+			cJSON_AddNullToObject(w, "to_second");
+		else
+			cJSON_AddNumberToObject(w, "to_second", r.win_to_s);
 		cJSON_AddStringToObject(w, "run_dir", dir);
 	}
 	cJSON_AddItemToObject(r.run, "agents", cJSON_CreateArray());

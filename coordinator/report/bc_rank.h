@@ -52,4 +52,15 @@ struct bc_rank {
 int bc_rank_make(struct bc_rank *k, const cJSON *ents);
 void bc_rank_free(struct bc_rank *k);
 
+/*
+ * The spread of a per-second figure across the entities of ents, second by
+ * second: out[q][k] is the BC_RANK_SPREAD_Q[q] quantile (nearest rank) of
+ * the entities' series key at second k, over those with a value there (NAN
+ * when none). out[q] are allocated [seconds]; the caller frees each. 0 or
+ * -ENOMEM. For charts of many client hosts: five lines instead of 1,000.
+ */
+#define BC_RANK_SPREAD 5
+extern const double bc_rank_spread_q[BC_RANK_SPREAD]; /* 0, 10, 50, 90, 100 */
+int bc_rank_spread(const cJSON *ents, const char *key, int seconds, double *out[BC_RANK_SPREAD]);
+
 #endif

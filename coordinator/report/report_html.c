@@ -339,8 +339,60 @@ static void s_total_charts(FILE *f, const cJSON *st, int i)
 	s_chart_emit(f, &ch);
 }
 
+/*
+ * A level too large for a line each (client hosts above the summary
+ * limit): per second, the lowest, 10th percentile, median, 90th percentile
+ * and highest of the figure across its entities (bc_rank_spread)
+ */
+static void s_spread_chart(FILE *f, const cJSON *st, int i, const char *key, int m)
+{
+	static const char *const what[] = {"iops", "mbps", "p99"};
+	static const char *const keys[] = {"iops", "mbps", "lat_p99_us"};
+	static const char *const title[] = {"IOPS", "Bandwidth", "p99 latency"};
+	static const char *const qname[BC_RANK_SPREAD] = {"lowest", "p10", "median", "p90",
+							  "highest"};
+	static const int color[BC_RANK_SPREAD] = {1, 0, -1, 0, 1};
+	const cJSON *ents = bc_rj(st, key);
+	double *y[BC_RANK_SPREAD], scale = 1;
+	int n = (int)bc_rj_num(st, "seconds"), q, k;
+	const char *unit = "";
+	struct s_chart ch;
+	char id[48];
+
+	if (n <= 0 || bc_rank_spread(ents, keys[m], n, y))
+		return;
+	if (m == 2) {
+		double mx = 0;
+
+		for (k = 0; k < n; k++)
+			mx = isfinite(y[BC_RANK_SPREAD - 1][k]) ? fmax(mx, y[BC_RANK_SPREAD - 1][k])
+								: mx;
+		scale = s_lat_unit(mx, &unit);
+	}
+	snprintf(id, sizeof(id), "%s-%s", what[m], key);
+	s_chart_init(&ch, st, i, id);
+	snprintf(ch.title, sizeof(ch.title), "%s across the %d client hosts, per second", title[m],
+		 cJSON_GetArraySize(ents));
+	if (m == 2)
+		snprintf(ch.ylabel, sizeof(ch.ylabel), "p99 latency (%s)", unit);
+	else
+		snprintf(ch.ylabel, sizeof(ch.ylabel), "%s", m ? "MB/s" : "IOPS");
+	for (q = 0; q < BC_RANK_SPREAD; q++) {
+		struct bc_svg_series *sr = &ch.s[ch.ns++];
+
+		for (k = 0; k < n; k++)
+			y[q][k] *= scale;
+		sr->name = qname[q];
+		sr->y = y[q];
+		sr->n = n;
+		sr->color = color[q];
+		sr->dashed = q == 0 || q == BC_RANK_SPREAD - 1;
+	}
+	s_chart_emit(f, &ch);
+}
+
 /* IOPS, MB/s and p99 with one line per agent (lvl 1) or node (lvl 2) */
-static void s_entity_charts(FILE *f, const cJSON *st, int i, int lvl)
+static void s_entity_charts(FILE *f, const struct bc_report *r, const cJSON *st, int i, int lvl)
 {
 	static const char *const what[] = {"iops", "mbps", "p99"};
 	static const char *const keys[] = {"iops", "mbps", "lat_p99_us"};
@@ -352,7 +404,13 @@ static void s_entity_charts(FILE *f, const cJSON *st, int i, int lvl)
 	char id[48];
 
 	for (m = 0; m < 3; m++) {
-		double scale = m == 2 ? s_lat_unit(s_series_max(ents, false, keys[m]), &unit) : 1;
+		double scale;
+
+		if (!s_whole(r, lvl, n)) {
+			s_spread_chart(f, st, i, key, m);
+			continue;
+		}
+		scale = m == 2 ? s_lat_unit(s_series_max(ents, false, keys[m]), &unit) : 1;
 
 		snprintf(id, sizeof(id), "%s-%s", what[m], key);
 		s_chart_init(&ch, st, i, id);
@@ -683,9 +741,9 @@ static void s_step(FILE *f, const struct bc_report *r, const cJSON *st, int i)
 	if (bc_rj(st, "total", "series"))
 		s_total_charts(f, st, i);
 	if (cJSON_GetArraySize(bc_rj(st, "agents")))
-		s_entity_charts(f, st, i, 1);
+		s_entity_charts(f, r, st, i, 1);
 	if (cJSON_GetArraySize(bc_rj(st, "nodes")))
-		s_entity_charts(f, st, i, 2);
+		s_entity_charts(f, r, st, i, 2);
 	s_sweep_charts(f, st, i);
 	s_egress_chart(f, st, i);
 	fprintf(f, "</div>\n");

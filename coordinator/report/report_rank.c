@@ -12,6 +12,7 @@
 #include "bc_rjson.h"
 
 const double bc_rank_q[BC_RANK_NQ] = {0, 1, 10, 25, 50, 75, 90, 99, 100};
+const double bc_rank_spread_q[BC_RANK_SPREAD] = {0, 10, 50, 90, 100};
 
 struct s_item {
 	const cJSON *e;
@@ -122,4 +123,62 @@ void bc_rank_free(struct bc_rank *k)
 	free(k->by_iops);
 	free(k->by_p99);
 	memset(k, 0, sizeof(*k));
+}
+
+static int s_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int bc_rank_spread(const cJSON *ents, const char *key, int seconds, double *out[BC_RANK_SPREAD])
+{
+	int n = cJSON_GetArraySize(ents), i = 0, k, q, rc = -ENOMEM;
+	double *m = calloc((size_t)(n ? n : 1) * (size_t)(seconds ? seconds : 1), sizeof(double));
+	double *col = calloc((size_t)(n ? n : 1), sizeof(double));
+	const cJSON *e, *x;
+
+	for (q = 0; q < BC_RANK_SPREAD; q++)
+		out[q] = calloc((size_t)(seconds ? seconds : 1), sizeof(double));
+	for (q = 0; q < BC_RANK_SPREAD; q++)
+		if (!out[q])
+			goto out;
+	if (!m || !col)
+		goto out;
+	/* each series walked once (cJSON arrays are lists): entity i's second k at m[i * seconds +
+	 * k] */
+	cJSON_ArrayForEach(e, ents)
+	{
+		k = 0;
+		for (x = bc_rj(e, "series", key) ? bc_rj(e, "series", key)->child : NULL;
+		     x && k < seconds; x = x->next)
+			m[(size_t)i * seconds + k++] = cJSON_IsNumber(x) ? x->valuedouble : NAN;
+		for (; k < seconds; k++)
+			m[(size_t)i * seconds + k] = NAN;
+		i++;
+	}
+	for (k = 0; k < seconds; k++) {
+		int c = 0;
+
+		for (i = 0; i < n; i++)
+			if (!isnan(m[(size_t)i * seconds + k]))
+				col[c++] = m[(size_t)i * seconds + k];
+		qsort(col, (size_t)c, sizeof(*col), s_cmp_double);
+		for (q = 0; q < BC_RANK_SPREAD; q++) {
+			int rank = (int)ceil(bc_rank_spread_q[q] / 100.0 * c);
+
+			out[q][k] = c ? col[(rank < 1 ? 1 : rank) - 1] : NAN;
+		}
+	}
+	rc = 0;
+out:
+	if (rc)
+		for (q = 0; q < BC_RANK_SPREAD; q++) {
+			free(out[q]);
+			out[q] = NULL;
+		}
+	free(m);
+	free(col);
+	return rc;
 }

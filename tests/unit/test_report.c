@@ -224,6 +224,9 @@ static void test_summarised(struct bc_report *r)
 	CHECK(count(h, "data-chart=\"s0-dist-iops-volumes\"") == 1);
 	CHECK(count(h, "data-chart=\"s1-dist-p99-agents\"") == 1);
 	CHECK(strstr(h, "by IOPS, highest first") && strstr(h, "by p99 latency, highest first"));
+	/* the per-host charts: the spread across hosts, one chart each still */
+	CHECK(count(h, "IOPS across the 2 client hosts, per second") >= 2);
+	CHECK(count(h, "data-chart=\"s0-p99-agents\"") == 1);
 	CHECK(!strstr(h, "<script"));
 	/* the full page: every volume and agent row of every step, the anchors linked to */
 	CHECK(v && !strncmp(v, "<!DOCTYPE html>", 15) && !strstr(v, "<script"));

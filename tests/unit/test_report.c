@@ -239,7 +239,7 @@ static void test_summarised(struct bc_report *r)
 	CHECK_MSG(count(c, "\r\n") == 1 + 3 * 7, "%d rows", count(c, "\r\n"));
 	CHECK(!strncmp(c, "step,level,entity,agent,node,ios,bytes,seconds,iops,", 52));
 	CHECK(strstr(c, "\r\nrand-4k,volume,client-a:/dev/nvme0n1,client-a,node-1,") != NULL);
-	CHECK(count(c, ",volume,") == 6 && count(c, ",agent,") == 6);
+	CHECK(count(c, ",volume,client-") == 6 && count(c, ",agent,client-") == 6);
 	free(h);
 	free(v);
 	free(c);

@@ -15,7 +15,8 @@ N=${REPORT_AGENTS:-1000}
 M=${REPORT_VOLUMES:-16}
 S=${REPORT_SECONDS:-30}
 W=$(mktemp -d /var/tmp/bc-report-open.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+# REPORT_KEEP=1: the run directory stays (its path is printed) to look at or open again
+[ -n "${REPORT_KEEP:-}" ] || trap 'rm -rf "$W"' EXIT
 RD="$W/run"
 mkdir -p "$RD"
 
@@ -100,7 +101,7 @@ if [ -n "$CHROMIUM" ]; then
 	blank_s=$(chrome_s "file://$W/blank.html")
 	open_s=$(chrome_s "file://$RD/report.html")
 fi
-echo "agents $N volumes $M seconds $S"
+echo "agents $N volumes $M seconds $S${REPORT_KEEP:+ (kept: $RD)}"
 python3 -c "print('report_write_s: %.2f' % (($t1 - $t0) / 1e9))"
 echo "report_html_bytes: $(stat -c %s "$RD/report.html")"
 for f in volumes.html volumes.csv; do

@@ -85,7 +85,7 @@ static void s_swatch(FILE *f, int color)
 	fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>", bc_svg_color(color));
 }
 
-static void s_head(FILE *f, const struct bc_report *r, const char *what)
+static void s_head(FILE *f, const struct bc_report *r, const char *what, const char *css)
 {
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -93,7 +93,7 @@ static void s_head(FILE *f, const struct bc_report *r, const char *what)
 		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		   "<link rel=\"icon\" href=\"data:,\">\n<title>bench-coord: ");
 	s_esc(f, bc_rj_str("run", r->run, "profile"));
-	fprintf(f, "%s</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n", what, s_css);
+	fprintf(f, "%s</title>\n<style>%s%s</style>\n</head>\n<body>\n<main>\n", what, s_css, css);
 }
 
 static void s_header(FILE *f, const struct bc_report *r)
@@ -881,7 +881,7 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 	const cJSON *steps = bc_rj(r->run, "steps"), *st;
 	int i = 0;
 
-	s_head(f, r, "");
+	s_head(f, r, "", "");
 	s_header(f, r);
 	if (s_summarised(r))
 		fprintf(f, "<p>Every volume and client host, with its figures in each step: "
@@ -913,7 +913,12 @@ int bc_report_volumes_html(const struct bc_report *r, FILE *f)
 	const cJSON *steps = bc_rj(r->run, "steps"), *st;
 	int i = 0;
 
-	s_head(f, r, ": every volume and client host");
+	/*
+	 * tables of 17,000 rows as plain tables: the scrolling block the
+	 * report's tables are doubles Chromium's time to lay them out
+	 * (bench/report-open.sh; docs/results.md)
+	 */
+	s_head(f, r, ": every volume and client host", "table{display:table;max-width:none}");
 	fprintf(f, "<h1>");
 	s_esc(f, bc_rj_str("?", r->run, "profile"));
 	fprintf(f, ": every volume and client host</h1>\n<p class=\"muted\">The window figures "

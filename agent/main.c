@@ -13,8 +13,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include "bc_agent.h"
 #include "bc_announce.h"
+#include "bc_control.h"
 #include "bc_curve.h"
 #include "bc_log.h"
 #include "bc_nvme_tcp.h"

@@ -18,6 +18,7 @@
 
 #include "bc_clock.h"
 #include "bc_job.h"
+#include "bc_target.h"
 #include "bc_units.h"
 
 #define S_MAX_JOBS 64
@@ -88,7 +89,7 @@ int main(int argc, char **argv)
 	if (nt < 1 || nt > S_MAX_VOLS || wl.numjobs > S_MAX_JOBS)
 		return 2;
 	for (i = 0; i < nt; i++) {
-		if (bc_target_open(&t[i], argv[optind + i], NULL, &wl, true, err, sizeof(err))) {
+		if (bc_target_open(&t[i], argv[optind + i], NULL, &wl, err, sizeof(err))) {
 			fprintf(stderr, "bench_peak: %s\n", err);
 			return 1;
 		}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bc_cmd.h"
+#include "bc_proto.h"
 #include "bc_log.h"
 
 struct s_cmd {

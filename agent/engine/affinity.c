@@ -155,8 +155,8 @@ static int s_numa_cpus(const struct bc_target *t, int nt, cpu_set_t *set, char *
 	CPU_ZERO(set);
 	nodes[0] = '\0';
 	for (i = 0; i < nt; i++) {
-		if (t[i].info.kind == BC_KIND_NULL || bc_sysfs_numa_node(t[i].path, &node) ||
-		    node < 0 || node >= 64 || seen[node]++)
+		if ((t[i].ops && (t[i].ops->caps & BC_TCAP_DISKLESS)) ||
+		    bc_sysfs_numa_node(t[i].path, &node) || node < 0 || node >= 64 || seen[node]++)
 			continue;
 		snprintf(file, sizeof(file), "/sys/devices/system/node/node%d/cpulist", node);
 		if (s_read_line(file, line, sizeof(line)) || bc_cpus_parse(line, &one))

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bc_target.h"
+#include "bc_target_ops.h"
 
 /*
  * The sysfs directory of the whole disk behind path (e.g.

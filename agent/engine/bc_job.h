@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "bc_stats.h"
-#include "bc_target.h"
+#include "bc_target_ops.h"
 #include "bc_verify.h"
 
 #define BC_JOB_SLOTS 4

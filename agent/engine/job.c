@@ -997,7 +997,7 @@ static int s_check_align(const struct s_jtarget *jt, char *err, size_t errlen)
 	const struct bc_workload *wl = &jt->wl;
 	uint32_t lbs = jt->t->info.lbs > 512 ? jt->t->info.lbs : 512, i;
 
-	if (!wl->direct || jt->t->info.kind == BC_KIND_NULL)
+	if (!wl->direct || (jt->t->ops->caps & BC_TCAP_ANY_ALIGN))
 		return 0;
 	for (i = 0; i < wl->nbssplit; i++) {
 		if (wl->bssplit[i].bs % lbs) {
@@ -1024,8 +1024,9 @@ static int s_check_hipri(const struct s_jtarget *jt, char *err, size_t errlen)
 	char dir[512] = "";
 	int on;
 
-	if (jt->t->info.kind == BC_KIND_NULL) {
-		snprintf(err, errlen, "null: hipri (IOPOLL) needs a block device with poll queues");
+	if (jt->t->ops->caps & BC_TCAP_DISKLESS) {
+		snprintf(err, errlen, "%s: hipri (IOPOLL) needs a block device with poll queues",
+			 jt->t->path);
 		return -EINVAL;
 	}
 	on = bc_sysfs_io_poll(jt->t->path);
@@ -1062,7 +1063,7 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 			 jt->wl.bs, jt->wl.iodepth);
 		return -EINVAL;
 	}
-	if (jt->wl.verify && t->info.kind != BC_KIND_NULL &&
+	if (jt->wl.verify && !(t->ops->caps & BC_TCAP_ANY_ALIGN) &&
 	    (t->win_start % BC_VERIFY_BLOCK || (jt->wl.blockalign % BC_VERIFY_BLOCK) ||
 	     jt->wl.bs % BC_VERIFY_BLOCK)) {
 		snprintf(err, errlen,
@@ -1095,7 +1096,7 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 		}
 		ret = bc_sgens_init(
 		    jt->sg, &jt->wl, t->path, t->win_start, t->win_end, j->job_index, j->numjobs,
-		    t->info.kind == BC_KIND_NULL ? 0 : t->info.lbs,
+		    (t->ops->caps & BC_TCAP_ANY_ALIGN) ? 0 : t->info.lbs,
 		    t->win_start ^ (t->win_end << 1) ^ 0x62632d7374726dull, err, errlen);
 		if (ret)
 			return ret;

@@ -16,7 +16,6 @@
 #include "bc_nvme.h"
 #include "bc_nvme_fdp.h"
 #include "bc_sim_ftl.h"
-#include "bc_target.h"
 
 struct bc_nvme_counters {
 	bool sampled; /* the target is an NVMe namespace and a read was tried */
@@ -44,18 +43,10 @@ struct bc_nvme_counters {
 /*
  * read what the device offers from path (nvmeXnY or ngXnY); fills c, never
  * fails. On an FDP-enabled namespace also the RUH status and both FDP event
- * logs; bc_nvme_counters_sample_all enables every event type on every
- * handle for the step, bc_nvme_counters_end_json disables them again.
+ * logs (bc_devcounters.h enables every event type on every handle for the
+ * step and disables them at its end).
  */
 void bc_nvme_counters_read(const char *path, struct bc_nvme_counters *c);
-
-/*
- * One sample per target that is an NVMe namespace, or that answers Get Log
- * Page itself (BC_TCTL_GET_LOG: a simulated SSD, read with the same
- * parsers): an array of n the caller frees, or NULL when no target is
- * either (or out of memory).
- */
-struct bc_nvme_counters *bc_nvme_counters_sample_all(const struct bc_target *t, int n);
 
 /*
  * The step's counters from samples a (start) and b (end) as a JSON object
@@ -65,9 +56,5 @@ struct bc_nvme_counters *bc_nvme_counters_sample_all(const struct bc_target *t, 
  * "fdp_events" {host{type: count}, controller{...}, entries_start/end}.
  */
 cJSON *bc_nvme_counters_json(const struct bc_nvme_counters *a, const struct bc_nvme_counters *b);
-
-/* read the end sample for t and add "nvme" to v when start was sampled */
-void bc_nvme_counters_end_json(const struct bc_target *t, const struct bc_nvme_counters *start,
-			       cJSON *v);
 
 #endif

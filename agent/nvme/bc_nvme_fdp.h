@@ -16,8 +16,7 @@
 #include <cjson/cJSON.h>
 
 #include "bc_nvme.h"
-
-struct bc_fdp_spec;
+#include "bc_profile.h"
 
 #define BC_NVME_ADMIN_SET_FEATURES 0x09
 #define BC_NVME_ADMIN_GET_FEATURES 0x0A
@@ -93,13 +92,25 @@ struct bc_nvme_fdp {
 	struct bc_nvme_ruhs ruhs[BC_NVME_FDP_RUH_MAX];
 };
 
+/* what Identify said that FDP discovery needs (bc_nvme_ident_fdp in bc_nvme_ident.h) */
+struct bc_nvme_fdp_ident {
+	int err;	 /* Identify's -errno, 0 when it answered */
+	bool fdps;	 /* Identify Controller CTRATT bit 19 */
+	uint16_t endgid; /* the namespace's endurance group */
+	uint32_t nsid;
+};
+
 /*
- * Discover FDP on path (nvmeXnY or ngXnY): CTRATT, endurance group, the FDP
+ * Discover FDP on path (nvmeXnY or ngXnY) whose Identify said id: the FDP
  * feature, the configurations log, RUH usage and the namespace's RUH status.
- * Fills f (f->err says what was missing; not supported is not an error)
- * and returns f->err.
+ * Fills f (f->err says what was missing, "Identify" when id->err; not
+ * supported is not an error) and returns f->err.
  */
-int bc_nvme_fdp_discover(const char *path, struct bc_nvme_fdp *f);
+int bc_nvme_fdp_discover(const char *path, const struct bc_nvme_fdp_ident *id,
+			 struct bc_nvme_fdp *f);
+
+/* the placement ID of write number seq under policy (pids non-empty) */
+uint16_t bc_nvme_pick_pid(const uint16_t *pids, int npids, enum bc_fdp_policy policy, uint64_t seq);
 
 /*
  * A volume's "fdp" placement against what the device has: FDP not

@@ -69,7 +69,10 @@ int bc_nvme_ident_sysfs(const char *root, const char *path, struct bc_nvme_ident
  */
 int bc_nvme_ident_ioctl(const char *path, struct bc_nvme_ident *id);
 
-/* sysfs then Identify where it works; 0 when at least sysfs had it */
+/* what FDP discovery needs of id, whose bc_nvme_ident_ioctl returned err */
+struct bc_nvme_fdp_ident bc_nvme_ident_fdp(const struct bc_nvme_ident *id, int err);
+
+/* sysfs then Identify where it works, then FDP discovery; 0 when at least sysfs had it */
 int bc_nvme_ident(const char *path, struct bc_nvme_ident *id);
 
 /* "512e", "512n", "4Kn" or "<n>B" into buf, from lba_bytes and pbs */

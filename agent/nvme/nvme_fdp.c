@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "bc_nvme_fdp.h"
-#include "bc_nvme_ident.h"
 #include "bc_profile.h"
 
 const char *const bc_fdp_event_names[BC_FDP_EV_NR] = {
@@ -198,10 +197,10 @@ static int s_ruhs(int fd, uint32_t nsid, struct bc_nvme_fdp *f, void *buf, uint3
 	return 0;
 }
 
-int bc_nvme_fdp_discover(const char *path, struct bc_nvme_fdp *f)
+int bc_nvme_fdp_discover(const char *path, const struct bc_nvme_fdp_ident *id,
+			 struct bc_nvme_fdp *f)
 {
 	const uint32_t len = 16 + 32 * BC_NVME_FDP_RUH_MAX; /* >= 4096: every log below fits */
-	struct bc_nvme_ident id;
 	struct nvme_passthru_cmd c;
 	void *buf = NULL;
 	int fd = -1, ret;
@@ -209,12 +208,10 @@ int bc_nvme_fdp_discover(const char *path, struct bc_nvme_fdp *f)
 	memset(f, 0, sizeof(*f));
 	f->probed = true;
 	f->nruhu = -1;
-	memset(&id, 0, sizeof(id));
-	ret = bc_nvme_ident_ioctl(path, &id);
-	if (ret)
-		return s_fail(f, ret, "Identify");
-	f->supported = id.fdps;
-	f->endgid = id.endgid;
+	if (id->err)
+		return s_fail(f, id->err, "Identify");
+	f->supported = id->fdps;
+	f->endgid = id->endgid;
 	if (!f->supported)
 		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -224,7 +221,7 @@ int bc_nvme_fdp_discover(const char *path, struct bc_nvme_fdp *f)
 		ret = s_fail(f, -ENOMEM, "buffer");
 		goto out;
 	}
-	bc_nvme_get_features(&c, BC_NVME_FID_FDP, 0, id.endgid, NULL, 0);
+	bc_nvme_get_features(&c, BC_NVME_FID_FDP, 0, id->endgid, NULL, 0);
 	ret = s_cmd(fd, NVME_IOCTL_ADMIN_CMD, &c);
 	if (ret) {
 		s_fail(f, ret, "Get Features FDP (1Dh)");
@@ -232,7 +229,7 @@ int bc_nvme_fdp_discover(const char *path, struct bc_nvme_fdp *f)
 	}
 	f->enabled = c.result & 1;
 	f->conf_idx = (uint8_t)(c.result >> 8);
-	ret = s_log(fd, BC_NVME_LID_FDP_CONFIGS, 0, id.endgid, buf, 4096);
+	ret = s_log(fd, BC_NVME_LID_FDP_CONFIGS, 0, id->endgid, buf, 4096);
 	if (!ret)
 		ret = bc_nvme_parse_fdp_configs(buf, 4096, f->conf_idx, &f->conf);
 	if (ret) {
@@ -240,11 +237,11 @@ int bc_nvme_fdp_discover(const char *path, struct bc_nvme_fdp *f)
 		goto out;
 	}
 	/* usage is informative: a device without it still places */
-	if (!s_log(fd, BC_NVME_LID_RUH_USAGE, 0, id.endgid, buf, 8 + 8 * BC_NVME_FDP_RUH_MAX))
+	if (!s_log(fd, BC_NVME_LID_RUH_USAGE, 0, id->endgid, buf, 8 + 8 * BC_NVME_FDP_RUH_MAX))
 		f->nruhu = bc_nvme_parse_ruh_usage(buf, 8 + 8 * BC_NVME_FDP_RUH_MAX, f->ruha,
 						   BC_NVME_FDP_RUH_MAX);
 	if (f->enabled) {
-		ret = s_ruhs(fd, id.nsid, f, buf, len);
+		ret = s_ruhs(fd, id->nsid, f, buf, len);
 		if (ret)
 			s_fail(f, ret, "reclaim unit handle status (I/O Management Receive)");
 	}
@@ -253,6 +250,22 @@ out:
 		close(fd);
 	free(buf);
 	return f->err;
+}
+
+/* the DSPEC of the next write; splitmix64 for "random" (no per-thread state in prep) */
+uint16_t bc_nvme_pick_pid(const uint16_t *pids, int npids, enum bc_fdp_policy policy, uint64_t seq)
+{
+	uint64_t z;
+
+	if (npids <= 1 || policy == BC_FDP_FIXED)
+		return pids[0];
+	if (policy == BC_FDP_ROUND_ROBIN)
+		return pids[seq % (uint64_t)npids];
+	z = seq + 0x9E3779B97F4A7C15ull;
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	z ^= z >> 31;
+	return pids[z % (uint64_t)npids];
 }
 
 int bc_nvme_fdp_check(const struct bc_nvme_fdp *f, const char *path, const struct bc_fdp_spec *spec,

@@ -209,8 +209,21 @@ out:
 	return ret;
 }
 
+struct bc_nvme_fdp_ident bc_nvme_ident_fdp(const struct bc_nvme_ident *id, int err)
+{
+	struct bc_nvme_fdp_ident f = {.err = err};
+
+	if (!err) {
+		f.fdps = id->fdps;
+		f.endgid = id->endgid;
+		f.nsid = id->nsid;
+	}
+	return f;
+}
+
 int bc_nvme_ident(const char *path, struct bc_nvme_ident *id)
 {
+	struct bc_nvme_fdp_ident fi;
 	int ret = bc_nvme_ident_sysfs("", path, id);
 
 	if (ret == -ENODEV)
@@ -219,9 +232,10 @@ int bc_nvme_ident(const char *path, struct bc_nvme_ident *id)
 	if (bc_nvme_ident_ioctl(path, id) && ret)
 		return ret;
 	/* what the device says about FDP, before any I/O (docs/fdp.md) */
-	if (id->fdps)
-		bc_nvme_fdp_discover(path, &id->fdp);
-	else if (id->from_identify)
+	if (id->fdps) {
+		fi = bc_nvme_ident_fdp(id, 0); /* fdps comes from Identify: it answered */
+		bc_nvme_fdp_discover(path, &fi, &id->fdp);
+	} else if (id->from_identify)
 		id->fdp.probed = true; /* CTRATT said: not supported */
 	return 0;
 }

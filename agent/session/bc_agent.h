@@ -1,8 +1,10 @@
 /*
- * bc_agent.h - the agent daemon's state, shared by its control-thread files:
- * control.c (socket loop, session ownership, heartbeats) and step.c (the
- * PREPARE/START/STATS/STEP_DONE life of one step). Everything here belongs
- * to the control thread; job threads only see their struct bc_job.
+ * bc_agent.h - the agent daemon's state (types only), shared by its
+ * control-thread modules: control.c (socket loop, session ownership,
+ * heartbeats; bc_control.h), step.c (the PREPARE/START/STATS/STEP_DONE life
+ * of one step; bc_step.h), hostinfo.c (bc_hostinfo.h) and volume.c
+ * (bc_volume.h). Everything here belongs to the control thread; job threads
+ * only see their struct bc_job.
  */
 #ifndef BC_AGENT_H
 #define BC_AGENT_H
@@ -17,7 +19,7 @@
 #include "bc_job.h"
 #include "bc_profile.h"
 #include "bc_stats.h"
-#include "bc_target.h"
+#include "bc_target_ops.h"
 
 /* the coordinator is considered gone after this much silence; all I/O stops */
 #define BC_AGENT_SILENCE_MS 5000
@@ -75,20 +77,6 @@ struct bc_step_run {
 	cJSON *net_path; /* routes to the nodes, NUMA of NIC and jobs (bc_netpath.h), owned */
 };
 
-/*
- * The fault-injection seam: calls the session makes where a test needs the
- * agent to misbehave in a way a real device cannot be made to (the way SQLite
- * keeps its system calls in a replaceable table to inject EIO). Every member
- * is NULL in bench-agent; a test program links the agent, fills the table
- * and runs the agent's main (tests/e2e/agent_overcount.c). Set before the
- * agent starts, read by the control thread only.
- */
-struct bc_agent_faults {
-	/* an interval's counters, nvol volumes, just before they are encoded into STATS */
-	void (*stats_out)(struct bc_volstat *acc, int nvol);
-};
-extern struct bc_agent_faults bc_agent_faults;
-
 struct bc_agent {
 	struct bc_agent_opts opts;
 	zsock_t *sock; /* ROUTER */
@@ -106,33 +94,5 @@ struct bc_agent {
 	char fingerprint[64]; /* of the public key (bc_curve_fingerprint), "" when insecure */
 	struct bc_step_run step;
 };
-
-int bc_agent_run(struct bc_agent *a);
-/*
- * control.c: whether a PREPARE volume (vol, resolved to path) may be
- * destroyed as far as the profile goes: its "destructive" key, or the
- * session's list from HELLO. The agent's own --allow-destructive is separate.
- */
-bool bc_agent_volume_destructive(const struct bc_agent *a, const cJSON *vol, const char *path);
-
-/* step.c */
-int bc_step_prepare(struct bc_agent *a, const cJSON *body);
-int bc_step_start(struct bc_agent *a, const cJSON *body);
-/*
- * CHECK (the pre-flight): every volume of a PREPARE-shaped body through
- * PREPARE's own checks, nothing opened for writing; answers CHECKED with
- * {volume, path, resolved, ok, message} per volume. The step is untouched.
- */
-int bc_step_check(struct bc_agent *a, const cJSON *body);
-/* collect sealed intervals and send STATS / STEP_DONE; called every tick */
-void bc_step_poll(struct bc_agent *a);
-/* stop I/O and free the step (ABORT, BYE, silence, shutdown) */
-void bc_step_teardown(struct bc_agent *a);
-
-/* host facts and path probes for HELLO_OK; caller owns the result */
-cJSON *bc_hostinfo_json(const struct bc_agent *a, const cJSON *paths);
-
-/* resolve a volume path against the scratch directory into out */
-int bc_agent_resolve_path(const struct bc_agent *a, const char *path, char *out, size_t len);
 
 #endif

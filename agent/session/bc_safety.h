@@ -1,9 +1,11 @@
 /*
  * bc_safety.h - what the agent lets a coordinator touch. The agent writes to
  * raw block devices on command from the network, so before any I/O (at
- * PREPARE) every volume passes two gates:
+ * PREPARE) every volume with a file or device behind it passes two gates
+ * (the rules its target declares, bc_target_safety, applied by
+ * bc_agent_volume_gate; a name such as "null" has nothing to protect):
  *
- *   1. the allowlist: the agent's scratch directory and "null" always; other
+ *   1. the allowlist: the agent's scratch directory always; other
  *      paths only when they match a glob of the agent's config ("allow") or
  *      --allow. Paths are canonicalised first (symlinks, "..") so a link in an
  *      allowed directory cannot point elsewhere; only links matched by a glob
@@ -18,8 +20,9 @@
  *      marks the volume "destructive": true AND the agent runs with
  *      --allow-destructive.
  *
- * The default with no config is deliberately narrow (scratch + null): an
- * agent nobody configured can benchmark, but cannot touch a device.
+ * The default with no config is deliberately narrow (scratch, and names
+ * without files such as "null"): an agent nobody configured can benchmark,
+ * but cannot touch a device.
  */
 #ifndef BC_SAFETY_H
 #define BC_SAFETY_H

@@ -13,16 +13,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_agent.h"
 #include "bc_announce.h"
 #include "bc_auth.h"
 #include "bc_clock.h"
+#include "bc_control.h"
+#include "bc_hostinfo.h"
 #include "bc_json.h"
 #include "bc_curve.h"
 #include "bc_log.h"
 #include "bc_nvme_tcp.h"
 #include "bc_proto.h"
 #include "bc_sim_dev.h"
+#include "bc_step.h"
 
 /* poll often while a step runs: records leave within ~10 ms of a boundary */
 #define S_TICK_RUN_MS  10
@@ -67,22 +69,6 @@ static const char *s_peer_key(const struct bc_msg *m)
 	const char *k = f ? zframe_meta(f, "User-Id") : NULL;
 
 	return k && *k ? k : NULL;
-}
-
-bool bc_agent_volume_destructive(const struct bc_agent *a, const cJSON *vol, const char *path)
-{
-	const cJSON *p;
-	char r[BC_PATH_MAX];
-
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(vol, "destructive")))
-		return true;
-	cJSON_ArrayForEach(p, a->destructive)
-	{
-		if (cJSON_IsString(p) && !bc_agent_resolve_path(a, p->valuestring, r, sizeof(r)) &&
-		    !strcmp(r, path))
-			return true;
-	}
-	return false;
 }
 
 static void s_end_session(struct bc_agent *a, const char *why)

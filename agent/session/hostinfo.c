@@ -7,11 +7,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "bc_agent.h"
 #include "bc_clock.h"
+#include "bc_hostinfo.h"
 #include "bc_json.h"
 #include "bc_nvme_ident.h"
 #include "bc_proto.h"
+#include "bc_target.h"
+#include "bc_volume.h"
 
 cJSON *bc_hostinfo_json(const struct bc_agent *a, const cJSON *paths)
 {
@@ -42,6 +44,7 @@ cJSON *bc_hostinfo_json(const struct bc_agent *a, const cJSON *paths)
 		cJSON *o = cJSON_CreateObject();
 		struct bc_devinfo di;
 		char path[BC_PATH_MAX];
+		const char *kind = "";
 		int rc;
 
 		if (!cJSON_IsString(p))
@@ -57,12 +60,12 @@ cJSON *bc_hostinfo_json(const struct bc_agent *a, const cJSON *paths)
 		}
 		rc = bc_agent_resolve_path(a, p->valuestring, path, sizeof(path));
 		if (!rc)
-			rc = bc_devinfo_probe(path, &di);
+			rc = bc_target_probe(path, &di, &kind);
 		cJSON_AddStringToObject(o, "resolved", path);
 		if (rc) {
 			cJSON_AddStringToObject(o, "error", strerror(-rc));
 		} else {
-			cJSON_AddStringToObject(o, "kind", bc_path_kind_name(di.kind));
+			cJSON_AddStringToObject(o, "kind", kind);
 			cJSON_AddNumberToObject(o, "size", (double)di.size_bytes);
 			cJSON_AddNumberToObject(o, "lbs", di.lbs);
 			cJSON_AddNumberToObject(o, "pbs", di.pbs);

@@ -21,7 +21,6 @@
 
 #include "bc_log.h"
 #include "bc_safety.h"
-#include "bc_sim_spec.h"
 
 /*
  * Signature probe windows. The head covers every superblock we know up to
@@ -202,9 +201,6 @@ int bc_safety_allowed(const struct bc_safety *s, const char *path, char *err, si
 	char canon[PATH_MAX], scratch[PATH_MAX];
 	int i, rc;
 
-	/* no file behind "null" or a simulated SSD: nothing to protect */
-	if (!strcmp(path, "null") || bc_sim_path(path))
-		return 0;
 	rc = s_canonical(path, canon, sizeof(canon));
 	/* a directory still to be made (the scratch directory): judge the words as given */
 	if (rc == -ENOENT && s_lexical_ok(path) && strlen(path) < sizeof(canon)) {
@@ -713,14 +709,14 @@ static int s_check_nvme_char(const struct bc_safety *s, const char *path, bool d
 int bc_safety_check(const struct bc_safety *s, const char *path, bool writes, bool destructive,
 		    char *err, size_t errlen)
 {
-	static const struct bc_safety none; /* no policy given: "null" only */
+	static const struct bc_safety none; /* no policy given: nothing but names without files */
 	struct stat st;
 	int rc;
 
 	if (!s)
 		s = &none;
 	rc = bc_safety_allowed(s, path, err, errlen);
-	if (rc || !writes || !strcmp(path, "null") || bc_sim_path(path))
+	if (rc || !writes)
 		return rc;
 	if (stat(path, &st))
 		return 0;

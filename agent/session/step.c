@@ -14,19 +14,20 @@
 #include <time.h>
 
 #include "bc_affinity.h"
-#include "bc_agent.h"
 #include "bc_clock.h"
+#include "bc_devcounters.h"
 #include "bc_jobreport.h"
 #include "bc_json.h"
 #include "bc_log.h"
 #include "bc_netpath.h"
-#include "bc_nvme_counters.h"
 #include "bc_nvme_ident.h"
 #include "bc_nvme_tcp.h"
 #include "bc_nvme_temp.h"
 #include "bc_proto.h"
-#include "bc_safety.h"
+#include "bc_step.h"
+#include "bc_target.h"
 #include "bc_units.h"
+#include "bc_volume.h"
 
 struct bc_agent_faults bc_agent_faults;
 
@@ -42,18 +43,6 @@ static int s_json_u64(const cJSON *o, const char *key, uint64_t *v)
 		return -EINVAL;
 	*v = bc_json_u64_of(it);
 	return 0;
-}
-
-int bc_agent_resolve_path(const struct bc_agent *a, const char *path, char *out, size_t len)
-{
-	int n;
-
-	/* "null" and simulated SSDs ("sim", "sim:NAME") have no file behind them */
-	if (path[0] == '/' || !strcmp(path, "null") || bc_sim_path(path))
-		n = snprintf(out, len, "%s", path);
-	else
-		n = snprintf(out, len, "%s/%s", a->opts.scratch_dir, path);
-	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
 
 static int s_mkdirs(const char *dir)
@@ -259,7 +248,7 @@ static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, con
 			return rc;
 	}
 	/* a simulated SSD's geometry, checked by the coordinator already (docs/sim.md) */
-	if (bc_sim_path(path)) {
+	if (cJSON_GetObjectItemCaseSensitive(v, "sim")) {
 		rc = bc_sim_spec_from_json(cJSON_GetObjectItemCaseSensitive(v, "sim"), base,
 					   &spec.sim, err, errlen);
 		if (rc)
@@ -284,8 +273,8 @@ static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, con
 	}
 	snprintf(spec.path, sizeof(spec.path), "%s", path);
 	/* the profile's consent names the volume as HELLO did: by its label */
-	rc = bc_safety_check(a->opts.safety, path, bc_workload_writes(o->vwl),
-			     bc_agent_volume_destructive(a, v, named), err, errlen);
+	rc = bc_agent_volume_gate(a, path, bc_workload_writes(o->vwl),
+				  bc_agent_volume_destructive(a, v, named), err, errlen);
 	if (rc)
 		return rc;
 	/* a scratch path not made yet: its directory is made at PREPARE */
@@ -293,7 +282,7 @@ static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, con
 	    !strncmp(path, a->opts.scratch_dir, strlen(a->opts.scratch_dir)) &&
 	    access(a->opts.scratch_dir, F_OK))
 		return 0;
-	return o->target ? bc_target_open(o->target, path, &spec, o->vwl, true, err, errlen)
+	return o->target ? bc_target_open(o->target, path, &spec, o->vwl, err, errlen)
 			 : bc_target_check(path, &spec, o->vwl, err, errlen);
 }
 
@@ -348,7 +337,7 @@ static cJSON *s_ready_json(const struct bc_step_run *s)
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(o, "path", t->path);
-		cJSON_AddStringToObject(o, "kind", bc_path_kind_name(t->info.kind));
+		cJSON_AddStringToObject(o, "kind", bc_target_kind(t));
 		cJSON_AddNumberToObject(o, "size", (double)t->info.size_bytes);
 		cJSON_AddNumberToObject(o, "lbs", t->info.lbs);
 		cJSON_AddNumberToObject(o, "pbs", t->info.pbs);
@@ -542,7 +531,7 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	s->host = s_hoststat_new(s);
 	s->temp = s_temp_new(s);
 	/* NVMe SMART/OCP/FDP logs before the step, for its WAF (docs/nvme.md) */
-	s->nvme0 = bc_nvme_counters_sample_all(s->targets, s->ntargets);
+	s->nvme0 = bc_devcounters_sample_all(s->targets, s->ntargets);
 	s->net_path = s_net_path(s, cJSON_GetObjectItemCaseSensitive(body, "node_addresses"));
 	s->prepared = true;
 	ready = s_ready_json(s);
@@ -727,7 +716,7 @@ static cJSON *s_totals_json(const struct bc_step_run *s)
 
 		s_diskstats_json(s, i, v);
 		if (s->nvme0)
-			bc_nvme_counters_end_json(&s->targets[i], &s->nvme0[i], v);
+			bc_devcounters_end_json(&s->targets[i], &s->nvme0[i], v);
 		for (o = 0; o < BC_OP_NR; o++) {
 			const struct bc_opstat *t = &s->totals[i].op[o];
 			cJSON *op = cJSON_AddObjectToObject(v, bc_op_names[o]);

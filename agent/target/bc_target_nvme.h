@@ -11,7 +11,6 @@
 #include <liburing.h>
 
 #include "bc_nvme.h"
-#include "bc_profile.h"
 
 /*
  * Fill a 128-byte SQE (two struct io_uring_sqe of an IORING_SETUP_SQE128
@@ -21,8 +20,5 @@
  */
 int bc_nvme_uring_prep(struct io_uring_sqe *sqe, int fd, bool fixed_file,
 		       const struct nvme_passthru_cmd *c);
-
-/* the placement ID of write number seq under policy (pids non-empty) */
-uint16_t bc_nvme_pick_pid(const uint16_t *pids, int npids, enum bc_fdp_policy policy, uint64_t seq);
 
 #endif

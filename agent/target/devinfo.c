@@ -1,7 +1,7 @@
 /*
- * devinfo.c - what a volume path is (file, block device, NVMe generic char
- * device, the null target, missing) and its size and block sizes, found
- * without opening it for I/O.
+ * devinfo.c - what a real volume path is (file, block device, NVMe generic
+ * char device, missing) and its size and block sizes, found without opening
+ * it for I/O (see bc_devinfo.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,11 +12,8 @@
 
 #include <linux/fs.h>
 
+#include "bc_devinfo.h"
 #include "bc_nvme_ident.h"
-#include "bc_target.h"
-
-/* the null target's size is virtual: big enough that windows never clip */
-#define BC_NULL_SIZE_BYTES (1ull << 40)
 
 const char *bc_path_kind_name(enum bc_path_kind k)
 {
@@ -29,10 +26,8 @@ const char *bc_path_kind_name(enum bc_path_kind k)
 		return "block";
 	case BC_KIND_NVME_CHAR:
 		return "nvme-char";
-	case BC_KIND_NULL:
-		return "null";
-	case BC_KIND_SIM:
-		return "sim";
+	case BC_KIND_PSEUDO:
+		return "pseudo";
 	case BC_KIND_OTHER:
 		return "other";
 	}
@@ -75,18 +70,6 @@ int bc_devinfo_probe(const char *path, struct bc_devinfo *di)
 	struct stat st;
 
 	memset(di, 0, sizeof(*di));
-	/* a simulated SSD: its size comes from its "sim" spec when the target opens */
-	if (bc_sim_path(path)) {
-		di->kind = BC_KIND_SIM;
-		di->lbs = di->pbs = 512;
-		return 0;
-	}
-	if (!strcmp(path, "null")) {
-		di->kind = BC_KIND_NULL;
-		di->size_bytes = BC_NULL_SIZE_BYTES;
-		di->lbs = di->pbs = 512;
-		return 0;
-	}
 	if (stat(path, &st)) {
 		if (errno == ENOENT) {
 			di->kind = BC_KIND_MISSING;

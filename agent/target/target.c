@@ -1,55 +1,120 @@
 /*
- * target.c - open a volume for a step: probe what the path is, refuse what
- * is unsafe or unsupported, create or extend regular files, pick the ops
- * table by kind and compute the I/O window every job draws offsets from.
+ * target.c - the registry of I/O targets and opening a volume for a step:
+ * probe what the path is, pick the target that takes it (by the kind of a
+ * real path or the name a pseudo target claims), let the target refuse what
+ * it cannot do, apply the rules its capabilities imply, open it and compute
+ * the I/O window every job draws offsets from. The core never asks which
+ * target a volume has: only what its ops declare (bc_target_ops.h).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bc_target.h"
 
-/*
- * Grow t->path to t->create_bytes: a missing file is created (fresh), an
- * existing smaller one extended. fallocate reserves the blocks so a write
- * step cannot fail with ENOSPC half way; filesystems without it (some
- * network filesystems) get a sparse file from ftruncate.
- */
-static int s_grow_file(struct bc_target *t, bool fresh, char *err, size_t errlen)
-{
-	uint64_t have = fresh ? 0 : t->info.size_bytes;
-	int flags = O_WRONLY | O_CLOEXEC, fd, ret = 0;
+/* the plug-ins (target_*.c); a new target is its file and one line in each list */
+extern const struct bc_target_ops bc_target_file_ops; /* files and block devices */
+extern const struct bc_target_ops bc_target_nvme_ops; /* /dev/ngXnY passthrough */
+extern const struct bc_target_ops bc_target_null_ops; /* "null": NOPs, no device */
+extern const struct bc_target_ops bc_target_sim_ops;  /* "sim", "sim:NAME": a simulated SSD */
 
-	if (t->create_bytes > (uint64_t)INT64_MAX) {
-		snprintf(err, errlen, "%s: size %llu is too large", t->path,
-			 (unsigned long long)t->create_bytes);
-		return -EFBIG;
+static const struct bc_target_ops *const s_targets[] = {
+    &bc_target_file_ops,
+    &bc_target_nvme_ops,
+    &bc_target_null_ops,
+    &bc_target_sim_ops,
+};
+#define S_NTARGETS (int)(sizeof(s_targets) / sizeof(s_targets[0]))
+
+int bc_target_ops_check(const struct bc_target_ops *ops, char *err, size_t errlen)
+{
+	const char *name = ops->name ? ops->name : "(unnamed)";
+
+	if (ops->version != BC_TARGET_OPS_VERSION) {
+		snprintf(err, errlen,
+			 "target \"%s\": ops version %d refused, this agent takes version %d", name,
+			 ops->version, BC_TARGET_OPS_VERSION);
+		return -ENOTSUP;
 	}
-	if (fresh)
-		flags |= O_CREAT | O_EXCL;
-	fd = open(t->path, flags, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot %s '%s': %s", fresh ? "create" : "open", t->path,
-			 strerror(-ret));
-		return ret;
+	if (!ops->name || !ops->desc || !ops->open || !ops->close || !ops->prep || !ops->control ||
+	    (ops->claims && !ops->probe)) {
+		snprintf(
+		    err, errlen,
+		    "target \"%s\": ops refused: name, desc, open, close, prep and control are "
+		    "required, and probe with claims",
+		    name);
+		return -ENOTSUP;
 	}
-	if (fallocate(fd, 0, (off_t)have, (off_t)(t->create_bytes - have))) {
-		ret = -errno;
-		if (ret == -EOPNOTSUPP)
-			ret = ftruncate(fd, (off_t)t->create_bytes) ? -errno : 0;
+	return 0;
+}
+
+const struct bc_target_ops *bc_target_pseudo(const char *path)
+{
+	int i;
+
+	for (i = 0; i < S_NTARGETS; i++)
+		if (s_targets[i]->claims && s_targets[i]->claims(path))
+			return s_targets[i];
+	return NULL;
+}
+
+const struct bc_target_ops *bc_target_ops_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < S_NTARGETS; i++)
+		if (s_targets[i]->name && !strcmp(s_targets[i]->name, name))
+			return s_targets[i];
+	return NULL;
+}
+
+/* the target of a real path's kind, NULL when none opens it */
+static const struct bc_target_ops *s_by_kind(enum bc_path_kind kind)
+{
+	int i;
+
+	for (i = 0; i < S_NTARGETS; i++)
+		if (s_targets[i]->kinds & (1u << kind))
+			return s_targets[i];
+	return NULL;
+}
+
+int bc_target_probe(const char *path, struct bc_devinfo *di, const char **kind)
+{
+	const struct bc_target_ops *ops = bc_target_pseudo(path);
+	int ret = 0;
+
+	memset(di, 0, sizeof(*di));
+	if (ops) {
+		di->kind = BC_KIND_PSEUDO;
+		ops->probe(path, di);
+	} else {
+		ret = bc_devinfo_probe(path, di);
 	}
-	if (ret) {
-		snprintf(err, errlen, "cannot %s '%s' to %llu bytes: %s",
-			 fresh ? "create" : "extend", t->path, (unsigned long long)t->create_bytes,
-			 strerror(-ret));
-		if (fresh)
-			unlink(t->path);
-	}
-	close(fd);
+	if (kind)
+		*kind = ops ? ops->name : bc_path_kind_name(di->kind);
 	return ret;
+}
+
+const char *bc_target_kind(const struct bc_target *t)
+{
+	return t->info.kind == BC_KIND_PSEUDO && t->ops ? t->ops->name
+							: bc_path_kind_name(t->info.kind);
+}
+
+unsigned bc_target_safety(const char *path)
+{
+	const struct bc_target_ops *ops = bc_target_pseudo(path);
+	unsigned rules = 0;
+	int i;
+
+	if (ops)
+		return ops->safety;
+	for (i = 0; i < S_NTARGETS; i++)
+		if (s_targets[i]->kinds)
+			rules |= s_targets[i]->safety;
+	return rules;
 }
 
 /* [offset, offset + length) clipped to the volume, aligned to the block size */
@@ -80,7 +145,7 @@ static int s_window(struct bc_target *t, const struct bc_volume_spec *spec, uint
 			 t->path, (unsigned long long)start, (unsigned long long)end, bs);
 		return -EINVAL;
 	}
-	if (t->direct && t->info.kind != BC_KIND_NULL && bs % align) {
+	if (t->direct && !(t->ops->caps & BC_TCAP_ANY_ALIGN) && bs % align) {
 		snprintf(err, errlen,
 			 "%s: bs %u is not a multiple of the logical block size %llu that "
 			 "O_DIRECT requires",
@@ -92,129 +157,27 @@ static int s_window(struct bc_target *t, const struct bc_volume_spec *spec, uint
 	return 0;
 }
 
-/*
- * What s_grow_file would meet, without creating or extending anything: the
- * directory (fresh) or the file must be writable. The volume then has the
- * size it would be given. Same messages as s_grow_file.
- */
-static int s_grow_check(struct bc_target *t, bool fresh, char *err, size_t errlen)
+/* probe the path and pick its target: everything before the target's own checks */
+static int s_classify(struct bc_target *t, char *err, size_t errlen)
 {
-	char dir[BC_PATH_MAX];
-	const char *slash = strrchr(t->path, '/');
+	const struct bc_target_ops *ops;
+	const char *kind;
 	int ret;
 
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - t->path) + 1 : 1,
-		 slash ? t->path : ".");
-	if (t->create_bytes > (uint64_t)INT64_MAX) {
-		snprintf(err, errlen, "%s: size %llu is too large", t->path,
-			 (unsigned long long)t->create_bytes);
-		return -EFBIG;
-	}
-	if (access(fresh ? dir : t->path, W_OK | (fresh ? X_OK : 0))) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot %s '%s': %s", fresh ? "create" : "open", t->path,
-			 strerror(-ret));
-		return ret;
-	}
-	t->info.size_bytes = t->create_bytes;
-	if (fresh)
-		t->info.lbs = t->info.pbs = 512;
-	return 0;
-}
-
-/*
- * probe, refuse and create: everything before the ops table is known; dry:
- * nothing is created or extended (bc_target_check)
- */
-static int s_classify(struct bc_target *t, bool allow_block_writes, bool dry, char *err,
-		      size_t errlen)
-{
-	bool fresh = false;
-	int ret;
-
-	ret = bc_devinfo_probe(t->path, &t->info);
+	ret = bc_target_probe(t->path, &t->info, &kind);
 	if (ret) {
 		snprintf(err, errlen, "cannot access '%s': %s", t->path, strerror(-ret));
 		return ret;
 	}
-	switch (t->info.kind) {
-	case BC_KIND_NULL:
-		t->ops = &bc_target_null_ops;
-		return 0;
-	case BC_KIND_SIM:
-		/* geometry from "sim" (defaults when absent); no data, so nothing to verify */
-		if (t->create_bytes) {
-			snprintf(err, errlen,
-				 "%s: \"size\" creates files; a simulated SSD's size is \"sim\": "
-				 "{\"capacity\"}",
-				 t->path);
-			return -EINVAL;
-		}
-		if (!t->sim.enabled)
-			bc_sim_spec_default(&t->sim);
-		t->ops = &bc_target_sim_ops;
-		return 0;
-	case BC_KIND_MISSING:
-		if (!t->create_bytes) {
-			snprintf(err, errlen,
-				 "%s: no such file (give the volume a \"size\" to create it)",
-				 t->path);
-			return -ENOENT;
-		}
-		fresh = true;
-		break;
-	case BC_KIND_FILE:
-		break;
-	case BC_KIND_BLOCK:
-		if (t->create_bytes) {
-			snprintf(err, errlen,
-				 "%s: \"size\" applies to regular files only; use \"length\" to "
-				 "limit the I/O window on a block device",
-				 t->path);
-			return -EINVAL;
-		}
-		if (t->writable && !allow_block_writes) {
-			snprintf(err, errlen,
-				 "%s: refusing to write to a block device; start the agent with "
-				 "--allow-block-writes to allow it",
-				 t->path);
-			return -EPERM;
-		}
-		t->ops = &bc_target_file_ops;
-		return 0;
-	case BC_KIND_NVME_CHAR:
-		/* size and LBA format come from Identify in the ops' open */
-		if (t->create_bytes) {
-			snprintf(err, errlen, "%s: \"size\" applies to regular files only",
-				 t->path);
-			return -EINVAL;
-		}
-		if (t->writable && !allow_block_writes) {
-			snprintf(err, errlen,
-				 "%s: refusing to write to an NVMe device; start the agent with "
-				 "--allow-block-writes to allow it",
-				 t->path);
-			return -EPERM;
-		}
-		t->ops = &bc_target_nvme_ops;
-		return 0;
-	default:
+	ops = t->info.kind == BC_KIND_PSEUDO ? bc_target_pseudo(t->path) : s_by_kind(t->info.kind);
+	if (!ops) {
 		snprintf(err, errlen, "%s: not a regular file or block device", t->path);
 		return -EINVAL;
 	}
-	t->ops = &bc_target_file_ops;
-	if (dry && (fresh || t->create_bytes > t->info.size_bytes))
-		return s_grow_check(t, fresh, err, errlen);
-	if (fresh || t->create_bytes > t->info.size_bytes) {
-		ret = s_grow_file(t, fresh, err, errlen);
-		if (ret)
-			return ret;
-		ret = bc_devinfo_probe(t->path, &t->info);
-		if (ret) {
-			snprintf(err, errlen, "cannot access '%s': %s", t->path, strerror(-ret));
-			return ret;
-		}
-	}
+	ret = bc_target_ops_check(ops, err, errlen);
+	if (ret)
+		return ret;
+	t->ops = ops;
 	return 0;
 }
 
@@ -255,39 +218,27 @@ static int s_check_placements(const struct bc_target *t, const struct bc_workloa
 	return ret;
 }
 
-/*
- * The dry run of t->ops->open for bc_target_check: files and block devices
- * are opened read-only (with O_DIRECT when the step uses it, which is what
- * fails on filesystems without it), and a write needs write permission;
- * NVMe passthrough and simulated SSDs are not opened at all.
- */
-static int s_open_check(struct bc_target *t, char *err, size_t errlen)
+/* what the target's capabilities rule out for this volume and workload */
+static int s_check_caps(const struct bc_target *t, const struct bc_workload *wl, char *err,
+			size_t errlen)
 {
-	bool writable = t->writable;
-	int ret;
-
-	if (t->ops == &bc_target_sim_ops) {
-		t->info.size_bytes = t->sim.capacity_bytes;
-		t->info.lbs = 512;
-		return 0;
+	if (t->fdp.policy != BC_FDP_NONE && !(t->ops->caps & BC_TCAP_PLACEMENT)) {
+		snprintf(err, errlen,
+			 "%s: \"fdp\" placement needs an NVMe generic char device (/dev/ngXnY) or "
+			 "a simulated SSD (\"sim\")",
+			 t->path);
+		return -EINVAL;
 	}
-	if (t->ops != &bc_target_file_ops || t->info.kind == BC_KIND_MISSING)
-		return 0;
-	if (writable && access(t->path, W_OK)) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot open '%s' for writing: %s", t->path, strerror(-ret));
-		return ret;
+	if ((t->ops->caps & BC_TCAP_NO_DATA) && wl->verify) {
+		snprintf(err, errlen, "%s: verify needs stored data; %s keeps none", t->path,
+			 t->ops->desc);
+		return -EINVAL;
 	}
-	t->writable = false;
-	ret = t->ops->open(t, err, errlen);
-	t->ops->close(t);
-	t->writable = writable;
-	return ret;
+	return 0;
 }
 
 static int s_open(struct bc_target *t, const char *path, const struct bc_volume_spec *spec,
-		  const struct bc_workload *wl, bool allow_block_writes, bool dry, char *err,
-		  size_t errlen)
+		  const struct bc_workload *wl, bool dry, char *err, size_t errlen)
 {
 	size_t n = strlen(path);
 	int ret;
@@ -307,28 +258,19 @@ static int s_open(struct bc_target *t, const char *path, const struct bc_volume_
 		t->sim = spec->sim;
 	}
 
-	ret = s_classify(t, allow_block_writes, dry, err, errlen);
+	ret = s_classify(t, err, errlen);
+	if (!ret && t->ops->prepare)
+		ret = t->ops->prepare(t, dry, err, errlen);
+	if (!ret)
+		ret = s_check_placements(t, wl, err, errlen);
+	if (!ret)
+		ret = s_check_caps(t, wl, err, errlen);
 	if (ret)
 		goto out;
-	ret = s_check_placements(t, wl, err, errlen);
-	if (ret)
-		goto out;
-	if (t->fdp.policy != BC_FDP_NONE && t->ops != &bc_target_nvme_ops &&
-	    t->ops != &bc_target_sim_ops) {
-		snprintf(err, errlen,
-			 "%s: \"fdp\" placement needs an NVMe generic char device (/dev/ngXnY) or "
-			 "a simulated SSD (\"sim\")",
-			 t->path);
-		ret = -EINVAL;
-		goto out;
-	}
-	if (t->ops == &bc_target_sim_ops && wl->verify) {
-		snprintf(err, errlen, "%s: verify needs stored data; a simulated SSD keeps none",
-			 t->path);
-		ret = -EINVAL;
-		goto out;
-	}
-	ret = dry ? s_open_check(t, err, errlen) : t->ops->open(t, err, errlen);
+	if (dry)
+		ret = t->ops->check ? t->ops->check(t, err, errlen) : 0;
+	else
+		ret = t->ops->open(t, err, errlen);
 	if (ret)
 		goto out;
 	/* an NVMe namespace's size comes from Identify at open: unknown in a dry run */
@@ -341,9 +283,9 @@ out:
 }
 
 int bc_target_open(struct bc_target *t, const char *path, const struct bc_volume_spec *spec,
-		   const struct bc_workload *wl, bool allow_block_writes, char *err, size_t errlen)
+		   const struct bc_workload *wl, char *err, size_t errlen)
 {
-	return s_open(t, path, spec, wl, allow_block_writes, false, err, errlen);
+	return s_open(t, path, spec, wl, false, err, errlen);
 }
 
 int bc_target_check(const char *path, const struct bc_volume_spec *spec,
@@ -351,7 +293,7 @@ int bc_target_check(const char *path, const struct bc_volume_spec *spec,
 {
 	struct bc_target t;
 
-	return s_open(&t, path, spec, wl, true, true, err, errlen);
+	return s_open(&t, path, spec, wl, true, err, errlen);
 }
 
 void bc_target_close(struct bc_target *t)

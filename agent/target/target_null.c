@@ -5,8 +5,23 @@
  * full transfer of the requested length.
  */
 #include <errno.h>
+#include <string.h>
 
-#include "bc_target.h"
+#include "bc_target_ops.h"
+
+/* the null target's size is virtual: big enough that windows never clip */
+#define S_NULL_SIZE_BYTES (1ull << 40)
+
+static bool s_null_claims(const char *path)
+{
+	return !strcmp(path, "null");
+}
+
+static void s_null_probe(const char *path, struct bc_devinfo *di)
+{
+	di->size_bytes = S_NULL_SIZE_BYTES;
+	di->lbs = di->pbs = 512;
+}
 
 static int s_null_open(struct bc_target *t, char *err, size_t errlen)
 {
@@ -33,7 +48,11 @@ static int s_null_control(struct bc_target *t, int op, void *arg)
 const struct bc_target_ops bc_target_null_ops = {
     .name = "null",
     .version = BC_TARGET_OPS_VERSION,
+    .desc = "the null target",
+    .claims = s_null_claims,
+    .caps = BC_TCAP_DISKLESS | BC_TCAP_ANY_ALIGN,
     .nop_full = true,
+    .probe = s_null_probe,
     .open = s_null_open,
     .close = s_null_close,
     .prep = s_null_prep,

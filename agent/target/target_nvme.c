@@ -26,8 +26,8 @@
 #include "bc_nvme.h"
 #include "bc_nvme_fdp.h"
 #include "bc_nvme_ident.h"
-#include "bc_target.h"
 #include "bc_target_nvme.h"
+#include "bc_target_ops.h"
 
 struct s_nvme {
 	uint32_t nsid;
@@ -43,22 +43,6 @@ struct s_nvme {
 	 */
 	_Atomic uint64_t next;
 };
-
-/* the DSPEC of the next write; splitmix64 for "random" (no per-thread state in prep) */
-uint16_t bc_nvme_pick_pid(const uint16_t *pids, int npids, enum bc_fdp_policy policy, uint64_t seq)
-{
-	uint64_t z;
-
-	if (npids <= 1 || policy == BC_FDP_FIXED)
-		return pids[0];
-	if (policy == BC_FDP_ROUND_ROBIN)
-		return pids[seq % (uint64_t)npids];
-	z = seq + 0x9E3779B97F4A7C15ull;
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	z ^= z >> 31;
-	return pids[z % (uint64_t)npids];
-}
 
 int bc_nvme_uring_prep(struct io_uring_sqe *sqe, int fd, bool fixed_file,
 		       const struct nvme_passthru_cmd *c)
@@ -122,14 +106,15 @@ static void s_nvme_prep(const struct bc_target *t, struct io_uring_sqe *sqe,
  * status lists (a drive may accept an unknown ID silently: QEMU charges it
  * to handle 0)
  */
-static int s_fdp_map(struct bc_target *t, struct s_nvme *n, char *err, size_t errlen)
+static int s_fdp_map(struct bc_target *t, struct s_nvme *n, const struct bc_nvme_fdp_ident *id,
+		     char *err, size_t errlen)
 {
 	struct bc_nvme_fdp *f = malloc(sizeof(*f));
 	int ret, i;
 
 	if (!f)
 		return -ENOMEM;
-	bc_nvme_fdp_discover(t->path, f);
+	bc_nvme_fdp_discover(t->path, id, f);
 	ret = bc_nvme_fdp_check(f, t->path, &t->fdp, err, errlen);
 	if (ret)
 		goto out;
@@ -186,9 +171,10 @@ static void s_nvme_close(struct bc_target *t)
 
 static int s_nvme_open(struct bc_target *t, char *err, size_t errlen)
 {
+	struct bc_nvme_fdp_ident fi;
 	struct bc_nvme_ident id;
 	struct s_nvme *n;
-	int nsid, ret;
+	int nsid, ret, iret;
 
 	n = calloc(1, sizeof(*n));
 	if (!n)
@@ -212,7 +198,8 @@ static int s_nvme_open(struct bc_target *t, char *err, size_t errlen)
 	n->nsid = (uint32_t)nsid;
 	/* sysfs for the block device name, Identify for the format (root, or 6.2+) */
 	ret = bc_nvme_ident_sysfs("", t->path, &id);
-	if (bc_nvme_ident_ioctl(t->path, &id) && ret) {
+	iret = bc_nvme_ident_ioctl(t->path, &id);
+	if (iret && ret) {
 		snprintf(err, errlen, "%s: cannot identify the namespace (sysfs: %s)", t->path,
 			 strerror(-ret));
 		return ret;
@@ -238,9 +225,19 @@ static int s_nvme_open(struct bc_target *t, char *err, size_t errlen)
 		if (ret)
 			return ret;
 	}
-	if (t->fdp.policy != BC_FDP_NONE)
-		return s_fdp_map(t, n, err, errlen);
-	return 0;
+	if (t->fdp.policy == BC_FDP_NONE)
+		return 0;
+	fi = bc_nvme_ident_fdp(&id, iret);
+	return s_fdp_map(t, n, &fi, err, errlen);
+}
+
+/* size and LBA format come from Identify in open */
+static int s_nvme_prepare(struct bc_target *t, bool dry, char *err, size_t errlen)
+{
+	if (!t->create_bytes)
+		return 0;
+	snprintf(err, errlen, "%s: \"size\" applies to regular files only", t->path);
+	return -EINVAL;
 }
 
 static int s_nvme_control(struct bc_target *t, int op, void *arg)
@@ -251,6 +248,11 @@ static int s_nvme_control(struct bc_target *t, int op, void *arg)
 const struct bc_target_ops bc_target_nvme_ops = {
     .name = "nvme",
     .version = BC_TARGET_OPS_VERSION,
+    .desc = "an NVMe namespace through passthrough",
+    .kinds = 1u << BC_KIND_NVME_CHAR,
+    .caps = BC_TCAP_PLACEMENT | BC_TCAP_PASSTHRU,
+    .safety = BC_TSAFE_ALLOWLIST | BC_TSAFE_DEVICE,
+    .prepare = s_nvme_prepare,
     .nop_full = true, /* res 0 is success; see bc_target.h */
     .ring_flags = IORING_SETUP_SQE128 | IORING_SETUP_CQE32,
     .open = s_nvme_open,

@@ -5,7 +5,7 @@
  * reads only count. Writes go to a reclaim unit handle: the job's stream
  * placement when it sets one, else the volume's "fdp" policy, else RUH 0.
  * The device answers Get Log Page itself (SMART, FDP statistics) in the
- * NVMe layout, so its WAF takes the real drives' path (nvme_counters.c).
+ * NVMe layout, so its WAF takes the real drives' path (devcounters.c).
  * With "latency" (sim_lat.c) an I/O completes as an IORING_OP_TIMEOUT after
  * its modelled media time instead; without, as fast as the ring.
  */
@@ -17,9 +17,9 @@
 
 #include "bc_clock.h"
 #include "bc_nvme.h"
+#include "bc_nvme_fdp.h"
 #include "bc_sim_dev.h"
-#include "bc_target.h"
-#include "bc_target_nvme.h"
+#include "bc_target_ops.h"
 
 struct s_sim {
 	struct bc_sim_dev *dev; /* owned by the registry (sim_dev.c) */
@@ -82,6 +82,36 @@ static void s_sim_prep(const struct bc_target *t, struct io_uring_sqe *sqe,
 	io_uring_prep_timeout(sqe, ts, 0, 0);
 }
 
+/* "sim" and "sim:NAME" (bc_sim_spec.h: the profile's rule for the name) */
+static bool s_sim_claims(const char *path)
+{
+	return bc_sim_path(path);
+}
+
+/* its size comes from its "sim" spec when the target opens */
+static void s_sim_probe(const char *path, struct bc_devinfo *di)
+{
+	di->lbs = di->pbs = 512;
+}
+
+/* geometry from "sim" (defaults when absent); no data, so nothing to verify */
+static int s_sim_prepare(struct bc_target *t, bool dry, char *err, size_t errlen)
+{
+	if (t->create_bytes) {
+		snprintf(err, errlen,
+			 "%s: \"size\" creates files; a simulated SSD's size is \"sim\": "
+			 "{\"capacity\"}",
+			 t->path);
+		return -EINVAL;
+	}
+	if (!t->sim.enabled)
+		bc_sim_spec_default(&t->sim);
+	/* the window of a dry run (nothing is opened then) */
+	t->info.size_bytes = t->sim.capacity_bytes;
+	t->info.lbs = 512;
+	return 0;
+}
+
 static int s_sim_open(struct bc_target *t, char *err, size_t errlen)
 {
 	struct s_sim *s;
@@ -103,7 +133,6 @@ static int s_sim_open(struct bc_target *t, char *err, size_t errlen)
 	}
 	s->npids = t->fdp.policy == BC_FDP_NONE ? 0 : t->fdp.npids;
 	s->policy = t->fdp.policy;
-	t->info.kind = BC_KIND_SIM;
 	t->info.size_bytes = t->sim.capacity_bytes;
 	/* any 512-byte multiple: a partial page is a read-modify-write in the FTL */
 	t->info.lbs = 512;
@@ -188,8 +217,13 @@ static int s_sim_control(struct bc_target *t, int op, void *arg)
 const struct bc_target_ops bc_target_sim_ops = {
     .name = "sim",
     .version = BC_TARGET_OPS_VERSION,
+    .desc = "a simulated SSD",
+    .claims = s_sim_claims,
+    .caps = BC_TCAP_DISKLESS | BC_TCAP_NO_DATA | BC_TCAP_PLACEMENT,
     .nop_full = true,
     .timeout_full = true,
+    .probe = s_sim_probe,
+    .prepare = s_sim_prepare,
     .open = s_sim_open,
     .close = s_sim_close,
     .prep = s_sim_prep,

@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 
-#include "bc_profile.h"
+#include "bc_check.h"
 
 enum bc_expect_scope { BC_EXPECT_TOTAL = 0, BC_EXPECT_AGENT, BC_EXPECT_NODE };
 

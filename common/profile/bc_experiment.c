@@ -10,8 +10,9 @@
 #include <string.h>
 
 #include "bc_experiment.h"
-#include "bc_profile_check.h"
 #include "bc_streams.h"
+#include "bc_volume_wl.h"
+#include "bc_wl_keys.h"
 
 static const char *const s_keys[] = {
     "modes",  "placements",    "precondition", "warmup_iterations", "measure_iterations",
@@ -498,8 +499,7 @@ static int s_parse(struct bc_check *c, const cJSON *v, const char *path, const c
 	if (ret || !p)
 		return ret;
 	for (i = 0; i < p->nvolumes; i++) {
-		if (!p->volumes[i].workload ||
-		    !cJSON_GetObjectItemCaseSensitive(p->volumes[i].workload, "streams"))
+		if (!bc_wl_override_has(p->volumes[i].workload, "streams"))
 			continue;
 		snprintf(p3, sizeof(p3), "volumes[%d].workload.streams", i);
 		return bc_check_fail(c, p3,

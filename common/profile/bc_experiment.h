@@ -36,7 +36,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "bc_profile.h"
+#include "bc_check.h"
+#include "bc_profile_spec.h"
 
 #define BC_EXP_MODES_MAX  8
 #define BC_EXP_EXPECT_MAX 16
@@ -78,6 +79,10 @@ extern const char *const bc_exp_metrics[];
  * -EINVAL with a message (a hand-built profile only).
  */
 int bc_experiment_get(const struct bc_step *st, struct bc_experiment *x, char *err, size_t errlen);
+
+/* profile side: base."experiment" of step st (after its workload), copied to *out */
+int bc_check_experiment(struct bc_check *c, const cJSON *item, const char *base,
+			const struct bc_profile *p, const struct bc_step *st, cJSON **out);
 
 /* wl with its streams placed as mode m says */
 void bc_experiment_mode_workload(const struct bc_experiment *x, int m, const struct bc_workload *wl,

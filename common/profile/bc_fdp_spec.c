@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bc_fdp_spec.h"
 #include "bc_keys.h"
-#include "bc_profile.h"
 
 const char *bc_fdp_policy_name(enum bc_fdp_policy p)
 {

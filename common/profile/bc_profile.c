@@ -1,7 +1,9 @@
 /*
  * bc_profile.c - the profile's structure: agents, nodes, volumes, defaults
  * and steps, cross-references between them, the JSON syntax error position,
- * loading from a file and freeing. Value checks are in bc_profile_check.c.
+ * loading from a file and freeing: the top of common/profile. Value checks
+ * are in bc_check.c, the workload keys in bc_wl_keys.c (read through
+ * bc_workload_json.c), per-volume overrides in bc_volume_wl.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +13,11 @@
 #include <unistd.h>
 
 #include "bc_curve.h"
+#include "bc_experiment.h"
 #include "bc_profile.h"
-#include "bc_profile_check.h"
+#include "bc_profile_counters.h"
+#include "bc_profile_expect.h"
+#include "bc_profile_sweep.h"
 #include "bc_units.h"
 
 /* Linux IFNAMSIZ (linux/if.h) counts the terminating NUL */
@@ -29,40 +34,12 @@ static const char *const s_volume_keys[] = {
     "agent",	   "path",     "size", "offset",   "length", "node",
     "destructive", "workload", "fdp",  "nvme_tcp", "sim",    NULL,
 };
+/* a step's own keys, beside the workload keys of bc_wl_keys.c */
 static const char *const s_step_keys[] = {
-    "name",
-    "rw",
-    "rwmixread",
-    "bs",
-    "iodepth",
-    "numjobs",
-    "direct",
-    "ramp",
-    "runtime",
-    /* bc_workload.c */
-    "rwmixtrim",
-    "blockalign",
-    "random_distribution",
-    "iodepth_batch_submit",
-    "iodepth_batch_complete",
-    "cpus_allowed",
-    "cpus_allowed_policy",
-    "rate_iops",
-    "rate_bw",
-    "size_based",
-    "io_size",
-    "thinktime",
-    "verify",
-    "sqpoll",
-    "sqpoll_cpu",
-    "hipri",
-    "volume_workloads",
-    "sweep", /* bc_profile_sweep.c */
-    "placement",
-    "stream_share",
-    "streams",	  /* bc_streams.c */
-    "experiment", /* bc_experiment.c */
-    "repeat",	  /* bc_profile_repeat.c */
+    "name",	  "volume_workloads", /* bc_volume_wl.c */
+    "sweep",			      /* bc_profile_sweep.c */
+    "experiment",		      /* bc_experiment.c */
+    "repeat",			      /* bc_profile_repeat.c */
     NULL,
 };
 
@@ -414,7 +391,8 @@ static int s_parse_volume(struct bc_check *c, const cJSON *item, const char *bas
 	if (!ret)
 		ret = s_volume_size(c, item, base, "length", &vol->length_bytes);
 	if (!ret)
-		ret = bc_check_volume_workload(c, item, base, &vol->workload);
+		ret = bc_check_volume_workload(c, item, base, p->nvolumes, &vol->workload,
+					       &vol->workload_json);
 	/* "fdp": NVMe passthrough placement (bc_fdp_spec.c, docs/nvme.md) */
 	if (!ret && (v = cJSON_GetObjectItemCaseSensitive(item, "fdp"))) {
 		char msg[256];
@@ -492,8 +470,14 @@ static int s_parse_volumes(struct bc_check *c, const cJSON *root, struct bc_prof
 		ret = s_parse_volume(c, item, base, p, &p->volumes[p->nvolumes]);
 		if (!ret)
 			ret = s_parse_destructive(c, root, item, base, &p->volumes[p->nvolumes]);
-		if (ret)
+		if (ret) {
+			/* not counted in nvolumes yet: bc_profile_destroy would not free these */
+			free(p->volumes[p->nvolumes].workload);
+			cJSON_Delete(p->volumes[p->nvolumes].workload_json);
+			p->volumes[p->nvolumes].workload = NULL;
+			p->volumes[p->nvolumes].workload_json = NULL;
 			return ret;
+		}
 		p->nvolumes++;
 	}
 	return 0;
@@ -519,7 +503,7 @@ static int s_parse_steps(struct bc_check *c, const cJSON *root, const struct bc_
 		snprintf(base, sizeof(base), "steps[%d]", p->nsteps);
 		ret = bc_check_object(c, base, item);
 		if (!ret)
-			ret = bc_check_keys(c, item, base, s_step_keys);
+			ret = bc_check_workload_keys(c, item, base, s_step_keys);
 		if (!ret)
 			ret = bc_check_item(c, item, base, "name", true, path, &v);
 		if (!ret)
@@ -537,14 +521,12 @@ static int s_parse_steps(struct bc_check *c, const cJSON *root, const struct bc_
 		if (!ret)
 			ret = bc_check_experiment(c, item, base, p, st, &st->experiment);
 		if (!ret)
-			ret = bc_check_step_volume_workloads(c, item, base, p->nvolumes,
-							     &st->volume_workloads);
+			ret = bc_check_step_volume_workloads(c, item, base, p->nvolumes, st);
 		if (ret) {
 			/* not counted in nsteps yet: bc_profile_destroy would not free these */
 			cJSON_Delete(st->sweep);
 			cJSON_Delete(st->experiment);
-			cJSON_Delete(st->volume_workloads);
-			st->sweep = st->experiment = st->volume_workloads = NULL;
+			st->sweep = st->experiment = NULL;
 			return ret;
 		}
 		p->nsteps++;
@@ -605,7 +587,7 @@ static int s_parse_root(struct bc_check *c, const cJSON *root, struct bc_profile
 	if (!ret && v) {
 		ret = bc_check_object(c, path, v);
 		if (!ret)
-			ret = bc_check_keys(c, v, path, bc_workload_keys);
+			ret = bc_check_workload_keys(c, v, path, NULL);
 		if (!ret)
 			ret = bc_check_workload(c, v, path, &defaults);
 	}
@@ -753,12 +735,15 @@ void bc_profile_destroy(struct bc_profile **pp)
 		return;
 	for (i = 0; i < p->nnodes; i++)
 		cJSON_Delete(p->nodes[i].json);
-	for (i = 0; i < p->nvolumes; i++)
-		cJSON_Delete(p->volumes[i].workload);
+	for (i = 0; i < p->nvolumes; i++) {
+		free(p->volumes[i].workload);
+		cJSON_Delete(p->volumes[i].workload_json);
+	}
 	for (i = 0; i < p->nsteps; i++) {
 		cJSON_Delete(p->steps[i].sweep);
 		cJSON_Delete(p->steps[i].experiment);
 		cJSON_Delete(p->steps[i].volume_workloads);
+		free(p->steps[i].volume_wl);
 	}
 	free(p->agents);
 	free(p->nodes);

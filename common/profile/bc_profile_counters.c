@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "bc_hostfig.h"
-#include "bc_profile_check.h"
+#include "bc_profile_counters.h"
 #include "bc_units.h"
 
 static const char *const s_prom_keys[] = {"url", "instance", "rate_window", "lag", NULL};

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "bc_expect.h"
-#include "bc_profile_check.h"
+#include "bc_profile_expect.h"
 
 /* the same ten figures for all ops, reads only and writes only */
 #define S_OP_METRICS(pfx, op)                                                                      \

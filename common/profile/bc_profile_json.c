@@ -1,58 +1,14 @@
 /*
- * bc_profile_json.c - profiles and workloads as JSON: the resolved profile
- * (every default applied) for reports and "show", and the workload carried
- * by PREPARE, read back strictly on the agent. The resolved profile is itself
- * a valid profile, so it parses back to the same thing.
+ * bc_profile_json.c - the resolved profile (every default applied) as JSON
+ * for reports and "show"; a workload's own JSON is bc_workload_json.c. The
+ * resolved profile is itself a valid profile, so it parses back to the same
+ * thing.
  */
 #include <errno.h>
 #include <stdio.h>
 
 #include "bc_profile.h"
-#include "bc_profile_check.h"
-
-/* the workload keys onto obj; false when out of memory */
-static bool s_add_workload(cJSON *obj, const struct bc_workload *wl)
-{
-	return cJSON_AddStringToObject(obj, "rw", bc_rw_names[wl->rw]) &&
-	       cJSON_AddNumberToObject(obj, "rwmixread", wl->rwmixread) &&
-	       bc_workload_bs_to_json(obj, wl) &&
-	       cJSON_AddNumberToObject(obj, "iodepth", wl->iodepth) &&
-	       cJSON_AddNumberToObject(obj, "numjobs", wl->numjobs) &&
-	       cJSON_AddBoolToObject(obj, "direct", wl->direct) &&
-	       cJSON_AddNumberToObject(obj, "ramp", wl->ramp_s) &&
-	       cJSON_AddNumberToObject(obj, "runtime", wl->runtime_s) &&
-	       bc_workload_ext_to_json(obj, wl);
-}
-
-cJSON *bc_workload_to_json(const struct bc_workload *wl)
-{
-	cJSON *j;
-
-	if ((unsigned)wl->rw > BC_RW_LAST)
-		return NULL;
-	j = cJSON_CreateObject();
-	if (j && !s_add_workload(j, wl)) {
-		cJSON_Delete(j);
-		j = NULL;
-	}
-	return j;
-}
-
-int bc_workload_from_json(const cJSON *j, struct bc_workload *wl, char *err, size_t errlen)
-{
-	struct bc_check c = {.err = err, .errlen = errlen, .strict = true};
-	struct bc_workload tmp = bc_workload_builtin;
-	int ret;
-
-	ret = bc_check_object(&c, "workload", j);
-	if (!ret)
-		ret = bc_check_keys(&c, j, "workload", bc_workload_keys);
-	if (!ret)
-		ret = bc_check_workload(&c, j, "workload", &tmp);
-	if (!ret)
-		*wl = tmp;
-	return ret;
-}
+#include "bc_profile_expect.h"
 
 static cJSON *s_agent(const struct bc_agent_spec *a)
 {
@@ -98,8 +54,9 @@ static cJSON *s_volume(const struct bc_profile *p, const struct bc_volume_spec *
 		ok = cJSON_AddStringToObject(j, "node", p->nodes[v->node].name);
 	if (ok && v->destructive)
 		ok = cJSON_AddBoolToObject(j, "destructive", true) != NULL;
-	if (ok && v->workload)
-		ok = cJSON_AddItemToObject(j, "workload", cJSON_Duplicate(v->workload, true));
+	/* overrides as written: they resolve per step, against each step's workload */
+	if (ok && v->workload_json)
+		ok = cJSON_AddItemToObject(j, "workload", cJSON_Duplicate(v->workload_json, true));
 	if (ok && v->fdp.policy != BC_FDP_NONE)
 		ok = cJSON_AddItemToObject(j, "fdp", bc_fdp_spec_to_json(&v->fdp));
 	if (ok && v->sim.enabled) /* a simulated SSD, every default applied (docs/sim.md) */
@@ -120,7 +77,7 @@ static cJSON *s_step(const struct bc_step *st)
 	if (!bc_step_repeat_of(st->name, name, sizeof(name), NULL) || st->nrep <= 1)
 		snprintf(name, sizeof(name), "%s", st->name);
 	if (j &&
-	    (!cJSON_AddStringToObject(j, "name", name) || !s_add_workload(j, &st->wl) ||
+	    (!cJSON_AddStringToObject(j, "name", name) || !bc_workload_add_json(j, &st->wl) ||
 	     (st->sweep && !cJSON_AddItemToObject(j, "sweep", cJSON_Duplicate(st->sweep, true))) ||
 	     (st->experiment &&
 	      !cJSON_AddItemToObject(j, "experiment", cJSON_Duplicate(st->experiment, true))) ||

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_profile_check.h"
+#include "bc_profile_repeat.h"
+#include "bc_volume_wl.h"
 
 /* more is a typo, or a run of days: a person types a handful */
 #define S_REPEAT_MAX 100
@@ -105,9 +106,24 @@ int bc_profile_expand_repeats(struct bc_check *c, const cJSON *root, struct bc_p
 			st->experiment = p->steps[i].experiment
 					     ? cJSON_Duplicate(p->steps[i].experiment, true)
 					     : NULL;
+			st->volume_workloads =
+			    p->steps[i].volume_workloads
+				? cJSON_Duplicate(p->steps[i].volume_workloads, true)
+				: NULL;
+			st->volume_wl = NULL;
+			if (p->steps[i].volume_wl) {
+				size_t len =
+				    (size_t)p->steps[i].nvolume_wl * sizeof(*st->volume_wl);
+
+				st->volume_wl = malloc(len ? len : 1);
+				if (st->volume_wl)
+					memcpy(st->volume_wl, p->steps[i].volume_wl, len);
+			}
 			n++;
 			if ((p->steps[i].sweep && !st->sweep) ||
-			    (p->steps[i].experiment && !st->experiment)) {
+			    (p->steps[i].experiment && !st->experiment) ||
+			    (p->steps[i].volume_workloads && !st->volume_workloads) ||
+			    (p->steps[i].volume_wl && !st->volume_wl)) {
 				ret = -ENOMEM;
 				goto out;
 			}
@@ -115,6 +131,8 @@ int bc_profile_expand_repeats(struct bc_check *c, const cJSON *root, struct bc_p
 	for (i = 0; i < p->nsteps; i++) {
 		cJSON_Delete(p->steps[i].sweep);
 		cJSON_Delete(p->steps[i].experiment);
+		cJSON_Delete(p->steps[i].volume_workloads);
+		free(p->steps[i].volume_wl);
 	}
 	free(p->steps);
 	p->steps = steps;
@@ -125,6 +143,8 @@ out:
 		for (i = 0; i < n; i++) {
 			cJSON_Delete(steps[i].sweep);
 			cJSON_Delete(steps[i].experiment);
+			cJSON_Delete(steps[i].volume_workloads);
+			free(steps[i].volume_wl);
 		}
 		free(steps);
 	}

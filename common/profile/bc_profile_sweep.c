@@ -7,12 +7,28 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bc_profile_check.h"
+#include "bc_profile_sweep.h"
 #include "bc_sweep.h"
+#include "bc_wl_keys.h"
+#include "bc_workload_json.h"
 
-static const char *const s_keys[] = {"iodepth", "numjobs", "bs",      "rw", "curve",
-				     "stop",	"ramp",	   "runtime", NULL};
+/* beside the table's sweep dimensions (BC_WK_SWEEP) and per-point keys (BC_WK_POINT) */
+static const char *const s_keys[] = {"curve", "stop", NULL};
 static const char *const s_stop_keys[] = {"p99_ms", "min_gain_pct", NULL};
+
+static bool s_table_key(const char *name)
+{
+	const struct bc_wl_key *k = bc_wl_key_find(name);
+
+	return k && (k->where & (BC_WK_SWEEP | BC_WK_POINT));
+}
+
+static bool s_dimension(const char *name)
+{
+	const struct bc_wl_key *k = bc_wl_key_find(name);
+
+	return !strcmp(name, "curve") || (k && (k->where & BC_WK_SWEEP));
+}
 
 /* the swept key of a checked sweep object, and its list */
 static enum bc_sweep_param s_param(const cJSON *sw, const cJSON **list)
@@ -24,6 +40,7 @@ static enum bc_sweep_param s_param(const cJSON *sw, const cJSON **list)
 		    {"numjobs", BC_SWEEP_NUMJOBS},
 		    {"bs", BC_SWEEP_BS},
 		    {"rw", BC_SWEEP_RW},
+		    {"rwmixread", BC_SWEEP_RWMIXREAD},
 		    {"curve", BC_SWEEP_CURVE}};
 	size_t i;
 
@@ -33,32 +50,6 @@ static enum bc_sweep_param s_param(const cJSON *sw, const cJSON **list)
 			return dims[i].param;
 	}
 	return BC_SWEEP_NONE;
-}
-
-int bc_sweep_apply_key(const char *key, const cJSON *v, struct bc_workload *wl)
-{
-	struct bc_check c = {0};
-
-	return bc_check_workload_key(&c, key, v, "", wl);
-}
-
-int bc_sweep_apply(enum bc_sweep_param param, const cJSON *v, struct bc_workload *wl)
-{
-	struct bc_check c = {0};
-
-	switch (param) {
-	case BC_SWEEP_IODEPTH:
-		return bc_check_workload_key(&c, "iodepth", v, "", wl);
-	case BC_SWEEP_NUMJOBS:
-		return bc_check_workload_key(&c, "numjobs", v, "", wl);
-	case BC_SWEEP_BS:
-		wl->nbssplit = 0; /* the swept size replaces a split */
-		return bc_check_workload_key(&c, "bs", v, "", wl);
-	case BC_SWEEP_RW:
-		return bc_check_workload_key(&c, "rw", v, "", wl);
-	default:
-		return 0; /* curve: the rate is set from the measured max */
-	}
 }
 
 static int s_check_stop(struct bc_check *c, const cJSON *sw, const char *base,
@@ -106,11 +97,7 @@ static int s_check_value(struct bc_check *c, enum bc_sweep_param param, const cJ
 
 	if (param != BC_SWEEP_CURVE) {
 		struct bc_workload tmp = *wl;
-		const char *key = param == BC_SWEEP_IODEPTH   ? "iodepth"
-				  : param == BC_SWEEP_NUMJOBS ? "numjobs"
-				  : param == BC_SWEEP_BS      ? "bs"
-							      : "rw";
-		int ret = bc_check_workload_key(c, key, v, path, &tmp);
+		int ret = bc_check_workload_key(c, bc_sweep_param_names[param], v, path, &tmp);
 
 		if (!ret && param == BC_SWEEP_BS)
 			tmp.nbssplit = 0;
@@ -133,8 +120,7 @@ int bc_check_sweep(struct bc_check *c, const cJSON *item, const char *base,
 	const cJSON *sw, *list, *v;
 	enum bc_sweep_param param;
 	struct bc_workload pt = *wl;
-	int ret, i = 0, dims = 0;
-	size_t k;
+	int ret, i = 0, dims = 0, k;
 
 	*out = NULL;
 	ret = bc_check_item(c, item, base, "sweep", false, path, &sw);
@@ -142,16 +128,16 @@ int bc_check_sweep(struct bc_check *c, const cJSON *item, const char *base,
 		return ret;
 	ret = bc_check_object(c, path, sw);
 	if (!ret)
-		ret = bc_check_keys(c, sw, path, s_keys);
+		ret = bc_check_keys_with(c, sw, path, s_keys, s_table_key);
 	if (ret)
 		return ret;
-	for (k = 0; k < 5; k++)
-		dims += cJSON_GetObjectItemCaseSensitive(sw, s_keys[k]) != NULL;
+	cJSON_ArrayForEach(v, sw) dims += s_dimension(v->string);
 	if (dims != 1)
-		return bc_check_fail(c, path,
-				     "expected exactly one of iodepth, numjobs, bs, rw or curve, "
-				     "got %d",
-				     dims);
+		return bc_check_fail(
+		    c, path,
+		    "expected exactly one of iodepth, numjobs, bs, rw, rwmixread or curve, "
+		    "got %d",
+		    dims);
 	param = s_param(sw, &list);
 	bc_check_path(lpath, path, bc_sweep_param_names[param]);
 	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) < 1 ||
@@ -159,10 +145,12 @@ int bc_check_sweep(struct bc_check *c, const cJSON *item, const char *base,
 		return bc_check_fail(c, lpath, "expected a list of 1..%d values, got %s",
 				     BC_SWEEP_MAX - 1, bc_check_show(list, shown));
 	/* ramp and runtime of every point, with the workload's own checks */
-	for (k = 6; s_keys[k]; k++) {
-		ret = bc_check_item(c, sw, path, s_keys[k], false, ipath, &v);
+	for (k = 0; k < bc_wl_nkeys; k++) {
+		if (!(bc_wl_keys[k].where & BC_WK_POINT))
+			continue;
+		ret = bc_check_item(c, sw, path, bc_wl_keys[k].name, false, ipath, &v);
 		if (!ret && v)
-			ret = bc_check_workload_key(c, s_keys[k], v, ipath, &pt);
+			ret = bc_wl_key_parse(c, &bc_wl_keys[k], v, ipath, &pt);
 		if (ret)
 			return ret;
 	}

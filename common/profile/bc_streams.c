@@ -1,8 +1,9 @@
 /*
- * bc_streams.c - the "streams", "stream_share" and "placement" workload
- * keys (bc_streams.h): checked with the same value validators as the rest of
- * the workload, so a stream's "bs" or "random_distribution" says exactly what
- * the step's would; written back in the form the strict wire reader accepts.
+ * bc_streams.c - the "streams" workload key (bc_streams.h): each stream's
+ * workload keys are checked and written by the key table (bc_wl_keys.c), so a
+ * stream's "bs" or "random_distribution" says exactly what the step's would;
+ * written back in the form the strict wire reader accepts. Its regions and
+ * lifetime classes for the agent and the experiment.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,98 +11,64 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_profile_check.h"
 #include "bc_streams.h"
 #include "bc_units.h"
+#include "bc_wl_keys.h"
 
+/* a stream object's keys, in the order they are read and written */
 static const char *const s_stream_keys[] = {
     "name",  "class",	   "share",
     "rw",    "rwmixread",  "rwmixtrim",
     "bs",    "blockalign", "random_distribution",
     "range", "placement",  NULL,
 };
-/* the keys a stream takes from the workload's vocabulary, checked by its validators */
-static const char *const s_inherited[] = {
-    "rw", "rwmixread", "rwmixtrim", "bs", "blockalign", "random_distribution", NULL,
-};
+/*
+ * The keys a stream takes from the workload (BC_WK_STREAM in bc_wl_keys.c,
+ * but placement, whose unset value already means "the workload's"): bit i
+ * of a stream's own mask is s_stream_keys[S_INHERIT0 + i].
+ */
+#define S_INHERIT0 3
+#define S_NINHERIT 6
 static const char *const s_range_keys[] = {"offset", "size", NULL};
 
 bool bc_stream_writes(const struct bc_stream *s)
 {
-	return bc_rw_ops(s->rw, s->rwmixread, s->rwmixtrim) & (BC_RW_OPS_WRITE | BC_RW_OPS_TRIM);
+	return bc_rw_writes(s->rw, s->rwmixread, s->rwmixtrim);
 }
 
-const char *bc_placement_format(const struct bc_placement *p, char *buf, size_t len)
+/* the stream's inherited values as a workload's fields (the rest of wl is untouched) */
+static void s_stream_to_wl(const struct bc_stream *st, struct bc_workload *wl)
 {
-	size_t used;
-	unsigned i;
-
-	if (p->kind == BC_PLACEMENT_NONE) {
-		snprintf(buf, len, "none");
-		return buf;
-	}
-	if (p->kind != 1) {
-		snprintf(buf, len, "volume");
-		return buf;
-	}
-	snprintf(buf, len, "[");
-	for (i = 0; i < p->n; i++) {
-		used = strlen(buf);
-		snprintf(buf + used, len - used, "%s%u", i ? "," : "", p->idx[i]);
-	}
-	used = strlen(buf);
-	snprintf(buf + used, len - used, "]");
-	return buf;
+	wl->rw = st->rw;
+	wl->rwmixread = st->rwmixread;
+	wl->rwmixtrim = st->rwmixtrim;
+	wl->bs = st->bs;
+	wl->nbssplit = st->nbssplit;
+	memcpy(wl->bssplit, st->bssplit, sizeof(wl->bssplit));
+	wl->blockalign = st->blockalign;
+	wl->dist = st->dist;
 }
 
-cJSON *bc_placement_to_json(const struct bc_placement *p)
+/* the inherited values into st (always), then their mix checked (the stream's path is base) */
+static int s_wl_to_stream(struct bc_check *c, const char *base, const struct bc_workload *wl,
+			  struct bc_stream *st)
 {
-	cJSON *a;
-	unsigned i;
+	char path[BC_CHECK_PATH_LEN];
 
-	if (p->kind == BC_PLACEMENT_NONE)
-		return cJSON_CreateString("none");
-	if (p->kind != 1)
-		return cJSON_CreateString("volume");
-	a = cJSON_CreateArray();
-	for (i = 0; a && i < p->n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(p->idx[i]));
-	return a;
-}
-
-/* "volume", "none" or [idx, ...] with 1..16 indexes 0..15 */
-static int s_placement(struct bc_check *c, const char *path, const cJSON *v, struct bc_placement *p)
-{
-	char shown[BC_CHECK_SHOW_LEN];
-	const cJSON *it;
-	int n = 0;
-
-	memset(p, 0, sizeof(*p));
-	if (cJSON_IsString(v) && !strcmp(v->valuestring, "volume")) {
-		p->kind = BC_PLACEMENT_VOLUME;
-		return 0;
+	st->rw = wl->rw;
+	st->rwmixread = wl->rwmixread;
+	st->rwmixtrim = wl->rwmixtrim;
+	st->bs = wl->bs;
+	st->nbssplit = wl->nbssplit;
+	memcpy(st->bssplit, wl->bssplit, sizeof(st->bssplit));
+	st->blockalign = wl->blockalign;
+	st->dist = wl->dist;
+	if (wl->rwmixread + wl->rwmixtrim > 100) {
+		bc_check_path(path, base, "rwmixtrim");
+		return bc_check_fail(c, path, "rwmixread %u + rwmixtrim %u exceed 100 percent",
+				     wl->rwmixread, wl->rwmixtrim);
 	}
-	if (cJSON_IsString(v) && !strcmp(v->valuestring, "none")) {
-		p->kind = BC_PLACEMENT_NONE;
-		return 0;
-	}
-	if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v) || cJSON_GetArraySize(v) > BC_FDP_PIDS_MAX)
-		goto bad;
-	cJSON_ArrayForEach(it, v)
-	{
-		if (!cJSON_IsNumber(it) || it->valuedouble < 0 ||
-		    it->valuedouble >= BC_FDP_PIDS_MAX || it->valuedouble != floor(it->valuedouble))
-			goto bad;
-		p->idx[n++] = (uint16_t)it->valuedouble;
-	}
-	p->kind = 1;
-	p->n = (uint8_t)n;
 	return 0;
-bad:
-	return bc_check_fail(c, path,
-			     "expected \"volume\", \"none\" or a list of 1 to %d indexes into the "
-			     "volume's fdp pids (0..%d), got %s",
-			     BC_FDP_PIDS_MAX, BC_FDP_PIDS_MAX - 1, bc_check_show(v, shown));
 }
 
 /* a range position: "25%", "1g" or integer bytes */
@@ -200,7 +167,7 @@ static int s_stream_name(struct bc_check *c, const char *path, const cJSON *v, c
 
 /* one stream object; wl holds the workload's values the stream inherits */
 static int s_stream(struct bc_check *c, const char *base, const cJSON *item,
-		    const struct bc_workload *wl, struct bc_stream *st)
+		    const struct bc_workload *wl, struct bc_stream *st, uint8_t *own)
 {
 	char path[BC_CHECK_PATH_LEN], shown[BC_CHECK_SHOW_LEN];
 	struct bc_workload *tmp;
@@ -238,26 +205,18 @@ static int s_stream(struct bc_check *c, const char *base, const cJSON *item,
 	if (!tmp)
 		return -ENOMEM;
 	*tmp = *wl;
-	for (i = 0; !ret && s_inherited[i]; i++) {
-		ret = bc_check_item(c, item, base, s_inherited[i], false, path, &v);
-		if (!ret && v)
-			ret = bc_check_workload_key(c, s_inherited[i], v, path, tmp);
+	*own = 0;
+	for (i = 0; !ret && i < S_NINHERIT; i++) {
+		const char *key = s_stream_keys[S_INHERIT0 + i];
+
+		ret = bc_check_item(c, item, base, key, false, path, &v);
+		if (!ret && v) {
+			ret = bc_check_workload_key(c, key, v, path, tmp);
+			*own |= (uint8_t)(1u << i);
+		}
 	}
-	if (!ret && tmp->rwmixread + tmp->rwmixtrim > 100) {
-		bc_check_path(path, base, "rwmixtrim");
-		ret = bc_check_fail(c, path, "rwmixread %u + rwmixtrim %u exceed 100 percent",
-				    tmp->rwmixread, tmp->rwmixtrim);
-	}
-	if (!ret) {
-		st->rw = tmp->rw;
-		st->rwmixread = tmp->rwmixread;
-		st->rwmixtrim = tmp->rwmixtrim;
-		st->bs = tmp->bs;
-		st->nbssplit = tmp->nbssplit;
-		memcpy(st->bssplit, tmp->bssplit, sizeof(st->bssplit));
-		st->blockalign = tmp->blockalign;
-		st->dist = tmp->dist;
-	}
+	if (!ret)
+		ret = s_wl_to_stream(c, base, tmp, st);
 	free(tmp);
 	if (!ret)
 		ret = bc_check_item(c, item, base, "range", false, path, &v);
@@ -266,12 +225,14 @@ static int s_stream(struct bc_check *c, const char *base, const cJSON *item,
 	if (!ret)
 		ret = bc_check_item(c, item, base, "placement", false, path, &v);
 	if (!ret && v)
-		ret = s_placement(c, path, v, &st->placement);
+		ret = bc_check_placement(c, path, v, &st->placement);
 	return ret;
 }
 
-int bc_check_streams(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl)
+int bc_check_streams(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl,
+		     uint8_t own[BC_STREAMS_MAX])
 {
+	uint8_t mine[BC_STREAMS_MAX] = {0};
 	char base[BC_CHECK_PATH_LEN], shown[BC_CHECK_SHOW_LEN];
 	struct bc_stream *st;
 	const cJSON *item;
@@ -288,7 +249,7 @@ int bc_check_streams(struct bc_check *c, const char *path, const cJSON *v, struc
 	cJSON_ArrayForEach(item, v)
 	{
 		snprintf(base, sizeof(base), "%s[%d]", path, i);
-		ret = s_stream(c, base, item, wl, &st[i]);
+		ret = s_stream(c, base, item, wl, &st[i], &mine[i]);
 		for (j = 0; !ret && j < i; j++) {
 			if (strcmp(st[j].name, st[i].name))
 				continue;
@@ -303,65 +264,63 @@ int bc_check_streams(struct bc_check *c, const char *path, const cJSON *v, struc
 	}
 	memcpy(wl->streams, st, sizeof(wl->streams));
 	wl->nstreams = (uint32_t)n;
+	if (own)
+		memcpy(own, mine, sizeof(mine));
 	free(st);
 	return 0;
 }
 
-int bc_check_placement(struct bc_check *c, const char *path, const cJSON *v, struct bc_placement *p)
+int bc_streams_inherit(struct bc_check *c, const char *path, const struct bc_workload *given,
+		       const uint8_t own[BC_STREAMS_MAX], struct bc_workload *wl)
 {
-	return s_placement(c, path, v, p);
-}
+	char base[BC_CHECK_PATH_LEN];
+	struct bc_check quiet = {0};
+	struct bc_workload tmp, mine = {0};
+	uint32_t i;
+	int j, ret = 0;
 
-int bc_check_stream_share(struct bc_check *c, const char *path, const cJSON *v,
-			  struct bc_workload *wl)
-{
-	char shown[BC_CHECK_SHOW_LEN];
+	/* a stream reads only wl's scalar keys, never wl->streams, so it is written in place */
+	for (i = 0; i < given->nstreams; i++) {
+		struct bc_stream st = given->streams[i];
+		int one;
 
-	if (cJSON_IsString(v) &&
-	    (!strcmp(v->valuestring, "ios") || !strcmp(v->valuestring, "bytes"))) {
-		wl->share_bytes = !strcmp(v->valuestring, "bytes");
-		return 0;
+		tmp = *wl;
+		s_stream_to_wl(&st, &mine);
+		for (j = 0; j < S_NINHERIT; j++)
+			if (own[i] & (1u << j))
+				bc_wl_key_copy(bc_wl_key_find(s_stream_keys[S_INHERIT0 + j]), &tmp,
+					       &mine);
+		snprintf(base, sizeof(base), "%s[%u]", path, i);
+		/* the first error is the message; the streams after it are still resolved */
+		one = s_wl_to_stream(ret ? &quiet : c, base, &tmp, &st);
+		ret = ret ? ret : one;
+		wl->streams[i] = st;
 	}
-	return bc_check_fail(c, path, "expected \"ios\" or \"bytes\", got %s",
-			     bc_check_show(v, shown));
-}
-
-int bc_check_streams_rules(struct bc_check *c, const char *base, const struct bc_workload *wl)
-{
-	char path[BC_CHECK_PATH_LEN];
-
-	if (!wl->nstreams)
-		return 0;
-	if (wl->verify) {
-		bc_check_path(path, base, "verify");
-		return bc_check_fail(c, path, "not supported with \"streams\"");
-	}
-	return 0;
+	wl->nstreams = given->nstreams;
+	return ret;
 }
 
 static bool s_stream_to_json(cJSON *arr, const struct bc_stream *st)
 {
-	struct bc_workload tmp = {0};
-	char dist[BC_ZONES_MAX * 10 + 16];
+	struct bc_workload *tmp;
 	cJSON *o = cJSON_CreateObject(), *r;
 	bool ok;
+	int i;
 
 	if (!o)
 		return false;
 	cJSON_AddItemToArray(arr, o);
-	tmp.bs = st->bs;
-	tmp.nbssplit = st->nbssplit;
-	memcpy(tmp.bssplit, st->bssplit, sizeof(tmp.bssplit));
+	tmp = calloc(1, sizeof(*tmp));
+	if (!tmp)
+		return false;
+	s_stream_to_wl(st, tmp);
 	ok = cJSON_AddStringToObject(o, "name", st->name) &&
 	     cJSON_AddStringToObject(o, "class", st->cls) &&
-	     cJSON_AddNumberToObject(o, "share", st->share) &&
-	     cJSON_AddStringToObject(o, "rw", bc_rw_names[st->rw]) &&
-	     cJSON_AddNumberToObject(o, "rwmixread", st->rwmixread) &&
-	     cJSON_AddNumberToObject(o, "rwmixtrim", st->rwmixtrim) &&
-	     bc_workload_bs_to_json(o, &tmp) &&
-	     cJSON_AddNumberToObject(o, "blockalign", st->blockalign) &&
-	     cJSON_AddStringToObject(o, "random_distribution",
-				     bc_dist_format(&st->dist, dist, sizeof(dist)));
+	     cJSON_AddNumberToObject(o, "share", st->share);
+	/* its workload keys as the workload's own are written, in the stream's order */
+	for (i = 0; ok && i < S_NINHERIT; i++)
+		ok = bc_wl_key_to_json(o, bc_wl_key_find(s_stream_keys[S_INHERIT0 + i]), tmp);
+	free(tmp);
 	if (ok && st->range_set) {
 		r = cJSON_AddObjectToObject(o, "range");
 		ok = r && cJSON_AddItemToObject(r, "offset", s_pos_json(&st->off)) &&
@@ -377,13 +336,8 @@ bool bc_streams_to_json(cJSON *o, const struct bc_workload *wl)
 	cJSON *arr;
 	uint32_t i;
 
-	if (wl->placement.kind &&
-	    !cJSON_AddItemToObject(o, "placement", bc_placement_to_json(&wl->placement)))
-		return false;
 	if (!wl->nstreams)
 		return true;
-	if (!cJSON_AddStringToObject(o, "stream_share", wl->share_bytes ? "bytes" : "ios"))
-		return false;
 	arr = cJSON_AddArrayToObject(o, "streams");
 	for (i = 0; arr && i < wl->nstreams; i++)
 		if (!s_stream_to_json(arr, &wl->streams[i]))

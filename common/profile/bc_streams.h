@@ -1,7 +1,8 @@
 /*
  * bc_streams.h - multi-stream workloads on one volume: each stream has its
  * own share of the I/Os, op mix, sizes, offset distribution, region of the
- * volume's window, lifetime class and FDP placement (docs/fdp.md).
+ * volume's window, lifetime class and FDP placement (docs/fdp.md). A stream's
+ * workload keys are read and written by the key table (bc_wl_keys.h).
  *
  * Profile keys (in "defaults", a step, or a volume's "workload"):
  *   "streams": [{"name": "hot", "class": "hot_churn", "share": 60,
@@ -26,7 +27,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "bc_profile.h"
+#include "bc_check.h"
+#include "bc_workload.h"
 
 /* the stream writes (writes or trims, alone or in a mix) */
 bool bc_stream_writes(const struct bc_stream *s);
@@ -40,11 +42,26 @@ bool bc_stream_writes(const struct bc_stream *s);
 int bc_stream_range(const struct bc_stream *s, uint64_t win_start, uint64_t win_end, uint64_t align,
 		    uint64_t *start, uint64_t *end, char *err, size_t errlen);
 
-/* "volume", "none" or "[0,1]" */
-const char *bc_placement_format(const struct bc_placement *p, char *buf, size_t len);
+/*
+ * "streams" at path into wl: each stream takes the keys it does not give
+ * from wl as it is (the workload where "streams" is written). own (may be
+ * NULL) gets per stream a mask of the keys it gave itself, for
+ * bc_streams_inherit. 0 or -EINVAL with the message naming the stream's key.
+ */
+int bc_check_streams(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl,
+		     uint8_t own[BC_STREAMS_MAX]);
 
-/* the placement as its profile value ("volume", "none" or an array); caller owns it */
-cJSON *bc_placement_to_json(const struct bc_placement *p);
+/*
+ * wl's streams become given's, each taking the keys it did not give (own,
+ * from bc_check_streams) from wl: a volume's "streams" resolved in a step
+ * as if written there. -EINVAL when a stream's mix then exceeds 100 percent
+ * (path names the "streams" being applied).
+ */
+int bc_streams_inherit(struct bc_check *c, const char *path, const struct bc_workload *given,
+		       const uint8_t own[BC_STREAMS_MAX], struct bc_workload *wl);
+
+/* wl's "streams" array onto obj (nothing without streams); false without memory */
+bool bc_streams_to_json(cJSON *obj, const struct bc_workload *wl);
 
 /*
  * The distinct lifetime classes of wl's streams in order of first

@@ -11,12 +11,16 @@
 
 #include "bc_sweep.h"
 #include "bc_units.h"
+#include "bc_volume_wl.h"
+#include "bc_wl_keys.h"
 
-const char *const bc_sweep_param_names[] = {"none", "iodepth", "numjobs", "bs", "rw", "curve"};
+const char *const bc_sweep_param_names[] = {"none", "iodepth", "numjobs",  "bs",
+					    "rw",   "curve",   "rwmixread"};
 
 int bc_sweep_init(struct bc_sweep_state *s, const struct bc_profile *p, const struct bc_step *st)
 {
-	static const char *const dims[] = {"iodepth", "numjobs", "bs", "rw", "curve"};
+	/* in enum bc_sweep_param's order */
+	static const char *const dims[] = {"iodepth", "numjobs", "bs", "rw", "curve", "rwmixread"};
 	const cJSON *sw = st->sweep, *stop, *v;
 	size_t i;
 
@@ -66,11 +70,27 @@ double bc_sweep_outstanding(const struct bc_profile *p, const struct bc_workload
 	for (i = 0; i < p->nvolumes; i++) {
 		struct bc_workload vw;
 
-		if (bc_volume_workload(wl, &p->volumes[i], &vw, NULL, 0))
-			vw = *wl;
+		bc_volume_workload(wl, &p->volumes[i], &vw);
 		n += (double)vw.iodepth * wl->numjobs;
 	}
 	return n;
+}
+
+int bc_sweep_apply_key(const char *key, const cJSON *v, struct bc_workload *wl)
+{
+	struct bc_check c = {0};
+
+	return bc_check_workload_key(&c, key, v, "", wl);
+}
+
+int bc_sweep_apply(enum bc_sweep_param param, const cJSON *v, struct bc_workload *wl)
+{
+	struct bc_check c = {0};
+
+	if (param == BC_SWEEP_NONE || param == BC_SWEEP_CURVE)
+		return 0; /* curve: the rate is set from the measured max */
+	/* a swept size replaces a split: the BS key's parser does that for a plain size */
+	return bc_check_workload_key(&c, bc_sweep_param_names[param], v, "", wl);
 }
 
 int bc_sweep_point(const struct bc_sweep_state *s, int i, struct bc_sweep_point *out)
@@ -128,8 +148,9 @@ int bc_sweep_point(const struct bc_sweep_state *s, int i, struct bc_sweep_point 
 			snprintf(out->label, sizeof(out->label), "%s",
 				 bc_fmt_size(out->wl.bs, buf, sizeof(buf)));
 		} else {
-			out->value =
-			    s->param == BC_SWEEP_IODEPTH ? out->wl.iodepth : out->wl.numjobs;
+			out->value = s->param == BC_SWEEP_IODEPTH   ? out->wl.iodepth
+				     : s->param == BC_SWEEP_NUMJOBS ? out->wl.numjobs
+								    : out->wl.rwmixread;
 			snprintf(out->label, sizeof(out->label), "%g", out->value);
 		}
 		snprintf(out->name, sizeof(out->name), "%s@%s=%s", s->step->name, pname,

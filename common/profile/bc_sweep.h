@@ -6,6 +6,7 @@
  * Profile (steps[].sweep, checked by the profile parser):
  *   "sweep": {"iodepth": [1, 2, 4, 8, 16, 32, 64]}    or "numjobs": [...],
  *            "bs": ["4k", "64k", "1m"], "rw": ["read", "randread"],
+ *            "rwmixread": [0, 50, 100]  (on a mixed rw: vdbench's forrdpct),
  *            "curve": [100, 90, 70, 50, 10]   (vdbench: run at max, then at
  *                                              each percentage of the max IOPS
  *                                              as a rate limit)
@@ -36,7 +37,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "bc_profile.h"
+#include "bc_profile_spec.h"
 
 #define BC_SWEEP_MAX 64 /* points per sweep */
 
@@ -47,6 +48,7 @@ enum bc_sweep_param {
 	BC_SWEEP_BS,
 	BC_SWEEP_RW,
 	BC_SWEEP_CURVE,
+	BC_SWEEP_RWMIXREAD,
 };
 extern const char *const bc_sweep_param_names[]; /* "none", "iodepth", ..., "curve" */
 
@@ -118,7 +120,7 @@ cJSON *bc_sweep_json(const struct bc_sweep_state *s, const cJSON *analysis);
 /* I/Os in flight over every volume for wl: iodepth (with the volume's override) x numjobs */
 double bc_sweep_outstanding(const struct bc_profile *p, const struct bc_workload *wl);
 
-/* profile side (bc_profile_sweep.c): set param's value v (a checked list item) into wl */
+/* set param's value v (a checked list item) into wl */
 int bc_sweep_apply(enum bc_sweep_param param, const cJSON *v, struct bc_workload *wl);
 /* any workload key (a checked value) into wl; 0 or -EINVAL */
 int bc_sweep_apply_key(const char *key, const cJSON *v, struct bc_workload *wl);

@@ -59,7 +59,6 @@ struct bc_entity {
 
 enum bc_level { BC_LVL_VOLUME = 0, BC_LVL_AGENT, BC_LVL_NODE, BC_LVL_TOTAL, BC_LVL_NR };
 
-
 struct bc_agg {
 	const struct bc_profile *prof;
 	/* each volume's node, NULL: the profile's (bc_agg_vol_node, volnode.c) */

@@ -515,6 +515,13 @@ static struct bc_ana_point s_rest_point(const struct bc_ana_point *p)
 	q.volumes = p->volumes > 0 ? p->volumes - l->volumes : 0;
 	q.n = p->n - l->n;
 	q.x_bps = p->x_bps - l->x_bps;
+	/*
+	 * every volume paced at this point: the rest is empty, and what the
+	 * subtractions leave is rounding, not a load (a rate of 1e-12 IOPS
+	 * made Little's law read 0.00 for no volume at all)
+	 */
+	if (!(q.n > 0) || (p->volumes > 0 && q.volumes <= 0))
+		q.x_bps = iops = 0;
 	q.x_iops = iops;
 	q.r_mean_s = iops > 0 ? (p->x_iops * p->r_mean_s - l->x_iops * l->r_mean_s) / iops : NAN;
 	q.think_s = iops > 0 ? (p->x_iops * p->think_s - l->x_iops * l->think_s) / iops : 0;
@@ -938,28 +945,17 @@ static void s_verdict(const struct s_judged *j, cJSON *ev, struct s_verdict *out
 	memcpy(out->bottleneck, bottleneck, sizeof(bottleneck));
 }
 
-cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
+/*
+ * steps[].analysis.points: each point's figures, Little's law and class
+ * (against the point before), with a line of evidence per point that
+ * stopped scaling
+ */
+static cJSON *s_points_json(const struct bc_ana_point *pts, int n, cJSON *ev)
 {
-	cJSON *o = cJSON_CreateObject(), *ev, *arr, *knee;
-	struct bc_ana_point *rest = NULL;
-	const struct bc_ana_point *jp; /* the point judged: the total, or the unpaced rest */
-	const char *flat;	       /* the class of the first point that stopped scaling */
-	int i, first_plateau, k95, kd, at;
-	double xmax, *lx = NULL, *xs = NULL, rho;
-	bool confirmed, fitted = false, partial, all_paced;
-	char verdict[700], lim[160]; /* verdict: the knee's reason */
-	struct s_nodes_sum ns;
-	struct s_knee tk, rk; /* the total's knee, the unpaced rest's */
-	struct bc_suspects sus;
-	struct bc_usl usl;
-	struct s_judged j;
-	struct s_verdict v;
+	cJSON *arr = cJSON_CreateArray();
+	double rho;
+	int i;
 
-	if (!o || n < 1)
-		return o;
-	ev = cJSON_CreateArray();
-	cJSON_AddStringToObject(o, "param", param ? param : "none");
-	arr = cJSON_AddArrayToObject(o, "points");
 	for (i = 0; i < n; i++) {
 		const struct bc_ana_point *p = &pts[i];
 		cJSON *pt = cJSON_CreateObject();
@@ -1004,14 +1000,15 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 				    100 * (p->x_bps / pts[i - 1].x_bps - 1));
 		}
 	}
-	s_knee_of(pts, n, &tk);
-	k95 = tk.k95;
-	first_plateau = tk.first_plateau;
-	confirmed = tk.confirmed;
-	xmax = tk.xmax;
-	flat = bc_ana_class_names[tk.flat]; /* the knee line names what it saw */
-	lx = malloc((size_t)n * sizeof(double));
-	xs = malloc((size_t)n * sizeof(double));
+	return arr;
+}
+
+/* Kneedle on (log2 N, X): the index of its knee, -1 none (or out of memory) */
+static int s_kneedle_log2(const struct bc_ana_point *pts, int n)
+{
+	double *lx = malloc((size_t)n * sizeof(double)), *xs = malloc((size_t)n * sizeof(double));
+	int i, kd;
+
 	for (i = 0; lx && xs && i < n; i++) {
 		lx[i] = pts[i].n > 0 ? log2(pts[i].n) : 0;
 		xs[i] = pts[i].x_bps;
@@ -1019,30 +1016,73 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 	kd = lx && xs ? bc_ana_kneedle(lx, xs, n, 1.0) : -1;
 	free(lx);
 	free(xs);
-	knee = cJSON_AddObjectToObject(o, "knee");
-	if (n > 1 && k95 >= 0) {
-		s_add(knee, "value", pts[k95].value, 3);
-		cJSON_AddNumberToObject(knee, "index", k95);
-		s_add(knee, "n", pts[k95].n, 1);
-		s_add(knee, "x_gbps", pts[k95].x_bps / 1e9, 4);
-		cJSON_AddBoolToObject(knee, "confirmed", confirmed);
-		if (first_plateau >= 0)
-			cJSON_AddNumberToObject(knee, "first_plateau_index", first_plateau);
-		if (kd >= 0) {
-			cJSON *k = cJSON_AddObjectToObject(knee, "kneedle");
+	return kd;
+}
 
-			cJSON_AddNumberToObject(k, "index", kd);
-			s_add(k, "n", pts[kd].n, 1);
-			s_add(k, "value", pts[kd].value, 3);
-		}
-		snprintf(verdict, sizeof(verdict),
-			 "%s%s at N=%.0f reaches %.0f%% of the max %.2f GB/s%s",
-			 confirmed ? flat : "95% rule", ":", pts[k95].n,
-			 100 * pts[k95].x_bps / xmax, xmax / 1e9,
-			 confirmed ? ", and more load only adds queueing"
-				   : " (no plateau seen after it)");
-		cJSON_AddStringToObject(knee, "reason", verdict);
+/*
+ * steps[].analysis.knee of the total's knee tk (the 95% rule, confirmed
+ * by a plateau after it or not) and Kneedle's kd; its reason also into
+ * reason (left as it is without a knee)
+ */
+static cJSON *s_knee_json(const struct bc_ana_point *pts, int n, const struct s_knee *tk, int kd,
+			  char *reason, size_t len)
+{
+	cJSON *knee = cJSON_CreateObject();
+	int k95 = tk->k95;
+	const char *flat = bc_ana_class_names[tk->flat]; /* the knee line names what it saw */
+
+	if (n <= 1 || k95 < 0)
+		return knee;
+	s_add(knee, "value", pts[k95].value, 3);
+	cJSON_AddNumberToObject(knee, "index", k95);
+	s_add(knee, "n", pts[k95].n, 1);
+	s_add(knee, "x_gbps", pts[k95].x_bps / 1e9, 4);
+	cJSON_AddBoolToObject(knee, "confirmed", tk->confirmed);
+	if (tk->first_plateau >= 0)
+		cJSON_AddNumberToObject(knee, "first_plateau_index", tk->first_plateau);
+	if (kd >= 0) {
+		cJSON *k = cJSON_AddObjectToObject(knee, "kneedle");
+
+		cJSON_AddNumberToObject(k, "index", kd);
+		s_add(k, "n", pts[kd].n, 1);
+		s_add(k, "value", pts[kd].value, 3);
 	}
+	snprintf(reason, len, "%s%s at N=%.0f reaches %.0f%% of the max %.2f GB/s%s",
+		 tk->confirmed ? flat : "95% rule", ":", pts[k95].n,
+		 100 * pts[k95].x_bps / tk->xmax, tk->xmax / 1e9,
+		 tk->confirmed ? ", and more load only adds queueing"
+			       : " (no plateau seen after it)");
+	cJSON_AddStringToObject(knee, "reason", reason);
+	return knee;
+}
+
+cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
+{
+	cJSON *o = cJSON_CreateObject(), *ev;
+	struct bc_ana_point *rest = NULL;
+	const struct bc_ana_point *jp; /* the point judged: the total, or the unpaced rest */
+	int i, first_plateau, k95, at;
+	double rho;
+	bool confirmed, fitted = false, partial, all_paced;
+	char verdict[700], lim[160]; /* verdict: the knee's reason */
+	struct s_nodes_sum ns;
+	struct s_knee tk, rk; /* the total's knee, the unpaced rest's */
+	struct bc_suspects sus;
+	struct bc_usl usl;
+	struct s_judged j;
+	struct s_verdict v;
+
+	if (!o || n < 1)
+		return o;
+	ev = cJSON_CreateArray();
+	cJSON_AddStringToObject(o, "param", param ? param : "none");
+	cJSON_AddItemToObject(o, "points", s_points_json(pts, n, ev));
+	s_knee_of(pts, n, &tk);
+	k95 = tk.k95;
+	first_plateau = tk.first_plateau;
+	confirmed = tk.confirmed;
+	cJSON_AddItemToObject(
+	    o, "knee", s_knee_json(pts, n, &tk, s_kneedle_log2(pts, n), verdict, sizeof(verdict)));
 	cJSON_AddItemToObject(o, "usl", s_usl_json(pts, n, ev, &usl, &fitted));
 	cJSON_AddItemToObject(o, "nodes", s_nodes_json(pts, n, param, ev, &ns));
 

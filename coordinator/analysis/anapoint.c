@@ -13,7 +13,6 @@
 const char *const bc_ana_class_names[] = {"first", "scaling", "diminishing", "plateau",
 					  "retrograde"};
 
-
 void bc_use_init(struct bc_use *u, const char *name, bool client)
 {
 	memset(u, 0, sizeof(*u));

@@ -5,7 +5,6 @@
 #ifndef BC_ANAFIT_H
 #define BC_ANAFIT_H
 
-
 /*
  * Kneedle (Satopää et al., ICDCSW 2011) on a concave increasing curve:
  * index of the first knee, or -1 (fewer than 3 points, none found). s is

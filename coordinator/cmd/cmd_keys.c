@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "bc_cmd.h"
+#include "bc_profile.h"
 #include "bc_curve.h"
 #include "bc_log.h"
 #include "bc_proto.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bc_cmd.h"
+#include "bc_profile.h"
 #include "bc_log.h"
 
 int bc_cmd_validate(int argc, char **argv)

@@ -1,12 +1,13 @@
 /*
- * bc_counter.h - storage-node counters on the step's 1 s timeline, from
- * pluggable sources (an ops table, in the spirit of fio's engines):
+ * bc_counter.h - storage-node counters on the step's 1 s timeline, the
+ * run's API (counters.c) over pluggable sources (bc_counter_ops.h):
  *   prom-text  node_exporter-style /metrics endpoints (nodes[].metrics),
  *              scraped at every second boundary of a step (counter_prom.c);
  *   promql     a Prometheus server (nodes[].prometheus), asked once per step
  *              with /api/v1/query_range at 1 s resolution (counter_promql.c).
- * All transfers go through one libcurl multi handle, so nothing here blocks:
- * a slow or dead node costs its own missing seconds, never the run.
+ * Nothing here blocks: the HTTP sources share one libcurl multi handle
+ * (bc_counter_http.h), and a slow or dead node costs its own missing
+ * seconds, never the run.
  *
  * Call contract for the run loop (single thread, the coordinator's):
  *
@@ -23,7 +24,7 @@
  *       keep ticking until bc_counters_step_done(c) - the last boundary is
  *       the step's end, PromQL is asked 2 s ("lag") after it and may take
  *       up to 5 s more. Or call bc_counters_step_finish(c, 1000) (it ticks
- *       and sleeps on curl's sockets) repeatedly with a HEARTBEAT broadcast
+ *       and sleeps on the sources' sockets) repeatedly with a HEARTBEAT broadcast
  *       between calls: agents end their session after BC_AGENT_SILENCE_MS
  *       (5 s) without one, so never block longer than a second at a time.
  *     j = bc_counters_node_json(c, i);        steps[].nodes[i].counters
@@ -48,7 +49,6 @@
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
-#include <curl/curl.h>
 
 #include "bc_hostfig.h"
 #include "bc_profile.h"
@@ -111,73 +111,16 @@ cJSON *bc_counters_step_json(struct bc_counters *c);
 int bc_counters_node_hostfig(const struct bc_counters *c, int node, struct bc_hostfig *out,
 			     const char **names);
 
+/* the registered source called name ("prom-text", "promql"), NULL if none */
+struct bc_counter_ops;
+const struct bc_counter_ops *bc_counter_ops_find(const char *name);
+
 /*
- * counter_prom.c: parse one /metrics page into snap exactly as a scrape
- * would, with the node's "nic" and "series" (node may be NULL); for tests
- * and offline use. Returns 0 or -errno; st may be NULL.
+ * Registration's check of a source's ops (bc_counter_ops.h), which
+ * bc_counters_new runs on every registered source: its version is
+ * BC_COUNTER_OPS_VERSION and it has open, ctl, step_json, window and close.
+ * 0, or -ENOTSUP with a message naming the source.
  */
-struct bc_prom_stats;
-int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node, struct bc_hostsnap *snap,
-			  struct bc_prom_stats *st);
-
-/* ---- the source interface (counter_*.c) ---- */
-
-#define BC_COUNTER_OPS_VERSION 1
-#define BC_COUNTER_TIMEOUT_MS  800 /* a 1 s scrape must end before the next boundary */
-#define BC_COUNTER_LATE_MS     400 /* a boundary started later than this is nearer the next one */
-
-struct bc_counter_step {
-	uint64_t start_ns; /* boundary 0, CLOCK_REALTIME */
-	uint32_t seconds;  /* boundaries 0..seconds */
-	uint32_t ramp_s;
-};
-
-struct bc_counter_src {
-	const struct bc_counter_ops *ops;
-	const struct bc_profile *prof;
-	int node;     /* index into prof->nodes */
-	CURLM *multi; /* shared; the source adds and removes its own easy handles */
-	void *priv;   /* the source's state */
-	int inflight; /* its transfers in the multi handle (the dispatcher counts) */
-};
-
-struct bc_counter_ops {
-	int version; /* BC_COUNTER_OPS_VERSION */
-	const char *name;
-	/* read the node's profile object; -ENOENT: this source is not configured there */
-	int (*open)(struct bc_counter_src *s, const cJSON *node, char *err, size_t errlen);
-	void (*step_begin)(struct bc_counter_src *s, const struct bc_counter_step *st);
-	/* add the transfers due at now to s->multi; must not block */
-	void (*start_scrape)(struct bc_counter_src *s, uint64_t now_ns);
-	/* one of its transfers finished (CURLOPT_PRIVATE is the source) */
-	void (*poll)(struct bc_counter_src *s, CURL *easy, CURLcode result);
-	/* when start_scrape next has work, UINT64_MAX when none this step */
-	uint64_t (*next_due)(const struct bc_counter_src *s);
-	bool (*step_done)(const struct bc_counter_src *s);
-	/* add this source's part of the step to the node's object */
-	void (*step_json)(struct bc_counter_src *s, cJSON *node_obj);
-	/* window figures; names of custom series; 0 or -ENODATA */
-	int (*window)(const struct bc_counter_src *s, struct bc_hostfig *out, const char **names);
-	void (*close)(struct bc_counter_src *s);
-};
-
-extern const struct bc_counter_ops bc_counter_prom_ops;
-extern const struct bc_counter_ops bc_counter_promql_ops;
-
-/* counters.c, for sources: a growable response body */
-struct bc_counter_buf {
-	char *data;
-	size_t len, cap;
-};
-/* CURLOPT_WRITEFUNCTION for a bc_counter_buf (CURLOPT_WRITEDATA); caps at 64 MiB */
-size_t bc_counter_buf_write(char *ptr, size_t size, size_t n, void *buf);
-/* a configured easy handle for url with the common options; NULL without memory */
-CURL *bc_counter_easy(const char *url, struct bc_counter_src *s, struct bc_counter_buf *b,
-		      long timeout_ms);
-/* add / finish an easy handle of s in the shared multi handle */
-int bc_counter_add(struct bc_counter_src *s, CURL *easy);
-void bc_counter_remove(struct bc_counter_src *s, CURL *easy);
-/* "HTTP 404", "timeout after 800 ms", ... for a finished transfer; returns buf */
-const char *bc_counter_xfer_error(CURL *easy, CURLcode rc, char *buf, size_t len);
+int bc_counter_ops_check(const struct bc_counter_ops *ops, char *err, size_t errlen);
 
 #endif

@@ -18,7 +18,9 @@
 #include <string.h>
 
 #include "bc_clock.h"
-#include "bc_counter.h"
+#include "bc_counter_http.h"
+#include "bc_counter_ops.h"
+#include "bc_counter_prom.h"
 #include "bc_promtext.h"
 
 #define S_URL_MAX 1024
@@ -39,6 +41,7 @@ struct s_url {
 };
 
 struct s_prom {
+	struct bc_counter_http_client http; /* the run's HTTP transport */
 	struct s_url *urls;
 	int nurls;
 	char nic[64];
@@ -70,6 +73,7 @@ static const char *s_str(const cJSON *o, const char *key)
 }
 
 static void s_close(struct bc_counter_src *s);
+static void s_done(struct bc_counter_src *s, CURL *easy, CURLcode rc);
 
 static int s_open(struct bc_counter_src *s, const cJSON *node, char *err, size_t errlen)
 {
@@ -84,6 +88,8 @@ static int s_open(struct bc_counter_src *s, const cJSON *node, char *err, size_t
 	if (!p || !(p->urls = calloc((size_t)n, sizeof(*p->urls))))
 		goto nomem;
 	s->priv = p;
+	if (bc_counter_http_open(&p->http, s, s_done))
+		goto nomem;
 	p->cur_b = p->prev_b = p->win0_b = -1;
 	bc_hostsnap_init(&p->cur);
 	bc_hostsnap_init(&p->prev);
@@ -105,7 +111,7 @@ static int s_open(struct bc_counter_src *s, const cJSON *node, char *err, size_t
 			return -EINVAL;
 		}
 		snprintf(u->url, sizeof(u->url), "%s", it->valuestring);
-		u->easy = bc_counter_easy(u->url, s, &u->body, BC_COUNTER_TIMEOUT_MS);
+		u->easy = bc_counter_http_easy(&p->http, u->url, &u->body, BC_COUNTER_TIMEOUT_MS);
 		if (!u->easy)
 			goto nomem;
 		/* the text format, not protobuf or OpenMetrics, whatever the exporter prefers */
@@ -150,7 +156,7 @@ static void s_close(struct bc_counter_src *s)
 		return;
 	for (i = 0; i < p->nurls; i++) {
 		if (p->urls[i].busy)
-			bc_counter_remove(s, p->urls[i].easy);
+			bc_counter_http_remove(&p->http, p->urls[i].easy);
 		curl_easy_cleanup(p->urls[i].easy);
 		free(p->urls[i].body.data);
 	}
@@ -161,6 +167,7 @@ static void s_close(struct bc_counter_src *s)
 	free(p->sec_ok);
 	curl_slist_free_all(p->hdrs);
 	free(p->urls);
+	bc_counter_http_close(&p->http);
 	free(p);
 	s->priv = NULL;
 }
@@ -172,7 +179,7 @@ static void s_step_begin(struct bc_counter_src *s, const struct bc_counter_step 
 
 	for (i = 0; i < p->nurls; i++)
 		if (p->urls[i].busy) {
-			bc_counter_remove(s, p->urls[i].easy);
+			bc_counter_http_remove(&p->http, p->urls[i].easy);
 			p->urls[i].busy = false;
 		}
 	free(p->secs);
@@ -237,7 +244,7 @@ static void s_start(struct bc_counter_src *s, uint64_t now)
 
 			u->body.len = 0;
 			u->sent_ns = bc_real_ns();
-			if (bc_counter_add(s, u->easy))
+			if (bc_counter_http_add(&p->http, u->easy))
 				continue;
 			u->busy = true;
 			p->pending++;
@@ -501,7 +508,7 @@ static void s_boundary_done(struct s_prom *p)
 	p->prev_b = b;
 }
 
-static void s_poll(struct bc_counter_src *s, CURL *easy, CURLcode rc)
+static void s_done(struct bc_counter_src *s, CURL *easy, CURLcode rc)
 {
 	struct s_prom *p = s->priv;
 	struct s_parse_ctx ctx = {p, &p->cur};
@@ -511,7 +518,7 @@ static void s_poll(struct bc_counter_src *s, CURL *easy, CURLcode rc)
 
 	for (i = 0; i < p->nurls && p->urls[i].easy != easy; i++)
 		;
-	bc_counter_remove(s, easy);
+	bc_counter_http_remove(&p->http, easy);
 	if (i == p->nurls || !p->urls[i].busy)
 		return;
 	p->urls[i].busy = false;
@@ -522,7 +529,7 @@ static void s_poll(struct bc_counter_src *s, CURL *easy, CURLcode rc)
 
 		snprintf(p->last_error, sizeof(p->last_error), "boundary %lld: %s: %s",
 			 (long long)p->cur_b, p->urls[i].url,
-			 bc_counter_xfer_error(easy, rc, why, sizeof(why)));
+			 bc_counter_http_error(easy, rc, why, sizeof(why)));
 	} else if (p->cur_b >= 0) {
 		bc_prom_parse(p->urls[i].body.data, p->urls[i].body.len, s_want, s_on_sample, &ctx,
 			      &p->parse);
@@ -711,7 +718,8 @@ int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node, struc
 {
 	struct bc_profile prof = {0};
 	struct bc_node_spec spec = {.name = "test", .json = (cJSON *)node};
-	struct bc_counter_src src = {.prof = &prof, .node = 0};
+	struct bc_counter_shared shared = {0};
+	struct bc_counter_src src = {.prof = &prof, .node = 0, .shared = &shared};
 	cJSON *stub = NULL;
 	char err[256];
 	int rc;
@@ -739,15 +747,40 @@ int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node, struc
 	return rc;
 }
 
+static int s_ctl(struct bc_counter_src *s, int op, void *arg)
+{
+	struct s_prom *p = s->priv;
+
+	switch (op) {
+	case BC_CCTL_STEP_BEGIN:
+		s_step_begin(s, arg);
+		return 0;
+	case BC_CCTL_TICK:
+		/* finish what completed first: a boundary's scrape starts only then */
+		bc_counter_http_collect(&p->http);
+		s_start(s, *(const uint64_t *)arg);
+		bc_counter_http_collect(&p->http);
+		return 0;
+	case BC_CCTL_NEXT_DUE:
+		*(uint64_t *)arg = s_next_due(s);
+		return 0;
+	case BC_CCTL_BUSY:
+		return p->http.inflight > 0;
+	case BC_CCTL_STEP_DONE:
+		return s_step_done(s);
+	case BC_CCTL_WAIT:
+		bc_counter_http_wait(&p->http, *(const int *)arg);
+		return 0;
+	default:
+		return -ENOTSUP;
+	}
+}
+
 const struct bc_counter_ops bc_counter_prom_ops = {
     .version = BC_COUNTER_OPS_VERSION,
     .name = "prom-text",
     .open = s_open,
-    .step_begin = s_step_begin,
-    .start_scrape = s_start,
-    .poll = s_poll,
-    .next_due = s_next_due,
-    .step_done = s_step_done,
+    .ctl = s_ctl,
     .step_json = s_step_json,
     .window = s_window,
     .close = s_close,

@@ -19,7 +19,8 @@
 #include <string.h>
 
 #include "bc_clock.h"
-#include "bc_counter.h"
+#include "bc_counter_http.h"
+#include "bc_counter_ops.h"
 #include "bc_units.h"
 
 #define S_QUERY_TIMEOUT_MS 5000
@@ -77,7 +78,8 @@ struct s_query {
 };
 
 struct s_promql {
-	char url[1024]; /* the server, without /api/... */
+	struct bc_counter_http_client http; /* the run's HTTP transport */
+	char url[1024];			    /* the server, without /api/... */
 	char instance[256];
 	char window[32]; /* rate window, "5s" */
 	uint64_t lag_ns; /* after the step's end, so the last scrape is stored */
@@ -154,7 +156,7 @@ static void s_close(struct bc_counter_src *s)
 		return;
 	for (i = 0; i < p->nq; i++) {
 		if (p->q[i].busy)
-			bc_counter_remove(s, p->q[i].easy);
+			bc_counter_http_remove(&p->http, p->q[i].easy);
 		if (p->q[i].easy)
 			curl_easy_cleanup(p->q[i].easy);
 		free(p->q[i].expr);
@@ -162,9 +164,12 @@ static void s_close(struct bc_counter_src *s)
 		free(p->q[i].vals);
 	}
 	free(p->q);
+	bc_counter_http_close(&p->http);
 	free(p);
 	s->priv = NULL;
 }
+
+static void s_done(struct bc_counter_src *s, CURL *easy, CURLcode rc);
 
 static int s_open(struct bc_counter_src *s, const cJSON *node, char *err, size_t errlen)
 {
@@ -186,6 +191,8 @@ static int s_open(struct bc_counter_src *s, const cJSON *node, char *err, size_t
 		return -ENOMEM;
 	}
 	s->priv = p;
+	if (bc_counter_http_open(&p->http, s, s_done))
+		goto nomem;
 	snprintf(p->url, sizeof(p->url), "%s", s_str(cfg, "url"));
 	if (p->url[0] && p->url[strlen(p->url) - 1] == '/')
 		p->url[strlen(p->url) - 1] = '\0';
@@ -263,7 +270,7 @@ static void s_step_begin(struct bc_counter_src *s, const struct bc_counter_step 
 		struct s_query *q = &p->q[i];
 
 		if (q->busy) {
-			bc_counter_remove(s, q->easy);
+			bc_counter_http_remove(&p->http, q->easy);
 			q->busy = false;
 		}
 		q->done = q->ok = false;
@@ -293,7 +300,7 @@ static bool s_step_done(const struct bc_counter_src *s)
 {
 	const struct s_promql *p = s->priv;
 
-	return !p->active || (p->started && !s->inflight);
+	return !p->active || (p->started && !p->http.inflight);
 }
 
 static void s_start(struct bc_counter_src *s, uint64_t now)
@@ -320,11 +327,11 @@ static void s_start(struct bc_counter_src *s, uint64_t now)
 			 t0, t1);
 		curl_free(esc);
 		if (!q->easy)
-			q->easy = bc_counter_easy(url, s, &q->body, S_QUERY_TIMEOUT_MS);
+			q->easy = bc_counter_http_easy(&p->http, url, &q->body, S_QUERY_TIMEOUT_MS);
 		else
 			curl_easy_setopt(q->easy, CURLOPT_URL, url);
 		q->body.len = 0;
-		if (!q->easy || bc_counter_add(s, q->easy)) {
+		if (!q->easy || bc_counter_http_add(&p->http, q->easy)) {
 			snprintf(q->error, sizeof(q->error), "cannot start the query");
 			continue;
 		}
@@ -366,7 +373,7 @@ out:
 	cJSON_Delete(j);
 }
 
-static void s_poll(struct bc_counter_src *s, CURL *easy, CURLcode rc)
+static void s_done(struct bc_counter_src *s, CURL *easy, CURLcode rc)
 {
 	struct s_promql *p = s->priv;
 	long code = 0;
@@ -374,7 +381,7 @@ static void s_poll(struct bc_counter_src *s, CURL *easy, CURLcode rc)
 
 	for (i = 0; i < p->nq && p->q[i].easy != easy; i++)
 		;
-	bc_counter_remove(s, easy);
+	bc_counter_http_remove(&p->http, easy);
 	if (i == p->nq || !p->q[i].busy)
 		return;
 	p->q[i].busy = false;
@@ -382,7 +389,7 @@ static void s_poll(struct bc_counter_src *s, CURL *easy, CURLcode rc)
 	curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &code);
 	/* 400/422/503 carry the error in the envelope; parse them too */
 	if (rc != CURLE_OK)
-		bc_counter_xfer_error(easy, rc, p->q[i].error, sizeof(p->q[i].error));
+		bc_counter_http_error(easy, rc, p->q[i].error, sizeof(p->q[i].error));
 	else
 		s_parse(p, &p->q[i]);
 }
@@ -398,7 +405,7 @@ static int s_window(const struct bc_counter_src *s, struct bc_hostfig *out, cons
 	const struct s_promql *p = s->priv;
 	int i, c = 0, any = 0;
 
-	if (!p->active || !p->started || s->inflight)
+	if (!p->active || !p->started || p->http.inflight)
 		return -ENODATA;
 	bc_hostfig_clear(out, p->ncustom);
 	for (i = 0; i < p->nq; i++) {
@@ -474,15 +481,40 @@ static void s_step_json(struct bc_counter_src *s, cJSON *node_obj)
 	free(w);
 }
 
+static int s_ctl(struct bc_counter_src *s, int op, void *arg)
+{
+	struct s_promql *p = s->priv;
+
+	switch (op) {
+	case BC_CCTL_STEP_BEGIN:
+		s_step_begin(s, arg);
+		return 0;
+	case BC_CCTL_TICK:
+		/* finish what completed first, then start what is due */
+		bc_counter_http_collect(&p->http);
+		s_start(s, *(const uint64_t *)arg);
+		bc_counter_http_collect(&p->http);
+		return 0;
+	case BC_CCTL_NEXT_DUE:
+		*(uint64_t *)arg = s_next_due(s);
+		return 0;
+	case BC_CCTL_BUSY:
+		return p->http.inflight > 0;
+	case BC_CCTL_STEP_DONE:
+		return s_step_done(s);
+	case BC_CCTL_WAIT:
+		bc_counter_http_wait(&p->http, *(const int *)arg);
+		return 0;
+	default:
+		return -ENOTSUP;
+	}
+}
+
 const struct bc_counter_ops bc_counter_promql_ops = {
     .version = BC_COUNTER_OPS_VERSION,
     .name = "promql",
     .open = s_open,
-    .step_begin = s_step_begin,
-    .start_scrape = s_start,
-    .poll = s_poll,
-    .next_due = s_next_due,
-    .step_done = s_step_done,
+    .ctl = s_ctl,
     .step_json = s_step_json,
     .window = s_window,
     .close = s_close,

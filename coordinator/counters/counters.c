@@ -1,107 +1,69 @@
 /*
- * counters.c - the node counter sources of a run behind one libcurl multi
- * handle: builds a source per (node, source kind) configured in the profile,
- * drives them from the coordinator's loop without blocking and gathers
- * their step JSON per node. The sources themselves are counter_*.c.
+ * counters.c - the registry of node counter sources and a run's use of
+ * them: builds a source per (node, source kind) configured in the profile,
+ * drives them from the coordinator's loop through their ops alone
+ * (bc_counter_ops.h: the control call, never a transport) without blocking,
+ * and gathers their step JSON and window figures per node. The sources
+ * themselves are counter_*.c.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bc_clock.h"
 #include "bc_counter.h"
+#include "bc_counter_ops.h"
 
-/* a response larger than this is not a metrics page (node_exporter: ~0.1-2 MB) */
-#define S_BODY_MAX (64u << 20)
+/* the sources (counter_*.c); a new source is its file and one line in each list */
+extern const struct bc_counter_ops bc_counter_prom_ops;
+extern const struct bc_counter_ops bc_counter_promql_ops;
 
+/* in this order: text endpoints first, their exact deltas win (bc_counters_node_hostfig) */
 static const struct bc_counter_ops *const s_kinds[] = {
     &bc_counter_prom_ops,
     &bc_counter_promql_ops,
 };
 #define S_NKINDS (int)(sizeof(s_kinds) / sizeof(s_kinds[0]))
 
+const struct bc_counter_ops *bc_counter_ops_find(const char *name)
+{
+	int k;
+
+	for (k = 0; k < S_NKINDS; k++)
+		if (s_kinds[k]->name && !strcmp(s_kinds[k]->name, name))
+			return s_kinds[k];
+	return NULL;
+}
+
 struct bc_counters {
 	const struct bc_profile *prof;
-	CURLM *multi;
+	struct bc_counter_shared shared; /* the sources' transports (bc_counter_http.h) */
 	struct bc_counter_src *srcs;
 	int nsrcs;
 };
 
-size_t bc_counter_buf_write(char *ptr, size_t size, size_t n, void *arg)
+int bc_counter_ops_check(const struct bc_counter_ops *o, char *err, size_t errlen)
 {
-	struct bc_counter_buf *b = arg;
-	size_t add = size * n;
+	const char *name = o->name ? o->name : "(unnamed)";
 
-	if (b->len + add + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		char *grown;
-
-		while (cap < b->len + add + 1)
-			cap *= 2;
-		if (cap > S_BODY_MAX)
-			return 0; /* curl fails the transfer with CURLE_WRITE_ERROR */
-		grown = realloc(b->data, cap);
-		if (!grown)
-			return 0;
-		b->data = grown;
-		b->cap = cap;
+	if (o->version != BC_COUNTER_OPS_VERSION) {
+		snprintf(err, errlen,
+			 "counter source \"%s\": ops version %d refused, this coordinator takes "
+			 "version %d",
+			 name, o->version, BC_COUNTER_OPS_VERSION);
+		return -ENOTSUP;
 	}
-	memcpy(b->data + b->len, ptr, add);
-	b->len += add;
-	b->data[b->len] = '\0';
-	return add;
-}
-
-CURL *bc_counter_easy(const char *url, struct bc_counter_src *s, struct bc_counter_buf *b,
-		      long timeout_ms)
-{
-	CURL *e = curl_easy_init();
-
-	if (!e)
-		return NULL;
-	curl_easy_setopt(e, CURLOPT_URL, url);
-	curl_easy_setopt(e, CURLOPT_PRIVATE, s);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, bc_counter_buf_write);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, b);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, timeout_ms);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-	/* no SIGALRM for DNS timeouts: the coordinator has its own signal handling */
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-	/* gzip when the server offers it: a 1 MB page every second per node adds up */
-	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(e, CURLOPT_USERAGENT, "bench-coord/" BC_VERSION);
-	return e;
-}
-
-int bc_counter_add(struct bc_counter_src *s, CURL *easy)
-{
-	CURLMcode rc = curl_multi_add_handle(s->multi, easy);
-
-	if (rc != CURLM_OK)
-		return rc == CURLM_OUT_OF_MEMORY ? -ENOMEM : -EINVAL;
-	s->inflight++;
+	if (!o->name || !o->open || !o->ctl || !o->step_json || !o->window || !o->close) {
+		snprintf(err, errlen,
+			 "counter source \"%s\": ops refused: name, open, ctl, step_json, window "
+			 "and close are required",
+			 name);
+		return -ENOTSUP;
+	}
 	return 0;
-}
-
-void bc_counter_remove(struct bc_counter_src *s, CURL *easy)
-{
-	if (curl_multi_remove_handle(s->multi, easy) == CURLM_OK && s->inflight > 0)
-		s->inflight--;
-}
-
-const char *bc_counter_xfer_error(CURL *easy, CURLcode rc, char *buf, size_t len)
-{
-	long code = 0;
-
-	if (rc == CURLE_OK) {
-		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &code);
-		snprintf(buf, len, "HTTP %ld", code);
-	} else {
-		snprintf(buf, len, "%s", curl_easy_strerror(rc));
-	}
-	return buf;
 }
 
 struct bc_counters *bc_counters_new(const struct bc_profile *p, char *err, size_t errlen)
@@ -114,13 +76,12 @@ struct bc_counters *bc_counters_new(const struct bc_profile *p, char *err, size_
 	if (!c)
 		goto nomem;
 	c->prof = p;
-	/* 7.88 documents curl_global_init as not thread-safe: it runs here, before any thread */
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		goto nomem;
-	c->multi = curl_multi_init();
 	c->srcs = calloc((size_t)p->nnodes * S_NKINDS + 1, sizeof(*c->srcs));
-	if (!c->multi || !c->srcs)
+	if (!c->srcs)
 		goto nomem;
+	for (k = 0; k < S_NKINDS; k++)
+		if (bc_counter_ops_check(s_kinds[k], err, errlen))
+			goto fail;
 	for (i = 0; i < p->nnodes; i++) {
 		for (k = 0; k < S_NKINDS; k++) {
 			struct bc_counter_src *s = &c->srcs[c->nsrcs];
@@ -131,7 +92,7 @@ struct bc_counters *bc_counters_new(const struct bc_profile *p, char *err, size_
 			s->ops = s_kinds[k];
 			s->prof = p;
 			s->node = i;
-			s->multi = c->multi;
+			s->shared = &c->shared;
 			rc = s->ops->open(s, p->nodes[i].json, err, errlen);
 			if (rc == -ENOENT)
 				continue;
@@ -158,8 +119,6 @@ void bc_counters_destroy(struct bc_counters **cp)
 		return;
 	for (i = 0; i < c->nsrcs; i++)
 		c->srcs[i].ops->close(&c->srcs[i]);
-	if (c->multi)
-		curl_multi_cleanup(c->multi);
 	free(c->srcs);
 	free(c);
 	*cp = NULL;
@@ -179,24 +138,7 @@ void bc_counters_step_begin(struct bc_counters *c, uint64_t start_real_ns, uint3
 	if (!c)
 		return;
 	for (i = 0; i < c->nsrcs; i++)
-		c->srcs[i].ops->step_begin(&c->srcs[i], &st);
-}
-
-static void s_collect(struct bc_counters *c)
-{
-	struct CURLMsg *m;
-	int running = 0, left = 0;
-
-	curl_multi_perform(c->multi, &running);
-	while ((m = curl_multi_info_read(c->multi, &left))) {
-		struct bc_counter_src *s = NULL;
-
-		if (m->msg != CURLMSG_DONE)
-			continue;
-		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&s);
-		if (s)
-			s->ops->poll(s, m->easy_handle, m->data.result);
-	}
+		c->srcs[i].ops->ctl(&c->srcs[i], BC_CCTL_STEP_BEGIN, &st);
 }
 
 void bc_counters_tick(struct bc_counters *c, uint64_t now_real_ns)
@@ -205,10 +147,8 @@ void bc_counters_tick(struct bc_counters *c, uint64_t now_real_ns)
 
 	if (!bc_counters_active(c))
 		return;
-	s_collect(c); /* finish what completed first: a source starts its next scrape only then */
 	for (i = 0; i < c->nsrcs; i++)
-		c->srcs[i].ops->start_scrape(&c->srcs[i], now_real_ns);
-	s_collect(c);
+		c->srcs[i].ops->ctl(&c->srcs[i], BC_CCTL_TICK, &now_real_ns);
 }
 
 int bc_counters_timeout_ms(const struct bc_counters *c, uint64_t now_real_ns)
@@ -220,10 +160,12 @@ int bc_counters_timeout_ms(const struct bc_counters *c, uint64_t now_real_ns)
 	if (!bc_counters_active(c))
 		return -1;
 	for (i = 0; i < c->nsrcs; i++) {
-		uint64_t d = c->srcs[i].ops->next_due(&c->srcs[i]);
+		struct bc_counter_src *s = &c->srcs[i];
+		uint64_t d = UINT64_MAX;
 
+		s->ops->ctl(s, BC_CCTL_NEXT_DUE, &d);
 		due = d < due ? d : due;
-		busy = busy || c->srcs[i].inflight;
+		busy = busy || s->ops->ctl(s, BC_CCTL_BUSY, NULL) > 0;
 	}
 	if (due == UINT64_MAX)
 		return busy ? 10 : -1;
@@ -241,9 +183,25 @@ bool bc_counters_step_done(const struct bc_counters *c)
 	if (!bc_counters_active(c))
 		return true;
 	for (i = 0; i < c->nsrcs; i++)
-		if (!c->srcs[i].ops->step_done(&c->srcs[i]))
+		if (c->srcs[i].ops->ctl(&c->srcs[i], BC_CCTL_STEP_DONE, NULL) <= 0)
 			return false;
 	return true;
+}
+
+/*
+ * sleep up to ms on the sources' sockets, so a response is read as soon as it
+ * lands: the first source that can wait does (the HTTP sources share their
+ * sockets, bc_counter_http.h); a plain sleep when none can
+ */
+static void s_wait(struct bc_counters *c, int ms)
+{
+	struct timespec ts = {0, (long)ms * 1000000L};
+	int i;
+
+	for (i = 0; i < c->nsrcs; i++)
+		if (!c->srcs[i].ops->ctl(&c->srcs[i], BC_CCTL_WAIT, &ms))
+			return;
+	nanosleep(&ts, NULL);
 }
 
 int bc_counters_step_finish(struct bc_counters *c, int timeout_ms)
@@ -259,8 +217,7 @@ int bc_counters_step_finish(struct bc_counters *c, int timeout_ms)
 		t = bc_counters_timeout_ms(c, bc_real_ns());
 		if (t < 0 || t > 10)
 			t = 10;
-		/* sleep on curl's sockets, so a response is read as soon as it lands */
-		curl_multi_poll(c->multi, NULL, 0, t, NULL);
+		s_wait(c, t);
 	}
 	return 0;
 }

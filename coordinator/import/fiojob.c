@@ -26,6 +26,7 @@
 #include "bc_import.h"
 #include "bc_profile.h"
 #include "bc_units.h"
+#include "bc_wl_keys.h"
 
 #define S_MAX_JOBS     1024
 #define S_MAX_FILES    64
@@ -316,12 +317,11 @@ struct s_view {
 	int n;
 };
 
-/* the per-volume keys of a profile workload (the rest shape the whole step) */
-static const char *const s_vol_keys[] = {
-    "rw",      "rwmixread",	      "bs",	   "blockalign", "iodepth",
-    "direct",  "random_distribution", "rate_iops", "rate_bw",	 "size_based",
-    "io_size", "thinktime",	      "verify",	   NULL,
-};
+/* key i of the profile's workload table is per volume (the rest shape the whole step) */
+static bool s_vol_key(int i)
+{
+	return (bc_wl_keys[i].where & BC_WK_VOLUME) && bc_wl_keys[i].type != BC_WT_STREAMS;
+}
 
 struct s_job {
 	char name[BC_NAME_MAX];
@@ -1223,26 +1223,23 @@ static cJSON *s_overrides(const cJSON *base, const cJSON *wl)
 	cJSON *o = cJSON_CreateObject();
 	int i;
 
-	for (i = 0; s_vol_keys[i]; i++) {
-		const cJSON *a = cJSON_GetObjectItemCaseSensitive(base, s_vol_keys[i]),
-			    *b = cJSON_GetObjectItemCaseSensitive(wl, s_vol_keys[i]);
+	for (i = 0; i < bc_wl_nkeys; i++) {
+		const char *key = bc_wl_keys[i].name;
+		const cJSON *a, *b;
 
+		if (!s_vol_key(i))
+			continue;
+		a = cJSON_GetObjectItemCaseSensitive(base, key);
+		b = cJSON_GetObjectItemCaseSensitive(wl, key);
 		if (s_same_item(a, b))
 			continue;
-		/* a key the base has and this job lacks: the job's default */
+		/* a key the base has and this job lacks: the job's default, the built-in one */
 		if (!b) {
-			if (!strcmp(s_vol_keys[i], "size_based") ||
-			    !strcmp(s_vol_keys[i], "verify"))
-				cJSON_AddBoolToObject(o, s_vol_keys[i], false);
-			else if (!strcmp(s_vol_keys[i], "random_distribution"))
-				cJSON_AddStringToObject(o, s_vol_keys[i], "uniform");
-			else if (!strcmp(s_vol_keys[i], "rwmixread"))
-				continue; /* only read by mixes, which have it */
-			else
-				cJSON_AddNumberToObject(o, s_vol_keys[i], 0);
+			if (strcmp(key, "rwmixread")) /* only read by mixes, which have it */
+				bc_wl_key_to_json(o, &bc_wl_keys[i], &bc_workload_builtin);
 			continue;
 		}
-		cJSON_AddItemToObject(o, s_vol_keys[i], cJSON_Duplicate(b, true));
+		cJSON_AddItemToObject(o, key, cJSON_Duplicate(b, true));
 	}
 	return o;
 }
@@ -1263,17 +1260,6 @@ static void s_add_num(cJSON *wl, const char *key, double add)
 static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, char *const *keys,
 			 int nkeys, cJSON *steps, bool verify_pass)
 {
-	static const char *const step_keys[] = {"numjobs",
-						"ramp",
-						"runtime",
-						"iodepth_batch_submit",
-						"iodepth_batch_complete",
-						"cpus_allowed",
-						"cpus_allowed_policy",
-						"sqpoll",
-						"sqpoll_cpu",
-						"hipri",
-						NULL};
 	cJSON **per = calloc((size_t)nkeys, sizeof(*per));
 	const struct s_job *first = NULL;
 	cJSON *step = NULL, *vw;
@@ -1325,15 +1311,18 @@ static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, cha
 			cJSON_Delete(wl);
 			wl = x;
 		}
-		for (k = 0; step_keys[k] && j != first; k++) {
-			const cJSON *a = cJSON_GetObjectItemCaseSensitive(step, step_keys[k]),
-				    *b = cJSON_GetObjectItemCaseSensitive(wl, step_keys[k]);
+		/* the keys that are not per volume shape the whole step */
+		for (k = 0; k < bc_wl_nkeys && j != first; k++) {
+			const char *key = bc_wl_keys[k].name;
+			const cJSON *a = cJSON_GetObjectItemCaseSensitive(step, key),
+				    *b = cJSON_GetObjectItemCaseSensitive(wl, key);
 
-			if (!strcmp(step_keys[k], "numjobs") || s_same_item(a, b))
+			if ((bc_wl_keys[k].where & BC_WK_VOLUME) || !strcmp(key, "numjobs") ||
+			    s_same_item(a, b))
 				continue;
 			s_diff(c, j->sec->src, j->sec->line,
 			       "job %s: %s differs from job %s in the same group; a step has one",
-			       j->name, step_keys[k], first->name);
+			       j->name, key, first->name);
 		}
 		/* fewer clones than the step's threads: the same depth per volume over them */
 		if (j->numjobs < maxjobs) {
@@ -1403,13 +1392,15 @@ static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, cha
 	for (k = 0; k < nkeys && !per[k]; k++)
 		;
 	if (k < nkeys)
-		for (i = 0; s_vol_keys[i]; i++) {
-			const cJSON *x = cJSON_GetObjectItemCaseSensitive(per[k], s_vol_keys[i]);
+		for (i = 0; i < bc_wl_nkeys; i++) {
+			const char *key = bc_wl_keys[i].name;
+			const cJSON *x = cJSON_GetObjectItemCaseSensitive(per[k], key);
 
-			cJSON_DeleteItemFromObject(step, s_vol_keys[i]);
+			if (!s_vol_key(i))
+				continue;
+			cJSON_DeleteItemFromObject(step, key);
 			if (x)
-				cJSON_AddItemToObject(step, s_vol_keys[i],
-						      cJSON_Duplicate(x, true));
+				cJSON_AddItemToObject(step, key, cJSON_Duplicate(x, true));
 		}
 	vw = cJSON_CreateObject();
 	for (k = 0; k < nkeys; k++) {

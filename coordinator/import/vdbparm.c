@@ -1088,6 +1088,91 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_vd
 	cJSON_AddItemToArray(steps, st);
 }
 
+/*
+ * A lone loop the profile can sweep: forthreads (iodepth), forxfersize (bs),
+ * forrdpct (rwmixread of a mix: 0 all writes, 100 all reads) and forseekpct
+ * of sequential or random values (rw); seekpct=eof is a one-pass step, which
+ * a sweep of rw cannot carry.
+ */
+static bool s_sweepable(const struct s_loop *l)
+{
+	const char *key = l->kv->key;
+	double d;
+	int i;
+
+	if (!strcmp(key, "forthreads") || !strcmp(key, "forxfersize"))
+		return true;
+	for (i = 0; i < l->n; i++) {
+		const char *v = l->v[i];
+
+		if (!strcmp(key, "forrdpct") && !s_pct(v, &d))
+			return false;
+		if (!strcmp(key, "forseekpct") && strcasecmp(v, "seq") &&
+		    strcasecmp(v, "sequential") && strcasecmp(v, "random") &&
+		    (!s_pct(v, &d) || (d != 0 && d != 100)))
+			return false;
+	}
+	return !strcmp(key, "forrdpct") || !strcmp(key, "forseekpct");
+}
+
+/* rw's sequential or random form for seekpct value v ("randwrite", "write", ...) */
+static const char *s_rw_seek(const char *rw, const char *v, char *buf, size_t len)
+{
+	const char *kind = strncmp(rw, "rand", 4) ? rw : rw + 4;
+	bool seq = !strcasecmp(v, "seq") || !strcasecmp(v, "sequential") || !strcmp(v, "0");
+
+	snprintf(buf, len, "%s%s", seq ? "" : "rand", kind);
+	return buf;
+}
+
+/*
+ * The sweep of the lone loop l on the step st just built; false when the
+ * step cannot carry it: a rw or rwmixread sweep changes the step's
+ * workload only, so not streams (several wds on an sd, ranges), volumes
+ * with workloads of their own, or (forrdpct) a step without a mix.
+ */
+static bool s_loop_sweep(struct s_ctx *c, const struct s_loop *l, cJSON *st)
+{
+	const char *key = l->kv->key, *rw = cJSON_GetStringValue(cJSON_GetObjectItem(st, "rw"));
+	bool thr = !strcmp(key, "forthreads"), xfer = !strcmp(key, "forxfersize");
+	bool rdpct = !strcmp(key, "forrdpct");
+	cJSON *sweep, *arr;
+	int k;
+
+	if (!thr && !xfer &&
+	    (!rw || cJSON_GetObjectItem(st, "streams") ||
+	     cJSON_GetObjectItem(st, "volume_workloads") ||
+	     (rdpct && !cJSON_GetObjectItem(st, "rwmixread"))))
+		return false;
+	sweep = cJSON_AddObjectToObject(st, "sweep");
+	arr = cJSON_AddArrayToObject(sweep, thr	    ? "iodepth"
+					    : xfer  ? "bs"
+					    : rdpct ? "rwmixread"
+						    : "rw");
+	for (k = 0; arr && k < l->n; k++) {
+		char buf[512];
+		double d = 0;
+
+		if (thr)
+			cJSON_AddItemToArray(arr, cJSON_CreateNumber(strtod(l->v[k], NULL)));
+		else if (xfer && s_xfer(c, l->kv, l->v[k], buf, sizeof(buf)))
+			cJSON_AddItemToArray(arr, cJSON_CreateString(buf));
+		else if (rdpct && s_pct(l->v[k], &d))
+			cJSON_AddItemToArray(arr, cJSON_CreateNumber(d));
+		else if (!thr && !xfer && !rdpct)
+			cJSON_AddItemToArray(
+			    arr, cJSON_CreateString(s_rw_seek(rw, l->v[k], buf, sizeof(buf))));
+	}
+	return true;
+}
+
+/* drop what a trial left in list past its first n items */
+static void s_truncate(cJSON *list, int n)
+{
+	while (cJSON_GetArraySize(list) > n)
+		cJSON_DeleteItemFromArray(list, n);
+}
+
 static void s_rds(struct s_ctx *c, const struct bc_vdb_parm *p, const struct s_map *m, cJSON *steps)
 {
 	static const char *const loop_keys[] = {"forthreads", "forxfersize", "forrdpct",
@@ -1211,8 +1296,7 @@ static void s_rds(struct s_ctx *c, const struct bc_vdb_parm *p, const struct s_m
 				else
 					cJSON_AddItemToArray(curve, cJSON_CreateNumber(pc));
 			}
-		} else if (nl == 1 && (!strcmp(loops[0].kv->key, "forthreads") ||
-				       !strcmp(loops[0].kv->key, "forxfersize"))) {
+		} else if (nl == 1 && s_sweepable(&loops[0])) {
 			sweep_loop = 0;
 		} else if (s_get(&v, "curve")) {
 			S_DIFF(c, s_get(&v, "curve"), "curve= without iorate=curve");
@@ -1223,6 +1307,31 @@ static void s_rds(struct s_ctx *c, const struct bc_vdb_parm *p, const struct s_m
 				       "more than %d",
 				       d->name, total, S_MAX_LIST);
 			continue;
+		}
+		/* a lone loop as a sweep of one step; a step that cannot carry it: a step each */
+		if (sweep_loop >= 0) {
+			struct s_point pt = {0};
+			const char *key = loops[0].kv->key;
+			int nsteps = cJSON_GetArraySize(steps),
+			    nnotes = cJSON_GetArraySize(c->notes),
+			    ndiffs = cJSON_GetArraySize(c->diffs);
+
+			/* the step at the loop's first value; forrdpct: a mix, its share swept */
+			if (!strcmp(key, "forrdpct"))
+				pt.rdpct = "50";
+			else if (!strcmp(key, "forseekpct"))
+				pt.seek = loops[0].v[0];
+			pt.iorate = iorate1;
+			s_rd_step(c, m, d, &v, wds, nw, &pt, NULL, ramp, runtime, steps);
+			if (cJSON_GetArraySize(steps) > nsteps &&
+			    s_loop_sweep(c, &loops[0], cJSON_GetArrayItem(steps, nsteps))) {
+				cJSON_Delete(curve);
+				continue;
+			}
+			s_truncate(steps, nsteps);
+			s_truncate(c->notes, nnotes);
+			s_truncate(c->diffs, ndiffs);
+			sweep_loop = -1;
 		}
 		memset(idx, 0, sizeof(idx));
 		for (;;) {
@@ -1257,22 +1366,6 @@ static void s_rds(struct s_ctx *c, const struct bc_vdb_parm *p, const struct s_m
 			if (curve) {
 				sweep = cJSON_CreateObject();
 				cJSON_AddItemToObject(sweep, "curve", cJSON_Duplicate(curve, 1));
-			} else if (sweep_loop >= 0) {
-				struct s_loop *l = &loops[sweep_loop];
-				bool thr = !strcmp(l->kv->key, "forthreads");
-				cJSON *arr;
-
-				sweep = cJSON_CreateObject();
-				arr = cJSON_AddArrayToObject(sweep, thr ? "iodepth" : "bs");
-				for (k = 0; k < l->n; k++) {
-					char bs[512];
-
-					if (thr)
-						cJSON_AddItemToArray(
-						    arr, cJSON_CreateNumber(strtod(l->v[k], NULL)));
-					else if (s_xfer(c, l->kv, l->v[k], bs, sizeof(bs)))
-						cJSON_AddItemToArray(arr, cJSON_CreateString(bs));
-				}
 			}
 			s_rd_step(c, m, d, &v, wds, nw, &pt, sweep, ramp, runtime, steps);
 			for (k = nl - 1; k >= 0; k--) {

@@ -13,7 +13,8 @@
 #include "bc_rundata.h"
 
 /*
- * bc_rundata_load, and profile.expect evaluated (r->expect). Returns 0, or -errno with a one-line message in err.
+ * bc_rundata_load, and profile.expect evaluated (r->expect). Returns 0, or -errno with a one-line
+ * message in err.
  */
 int bc_report_load(struct bc_report *r, const char *dir, char *err, size_t errlen);
 void bc_report_free(struct bc_report *r);

@@ -58,9 +58,12 @@ void bc_vdb_row_from_window(const struct bc_volstat *w, uint32_t secs, double cp
 void bc_vdb_cpu(const cJSON *hosts, uint32_t k, bool latest, double *cpu, double *sys);
 
 /*
- * The table of a step for run.json: {"first_interval", "avg_label",
- * "intervals": [row per second, null for one without records], "avg": row,
- * "ramp_seconds"}; every row as bc_vdb_row_json. Caller owns it.
+ * The table of a step for run.json: {"first_interval", "last_interval",
+ * "avg_label", "intervals": [row per second, null for one without records],
+ * "avg": row, "hosts": [{"name", "intervals", "avg"} per agent], "sds":
+ * [{"name", "host", "intervals", "avg"} per volume]}; every row as
+ * bc_vdb_row_json (a host's or sd's seconds without resp stddev: only
+ * nodes and the total merge a histogram per second). Caller owns it.
  */
 cJSON *bc_vdb_step_json(const struct bc_step_result *r);
 cJSON *bc_vdb_row_json(const struct bc_vdb_row *row);
@@ -76,6 +79,13 @@ void bc_vdb_date(uint64_t ns, char *buf, size_t len);
 void bc_vdb_time(uint64_t ns, char *buf, size_t len);
 /* the avg label of interval numbers first..last (1-based, as vdbench counts) */
 void bc_vdb_avg_label(uint32_t first, uint32_t last, char *buf, size_t len);
+
+/*
+ * summary.md's vdbench section of a step from its run.json record st: the
+ * total's table, and with several hosts or sds their avg lines and a table
+ * each (vdbench's host and SD reports)
+ */
+void bc_vdb_md(FILE *f, const cJSON *st);
 
 /* the avg line of a step just run, under its interval lines (--format vdbench) */
 void bc_vdb_print_avg(FILE *f, const struct bc_step_result *r);

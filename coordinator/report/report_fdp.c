@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bc_experiment.h"
 #include "bc_fdp_report.h"
 #include "bc_fmt.h"
+#include "bc_profile.h"
 #include "bc_rjson.h"
 #include "bc_svg.h"
 

@@ -212,37 +212,6 @@ static void s_node_counters(FILE *f, const cJSON *st)
 	}
 }
 
-/* vdbench's interval table of a step, as `run --format vdbench` printed it */
-static void s_vdbench(FILE *f, const cJSON *st)
-{
-	const cJSON *v = bc_rj(st, "vdbench"), *iv;
-	uint64_t t0 = (uint64_t)bc_rj_num(st, "start_ns");
-	struct bc_vdb_row row;
-	char date[32], ts[32], label[48];
-	uint32_t k = 0;
-
-	if (!v)
-		return;
-	fprintf(f, "\nvdbench interval table (1-based intervals; the avg line covers the measured "
-		   "seconds, ramp excluded):\n\n```text\n");
-	bc_vdb_date(t0, date, sizeof(date));
-	bc_vdb_print_header(f, date);
-	cJSON_ArrayForEach(iv, bc_rj(v, "intervals"))
-	{
-		k++;
-		if (cJSON_IsNull(iv))
-			continue; /* no record: vdbench prints no line either */
-		bc_vdb_row_from_json(iv, &row);
-		bc_vdb_time(t0 + (uint64_t)k * 1000000000ull, ts, sizeof(ts));
-		snprintf(label, sizeof(label), "%u", k);
-		bc_vdb_print_row(f, ts, label, &row);
-	}
-	bc_vdb_row_from_json(bc_rj(v, "avg"), &row);
-	bc_vdb_time(t0 + (uint64_t)bc_rj_num(v, "last_interval") * 1000000000ull, ts, sizeof(ts));
-	bc_vdb_print_row(f, ts, bc_rj_str("avg", v, "avg_label"), &row);
-	fprintf(f, "```\n");
-}
-
 static void s_step_detail(FILE *f, const struct bc_report *r, const cJSON *st)
 {
 	const cJSON *c, *miss = bc_rj(st, "incomplete_seconds"), *ss = bc_rj(st, "steady_state");
@@ -321,7 +290,7 @@ static void s_step_detail(FILE *f, const struct bc_report *r, const cJSON *st)
 			    ? "steady"
 			    : "**NOT steady**: the average describes no state the system was in");
 	if (r->vdbench)
-		s_vdbench(f, st);
+		bc_vdb_md(f, st);
 	if (ck) {
 		fprintf(f, "\nClocks before START: ");
 		cJSON_ArrayForEach(a, bc_rj(ck, "agents"))

@@ -2,14 +2,20 @@
  * report_vdbench.c - vdbench's interval table (bc_vdbench.h): rows from the
  * aggregated seconds and windows, the client hosts' cpu per second, the
  * table's JSON in run.json and its text, column for column as vdbench
- * prints it (widths and decimals of vdbench's own interval lines).
+ * prints it (widths and decimals of vdbench's own interval lines), for the
+ * total and, as vdbench's per-host and per-SD reports, per agent and per
+ * volume.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "bc_clock.h"
+#include "bc_fmt.h"
+#include "bc_live.h"
+#include "bc_rjson.h"
 #include "bc_vdbench.h"
 
 /* vdbench's MB is 1024**2 bytes (its header says so) */
@@ -25,12 +31,54 @@ static double s_div(double a, double b)
 	return b > 0 ? a / b : 0;
 }
 
+/*
+ * The 13 columns: run.json key, field, width and decimals of vdbench's
+ * interval line, its two header lines. Every row, its JSON and its text
+ * go through this table.
+ */
+static const struct s_col {
+	const char *key;
+	size_t off;
+	int width, decimals;
+	const char *head1, *head2;
+} s_cols[] = {
+#define S_C(f, key, w, d, h1, h2)                                                                  \
+	{                                                                                          \
+		key, offsetof(struct bc_vdb_row, f), w, d, h1, h2                                  \
+	}
+    S_C(rate, "rate", 11, 1, "i/o", "rate"),
+    S_C(mb_s, "mb_s", 9, 2, "MB/sec", "1024**2"),
+    S_C(bytes_io, "bytes_io", 8, 0, "bytes", "i/o"),
+    S_C(read_pct, "read_pct", 7, 2, "read", "pct"),
+    S_C(resp_ms, "resp_ms", 9, 3, "resp", "time"),
+    S_C(read_resp_ms, "read_resp_ms", 9, 3, "read", "resp"),
+    S_C(write_resp_ms, "write_resp_ms", 9, 3, "write", "resp"),
+    S_C(read_max_ms, "read_max_ms", 9, 2, "read", "max"),
+    S_C(write_max_ms, "write_max_ms", 9, 2, "write", "max"),
+    S_C(resp_sd_ms, "resp_stddev_ms", 9, 3, "resp", "stddev"),
+    S_C(queue_depth, "queue_depth", 7, 1, "queue", "depth"),
+    S_C(cpu_pct, "cpu_pct", 6, 1, "cpu%", "sys+u"),
+    S_C(cpu_sys_pct, "cpu_sys_pct", 6, 1, "cpu%", "sys"),
+#undef S_C
+};
+#define S_NCOLS (sizeof(s_cols) / sizeof(s_cols[0]))
+
+static double *s_field(struct bc_vdb_row *r, size_t c)
+{
+	return (double *)((char *)r + s_cols[c].off);
+}
+
+static double s_value(const struct bc_vdb_row *r, size_t c)
+{
+	return *(const double *)((const char *)r + s_cols[c].off);
+}
+
 static void s_row_nan(struct bc_vdb_row *o)
 {
-	o->rate = o->mb_s = o->bytes_io = o->read_pct = NAN;
-	o->resp_ms = o->read_resp_ms = o->write_resp_ms = NAN;
-	o->read_max_ms = o->write_max_ms = o->resp_sd_ms = o->queue_depth = NAN;
-	o->cpu_pct = o->cpu_sys_pct = NAN;
+	size_t c;
+
+	for (c = 0; c < S_NCOLS; c++)
+		*s_field(o, c) = NAN;
 }
 
 /*
@@ -62,14 +110,22 @@ static void s_row(const uint64_t *ios, const uint64_t *bytes, const uint64_t *la
 	o->queue_depth = o->rate * o->resp_ms / 1e3;
 }
 
-void bc_vdb_row_from_sec(const struct bc_secrow *r, double cpu, double sys, struct bc_vdb_row *out)
+/* sd_known: the second's stddev was computed (nodes and the total merge their histograms) */
+static void s_row_from_sec(const struct bc_secrow *r, double cpu, double sys, bool sd_known,
+			   struct bc_vdb_row *out)
 {
 	s_row_nan(out);
 	if (!r->reports)
 		return; /* nothing was measured: not a zero */
-	s_row(r->ios, r->bytes, r->op_lat_sum_ns, r->op_max_ns, (double)r->lat_sd_ns, 1, out);
+	s_row(r->ios, r->bytes, r->op_lat_sum_ns, r->op_max_ns,
+	      sd_known ? (double)r->lat_sd_ns : NAN, 1, out);
 	out->cpu_pct = cpu;
 	out->cpu_sys_pct = sys;
+}
+
+void bc_vdb_row_from_sec(const struct bc_secrow *r, double cpu, double sys, struct bc_vdb_row *out)
+{
+	s_row_from_sec(r, cpu, sys, true, out);
 }
 
 void bc_vdb_row_from_window(const struct bc_volstat *w, uint32_t secs, double cpu, double sys,
@@ -119,74 +175,69 @@ static const cJSON *s_sample(const cJSON *arr, uint32_t k, bool latest)
 	return NULL;
 }
 
-void bc_vdb_cpu(const cJSON *hosts, uint32_t k, bool latest, double *cpu, double *sys)
+/* a running mean that leaves out what was not measured */
+struct s_mean {
+	double sum;
+	int n;
+};
+
+static void s_mean_add(struct s_mean *m, double v)
 {
-	double c = 0, y = 0;
-	int nc = 0, ny = 0;
-	const cJSON *arr;
-
-	cJSON_ArrayForEach(arr, hosts)
-	{
-		const cJSON *s = s_sample(arr, k, latest);
-		double v = s ? s_num(s, "cpu_busy_pct") : NAN,
-		       w = s ? s_num(s, "cpu_sys_pct") : NAN;
-
-		if (!isnan(v)) {
-			c += v;
-			nc++;
-		}
-		if (!isnan(w)) {
-			y += w;
-			ny++;
-		}
-	}
-	*cpu = nc ? c / nc : NAN;
-	*sys = ny ? y / ny : NAN;
+	if (isnan(v))
+		return;
+	m->sum += v;
+	m->n++;
 }
 
-static void s_add(cJSON *o, const char *key, double v, double scale)
+static double s_mean_of(const struct s_mean *m)
 {
-	cJSON_AddItemToObject(o, key,
-			      isfinite(v) ? cJSON_CreateNumber(round(v * scale) / scale)
-					  : cJSON_CreateNull());
+	return m->n ? m->sum / m->n : NAN;
+}
+
+/* cpu of second k over the agents in hosts, or of the one agent's samples arr when hosts is NULL */
+static void s_cpu(const cJSON *hosts, const cJSON *arr, uint32_t k, bool latest, double *cpu,
+		  double *sys)
+{
+	struct s_mean c = {0, 0}, y = {0, 0};
+	const cJSON *a = hosts ? hosts->child : arr;
+
+	for (; a; a = hosts ? a->next : NULL) {
+		const cJSON *s = s_sample(a, k, latest);
+
+		s_mean_add(&c, s ? s_num(s, "cpu_busy_pct") : NAN);
+		s_mean_add(&y, s ? s_num(s, "cpu_sys_pct") : NAN);
+	}
+	*cpu = s_mean_of(&c);
+	*sys = s_mean_of(&y);
+}
+
+void bc_vdb_cpu(const cJSON *hosts, uint32_t k, bool latest, double *cpu, double *sys)
+{
+	s_cpu(hosts, NULL, k, latest, cpu, sys); /* no hosts: NAN */
 }
 
 cJSON *bc_vdb_row_json(const struct bc_vdb_row *r)
 {
 	cJSON *o = cJSON_CreateObject();
+	size_t c;
 
 	/* six decimals: renderers of run.json round to the table's digits as the live line did */
-	s_add(o, "rate", r->rate, 1e6);
-	s_add(o, "mb_s", r->mb_s, 1e6);
-	s_add(o, "bytes_io", r->bytes_io, 1e6);
-	s_add(o, "read_pct", r->read_pct, 1e6);
-	s_add(o, "resp_ms", r->resp_ms, 1e6);
-	s_add(o, "read_resp_ms", r->read_resp_ms, 1e6);
-	s_add(o, "write_resp_ms", r->write_resp_ms, 1e6);
-	s_add(o, "read_max_ms", r->read_max_ms, 1e6);
-	s_add(o, "write_max_ms", r->write_max_ms, 1e6);
-	s_add(o, "resp_stddev_ms", r->resp_sd_ms, 1e6);
-	s_add(o, "queue_depth", r->queue_depth, 1e6);
-	s_add(o, "cpu_pct", r->cpu_pct, 1e6);
-	s_add(o, "cpu_sys_pct", r->cpu_sys_pct, 1e6);
+	for (c = 0; c < S_NCOLS; c++) {
+		double v = s_value(r, c);
+
+		cJSON_AddItemToObject(o, s_cols[c].key,
+				      isfinite(v) ? cJSON_CreateNumber(round(v * 1e6) / 1e6)
+						  : cJSON_CreateNull());
+	}
 	return o;
 }
 
 void bc_vdb_row_from_json(const cJSON *j, struct bc_vdb_row *o)
 {
-	o->rate = s_num(j, "rate");
-	o->mb_s = s_num(j, "mb_s");
-	o->bytes_io = s_num(j, "bytes_io");
-	o->read_pct = s_num(j, "read_pct");
-	o->resp_ms = s_num(j, "resp_ms");
-	o->read_resp_ms = s_num(j, "read_resp_ms");
-	o->write_resp_ms = s_num(j, "write_resp_ms");
-	o->read_max_ms = s_num(j, "read_max_ms");
-	o->write_max_ms = s_num(j, "write_max_ms");
-	o->resp_sd_ms = s_num(j, "resp_stddev_ms");
-	o->queue_depth = s_num(j, "queue_depth");
-	o->cpu_pct = s_num(j, "cpu_pct");
-	o->cpu_sys_pct = s_num(j, "cpu_sys_pct");
+	size_t c;
+
+	for (c = 0; c < S_NCOLS; c++)
+		*s_field(o, c) = s_num(j, s_cols[c].key);
 }
 
 void bc_vdb_avg_label(uint32_t first, uint32_t last, char *buf, size_t len)
@@ -194,59 +245,104 @@ void bc_vdb_avg_label(uint32_t first, uint32_t last, char *buf, size_t len)
 	snprintf(buf, len, "avg_%u-%u", first, last);
 }
 
-/* the avg row of r's total over its measured window, cpu the mean of its seconds' */
-static void s_avg(const struct bc_step_result *r, struct bc_vdb_row *out)
+/*
+ * Whose table: an entity, and the host samples its cpu columns come from
+ * (every agent's for the total, the agent's own for an agent or a volume).
+ */
+struct s_ent {
+	const struct bc_entity *e;
+	const cJSON *hosts; /* {agent: samples}: the mean over agents */
+	const cJSON *arr;   /* or one agent's samples (hosts NULL) */
+	bool sd_known;	    /* per-second stddev computed (the total) */
+};
+
+/* the avg row of an entity over its measured window, cpu the mean of its seconds' */
+static void s_avg(const struct bc_step_result *r, const struct s_ent *x, struct bc_vdb_row *out)
 {
 	const struct bc_agg *g = &r->agg;
-	const struct bc_entity *t = &g->ent[BC_LVL_TOTAL][0];
-	double c = 0, y = 0, cpu, sys;
-	int nc = 0, ny = 0;
+	struct s_mean c = {0, 0}, y = {0, 0};
+	double cpu, sys;
 	uint32_t k;
 
 	for (k = g->ramp_s; k < g->seconds; k++) {
-		if (!t->secs[k].reports)
+		if (!x->e->secs[k].reports)
 			continue;
-		bc_vdb_cpu(r->hosts, k, false, &cpu, &sys);
-		if (!isnan(cpu)) {
-			c += cpu;
-			nc++;
-		}
-		if (!isnan(sys)) {
-			y += sys;
-			ny++;
-		}
+		s_cpu(x->hosts, x->arr, k, false, &cpu, &sys);
+		s_mean_add(&c, cpu);
+		s_mean_add(&y, sys);
 	}
-	bc_vdb_row_from_window(&t->window, bc_result_window_secs(g, t), nc ? c / nc : NAN,
-			       ny ? y / ny : NAN, out);
+	bc_vdb_row_from_window(&x->e->window, bc_result_window_secs(g, x->e), s_mean_of(&c),
+			       s_mean_of(&y), out);
+}
+
+/* {"intervals": [row per second, null for one without records], "avg": row} into o */
+static void s_table_json(cJSON *o, const struct bc_step_result *r, const struct s_ent *x)
+{
+	const struct bc_agg *g = &r->agg;
+	cJSON *iv = cJSON_AddArrayToObject(o, "intervals");
+	struct bc_vdb_row row;
+	uint32_t k;
+
+	for (k = 0; iv && k < g->seconds; k++) {
+		double cpu, sys;
+
+		if (!x->e->secs[k].reports) {
+			cJSON_AddItemToArray(iv, cJSON_CreateNull());
+			continue;
+		}
+		s_cpu(x->hosts, x->arr, k, false, &cpu, &sys);
+		s_row_from_sec(&x->e->secs[k], cpu, sys, x->sd_known, &row);
+		cJSON_AddItemToArray(iv, bc_vdb_row_json(&row));
+	}
+	s_avg(r, x, &row);
+	cJSON_AddItemToObject(o, "avg", bc_vdb_row_json(&row));
+}
+
+static struct s_ent s_total(const struct bc_step_result *r)
+{
+	struct s_ent x = {&r->agg.ent[BC_LVL_TOTAL][0], r->hosts, NULL, true};
+
+	return x;
 }
 
 cJSON *bc_vdb_step_json(const struct bc_step_result *r)
 {
 	const struct bc_agg *g = &r->agg;
-	const struct bc_entity *t = &g->ent[BC_LVL_TOTAL][0];
-	cJSON *o = cJSON_CreateObject(), *iv;
-	struct bc_vdb_row row;
+	struct s_ent x = s_total(r);
+	cJSON *o = cJSON_CreateObject(), *hosts, *sds;
 	char label[48];
-	uint32_t k;
+	int i;
 
 	bc_vdb_avg_label(g->ramp_s + 1, g->seconds, label, sizeof(label));
 	cJSON_AddNumberToObject(o, "first_interval", g->ramp_s + 1);
 	cJSON_AddNumberToObject(o, "last_interval", g->seconds);
 	cJSON_AddStringToObject(o, "avg_label", label);
-	iv = cJSON_AddArrayToObject(o, "intervals");
-	for (k = 0; k < g->seconds; k++) {
-		double cpu, sys;
+	s_table_json(o, r, &x);
+	/* vdbench's per-host and per-SD reports: each agent, each volume, the same columns */
+	hosts = cJSON_AddArrayToObject(o, "hosts");
+	for (i = 0; hosts && i < g->nent[BC_LVL_AGENT]; i++) {
+		const struct bc_entity *e = &g->ent[BC_LVL_AGENT][i];
+		struct s_ent h = {e, NULL, cJSON_GetObjectItemCaseSensitive(r->hosts, e->name),
+				  false};
+		cJSON *t = cJSON_CreateObject();
 
-		if (!t->secs[k].reports) {
-			cJSON_AddItemToArray(iv, cJSON_CreateNull());
-			continue;
-		}
-		bc_vdb_cpu(r->hosts, k, false, &cpu, &sys);
-		bc_vdb_row_from_sec(&t->secs[k], cpu, sys, &row);
-		cJSON_AddItemToArray(iv, bc_vdb_row_json(&row));
+		cJSON_AddStringToObject(t, "name", e->name);
+		s_table_json(t, r, &h);
+		cJSON_AddItemToArray(hosts, t);
 	}
-	s_avg(r, &row);
-	cJSON_AddItemToObject(o, "avg", bc_vdb_row_json(&row));
+	sds = cJSON_AddArrayToObject(o, "sds");
+	for (i = 0; sds && i < g->nent[BC_LVL_VOLUME]; i++) {
+		const struct bc_entity *e = &g->ent[BC_LVL_VOLUME][i];
+		const char *agent = g->prof->agents[g->prof->volumes[i].agent].name;
+		struct s_ent v = {e, NULL, cJSON_GetObjectItemCaseSensitive(r->hosts, agent),
+				  false};
+		cJSON *t = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(t, "name", e->name);
+		cJSON_AddStringToObject(t, "host", agent);
+		s_table_json(t, r, &v);
+		cJSON_AddItemToArray(sds, t);
+	}
 	return o;
 }
 
@@ -270,51 +366,53 @@ void bc_vdb_time(uint64_t ns, char *buf, size_t len)
 	snprintf(buf, len, "%s.%03u", hms, (unsigned)(ns % BC_NS_PER_S / 1000000));
 }
 
-void bc_vdb_print_header(FILE *f, const char *date)
+/* the two header lines, after a lead column of width lead (what on the first line) when lead > 0 */
+static void s_header(FILE *f, int lead, const char *what, const char *date)
 {
-	fprintf(f, "%-12s%12s%11s%9s%8s%7s%9s%9s%9s%9s%9s%9s%7s%6s%6s\n", date, "interval", "i/o",
-		"MB/sec", "bytes", "read", "resp", "read", "write", "read", "write", "resp",
-		"queue", "cpu%", "cpu%");
-	fprintf(f, "%-12s%12s%11s%9s%8s%7s%9s%9s%9s%9s%9s%9s%7s%6s%6s\n", "", "", "rate", "1024**2",
-		"i/o", "pct", "time", "resp", "resp", "max", "max", "stddev", "depth", "sys+u",
-		"sys");
+	size_t c;
+	int line;
+
+	for (line = 0; line < 2; line++) {
+		if (lead)
+			fprintf(f, "%-*s", lead, line ? "" : what);
+		fprintf(f, "%-12s%12s", line ? "" : date, line ? "" : "interval");
+		for (c = 0; c < S_NCOLS; c++)
+			fprintf(f, "%*s", s_cols[c].width,
+				line ? s_cols[c].head2 : s_cols[c].head1);
+		fputc('\n', f);
+	}
 }
 
-/* a figure right-aligned in width columns with decimals, "-" where unmeasured */
-static void s_col(FILE *f, int width, int decimals, double v)
+void bc_vdb_print_header(FILE *f, const char *date)
 {
-	if (isfinite(v))
-		fprintf(f, "%*.*f", width, decimals, v);
-	else
-		fprintf(f, "%*s", width, "-");
+	s_header(f, 0, NULL, date);
 }
 
 void bc_vdb_print_row(FILE *f, const char *time, const char *label, const struct bc_vdb_row *r)
 {
+	size_t c;
+
 	fprintf(f, "%-12s%12s", time, label);
-	s_col(f, 11, 1, r->rate);
-	s_col(f, 9, 2, r->mb_s);
-	s_col(f, 8, 0, r->bytes_io);
-	s_col(f, 7, 2, r->read_pct);
-	s_col(f, 9, 3, r->resp_ms);
-	s_col(f, 9, 3, r->read_resp_ms);
-	s_col(f, 9, 3, r->write_resp_ms);
-	s_col(f, 9, 2, r->read_max_ms);
-	s_col(f, 9, 2, r->write_max_ms);
-	s_col(f, 9, 3, r->resp_sd_ms);
-	s_col(f, 7, 1, r->queue_depth);
-	s_col(f, 6, 1, r->cpu_pct);
-	s_col(f, 6, 1, r->cpu_sys_pct);
+	/* a figure right-aligned in its columns, "-" where unmeasured */
+	for (c = 0; c < S_NCOLS; c++) {
+		double v = s_value(r, c);
+
+		if (isfinite(v))
+			fprintf(f, "%*.*f", s_cols[c].width, s_cols[c].decimals, v);
+		else
+			fprintf(f, "%*s", s_cols[c].width, "-");
+	}
 	fputc('\n', f);
 }
 
 void bc_vdb_print_avg(FILE *f, const struct bc_step_result *r)
 {
 	const struct bc_agg *g = &r->agg;
+	struct s_ent x = s_total(r);
 	struct bc_vdb_row row;
 	char ts[32], label[48];
 
-	s_avg(r, &row);
+	s_avg(r, &x, &row);
 	/* without the interval lines above it (--quiet, --json) the line needs its header */
 	if (bc_live_mode() == BC_LIVE_QUIET || bc_live_mode() == BC_LIVE_JSON) {
 		bc_vdb_date(r->start_ns, ts, sizeof(ts));
@@ -325,4 +423,101 @@ void bc_vdb_print_avg(FILE *f, const struct bc_step_result *r)
 	bc_vdb_avg_label(g->ramp_s + 1, g->seconds, label, sizeof(label));
 	bc_vdb_print_row(f, ts, label, &row);
 	fflush(f);
+}
+
+/* one table of run.json's steps[].vdbench (the total's or a host's or sd's) in a text block */
+static void s_md_table(FILE *f, const cJSON *v, const cJSON *t, uint64_t t0)
+{
+	const cJSON *iv;
+	struct bc_vdb_row row;
+	char date[32], ts[32], label[48];
+	uint32_t k = 0;
+
+	fprintf(f, "```text\n");
+	bc_vdb_date(t0, date, sizeof(date));
+	bc_vdb_print_header(f, date);
+	cJSON_ArrayForEach(iv, bc_rj(t, "intervals"))
+	{
+		k++;
+		if (cJSON_IsNull(iv))
+			continue; /* no record: vdbench prints no line either */
+		bc_vdb_row_from_json(iv, &row);
+		bc_vdb_time(t0 + (uint64_t)k * BC_NS_PER_S, ts, sizeof(ts));
+		snprintf(label, sizeof(label), "%u", k);
+		bc_vdb_print_row(f, ts, label, &row);
+	}
+	bc_vdb_row_from_json(bc_rj(t, "avg"), &row);
+	bc_vdb_time(t0 + (uint64_t)bc_rj_num(v, "last_interval") * BC_NS_PER_S, ts, sizeof(ts));
+	bc_vdb_print_row(f, ts, bc_rj_str("avg", v, "avg_label"), &row);
+	fprintf(f, "```\n");
+}
+
+/* the avg lines of a list of tables (hosts or sds), one a line, after a column of their names */
+static void s_md_avgs(FILE *f, const cJSON *v, uint64_t t0, const cJSON *list, const char *what)
+{
+	const char *label = bc_rj_str("avg", v, "avg_label");
+	const cJSON *t;
+	struct bc_vdb_row row;
+	char date[32];
+	int lead = (int)strlen(what) + 2;
+
+	cJSON_ArrayForEach(t, list)
+	{
+		int n = (int)strlen(bc_rj_str("?", t, "name")) + 2;
+
+		lead = n > lead ? n : lead;
+	}
+	fprintf(f, "```text\n");
+	bc_vdb_date(t0, date, sizeof(date));
+	s_header(f, lead, what, date);
+	cJSON_ArrayForEach(t, list)
+	{
+		bc_vdb_row_from_json(bc_rj(t, "avg"), &row);
+		fprintf(f, "%-*s", lead, bc_rj_str("?", t, "name"));
+		bc_vdb_print_row(f, "", label, &row);
+	}
+	fprintf(f, "```\n");
+}
+
+void bc_vdb_md(FILE *f, const cJSON *st)
+{
+	const cJSON *v = bc_rj(st, "vdbench"), *hosts = bc_rj(v, "hosts"), *sds = bc_rj(v, "sds"),
+		    *t;
+	uint64_t t0 = (uint64_t)bc_rj_num(st, "start_ns");
+	int nh = cJSON_GetArraySize(hosts), ns = cJSON_GetArraySize(sds);
+
+	if (!v)
+		return;
+	fprintf(f, "\nvdbench interval table (1-based intervals; the avg line covers the measured "
+		   "seconds, ramp excluded):\n\n");
+	s_md_table(f, v, v, t0);
+	/* one host or one sd is the total again: vdbench's host and SD reports add nothing then */
+	if (nh < 2 && ns < 2)
+		return;
+	fprintf(f, "\nPer host and per sd (vdbench's host and SD reports; a host's or sd's own "
+		   "seconds have no resp stddev, their avg lines do):\n\n");
+	if (nh > 1)
+		s_md_avgs(f, v, t0, hosts, "host");
+	if (ns > 1)
+		s_md_avgs(f, v, t0, sds, "sd");
+	cJSON_ArrayForEach(t, hosts)
+	{
+		if (nh < 2)
+			break;
+		fprintf(f, "\nhost ");
+		bc_md_puts(f, bc_rj_str("?", t, "name"));
+		fprintf(f, ":\n\n");
+		s_md_table(f, v, t, t0);
+	}
+	cJSON_ArrayForEach(t, sds)
+	{
+		if (ns < 2)
+			break;
+		fprintf(f, "\nsd ");
+		bc_md_puts(f, bc_rj_str("?", t, "name"));
+		fprintf(f, " (host ");
+		bc_md_puts(f, bc_rj_str("?", t, "host"));
+		fprintf(f, "):\n\n");
+		s_md_table(f, v, t, t0);
+	}
 }

@@ -20,6 +20,7 @@
 #include "bc_checks.h"
 #include "bc_results.h"
 #include "bc_json.h"
+#include "bc_log.h"
 
 #define S_DISKSTATS_TOL 0.01
 #define S_LITTLE_TOL	0.10
@@ -267,8 +268,7 @@ static void s_little(cJSON *arr, const struct bc_step_result *r)
 		secs = bc_result_window_secs(g, e);
 
 		/* a paced volume keeps fewer I/Os in flight on purpose: nothing to check */
-		if (bc_volume_workload(wl, &g->prof->volumes[i], &vw, NULL, 0))
-			vw = *wl;
+		bc_volume_workload(wl, &g->prof->volumes[i], &vw);
 		if (vw.rate_iops || vw.rate_bw || vw.thinktime_us) {
 			s_check(arr, "Little's law (in flight = IOPS x mean latency)", e->name, -1,
 				"skipped: rate limit or thinktime paces this volume");

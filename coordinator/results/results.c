@@ -351,8 +351,7 @@ double bc_result_outstanding(const struct bc_step_result *r)
 
 		if (bc_result_agent_out(r, p->volumes[i].agent))
 			continue;
-		if (bc_volume_workload(&r->step->wl, &p->volumes[i], &vw, NULL, 0))
-			vw = r->step->wl;
+		bc_volume_workload(&r->step->wl, &p->volumes[i], &vw);
 		n += (double)vw.iodepth * r->step->wl.numjobs;
 	}
 	return n;
@@ -551,9 +550,10 @@ void bc_result_trim_size_based(struct bc_step_result *res)
 	uint32_t k, last = 0;
 	int i, op;
 
-	for (i = 0; i < g->prof->nvolumes && !sized; i++)
-		sized = !bc_volume_workload(&st->wl, &g->prof->volumes[i], &vw, NULL, 0) &&
-			bc_workload_size_based(&vw);
+	for (i = 0; i < g->prof->nvolumes && !sized; i++) {
+		bc_volume_workload(&st->wl, &g->prof->volumes[i], &vw);
+		sized = bc_workload_size_based(&vw);
+	}
 	if (!sized)
 		return;
 	for (k = 0; k < g->seconds; k++) {

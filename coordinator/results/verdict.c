@@ -210,8 +210,7 @@ int bc_verdict_point(struct bc_counters *counters, const struct bc_step_result *
 		if (bc_result_agent_out(res, p->volumes[i].agent))
 			continue;
 		nv++;
-		if (bc_volume_workload(&res->step->wl, &p->volumes[i], &vw, NULL, 0))
-			vw = res->step->wl;
+		bc_volume_workload(&res->step->wl, &p->volumes[i], &vw);
 		s_load_add(&all, w, &vw, res->step->wl.numjobs, secs);
 		if (node >= 0 && node < p->nnodes)
 			s_load_add(&load[node], w, &vw, res->step->wl.numjobs, secs);

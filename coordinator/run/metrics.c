@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <czmq.h>
+
 #include "bc_agg.h"
 #include "bc_metrics.h"
 #include "bc_results.h"

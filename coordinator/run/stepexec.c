@@ -74,8 +74,8 @@ cJSON *bc_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int id
 			/* the step's workload with this volume's overrides, in full */
 			struct bc_workload vw;
 
-			if (!bc_step_volume_workload(st, v, c->vols[i], &vw, NULL, 0))
-				cJSON_AddItemToObject(o, "workload", bc_workload_to_json(&vw));
+			bc_step_volume_workload(st, v, c->vols[i], &vw);
+			cJSON_AddItemToObject(o, "workload", bc_workload_to_json(&vw));
 		}
 		cJSON_AddItemToArray(vols, o);
 	}

@@ -95,7 +95,17 @@ assert sorted(grid) == [("grid_threads-1_rdpct-0", "randwrite", 1),
                         ("grid_threads-1_rdpct-100", "randread", 1),
                         ("grid_threads-4_rdpct-0", "randwrite", 4),
                         ("grid_threads-4_rdpct-100", "randread", 4)], grid
-assert (step(p, "seek_seekpct-0")["rw"], step(p, "seek_seekpct-100")["rw"]) == ("read", "randread")
+# lone forseekpct / forrdpct loops: real sweeps of rw and of a mix's read share
+assert step(p, "seek")["sweep"] == {"rw": ["read", "randread"]} and step(p, "seek")["rw"] == "read"
+m = step(p, "mix")
+assert (m["rw"], m["rwmixread"], m["sweep"]) == ("randrw", 50, {"rwmixread": [0, 50, 100]}), m
+assert not [s for s in p["steps"] if s["name"].startswith(("seek_", "mix_"))], p["steps"]
+# luns with workloads of their own: a sweep would change only the step's, so a step per value
+p = prof("loops_steps")
+assert [s["name"] for s in p["steps"]] == ["seek_seekpct-0", "seek_seekpct-100"], p["steps"]
+assert [(s["rw"], s["volume_workloads"]["1"]["rw"]) for s in p["steps"]] == \
+    [("read", "write"), ("randread", "randwrite")], p["steps"]
+assert "sweep" not in p["steps"][0]
 
 p = prof("warmup")
 assert (step(p, "rd1")["ramp"], step(p, "rd1")["runtime"]) == (60, 540)   # elapsed=10m warmup=60

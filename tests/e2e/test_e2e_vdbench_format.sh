@@ -3,7 +3,8 @@
 # second and its avg_N-M line, whose figures equal those recomputed here from events.jsonl
 # (every second's per-op counters and histograms) and run.json's window; summary.md carries the
 # same table (also when run.json is rebuilt from events.jsonl), and `report --format vdbench`
-# adds it to a run made without the option.
+# adds it to a run made without the option. Per agent and per volume (vdbench's host and SD
+# reports): run.json's tables add up to the total, summary.md lists their avg lines and tables.
 . "$(dirname "$0")/lib.sh"
 
 export TZ=UTC
@@ -145,7 +146,51 @@ assert block[-1].split()[1:] == avg[1:], (block[-1], avg)
 print("vdbench table: %d intervals, %s" % (len(rows), " ".join(avg[1:])))
 PY
 
-# rebuilt from events.jsonl (a coordinator that died): the same table
+# vdbench's host and SD reports: run.json's tables per agent and per volume add up to the
+# total second by second, each avg line is its own window; summary.md lists them
+python3 - "$R" <<'PY' || fail "the per-host / per-sd vdbench tables do not match the run"
+import json, sys
+d = sys.argv[1]
+st = json.load(open(d + "/run.json"))["steps"][0]
+v = st["vdbench"]
+hosts, sds = v["hosts"], v["sds"]
+assert [h["name"] for h in hosts] == ["a1", "a2"], [h["name"] for h in hosts]
+assert [(s["name"], s["host"]) for s in sds] == [(x["name"], x["name"].split(":")[0])
+                                                for x in st["volumes"]], sds
+for tabs in (hosts, sds):
+    for k, tot in enumerate(v["intervals"]):
+        parts = [t["intervals"][k] for t in tabs]
+        if tot is None:
+            continue
+        got = sum(p["rate"] for p in parts if p)
+        assert abs(got - tot["rate"]) < 1e-3, (k, got, tot["rate"])
+        mb = sum(p["mb_s"] for p in parts if p)
+        assert abs(mb - tot["mb_s"]) < 1e-3, (k, mb, tot["mb_s"])
+        # no per-second histogram of a host or sd: no stddev, said as null
+        assert all(p["resp_stddev_ms"] is None for p in parts if p), parts
+for s, vol in zip(sds, st["volumes"]):
+    a = s["avg"]
+    assert abs(a["rate"] - vol["ios"] / vol["seconds"]) < 1e-3, (a, vol["ios"], vol["seconds"])
+    assert abs(a["read_max_ms"] - vol["read"]["lat_us"]["max"] / 1e3) < 1e-3, (a, vol["read"])
+    assert a["resp_stddev_ms"] is not None and a["resp_stddev_ms"] > 0, a
+for h in hosts:
+    assert h["avg"]["cpu_pct"] is None or 0 <= h["avg"]["cpu_pct"] <= 100, h["avg"]
+md = open(d + "/summary.md").read()
+assert "Per host and per sd (vdbench's host and SD reports" in md, md
+lines = md.splitlines()
+for t in hosts + sds:
+    row = [l for l in lines if l.startswith(t["name"] + " ") and " avg_2-4 " in l]
+    assert len(row) == 1, (t["name"], row)
+    assert abs(float(row[0].split()[2]) - t["avg"]["rate"]) <= 0.051, (row, t["avg"]["rate"])
+for h in hosts:
+    assert "\nhost %s:\n" % h["name"] in md, h["name"]
+for s in sds:
+    assert "\nsd %s (host %s):\n" % (s["name"], s["host"]) in md, s["name"]
+print("per host and sd: %s; %s" % (", ".join("%s %.1f" % (t["name"], t["avg"]["rate"]) for t in hosts),
+                                   ", ".join("%s %.1f" % (t["name"], t["avg"]["rate"]) for t in sds)))
+PY
+
+# rebuilt from events.jsonl (a coordinator that died): the same tables
 cp "$R/summary.md" "$T/summary.before"
 rm "$R/run.json"
 "$COORD" report "$R" >/dev/null || fail "report of a run without run.json failed"

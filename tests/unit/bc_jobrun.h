@@ -16,6 +16,7 @@
 
 #include "bc_clock.h"
 #include "bc_job.h"
+#include "bc_target.h"
 #include "bc_test.h"
 
 #define JR_MAX_JOBS 8
@@ -178,10 +179,10 @@ JR_FN int jr_open(struct bc_target *t, const char *path, struct bc_volume_spec *
 	char err[512] = "";
 	int ret;
 
-	ret = bc_target_open(t, path, spec, wl, false, err, sizeof(err));
+	ret = bc_target_open(t, path, spec, wl, err, sizeof(err));
 	if (ret == -EINVAL && strstr(err, "O_DIRECT")) {
 		wl->direct = false;
-		ret = bc_target_open(t, path, spec, wl, false, err, sizeof(err));
+		ret = bc_target_open(t, path, spec, wl, err, sizeof(err));
 	}
 	CHECK_MSG(ret == 0, "open %s: %s", path, err);
 	return ret;

@@ -491,10 +491,8 @@ static void test_step_volume_workloads(void)
 		 head);
 	CHECK(bc_profile_parse(text, "vw.json", &p, err, sizeof(err)) == 0);
 	if (p) {
-		CHECK(bc_step_volume_workload(&p->steps[0], &p->volumes[0], 0, &w0, err,
-					      sizeof(err)) == 0);
-		CHECK(bc_step_volume_workload(&p->steps[0], &p->volumes[1], 1, &w1, err,
-					      sizeof(err)) == 0);
+		bc_step_volume_workload(&p->steps[0], &p->volumes[0], 0, &w0);
+		bc_step_volume_workload(&p->steps[0], &p->volumes[1], 1, &w1);
 		CHECK(w0.iodepth == 4 && w0.rw == BC_RW_RANDREAD && w0.bs == 4096);
 		CHECK(w1.iodepth == 32 && w1.rw == BC_RW_RANDWRITE && w1.bs == 8192);
 		CHECK(!bc_step_volume_overridden(&p->steps[0], &p->volumes[0], 0));

@@ -11,6 +11,7 @@
 #include "bc_clock.h"
 #include "bc_job.h"
 #include "bc_jobrun.h"
+#include "bc_target.h"
 #include "bc_test.h"
 
 #define FILE_BYTES (16ull << 20)
@@ -276,12 +277,12 @@ static void test_file(void)
 	fd = s_tempfile(path, sizeof(path), 0);
 
 	wl = s_wl(BC_RW_WRITE, 64 << 10, 4, 2, direct);
-	ret = bc_target_open(&t, path, &spec, &wl, false, err, sizeof(err));
+	ret = bc_target_open(&t, path, &spec, &wl, err, sizeof(err));
 	if (ret == -EINVAL && strstr(err, "O_DIRECT")) {
 		printf("note: %s; running buffered\n", err);
 		direct = false;
 		wl.direct = false;
-		ret = bc_target_open(&t, path, &spec, &wl, false, err, sizeof(err));
+		ret = bc_target_open(&t, path, &spec, &wl, err, sizeof(err));
 	}
 	CHECK_MSG(ret == 0, "open %s: %s", path, err);
 	if (ret)
@@ -307,7 +308,7 @@ static void test_file(void)
 	bc_target_close(&t);
 
 	wl = s_wl(BC_RW_RANDREAD, 4096, 8, 1, direct);
-	ret = bc_target_open(&t, path, &spec, &wl, false, err, sizeof(err));
+	ret = bc_target_open(&t, path, &spec, &wl, err, sizeof(err));
 	CHECK_MSG(ret == 0, "open %s: %s", path, err);
 	if (ret)
 		goto out;
@@ -335,9 +336,10 @@ static void test_null(void)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		CHECK_MSG(bc_target_open(&t[i], "null", NULL, &wl, false, err, sizeof(err)) == 0,
+		CHECK_MSG(bc_target_open(&t[i], "null", NULL, &wl, err, sizeof(err)) == 0,
 			  "null: %s", err);
-		CHECK(t[i].info.kind == BC_KIND_NULL && t[i].fd == -1);
+		CHECK(t[i].info.kind == BC_KIND_PSEUDO && !strcmp(bc_target_kind(&t[i]), "null") &&
+		      t[i].fd == -1);
 	}
 	if (!s_run(t, 2, &wl, 2, 0, 0, &r)) {
 		s_check_seconds(&r, BC_OP_READ, wl.bs, 0, 2);
@@ -374,7 +376,7 @@ static void test_slot_folding(void)
 	struct run r;
 	uint32_t k;
 
-	CHECK(bc_target_open(&t, "null", NULL, &wl, false, err, sizeof(err)) == 0);
+	CHECK(bc_target_open(&t, "null", NULL, &wl, err, sizeof(err)) == 0);
 	if (!s_run(&t, 1, &wl, BC_JOB_SLOTS + 1, (BC_JOB_SLOTS + 1) * 1000 + 300, 0, &r)) {
 		s_check_seconds(&r, BC_OP_READ, wl.bs, 0, BC_JOB_SLOTS);
 		for (k = 0; k < BC_JOB_SLOTS - 1; k++)
@@ -403,7 +405,7 @@ static void test_cancel(void)
 	uint64_t t0;
 	struct run r;
 
-	CHECK(bc_target_open(&t, "null", NULL, &wl, false, err, sizeof(err)) == 0);
+	CHECK(bc_target_open(&t, "null", NULL, &wl, err, sizeof(err)) == 0);
 	t0 = bc_mono_ns();
 	if (!s_run(&t, 1, &wl, 3, 0, 1300, &r)) {
 		CHECK(r.sec[0].op[BC_OP_READ].ios > 0);
@@ -425,7 +427,7 @@ static void test_cancel_unstarted(void)
 	char err[512] = "";
 	int ms;
 
-	CHECK(bc_target_open(&t, "null", NULL, &wl, false, err, sizeof(err)) == 0);
+	CHECK(bc_target_open(&t, "null", NULL, &wl, err, sizeof(err)) == 0);
 	cfg.targets = &t;
 	j = bc_job_new(&cfg, err, sizeof(err));
 	CHECK_MSG(j, "bc_job_new: %s", err);
@@ -455,7 +457,7 @@ static int s_sh(const char *cmd, char *out, size_t len)
 	return st == 0 && out[0] ? 0 : -1;
 }
 
-/* (d) errors: a missing file, create on demand, and the block-device write guard */
+/* (d) errors: a missing file, create on demand, and what a block device refuses */
 static void test_open_errors(void)
 {
 	struct bc_workload rd = s_wl(BC_RW_RANDREAD, 4096, 1, 1, false);
@@ -464,19 +466,20 @@ static void test_open_errors(void)
 	char path[64], dev[64], cmd[256], err[512] = "";
 	struct bc_devinfo di;
 	struct bc_target t;
+	const char *kind;
 	int fd, ret;
 
-	CHECK(bc_devinfo_probe("null", &di) == 0 && di.kind == BC_KIND_NULL &&
-	      di.size_bytes == 1ull << 40);
+	CHECK(bc_target_probe("null", &di, &kind) == 0 && di.kind == BC_KIND_PSEUDO &&
+	      !strcmp(kind, "null") && di.size_bytes == 1ull << 40);
 
 	snprintf(path, sizeof(path), "/var/tmp/bc-test-missing-%d", (int)getpid());
 	unlink(path);
-	ret = bc_target_open(&t, path, &spec, &rd, false, err, sizeof(err));
+	ret = bc_target_open(&t, path, &spec, &rd, err, sizeof(err));
 	CHECK_MSG(ret == -ENOENT && strstr(err, path), "missing: %d '%s'", ret, err);
 	CHECK(t.fd == -1);
 
 	spec.size_bytes = 1 << 20;
-	ret = bc_target_open(&t, path, &spec, &rd, false, err, sizeof(err));
+	ret = bc_target_open(&t, path, &spec, &rd, err, sizeof(err));
 	CHECK_MSG(ret == 0 && t.info.kind == BC_KIND_FILE && t.info.size_bytes == 1 << 20,
 		  "create: %d '%s'", ret, err);
 	bc_target_close(&t);
@@ -485,7 +488,7 @@ static void test_open_errors(void)
 	spec.size_bytes = 0;
 	spec.offset_bytes = 1 << 20;
 	fd = s_tempfile(path, sizeof(path), 1 << 20);
-	ret = bc_target_open(&t, path, &spec, &rd, false, err, sizeof(err));
+	ret = bc_target_open(&t, path, &spec, &rd, err, sizeof(err));
 	CHECK_MSG(ret == -EINVAL && strstr(err, path), "offset past end: %d '%s'", ret, err);
 	spec.offset_bytes = 0;
 
@@ -495,10 +498,14 @@ static void test_open_errors(void)
 		       "devices)\n");
 		goto out;
 	}
-	ret = bc_target_open(&t, dev, &spec, &wr, false, err, sizeof(err));
-	CHECK_MSG(ret == -EPERM && strstr(err, dev) && strstr(err, "--allow-block-writes"),
-		  "block write guard: %d '%s'", ret, err);
-	ret = bc_target_open(&t, dev, &spec, &wr, true, err, sizeof(err));
+	/* "size" creates files: a block device keeps its own, "length" limits the window */
+	spec.size_bytes = 4096;
+	ret = bc_target_open(&t, dev, &spec, &wr, err, sizeof(err));
+	CHECK_MSG(ret == -EINVAL && strstr(err, dev) && strstr(err, "\"length\""),
+		  "block size refused: %d '%s'", ret, err);
+	spec.size_bytes = 0;
+	/* writes are the PREPARE gate's to refuse (bc_safety_check), not the target's */
+	ret = bc_target_open(&t, dev, &spec, &wr, err, sizeof(err));
 	CHECK_MSG(ret == 0 && t.info.kind == BC_KIND_BLOCK && t.info.size_bytes == 1 << 20 &&
 		      t.info.lbs >= 512,
 		  "block open: %d '%s'", ret, err);
@@ -510,9 +517,54 @@ out:
 	unlink(path);
 }
 
+/*
+ * (e) the target registry: what each target declares, the names they claim,
+ * and registration's refusal of an ops table of another version
+ */
+static void test_registry(void)
+{
+	static const char *const names[] = {"file", "nvme", "null", "sim"};
+	const struct bc_target_ops *null = bc_target_ops_find("null");
+	const struct bc_target_ops *sim = bc_target_ops_find("sim");
+	struct bc_target_ops old;
+	char err[256] = "";
+	unsigned i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct bc_target_ops *o = bc_target_ops_find(names[i]);
+
+		CHECK_MSG(o && !bc_target_ops_check(o, err, sizeof(err)), "%s: %s", names[i], err);
+	}
+	CHECK(!bc_target_ops_find("tape"));
+	CHECK(bc_target_pseudo("null") == null && bc_target_pseudo("sim") == sim &&
+	      bc_target_pseudo("sim:a.b-1") == sim);
+	CHECK(!bc_target_pseudo("sim:") && !bc_target_pseudo("sim:bad name") &&
+	      !bc_target_pseudo("nullx") && !bc_target_pseudo("/dev/null") &&
+	      !bc_target_pseudo("data/null"));
+	CHECK((null->caps & BC_TCAP_DISKLESS) && (null->caps & BC_TCAP_ANY_ALIGN) &&
+	      !(null->caps & BC_TCAP_PLACEMENT) && null->safety == 0 && null->kinds == 0);
+	CHECK((sim->caps & BC_TCAP_DISKLESS) && (sim->caps & BC_TCAP_NO_DATA) &&
+	      (sim->caps & BC_TCAP_PLACEMENT) && !(sim->caps & BC_TCAP_ANY_ALIGN));
+	CHECK(bc_target_safety("null") == 0 && bc_target_safety("sim:x") == 0 &&
+	      bc_target_safety("/var/tmp/x") == (BC_TSAFE_ALLOWLIST | BC_TSAFE_DEVICE));
+
+	old = *null;
+	old.version = BC_TARGET_OPS_VERSION - 1;
+	CHECK(bc_target_ops_check(&old, err, sizeof(err)) == -ENOTSUP);
+	CHECK_MSG(strstr(err, "\"null\"") && strstr(err, "version"), "%s", err);
+	old = *null;
+	old.prep = NULL;
+	CHECK(bc_target_ops_check(&old, err, sizeof(err)) == -ENOTSUP);
+	CHECK_MSG(strstr(err, "\"null\"") && strstr(err, "prep"), "%s", err);
+	old = *null;
+	old.probe = NULL; /* claims names, so it must say what they are */
+	CHECK(bc_target_ops_check(&old, err, sizeof(err)) == -ENOTSUP);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_registry();
 	test_open_errors();
 	test_file();
 	test_null();

@@ -178,7 +178,7 @@ static void test_open_placements(void)
 	wl.iodepth = 1;
 	wl.numjobs = 1;
 	wl.placement = (struct bc_placement){.kind = 1, .n = 1, .idx = {0}};
-	CHECK(bc_target_open(&t, "null", NULL, &wl, false, err, sizeof(err)) == -EINVAL);
+	CHECK(bc_target_open(&t, "null", NULL, &wl, err, sizeof(err)) == -EINVAL);
 	CHECK_MSG(strstr(err, "null: the workload's placement index 0 refused") &&
 		      strstr(err, "\"fdp\" has 0 pids"),
 		  "%s", err);
@@ -187,7 +187,7 @@ static void test_open_placements(void)
 	wl.nstreams = 1;
 	snprintf(wl.streams[0].name, sizeof(wl.streams[0].name), "hot");
 	wl.streams[0].placement = (struct bc_placement){.kind = 1, .n = 2, .idx = {0, 2}};
-	CHECK(bc_target_open(&t, "null", &spec, &wl, false, err, sizeof(err)) == -EINVAL);
+	CHECK(bc_target_open(&t, "null", &spec, &wl, err, sizeof(err)) == -EINVAL);
 	CHECK_MSG(strstr(err, "stream hot's placement index 2 refused") &&
 		      strstr(err, "\"fdp\" has 2 pids"),
 		  "%s", err);

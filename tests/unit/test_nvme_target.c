@@ -13,8 +13,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "bc_profile_check.h"
+#include "bc_workload.h"
 #include "bc_target.h"
+#include "bc_nvme_fdp.h"
 #include "bc_target_nvme.h"
 #include "bc_test.h"
 
@@ -152,7 +153,7 @@ static void test_fdp_refused_off_nvme(void)
 
 	spec.fdp.policy = BC_FDP_FIXED;
 	spec.fdp.npids = 1;
-	CHECK(bc_target_open(&t, "null", &spec, &wl, false, err, sizeof(err)) == -EINVAL);
+	CHECK(bc_target_open(&t, "null", &spec, &wl, err, sizeof(err)) == -EINVAL);
 	CHECK(strstr(err, "ngXnY") != NULL);
 	CHECK(t.fd == -1);
 }
@@ -175,7 +176,7 @@ static void test_open_routes_ng_to_nvme_ops(void)
 		rmdir(dir);
 		return;
 	}
-	ret = bc_target_open(&t, ng, NULL, &wl, true, err, sizeof(err));
+	ret = bc_target_open(&t, ng, NULL, &wl, err, sizeof(err));
 	CHECK_MSG(ret == -ENOTTY && strstr(err, "not an NVMe namespace"), "%d: %s", ret, err);
 	CHECK(t.info.kind == BC_KIND_NVME_CHAR && t.fd == -1 && t.priv == NULL);
 	unlink(ng);
@@ -184,11 +185,18 @@ static void test_open_routes_ng_to_nvme_ops(void)
 
 static void test_ops(void)
 {
-	CHECK(bc_target_nvme_ops.version == BC_TARGET_OPS_VERSION);
-	CHECK(bc_target_nvme_ops.ring_flags == (IORING_SETUP_SQE128 | IORING_SETUP_CQE32));
-	CHECK(bc_target_nvme_ops.nop_full);
-	CHECK(bc_target_file_ops.ring_flags == 0 && bc_target_null_ops.ring_flags == 0);
-	CHECK(bc_target_nvme_ops.control(NULL, 1, NULL) == -ENOTSUP);
+	const struct bc_target_ops *nvme = bc_target_ops_find("nvme");
+	const struct bc_target_ops *file = bc_target_ops_find("file");
+	const struct bc_target_ops *null = bc_target_ops_find("null");
+
+	CHECK(nvme && file && null);
+	CHECK(nvme->version == BC_TARGET_OPS_VERSION);
+	CHECK(nvme->ring_flags == (IORING_SETUP_SQE128 | IORING_SETUP_CQE32));
+	CHECK(nvme->nop_full);
+	CHECK(file->ring_flags == 0 && null->ring_flags == 0);
+	CHECK(nvme->control(NULL, 1, NULL) == -ENOTSUP);
+	CHECK(nvme->kinds == 1u << BC_KIND_NVME_CHAR && !nvme->claims);
+	CHECK((nvme->caps & BC_TCAP_PLACEMENT) && (nvme->caps & BC_TCAP_PASSTHRU));
 }
 
 int main(void)

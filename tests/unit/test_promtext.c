@@ -8,6 +8,8 @@
 
 #include "bc_clock.h"
 #include "bc_counter.h"
+#include "bc_counter_ops.h"
+#include "bc_counter_prom.h"
 #include "bc_promtext.h"
 #include "bc_test.h"
 
@@ -211,8 +213,46 @@ static void test_custom_series(void)
 	cJSON_Delete(node);
 }
 
+/* the source registry: both sources pass registration; another version or a missing call does not
+ */
+static void test_source_registry(void)
+{
+	const struct bc_counter_ops *prom = bc_counter_ops_find("prom-text");
+	const struct bc_counter_ops *promql = bc_counter_ops_find("promql");
+	struct bc_counter_ops bad;
+	struct bc_counter_src src = {0};
+	char err[256] = "";
+
+	CHECK(prom && promql && !bc_counter_ops_find("snmp"));
+	CHECK_MSG(!bc_counter_ops_check(prom, err, sizeof(err)), "%s", err);
+	CHECK_MSG(!bc_counter_ops_check(promql, err, sizeof(err)), "%s", err);
+	bad = *prom;
+	bad.version = BC_COUNTER_OPS_VERSION + 1;
+	CHECK(bc_counter_ops_check(&bad, err, sizeof(err)) == -ENOTSUP);
+	CHECK_MSG(strstr(err, "\"prom-text\"") && strstr(err, "version"), "%s", err);
+	bad = *prom;
+	bad.ctl = NULL;
+	CHECK(bc_counter_ops_check(&bad, err, sizeof(err)) == -ENOTSUP);
+	CHECK_MSG(strstr(err, "\"prom-text\"") && strstr(err, "ctl"), "%s", err);
+	/* a node without "metrics" is not prom-text's: -ENOENT, nothing opened */
+	{
+		struct bc_counter_shared sh = {0};
+		cJSON *node = cJSON_Parse("{\"name\": \"n\"}");
+		struct bc_node_spec spec = {.name = "n", .json = node};
+		struct bc_profile prof = {.nodes = &spec, .nnodes = 1};
+
+		src.ops = prom;
+		src.prof = &prof;
+		src.shared = &sh;
+		CHECK(prom->open(&src, node, err, sizeof(err)) == -ENOENT && !src.priv &&
+		      !sh.key[0]);
+		cJSON_Delete(node);
+	}
+}
+
 int main(void)
 {
+	test_source_registry();
 	test_edge_cases();
 	test_node_exporter_page();
 	test_custom_series();

@@ -95,7 +95,7 @@ static void test_engine(void)
 	vwl[2].iodepth = 4;
 	vwl[2].thinktime_us = 2000;
 	for (i = 0; i < 3; i++)
-		CHECK(bc_target_open(&t[i], "null", NULL, &vwl[i], false, err, sizeof(err)) == 0);
+		CHECK(bc_target_open(&t[i], "null", NULL, &vwl[i], err, sizeof(err)) == 0);
 	if (!jr_run(t, 3, &wl, vwl, SECONDS, &r, err, sizeof(err))) {
 		rd = jr_ios(&r, 0, BC_OP_READ, 0, SECONDS);
 		s_within("rate_iops 5000 over 2 jobs", (double)rd / SECONDS, 5000);

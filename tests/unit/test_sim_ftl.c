@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_nvme_counters.h"
+#include "bc_devcounters.h"
 #include "bc_profile.h"
-#include "bc_profile_check.h"
+#include "bc_workload.h"
 #include "bc_sim_dev.h"
 #include "bc_sim_ftl.h"
 #include "bc_sim_lat.h"
@@ -405,13 +405,13 @@ static void test_target_counters_path(void)
 	spec.fdp.npids = 2;
 	spec.fdp.pids[0] = 0;
 	spec.fdp.pids[1] = 1;
-	ret = bc_target_open(&t, "sim:unit", &spec, &wl, false, err, sizeof(err));
+	ret = bc_target_open(&t, "sim:unit", &spec, &wl, err, sizeof(err));
 	CHECK_MSG(!ret, "%s", err);
 	if (ret)
 		return;
-	CHECK(t.ops == &bc_target_sim_ops && t.info.kind == BC_KIND_SIM &&
+	CHECK(t.ops == bc_target_ops_find("sim") && t.info.kind == BC_KIND_PSEUDO &&
 	      t.info.size_bytes == 256ull << 20 && t.win_end == 256ull << 20);
-	c0 = bc_nvme_counters_sample_all(&t, 1);
+	c0 = bc_devcounters_sample_all(&t, 1);
 	CHECK(c0 && c0->sampled && c0->have_fdp && c0->have_smart && c0->have_sim && !c0->have_ocp);
 	for (i = 0; i < 3 * 65536; i++) {
 		struct bc_io_desc d = {.op = BC_OP_WRITE,
@@ -427,7 +427,7 @@ static void test_target_counters_path(void)
 		written += d.len;
 	}
 	v = cJSON_CreateObject();
-	bc_nvme_counters_end_json(&t, c0, v);
+	bc_devcounters_end_json(&t, c0, v);
 	w = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(v, "nvme"), "waf"),
 				"value");
 	sim = cJSON_GetObjectItem(cJSON_GetObjectItem(v, "nvme"), "sim");
@@ -444,7 +444,7 @@ static void test_target_counters_path(void)
 	cJSON_Delete(v);
 	/* the device outlives the target until the session ends */
 	bc_target_close(&t);
-	CHECK(!bc_target_open(&t, "sim:unit", &spec, &wl, false, err, sizeof(err)));
+	CHECK(!bc_target_open(&t, "sim:unit", &spec, &wl, err, sizeof(err)));
 	CHECK(t.ops && !t.ops->control(&t, BC_TCTL_SIM_COUNTERS, &c1.sim) &&
 	      c1.sim.host_write_bytes == written);
 	bc_target_close(&t);
@@ -452,7 +452,7 @@ static void test_target_counters_path(void)
 	free(c0);
 	/* verify has nothing to check on a device that stores nothing */
 	wl.verify = true;
-	CHECK(bc_target_open(&t, "sim", &spec, &wl, false, err, sizeof(err)) == -EINVAL);
+	CHECK(bc_target_open(&t, "sim", &spec, &wl, err, sizeof(err)) == -EINVAL);
 	CHECK_MSG(strstr(err, "verify") != NULL, "%s", err);
 }
 
@@ -497,7 +497,7 @@ static void test_target_placement(void)
 	spec.fdp.npids = 2;
 	spec.fdp.pids[0] = 1;
 	spec.fdp.pids[1] = 3;
-	ret = bc_target_open(&t, "sim:pl", &spec, &wl, false, err, sizeof(err));
+	ret = bc_target_open(&t, "sim:pl", &spec, &wl, err, sizeof(err));
 	CHECK_MSG(!ret, "%s", err);
 	if (ret)
 		return;
@@ -518,7 +518,7 @@ static void test_target_placement(void)
 	/* no "fdp": every write on RUH 0, whatever the stream says */
 	spec.fdp.policy = BC_FDP_NONE;
 	spec.fdp.npids = 0;
-	ret = bc_target_open(&t, "sim:nofdp", &spec, &wl, false, err, sizeof(err));
+	ret = bc_target_open(&t, "sim:nofdp", &spec, &wl, err, sizeof(err));
 	CHECK_MSG(!ret, "%s", err);
 	if (ret)
 		return;
@@ -580,7 +580,7 @@ static void test_target_concurrent_jobs(void)
 	spec.fdp.policy = BC_FDP_RANDOM;
 	spec.fdp.npids = 2;
 	spec.fdp.pids[1] = 1;
-	ret = bc_target_open(&t, "sim:race", &spec, &wl, false, err, sizeof(err));
+	ret = bc_target_open(&t, "sim:race", &spec, &wl, err, sizeof(err));
 	CHECK_MSG(!ret, "%s", err);
 	if (ret)
 		return;
@@ -655,7 +655,7 @@ static void test_target_latency_sqe(void)
 	spec.sim.lat_program_ns = 200000;
 	spec.sim.lat_erase_ns = 2000000;
 	spec.sim.op = 0.25;
-	ret = bc_target_open(&t, "sim:lat", &spec, &wl, false, err, sizeof(err));
+	ret = bc_target_open(&t, "sim:lat", &spec, &wl, err, sizeof(err));
 	CHECK_MSG(!ret, "%s", err);
 	if (ret)
 		return;

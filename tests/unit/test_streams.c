@@ -438,7 +438,7 @@ static void test_job_regions(void)
 		SKIP("cannot create a temporary file");
 	}
 	close(fd);
-	CHECK(!bc_target_open(&t, path, &spec, &p->steps[0].wl, false, err, sizeof(err)));
+	CHECK(!bc_target_open(&t, path, &spec, &p->steps[0].wl, err, sizeof(err)));
 	if (!t.ops)
 		goto out;
 	CHECK_MSG(!jr_run(&t, 1, &p->steps[0].wl, NULL, 1, &r, err, sizeof(err)), "%s", err);

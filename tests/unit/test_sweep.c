@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_profile.h"
 #include "bc_sweep.h"
 #include "bc_test.h"
 
@@ -119,7 +120,8 @@ static void test_other_params(void)
 	    "{\"name\": \"b\", \"bs\": \"4k/50:64k/50\", \"sweep\": {\"bs\": [\"4k\", 1048576]}},"
 	    "{\"name\": \"r\", \"sweep\": {\"rw\": [\"read\", \"randwrite\"]}},"
 	    "{\"name\": \"c\", \"iodepth\": 8, \"sweep\": {\"curve\": [100, 70, 10]}},"
-	    "{\"name\": \"plain\", \"iodepth\": 4}");
+	    "{\"name\": \"plain\", \"iodepth\": 4},"
+	    "{\"name\": \"m\", \"rw\": \"randrw\", \"sweep\": {\"rwmixread\": [0, 70, 100]}}");
 	struct bc_sweep_state s;
 	struct bc_sweep_point pt;
 	struct bc_sweep_result r = res(1, 1);
@@ -160,6 +162,14 @@ static void test_other_params(void)
 	CHECK(bc_sweep_record(&s, &r) == 0 && !bc_sweep_next(&s, &pt) && !s.stopped);
 	bc_sweep_free(&s);
 
+	/* vdbench's forrdpct: the read share of a mix, point by point */
+	CHECK(bc_sweep_init(&s, p, &p->steps[4]) == 0 && s.npoints == 3 &&
+	      s.param == BC_SWEEP_RWMIXREAD);
+	CHECK(bc_sweep_point(&s, 1, &pt) == 0 && pt.wl.rwmixread == 70 && pt.wl.rw == BC_RW_RANDRW);
+	CHECK(!strcmp(pt.label, "70") && !strcmp(pt.name, "m@rwmixread=70") && pt.value == 70);
+	CHECK(bc_sweep_point(&s, 0, &pt) == 0 && pt.wl.rwmixread == 0);
+	bc_sweep_free(&s);
+
 	/* the resolved profile carries the sweeps and reads back the same */
 	j = bc_profile_to_json(p);
 	CHECK(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "steps"), 2), "sweep"));
@@ -176,8 +186,12 @@ static void test_other_params(void)
 
 static void test_sweep_errors(void)
 {
-	rejects("{\"name\": \"s\", \"sweep\": {\"iodepth\": [1], \"numjobs\": [2]}}", false,
-		"steps[0].sweep: expected exactly one of iodepth, numjobs, bs, rw or curve, got 2");
+	rejects(
+	    "{\"name\": \"s\", \"sweep\": {\"iodepth\": [1], \"numjobs\": [2]}}", false,
+	    "steps[0].sweep: expected exactly one of iodepth, numjobs, bs, rw, rwmixread or curve, "
+	    "got 2");
+	rejects("{\"name\": \"s\", \"rw\": \"randrw\", \"sweep\": {\"rwmixread\": [50, 101]}}",
+		false, "steps[0].sweep.rwmixread[1]:");
 	rejects("{\"name\": \"s\", \"sweep\": {\"iodepth\": [1, 0]}}", false,
 		"steps[0].sweep.iodepth[1]: must be in 1..65536, got 0");
 	rejects("{\"name\": \"s\", \"sweep\": {\"iodepth\": []}}", false,

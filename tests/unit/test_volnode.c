@@ -15,6 +15,7 @@
 #include "bc_agg.h"
 #include "bc_fleet.h"
 #include "bc_results.h"
+#include "bc_nvme_report.h"
 #include "bc_nvme_results.h"
 #include "bc_rebuild.h"
 #include "bc_test.h"

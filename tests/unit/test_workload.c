@@ -132,8 +132,7 @@ static void test_parse(void)
 	if (p) {
 		struct bc_workload vw;
 
-		CHECK(bc_volume_workload(&p->steps[0].wl, &p->volumes[0], &vw, s_err,
-					 sizeof(s_err)) == 0);
+		bc_volume_workload(&p->steps[0].wl, &p->volumes[0], &vw);
 		CHECK(vw.rate_iops == 500 && vw.bs == 8192 && vw.rwmixtrim == 10 &&
 		      vw.rw == BC_RW_RANDRW);
 		CHECK(p->steps[0].wl.rate_iops == 0);
@@ -228,7 +227,7 @@ static void test_proportions(void)
 	wl.nbssplit = 2;
 	wl.bssplit[0] = (struct bc_bssplit){4096, 25};
 	wl.bssplit[1] = (struct bc_bssplit){65536, 75};
-	CHECK(bc_target_open(&t, "null", NULL, &wl, false, s_err, sizeof(s_err)) == 0);
+	CHECK(bc_target_open(&t, "null", NULL, &wl, s_err, sizeof(s_err)) == 0);
 	if (!jr_run(&t, 1, &wl, NULL, 1, &r, s_err, sizeof(s_err))) {
 		const struct bc_volstat *v = &r.total[0];
 		uint64_t ios = 0, bytes = 0;
@@ -356,7 +355,7 @@ static void test_one_pass(void)
 	wl.numjobs = 2;
 	wl.io_size = 1 << 20;
 	wl.runtime_s = 20;
-	CHECK(bc_target_open(&t, "null", NULL, &wl, false, s_err, sizeof(s_err)) == 0);
+	CHECK(bc_target_open(&t, "null", NULL, &wl, s_err, sizeof(s_err)) == 0);
 	if (!jr_run(&t, 1, &wl, NULL, wl.runtime_s, &r, s_err, sizeof(s_err)))
 		CHECK(r.total[0].op[BC_OP_READ].bytes == 1 << 20);
 	jr_free(&r);
@@ -413,7 +412,7 @@ static void test_ring_options(void)
 	struct bc_target t;
 	struct jr_run r;
 
-	CHECK(bc_target_open(&t, "null", NULL, &wl, false, s_err, sizeof(s_err)) == 0);
+	CHECK(bc_target_open(&t, "null", NULL, &wl, s_err, sizeof(s_err)) == 0);
 	wl.batch_submit = 8;
 	wl.batch_complete = 8;
 	if (!jr_run(&t, 1, &wl, NULL, 1, &r, s_err, sizeof(s_err)))

@@ -1,6 +1,6 @@
 /*
- * bc_profile_check.c - the value validators behind bc_profile_parse and
- * bc_workload_from_json. Profiles are typed by hand, so every error names its
+ * bc_check.c - the value validators behind bc_profile_parse and
+ * bc_workload_from_json (bc_check.h). Profiles are typed by hand, so every error names its
  * JSON path and quotes the offending value: the fix should be obvious from the
  * message alone.
  */
@@ -11,17 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_profile_check.h"
+#include "bc_check.h"
 #include "bc_units.h"
-
-/* in enum bc_rw order */
-/* clang-format off */
-const char *const bc_rw_names[] = {"read",	"write",  "randread", "randwrite",
-				   "rw",	"randrw", "trim",     "randtrim"};
-/* clang-format on */
-
-#define S_NRW ((int)(sizeof(bc_rw_names) / sizeof(bc_rw_names[0])))
-_Static_assert(S_NRW == BC_RW_LAST + 1, "bc_rw_names must name every enum bc_rw");
 
 /*
  * JSON numbers are doubles: above 2^53 not every integer exists, so a size
@@ -29,38 +20,6 @@ _Static_assert(S_NRW == BC_RW_LAST + 1, "bc_rw_names must name every enum bc_rw"
  * device this tool will see.
  */
 #define S_SIZE_MAX (1ull << 53)
-
-/*
- * bs is 32-bit in the wire form and every in-flight I/O owns a bs buffer
- * (iodepth x numjobs of them); the block layer splits anything this large.
- */
-#define S_BS_MAX (1u << 30)
-
-const struct bc_workload bc_workload_builtin = {
-    .rw = BC_RW_RANDREAD,
-    .rwmixread = 50,
-    .bs = 4096,
-    .iodepth = 1,
-    .numjobs = 1,
-    .direct = true,
-    .ramp_s = 0,
-    .runtime_s = 10,
-    .batch_submit = 1,
-    .batch_complete = 1,
-    .sqpoll_cpu = -1,
-};
-
-/* clang-format off */
-const char *const bc_workload_keys[] = {
-    "rw", "rwmixread", "bs", "iodepth", "numjobs", "direct", "ramp", "runtime",
-    /* bc_workload.c */
-    "rwmixtrim", "blockalign", "random_distribution", "iodepth_batch_submit",
-    "iodepth_batch_complete", "cpus_allowed", "cpus_allowed_policy", "rate_iops", "rate_bw",
-    "size_based", "io_size", "thinktime", "verify", "sqpoll", "sqpoll_cpu", "hipri",
-    /* bc_streams.c; "streams" last: its streams inherit the keys before it */
-    "placement", "stream_share", "streams", NULL,
-};
-/* clang-format on */
 
 int bc_check_fail(struct bc_check *c, const char *path, const char *fmt, ...)
 {
@@ -110,19 +69,36 @@ static bool s_listed(const char *const *keys, const char *k)
 }
 
 /* cJSON keeps both copies of a repeated key and reads the first: refuse it */
+static int s_repeated(struct bc_check *c, const cJSON *obj, const cJSON *k, const char *path)
+{
+	const cJSON *prev;
+
+	for (prev = obj->child; prev != k; prev = prev->next)
+		if (!strcmp(prev->string, k->string))
+			return bc_check_fail(c, path, "duplicate key");
+	return 0;
+}
+
 int bc_check_keys(struct bc_check *c, const cJSON *obj, const char *base, const char *const *keys)
 {
+	return bc_check_keys_with(c, obj, base, keys, NULL);
+}
+
+int bc_check_keys_with(struct bc_check *c, const cJSON *obj, const char *base,
+		       const char *const *keys, bool (*known)(const char *key))
+{
 	char path[BC_CHECK_PATH_LEN];
-	const cJSON *k, *prev;
+	const cJSON *k;
+	int ret;
 
 	cJSON_ArrayForEach(k, obj)
 	{
 		bc_check_path(path, base, k->string);
-		if (!s_listed(keys, k->string))
+		if (!(keys && s_listed(keys, k->string)) && !(known && known(k->string)))
 			return bc_check_fail(c, path, "unknown key");
-		for (prev = obj->child; prev != k; prev = prev->next)
-			if (!strcmp(prev->string, k->string))
-				return bc_check_fail(c, path, "duplicate key");
+		ret = s_repeated(c, obj, k, path);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -228,8 +204,8 @@ static bool s_is_uint(const cJSON *v)
 	       (double)(uint64_t)v->valuedouble == v->valuedouble;
 }
 
-static int s_get_uint(struct bc_check *c, const char *path, const cJSON *v, uint64_t min,
-		      uint64_t max, uint64_t *out)
+int bc_check_uint(struct bc_check *c, const char *path, const cJSON *v, uint64_t min, uint64_t max,
+		  uint64_t *out)
 {
 	char shown[BC_CHECK_SHOW_LEN];
 
@@ -272,8 +248,8 @@ int bc_check_size(struct bc_check *c, const char *path, const cJSON *v, uint64_t
 }
 
 /* "10s" or integer seconds (only integers in the wire form), stored as whole seconds */
-static int s_get_duration(struct bc_check *c, const char *path, const cJSON *v, uint32_t min_s,
-			  uint32_t *out)
+int bc_check_duration(struct bc_check *c, const char *path, const cJSON *v, uint32_t min_s,
+		      uint32_t *out)
 {
 	char shown[BC_CHECK_SHOW_LEN];
 	uint64_t ms, s;
@@ -307,97 +283,4 @@ static int s_get_duration(struct bc_check *c, const char *path, const cJSON *v, 
 				     bc_check_show(v, shown));
 	*out = (uint32_t)s;
 	return 0;
-}
-
-/* one workload key into wl; ranges from bc_profile.h */
-static int s_workload_key(struct bc_check *c, const char *key, const cJSON *v, const char *path,
-			  struct bc_workload *wl)
-{
-	char shown[BC_CHECK_SHOW_LEN];
-	uint64_t n;
-	int i, ret;
-
-	ret = bc_check_workload_ext(c, key, v, path, wl);
-	if (ret != -ENOENT)
-		return ret;
-	if (!strcmp(key, "rw")) {
-		for (i = 0; i < S_NRW && cJSON_IsString(v); i++) {
-			if (!strcmp(v->valuestring, bc_rw_names[i])) {
-				wl->rw = (enum bc_rw)i;
-				return 0;
-			}
-		}
-		return bc_check_fail(
-		    c, path,
-		    "expected one of read, write, randread, randwrite, rw, randrw, trim, "
-		    "randtrim, got %s",
-		    bc_check_show(v, shown));
-	}
-	if (!strcmp(key, "direct")) {
-		if (!cJSON_IsBool(v))
-			return bc_check_fail(c, path, "expected true or false, got %s",
-					     bc_check_show(v, shown));
-		wl->direct = cJSON_IsTrue(v);
-		return 0;
-	}
-	if (!strcmp(key, "ramp"))
-		return s_get_duration(c, path, v, 0, &wl->ramp_s);
-	if (!strcmp(key, "runtime"))
-		return s_get_duration(c, path, v, 1, &wl->runtime_s);
-	if (!strcmp(key, "bs")) {
-		ret = bc_check_size(c, path, v, &n);
-		if (ret)
-			return ret;
-		if (!n || n % BC_SECTOR || n > S_BS_MAX)
-			return bc_check_fail(c, path,
-					     "must be a multiple of 512 in 512..1g, got %s",
-					     bc_check_show(v, shown));
-		wl->bs = (uint32_t)n;
-		return 0;
-	}
-	if (!strcmp(key, "rwmixread"))
-		ret = s_get_uint(c, path, v, 0, 100, &n);
-	else if (!strcmp(key, "iodepth"))
-		ret = s_get_uint(c, path, v, 1, 65536, &n);
-	else
-		ret = s_get_uint(c, path, v, 1, 1024, &n);
-	if (ret)
-		return ret;
-	if (!strcmp(key, "rwmixread"))
-		wl->rwmixread = (uint32_t)n;
-	else if (!strcmp(key, "iodepth"))
-		wl->iodepth = (uint32_t)n;
-	else
-		wl->numjobs = (uint32_t)n;
-	return 0;
-}
-
-int bc_check_workload_key(struct bc_check *c, const char *key, const cJSON *v, const char *path,
-			  struct bc_workload *wl)
-{
-	return s_workload_key(c, key, v, path, wl);
-}
-
-/* overlay the workload keys present in obj onto wl (strict: all must be present) */
-int bc_check_workload(struct bc_check *c, const cJSON *obj, const char *base,
-		      struct bc_workload *wl)
-{
-	char path[BC_CHECK_PATH_LEN];
-	const cJSON *v;
-	int i, ret;
-
-	for (i = 0; bc_workload_keys[i]; i++) {
-		/*
-		 * The wire form must carry the first 8 keys; the extended ones
-		 * (bc_workload.c) default when absent, so a PREPARE from an older
-		 * coordinator still means what it meant.
-		 */
-		ret =
-		    bc_check_item(c, obj, base, bc_workload_keys[i], c->strict && i < 8, path, &v);
-		if (!ret && v)
-			ret = s_workload_key(c, bc_workload_keys[i], v, path, wl);
-		if (ret)
-			return ret;
-	}
-	return bc_check_workload_rules(c, base, wl);
 }

@@ -1,0 +1,51 @@
+/*
+ * volume.c - a volume path as the session sees it (see bc_volume.h): where
+ * it resolves, whether the profile consents to destroying it, and which of
+ * the PREPARE gate's rules its target asks for.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bc_safety.h"
+#include "bc_target.h"
+#include "bc_volume.h"
+
+int bc_agent_resolve_path(const struct bc_agent *a, const char *path, char *out, size_t len)
+{
+	int n;
+
+	/* a name a target claims ("null", "sim:NAME") has no file behind it */
+	if (path[0] == '/' || bc_target_pseudo(path))
+		n = snprintf(out, len, "%s", path);
+	else
+		n = snprintf(out, len, "%s/%s", a->opts.scratch_dir, path);
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+bool bc_agent_volume_destructive(const struct bc_agent *a, const cJSON *vol, const char *path)
+{
+	const cJSON *p;
+	char r[BC_PATH_MAX];
+
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(vol, "destructive")))
+		return true;
+	cJSON_ArrayForEach(p, a->destructive)
+	{
+		if (cJSON_IsString(p) && !bc_agent_resolve_path(a, p->valuestring, r, sizeof(r)) &&
+		    !strcmp(r, path))
+			return true;
+	}
+	return false;
+}
+
+int bc_agent_volume_gate(const struct bc_agent *a, const char *path, bool writes, bool destructive,
+			 char *err, size_t errlen)
+{
+	unsigned rules = bc_target_safety(path);
+
+	if (!(rules & BC_TSAFE_ALLOWLIST))
+		return 0;
+	return bc_safety_check(a->opts.safety, path, writes && (rules & BC_TSAFE_DEVICE),
+			       destructive, err, errlen);
+}

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "bc_hist.h"
@@ -195,8 +196,9 @@ static inline const uint8_t *s_pair(const uint8_t *q, const uint8_t *end, uint64
  * bench/agg.c): pointers and locals only, the first pair apart so that the
  * loop's one check is "deltas after the first advance".
  */
-long bc_hist_decode_add_idx(struct bc_hist *h, const uint8_t *buf, size_t len, uint16_t *idx,
-			    uint32_t *nidx)
+static inline __attribute__((always_inline)) long s_decode(struct bc_hist *h, const uint8_t *buf,
+							   size_t len, uint16_t *idx,
+							   uint32_t *nidx, const bool with_idx)
 {
 	uint64_t pairs, delta, count, at, p, sum = 0, *bk = h->buckets, old;
 	uint32_t ni = nidx ? *nidx : 0;
@@ -218,7 +220,7 @@ long bc_hist_decode_add_idx(struct bc_hist *h, const uint8_t *buf, size_t len, u
 		old = bk[at];
 		bk[at] = old + count;
 		sum += count;
-		if (idx && count && !old && ni < BC_HIST_BUCKETS)
+		if (with_idx && count && !old && ni < BC_HIST_BUCKETS)
 			idx[ni++] = (uint16_t)at;
 		if (++p == pairs)
 			break;
@@ -235,4 +237,12 @@ out:
 	if (nidx)
 		*nidx = ni;
 	return rc;
+}
+
+long bc_hist_decode_add_idx(struct bc_hist *h, const uint8_t *buf, size_t len, uint16_t *idx,
+			    uint32_t *nidx)
+{
+	/* two copies of the loop, so the one with a list does not test for it per pair */
+	return idx ? s_decode(h, buf, len, idx, nidx, true)
+		   : s_decode(h, buf, len, NULL, nidx, false);
 }

@@ -8,11 +8,15 @@
  * coordinator/agg/agg.c can be judged on a noisy machine: CPU time is counted
  * per thread, not read off a wall clock.
  *
- * usage: bench_agg [-n AGENTS] [-m VOLUMES] [-s SECONDS] [-t WORKERS] [--iops N]
+ * usage: bench_agg [-n AGENTS] [-m VOLUMES] [-s SECONDS] [-t WORKERS] [--iops N] [--digest]
  * Prints per second the wall time from the first record to the close, and
  * the CPU per volume-second; last line "agg_ns_per_volume_second: X".
+ * --digest also prints "agg_digest: X", a hash of every figure the
+ * aggregation made (every entity's rows, window counters and histograms):
+ * a change to the hot path must leave it as it was.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +70,47 @@ static char *s_profile_text(int n, int m, int secs)
 	return t;
 }
 
+/* FNV-1a, 64 bits */
+static uint64_t s_fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t s_digest(const struct bc_agg *g)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	int lvl, i, o;
+	unsigned b;
+
+	for (lvl = 0; lvl < BC_LVL_NR; lvl++)
+		for (i = 0; i < g->nent[lvl]; i++) {
+			const struct bc_entity *e = &g->ent[lvl][i];
+
+			h = s_fnv(h, e->secs, g->seconds * sizeof(*e->secs));
+			for (o = 0; o < BC_OP_NR; o++) {
+				const struct bc_opstat *w = &e->window.op[o], *a = &e->all.op[o];
+				uint64_t c[] = {w->ios,	       w->bytes,
+						w->errors,     w->short_ios,
+						w->lat_sum_ns, w->lat_min_ns,
+						w->lat_max_ns, (uint64_t)w->first_errno,
+						w->hist.count, a->ios,
+						a->bytes,      a->lat_sum_ns};
+
+				h = s_fnv(h, c, sizeof(c));
+				for (b = 0; b < BC_HIST_BUCKETS && w->hist.count; b++)
+					if (w->hist.buckets[b]) {
+						h = s_fnv(h, &b, sizeof(b));
+						h = s_fnv(h, &w->hist.buckets[b], 8);
+					}
+			}
+		}
+	return h;
+}
+
 static int s_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -76,7 +121,9 @@ static int s_cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {{"iops", required_argument, NULL, 'i'},
+					      {"digest", no_argument, NULL, 'd'},
 					      {NULL, 0, NULL, 0}};
+	bool digest = false;
 	int n = 1000, m = 16, secs = 20, threads = 2, c, i, rc = 1;
 	uint64_t iops = 2000, cpu0, cpu1, *wall = NULL;
 	struct bc_synth_payload pool[S_POOL] = {0};
@@ -105,9 +152,12 @@ int main(int argc, char **argv)
 		case 'i':
 			iops = strtoull(optarg, NULL, 10);
 			break;
+		case 'd':
+			digest = true;
+			break;
 		default:
 			fprintf(stderr, "usage: bench_agg [-n AGENTS] [-m VOLUMES] [-s SECONDS] "
-					"[-t WORKERS] [--iops N]\n");
+					"[-t WORKERS] [--iops N] [--digest]\n");
 			return 2;
 		}
 	}
@@ -173,6 +223,8 @@ int main(int argc, char **argv)
 	printf("wall per second (first record to close): p50 %.1f ms, max %.1f ms\n",
 	       (double)wall[secs / 2] / 1e6, (double)wall[secs - 1] / 1e6);
 	printf("cpu per second: %.1f ms\n", (double)(cpu1 - cpu0) / 1e6 / secs);
+	if (digest)
+		printf("agg_digest: %016llx\n", (unsigned long long)s_digest(&g));
 	printf("agg_ns_per_volume_second: %.0f\n", (double)(cpu1 - cpu0) / ((double)n * m * secs));
 	rc = 0;
 out:

@@ -246,6 +246,9 @@ int bc_stats_decode_touch(const uint8_t *buf, size_t len, struct bc_stats_hdr *h
 			e = (int32_t)((int64_t)(ze >> 1) ^ -(int64_t)(ze & 1));
 			if (!d->first_errno)
 				d->first_errno = e;
+			/* one decode into an empty list appends ascending indexes */
+			if (touch && touch[vi].n[o])
+				touch[vi].unsorted |= 1u << o;
 			n = bc_hist_decode_add_idx(&d->hist, r.p + r.off, r.len - r.off,
 						   touch ? touch[vi].idx[o] : NULL,
 						   touch ? &touch[vi].n[o] : NULL);

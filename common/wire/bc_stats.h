@@ -123,6 +123,12 @@ int bc_stats_decode_hdr(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr
  */
 struct bc_stats_touch {
 	uint32_t n[BC_OP_NR];
+	/*
+	 * bit o: idx[o] may not be ascending (the list had entries when a
+	 * decode began: the volume came twice, or the caller did not clear
+	 * it); a decode sets bits, only the owner clears them
+	 */
+	uint32_t unsorted;
 	uint16_t idx[BC_OP_NR][BC_HIST_BUCKETS];
 };
 

@@ -347,16 +347,42 @@ static void s_span(const uint16_t *idx, uint32_t n, uint32_t *lo, uint32_t *hi)
 	}
 }
 
-/* add the listed buckets of a volume's (or a record's) ops into *hp */
+/* the ops of t whose lists are ascending (one decode: a scratch volume's), as bits */
+static uint32_t s_sorted(const struct bc_stats_touch *t)
+{
+	return ~t->unsorted & ((1u << BC_OP_NR) - 1);
+}
+
+/*
+ * [*lo, *hi) grown to cover the listed buckets of every op of t; an op
+ * whose list is ascending (its bit in sorted) by the list's two ends
+ */
+static void s_span_touch(const struct bc_stats_touch *t, uint32_t sorted, uint32_t *lo,
+			 uint32_t *hi)
+{
+	int o;
+
+	for (o = 0; o < BC_OP_NR; o++) {
+		if (!t->n[o])
+			continue;
+		if (!(sorted & (1u << o))) {
+			s_span(t->idx[o], t->n[o], lo, hi);
+			continue;
+		}
+		*lo = t->idx[o][0] < *lo ? t->idx[o][0] : *lo;
+		*hi = t->idx[o][t->n[o] - 1] >= *hi ? t->idx[o][t->n[o] - 1] + 1u : *hi;
+	}
+}
+
+/* add the listed buckets of a volume's (or a record's) ops into *hp; sorted: s_span_touch */
 static int s_rhist_add(struct bc_rhist **freel, struct bc_rhist **hp, const struct bc_volstat *v,
-		       const struct bc_stats_touch *t)
+		       const struct bc_stats_touch *t, uint32_t sorted)
 {
 	struct bc_rhist *h;
 	uint32_t i, lo = BC_HIST_BUCKETS, hi = 0;
 	int o;
 
-	for (o = 0; o < BC_OP_NR; o++)
-		s_span(t->idx[o], t->n[o], &lo, &hi);
+	s_span_touch(t, sorted, &lo, &hi);
 	if (lo >= hi)
 		return 0;
 	if (s_rhist_cover(freel, hp, lo, hi))
@@ -409,17 +435,17 @@ static const uint64_t s_zeros[BC_HIST_BUCKETS];
  */
 #define S_BLOCK 16
 
-static void s_row_pcts(struct bc_secrow *row, uint64_t count, const uint64_t *const *ops,
-		       uint32_t base, uint32_t n)
+/* the ranks of the row's five percentiles among count samples; the row's percentiles zeroed */
+static void s_row_ranks(struct bc_secrow *row, uint64_t count, uint64_t rank[5], uint64_t *out[5])
 {
 	static const double pcts[] = {50, 90, 99, 99.9, 99.99};
-	uint64_t *out[] = {&row->p50_ns, &row->p90_ns, &row->p99_ns, &row->p999_ns, &row->p9999_ns};
-	const uint64_t *a = ops[0] ? ops[0] : s_zeros, *b = ops[1] ? ops[1] : s_zeros;
-	const uint64_t *c = ops[2] ? ops[2] : s_zeros;
-	uint64_t rank[5], seen = 0;
-	uint32_t i, j, p = 0;
-	bool top = false;
+	int i;
 
+	out[0] = &row->p50_ns;
+	out[1] = &row->p90_ns;
+	out[2] = &row->p99_ns;
+	out[3] = &row->p999_ns;
+	out[4] = &row->p9999_ns;
 	for (i = 0; i < 5; i++) {
 		double want = pcts[i] / 100.0 * (double)count;
 
@@ -432,6 +458,19 @@ static void s_row_pcts(struct bc_secrow *row, uint64_t count, const uint64_t *co
 		*out[i] = 0;
 	}
 	row->max_ns = 0;
+}
+
+static void s_row_pcts(struct bc_secrow *row, uint64_t count, const uint64_t *const *ops,
+		       uint32_t base, uint32_t n)
+{
+	uint64_t *out[5];
+	const uint64_t *a = ops[0] ? ops[0] : s_zeros, *b = ops[1] ? ops[1] : s_zeros;
+	const uint64_t *c = ops[2] ? ops[2] : s_zeros;
+	uint64_t rank[5], seen = 0;
+	uint32_t i, j, p = 0;
+	bool top = false;
+
+	s_row_ranks(row, count, rank, out);
 	if (!count)
 		return;
 	/* the maximum: the last non-empty bucket */
@@ -464,17 +503,83 @@ static void s_row_pcts(struct bc_secrow *row, uint64_t count, const uint64_t *co
 		*out[p] = row->max_ns;
 }
 
-/* a second's percentiles from a dense volstat whose non-empty buckets are listed in t */
+/*
+ * s_row_pcts when one or two ops have buckets and their lists are
+ * ascending (a volume's record): the same ranks over the non-empty buckets
+ * alone, the two lists merged by index, instead of every bucket of their
+ * range times three ops (bench/agg.c: the largest cost of a volume-second).
+ * false: not that case, nothing done.
+ */
+static bool s_row_walk(struct bc_secrow *row, const struct bc_volstat *v,
+		       const struct bc_stats_touch *t, uint32_t sorted)
+{
+	const uint16_t *x = NULL, *y = NULL;
+	const uint64_t *xb = NULL, *yb = NULL;
+	uint32_t i = 0, j = 0, nx = 0, ny = 0;
+	uint64_t *out[5], rank[5], count = 0, seen = 0;
+	unsigned top, p = 0, b;
+	int o;
+
+	for (o = 0; o < BC_OP_NR; o++) {
+		count += v->op[o].hist.count;
+		if (!t->n[o])
+			continue;
+		if (!(sorted & (1u << o)) || (x && y))
+			return false;
+		if (!x) {
+			x = t->idx[o];
+			xb = v->op[o].hist.buckets;
+			nx = t->n[o];
+		} else {
+			y = t->idx[o];
+			yb = v->op[o].hist.buckets;
+			ny = t->n[o];
+		}
+	}
+	s_row_ranks(row, count, rank, out);
+	if (!count || !x)
+		return true;
+	top = x[nx - 1];
+	if (y && y[ny - 1] > top)
+		top = y[ny - 1];
+	row->max_ns = bc_hist_bucket_mid(top);
+	while (p < 5) {
+		if (i < nx && (j >= ny || x[i] <= y[j])) {
+			b = x[i];
+			seen += xb[x[i++]];
+			if (j < ny && y[j] == b)
+				seen += yb[y[j++]];
+		} else if (j < ny) {
+			b = y[j];
+			seen += yb[y[j++]];
+		} else {
+			break;
+		}
+		if (seen < rank[p])
+			continue;
+		for (; p < 5 && seen >= rank[p]; p++)
+			*out[p] = bc_hist_bucket_mid(b);
+	}
+	for (; p < 5; p++)
+		*out[p] = row->max_ns;
+	return true;
+}
+
+/*
+ * a second's percentiles from a dense volstat whose non-empty buckets are
+ * listed in t (sorted: the ops whose lists are ascending, s_span_touch)
+ */
 static void s_row_from_listed(struct bc_secrow *row, const struct bc_volstat *v,
-			      const struct bc_stats_touch *t)
+			      const struct bc_stats_touch *t, uint32_t sorted)
 {
 	const uint64_t *ops[BC_OP_NR];
 	uint32_t lo = BC_HIST_BUCKETS, hi = 0;
 	uint64_t count = 0;
 	int o;
 
-	for (o = 0; o < BC_OP_NR; o++)
-		s_span(t->idx[o], t->n[o], &lo, &hi);
+	if (sorted && s_row_walk(row, v, t, sorted))
+		return;
+	s_span_touch(t, sorted, &lo, &hi);
 	for (o = 0; o < BC_OP_NR; o++) {
 		ops[o] = t->n[o] && lo < hi ? &v->op[o].hist.buckets[lo] : NULL;
 		count += v->op[o].hist.count;
@@ -552,13 +657,15 @@ static void s_listed_clear(struct bc_volstat *v, struct bc_stats_touch *t)
 
 	for (o = 0; o < BC_OP_NR; o++) {
 		struct bc_opstat *s = &v->op[o];
+		const uint16_t *x = t->idx[o];
 
 		for (j = 0; j < t->n[o]; j++)
-			s->hist.buckets[t->idx[o][j]] = 0;
+			s->hist.buckets[x[j]] = 0;
 		t->n[o] = 0;
 		s->hist.count = 0;
 		bc_opstat_reset(s);
 	}
+	t->unsorted = 0;
 	v->verify_errors = 0;
 }
 
@@ -569,6 +676,7 @@ static void s_scratch_index(struct bc_agg *g, int i)
 	unsigned b;
 	int o;
 
+	t->unsorted = 0; /* made in ascending order */
 	for (o = 0; o < BC_OP_NR; o++) {
 		const struct bc_hist *h = &g->scratch[i].op[o].hist;
 
@@ -581,10 +689,11 @@ static void s_scratch_index(struct bc_agg *g, int i)
 
 /* a node or the total: histograms into its open second, or straight into the window when late */
 static int s_merged_add(struct bc_agg_lane *l, struct bc_entity *e, uint32_t k, uint32_t ri,
-			bool open, const struct bc_volstat *v, const struct bc_stats_touch *t)
+			bool open, const struct bc_volstat *v, const struct bc_stats_touch *t,
+			uint32_t sorted)
 {
 	if (open)
-		return s_rhist_add(l->rh_free, &e->sec_hist[ri], v, t);
+		return s_rhist_add(l->rh_free, &e->sec_hist[ri], v, t, sorted);
 	s_window_listed(e, l->g, k, v, t);
 	return 0;
 }
@@ -615,8 +724,7 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 	struct bc_rhist *h;
 	int o;
 
-	for (o = 0; o < BC_OP_NR; o++)
-		s_span(t->idx[o], t->n[o], &lo, &hi);
+	s_span_touch(t, s_sorted(t), &lo, &hi);
 	if (lo >= hi)
 		return 0;
 	if (s_rhist_cover(l->rh_free, ne_h, lo, hi))
@@ -676,7 +784,7 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 
 		/* a volume: its own second from this record alone */
 		if (s_entity_counters(ve, g, k, k, v, true, NULL, 0))
-			s_row_from_listed(&ve->secs[k], v, t);
+			s_row_from_listed(&ve->secs[k], v, t, s_sorted(t));
 		/* the agent: the first record of second k, decided on its first volume */
 		open = s_entity_counters(agent, g, k, k, v, i == 0, NULL, 0);
 		if (i == 0)
@@ -694,7 +802,7 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 		/* the rest: the volume's window, its node's second or window, the record's sum */
 		s_window_listed(ve, g, k, v, t);
 		if (ne)
-			rc = s_merged_add(l, ne, k, mk, open, v, t);
+			rc = s_merged_add(l, ne, k, mk, open, v, t, s_sorted(t));
 		if (k >= g->seconds)
 			continue;
 		for (o = 0; o < BC_OP_NR; o++)
@@ -703,10 +811,10 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 	}
 	if (k < g->seconds) {
 		if (agent_open)
-			s_row_from_listed(&agent->secs[k], l->asum, l->atouch);
+			s_row_from_listed(&agent->secs[k], l->asum, l->atouch, 0);
 		s_window_listed(agent, g, k, l->asum, l->atouch);
 		if (!rc)
-			rc = s_merged_add(l, total, k, mk, total_open, l->asum, l->atouch);
+			rc = s_merged_add(l, total, k, mk, total_open, l->asum, l->atouch, 0);
 		s_listed_clear(l->asum, l->atouch);
 		/* a worker lane's records are counted by the main thread as they arrive */
 		if (!l->part[BC_LVL_TOTAL]) {

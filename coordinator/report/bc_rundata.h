@@ -39,6 +39,12 @@ struct bc_report {
 	 * series there, and where bc_report_series last found one (report.c)
 	 */
 	struct bc_report_secf *secf;
+	/*
+	 * report.html lists a step's volumes / client hosts whole up to this
+	 * many, summarises them above (0: BC_RANK_FULL_VOLUMES / _AGENTS,
+	 * bc_rank.h); tests lower them
+	 */
+	int full_volumes, full_agents;
 };
 
 /*

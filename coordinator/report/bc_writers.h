@@ -15,6 +15,12 @@ int bc_report_md(const struct bc_report *r, FILE *f);
 int bc_report_html(const struct bc_report *r, FILE *f);
 int bc_report_csv(const struct bc_report *r, FILE *f);
 int bc_report_fio(const struct bc_report *r, FILE *f);
+/*
+ * volumes.html / volumes.csv: every entity of every step with its window
+ * figures, listed whole (report.html summarises levels too large for it)
+ */
+int bc_report_volumes_html(const struct bc_report *r, FILE *f);
+int bc_report_volumes_csv(const struct bc_report *r, FILE *f);
 /* runs of several steps: one fio JSON per step under r->dir/fio/ in bench-fio's layout */
 int bc_report_fio_points(const struct bc_report *r);
 

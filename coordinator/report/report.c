@@ -100,6 +100,8 @@ static int s_write_all(const char *dir, cJSON *run, bool vdbench)
 	} outs[] = {
 	    {"summary.md", bc_report_md},
 	    {"report.html", bc_report_html},
+	    {"volumes.html", bc_report_volumes_html},
+	    {"volumes.csv", bc_report_volumes_csv},
 	    {"timeseries.csv", bc_report_csv},
 	    {"fio.json", bc_report_fio},
 	};

@@ -1,13 +1,17 @@
 /*
  * report_csv.c - timeseries.csv: one row per second per entity (total,
  * client host, storage node, volume) of every step, from the columnar
- * series in run.json. RFC 4180: CRLF line ends, a header row, fields quoted
+ * series in run.json; volumes.csv: one row per entity per step with its
+ * window figures. RFC 4180: CRLF line ends, a header row, fields quoted
  * only when they hold a comma, quote or line break - so spreadsheet and
  * pandas read it as is.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
 
 #include "bc_fmt.h"
+#include "bc_json.h"
 #include "bc_rjson.h"
 #include "bc_rundata.h"
 #include "bc_writers.h"
@@ -68,6 +72,77 @@ int bc_report_csv(const struct bc_report *r, FILE *f)
 		for (lvl = 1; lvl < 4; lvl++)
 			cJSON_ArrayForEach(e, bc_rj(st, bc_report_levels[lvl].key))
 			    s_entity(r, f, st, bc_report_levels[lvl].label, e);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* the window figures of volumes.csv, after step, level, entity, agent, node */
+static const struct {
+	const char *col;
+	const char *k1, *k2; /* run.json path in the entity */
+	bool count;	     /* an exact integer (bytes pass 2^53 in long runs) */
+} s_fig_cols[] = {
+    {"ios", "ios", NULL, true},
+    {"bytes", "bytes", NULL, true},
+    {"seconds", "seconds", NULL, true},
+    {"iops", "iops", NULL, false},
+    {"mbps", "mbps", NULL, false},
+    {"read_pct", "read_pct", NULL, false},
+    {"lat_mean_us", "lat_us", "mean", false},
+    {"lat_p50_us", "lat_us", "p50", false},
+    {"lat_p90_us", "lat_us", "p90", false},
+    {"lat_p99_us", "lat_us", "p99", false},
+    {"lat_p99.9_us", "lat_us", "p99.9", false},
+    {"lat_max_us", "lat_us", "max", false},
+    {"errors", "errors", NULL, true},
+    {"short", "short", NULL, true},
+};
+#define S_NFIG (sizeof(s_fig_cols) / sizeof(s_fig_cols[0]))
+
+static void s_fig_row(FILE *f, const cJSON *st, const char *level, const cJSON *e)
+{
+	char num[64];
+	size_t c;
+
+	bc_csv_puts(f, bc_rj_str("", st, "name"));
+	fprintf(f, ",%s,", level);
+	bc_csv_puts(f, bc_rj_str("", e, "name"));
+	fputc(',', f);
+	bc_csv_puts(f, bc_rj_str("", e, "agent"));
+	fputc(',', f);
+	bc_csv_puts(f, bc_rj_str("", e, "node"));
+	for (c = 0; c < S_NFIG; c++) {
+		const cJSON *v = s_fig_cols[c].k2 ? bc_rj(e, s_fig_cols[c].k1, s_fig_cols[c].k2)
+						  : bc_rj(e, s_fig_cols[c].k1);
+
+		/* a null figure stays empty */
+		if (!cJSON_IsNumber(v))
+			fputc(',', f);
+		else if (s_fig_cols[c].count)
+			fprintf(f, ",%" PRIu64, bc_json_u64_of(v));
+		else
+			fprintf(f, ",%s", bc_fmt_num(v->valuedouble, num, sizeof(num)));
+	}
+	fputs("\r\n", f);
+}
+
+int bc_report_volumes_csv(const struct bc_report *r, FILE *f)
+{
+	const cJSON *st, *e;
+	size_t c;
+	int lvl;
+
+	fputs("step,level,entity,agent,node", f);
+	for (c = 0; c < S_NFIG; c++)
+		fprintf(f, ",%s", s_fig_cols[c].col);
+	fputs("\r\n", f);
+	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
+	{
+		if (bc_rj(st, "total"))
+			s_fig_row(f, st, "total", bc_rj(st, "total"));
+		for (lvl = 1; lvl < 4; lvl++)
+			cJSON_ArrayForEach(e, bc_rj(st, bc_report_levels[lvl].key))
+			    s_fig_row(f, st, bc_report_levels[lvl].label, e);
 	}
 	return ferror(f) ? -EIO : 0;
 }

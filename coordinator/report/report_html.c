@@ -5,7 +5,10 @@
  * for the total, each client host and each storage node - one colour per
  * entity throughout, the ramp shaded. Sweep curves, node egress against link
  * rate and WAF appear only when run.json holds them. Every text from the run
- * (names, paths, messages) is escaped.
+ * (names, paths, messages) is escaped. A step with more volumes or client
+ * hosts than report.html can list and still open quickly (bc_rank.h) shows
+ * those levels summarised - top and bottom by IOPS and p99, quantiles and
+ * histograms - and volumes.html (bc_report_volumes_html) lists them whole.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,6 +18,7 @@
 #include "bc_fdp_report.h"
 #include "bc_chart.h"
 #include "bc_fmt.h"
+#include "bc_rank.h"
 #include "bc_repeat.h"
 #include "bc_rjson.h"
 #include "bc_rundata.h"
@@ -81,7 +85,7 @@ static void s_swatch(FILE *f, int color)
 	fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>", bc_svg_color(color));
 }
 
-static void s_head(FILE *f, const struct bc_report *r)
+static void s_head(FILE *f, const struct bc_report *r, const char *what, const char *css)
 {
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -89,7 +93,7 @@ static void s_head(FILE *f, const struct bc_report *r)
 		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		   "<link rel=\"icon\" href=\"data:,\">\n<title>bench-coord: ");
 	s_esc(f, bc_rj_str("run", r->run, "profile"));
-	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n", s_css);
+	fprintf(f, "%s</title>\n<style>%s%s</style>\n</head>\n<body>\n<main>\n", what, s_css, css);
 }
 
 static void s_header(FILE *f, const struct bc_report *r)
@@ -176,11 +180,36 @@ static void s_overview(FILE *f, const cJSON *steps)
 	fprintf(f, "</table>\n");
 }
 
-static void s_environment(FILE *f, const struct bc_report *r)
+/* the level lvl (1 agents, 3 volumes) of a step with n entities is listed whole in report.html */
+static bool s_whole(const struct bc_report *r, int lvl, int n)
+{
+	int lim = lvl == 1 ? (r->full_agents ? r->full_agents : BC_RANK_FULL_AGENTS)
+			   : (r->full_volumes ? r->full_volumes : BC_RANK_FULL_VOLUMES);
+
+	return lvl == 2 || n <= lim;
+}
+
+/* the run is large enough that report.html summarises some level (volumes.html has it all) */
+static bool s_summarised(const struct bc_report *r)
+{
+	return !s_whole(r, 1, cJSON_GetArraySize(bc_rj(r->profile, "agents"))) ||
+	       !s_whole(r, 3, cJSON_GetArraySize(bc_rj(r->profile, "volumes")));
+}
+
+static void s_environment(FILE *f, const struct bc_report *r, bool whole)
 {
 	fprintf(f, "<h2>Environment</h2>\n");
-	bc_table_emit(f, bc_table_agents, r, true, 3);
-	bc_table_emit(f, bc_table_devices, r, true, 3);
+	if (whole || !s_summarised(r)) {
+		bc_table_emit(f, bc_table_agents, r, true, 3);
+		bc_table_emit(f, bc_table_devices, r, true, 3);
+	} else {
+		fprintf(
+		    f,
+		    "<p>%d client hosts and %d volumes: their tables (host facts, the devices "
+		    "opened) are in <a href=\"volumes.html#environment\">volumes.html</a>.</p>\n",
+		    cJSON_GetArraySize(bc_rj(r->run, "agents")),
+		    cJSON_GetArraySize(bc_rj(r->profile, "volumes")));
+	}
 	bc_table_emit(f, bc_table_nvme, r, true, 3);
 	bc_table_emit(f, bc_table_nodes, r, true, 3);
 }
@@ -318,6 +347,59 @@ static void s_total_charts(FILE *f, const cJSON *st, int i)
 }
 
 /*
+ * A level too large for a line each (client hosts above the summary
+ * limit): per second, the lowest, 10th percentile, median, 90th percentile
+ * and highest of the figure across its entities (bc_rank_spread)
+ */
+static void s_spread_chart(FILE *f, const struct bc_report *r, const cJSON *st, int i,
+			   const char *key, int m)
+{
+	static const char *const what[] = {"iops", "mbps", "p99"};
+	static const char *const keys[] = {"iops", "mbps", "lat_p99_us"};
+	static const char *const title[] = {"IOPS", "Bandwidth", "p99 latency"};
+	static const char *const qname[BC_RANK_SPREAD] = {"lowest", "p10", "median", "p90",
+							  "highest"};
+	static const int color[BC_RANK_SPREAD] = {1, 0, -1, 0, 1};
+	const cJSON *ents = bc_rj(st, key);
+	double *y[BC_RANK_SPREAD], scale = 1;
+	int n = (int)bc_rj_num(st, "seconds"), q, k;
+	const char *unit = "";
+	struct s_chart ch;
+	char id[48];
+
+	if (n <= 0 || bc_rank_spread(r, st, ents, keys[m], n, y))
+		return;
+	if (m == 2) {
+		double mx = 0;
+
+		for (k = 0; k < n; k++)
+			mx = isfinite(y[BC_RANK_SPREAD - 1][k]) ? fmax(mx, y[BC_RANK_SPREAD - 1][k])
+								: mx;
+		scale = s_lat_unit(mx, &unit);
+	}
+	snprintf(id, sizeof(id), "%s-%s", what[m], key);
+	s_chart_init(&ch, st, i, id);
+	snprintf(ch.title, sizeof(ch.title), "%s across the %d client hosts, per second", title[m],
+		 cJSON_GetArraySize(ents));
+	if (m == 2)
+		snprintf(ch.ylabel, sizeof(ch.ylabel), "p99 latency (%s)", unit);
+	else
+		snprintf(ch.ylabel, sizeof(ch.ylabel), "%s", m ? "MB/s" : "IOPS");
+	for (q = 0; q < BC_RANK_SPREAD; q++) {
+		struct bc_svg_series *sr = &ch.s[ch.ns++];
+
+		for (k = 0; k < n; k++)
+			y[q][k] *= scale;
+		sr->name = qname[q];
+		sr->y = y[q];
+		sr->n = n;
+		sr->color = color[q];
+		sr->dashed = q == 0 || q == BC_RANK_SPREAD - 1;
+	}
+	s_chart_emit(f, &ch);
+}
+
+/*
  * IOPS, MB/s and p99 with one line per agent (lvl 1) or node (lvl 2); their
  * series from run.json, or from seconds.bin while the run writes it
  * (bc_report_series), read once for the S_MAXS entities the charts show
@@ -345,6 +427,10 @@ static void s_entity_charts(FILE *f, const struct bc_report *r, const cJSON *st,
 	for (m = 0; m < 3; m++) {
 		double scale = 1, mx = 0;
 
+		if (!s_whole(r, lvl, n)) {
+			s_spread_chart(f, r, st, i, key, m);
+			continue;
+		}
 		for (j = 0; m == 2 && j < ne; j++)
 			mx = fmax(mx, s_series_max(ser[j], false, keys[m]));
 		if (m == 2)
@@ -451,30 +537,154 @@ static void s_egress_chart(FILE *f, const cJSON *st, int i)
 	cJSON_Delete(links);
 }
 
-static void s_step_table(FILE *f, const cJSON *st)
+/* one entity's row of a step table; c: its palette colour, -1: none */
+static void s_entity_row(FILE *f, const cJSON *e, int lvl, int c)
+{
+	fprintf(f, "<tr><td class=\"l\">");
+	if (c >= 0)
+		s_swatch(f, c);
+	fprintf(f, "%s ", lvl < 3 ? bc_report_levels[lvl].label : "");
+	s_esc(f, bc_rj_str("?", e, "name"));
+	fprintf(f, "</td>");
+	s_figures(f, e);
+	fprintf(f, "</tr>\n");
+}
+
+/* a summarised level's distribution: quantiles of IOPS and p99 per entity, and their histograms */
+static void s_rank_dist(FILE *f, const struct bc_rank *k, const char *who, int i, int lvl)
+{
+	static const char *const qn[BC_RANK_NQ] = {"min", "p1",	 "p10", "p25", "median",
+						   "p75", "p90", "p99", "max"};
+	const struct bc_rank_fig *d[2] = {&k->iops, &k->p99_ms};
+	static const char *const fig[2] = {"IOPS", "p99 ms"};
+	int j, q, b;
+
+	fprintf(f, "<table><tr><th class=\"l\">per %s</th><th>%ss</th><th>mean</th>", who, who);
+	for (q = 0; q < BC_RANK_NQ; q++)
+		fprintf(f, "<th>%s</th>", qn[q]);
+	fprintf(f, "</tr>\n");
+	for (j = 0; j < 2; j++) {
+		fprintf(f, "<tr><td class=\"l\">%s</td><td>%d</td>", fig[j], d[j]->n);
+		if (!d[j]->n) {
+			fprintf(f, "<td colspan=\"%d\">-</td></tr>\n", BC_RANK_NQ + 1);
+			continue;
+		}
+		s_td_num(f, d[j]->mean, j ? 3 : 1);
+		for (q = 0; q < BC_RANK_NQ; q++)
+			s_td_num(f, d[j]->q[q], j ? 3 : 1);
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n<div class=\"charts\">\n");
+	for (j = 0; j < 2; j++) {
+		char labels[BC_RANK_BINS][32], title[96], xl[64], id[48], yl[48];
+		const char *lp[BC_RANK_BINS];
+		double v[BC_RANK_BINS];
+		struct bc_svg_chart c = {.id = id, .title = title, .x_label = xl};
+
+		if (!d[j]->n)
+			continue;
+		for (b = 0; b < BC_RANK_BINS; b++) {
+			char num[32];
+
+			snprintf(labels[b], sizeof(labels[b]), "%s",
+				 bc_fmt_num(d[j]->edge[b], num, sizeof(num)));
+			lp[b] = labels[b];
+			v[b] = d[j]->bins[b];
+		}
+		snprintf(id, sizeof(id), "s%d-dist-%s-%s", i, j ? "p99" : "iops",
+			 bc_report_levels[lvl].key);
+		snprintf(title, sizeof(title), "%ss by window %s", who, fig[j]);
+		snprintf(xl, sizeof(xl), "%s from (bins %s)", fig[j], d[j]->log ? "log" : "equal");
+		snprintf(yl, sizeof(yl), "%ss", who);
+		c.y_label = yl;
+		fprintf(f, "<figure>");
+		bc_svg_bars(f, &c, lp, v, BC_RANK_BINS);
+		fprintf(f, "</figure>\n");
+	}
+	fprintf(f, "</div>\n");
+}
+
+/* the top and bottom BC_RANK_TOP of a ranked order, as one table */
+static void s_rank_table(FILE *f, const cJSON **order, int n, int lvl, bool p99, const char *title)
+{
+	int j, m = 0;
+
+	/* entities without the figure sort last: the bottom list starts above them */
+	while (m < n && !cJSON_IsNumber(p99 ? bc_rj(order[n - 1 - m], "lat_us", "p99")
+					    : bc_rj(order[n - 1 - m], "iops")))
+		m++;
+	fprintf(f, "<table><tr><th class=\"l\">%s</th>" S_FIG_HEAD "</tr>\n", title);
+	for (j = 0; j < n && j < BC_RANK_TOP; j++)
+		s_entity_row(f, order[j], lvl, -1);
+	if (n - m > 2 * BC_RANK_TOP)
+		fprintf(f,
+			"<tr><td class=\"l muted\" colspan=\"11\">&hellip; %d more &hellip;"
+			"</td></tr>\n",
+			n - m - 2 * BC_RANK_TOP);
+	for (j = n - m - BC_RANK_TOP; j < n - m; j++)
+		if (j >= BC_RANK_TOP)
+			s_entity_row(f, order[j], lvl, -1);
+	fprintf(f, "</table>\n");
+}
+
+/* a level too large to list: its distribution and its extremes, the whole list one click away */
+static void s_level_summary(FILE *f, const cJSON *st, int i, int lvl)
+{
+	const char *who = lvl == 1 ? "client host" : "volume";
+	const char *key = bc_report_levels[lvl].key;
+	struct bc_rank k;
+	char title[96];
+
+	if (bc_rank_make(&k, bc_rj(st, key)))
+		return;
+	fprintf(f,
+		"<h3>%ss: %d, summarised</h3>\n<p class=\"muted\">Too many to list here and "
+		"keep this page quick to open: the distribution of the window's figures per %s, "
+		"the %d highest and lowest. Every %s is in <a href=\"volumes.html#s%d-%s\">"
+		"volumes.html</a> and <a href=\"volumes.csv\">volumes.csv</a>.</p>\n",
+		who, k.n, who, BC_RANK_TOP, who, i, key);
+	s_rank_dist(f, &k, who, i, lvl);
+	snprintf(title, sizeof(title), "by IOPS, highest first");
+	s_rank_table(f, k.by_iops, k.n, lvl, false, title);
+	snprintf(title, sizeof(title), "by p99 latency, highest first");
+	s_rank_table(f, k.by_p99, k.n, lvl, true, title);
+	bc_rank_free(&k);
+}
+
+/* the step's table: every level listed, but for those too large (unless whole) */
+static void s_step_table(FILE *f, const struct bc_report *r, const cJSON *st, int i, bool whole)
 {
 	const cJSON *e;
 	int lvl, c;
+	bool sum[4] = {false};
 
 	fprintf(f, "<table><tr><th class=\"l\"></th>" S_FIG_HEAD "</tr>\n<tr><td class=\"l\">"
 		   "<strong>total</strong></td>");
 	s_figures(f, bc_rj(st, "total"));
 	fprintf(f, "</tr>\n");
 	for (lvl = 1; lvl < 4; lvl++) {
+		int n = cJSON_GetArraySize(bc_rj(st, bc_report_levels[lvl].key));
+
 		c = 0;
+		if (!whole && !s_whole(r, lvl, n)) {
+			sum[lvl] = true;
+			fprintf(f,
+				"<tr><td class=\"l muted\" colspan=\"11\">%d %ss: summarised below"
+				"</td></tr>\n",
+				n, bc_report_levels[lvl].label);
+			continue;
+		}
+		if (whole) /* report.html's summaries link here */
+			fprintf(f, "<tr id=\"s%d-%s\"></tr>\n", i, bc_report_levels[lvl].key);
 		cJSON_ArrayForEach(e, bc_rj(st, bc_report_levels[lvl].key))
 		{
-			fprintf(f, "<tr><td class=\"l\">");
-			if (lvl < 3)
-				s_swatch(f, c++);
-			fprintf(f, "%s ", lvl < 3 ? bc_report_levels[lvl].label : "");
-			s_esc(f, bc_rj_str("?", e, "name"));
-			fprintf(f, "</td>");
-			s_figures(f, e);
-			fprintf(f, "</tr>\n");
+			s_entity_row(f, e, lvl, lvl < 3 ? c++ : -1);
 		}
 	}
 	fprintf(f, "</table>\n");
+	for (lvl = 1; lvl < 4; lvl++)
+		if (sum[lvl])
+			s_level_summary(f, st, i, lvl);
 }
 
 static void s_step_notes(FILE *f, const cJSON *st)
@@ -551,7 +761,7 @@ static void s_step(FILE *f, const struct bc_report *r, const cJSON *st, int i)
 		s_esc(f, bc_rj_str("", st, "error"));
 		fprintf(f, "</p>\n");
 	}
-	s_step_table(f, st);
+	s_step_table(f, r, st, i, false);
 	bc_fdp_html(f, bc_rj(st, "experiment"));
 	fprintf(f, "<div class=\"charts\">\n");
 	if (bc_rj(st, "total", "series"))
@@ -697,8 +907,12 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 	const cJSON *steps = bc_rj(r->run, "steps"), *st;
 	int i = 0;
 
-	s_head(f, r);
+	s_head(f, r, "", "");
 	s_header(f, r);
+	if (s_summarised(r))
+		fprintf(f, "<p>Every volume and client host, with its figures in each step: "
+			   "<a href=\"volumes.html\">volumes.html</a> (a page) and <a "
+			   "href=\"volumes.csv\">volumes.csv</a> (a table).</p>\n");
 	bc_table_emit(f, bc_table_expect, r, true, 2);
 	bc_table_emit(f, bc_table_suspects, r, true, 2);
 	bc_table_emit(f, bc_table_sweep_points, r, true, 2);
@@ -709,7 +923,7 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 	bc_table_emit(f, bc_table_repeats, r, true, 2);
 	bc_table_emit(f, bc_table_series_ci, r, true, 2);
 	bc_table_emit(f, bc_table_rw, r, true, 2);
-	s_environment(f, r);
+	s_environment(f, r, false);
 	cJSON_ArrayForEach(st, steps) s_step(f, r, st, i++);
 	s_waf(f, steps);
 	if (cJSON_GetArraySize(steps))
@@ -717,5 +931,37 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 	fprintf(f, "<p class=\"muted\">Written from run.json by <code>bench-coord report</code>. "
 		   "Charts show every second of each step; the shaded start is the ramp, excluded "
 		   "from the tables.</p>\n</main>\n</body>\n</html>\n");
+	return ferror(f) ? -EIO : 0;
+}
+
+int bc_report_volumes_html(const struct bc_report *r, FILE *f)
+{
+	const cJSON *steps = bc_rj(r->run, "steps"), *st;
+	int i = 0;
+
+	/*
+	 * tables of 17,000 rows as plain tables: the scrolling block the
+	 * report's tables are doubles Chromium's time to lay them out
+	 * (bench/report-open.sh; docs/results.md)
+	 */
+	s_head(f, r, ": every volume and client host", "table{display:table;max-width:none}");
+	fprintf(f, "<h1>");
+	s_esc(f, bc_rj_str("?", r->run, "profile"));
+	fprintf(f, ": every volume and client host</h1>\n<p class=\"muted\">The window figures "
+		   "of each step at every level, listed whole (<a href=\"report.html\">report.html"
+		   "</a> summarises the levels too large for it; <a href=\"volumes.csv\">"
+		   "volumes.csv</a> has the same rows).</p>\n");
+	cJSON_ArrayForEach(st, steps)
+	{
+		fprintf(f, "<h2 id=\"s%d\">Step ", i);
+		s_esc(f, bc_rj_str("?", st, "name"));
+		fprintf(f, " ");
+		s_badge(f, bc_rj_str("?", st, "status"));
+		fprintf(f, "</h2>\n");
+		s_step_table(f, r, st, i++, true);
+	}
+	fprintf(f, "<div id=\"environment\"></div>\n");
+	s_environment(f, r, true);
+	fprintf(f, "</main>\n</body>\n</html>\n");
 	return ferror(f) ? -EIO : 0;
 }

@@ -29,6 +29,7 @@
 #include "bc_rebuild.h"
 #include "bc_reclog.h"
 #include "bc_secfile.h"
+#include "bc_varint.h"
 #include "bc_volnode.h"
 
 struct s_replay {
@@ -50,6 +51,14 @@ struct s_replay {
 	const char *dir;
 	struct bc_reclogr rec; /* records.bin, opened at the first line naming a record */
 	bool rec_open, rec_tried;
+	/*
+	 * bc_rebuild_window: every step's measured window is seconds
+	 * [win_from_s, win_to_s) instead of its ramp to its end
+	 */
+	bool windowed;
+	uint32_t win_from_s, win_to_s;
+	uint8_t *relabel; /* a compact record's body with its second made BC_STATS_DRAIN */
+	size_t relabel_cap;
 };
 
 static char *s_slurp(const char *path, char *err, size_t errlen)
@@ -120,6 +129,67 @@ static double s_num(const cJSON *o, const char *k)
 static uint64_t s_u64(const cJSON *o, const char *k)
 {
 	return bc_json_u64_of(cJSON_GetObjectItemCaseSensitive(o, k));
+}
+
+/*
+ * The window as the step's ramp and runtime: the aggregation's measured
+ * window is [ramp, ramp + runtime), so its figures at every level are the
+ * window's, from the same code as a live run. Clipped to the step's
+ * seconds (a shorter step has a shorter or empty window).
+ */
+static void s_window_step(struct s_replay *r)
+{
+	struct bc_workload *wl = &r->step.wl;
+	uint32_t len = wl->ramp_s + wl->runtime_s;
+	uint32_t from = r->win_from_s < len ? r->win_from_s : len;
+	uint32_t to = r->win_to_s < len ? r->win_to_s : len;
+
+	wl->ramp_s = from;
+	wl->runtime_s = to - from;
+}
+
+/*
+ * A record of a second after the window counts as the drain interval
+ * does: in the all-intervals totals (which the agents' STEP_DONE totals
+ * are checked against), in no second and no window.
+ */
+static bool s_after_window(const struct s_replay *r, uint32_t second)
+{
+	return r->windowed && second != BC_STATS_DRAIN && second >= r->res.agg.seconds;
+}
+
+/*
+ * body[0..*len) with its header's second replaced by BC_STATS_DRAIN (the
+ * header is varints, bc_stats.h: the rest is copied as it is); the copy
+ * in r->relabel, its length in *len. 0 or -errno.
+ */
+static int s_relabel_drain(struct s_replay *r, const uint8_t *body, size_t *len)
+{
+	uint64_t v[4];
+	size_t off = 1, n, out = 1, need;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		n = off < *len ? bc_varint_get(body + off, *len - off, &v[i]) : 0;
+		if (!n)
+			return -EBADMSG;
+		off += n;
+	}
+	v[1] = BC_STATS_DRAIN;
+	need = 1 + 4 * 10 + (*len - off);
+	if (need > r->relabel_cap) {
+		free(r->relabel);
+		r->relabel = malloc(need);
+		r->relabel_cap = r->relabel ? need : 0;
+		if (!r->relabel)
+			return -ENOMEM;
+	}
+	r->relabel[0] = body[0];
+	for (i = 0; i < 4; i++)
+		out += bc_varint_put(r->relabel + out, need - out, v[i]);
+	memcpy(r->relabel + out, body + off, *len - off);
+	*len = out + (*len - off);
+	return 0;
 }
 
 /*
@@ -203,6 +273,8 @@ static int s_step_start(struct s_replay *r, const cJSON *ev)
 					  &r->step.wl, e, sizeof(e)))
 			return -EINVAL;
 	}
+	if (r->windowed)
+		s_window_step(r);
 	r->res.step = &r->step;
 	r->res.status = "running";
 	r->res.out = calloc((size_t)r->prof->nagents + 1, sizeof(bool));
@@ -269,10 +341,26 @@ static int s_op(struct bc_opstat *s, const cJSON *js)
 	return 0;
 }
 
+/*
+ * a STATS body as the agent sent it (compact or records.bin), added as live;
+ * with a window, a record of a second after it counts like the drain's
+ */
+static int s_add_body(struct s_replay *r, struct bc_conn *c, const uint8_t *body, size_t len)
+{
+	struct bc_stats_hdr h;
+
+	if (r->windowed && !bc_stats_decode_hdr(body, len, &h) && s_after_window(r, h.second)) {
+		size_t rl = len;
+		int rc = s_relabel_drain(r, body, &rl);
+
+		return rc ? rc : bc_agg_add(&r->res.agg, c, r->relabel, rl, &h);
+	}
+	return bc_agg_add(&r->res.agg, c, body, len, &h);
+}
+
 /* a compact "stats" event: the STATS body as the agent sent it, added as live */
 static int s_stats_compact(struct s_replay *r, struct bc_conn *c, const char *b64)
 {
-	struct bc_stats_hdr h;
 	size_t n = strlen(b64);
 	long len;
 
@@ -288,7 +376,7 @@ static int s_stats_compact(struct s_replay *r, struct bc_conn *c, const char *b6
 	len = bc_base64_decode(r->body, b64, n);
 	if (len < 0)
 		return (int)len;
-	return bc_agg_add(&r->res.agg, c, r->body, (size_t)len, &h);
+	return s_add_body(r, c, r->body, (size_t)len);
 }
 
 /*
@@ -298,7 +386,6 @@ static int s_stats_compact(struct s_replay *r, struct bc_conn *c, const char *b6
  */
 static int s_stats_rec(struct s_replay *r, struct bc_conn *c, const cJSON *off)
 {
-	struct bc_stats_hdr h = {0};
 	struct bc_reclog_rec rec;
 	int rc;
 
@@ -316,7 +403,7 @@ static int s_stats_rec(struct s_replay *r, struct bc_conn *c, const cJSON *off)
 		rc = -EBADMSG;
 	if (rc)
 		return rc;
-	return bc_agg_add(&r->res.agg, c, rec.body, rec.len, &h);
+	return s_add_body(r, c, rec.body, rec.len);
 }
 
 static int s_stats(struct s_replay *r, const cJSON *ev)
@@ -338,6 +425,8 @@ static int s_stats(struct s_replay *r, const cJSON *ev)
 	for (i = 0; i < c->nvols; i++)
 		bc_volstat_reset(&g->scratch[i]);
 	h.second = sec < 0 ? BC_STATS_DRAIN : (uint32_t)sec;
+	if (s_after_window(r, h.second))
+		h.second = BC_STATS_DRAIN;
 	h.flags = (uint32_t)s_num(ev, "flags");
 	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(ev, "volumes"))
 	{
@@ -376,7 +465,7 @@ static void s_host(struct s_replay *r, const cJSON *ev)
 	const char *agent = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent"));
 	cJSON *arr, *smp;
 
-	if (!agent)
+	if (!agent || (r->windowed && s_num(ev, "second") >= r->res.agg.seconds))
 		return;
 	if (!r->res.hosts)
 		r->res.hosts = cJSON_CreateObject();
@@ -424,6 +513,9 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		cJSON_Delete(r->res.node_counters);
 		r->res.node_counters =
 		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "nodes"), 1);
+	} else if ((!strcmp(type, "analysis") || !strcmp(type, "sweep")) && r->windowed) {
+		/* made from the points' whole windows: they would contradict this window's */
+		return 0;
 	} else if (!strcmp(type, "analysis") && r->in_step) {
 		cJSON_Delete(r->res.analysis);
 		r->res.analysis =
@@ -478,10 +570,15 @@ static int s_event(struct s_replay *r, cJSON *ev)
 	return 0;
 }
 
-int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
+/*
+ * The replay of dir/events.jsonl into out/run.json and out/seconds.bin;
+ * r comes with its window set (or not), everything else zero.
+ */
+static int s_rebuild(struct s_replay *rp, const char *dir, const char *out, char *err,
+		     size_t errlen)
 {
 	char path[BC_PATH_MAX + 32], secf[BC_PATH_MAX + 32] = "", *text = NULL, *line = NULL;
-	struct s_replay r = {0};
+	struct s_replay r = *rp;
 	size_t cap = 0;
 	long bad = 0;
 	FILE *f = NULL;
@@ -507,10 +604,21 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 	cJSON_AddStringToObject(r.run, "profile", r.prof->name);
 	cJSON_AddStringToObject(r.run, "status", "incomplete");
 	cJSON_AddStringToObject(r.run, "rebuilt_from", "events.jsonl");
+	if (r.windowed) {
+		cJSON *w = cJSON_AddObjectToObject(r.run, "window");
+
+		/* seconds [from, to) of every step, as `report --window` was asked */
+		cJSON_AddNumberToObject(w, "from_second", r.win_from_s);
+		if (r.win_to_s == UINT32_MAX) /* "A-": to each step's end */
+			cJSON_AddNullToObject(w, "to_second");
+		else
+			cJSON_AddNumberToObject(w, "to_second", r.win_to_s);
+		cJSON_AddStringToObject(w, "run_dir", dir);
+	}
 	cJSON_AddItemToObject(r.run, "agents", cJSON_CreateArray());
 	r.steps = cJSON_AddArrayToObject(r.run, "steps");
 	/* seconds.bin beside the old one until run.json is written from it */
-	snprintf(secf, sizeof(secf), "%s/%s.tmp", dir, BC_SECF_NAME);
+	snprintf(secf, sizeof(secf), "%s/%s.tmp", out, BC_SECF_NAME);
 	rc = bc_secw_open(&r.secw, secf, err, errlen);
 	if (rc)
 		goto out;
@@ -534,15 +642,15 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 	cJSON_AddNumberToObject(r.run, "events_skipped", (double)bad);
 	rc = bc_secw_close(r.secw);
 	r.secw = NULL;
-	snprintf(path, sizeof(path), "%s/%s", dir, BC_SECF_NAME);
+	snprintf(path, sizeof(path), "%s/%s", out, BC_SECF_NAME);
 	if (rc || rename(secf, path)) {
 		rc = rc ? rc : -errno;
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
 		goto out;
 	}
-	rc = bc_runjson_write(dir, r.run, path);
+	rc = bc_runjson_write(out, r.run, path);
 	if (rc)
-		snprintf(err, errlen, "cannot write '%s/run.json': %s", dir, strerror(-rc));
+		snprintf(err, errlen, "cannot write '%s/run.json': %s", out, strerror(-rc));
 out:
 	if (f)
 		fclose(f);
@@ -560,10 +668,31 @@ out:
 	free(r.body);
 	if (r.rec_open)
 		bc_reclogr_close(&r.rec);
+	free(r.relabel);
 	free(r.volnode);
 	cJSON_Delete(r.sweep);
 	free(r.lost);
 	cJSON_Delete(r.run);
 	bc_profile_destroy(&r.prof);
 	return rc;
+}
+
+int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
+{
+	struct s_replay r = {0};
+
+	return s_rebuild(&r, dir, dir, err, errlen);
+}
+
+int bc_rebuild_window(const char *dir, const char *out, uint32_t from_s, uint32_t to_s, char *err,
+		      size_t errlen)
+{
+	struct s_replay r = {.windowed = true, .win_from_s = from_s, .win_to_s = to_s};
+
+	if (from_s >= to_s) {
+		snprintf(err, errlen, "window %u-%u: the end must be after the start", from_s,
+			 to_s);
+		return -EINVAL;
+	}
+	return s_rebuild(&r, dir, out, err, errlen);
 }

@@ -197,6 +197,54 @@ static void test_html(const struct bc_report *r)
 	free(h);
 }
 
+/*
+ * A level above its limit is summarised in report.html (distribution,
+ * top and bottom), linked to volumes.html and volumes.csv, which list every
+ * entity of every step; below it, nothing changes and nothing is linked.
+ */
+static void test_summarised(struct bc_report *r)
+{
+	char *h = render(bc_report_html, r), *v, *c;
+
+	CHECK(!strstr(h, "summarised") && !strstr(h, "href=\"volumes.html"));
+	free(h);
+	r->full_volumes = r->full_agents = 1;
+	h = render(bc_report_html, r);
+	v = render(bc_report_volumes_html, r);
+	c = render(bc_report_volumes_csv, r);
+	r->full_volumes = r->full_agents = 0;
+	/* three steps, each with both levels summarised and linked */
+	CHECK_MSG(count(h, "<h3>volumes: 2, summarised</h3>") == 3, "%d",
+		  count(h, "<h3>volumes: 2, summarised</h3>"));
+	CHECK(count(h, "<h3>client hosts: 2, summarised</h3>") == 3);
+	CHECK(strstr(h, "href=\"volumes.html#s0-volumes\"") != NULL);
+	CHECK(strstr(h, "href=\"volumes.html#s2-agents\"") != NULL);
+	CHECK(strstr(h, "href=\"volumes.csv\"") != NULL);
+	CHECK(strstr(h, "href=\"volumes.html#environment\"") != NULL);
+	CHECK(count(h, "data-chart=\"s0-dist-iops-volumes\"") == 1);
+	CHECK(count(h, "data-chart=\"s1-dist-p99-agents\"") == 1);
+	CHECK(strstr(h, "by IOPS, highest first") && strstr(h, "by p99 latency, highest first"));
+	/* the per-host charts: the spread across hosts, one chart each still */
+	CHECK(count(h, "IOPS across the 2 client hosts, per second") >= 2);
+	CHECK(count(h, "data-chart=\"s0-p99-agents\"") == 1);
+	CHECK(!strstr(h, "<script"));
+	/* the full page: every volume and agent row of every step, the anchors linked to */
+	CHECK(v && !strncmp(v, "<!DOCTYPE html>", 15) && !strstr(v, "<script"));
+	CHECK(count(v, "/data/&lt;script&gt;alert(1)&lt;/script&gt;.dat</td>") >= 3);
+	CHECK(count(v, "client-a:/dev/nvme0n1</td>") == 3);
+	CHECK(strstr(v, "id=\"s0-volumes\"") && strstr(v, "id=\"s2-agents\""));
+	CHECK(strstr(v, "id=\"environment\"") != NULL);
+	CHECK(count(v, "summarised") == 0);
+	/* volumes.csv: header + 3 steps x (total + 2 agents + 2 nodes + 2 volumes) */
+	CHECK_MSG(count(c, "\r\n") == 1 + 3 * 7, "%d rows", count(c, "\r\n"));
+	CHECK(!strncmp(c, "step,level,entity,agent,node,ios,bytes,seconds,iops,", 52));
+	CHECK(strstr(c, "\r\nrand-4k,volume,client-a:/dev/nvme0n1,client-a,node-1,") != NULL);
+	CHECK(count(c, ",volume,client-") == 6 && count(c, ",agent,client-") == 6);
+	free(h);
+	free(v);
+	free(c);
+}
+
 static void test_md(const struct bc_report *r)
 {
 	char *m = render(bc_report_md, r);
@@ -312,6 +360,7 @@ int main(void)
 	test_expect_repeat();
 	test_devices(&r);
 	test_html(&r);
+	test_summarised(&r);
 	test_md(&r);
 	test_csv(&r);
 	test_fio(&r);

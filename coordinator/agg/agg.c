@@ -170,6 +170,11 @@ static void s_window_warm(struct bc_entity *e, const bool *ops)
 					   __ATOMIC_RELAXED);
 }
 
+int bc_agg_vol_node(const struct bc_agg *g, int vol)
+{
+	return g->volnode ? g->volnode[vol].node : g->prof->volumes[vol].node;
+}
+
 int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_step *st)
 {
 	struct bc_secrow *rows;

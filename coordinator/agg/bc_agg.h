@@ -61,7 +61,7 @@ enum bc_level { BC_LVL_VOLUME = 0, BC_LVL_AGENT, BC_LVL_NODE, BC_LVL_TOTAL, BC_L
 
 struct bc_agg {
 	const struct bc_profile *prof;
-	/* each volume's node, NULL: the profile's (bc_agg_vol_node, volnode.c) */
+	/* each volume's node (volnode.c), NULL: the profile's (bc_agg_vol_node) */
 	const struct bc_volnode *volnode;
 	uint32_t seconds; /* ramp + runtime */
 	uint32_t ramp_s;
@@ -91,6 +91,8 @@ struct bc_agg {
 
 int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_step *st);
 void bc_agg_free(struct bc_agg *g);
+/* the node volume vol aggregates into: g->volnode when set, else the profile's */
+int bc_agg_vol_node(const struct bc_agg *g, int vol);
 /* decode one STATS body from agent c and add it everywhere; -errno on a bad record */
 int bc_agg_add(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, size_t len,
 	       struct bc_stats_hdr *hdr);

@@ -42,8 +42,4 @@ int bc_volnode_match(const struct bc_profile *p, const char *addr);
 bool bc_volnode_from_ready(const struct bc_profile *p, struct bc_volnode *vn, int vol,
 			   const cJSON *rv);
 
-struct bc_agg;
-/* the node volume vol aggregates into: g->volnode when set, else the profile's */
-int bc_agg_vol_node(const struct bc_agg *g, int vol);
-
 #endif

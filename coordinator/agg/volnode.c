@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_agg.h"
 #include "bc_volnode.h"
 
 /* "[fe80::1]" and "fe80::1" are the same address */
@@ -100,9 +99,4 @@ bool bc_volnode_from_ready(const struct bc_profile *p, struct bc_volnode *vn, in
 	else
 		return false;
 	return old.node != vn[vol].node || strcmp(old.why, vn[vol].why);
-}
-
-int bc_agg_vol_node(const struct bc_agg *g, int vol)
-{
-	return g->volnode ? g->volnode[vol].node : g->prof->volumes[vol].node;
 }

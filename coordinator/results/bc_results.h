@@ -1,7 +1,7 @@
 /*
- * bc_results.h - one step's result (results.c): what the step did, its
- * aggregation, the agents' totals, host and node samples, and the figures
- * made from them (windows, statuses, the step's table).
+ * bc_results.h (results.c) - a step's run.json object: every level's
+ * window figures and series, clocks, host samples, losses, checks, the
+ * verdict and the per-format tables (the result itself: bc_stepres.h)
  */
 #ifndef BC_RESULTS_H
 #define BC_RESULTS_H
@@ -13,41 +13,12 @@
 #include <cjson/cJSON.h>
 
 #include "bc_agg.h"
+#include "bc_stepres.h"
 #include "bc_profile.h"
 #include "bc_stats.h"
 
-struct bc_step_result {
-	const struct bc_step *step; /* the step as run: a sweep point's or experiment's copy */
-	int idx;		    /* its profile step (events' "step") */
-	const char *status;	    /* "ok", "failed", "aborted" */
-	char error[1024];
-	uint64_t start_ns; /* coordinator CLOCK_REALTIME of interval 0 */
-	struct bc_agg agg;
-	cJSON *agent_totals;  /* STEP_DONE bodies by agent name */
-	cJSON *clock;	      /* per-agent clock offset re-measured before START */
-	cJSON *lost;	      /* agents lost during this step: [{name, from_second, reason}] */
-	cJSON *hosts;	      /* {agent: [host counters of second k, with "second"]} */
-	cJSON *node_counters; /* {node: bc_counters_node_json()} */
-	cJSON *analysis;      /* bc_ana_json() of the step as one point */
-	bool *
-	    out; /* [prof->nagents]: lost in an earlier step, not in this one; owned, may be NULL */
-};
 cJSON *bc_result_step_json(const struct bc_step_result *r);
-/* free what a step result owns and zero it, for the next step */
-void bc_step_result_free(struct bc_step_result *r);
 /* one row of figures: IOPS, MB/s, latency percentiles for a window */
 cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds);
-/* seconds of the measured window in which e received at least one record */
-uint32_t bc_result_window_secs(const struct bc_agg *g, const struct bc_entity *e);
-/* profile agent a is not in this step (lost in an earlier one, "continue") */
-bool bc_result_agent_out(const struct bc_step_result *r, int a);
-/* the agent named was lost during this step */
-bool bc_result_agent_lost(const struct bc_step_result *r, const char *name);
-/* I/Os the step keeps in flight (iodepth x numjobs) over the volumes in it */
-double bc_result_outstanding(const struct bc_step_result *r);
-/* a size-based step whose pass ended early ends with its last second of I/O */
-void bc_result_trim_size_based(struct bc_step_result *r);
-/* "ok", or "degraded" when an agent was lost in this step or an earlier one */
-const char *bc_result_ok_status(const struct bc_step_result *r);
 
 #endif

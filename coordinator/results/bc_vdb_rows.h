@@ -17,7 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "bc_agg.h"
-#include "bc_results.h"
+#include "bc_stepres.h"
 
 /* one line of the table; NAN where nothing was measured */
 struct bc_vdb_row {

@@ -18,7 +18,7 @@
 
 #include "bc_agg.h"
 #include "bc_checks.h"
-#include "bc_results.h"
+#include "bc_stepres.h"
 #include "bc_json.h"
 #include "bc_log.h"
 

@@ -12,7 +12,7 @@
 
 #include "bc_agg.h"
 #include "bc_hostsamples.h"
-#include "bc_results.h"
+#include "bc_stepres.h"
 #include "bc_nvme_results.h"
 
 /* the volume's index among its agent's volumes (the order PREPARE sent them in) */

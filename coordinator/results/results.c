@@ -122,15 +122,6 @@ static cJSON *s_all_json(const struct bc_volstat *a)
 	return o;
 }
 
-uint32_t bc_result_window_secs(const struct bc_agg *g, const struct bc_entity *e)
-{
-	uint32_t k, n = 0;
-
-	for (k = g->ramp_s; k < g->seconds; k++)
-		n += e->secs[k].reports > 0;
-	return n;
-}
-
 /*
  * The window's merged histogram per op as sparse [bucket index, count] pairs
  * (bc_hist.h layout) into o[op].hist: report writers rebuild exact
@@ -324,52 +315,6 @@ static void s_host_json(cJSON *o, const struct bc_step_result *r)
 	}
 }
 
-bool bc_result_agent_out(const struct bc_step_result *r, int a)
-{
-	return r->out && a >= 0 && a < r->agg.prof->nagents && r->out[a];
-}
-
-bool bc_result_agent_lost(const struct bc_step_result *r, const char *name)
-{
-	const cJSON *l;
-
-	cJSON_ArrayForEach(l, r->lost)
-	{
-		const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "name"));
-
-		if (n && name && !strcmp(n, name))
-			return true;
-	}
-	return false;
-}
-
-double bc_result_outstanding(const struct bc_step_result *r)
-{
-	const struct bc_profile *p = r->agg.prof;
-	double n = 0;
-	int i;
-
-	for (i = 0; i < p->nvolumes; i++) {
-		struct bc_workload vw;
-
-		if (bc_result_agent_out(r, p->volumes[i].agent))
-			continue;
-		bc_volume_workload(&r->step->wl, &p->volumes[i], &vw);
-		n += (double)vw.iodepth * r->step->wl.numjobs;
-	}
-	return n;
-}
-
-const char *bc_result_ok_status(const struct bc_step_result *r)
-{
-	int a;
-
-	for (a = 0; a < r->agg.prof->nagents; a++)
-		if (bc_result_agent_out(r, a))
-			return "degraded";
-	return cJSON_GetArraySize(r->lost) ? "degraded" : "ok";
-}
-
 /* agents expected to report second k: every agent of the step not lost before k */
 static int s_expected_agents(const struct bc_step_result *r, uint32_t k)
 {
@@ -535,53 +480,4 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 	cJSON_AddItemToObject(o, "vdbench", bc_vdb_step_json(r));
 	cJSON_AddItemToObject(o, "clock", s_clock_json(r));
 	return o;
-}
-
-/*
- * A size-based step whose pass ended before its runtime: the measured window
- * ends with the last second that saw I/O, so IOPS and MB/s are those of the
- * pass, not diluted by the empty seconds up to the runtime cap. The same
- * rule live (stepexec.c) and in rebuilds (rebuild.c).
- */
-void bc_result_trim_size_based(struct bc_step_result *res)
-{
-	const struct bc_step *st = res->step;
-	struct bc_agg *g = &res->agg;
-	const struct bc_entity *t = &g->ent[BC_LVL_TOTAL][0];
-	struct bc_workload vw;
-	bool sized = bc_workload_size_based(&st->wl);
-	uint32_t k, last = 0;
-	int i, op;
-
-	for (i = 0; i < g->prof->nvolumes && !sized; i++) {
-		bc_volume_workload(&st->wl, &g->prof->volumes[i], &vw);
-		sized = bc_workload_size_based(&vw);
-	}
-	if (!sized)
-		return;
-	for (k = 0; k < g->seconds; k++) {
-		uint64_t n = t->secs[k].errors + t->secs[k].short_ios;
-
-		for (op = 0; op < BC_OP_NR; op++)
-			n += t->secs[k].ios[op];
-		if (n)
-			last = k + 1;
-	}
-	if (last < g->ramp_s + 1)
-		last = g->ramp_s + 1;
-	if (last < g->seconds)
-		g->seconds = last;
-}
-
-void bc_step_result_free(struct bc_step_result *r)
-{
-	bc_agg_free(&r->agg);
-	cJSON_Delete(r->agent_totals);
-	cJSON_Delete(r->clock);
-	cJSON_Delete(r->lost);
-	cJSON_Delete(r->hosts);
-	cJSON_Delete(r->node_counters);
-	cJSON_Delete(r->analysis);
-	free(r->out);
-	memset(r, 0, sizeof(*r));
 }

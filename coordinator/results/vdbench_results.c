@@ -6,6 +6,7 @@
  * report/report_vdbench.c.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,12 +6,13 @@
  * window). Sweeps add more points to the same analysis.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bc_analysis.h"
 #include "bc_agg.h"
-#include "bc_results.h"
+#include "bc_stepres.h"
 #include "bc_verdict.h"
 #include "bc_counter.h"
 #include "bc_hostfig.h"

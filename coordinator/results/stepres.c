@@ -1,0 +1,118 @@
+/*
+ * stepres.c - a step's result and the questions every part of the
+ * coordinator asks of it (bc_stepres.h): its measured window's seconds,
+ * which agents are in it, what it keeps in flight, its status, its trim
+ * when size-based, and its freeing. Beneath results.c (its run.json
+ * object) and the checks, verdict and per-format figures built on it.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_agg.h"
+#include "bc_stepres.h"
+#include "bc_volume_wl.h"
+
+uint32_t bc_result_window_secs(const struct bc_agg *g, const struct bc_entity *e)
+{
+	uint32_t k, n = 0;
+
+	for (k = g->ramp_s; k < g->seconds; k++)
+		n += e->secs[k].reports > 0;
+	return n;
+}
+
+bool bc_result_agent_out(const struct bc_step_result *r, int a)
+{
+	return r->out && a >= 0 && a < r->agg.prof->nagents && r->out[a];
+}
+
+bool bc_result_agent_lost(const struct bc_step_result *r, const char *name)
+{
+	const cJSON *l;
+
+	cJSON_ArrayForEach(l, r->lost)
+	{
+		const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "name"));
+
+		if (n && name && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+double bc_result_outstanding(const struct bc_step_result *r)
+{
+	const struct bc_profile *p = r->agg.prof;
+	double n = 0;
+	int i;
+
+	for (i = 0; i < p->nvolumes; i++) {
+		struct bc_workload vw;
+
+		if (bc_result_agent_out(r, p->volumes[i].agent))
+			continue;
+		bc_volume_workload(&r->step->wl, &p->volumes[i], &vw);
+		n += (double)vw.iodepth * r->step->wl.numjobs;
+	}
+	return n;
+}
+
+const char *bc_result_ok_status(const struct bc_step_result *r)
+{
+	int a;
+
+	for (a = 0; a < r->agg.prof->nagents; a++)
+		if (bc_result_agent_out(r, a))
+			return "degraded";
+	return cJSON_GetArraySize(r->lost) ? "degraded" : "ok";
+}
+
+/*
+ * A size-based step whose pass ended before its runtime: the measured window
+ * ends with the last second that saw I/O, so IOPS and MB/s are those of the
+ * pass, not diluted by the empty seconds up to the runtime cap. The same
+ * rule live (stepexec.c) and in rebuilds (rebuild.c).
+ */
+void bc_result_trim_size_based(struct bc_step_result *res)
+{
+	const struct bc_step *st = res->step;
+	struct bc_agg *g = &res->agg;
+	const struct bc_entity *t = &g->ent[BC_LVL_TOTAL][0];
+	struct bc_workload vw;
+	bool sized = bc_workload_size_based(&st->wl);
+	uint32_t k, last = 0;
+	int i, op;
+
+	for (i = 0; i < g->prof->nvolumes && !sized; i++) {
+		bc_volume_workload(&st->wl, &g->prof->volumes[i], &vw);
+		sized = bc_workload_size_based(&vw);
+	}
+	if (!sized)
+		return;
+	for (k = 0; k < g->seconds; k++) {
+		uint64_t n = t->secs[k].errors + t->secs[k].short_ios;
+
+		for (op = 0; op < BC_OP_NR; op++)
+			n += t->secs[k].ios[op];
+		if (n)
+			last = k + 1;
+	}
+	if (last < g->ramp_s + 1)
+		last = g->ramp_s + 1;
+	if (last < g->seconds)
+		g->seconds = last;
+}
+
+void bc_step_result_free(struct bc_step_result *r)
+{
+	bc_agg_free(&r->agg);
+	cJSON_Delete(r->agent_totals);
+	cJSON_Delete(r->clock);
+	cJSON_Delete(r->lost);
+	cJSON_Delete(r->hosts);
+	cJSON_Delete(r->node_counters);
+	cJSON_Delete(r->analysis);
+	free(r->out);
+	memset(r, 0, sizeof(*r));
+}

@@ -39,7 +39,7 @@ enum bc_msg_type {
 	BC_MSG_START,	  /* coord -> agent: step, start time in the agent's clock */
 	BC_MSG_STATS,	  /* agent -> coord: binary, one interval */
 	BC_MSG_STEP_DONE, /* agent -> coord: per-volume totals */
-	BC_MSG_HEARTBEAT, /* both ways, once a second */
+	BC_MSG_HEARTBEAT, /* both ways: agents once a second, the coordinator twice */
 	BC_MSG_ABORT,	  /* coord -> agent: stop I/O now */
 	BC_MSG_BYE,	  /* coord -> agent: session over */
 	BC_MSG_HOST,	  /* agent -> coord: {step, second, host}: host counters of interval k */

@@ -23,10 +23,11 @@
  *     after the step's last second (while waiting for STEP_DONE, or after):
  *       keep ticking until bc_counters_step_done(c) - the last boundary is
  *       the step's end, PromQL is asked 2 s ("lag") after it and may take
- *       up to 5 s more. Or call bc_counters_step_finish(c, 1000) (it ticks
- *       and sleeps on the sources' sockets) repeatedly with a HEARTBEAT broadcast
- *       between calls: agents end their session after BC_AGENT_SILENCE_MS
- *       (5 s) without one, so never block longer than a second at a time.
+ *       up to 5 s more. Or call bc_counters_step_finish(c, 500) (it ticks
+ *       and sleeps on the sources' sockets) repeatedly with a heartbeat
+ *       (bc_fleet_beat) between calls: agents end their session after
+ *       BC_AGENT_SILENCE_MS (5 s) without one, and the coordinator beats
+ *       twice a second, so never block longer than half a second at a time.
  *     j = bc_counters_node_json(c, i);        steps[].nodes[i].counters
  *     bc_counters_node_hostfig(c, i, &fig, names), then bc_use_from_hostfig()
  *                                             for the analysis (bc_analysis.h)

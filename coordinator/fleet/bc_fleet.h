@@ -126,7 +126,7 @@ bool bc_fleet_waiting(struct bc_fleet *f, struct bc_conn *c);
 /* send to one agent (and look at its socket again: a send can take a receive's wake-up) */
 int bc_fleet_send(struct bc_fleet *f, struct bc_conn *c, enum bc_msg_type t, const cJSON *body);
 void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *body);
-/* a HEARTBEAT to every agent unless one went less than a second ago: call it while waiting */
+/* a HEARTBEAT to every agent unless one went less than half a second ago: call it while waiting */
 void bc_fleet_beat(struct bc_fleet *f);
 /*
  * run fn(arg) on a thread of its own while this thread keeps every session

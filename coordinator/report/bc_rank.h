@@ -15,15 +15,13 @@
 struct bc_report;
 
 /*
- * report.html lists every volume of a step up to this many, and every
- * client host up to BC_RANK_FULL_AGENTS; above, the level is summarised
- * (top and bottom BC_RANK_TOP, the distribution) and listed whole in
- * volumes.html and volumes.csv. Measured with bench/report-open.sh
+ * report.html lists a step's volumes and client hosts whole up to
+ * bc_full_limit (bc_fullsize.h: 256 volumes, 64 hosts); above, the level
+ * is summarised (top and bottom BC_RANK_TOP, the distribution) and listed
+ * whole in volumes.html and volumes.csv. Measured with bench/report-open.sh
  * (docs/results.md, "report.html at fleet size").
  */
-#define BC_RANK_FULL_VOLUMES 256
-#define BC_RANK_FULL_AGENTS  64
-#define BC_RANK_TOP	     10
+#define BC_RANK_TOP 10
 
 #define BC_RANK_NQ   9 /* quantiles: min, p1, p10, p25, median, p75, p90, p99, max */
 #define BC_RANK_BINS 20

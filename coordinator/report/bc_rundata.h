@@ -40,12 +40,18 @@ struct bc_report {
 	 */
 	struct bc_report_secf *secf;
 	/*
-	 * report.html lists a step's volumes / client hosts whole up to this
-	 * many, summarises them above (0: BC_RANK_FULL_VOLUMES / _AGENTS,
-	 * bc_rank.h); tests lower them
+	 * a step's volumes / client hosts are listed whole up to this many,
+	 * summarised above (0: bc_full_limit, bc_fullsize.h); unit tests
+	 * lower them
 	 */
 	int full_volumes, full_agents;
 };
+
+/*
+ * the level lvl of bc_report_levels (1 agents, 2 nodes, 3 volumes) of a step
+ * with n entities is listed whole (report.html's rows, timeseries.csv's)
+ */
+bool bc_report_whole(const struct bc_report *r, int lvl, int n);
 
 /*
  * entity e's per-second series (run.json "series") in step st: its own, or

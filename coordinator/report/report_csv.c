@@ -1,8 +1,10 @@
 /*
  * report_csv.c - timeseries.csv: one row per second per entity (total,
  * client host, storage node, volume) of every step, from the columnar
- * series in run.json; volumes.csv: one row per entity per step with its
- * window figures. RFC 4180: CRLF line ends, a header row, fields quoted
+ * series in run.json or seconds.bin - a step's volumes and client hosts
+ * only when that level is listed whole (bc_fullsize.h; `bench-coord
+ * dump-seconds` has every row); volumes.csv: one row per entity per step
+ * with its window figures. RFC 4180: CRLF line ends, a header row, fields quoted
  * only when they hold a comma, quote or line break - so spreadsheet and
  * pandas read it as is.
  */
@@ -69,9 +71,15 @@ int bc_report_csv(const struct bc_report *r, FILE *f)
 	{
 		if (bc_rj(st, "total"))
 			s_entity(r, f, st, "total", bc_rj(st, "total"));
-		for (lvl = 1; lvl < 4; lvl++)
-			cJSON_ArrayForEach(e, bc_rj(st, bc_report_levels[lvl].key))
+		for (lvl = 1; lvl < 4; lvl++) {
+			const cJSON *ents = bc_rj(st, bc_report_levels[lvl].key);
+
+			/* a summarised level's seconds: bench-coord dump-seconds (bc_fullsize.h) */
+			if (!bc_report_whole(r, lvl, cJSON_GetArraySize(ents)))
+				continue;
+			cJSON_ArrayForEach(e, ents)
 			    s_entity(r, f, st, bc_report_levels[lvl].label, e);
+		}
 	}
 	return ferror(f) ? -EIO : 0;
 }

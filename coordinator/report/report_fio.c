@@ -615,76 +615,173 @@ static void s_disk_util(cJSON *out, const cJSON *const *steps, int n)
 	}
 }
 
-/* the fio JSON document of steps[0..n) */
-static cJSON *s_document(const struct bc_report *r, const cJSON *const *steps, int n)
+/*
+ * Print v as cJSON_Print would at nesting depth within a document (a tab
+ * more after every line break per level), then delete it: a document is
+ * written one job at a time, so it is never a whole tree in memory (at 100
+ * hosts x 4 points the client jobs' latency bins alone were 150 MB of
+ * cJSON), and reads byte for byte as one cJSON_Print of the whole.
+ */
+static int s_put_nested(FILE *f, cJSON *v, int depth)
 {
-	cJSON *out = cJSON_CreateObject(), *jobs, *clients = NULL, *global;
-	bool several = cJSON_GetArraySize(bc_rj(r->run, "agents")) > 1;
-	const cJSON *a;
-	char files[4096], size[32];
-	int g, op;
+	char *text = v ? cJSON_Print(v) : NULL, *p, *nl;
+	int rc = 0, i;
 
-	s_header(r, out);
-	global = s_global_options(steps, n);
-	cJSON_AddItemToObject(out, "global options", global);
-	jobs = cJSON_AddArrayToObject(out, "jobs");
-	if (several)
-		clients = cJSON_AddArrayToObject(out, "client_stats");
-	for (g = 0; g < n; g++) {
-		const cJSON *st = steps[g];
-		struct s_step s = {.r = r, .st = st};
+	cJSON_Delete(v);
+	if (!text)
+		return -ENOMEM;
+	for (p = text; !rc && (nl = strchr(p, '\n')); p = nl + 1) {
+		if (fwrite(p, 1, (size_t)(nl - p) + 1, f) != (size_t)(nl - p) + 1)
+			rc = -EIO;
+		for (i = 0; !rc && i < depth; i++)
+			rc = fputc('\t', f) < 0 ? -EIO : 0;
+	}
+	if (!rc && fputs(p, f) < 0)
+		rc = -EIO;
+	cJSON_free(text);
+	return rc;
+}
+
+/* a top-level member's key: '\t"key":\t' after the one before it */
+static int s_put_key(FILE *f, const char *key, bool first)
+{
+	char *k =
+	    cJSON_PrintUnformatted(&(cJSON){.type = cJSON_String, .valuestring = (char *)key});
+	int rc = k && fprintf(f, "%s\t%s:\t", first ? "" : ",\n", k) > 0 ? 0 : -EIO;
+
+	cJSON_free(k);
+	return rc;
+}
+
+/* one step's figures for its jobs (s_job) */
+static void s_step_init(struct s_step *s, const struct bc_report *r, const cJSON *st)
+{
+	int op;
+
+	*s = (struct s_step){.r = r, .st = st};
+	s->runtime_s = bc_rj_num(st, "measured_seconds");
+	s->bs = bc_rj_num(st, "workload", "bs");
+	s->bw_per_second_ok = s_bytes_are_ios_times_bs(st, s->bs);
+	for (op = 0; op < 3; op++)
+		s->total_bw_bytes[op] =
+		    s->runtime_s > 0
+			? floor(bc_rj_num(st, "total", s_ops[op], "bytes") / s->runtime_s)
+			: 0;
+}
+
+/* an array member's next element, as cJSON_Print separates them */
+static int s_put_elem(FILE *f, cJSON *v, bool *first)
+{
+	int rc = *first ? 0 : fputs(", ", f) < 0 ? -EIO : 0;
+
+	*first = false;
+	return rc ? (cJSON_Delete(v), rc) : s_put_nested(f, v, 2);
+}
+
+/* fio's "jobs": a job per step, the step's total (one client: with its files) */
+static int s_put_jobs(FILE *f, const struct bc_report *r, const cJSON *const *steps, int n,
+		      const cJSON *global, bool several)
+{
+	char files[4096], size[32];
+	bool first = true;
+	int g, rc = fputc('[', f) < 0 ? -EIO : 0;
+
+	s_filenames(r, NULL, files, sizeof(files), size, sizeof(size));
+	for (g = 0; g < n && !rc; g++) {
+		struct s_step s;
+
+		s_step_init(&s, r, steps[g]);
+		rc = s_put_elem(f,
+				s_job(&s, g, bc_rj(steps[g], "total"),
+				      bc_rj_str("?", steps[g], "name"),
+				      s_job_options(steps[g], global, several ? NULL : files,
+						    several ? NULL : size),
+				      NULL),
+				&first);
+	}
+	return rc ? rc : fputc(']', f) < 0 ? -EIO : 0;
+}
+
+/* fio's client/server "client_stats": per step each client's job, then "All clients" */
+static int s_put_clients(FILE *f, const struct bc_report *r, const cJSON *const *steps, int n,
+			 const cJSON *global)
+{
+	char files[4096], size[32];
+	bool first = true;
+	int g, rc = fputc('[', f) < 0 ? -EIO : 0;
+
+	for (g = 0; g < n && !rc; g++) {
+		const cJSON *st = steps[g], *a;
 		const char *name = bc_rj_str("?", st, "name");
+		struct s_step s;
 		cJSON *allc;
 
-		s.runtime_s = bc_rj_num(st, "measured_seconds");
-		s.bs = bc_rj_num(st, "workload", "bs");
-		s.bw_per_second_ok = s_bytes_are_ios_times_bs(st, s.bs);
-		for (op = 0; op < 3; op++)
-			s.total_bw_bytes[op] =
-			    s.runtime_s > 0
-				? floor(bc_rj_num(st, "total", s_ops[op], "bytes") / s.runtime_s)
-				: 0;
-		/* one client: the job is that client's, with its files */
-		s_filenames(r, NULL, files, sizeof(files), size, sizeof(size));
-		cJSON_AddItemToArray(jobs, s_job(&s, g, bc_rj(st, "total"), name,
-						 s_job_options(st, global, several ? NULL : files,
-							       several ? NULL : size),
-						 NULL));
-		if (!several)
-			continue;
+		s_step_init(&s, r, st);
 		cJSON_ArrayForEach(a, bc_rj(st, "agents"))
 		{
 			const char *an = bc_rj_str("?", a, "name");
 			const cJSON *ra = s_agent(r->run, an);
 			cJSON *j;
 
+			if (rc)
+				break;
 			s_filenames(r, an, files, sizeof(files), size, sizeof(size));
 			j = s_job(&s, g, a, name, s_job_options(st, global, files, size), an);
 			cJSON_AddStringToObject(j, "hostname",
 						bc_rj_str(an, ra, "hello", "hostname"));
 			cJSON_AddNumberToObject(j, "port", s_port(bc_rj_str(NULL, ra, "endpoint")));
 			cJSON_AddStringToObject(j, "agent", an);
-			cJSON_AddItemToArray(clients, j);
+			rc = s_put_elem(f, j, &first);
 		}
+		if (rc)
+			break;
 		allc = s_job(&s, g, bc_rj(st, "total"), "All clients",
 			     s_job_options(st, global, NULL, NULL), NULL);
 		cJSON_AddStringToObject(allc, "hostname", "All clients");
 		cJSON_AddNumberToObject(allc, "port", 0);
-		cJSON_AddItemToArray(clients, allc);
+		rc = s_put_elem(f, allc, &first);
 	}
-	s_disk_util(out, steps, n);
-	return out;
+	return rc ? rc : fputc(']', f) < 0 ? -EIO : 0;
 }
 
-static int s_print(cJSON *doc, FILE *f)
+/* the fio JSON document of steps[0..n), written to f a job at a time */
+static int s_document(const struct bc_report *r, const cJSON *const *steps, int n, FILE *f)
 {
-	char *text = cJSON_Print(doc);
-	int rc = 0;
+	cJSON *head = cJSON_CreateObject(), *global = s_global_options(steps, n), *it;
+	bool several = cJSON_GetArraySize(bc_rj(r->run, "agents")) > 1;
+	int rc = head && global && fputs("{\n", f) >= 0 ? 0 : -ENOMEM;
 
-	if (!text || fputs(text, f) < 0 || fputc('\n', f) < 0)
-		rc = text ? -EIO : -ENOMEM;
-	cJSON_free(text);
-	cJSON_Delete(doc);
+	if (!rc)
+		s_header(r, head);
+	for (it = head ? head->child : NULL; it && !rc; it = it->next) {
+		rc = s_put_key(f, it->string, it == head->child);
+		if (!rc)
+			rc = s_put_nested(f, cJSON_Duplicate(it, 1), 1);
+	}
+	if (!rc)
+		rc = s_put_key(f, "global options", false);
+	if (!rc)
+		rc = s_put_nested(f, cJSON_Duplicate(global, 1), 1);
+	if (!rc)
+		rc = s_put_key(f, "jobs", false);
+	if (!rc)
+		rc = s_put_jobs(f, r, steps, n, global, several);
+	if (!rc && several)
+		rc = s_put_key(f, "client_stats", false);
+	if (!rc && several)
+		rc = s_put_clients(f, r, steps, n, global);
+	cJSON_Delete(head);
+	head = cJSON_CreateObject();
+	if (!rc && head) {
+		s_disk_util(head, steps, n);
+		rc = s_put_key(f, "disk_util", false);
+		if (!rc)
+			rc = s_put_nested(f, cJSON_DetachItemFromObject(head, "disk_util"), 1);
+	}
+	if (!rc && fputs("\n}\n", f) < 0)
+		rc = -EIO;
+	cJSON_Delete(head);
+	cJSON_Delete(global);
 	return rc;
 }
 
@@ -705,7 +802,7 @@ int bc_report_fio(const struct bc_report *r, FILE *f)
 	int n, rc;
 	const cJSON **steps = s_steps(r, &n);
 
-	rc = steps ? s_print(s_document(r, steps, n), f) : -ENOMEM;
+	rc = steps ? s_document(r, steps, n, f) : -ENOMEM;
 	free(steps);
 	return rc;
 }
@@ -792,7 +889,7 @@ int bc_report_fio_points(const struct bc_report *r)
 		if (!rc && !f)
 			rc = -errno;
 		if (f) {
-			rc = s_print(s_document(r, &steps[i], 1), f);
+			rc = s_document(r, &steps[i], 1, f);
 			if (fclose(f) && !rc)
 				rc = -errno;
 			if (!rc && rename(tmp, path))

@@ -180,20 +180,11 @@ static void s_overview(FILE *f, const cJSON *steps)
 	fprintf(f, "</table>\n");
 }
 
-/* the level lvl (1 agents, 3 volumes) of a step with n entities is listed whole in report.html */
-static bool s_whole(const struct bc_report *r, int lvl, int n)
-{
-	int lim = lvl == 1 ? (r->full_agents ? r->full_agents : BC_RANK_FULL_AGENTS)
-			   : (r->full_volumes ? r->full_volumes : BC_RANK_FULL_VOLUMES);
-
-	return lvl == 2 || n <= lim;
-}
-
 /* the run is large enough that report.html summarises some level (volumes.html has it all) */
 static bool s_summarised(const struct bc_report *r)
 {
-	return !s_whole(r, 1, cJSON_GetArraySize(bc_rj(r->profile, "agents"))) ||
-	       !s_whole(r, 3, cJSON_GetArraySize(bc_rj(r->profile, "volumes")));
+	return !bc_report_whole(r, 1, cJSON_GetArraySize(bc_rj(r->profile, "agents"))) ||
+	       !bc_report_whole(r, 3, cJSON_GetArraySize(bc_rj(r->profile, "volumes")));
 }
 
 static void s_environment(FILE *f, const struct bc_report *r, bool whole)
@@ -427,7 +418,7 @@ static void s_entity_charts(FILE *f, const struct bc_report *r, const cJSON *st,
 	for (m = 0; m < 3; m++) {
 		double scale = 1, mx = 0;
 
-		if (!s_whole(r, lvl, n)) {
+		if (!bc_report_whole(r, lvl, n)) {
 			s_spread_chart(f, r, st, i, key, m);
 			continue;
 		}
@@ -666,7 +657,7 @@ static void s_step_table(FILE *f, const struct bc_report *r, const cJSON *st, in
 		int n = cJSON_GetArraySize(bc_rj(st, bc_report_levels[lvl].key));
 
 		c = 0;
-		if (!whole && !s_whole(r, lvl, n)) {
+		if (!whole && !bc_report_whole(r, lvl, n)) {
 			sum[lvl] = true;
 			fprintf(f,
 				"<tr><td class=\"l muted\" colspan=\"11\">%d %ss: summarised below"

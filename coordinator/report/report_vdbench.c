@@ -11,6 +11,8 @@
 
 #include "bc_clock.h"
 #include "bc_fmt.h"
+#include "bc_fullsize.h"
+#include "bc_agg.h"
 #include "bc_rjson.h"
 #include "bc_vdbench.h"
 
@@ -133,6 +135,7 @@ void bc_vdb_md(FILE *f, const cJSON *st)
 		    *t;
 	uint64_t t0 = (uint64_t)bc_rj_num(st, "start_ns");
 	int nh = cJSON_GetArraySize(hosts), ns = cJSON_GetArraySize(sds);
+	bool cut_h, cut_s;
 
 	if (!v)
 		return;
@@ -148,9 +151,21 @@ void bc_vdb_md(FILE *f, const cJSON *st)
 		s_md_avgs(f, v, t0, hosts, "host");
 	if (ns > 1)
 		s_md_avgs(f, v, t0, sds, "sd");
+	/* a summarised level has its avg lines only (bc_fullsize.h) */
+	cut_h = nh > 1 && !bc_rj(cJSON_GetArrayItem(hosts, 0), "intervals");
+	cut_s = ns > 1 && !bc_rj(cJSON_GetArrayItem(sds, 0), "intervals");
+	if (cut_h || cut_s)
+		fprintf(f,
+			"\nThe %s interval tables are left out above %d hosts and %d sds: "
+			"their seconds are in seconds.bin (`bench-coord dump-seconds --level "
+			"agent|volume`; `report --window` re-windows them).\n",
+			cut_h && cut_s ? "host and sd"
+			: cut_h	       ? "host"
+				       : "sd",
+			bc_full_limit(BC_LVL_AGENT), bc_full_limit(BC_LVL_VOLUME));
 	cJSON_ArrayForEach(t, hosts)
 	{
-		if (nh < 2)
+		if (nh < 2 || !bc_rj(t, "intervals"))
 			break;
 		fprintf(f, "\nhost ");
 		bc_md_puts(f, bc_rj_str("?", t, "name"));
@@ -159,7 +174,7 @@ void bc_vdb_md(FILE *f, const cJSON *st)
 	}
 	cJSON_ArrayForEach(t, sds)
 	{
-		if (ns < 2)
+		if (ns < 2 || !bc_rj(t, "intervals"))
 			break;
 		fprintf(f, "\nsd ");
 		bc_md_puts(f, bc_rj_str("?", t, "name"));

@@ -14,11 +14,21 @@
 #include "bc_json.h"
 #include "bc_log.h"
 #include "bc_rjson.h"
+#include "bc_fullsize.h"
 #include "bc_rundata.h"
 #include "bc_secfile.h"
 
 const struct bc_report_level bc_report_levels[4] = {
     {"total", "total"}, {"agents", "agent"}, {"nodes", "node"}, {"volumes", "volume"}};
+
+bool bc_report_whole(const struct bc_report *r, int lvl, int n)
+{
+	if (lvl == 1)
+		return n <= (r->full_agents ? r->full_agents : bc_full_limit(BC_LVL_AGENT));
+	if (lvl == 3)
+		return n <= (r->full_volumes ? r->full_volumes : bc_full_limit(BC_LVL_VOLUME));
+	return true;
+}
 
 /*
  * The profile's volumes of one agent, in the order the agent got them: the

@@ -4,8 +4,11 @@
  * per-second series (at 16,000 volumes they are most of the JSON, ~1 KB of
  * cJSON nodes per volume-second; 1,000 agents x 600 s is 7.8 million
  * nodes): those are read back from seconds.bin one entity at a time while
- * the file is written, so the text is never whole in memory either. What comes out parses to what
- * one tree with every series would print (bc_secrow_series_json makes both).
+ * the file is written, so the text is never whole in memory either. What
+ * comes out parses to what one tree with every series would print
+ * (bc_secrow_series_json makes both), except that a level summarised by
+ * bc_fullsize.h (above 256 volumes, 64 client hosts) has no "series" in
+ * run.json: seconds.bin keeps them, and the reports read them there.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +16,7 @@
 #include <string.h>
 
 #include "bc_agg.h"
+#include "bc_fullsize.h"
 #include "bc_runjson.h"
 #include "bc_json.h"
 #include "bc_log.h"
@@ -87,6 +91,7 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 	uint32_t seconds = secs > 0 ? (uint32_t)secs : 0;
 	struct bc_secrow *rows = NULL;
 	int rc = 0, at = 0, lvl;
+	bool whole;
 
 	if (!cJSON_IsNumber(ordj))
 		return s_put_json(f, st, false);
@@ -116,13 +121,15 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 		if (fputs("[\n", f) < 0)
 			rc = -EIO;
 		at = 0;
+		whole = bc_full_listed(lvl, cJSON_GetArraySize(it));
 		cJSON_ArrayForEach(e, it)
 		{
 			if (rc)
 				break;
 			if (e != it->child && fputs(",\n", f) < 0)
 				rc = -EIO;
-			if (!rc && cJSON_HasObjectItem(e, "series"))
+			/* a summarised level's series stay in seconds.bin alone (bc_fullsize.h) */
+			if (!rc && (cJSON_HasObjectItem(e, "series") || !whole))
 				rc = s_put_json(f, e, false);
 			else if (!rc)
 				rc = s_put_entity(f, e, sr, ord, lvl, seconds, rows, &at, missing);

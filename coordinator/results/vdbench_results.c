@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "bc_clock.h"
+#include "bc_fullsize.h"
 #include "bc_rjson.h"
 #include "bc_vdb_rows.h"
 
@@ -267,11 +268,15 @@ static void s_avg(const struct bc_step_result *r, const struct s_ent *x, struct 
 			       s_mean_of(&y), out);
 }
 
-/* {"intervals": [row per second, null for one without records], "avg": row} into o */
-static void s_table_json(cJSON *o, const struct bc_step_result *r, const struct s_ent *x)
+/*
+ * {"intervals": [row per second, null for one without records], "avg": row}
+ * into o; the avg alone when the entity's level is summarised (bc_fullsize.h)
+ */
+static void s_table_json(cJSON *o, const struct bc_step_result *r, const struct s_ent *x,
+			 bool intervals)
 {
 	const struct bc_agg *g = &r->agg;
-	cJSON *iv = cJSON_AddArrayToObject(o, "intervals");
+	cJSON *iv = intervals ? cJSON_AddArrayToObject(o, "intervals") : NULL;
 	struct bc_vdb_row row;
 	uint32_t k;
 
@@ -303,14 +308,17 @@ cJSON *bc_vdb_step_json(const struct bc_step_result *r)
 	struct s_ent x = s_total(r);
 	cJSON *o = cJSON_CreateObject(), *hosts, *sds;
 	char label[48];
+	bool whole[2]; /* hosts', sds' interval tables listed */
 	int i;
 
 	bc_vdb_avg_label(g->ramp_s + 1, g->seconds, label, sizeof(label));
 	cJSON_AddNumberToObject(o, "first_interval", g->ramp_s + 1);
 	cJSON_AddNumberToObject(o, "last_interval", g->seconds);
 	cJSON_AddStringToObject(o, "avg_label", label);
-	s_table_json(o, r, &x);
+	s_table_json(o, r, &x, true);
 	/* vdbench's per-host and per-SD reports: each agent, each volume, the same columns */
+	whole[0] = bc_full_listed(BC_LVL_AGENT, g->nent[BC_LVL_AGENT]);
+	whole[1] = bc_full_listed(BC_LVL_VOLUME, g->nent[BC_LVL_VOLUME]);
 	hosts = cJSON_AddArrayToObject(o, "hosts");
 	for (i = 0; hosts && i < g->nent[BC_LVL_AGENT]; i++) {
 		const struct bc_entity *e = &g->ent[BC_LVL_AGENT][i];
@@ -319,7 +327,7 @@ cJSON *bc_vdb_step_json(const struct bc_step_result *r)
 		cJSON *t = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(t, "name", e->name);
-		s_table_json(t, r, &h);
+		s_table_json(t, r, &h, whole[0]);
 		cJSON_AddItemToArray(hosts, t);
 	}
 	sds = cJSON_AddArrayToObject(o, "sds");
@@ -332,7 +340,7 @@ cJSON *bc_vdb_step_json(const struct bc_step_result *r)
 
 		cJSON_AddStringToObject(t, "name", e->name);
 		cJSON_AddStringToObject(t, "host", agent);
-		s_table_json(t, r, &v);
+		s_table_json(t, r, &v, whole[1]);
 		cJSON_AddItemToArray(sds, t);
 	}
 	return o;

@@ -445,10 +445,12 @@ static void s_finish_counters(struct bc_fleet *f, struct bc_rundir *rd, struct b
 	int i;
 	cJSON *ev;
 
-	for (i = 0; i < 10 && bc_counters_active(f->counters) && !zsys_interrupted; i++) {
-		if (!bc_counters_step_finish(f->counters, 1000))
+	/* up to 10 s, in half-second waits: the agents' heartbeats (bc_fleet_beat) keep their pace
+	 */
+	for (i = 0; i < 20 && bc_counters_active(f->counters) && !zsys_interrupted; i++) {
+		if (!bc_counters_step_finish(f->counters, 500))
 			break;
-		bc_fleet_broadcast(f, BC_MSG_HEARTBEAT, NULL);
+		bc_fleet_beat(f);
 	}
 	if (bc_counters_active(f->counters)) {
 		res->node_counters = bc_counters_step_json(f->counters);
@@ -469,7 +471,7 @@ static void s_finish_counters(struct bc_fleet *f, struct bc_rundir *rd, struct b
 static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res)
 {
 	uint64_t end = res->start_ns + (uint64_t)res->agg.seconds * BC_NS_PER_S;
-	uint64_t last_beat = 0, last_scan = 0;
+	uint64_t last_scan = 0;
 	int pending = s_alive(f), rc = 0, i;
 	bool scan;
 
@@ -499,10 +501,7 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 		mono = bc_mono_ns();
 		bc_counters_tick(f->counters, bc_real_ns());
 		s_close_seconds(f, rd, res, false);
-		if (mono - last_beat >= BC_NS_PER_S) {
-			bc_fleet_broadcast(f, BC_MSG_HEARTBEAT, NULL);
-			last_beat = mono;
-		}
+		bc_fleet_beat(f);
 		/* silence is measured in seconds: a scan of the fleet every 100 ms will do */
 		scan = mono - last_scan >= 100 * BC_NS_PER_MS;
 		if (scan)

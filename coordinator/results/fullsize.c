@@ -1,0 +1,50 @@
+/*
+ * fullsize.c - the listing limit of bc_fullsize.h and its overrides
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_agg.h"
+#include "bc_fullsize.h"
+#include "bc_log.h"
+
+static int s_env(const char *name, int dflt)
+{
+	const char *v = getenv(name);
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return dflt;
+	if (!strcmp(v, "all"))
+		return INT_MAX;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || *end || n < 0 || n > INT_MAX) {
+		static bool warned[2];
+		bool *w = &warned[!strcmp(name, "BC_FULL_AGENTS")];
+
+		if (!*w)
+			bc_warn("%s=%s: not a count or \"all\"; the default %d is used", name, v,
+				dflt);
+		*w = true;
+		return dflt;
+	}
+	return (int)n;
+}
+
+int bc_full_limit(int lvl)
+{
+	if (lvl == BC_LVL_VOLUME)
+		return s_env("BC_FULL_VOLUMES", BC_FULL_VOLUMES);
+	if (lvl == BC_LVL_AGENT)
+		return s_env("BC_FULL_AGENTS", BC_FULL_AGENTS);
+	return INT_MAX;
+}
+
+bool bc_full_listed(int lvl, int n)
+{
+	return n <= bc_full_limit(lvl);
+}

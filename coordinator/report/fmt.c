@@ -2,6 +2,7 @@
  * fmt.c - what every writer shares to put text and numbers into a
  * document: escaping for HTML, Markdown and CSV, and number formatting.
  */
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -106,4 +107,55 @@ const char *bc_check_word(const cJSON *check)
 	const cJSON *p = cJSON_GetObjectItemCaseSensitive(check, "pass");
 
 	return cJSON_IsTrue(p) ? "PASS" : cJSON_IsFalse(p) ? "FAIL" : "SKIP";
+}
+
+static struct bc_check_kind *s_kind(struct bc_check_plan *p, const cJSON *check)
+{
+	const char *nm = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(check, "name"));
+	int i;
+
+	nm = nm ? nm : "?";
+	for (i = 0; i < p->kinds && strcmp(p->kind[i].name, nm); i++)
+		;
+	if (i == p->kinds && i < (int)(sizeof(p->kind) / sizeof(p->kind[0])))
+		p->kind[p->kinds++] = (struct bc_check_kind){.name = nm};
+	return i < p->kinds ? &p->kind[i] : NULL;
+}
+
+void bc_check_plan_make(struct bc_check_plan *p, const cJSON *checks)
+{
+	const cJSON *c;
+
+	memset(p, 0, sizeof(*p));
+	cJSON_ArrayForEach(c, checks)
+	{
+		struct bc_check_kind *k = s_kind(p, c);
+		const cJSON *pass = cJSON_GetObjectItemCaseSensitive(c, "pass");
+
+		if (!k)
+			continue;
+		k->n++;
+		k->pass += cJSON_IsTrue(pass);
+		k->fail += cJSON_IsFalse(pass);
+		k->skip += !cJSON_IsBool(pass);
+	}
+}
+
+enum bc_check_show bc_check_plan_next(struct bc_check_plan *p, const cJSON *check,
+				      const struct bc_check_kind **kind)
+{
+	struct bc_check_kind *k = s_kind(p, check);
+	bool failed = cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(check, "pass")), head;
+
+	*kind = k;
+	if (!k || k->n <= BC_CHECK_EACH || !cJSON_GetObjectItemCaseSensitive(check, "scope"))
+		return BC_CHECK_LINE;
+	head = !k->failed_shown;
+	if (head)
+		k->failed_shown = 1; /* 1: the head is out; 1 + the failures shown after it */
+	if (failed && k->failed_shown <= BC_CHECK_EACH) {
+		k->failed_shown++;
+		return head ? BC_CHECK_HEAD : BC_CHECK_FAIL;
+	}
+	return head ? BC_CHECK_HEAD : BC_CHECK_NONE;
 }

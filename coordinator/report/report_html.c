@@ -682,6 +682,7 @@ static void s_step_notes(FILE *f, const cJSON *st)
 {
 	const cJSON *ss = bc_rj(st, "steady_state"), *c;
 	int miss = cJSON_GetArraySize(bc_rj(st, "incomplete_seconds"));
+	struct bc_check_plan *plan;
 
 	if (miss)
 		fprintf(f,
@@ -712,11 +713,29 @@ static void s_step_notes(FILE *f, const cJSON *st)
 	}
 	if (!cJSON_GetArraySize(bc_rj(st, "checks")))
 		return;
+	plan = malloc(sizeof(*plan));
+	if (!plan)
+		return;
+	bc_check_plan_make(plan, bc_rj(st, "checks"));
 	fprintf(f, "<h3>Checks</h3>\n<ul>\n");
 	cJSON_ArrayForEach(c, bc_rj(st, "checks"))
 	{
 		const char *w = bc_check_word(c);
+		const struct bc_check_kind *k;
+		enum bc_check_show show = bc_check_plan_next(plan, c, &k);
 
+		/* a per-entity kind at fleet size: its counts, then its first failures */
+		if (show == BC_CHECK_HEAD) {
+			fprintf(f, "<li><span class=\"badge %s\">%d of %d</span> ",
+				k->fail ? "bad" : "ok", k->fail, k->n);
+			s_esc(f, k->name);
+			fprintf(f,
+				": <span class=\"muted\">%d PASS, %d FAIL, %d SKIP (the first "
+				"%d failures listed; every one in run.json's checks)</span></li>\n",
+				k->pass, k->fail, k->skip, BC_CHECK_EACH);
+		}
+		if (show == BC_CHECK_NONE || (show != BC_CHECK_LINE && strcmp(w, "FAIL")))
+			continue;
 		fprintf(f, "<li><span class=\"badge %s\">%s</span> ",
 			!strcmp(w, "PASS")   ? "ok"
 			: !strcmp(w, "FAIL") ? "bad"
@@ -733,6 +752,7 @@ static void s_step_notes(FILE *f, const cJSON *st)
 		fprintf(f, "</span></li>\n");
 	}
 	fprintf(f, "</ul>\n");
+	free(plan);
 }
 
 static void s_step(FILE *f, const struct bc_report *r, const cJSON *st, int i)

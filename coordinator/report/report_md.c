@@ -7,12 +7,14 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bc_fdp_report.h"
 #include "bc_nvme_report.h"
 #include "bc_chart.h"
 #include "bc_fmt.h"
+#include "bc_rank.h"
 #include "bc_repeat.h"
 #include "bc_rjson.h"
 #include "bc_rundata.h"
@@ -157,6 +159,116 @@ static void s_row(FILE *f, const char *prefix, const cJSON *e)
 		s_err(e));
 }
 
+/*
+ * A level too large to list (bc_fullsize.h): its BC_RANK_TOP lowest by IOPS
+ * and highest by p99 latency - the entities a reader looks for - in the
+ * step's table; every entity is in volumes.csv.
+ */
+static void s_rank_rows(FILE *f, const cJSON *ents, const char *prefix)
+{
+	struct bc_rank k;
+	char pre[64];
+	int i;
+
+	if (bc_rank_make(&k, ents))
+		return;
+	for (i = 0; i < BC_RANK_TOP && i < k.iops.n; i++) {
+		snprintf(pre, sizeof(pre), "%slowest IOPS #%d: ", prefix, i + 1);
+		s_row(f, pre, k.by_iops[k.iops.n - 1 - i]);
+	}
+	for (i = 0; i < BC_RANK_TOP && i < k.p99_ms.n; i++) {
+		snprintf(pre, sizeof(pre), "%shighest p99 #%d: ", prefix, i + 1);
+		s_row(f, pre, k.by_p99[i]);
+	}
+	bc_rank_free(&k);
+}
+
+/* the level's spread below the table: quantiles of its entities' IOPS and p99 */
+static void s_rank_note(FILE *f, const cJSON *ents, const char *label)
+{
+	const struct bc_rank_fig *d[2];
+	static const char *const what[2] = {"Window IOPS", "p99 ms"};
+	struct bc_rank k;
+	int i, q;
+
+	if (bc_rank_make(&k, ents))
+		return;
+	d[0] = &k.iops;
+	d[1] = &k.p99_ms;
+	fprintf(f,
+		"\n%d %ss, too many to list here (every one is in volumes.csv and volumes.html): "
+		"the table shows the %d lowest by IOPS and the %d highest by p99.",
+		k.n, label, BC_RANK_TOP, BC_RANK_TOP);
+	for (i = 0; i < 2; i++) {
+		if (!d[i]->n)
+			continue;
+		fprintf(f, " %s over %d:", what[i], d[i]->n);
+		for (q = 0; q < BC_RANK_NQ; q++) {
+			char name[16];
+
+			if (q == 0 || q == BC_RANK_NQ - 1)
+				snprintf(name, sizeof(name), "%s", q ? "max" : "min");
+			else if (bc_rank_q[q] == 50)
+				snprintf(name, sizeof(name), "median");
+			else
+				snprintf(name, sizeof(name), "p%g", bc_rank_q[q]);
+			fprintf(f, "%s %s %.*f", q ? "," : "", name, i ? 3 : 1, d[i]->q[q]);
+		}
+		fprintf(f, ".");
+	}
+	fprintf(f, "\n");
+	bc_rank_free(&k);
+}
+
+static void s_check_line(FILE *f, const cJSON *c)
+{
+	fprintf(f, "- ");
+	bc_md_puts(f, bc_rj_str("?", c, "name"));
+	if (bc_rj(c, "scope")) {
+		fprintf(f, " (");
+		bc_md_puts(f, bc_rj_str("", c, "scope"));
+		fprintf(f, ")");
+	}
+	fprintf(f, ": %s (", !strcmp(bc_check_word(c), "FAIL") ? "**FAIL**" : bc_check_word(c));
+	bc_md_puts(f, bc_rj_str("", c, "detail"));
+	fprintf(f, ")\n");
+}
+
+/* a step's checks, per-entity kinds summarised at fleet size (bc_check_plan, bc_fmt.h) */
+static void s_checks(FILE *f, const cJSON *checks)
+{
+	struct bc_check_plan *p = cJSON_GetArraySize(checks) ? malloc(sizeof(*p)) : NULL;
+	const struct bc_check_kind *k;
+	const cJSON *c;
+
+	if (!p)
+		return;
+	bc_check_plan_make(p, checks);
+	fprintf(f, "\nChecks:\n\n");
+	cJSON_ArrayForEach(c, checks)
+	{
+		enum bc_check_show show = bc_check_plan_next(p, c, &k);
+
+		if (show == BC_CHECK_HEAD) {
+			fprintf(f, "- ");
+			bc_md_puts(f, k->name);
+			fprintf(
+			    f,
+			    ": %d entities: %d PASS, %s%d FAIL%s, %d SKIP (the first %d failures "
+			    "below; every one in run.json's checks)\n",
+			    k->n, k->pass, k->fail ? "**" : "", k->fail, k->fail ? "**" : "",
+			    k->skip, BC_CHECK_EACH);
+		}
+		if (show == BC_CHECK_LINE)
+			s_check_line(f, c);
+		else if (show != BC_CHECK_NONE && cJSON_IsFalse(bc_rj(c, "pass"))) {
+			fprintf(f, "  ");
+			s_check_line(f, c);
+		}
+	}
+	free(p);
+}
+
 /* designed for the sweep writer: columnar arrays over steps[].sweep.values */
 static void s_sweep(FILE *f, const cJSON *sw)
 {
@@ -235,13 +347,22 @@ static void s_step_detail(FILE *f, const struct bc_report *r, const cJSON *st)
 		   "max ms | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	if (bc_rj(st, "total"))
 		s_row(f, "**", bc_rj(st, "total"));
-	for (lvl = 1; lvl < 4; lvl++)
-		cJSON_ArrayForEach(c, bc_rj(st, bc_report_levels[lvl].key))
-		    s_row(f,
-			  lvl == 1   ? "agent "
-			  : lvl == 2 ? "node "
-				     : "",
-			  c);
+	for (lvl = 1; lvl < 4; lvl++) {
+		const cJSON *ents = bc_rj(st, bc_report_levels[lvl].key);
+		const char *prefix = lvl == 1 ? "agent " : lvl == 2 ? "node " : "";
+
+		if (!bc_report_whole(r, lvl, cJSON_GetArraySize(ents))) {
+			s_rank_rows(f, ents, prefix);
+			continue;
+		}
+		cJSON_ArrayForEach(c, ents) s_row(f, prefix, c);
+	}
+	for (lvl = 1; lvl < 4; lvl++) {
+		const cJSON *ents = bc_rj(st, bc_report_levels[lvl].key);
+
+		if (!bc_report_whole(r, lvl, cJSON_GetArraySize(ents)))
+			s_rank_note(f, ents, bc_report_levels[lvl].label);
+	}
 	if (cJSON_GetArraySize(miss))
 		fprintf(f,
 			"\nSeconds with missing agent records: %d (see run.json "
@@ -305,22 +426,7 @@ static void s_step_detail(FILE *f, const struct bc_report *r, const cJSON *st)
 				bc_rj_num(ck, "start_skew_bound_ns") / 1e6);
 		fprintf(f, "\n");
 	}
-	if (cJSON_GetArraySize(bc_rj(st, "checks")))
-		fprintf(f, "\nChecks:\n\n");
-	cJSON_ArrayForEach(c, bc_rj(st, "checks"))
-	{
-		fprintf(f, "- ");
-		bc_md_puts(f, bc_rj_str("?", c, "name"));
-		if (bc_rj(c, "scope")) {
-			fprintf(f, " (");
-			bc_md_puts(f, bc_rj_str("", c, "scope"));
-			fprintf(f, ")");
-		}
-		fprintf(f, ": %s (",
-			!strcmp(bc_check_word(c), "FAIL") ? "**FAIL**" : bc_check_word(c));
-		bc_md_puts(f, bc_rj_str("", c, "detail"));
-		fprintf(f, ")\n");
-	}
+	s_checks(f, bc_rj(st, "checks"));
 }
 
 int bc_report_md(const struct bc_report *r, FILE *f)

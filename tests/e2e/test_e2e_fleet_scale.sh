@@ -11,6 +11,8 @@
 #   - run.json has every volume's and agent's window figures but no per-second series for
 #     those two levels (the nodes and the total keep theirs); timeseries.csv has no volume or
 #     agent rows; the vdbench block keeps every host's and sd's avg line, no interval rows;
+#     summary.md lists the 10 lowest-IOPS and 10 highest-p99 volumes and agents with the
+#     level's spread, and a per-volume check as one line of counts;
 #   - nothing is lost: the same run re-reported with BC_FULL_VOLUMES=all BC_FULL_AGENTS=all
 #     (report --rebuild) lists every volume's series, and each one equals, second by second, what
 #     `bench-coord dump-seconds --level volume` reads from seconds.bin and what the checker
@@ -100,6 +102,20 @@ levels = {row["level"] for row in csv.DictReader(open(d + "/timeseries.csv", new
 assert levels == {"total", "node"}, levels
 md = open(d + "/summary.md").read()
 assert "interval tables are left out above 64 hosts and 256 sds" in md
+# summary.md: the 10 lowest by IOPS and 10 highest by p99 of each large level, not every row
+lines, step = [], False
+for l in md.splitlines():  # the step sections only (the environment lists every host)
+    step = l.startswith("## Step ") or (step and not l.startswith("## "))
+    if step:
+        lines.append(l)
+assert not [l for l in lines if l.startswith("| a0")], "a volume or agent listed whole"
+for what in ("| lowest IOPS #", "| highest p99 #", "| agent lowest IOPS #", "| agent highest p99 #"):
+    assert sum(l.startswith(what) for l in lines) == 2 * 10, what
+assert md.count("282 volumes, too many to list here") == 2
+assert md.count("71 agents, too many to list here") == 2
+# a per-volume check is one line of counts at this size (null completes at once: all SKIP)
+assert md.count("Little's law (in flight = IOPS x mean latency): 282 entities: 0 PASS, 0 FAIL, 282 SKIP") == 2
+assert not [l for l in lines if l.startswith("- Little's law") and "(a0" in l]
 EOF
 
 # nothing lost: every volume's series listed again, equal to seconds.bin's and the records'

@@ -22,6 +22,7 @@ struct bc_secw;
 struct bc_volnode;
 struct bc_aggpool;
 struct bc_stats_touch;
+struct bc_stats_list;
 
 struct bc_secrow {
 	uint64_t ios[BC_OP_NR];
@@ -73,6 +74,7 @@ struct bc_agg {
 	uint32_t closed;	       /* seconds [0, closed) are closed */
 	struct bc_volstat *scratch;    /* decode buffer, sized for the largest agent */
 	struct bc_stats_touch *touch;  /* [scratch_n]: the non-empty buckets of scratch */
+	struct bc_stats_list *sl;      /* [scratch_n]: scratch's histograms, as lists */
 	struct bc_rhist *rh_free;      /* closed seconds' histograms, for reuse */
 	struct bc_volstat *asum;       /* the record being added, summed over its volumes */
 	struct bc_stats_touch *atouch; /* the non-empty buckets of asum */

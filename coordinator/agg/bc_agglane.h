@@ -24,7 +24,8 @@
 struct bc_agg_lane {
 	struct bc_agg *g;
 	struct bc_volstat *scratch;    /* [g->scratch_n] decode buffer */
-	struct bc_stats_touch *touch;  /* [g->scratch_n] its non-empty buckets */
+	struct bc_stats_touch *touch;  /* [g->scratch_n] its non-empty buckets (dense decode) */
+	struct bc_stats_list *sl;      /* [g->scratch_n] its histograms as lists (every decode) */
 	struct bc_volstat *asum;       /* the record being added, summed over its volumes */
 	struct bc_stats_touch *atouch; /* the non-empty buckets of asum */
 	struct bc_rhist **rh_free;     /* free list used: &g->rh_free or &own_free */

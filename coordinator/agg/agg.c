@@ -346,47 +346,14 @@ static int s_rhist_cover(struct bc_rhist **freel, struct bc_rhist **hp, uint32_t
 	return 0;
 }
 
-/* [*lo, *hi) grown to cover the listed buckets */
-static void s_span(const uint16_t *idx, uint32_t n, uint32_t *lo, uint32_t *hi)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++) {
-		*lo = idx[i] < *lo ? idx[i] : *lo;
-		*hi = idx[i] >= *hi ? idx[i] + 1u : *hi;
-	}
-}
-
-/*
- * [*lo, *hi) grown to cover the listed buckets of every op of t; an op
- * whose list is ascending (its bit in sorted) by the list's two ends
- */
-static void s_span_touch(const struct bc_stats_touch *t, uint32_t sorted, uint32_t *lo,
-			 uint32_t *hi)
-{
-	int o;
-
-	for (o = 0; o < BC_OP_NR; o++) {
-		if (!t->n[o])
-			continue;
-		if (!(sorted & (1u << o))) {
-			s_span(t->idx[o], t->n[o], lo, hi);
-			continue;
-		}
-		*lo = t->idx[o][0] < *lo ? t->idx[o][0] : *lo;
-		*hi = t->idx[o][t->n[o] - 1] >= *hi ? t->idx[o][t->n[o] - 1] + 1u : *hi;
-	}
-}
-
-/* add the listed buckets of a volume's (or a record's) ops into *hp; sorted: s_span_touch */
+/* add the listed buckets of a record's sum into *hp; [lo, hi): the span of t's buckets */
 static int s_rhist_add(struct bc_rhist **freel, struct bc_rhist **hp, const struct bc_volstat *v,
-		       const struct bc_stats_touch *t, uint32_t sorted)
+		       const struct bc_stats_touch *t, uint32_t lo, uint32_t hi)
 {
 	struct bc_rhist *h;
-	uint32_t i, lo = BC_HIST_BUCKETS, hi = 0;
+	uint32_t i;
 	int o;
 
-	s_span_touch(t, sorted, &lo, &hi);
 	if (lo >= hi)
 		return 0;
 	if (s_rhist_cover(freel, hp, lo, hi))
@@ -649,17 +616,15 @@ static int s_rhist_add_list(struct bc_rhist **freel, struct bc_rhist **hp,
 
 /*
  * a second's percentiles from a dense volstat whose non-empty buckets are
- * listed in t (sorted: the ops whose lists are ascending, s_span_touch)
+ * listed in t and span [lo, hi) (a record's sum)
  */
 static void s_row_from_listed(struct bc_secrow *row, const struct bc_volstat *v,
-			      const struct bc_stats_touch *t, uint32_t sorted)
+			      const struct bc_stats_touch *t, uint32_t lo, uint32_t hi)
 {
 	const uint64_t *ops[BC_OP_NR];
-	uint32_t lo = BC_HIST_BUCKETS, hi = 0;
 	uint64_t count = 0;
 	int o;
 
-	s_span_touch(t, sorted, &lo, &hi);
 	for (o = 0; o < BC_OP_NR; o++) {
 		ops[o] = t->n[o] && lo < hi ? &v->op[o].hist.buckets[lo] : NULL;
 		count += v->op[o].hist.count;
@@ -835,10 +800,10 @@ static void s_scratch_index(struct bc_agg *g, int i)
 /* a node or the total: histograms into its open second, or straight into the window when late */
 static int s_merged_add(struct bc_agg_lane *l, struct bc_entity *e, uint32_t k, uint32_t ri,
 			bool open, const struct bc_volstat *v, const struct bc_stats_touch *t,
-			uint32_t sorted)
+			uint32_t lo, uint32_t hi)
 {
 	if (open)
-		return s_rhist_add(l->rh_free, &e->sec_hist[ri], v, t, sorted);
+		return s_rhist_add(l->rh_free, &e->sec_hist[ri], v, t, lo, hi);
 	s_window_listed(e, l->g, k, v, t);
 	return 0;
 }
@@ -933,6 +898,8 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 	uint64_t(*tseq)[BC_OP_NR], (*nseq)[BC_OP_NR];
 	struct bc_entity *total = s_merged(l, BC_LVL_TOTAL, 0, &tseq);
 	bool agent_open = false, total_open = false, open;
+	/* the span of the record's sum (its touch list holds no order): the volumes' spans */
+	uint32_t alo = BC_HIST_BUCKETS, ahi = 0;
 	int i, o, rc = 0;
 
 	if (k != BC_STATS_DRAIN && k >= g->seconds)
@@ -963,6 +930,8 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 		}
 		if (open && k >= g->ramp_s && k < g->seconds) {
 			rc = s_vol_fanout(l, ve, &ne->sec_hist[mk], v, s);
+			if (!rc)
+				s_span_list(s, &alo, &ahi);
 			continue;
 		}
 		/* the rest: the volume's window, its node's second or window, the record's sum */
@@ -974,13 +943,15 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 		for (o = 0; o < BC_OP_NR; o++)
 			s_hist_sum_list(&l->asum->op[o].hist, l->atouch->idx[o], &l->atouch->n[o],
 					s->idx[o], s->cnt[o], s->n[o], v->op[o].hist.count);
+		s_span_list(s, &alo, &ahi);
 	}
 	if (k < g->seconds) {
 		if (agent_open)
-			s_row_from_listed(&agent->secs[k], l->asum, l->atouch, 0);
+			s_row_from_listed(&agent->secs[k], l->asum, l->atouch, alo, ahi);
 		s_window_listed(agent, g, k, l->asum, l->atouch);
 		if (!rc)
-			rc = s_merged_add(l, total, k, mk, total_open, l->asum, l->atouch, 0);
+			rc =
+			    s_merged_add(l, total, k, mk, total_open, l->asum, l->atouch, alo, ahi);
 		s_listed_clear(l->asum, l->atouch);
 		/* a worker lane's records are counted by the main thread as they arrive */
 		if (!l->part[BC_LVL_TOTAL]) {

@@ -255,7 +255,7 @@ void bc_agg_free(struct bc_agg *g)
 	int lvl, i;
 
 	if (g->pool)
-		bc_aggpool_destroy(g);
+		g->pool_ops->destroy(g);
 	for (lvl = 0; lvl < BC_LVL_NR; lvl++) {
 		for (i = 0; g->ent[lvl] && i < g->nent[lvl]; i++)
 			s_entity_free(&g->ent[lvl][i], g->seconds, g->rows_map != NULL);
@@ -1196,7 +1196,7 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 		return;
 	/* every record handed to a worker is in, and the partial nodes and total merged */
 	if (g->pool)
-		bc_aggpool_settle(g);
+		g->pool_ops->settle(g);
 	/* seconds.bin: the merged histograms of this second, before they are dropped */
 	sw = k >= g->closed ? g->secw : NULL;
 	if (sw && bc_secw_hist_begin(sw, g->secw_step, k))
@@ -1300,7 +1300,7 @@ void bc_agg_rows_ahead(struct bc_agg *g)
 	if (!g->rows_map || g->closed >= g->seconds || (!spill && g->touched > g->closed))
 		return;
 	if (g->pool)
-		bc_aggpool_settle(g);
+		g->pool_ops->settle(g);
 	if (spill) {
 		g->spilled = g->closed;
 		msync(g->rows_map, g->rows_map_len, MS_SYNC);

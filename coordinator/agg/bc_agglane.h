@@ -10,7 +10,7 @@
 #ifndef BC_AGGLANE_H
 #define BC_AGGLANE_H
 
-#include "bc_agg.h"
+#include "bc_aggtypes.h"
 #include "bc_fleet.h"
 
 /*
@@ -59,10 +59,5 @@ int bc_agg_lane_add(struct bc_agg_lane *l, const struct bc_conn *c, const uint8_
 void bc_agg_lanes_merge(struct bc_agg *g, struct bc_agg_lane *lanes, int n, const uint32_t *slot_k);
 /* make every entity's row of seconds up to k resident by a write (agg.c) */
 void bc_agg_rows_touch(struct bc_agg *g, uint32_t k);
-
-/* aggpool.c: wait for every worker to finish what it was given, then merge */
-void bc_aggpool_settle(struct bc_agg *g);
-/* stop and free g's pool (settled first) */
-void bc_aggpool_destroy(struct bc_agg *g);
 
 #endif

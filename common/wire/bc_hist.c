@@ -239,6 +239,76 @@ out:
 	return rc;
 }
 
+long bc_hist_decode_list(const uint8_t *buf, size_t len, uint16_t *idx, uint64_t *cnt, uint32_t *n,
+			 uint64_t *sum)
+{
+	uint64_t pairs, delta, count, at, p, total = 0;
+	uint32_t ni = *n;
+	const uint8_t *q, *end = buf + len;
+	size_t off;
+	long rc = -EBADMSG;
+
+	off = bc_varint_get(buf, len, &pairs);
+	if (!off || pairs > BC_HIST_BUCKETS)
+		return -EBADMSG;
+	q = buf + off;
+	if (!pairs)
+		return (long)off;
+	q = s_pair(q, end, &at, &count);
+	if (!q || at >= BC_HIST_BUCKETS)
+		goto out;
+	/*
+	 * Ascending and distinct (deltas advance): at most pairs <=
+	 * BC_HIST_BUCKETS entries are listed. An empty pair's entry is
+	 * written and then written over.
+	 */
+	idx[ni] = (uint16_t)at;
+	cnt[ni] = count;
+	ni += count != 0;
+	total += count;
+	for (p = 1; p < pairs;) {
+		uint64_t w;
+
+		/*
+		 * Four pairs of one-byte deltas and counts (most of a record's
+		 * pairs): one test for the four, no call; every delta must be
+		 * non-zero and the last bucket in range.
+		 */
+		if (pairs - p >= 4 && end - q >= 8 &&
+		    (memcpy(&w, q, 8), !(w & 0x8080808080808080ull)) && q[0] && q[2] && q[4] &&
+		    q[6] && at + q[0] + q[2] + q[4] + q[6] < BC_HIST_BUCKETS) {
+			int k;
+
+#pragma GCC unroll 4
+			for (k = 0; k < 8; k += 2) {
+				at += q[k];
+				count = q[k + 1];
+				idx[ni] = (uint16_t)at;
+				cnt[ni] = count;
+				ni += count != 0;
+				total += count;
+			}
+			q += 8;
+			p += 4;
+			continue;
+		}
+		q = s_pair(q, end, &delta, &count);
+		if (!q || !delta || delta >= BC_HIST_BUCKETS - at)
+			goto out;
+		at += delta;
+		idx[ni] = (uint16_t)at;
+		cnt[ni] = count;
+		ni += count != 0;
+		total += count;
+		p++;
+	}
+	rc = (long)(q - buf);
+out:
+	*sum += total;
+	*n = ni;
+	return rc;
+}
+
 long bc_hist_decode_add_idx(struct bc_hist *h, const uint8_t *buf, size_t len, uint16_t *idx,
 			    uint32_t *nidx)
 {

@@ -106,4 +106,15 @@ long bc_hist_decode_add(struct bc_hist *h, const uint8_t *buf, size_t len);
 long bc_hist_decode_add_idx(struct bc_hist *h, const uint8_t *buf, size_t len, uint16_t *idx,
 			    uint32_t *n);
 
+/*
+ * Decode without a dense histogram: append every non-empty bucket to
+ * idx[*n] (ascending) and its samples to cnt[*n], and add the samples to
+ * *sum. Both arrays must hold BC_HIST_BUCKETS entries from *n on. The
+ * coordinator adds a record into four levels from these lists instead of
+ * writing (and clearing) 180 KB of dense buckets per volume. Returns bytes
+ * consumed or -EBADMSG as bc_hist_decode_add.
+ */
+long bc_hist_decode_list(const uint8_t *buf, size_t len, uint16_t *idx, uint64_t *cnt, uint32_t *n,
+			 uint64_t *sum);
+
 #endif

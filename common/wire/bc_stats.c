@@ -201,8 +201,10 @@ int bc_stats_decode_hdr(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr
 	return s_get_hdr(&r, hdr, &nvol);
 }
 
-int bc_stats_decode_touch(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
-			  struct bc_volstat *vols, struct bc_stats_touch *touch, uint32_t nvol_cap)
+/* bc_stats_decode_touch (touch may be NULL), or with lists bc_stats_decode_list */
+static int s_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
+		    struct bc_volstat *vols, struct bc_stats_touch *touch,
+		    struct bc_stats_list *lists, uint32_t nvol_cap)
 {
 	struct s_rbuf r = {.p = buf, .len = len};
 	uint64_t nvol, i;
@@ -246,6 +248,18 @@ int bc_stats_decode_touch(const uint8_t *buf, size_t len, struct bc_stats_hdr *h
 			e = (int32_t)((int64_t)(ze >> 1) ^ -(int64_t)(ze & 1));
 			if (!d->first_errno)
 				d->first_errno = e;
+			if (lists) {
+				struct bc_stats_list *l = &lists[vi];
+
+				if (l->n[o])
+					return 1; /* the volume came twice */
+				n = bc_hist_decode_list(r.p + r.off, r.len - r.off, l->idx[o],
+							l->cnt[o], &l->n[o], &d->hist.count);
+				if (n < 0)
+					return (int)n;
+				r.off += (size_t)n;
+				continue;
+			}
 			/* one decode into an empty list appends ascending indexes */
 			if (touch && touch[vi].n[o])
 				touch[vi].unsorted |= 1u << o;
@@ -262,4 +276,16 @@ int bc_stats_decode_touch(const uint8_t *buf, size_t len, struct bc_stats_hdr *h
 	if (r.err)
 		return r.err;
 	return r.off == len ? 0 : -EBADMSG;
+}
+
+int bc_stats_decode_touch(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
+			  struct bc_volstat *vols, struct bc_stats_touch *touch, uint32_t nvol_cap)
+{
+	return s_decode(buf, len, hdr, vols, touch, NULL, nvol_cap);
+}
+
+int bc_stats_decode_list(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
+			 struct bc_volstat *vols, struct bc_stats_list *lists, uint32_t nvol_cap)
+{
+	return s_decode(buf, len, hdr, vols, NULL, lists, nvol_cap);
 }

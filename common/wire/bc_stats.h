@@ -136,4 +136,25 @@ struct bc_stats_touch {
 int bc_stats_decode_touch(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 			  struct bc_volstat *vols, struct bc_stats_touch *touch, uint32_t nvol_cap);
 
+/*
+ * A volume's histograms as lists (bc_hist_decode_list): op o's non-empty
+ * buckets idx[o][0..n[o]), ascending, with cnt[o][j] samples each.
+ */
+struct bc_stats_list {
+	uint32_t n[BC_OP_NR];
+	uint16_t idx[BC_OP_NR][BC_HIST_BUCKETS];
+	uint64_t cnt[BC_OP_NR][BC_HIST_BUCKETS];
+};
+
+/*
+ * bc_stats_decode with the histograms listed in lists[i] instead of added
+ * into vols[i] (whose buckets stay as they were; hist.count gets the
+ * samples). Every lists[i] must come empty. Returns what bc_stats_decode
+ * does, or 1 when a volume came twice in the body with buckets both times
+ * (its lists would not be ascending): nothing is complete then, decode it
+ * with bc_stats_decode_touch instead.
+ */
+int bc_stats_decode_list(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
+			 struct bc_volstat *vols, struct bc_stats_list *lists, uint32_t nvol_cap);
+
 #endif

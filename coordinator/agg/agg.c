@@ -6,9 +6,12 @@
  *
  * Cost model (bench/swarm.sh: 1,000 agents x 16 volumes; a volume-second
  * fills a few hundred of the 7,424 buckets): a record is decoded once into
- * the scratch volumes with the list of buckets it made non-empty
- * (bc_stats_decode_touch), and every histogram operation visits those lists
- * or the range they span, never whole histograms.
+ * the scratch volumes' counters and, per volume and op, an ascending list of
+ * its non-empty buckets with their counts (bc_stats_decode_list), which every
+ * histogram operation walks; no dense histogram is written or cleared for a
+ * volume's record (a body naming a volume twice is decoded densely, then
+ * listed). The levels' histograms are added through those lists or the range
+ * they span, never whole.
  *  - A volume and an agent get one record per second, so their per-second
  *    percentiles are computed from the record itself (the scratch volume, or
  *    the record's sum in g->asum) when it arrives. A second record for the
@@ -223,6 +226,7 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 	g->scratch_n = max;
 	g->scratch = calloc((size_t)max, sizeof(*g->scratch));
 	g->touch = calloc((size_t)max, sizeof(*g->touch));
+	g->sl = calloc((size_t)max, sizeof(*g->sl));
 	g->asum = calloc(1, sizeof(*g->asum));
 	g->atouch = calloc(1, sizeof(*g->atouch));
 	if (!g->asum || !g->atouch)
@@ -231,7 +235,7 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 	g->agents_reported = calloc(g->seconds, sizeof(uint32_t));
 	g->late = calloc(g->seconds, sizeof(uint32_t));
 	g->last_rx_ns = calloc(g->seconds, sizeof(uint64_t));
-	if (!g->scratch || !g->touch || !g->agents_reported || !g->late || !g->last_rx_ns)
+	if (!g->scratch || !g->touch || !g->sl || !g->agents_reported || !g->late || !g->last_rx_ns)
 		return -ENOMEM;
 	for (i = 0; i < max; i++)
 		bc_volstat_reset(&g->scratch[i]);
@@ -251,7 +255,7 @@ void bc_agg_free(struct bc_agg *g)
 	int lvl, i;
 
 	if (g->pool)
-		bc_aggpool_destroy(g);
+		g->pool_ops->destroy(g);
 	for (lvl = 0; lvl < BC_LVL_NR; lvl++) {
 		for (i = 0; g->ent[lvl] && i < g->nent[lvl]; i++)
 			s_entity_free(&g->ent[lvl][i], g->seconds, g->rows_map != NULL);
@@ -268,6 +272,7 @@ void bc_agg_free(struct bc_agg *g)
 	free(g->secw_reports);
 	free(g->scratch);
 	free(g->touch);
+	free(g->sl);
 	free(g->asum);
 	free(g->atouch);
 	free(g->agents_reported);
@@ -341,53 +346,14 @@ static int s_rhist_cover(struct bc_rhist **freel, struct bc_rhist **hp, uint32_t
 	return 0;
 }
 
-/* [*lo, *hi) grown to cover the listed buckets */
-static void s_span(const uint16_t *idx, uint32_t n, uint32_t *lo, uint32_t *hi)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++) {
-		*lo = idx[i] < *lo ? idx[i] : *lo;
-		*hi = idx[i] >= *hi ? idx[i] + 1u : *hi;
-	}
-}
-
-/* the ops of t whose lists are ascending (one decode: a scratch volume's), as bits */
-static uint32_t s_sorted(const struct bc_stats_touch *t)
-{
-	return ~t->unsorted & ((1u << BC_OP_NR) - 1);
-}
-
-/*
- * [*lo, *hi) grown to cover the listed buckets of every op of t; an op
- * whose list is ascending (its bit in sorted) by the list's two ends
- */
-static void s_span_touch(const struct bc_stats_touch *t, uint32_t sorted, uint32_t *lo,
-			 uint32_t *hi)
-{
-	int o;
-
-	for (o = 0; o < BC_OP_NR; o++) {
-		if (!t->n[o])
-			continue;
-		if (!(sorted & (1u << o))) {
-			s_span(t->idx[o], t->n[o], lo, hi);
-			continue;
-		}
-		*lo = t->idx[o][0] < *lo ? t->idx[o][0] : *lo;
-		*hi = t->idx[o][t->n[o] - 1] >= *hi ? t->idx[o][t->n[o] - 1] + 1u : *hi;
-	}
-}
-
-/* add the listed buckets of a volume's (or a record's) ops into *hp; sorted: s_span_touch */
+/* add the listed buckets of a record's sum into *hp; [lo, hi): the span of t's buckets */
 static int s_rhist_add(struct bc_rhist **freel, struct bc_rhist **hp, const struct bc_volstat *v,
-		       const struct bc_stats_touch *t, uint32_t sorted)
+		       const struct bc_stats_touch *t, uint32_t lo, uint32_t hi)
 {
 	struct bc_rhist *h;
-	uint32_t i, lo = BC_HIST_BUCKETS, hi = 0;
+	uint32_t i;
 	int o;
 
-	s_span_touch(t, sorted, &lo, &hi);
 	if (lo >= hi)
 		return 0;
 	if (s_rhist_cover(freel, hp, lo, hi))
@@ -414,18 +380,19 @@ static void s_hist_add_listed(struct bc_hist *dst, const struct bc_hist *src, co
 	dst->count += src->count;
 }
 
-/* src's listed buckets into dst, extending dst's list with the buckets it makes non-empty */
-static void s_hist_sum_listed(struct bc_hist *dst, uint16_t *didx, uint32_t *dn,
-			      const struct bc_hist *src, const uint16_t *idx, uint32_t n)
+/* listed buckets (count samples) into dst, extending dst's list with the buckets it makes non-empty
+ */
+static void s_hist_sum_list(struct bc_hist *dst, uint16_t *didx, uint32_t *dn, const uint16_t *idx,
+			    const uint64_t *cnt, uint32_t n, uint64_t count)
 {
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
-		if (!dst->buckets[idx[i]] && src->buckets[idx[i]])
+		if (!dst->buckets[idx[i]])
 			didx[(*dn)++] = idx[i];
-		dst->buckets[idx[i]] += src->buckets[idx[i]];
+		dst->buckets[idx[i]] += cnt[i];
 	}
-	dst->count += src->count;
+	dst->count += count;
 }
 
 /* stands in for an unused op's buckets, so the sums below have no branches */
@@ -509,57 +476,98 @@ static void s_row_pcts(struct bc_secrow *row, uint64_t count, const uint64_t *co
 }
 
 /*
- * s_row_pcts when one or two ops have buckets and their lists are
- * ascending (a volume's record): the same ranks over the non-empty buckets
- * alone, the two lists merged by index, instead of every bucket of their
- * range times three ops (bench/agg.c: the largest cost of a volume-second).
- * false: not that case, nothing done.
+ * s_row_pcts over a volume's record (bc_stats_list): the same ranks over
+ * its non-empty buckets alone, the ops' ascending lists merged by index,
+ * instead of every bucket of their range times three ops.
  */
-static bool s_row_walk(struct bc_secrow *row, const struct bc_volstat *v,
-		       const struct bc_stats_touch *t, uint32_t sorted)
+static void s_row_list(struct bc_secrow *row, const struct bc_volstat *v,
+		       const struct bc_stats_list *s)
 {
-	const uint16_t *x = NULL, *y = NULL;
-	const uint64_t *xb = NULL, *yb = NULL;
-	uint32_t i = 0, j = 0, nx = 0, ny = 0;
+	const uint16_t *x[BC_OP_NR];
+	const uint64_t *xc[BC_OP_NR];
+	uint32_t at[BC_OP_NR] = {0}, nx[BC_OP_NR];
 	uint64_t *out[5], rank[5], count = 0, seen = 0;
-	unsigned top, p = 0, b;
+	unsigned top = 0, p = 0, b, m, nl = 0;
 	int o;
 
 	for (o = 0; o < BC_OP_NR; o++) {
 		count += v->op[o].hist.count;
-		if (!t->n[o])
+		if (!s->n[o])
 			continue;
-		if (!(sorted & (1u << o)) || (x && y))
-			return false;
-		if (!x) {
-			x = t->idx[o];
-			xb = v->op[o].hist.buckets;
-			nx = t->n[o];
-		} else {
-			y = t->idx[o];
-			yb = v->op[o].hist.buckets;
-			ny = t->n[o];
-		}
+		x[nl] = s->idx[o];
+		xc[nl] = s->cnt[o];
+		nx[nl] = s->n[o];
+		if (x[nl][nx[nl] - 1] > top)
+			top = x[nl][nx[nl] - 1];
+		nl++;
 	}
 	s_row_ranks(row, count, rank, out);
-	if (!count || !x)
-		return true;
-	top = x[nx - 1];
-	if (y && y[ny - 1] > top)
-		top = y[ny - 1];
+	if (!count || !nl)
+		return;
 	row->max_ns = bc_hist_bucket_mid(top);
-	while (p < 5) {
-		if (i < nx && (j >= ny || x[i] <= y[j])) {
-			b = x[i];
-			seen += xb[x[i++]];
-			if (j < ny && y[j] == b)
-				seen += yb[y[j++]];
-		} else if (j < ny) {
-			b = y[j];
-			seen += yb[y[j++]];
-		} else {
-			break;
+	/*
+	 * One op or two (a read/write mix), the common cases: p50 from the
+	 * bottom, p90 to p99.99 from the top, the rank-th smallest of count
+	 * samples being the (count - rank + 1)-th largest (rank <= count: a
+	 * ceiling of less than count). That needs the lists to hold all count
+	 * samples: every decode sums hist.count from the pairs it lists,
+	 * rebuild.c from the buckets it sets. About half the buckets are
+	 * visited instead of nearly all.
+	 */
+	if (nl <= 2) {
+		const uint16_t *y0 = x[0], *y1 = nl == 2 ? x[1] : x[0];
+		const uint64_t *c0 = xc[0], *c1 = nl == 2 ? xc[1] : xc[0];
+		uint32_t n0 = nx[0], n1 = nl == 2 ? nx[1] : 0, i = 0, j = 0;
+		uint64_t c;
+		int q = 4;
+
+		while (i < n0 || j < n1) {
+			if (i < n0 && (j >= n1 || y0[i] <= y1[j])) {
+				b = y0[i];
+				c = c0[i++];
+				if (j < n1 && y1[j] == b)
+					c += c1[j++];
+			} else {
+				b = y1[j];
+				c = c1[j++];
+			}
+			seen += c;
+			if (seen >= rank[0]) {
+				*out[0] = bc_hist_bucket_mid(b);
+				p = 1;
+				break;
+			}
 		}
+		if (!p)
+			*out[0] = row->max_ns;
+		for (i = n0, j = n1, seen = 0; q >= 1 && (i || j);) {
+			if (i && (!j || y0[i - 1] >= y1[j - 1])) {
+				b = y0[--i];
+				c = c0[i];
+				if (j && y1[j - 1] == b)
+					c += c1[--j];
+			} else {
+				b = y1[--j];
+				c = c1[j];
+			}
+			seen += c;
+			for (; q >= 1 && seen > count - rank[q]; q--)
+				*out[q] = bc_hist_bucket_mid(b);
+		}
+		for (; q >= 1; q--)
+			*out[q] = row->max_ns;
+		return;
+	}
+	while (p < 5) {
+		b = BC_HIST_BUCKETS;
+		for (m = 0; m < nl; m++)
+			if (at[m] < nx[m] && x[m][at[m]] < b)
+				b = x[m][at[m]];
+		if (b == BC_HIST_BUCKETS)
+			break;
+		for (m = 0; m < nl; m++)
+			if (at[m] < nx[m] && x[m][at[m]] == b)
+				seen += xc[m][at[m]++];
 		if (seen < rank[p])
 			continue;
 		for (; p < 5 && seen >= rank[p]; p++)
@@ -567,24 +575,56 @@ static bool s_row_walk(struct bc_secrow *row, const struct bc_volstat *v,
 	}
 	for (; p < 5; p++)
 		*out[p] = row->max_ns;
-	return true;
+}
+
+/* [*lo, *hi) grown to cover a volume's listed buckets (ascending: the ends) */
+static void s_span_list(const struct bc_stats_list *s, uint32_t *lo, uint32_t *hi)
+{
+	int o;
+
+	for (o = 0; o < BC_OP_NR; o++) {
+		if (!s->n[o])
+			continue;
+		*lo = s->idx[o][0] < *lo ? s->idx[o][0] : *lo;
+		*hi = s->idx[o][s->n[o] - 1] >= *hi ? s->idx[o][s->n[o] - 1] + 1u : *hi;
+	}
+}
+
+/* a volume's listed buckets into *hp */
+static int s_rhist_add_list(struct bc_rhist **freel, struct bc_rhist **hp,
+			    const struct bc_volstat *v, const struct bc_stats_list *s)
+{
+	struct bc_rhist *h;
+	uint32_t i, lo = BC_HIST_BUCKETS, hi = 0;
+	int o;
+
+	s_span_list(s, &lo, &hi);
+	if (lo >= hi)
+		return 0;
+	if (s_rhist_cover(freel, hp, lo, hi))
+		return -ENOMEM;
+	h = *hp;
+	for (o = 0; o < BC_OP_NR; o++) {
+		uint64_t *b = &h->b[(size_t)o * h->cap];
+
+		for (i = 0; i < s->n[o]; i++)
+			b[s->idx[o][i] - h->lo] += s->cnt[o][i];
+		h->count += v->op[o].hist.count;
+	}
+	return 0;
 }
 
 /*
  * a second's percentiles from a dense volstat whose non-empty buckets are
- * listed in t (sorted: the ops whose lists are ascending, s_span_touch)
+ * listed in t and span [lo, hi) (a record's sum)
  */
 static void s_row_from_listed(struct bc_secrow *row, const struct bc_volstat *v,
-			      const struct bc_stats_touch *t, uint32_t sorted)
+			      const struct bc_stats_touch *t, uint32_t lo, uint32_t hi)
 {
 	const uint64_t *ops[BC_OP_NR];
-	uint32_t lo = BC_HIST_BUCKETS, hi = 0;
 	uint64_t count = 0;
 	int o;
 
-	if (sorted && s_row_walk(row, v, t, sorted))
-		return;
-	s_span_touch(t, sorted, &lo, &hi);
 	for (o = 0; o < BC_OP_NR; o++) {
 		ops[o] = t->n[o] && lo < hi ? &v->op[o].hist.buckets[lo] : NULL;
 		count += v->op[o].hist.count;
@@ -654,6 +694,71 @@ static void s_window_listed(struct bc_entity *e, const struct bc_agg *g, uint32_
 		s_hist_add_listed(&e->window.op[o].hist, &v->op[o].hist, t->idx[o], t->n[o]);
 }
 
+/* the window histograms of volume e from its record's lists (when k is in the window) */
+static void s_window_list(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
+			  const struct bc_volstat *v, const struct bc_stats_list *s)
+{
+	uint32_t i;
+	int o;
+
+	if (k < g->ramp_s || k >= g->seconds)
+		return;
+	for (o = 0; o < BC_OP_NR; o++) {
+		struct bc_hist *w = &e->window.op[o].hist;
+
+		for (i = 0; i < s->n[o]; i++)
+			w->buckets[s->idx[o][i]] += s->cnt[o][i];
+		w->count += v->op[o].hist.count;
+	}
+}
+
+/*
+ * A scratch volume's counters cleared and its lists emptied for the next
+ * decode; its dense buckets are all zero between records (s_dense_to_list).
+ */
+static void s_scratch_clear(struct bc_volstat *v, struct bc_stats_list *s)
+{
+	int o;
+
+	for (o = 0; o < BC_OP_NR; o++) {
+		v->op[o].hist.count = 0;
+		bc_opstat_reset_counters(&v->op[o]);
+		s->n[o] = 0;
+	}
+	v->verify_errors = 0;
+}
+
+static int s_u16_cmp(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/*
+ * The dense histograms of a scratch volume (a body that names a volume
+ * twice, or rebuild.c's records) as its lists, ascending; the dense buckets
+ * are zeroed on the way and hist.count kept.
+ */
+static void s_dense_to_list(struct bc_volstat *v, struct bc_stats_touch *t, struct bc_stats_list *s)
+{
+	uint32_t j;
+	int o;
+
+	for (o = 0; o < BC_OP_NR; o++) {
+		uint64_t *bk = v->op[o].hist.buckets;
+
+		if (t->unsorted & (1u << o))
+			qsort(t->idx[o], t->n[o], sizeof(t->idx[o][0]), s_u16_cmp);
+		for (j = 0; j < t->n[o]; j++) {
+			s->idx[o][j] = t->idx[o][j];
+			s->cnt[o][j] = bk[t->idx[o][j]];
+			bk[t->idx[o][j]] = 0;
+		}
+		s->n[o] = t->n[o];
+		t->n[o] = 0;
+	}
+	t->unsorted = 0;
+}
+
 /* clear a dense volstat through its touch list (a dense reset is 170 KB of writes) */
 static void s_listed_clear(struct bc_volstat *v, struct bc_stats_touch *t)
 {
@@ -695,11 +800,32 @@ static void s_scratch_index(struct bc_agg *g, int i)
 /* a node or the total: histograms into its open second, or straight into the window when late */
 static int s_merged_add(struct bc_agg_lane *l, struct bc_entity *e, uint32_t k, uint32_t ri,
 			bool open, const struct bc_volstat *v, const struct bc_stats_touch *t,
-			uint32_t sorted)
+			uint32_t lo, uint32_t hi)
 {
 	if (open)
-		return s_rhist_add(l->rh_free, &e->sec_hist[ri], v, t, sorted);
+		return s_rhist_add(l->rh_free, &e->sec_hist[ri], v, t, lo, hi);
 	s_window_listed(e, l->g, k, v, t);
+	return 0;
+}
+
+/* s_merged_add of a volume's record lists */
+static int s_merged_add_list(struct bc_agg_lane *l, struct bc_entity *e, uint32_t k, uint32_t ri,
+			     bool open, const struct bc_volstat *v, const struct bc_stats_list *s)
+{
+	uint32_t i;
+	int o;
+
+	if (open)
+		return s_rhist_add_list(l->rh_free, &e->sec_hist[ri], v, s);
+	if (k < l->g->ramp_s || k >= l->g->seconds)
+		return 0;
+	for (o = 0; o < BC_OP_NR; o++) {
+		struct bc_hist *w = &e->window.op[o].hist;
+
+		for (i = 0; i < s->n[o]; i++)
+			w->buckets[s->idx[o][i]] += s->cnt[o][i];
+		w->count += v->op[o].hist.count;
+	}
 	return 0;
 }
 
@@ -723,29 +849,29 @@ static struct bc_entity *s_merged(struct bc_agg_lane *l, int lvl, int j,
  * s_rhist_cover) and the record's sum. Second k is in the window.
  */
 static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_rhist **ne_h,
-			const struct bc_volstat *v, const struct bc_stats_touch *t)
+			const struct bc_volstat *v, const struct bc_stats_list *s)
 {
 	uint32_t i, lo = BC_HIST_BUCKETS, hi = 0;
 	struct bc_rhist *h;
 	int o;
 
-	s_span_touch(t, s_sorted(t), &lo, &hi);
+	s_span_list(s, &lo, &hi);
 	if (lo >= hi)
 		return 0;
 	if (s_rhist_cover(l->rh_free, ne_h, lo, hi))
 		return -ENOMEM;
 	h = *ne_h;
 	for (o = 0; o < BC_OP_NR; o++) {
-		const uint64_t *src = v->op[o].hist.buckets;
+		const uint64_t *cnt = s->cnt[o];
 		uint64_t *win = ve->window.op[o].hist.buckets, *sum = l->asum->op[o].hist.buckets;
 		uint64_t *nb = &h->b[(size_t)o * h->cap]; /* bucket b at nb[b - h->lo] */
-		const uint16_t *idx = t->idx[o];
+		const uint16_t *idx = s->idx[o];
 		uint16_t *sidx = l->atouch->idx[o];
 		uint32_t sn = l->atouch->n[o];
 
-		for (i = 0; i < t->n[o]; i++) {
+		for (i = 0; i < s->n[o]; i++) {
 			uint16_t b = idx[i];
-			uint64_t c = src[b];
+			uint64_t c = cnt[i];
 
 			win[b] += c;
 			nb[b - h->lo] += c;
@@ -772,6 +898,8 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 	uint64_t(*tseq)[BC_OP_NR], (*nseq)[BC_OP_NR];
 	struct bc_entity *total = s_merged(l, BC_LVL_TOTAL, 0, &tseq);
 	bool agent_open = false, total_open = false, open;
+	/* the span of the record's sum (its touch list holds no order): the volumes' spans */
+	uint32_t alo = BC_HIST_BUCKETS, ahi = 0;
 	int i, o, rc = 0;
 
 	if (k != BC_STATS_DRAIN && k >= g->seconds)
@@ -781,7 +909,7 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 		bc_agg_rows_touch(g, k);
 	for (i = 0; i < c->nvols && !rc; i++) {
 		const struct bc_volstat *v = &l->scratch[i];
-		const struct bc_stats_touch *t = &l->touch[i];
+		const struct bc_stats_list *s = &l->sl[i];
 		int vol = c->vols[i], node = bc_agg_vol_node(g, vol);
 		struct bc_entity *ve = &g->ent[BC_LVL_VOLUME][vol];
 
@@ -789,7 +917,7 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 
 		/* a volume: its own second from this record alone */
 		if (s_entity_counters(ve, g, k, k, v, true, NULL, 0))
-			s_row_from_listed(&ve->secs[k], v, t, s_sorted(t));
+			s_row_list(&ve->secs[k], v, s);
 		/* the agent: the first record of second k, decided on its first volume */
 		open = s_entity_counters(agent, g, k, k, v, i == 0, NULL, 0);
 		if (i == 0)
@@ -801,25 +929,29 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 			open = s_entity_counters(ne, g, k, mk, v, false, nseq, l->seq);
 		}
 		if (open && k >= g->ramp_s && k < g->seconds) {
-			rc = s_vol_fanout(l, ve, &ne->sec_hist[mk], v, t);
+			rc = s_vol_fanout(l, ve, &ne->sec_hist[mk], v, s);
+			if (!rc)
+				s_span_list(s, &alo, &ahi);
 			continue;
 		}
 		/* the rest: the volume's window, its node's second or window, the record's sum */
-		s_window_listed(ve, g, k, v, t);
+		s_window_list(ve, g, k, v, s);
 		if (ne)
-			rc = s_merged_add(l, ne, k, mk, open, v, t, s_sorted(t));
+			rc = s_merged_add_list(l, ne, k, mk, open, v, s);
 		if (k >= g->seconds)
 			continue;
 		for (o = 0; o < BC_OP_NR; o++)
-			s_hist_sum_listed(&l->asum->op[o].hist, l->atouch->idx[o], &l->atouch->n[o],
-					  &v->op[o].hist, t->idx[o], t->n[o]);
+			s_hist_sum_list(&l->asum->op[o].hist, l->atouch->idx[o], &l->atouch->n[o],
+					s->idx[o], s->cnt[o], s->n[o], v->op[o].hist.count);
+		s_span_list(s, &alo, &ahi);
 	}
 	if (k < g->seconds) {
 		if (agent_open)
-			s_row_from_listed(&agent->secs[k], l->asum, l->atouch, 0);
+			s_row_from_listed(&agent->secs[k], l->asum, l->atouch, alo, ahi);
 		s_window_listed(agent, g, k, l->asum, l->atouch);
 		if (!rc)
-			rc = s_merged_add(l, total, k, mk, total_open, l->asum, l->atouch, 0);
+			rc =
+			    s_merged_add(l, total, k, mk, total_open, l->asum, l->atouch, alo, ahi);
 		s_listed_clear(l->asum, l->atouch);
 		/* a worker lane's records are counted by the main thread as they arrive */
 		if (!l->part[BC_LVL_TOTAL]) {
@@ -838,6 +970,7 @@ static void s_lane_serial(struct bc_agg_lane *l, struct bc_agg *g)
 	l->g = g;
 	l->scratch = g->scratch;
 	l->touch = g->touch;
+	l->sl = g->sl;
 	l->asum = g->asum;
 	l->atouch = g->atouch;
 	l->rh_free = &g->rh_free;
@@ -849,8 +982,17 @@ int bc_agg_lane_add(struct bc_agg_lane *l, const struct bc_conn *c, const uint8_
 	int i, rc;
 
 	for (i = 0; i < c->nvols; i++)
-		s_listed_clear(&l->scratch[i], &l->touch[i]);
-	rc = bc_stats_decode_touch(body, len, hdr, l->scratch, l->touch, (uint32_t)c->nvols);
+		s_scratch_clear(&l->scratch[i], &l->sl[i]);
+	rc = bc_stats_decode_list(body, len, hdr, l->scratch, l->sl, (uint32_t)c->nvols);
+	if (rc == 1) {
+		/* a volume came twice: the dense decode adds its entries up, then lists them */
+		for (i = 0; i < c->nvols; i++)
+			s_scratch_clear(&l->scratch[i], &l->sl[i]);
+		rc =
+		    bc_stats_decode_touch(body, len, hdr, l->scratch, l->touch, (uint32_t)c->nvols);
+		for (i = 0; i < c->nvols; i++)
+			s_dense_to_list(&l->scratch[i], &l->touch[i], &l->sl[i]);
+	}
 	if (rc)
 		return rc;
 	return s_add_scratch(l, c, hdr);
@@ -870,8 +1012,10 @@ int bc_agg_add_decoded(struct bc_agg *g, const struct bc_conn *c, const struct b
 	struct bc_agg_lane l;
 	int i;
 
-	for (i = 0; i < c->nvols; i++)
+	for (i = 0; i < c->nvols; i++) {
 		s_scratch_index(g, i);
+		s_dense_to_list(&g->scratch[i], &g->touch[i], &g->sl[i]);
+	}
 	s_lane_serial(&l, g);
 	return s_add_scratch(&l, c, hdr);
 }
@@ -885,10 +1029,11 @@ int bc_agg_lane_init(struct bc_agg_lane *l, struct bc_agg *g)
 	l->rh_free = &l->own_free;
 	l->scratch = calloc((size_t)g->scratch_n, sizeof(*l->scratch));
 	l->touch = calloc((size_t)g->scratch_n, sizeof(*l->touch));
+	l->sl = calloc((size_t)g->scratch_n, sizeof(*l->sl));
 	l->asum = calloc(1, sizeof(*l->asum));
 	l->atouch = calloc(1, sizeof(*l->atouch));
 	l->errno_seq = calloc((size_t)g->nent[BC_LVL_NODE] + 1, sizeof(*l->errno_seq));
-	if (!l->scratch || !l->touch || !l->asum || !l->atouch || !l->errno_seq)
+	if (!l->scratch || !l->touch || !l->sl || !l->asum || !l->atouch || !l->errno_seq)
 		return -ENOMEM;
 	for (i = 0; i < g->scratch_n; i++)
 		bc_volstat_reset(&l->scratch[i]);
@@ -921,6 +1066,7 @@ void bc_agg_lane_free(struct bc_agg_lane *l)
 	}
 	free(l->scratch);
 	free(l->touch);
+	free(l->sl);
 	free(l->asum);
 	free(l->atouch);
 	free(l->errno_seq);
@@ -1050,7 +1196,7 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 		return;
 	/* every record handed to a worker is in, and the partial nodes and total merged */
 	if (g->pool)
-		bc_aggpool_settle(g);
+		g->pool_ops->settle(g);
 	/* seconds.bin: the merged histograms of this second, before they are dropped */
 	sw = k >= g->closed ? g->secw : NULL;
 	if (sw && bc_secw_hist_begin(sw, g->secw_step, k))
@@ -1154,7 +1300,7 @@ void bc_agg_rows_ahead(struct bc_agg *g)
 	if (!g->rows_map || g->closed >= g->seconds || (!spill && g->touched > g->closed))
 		return;
 	if (g->pool)
-		bc_aggpool_settle(g);
+		g->pool_ops->settle(g);
 	if (spill) {
 		g->spilled = g->closed;
 		msync(g->rows_map, g->rows_map_len, MS_SYNC);
@@ -1164,19 +1310,17 @@ void bc_agg_rows_ahead(struct bc_agg *g)
 	bc_agg_rows_touch(g, g->closed);
 }
 
-static cJSON *s_hist_json(const struct bc_hist *h)
+/* the record's listed buckets of one op: ascending, non-empty */
+static cJSON *s_hist_json(const uint16_t *idx, const uint64_t *cnt, uint32_t n)
 {
 	cJSON *arr = cJSON_CreateArray();
-	unsigned i;
+	uint32_t i;
 
-	for (i = 0; i < BC_HIST_BUCKETS && h->count; i++) {
-		cJSON *pair;
+	for (i = 0; i < n; i++) {
+		cJSON *pair = cJSON_CreateArray();
 
-		if (!h->buckets[i])
-			continue;
-		pair = cJSON_CreateArray();
-		cJSON_AddItemToArray(pair, cJSON_CreateNumber(i));
-		cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)h->buckets[i]));
+		cJSON_AddItemToArray(pair, cJSON_CreateNumber(idx[i]));
+		cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)cnt[i]));
 		cJSON_AddItemToArray(arr, pair);
 	}
 	return arr;
@@ -1215,7 +1359,9 @@ cJSON *bc_agg_record_json(const struct bc_agg *g, const struct bc_conn *c,
 			bc_json_add_u64(op, "lat_max_ns", s->lat_max_ns);
 			if (s->first_errno)
 				cJSON_AddNumberToObject(op, "first_errno", s->first_errno);
-			cJSON_AddItemToObject(op, "hist", s_hist_json(&s->hist));
+			cJSON_AddItemToObject(op, "hist",
+					      s_hist_json(g->sl[i].idx[o], g->sl[i].cnt[o],
+							  s->hist.count ? g->sl[i].n[o] : 0));
 		}
 		cJSON_AddItemToArray(vols, v);
 	}

@@ -12,7 +12,7 @@
  * the rows_map touch) and copies the body into the worker's ring: a single
  * producer, single consumer ring of bytes, no lock and no allocation per
  * record. Before it closes a second it waits until every worker has done
- * everything it was given (bc_aggpool_settle); g->closed, which decides
+ * everything it was given (s_settle); g->closed, which decides
  * which records are late, only changes then, so the results are those of
  * the serial path byte for byte (tests/unit/test_agg.c).
  *
@@ -214,7 +214,8 @@ static void s_push(struct s_worker *w, const struct bc_conn *c, uint64_t seq, co
 	s_publish(w, w->produced);
 }
 
-void bc_aggpool_settle(struct bc_agg *g)
+/* wait for every worker to finish what it was given, then merge */
+static void s_settle(struct bc_agg *g)
 {
 	struct bc_aggpool *p = g->pool;
 	int i, s;
@@ -251,11 +252,11 @@ int bc_agg_submit(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body
 
 		/* rows first written while no worker runs (bc_agg_rows_touch writes them all) */
 		if (g->rows_map && k >= g->touched) {
-			bc_aggpool_settle(g);
+			s_settle(g);
 			bc_agg_rows_touch(g, k);
 		}
 		if (*slot != k && *slot != BC_AGG_SLOT_FREE)
-			bc_aggpool_settle(g);
+			s_settle(g);
 		*slot = k;
 		g->agents_reported[k]++;
 		if (hdr->flags & BC_STATS_F_LATE)
@@ -264,7 +265,7 @@ int bc_agg_submit(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body
 	w = &p->w[c->index % p->n];
 	if (len > S_BIG_BYTES) {
 		/* the workers settled, so this thread may use w's lane: it is idle */
-		bc_aggpool_settle(g);
+		s_settle(g);
 		w->lane->seq = p->seq++;
 		rc = bc_agg_lane_add(w->lane, c, body, len, hdr);
 		if (rc)
@@ -297,7 +298,8 @@ static void s_worker_stop(struct s_worker *w)
 	free(w->ring);
 }
 
-void bc_aggpool_destroy(struct bc_agg *g)
+/* stop and free g's pool (settled first) */
+static void s_destroy(struct bc_agg *g)
 {
 	struct bc_aggpool *p = g->pool;
 	int i;
@@ -319,9 +321,12 @@ void bc_aggpool_destroy(struct bc_agg *g)
 	g->pool = NULL;
 }
 
+/* agg.c's way to the pool (it does not name this module) */
+static const struct bc_agg_poolops s_ops = {.settle = s_settle, .destroy = s_destroy};
+
 void bc_agg_finish(struct bc_agg *g)
 {
-	bc_aggpool_destroy(g);
+	s_destroy(g);
 }
 
 int bc_agg_pool_start(struct bc_agg *g, int threads)
@@ -343,6 +348,7 @@ int bc_agg_pool_start(struct bc_agg *g, int threads)
 	p->lanes = calloc((size_t)threads, sizeof(*p->lanes));
 	p->w = calloc((size_t)threads, sizeof(*p->w));
 	g->pool = p;
+	g->pool_ops = &s_ops;
 	if (!p->lanes || !p->w) {
 		free(p->lanes);
 		free(p->w);
@@ -377,7 +383,7 @@ int bc_agg_pool_start(struct bc_agg *g, int threads)
 	}
 	p->ready = !rc;
 	if (rc)
-		bc_aggpool_destroy(g);
+		s_destroy(g);
 	return rc;
 }
 

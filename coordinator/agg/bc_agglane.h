@@ -10,7 +10,7 @@
 #ifndef BC_AGGLANE_H
 #define BC_AGGLANE_H
 
-#include "bc_agg.h"
+#include "bc_aggtypes.h"
 #include "bc_fleet.h"
 
 /*
@@ -24,7 +24,8 @@
 struct bc_agg_lane {
 	struct bc_agg *g;
 	struct bc_volstat *scratch;    /* [g->scratch_n] decode buffer */
-	struct bc_stats_touch *touch;  /* [g->scratch_n] its non-empty buckets */
+	struct bc_stats_touch *touch;  /* [g->scratch_n] its non-empty buckets (dense decode) */
+	struct bc_stats_list *sl;      /* [g->scratch_n] its histograms as lists (every decode) */
 	struct bc_volstat *asum;       /* the record being added, summed over its volumes */
 	struct bc_stats_touch *atouch; /* the non-empty buckets of asum */
 	struct bc_rhist **rh_free;     /* free list used: &g->rh_free or &own_free */
@@ -58,10 +59,5 @@ int bc_agg_lane_add(struct bc_agg_lane *l, const struct bc_conn *c, const uint8_
 void bc_agg_lanes_merge(struct bc_agg *g, struct bc_agg_lane *lanes, int n, const uint32_t *slot_k);
 /* make every entity's row of seconds up to k resident by a write (agg.c) */
 void bc_agg_rows_touch(struct bc_agg *g, uint32_t k);
-
-/* aggpool.c: wait for every worker to finish what it was given, then merge */
-void bc_aggpool_settle(struct bc_agg *g);
-/* stop and free g's pool (settled first) */
-void bc_aggpool_destroy(struct bc_agg *g);
 
 #endif

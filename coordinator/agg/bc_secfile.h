@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bc_agg.h"
+#include "bc_aggtypes.h"
 
 #define BC_SECF_NAME	"seconds.bin"
 #define BC_SECF_VERSION 1

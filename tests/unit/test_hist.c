@@ -137,6 +137,69 @@ static void test_wire(void)
 	CHECK(bc_hist_decode_add(&d, buf, 5) == -EBADMSG);
 }
 
+/*
+ * The list decode (the coordinator's) lists what the dense decode adds, for
+ * histograms whose pairs take the four-pair path, the one-pair path and a
+ * mix of both, and refuses what the dense decode refuses.
+ */
+static void test_wire_list(void)
+{
+	static struct bc_hist h, d;
+	static uint8_t buf[BC_HIST_WIRE_MAX];
+	static uint16_t idx[BC_HIST_BUCKETS];
+	static uint64_t cnt[BC_HIST_BUCKETS];
+	uint32_t n, j, want;
+	uint64_t sum, span[] = {300, 20000, 3000000, 1ull << 40};
+	long len;
+	int round, i;
+
+	for (round = 0; round < 40; round++) {
+		bc_hist_reset(&h);
+		for (i = 0; i < 20 + round * 500; i++)
+			bc_hist_add(&h, 1 + s_next() % span[round % 4]);
+		len = bc_hist_encode(&h, buf, sizeof(buf));
+		CHECK(len > 0);
+		n = 0;
+		sum = 0;
+		CHECK(bc_hist_decode_list(buf, (size_t)len, idx, cnt, &n, &sum) == len);
+		CHECK(sum == h.count);
+		for (want = 0, j = 0; j < BC_HIST_BUCKETS; j++)
+			want += h.buckets[j] != 0;
+		CHECK_MSG(n == want, "round %d: %u listed, %u buckets", round, n, want);
+		for (j = 0; j < n; j++) {
+			CHECK(!j || idx[j] > idx[j - 1]);
+			CHECK_MSG(cnt[j] == h.buckets[idx[j]], "round %d bucket %u", round, idx[j]);
+		}
+		/* cut anywhere: refused like the dense decode */
+		for (i = 1; i < 40 && i < len; i++) {
+			bc_hist_reset(&d);
+			n = 0;
+			CHECK_MSG(bc_hist_decode_list(buf, (size_t)(len - i), idx, cnt, &n, &sum) ==
+				      bc_hist_decode_add(&d, buf, (size_t)(len - i)),
+				  "round %d cut %d", round, i);
+		}
+	}
+	/* five one-byte pairs: a zero delta, then past the last bucket, as the dense decode */
+	{
+		uint8_t z[] = {5, 10, 1, 1, 1, 0, 1, 1, 1, 1, 1};
+		/* first index 7419 (varint 0xfb 0x39), four more: the last is 7423 */
+		uint8_t hi[] = {5, 0xfb, 0x39, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+
+		n = 0;
+		CHECK(bc_hist_decode_list(z, sizeof(z), idx, cnt, &n, &sum) == -EBADMSG);
+		bc_hist_reset(&d);
+		CHECK(bc_hist_decode_add(&d, z, sizeof(z)) == -EBADMSG);
+		n = 0;
+		CHECK(bc_hist_decode_list(hi, sizeof(hi), idx, cnt, &n, &sum) == (long)sizeof(hi));
+		CHECK(n == 5 && idx[4] == BC_HIST_BUCKETS - 1);
+		hi[1] = 0xfc; /* 7420: the fifth would be 7424 */
+		n = 0;
+		CHECK(bc_hist_decode_list(hi, sizeof(hi), idx, cnt, &n, &sum) == -EBADMSG);
+		bc_hist_reset(&d);
+		CHECK(bc_hist_decode_add(&d, hi, sizeof(hi)) == -EBADMSG);
+	}
+}
+
 /* one pass for several percentiles gives what one call each gives, empty and full alike */
 static void test_percentiles_one_pass(void)
 {
@@ -174,5 +237,6 @@ int main(void)
 	test_percentiles();
 	test_merge_is_exact();
 	test_wire();
+	test_wire_list();
 	TEST_DONE();
 }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bc_agg.h"
 #include "bc_reclog.h"
 #include "bc_secfile.h"
 #include "bc_stats.h"

@@ -240,6 +240,7 @@ static void s_end_step(struct s_replay *r)
 	if (strcmp(res->status, "incomplete") && strcmp(res->status, "failed") &&
 	    strcmp(res->status, "aborted"))
 		bc_result_trim_size_based(res);
+	bc_result_hosts_settle(res);
 	bc_agg_secfile_end(&res->agg);
 	sj = bc_result_step_json(res);
 	cJSON_AddItemToArray(r->steps, sj);
@@ -463,20 +464,15 @@ static void s_step_done(struct s_replay *r, const cJSON *ev)
 static void s_host(struct s_replay *r, const cJSON *ev)
 {
 	const char *agent = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent"));
-	cJSON *arr, *smp;
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(ev, "host");
+	int a;
 
-	if (!agent || (r->windowed && s_num(ev, "second") >= r->res.agg.seconds))
+	if (!agent || !host || (r->windowed && s_num(ev, "second") >= r->res.agg.seconds))
 		return;
-	if (!r->res.hosts)
-		r->res.hosts = cJSON_CreateObject();
-	arr = cJSON_GetObjectItemCaseSensitive(r->res.hosts, agent);
-	if (!arr)
-		arr = cJSON_AddArrayToObject(r->res.hosts, agent);
-	smp = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "host"), 1);
-	if (!smp)
-		return;
-	cJSON_AddNumberToObject(smp, "second", s_num(ev, "second"));
-	cJSON_AddItemToArray(arr, smp);
+	for (a = 0; a < r->prof->nagents && strcmp(r->prof->agents[a].name, agent); a++)
+		;
+	if (a < r->prof->nagents)
+		(void)bc_result_host_sample(&r->res, a, s_num(ev, "second"), host);
 }
 
 static int s_event(struct s_replay *r, cJSON *ev)

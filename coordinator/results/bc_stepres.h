@@ -26,9 +26,10 @@ struct bc_step_result {
 	cJSON *agent_totals; /* STEP_DONE bodies by agent name */
 	cJSON *clock;	     /* per-agent clock offset re-measured before START */
 	cJSON *lost;	     /* agents lost during this step: [{name, from_second, reason}] */
-	struct bc_hostsamples *hosts; /* agents' host samples (bc_hostsamples.h); NULL none */
-	cJSON *node_counters;	      /* {node: bc_counters_node_json()} */
-	cJSON *analysis;	      /* bc_ana_json() of the step as one point */
+	/* agents' host samples (bc_hostsamples.h), NULL before the first */
+	struct bc_hostsamples *hosts;
+	cJSON *node_counters; /* {node: bc_counters_node_json()} */
+	cJSON *analysis;      /* bc_ana_json() of the step as one point */
 	bool *
 	    out; /* [prof->nagents]: lost in an earlier step, not in this one; owned, may be NULL */
 };

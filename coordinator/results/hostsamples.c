@@ -60,8 +60,9 @@ struct bc_hostsamples {
 	uint32_t io_end; /* a size-based window reaches at least this far */
 	bool sized;
 	int nagents, norder;
-	int *order; /* [nagents]: by first sample */
-	int *nvol;  /* [nagents]: the agent's volumes */
+	int *order;    /* [nagents]: by first sample */
+	int *nvol;     /* [nagents]: the agent's volumes */
+	cJSON *second; /* {"second": k}: what the mean adds after a sample's host object */
 	struct s_agent *a;
 };
 
@@ -83,7 +84,8 @@ struct bc_hostsamples *bc_hostsamples_new(const struct bc_profile *p, uint32_t r
 	s->order = calloc((size_t)p->nagents + 1, sizeof(*s->order));
 	s->nvol = calloc((size_t)p->nagents + 1, sizeof(*s->nvol));
 	s->a = calloc((size_t)p->nagents + 1, sizeof(*s->a));
-	if (!s->order || !s->nvol || !s->a) {
+	s->second = cJSON_CreateObject();
+	if (!s->order || !s->nvol || !s->a || !cJSON_AddNumberToObject(s->second, "second", 0)) {
 		bc_hostsamples_free(s);
 		return NULL;
 	}
@@ -111,6 +113,7 @@ void bc_hostsamples_free(struct bc_hostsamples *s)
 		free(a->wait);
 	}
 	free(s->a);
+	cJSON_Delete(s->second);
 	free(s->order);
 	free(s->nvol);
 	free(s);
@@ -128,11 +131,16 @@ static double s_num(const cJSON *o, const char *key)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-/* a window sample into the mean, in the order the samples came */
-static int s_count(struct s_agent *a, const cJSON *smp)
+/*
+ * A window sample into the mean, in the order the samples came: the host
+ * object, then its "second" as the samples kept whole had it, last (the
+ * mean adds key by key, so the two parts add as the whole one did).
+ */
+static int s_count(struct bc_hostsamples *s, struct s_agent *a, const cJSON *host, double second)
 {
-	const cJSON *t0 = cJSON_GetObjectItemCaseSensitive(smp, "t0_s");
-	const cJSON *t1 = cJSON_GetObjectItemCaseSensitive(smp, "t1_s");
+	const cJSON *t0 = cJSON_GetObjectItemCaseSensitive(host, "t0_s");
+	const cJSON *t1 = cJSON_GetObjectItemCaseSensitive(host, "t1_s");
+	int rc;
 
 	/* the window's bounds, not the mean of its samples' (bc_hoststat.h: t0_s, t1_s) */
 	if (!a->win_any) {
@@ -142,11 +150,13 @@ static int s_count(struct s_agent *a, const cJSON *smp)
 	}
 	a->t1_ok = cJSON_IsNumber(t1);
 	a->t1 = a->t1_ok ? t1->valuedouble : 0;
-	return bc_hostfig_mean_add(&a->mean, smp);
+	rc = bc_hostfig_mean_add(&a->mean, host);
+	cJSON_SetNumberValue(s->second->child, second);
+	return rc ? rc : bc_hostfig_mean_add(&a->mean, s->second);
 }
 
 /* waiting samples of seconds before end into the mean, in order; all of them with drop */
-static int s_flush(struct s_agent *a, double end, bool drop)
+static int s_flush(struct bc_hostsamples *s, struct s_agent *a, double end, bool drop)
 {
 	int rc = 0;
 
@@ -154,10 +164,10 @@ static int s_flush(struct s_agent *a, double end, bool drop)
 		struct s_wait *w = &a->wait[a->wait_head++];
 
 		if (w->second < end) {
-			cJSON *smp = cJSON_Parse(w->text);
+			cJSON *host = cJSON_Parse(w->text);
 
-			rc = smp ? s_count(a, smp) : -ENOMEM;
-			cJSON_Delete(smp);
+			rc = host ? s_count(s, a, host, w->second) : -ENOMEM;
+			cJSON_Delete(host);
 		}
 		free(w->text);
 		w->text = NULL;
@@ -167,9 +177,9 @@ static int s_flush(struct s_agent *a, double end, bool drop)
 	return rc;
 }
 
-static int s_wait(struct s_agent *a, double second, const cJSON *smp)
+static int s_wait(struct s_agent *a, double second, const cJSON *host)
 {
-	char *text = cJSON_PrintUnformatted(smp);
+	char *text = cJSON_PrintUnformatted(host);
 
 	if (!text)
 		return -ENOMEM;
@@ -190,11 +200,11 @@ static int s_wait(struct s_agent *a, double second, const cJSON *smp)
 }
 
 /* the row of second k (an integer below seconds): the sample's, replacing an earlier one's */
-static int s_row(struct bc_hostsamples *s, int agent, uint32_t k, const cJSON *smp)
+static int s_row(struct bc_hostsamples *s, int agent, uint32_t k, const cJSON *host)
 {
 	struct s_agent *a = &s->a[agent];
 	size_t stride = s_stride(s, agent), i;
-	const cJSON *temps = cJSON_GetObjectItemCaseSensitive(smp, "nvme_temp_c");
+	const cJSON *temps = cJSON_GetObjectItemCaseSensitive(host, "nvme_temp_c");
 	double *row;
 	uint32_t j;
 
@@ -208,7 +218,7 @@ static int s_row(struct bc_hostsamples *s, int agent, uint32_t k, const cJSON *s
 	}
 	row = a->rows + (size_t)k * stride;
 	for (i = 0; i < BC_HS_NR; i++)
-		row[i] = s_num(smp, bc_hs_keys[i]);
+		row[i] = s_num(host, bc_hs_keys[i]);
 	for (i = 0; i < (size_t)s->nvol[agent]; i++) {
 		const cJSON *v = cJSON_GetArrayItem(temps, (int)i);
 
@@ -228,39 +238,31 @@ static int s_row(struct bc_hostsamples *s, int agent, uint32_t k, const cJSON *s
 int bc_hostsamples_add(struct bc_hostsamples *s, int agent, double second, const cJSON *host)
 {
 	struct s_agent *a;
-	cJSON *smp;
 	size_t i;
 	int rc = 0;
 
 	if (!s || agent < 0 || agent >= s->nagents || !cJSON_IsObject(host))
 		return -EINVAL;
 	a = &s->a[agent];
-	/* the sample as it was kept whole: the host object with its "second" last */
-	smp = cJSON_Duplicate(host, 1);
-	if (!smp || !cJSON_AddNumberToObject(smp, "second", second)) {
-		cJSON_Delete(smp);
-		return -ENOMEM;
-	}
 	if (!a->any)
 		s->order[s->norder++] = agent;
 	a->any = true;
 	a->n++;
 	for (i = 0; i < S_NBASE; i++)
 		if (!a->base_at[i] &&
-		    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(smp, s_base_keys[i]))) {
-			a->base[i] = s_num(smp, s_base_keys[i]);
+		    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(host, s_base_keys[i]))) {
+			a->base[i] = s_num(host, s_base_keys[i]);
 			a->base_at[i] = a->n;
 		}
 	if (second >= 0 && second < s->seconds && second == (double)(uint32_t)second)
-		rc = s_row(s, agent, (uint32_t)second, smp);
+		rc = s_row(s, agent, (uint32_t)second, host);
 	/* the measured window only: ramp seconds describe another load */
 	if (!rc && second >= s->ramp_s && second < s->seconds) {
 		if (s->sized && (a->wait_n > a->wait_head || second >= s->io_end))
-			rc = s_wait(a, second, smp); /* behind the ones waiting: the same order */
+			rc = s_wait(a, second, host); /* behind the ones waiting: the same order */
 		else
-			rc = s_count(a, smp);
+			rc = s_count(s, a, host, second);
 	}
-	cJSON_Delete(smp);
 	return rc;
 }
 
@@ -272,7 +274,7 @@ void bc_hostsamples_io_second(struct bc_hostsamples *s, uint32_t k)
 		return;
 	s->io_end = k + 1;
 	for (i = 0; i < s->nagents; i++)
-		(void)s_flush(&s->a[i], s->io_end, false);
+		(void)s_flush(s, &s->a[i], s->io_end, false);
 }
 
 void bc_hostsamples_settle(struct bc_hostsamples *s, uint32_t seconds)
@@ -280,7 +282,7 @@ void bc_hostsamples_settle(struct bc_hostsamples *s, uint32_t seconds)
 	int i;
 
 	for (i = 0; s && i < s->nagents; i++)
-		(void)s_flush(&s->a[i], seconds, true);
+		(void)s_flush(s, &s->a[i], seconds, true);
 }
 
 int bc_hostsamples_agent(const struct bc_hostsamples *s, const char *name)

@@ -14,7 +14,10 @@
  * window ends at its last second of I/O (bc_result_trim_size_based), so
  * its samples of seconds not yet known to have seen I/O wait, as text,
  * until bc_hostsamples_io_second says they are in or bc_hostsamples_settle
- * gives the window's end.
+ * gives the window's end: live, the seconds not closed yet (an agent sends
+ * no host sample for the seconds it seals at once after its pass: too
+ * short, bc_hoststat_take); in a rebuild, those after the last second a
+ * record with I/O has come for so far.
  */
 #ifndef BC_HOSTSAMPLES_H
 #define BC_HOSTSAMPLES_H

@@ -172,8 +172,14 @@ static int s_flush(struct bc_hostsamples *s, struct s_agent *a, double end, bool
 		free(w->text);
 		w->text = NULL;
 	}
-	if (a->wait_head == a->wait_n)
-		a->wait_head = a->wait_n = 0;
+	/* the waiting part to the queue's front once it is no longer than what was done:
+	 * the queue stays about as long as what waits, each entry moved O(1) times */
+	if (a->wait_head && a->wait_head >= a->wait_n - a->wait_head) {
+		memmove(a->wait, a->wait + a->wait_head,
+			(a->wait_n - a->wait_head) * sizeof(*a->wait));
+		a->wait_n -= a->wait_head;
+		a->wait_head = 0;
+	}
 	return rc;
 }
 

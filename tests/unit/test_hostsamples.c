@@ -354,6 +354,21 @@ static void s_size(void)
 	/* a row: 8 series and 2 temperatures as doubles, and a pick: 84 bytes */
 	CHECK_MSG(per >= 84 && per < 100, "%.1f bytes an agent-second", per);
 	bc_hostsamples_free(s);
+
+	/* size-based, each second's I/O known a second after its sample: two samples wait at most
+	 */
+	s = bc_hostsamples_new(&p, 10, secs, true);
+	for (k = 0; s && k < secs; k++) {
+		cJSON *h = s_sample(2);
+
+		CHECK(bc_hostsamples_add(s, 0, k, h) == 0);
+		cJSON_Delete(h);
+		if (k)
+			bc_hostsamples_io_second(s, k - 1);
+	}
+	per = (double)bc_hostsamples_bytes(s) / secs;
+	CHECK_MSG(per >= 84 && per < 100, "size-based: %.1f bytes an agent-second", per);
+	bc_hostsamples_free(s);
 }
 
 int main(void)

@@ -217,8 +217,13 @@ static int s_row(struct bc_hostsamples *s, int agent, uint32_t k, const cJSON *h
 	if (!a->rows) {
 		a->rows = malloc((size_t)s->seconds * stride * sizeof(*a->rows));
 		a->pick = malloc((size_t)s->seconds * sizeof(*a->pick));
-		if (!a->rows || !a->pick)
+		if (!a->rows || !a->pick) {
+			free(a->rows);
+			free(a->pick);
+			a->rows = NULL;
+			a->pick = NULL;
 			return -ENOMEM;
+		}
 		for (i = 0; i < (size_t)s->seconds * stride; i++)
 			a->rows[i] = NAN;
 	}

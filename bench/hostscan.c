@@ -1,14 +1,23 @@
 /*
  * hostscan.c - what a step's client host samples cost the results: N agents
- * with one "null" volume each and a host sample per agent and second (the
- * shape stepexec.c keeps: {agent: [sample with "second"]}, each sample a
- * real agent's HOST body with a few NICs, disks and cores), then the CPU
- * time of bc_result_step_json. Per-second work must not depend on the step's
- * length: the figure per agent-second stays flat from 60 s to 600 s.
+ * with one "null" volume each and a host sample per agent and second (each
+ * a real agent's HOST body with a few NICs, disks and cores) into the step's
+ * store (bc_hostsamples.h, as stepexec.c does), every second marked as
+ * reported (so vdbench's tables read each second's cpu), then the CPU time
+ * of bc_result_step_json. Per-second work must not depend on the step's
+ * length: the figure per agent-second stays flat from 60 s to 3,000 s
+ * (count instructions with valgrind --tool=callgrind
+ * --toggle-collect=bc_result_step_json rather than trusting the clock).
+ *
+ * Memory, measured with glibc's mallinfo2 (bytes in use before and after):
+ * the store's bytes per agent-second, and for comparison the same samples
+ * kept the way stepexec.c kept them before the store, as cJSON
+ * ({agent: [sample with "second"]}), built here and freed.
  *
  * usage: bench_hostscan [-n AGENTS] [-s SECONDS]
  * Last line: "hosts_us_per_agent_second: X".
  */
+#include <malloc.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +26,7 @@
 
 #include "bc_clock.h"
 #include "bc_agg.h"
+#include "bc_hostsamples.h"
 #include "bc_results.h"
 
 /* a real agent's host sample (agent/hoststat.c) with 4 NICs and 4 disks */
@@ -62,13 +72,42 @@ static char *s_profile_text(int n, int secs)
 	return t;
 }
 
+static size_t s_in_use(void)
+{
+	return mallinfo2().uordblks;
+}
+
+/* bytes the samples took as cJSON trees, {agent: [sample with "second"]} as stepexec.c kept them */
+static size_t s_cjson_bytes(const cJSON *tmpl, const struct bc_profile *p, int n, int secs)
+{
+	size_t before = s_in_use(), after;
+	cJSON *hosts = cJSON_CreateObject();
+	int i, k;
+
+	for (i = 0; hosts && i < n; i++) {
+		cJSON *arr = cJSON_AddArrayToObject(hosts, p->agents[i].name);
+
+		for (k = 0; arr && k < secs; k++) {
+			cJSON *smp = cJSON_Duplicate(tmpl, 1);
+
+			cJSON_AddNumberToObject(smp, "second", k);
+			cJSON_AddItemToArray(arr, smp);
+		}
+	}
+	after = s_in_use();
+	cJSON_Delete(hosts);
+	return after > before ? after - before : 0;
+}
+
 int main(int argc, char **argv)
 {
-	int n = 10, secs = 600, c, i, k, rc = 1;
+	int n = 10, secs = 600, c, i, k, lv, rc = 1;
 	struct bc_profile *p = NULL;
 	struct bc_step_result res;
 	cJSON *tmpl = cJSON_Parse(s_sample), *sj = NULL;
 	uint64_t cpu0, cpu1;
+	size_t cjson_bytes, store_bytes, before;
+	double as;
 	char err[512], *text = NULL;
 
 	memset(&res, 0, sizeof(res));
@@ -94,28 +133,34 @@ int main(int argc, char **argv)
 	res.step = &p->steps[0];
 	res.status = "ok";
 	res.agent_totals = cJSON_CreateObject();
-	res.hosts = cJSON_CreateObject();
-	if (bc_agg_init(&res.agg, p, res.step) || !res.agent_totals || !res.hosts)
+	if (bc_agg_init(&res.agg, p, res.step) || !res.agent_totals)
 		goto out;
-	for (i = 0; i < n; i++) {
-		cJSON *arr = cJSON_AddArrayToObject(res.hosts, p->agents[i].name);
-
-		for (k = 0; k < secs; k++) {
-			cJSON *smp = cJSON_Duplicate(tmpl, 1);
-
-			cJSON_AddNumberToObject(smp, "second", k);
-			cJSON_AddItemToArray(arr, smp);
-		}
-	}
+	cjson_bytes = s_cjson_bytes(tmpl, p, n, secs);
+	before = s_in_use();
+	for (i = 0; i < n; i++)
+		for (k = 0; k < secs; k++)
+			if (bc_result_host_sample(&res, i, k, tmpl))
+				goto out;
+	bc_result_hosts_settle(&res);
+	/* every second reported, as if the agents' records came: vdbench's tables read each */
+	for (lv = 0; lv < BC_LVL_NR; lv++)
+		for (i = 0; i < res.agg.nent[lv]; i++)
+			for (k = 0; k < (int)res.agg.seconds; k++)
+				res.agg.ent[lv][i].secs[k].reports = 1;
+	store_bytes = s_in_use() - before;
 	cpu0 = bc_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	sj = bc_result_step_json(&res);
 	cpu1 = bc_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	if (!sj)
 		goto out;
+	as = (double)n * (double)secs;
 	printf("agents: %d, seconds: %d\n", n, secs);
+	printf("cjson_bytes_per_agent_second: %.1f\n", (double)cjson_bytes / as);
+	printf("store_bytes_per_agent_second: %.1f\n", (double)store_bytes / as);
+	printf("store_counted_bytes_per_agent_second: %.1f\n",
+	       (double)bc_hostsamples_bytes(res.hosts) / as);
 	printf("step_json_ms: %.1f\n", (double)(cpu1 - cpu0) / 1e6);
-	printf("hosts_us_per_agent_second: %.2f\n",
-	       (double)(cpu1 - cpu0) / 1e3 / ((double)n * (double)secs));
+	printf("hosts_us_per_agent_second: %.2f\n", (double)(cpu1 - cpu0) / 1e3 / as);
 	rc = 0;
 out:
 	cJSON_Delete(sj);

@@ -646,54 +646,83 @@ static void s_divide(cJSON *acc, const cJSON *cnt)
 	}
 }
 
-/* the id key from the sample where pct_key is highest */
-static void s_hot_id(cJSON *out, const cJSON *const *samples, int n, const char *pct_key,
-		     const char *id_key)
+/* the hot-core keys: the id of the sample where its share was highest */
+static const char *const s_hot_keys[2][2] = {{"cpu_hot_core_pct", "cpu_hot_core"},
+					     {"softirq_hot_core_pct", "softirq_hot_core"}};
+
+void bc_hostfig_mean_init(struct bc_hostfig_mean *m)
 {
-	const cJSON *best = NULL;
+	memset(m, 0, sizeof(*m));
+}
+
+int bc_hostfig_mean_add(struct bc_hostfig_mean *m, const cJSON *sample)
+{
 	int i;
 
-	for (i = 0; i < n; i++) {
-		const cJSON *p = cJSON_GetObjectItemCaseSensitive(samples[i], pct_key);
-
-		if (cJSON_IsNumber(p) &&
-		    cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(samples[i], id_key)) &&
-		    (!best ||
-		     p->valuedouble > cJSON_GetObjectItemCaseSensitive(best, pct_key)->valuedouble))
-			best = samples[i];
+	if (!m->acc)
+		m->acc = cJSON_CreateObject();
+	if (!m->cnt)
+		m->cnt = cJSON_CreateObject();
+	if (!m->acc || !m->cnt)
+		return -ENOMEM;
+	if (cJSON_IsObject(sample)) {
+		s_accumulate(m->acc, m->cnt, sample);
+		m->used++;
 	}
-	cJSON_DeleteItemFromObjectCaseSensitive(out, id_key);
-	if (best)
-		cJSON_AddNumberToObject(
-		    out, id_key, cJSON_GetObjectItemCaseSensitive(best, id_key)->valuedouble);
+	/* the first sample with the highest share wins a tie, as a scan from the start would */
+	for (i = 0; i < 2; i++) {
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(sample, s_hot_keys[i][0]);
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(sample, s_hot_keys[i][1]);
+
+		if (cJSON_IsNumber(p) && cJSON_IsNumber(id) &&
+		    (!m->hot_ok[i] || p->valuedouble > m->hot_pct[i])) {
+			m->hot_ok[i] = true;
+			m->hot_pct[i] = p->valuedouble;
+			m->hot_id[i] = id->valuedouble;
+		}
+	}
+	return 0;
+}
+
+cJSON *bc_hostfig_mean_finish(const struct bc_hostfig_mean *m)
+{
+	cJSON *out;
+	int i;
+
+	if (!m->used)
+		return NULL;
+	out = cJSON_Duplicate(m->acc, 1);
+	if (!out)
+		return NULL;
+	s_divide(out, m->cnt);
+	for (i = 0; i < 2; i++) {
+		cJSON_DeleteItemFromObjectCaseSensitive(out, s_hot_keys[i][1]);
+		if (m->hot_ok[i])
+			cJSON_AddNumberToObject(out, s_hot_keys[i][1], m->hot_id[i]);
+	}
+	return out;
+}
+
+void bc_hostfig_mean_free(struct bc_hostfig_mean *m)
+{
+	cJSON_Delete(m->acc);
+	cJSON_Delete(m->cnt);
+	memset(m, 0, sizeof(*m));
 }
 
 cJSON *bc_hostfig_mean_json(const cJSON *const *samples, int n)
 {
-	cJSON *acc, *cnt;
-	int i, used = 0;
+	struct bc_hostfig_mean m;
+	cJSON *out = NULL;
+	int i, rc = 0;
 
 	if (n <= 0)
 		return NULL;
-	acc = cJSON_CreateObject();
-	cnt = cJSON_CreateObject();
-	if (!acc || !cnt) {
-		cJSON_Delete(acc);
-		cJSON_Delete(cnt);
-		return NULL;
-	}
-	for (i = 0; i < n; i++)
-		if (cJSON_IsObject(samples[i])) {
-			s_accumulate(acc, cnt, samples[i]);
-			used++;
-		}
-	s_divide(acc, cnt);
-	cJSON_Delete(cnt);
-	s_hot_id(acc, samples, n, "cpu_hot_core_pct", "cpu_hot_core");
-	s_hot_id(acc, samples, n, "softirq_hot_core_pct", "softirq_hot_core");
-	if (!used) {
-		cJSON_Delete(acc);
-		return NULL;
-	}
-	return acc;
+	bc_hostfig_mean_init(&m);
+	for (i = 0; i < n && !rc; i++)
+		rc = bc_hostfig_mean_add(&m, samples[i]);
+	if (!rc)
+		out = bc_hostfig_mean_finish(&m);
+	bc_hostfig_mean_free(&m);
+	return out;
 }

@@ -212,6 +212,24 @@ cJSON *bc_hostfig_json(const struct bc_hostfig *f, bool detail);
  */
 cJSON *bc_hostfig_mean_json(const cJSON *const *samples, int n);
 
+/*
+ * The same mean one sample at a time, for samples that are not kept (a
+ * step's host samples, hostsamples.c): init, add each sample in the order
+ * they came, finish as often as wanted (a new object each time, NULL
+ * without an object sample or memory), free. bc_hostfig_mean_json is these.
+ */
+struct bc_hostfig_mean {
+	cJSON *acc, *cnt; /* sums and counts by key, in the samples' shape */
+	int used;	  /* object samples added */
+	bool hot_ok[2];	  /* cpu_hot_core, softirq_hot_core: the busiest sample's id */
+	double hot_pct[2], hot_id[2];
+};
+void bc_hostfig_mean_init(struct bc_hostfig_mean *m);
+/* 0, or -ENOMEM (the mean is then not to be trusted) */
+int bc_hostfig_mean_add(struct bc_hostfig_mean *m, const cJSON *sample);
+cJSON *bc_hostfig_mean_finish(const struct bc_hostfig_mean *m);
+void bc_hostfig_mean_free(struct bc_hostfig_mean *m);
+
 /* "0-15,64-79": the cpus of a mask, ranges collapsed; "" when none */
 void bc_hostfig_cpulist(const uint64_t *mask, int ncpu, char *buf, size_t len);
 

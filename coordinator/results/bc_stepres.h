@@ -14,6 +14,8 @@
 #include "bc_agg.h"
 #include "bc_profile.h"
 
+struct bc_hostsamples;
+
 struct bc_step_result {
 	const struct bc_step *step; /* the step as run: a sweep point's or experiment's copy */
 	int idx;		    /* its profile step (events' "step") */
@@ -21,10 +23,11 @@ struct bc_step_result {
 	char error[1024];
 	uint64_t start_ns; /* coordinator CLOCK_REALTIME of interval 0 */
 	struct bc_agg agg;
-	cJSON *agent_totals;  /* STEP_DONE bodies by agent name */
-	cJSON *clock;	      /* per-agent clock offset re-measured before START */
-	cJSON *lost;	      /* agents lost during this step: [{name, from_second, reason}] */
-	cJSON *hosts;	      /* {agent: [host counters of second k, with "second"]} */
+	cJSON *agent_totals; /* STEP_DONE bodies by agent name */
+	cJSON *clock;	     /* per-agent clock offset re-measured before START */
+	cJSON *lost;	     /* agents lost during this step: [{name, from_second, reason}] */
+	/* agents' host samples (bc_hostsamples.h), NULL before the first */
+	struct bc_hostsamples *hosts;
 	cJSON *node_counters; /* {node: bc_counters_node_json()} */
 	cJSON *analysis;      /* bc_ana_json() of the step as one point */
 	bool *
@@ -43,6 +46,13 @@ bool bc_result_agent_lost(const struct bc_step_result *r, const char *name);
 double bc_result_outstanding(const struct bc_step_result *r);
 /* a size-based step whose pass ended early ends with its last second of I/O */
 void bc_result_trim_size_based(struct bc_step_result *r);
+/*
+ * Profile agent agent's host object of second (the HOST message's) into
+ * r->hosts, made at the first; 0, -EINVAL or -ENOMEM
+ */
+int bc_result_host_sample(struct bc_step_result *r, int agent, double second, const cJSON *host);
+/* the host samples' window ends where the step's seconds do (after any trim) */
+void bc_result_hosts_settle(struct bc_step_result *r);
 /* "ok", or "degraded" when an agent was lost in this step or an earlier one */
 const char *bc_result_ok_status(const struct bc_step_result *r);
 

@@ -65,12 +65,13 @@ void bc_vdb_row_from_window(const struct bc_volstat *w, uint32_t secs, double cp
 			    struct bc_vdb_row *out);
 
 /*
- * Client hosts' cpu of second k from hosts ({agent: [sample with "second"]}):
+ * Client hosts' cpu of second k from their samples (bc_hostsamples.h):
  * the mean over agents with a sample of that second, or with latest, each
  * agent's newest sample up to k (live lines: a host sample comes just after
  * the second's STATS). NAN when there is none.
  */
-void bc_vdb_cpu(const cJSON *hosts, uint32_t k, bool latest, double *cpu, double *sys);
+void bc_vdb_cpu(const struct bc_hostsamples *hosts, uint32_t k, bool latest, double *cpu,
+		double *sys);
 
 /*
  * The table of a step for run.json: {"first_interval", "last_interval",

@@ -25,18 +25,16 @@ static int s_local_index(const struct bc_profile *p, int vol)
 	return n;
 }
 
-static cJSON *s_temp_json(const struct bc_step_result *r, const cJSON *samples, int li)
+static cJSON *s_temp_json(const struct bc_step_result *r, int agent, int li)
 {
 	cJSON *o = NULL, *arr = NULL;
 	double lo = INFINITY, hi = -INFINITY;
-	const cJSON **by = bc_host_by_second(samples, r->agg.seconds);
 	uint32_t k, n;
 
-	for (k = 0; by && k < r->agg.seconds; k++) {
-		const cJSON *v =
-		    cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(by[k], "nvme_temp_c"), li);
+	for (k = 0; bc_hostsamples_has(r->hosts, agent) && k < r->agg.seconds; k++) {
+		double v = bc_hostsamples_nvme_temp(r->hosts, agent, k, li);
 
-		if (!o && cJSON_IsNumber(v)) {
+		if (!o && !isnan(v)) {
 			/* the seconds before the first reading were null too */
 			o = cJSON_CreateObject();
 			arr = cJSON_AddArrayToObject(o, "celsius");
@@ -45,14 +43,12 @@ static cJSON *s_temp_json(const struct bc_step_result *r, const cJSON *samples, 
 		}
 		if (!o)
 			continue;
-		if (cJSON_IsNumber(v)) {
-			lo = fmin(lo, v->valuedouble);
-			hi = fmax(hi, v->valuedouble);
+		if (!isnan(v)) {
+			lo = fmin(lo, v);
+			hi = fmax(hi, v);
 		}
-		cJSON_AddItemToArray(arr, cJSON_IsNumber(v) ? cJSON_CreateNumber(v->valuedouble)
-							    : cJSON_CreateNull());
+		cJSON_AddItemToArray(arr, !isnan(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
 	}
-	free(by);
 	if (o) {
 		cJSON_AddNumberToObject(o, "min_c", lo);
 		cJSON_AddNumberToObject(o, "max_c", hi);
@@ -69,7 +65,7 @@ void bc_result_nvme_volume(const struct bc_step_result *r, int vol, cJSON *e)
 	int li = s_local_index(p, vol);
 	cJSON *t;
 
-	t = s_temp_json(r, cJSON_GetObjectItemCaseSensitive(r->hosts, agent), li);
+	t = s_temp_json(r, p->volumes[vol].agent, li);
 	if (t)
 		cJSON_AddItemToObject(e, "nvme_temp", t);
 	nv = cJSON_GetObjectItemCaseSensitive(

@@ -266,13 +266,11 @@ static cJSON *s_clock_json(const struct bc_step_result *r)
  */
 static void s_host_json(cJSON *o, const struct bc_step_result *r)
 {
-	/* t0_s/t1_s: when the agent read the sample's two ends, seconds after the step's start
-	 * (bc_hoststat.h): second k's host figures cover [k, k+1) like its I/O */
-	static const char *const keys[] = {"cpu_busy_pct", "cpu_sys_pct", "cpu_hot_core_pct",
-					   "softirq_pct",  "net_tx_mbps", "net_rx_mbps",
-					   "t0_s",	   "t1_s"};
+	/* the series are bc_hs_keys: t0_s/t1_s are when the agent read the sample's two ends,
+	 * seconds after the step's start (bc_hoststat.h): second k's host figures cover
+	 * [k, k+1) like its I/O */
 	cJSON *e;
-	size_t i;
+	int i;
 
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "nodes"))
 	{
@@ -287,31 +285,28 @@ static void s_host_json(cJSON *o, const struct bc_step_result *r)
 	{
 		const char *name =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
-		const cJSON *arr = cJSON_GetObjectItemCaseSensitive(r->hosts, name ? name : "");
-		cJSON *h, *series, *mean = bc_verdict_client_mean(r, name ? name : "");
-		const cJSON **by;
+		int a = bc_hostsamples_agent(r->hosts, name);
+		cJSON *h, *series, *mean;
 
-		if (!arr)
+		if (!bc_hostsamples_has(r->hosts, a))
 			continue;
-		by = bc_host_by_second(arr, r->agg.seconds);
+		mean = bc_verdict_client_mean(r, name);
 		h = cJSON_AddObjectToObject(e, "host");
 		cJSON_AddItemToObject(h, "window", mean ? mean : cJSON_CreateNull());
 		series = cJSON_AddObjectToObject(h, "series");
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			cJSON *col = cJSON_AddArrayToObject(series, keys[i]);
+		for (i = 0; i < BC_HS_NR; i++) {
+			cJSON *col = cJSON_AddArrayToObject(series, bc_hs_keys[i]);
 			uint32_t k;
 
 			/* one value per second of the step, null where no sample came */
-			for (k = 0; by && k < r->agg.seconds; k++) {
-				const cJSON *v = cJSON_GetObjectItemCaseSensitive(by[k], keys[i]);
+			for (k = 0; k < r->agg.seconds; k++) {
+				double v =
+				    bc_hostsamples_value(r->hosts, a, k, (enum bc_hs_series)i);
 
-				cJSON_AddItemToArray(col,
-						     cJSON_IsNumber(v)
-							 ? cJSON_CreateNumber(s_r3(v->valuedouble))
-							 : cJSON_CreateNull());
+				cJSON_AddItemToArray(col, !isnan(v) ? cJSON_CreateNumber(s_r3(v))
+								    : cJSON_CreateNull());
 			}
 		}
-		free(by);
 	}
 }
 

@@ -5,11 +5,13 @@
  * when size-based, and its freeing. Beneath results.c (its run.json
  * object) and the checks, verdict and per-format figures built on it.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bc_agg.h"
+#include "bc_hostsamples.h"
 #include "bc_stepres.h"
 #include "bc_volume_wl.h"
 
@@ -74,21 +76,30 @@ const char *bc_result_ok_status(const struct bc_step_result *r)
  * pass, not diluted by the empty seconds up to the runtime cap. The same
  * rule live (stepexec.c) and in rebuilds (rebuild.c).
  */
-void bc_result_trim_size_based(struct bc_step_result *res)
+/* the step or one of its volumes is size-based: its window may end early */
+static bool s_size_based(const struct bc_step_result *res)
 {
 	const struct bc_step *st = res->step;
-	struct bc_agg *g = &res->agg;
-	const struct bc_entity *t = &g->ent[BC_LVL_TOTAL][0];
+	const struct bc_agg *g = &res->agg;
 	struct bc_workload vw;
 	bool sized = bc_workload_size_based(&st->wl);
-	uint32_t k, last = 0;
-	int i, op;
+	int i;
 
 	for (i = 0; i < g->prof->nvolumes && !sized; i++) {
 		bc_volume_workload(&st->wl, &g->prof->volumes[i], &vw);
 		sized = bc_workload_size_based(&vw);
 	}
-	if (!sized)
+	return sized;
+}
+
+void bc_result_trim_size_based(struct bc_step_result *res)
+{
+	struct bc_agg *g = &res->agg;
+	const struct bc_entity *t = &g->ent[BC_LVL_TOTAL][0];
+	uint32_t k, last = 0;
+	int op;
+
+	if (!s_size_based(res))
 		return;
 	for (k = 0; k < g->seconds; k++) {
 		uint64_t n = t->secs[k].errors + t->secs[k].short_ios;
@@ -104,13 +115,26 @@ void bc_result_trim_size_based(struct bc_step_result *res)
 		g->seconds = last;
 }
 
+int bc_result_host_sample(struct bc_step_result *r, int agent, double second, const cJSON *host)
+{
+	if (!r->hosts)
+		r->hosts =
+		    bc_hostsamples_new(r->agg.prof, r->agg.ramp_s, r->agg.seconds, s_size_based(r));
+	return r->hosts ? bc_hostsamples_add(r->hosts, agent, second, host) : -ENOMEM;
+}
+
+void bc_result_hosts_settle(struct bc_step_result *r)
+{
+	bc_hostsamples_settle(r->hosts, r->agg.seconds);
+}
+
 void bc_step_result_free(struct bc_step_result *r)
 {
 	bc_agg_free(&r->agg);
 	cJSON_Delete(r->agent_totals);
 	cJSON_Delete(r->clock);
 	cJSON_Delete(r->lost);
-	cJSON_Delete(r->hosts);
+	bc_hostsamples_free(r->hosts);
 	cJSON_Delete(r->node_counters);
 	cJSON_Delete(r->analysis);
 	free(r->out);

@@ -14,6 +14,7 @@
 
 #include "bc_clock.h"
 #include "bc_fullsize.h"
+#include "bc_hostsamples.h"
 #include "bc_rjson.h"
 #include "bc_vdb_rows.h"
 
@@ -151,23 +152,6 @@ static double s_num(const cJSON *o, const char *key)
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
-/* the sample of second k in an agent's samples (newest first), or with latest the newest <= k */
-static const cJSON *s_sample(const cJSON *arr, uint32_t k, bool latest)
-{
-	const cJSON *s =
-	    arr && arr->child ? arr->child->prev : NULL; /* cJSON: child->prev is last */
-
-	for (; s; s = s == arr->child ? NULL : s->prev) {
-		double sec = s_num(s, "second");
-
-		if (sec == (double)k || (latest && sec < (double)k))
-			return s;
-		if (sec < (double)k)
-			return NULL;
-	}
-	return NULL;
-}
-
 /* a running mean that leaves out what was not measured */
 struct s_mean {
 	double sum;
@@ -187,26 +171,37 @@ static double s_mean_of(const struct s_mean *m)
 	return m->n ? m->sum / m->n : NAN;
 }
 
-/* cpu of second k over the agents in hosts, or of the one agent's samples arr when hosts is NULL */
-static void s_cpu(const cJSON *hosts, const cJSON *arr, uint32_t k, bool latest, double *cpu,
+/* an agent's cpu of second k into c and y (its row's, bc_hostsamples_pick: O(1) a second) */
+static void s_cpu_add(const struct bc_hostsamples *hs, int agent, uint32_t k, bool latest,
+		      struct s_mean *c, struct s_mean *y)
+{
+	int64_t at = bc_hostsamples_pick(hs, agent, k, latest);
+
+	s_mean_add(c,
+		   at >= 0 ? bc_hostsamples_value(hs, agent, (uint32_t)at, BC_HS_CPU_BUSY) : NAN);
+	s_mean_add(y, at >= 0 ? bc_hostsamples_value(hs, agent, (uint32_t)at, BC_HS_CPU_SYS) : NAN);
+}
+
+/* cpu of second k of the one agent, or with agent -1 over the agents in their samples' order */
+static void s_cpu(const struct bc_hostsamples *hs, int agent, uint32_t k, bool latest, double *cpu,
 		  double *sys)
 {
 	struct s_mean c = {0, 0}, y = {0, 0};
-	const cJSON *a = hosts ? hosts->child : arr;
+	int i, n;
+	const int *order = bc_hostsamples_order(hs, &n);
 
-	for (; a; a = hosts ? a->next : NULL) {
-		const cJSON *s = s_sample(a, k, latest);
-
-		s_mean_add(&c, s ? s_num(s, "cpu_busy_pct") : NAN);
-		s_mean_add(&y, s ? s_num(s, "cpu_sys_pct") : NAN);
-	}
+	if (agent >= 0)
+		s_cpu_add(hs, agent, k, latest, &c, &y);
+	for (i = 0; agent < 0 && i < n; i++)
+		s_cpu_add(hs, order[i], k, latest, &c, &y);
 	*cpu = s_mean_of(&c);
 	*sys = s_mean_of(&y);
 }
 
-void bc_vdb_cpu(const cJSON *hosts, uint32_t k, bool latest, double *cpu, double *sys)
+void bc_vdb_cpu(const struct bc_hostsamples *hosts, uint32_t k, bool latest, double *cpu,
+		double *sys)
 {
-	s_cpu(hosts, NULL, k, latest, cpu, sys); /* no hosts: NAN */
+	s_cpu(hosts, -1, k, latest, cpu, sys); /* no hosts: NAN */
 }
 
 cJSON *bc_vdb_row_json(const struct bc_vdb_row *r)
@@ -244,9 +239,8 @@ void bc_vdb_avg_label(uint32_t first, uint32_t last, char *buf, size_t len)
  */
 struct s_ent {
 	const struct bc_entity *e;
-	const cJSON *hosts; /* {agent: samples}: the mean over agents */
-	const cJSON *arr;   /* or one agent's samples (hosts NULL) */
-	bool sd_known;	    /* per-second stddev computed (the total) */
+	int agent;     /* whose host samples: a profile agent, or -1 the mean over all */
+	bool sd_known; /* per-second stddev computed (the total) */
 };
 
 /* the avg row of an entity over its measured window, cpu the mean of its seconds' */
@@ -260,7 +254,7 @@ static void s_avg(const struct bc_step_result *r, const struct s_ent *x, struct 
 	for (k = g->ramp_s; k < g->seconds; k++) {
 		if (!x->e->secs[k].reports)
 			continue;
-		s_cpu(x->hosts, x->arr, k, false, &cpu, &sys);
+		s_cpu(r->hosts, x->agent, k, false, &cpu, &sys);
 		s_mean_add(&c, cpu);
 		s_mean_add(&y, sys);
 	}
@@ -287,7 +281,7 @@ static void s_table_json(cJSON *o, const struct bc_step_result *r, const struct 
 			cJSON_AddItemToArray(iv, cJSON_CreateNull());
 			continue;
 		}
-		s_cpu(x->hosts, x->arr, k, false, &cpu, &sys);
+		s_cpu(r->hosts, x->agent, k, false, &cpu, &sys);
 		s_row_from_sec(&x->e->secs[k], cpu, sys, x->sd_known, &row);
 		cJSON_AddItemToArray(iv, bc_vdb_row_json(&row));
 	}
@@ -297,7 +291,7 @@ static void s_table_json(cJSON *o, const struct bc_step_result *r, const struct 
 
 static struct s_ent s_total(const struct bc_step_result *r)
 {
-	struct s_ent x = {&r->agg.ent[BC_LVL_TOTAL][0], r->hosts, NULL, true};
+	struct s_ent x = {&r->agg.ent[BC_LVL_TOTAL][0], -1, true};
 
 	return x;
 }
@@ -322,8 +316,7 @@ cJSON *bc_vdb_step_json(const struct bc_step_result *r)
 	hosts = cJSON_AddArrayToObject(o, "hosts");
 	for (i = 0; hosts && i < g->nent[BC_LVL_AGENT]; i++) {
 		const struct bc_entity *e = &g->ent[BC_LVL_AGENT][i];
-		struct s_ent h = {e, NULL, cJSON_GetObjectItemCaseSensitive(r->hosts, e->name),
-				  false};
+		struct s_ent h = {e, i, false};
 		cJSON *t = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(t, "name", e->name);
@@ -334,8 +327,7 @@ cJSON *bc_vdb_step_json(const struct bc_step_result *r)
 	for (i = 0; sds && i < g->nent[BC_LVL_VOLUME]; i++) {
 		const struct bc_entity *e = &g->ent[BC_LVL_VOLUME][i];
 		const char *agent = g->prof->agents[g->prof->volumes[i].agent].name;
-		struct s_ent v = {e, NULL, cJSON_GetObjectItemCaseSensitive(r->hosts, agent),
-				  false};
+		struct s_ent v = {e, g->prof->volumes[i].agent, false};
 		cJSON *t = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(t, "name", e->name);

@@ -16,58 +16,14 @@
 #include "bc_verdict.h"
 #include "bc_counter.h"
 #include "bc_hostfig.h"
+#include "bc_hostsamples.h"
 #include "bc_sweep.h"
 #include "bc_volnode.h"
 
 cJSON *bc_verdict_client_mean(const struct bc_step_result *res, const char *agent)
 {
-	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(res->hosts, agent), *smp;
-	const cJSON **win;
-	cJSON *mean;
-	int n = 0;
-
-	if (!arr || !cJSON_GetArraySize(arr))
-		return NULL;
-	win = calloc((size_t)cJSON_GetArraySize(arr), sizeof(*win));
-	if (!win)
-		return NULL;
-	cJSON_ArrayForEach(smp, arr)
-	{
-		double k = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(smp, "second"));
-
-		/* the measured window only: ramp seconds describe another load */
-		if (k >= res->agg.ramp_s && k < res->agg.seconds)
-			win[n++] = smp;
-	}
-	mean = n ? bc_hostfig_mean_json(win, n) : NULL;
-	/* the window's bounds, not the mean of its samples' (bc_hoststat.h: t0_s, t1_s) */
-	if (mean) {
-		const cJSON *t0 = cJSON_GetObjectItemCaseSensitive(win[0], "t0_s");
-		const cJSON *t1 = cJSON_GetObjectItemCaseSensitive(win[n - 1], "t1_s");
-
-		cJSON_DeleteItemFromObjectCaseSensitive(mean, "t0_s");
-		cJSON_DeleteItemFromObjectCaseSensitive(mean, "t1_s");
-		if (cJSON_IsNumber(t0) && cJSON_IsNumber(t1)) {
-			cJSON_AddNumberToObject(mean, "t0_s", t0->valuedouble);
-			cJSON_AddNumberToObject(mean, "t1_s", t1->valuedouble);
-		}
-	}
-	/* the host before the step rides on interval 0, which a ramp leaves out of the window */
-	cJSON_ArrayForEach(smp, arr)
-	{
-		static const char *const keys[] = {"baseline_s", "baseline_cpu_busy_pct",
-						   "baseline_agent_cpu_pct", "baseline_load1"};
-		size_t i;
-
-		for (i = 0; mean && i < sizeof(keys) / sizeof(keys[0]); i++) {
-			const cJSON *v = cJSON_GetObjectItemCaseSensitive(smp, keys[i]);
-
-			if (cJSON_IsNumber(v) && !cJSON_GetObjectItemCaseSensitive(mean, keys[i]))
-				cJSON_AddNumberToObject(mean, keys[i], v->valuedouble);
-		}
-	}
-	free(win);
-	return mean;
+	/* the measured window's mean, its bounds and the baselines: hostsamples.c */
+	return bc_hostsamples_window_mean(res->hosts, bc_hostsamples_agent(res->hosts, agent));
 }
 
 /* one point from the window totals: goodput, IOPS, mean and p99 latency */

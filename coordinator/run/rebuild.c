@@ -21,6 +21,7 @@
 #include "bc_base64.h"
 #include "bc_agg.h"
 #include "bc_fleet.h"
+#include "bc_hostsamples.h"
 #include "bc_results.h"
 #include "bc_runjson.h"
 #include "bc_experiment_run.h"
@@ -240,6 +241,7 @@ static void s_end_step(struct s_replay *r)
 	if (strcmp(res->status, "incomplete") && strcmp(res->status, "failed") &&
 	    strcmp(res->status, "aborted"))
 		bc_result_trim_size_based(res);
+	bc_result_hosts_settle(res);
 	bc_agg_secfile_end(&res->agg);
 	sj = bc_result_step_json(res);
 	cJSON_AddItemToArray(r->steps, sj);
@@ -342,20 +344,46 @@ static int s_op(struct bc_opstat *s, const cJSON *js)
 }
 
 /*
+ * c's record of second k is in: when c did I/O in k, a size-based window
+ * reaches past k (the total's second holds c's), and the host samples
+ * waiting for that count now rather than at the step's end
+ */
+static int s_io_hint(struct s_replay *r, const struct bc_conn *c, uint32_t k, int rc)
+{
+	const struct bc_agg *g = &r->res.agg;
+	const struct bc_secrow *row;
+	uint64_t n;
+	int op;
+
+	if (rc || !r->res.hosts || k >= g->seconds)
+		return rc;
+	row = &g->ent[BC_LVL_AGENT][c->index].secs[k];
+	n = row->errors + row->short_ios;
+	for (op = 0; op < BC_OP_NR; op++)
+		n += row->ios[op];
+	if (n)
+		bc_hostsamples_io_second(r->res.hosts, k);
+	return 0;
+}
+
+/*
  * a STATS body as the agent sent it (compact or records.bin), added as live;
  * with a window, a record of a second after it counts like the drain's
  */
 static int s_add_body(struct s_replay *r, struct bc_conn *c, const uint8_t *body, size_t len)
 {
 	struct bc_stats_hdr h;
+	int rc;
 
 	if (r->windowed && !bc_stats_decode_hdr(body, len, &h) && s_after_window(r, h.second)) {
 		size_t rl = len;
-		int rc = s_relabel_drain(r, body, &rl);
+
+		rc = s_relabel_drain(r, body, &rl);
 
 		return rc ? rc : bc_agg_add(&r->res.agg, c, r->relabel, rl, &h);
 	}
-	return bc_agg_add(&r->res.agg, c, body, len, &h);
+	rc = bc_agg_add(&r->res.agg, c, body, len, &h);
+	return s_io_hint(r, c, h.second, rc);
 }
 
 /* a compact "stats" event: the STATS body as the agent sent it, added as live */
@@ -445,7 +473,8 @@ static int s_stats(struct s_replay *r, const cJSON *ev)
 				return rc;
 		}
 	}
-	return bc_agg_add_decoded(g, c, &h);
+	rc = bc_agg_add_decoded(g, c, &h);
+	return s_io_hint(r, c, h.second, rc);
 }
 
 static void s_step_done(struct s_replay *r, const cJSON *ev)
@@ -463,20 +492,15 @@ static void s_step_done(struct s_replay *r, const cJSON *ev)
 static void s_host(struct s_replay *r, const cJSON *ev)
 {
 	const char *agent = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent"));
-	cJSON *arr, *smp;
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(ev, "host");
+	int a;
 
-	if (!agent || (r->windowed && s_num(ev, "second") >= r->res.agg.seconds))
+	if (!agent || !host || (r->windowed && s_num(ev, "second") >= r->res.agg.seconds))
 		return;
-	if (!r->res.hosts)
-		r->res.hosts = cJSON_CreateObject();
-	arr = cJSON_GetObjectItemCaseSensitive(r->res.hosts, agent);
-	if (!arr)
-		arr = cJSON_AddArrayToObject(r->res.hosts, agent);
-	smp = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "host"), 1);
-	if (!smp)
-		return;
-	cJSON_AddNumberToObject(smp, "second", s_num(ev, "second"));
-	cJSON_AddItemToArray(arr, smp);
+	for (a = 0; a < r->prof->nagents && strcmp(r->prof->agents[a].name, agent); a++)
+		;
+	if (a < r->prof->nagents)
+		(void)bc_result_host_sample(&r->res, a, s_num(ev, "second"), host);
 }
 
 static int s_event(struct s_replay *r, cJSON *ev)

@@ -18,6 +18,7 @@
 #include "bc_fleet.h"
 #include "bc_live.h"
 #include "bc_metrics.h"
+#include "bc_hostsamples.h"
 #include "bc_results.h"
 #include "bc_rundir.h"
 #include "bc_stepexec.h"
@@ -279,6 +280,9 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 		    now < end + S_SECOND_GRACE_MS * BC_NS_PER_MS)
 			break;
 		bc_agg_close_second(g, k);
+		/* a size-based window reaches past k: host samples waiting for it count */
+		if (s_second_ios(g, k))
+			bc_hostsamples_io_second(res->hosts, k);
 		s_closed_event(f, rd, res, k, end);
 		bc_metrics_update(f->metrics, res, k);
 		if (f->opts->quiet)
@@ -317,23 +321,18 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 		bc_agg_rows_ahead(g);
 }
 
-/* one second of an agent's host counters: kept for the verdict, logged for rebuilds */
+/* one second of an agent's host counters: kept for the results, logged for rebuilds */
 static void s_on_host(struct bc_rundir *rd, struct bc_step_result *res, const struct bc_conn *c,
 		      const cJSON *body)
 {
-	cJSON *arr, *smp, *ev;
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(body, "host");
+	cJSON *ev;
 
-	if (!res->hosts)
-		res->hosts = cJSON_CreateObject();
-	arr = cJSON_GetObjectItemCaseSensitive(res->hosts, c->spec->name);
-	if (!arr)
-		arr = cJSON_AddArrayToObject(res->hosts, c->spec->name);
-	smp = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(body, "host"), 1);
-	if (!smp)
+	if (!host)
 		return;
-	cJSON_AddNumberToObject(
-	    smp, "second", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(body, "second")));
-	cJSON_AddItemToArray(arr, smp);
+	(void)bc_result_host_sample(
+	    res, c->index, cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(body, "second")),
+	    host);
 	ev = cJSON_Duplicate(body, 1);
 	cJSON_AddStringToObject(ev, "agent", c->spec->name);
 	bc_rundir_event(rd, "host", ev);
@@ -649,6 +648,7 @@ out:
 	} else {
 		res->status = bc_result_ok_status(res);
 	}
+	bc_result_hosts_settle(res);
 	return rc;
 }
 

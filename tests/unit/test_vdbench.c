@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bc_hostsamples.h"
 #include "bc_test.h"
 #include "bc_vdbench.h"
 
@@ -107,12 +108,33 @@ static void s_moments(void)
 
 static void s_cpu(void)
 {
-	cJSON *h = cJSON_Parse("{\"a\": [{\"second\": 0, \"cpu_busy_pct\": 10, \"cpu_sys_pct\": 4},"
-			       " {\"second\": 1, \"cpu_busy_pct\": 30, \"cpu_sys_pct\": 6}],"
-			       " \"b\": [{\"second\": 0, \"cpu_busy_pct\": 50},"
-			       " {\"second\": 2, \"cpu_busy_pct\": 70, \"cpu_sys_pct\": 20}]}");
+	static const char *const smp[][2] = {
+	    {"a", "{\"second\": 0, \"cpu_busy_pct\": 10, \"cpu_sys_pct\": 4}"},
+	    {"a", "{\"second\": 1, \"cpu_busy_pct\": 30, \"cpu_sys_pct\": 6}"},
+	    {"b", "{\"second\": 0, \"cpu_busy_pct\": 50}"},
+	    {"b", "{\"second\": 2, \"cpu_busy_pct\": 70, \"cpu_sys_pct\": 20}"}};
+	struct bc_agent_spec agents[2];
+	struct bc_profile prof;
+	struct bc_hostsamples *h;
 	double c, s;
+	size_t i;
 
+	memset(agents, 0, sizeof(agents));
+	memset(&prof, 0, sizeof(prof));
+	strcpy(agents[0].name, "a");
+	strcpy(agents[1].name, "b");
+	prof.agents = agents;
+	prof.nagents = 2;
+	h = bc_hostsamples_new(&prof, 0, 6, false);
+	CHECK(h != NULL);
+	for (i = 0; h && i < sizeof(smp) / sizeof(smp[0]); i++) {
+		cJSON *o = cJSON_Parse(smp[i][1]);
+
+		CHECK(bc_hostsamples_add(h, smp[i][0][0] - 'a',
+					 cJSON_GetNumberValue(cJSON_GetObjectItem(o, "second")),
+					 o) == 0);
+		cJSON_Delete(o);
+	}
 	bc_vdb_cpu(h, 0, false, &c, &s);
 	CHECK(NEAR(c, 30) && NEAR(s, 4)); /* b's sample has no sys: mean of those that do */
 	bc_vdb_cpu(h, 1, false, &c, &s);
@@ -125,7 +147,7 @@ static void s_cpu(void)
 	CHECK(isnan(c) && isnan(s));
 	bc_vdb_cpu(NULL, 0, true, &c, &s);
 	CHECK(isnan(c));
-	cJSON_Delete(h);
+	bc_hostsamples_free(h);
 }
 
 /* seed 002's lines, as vdbench printed them */

@@ -131,7 +131,7 @@ static void test_feeds_node_aggregation(const struct bc_profile *p, const struct
 static void test_report(const struct bc_profile *p, const struct bc_volnode *vn)
 {
 	struct bc_step_result r;
-	cJSON *e = cJSON_CreateObject(), *st, *vols;
+	cJSON *e = cJSON_CreateObject(), *st, *vols, *host0, *host1;
 	char *md = NULL;
 	size_t mdlen = 0;
 	FILE *f;
@@ -142,9 +142,12 @@ static void test_report(const struct bc_profile *p, const struct bc_volnode *vn)
 	CHECK(bc_agg_init(&r.agg, p, &p->steps[0]) == 0);
 	r.agg.volnode = vn;
 	/* agent a: nvme_temp_c per volume in its order; second 0 has none for volume 1 */
-	r.hosts =
-	    cJSON_Parse("{\"a\": [{\"second\": 1, \"nvme_temp_c\": [null, 40.5, null, null, null]},"
-			" {\"second\": 0, \"nvme_temp_c\": [null, null, null, null, null]}]}");
+	host1 = cJSON_Parse("{\"nvme_temp_c\": [null, 40.5, null, null, null]}");
+	host0 = cJSON_Parse("{\"nvme_temp_c\": [null, null, null, null, null]}");
+	CHECK(bc_result_host_sample(&r, 0, 1, host1) == 0);
+	CHECK(bc_result_host_sample(&r, 0, 0, host0) == 0);
+	cJSON_Delete(host1);
+	cJSON_Delete(host0);
 	r.agent_totals = cJSON_Parse(
 	    "{\"a\": {\"volumes\": [{}, {\"nvme\": {\"waf\": {\"status\": \"unavailable: the "
 	    "device "
@@ -187,9 +190,9 @@ static void test_report(const struct bc_profile *p, const struct bc_volnode *vn)
 	free(md);
 	cJSON_Delete(st);
 	cJSON_Delete(e);
-	cJSON_Delete(r.hosts);
 	cJSON_Delete(r.agent_totals);
-	bc_agg_free(&r.agg);
+	r.agent_totals = NULL;
+	bc_step_result_free(&r);
 }
 
 /* bench-coord report --rebuild: the "volume_node" events give the mapping back */

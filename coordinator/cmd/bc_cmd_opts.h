@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "bc_fleet.h"
+#include "bc_import.h"
 
 /* getopt_long codes of the shared options (a command's own options use others) */
 enum {
@@ -54,12 +55,10 @@ int bc_cmd_parse_secs(const char *opt, const char *arg, double max_s, uint32_t *
 
 /* what import-fio and import-vdbench take: the same options, one FILE operand */
 struct bc_cmd_import_args {
-	const char *out;      /* -o FILE, NULL: stdout */
-	const char *agent;    /* --agent NAME (default "local") */
-	const char *endpoint; /* --endpoint EP (default "local") */
-	const char *name;     /* --name NAME, NULL: from the file */
-	const char *src;      /* the operand */
-	bool lenient;	      /* --lenient */
+	const char *out; /* -o FILE, NULL: stdout */
+	/* the operand, --name NAME (NULL: from the file), --agent NAME and --endpoint EP
+	 * (default "local" both), --lenient */
+	struct bc_import_opts im;
 };
 
 /*

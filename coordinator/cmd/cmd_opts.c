@@ -97,23 +97,23 @@ int bc_cmd_import_args(int argc, char **argv, void (*usage)(FILE *f), struct bc_
 	};
 	int c;
 
-	*a = (struct bc_cmd_import_args){.agent = "local", .endpoint = "local"};
+	*a = (struct bc_cmd_import_args){.im = {.agent = "local", .endpoint = "local"}};
 	while ((c = getopt_long(argc, argv, "o:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			a->out = optarg;
 			break;
 		case 'a':
-			a->agent = optarg;
+			a->im.agent = optarg;
 			break;
 		case 'e':
-			a->endpoint = optarg;
+			a->im.endpoint = optarg;
 			break;
 		case 'n':
-			a->name = optarg;
+			a->im.name = optarg;
 			break;
 		case 'l':
-			a->lenient = true;
+			a->im.lenient = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -127,6 +127,6 @@ int bc_cmd_import_args(int argc, char **argv, void (*usage)(FILE *f), struct bc_
 		usage(stderr);
 		return 2;
 	}
-	a->src = argv[optind];
+	a->im.src = argv[optind];
 	return -1;
 }

@@ -2,7 +2,8 @@
  * bc_cmd_opts.h - the command-line options that every command opening a
  * fleet of agents shares (run, agents, discover): their getopt_long entries,
  * the one parser of their values into struct bc_run_opts, and the parsers of
- * seconds and of the PROFILE operand. Private to coordinator/cmd/.
+ * seconds and of the PROFILE operand; and what every command does with -h and
+ * with bad usage (exit 0 and 2). Private to coordinator/cmd/.
  */
 #ifndef BC_CMD_OPTS_H
 #define BC_CMD_OPTS_H
@@ -46,6 +47,16 @@ const struct option *bc_cmd_longopts(const struct option *own, unsigned shared, 
  * printed, naming the option and the value).
  */
 int bc_cmd_fleet_opt(int c, const char *arg, struct bc_run_opts *o);
+
+/*
+ * The last case of a command's option switch, on getopt_long's code c:
+ * -h/--help ('h') prints the usage on stdout and gives 0, anything else (an
+ * unknown option, a missing argument) the usage on stderr and 2. Returns the
+ * command's exit status.
+ */
+int bc_cmd_help(int c, void (*usage)(FILE *f));
+/* operands that do not fit: the usage on stderr; returns 2, the exit status of bad usage */
+int bc_cmd_bad_usage(void (*usage)(FILE *f));
 
 /*
  * Seconds in (0, max_s] from arg into *ms. Returns 0, or -EINVAL with

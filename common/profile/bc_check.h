@@ -67,6 +67,14 @@ int bc_check_array(struct bc_check *c, const cJSON *obj, const char *key, bool r
 		   const cJSON **arr);
 
 /*
+ * How an entry of a list opens: item is an object (named base) holding only
+ * keys of the NULL-terminated keys, among them its required key, *v.
+ * 0, or -EINVAL with the message.
+ */
+int bc_check_entry(struct bc_check *c, const cJSON *item, const char *base, const char *const *keys,
+		   const char *key, char path[BC_CHECK_PATH_LEN], const cJSON **v);
+
+/*
  * obj[key], an array of objects, into a new zeroed table of its n elements
  * of size bytes (*table, as posix_memalign's; left NULL when the key is
  * absent and optional): one(c, item, base, arg) parses each, base

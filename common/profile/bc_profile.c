@@ -110,11 +110,7 @@ static int s_parse_agents(struct bc_check *c, const cJSON *root, struct bc_profi
 		struct bc_agent_spec *a = &p->agents[p->nagents];
 
 		snprintf(base, sizeof(base), "agents[%d]", p->nagents);
-		ret = bc_check_object(c, base, item);
-		if (!ret)
-			ret = bc_check_keys(c, item, base, s_agent_keys);
-		if (!ret)
-			ret = bc_check_item(c, item, base, "name", true, path, &v);
+		ret = bc_check_entry(c, item, base, s_agent_keys, "name", path, &v);
 		if (!ret)
 			ret = bc_check_name(c, path, v, a->name);
 		if (ret)
@@ -200,11 +196,7 @@ static int s_parse_node(struct bc_check *c, const cJSON *item, const char *base,
 	const cJSON *v;
 	int j, ret;
 
-	ret = bc_check_object(c, base, item);
-	if (!ret)
-		ret = bc_check_keys(c, item, base, s_node_keys);
-	if (!ret)
-		ret = bc_check_item(c, item, base, "name", true, path, &v);
+	ret = bc_check_entry(c, item, base, s_node_keys, "name", path, &v);
 	if (!ret)
 		ret = bc_check_name(c, path, v, nd->name);
 	if (ret)
@@ -352,11 +344,7 @@ static int s_parse_volume(struct bc_check *c, const cJSON *item, const char *bas
 	const cJSON *v;
 	int j, ret;
 
-	ret = bc_check_object(c, base, item);
-	if (!ret)
-		ret = bc_check_keys(c, item, base, s_volume_keys);
-	if (!ret)
-		ret = bc_check_item(c, item, base, "agent", true, path, &v);
+	ret = bc_check_entry(c, item, base, s_volume_keys, "agent", path, &v);
 	if (ret)
 		return ret;
 	vol->agent = s_lookup(c, path, v, p, true);

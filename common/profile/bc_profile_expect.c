@@ -116,11 +116,7 @@ static int s_parse_one(struct bc_check *c, const cJSON *item, const char *base, 
 	const cJSON *v;
 	int i, ret;
 
-	ret = bc_check_object(c, base, item);
-	if (!ret)
-		ret = bc_check_keys(c, item, base, s_expect_keys);
-	if (!ret)
-		ret = bc_check_item(c, item, base, "step", true, path, &v);
+	ret = bc_check_entry(c, item, base, s_expect_keys, "step", path, &v);
 	if (ret)
 		return ret;
 	for (i = 0; cJSON_IsString(v) && i < p->nsteps; i++)

@@ -66,6 +66,12 @@ int bc_import_fail(char *err, size_t errlen, const char *src, int line, const ch
 
 /* a file's text (at most 64 MiB), NULL with errno set; caller frees */
 char *bc_import_slurp(const char *path);
+/*
+ * The text of an included file name (bc_import_slurp), relative to the
+ * directory of src, the including file, unless absolute; its path in path.
+ * NULL with errno set.
+ */
+char *bc_import_include(const char *src, const char *name, char *path, size_t len);
 
 /* append the formatted string to arr unless arr already holds it */
 void bc_import_vadd(cJSON *arr, const char *fmt, va_list ap);

@@ -13,7 +13,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,7 +120,7 @@ static int s_parse_text(struct bc_import_doc *jf, const char *text, const char *
 static int s_include(struct bc_import_doc *jf, const char *name, const char *src, int line,
 		     int depth, char *err, size_t errlen)
 {
-	char dir[BC_PATH_MAX], path[BC_PATH_MAX * 2], what[BC_PATH_MAX * 2 + 64];
+	char path[BC_PATH_MAX * 2], what[BC_PATH_MAX * 2 + 64];
 	const char *isrc;
 	char *text;
 	int rc;
@@ -130,12 +129,7 @@ static int s_include(struct bc_import_doc *jf, const char *name, const char *src
 		return bc_import_fail(err, errlen, src, line, "include without a file name");
 	if (depth >= S_MAX_INCLUDES)
 		return bc_import_fail(err, errlen, src, line, "includes nested too deep");
-	snprintf(dir, sizeof(dir), "%s", src);
-	if (name[0] == '/')
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%s/%s", dirname(dir), name);
-	text = bc_import_slurp(path);
+	text = bc_import_include(src, name, path, sizeof(path));
 	if (!text) {
 		snprintf(what, sizeof(what), "include %s: %s", path, strerror(errno));
 		return bc_import_fail(err, errlen, src, line, what);

@@ -141,6 +141,18 @@ char *bc_import_slurp(const char *path)
 	return buf;
 }
 
+char *bc_import_include(const char *src, const char *name, char *path, size_t len)
+{
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s", src);
+	if (name[0] == '/')
+		snprintf(path, len, "%s", name);
+	else
+		snprintf(path, len, "%s/%s", dirname(dir), name);
+	return bc_import_slurp(path);
+}
+
 void bc_import_vadd(cJSON *arr, const char *fmt, va_list ap)
 {
 	char buf[1024];

@@ -15,7 +15,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,18 +95,13 @@ static char *s_token(char **pp)
 static int s_include(struct bc_import_doc *p, const char *name, const char *src, int line,
 		     int depth, char *err, size_t errlen)
 {
-	char path[4096], dir[4096], msg[4200];
+	char path[4096], msg[4200];
 	char *text;
 	int rc;
 
 	if (depth >= S_MAX_INCLUDES)
 		return bc_import_fail(err, errlen, src, line, "includes nested too deep");
-	snprintf(dir, sizeof(dir), "%s", src);
-	if (name[0] == '/')
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%s/%s", dirname(dir), name);
-	text = bc_import_slurp(path);
+	text = bc_import_include(src, name, path, sizeof(path));
 	if (!text) {
 		snprintf(msg, sizeof(msg), "include=%s: cannot read '%s': %s", name, path,
 			 strerror(errno));

@@ -13,13 +13,14 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "bc_agent_config.h"
+#include "bc_allowlist.h"
 #include "bc_announce.h"
 #include "bc_control.h"
 #include "bc_curve.h"
 #include "bc_log.h"
 #include "bc_nvme_tcp.h"
 #include "bc_proto.h"
-#include "bc_safety.h"
 
 #define S_CERT_NAME "agent.cert"
 #define S_KEYS_NAME "authorized_keys"

@@ -31,6 +31,7 @@
 # Loopback only. The figures depend on the machine: everything shares its CPUs.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$SRC/bench/lib.sh"
 BIN=$(cd "${BC_BIN:-$SRC/build}" && pwd)
 COORD=${POV_COORD:-$BIN/bench-coord}
 AGENT=${POV_AGENT:-$BIN/bench-agent}
@@ -122,23 +123,7 @@ AGENT_PID=
 [ "$rc" = 0 ] || { echo "pov-scale.sh: bench-coord exited $rc:" >&2; tail -5 "$W/coord.err" >&2; }
 RD=$(find "$W/reports" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -1)
 
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
-chrome_s() { # chrome_s URL: seconds for headless Chromium to load URL and dump its DOM
-	local prof t0 t1
-	prof=$(mktemp -d "$W/chrome.XXXXXX")
-	t0=$(date +%s%N)
-	timeout 600 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
-		--disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
-		--dump-dom "$1" >/dev/null 2>"$prof.err" || { echo nan; return; }
-	t1=$(date +%s%N)
-	python3 -c "print(round(($t1 - $t0) / 1e9, 2))"
-}
-open_s=nan blank_s=nan
-if [ -n "$CHROMIUM" ] && [ -f "$RD/report.html" ]; then
-	echo '<!DOCTYPE html><html><body>x</body></html>' >"$W/blank.html"
-	blank_s=$(chrome_s "file://$W/blank.html")
-	open_s=$(chrome_s "file://$RD/report.html")
-fi
+chrome_open "$W" "$RD/report.html"
 
 python3 - "$RD" "$W/samples" "$W/agent.log" "$rc" "$t_exit" "$N" "$M" "$R" "$P" "$S" \
 	"$open_s" "$blank_s" <<'EOF'

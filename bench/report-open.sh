@@ -10,6 +10,7 @@
 # sizes and open time of volumes.html, the full per-volume page, when written)
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$SRC/bench/lib.sh"
 BUILD=${1:-$SRC/build}
 N=${REPORT_AGENTS:-1000}
 M=${REPORT_VOLUMES:-16}
@@ -84,23 +85,7 @@ EOF
 t0=$(date +%s%N)
 "$BUILD/bench-coord" report "$RD" >/dev/null
 t1=$(date +%s%N)
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
-chrome_s() { # chrome_s URL: seconds for headless Chromium to load URL and dump its DOM
-	local prof t0 t1
-	prof=$(mktemp -d "$W/chrome.XXXXXX")
-	t0=$(date +%s%N)
-	timeout 600 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
-		--disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
-		--dump-dom "$1" >/dev/null 2>"$prof.err" || { echo nan; return; }
-	t1=$(date +%s%N)
-	python3 -c "print(round(($t1 - $t0) / 1e9, 2))"
-}
-open_s=nan blank_s=nan
-if [ -n "$CHROMIUM" ]; then
-	echo '<!DOCTYPE html><html><body>x</body></html>' >"$W/blank.html"
-	blank_s=$(chrome_s "file://$W/blank.html")
-	open_s=$(chrome_s "file://$RD/report.html")
-fi
+chrome_open "$W" "$RD/report.html"
 echo "agents $N volumes $M seconds $S${REPORT_KEEP:+ (kept: $RD)}"
 python3 -c "print('report_write_s: %.2f' % (($t1 - $t0) / 1e9))"
 echo "report_html_bytes: $(stat -c %s "$RD/report.html")"
@@ -110,5 +95,5 @@ done
 echo "report_open_s: $open_s"
 echo "chromium_blank_s: $blank_s"
 if [ -n "$CHROMIUM" ] && [ -f "$RD/volumes.html" ]; then
-	echo "volumes_open_s: $(chrome_s "file://$RD/volumes.html")"
+	echo "volumes_open_s: $(chrome_s "$W" "file://$RD/volumes.html")"
 fi

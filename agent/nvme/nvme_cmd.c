@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "bc_le.h"
 #include "bc_nvme.h"
 
 /* the uring payload is the passthru struct minus its result word */
@@ -23,24 +24,9 @@ const uint8_t bc_nvme_ocp_c0_guid[16] = {0xC5, 0xAF, 0x10, 0x28, 0xEA, 0xBF, 0xF
 const uint8_t bc_nvme_ocp_uuid[16] = {0xc1, 0x94, 0xd5, 0x5b, 0xe0, 0x94, 0x47, 0x94,
 				      0xa2, 0x1d, 0x29, 0x99, 0x8f, 0x56, 0xbe, 0x6f};
 
-static uint16_t s_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t s_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t s_le64(const uint8_t *p)
-{
-	return (uint64_t)s_le32(p) | (uint64_t)s_le32(p + 4) << 32;
-}
-
 static bc_u128 s_le128(const uint8_t *p)
 {
-	return (bc_u128)s_le64(p) | (bc_u128)s_le64(p + 8) << 64;
+	return (bc_u128)bc_le64(p) | (bc_u128)bc_le64(p + 8) << 64;
 }
 
 /* fixed-width ASCII field, space (or NUL) padded: copy and trim */
@@ -191,15 +177,15 @@ int bc_nvme_parse_id_ctrl(const void *buf, size_t len, struct bc_nvme_id_ctrl *o
 	if (len < BC_NVME_IDENTIFY_BYTES)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	out->vid = s_le16(b);
+	out->vid = bc_le16(b);
 	s_str(out->sn, sizeof(out->sn), b + 4, 20);
 	s_str(out->mn, sizeof(out->mn), b + 24, 40);
 	s_str(out->fr, sizeof(out->fr), b + 64, 8);
-	out->cntlid = s_le16(b + 78);
-	out->ver = s_le32(b + 80);
-	out->ctratt = s_le32(b + 96);
+	out->cntlid = bc_le16(b + 78);
+	out->ver = bc_le32(b + 80);
+	out->ctratt = bc_le32(b + 96);
 	out->fdps = (out->ctratt >> 19) & 1;
-	out->nn = s_le32(b + 516);
+	out->nn = bc_le32(b + 516);
 	s_str(out->subnqn, sizeof(out->subnqn), b + 768, 256);
 	return 0;
 }
@@ -212,17 +198,17 @@ int bc_nvme_parse_id_ns(const void *buf, size_t len, struct bc_nvme_id_ns *out)
 	if (len < BC_NVME_IDENTIFY_BYTES)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	out->nsze = s_le64(b);
-	out->ncap = s_le64(b + 8);
-	out->nuse = s_le64(b + 16);
+	out->nsze = bc_le64(b);
+	out->ncap = bc_le64(b + 8);
+	out->nuse = bc_le64(b + 16);
 	out->nsfeat = b[24];
 	out->nlbaf = (uint8_t)(b[25] + 1);
 	out->flbas = b[26];
-	out->nawupf = s_le16(b + 36);
-	out->npwg = (uint16_t)(s_le16(b + 64) + 1);
-	out->endgid = s_le16(b + 102);
+	out->nawupf = bc_le16(b + 36);
+	out->npwg = (uint16_t)(bc_le16(b + 64) + 1);
+	out->endgid = bc_le16(b + 102);
 	for (i = 0; i < out->nlbaf && i < BC_NVME_LBAF_MAX; i++) {
-		out->lbaf[i].ms = s_le16(b + 128 + 4 * i);
+		out->lbaf[i].ms = bc_le16(b + 128 + 4 * i);
 		out->lbaf[i].lbads = b[128 + 4 * i + 2];
 		out->lbaf[i].rp = b[128 + 4 * i + 3] & 3;
 	}
@@ -249,7 +235,7 @@ int bc_nvme_parse_smart(const void *buf, size_t len, struct bc_nvme_smart *out)
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->critical_warning = b[0];
-	out->temp_k = s_le16(b + 1);
+	out->temp_k = bc_le16(b + 1);
 	out->avail_spare = b[3];
 	out->percent_used = b[5];
 	out->data_units_read = s_le128(b + 32);
@@ -272,7 +258,7 @@ int bc_nvme_parse_ocp_c0(const void *buf, size_t len, struct bc_nvme_ocp_c0 *out
 		return -EBADMSG;
 	out->pmuw = s_le128(b);
 	out->pmur = s_le128(b + 16);
-	out->version = s_le16(b + 494);
+	out->version = bc_le16(b + 494);
 	return 0;
 }
 
@@ -295,14 +281,14 @@ int bc_nvme_parse_ruhs(const void *buf, size_t len, struct bc_nvme_ruhs *out, in
 
 	if (len < 16)
 		return -EINVAL;
-	n = s_le16(b + 14);
+	n = bc_le16(b + 14);
 	for (i = 0; i < n && i < max && 16 + 32 * (size_t)(i + 1) <= len; i++) {
 		const uint8_t *d = b + 16 + 32 * i;
 
-		out[i].pid = s_le16(d);
-		out[i].ruhid = s_le16(d + 2);
-		out[i].earutr = s_le32(d + 4);
-		out[i].ruamw = s_le64(d + 8);
+		out[i].pid = bc_le16(d);
+		out[i].ruhid = bc_le16(d + 2);
+		out[i].earutr = bc_le32(d + 4);
+		out[i].ruamw = bc_le64(d + 8);
 	}
 	return n;
 }
@@ -332,9 +318,9 @@ int bc_nvme_parse_disc_header(const void *buf, size_t len, uint64_t *genctr, uin
 
 	if (len < 20)
 		return -EINVAL;
-	*genctr = s_le64(b);
-	*numrec = s_le64(b + 8);
-	*recfmt = s_le16(b + 16);
+	*genctr = bc_le64(b);
+	*numrec = bc_le64(b + 8);
+	*recfmt = bc_le16(b + 16);
 	return 0;
 }
 
@@ -348,8 +334,8 @@ int bc_nvme_parse_disc_entry(const void *buf, size_t len, struct bc_nvme_disc_en
 	e->trtype = b[0];
 	e->adrfam = b[1];
 	e->subtype = b[2];
-	e->portid = s_le16(b + 4);
-	e->cntlid = s_le16(b + 6);
+	e->portid = bc_le16(b + 4);
+	e->cntlid = bc_le16(b + 6);
 	s_str(e->trsvcid, sizeof(e->trsvcid), b + 32, 32);
 	s_str(e->subnqn, sizeof(e->subnqn), b + 256, 256);
 	s_str(e->traddr, sizeof(e->traddr), b + 512, 256);

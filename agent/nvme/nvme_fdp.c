@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "bc_le.h"
 #include "bc_nvme_fdp.h"
 #include "bc_profile.h"
 
@@ -24,21 +25,6 @@ const char *const bc_fdp_event_names[BC_FDP_EV_NR] = {
     "implicitly_modified_ruh",
     "other",
 };
-
-static uint16_t s_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t s_le32(const uint8_t *p)
-{
-	return (uint32_t)s_le16(p) | (uint32_t)s_le16(p + 2) << 16;
-}
-
-static uint64_t s_le64(const uint8_t *p)
-{
-	return (uint64_t)s_le32(p) | (uint64_t)s_le32(p + 4) << 32;
-}
 
 static void s_features(struct nvme_passthru_cmd *c, uint8_t opcode, uint8_t fid, uint32_t nsid,
 		       uint32_t cdw11, uint32_t cdw12, void *buf, uint32_t len)
@@ -74,8 +60,8 @@ int bc_nvme_parse_fdp_configs(const void *buf, size_t len, unsigned idx,
 
 	if (len < 16)
 		return -EINVAL;
-	n = s_le16(b) + 1u; /* 0-based count */
-	size = s_le32(b + 4);
+	n = bc_le16(b) + 1u; /* 0-based count */
+	size = bc_le32(b + 4);
 	if (size < 16)
 		return -EINVAL;
 	if (size > len)
@@ -88,17 +74,17 @@ int bc_nvme_parse_fdp_configs(const void *buf, size_t len, unsigned idx,
 
 		if (off + 64 > size)
 			return -EINVAL;
-		dsze = s_le16(d);
+		dsze = bc_le16(d);
 		if (dsze < 64 || off + dsze > size)
 			return -EINVAL;
 		if (i == idx) {
 			memset(out, 0, sizeof(*out));
 			out->valid = d[2] >> 7;
 			out->rgif = d[2] & 0x0f;
-			out->nrg = s_le32(d + 4);
-			out->nruh = s_le16(d + 8);
-			out->maxpids = (uint16_t)(s_le16(d + 10) + 1u);
-			out->runs = s_le64(d + 16);
+			out->nrg = bc_le32(d + 4);
+			out->nruh = bc_le16(d + 8);
+			out->maxpids = (uint16_t)(bc_le16(d + 10) + 1u);
+			out->runs = bc_le64(d + 16);
 			return 0;
 		}
 		off += dsze;
@@ -113,7 +99,7 @@ int bc_nvme_parse_ruh_usage(const void *buf, size_t len, uint8_t *ruha, int max)
 
 	if (len < 8)
 		return -EINVAL;
-	n = s_le16(b);
+	n = bc_le16(b);
 	for (i = 0; i < n && i < max && 8 + 8 * (size_t)i + 8 <= len; i++)
 		ruha[i] = b[8 + 8 * i];
 	return n;
@@ -147,7 +133,7 @@ int bc_nvme_parse_fdp_events(const void *buf, size_t len, struct bc_nvme_fdp_eve
 	memset(out, 0, sizeof(*out));
 	if (len < BC_NVME_FDP_EVENT_BYTES)
 		return -EINVAL;
-	out->n = s_le32(b);
+	out->n = bc_le32(b);
 	for (i = 0; i < out->n && (i + 2) * (size_t)BC_NVME_FDP_EVENT_BYTES <= len; i++)
 		out->count[s_event_type(b[(i + 1) * BC_NVME_FDP_EVENT_BYTES])]++;
 	return 0;

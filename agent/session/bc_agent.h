@@ -37,7 +37,7 @@ struct bc_agent_opts {
 	const char *cert;	     /* CURVE key pair of this agent (auth.c) */
 	const char *authorized_keys; /* directory of coordinator public keys */
 	bool insecure;		     /* plain text, no authentication (--insecure) */
-	struct bc_safety *safety;    /* allowlist and destructive policy (safety.c) */
+	struct bc_safety *safety;    /* allowlist and destructive policy (bc_allowlist.h) */
 	int ready_fd;		     /* write the bound endpoint here, then close (-1: none) */
 	bool exit_on_bye;	     /* end the process when the session ends (local agents) */
 	uint32_t deadman_ms;	     /* for tests (--deadman-ms): silence limit, running or idle */

@@ -166,6 +166,44 @@ int bc_check_array(struct bc_check *c, const cJSON *obj, const char *key, bool r
 	return n;
 }
 
+int bc_check_entry(struct bc_check *c, const cJSON *item, const char *base, const char *const *keys,
+		   const char *key, char path[BC_CHECK_PATH_LEN], const cJSON **v)
+{
+	int ret = bc_check_object(c, base, item);
+
+	if (!ret)
+		ret = bc_check_keys(c, item, base, keys);
+	if (!ret)
+		ret = bc_check_item(c, item, base, key, true, path, v);
+	return ret;
+}
+
+int bc_check_list(struct bc_check *c, const cJSON *obj, const char *key, bool required, size_t size,
+		  void **table, int *count,
+		  int (*one)(struct bc_check *c, const cJSON *item, const char *base, void *arg),
+		  void *arg)
+{
+	char base[BC_CHECK_PATH_LEN];
+	const cJSON *arr, *item;
+	int n, ret;
+
+	n = bc_check_array(c, obj, key, required, &arr);
+	if (n <= 0)
+		return n;
+	*table = calloc((size_t)n, size);
+	if (!*table)
+		return -ENOMEM;
+	cJSON_ArrayForEach(item, arr)
+	{
+		snprintf(base, sizeof(base), "%s[%d]", key, *count);
+		ret = one(c, item, base, arg);
+		if (ret)
+			return ret;
+		(*count)++;
+	}
+	return 0;
+}
+
 static bool s_name_ok(const char *s)
 {
 	size_t n = strlen(s);

@@ -66,6 +66,28 @@ int bc_check_item(struct bc_check *c, const cJSON *obj, const char *base, const 
 int bc_check_array(struct bc_check *c, const cJSON *obj, const char *key, bool required,
 		   const cJSON **arr);
 
+/*
+ * How an entry of a list opens: item is an object (named base) holding only
+ * keys of the NULL-terminated keys, among them its required key, *v.
+ * 0, or -EINVAL with the message.
+ */
+int bc_check_entry(struct bc_check *c, const cJSON *item, const char *base, const char *const *keys,
+		   const char *key, char path[BC_CHECK_PATH_LEN], const cJSON **v);
+
+/*
+ * obj[key], an array of objects, into a new zeroed table of its n elements
+ * of size bytes (*table, as posix_memalign's; left NULL when the key is
+ * absent and optional): one(c, item, base, arg) parses each, base
+ * "key[i]" with i the element's index, which is *count (one finds its slot
+ * there); *count counts the element once it parses, so the table's owner
+ * frees what parsed when one fails. Returns 0 or the first error (-EINVAL
+ * with its message, -ENOMEM).
+ */
+int bc_check_list(struct bc_check *c, const cJSON *obj, const char *key, bool required, size_t size,
+		  void **table, int *count,
+		  int (*one)(struct bc_check *c, const cJSON *item, const char *base, void *arg),
+		  void *arg);
+
 /* [A-Za-z0-9._-]{1,63} copied into dst */
 int bc_check_name(struct bc_check *c, const char *path, const cJSON *v, char dst[BC_NAME_MAX]);
 

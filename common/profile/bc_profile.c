@@ -110,11 +110,7 @@ static int s_parse_agents(struct bc_check *c, const cJSON *root, struct bc_profi
 		struct bc_agent_spec *a = &p->agents[p->nagents];
 
 		snprintf(base, sizeof(base), "agents[%d]", p->nagents);
-		ret = bc_check_object(c, base, item);
-		if (!ret)
-			ret = bc_check_keys(c, item, base, s_agent_keys);
-		if (!ret)
-			ret = bc_check_item(c, item, base, "name", true, path, &v);
+		ret = bc_check_entry(c, item, base, s_agent_keys, "name", path, &v);
 		if (!ret)
 			ret = bc_check_name(c, path, v, a->name);
 		if (ret)
@@ -191,18 +187,16 @@ static bool s_hash_policy(const char *v)
 	return false;
 }
 
-static int s_parse_node(struct bc_check *c, const cJSON *item, const char *base,
-			struct bc_profile *p, struct bc_node_spec *nd)
+/* nodes[i], i = p->nnodes (bc_check_list) */
+static int s_parse_node(struct bc_check *c, const cJSON *item, const char *base, void *arg)
 {
+	struct bc_profile *p = arg;
+	struct bc_node_spec *nd = &p->nodes[p->nnodes];
 	char path[BC_CHECK_PATH_LEN], shown[BC_CHECK_SHOW_LEN];
 	const cJSON *v;
 	int j, ret;
 
-	ret = bc_check_object(c, base, item);
-	if (!ret)
-		ret = bc_check_keys(c, item, base, s_node_keys);
-	if (!ret)
-		ret = bc_check_item(c, item, base, "name", true, path, &v);
+	ret = bc_check_entry(c, item, base, s_node_keys, "name", path, &v);
 	if (!ret)
 		ret = bc_check_name(c, path, v, nd->name);
 	if (ret)
@@ -247,25 +241,8 @@ static int s_parse_node(struct bc_check *c, const cJSON *item, const char *base,
 
 static int s_parse_nodes(struct bc_check *c, const cJSON *root, struct bc_profile *p)
 {
-	char base[BC_CHECK_PATH_LEN];
-	const cJSON *arr, *item;
-	int n, ret;
-
-	n = bc_check_array(c, root, "nodes", false, &arr);
-	if (n <= 0)
-		return n;
-	p->nodes = calloc((size_t)n, sizeof(*p->nodes));
-	if (!p->nodes)
-		return -ENOMEM;
-	cJSON_ArrayForEach(item, arr)
-	{
-		snprintf(base, sizeof(base), "nodes[%d]", p->nnodes);
-		ret = s_parse_node(c, item, base, p, &p->nodes[p->nnodes]);
-		if (ret)
-			return ret;
-		p->nnodes++;
-	}
-	return 0;
+	return bc_check_list(c, root, "nodes", false, sizeof(*p->nodes), (void **)&p->nodes,
+			     &p->nnodes, s_parse_node, p);
 }
 
 /* "a, b, c" for messages; cut with "..." rather than overflow */
@@ -367,11 +344,7 @@ static int s_parse_volume(struct bc_check *c, const cJSON *item, const char *bas
 	const cJSON *v;
 	int j, ret;
 
-	ret = bc_check_object(c, base, item);
-	if (!ret)
-		ret = bc_check_keys(c, item, base, s_volume_keys);
-	if (!ret)
-		ret = bc_check_item(c, item, base, "agent", true, path, &v);
+	ret = bc_check_entry(c, item, base, s_volume_keys, "agent", path, &v);
 	if (ret)
 		return ret;
 	vol->agent = s_lookup(c, path, v, p, true);

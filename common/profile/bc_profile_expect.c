@@ -107,18 +107,16 @@ static int s_scope(struct bc_check *c, const cJSON *item, const char *base,
 			     bc_check_show(a ? a : n, shown));
 }
 
-static int s_parse_one(struct bc_check *c, const cJSON *item, const char *base,
-		       const struct bc_profile *p, struct bc_expect *e)
+/* expect[i], i = p->nexpects (bc_check_list) */
+static int s_parse_one(struct bc_check *c, const cJSON *item, const char *base, void *arg)
 {
+	struct bc_profile *p = arg;
+	struct bc_expect *e = &p->expects[p->nexpects];
 	char path[BC_CHECK_PATH_LEN], shown[BC_CHECK_SHOW_LEN], list[400];
 	const cJSON *v;
 	int i, ret;
 
-	ret = bc_check_object(c, base, item);
-	if (!ret)
-		ret = bc_check_keys(c, item, base, s_expect_keys);
-	if (!ret)
-		ret = bc_check_item(c, item, base, "step", true, path, &v);
+	ret = bc_check_entry(c, item, base, s_expect_keys, "step", path, &v);
 	if (ret)
 		return ret;
 	for (i = 0; cJSON_IsString(v) && i < p->nsteps; i++)
@@ -155,25 +153,8 @@ static int s_parse_one(struct bc_check *c, const cJSON *item, const char *base,
 
 int bc_profile_parse_expect(struct bc_check *c, const cJSON *root, struct bc_profile *p)
 {
-	char base[BC_CHECK_PATH_LEN];
-	const cJSON *arr, *item;
-	int n, ret;
-
-	n = bc_check_array(c, root, "expect", false, &arr);
-	if (n <= 0)
-		return n;
-	p->expects = calloc((size_t)n, sizeof(*p->expects));
-	if (!p->expects)
-		return -ENOMEM;
-	cJSON_ArrayForEach(item, arr)
-	{
-		snprintf(base, sizeof(base), "expect[%d]", p->nexpects);
-		ret = s_parse_one(c, item, base, p, &p->expects[p->nexpects]);
-		if (ret)
-			return ret;
-		p->nexpects++;
-	}
-	return 0;
+	return bc_check_list(c, root, "expect", false, sizeof(*p->expects), (void **)&p->expects,
+			     &p->nexpects, s_parse_one, p);
 }
 
 cJSON *bc_profile_expect_json(const struct bc_profile *p)

@@ -175,11 +175,7 @@ static int s_stream(struct bc_check *c, const char *base, const cJSON *item,
 	int i, ret;
 
 	memset(st, 0, sizeof(*st));
-	ret = bc_check_object(c, base, item);
-	if (!ret)
-		ret = bc_check_keys(c, item, base, s_stream_keys);
-	if (!ret)
-		ret = bc_check_item(c, item, base, "name", true, path, &v);
+	ret = bc_check_entry(c, item, base, s_stream_keys, "name", path, &v);
 	if (!ret)
 		ret = s_stream_name(c, path, v, st->name);
 	if (!ret)

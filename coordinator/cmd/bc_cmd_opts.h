@@ -2,7 +2,8 @@
  * bc_cmd_opts.h - the command-line options that every command opening a
  * fleet of agents shares (run, agents, discover): their getopt_long entries,
  * the one parser of their values into struct bc_run_opts, and the parsers of
- * seconds and of the PROFILE operand. Private to coordinator/cmd/.
+ * seconds and of the PROFILE operand; and what every command does with -h and
+ * with bad usage (exit 0 and 2). Private to coordinator/cmd/.
  */
 #ifndef BC_CMD_OPTS_H
 #define BC_CMD_OPTS_H
@@ -14,6 +15,7 @@
 #include <stdio.h>
 
 #include "bc_fleet.h"
+#include "bc_import.h"
 
 /* getopt_long codes of the shared options (a command's own options use others) */
 enum {
@@ -47,6 +49,16 @@ const struct option *bc_cmd_longopts(const struct option *own, unsigned shared, 
 int bc_cmd_fleet_opt(int c, const char *arg, struct bc_run_opts *o);
 
 /*
+ * The last case of a command's option switch, on getopt_long's code c:
+ * -h/--help ('h') prints the usage on stdout and gives 0, anything else (an
+ * unknown option, a missing argument) the usage on stderr and 2. Returns the
+ * command's exit status.
+ */
+int bc_cmd_help(int c, void (*usage)(FILE *f));
+/* operands that do not fit: the usage on stderr; returns 2, the exit status of bad usage */
+int bc_cmd_bad_usage(void (*usage)(FILE *f));
+
+/*
  * Seconds in (0, max_s] from arg into *ms. Returns 0, or -EINVAL with
  * "OPT: expected seconds in (0, MAX], got 'ARG'" printed (NaN is refused).
  */
@@ -54,12 +66,10 @@ int bc_cmd_parse_secs(const char *opt, const char *arg, double max_s, uint32_t *
 
 /* what import-fio and import-vdbench take: the same options, one FILE operand */
 struct bc_cmd_import_args {
-	const char *out;      /* -o FILE, NULL: stdout */
-	const char *agent;    /* --agent NAME (default "local") */
-	const char *endpoint; /* --endpoint EP (default "local") */
-	const char *name;     /* --name NAME, NULL: from the file */
-	const char *src;      /* the operand */
-	bool lenient;	      /* --lenient */
+	const char *out; /* -o FILE, NULL: stdout */
+	/* the operand, --name NAME (NULL: from the file), --agent NAME and --endpoint EP
+	 * (default "local" both), --lenient */
+	struct bc_import_opts im;
 };
 
 /*

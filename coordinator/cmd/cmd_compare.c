@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bc_ci.h"
+#include "bc_cmd_opts.h"
 #include "bc_fdp_results.h"
 #include "bc_log.h"
 #include "bc_cmd.h"
@@ -690,18 +691,12 @@ int bc_cmd_compare(int argc, char **argv)
 		case 'm':
 			md_path = optarg;
 			break;
-		case 'h':
-			s_usage(stdout);
-			return 0;
 		default:
-			s_usage(stderr);
-			return 2;
+			return bc_cmd_help(opt, s_usage);
 		}
 	}
-	if (argc - optind < 2 || argc - optind > S_MAX_RUNS) {
-		s_usage(stderr);
-		return 2;
-	}
+	if (argc - optind < 2 || argc - optind > S_MAX_RUNS)
+		return bc_cmd_bad_usage(s_usage);
 	if (c.lat_thr >= 0 && !c.fixed) {
 		bc_error("--lat-threshold: only with --threshold");
 		return 2;

@@ -15,6 +15,7 @@
 
 #include "bc_agg.h"
 #include "bc_cmd.h"
+#include "bc_cmd_opts.h"
 #include "bc_fmt.h"
 #include "bc_log.h"
 #include "bc_secfile.h"
@@ -198,18 +199,12 @@ int bc_cmd_dump_seconds(int argc, char **argv)
 		case 'c':
 			check = true;
 			break;
-		case 'h':
-			s_usage(stdout);
-			return 0;
 		default:
-			s_usage(stderr);
-			return 2;
+			return bc_cmd_help(c, s_usage);
 		}
 	}
-	if (optind != argc - 1) {
-		s_usage(stderr);
-		return 2;
-	}
+	if (optind != argc - 1)
+		return bc_cmd_bad_usage(s_usage);
 	if (!stat(argv[optind], &sb) && S_ISDIR(sb.st_mode))
 		snprintf(path, sizeof(path), "%s/%s", argv[optind], BC_SECF_NAME);
 	else

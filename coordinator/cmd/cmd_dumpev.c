@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bc_cmd.h"
+#include "bc_cmd_opts.h"
 #include "bc_json.h"
 #include "bc_log.h"
 #include "bc_profile.h"
@@ -28,27 +29,6 @@ static void s_usage(FILE *f)
 		   "  as --events-format json writes it\n"
 		   "      --compact     records as --events-format compact writes them (base64)\n"
 		   "      --check       print nothing; read every record, say what is missing\n");
-}
-
-static char *s_slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
-		buf = malloc((size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-			buf[n] = 0;
-		} else {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	fclose(f);
-	return buf;
 }
 
 /* the profile indexes of agent's volumes in the profile's order (the body's order); count */
@@ -74,7 +54,7 @@ int bc_cmd_dump_events(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128], *text = NULL, *line = NULL;
+	char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128], *line = NULL;
 	char *out = NULL;
 	size_t cap = 0, out_cap = 0;
 	struct bc_reclogr r = {.fd = -1};
@@ -94,27 +74,15 @@ int bc_cmd_dump_events(int argc, char **argv)
 		case 'c':
 			check = true;
 			break;
-		case 'h':
-			s_usage(stdout);
-			return 0;
 		default:
-			s_usage(stderr);
-			return 2;
+			return bc_cmd_help(c, s_usage);
 		}
 	}
-	if (optind != argc - 1) {
-		s_usage(stderr);
-		return 2;
-	}
+	if (optind != argc - 1)
+		return bc_cmd_bad_usage(s_usage);
 	dir = argv[optind];
 	snprintf(path, sizeof(path), "%s/profile.json", dir);
-	text = s_slurp(path);
-	if (!text) {
-		bc_error("cannot read '%s': %s", path, strerror(errno));
-		rc = 1;
-		goto out;
-	}
-	if (bc_profile_parse(text, path, &p, err, sizeof(err))) {
+	if (bc_profile_load(path, &p, err, sizeof(err))) {
 		bc_error("%s", err);
 		rc = 1;
 		goto out;
@@ -203,7 +171,6 @@ out:
 		bc_reclogr_close(&r);
 	bc_profile_destroy(&p);
 	free(vols);
-	free(text);
 	free(line);
 	free(out);
 	return rc;

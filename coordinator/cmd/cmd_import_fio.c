@@ -9,17 +9,12 @@
  * Exit 0 on success, 1 when the job file cannot be read or mapped, 2 for bad
  * usage and for a refused import.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "bc_fiojob.h"
-#include "bc_cmd_opts.h"
-#include "bc_import.h"
-#include "bc_log.h"
-#include "bc_profile.h"
 #include "bc_cmd.h"
+#include "bc_cmd_opts.h"
+#include "bc_fiojob.h"
+#include "bc_import.h"
 
 static void s_usage(FILE *f)
 {
@@ -34,42 +29,23 @@ static void s_usage(FILE *f)
 		   "                      the differences go into the profile's description\n");
 }
 
+/* the job file parsed and mapped; a file that does not parse exits 1 */
+static int s_map(const char *text, const struct bc_import_opts *im, cJSON *notes, cJSON *diffs,
+		 cJSON **prof, char *err, size_t errlen)
+{
+	struct bc_import_doc *jf = NULL;
+
+	if (bc_fio_parse(text, im->src, &jf, err, errlen))
+		return 1;
+	*prof = bc_fio_to_profile(jf, im, notes, diffs, err, errlen);
+	bc_import_doc_free(&jf);
+	return 0;
+}
+
 int bc_cmd_import_fio(int argc, char **argv)
 {
-	struct bc_fio_import im = {0};
-	struct bc_fio_jobfile *jf = NULL;
-	cJSON *notes = NULL, *diffs = NULL, *prof = NULL;
-	char err[1024], *text = NULL;
-	int status;
-	struct bc_cmd_import_args args;
+	struct bc_cmd_import_args a;
+	int status = bc_cmd_import_args(argc, argv, s_usage, &a);
 
-	status = bc_cmd_import_args(argc, argv, s_usage, &args);
-	if (status >= 0)
-		return status;
-	status = 1;
-	im.src = args.src;
-	im.agent = args.agent;
-	im.endpoint = args.endpoint;
-	im.name = args.name;
-	im.lenient = args.lenient;
-	notes = cJSON_CreateArray();
-	diffs = cJSON_CreateArray();
-	text = bc_fio_slurp(im.src);
-	if (!text) {
-		bc_error("cannot read '%s': %s", im.src, strerror(errno));
-		goto out;
-	}
-	if (bc_fio_parse(text, im.src, &jf, err, sizeof(err))) {
-		bc_error("%s", err);
-		goto out;
-	}
-	prof = bc_fio_to_profile(jf, &im, notes, diffs, err, sizeof(err));
-	status = bc_import_emit(im.src, "fio", prof, notes, diffs, im.lenient, args.out, err);
-out:
-	cJSON_Delete(prof);
-	cJSON_Delete(notes);
-	cJSON_Delete(diffs);
-	bc_fio_free(&jf);
-	free(text);
-	return status;
+	return status >= 0 ? status : bc_import_run(&a.im, "fio", a.out, s_map);
 }

@@ -8,15 +8,11 @@
  * profile's description. Exit 0 on success, 1 when the file cannot be read
  * or mapped, 2 for bad usage and for a refused import.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
+#include "bc_cmd.h"
 #include "bc_cmd_opts.h"
 #include "bc_import.h"
-#include "bc_log.h"
-#include "bc_cmd.h"
 #include "bc_vdbparm.h"
 
 static void s_usage(FILE *f)
@@ -33,43 +29,23 @@ static void s_usage(FILE *f)
 		   "                      vdbench's; the differences go into the description\n");
 }
 
+/* the parameter file parsed and mapped; a file that does not parse exits 2 */
+static int s_map(const char *text, const struct bc_import_opts *im, cJSON *notes, cJSON *diffs,
+		 cJSON **prof, char *err, size_t errlen)
+{
+	struct bc_import_doc *p = NULL;
+
+	if (bc_vdb_parse(text, im->src, &p, err, errlen))
+		return 2;
+	*prof = bc_vdb_to_profile(p, im, notes, diffs, err, errlen);
+	bc_import_doc_free(&p);
+	return 0;
+}
+
 int bc_cmd_import_vdbench(int argc, char **argv)
 {
-	struct bc_vdb_import im = {0};
-	struct bc_vdb_parm *p = NULL;
-	cJSON *notes = NULL, *diffs = NULL, *prof = NULL;
-	char err[1024], *text = NULL;
-	int status;
-	struct bc_cmd_import_args args;
+	struct bc_cmd_import_args a;
+	int status = bc_cmd_import_args(argc, argv, s_usage, &a);
 
-	status = bc_cmd_import_args(argc, argv, s_usage, &args);
-	if (status >= 0)
-		return status;
-	status = 1;
-	im.src = args.src;
-	im.agent = args.agent;
-	im.endpoint = args.endpoint;
-	im.name = args.name;
-	im.lenient = args.lenient;
-	notes = cJSON_CreateArray();
-	diffs = cJSON_CreateArray();
-	text = bc_import_slurp(im.src);
-	if (!text) {
-		bc_error("cannot read '%s': %s", im.src, strerror(errno));
-		goto out;
-	}
-	if (bc_vdb_parse(text, im.src, &p, err, sizeof(err))) {
-		bc_error("%s", err);
-		status = 2;
-		goto out;
-	}
-	prof = bc_vdb_to_profile(p, &im, notes, diffs, err, sizeof(err));
-	status = bc_import_emit(im.src, "vdbench", prof, notes, diffs, im.lenient, args.out, err);
-out:
-	cJSON_Delete(prof);
-	cJSON_Delete(notes);
-	cJSON_Delete(diffs);
-	bc_vdb_parm_free(&p);
-	free(text);
-	return status;
+	return status >= 0 ? status : bc_import_run(&a.im, "vdbench", a.out, s_map);
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "bc_cmd.h"
+#include "bc_cmd_opts.h"
 #include "bc_profile.h"
 #include "bc_curve.h"
 #include "bc_log.h"
@@ -103,19 +104,13 @@ int bc_cmd_trust(int argc, char **argv)
 		case 'n':
 			o.name = optarg;
 			break;
-		case 'h':
-			s_trust_usage(stdout);
-			return 0;
 		default:
-			s_trust_usage(stderr);
-			return 2;
+			return bc_cmd_help(c, s_trust_usage);
 		}
 	}
 	if (optind >= argc || ((o.endpoint || o.name) && argc - optind > 1) ||
-	    (o.endpoint && o.name)) {
-		s_trust_usage(stderr);
-		return 2;
-	}
+	    (o.endpoint && o.name))
+		return bc_cmd_bad_usage(s_trust_usage);
 	kh = s_known_hosts(&o, khbuf, sizeof(khbuf));
 	for (i = optind; i < argc; i++) {
 		zcert_t *cert = zcert_load(argv[i]);
@@ -258,18 +253,12 @@ int bc_cmd_keyscan(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'h':
-			s_keyscan_usage(stdout);
-			return 0;
 		default:
-			s_keyscan_usage(stderr);
-			return 2;
+			return bc_cmd_help(c, s_keyscan_usage);
 		}
 	}
-	if (optind >= argc || ((o.name || announce) && argc - optind > 1)) {
-		s_keyscan_usage(stderr);
-		return 2;
-	}
+	if (optind >= argc || ((o.name || announce) && argc - optind > 1))
+		return bc_cmd_bad_usage(s_keyscan_usage);
 	kh = s_known_hosts(&o, khbuf, sizeof(khbuf));
 	zsys_init();
 	zsys_set_logstream(NULL);

@@ -46,6 +46,18 @@ const struct option *bc_cmd_longopts(const struct option *own, unsigned shared, 
 	return out;
 }
 
+int bc_cmd_help(int c, void (*usage)(FILE *f))
+{
+	usage(c == 'h' ? stdout : stderr);
+	return c == 'h' ? 0 : 2;
+}
+
+int bc_cmd_bad_usage(void (*usage)(FILE *f))
+{
+	usage(stderr);
+	return 2;
+}
+
 int bc_cmd_parse_secs(const char *opt, const char *arg, double max_s, uint32_t *ms)
 {
 	char *end;
@@ -97,36 +109,30 @@ int bc_cmd_import_args(int argc, char **argv, void (*usage)(FILE *f), struct bc_
 	};
 	int c;
 
-	*a = (struct bc_cmd_import_args){.agent = "local", .endpoint = "local"};
+	*a = (struct bc_cmd_import_args){.im = {.agent = "local", .endpoint = "local"}};
 	while ((c = getopt_long(argc, argv, "o:h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			a->out = optarg;
 			break;
 		case 'a':
-			a->agent = optarg;
+			a->im.agent = optarg;
 			break;
 		case 'e':
-			a->endpoint = optarg;
+			a->im.endpoint = optarg;
 			break;
 		case 'n':
-			a->name = optarg;
+			a->im.name = optarg;
 			break;
 		case 'l':
-			a->lenient = true;
+			a->im.lenient = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return bc_cmd_help(c, usage);
 		}
 	}
-	if (optind != argc - 1) {
-		usage(stderr);
-		return 2;
-	}
-	a->src = argv[optind];
+	if (optind != argc - 1)
+		return bc_cmd_bad_usage(usage);
+	a->im.src = argv[optind];
 	return -1;
 }

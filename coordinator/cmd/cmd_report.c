@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bc_cmd_opts.h"
 #include "bc_log.h"
 #include "bc_cmd.h"
 #include "bc_rebuild.h"
@@ -285,18 +286,12 @@ int bc_cmd_report(int argc, char **argv)
 		case 'O':
 			out = optarg;
 			break;
-		case 'h':
-			s_usage(stdout);
-			return 0;
 		default:
-			s_usage(stderr);
-			return 2;
+			return bc_cmd_help(c, s_usage);
 		}
 	}
-	if (optind >= argc) {
-		s_usage(stderr);
-		return 2;
-	}
+	if (optind >= argc)
+		return bc_cmd_bad_usage(s_usage);
 	if ((out && !window) || (window && (rebuild || argc - optind != 1))) {
 		bc_error(
 		    "--out goes with --window, and --window with one RUN_DIR and no --rebuild");

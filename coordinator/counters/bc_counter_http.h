@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <curl/curl.h>
 
@@ -54,6 +55,22 @@ void bc_counter_http_remove(struct bc_counter_http_client *c, CURL *easy);
 void bc_counter_http_collect(struct bc_counter_http_client *c);
 /* sleep up to timeout_ms on the transport's sockets (curl_multi_poll) */
 void bc_counter_http_wait(struct bc_counter_http_client *c, int timeout_ms);
+/* what an HTTP source that polls on a timeline schedules itself */
+struct bc_counter_http_sched {
+	void (*step_begin)(struct bc_counter_src *s, const struct bc_counter_step *st);
+	void (*start)(struct bc_counter_src *s, uint64_t now); /* the transfers due at now */
+	uint64_t (*next_due)(const struct bc_counter_src *s);
+	bool (*step_done)(const struct bc_counter_src *s);
+};
+
+/*
+ * The control call (bc_counter_ops.ctl) of such a source s whose transfers
+ * are c's: its schedule for STEP_BEGIN, NEXT_DUE and STEP_DONE; the
+ * transport for TICK (collect, start what is due, collect), BUSY and WAIT.
+ */
+int bc_counter_http_ctl(struct bc_counter_http_client *c, struct bc_counter_src *s,
+			const struct bc_counter_http_sched *sched, int op, void *arg);
+
 /* "HTTP 404", "timeout after 800 ms", ... for a finished transfer; returns buf */
 const char *bc_counter_http_error(CURL *easy, CURLcode rc, char *buf, size_t len);
 

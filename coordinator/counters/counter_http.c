@@ -174,6 +174,34 @@ void bc_counter_http_wait(struct bc_counter_http_client *c, int timeout_ms)
 	curl_multi_poll(c->http->multi, NULL, 0, timeout_ms, NULL);
 }
 
+int bc_counter_http_ctl(struct bc_counter_http_client *c, struct bc_counter_src *s,
+			const struct bc_counter_http_sched *sched, int op, void *arg)
+{
+	switch (op) {
+	case BC_CCTL_STEP_BEGIN:
+		sched->step_begin(s, arg);
+		return 0;
+	case BC_CCTL_TICK:
+		/* finish what completed first: a boundary's transfer starts only then */
+		bc_counter_http_collect(c);
+		sched->start(s, *(const uint64_t *)arg);
+		bc_counter_http_collect(c);
+		return 0;
+	case BC_CCTL_NEXT_DUE:
+		*(uint64_t *)arg = sched->next_due(s);
+		return 0;
+	case BC_CCTL_BUSY:
+		return c->inflight > 0;
+	case BC_CCTL_STEP_DONE:
+		return sched->step_done(s);
+	case BC_CCTL_WAIT:
+		bc_counter_http_wait(c, *(const int *)arg);
+		return 0;
+	default:
+		return -ENOTSUP;
+	}
+}
+
 const char *bc_counter_http_error(CURL *easy, CURLcode rc, char *buf, size_t len)
 {
 	long code = 0;

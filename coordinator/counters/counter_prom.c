@@ -257,6 +257,14 @@ static void s_start(struct bc_counter_src *s, uint64_t now)
 	}
 }
 
+/* its timeline; the rest of its control call is the transport's (bc_counter_http_ctl) */
+static const struct bc_counter_http_sched s_sched = {
+    .step_begin = s_step_begin,
+    .start = s_start,
+    .next_due = s_next_due,
+    .step_done = s_step_done,
+};
+
 /* ---- /metrics into a snapshot ---- */
 
 enum s_metric {
@@ -751,29 +759,7 @@ static int s_ctl(struct bc_counter_src *s, int op, void *arg)
 {
 	struct s_prom *p = s->priv;
 
-	switch (op) {
-	case BC_CCTL_STEP_BEGIN:
-		s_step_begin(s, arg);
-		return 0;
-	case BC_CCTL_TICK:
-		/* finish what completed first: a boundary's scrape starts only then */
-		bc_counter_http_collect(&p->http);
-		s_start(s, *(const uint64_t *)arg);
-		bc_counter_http_collect(&p->http);
-		return 0;
-	case BC_CCTL_NEXT_DUE:
-		*(uint64_t *)arg = s_next_due(s);
-		return 0;
-	case BC_CCTL_BUSY:
-		return p->http.inflight > 0;
-	case BC_CCTL_STEP_DONE:
-		return s_step_done(s);
-	case BC_CCTL_WAIT:
-		bc_counter_http_wait(&p->http, *(const int *)arg);
-		return 0;
-	default:
-		return -ENOTSUP;
-	}
+	return bc_counter_http_ctl(&p->http, s, &s_sched, op, arg);
 }
 
 const struct bc_counter_ops bc_counter_prom_ops = {

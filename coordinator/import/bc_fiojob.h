@@ -21,45 +21,17 @@
 
 #include <cjson/cJSON.h>
 
-struct bc_fio_opt {
-	char *key;	 /* lowercased, aliases kept as written */
-	char *val;	 /* NULL for a bare flag ("time_based") */
-	const char *src; /* the file it was read from (owned by the jobfile) */
-	int line;
-};
-
-struct bc_fio_section {
-	char *name;
-	bool global;
-	struct bc_fio_opt *opts;
-	int nopts;
-	const char *src;
-	int line;
-};
-
-struct bc_fio_jobfile {
-	struct bc_fio_section *secs;
-	int nsecs;
-	char **srcs; /* file names, the top one first */
-	int nsrcs;
-};
+#include "bc_import.h"
 
 /*
  * Parse fio job-file text; src names it in messages and locates included
- * files. Returns 0 and a jobfile the caller owns (bc_fio_free), or -EINVAL /
- * -ENOMEM with "<file>:<line>: <what>" in err.
+ * files. Returns 0 and the jobfile the caller owns (bc_import_doc_free): a
+ * section per [name], of kind "global" for [global], its options as pairs
+ * (a bare flag without a value); or -EINVAL / -ENOMEM with
+ * "<file>:<line>: <what>" in err.
  */
-int bc_fio_parse(const char *text, const char *src, struct bc_fio_jobfile **out, char *err,
+int bc_fio_parse(const char *text, const char *src, struct bc_import_doc **out, char *err,
 		 size_t errlen);
-void bc_fio_free(struct bc_fio_jobfile **jf);
-
-struct bc_fio_import {
-	const char *src;      /* job file name, for the profile's description */
-	const char *name;     /* profile name; NULL: from src */
-	const char *agent;    /* the one agent every volume belongs to */
-	const char *endpoint; /* its endpoint ("local" or tcp://...) */
-	bool lenient;	      /* differences go into the description instead of failing */
-};
 
 /*
  * The profile (as JSON) that runs jf's jobs. Notes (the same load, with a
@@ -69,10 +41,7 @@ struct bc_fio_import {
  * be mapped; a caller that is not lenient refuses the profile when diffs is
  * not empty.
  */
-cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_import *im,
+cJSON *bc_fio_to_profile(const struct bc_import_doc *jf, const struct bc_import_opts *im,
 			 cJSON *notes, cJSON *diffs, char *err, size_t errlen);
-
-/* the fio job text of a file, NULL with errno set; caller frees (also for includes) */
-char *bc_fio_slurp(const char *path);
 
 #endif

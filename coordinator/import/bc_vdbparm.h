@@ -22,45 +22,19 @@
 
 #include <cjson/cJSON.h>
 
-struct bc_vdb_kv {
-	char *key;	 /* lowercased */
-	char *val;	 /* as written, "(4k,50,8k,50)" lists with their parentheses */
-	const char *src; /* the file it was read from (owned by the parm) */
-	int line;
-};
-
-struct bc_vdb_def {
-	char kind[8]; /* "hd", "sd", "wd", "rd", "fsd", "fwd", or "" for general parameters */
-	char *name;   /* the definition's name, "default" for defaults; NULL for general */
-	struct bc_vdb_kv *kv; /* the pairs after the name (general: all of them) */
-	int nkv;
-	const char *src;
-	int line;
-};
-
-struct bc_vdb_parm {
-	struct bc_vdb_def *defs;
-	int ndefs;
-	char **srcs; /* file names, the top one first */
-	int nsrcs;
-};
+#include "bc_import.h"
 
 /*
  * Parse parameter-file text; src names it in messages and locates included
- * files. Returns 0 and a parm the caller owns (bc_vdb_parm_free), or
- * -EINVAL / -ENOMEM with "<file>:<line>: <what>" in err.
+ * files. Returns 0 and the parm the caller owns (bc_import_doc_free): a
+ * section per definition, its kind "hd", "sd", "wd", "rd", "fsd" or "fwd"
+ * and its name ("default" for a kind's defaults), or of kind "" and no name
+ * for general parameters; its pairs after the name, values as written
+ * ("(4k,50,8k,50)" lists keep their parentheses). Or -EINVAL / -ENOMEM with
+ * "<file>:<line>: <what>" in err.
  */
-int bc_vdb_parse(const char *text, const char *src, struct bc_vdb_parm **out, char *err,
+int bc_vdb_parse(const char *text, const char *src, struct bc_import_doc **out, char *err,
 		 size_t errlen);
-void bc_vdb_parm_free(struct bc_vdb_parm **p);
-
-struct bc_vdb_import {
-	const char *src;      /* parameter file name, for the description */
-	const char *name;     /* profile name; NULL: from src */
-	const char *agent;    /* the agent of a file without hd= */
-	const char *endpoint; /* its endpoint ("local" or tcp://...) */
-	bool lenient;	      /* differences go into the description instead of failing */
-};
 
 /*
  * The profile (as JSON) that runs p's run definitions, one step (or sweep)
@@ -68,7 +42,7 @@ struct bc_vdb_import {
  * key=value: why") to diffs; with im->lenient the differences are also in
  * the description. NULL with a message in err when nothing can be mapped.
  */
-cJSON *bc_vdb_to_profile(const struct bc_vdb_parm *p, const struct bc_vdb_import *im, cJSON *notes,
-			 cJSON *diffs, char *err, size_t errlen);
+cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_opts *im,
+			 cJSON *notes, cJSON *diffs, char *err, size_t errlen);
 
 #endif

@@ -13,7 +13,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,23 +34,6 @@
 #define S_UNBOUNDED_S 86400
 
 /* ---- parsing ---- */
-
-static char *s_trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-char *bc_fio_slurp(const char *path)
-{
-	return bc_import_slurp(path);
-}
 
 /* fio's built-in keywords, from this host (fio takes them from the host it runs on) */
 static bool s_keyword(const char *p, size_t *len, char *val, size_t vlen)
@@ -121,81 +103,44 @@ static char *s_expand(const char *in)
 	return out;
 }
 
-static int s_fail(char *err, size_t errlen, const char *src, int line, const char *what)
-{
-	snprintf(err, errlen, "%s:%d: %s", src, line, what);
-	return -EINVAL;
-}
-
-static int s_add_opt(struct bc_fio_section *sec, const char *key, const char *val, const char *src,
+static int s_add_opt(struct bc_import_sec *sec, const char *key, const char *val, const char *src,
 		     int line)
 {
-	struct bc_fio_opt *o = realloc(sec->opts, (size_t)(sec->nopts + 1) * sizeof(*o));
-	char *k;
+	char *v = val ? s_expand(val) : NULL;
 
-	if (!o)
+	if (val && !v)
 		return -ENOMEM;
-	sec->opts = o;
-	o = &sec->opts[sec->nopts];
-	o->key = strdup(key);
-	o->val = val ? s_expand(val) : NULL;
-	o->src = src;
-	o->line = line;
-	if (!o->key || (val && !o->val)) {
-		free(o->key);
-		free(o->val);
-		return -ENOMEM;
-	}
-	for (k = o->key; *k; k++)
-		*k = (char)tolower((unsigned char)*k);
-	sec->nopts++;
-	return 0;
+	return bc_import_add_kv(sec, key, v, src, line);
 }
 
-static const char *s_add_src(struct bc_fio_jobfile *jf, const char *src)
-{
-	char **s = realloc(jf->srcs, (size_t)(jf->nsrcs + 1) * sizeof(*s));
-
-	if (!s)
-		return NULL;
-	jf->srcs = s;
-	s[jf->nsrcs] = strdup(src);
-	return s[jf->nsrcs] ? s[jf->nsrcs++] : NULL;
-}
-
-static int s_parse_text(struct bc_fio_jobfile *jf, const char *text, const char *src, int depth,
+static int s_parse_text(struct bc_import_doc *jf, const char *text, const char *src, int depth,
 			char *err, size_t errlen);
 
 /* "include FILE": relative to the including file's directory, read in place */
-static int s_include(struct bc_fio_jobfile *jf, const char *name, const char *src, int line,
+static int s_include(struct bc_import_doc *jf, const char *name, const char *src, int line,
 		     int depth, char *err, size_t errlen)
 {
-	char dir[BC_PATH_MAX], path[BC_PATH_MAX * 2], what[BC_PATH_MAX * 2 + 64];
+	char path[BC_PATH_MAX * 2], what[BC_PATH_MAX * 2 + 64];
 	const char *isrc;
 	char *text;
 	int rc;
 
 	if (!*name)
-		return s_fail(err, errlen, src, line, "include without a file name");
+		return bc_import_fail(err, errlen, src, line, "include without a file name");
 	if (depth >= S_MAX_INCLUDES)
-		return s_fail(err, errlen, src, line, "includes nested too deep");
-	snprintf(dir, sizeof(dir), "%s", src);
-	if (name[0] == '/')
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%s/%s", dirname(dir), name);
-	text = bc_fio_slurp(path);
+		return bc_import_fail(err, errlen, src, line, "includes nested too deep");
+	text = bc_import_include(src, name, path, sizeof(path));
 	if (!text) {
 		snprintf(what, sizeof(what), "include %s: %s", path, strerror(errno));
-		return s_fail(err, errlen, src, line, what);
+		return bc_import_fail(err, errlen, src, line, what);
 	}
-	isrc = s_add_src(jf, path);
+	isrc = bc_import_add_src(jf, path);
 	rc = isrc ? s_parse_text(jf, text, isrc, depth + 1, err, errlen) : -ENOMEM;
 	free(text);
 	return rc;
 }
 
-static int s_parse_text(struct bc_fio_jobfile *jf, const char *text, const char *src, int depth,
+static int s_parse_text(struct bc_import_doc *jf, const char *text, const char *src, int depth,
 			char *err, size_t errlen)
 {
 	char *copy = strdup(text), *save, *raw, *l, *eq, *cut;
@@ -206,7 +151,7 @@ static int s_parse_text(struct bc_fio_jobfile *jf, const char *text, const char 
 	/* strsep keeps empty lines, so line numbers stay right */
 	for (save = copy; (raw = strsep(&save, "\n"));) {
 		line++;
-		l = s_trim(raw);
+		l = bc_import_trim(raw);
 		if (!*l || *l == ';' || *l == '#')
 			continue;
 		/* fio ends a line at its first ';' and at its first '#', values included */
@@ -214,34 +159,30 @@ static int s_parse_text(struct bc_fio_jobfile *jf, const char *text, const char 
 			*cut = '\0';
 		if ((cut = strchr(l, '#')))
 			*cut = '\0';
-		l = s_trim(l);
+		l = bc_import_trim(l);
 		if (*l == '[') {
-			struct bc_fio_section *s;
+			struct bc_import_sec *s;
 			char *close = strchr(l, ']');
 
 			if (!close || close[1]) {
-				rc = s_fail(err, errlen, src, line,
-					    "expected a section header \"[name]\"");
+				rc = bc_import_fail(err, errlen, src, line,
+						    "expected a section header \"[name]\"");
 				break;
 			}
 			*close = '\0';
-			l = s_trim(l + 1);
+			l = bc_import_trim(l + 1);
 			if (!*l) {
-				rc = s_fail(err, errlen, src, line, "empty section name");
+				rc = bc_import_fail(err, errlen, src, line, "empty section name");
 				break;
 			}
-			s = realloc(jf->secs, (size_t)(jf->nsecs + 1) * sizeof(*s));
+			s = bc_import_add_sec(jf, src, line);
 			if (!s) {
 				rc = -ENOMEM;
 				break;
 			}
-			jf->secs = s;
-			s = &jf->secs[jf->nsecs++];
-			memset(s, 0, sizeof(*s));
 			s->name = strdup(l);
-			s->global = !strcmp(l, "global");
-			s->src = src;
-			s->line = line;
+			if (!strcmp(l, "global"))
+				snprintf(s->kind, sizeof(s->kind), "global");
 			if (!s->name) {
 				rc = -ENOMEM;
 				break;
@@ -250,20 +191,20 @@ static int s_parse_text(struct bc_fio_jobfile *jf, const char *text, const char 
 		}
 		/* "include file.fio" is fio's one keyword with a space */
 		if (!strncasecmp(l, "include", 7) && isspace((unsigned char)l[7])) {
-			rc = s_include(jf, s_trim(l + 8), src, line, depth, err, errlen);
+			rc = s_include(jf, bc_import_trim(l + 8), src, line, depth, err, errlen);
 			if (rc)
 				break;
 			continue;
 		}
 		if (!jf->nsecs) {
-			rc = s_fail(err, errlen, src, line, "option before any [section]");
+			rc = bc_import_fail(err, errlen, src, line, "option before any [section]");
 			break;
 		}
 		eq = strchr(l, '=');
 		if (eq)
 			*eq = '\0';
-		rc = s_add_opt(&jf->secs[jf->nsecs - 1], s_trim(l), eq ? s_trim(eq + 1) : NULL, src,
-			       line);
+		rc = s_add_opt(&jf->secs[jf->nsecs - 1], bc_import_trim(l),
+			       eq ? bc_import_trim(eq + 1) : NULL, src, line);
 		if (rc)
 			break;
 	}
@@ -271,49 +212,26 @@ static int s_parse_text(struct bc_fio_jobfile *jf, const char *text, const char 
 	return rc;
 }
 
-int bc_fio_parse(const char *text, const char *src, struct bc_fio_jobfile **out, char *err,
+int bc_fio_parse(const char *text, const char *src, struct bc_import_doc **out, char *err,
 		 size_t errlen)
 {
-	struct bc_fio_jobfile *jf = calloc(1, sizeof(*jf));
-	const char *top = jf ? s_add_src(jf, src) : NULL;
+	struct bc_import_doc *jf = calloc(1, sizeof(*jf));
+	const char *top = jf ? bc_import_add_src(jf, src) : NULL;
 	int rc = top ? s_parse_text(jf, text ? text : "", top, 0, err, errlen) : -ENOMEM;
 
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", src);
 	if (rc)
-		bc_fio_free(&jf);
+		bc_import_doc_free(&jf);
 	*out = jf;
 	return rc;
-}
-
-void bc_fio_free(struct bc_fio_jobfile **pjf)
-{
-	struct bc_fio_jobfile *jf = pjf ? *pjf : NULL;
-	int i, k;
-
-	if (!jf)
-		return;
-	for (i = 0; i < jf->nsecs; i++) {
-		for (k = 0; k < jf->secs[i].nopts; k++) {
-			free(jf->secs[i].opts[k].key);
-			free(jf->secs[i].opts[k].val);
-		}
-		free(jf->secs[i].opts);
-		free(jf->secs[i].name);
-	}
-	for (i = 0; i < jf->nsrcs; i++)
-		free(jf->srcs[i]);
-	free(jf->srcs);
-	free(jf->secs);
-	free(jf);
-	*pjf = NULL;
 }
 
 /* ---- mapping ---- */
 
 /* the effective options of one job: the [global]s before it, then its own */
 struct s_view {
-	const struct bc_fio_opt *opt[512];
+	const struct bc_import_kv *opt[512];
 	int n;
 };
 
@@ -325,7 +243,7 @@ static bool s_vol_key(int i)
 
 struct s_job {
 	char name[BC_NAME_MAX];
-	const struct bc_fio_section *sec;
+	const struct bc_import_sec *sec;
 	int group;
 	unsigned numjobs;
 	cJSON *wl;		  /* profile workload keys of this job, per volume */
@@ -336,7 +254,7 @@ struct s_job {
 };
 
 struct s_ctx {
-	const struct bc_fio_import *im;
+	const struct bc_import_opts *im;
 	cJSON *notes, *diffs;
 };
 
@@ -480,7 +398,7 @@ static bool s_listed(const char *const *list, const char *k)
 	return false;
 }
 
-static const struct bc_fio_opt *s_opt(const struct s_view *v, const char *key, const char *alias)
+static const struct bc_import_kv *s_opt(const struct s_view *v, const char *key, const char *alias)
 {
 	int i;
 
@@ -490,7 +408,7 @@ static const struct bc_fio_opt *s_opt(const struct s_view *v, const char *key, c
 	return NULL;
 }
 
-static const char *s_val(const struct bc_fio_opt *o)
+static const char *s_val(const struct bc_import_kv *o)
 {
 	return o ? (o->val ? o->val : "1") : NULL;
 }
@@ -549,7 +467,7 @@ static bool s_time(const char *v, double unit, double *out)
 }
 
 /* whole seconds for the profile; false (with a difference) when not whole */
-static bool s_secs(struct s_ctx *c, const struct bc_fio_opt *o, unsigned *out)
+static bool s_secs(struct s_ctx *c, const struct bc_import_kv *o, unsigned *out)
 {
 	double d;
 
@@ -565,7 +483,7 @@ static bool s_secs(struct s_ctx *c, const struct bc_fio_opt *o, unsigned *out)
 }
 
 /* fio sizes; a "%" of the device is not known at import time */
-static bool s_size(struct s_ctx *c, const struct bc_fio_opt *o, uint64_t *out)
+static bool s_size(struct s_ctx *c, const struct bc_import_kv *o, uint64_t *out)
 {
 	const char *v = s_val(o);
 
@@ -586,7 +504,7 @@ static bool s_size(struct s_ctx *c, const struct bc_fio_opt *o, uint64_t *out)
  * random_distribution: the value the job's ops use, or NULL (a difference)
  * when its reads and writes would use different ones.
  */
-static const char *s_dir_value(struct s_ctx *c, const struct bc_fio_opt *o, const char *rw,
+static const char *s_dir_value(struct s_ctx *c, const struct bc_import_kv *o, const char *rw,
 			       char *buf, size_t len)
 {
 	const char *v = s_val(o), *comma = strchr(v, ',');
@@ -669,7 +587,7 @@ static int s_split_files(const char *list, const char *dir, struct s_job *j)
 	return 0;
 }
 
-static const char *s_map_rw(struct s_ctx *c, const struct bc_fio_opt *o)
+static const char *s_map_rw(struct s_ctx *c, const struct bc_import_kv *o)
 {
 	static const char *const m[][2] = {
 	    {"read", "read"},		{"write", "write"}, {"randread", "randread"},
@@ -702,7 +620,7 @@ static bool s_random(const char *rw)
 /* the engine: what kind of I/O the job does, and its effective queue depth rule */
 enum s_engine { S_ENG_ASYNC, S_ENG_SYNC, S_ENG_NULL, S_ENG_OTHER };
 
-static enum s_engine s_engine(struct s_ctx *c, const struct bc_fio_opt *o, bool direct)
+static enum s_engine s_engine(struct s_ctx *c, const struct bc_import_kv *o, bool direct)
 {
 	const char *v = o ? s_val(o) : "psync"; /* fio's default on Linux */
 
@@ -786,7 +704,7 @@ static bool s_mixed(const char *rw)
 }
 
 /* a size of the job ("read,write" forms resolved), into key of wl */
-static bool s_size_key(struct s_ctx *c, const struct bc_fio_opt *o, const char *rw, cJSON *wl,
+static bool s_size_key(struct s_ctx *c, const struct bc_import_kv *o, const char *rw, cJSON *wl,
 		       const char *key, uint64_t *out)
 {
 	char buf[128], sz[32];
@@ -809,7 +727,7 @@ static bool s_size_key(struct s_ctx *c, const struct bc_fio_opt *o, const char *
 	return true;
 }
 
-static void s_random_distribution(struct s_ctx *c, const struct bc_fio_opt *o, const char *rw,
+static void s_random_distribution(struct s_ctx *c, const struct bc_import_kv *o, const char *rw,
 				  cJSON *wl)
 {
 	char buf[128];
@@ -838,7 +756,7 @@ static void s_random_distribution(struct s_ctx *c, const struct bc_fio_opt *o, c
 }
 
 /* rate or rate_iops of a job (0: none); fio caps the ops of a mix separately */
-static uint64_t s_rate(struct s_ctx *c, const struct bc_fio_opt *o, const char *rw)
+static uint64_t s_rate(struct s_ctx *c, const struct bc_import_kv *o, const char *rw)
 {
 	uint64_t r = 0;
 	char buf[128];
@@ -856,10 +774,10 @@ static uint64_t s_rate(struct s_ctx *c, const struct bc_fio_opt *o, const char *
 }
 
 /* what one job section asks for, in j; false when it cannot run (a difference says why) */
-static bool s_job(struct s_ctx *c, const struct bc_fio_section *sec, const struct s_view *v,
+static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct s_view *v,
 		  struct s_job *j)
 {
-	const struct bc_fio_opt *o, *eng_o = s_opt(v, "ioengine", NULL);
+	const struct bc_import_kv *o, *eng_o = s_opt(v, "ioengine", NULL);
 	const char *x, *rw, *dir = s_get(v, "directory");
 	enum s_engine eng;
 	bool direct, time_based = s_bool(s_get(v, "time_based")), shared;
@@ -1074,7 +992,7 @@ static bool s_job(struct s_ctx *c, const struct bc_fio_section *sec, const struc
 				(unsigned long long)bs);
 	}
 	if ((o = s_opt(v, "thinktime", NULL))) {
-		const struct bc_fio_opt *tb = s_opt(v, "thinktime_blocks", NULL);
+		const struct bc_import_kv *tb = s_opt(v, "thinktime_blocks", NULL);
 
 		if (!s_time(s_val(o), 1e-6, &think_us))
 			S_ODIFF(c, o, "thinktime=%s: not a time", s_val(o));
@@ -1458,12 +1376,12 @@ out:
 }
 
 /* every option of a section: mapped, inert, or a difference */
-static void s_classify(struct s_ctx *c, const struct bc_fio_section *sec)
+static void s_classify(struct s_ctx *c, const struct bc_import_sec *sec)
 {
 	int k;
 
-	for (k = 0; k < sec->nopts; k++) {
-		const struct bc_fio_opt *o = &sec->opts[k];
+	for (k = 0; k < sec->nkv; k++) {
+		const struct bc_import_kv *o = &sec->kv[k];
 
 		if (s_listed(s_handled, o->key) || s_listed(s_inert, o->key))
 			continue;
@@ -1505,7 +1423,7 @@ static int s_collect_volumes(struct s_ctx *c, struct s_job *jobs, int nj, char *
 	return n;
 }
 
-cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_import *im,
+cJSON *bc_fio_to_profile(const struct bc_import_doc *jf, const struct bc_import_opts *im,
 			 cJSON *notes, cJSON *diffs, char *err, size_t errlen)
 {
 	struct s_ctx c = {.im = im, .notes = notes, .diffs = diffs};
@@ -1521,13 +1439,13 @@ cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_im
 		goto out;
 	}
 	for (i = 0; i < jf->nsecs; i++) {
-		const struct bc_fio_section *sec = &jf->secs[i];
+		const struct bc_import_sec *sec = &jf->secs[i];
 		struct s_job *j = &jobs[nj];
 
 		s_classify(&c, sec);
-		if (sec->global) {
-			for (k = 0; k < sec->nopts && globals.n < 256; k++)
-				globals.opt[globals.n++] = &sec->opts[k];
+		if (!strcmp(sec->kind, "global")) {
+			for (k = 0; k < sec->nkv && globals.n < 256; k++)
+				globals.opt[globals.n++] = &sec->kv[k];
 			continue;
 		}
 		if (nj >= S_MAX_JOBS) {
@@ -1535,8 +1453,8 @@ cJSON *bc_fio_to_profile(const struct bc_fio_jobfile *jf, const struct bc_fio_im
 			break;
 		}
 		v = globals;
-		for (k = 0; k < sec->nopts && v.n < 512; k++)
-			v.opt[v.n++] = &sec->opts[k];
+		for (k = 0; k < sec->nkv && v.n < 512; k++)
+			v.opt[v.n++] = &sec->kv[k];
 		/* the first job, and each that waits for the ones before it, starts a group */
 		if (group < 0 || s_bool(s_get(&v, "stonewall")) ||
 		    s_bool(s_get(&v, "wait_for_previous")))

@@ -17,6 +17,97 @@
 /* a job or parameter file is a page of text: anything this big is the wrong file */
 #define S_MAX_TEXT (64u << 20)
 
+const char *bc_import_add_src(struct bc_import_doc *d, const char *src)
+{
+	char **grown = realloc(d->srcs, (size_t)(d->nsrcs + 1) * sizeof(*grown));
+
+	if (!grown)
+		return NULL;
+	d->srcs = grown;
+	d->srcs[d->nsrcs] = strdup(src);
+	return d->srcs[d->nsrcs] ? d->srcs[d->nsrcs++] : NULL;
+}
+
+struct bc_import_sec *bc_import_add_sec(struct bc_import_doc *d, const char *src, int line)
+{
+	struct bc_import_sec *grown = realloc(d->secs, (size_t)(d->nsecs + 1) * sizeof(*grown));
+
+	if (!grown)
+		return NULL;
+	d->secs = grown;
+	grown = &d->secs[d->nsecs++];
+	memset(grown, 0, sizeof(*grown));
+	grown->src = src;
+	grown->line = line;
+	return grown;
+}
+
+int bc_import_add_kv(struct bc_import_sec *s, const char *key, char *val, const char *src, int line)
+{
+	struct bc_import_kv *grown = realloc(s->kv, (size_t)(s->nkv + 1) * sizeof(*grown)), *kv;
+	char *k;
+
+	if (!grown) {
+		free(val);
+		return -ENOMEM;
+	}
+	s->kv = grown;
+	kv = &s->kv[s->nkv];
+	kv->key = strdup(key);
+	kv->val = val;
+	kv->src = src;
+	kv->line = line;
+	if (!kv->key) {
+		free(val);
+		return -ENOMEM;
+	}
+	for (k = kv->key; *k; k++)
+		*k = (char)tolower((unsigned char)*k);
+	s->nkv++;
+	return 0;
+}
+
+void bc_import_doc_free(struct bc_import_doc **pd)
+{
+	struct bc_import_doc *d = pd ? *pd : NULL;
+	int i, k;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->nsecs; i++) {
+		for (k = 0; k < d->secs[i].nkv; k++) {
+			free(d->secs[i].kv[k].key);
+			free(d->secs[i].kv[k].val);
+		}
+		free(d->secs[i].kv);
+		free(d->secs[i].name);
+	}
+	for (i = 0; i < d->nsrcs; i++)
+		free(d->srcs[i]);
+	free(d->srcs);
+	free(d->secs);
+	free(d);
+	*pd = NULL;
+}
+
+char *bc_import_trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int bc_import_fail(char *err, size_t errlen, const char *src, int line, const char *what)
+{
+	snprintf(err, errlen, "%s:%d: %s", src, line, what);
+	return -EINVAL;
+}
+
 char *bc_import_slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -48,6 +139,18 @@ char *bc_import_slurp(const char *path)
 	}
 	fclose(f);
 	return buf;
+}
+
+char *bc_import_include(const char *src, const char *name, char *path, size_t len)
+{
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s", src);
+	if (name[0] == '/')
+		snprintf(path, len, "%s", name);
+	else
+		snprintf(path, len, "%s/%s", dirname(dir), name);
+	return bc_import_slurp(path);
 }
 
 void bc_import_vadd(cJSON *arr, const char *fmt, va_list ap)
@@ -179,5 +282,30 @@ int bc_import_emit(const char *src, const char *tool, cJSON *prof, const cJSON *
 out:
 	bc_profile_destroy(&p);
 	cJSON_free(json);
+	return status;
+}
+
+int bc_import_run(const struct bc_import_opts *im, const char *tool, const char *out,
+		  bc_import_map_fn map)
+{
+	cJSON *notes = cJSON_CreateArray(), *diffs = cJSON_CreateArray(), *prof = NULL;
+	char err[1024], *text = bc_import_slurp(im->src);
+	int status = 1;
+
+	if (!text) {
+		bc_error("cannot read '%s': %s", im->src, strerror(errno));
+		goto out;
+	}
+	status = map(text, im, notes, diffs, &prof, err, sizeof(err));
+	if (status) {
+		bc_error("%s", err);
+		goto out;
+	}
+	status = bc_import_emit(im->src, tool, prof, notes, diffs, im->lenient, out, err);
+out:
+	cJSON_Delete(prof);
+	cJSON_Delete(notes);
+	cJSON_Delete(diffs);
+	free(text);
 	return status;
 }

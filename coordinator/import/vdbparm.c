@@ -15,7 +15,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,64 +51,20 @@ static bool s_in(const char *const *list, const char *k)
 	return false;
 }
 
-static char *s_trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-static int s_fail(char *err, size_t errlen, const char *src, int line, const char *what)
-{
-	snprintf(err, errlen, "%s:%d: %s", src, line, what);
-	return -EINVAL;
-}
-
-static const char *s_add_src(struct bc_vdb_parm *p, const char *src)
-{
-	char **grown = realloc(p->srcs, (size_t)(p->nsrcs + 1) * sizeof(*grown));
-
-	if (!grown)
-		return NULL;
-	p->srcs = grown;
-	p->srcs[p->nsrcs] = strdup(src);
-	return p->srcs[p->nsrcs] ? p->srcs[p->nsrcs++] : NULL;
-}
-
-static int s_add_kv(struct bc_vdb_def *d, const char *key, const char *val, const char *src,
+static int s_add_kv(struct bc_import_sec *d, const char *key, const char *val, const char *src,
 		    int line)
 {
-	struct bc_vdb_kv *grown, *kv;
-	char *k;
+	char *v;
 
 	if (d->nkv >= S_MAX_KV)
 		return -E2BIG;
-	grown = realloc(d->kv, (size_t)(d->nkv + 1) * sizeof(*grown));
-	if (!grown)
+	v = strdup(val);
+	if (!v)
 		return -ENOMEM;
-	d->kv = grown;
-	kv = &d->kv[d->nkv];
-	kv->key = strdup(key);
-	kv->val = strdup(val);
-	kv->src = src;
-	kv->line = line;
-	if (!kv->key || !kv->val) {
-		free(kv->key);
-		free(kv->val);
-		return -ENOMEM;
-	}
-	for (k = kv->key; *k; k++)
-		*k = (char)tolower((unsigned char)*k);
-	d->nkv++;
-	return 0;
+	return bc_import_add_kv(d, key, v, src, line);
 }
 
-static int s_parse_text(struct bc_vdb_parm *p, const char *text, const char *src, int depth,
+static int s_parse_text(struct bc_import_doc *p, const char *text, const char *src, int depth,
 			char *err, size_t errlen);
 
 /* the next comma-separated token of *pp outside parentheses, trimmed; NULL at the end */
@@ -134,38 +89,33 @@ static char *s_token(char **pp)
 	} else {
 		*pp = NULL;
 	}
-	return s_trim(s);
+	return bc_import_trim(s);
 }
 
-static int s_include(struct bc_vdb_parm *p, const char *name, const char *src, int line, int depth,
-		     char *err, size_t errlen)
+static int s_include(struct bc_import_doc *p, const char *name, const char *src, int line,
+		     int depth, char *err, size_t errlen)
 {
-	char path[4096], dir[4096], msg[4200];
+	char path[4096], msg[4200];
 	char *text;
 	int rc;
 
 	if (depth >= S_MAX_INCLUDES)
-		return s_fail(err, errlen, src, line, "includes nested too deep");
-	snprintf(dir, sizeof(dir), "%s", src);
-	if (name[0] == '/')
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%s/%s", dirname(dir), name);
-	text = bc_import_slurp(path);
+		return bc_import_fail(err, errlen, src, line, "includes nested too deep");
+	text = bc_import_include(src, name, path, sizeof(path));
 	if (!text) {
 		snprintf(msg, sizeof(msg), "include=%s: cannot read '%s': %s", name, path,
 			 strerror(errno));
-		return s_fail(err, errlen, src, line, msg);
+		return bc_import_fail(err, errlen, src, line, msg);
 	}
 	rc = s_parse_text(p, text, path, depth + 1, err, errlen);
 	free(text);
 	return rc;
 }
 
-static int s_parse_text(struct bc_vdb_parm *p, const char *text, const char *src, int depth,
+static int s_parse_text(struct bc_import_doc *p, const char *text, const char *src, int depth,
 			char *err, size_t errlen)
 {
-	const char *s = s_add_src(p, src);
+	const char *s = bc_import_add_src(p, src);
 	char *copy = strdup(text), *line, *save = NULL, *c;
 	bool cont = false; /* the previous line ended in a comma */
 	int lineno = 0, rc = 0;
@@ -183,7 +133,7 @@ static int s_parse_text(struct bc_vdb_parm *p, const char *text, const char *src
 		if (nl)
 			*nl = '\0';
 		lineno++;
-		line = s_trim(line);
+		line = bc_import_trim(line);
 		if (!*line || strchr("*#/", *line))
 			continue;
 		/* a blank then '#': the rest of the line is a comment */
@@ -192,11 +142,11 @@ static int s_parse_text(struct bc_vdb_parm *p, const char *text, const char *src
 				*c = '\0';
 				break;
 			}
-		line = s_trim(line);
+		line = bc_import_trim(line);
 		rest = line;
 		while (!rc && (tok = s_token(&rest))) {
 			char *eq = strchr(tok, '='), key[64];
-			struct bc_vdb_def *d;
+			struct bc_import_sec *d;
 			size_t kl;
 
 			if (!*tok)
@@ -211,33 +161,27 @@ static int s_parse_text(struct bc_vdb_parm *p, const char *text, const char *src
 								  : sizeof(key) - 1;
 			memcpy(key, tok, kl);
 			key[kl] = '\0';
-			c = s_trim(key);
+			c = bc_import_trim(key);
 			memmove(key, c, strlen(c) + 1);
 			for (c = key; *c; c++)
 				*c = (char)tolower((unsigned char)*c);
-			eq = s_trim(eq + 1);
+			eq = bc_import_trim(eq + 1);
 			if (first && !cont && !strcmp(key, "include")) {
 				rc = s_include(p, eq, s, lineno, depth, err, errlen);
 				break;
 			}
 			if (first && !cont &&
-			    (s_in(s_kinds, key) || s_in(s_general, key) || !p->ndefs)) {
-				struct bc_vdb_def *grown;
-
-				if (p->ndefs >= S_MAX_DEFS) {
-					rc = s_fail(err, errlen, s, lineno, "too many definitions");
+			    (s_in(s_kinds, key) || s_in(s_general, key) || !p->nsecs)) {
+				if (p->nsecs >= S_MAX_DEFS) {
+					rc = bc_import_fail(err, errlen, s, lineno,
+							    "too many definitions");
 					break;
 				}
-				grown = realloc(p->defs, (size_t)(p->ndefs + 1) * sizeof(*grown));
-				if (!grown) {
+				d = bc_import_add_sec(p, s, lineno);
+				if (!d) {
 					rc = -ENOMEM;
 					break;
 				}
-				p->defs = grown;
-				d = &p->defs[p->ndefs++];
-				memset(d, 0, sizeof(*d));
-				d->src = s;
-				d->line = lineno;
 				if (s_in(s_kinds, key)) {
 					snprintf(d->kind, sizeof(d->kind), "%s", key);
 					d->name = strdup(eq);
@@ -250,7 +194,7 @@ static int s_parse_text(struct bc_vdb_parm *p, const char *text, const char *src
 				}
 			}
 			first = false;
-			rc = s_add_kv(&p->defs[p->ndefs - 1], key, eq, s, lineno);
+			rc = s_add_kv(&p->secs[p->nsecs - 1], key, eq, s, lineno);
 		}
 		cont = line[strlen(line) - 1] == ',';
 	}
@@ -258,10 +202,10 @@ static int s_parse_text(struct bc_vdb_parm *p, const char *text, const char *src
 	return rc;
 }
 
-int bc_vdb_parse(const char *text, const char *src, struct bc_vdb_parm **out, char *err,
+int bc_vdb_parse(const char *text, const char *src, struct bc_import_doc **out, char *err,
 		 size_t errlen)
 {
-	struct bc_vdb_parm *p = calloc(1, sizeof(*p));
+	struct bc_import_doc *p = calloc(1, sizeof(*p));
 	int rc;
 
 	*out = NULL;
@@ -271,40 +215,17 @@ int bc_vdb_parse(const char *text, const char *src, struct bc_vdb_parm **out, ch
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", src);
 	if (rc) {
-		bc_vdb_parm_free(&p);
+		bc_import_doc_free(&p);
 		return rc;
 	}
 	*out = p;
 	return 0;
 }
 
-void bc_vdb_parm_free(struct bc_vdb_parm **pp)
-{
-	struct bc_vdb_parm *p = *pp;
-	int i, k;
-
-	if (!p)
-		return;
-	for (i = 0; i < p->ndefs; i++) {
-		for (k = 0; k < p->defs[i].nkv; k++) {
-			free(p->defs[i].kv[k].key);
-			free(p->defs[i].kv[k].val);
-		}
-		free(p->defs[i].kv);
-		free(p->defs[i].name);
-	}
-	for (i = 0; i < p->nsrcs; i++)
-		free(p->srcs[i]);
-	free(p->srcs);
-	free(p->defs);
-	free(p);
-	*pp = NULL;
-}
-
 /* ---- mapping ---- */
 
 struct s_ctx {
-	const struct bc_vdb_import *im;
+	const struct bc_import_opts *im;
 	cJSON *notes, *diffs;
 };
 
@@ -312,11 +233,11 @@ struct s_ctx {
 
 /* a definition's effective pairs: its kind's defaults before it, then its own */
 struct s_view {
-	const struct bc_vdb_kv *kv[S_MAX_KV * 2];
+	const struct bc_import_kv *kv[S_MAX_KV * 2];
 	int n;
 };
 
-static const struct bc_vdb_kv *s_get(const struct s_view *v, const char *key)
+static const struct bc_import_kv *s_get(const struct s_view *v, const char *key)
 {
 	int i;
 
@@ -326,16 +247,16 @@ static const struct bc_vdb_kv *s_get(const struct s_view *v, const char *key)
 	return NULL;
 }
 
-static void s_view_of(const struct bc_vdb_parm *p, int idx, struct s_view *v)
+static void s_view_of(const struct bc_import_doc *p, int idx, struct s_view *v)
 {
-	const struct bc_vdb_def *d = &p->defs[idx];
+	const struct bc_import_sec *d = &p->secs[idx];
 	int i, k;
 
 	v->n = 0;
 	for (i = 0; i < idx; i++)
-		if (!strcmp(p->defs[i].kind, d->kind) && !strcmp(p->defs[i].name, "default"))
-			for (k = 0; k < p->defs[i].nkv && v->n < S_MAX_KV * 2; k++)
-				v->kv[v->n++] = &p->defs[i].kv[k];
+		if (!strcmp(p->secs[i].kind, d->kind) && !strcmp(p->secs[i].name, "default"))
+			for (k = 0; k < p->secs[i].nkv && v->n < S_MAX_KV * 2; k++)
+				v->kv[v->n++] = &p->secs[i].kv[k];
 	for (k = 0; k < d->nkv && v->n < S_MAX_KV * 2; k++)
 		v->kv[v->n++] = &d->kv[k];
 }
@@ -347,7 +268,7 @@ static int s_list(const char *val, char *buf, size_t len, char **items)
 	int n = 0;
 
 	snprintf(buf, len, "%s", val);
-	s = s_trim(buf);
+	s = bc_import_trim(buf);
 	if (*s == '(') {
 		s++;
 		t = strrchr(s, ')');
@@ -403,7 +324,7 @@ struct s_sd {
 	const char *name;
 	int vol0, nvol; /* its volumes: one per host */
 	bool direct;
-	const struct bc_vdb_kv *range;
+	const struct bc_import_kv *range;
 };
 
 struct s_wd {
@@ -411,7 +332,7 @@ struct s_wd {
 	const char *name;
 	bool sd[S_MAX_DEFS]; /* by index into sds */
 	cJSON *wl;	     /* rw, rwmixread, bs, size_based */
-	const struct bc_vdb_kv *skew, *range, *xfer;
+	const struct bc_import_kv *skew, *range, *xfer;
 	double rdpct;
 	bool seq;
 };
@@ -443,7 +364,7 @@ static const char *const s_gen_inert[] = {
 static const char *const s_rd_inert[] = {"pause", NULL};
 
 /* every pair of a definition is known, inert, or a difference */
-static void s_classify(struct s_ctx *c, const struct bc_vdb_def *d)
+static void s_classify(struct s_ctx *c, const struct bc_import_sec *d)
 {
 	const char *const *known = !strcmp(d->kind, "hd")   ? s_hd_keys
 				   : !strcmp(d->kind, "sd") ? s_sd_keys
@@ -461,7 +382,7 @@ static void s_classify(struct s_ctx *c, const struct bc_vdb_def *d)
 		return;
 	}
 	for (k = 0; k < d->nkv; k++) {
-		const struct bc_vdb_kv *kv = &d->kv[k];
+		const struct bc_import_kv *kv = &d->kv[k];
 
 		if (!*d->kind) {
 			if (s_in(s_gen_inert, kv->key))
@@ -493,14 +414,14 @@ static void s_classify(struct s_ctx *c, const struct bc_vdb_def *d)
 }
 
 /* the hosts of hd= as agents; without hd= (or only localhost) the import's own agent */
-static void s_hosts(struct s_ctx *c, const struct bc_vdb_parm *p, struct s_map *m, cJSON *agents)
+static void s_hosts(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, cJSON *agents)
 {
 	struct s_view v;
 	int i;
 
-	for (i = 0; i < p->ndefs && m->nhd < S_MAX_LIST; i++) {
-		const struct bc_vdb_def *d = &p->defs[i];
-		const struct bc_vdb_kv *sys;
+	for (i = 0; i < p->nsecs && m->nhd < S_MAX_LIST; i++) {
+		const struct bc_import_sec *d = &p->secs[i];
+		const struct bc_import_kv *sys;
 		struct s_hd *h;
 
 		if (strcmp(d->kind, "hd") || !strcmp(d->name, "default"))
@@ -537,7 +458,8 @@ static void s_hosts(struct s_ctx *c, const struct bc_vdb_parm *p, struct s_map *
 }
 
 /* host= / hd= of an sd: which of m's hosts it is on (all without it) */
-static void s_sd_hosts(struct s_ctx *c, const struct s_map *m, const struct bc_vdb_kv *kv, bool *on)
+static void s_sd_hosts(struct s_ctx *c, const struct s_map *m, const struct bc_import_kv *kv,
+		       bool *on)
 {
 	char buf[1024], *items[S_MAX_LIST];
 	int i, k, n;
@@ -559,7 +481,7 @@ static void s_sd_hosts(struct s_ctx *c, const struct s_map *m, const struct bc_v
 }
 
 /* openflags: o_direct / directio is O_DIRECT; the rest changes what the device sees */
-static bool s_openflags(struct s_ctx *c, const struct bc_vdb_kv *kv)
+static bool s_openflags(struct s_ctx *c, const struct bc_import_kv *kv)
 {
 	char buf[256], *items[S_MAX_LIST];
 	int k, n = s_list(kv->val, buf, sizeof(buf), items);
@@ -575,14 +497,14 @@ static bool s_openflags(struct s_ctx *c, const struct bc_vdb_kv *kv)
 	return direct;
 }
 
-static void s_sds(struct s_ctx *c, const struct bc_vdb_parm *p, struct s_map *m, cJSON *vols)
+static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, cJSON *vols)
 {
 	struct s_view v;
 	int i, h;
 
-	for (i = 0; i < p->ndefs; i++) {
-		const struct bc_vdb_def *d = &p->defs[i];
-		const struct bc_vdb_kv *lun, *size, *off, *of;
+	for (i = 0; i < p->nsecs; i++) {
+		const struct bc_import_sec *d = &p->secs[i];
+		const struct bc_import_kv *lun, *size, *off, *of;
 		bool on[S_MAX_LIST];
 		struct s_sd *sd;
 		uint64_t b;
@@ -654,7 +576,7 @@ static void s_sds(struct s_ctx *c, const struct bc_vdb_parm *p, struct s_map *m,
 }
 
 /* xfersize=4k, or the distribution (4k,50,8k,50): size/percent pairs */
-static bool s_xfer(struct s_ctx *c, const struct bc_vdb_kv *kv, const char *val, char *out,
+static bool s_xfer(struct s_ctx *c, const struct bc_import_kv *kv, const char *val, char *out,
 		   size_t len)
 {
 	char buf[1024], *items[S_MAX_LIST];
@@ -697,7 +619,7 @@ static bool s_xfer(struct s_ctx *c, const struct bc_vdb_kv *kv, const char *val,
 }
 
 /* rw from rdpct and seekpct: seekpct 0/seq/sequential/eof sequential, 100/random random */
-static bool s_seek(struct s_ctx *c, const struct bc_vdb_kv *kv, const char *val, bool *seq,
+static bool s_seek(struct s_ctx *c, const struct bc_import_kv *kv, const char *val, bool *seq,
 		   bool *eof)
 {
 	double d;
@@ -738,7 +660,7 @@ static void s_set_rw(cJSON *wl, double rdpct, bool seq)
 }
 
 /* range=(a,b): percent of the sd, as a stream's region */
-static cJSON *s_range(struct s_ctx *c, const struct bc_vdb_kv *kv)
+static cJSON *s_range(struct s_ctx *c, const struct bc_import_kv *kv)
 {
 	char buf[256], *items[S_MAX_LIST], t[32];
 	double a, b;
@@ -760,14 +682,14 @@ static cJSON *s_range(struct s_ctx *c, const struct bc_vdb_kv *kv)
 	return r;
 }
 
-static void s_wds(struct s_ctx *c, const struct bc_vdb_parm *p, struct s_map *m)
+static void s_wds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m)
 {
 	struct s_view v;
 	int i, k;
 
-	for (i = 0; i < p->ndefs; i++) {
-		const struct bc_vdb_def *d = &p->defs[i];
-		const struct bc_vdb_kv *kv;
+	for (i = 0; i < p->nsecs; i++) {
+		const struct bc_import_sec *d = &p->secs[i];
+		const struct bc_import_kv *kv;
 		char buf[1024], *items[S_MAX_LIST], bs[512];
 		struct s_wd *w;
 		bool eof = false;
@@ -831,7 +753,7 @@ static void s_wds(struct s_ctx *c, const struct bc_vdb_parm *p, struct s_map *m)
 
 /* one loop of an rd: its key, the profile's, and its values */
 struct s_loop {
-	const struct bc_vdb_kv *kv;
+	const struct bc_import_kv *kv;
 	char buf[1024];
 	char *v[S_MAX_LIST];
 	int n;
@@ -870,7 +792,7 @@ static int s_loop_values(struct s_ctx *c, struct s_loop *l)
 
 /* the workload of volume vol (of sd si) in an rd with wds: one wd's keys, or streams */
 static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const int *wds, int nw,
-			  const struct bc_vdb_def *rd, const char *bs_over, double rdpct_over,
+			  const struct bc_import_sec *rd, const char *bs_over, double rdpct_over,
 			  const char *seek_over)
 {
 	const struct s_wd *on[S_MAX_LIST];
@@ -905,7 +827,7 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 	}
 	for (i = 0; i < n && i < 8; i++) {
 		cJSON *s = streams ? cJSON_CreateObject() : wl;
-		const struct bc_vdb_kv *rg = on[i]->range ? on[i]->range : m->sd[si].range;
+		const struct bc_import_kv *rg = on[i]->range ? on[i]->range : m->sd[si].range;
 
 		if (streams) {
 			char name[BC_NAME_MAX];
@@ -968,13 +890,13 @@ struct s_point {
 	char suffix[256];
 };
 
-static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_vdb_def *rd,
+static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_import_sec *rd,
 		      const struct s_view *v, const int *wds, int nw, const struct s_point *pt,
 		      cJSON *sweep, double ramp, double runtime, cJSON *steps)
 {
 	cJSON *st = cJSON_CreateObject(), *vw = NULL, *base = NULL;
 	char name[BC_NAME_MAX + 256], bs[512] = "";
-	const struct bc_vdb_kv *kv;
+	const struct bc_import_kv *kv;
 	double rdpct = -1;
 	unsigned long threads = 8;
 	int si, h;
@@ -1173,16 +1095,17 @@ static void s_truncate(cJSON *list, int n)
 		cJSON_DeleteItemFromArray(list, n);
 }
 
-static void s_rds(struct s_ctx *c, const struct bc_vdb_parm *p, const struct s_map *m, cJSON *steps)
+static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, const struct s_map *m,
+		  cJSON *steps)
 {
 	static const char *const loop_keys[] = {"forthreads", "forxfersize", "forrdpct",
 						"forseekpct", "iorate"};
 	struct s_view v;
 	int i, k;
 
-	for (i = 0; i < p->ndefs; i++) {
-		const struct bc_vdb_def *d = &p->defs[i];
-		const struct bc_vdb_kv *kv;
+	for (i = 0; i < p->nsecs; i++) {
+		const struct bc_import_sec *d = &p->secs[i];
+		const struct bc_import_kv *kv;
 		struct s_loop loops[5];
 		int wds[S_MAX_LIST], nw = 0, nl = 0, sweep_loop = -1, idx[5], total = 1;
 		double elapsed = 30, interval = 1, warmup = -1, ramp, runtime;
@@ -1384,8 +1307,8 @@ static void s_rds(struct s_ctx *c, const struct bc_vdb_parm *p, const struct s_m
 
 static const char *const s_exts[] = {".parm", ".txt", ".vdb", ".cfg", ".conf", NULL};
 
-cJSON *bc_vdb_to_profile(const struct bc_vdb_parm *p, const struct bc_vdb_import *im, cJSON *notes,
-			 cJSON *diffs, char *err, size_t errlen)
+cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_opts *im,
+			 cJSON *notes, cJSON *diffs, char *err, size_t errlen)
 {
 	struct s_ctx c = {.im = im, .notes = notes, .diffs = diffs};
 	struct s_map *m = calloc(1, sizeof(*m));
@@ -1402,11 +1325,11 @@ cJSON *bc_vdb_to_profile(const struct bc_vdb_parm *p, const struct bc_vdb_import
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < p->ndefs; i++) {
-		s_classify(&c, &p->defs[i]);
-		for (k = 0; !*p->defs[i].kind && k < p->defs[i].nkv; k++)
-			if (!strcmp(p->defs[i].kv[k].key, "validate"))
-				verify = !strcasecmp(p->defs[i].kv[k].val, "yes");
+	for (i = 0; i < p->nsecs; i++) {
+		s_classify(&c, &p->secs[i]);
+		for (k = 0; !*p->secs[i].kind && k < p->secs[i].nkv; k++)
+			if (!strcmp(p->secs[i].kv[k].key, "validate"))
+				verify = !strcasecmp(p->secs[i].kv[k].val, "yes");
 	}
 	prof = cJSON_CreateObject();
 	/* parameter files carry no one extension: the usual ones go */

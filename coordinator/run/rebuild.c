@@ -62,31 +62,6 @@ struct s_replay {
 	size_t relabel_cap;
 };
 
-static char *s_slurp(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long n;
-
-	if (!f) {
-		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
-		buf = malloc((size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-			buf[n] = 0;
-		} else {
-			free(buf);
-			buf = NULL;
-		}
-	}
-	fclose(f);
-	if (!buf)
-		snprintf(err, errlen, "cannot read '%s'", path);
-	return buf;
-}
-
 static int s_conns(struct s_replay *r)
 {
 	const struct bc_profile *p = r->prof;
@@ -601,7 +576,7 @@ static int s_event(struct s_replay *r, cJSON *ev)
 static int s_rebuild(struct s_replay *rp, const char *dir, const char *out, char *err,
 		     size_t errlen)
 {
-	char path[BC_PATH_MAX + 32], secf[BC_PATH_MAX + 32] = "", *text = NULL, *line = NULL;
+	char path[BC_PATH_MAX + 32], secf[BC_PATH_MAX + 32] = "", *line = NULL;
 	struct s_replay r = *rp;
 	size_t cap = 0;
 	long bad = 0;
@@ -609,10 +584,7 @@ static int s_rebuild(struct s_replay *rp, const char *dir, const char *out, char
 	int rc, i;
 
 	snprintf(path, sizeof(path), "%s/profile.json", dir);
-	text = s_slurp(path, err, errlen);
-	if (!text)
-		return -ENOENT;
-	rc = bc_profile_parse(text, path, &r.prof, err, errlen);
+	rc = bc_profile_load(path, &r.prof, err, errlen);
 	if (rc)
 		goto out;
 	r.dir = dir;
@@ -679,7 +651,6 @@ out:
 	if (f)
 		fclose(f);
 	free(line);
-	free(text);
 	if (r.in_step)
 		s_end_step(&r);
 	if (r.secw) {

@@ -5,17 +5,18 @@
 #include <string.h>
 
 #include "bc_fiojob.h"
+#include "bc_import.h"
 #include "bc_profile.h"
 #include "bc_test.h"
 
-static struct bc_fio_import s_im = {.src = "t.fio", .agent = "local", .endpoint = "local"};
+static struct bc_import_opts s_im = {.src = "t.fio", .agent = "local", .endpoint = "local"};
 
 static cJSON *s_diffs;
 
 /* the profile, its notes in *notes and its differences in s_diffs (replaced each call) */
 static cJSON *import(const char *text, cJSON **notes)
 {
-	struct bc_fio_jobfile *jf = NULL;
+	struct bc_import_doc *jf = NULL;
 	char err[512];
 	cJSON *p;
 
@@ -29,7 +30,7 @@ static cJSON *import(const char *text, cJSON **notes)
 	p = bc_fio_to_profile(jf, &s_im, *notes, s_diffs, err, sizeof(err));
 	if (!p)
 		fprintf(stderr, "map: %s\n", err);
-	bc_fio_free(&jf);
+	bc_import_doc_free(&jf);
 	return p;
 }
 
@@ -74,7 +75,7 @@ static double nval(const cJSON *o, const char *k)
 
 static void test_parse(void)
 {
-	struct bc_fio_jobfile *jf = NULL;
+	struct bc_import_doc *jf = NULL;
 	char err[256];
 
 	setenv("BC_TEST_DEPTH", "32", 1);
@@ -85,32 +86,31 @@ static void test_parse(void)
 			   "size=1g#tight\n",
 			   "t.fio", &jf, err, sizeof(err)) == 0);
 	CHECK(jf && jf->nsecs == 2);
-	if (jf && jf->nsecs == 2 && jf->secs[1].nopts == 6) {
-		CHECK(jf->secs[0].global && jf->secs[0].nopts == 2);
-		CHECK(!strcmp(jf->secs[0].opts[0].key, "bs") &&
-		      !strcmp(jf->secs[0].opts[0].val, "4k"));
-		CHECK(!jf->secs[0].opts[1].val && jf->secs[0].opts[1].line == 5);
+	if (jf && jf->nsecs == 2 && jf->secs[1].nkv == 6) {
+		CHECK(!strcmp(jf->secs[0].kind, "global") && jf->secs[0].nkv == 2);
+		CHECK(!strcmp(jf->secs[0].kv[0].key, "bs") && !strcmp(jf->secs[0].kv[0].val, "4k"));
+		CHECK(!jf->secs[0].kv[1].val && jf->secs[0].kv[1].line == 5);
 		CHECK(!strcmp(jf->secs[1].name, "job1"));
-		CHECK(!strcmp(jf->secs[1].opts[0].val, "32"));
+		CHECK(!strcmp(jf->secs[1].kv[0].val, "32"));
 		/* fio ends a line at its first ';' or '#' */
-		CHECK(!strcmp(jf->secs[1].opts[1].val, "3600"));
-		CHECK(!strcmp(jf->secs[1].opts[2].val, "4"));
-		CHECK(!strcmp(jf->secs[1].opts[3].val, "x"));
+		CHECK(!strcmp(jf->secs[1].kv[1].val, "3600"));
+		CHECK(!strcmp(jf->secs[1].kv[2].val, "4"));
+		CHECK(!strcmp(jf->secs[1].kv[3].val, "x"));
 		/* an unset ${VAR} is empty, as in fio */
-		CHECK(!strcmp(jf->secs[1].opts[4].val, "ab"));
-		CHECK(!strcmp(jf->secs[1].opts[5].val, "1g"));
-		CHECK(!strcmp(jf->secs[1].opts[5].src, "t.fio") && jf->secs[1].opts[5].line == 13);
+		CHECK(!strcmp(jf->secs[1].kv[4].val, "ab"));
+		CHECK(!strcmp(jf->secs[1].kv[5].val, "1g"));
+		CHECK(!strcmp(jf->secs[1].kv[5].src, "t.fio") && jf->secs[1].kv[5].line == 13);
 	} else {
 		CHECK(!"parsed shape");
 	}
-	bc_fio_free(&jf);
+	bc_import_doc_free(&jf);
 	CHECK(bc_fio_parse("[j]\nnumjobs=$ncpus\n", "t.fio", &jf, err, sizeof(err)) == 0);
-	CHECK(jf && atoi(jf->secs[0].opts[0].val) >= 1);
-	bc_fio_free(&jf);
+	CHECK(jf && atoi(jf->secs[0].kv[0].val) >= 1);
+	bc_import_doc_free(&jf);
 	CHECK(bc_fio_parse("[j]\ninclude nowhere.inc\n", "t.fio", &jf, err, sizeof(err)) ==
 	      -EINVAL);
 	CHECK(strstr(err, "t.fio:2: include ./nowhere.inc:") != NULL);
-	bc_fio_free(&jf);
+	bc_import_doc_free(&jf);
 	CHECK(bc_fio_parse("bs=4k\n", "t.fio", &jf, err, sizeof(err)) == -EINVAL);
 	CHECK(!strcmp(err, "t.fio:1: option before any [section]") && !jf);
 	CHECK(bc_fio_parse("[ok]\n[bad\n", "t.fio", &jf, err, sizeof(err)) == -EINVAL);
@@ -121,7 +121,7 @@ static void test_parse(void)
 static cJSON *import_file(const char *name, cJSON **notes)
 {
 	char path[1024], *text;
-	struct bc_fio_jobfile *jf = NULL;
+	struct bc_import_doc *jf = NULL;
 	char err[512];
 	cJSON *p = NULL;
 
@@ -129,13 +129,13 @@ static cJSON *import_file(const char *name, cJSON **notes)
 	*notes = cJSON_CreateArray();
 	cJSON_Delete(s_diffs);
 	s_diffs = cJSON_CreateArray();
-	text = bc_fio_slurp(path);
+	text = bc_import_slurp(path);
 	CHECK(text != NULL);
 	if (text && !bc_fio_parse(text, path, &jf, err, sizeof(err)))
 		p = bc_fio_to_profile(jf, &s_im, *notes, s_diffs, err, sizeof(err));
 	else if (text)
 		fprintf(stderr, "parse %s: %s\n", name, err);
-	bc_fio_free(&jf);
+	bc_import_doc_free(&jf);
 	free(text);
 	return p;
 }

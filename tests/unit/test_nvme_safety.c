@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "bc_allowlist.h"
 #include "bc_safety.h"
 #include "bc_test.h"
 

@@ -10,7 +10,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "bc_agent_config.h"
+#include "bc_allowlist.h"
 #include "bc_safety.h"
+#include "bc_signature.h"
 #include "bc_target.h"
 #include "bc_test.h"
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "bc_import.h"
 #include "bc_test.h"
 #include "bc_vdbparm.h"
 
@@ -22,7 +23,7 @@ static const char *s_text = "* a comment\n"
 			    "rd=rd1,wd=wd1,threads=16,elapsed=60\n"
 			    "   interval=1\n";
 
-static const struct bc_vdb_kv *s_kv(const struct bc_vdb_def *d, const char *key)
+static const struct bc_import_kv *s_kv(const struct bc_import_sec *d, const char *key)
 {
 	int i;
 
@@ -34,29 +35,29 @@ static const struct bc_vdb_kv *s_kv(const struct bc_vdb_def *d, const char *key)
 
 static void s_parse(void)
 {
-	struct bc_vdb_parm *p = NULL;
-	const struct bc_vdb_kv *kv;
+	struct bc_import_doc *p = NULL;
+	const struct bc_import_kv *kv;
 	char err[256];
 
 	CHECK(!bc_vdb_parse(s_text, "t.parm", &p, err, sizeof(err)));
 	if (!p)
 		return;
-	CHECK(p->ndefs == 5);
-	CHECK(!p->defs[0].kind[0] && p->defs[0].nkv == 1 &&
-	      !strcmp(p->defs[0].kv[0].key, "messagescan") && p->defs[0].kv[0].line == 4);
-	CHECK(!strcmp(p->defs[1].kind, "sd") && !strcmp(p->defs[1].name, "default"));
-	CHECK(!strcmp(p->defs[2].name, "sd1") && p->defs[2].nkv == 2);
-	kv = s_kv(&p->defs[2], "size");
+	CHECK(p->nsecs == 5);
+	CHECK(!p->secs[0].kind[0] && p->secs[0].nkv == 1 &&
+	      !strcmp(p->secs[0].kv[0].key, "messagescan") && p->secs[0].kv[0].line == 4);
+	CHECK(!strcmp(p->secs[1].kind, "sd") && !strcmp(p->secs[1].name, "default"));
+	CHECK(!strcmp(p->secs[2].name, "sd1") && p->secs[2].nkv == 2);
+	kv = s_kv(&p->secs[2], "size");
 	CHECK(kv && !strcmp(kv->val, "1g") && kv->line == 6); /* blank after the comma trimmed */
 	/* a line ending in a comma goes on; the list stays one value; the comment goes */
-	kv = s_kv(&p->defs[3], "xfersize");
+	kv = s_kv(&p->secs[3], "xfersize");
 	CHECK(kv && !strcmp(kv->val, "(4k,50,8k,50)") && kv->line == 8);
-	kv = s_kv(&p->defs[3], "rdpct");
+	kv = s_kv(&p->secs[3], "rdpct");
 	CHECK(kv && !strcmp(kv->val, "70"));
 	/* a line starting with a key that begins nothing continues the definition */
-	kv = s_kv(&p->defs[4], "interval");
-	CHECK(kv && kv->line == 10 && !strcmp(p->defs[4].kind, "rd"));
-	bc_vdb_parm_free(&p);
+	kv = s_kv(&p->secs[4], "interval");
+	CHECK(kv && kv->line == 10 && !strcmp(p->secs[4].kind, "rd"));
+	bc_import_doc_free(&p);
 	CHECK(!p);
 
 	CHECK(bc_vdb_parse("sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1,rdpct\n", "x.parm", &p, err,
@@ -67,8 +68,8 @@ static void s_parse(void)
 
 static void s_map(void)
 {
-	struct bc_vdb_parm *p = NULL;
-	struct bc_vdb_import im = {.src = "t.parm", .agent = "local", .endpoint = "local"};
+	struct bc_import_doc *p = NULL;
+	struct bc_import_opts im = {.src = "t.parm", .agent = "local", .endpoint = "local"};
 	cJSON *notes = cJSON_CreateArray(), *diffs = cJSON_CreateArray(), *prof;
 	const cJSON *st;
 	char err[256];
@@ -85,7 +86,7 @@ static void s_map(void)
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(st, "runtime")) == 59);
 	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(prof, "defaults"), "direct")));
 	cJSON_Delete(prof);
-	bc_vdb_parm_free(&p);
+	bc_import_doc_free(&p);
 
 	/* the same with seekpct=30: one difference naming its line */
 	CHECK(!bc_vdb_parse("sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1,seekpct=30\nrd=rd1,wd=wd1\n",
@@ -99,7 +100,7 @@ static void s_map(void)
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(st, "runtime")) == 29);
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(st, "iodepth")) == 8);
 	cJSON_Delete(prof);
-	bc_vdb_parm_free(&p);
+	bc_import_doc_free(&p);
 	cJSON_Delete(notes);
 	cJSON_Delete(diffs);
 }

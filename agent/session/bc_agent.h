@@ -18,11 +18,10 @@
 #include "bc_hoststat.h"
 #include "bc_job.h"
 #include "bc_profile.h"
+#include "bc_proto.h"
 #include "bc_stats.h"
 #include "bc_target_ops.h"
 
-/* the coordinator is considered gone after this much silence; all I/O stops */
-#define BC_AGENT_SILENCE_MS 5000
 /*
  * with no I/O running (between steps, while the coordinator writes results)
  * a silent coordinator costs nothing but the session, so it is given longer;

@@ -27,6 +27,13 @@
 
 #define BC_PROTO_VERSION 1
 
+/*
+ * an agent running I/O considers the coordinator gone after this much
+ * silence and stops all I/O (agent/session/control.c); the coordinator
+ * heartbeats twice a second and warns when its loop was held for 2 s
+ */
+#define BC_AGENT_SILENCE_MS 5000
+
 enum bc_msg_type {
 	BC_MSG_UNKNOWN = 0,
 	BC_MSG_HELLO,	  /* coord -> agent: {"coordinator", "paths": [...]} */

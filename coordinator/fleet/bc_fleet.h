@@ -126,8 +126,13 @@ bool bc_fleet_waiting(struct bc_fleet *f, struct bc_conn *c);
 /* send to one agent (and look at its socket again: a send can take a receive's wake-up) */
 int bc_fleet_send(struct bc_fleet *f, struct bc_conn *c, enum bc_msg_type t, const cJSON *body);
 void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *body);
-/* a HEARTBEAT to every agent unless one went less than half a second ago: call it while waiting */
-void bc_fleet_beat(struct bc_fleet *f);
+/*
+ * a HEARTBEAT to every agent unless one went less than half a second ago:
+ * call it while waiting. A gap of over 2 s since the last one is logged with
+ * where the loop was when it beat again (the work before that call held it).
+ */
+void bc_fleet_beat_at(struct bc_fleet *f, const char *where);
+#define bc_fleet_beat(f) bc_fleet_beat_at((f), __func__)
 /*
  * run fn(arg) on a thread of its own while this thread keeps every session
  * alive (heartbeats, receives; messages other than heartbeats are held for

@@ -547,12 +547,20 @@ void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *bod
  */
 #define S_BEAT_NS (BC_NS_PER_S / 2)
 
-void bc_fleet_beat(struct bc_fleet *f)
+/* agents stop their I/O after BC_AGENT_SILENCE_MS (5 s): a loop late by 2 s is worth a line */
+#define S_BEAT_LATE_NS (2 * BC_NS_PER_S)
+
+void bc_fleet_beat_at(struct bc_fleet *f, const char *where)
 {
 	uint64_t now = bc_mono_ns();
 
 	if (now - f->beat_ns < S_BEAT_NS)
 		return;
+	if (f->beat_ns && now - f->beat_ns > S_BEAT_LATE_NS)
+		bc_warn("no heartbeat to the agents for %llu ms (the loop was held before %s; "
+			"agents running I/O stop it after %d s of silence)",
+			(unsigned long long)((now - f->beat_ns) / BC_NS_PER_MS), where,
+			BC_AGENT_SILENCE_MS / 1000);
 	f->beat_ns = now;
 	bc_fleet_broadcast(f, BC_MSG_HEARTBEAT, NULL);
 }

@@ -647,13 +647,36 @@ out:
 
 /* ---- heatmap ---- */
 
+/*
+ * Columns at most: the plot is 424 px wide, and a long step's seconds (one
+ * <rect> per second and bin) made report.html tens of MB that Chromium took
+ * seconds to draw; grouped, a column's histograms are summed (exactly, as
+ * counts) and its shade is the share of the column's I/Os.
+ */
+#define S_HEAT_COLS 120
+
+/* the shade of a bin holding share sh of its column's I/Os, in hundredths; 0: none */
+static int s_heat_shade(double sh)
+{
+	if (sh <= 0)
+		return 0;
+	/*
+	 * by log share: 1e-4 of the column's I/Os is faint, all of them dark;
+	 * in 20 steps, which the eye cannot tell finer apart and which let
+	 * neighbouring bins share one rect
+	 */
+	return 5 * (int)lround(20 * fmin(1, fmax(0.05, (log10(sh) + 4) / 4)));
+}
+
 static void s_heat_chart(FILE *f, const char *id, const char *title, const struct s_heat_step *h,
 			 int op, const cJSON *st, bool file)
 {
 	struct s_plot p = {.f = f, .ylog = true, .h = S_H + 20};
 	const double *c = h->cnt[op];
-	double ramp = bc_rj_num(st, "measured_from_second");
-	int s, b, lo = S_NBINS, hi = 0;
+	double ramp = bc_rj_num(st, "measured_from_second"), col[S_NBINS];
+	char colnote[32];
+	/* seconds a column: past S_HEAT_COLS they would be thinner than 3 px */
+	int g = (h->seconds + S_HEAT_COLS - 1) / S_HEAT_COLS, s, b, lo = S_NBINS, hi = 0;
 
 	for (s = 0; s < h->seconds; s++)
 		for (b = 0; b < S_NBINS; b++)
@@ -663,6 +686,9 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 			}
 	if (hi < lo)
 		return;
+	if (g < 1)
+		g = 1;
+	snprintf(colnote, sizeof(colnote), "; a column is %d s", g);
 	p.x0 = 0;
 	p.x1 = h->seconds;
 	p.y0 = log10(s_bin_lo(lo));
@@ -670,24 +696,30 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 	s_open(f, id, title, p.h, file);
 	s_ticks(&p, true, false, "second of the step");
 	s_ticks(&p, false, true, "latency (log scale)");
-	for (s = 0; s < h->seconds; s++) {
+	for (s = 0; s < h->seconds; s += g) {
+		int e = s + g < h->seconds ? s + g : h->seconds, k;
 		double tot = 0;
 
-		for (b = lo; b <= hi; b++)
-			tot += c[s * S_NBINS + b];
+		for (b = lo; b <= hi; b++) {
+			col[b] = 0;
+			for (k = s; k < e; k++)
+				col[b] += c[k * S_NBINS + b];
+			tot += col[b];
+		}
 		for (b = lo; b <= hi && tot > 0; b++) {
-			double sh = c[s * S_NBINS + b] / tot, t;
+			int run = b, shade = s_heat_shade(col[b] / tot);
 
-			if (sh <= 0)
+			if (!shade)
 				continue;
-			/* shade by log share: 1e-4 of the second's I/Os is faint, all is dark */
-			t = fmin(1, fmax(0.04, (log10(sh) + 4) / 4));
+			/* one rect for a run of bins of the same shade: it draws the same */
+			while (run < hi && s_heat_shade(col[run + 1] / tot) == shade)
+				run++;
 			fprintf(f,
 				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				"fill=\"#08306b\" fill-opacity=\"%.2f\"/>\n",
-				s_px(&p, s), s_py(&p, s_bin_lo(b + 1)),
-				s_px(&p, s + 1) - s_px(&p, s) + 0.3,
-				s_py(&p, s_bin_lo(b)) - s_py(&p, s_bin_lo(b + 1)) + 0.3, t);
+				s_px(&p, s), s_py(&p, s_bin_lo(run + 1)), s_px(&p, e) - s_px(&p, s) + 0.3,
+				s_py(&p, s_bin_lo(b)) - s_py(&p, s_bin_lo(run + 1)) + 0.3, shade / 100.0);
+			b = run;
 		}
 	}
 	if (ramp > 0)
@@ -698,9 +730,9 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 			S_T + 11);
 	s_frame(&p);
 	fprintf(f,
-		"<text class=\"n\" x=\"%d\" y=\"%d\">shade: share of the second's I/Os in the bin, "
-		"log scale (1e-4 to 1)</text>\n",
-		S_L, p.h - 8);
+		"<text class=\"n\" x=\"%d\" y=\"%d\">shade: share of the %s's I/Os in the bin, "
+		"log scale (1e-4 to 1)%s</text>\n",
+		S_L, p.h - 8, g > 1 ? "column" : "second", g > 1 ? colnote : "");
 	fprintf(f, "</svg>\n");
 }
 

@@ -563,7 +563,9 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	res->idx = idx;
 	res->status = "failed";
 	res->agent_totals = cJSON_CreateObject();
-	rc = bc_fleet_agg_init(f, &res->agg, st); /* seconds at scale: beside the fleet */
+	threads = f->opts->agg_threads >= 0 ? f->opts->agg_threads : bc_agg_threads_auto(f->n);
+	/* seconds at scale: beside the fleet */
+	rc = bc_fleet_agg_init(f, &res->agg, st, threads);
 	/* agents lost in an earlier step ("continue") are out of this one */
 	res->out = calloc((size_t)f->prof->nagents + 1, sizeof(bool));
 	for (i = 0; res->out && i < f->n; i++)
@@ -572,10 +574,8 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 		rc = -ENOMEM;
 	if (!rc && !f->volnode && !(f->volnode = bc_volnode_new(f->prof)))
 		rc = -ENOMEM;
-	res->agg.volnode = f->volnode; /* completed from READY, before START */
-	threads = f->opts->agg_threads >= 0 ? f->opts->agg_threads : bc_agg_threads_auto(f->n);
-	if (!rc)
-		rc = bc_agg_pool_start(&res->agg, threads);
+	/* completed from READY, before START: no record reaches a worker before */
+	res->agg.volnode = f->volnode;
 	if (rc) {
 		snprintf(res->error, sizeof(res->error), "out of memory");
 		return rc;
@@ -686,6 +686,7 @@ struct s_agg_init {
 	struct bc_agg *g;
 	const struct bc_profile *p;
 	const struct bc_step *st;
+	int threads;
 	int rc;
 };
 
@@ -694,11 +695,13 @@ static void s_agg_init(void *p)
 	struct s_agg_init *x = p;
 
 	x->rc = bc_agg_init(x->g, x->p, x->st);
+	if (!x->rc)
+		x->rc = bc_agg_pool_start(x->g, x->threads);
 }
 
-int bc_fleet_agg_init(struct bc_fleet *f, struct bc_agg *g, const struct bc_step *st)
+int bc_fleet_agg_init(struct bc_fleet *f, struct bc_agg *g, const struct bc_step *st, int threads)
 {
-	struct s_agg_init x = {g, f->prof, st, 0};
+	struct s_agg_init x = {g, f->prof, st, threads, 0};
 
 	bc_fleet_beside(f, s_agg_init, &x);
 	return x.rc;

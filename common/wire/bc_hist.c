@@ -76,34 +76,54 @@ void bc_hist_merge(struct bc_hist *dst, const struct bc_hist *src)
 	dst->count += src->count;
 }
 
-void bc_hist_percentiles(const struct bc_hist *h, const double *pct, int n, uint64_t *out)
+void bc_hist_percentiles_sum(const struct bc_hist *const *hs, int nh, const double *pct, int n,
+			     uint64_t *out)
 {
-	uint64_t rank, seen = 0;
+	uint64_t rank, seen = 0, count = 0, max = 0;
 	unsigned i = 0;
-	int p;
+	int p, j;
 
+	for (j = 0; j < nh; j++)
+		count += hs[j]->count;
+	/* the maximum only when asked for: its scan from the top reads every empty page */
+	for (p = 0; p < n && count && !max; p++)
+		if (pct[p] >= 100.0)
+			for (j = 0; j < nh; j++)
+				if (bc_hist_max(hs[j]) > max)
+					max = bc_hist_max(hs[j]);
 	for (p = 0; p < n; p++) {
-		if (!h->count) {
+		if (!count) {
 			out[p] = 0;
 			continue;
 		}
 		if (pct[p] >= 100.0) {
-			out[p] = bc_hist_max(h);
+			out[p] = max;
 			continue;
 		}
 		/*
 		 * ceil: the p-th percentile is the rank-th sample with rank >= 1;
 		 * the scan resumes where the last percentile's stopped
 		 */
-		rank = (uint64_t)(pct[p] / 100.0 * (double)h->count);
-		if ((double)rank < pct[p] / 100.0 * (double)h->count)
+		rank = (uint64_t)(pct[p] / 100.0 * (double)count);
+		if ((double)rank < pct[p] / 100.0 * (double)count)
 			rank++;
 		if (rank == 0)
 			rank = 1;
-		while (seen < rank && i < BC_HIST_BUCKETS)
-			seen += h->buckets[i++];
-		out[p] = seen >= rank ? bc_hist_bucket_mid(i - 1) : bc_hist_max(h);
+		for (; seen < rank && i < BC_HIST_BUCKETS; i++)
+			for (j = 0; j < nh; j++)
+				seen += hs[j]->buckets[i];
+		/* past the last bucket only if counts and buckets disagree: the top one */
+		if (seen < rank)
+			for (j = 0; j < nh; j++)
+				if (bc_hist_max(hs[j]) > max)
+					max = bc_hist_max(hs[j]);
+		out[p] = seen >= rank ? bc_hist_bucket_mid(i - 1) : max;
 	}
+}
+
+void bc_hist_percentiles(const struct bc_hist *h, const double *pct, int n, uint64_t *out)
+{
+	bc_hist_percentiles_sum(&h, 1, pct, n, out);
 }
 
 uint64_t bc_hist_percentile(const struct bc_hist *h, double pct)

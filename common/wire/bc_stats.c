@@ -49,6 +49,25 @@ void bc_opstat_merge_counters(struct bc_opstat *dst, const struct bc_opstat *src
 		dst->first_errno = src->first_errno;
 }
 
+void bc_opstat_hist_span(const struct bc_opstat *s, unsigned *lo, unsigned *hi)
+{
+	*lo = 1;
+	*hi = 0;
+	if (!s->hist.count)
+		return;
+	if (s->lat_min_ns > s->lat_max_ns) { /* no counters for it: every bucket */
+		*lo = 0;
+		*hi = BC_HIST_BUCKETS - 1;
+		return;
+	}
+	*lo = bc_hist_index(s->lat_min_ns);
+	*hi = bc_hist_index(s->lat_max_ns);
+	if (*hi >= BC_HIST_BUCKETS)
+		*hi = BC_HIST_BUCKETS - 1;
+	if (*lo > *hi)
+		*lo = *hi;
+}
+
 void bc_opstat_merge(struct bc_opstat *dst, const struct bc_opstat *src)
 {
 	bc_opstat_merge_counters(dst, src);

@@ -10,6 +10,8 @@
 #ifndef BC_AGGTYPES_H
 #define BC_AGGTYPES_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -94,6 +96,10 @@ struct bc_agg {
 	size_t rows_map_len;
 	uint32_t touched; /* rows_map: seconds [0, touched) were touched (agg.c) */
 	uint32_t spilled; /* rows_map: g->closed at the last write-out and drop */
+	/* rows_map's write-out (msync) runs on a thread of its own (agg.c) */
+	pthread_t spill_th;
+	bool spill_busy;	 /* spill_th started and not joined */
+	atomic_bool spill_done; /* spill_th's msync returned */
 	int scratch_n;
 	struct bc_aggpool *pool;	       /* worker threads (aggpool.c), NULL: serial */
 	const struct bc_agg_poolops *pool_ops; /* pool's, set with it */

@@ -42,13 +42,19 @@ static cJSON *s_fig(double v, bool measured)
 	return measured ? cJSON_CreateNumber(s_r3(v)) : cJSON_CreateNull();
 }
 
-static cJSON *s_op_json(const struct bc_opstat *s, const struct bc_hist *h, uint32_t seconds)
+/* s's figures; its percentiles are those of the sum of hs[0..nh) */
+static cJSON *s_op_json(const struct bc_opstat *s, const struct bc_hist *const *hs, int nh,
+			uint32_t seconds)
 {
 	cJSON *o = cJSON_CreateObject(), *lat;
 	uint64_t v[sizeof(s_pcts) / sizeof(s_pcts[0])];
 	bool any = s->ios > 0;
+	uint64_t count = 0;
 	size_t i;
+	int j;
 
+	for (j = 0; j < nh; j++)
+		count += hs[j]->count;
 	bc_json_add_u64(o, "ios", s->ios);
 	bc_json_add_u64(o, "bytes", s->bytes);
 	/* rates over the seconds that carried records: none, no rate (not 0) */
@@ -63,9 +69,9 @@ static cJSON *s_op_json(const struct bc_opstat *s, const struct bc_hist *h, uint
 	cJSON_AddItemToObject(lat, "mean",
 			      s_fig(any ? s_us(s->lat_sum_ns) / (double)s->ios : 0, any));
 	cJSON_AddItemToObject(lat, "min", s_fig(s_us(s->lat_min_ns), any));
-	bc_hist_percentiles(h, s_pcts, (int)(sizeof(s_pcts) / sizeof(s_pcts[0])), v);
+	bc_hist_percentiles_sum(hs, nh, s_pcts, (int)(sizeof(s_pcts) / sizeof(s_pcts[0])), v);
 	for (i = 0; i < sizeof(s_pcts) / sizeof(s_pcts[0]); i++)
-		cJSON_AddItemToObject(lat, s_pct_names[i], s_fig(s_us(v[i]), any && h->count));
+		cJSON_AddItemToObject(lat, s_pct_names[i], s_fig(s_us(v[i]), any && count));
 	/* the exact maximum, not the bucket midpoint */
 	cJSON_AddItemToObject(lat, "max", s_fig(s_us(s->lat_max_ns), any));
 	return o;
@@ -73,27 +79,26 @@ static cJSON *s_op_json(const struct bc_opstat *s, const struct bc_hist *h, uint
 
 cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds)
 {
-	struct bc_opstat *all = malloc(sizeof(*all));
+	const struct bc_hist *hs[BC_OP_NR];
+	struct bc_opstat all;
 	cJSON *o;
 	int op;
 
-	if (!all)
-		return NULL;
-	memset(all, 0, sizeof(*all));
-	bc_opstat_reset(all);
-	for (op = 0; op < BC_OP_NR; op++)
-		bc_opstat_merge(all, &w->op[op]);
-	o = s_op_json(all, &all->hist, seconds);
+	/* the counters summed; the histograms walked together (bc_hist_percentiles_sum) */
+	bc_opstat_reset_counters(&all);
+	for (op = 0; op < BC_OP_NR; op++) {
+		bc_opstat_merge_counters(&all, &w->op[op]);
+		hs[op] = &w->op[op].hist;
+	}
+	o = s_op_json(&all, hs, BC_OP_NR, seconds);
 	cJSON_AddNumberToObject(o, "seconds", seconds);
 	cJSON_AddItemToObject(
 	    o, "read_pct",
-	    s_fig(all->ios ? 100.0 * (double)w->op[BC_OP_READ].ios / (double)all->ios : 0,
-		  all->ios));
+	    s_fig(all.ios ? 100.0 * (double)w->op[BC_OP_READ].ios / (double)all.ios : 0, all.ios));
 	for (op = 0; op < BC_OP_NR; op++)
 		if (w->op[op].ios || w->op[op].errors || w->op[op].short_ios)
 			cJSON_AddItemToObject(o, bc_op_names[op],
-					      s_op_json(&w->op[op], &w->op[op].hist, seconds));
-	free(all);
+					      s_op_json(&w->op[op], &hs[op], 1, seconds));
 	return o;
 }
 
@@ -132,7 +137,7 @@ static cJSON *s_all_json(const struct bc_volstat *a)
 static void s_add_hists(cJSON *o, const struct bc_volstat *w)
 {
 	int op;
-	unsigned i;
+	unsigned i, lo, hi;
 
 	for (op = 0; op < BC_OP_NR; op++) {
 		cJSON *ojs = cJSON_GetObjectItemCaseSensitive(o, bc_op_names[op]), *arr;
@@ -140,7 +145,8 @@ static void s_add_hists(cJSON *o, const struct bc_volstat *w)
 		if (!ojs || !w->op[op].hist.count)
 			continue;
 		arr = cJSON_AddArrayToObject(ojs, "hist");
-		for (i = 0; arr && i < BC_HIST_BUCKETS; i++) {
+		bc_opstat_hist_span(&w->op[op], &lo, &hi);
+		for (i = lo; arr && i <= hi; i++) {
 			cJSON *pair;
 
 			if (!w->op[op].hist.buckets[i])

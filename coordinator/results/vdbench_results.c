@@ -127,6 +127,7 @@ void bc_vdb_row_from_window(const struct bc_volstat *w, uint32_t secs, double cp
 {
 	uint64_t ios[BC_OP_NR], bytes[BC_OP_NR], lat[BC_OP_NR], mx[BC_OP_NR];
 	double m[3] = {0, 0, 0};
+	unsigned lo, hi;
 	int op;
 
 	s_row_nan(out);
@@ -137,8 +138,9 @@ void bc_vdb_row_from_window(const struct bc_volstat *w, uint32_t secs, double cp
 		bytes[op] = w->op[op].bytes;
 		lat[op] = w->op[op].lat_sum_ns;
 		mx[op] = w->op[op].lat_max_ns;
-		if (w->op[op].hist.count)
-			bc_hist_moments(w->op[op].hist.buckets, 0, BC_HIST_BUCKETS, m);
+		bc_opstat_hist_span(&w->op[op], &lo, &hi);
+		if (lo <= hi)
+			bc_hist_moments(w->op[op].hist.buckets + lo, lo, hi - lo + 1, m);
 	}
 	s_row(ios, bytes, lat, mx, bc_hist_stddev(m), secs, out);
 	out->cpu_pct = cpu;

@@ -616,8 +616,10 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 		bc_fleet_send(f, c, BC_MSG_START, b);
 		cJSON_Delete(b);
 		bc_json_add_u64(starts, c->spec->name, at);
+		bc_fleet_beat(f); /* 1,000 STARTs take seconds on a busy host */
 	}
 	bc_rundir_event(rd, "step_start", ev);
+	bc_fleet_beat(f);
 	/* seconds.bin: a step with a step_start event, in the same order as a rebuild's */
 	if (rd->secw && bc_agg_secfile_begin(&res->agg, rd->secw, rd->secw_steps++, idx, st->name))
 		bc_warn("step %s: its seconds are not in seconds.bin (out of memory)", st->name);

@@ -139,7 +139,7 @@ static void s_spilled_rows(void)
 	uint8_t *body = NULL;
 	size_t len = 0;
 	char err[256];
-	int vol = 0;
+	int vol = 0, w;
 	uint32_t k;
 
 	CHECK(bc_profile_parse(prof, "long.json", &p, err, sizeof(err)) == 0);
@@ -156,8 +156,16 @@ static void s_spilled_rows(void)
 		CHECK(bc_stats_encode(&h, &v, &body, &len) == 0);
 		CHECK(bc_agg_add(&g, &c, body, len, &got) == 0);
 		free(body);
-		bc_agg_close_second(&g, k); /* drops the pages at 32 and 64 */
+		bc_agg_close_second(&g, k);
+		/* a write-out every 16 s on its own thread, the pages dropped once it returned */
+		bc_agg_rows_ahead(&g);
+		/* the next second after each, its msync let finish (it takes ms here) */
+		for (w = 0; (k + 1) % 16 == 0 && w < 5000 && g.spill_busy &&
+			    !atomic_load(&g.spill_done);
+		     w++)
+			usleep(1000);
 	}
+	CHECK(g.spilled == 64);
 	for (k = 0; k < 70; k++)
 		CHECK_MSG(g.ent[BC_LVL_VOLUME][0].secs[k].ios[BC_OP_READ] == v.op[BC_OP_READ].ios &&
 			      g.ent[BC_LVL_TOTAL][0].secs[k].p99_ns &&

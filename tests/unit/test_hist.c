@@ -230,9 +230,69 @@ static void test_percentiles_one_pass(void)
 	free(h);
 }
 
+static int s_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * percentiles of several histograms summed (a window's all-ops figure),
+ * against the sorted samples themselves: the ceil(p% x N)-th smallest
+ * sample's bucket midpoint, the largest sample's for p100
+ */
+static void test_percentiles_sum(void)
+{
+	static const double p[] = {0.001, 50, 90, 99, 99.9, 99.99, 100};
+	struct bc_hist *h = calloc(3, sizeof(*h));
+	const struct bc_hist *hs[3] = {&h[0], &h[1], &h[2]};
+	uint64_t *all = malloc(3 * 4000 * sizeof(*all)), got[7], x = 0x9e3779b97f4a7c15ull;
+	int round, i, j, n, k;
+
+	CHECK(h != NULL && all != NULL);
+	if (!h || !all)
+		goto out;
+	for (round = 0; round < 40; round++) {
+		n = 0;
+		for (j = 0; j < 3; j++) {
+			bc_hist_reset(&h[j]);
+			/* one op empty every third round; the ops' ranges overlap or not */
+			k = (round % 3 == j) ? 0 : 1 + (round * 97 + j * 31) % 4000;
+			for (i = 0; i < k; i++) {
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				all[n] = (j + 1) * 700 + x % (j == 2 ? 9000000 : 30000);
+				bc_hist_add(&h[j], all[n++]);
+			}
+		}
+		qsort(all, (size_t)n, sizeof(*all), s_u64_cmp);
+		bc_hist_percentiles_sum(hs, 3, p, 7, got);
+		for (i = 0; i < 7; i++) {
+			double want_rank = p[i] / 100.0 * n;
+			uint64_t rank = (uint64_t)want_rank, want;
+
+			if ((double)rank < want_rank)
+				rank++;
+			if (!rank)
+				rank = 1;
+			if (p[i] >= 100)
+				rank = (uint64_t)n;
+			want = n ? bc_hist_bucket_mid(bc_hist_index(all[rank - 1])) : 0;
+			CHECK_MSG(got[i] == want, "round %d p%g: %llu, the samples say %llu", round,
+				  p[i], (unsigned long long)got[i], (unsigned long long)want);
+		}
+	}
+out:
+	free(all);
+	free(h);
+}
+
 int main(void)
 {
 	test_percentiles_one_pass();
+	test_percentiles_sum();
 	test_error_bound();
 	test_percentiles();
 	test_merge_is_exact();

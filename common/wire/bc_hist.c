@@ -76,15 +76,24 @@ void bc_hist_merge(struct bc_hist *dst, const struct bc_hist *src)
 	dst->count += src->count;
 }
 
-void bc_hist_percentiles_sum(const struct bc_hist *const *hs, int nh, const double *pct, int n,
-			     uint64_t *out)
+void bc_hist_percentiles_sum(const struct bc_hist *const *hs, int nh, unsigned from,
+			     const double *pct, int n, uint64_t *out)
 {
+	const struct bc_hist *use[8];
 	uint64_t rank, seen = 0, count = 0, max = 0;
 	unsigned i = 0;
-	int p, j;
+	int p, j, nu = 0;
 
+	/* an empty one is not read at all: its untouched pages would each fault in */
 	for (j = 0; j < nh; j++)
-		count += hs[j]->count;
+		if (hs[j]->count && nu < (int)(sizeof(use) / sizeof(use[0]))) {
+			use[nu++] = hs[j];
+			count += hs[j]->count;
+		}
+	hs = use;
+	nh = nu;
+	/* buckets below from are empty in every one */
+	i = from < BC_HIST_BUCKETS ? from : 0;
 	/* the maximum only when asked for: its scan from the top reads every empty page */
 	for (p = 0; p < n && count && !max; p++)
 		if (pct[p] >= 100.0)
@@ -123,7 +132,7 @@ void bc_hist_percentiles_sum(const struct bc_hist *const *hs, int nh, const doub
 
 void bc_hist_percentiles(const struct bc_hist *h, const double *pct, int n, uint64_t *out)
 {
-	bc_hist_percentiles_sum(&h, 1, pct, n, out);
+	bc_hist_percentiles_sum(&h, 1, 0, pct, n, out);
 }
 
 uint64_t bc_hist_percentile(const struct bc_hist *h, double pct)

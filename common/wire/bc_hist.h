@@ -71,10 +71,10 @@ void bc_hist_percentiles(const struct bc_hist *h, const double *pct, int n, uint
  * the same percentiles of the sum of nh histograms, without building it: a
  * step's all-ops window per volume took a 59 KB histogram each, faulted in,
  * zeroed and merged three times (most of run.json's step entry at 1,600
- * volumes)
+ * volumes). nh <= 8; buckets below from are empty in all of them (0: not known).
  */
-void bc_hist_percentiles_sum(const struct bc_hist *const *hs, int nh, const double *pct, int n,
-			     uint64_t *out);
+void bc_hist_percentiles_sum(const struct bc_hist *const *hs, int nh, unsigned from,
+			     const double *pct, int n, uint64_t *out);
 
 /* midpoint of the highest / lowest non-empty bucket; 0 when empty */
 uint64_t bc_hist_max(const struct bc_hist *h);

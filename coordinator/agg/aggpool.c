@@ -157,15 +157,42 @@ static void *s_worker_main(void *arg)
 	return NULL;
 }
 
+/*
+ * How long the loop waits for a worker before it calls g->wait_fn: workers
+ * behind on a busy 2-core host at 1,000 agents held it for 2 s, and no
+ * heartbeat went meanwhile
+ */
+#define S_WAIT_MS 250
+
 /* wait until worker w has consumed up to byte at (at most its tail) */
 static void s_wait_head(struct s_worker *w, uint64_t at)
 {
+	const struct bc_agg *g = w->lane->g;
+
 	if (s_load(&w->head) >= at)
 		return;
 	pthread_mutex_lock(&w->mu);
 	s_store(&w->want, at + 1);
-	while (s_load(&w->head) < at)
-		pthread_cond_wait(&w->room, &w->mu);
+	while (s_load(&w->head) < at) {
+		struct timespec ts;
+
+		if (!g->wait_fn) {
+			pthread_cond_wait(&w->room, &w->mu);
+			continue;
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += S_WAIT_MS * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_cond_timedwait(&w->room, &w->mu, &ts) == ETIMEDOUT &&
+		    s_load(&w->head) < at) {
+			pthread_mutex_unlock(&w->mu);
+			g->wait_fn(g->wait_arg);
+			pthread_mutex_lock(&w->mu);
+		}
+	}
 	s_store(&w->want, 0);
 	pthread_mutex_unlock(&w->mu);
 }

@@ -96,6 +96,13 @@ struct bc_agg {
 	size_t rows_map_len;
 	uint32_t touched; /* rows_map: seconds [0, touched) were touched (agg.c) */
 	uint32_t spilled; /* rows_map: g->closed at the last write-out and drop */
+	/*
+	 * called on the waiting thread every S_WAIT_MS while the loop waits for
+	 * a worker (room in its ring, a settle): the fleet's heartbeats; NULL
+	 * outside the step's loop (aggpool.c)
+	 */
+	void (*wait_fn)(void *arg);
+	void *wait_arg;
 	/* rows_map's write-out (msync) runs on a thread of its own (agg.c) */
 	pthread_t spill_th;
 	bool spill_busy;	 /* spill_th started and not joined */

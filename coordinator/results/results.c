@@ -42,9 +42,9 @@ static cJSON *s_fig(double v, bool measured)
 	return measured ? cJSON_CreateNumber(s_r3(v)) : cJSON_CreateNull();
 }
 
-/* s's figures; its percentiles are those of the sum of hs[0..nh) */
+/* s's figures; its percentiles are those of the sum of hs[0..nh), empty below bucket from */
 static cJSON *s_op_json(const struct bc_opstat *s, const struct bc_hist *const *hs, int nh,
-			uint32_t seconds)
+			unsigned from, uint32_t seconds)
 {
 	cJSON *o = cJSON_CreateObject(), *lat;
 	uint64_t v[sizeof(s_pcts) / sizeof(s_pcts[0])];
@@ -69,7 +69,7 @@ static cJSON *s_op_json(const struct bc_opstat *s, const struct bc_hist *const *
 	cJSON_AddItemToObject(lat, "mean",
 			      s_fig(any ? s_us(s->lat_sum_ns) / (double)s->ios : 0, any));
 	cJSON_AddItemToObject(lat, "min", s_fig(s_us(s->lat_min_ns), any));
-	bc_hist_percentiles_sum(hs, nh, s_pcts, (int)(sizeof(s_pcts) / sizeof(s_pcts[0])), v);
+	bc_hist_percentiles_sum(hs, nh, from, s_pcts, (int)(sizeof(s_pcts) / sizeof(s_pcts[0])), v);
 	for (i = 0; i < sizeof(s_pcts) / sizeof(s_pcts[0]); i++)
 		cJSON_AddItemToObject(lat, s_pct_names[i], s_fig(s_us(v[i]), any && count));
 	/* the exact maximum, not the bucket midpoint */
@@ -80,6 +80,7 @@ static cJSON *s_op_json(const struct bc_opstat *s, const struct bc_hist *const *
 cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds)
 {
 	const struct bc_hist *hs[BC_OP_NR];
+	unsigned lo[BC_OP_NR], hi, from = BC_HIST_BUCKETS;
 	struct bc_opstat all;
 	cJSON *o;
 	int op;
@@ -89,8 +90,11 @@ cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds)
 	for (op = 0; op < BC_OP_NR; op++) {
 		bc_opstat_merge_counters(&all, &w->op[op]);
 		hs[op] = &w->op[op].hist;
+		bc_opstat_hist_span(&w->op[op], &lo[op], &hi);
+		if (w->op[op].hist.count && lo[op] < from)
+			from = lo[op];
 	}
-	o = s_op_json(&all, hs, BC_OP_NR, seconds);
+	o = s_op_json(&all, hs, BC_OP_NR, from, seconds);
 	cJSON_AddNumberToObject(o, "seconds", seconds);
 	cJSON_AddItemToObject(
 	    o, "read_pct",
@@ -98,7 +102,7 @@ cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds)
 	for (op = 0; op < BC_OP_NR; op++)
 		if (w->op[op].ios || w->op[op].errors || w->op[op].short_ios)
 			cJSON_AddItemToObject(o, bc_op_names[op],
-					      s_op_json(&w->op[op], &hs[op], 1, seconds));
+					      s_op_json(&w->op[op], &hs[op], 1, lo[op], seconds));
 	return o;
 }
 

@@ -526,6 +526,12 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 	return rc;
 }
 
+/* the agg's wait for a worker (bc_aggtypes.h wait_fn): this is the loop thread */
+static void s_agg_wait(void *f)
+{
+	bc_fleet_beat(f);
+}
+
 /* re-measure every agent's clock offset right before START; keep the evidence */
 static int s_clock_recheck(struct bc_fleet *f, struct bc_step_result *res)
 {
@@ -626,16 +632,21 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	if (!f->opts->quiet)
 		bc_live_header(res);
 	bc_counters_step_begin(f->counters, start, res->agg.seconds, st->wl.ramp_s);
+	/* heartbeats while the loop waits for a worker behind on a busy host */
+	res->agg.wait_fn = s_agg_wait;
+	res->agg.wait_arg = f;
 	rc = s_run_loop(f, rd, res);
 	s_close_seconds(f, rd, res, true);
 	/* late and drain records the workers still hold; serial from here on */
 	bc_agg_finish(&res->agg);
+	res->agg.wait_fn = NULL; /* the agg may be freed beside the fleet, off this thread */
 	if (!rc)
 		bc_result_trim_size_based(res);
 	bc_agg_secfile_end(&res->agg);
 	if (!rc)
 		s_finish_counters(f, rd, res);
 out:
+	res->agg.wait_fn = NULL;
 	if (rc) {
 		bc_fleet_broadcast(f, BC_MSG_ABORT, NULL);
 		res->status = rc == -EINTR ? "aborted" : "failed";

@@ -7,7 +7,8 @@
  *    against "nines", both axes log), read and write apart when the step
  *    mixes them, one line per client host / storage node at those levels;
  *  - a latency heatmap over the step's seconds from the per-second
- *    histograms of events.jsonl (shade = share of that second's I/Os);
+ *    histograms (seconds.bin, else events.jsonl; shade = share of that
+ *    second's I/Os, or of a column's past S_HEAT_COLS seconds);
  *  - for a sweep, latency against IOPS with the knee marked.
  * Latency bins are 10 per decade of the histograms' bucket midpoints (the
  * histograms themselves have 128 per power of two); percentiles come from

@@ -105,7 +105,7 @@ struct bc_agg {
 	void *wait_arg;
 	/* rows_map's write-out (msync) runs on a thread of its own (agg.c) */
 	pthread_t spill_th;
-	bool spill_busy;	 /* spill_th started and not joined */
+	bool spill_busy;	/* spill_th started and not joined */
 	atomic_bool spill_done; /* spill_th's msync returned */
 	int scratch_n;
 	struct bc_aggpool *pool;	       /* worker threads (aggpool.c), NULL: serial */

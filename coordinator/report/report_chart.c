@@ -718,8 +718,10 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 			fprintf(f,
 				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				"fill=\"#08306b\" fill-opacity=\"%.2f\"/>\n",
-				s_px(&p, s), s_py(&p, s_bin_lo(run + 1)), s_px(&p, e) - s_px(&p, s) + 0.3,
-				s_py(&p, s_bin_lo(b)) - s_py(&p, s_bin_lo(run + 1)) + 0.3, shade / 100.0);
+				s_px(&p, s), s_py(&p, s_bin_lo(run + 1)),
+				s_px(&p, e) - s_px(&p, s) + 0.3,
+				s_py(&p, s_bin_lo(b)) - s_py(&p, s_bin_lo(run + 1)) + 0.3,
+				shade / 100.0);
 			b = run;
 		}
 	}

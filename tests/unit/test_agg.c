@@ -160,8 +160,8 @@ static void s_spilled_rows(void)
 		/* a write-out every 16 s on its own thread, the pages dropped once it returned */
 		bc_agg_rows_ahead(&g);
 		/* the next second after each, its msync let finish (it takes ms here) */
-		for (w = 0; (k + 1) % 16 == 0 && w < 5000 && g.spill_busy &&
-			    !atomic_load(&g.spill_done);
+		for (w = 0;
+		     (k + 1) % 16 == 0 && w < 5000 && g.spill_busy && !atomic_load(&g.spill_done);
 		     w++)
 			usleep(1000);
 	}

@@ -269,7 +269,8 @@ static void test_percentiles_sum(void)
 		}
 		qsort(all, (size_t)n, sizeof(*all), s_u64_cmp);
 		/* where the lowest bucket is known, the walk may start there */
-		bc_hist_percentiles_sum(hs, 3, round % 2 && n ? bc_hist_index(all[0]) : 0, p, 7, got);
+		bc_hist_percentiles_sum(hs, 3, round % 2 && n ? bc_hist_index(all[0]) : 0, p, 7,
+					got);
 		for (i = 0; i < 7; i++) {
 			double want_rank = p[i] / 100.0 * n;
 			uint64_t rank = (uint64_t)want_rank, want;

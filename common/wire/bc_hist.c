@@ -300,23 +300,28 @@ long bc_hist_decode_list(const uint8_t *buf, size_t len, uint16_t *idx, uint64_t
 
 		/*
 		 * Four pairs of one-byte deltas and counts (most of a record's
-		 * pairs): one test for the four, no call; every delta must be
-		 * non-zero and the last bucket in range.
+		 * pairs): one test for the four, no call. Every byte must be
+		 * below 0x80 (one-byte varints) and none zero (deltas advance,
+		 * counts list a bucket: an empty pair takes the path below), and
+		 * the last bucket in range. With the high bits clear,
+		 * (w - 0x01..01) & ~w & 0x80..80 is non-zero exactly when a byte
+		 * of w is zero.
 		 */
 		if (pairs - p >= 4 && end - q >= 8 &&
-		    (memcpy(&w, q, 8), !(w & 0x8080808080808080ull)) && q[0] && q[2] && q[4] &&
-		    q[6] && at + q[0] + q[2] + q[4] + q[6] < BC_HIST_BUCKETS) {
+		    (memcpy(&w, q, 8), !(w & 0x8080808080808080ull)) &&
+		    !((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) &&
+		    at + q[0] + q[2] + q[4] + q[6] < BC_HIST_BUCKETS) {
 			int k;
 
 #pragma GCC unroll 4
-			for (k = 0; k < 8; k += 2) {
-				at += q[k];
-				count = q[k + 1];
-				idx[ni] = (uint16_t)at;
-				cnt[ni] = count;
-				ni += count != 0;
+			for (k = 0; k < 4; k++) {
+				at += q[2 * k];
+				count = q[2 * k + 1];
+				idx[ni + (uint32_t)k] = (uint16_t)at;
+				cnt[ni + (uint32_t)k] = count;
 				total += count;
 			}
+			ni += 4;
 			q += 8;
 			p += 4;
 			continue;

@@ -56,7 +56,12 @@ struct bc_rhist {
 	uint64_t b[];
 };
 
-#define S_RH_SLACK 64
+#define S_RH_SLACK 256
+
+/* a lane's vblk: one volume's samples in each block of S_VBLK buckets (s_row_blocks) */
+#define S_VBLK	  16
+#define S_VBLK_NR (BC_HIST_BUCKETS / S_VBLK)
+_Static_assert(BC_HIST_BUCKETS % S_VBLK == 0, "the blocks cover the histogram");
 
 static void s_secfile_fail(struct bc_agg *g);
 static void s_spill_join(struct bc_agg *g);
@@ -231,8 +236,8 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 	g->touch = calloc((size_t)max, sizeof(*g->touch));
 	g->sl = calloc((size_t)max, sizeof(*g->sl));
 	g->asum = calloc(1, sizeof(*g->asum));
-	g->atouch = calloc(1, sizeof(*g->atouch));
-	if (!g->asum || !g->atouch)
+	g->vblk = calloc(S_VBLK_NR, sizeof(*g->vblk));
+	if (!g->asum || !g->vblk)
 		return -ENOMEM;
 	bc_volstat_reset(g->asum);
 	g->agents_reported = calloc(g->seconds, sizeof(uint32_t));
@@ -278,7 +283,7 @@ void bc_agg_free(struct bc_agg *g)
 	free(g->touch);
 	free(g->sl);
 	free(g->asum);
-	free(g->atouch);
+	free(g->vblk);
 	free(g->agents_reported);
 	free(g->late);
 	free(g->last_rx_ns);
@@ -350,9 +355,15 @@ static int s_rhist_cover(struct bc_rhist **freel, struct bc_rhist **hp, uint32_t
 	return 0;
 }
 
-/* add the listed buckets of a record's sum into *hp; [lo, hi): the span of t's buckets */
+/*
+ * A record's sum (dense, non-empty buckets within [lo, hi)) into *hp: the
+ * whole range of each op with samples. A dense pass over the ~1,000
+ * buckets of a range costs less than keeping a list of the buckets the
+ * sum made non-empty, which was a test and a store for each of the
+ * record's ~9,000 pairs (bench/agg.c).
+ */
 static int s_rhist_add(struct bc_rhist **freel, struct bc_rhist **hp, const struct bc_volstat *v,
-		       const struct bc_stats_touch *t, uint32_t lo, uint32_t hi)
+		       uint32_t lo, uint32_t hi)
 {
 	struct bc_rhist *h;
 	uint32_t i;
@@ -364,38 +375,39 @@ static int s_rhist_add(struct bc_rhist **freel, struct bc_rhist **hp, const stru
 		return -ENOMEM;
 	h = *hp;
 	for (o = 0; o < BC_OP_NR; o++) {
-		uint64_t *b = &h->b[(size_t)o * h->cap];
+		uint64_t *d = &h->b[(size_t)o * h->cap + (lo - h->lo)];
+		const uint64_t *src = &v->op[o].hist.buckets[lo];
 
-		for (i = 0; i < t->n[o]; i++)
-			b[t->idx[o][i] - h->lo] += v->op[o].hist.buckets[t->idx[o][i]];
+		if (!v->op[o].hist.count)
+			continue;
+		for (i = 0; i < hi - lo; i++)
+			d[i] += src[i];
 		h->count += v->op[o].hist.count;
 	}
 	return 0;
 }
 
-/* the listed buckets of src into a dense histogram */
-static void s_hist_add_listed(struct bc_hist *dst, const struct bc_hist *src, const uint16_t *idx,
-			      uint32_t n)
+/* buckets [lo, hi) of src into a dense histogram (src has no samples elsewhere) */
+static void s_hist_add_range(struct bc_hist *dst, const struct bc_hist *src, uint32_t lo,
+			     uint32_t hi)
+{
+	uint32_t b;
+
+	if (!src->count)
+		return;
+	for (b = lo; b < hi; b++)
+		dst->buckets[b] += src->buckets[b];
+	dst->count += src->count;
+}
+
+/* listed buckets (count samples in all) into a dense histogram */
+static void s_hist_add_pairs(struct bc_hist *dst, const uint16_t *idx, const uint64_t *cnt,
+			     uint32_t n, uint64_t count)
 {
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
-		dst->buckets[idx[i]] += src->buckets[idx[i]];
-	dst->count += src->count;
-}
-
-/* listed buckets (count samples) into dst, extending dst's list with the buckets it makes non-empty
- */
-static void s_hist_sum_list(struct bc_hist *dst, uint16_t *didx, uint32_t *dn, const uint16_t *idx,
-			    const uint64_t *cnt, uint32_t n, uint64_t count)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++) {
-		if (!dst->buckets[idx[i]])
-			didx[(*dn)++] = idx[i];
 		dst->buckets[idx[i]] += cnt[i];
-	}
 	dst->count += count;
 }
 
@@ -618,19 +630,17 @@ static int s_rhist_add_list(struct bc_rhist **freel, struct bc_rhist **hp,
 	return 0;
 }
 
-/*
- * a second's percentiles from a dense volstat whose non-empty buckets are
- * listed in t and span [lo, hi) (a record's sum)
- */
-static void s_row_from_listed(struct bc_secrow *row, const struct bc_volstat *v,
-			      const struct bc_stats_touch *t, uint32_t lo, uint32_t hi)
+/* a second's percentiles from a dense volstat whose non-empty buckets are in [lo, hi) (a record's
+ * sum) */
+static void s_row_from_range(struct bc_secrow *row, const struct bc_volstat *v, uint32_t lo,
+			     uint32_t hi)
 {
 	const uint64_t *ops[BC_OP_NR];
 	uint64_t count = 0;
 	int o;
 
 	for (o = 0; o < BC_OP_NR; o++) {
-		ops[o] = t->n[o] && lo < hi ? &v->op[o].hist.buckets[lo] : NULL;
+		ops[o] = v->op[o].hist.count && lo < hi ? &v->op[o].hist.buckets[lo] : NULL;
 		count += v->op[o].hist.count;
 	}
 	s_row_pcts(row, count, ops, lo, lo < hi ? hi - lo : 0);
@@ -686,34 +696,30 @@ static bool s_entity_counters(struct bc_entity *e, const struct bc_agg *g, uint3
 	return open;
 }
 
-/* the window histograms of e from a volstat with listed buckets (when k is in the window) */
-static void s_window_listed(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
-			    const struct bc_volstat *v, const struct bc_stats_touch *t)
+/* the window histograms of e from a dense volstat with buckets in [lo, hi) (when k is in the
+ * window) */
+static void s_window_range(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
+			   const struct bc_volstat *v, uint32_t lo, uint32_t hi)
 {
 	int o;
 
 	if (k < g->ramp_s || k >= g->seconds)
 		return;
 	for (o = 0; o < BC_OP_NR; o++)
-		s_hist_add_listed(&e->window.op[o].hist, &v->op[o].hist, t->idx[o], t->n[o]);
+		s_hist_add_range(&e->window.op[o].hist, &v->op[o].hist, lo, hi);
 }
 
-/* the window histograms of volume e from its record's lists (when k is in the window) */
+/* the window histograms of e from a volume's record lists (when k is in the window) */
 static void s_window_list(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
 			  const struct bc_volstat *v, const struct bc_stats_list *s)
 {
-	uint32_t i;
 	int o;
 
 	if (k < g->ramp_s || k >= g->seconds)
 		return;
-	for (o = 0; o < BC_OP_NR; o++) {
-		struct bc_hist *w = &e->window.op[o].hist;
-
-		for (i = 0; i < s->n[o]; i++)
-			w->buckets[s->idx[o][i]] += s->cnt[o][i];
-		w->count += v->op[o].hist.count;
-	}
+	for (o = 0; o < BC_OP_NR; o++)
+		s_hist_add_pairs(&e->window.op[o].hist, s->idx[o], s->cnt[o], s->n[o],
+				 v->op[o].hist.count);
 }
 
 /*
@@ -763,23 +769,19 @@ static void s_dense_to_list(struct bc_volstat *v, struct bc_stats_touch *t, stru
 	t->unsorted = 0;
 }
 
-/* clear a dense volstat through its touch list (a dense reset is 170 KB of writes) */
-static void s_listed_clear(struct bc_volstat *v, struct bc_stats_touch *t)
+/* clear a record's sum, whose buckets are in [lo, hi) (a dense reset is 170 KB of writes) */
+static void s_range_clear(struct bc_volstat *v, uint32_t lo, uint32_t hi)
 {
-	uint32_t j;
 	int o;
 
 	for (o = 0; o < BC_OP_NR; o++) {
 		struct bc_opstat *s = &v->op[o];
-		const uint16_t *x = t->idx[o];
 
-		for (j = 0; j < t->n[o]; j++)
-			s->hist.buckets[x[j]] = 0;
-		t->n[o] = 0;
+		if (s->hist.count && lo < hi)
+			memset(&s->hist.buckets[lo], 0, (hi - lo) * sizeof(s->hist.buckets[0]));
 		s->hist.count = 0;
 		bc_opstat_reset(s);
 	}
-	t->unsorted = 0;
 	v->verify_errors = 0;
 }
 
@@ -801,14 +803,16 @@ static void s_scratch_index(struct bc_agg *g, int i)
 	}
 }
 
-/* a node or the total: histograms into its open second, or straight into the window when late */
+/*
+ * a node or the total: a record's sum (buckets in [lo, hi)) into its open
+ * second, or straight into the window when late
+ */
 static int s_merged_add(struct bc_agg_lane *l, struct bc_entity *e, uint32_t k, uint32_t ri,
-			bool open, const struct bc_volstat *v, const struct bc_stats_touch *t,
-			uint32_t lo, uint32_t hi)
+			bool open, const struct bc_volstat *v, uint32_t lo, uint32_t hi)
 {
 	if (open)
-		return s_rhist_add(l->rh_free, &e->sec_hist[ri], v, t, lo, hi);
-	s_window_listed(e, l->g, k, v, t);
+		return s_rhist_add(l->rh_free, &e->sec_hist[ri], v, lo, hi);
+	s_window_range(e, l->g, k, v, lo, hi);
 	return 0;
 }
 
@@ -816,20 +820,9 @@ static int s_merged_add(struct bc_agg_lane *l, struct bc_entity *e, uint32_t k, 
 static int s_merged_add_list(struct bc_agg_lane *l, struct bc_entity *e, uint32_t k, uint32_t ri,
 			     bool open, const struct bc_volstat *v, const struct bc_stats_list *s)
 {
-	uint32_t i;
-	int o;
-
 	if (open)
 		return s_rhist_add_list(l->rh_free, &e->sec_hist[ri], v, s);
-	if (k < l->g->ramp_s || k >= l->g->seconds)
-		return 0;
-	for (o = 0; o < BC_OP_NR; o++) {
-		struct bc_hist *w = &e->window.op[o].hist;
-
-		for (i = 0; i < s->n[o]; i++)
-			w->buckets[s->idx[o][i]] += s->cnt[o][i];
-		w->count += v->op[o].hist.count;
-	}
+	s_window_list(e, l->g, k, v, s);
 	return 0;
 }
 
@@ -846,22 +839,93 @@ static struct bc_entity *s_merged(struct bc_agg_lane *l, int lvl, int j,
 }
 
 /*
+ * A volume's second's percentiles on the fan-out path: the lane's vblk
+ * holds the sum of each block of S_VBLK buckets over the record's ops
+ * (added as the lists are fanned out), the walk steps over the blocks that
+ * cannot reach the next rank and rebuilds only a reached block's buckets
+ * from the lists. s_row_list's merge of the ops' lists has a branch per
+ * bucket that the CPU cannot predict (is the next bucket a read's or a
+ * write's?) and took a quarter of the aggregation's instructions
+ * (bench/agg.c, callgrind); a dense sum is no better: a second's buckets
+ * span ~3,000. Same ranks, same bucket midpoints as s_row_list (the
+ * digest of bench_agg --digest did not change).
+ */
+static uint32_t s_lower(const uint16_t *idx, uint32_t from, uint32_t n, uint32_t key)
+{
+	while (from < n) {
+		uint32_t mid = from + (n - from) / 2;
+
+		if (idx[mid] < key)
+			from = mid + 1;
+		else
+			n = mid;
+	}
+	return from;
+}
+
+static void s_row_blocks(struct bc_secrow *row, uint64_t count, const uint64_t *blk,
+			 const struct bc_stats_list *s, uint32_t lo, uint32_t hi)
+{
+	uint64_t *out[5], rank[5], seen = 0, part[S_VBLK];
+	uint32_t at[BC_OP_NR] = {0}, j, b, base, p = 0;
+	int o;
+
+	s_row_ranks(row, count, rank, out);
+	if (!count || lo >= hi)
+		return;
+	row->max_ns = bc_hist_bucket_mid(hi - 1); /* a list's last entry: not empty */
+	for (j = lo / S_VBLK; j <= (hi - 1) / S_VBLK; j++) {
+		if (seen + blk[j] < rank[p]) {
+			seen += blk[j];
+			continue;
+		}
+		base = j * S_VBLK;
+		memset(part, 0, sizeof(part));
+		for (o = 0; o < BC_OP_NR; o++) {
+			const uint16_t *x = s->idx[o];
+
+			at[o] = s_lower(x, at[o], s->n[o], base);
+			for (; at[o] < s->n[o] && x[at[o]] < base + S_VBLK; at[o]++)
+				part[x[at[o]] - base] += s->cnt[o][at[o]];
+		}
+		/* the whole block, so that seen stays a sum of whole blocks */
+		for (b = 0; b < S_VBLK; b++) {
+			seen += part[b];
+			while (seen >= rank[p]) {
+				*out[p] = bc_hist_bucket_mid(base + b);
+				if (++p == 5)
+					return;
+			}
+		}
+	}
+	for (; p < 5; p++) /* not reached: count is more than the lists hold */
+		*out[p] = row->max_ns;
+}
+
+/*
  * The common case of one volume's histograms, in one pass over its listed
  * buckets instead of three (each pass a cache miss per bucket into a
  * different entity, 16,000 times a second at 1,000 agents): into the
  * volume's window, its node's open second ne_h (covering [lo, hi) after
- * s_rhist_cover) and the record's sum. Second k is in the window.
+ * s_rhist_cover), the record's sum and the lane's vblk, for the second's
+ * percentiles when row (the volume's open second) is given. Second k is
+ * in the window.
  */
 static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_rhist **ne_h,
-			const struct bc_volstat *v, const struct bc_stats_list *s)
+			const struct bc_volstat *v, const struct bc_stats_list *s,
+			struct bc_secrow *row)
 {
 	uint32_t i, lo = BC_HIST_BUCKETS, hi = 0;
+	uint64_t *blk = l->vblk, count = 0;
 	struct bc_rhist *h;
 	int o;
 
 	s_span_list(s, &lo, &hi);
-	if (lo >= hi)
+	if (lo >= hi) {
+		if (row)
+			s_row_blocks(row, 0, blk, s, lo, hi); /* no samples: percentiles of 0 */
 		return 0;
+	}
 	if (s_rhist_cover(l->rh_free, ne_h, lo, hi))
 		return -ENOMEM;
 	h = *ne_h;
@@ -870,8 +934,6 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 		uint64_t *win = ve->window.op[o].hist.buckets, *sum = l->asum->op[o].hist.buckets;
 		uint64_t *nb = &h->b[(size_t)o * h->cap]; /* bucket b at nb[b - h->lo] */
 		const uint16_t *idx = s->idx[o];
-		uint16_t *sidx = l->atouch->idx[o];
-		uint32_t sn = l->atouch->n[o];
 
 		for (i = 0; i < s->n[o]; i++) {
 			uint16_t b = idx[i];
@@ -879,15 +941,17 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 
 			win[b] += c;
 			nb[b - h->lo] += c;
-			if (!sum[b])
-				sidx[sn++] = b;
 			sum[b] += c;
+			blk[b / S_VBLK] += c;
 		}
-		l->atouch->n[o] = sn;
 		ve->window.op[o].hist.count += v->op[o].hist.count;
 		l->asum->op[o].hist.count += v->op[o].hist.count;
 		h->count += v->op[o].hist.count;
+		count += v->op[o].hist.count;
 	}
+	if (row)
+		s_row_blocks(row, count, blk, s, lo, hi);
+	memset(&blk[lo / S_VBLK], 0, ((hi - 1) / S_VBLK - lo / S_VBLK + 1) * sizeof(*blk));
 	return 0;
 }
 
@@ -918,10 +982,9 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 		struct bc_entity *ve = &g->ent[BC_LVL_VOLUME][vol];
 
 		struct bc_entity *ne = NULL;
+		/* a volume: its own second from this record alone (below) */
+		bool vopen = s_entity_counters(ve, g, k, k, v, true, NULL, 0);
 
-		/* a volume: its own second from this record alone */
-		if (s_entity_counters(ve, g, k, k, v, true, NULL, 0))
-			s_row_list(&ve->secs[k], v, s);
 		/* the agent: the first record of second k, decided on its first volume */
 		open = s_entity_counters(agent, g, k, k, v, i == 0, NULL, 0);
 		if (i == 0)
@@ -933,11 +996,14 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 			open = s_entity_counters(ne, g, k, mk, v, false, nseq, l->seq);
 		}
 		if (open && k >= g->ramp_s && k < g->seconds) {
-			rc = s_vol_fanout(l, ve, &ne->sec_hist[mk], v, s);
+			rc = s_vol_fanout(l, ve, &ne->sec_hist[mk], v, s,
+					  vopen ? &ve->secs[k] : NULL);
 			if (!rc)
 				s_span_list(s, &alo, &ahi);
 			continue;
 		}
+		if (vopen)
+			s_row_list(&ve->secs[k], v, s);
 		/* the rest: the volume's window, its node's second or window, the record's sum */
 		s_window_list(ve, g, k, v, s);
 		if (ne)
@@ -945,18 +1011,17 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 		if (k >= g->seconds)
 			continue;
 		for (o = 0; o < BC_OP_NR; o++)
-			s_hist_sum_list(&l->asum->op[o].hist, l->atouch->idx[o], &l->atouch->n[o],
-					s->idx[o], s->cnt[o], s->n[o], v->op[o].hist.count);
+			s_hist_add_pairs(&l->asum->op[o].hist, s->idx[o], s->cnt[o], s->n[o],
+					 v->op[o].hist.count);
 		s_span_list(s, &alo, &ahi);
 	}
 	if (k < g->seconds) {
 		if (agent_open)
-			s_row_from_listed(&agent->secs[k], l->asum, l->atouch, alo, ahi);
-		s_window_listed(agent, g, k, l->asum, l->atouch);
+			s_row_from_range(&agent->secs[k], l->asum, alo, ahi);
+		s_window_range(agent, g, k, l->asum, alo, ahi);
 		if (!rc)
-			rc =
-			    s_merged_add(l, total, k, mk, total_open, l->asum, l->atouch, alo, ahi);
-		s_listed_clear(l->asum, l->atouch);
+			rc = s_merged_add(l, total, k, mk, total_open, l->asum, alo, ahi);
+		s_range_clear(l->asum, alo, ahi);
 		/* a worker lane's records are counted by the main thread as they arrive */
 		if (!l->part[BC_LVL_TOTAL]) {
 			g->agents_reported[k]++;
@@ -976,7 +1041,7 @@ static void s_lane_serial(struct bc_agg_lane *l, struct bc_agg *g)
 	l->touch = g->touch;
 	l->sl = g->sl;
 	l->asum = g->asum;
-	l->atouch = g->atouch;
+	l->vblk = g->vblk;
 	l->rh_free = &g->rh_free;
 }
 
@@ -1035,9 +1100,9 @@ int bc_agg_lane_init(struct bc_agg_lane *l, struct bc_agg *g)
 	l->touch = calloc((size_t)g->scratch_n, sizeof(*l->touch));
 	l->sl = calloc((size_t)g->scratch_n, sizeof(*l->sl));
 	l->asum = calloc(1, sizeof(*l->asum));
-	l->atouch = calloc(1, sizeof(*l->atouch));
+	l->vblk = calloc(S_VBLK_NR, sizeof(*l->vblk));
 	l->errno_seq = calloc((size_t)g->nent[BC_LVL_NODE] + 1, sizeof(*l->errno_seq));
-	if (!l->scratch || !l->touch || !l->sl || !l->asum || !l->atouch || !l->errno_seq)
+	if (!l->scratch || !l->touch || !l->sl || !l->asum || !l->vblk || !l->errno_seq)
 		return -ENOMEM;
 	for (i = 0; i < g->scratch_n; i++)
 		bc_volstat_reset(&l->scratch[i]);
@@ -1072,7 +1137,7 @@ void bc_agg_lane_free(struct bc_agg_lane *l)
 	free(l->touch);
 	free(l->sl);
 	free(l->asum);
-	free(l->atouch);
+	free(l->vblk);
 	free(l->errno_seq);
 	memset(l, 0, sizeof(*l));
 }

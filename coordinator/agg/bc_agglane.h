@@ -23,12 +23,12 @@
 
 struct bc_agg_lane {
 	struct bc_agg *g;
-	struct bc_volstat *scratch;    /* [g->scratch_n] decode buffer */
-	struct bc_stats_touch *touch;  /* [g->scratch_n] its non-empty buckets (dense decode) */
-	struct bc_stats_list *sl;      /* [g->scratch_n] its histograms as lists (every decode) */
-	struct bc_volstat *asum;       /* the record being added, summed over its volumes */
-	struct bc_stats_touch *atouch; /* the non-empty buckets of asum */
-	struct bc_rhist **rh_free;     /* free list used: &g->rh_free or &own_free */
+	struct bc_volstat *scratch;   /* [g->scratch_n] decode buffer */
+	struct bc_stats_touch *touch; /* [g->scratch_n] its non-empty buckets (dense decode) */
+	struct bc_stats_list *sl;     /* [g->scratch_n] its histograms as lists (every decode) */
+	struct bc_volstat *asum;      /* the record being added, summed over its volumes */
+	uint64_t *vblk; /* one volume's samples by block of buckets (agg.c); zero between records */
+	struct bc_rhist **rh_free; /* free list used: &g->rh_free or &own_free */
 	struct bc_rhist *own_free;
 	/*
 	 * [BC_LVL_NODE] nnodes and [BC_LVL_TOTAL] one partial entity, rows and

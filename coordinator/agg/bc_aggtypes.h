@@ -82,17 +82,17 @@ struct bc_agg {
 	uint32_t ramp_s;
 	struct bc_entity *ent[BC_LVL_NR];
 	int nent[BC_LVL_NR];
-	uint32_t *agents_reported;     /* [seconds]: agents whose record for k arrived */
-	uint32_t *late;		       /* [seconds]: records flagged late by an agent */
-	uint64_t *last_rx_ns;	       /* [seconds]: when k's latest record arrived (realtime) */
-	uint32_t closed;	       /* seconds [0, closed) are closed */
-	struct bc_volstat *scratch;    /* decode buffer, sized for the largest agent */
-	struct bc_stats_touch *touch;  /* [scratch_n]: the non-empty buckets of scratch */
-	struct bc_stats_list *sl;      /* [scratch_n]: scratch's histograms, as lists */
-	struct bc_rhist *rh_free;      /* closed seconds' histograms, for reuse */
-	struct bc_volstat *asum;       /* the record being added, summed over its volumes */
-	struct bc_stats_touch *atouch; /* the non-empty buckets of asum */
-	void *rows_map;		       /* every entity's secs, file-backed when large (agg.c) */
+	uint32_t *agents_reported;    /* [seconds]: agents whose record for k arrived */
+	uint32_t *late;		      /* [seconds]: records flagged late by an agent */
+	uint64_t *last_rx_ns;	      /* [seconds]: when k's latest record arrived (realtime) */
+	uint32_t closed;	      /* seconds [0, closed) are closed */
+	struct bc_volstat *scratch;   /* decode buffer, sized for the largest agent */
+	struct bc_stats_touch *touch; /* [scratch_n]: the non-empty buckets of scratch */
+	struct bc_stats_list *sl;     /* [scratch_n]: scratch's histograms, as lists */
+	struct bc_rhist *rh_free;     /* closed seconds' histograms, for reuse */
+	struct bc_volstat *asum;      /* the record being added, summed over its volumes */
+	uint64_t *vblk; /* one volume's samples by block of buckets (agg.c); zero between records */
+	void *rows_map; /* every entity's secs, file-backed when large (agg.c) */
 	size_t rows_map_len;
 	uint32_t touched; /* rows_map: seconds [0, touched) were touched (agg.c) */
 	uint32_t spilled; /* rows_map: g->closed at the last write-out and drop */

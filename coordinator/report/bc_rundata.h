@@ -52,6 +52,12 @@ struct bc_report {
  * with n entities is listed whole (report.html's rows, timeseries.csv's)
  */
 bool bc_report_whole(const struct bc_report *r, int lvl, int n);
+/*
+ * the run is large enough that some level is summarised: report.html and
+ * summary.md then leave the environment's per-host and per-device tables
+ * to volumes.html, which lists everything
+ */
+bool bc_report_summarised(const struct bc_report *r);
 
 /*
  * entity e's per-second series (run.json "series") in step st: its own, or

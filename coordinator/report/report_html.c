@@ -180,17 +180,10 @@ static void s_overview(FILE *f, const cJSON *steps)
 	fprintf(f, "</table>\n");
 }
 
-/* the run is large enough that report.html summarises some level (volumes.html has it all) */
-static bool s_summarised(const struct bc_report *r)
-{
-	return !bc_report_whole(r, 1, cJSON_GetArraySize(bc_rj(r->profile, "agents"))) ||
-	       !bc_report_whole(r, 3, cJSON_GetArraySize(bc_rj(r->profile, "volumes")));
-}
-
 static void s_environment(FILE *f, const struct bc_report *r, bool whole)
 {
 	fprintf(f, "<h2>Environment</h2>\n");
-	if (whole || !s_summarised(r)) {
+	if (whole || !bc_report_summarised(r)) {
 		bc_table_emit(f, bc_table_agents, r, true, 3);
 		bc_table_emit(f, bc_table_devices, r, true, 3);
 	} else {
@@ -920,7 +913,7 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 
 	s_head(f, r, "", "");
 	s_header(f, r);
-	if (s_summarised(r))
+	if (bc_report_summarised(r))
 		fprintf(f, "<p>Every volume and client host, with its figures in each step: "
 			   "<a href=\"volumes.html\">volumes.html</a> (a page) and <a "
 			   "href=\"volumes.csv\">volumes.csv</a> (a table).</p>\n");

@@ -138,8 +138,17 @@ static void s_overview(FILE *f, const cJSON *steps)
 static void s_environment(FILE *f, const struct bc_report *r)
 {
 	fprintf(f, "\n## Environment\n");
-	bc_table_emit(f, bc_table_agents, r, false, 3);
-	bc_table_emit(f, bc_table_devices, r, false, 3);
+	if (bc_report_summarised(r)) {
+		/* 16,000 device rows would bury the page: the full tables are a link away */
+		fprintf(f,
+			"\n%d client hosts and %d volumes: their tables (host facts, the devices "
+			"opened) are in volumes.html.\n",
+			cJSON_GetArraySize(bc_rj(r->run, "agents")),
+			cJSON_GetArraySize(bc_rj(r->profile, "volumes")));
+	} else {
+		bc_table_emit(f, bc_table_agents, r, false, 3);
+		bc_table_emit(f, bc_table_devices, r, false, 3);
+	}
 	bc_table_emit(f, bc_table_nvme, r, false, 3);
 	bc_table_emit(f, bc_table_nodes, r, false, 3);
 }

@@ -30,6 +30,12 @@ bool bc_report_whole(const struct bc_report *r, int lvl, int n)
 	return true;
 }
 
+bool bc_report_summarised(const struct bc_report *r)
+{
+	return !bc_report_whole(r, 1, cJSON_GetArraySize(bc_rj(r->profile, "agents"))) ||
+	       !bc_report_whole(r, 3, cJSON_GetArraySize(bc_rj(r->profile, "volumes")));
+}
+
 /*
  * The profile's volumes of one agent, in the order the agent got them: the
  * first at or after v (a cursor, so an agent's volumes cost one walk of the

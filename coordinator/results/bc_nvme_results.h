@@ -12,8 +12,10 @@ struct bc_step_result;
 /*
  * Add volume vol's "nvme_temp" {celsius: [per second, null where none],
  * min_c, max_c} and "nvme_counters" (its STEP_DONE "nvme", with "waf") to its
- * run.json entry e, when its agent reported them.
+ * run.json entry e, when its agent reported them. li: its place among its
+ * agent's volumes (0, 1, ... in profile order), as the agent reports them; -1: unknown, nothing
+ * added.
  */
-void bc_result_nvme_volume(const struct bc_step_result *r, int vol, cJSON *e);
+void bc_result_nvme_volume(const struct bc_step_result *r, int vol, int li, cJSON *e);
 
 #endif

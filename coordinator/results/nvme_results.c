@@ -15,16 +15,7 @@
 #include "bc_stepres.h"
 #include "bc_nvme_results.h"
 
-/* the volume's index among its agent's volumes (the order PREPARE sent them in) */
-static int s_local_index(const struct bc_profile *p, int vol)
-{
-	int i, n = 0;
-
-	for (i = 0; i < vol; i++)
-		n += p->volumes[i].agent == p->volumes[vol].agent;
-	return n;
-}
-
+/* li: the volume's index among its agent's volumes (the order PREPARE sent them in) */
 static cJSON *s_temp_json(const struct bc_step_result *r, int agent, int li)
 {
 	cJSON *o = NULL, *arr = NULL;
@@ -56,15 +47,16 @@ static cJSON *s_temp_json(const struct bc_step_result *r, int agent, int li)
 	return o;
 }
 
-void bc_result_nvme_volume(const struct bc_step_result *r, int vol, cJSON *e)
+void bc_result_nvme_volume(const struct bc_step_result *r, int vol, int li, cJSON *e)
 {
 	const struct bc_profile *p = r->agg.prof;
 	const char *agent = p->agents[p->volumes[vol].agent].name;
 	const cJSON *done = cJSON_GetObjectItemCaseSensitive(r->agent_totals, agent);
 	const cJSON *nv;
-	int li = s_local_index(p, vol);
 	cJSON *t;
 
+	if (li < 0)
+		return; /* out of memory: no figure rather than another volume's */
 	t = s_temp_json(r, p->volumes[vol].agent, li);
 	if (t)
 		cJSON_AddItemToObject(e, "nvme_temp", t);

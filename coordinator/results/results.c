@@ -414,7 +414,7 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 	cJSON *o = cJSON_CreateObject(), *arr, *miss;
 	static const char *const lvl_names[BC_LVL_NR] = {"volumes", "agents", "nodes", NULL};
 	uint32_t k;
-	int lvl, i;
+	int lvl, i, *slot;
 
 	cJSON_AddStringToObject(o, "name", r->step->name);
 	cJSON_AddStringToObject(o, "status", r->status);
@@ -438,6 +438,8 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 		    g->agents_reported[k] < (uint32_t)s_expected_agents(r, k))
 			cJSON_AddItemToArray(miss, cJSON_CreateNumber(k));
 	cJSON_AddItemToObject(o, "total", s_entity_json(g, &g->ent[BC_LVL_TOTAL][0], BC_LVL_TOTAL));
+	/* each volume's place among its agent's: counted here, not per volume (16,000 squared) */
+	slot = calloc((size_t)g->prof->nagents + 1, sizeof(*slot));
 	for (lvl = 0; lvl < BC_LVL_TOTAL; lvl++) {
 		arr = cJSON_AddArrayToObject(o, lvl_names[lvl]);
 		for (i = 0; i < g->nent[lvl]; i++) {
@@ -463,11 +465,13 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 								g->volnode[i].why);
 				else if (v->node >= 0)
 					cJSON_AddStringToObject(e, "node_source", "profile");
-				bc_result_nvme_volume(r, i, e); /* temperature, WAF */
+				/* temperature, WAF */
+				bc_result_nvme_volume(r, i, slot ? slot[v->agent]++ : -1, e);
 			}
 			cJSON_AddItemToArray(arr, e);
 		}
 	}
+	free(slot);
 	cJSON_AddItemToObject(o, "agent_totals", cJSON_Duplicate(r->agent_totals, 1));
 	s_host_json(o, r);
 	if (r->analysis)

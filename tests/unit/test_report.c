@@ -261,6 +261,23 @@ static void test_md(const struct bc_report *r)
 	CHECK(strstr(m,
 		     "| client-a | /dev/nvme0n1 | /dev/nvme0n1 | bdev | 3.49 TiB | 4096 | 4096 |"));
 	CHECK(!strstr(m, "<script"));
+	CHECK(!strstr(m, "are in volumes.html"));
+	free(m);
+}
+
+/* summarised (as report.html is), summary.md leaves the host and device tables to volumes.html */
+static void test_md_summarised(struct bc_report *r)
+{
+	char *m;
+
+	r->full_volumes = r->full_agents = 1;
+	m = render(bc_report_md, r);
+	r->full_volumes = r->full_agents = 0;
+	CHECK(strstr(m, "## Environment") != NULL);
+	CHECK_MSG(strstr(m, "2 client hosts and 2 volumes: their tables (host facts, the devices "
+			    "opened) are in volumes.html.") != NULL,
+		  "%s", strstr(m, "## Environment") ? strstr(m, "## Environment") : m);
+	CHECK(!strstr(m, "| client-a | /dev/nvme0n1 | /dev/nvme0n1 | bdev |"));
 	free(m);
 }
 
@@ -362,6 +379,7 @@ int main(void)
 	test_html(&r);
 	test_summarised(&r);
 	test_md(&r);
+	test_md_summarised(&r);
 	test_csv(&r);
 	test_fio(&r);
 	bc_report_free(&r);

@@ -154,7 +154,7 @@ static void test_report(const struct bc_profile *p, const struct bc_volnode *vn)
 	    "reports neither FDP statistics nor the OCP C0 log (FDP statistics: Operation not "
 	    "supported; OCP C0: Input/output error)\", \"source\": \"none\", \"media_bytes\": 0, "
 	    "\"host_bytes\": 0}}}]}}");
-	bc_result_nvme_volume(&r, 1, e);
+	bc_result_nvme_volume(&r, 1, 1, e); /* its agent's second volume */
 	CHECK(cJSON_GetArraySize(
 		  cJSON_GetObjectItem(cJSON_GetObjectItem(e, "nvme_temp"), "celsius")) == 2);
 	CHECK(cJSON_IsNull(cJSON_GetArrayItem(

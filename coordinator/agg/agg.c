@@ -357,10 +357,10 @@ static int s_rhist_cover(struct bc_rhist **freel, struct bc_rhist **hp, uint32_t
 
 /*
  * A record's sum (dense, non-empty buckets within [lo, hi)) into *hp: the
- * whole range of each op with samples. A dense pass over the ~1,000
- * buckets of a range costs less than keeping a list of the buckets the
- * sum made non-empty, which was a test and a store for each of the
- * record's ~9,000 pairs (bench/agg.c).
+ * whole range of each op with samples. A dense pass over the range (a
+ * few thousand buckets) costs less than keeping a list of the buckets the
+ * sum made non-empty, a test and a store for each of the record's ~9,000
+ * pairs (bench/agg.c under callgrind: 4% fewer instructions).
  */
 static int s_rhist_add(struct bc_rhist **freel, struct bc_rhist **hp, const struct bc_volstat *v,
 		       uint32_t lo, uint32_t hi)
@@ -630,8 +630,10 @@ static int s_rhist_add_list(struct bc_rhist **freel, struct bc_rhist **hp,
 	return 0;
 }
 
-/* a second's percentiles from a dense volstat whose non-empty buckets are in [lo, hi) (a record's
- * sum) */
+/*
+ * a second's percentiles from a dense volstat whose non-empty buckets are
+ * in [lo, hi) (a record's sum)
+ */
 static void s_row_from_range(struct bc_secrow *row, const struct bc_volstat *v, uint32_t lo,
 			     uint32_t hi)
 {
@@ -696,8 +698,10 @@ static bool s_entity_counters(struct bc_entity *e, const struct bc_agg *g, uint3
 	return open;
 }
 
-/* the window histograms of e from a dense volstat with buckets in [lo, hi) (when k is in the
- * window) */
+/*
+ * the window histograms of e from a dense volstat with buckets in [lo, hi)
+ * (when k is in the window)
+ */
 static void s_window_range(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
 			   const struct bc_volstat *v, uint32_t lo, uint32_t hi)
 {

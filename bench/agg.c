@@ -84,15 +84,19 @@ static uint64_t s_digest(const struct bc_agg *g)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 	int lvl, i, o;
+	uint32_t k;
 	unsigned b;
 
 	for (lvl = 0; lvl < BC_LVL_NR; lvl++)
 		for (i = 0; i < g->nent[lvl]; i++) {
 			const struct bc_entity *e = &g->ent[lvl][i];
 
-			h = s_fnv(h, e->secs, g->seconds * sizeof(*e->secs));
+			/* entity by entity, as when each had its rows together */
+			for (k = 0; k < g->seconds; k++)
+				h = s_fnv(h, bc_entity_row(e, k), sizeof(struct bc_secrow));
 			for (o = 0; o < BC_OP_NR; o++) {
-				const struct bc_opstat *w = &e->window.op[o], *a = &e->all.op[o];
+				const struct bc_opstat *w = &e->window.op[o];
+				const struct bc_opcnt *a = &e->all.op[o];
 				uint64_t c[] = {w->ios,	       w->bytes,
 						w->errors,     w->short_ios,
 						w->lat_sum_ns, w->lat_min_ns,

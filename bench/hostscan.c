@@ -146,7 +146,7 @@ int main(int argc, char **argv)
 	for (lv = 0; lv < BC_LVL_NR; lv++)
 		for (i = 0; i < res.agg.nent[lv]; i++)
 			for (k = 0; k < (int)res.agg.seconds; k++)
-				res.agg.ent[lv][i].secs[k].reports = 1;
+				bc_entity_row(&res.agg.ent[lv][i], k)->reports = 1;
 	store_bytes = s_in_use() - before;
 	cpu0 = bc_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	sj = bc_result_step_json(&res);

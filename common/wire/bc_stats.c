@@ -18,11 +18,25 @@ void bc_opstat_reset(struct bc_opstat *s)
 	bc_opstat_reset_counters(s);
 }
 
-void bc_opstat_reset_counters(struct bc_opstat *s)
+void bc_opcnt_reset(struct bc_opcnt *s)
 {
 	s->ios = s->bytes = s->errors = s->short_ios = s->lat_sum_ns = s->lat_max_ns = 0;
 	s->lat_min_ns = UINT64_MAX;
 	s->first_errno = 0;
+}
+
+void bc_volcnt_reset(struct bc_volcnt *v)
+{
+	int i;
+
+	for (i = 0; i < BC_OP_NR; i++)
+		bc_opcnt_reset(&v->op[i]);
+	v->verify_errors = 0;
+}
+
+void bc_opstat_reset_counters(struct bc_opstat *s)
+{
+	bc_opcnt_reset(&s->cnt);
 }
 
 void bc_volstat_reset(struct bc_volstat *v)
@@ -35,6 +49,11 @@ void bc_volstat_reset(struct bc_volstat *v)
 }
 
 void bc_opstat_merge_counters(struct bc_opstat *dst, const struct bc_opstat *src)
+{
+	bc_opcnt_merge(&dst->cnt, &src->cnt);
+}
+
+void bc_opcnt_merge(struct bc_opcnt *dst, const struct bc_opcnt *src)
 {
 	dst->ios += src->ios;
 	dst->bytes += src->bytes;

@@ -29,7 +29,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -64,98 +63,118 @@ struct bc_rhist {
 _Static_assert(BC_HIST_BUCKETS % S_VBLK == 0, "the blocks cover the histogram");
 
 static void s_secfile_fail(struct bc_agg *g);
-static void s_spill_join(struct bc_agg *g);
 
 /*
  * e comes zeroed from calloc: a memset would make all of its 350 KB
  * resident. merged: a node or the total, which keeps open seconds' histograms.
+ * rows: the entity's row of second 0 in g->rows (stride rows between two
+ * seconds); NULL: a lane's partial entity, with rows of its own.
  */
-static int s_entity_init(struct bc_entity *e, uint32_t seconds, bool merged, struct bc_secrow *rows)
+static int s_entity_init(struct bc_entity *e, uint32_t seconds, bool merged, struct bc_secrow *rows,
+			 size_t stride)
 {
 	bc_volstat_reset(&e->window);
-	bc_volstat_reset(&e->all);
-	e->secs = rows ? rows : calloc(seconds, sizeof(*e->secs));
+	bc_volcnt_reset(&e->all);
+	e->rows = rows ? rows : calloc(seconds, sizeof(*e->rows));
+	e->rows_stride = rows ? stride : 1;
 	/* resident now, not by page faults when the first second's records are added */
-	if (!rows && e->secs)
-		memset(e->secs, 0, seconds * sizeof(*e->secs));
+	if (!rows && e->rows)
+		memset(e->rows, 0, seconds * sizeof(*e->rows));
 	if (merged)
 		e->sec_hist = calloc(seconds, sizeof(*e->sec_hist));
-	return (e->secs && (!merged || e->sec_hist)) ? 0 : -ENOMEM;
+	return (e->rows && (!merged || e->sec_hist)) ? 0 : -ENOMEM;
 }
 
-static void s_entity_free(struct bc_entity *e, uint32_t seconds, bool mapped)
+static void s_entity_free(struct bc_entity *e, uint32_t seconds, bool own_rows)
 {
 	uint32_t k;
 
 	for (k = 0; e->sec_hist && k < seconds; k++)
 		free(e->sec_hist[k]);
 	free(e->sec_hist);
-	if (!mapped)
-		free(e->secs);
+	if (own_rows)
+		free(e->rows);
 }
 
 /*
- * The per-second rows of every entity grow with the run (128 bytes per
- * volume-second: 2 MB a second at 16,000 volumes) and are only read again
- * for run.json. Past S_SPILL_MIN they live in an unlinked file under
- * /var/tmp mapped shared, and every S_SPILL_EVERY closed seconds the rows
- * are written out (msync, on a thread of its own) and, between two seconds
- * after that returned (bc_agg_rows_ahead), the mapping's pages dropped
- * from the process (MADV_DONTNEED keeps a
- * shared file mapping's data in the page cache and the file), so the
+ * The per-second rows of every entity grow with the run (184 bytes per
+ * entity-second: 3 MB a second at 16,000 volumes) and are only read again
+ * for run.json and the reports. They are second-major: second k's rows of
+ * every entity side by side, so the rows being written are a few MB at the
+ * head and every row behind the open seconds is final (a late record adds
+ * to one now and then).
+ *
+ * Past S_SPILL_MIN they live in an unlinked file under /var/tmp mapped
+ * shared, and between two seconds (bc_agg_rows_ahead) the pages wholly
+ * behind the open seconds are dropped from the process with MADV_DONTNEED,
+ * one call for all of them: a shared file mapping's data stays in the page
+ * cache, dirty, and the kernel writes it out when it likes - the pages are
+ * no longer mapped, so that write-out touches nothing of ours. The
  * coordinator's memory stays flat.
  *
- * Written out by us, and often: the kernel writes back a file dirty for
- * dirty_expire_centisecs (30 s by default) on its own, write-protecting
- * every page it cleans, and the next second's rows then take 17,000 write
- * faults at 1,000 agents in the middle of aggregating (a 460 ms second in
- * bench/swarm.sh). Every 16 s the file is never that old.
+ * The layout was entity-major before: every entity's current page was
+ * written each second, so the write-out (an msync every 16 s, or the
+ * kernel's after 30 s) write-protected 17,000 mapped pages at 1,000 agents,
+ * each with a TLB-shootdown IPI to the other core and a fault on the next
+ * write: 40% more CPU per volume-second in bench_agg -s 60 than -s 10.
  */
-#define S_SPILL_MIN   (64ull << 20)
-#define S_SPILL_EVERY 16
+#define S_SPILL_MIN (64ull << 20)
+
+static size_t s_page_floor(size_t b)
+{
+	return b & ~(size_t)4095;
+}
 
 /*
- * The first access to a row's page after a drop must be a write: a read
- * fault maps up to 64 KB of cached neighbours ("fault-around"), which are
- * this entity's earlier rows, and memory would grow with the run again. A
- * locked add of 0 is a write to the CPU and changes nothing. Done for every
- * entity when a second first appears (seconds g->touched .. k).
+ * The first access to a row's page must be a write: a read fault maps up to
+ * 64 KB of cached neighbours ("fault-around"), earlier seconds' dropped
+ * pages among them, and memory would grow with the run again. A locked add
+ * of 0 to one byte of each page of second k's rows is a write to the CPU and
+ * changes nothing. Done when a second first appears (seconds g->touched ..
+ * k), while no worker runs.
  */
 void bc_agg_rows_touch(struct bc_agg *g, uint32_t k)
 {
-	int lvl, i;
+	size_t per = (size_t)g->rows_len / g->seconds, b, end;
+	uint8_t *base = (uint8_t *)g->rows;
 
-	for (; g->touched <= k && g->touched < g->seconds; g->touched++)
-		for (lvl = 0; lvl < BC_LVL_NR; lvl++)
-			for (i = 0; i < g->nent[lvl]; i++)
-				__atomic_fetch_add(&g->ent[lvl][i].secs[g->touched].late, 0,
-						   __ATOMIC_RELAXED);
+	for (; g->touched <= k && g->touched < g->seconds; g->touched++) {
+		end = per * (g->touched + 1);
+		for (b = per * g->touched; b < end; b = s_page_floor(b) + 4096)
+			__atomic_fetch_add(&base[b], 0, __ATOMIC_RELAXED);
+	}
 }
 
-static struct bc_secrow *s_rows_map(struct bc_agg *g, size_t rows)
+/* every entity's rows, [seconds][entities]: anonymous, or mapped past S_SPILL_MIN */
+static int s_rows_alloc(struct bc_agg *g, size_t per_second)
 {
-	size_t len = rows * sizeof(struct bc_secrow);
+	size_t len = per_second * g->seconds * sizeof(struct bc_secrow);
 	void *m;
 	int fd;
 
-	if (len < S_SPILL_MIN)
-		return NULL;
-	fd = open("/var/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return NULL;
-	if (ftruncate(fd, (off_t)len)) {
-		close(fd);
-		return NULL;
+	g->rows_len = len;
+	if (len >= S_SPILL_MIN) {
+		fd = open("/var/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (fd >= 0 && !ftruncate(fd, (off_t)len)) {
+			m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			if (m != MAP_FAILED) {
+				/* results read an entity's rows a second apart: no readahead */
+				madvise(m, len, MADV_RANDOM);
+				g->rows = m;
+				g->rows_map = true;
+			}
+		}
+		if (fd >= 0)
+			close(fd);
+		if (g->rows_map)
+			return 0;
 	}
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return NULL;
-	/* one row per entity per second: readahead would map the whole file */
-	madvise(m, len, MADV_RANDOM);
-	g->rows_map = m;
-	g->rows_map_len = len;
-	return m;
+	/* resident now, not by page faults when the first second's records are added */
+	g->rows = malloc(len ? len : 1);
+	if (!g->rows)
+		return -ENOMEM;
+	memset(g->rows, 0, len);
+	return 0;
 }
 
 /*
@@ -190,6 +209,7 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 {
 	struct bc_secrow *rows;
 	bool ops[BC_OP_NR] = {false};
+	size_t per;
 	unsigned m;
 	int lvl, i, a, max = 1;
 
@@ -201,17 +221,18 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 	g->nent[BC_LVL_AGENT] = p->nagents;
 	g->nent[BC_LVL_NODE] = p->nnodes;
 	g->nent[BC_LVL_TOTAL] = 1;
-	rows = s_rows_map(g, (size_t)(p->nvolumes + p->nagents + p->nnodes + 1) * g->seconds);
+	per = (size_t)p->nvolumes + (size_t)p->nagents + (size_t)p->nnodes + 1;
+	if (s_rows_alloc(g, per))
+		return -ENOMEM;
+	rows = g->rows;
 	for (lvl = 0; lvl < BC_LVL_NR; lvl++) {
 		g->ent[lvl] = calloc((size_t)g->nent[lvl] + 1, sizeof(struct bc_entity));
 		if (!g->ent[lvl])
 			return -ENOMEM;
-		for (i = 0; i < g->nent[lvl]; i++) {
-			if (s_entity_init(&g->ent[lvl][i], g->seconds, lvl >= BC_LVL_NODE, rows))
+		for (i = 0; i < g->nent[lvl]; i++)
+			if (s_entity_init(&g->ent[lvl][i], g->seconds, lvl >= BC_LVL_NODE, rows++,
+					  per))
 				return -ENOMEM;
-			if (rows)
-				rows += g->seconds;
-		}
 	}
 	for (i = 0; i < p->nvolumes; i++)
 		snprintf(g->ent[BC_LVL_VOLUME][i].name, sizeof(g->ent[0][0].name), "%s:%s",
@@ -266,7 +287,7 @@ void bc_agg_free(struct bc_agg *g)
 		g->pool_ops->destroy(g);
 	for (lvl = 0; lvl < BC_LVL_NR; lvl++) {
 		for (i = 0; g->ent[lvl] && i < g->nent[lvl]; i++)
-			s_entity_free(&g->ent[lvl][i], g->seconds, g->rows_map != NULL);
+			s_entity_free(&g->ent[lvl][i], g->seconds, false);
 		free(g->ent[lvl]);
 	}
 	while (g->rh_free) {
@@ -275,9 +296,10 @@ void bc_agg_free(struct bc_agg *g)
 		g->rh_free = h->next;
 		free(h);
 	}
-	s_spill_join(g);
 	if (g->rows_map)
-		munmap(g->rows_map, g->rows_map_len);
+		munmap(g->rows, g->rows_len);
+	else
+		free(g->rows);
 	free(g->secw_reports);
 	free(g->scratch);
 	free(g->touch);
@@ -655,31 +677,48 @@ static void s_row_from_range(struct bc_secrow *row, const struct bc_volstat *v, 
  * eseq (a lane's partial entity): where to note seq when an op's
  * first_errno is set, so the merge can keep the first in arrival order.
  */
+/*
+ * Does merging c change anything (is it not as bc_opcnt_reset left it)? An
+ * op the workload does not issue (trim in randrw) is then not merged:
+ * its counters are on a page of their own in each of 16,000 volumes'
+ * windows, a TLB miss each.
+ */
+static bool s_opcnt_used(const struct bc_opcnt *c)
+{
+	return c->ios | c->bytes | c->errors | c->short_ios | c->lat_sum_ns | c->lat_max_ns |
+	       (uint64_t)(c->lat_min_ns != UINT64_MAX) | (uint64_t)c->first_errno;
+}
+
 static bool s_entity_counters(struct bc_entity *e, const struct bc_agg *g, uint32_t k, uint32_t ri,
 			      const struct bc_volstat *v, bool first_only,
 			      uint64_t (*eseq)[BC_OP_NR], uint64_t seq)
 {
 	struct bc_secrow *row;
-	bool open;
+	bool open, used[BC_OP_NR];
 	int o;
 
 	for (o = 0; o < BC_OP_NR; o++) {
+		used[o] = s_opcnt_used(&v->op[o].cnt);
+		if (!used[o])
+			continue;
 		if (eseq && !e->all.op[o].first_errno && v->op[o].first_errno)
 			eseq[0][o] = seq;
-		bc_opstat_merge_counters(&e->all.op[o], &v->op[o]);
+		bc_opcnt_merge(&e->all.op[o], &v->op[o].cnt);
 	}
 	e->all.verify_errors += v->verify_errors;
 	if (k >= g->seconds)
 		return false; /* the drain interval counts in totals only */
 	if (k >= g->ramp_s) {
 		for (o = 0; o < BC_OP_NR; o++) {
+			if (!used[o])
+				continue;
 			if (eseq && !e->window.op[o].first_errno && v->op[o].first_errno)
 				eseq[1][o] = seq;
-			bc_opstat_merge_counters(&e->window.op[o], &v->op[o]);
+			bc_opcnt_merge(&e->window.op[o].cnt, &v->op[o].cnt);
 		}
 		e->window.verify_errors += v->verify_errors;
 	}
-	row = &e->secs[ri];
+	row = bc_entity_row(e, ri);
 	open = k >= g->closed && !(first_only && row->reports);
 	for (o = 0; o < BC_OP_NR; o++) {
 		row->ios[o] += v->op[o].ios;
@@ -1001,13 +1040,13 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 		}
 		if (open && k >= g->ramp_s && k < g->seconds) {
 			rc = s_vol_fanout(l, ve, &ne->sec_hist[mk], v, s,
-					  vopen ? &ve->secs[k] : NULL);
+					  vopen ? bc_entity_row(ve, k) : NULL);
 			if (!rc)
 				s_span_list(s, &alo, &ahi);
 			continue;
 		}
 		if (vopen)
-			s_row_list(&ve->secs[k], v, s);
+			s_row_list(bc_entity_row(ve, k), v, s);
 		/* the rest: the volume's window, its node's second or window, the record's sum */
 		s_window_list(ve, g, k, v, s);
 		if (ne)
@@ -1021,7 +1060,7 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 	}
 	if (k < g->seconds) {
 		if (agent_open)
-			s_row_from_range(&agent->secs[k], l->asum, alo, ahi);
+			s_row_from_range(bc_entity_row(agent, k), l->asum, alo, ahi);
 		s_window_range(agent, g, k, l->asum, alo, ahi);
 		if (!rc)
 			rc = s_merged_add(l, total, k, mk, total_open, l->asum, alo, ahi);
@@ -1116,7 +1155,7 @@ int bc_agg_lane_init(struct bc_agg_lane *l, struct bc_agg *g)
 		if (!l->part[lvl])
 			return -ENOMEM;
 		for (i = 0; i < g->nent[lvl]; i++)
-			if (s_entity_init(&l->part[lvl][i], BC_AGG_SLOTS, true, NULL))
+			if (s_entity_init(&l->part[lvl][i], BC_AGG_SLOTS, true, NULL, 1))
 				return -ENOMEM;
 	}
 	return 0;
@@ -1128,7 +1167,7 @@ void bc_agg_lane_free(struct bc_agg_lane *l)
 
 	for (lvl = BC_LVL_NODE; lvl < BC_LVL_NR; lvl++) {
 		for (i = 0; l->part[lvl] && i < l->g->nent[lvl]; i++)
-			s_entity_free(&l->part[lvl][i], BC_AGG_SLOTS, false);
+			s_entity_free(&l->part[lvl][i], BC_AGG_SLOTS, true);
 		free(l->part[lvl]);
 	}
 	while (l->own_free) {
@@ -1168,13 +1207,13 @@ static int s_rhist_merge(struct bc_rhist **freel, struct bc_rhist **dst, const s
 }
 
 /* bc_opstat_merge's counters without first_errno, then p's counters cleared */
-static void s_opstat_take(struct bc_opstat *dst, struct bc_opstat *p)
+static void s_opcnt_take(struct bc_opcnt *dst, struct bc_opcnt *p)
 {
 	int32_t e = dst->first_errno;
 
-	bc_opstat_merge_counters(dst, p);
+	bc_opcnt_merge(dst, p);
 	dst->first_errno = e;
-	bc_opstat_reset_counters(p);
+	bc_opcnt_reset(p);
 }
 
 /* one real node or total entity e (index ei of the notes) from every lane's partial copy */
@@ -1186,7 +1225,7 @@ static void s_merge_entity(struct bc_agg *g, struct bc_entity *e, int lvl, int j
 	/* first_errno: the partial one that arrived first, unless e has one from earlier */
 	for (w = 0; w < 2; w++)
 		for (o = 0; o < BC_OP_NR; o++) {
-			struct bc_opstat *d = w ? &e->window.op[o] : &e->all.op[o];
+			struct bc_opcnt *d = w ? &e->window.op[o].cnt : &e->all.op[o];
 			uint64_t best = UINT64_MAX;
 			int32_t first = 0;
 
@@ -1207,8 +1246,8 @@ static void s_merge_entity(struct bc_agg *g, struct bc_entity *e, int lvl, int j
 		struct bc_entity *p = &lanes[i].part[lvl][j];
 
 		for (o = 0; o < BC_OP_NR; o++) {
-			s_opstat_take(&e->all.op[o], &p->all.op[o]);
-			s_opstat_take(&e->window.op[o], &p->window.op[o]);
+			s_opcnt_take(&e->all.op[o], &p->all.op[o]);
+			s_opcnt_take(&e->window.op[o].cnt, &p->window.op[o].cnt);
 			/* late records' histograms (rare): dense, once */
 			if (p->window.op[o].hist.count) {
 				bc_hist_merge(&e->window.op[o].hist, &p->window.op[o].hist);
@@ -1219,12 +1258,12 @@ static void s_merge_entity(struct bc_agg *g, struct bc_entity *e, int lvl, int j
 		e->window.verify_errors += p->window.verify_errors;
 		p->all.verify_errors = p->window.verify_errors = 0;
 		for (s = 0; s < BC_AGG_SLOTS; s++) {
-			struct bc_secrow *d, *r = &p->secs[s];
+			struct bc_secrow *d, *r = bc_entity_row(p, s);
 			uint32_t k = slot_k[s];
 
 			if (k == BC_AGG_SLOT_FREE)
 				continue;
-			d = &e->secs[k];
+			d = bc_entity_row(e, k);
 			for (o = 0; o < BC_OP_NR; o++) {
 				d->ios[o] += r->ios[o];
 				d->bytes[o] += r->bytes[o];
@@ -1287,11 +1326,11 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 				continue;
 			for (o = 0; o < BC_OP_NR; o++)
 				ops[o] = &h->b[(size_t)o * h->cap];
-			s_row_pcts(&e->secs[k], h->count, ops, h->lo, h->n);
+			s_row_pcts(bc_entity_row(e, k), h->count, ops, h->lo, h->n);
 			memset(m, 0, sizeof(m));
 			for (o = 0; o < BC_OP_NR; o++)
 				bc_hist_moments(ops[o], h->lo, h->n, m);
-			e->secs[k].lat_sd_ns = (uint64_t)llround(bc_hist_stddev(m));
+			bc_entity_row(e, k)->lat_sd_ns = (uint64_t)llround(bc_hist_stddev(m));
 			if (sw && g->secw && bc_secw_hist_add(sw, lvl, i, h->lo, h->n, ops))
 				s_secfile_fail(g);
 			for (o = 0; k >= g->ramp_s && o < BC_OP_NR; o++) {
@@ -1309,7 +1348,7 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 	if (sw && g->secw && (bc_secw_hist_end(sw) || bc_secw_rows(sw, g->secw_step, g, k)))
 		s_secfile_fail(g);
 	if (sw && g->secw) {
-		g->secw_reports[k] = g->ent[BC_LVL_TOTAL][0].secs[k].reports;
+		g->secw_reports[k] = bc_entity_row(&g->ent[BC_LVL_TOTAL][0], k)->reports;
 		bc_secw_flush(g->secw); /* a reader (or a crash) sees whole seconds */
 	}
 	if (k + 1 > g->closed)
@@ -1356,7 +1395,7 @@ void bc_agg_secfile_end(struct bc_agg *g)
 		return;
 	/* late records after a second was written: its rows again (the later ones count) */
 	for (k = 0; k < g->closed && k < g->seconds; k++)
-		if (g->ent[BC_LVL_TOTAL][0].secs[k].reports != g->secw_reports[k] &&
+		if (bc_entity_row(&g->ent[BC_LVL_TOTAL][0], k)->reports != g->secw_reports[k] &&
 		    bc_secw_rows(g->secw, g->secw_step, g, k)) {
 			s_secfile_fail(g);
 			return;
@@ -1367,56 +1406,26 @@ void bc_agg_secfile_end(struct bc_agg *g)
 }
 
 /*
- * The write-out waits for the disk: 32 MB every 16 s at 16,000 volumes,
- * 2-2.5 s on this project's VMs, and 4.6 s on a busy one at 1,600 volumes
- * x 300 s. On the loop thread that was as long without a heartbeat, near
- * the agents' 5 s dead-man limit; here it runs beside, and the pages are
- * dropped at the first second's end after it returned.
+ * Between two seconds: the pages wholly behind the open seconds leave the
+ * process (their data stays in the file), and the first open second's
+ * rows are touched. No settle: a dropped page is only written by a late
+ * record, and a write to it faults the cached page back in.
  */
-static void *s_spill_main(void *p)
-{
-	struct bc_agg *g = p;
-
-	msync(g->rows_map, g->rows_map_len, MS_SYNC);
-	atomic_store(&g->spill_done, true);
-	return NULL;
-}
-
-static void s_spill_join(struct bc_agg *g)
-{
-	if (!g->spill_busy)
-		return;
-	pthread_join(g->spill_th, NULL);
-	g->spill_busy = false;
-}
-
 void bc_agg_rows_ahead(struct bc_agg *g)
 {
-	bool due = g->closed && g->closed % S_SPILL_EVERY == 0 && g->closed != g->spilled;
-	bool drop = false;
+	size_t upto;
 
 	if (!g->rows_map || g->closed >= g->seconds)
 		return;
-	if (due && !g->spill_busy) {
-		g->spilled = g->closed;
-		atomic_store(&g->spill_done, false);
-		g->spill_busy = !pthread_create(&g->spill_th, NULL, s_spill_main, g);
-		if (!g->spill_busy) /* no thread: written out here, as it is due */
-			s_spill_main(g);
+	upto = s_page_floor(g->rows_len / g->seconds * g->closed);
+	if (upto > g->dropped) {
+		madvise((uint8_t *)g->rows + g->dropped, upto - g->dropped, MADV_DONTNEED);
+		g->dropped = upto;
 	}
-	if (atomic_load(&g->spill_done)) {
-		s_spill_join(g);
-		atomic_store(&g->spill_done, false);
-		drop = true;
-	}
-	if (!drop && g->touched > g->closed)
+	if (g->touched > g->closed)
 		return;
 	if (g->pool)
 		g->pool_ops->settle(g);
-	if (drop) {
-		madvise(g->rows_map, g->rows_map_len, MADV_DONTNEED); /* data stays in the file */
-		g->touched = g->closed; /* the open seconds' pages went too */
-	}
 	bc_agg_rows_touch(g, g->closed);
 }
 

@@ -34,10 +34,10 @@ int bc_agg_add_decoded(struct bc_agg *g, const struct bc_conn *c, const struct b
 /* close second k: percentiles from its histograms, which are then freed */
 void bc_agg_close_second(struct bc_agg *g, uint32_t k);
 /*
- * Between seconds, right after closing some: write out and drop the rows
- * when due (agg.c), and fault in every entity's row of the next open second
- * now rather than when its first record arrives (17,000 page faults at
- * 1,000 agents, on the critical path of that second's lag).
+ * Between seconds, right after closing some: drop the rows' pages behind
+ * the open seconds from memory (a large step's, agg.c), and fault in the
+ * next open second's rows now rather than when its first record arrives
+ * (~800 page faults at 1,000 agents, on the critical path of its lag).
  */
 void bc_agg_rows_ahead(struct bc_agg *g);
 /*

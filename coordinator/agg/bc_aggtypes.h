@@ -10,8 +10,6 @@
 #ifndef BC_AGGTYPES_H
 #define BC_AGGTYPES_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,16 +48,28 @@ struct bc_rhist; /* agg.c: a histogram over the range of its non-empty buckets *
 
 struct bc_entity {
 	char name[BC_NAME_MAX + BC_PATH_MAX];
+	/*
+	 * every interval, ramp and drain included: counters only (nothing
+	 * reads histograms of it). Just before window, so that a volume's
+	 * second adds to one page for both and the read window's counters:
+	 * each page touched is a TLB miss at 16,000 volumes.
+	 */
+	struct bc_volcnt all;
 	struct bc_volstat window; /* measured window (ramp excluded) */
 	/*
-	 * every interval, ramp and drain included: counters only, its
-	 * histograms stay empty (nothing reads them; 16,000 of them would
-	 * cost a gigabyte)
+	 * second k's row is rows[k * rows_stride] (bc_entity_row): the step's
+	 * rows are second-major, every entity's row of a second side by side
+	 * (agg.c says why); a lane's partial entity has its own, stride 1
 	 */
-	struct bc_volstat all;
-	struct bc_secrow *secs;	    /* [seconds] */
+	struct bc_secrow *rows;
+	size_t rows_stride;
 	struct bc_rhist **sec_hist; /* [seconds], nodes and total: open seconds only */
 };
+
+static inline struct bc_secrow *bc_entity_row(const struct bc_entity *e, uint32_t k)
+{
+	return e->rows + (size_t)k * e->rows_stride;
+}
 
 /*
  * What agg.c asks of a worker pool (aggpool.c sets it with the pool):
@@ -92,10 +102,11 @@ struct bc_agg {
 	struct bc_rhist *rh_free;     /* closed seconds' histograms, for reuse */
 	struct bc_volstat *asum;      /* the record being added, summed over its volumes */
 	uint64_t *vblk; /* one volume's samples by block of buckets (agg.c); zero between records */
-	void *rows_map; /* every entity's secs, file-backed when large (agg.c) */
-	size_t rows_map_len;
-	uint32_t touched; /* rows_map: seconds [0, touched) were touched (agg.c) */
-	uint32_t spilled; /* rows_map: g->closed at the last write-out and drop */
+	struct bc_secrow *rows; /* [seconds][entities]: every entity's rows (agg.c) */
+	size_t rows_len;	/* bytes */
+	bool rows_map;		/* rows is a shared file mapping (large steps, agg.c) */
+	uint32_t touched;	/* rows_map: seconds [0, touched) were touched (agg.c) */
+	size_t dropped;		/* rows_map: bytes [0, dropped) were dropped from memory */
 	/*
 	 * called on the waiting thread every S_WAIT_MS while the loop waits for
 	 * a worker (room in its ring, a settle): the fleet's heartbeats; NULL
@@ -103,10 +114,6 @@ struct bc_agg {
 	 */
 	void (*wait_fn)(void *arg);
 	void *wait_arg;
-	/* rows_map's write-out (msync) runs on a thread of its own (agg.c) */
-	pthread_t spill_th;
-	bool spill_busy;	/* spill_th started and not joined */
-	atomic_bool spill_done; /* spill_th's msync returned */
 	int scratch_n;
 	struct bc_aggpool *pool;	       /* worker threads (aggpool.c), NULL: serial */
 	const struct bc_agg_poolops *pool_ops; /* pool's, set with it */

@@ -114,9 +114,11 @@ int bc_secr_hist(const struct bc_secr *r, uint32_t ord, uint32_t k, int lvl, int
 /*
  * an entity's per-second series (run.json "series") from its rows [seconds]:
  * the one rule, for rows in memory (results.c) and read back from the file;
+ * second k's row is rows[k * stride] (an entity's: bc_entity_row);
  * rep: agents reported per second (the total's), or NULL
  */
-cJSON *bc_secrow_series_json(const struct bc_secrow *rows, uint32_t seconds, const uint32_t *rep);
+cJSON *bc_secrow_series_json(const struct bc_secrow *rows, size_t stride, uint32_t seconds,
+			     const uint32_t *rep);
 
 /* CRC-32 (IEEE 802.3, as zlib), over len bytes, continuing from crc (0 to start) */
 uint32_t bc_secf_crc32(uint32_t crc, const void *p, size_t len);

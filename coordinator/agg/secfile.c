@@ -137,7 +137,8 @@ static cJSON *s_fig(double v, bool measured)
  * record is null throughout (nothing was measured, not zero I/Os); one
  * with records but no I/O has its counts and null latencies.
  */
-cJSON *bc_secrow_series_json(const struct bc_secrow *rows, uint32_t seconds, const uint32_t *rep)
+cJSON *bc_secrow_series_json(const struct bc_secrow *rows, size_t stride, uint32_t seconds,
+			     const uint32_t *rep)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *iops = cJSON_AddArrayToObject(o, "iops"), *mbps = cJSON_AddArrayToObject(o, "mbps");
@@ -156,7 +157,7 @@ cJSON *bc_secrow_series_json(const struct bc_secrow *rows, uint32_t seconds, con
 	int op;
 
 	for (k = 0; k < seconds; k++) {
-		const struct bc_secrow *r = &rows[k];
+		const struct bc_secrow *r = &rows[k * stride];
 		uint64_t ios = 0, bytes = 0;
 		bool ran = r->reports > 0, lat;
 
@@ -395,7 +396,7 @@ int bc_secw_rows(struct bc_secw *w, uint32_t ord, const struct bc_agg *g, uint32
 			uint64_t mask = 0;
 
 			s_put32(w->buf + tab + 4 * j, (uint32_t)(w->len - base));
-			s_row_fields(&g->ent[lvl][i].secs[k], f);
+			s_row_fields(bc_entity_row(&g->ent[lvl][i], k), f);
 			for (b = 0; b < S_ROW_FIELDS; b++)
 				mask |= (uint64_t)(f[b] != 0) << b;
 			if (s_vput(w, mask))

@@ -251,7 +251,7 @@ const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const 
 		return NULL;
 	for (k = 0; k < n; k++)
 		bc_secr_row(&r->secf->r, (uint32_t)ord->valuedouble, k, lvl, i, &rows[k]);
-	*tmp = bc_secrow_series_json(rows, n, NULL);
+	*tmp = bc_secrow_series_json(rows, 1, n, NULL);
 	free(rows);
 	return *tmp;
 }

@@ -130,8 +130,8 @@ static void s_series_vs_window(cJSON *arr, const struct bc_step_result *r)
 
 	for (k = g->ramp_s; k < g->seconds; k++)
 		for (op = 0; op < BC_OP_NR; op++) {
-			ios += e->secs[k].ios[op];
-			bytes += e->secs[k].bytes[op];
+			ios += bc_entity_row(e, k)->ios[op];
+			bytes += bc_entity_row(e, k)->bytes[op];
 		}
 	for (op = 0; op < BC_OP_NR; op++) {
 		wios += e->window.op[op].ios;

@@ -106,7 +106,7 @@ cJSON *bc_result_window_json(const struct bc_volstat *w, uint32_t seconds)
 	return o;
 }
 
-static cJSON *s_all_json(const struct bc_volstat *a)
+static cJSON *s_all_json(const struct bc_volcnt *a)
 {
 	cJSON *o = cJSON_CreateObject();
 	uint64_t ios = 0, bytes = 0, err = 0, sh = 0;
@@ -182,7 +182,7 @@ static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, i
 		return o;
 	cJSON_AddItemToObject(
 	    o, "series",
-	    bc_secrow_series_json(e->secs, g->seconds,
+	    bc_secrow_series_json(e->rows, e->rows_stride, g->seconds,
 				  lvl == BC_LVL_TOTAL ? g->agents_reported : NULL));
 	return o;
 }
@@ -202,10 +202,10 @@ static cJSON *s_steady_json(const struct bc_agg *g)
 	int op, rc;
 
 	for (k = g->ramp_s; x && k < g->seconds; k++) {
-		if (!e->secs[k].reports)
+		if (!bc_entity_row(e, k)->reports)
 			continue;
 		for (op = 0; op < BC_OP_NR; op++)
-			x[n] += (double)e->secs[k].ios[op];
+			x[n] += (double)bc_entity_row(e, k)->ios[op];
 		n++;
 	}
 	rc = bc_steady_check(x, x ? n : 0, BC_STEADY_SLOPE_PCT, BC_STEADY_SPREAD_PCT, &st);

@@ -71,7 +71,7 @@ static int s_put_entity(FILE *f, const cJSON *e, const struct bc_secr *sr, uint3
 			return rc;
 		}
 	}
-	ser = bc_secrow_series_json(rows, seconds, NULL);
+	ser = bc_secrow_series_json(rows, 1, seconds, NULL);
 	t[n - 1] = 0;
 	rc = fputs(t, f) < 0 || fputs(n > 2 ? ",\"series\":" : "\"series\":", f) < 0 ? -EIO : 0;
 	if (!rc)

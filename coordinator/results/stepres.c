@@ -20,7 +20,7 @@ uint32_t bc_result_window_secs(const struct bc_agg *g, const struct bc_entity *e
 	uint32_t k, n = 0;
 
 	for (k = g->ramp_s; k < g->seconds; k++)
-		n += e->secs[k].reports > 0;
+		n += bc_entity_row(e, k)->reports > 0;
 	return n;
 }
 
@@ -102,10 +102,10 @@ void bc_result_trim_size_based(struct bc_step_result *res)
 	if (!s_size_based(res))
 		return;
 	for (k = 0; k < g->seconds; k++) {
-		uint64_t n = t->secs[k].errors + t->secs[k].short_ios;
+		uint64_t n = bc_entity_row(t, k)->errors + bc_entity_row(t, k)->short_ios;
 
 		for (op = 0; op < BC_OP_NR; op++)
-			n += t->secs[k].ios[op];
+			n += bc_entity_row(t, k)->ios[op];
 		if (n)
 			last = k + 1;
 	}

@@ -254,7 +254,7 @@ static void s_avg(const struct bc_step_result *r, const struct s_ent *x, struct 
 	uint32_t k;
 
 	for (k = g->ramp_s; k < g->seconds; k++) {
-		if (!x->e->secs[k].reports)
+		if (!bc_entity_row(x->e, k)->reports)
 			continue;
 		s_cpu(r->hosts, x->agent, k, false, &cpu, &sys);
 		s_mean_add(&c, cpu);
@@ -279,12 +279,12 @@ static void s_table_json(cJSON *o, const struct bc_step_result *r, const struct 
 	for (k = 0; iv && k < g->seconds; k++) {
 		double cpu, sys;
 
-		if (!x->e->secs[k].reports) {
+		if (!bc_entity_row(x->e, k)->reports) {
 			cJSON_AddItemToArray(iv, cJSON_CreateNull());
 			continue;
 		}
 		s_cpu(r->hosts, x->agent, k, false, &cpu, &sys);
-		s_row_from_sec(&x->e->secs[k], cpu, sys, x->sd_known, &row);
+		s_row_from_sec(bc_entity_row(x->e, k), cpu, sys, x->sd_known, &row);
 		cJSON_AddItemToArray(iv, bc_vdb_row_json(&row));
 	}
 	s_avg(r, x, &row);

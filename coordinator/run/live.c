@@ -122,7 +122,7 @@ static void s_vdb_second(const struct bc_step_result *res, uint32_t k)
 
 	/* a host sample follows its second's STATS: the newest one so far stands in */
 	bc_vdb_cpu(res->hosts, k, true, &cpu, &sys);
-	bc_vdb_row_from_sec(&g->ent[BC_LVL_TOTAL][0].secs[k], cpu, sys, &row);
+	bc_vdb_row_from_sec(bc_entity_row(&g->ent[BC_LVL_TOTAL][0], k), cpu, sys, &row);
 	bc_vdb_time(res->start_ns + (uint64_t)(k + 1) * BC_NS_PER_S, ts, sizeof(ts));
 	snprintf(label, sizeof(label), "%u", k + 1);
 	bc_vdb_print_row(stdout, ts, label, &row);
@@ -247,7 +247,7 @@ void bc_live_header(const struct bc_step_result *res)
 static void s_line(const struct bc_step_result *res, uint32_t k, int nagents)
 {
 	const struct bc_agg *g = &res->agg;
-	struct s_fig x = s_fig(&g->ent[BC_LVL_TOTAL][0].secs[k]);
+	struct s_fig x = s_fig(bc_entity_row(&g->ent[BC_LVL_TOTAL][0], k));
 	time_t t = (time_t)((res->start_ns + (uint64_t)(k + 1) * BC_NS_PER_S) / BC_NS_PER_S);
 	char ts[16], ag[16];
 	struct tm tm;
@@ -258,7 +258,7 @@ static void s_line(const struct bc_step_result *res, uint32_t k, int nagents)
 	printf("%-8s %4u %-5s %7s %11" PRIu64 " %9.1f %6.1f %9.3f %9.3f %9.3f%s%s\n", ts, k,
 	       k < g->ramp_s ? "ramp" : "run", ag, x.ios, (double)x.bytes / 1e6,
 	       x.ios ? 100.0 * (double)x.rd / (double)x.ios : 0.0, x.mean_ms, x.p99_ms, x.max_ms,
-	       g->ent[BC_LVL_TOTAL][0].secs[k].errors ? "  ERRORS" : "",
+	       bc_entity_row(&g->ent[BC_LVL_TOTAL][0], k)->errors ? "  ERRORS" : "",
 	       g->late[k] ? "  late" : "");
 }
 
@@ -266,7 +266,7 @@ static void s_json(const struct bc_step_result *res, uint32_t k, int nagents)
 {
 	static const char *const lvl[] = {"volumes", "agents", "nodes"};
 	const struct bc_agg *g = &res->agg;
-	struct s_fig x = s_fig(&g->ent[BC_LVL_TOTAL][0].secs[k]);
+	struct s_fig x = s_fig(bc_entity_row(&g->ent[BC_LVL_TOTAL][0], k));
 	cJSON *o = cJSON_CreateObject();
 	char *text;
 	int l, i;
@@ -288,7 +288,7 @@ static void s_json(const struct bc_step_result *res, uint32_t k, int nagents)
 		cJSON *m = cJSON_AddObjectToObject(o, lvl[l]);
 
 		for (i = 0; i < g->nent[l]; i++) {
-			struct s_fig e = s_fig(&g->ent[l][i].secs[k]);
+			struct s_fig e = s_fig(bc_entity_row(&g->ent[l][i], k));
 			cJSON *r = cJSON_AddObjectToObject(m, g->ent[l][i].name);
 
 			cJSON_AddNumberToObject(r, "iops", (double)e.ios);
@@ -310,7 +310,7 @@ static void s_panel_level(const struct bc_agg *g, int l, uint32_t k, const char 
 	int i, n = g->nent[l] <= max ? g->nent[l] : max - 1;
 
 	for (i = 0; i < n; i++) {
-		struct s_fig e = s_fig(&g->ent[l][i].secs[k]);
+		struct s_fig e = s_fig(bc_entity_row(&g->ent[l][i], k));
 
 		s_tty_line(cols, "  %-6s %-24.24s %11" PRIu64 " %9.1f %9.3f", what,
 			   g->ent[l][i].name, e.ios, (double)e.bytes / 1e6, e.p99_ms);
@@ -381,12 +381,12 @@ static void s_tty_second(const struct bc_step_result *res, uint32_t k, int nagen
 		s_line(res, k, nagents);
 		return;
 	}
-	x = s_fig(&g->ent[BC_LVL_TOTAL][0].secs[k]);
+	x = s_fig(bc_entity_row(&g->ent[BC_LVL_TOTAL][0], k));
 	snprintf(ag, sizeof(ag), "%u/%d", g->agents_reported[k], nagents);
 	s_tty_line(cols, "%4u %-5s %7s %11" PRIu64 " %9.1f %6.1f %9.3f %9.3f %9.3f%s%s", k,
 		   k < g->ramp_s ? "ramp" : "run", ag, x.ios, (double)x.bytes / 1e6,
 		   x.ios ? 100.0 * (double)x.rd / (double)x.ios : 0.0, x.mean_ms, x.p99_ms,
-		   x.max_ms, g->ent[BC_LVL_TOTAL][0].secs[k].errors ? " ERR" : "",
+		   x.max_ms, bc_entity_row(&g->ent[BC_LVL_TOTAL][0], k)->errors ? " ERR" : "",
 		   g->late[k] ? " late" : "");
 }
 

@@ -216,7 +216,8 @@ void bc_metrics_update(struct bc_metrics *m, const struct bc_step_result *res, u
 		for (i = 0; i < g->nent[l]; i++)
 			for (op = 0; op < BC_OP_NR; op++)
 				s_entity(&b, "bench_coord_iops", lvl[l], g->ent[l][i].name,
-					 bc_op_names[op], (double)g->ent[l][i].secs[k].ios[op]);
+					 bc_op_names[op],
+					 (double)bc_entity_row(&g->ent[l][i], k)->ios[op]);
 	s_put(&b, "# HELP bench_coord_bytes_per_second Bytes transferred in the last closed "
 		  "second.\n# TYPE bench_coord_bytes_per_second gauge\n");
 	for (l = BC_LVL_NR - 1; l >= 0; l--)
@@ -224,27 +225,27 @@ void bc_metrics_update(struct bc_metrics *m, const struct bc_step_result *res, u
 			for (op = 0; op < BC_OP_NR; op++)
 				s_entity(&b, "bench_coord_bytes_per_second", lvl[l],
 					 g->ent[l][i].name, bc_op_names[op],
-					 (double)g->ent[l][i].secs[k].bytes[op]);
+					 (double)bc_entity_row(&g->ent[l][i], k)->bytes[op]);
 	s_put(&b, "# HELP bench_coord_latency_p99_seconds 99th percentile latency of the last "
 		  "closed second, from merged histograms.\n"
 		  "# TYPE bench_coord_latency_p99_seconds gauge\n");
 	for (l = BC_LVL_NR - 1; l >= 0; l--)
 		for (i = 0; i < g->nent[l]; i++)
 			s_entity(&b, "bench_coord_latency_p99_seconds", lvl[l], g->ent[l][i].name,
-				 NULL, (double)g->ent[l][i].secs[k].p99_ns / 1e9);
+				 NULL, (double)bc_entity_row(&g->ent[l][i], k)->p99_ns / 1e9);
 	s_put(&b, "# HELP bench_coord_latency_p50_seconds Median latency of the last closed "
 		  "second.\n# TYPE bench_coord_latency_p50_seconds gauge\n");
 	for (l = BC_LVL_NR - 1; l >= 0; l--)
 		for (i = 0; i < g->nent[l]; i++)
 			s_entity(&b, "bench_coord_latency_p50_seconds", lvl[l], g->ent[l][i].name,
-				 NULL, (double)g->ent[l][i].secs[k].p50_ns / 1e9);
+				 NULL, (double)bc_entity_row(&g->ent[l][i], k)->p50_ns / 1e9);
 	s_put(&b, "# HELP bench_coord_errors I/O errors and short transfers in the last closed "
 		  "second.\n# TYPE bench_coord_errors gauge\n");
 	for (l = BC_LVL_NR - 1; l >= 0; l--)
 		for (i = 0; i < g->nent[l]; i++)
-			s_entity(
-			    &b, "bench_coord_errors", lvl[l], g->ent[l][i].name, NULL,
-			    (double)(g->ent[l][i].secs[k].errors + g->ent[l][i].secs[k].short_ios));
+			s_entity(&b, "bench_coord_errors", lvl[l], g->ent[l][i].name, NULL,
+				 (double)(bc_entity_row(&g->ent[l][i], k)->errors +
+					  bc_entity_row(&g->ent[l][i], k)->short_ios));
 	if (!b.p)
 		return;
 	pthread_mutex_lock(&m->lock);

@@ -332,7 +332,7 @@ static int s_io_hint(struct s_replay *r, const struct bc_conn *c, uint32_t k, in
 
 	if (rc || !r->res.hosts || k >= g->seconds)
 		return rc;
-	row = &g->ent[BC_LVL_AGENT][c->index].secs[k];
+	row = bc_entity_row(&g->ent[BC_LVL_AGENT][c->index], k);
 	n = row->errors + row->short_ios;
 	for (op = 0; op < BC_OP_NR; op++)
 		n += row->ios[op];

@@ -216,7 +216,7 @@ static int s_alive(const struct bc_fleet *f)
 /* I/Os (done or failed) of second k over every agent */
 static uint64_t s_second_ios(const struct bc_agg *g, uint32_t k)
 {
-	const struct bc_secrow *r = &g->ent[BC_LVL_TOTAL][0].secs[k];
+	const struct bc_secrow *r = bc_entity_row(&g->ent[BC_LVL_TOTAL][0], k);
 	uint64_t n = r->errors + r->short_ios;
 	int op;
 

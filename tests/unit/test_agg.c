@@ -236,16 +236,32 @@ static void s_shapes(void)
 				bc_hist_merge(all, &v[i].op[o].hist);
 				bc_hist_merge(agent, &v[i].op[o].hist);
 			}
-			s_pcts_match(&g.ent[BC_LVL_VOLUME][i].secs[k], all, "volume", i, k);
+			s_pcts_match(bc_entity_row(&g.ent[BC_LVL_VOLUME][i], k), all, "volume", i,
+				     k);
 		}
-		s_pcts_match(&g.ent[BC_LVL_AGENT][0].secs[k], agent, "agent", 0, k);
-		s_pcts_match(&g.ent[BC_LVL_TOTAL][0].secs[k], agent, "total", 0, k);
+		s_pcts_match(bc_entity_row(&g.ent[BC_LVL_AGENT][0], k), agent, "agent", 0, k);
+		s_pcts_match(bc_entity_row(&g.ent[BC_LVL_TOTAL][0], k), agent, "total", 0, k);
 	}
 	bc_agg_free(&g);
 	free(c.vols);
 	free(all);
 	free(agent);
 	bc_profile_destroy(&p);
+}
+
+/* is the page at p mapped in this process (/proc/self/pagemap: bit 63, present)? */
+static bool s_page_mapped(const void *p)
+{
+	uint64_t ent = 0;
+	FILE *f = fopen("/proc/self/pagemap", "rb");
+
+	if (!f)
+		return false;
+	if (fseek(f, (long)((uintptr_t)p / 4096 * sizeof(ent)), SEEK_SET) ||
+	    fread(&ent, sizeof(ent), 1, f) != 1)
+		ent = 0;
+	fclose(f);
+	return ent >> 63;
 }
 
 /* a long step's rows live in a file mapping whose pages are dropped: nothing is lost */
@@ -263,14 +279,15 @@ static void s_spilled_rows(void)
 	uint8_t *body = NULL;
 	size_t len = 0;
 	char err[256];
-	int vol = 0, w;
+	int vol = 0;
+	size_t per, pg;
 	uint32_t k;
 
 	CHECK(bc_profile_parse(prof, "long.json", &p, err, sizeof(err)) == 0);
 	if (!p)
 		return;
 	CHECK(bc_agg_init(&g, p, &p->steps[0]) == 0);
-	CHECK(g.rows_map != NULL);
+	CHECK(g.rows_map);
 	c.spec = &p->agents[0];
 	c.vols = &vol;
 	c.nvols = 1;
@@ -281,20 +298,29 @@ static void s_spilled_rows(void)
 		CHECK(bc_agg_add(&g, &c, body, len, &got) == 0);
 		free(body);
 		bc_agg_close_second(&g, k);
-		/* a write-out every 16 s on its own thread, the pages dropped once it returned */
+		/* the pages wholly behind the open second leave the process */
 		bc_agg_rows_ahead(&g);
-		/* the next second after each, its msync let finish (it takes ms here) */
-		for (w = 0;
-		     (k + 1) % 16 == 0 && w < 5000 && g.spill_busy && !atomic_load(&g.spill_done);
-		     w++)
-			usleep(1000);
 	}
-	CHECK(g.spilled == 64);
+	per = g.rows_len / g.seconds;
+	CHECK(per == 3 * sizeof(struct bc_secrow)); /* the volume, its agent, the total */
+	CHECK(g.dropped == (per * 70 / 4096) * 4096 && g.dropped >= 8 * 4096);
+	for (pg = 0; pg * 4096 < g.dropped; pg++)
+		CHECK_MSG(!s_page_mapped((uint8_t *)g.rows + pg * 4096), "page %zu", pg);
+	CHECK(s_page_mapped((uint8_t *)g.rows + g.dropped)); /* second 70's first row */
+	/* a late record for a dropped second: added to the rows the file kept */
+	h.second = 3;
+	CHECK(bc_stats_encode(&h, &v, &body, &len) == 0);
+	CHECK(bc_agg_add(&g, &c, body, len, &got) == 0);
+	free(body);
+	CHECK(bc_entity_row(&g.ent[BC_LVL_VOLUME][0], 3)->late == 1);
+	CHECK(bc_entity_row(&g.ent[BC_LVL_VOLUME][0], 3)->ios[BC_OP_READ] ==
+	      2 * v.op[BC_OP_READ].ios);
 	for (k = 0; k < 70; k++)
-		CHECK_MSG(g.ent[BC_LVL_VOLUME][0].secs[k].ios[BC_OP_READ] == v.op[BC_OP_READ].ios &&
-			      g.ent[BC_LVL_TOTAL][0].secs[k].p99_ns &&
-			      g.ent[BC_LVL_TOTAL][0].secs[k].p99_ns ==
-				  g.ent[BC_LVL_VOLUME][0].secs[k].p99_ns,
+		CHECK_MSG(bc_entity_row(&g.ent[BC_LVL_VOLUME][0], k)->ios[BC_OP_READ] ==
+				  (k == 3 ? 2 : 1) * v.op[BC_OP_READ].ios &&
+			      bc_entity_row(&g.ent[BC_LVL_TOTAL][0], k)->p99_ns &&
+			      bc_entity_row(&g.ent[BC_LVL_TOTAL][0], k)->p99_ns ==
+				  bc_entity_row(&g.ent[BC_LVL_VOLUME][0], k)->p99_ns,
 			  "second %u", k);
 	bc_agg_free(&g);
 	bc_profile_destroy(&p);
@@ -334,7 +360,7 @@ static void s_fill_agent(struct bc_volstat *v, int agent, uint32_t k, int vol)
 		v->verify_errors = 1 + (uint64_t)agent;
 }
 
-static void s_opstat_same(const struct bc_opstat *a, const struct bc_opstat *b, const char *what)
+static void s_opcnt_same(const struct bc_opcnt *a, const struct bc_opcnt *b, const char *what)
 {
 	CHECK_MSG(a->ios == b->ios && a->bytes == b->bytes && a->errors == b->errors &&
 		      a->short_ios == b->short_ios && a->lat_sum_ns == b->lat_sum_ns &&
@@ -343,6 +369,11 @@ static void s_opstat_same(const struct bc_opstat *a, const struct bc_opstat *b, 
 		  "%s: counters differ (ios %llu/%llu errno %d/%d)", what,
 		  (unsigned long long)a->ios, (unsigned long long)b->ios, a->first_errno,
 		  b->first_errno);
+}
+
+static void s_opstat_same(const struct bc_opstat *a, const struct bc_opstat *b, const char *what)
+{
+	s_opcnt_same(&a->cnt, &b->cnt, what);
 	CHECK_MSG(!memcmp(&a->hist, &b->hist, sizeof(a->hist)), "%s: histogram differs", what);
 }
 
@@ -364,19 +395,22 @@ static void s_agg_same(const struct bc_agg *a, const struct bc_agg *b, uint32_t 
 					 bc_op_names[o]);
 				s_opstat_same(&x->window.op[o], &y->window.op[o], what);
 				snprintf(what, sizeof(what), "%s all %s", x->name, bc_op_names[o]);
-				s_opstat_same(&x->all.op[o], &y->all.op[o], what);
+				s_opcnt_same(&x->all.op[o], &y->all.op[o], what);
 			}
 			CHECK(x->window.verify_errors == y->window.verify_errors &&
 			      x->all.verify_errors == y->all.verify_errors);
 			for (k = 0; k < upto; k++)
-				CHECK_MSG(!memcmp(&x->secs[k], &y->secs[k], sizeof(x->secs[k])),
-					  "%s second %u: p99 %llu/%llu ios %llu/%llu reports %u/%u "
-					  "late %u/%u",
-					  x->name, k, (unsigned long long)x->secs[k].p99_ns,
-					  (unsigned long long)y->secs[k].p99_ns,
-					  (unsigned long long)x->secs[k].ios[0],
-					  (unsigned long long)y->secs[k].ios[0], x->secs[k].reports,
-					  y->secs[k].reports, x->secs[k].late, y->secs[k].late);
+				CHECK_MSG(
+				    !memcmp(bc_entity_row(x, k), bc_entity_row(y, k),
+					    sizeof(struct bc_secrow)),
+				    "%s second %u: p99 %llu/%llu ios %llu/%llu reports %u/%u "
+				    "late %u/%u",
+				    x->name, k, (unsigned long long)bc_entity_row(x, k)->p99_ns,
+				    (unsigned long long)bc_entity_row(y, k)->p99_ns,
+				    (unsigned long long)bc_entity_row(x, k)->ios[0],
+				    (unsigned long long)bc_entity_row(y, k)->ios[0],
+				    bc_entity_row(x, k)->reports, bc_entity_row(y, k)->reports,
+				    bc_entity_row(x, k)->late, bc_entity_row(y, k)->late);
 		}
 }
 
@@ -518,7 +552,7 @@ static void s_sharded(int nagents, uint32_t seconds, const int *thread_counts, i
 		bc_agg_free(&sharded);
 	}
 	/* the fixture means something: late records, errors and a node with data */
-	CHECK(serial.ent[BC_LVL_TOTAL][0].secs[1].late > 0);
+	CHECK(bc_entity_row(&serial.ent[BC_LVL_TOTAL][0], 1)->late > 0);
 	CHECK(serial.ent[BC_LVL_TOTAL][0].window.op[BC_OP_READ].first_errno != 0);
 	CHECK(serial.ent[BC_LVL_NODE][1].window.op[BC_OP_READ].ios > 0);
 	bc_agg_free(&serial);
@@ -567,7 +601,7 @@ static void s_sharded_spilled(void)
 	}
 	for (i = 0; i < 2; i++) {
 		CHECK(bc_agg_init(&g[i], p, &p->steps[0]) == 0);
-		CHECK(g[i].rows_map != NULL);
+		CHECK(g[i].rows_map);
 		CHECK(bc_agg_pool_start(&g[i], i * 2) == 0);
 	}
 	for (k = 0; k < 70; k++) {
@@ -585,14 +619,16 @@ static void s_sharded_spilled(void)
 				CHECK(bc_agg_submit(&g[i], &c[a], body[a], len[a], &got, &bad) ==
 				      0);
 			}
-		for (i = 0; i < 2; i++)
-			bc_agg_close_second(&g[i], k); /* drops the pages at 32 and 64 */
+		for (i = 0; i < 2; i++) {
+			bc_agg_close_second(&g[i], k);
+			bc_agg_rows_ahead(&g[i]); /* drops the pages behind */
+		}
 		free(body[0]);
 		free(body[1]);
 	}
 	bc_agg_finish(&g[1]);
 	s_agg_same(&g[0], &g[1], 70);
-	CHECK(g[1].ent[BC_LVL_TOTAL][0].secs[69].p99_ns != 0);
+	CHECK(bc_entity_row(&g[1].ent[BC_LVL_TOTAL][0], 69)->p99_ns != 0);
 	for (i = 0; i < 2; i++)
 		bc_agg_free(&g[i]);
 	bc_profile_destroy(&p);
@@ -707,15 +743,20 @@ int main(void)
 		memset(all, 0, sizeof(*all));
 		for (o = 0; o < BC_OP_NR; o++)
 			bc_hist_merge(all, &ref_sec[k].op[o].hist);
-		CHECK_MSG(g.ent[BC_LVL_TOTAL][0].secs[k].p99_ns == bc_hist_percentile(all, 99),
+		CHECK_MSG(bc_entity_row(&g.ent[BC_LVL_TOTAL][0], k)->p99_ns ==
+			      bc_hist_percentile(all, 99),
 			  "second %u p99", k);
-		CHECK(g.ent[BC_LVL_TOTAL][0].secs[k].p50_ns == bc_hist_percentile(all, 50));
-		CHECK(g.ent[BC_LVL_TOTAL][0].secs[k].p9999_ns == bc_hist_percentile(all, 99.99));
-		CHECK(g.ent[BC_LVL_TOTAL][0].secs[k].max_ns == bc_hist_max(all));
+		CHECK(bc_entity_row(&g.ent[BC_LVL_TOTAL][0], k)->p50_ns ==
+		      bc_hist_percentile(all, 50));
+		CHECK(bc_entity_row(&g.ent[BC_LVL_TOTAL][0], k)->p9999_ns ==
+		      bc_hist_percentile(all, 99.99));
+		CHECK(bc_entity_row(&g.ent[BC_LVL_TOTAL][0], k)->max_ns == bc_hist_max(all));
 	}
-	CHECK(g.ent[BC_LVL_TOTAL][0].secs[2].late == 1);
-	CHECK(g.ent[BC_LVL_AGENT][0].secs[0].late == 0 && g.ent[BC_LVL_AGENT][0].secs[1].late == 0);
-	CHECK(g.ent[BC_LVL_NODE][0].secs[0].late == 0 && g.ent[BC_LVL_NODE][0].secs[2].late == 1);
+	CHECK(bc_entity_row(&g.ent[BC_LVL_TOTAL][0], 2)->late == 1);
+	CHECK(bc_entity_row(&g.ent[BC_LVL_AGENT][0], 0)->late == 0 &&
+	      bc_entity_row(&g.ent[BC_LVL_AGENT][0], 1)->late == 0);
+	CHECK(bc_entity_row(&g.ent[BC_LVL_NODE][0], 0)->late == 0 &&
+	      bc_entity_row(&g.ent[BC_LVL_NODE][0], 2)->late == 1);
 	/* node n0 = volumes 0 and 2 */
 	for (k = 0; k < 2; k++) {
 		memset(all, 0, sizeof(*all));
@@ -723,8 +764,9 @@ int main(void)
 			bc_hist_merge(all, &va[k][0].op[o].hist);
 			bc_hist_merge(all, &vb[k][0].op[o].hist);
 		}
-		CHECK_MSG(g.ent[BC_LVL_NODE][0].secs[k].p99_ns == bc_hist_percentile(all, 99) &&
-			      g.ent[BC_LVL_NODE][0].secs[k].max_ns == bc_hist_max(all),
+		CHECK_MSG(bc_entity_row(&g.ent[BC_LVL_NODE][0], k)->p99_ns ==
+				  bc_hist_percentile(all, 99) &&
+			      bc_entity_row(&g.ent[BC_LVL_NODE][0], k)->max_ns == bc_hist_max(all),
 			  "node second %u", k);
 	}
 	/* volumes and agents: their second from their own record (a's second 1 has volume 0 twice)
@@ -738,9 +780,10 @@ int main(void)
 				bc_hist_merge(all, &one[i]->op[o].hist);
 			if (i == 2 && k == 2) /* b's second 2 came late: no percentiles */
 				all->count = 0;
-			CHECK_MSG(g.ent[BC_LVL_VOLUME][i].secs[k].p90_ns ==
+			CHECK_MSG(bc_entity_row(&g.ent[BC_LVL_VOLUME][i], k)->p90_ns ==
 					  bc_hist_percentile(all, 90) &&
-				      g.ent[BC_LVL_VOLUME][i].secs[k].max_ns == bc_hist_max(all),
+				      bc_entity_row(&g.ent[BC_LVL_VOLUME][i], k)->max_ns ==
+					  bc_hist_max(all),
 				  "volume %d second %u", i, k);
 		}
 		memset(all, 0, sizeof(*all));
@@ -748,8 +791,9 @@ int main(void)
 			bc_hist_merge(all, &va[k][0].op[o].hist);
 			bc_hist_merge(all, &va[k][1].op[o].hist);
 		}
-		CHECK_MSG(g.ent[BC_LVL_AGENT][0].secs[k].p50_ns == bc_hist_percentile(all, 50) &&
-			      g.ent[BC_LVL_AGENT][0].secs[k].p999_ns ==
+		CHECK_MSG(bc_entity_row(&g.ent[BC_LVL_AGENT][0], k)->p50_ns ==
+				  bc_hist_percentile(all, 50) &&
+			      bc_entity_row(&g.ent[BC_LVL_AGENT][0], k)->p999_ns ==
 				  bc_hist_percentile(all, 99.9),
 			  "agent a second %u", k);
 	}
@@ -798,7 +842,7 @@ int main(void)
 								    drain[0].op[BC_OP_READ].ios);
 	/* a second record for a volume-second that has one counts, but as late */
 	s_record(&g, &rd, &buf, &len, &conns[1], 1, vb[1], 1, false);
-	CHECK(g.ent[BC_LVL_VOLUME][2].secs[1].late == 1);
+	CHECK(bc_entity_row(&g.ent[BC_LVL_VOLUME][2], 1)->late == 1);
 	{
 		struct bc_stats_hdr h = {.second = 1, .nvol = 2};
 		uint8_t *body = NULL;
@@ -808,7 +852,8 @@ int main(void)
 		s_compact_line(&conns[0], body, blen);
 		free(body);
 	}
-	CHECK(g.ent[BC_LVL_VOLUME][2].secs[1].ios[BC_OP_READ] == 2 * vb[1][0].op[BC_OP_READ].ios);
+	CHECK(bc_entity_row(&g.ent[BC_LVL_VOLUME][2], 1)->ios[BC_OP_READ] ==
+	      2 * vb[1][0].op[BC_OP_READ].ios);
 	fflush(rd.events);
 	{
 		/* the writer thread's file: the same lines after the first, up to time_ns */

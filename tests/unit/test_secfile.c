@@ -100,7 +100,7 @@ static void s_write(const char *path, struct bc_agg g[2], const struct bc_profil
 
 			for (lvl = 0; lvl < BC_LVL_NR; lvl++)
 				for (i = 0; i < g[st].nent[lvl]; i++)
-					s_fill(&g[st].ent[lvl][i].secs[k]);
+					s_fill(bc_entity_row(&g[st].ent[lvl][i], k));
 			CHECK(bc_secw_hist_begin(w, (uint32_t)st, k) == 0);
 			for (lvl = BC_LVL_NODE; lvl < BC_LVL_NR; lvl++) {
 				s_hist_vals(v, (int)k * 3 + lvl);
@@ -114,8 +114,8 @@ static void s_write(const char *path, struct bc_agg g[2], const struct bc_profil
 		}
 		/* second 2 of step 0 again, changed (a late record) */
 		if (st == 0) {
-			g[0].ent[BC_LVL_VOLUME][1].secs[2].ios[0] += 5;
-			g[0].ent[BC_LVL_VOLUME][1].secs[2].late++;
+			bc_entity_row(&g[0].ent[BC_LVL_VOLUME][1], 2)->ios[0] += 5;
+			bc_entity_row(&g[0].ent[BC_LVL_VOLUME][1], 2)->late++;
 			CHECK(bc_secw_rows(w, 0, &g[0], 2) == 0);
 		}
 		/* the second step ends early (a size-based trim) */
@@ -150,9 +150,10 @@ static void s_verify(const struct bc_secr *r, struct bc_agg g[2], int nst, uint3
 					}
 					CHECK_MSG(rc == 0, "step %d second %u lvl %d ent %d: %d",
 						  st, k, lvl, i, rc);
-					CHECK_MSG(s_row_eq(&row, &g[st].ent[lvl][i].secs[k]),
-						  "step %d second %u lvl %d ent %d differs", st, k,
-						  lvl, i);
+					CHECK_MSG(
+					    s_row_eq(&row, bc_entity_row(&g[st].ent[lvl][i], k)),
+					    "step %d second %u lvl %d ent %d differs", st, k, lvl,
+					    i);
 				}
 			}
 			for (lvl = BC_LVL_VOLUME; lvl < BC_LVL_NR && k < s->seconds; lvl++) {

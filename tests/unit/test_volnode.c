@@ -118,9 +118,9 @@ static void test_feeds_node_aggregation(const struct bc_profile *p, const struct
 	free(body);
 	bc_agg_close_second(&g, 0);
 	/* n1: volumes 1 and 4; n2: volumes 0 and 2 (as decided above); 3: none */
-	CHECK(g.ent[BC_LVL_NODE][0].secs[0].ios[BC_OP_READ] == 2);
-	CHECK(g.ent[BC_LVL_NODE][1].secs[0].ios[BC_OP_READ] == 2);
-	CHECK(g.ent[BC_LVL_TOTAL][0].secs[0].ios[BC_OP_READ] == 5);
+	CHECK(bc_entity_row(&g.ent[BC_LVL_NODE][0], 0)->ios[BC_OP_READ] == 2);
+	CHECK(bc_entity_row(&g.ent[BC_LVL_NODE][1], 0)->ios[BC_OP_READ] == 2);
+	CHECK(bc_entity_row(&g.ent[BC_LVL_TOTAL][0], 0)->ios[BC_OP_READ] == 5);
 	CHECK(bc_agg_vol_node(&g, 2) == 1);
 	g.volnode = NULL;
 	CHECK(bc_agg_vol_node(&g, 2) == -1); /* the profile alone */

@@ -18,13 +18,14 @@ JSON
 		python3 -c "import json,sys; p=json.load(open(sys.argv[1])); $2; json.dump(p, open(sys.argv[1], 'w'))" "$1"
 	fi
 }
-# run NAME ARGS...: bench-coord run, stdout+stderr in $HOSTS_DIR/NAME.out, exit code in RC
+# run NAME ARGS...: bench-coord run, stdout+stderr in $HOSTS_DIR/NAME.out, exit code in RC;
+# CT: its --connect-timeout in seconds (3)
 run() {
 	local name=$1 t0
 	shift
 	RC=0
 	t0=$(date +%s%N)
-	"$COORD" run -q -o "$HOSTS_DIR/out-$name" --connect-timeout 3 "$@" >"$HOSTS_DIR/$name.out" 2>&1 || RC=$?
+	"$COORD" run -q -o "$HOSTS_DIR/out-$name" --connect-timeout "${CT:-3}" "$@" >"$HOSTS_DIR/$name.out" 2>&1 || RC=$?
 	ELAPSED_MS=$((($(date +%s%N) - t0) / 1000000))
 	cat "$HOSTS_DIR/$name.out"
 }
@@ -33,15 +34,17 @@ run() {
 "$COORD" keygen "$HOSTS_DIR/intruder" >/dev/null
 intruder=$(sed -n 's/^ *public-key = "\(.*\)"/\1/p' "$HOSTS_DIR/intruder/coord.cert")
 profile "$HOSTS_DIR/p.json"
-run intruder --cert "$HOSTS_DIR/intruder/coord.cert" "$HOSTS_DIR/p.json"
+# a 30 s connect timeout: the refusal must come well before it, however busy the host (a 3 s
+# timeout and a 3 s bound flipped on a loaded CI machine)
+CT=30 run intruder --cert "$HOSTS_DIR/intruder/coord.cert" "$HOSTS_DIR/p.json"
 [ "$RC" = 1 ] || fail "unauthorized coordinator: exit $RC, expected 1"
 grep -qE "agent h[123] \(tcp://${HOSTS_NET//./\\.}\.1[123]:7470\): CURVE handshake failed: the agent rejected this coordinator's key" \
 	"$HOSTS_DIR/intruder.out" || fail "coordinator error does not name the agent and the rejected key"
 grep -qF -e "$intruder" "$HOSTS_DIR/intruder.out" || fail "coordinator error does not show its key"
 grep -q "authorized-keys directory" "$HOSTS_DIR/intruder.out" || fail "coordinator error does not say how to fix it"
-[ "$ELAPSED_MS" -lt 3000 ] || fail "took ${ELAPSED_MS} ms: a refused key should fail before the connect timeout"
+[ "$ELAPSED_MS" -lt 15000 ] || fail "took ${ELAPSED_MS} ms: a refused key should fail long before the 30 s connect timeout"
 for i in 1 2 3; do
-	for _ in $(seq 20); do grep -qF "rejected coordinator key $intruder from $HOSTS_NET.1" "${HOST_LOG[$i]}" && break; sleep 0.1; done
+	for _ in $(seq 100); do grep -qF "rejected coordinator key $intruder from $HOSTS_NET.1" "${HOST_LOG[$i]}" && break; sleep 0.1; done
 	grep -qF "rejected coordinator key $intruder from $HOSTS_NET.1" "${HOST_LOG[$i]}" ||
 		{ cat "${HOST_LOG[$i]}"; fail "h$i did not log the rejected key and address"; }
 done
@@ -55,7 +58,7 @@ grep -qE "agent h2 \(tcp://[0-9.]+:7470\): no answer to HELLO within 3\.0 s: CUR
 grep -q "server_key" "$HOSTS_DIR/wrongserver.out" || fail "coordinator error does not point at server_key"
 # the peer is the coordinator (the root namespace's bridge address) with its ephemeral port
 peer_re="${HOSTS_NET//./\\.}\\.1:[0-9]+"
-for _ in $(seq 20); do grep -q "CURVE handshake from" "${HOST_LOG[2]}" && break; sleep 0.1; done
+for _ in $(seq 100); do grep -q "CURVE handshake from" "${HOST_LOG[2]}" && break; sleep 0.1; done
 grep -qE "CURVE handshake from $peer_re on tcp://${HOST_IP[2]//./\\.}:7470 failed: cryptographic error" "${HOST_LOG[2]}" ||
 	{ cat "${HOST_LOG[2]}"; fail "h2 did not log the failed handshake with the coordinator's address"; }
 
@@ -65,7 +68,7 @@ run plain --insecure "$HOSTS_DIR/p.json"
 grep -q "security mechanism mismatch" "$HOSTS_DIR/plain.out" || fail "no mechanism mismatch error"
 # which side sees the mismatch first is a race: the agent logs it, or the coordinator's hang-up
 plain_re="handshake from $peer_re on tcp://${HOST_IP[1]//./\\.}:7470 failed: (security mechanism mismatch|.*the peer hung up)"
-for _ in $(seq 20); do grep -qE "$plain_re" "${HOST_LOG[1]}" && break; sleep 0.1; done
+for _ in $(seq 100); do grep -qE "$plain_re" "${HOST_LOG[1]}" && break; sleep 0.1; done
 grep -qE "$plain_re" "${HOST_LOG[1]}" ||
 	{ cat "${HOST_LOG[1]}"; fail "h1 did not log the plain-text coordinator with its address"; }
 

@@ -42,10 +42,18 @@ AGENT_PIDS+=("$JPID")
 for _ in $(seq 600); do [ -s "$T/junk.ready" ] && break; sleep 0.1; done
 [ -s "$T/junk.ready" ] || fail "could not open 2,000 connections"
 
-# the agent keeps about the cap, not the 2,000
-fds=$(ls "/proc/$APID/fd" | wc -l)
-echo "agent descriptors with 2,000 junk connections open: $fds"
-[ "$fds" -lt 1000 ] || fail "the agent holds $fds descriptors"
+# the agent comes down to about the cap, not the 2,000. It closes the excess as it reads
+# libzmq's ACCEPTED events, behind libzmq's own accepting: the count just after the last
+# connect depends on the scheduler (1,004 was seen on a loaded CI host), so wait for it,
+# bounded. Without the cap it would stay above 2,000 however long we waited.
+fds=
+for i in $(seq 600); do
+	fds=$(ls "/proc/$APID/fd" | wc -l)
+	[ "$fds" -lt 1000 ] && break
+	sleep 0.1
+done
+echo "agent descriptors with 2,000 junk connections open: $fds (after $(((i - 1) * 100)) ms)"
+[ "$fds" -lt 1000 ] || fail "the agent still holds $fds descriptors after 60 s"
 
 cat >"$T/p.json" <<JSON
 {"name": "junk", "agents": [{"name": "a1", "endpoint": "$EP_a1"}],

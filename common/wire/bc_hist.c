@@ -268,12 +268,46 @@ out:
 	return rc;
 }
 
+/*
+ * The buckets of four pairs of one-byte deltas at q (w: the same 8 bytes)
+ * after bucket at, written at ip[0..3]; returns the last. The caller
+ * refuses a last bucket out of range (ip[] is then written over: the list
+ * has room for every pair). This is the hot loop of the coordinator's
+ * decode (bench/agg.c under callgrind): on a little-endian host the four
+ * buckets are one prefix sum of the deltas as 16-bit lanes (each below
+ * 2^13 + 4 x 127: no carry between lanes), stored at once.
+ */
+static inline uint64_t s_quad_idx(const uint8_t *q, uint64_t w, uint64_t at, uint16_t *ip)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t x = w & 0x00ff00ff00ff00ffull;
+
+	(void)q;
+	x += x << 16;
+	x += x << 32;
+	x += at * 0x0001000100010001ull;
+	memcpy(ip, &x, sizeof(x));
+	return x >> 48;
+#else
+	(void)w;
+	ip[0] = (uint16_t)(at += q[0]);
+	ip[1] = (uint16_t)(at += q[2]);
+	ip[2] = (uint16_t)(at += q[4]);
+	ip[3] = (uint16_t)(at += q[6]);
+	return at;
+#endif
+}
+
 long bc_hist_decode_list(const uint8_t *buf, size_t len, uint16_t *idx, uint64_t *cnt, uint32_t *n,
 			 uint64_t *sum)
 {
 	uint64_t pairs, delta, count, at, p, total = 0;
-	uint32_t ni = *n;
+	uint16_t *ip = idx + *n;
+	uint64_t *cp = cnt + *n;
 	const uint8_t *q, *end = buf + len;
+	/* four pairs may be read at once while p <= p4 and q <= q8 (never when 0 or buf) */
+	uint64_t p4;
+	const uint8_t *q8 = len >= 8 ? end - 8 : buf;
 	size_t off;
 	long rc = -EBADMSG;
 
@@ -283,6 +317,7 @@ long bc_hist_decode_list(const uint8_t *buf, size_t len, uint16_t *idx, uint64_t
 	q = buf + off;
 	if (!pairs)
 		return (long)off;
+	p4 = pairs >= 4 ? pairs - 4 : 0;
 	q = s_pair(q, end, &at, &count);
 	if (!q || at >= BC_HIST_BUCKETS)
 		goto out;
@@ -291,9 +326,10 @@ long bc_hist_decode_list(const uint8_t *buf, size_t len, uint16_t *idx, uint64_t
 	 * BC_HIST_BUCKETS entries are listed. An empty pair's entry is
 	 * written and then written over.
 	 */
-	idx[ni] = (uint16_t)at;
-	cnt[ni] = count;
-	ni += count != 0;
+	*ip = (uint16_t)at;
+	*cp = count;
+	ip += count != 0;
+	cp += count != 0;
 	total += count;
 	for (p = 1; p < pairs;) {
 		uint64_t w;
@@ -307,39 +343,42 @@ long bc_hist_decode_list(const uint8_t *buf, size_t len, uint16_t *idx, uint64_t
 		 * (w - 0x01..01) & ~w & 0x80..80 is non-zero exactly when a byte
 		 * of w is zero.
 		 */
-		if (pairs - p >= 4 && end - q >= 8 &&
-		    (memcpy(&w, q, 8), !(w & 0x8080808080808080ull)) &&
-		    !((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull) &&
-		    at + q[0] + q[2] + q[4] + q[6] < BC_HIST_BUCKETS) {
-			int k;
+		if (p <= p4 && q <= q8) {
+			memcpy(&w, q, 8);
+			if (!(w & 0x8080808080808080ull) &&
+			    !((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull)) {
+				uint64_t last = s_quad_idx(q, w, at, ip);
 
-#pragma GCC unroll 4
-			for (k = 0; k < 4; k++) {
-				at += q[2 * k];
-				count = q[2 * k + 1];
-				idx[ni + (uint32_t)k] = (uint16_t)at;
-				cnt[ni + (uint32_t)k] = count;
-				total += count;
+				if (last < BC_HIST_BUCKETS) {
+					cp[0] = q[1];
+					cp[1] = q[3];
+					cp[2] = q[5];
+					cp[3] = q[7];
+					total += cp[0] + cp[1] + cp[2] + cp[3];
+					at = last;
+					ip += 4;
+					cp += 4;
+					q += 8;
+					p += 4;
+					continue;
+				}
 			}
-			ni += 4;
-			q += 8;
-			p += 4;
-			continue;
 		}
 		q = s_pair(q, end, &delta, &count);
 		if (!q || !delta || delta >= BC_HIST_BUCKETS - at)
 			goto out;
 		at += delta;
-		idx[ni] = (uint16_t)at;
-		cnt[ni] = count;
-		ni += count != 0;
+		*ip = (uint16_t)at;
+		*cp = count;
+		ip += count != 0;
+		cp += count != 0;
 		total += count;
 		p++;
 	}
 	rc = (long)(q - buf);
 out:
 	*sum += total;
-	*n = ni;
+	*n = (uint32_t)(ip - idx);
 	return rc;
 }
 

@@ -53,21 +53,6 @@ void bc_opstat_merge_counters(struct bc_opstat *dst, const struct bc_opstat *src
 	bc_opcnt_merge(&dst->cnt, &src->cnt);
 }
 
-void bc_opcnt_merge(struct bc_opcnt *dst, const struct bc_opcnt *src)
-{
-	dst->ios += src->ios;
-	dst->bytes += src->bytes;
-	dst->errors += src->errors;
-	dst->short_ios += src->short_ios;
-	dst->lat_sum_ns += src->lat_sum_ns;
-	if (src->lat_min_ns < dst->lat_min_ns)
-		dst->lat_min_ns = src->lat_min_ns;
-	if (src->lat_max_ns > dst->lat_max_ns)
-		dst->lat_max_ns = src->lat_max_ns;
-	if (!dst->first_errno)
-		dst->first_errno = src->first_errno;
-}
-
 void bc_opstat_hist_span(const struct bc_opstat *s, unsigned *lo, unsigned *hi)
 {
 	*lo = 1;

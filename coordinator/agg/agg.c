@@ -125,6 +125,12 @@ static size_t s_page_floor(size_t b)
 	return b & ~(size_t)4095;
 }
 
+/* bytes of one second's rows (every entity's): second k's start at k times this */
+static size_t s_rows_per_second(const struct bc_agg *g)
+{
+	return g->rows_len / g->seconds;
+}
+
 /*
  * The first access to a row's page must be a write: a read fault maps up to
  * 64 KB of cached neighbours ("fault-around"), earlier seconds' dropped
@@ -135,7 +141,7 @@ static size_t s_page_floor(size_t b)
  */
 void bc_agg_rows_touch(struct bc_agg *g, uint32_t k)
 {
-	size_t per = (size_t)g->rows_len / g->seconds, b, end;
+	size_t per = s_rows_per_second(g), b, end;
 	uint8_t *base = (uint8_t *)g->rows;
 
 	for (; g->touched <= k && g->touched < g->seconds; g->touched++) {
@@ -375,51 +381,6 @@ static int s_rhist_cover(struct bc_rhist **freel, struct bc_rhist **hp, uint32_t
 	}
 	*hp = nh;
 	return 0;
-}
-
-/*
- * A record's sum (dense, non-empty buckets within [lo, hi)) into *hp: the
- * whole range of each op with samples. A dense pass over the range (a
- * few thousand buckets) costs less than keeping a list of the buckets the
- * sum made non-empty, a test and a store for each of the record's ~9,000
- * pairs (bench/agg.c under callgrind: 4% fewer instructions).
- */
-static int s_rhist_add(struct bc_rhist **freel, struct bc_rhist **hp, const struct bc_volstat *v,
-		       uint32_t lo, uint32_t hi)
-{
-	struct bc_rhist *h;
-	uint32_t i;
-	int o;
-
-	if (lo >= hi)
-		return 0;
-	if (s_rhist_cover(freel, hp, lo, hi))
-		return -ENOMEM;
-	h = *hp;
-	for (o = 0; o < BC_OP_NR; o++) {
-		uint64_t *d = &h->b[(size_t)o * h->cap + (lo - h->lo)];
-		const uint64_t *src = &v->op[o].hist.buckets[lo];
-
-		if (!v->op[o].hist.count)
-			continue;
-		for (i = 0; i < hi - lo; i++)
-			d[i] += src[i];
-		h->count += v->op[o].hist.count;
-	}
-	return 0;
-}
-
-/* buckets [lo, hi) of src into a dense histogram (src has no samples elsewhere) */
-static void s_hist_add_range(struct bc_hist *dst, const struct bc_hist *src, uint32_t lo,
-			     uint32_t hi)
-{
-	uint32_t b;
-
-	if (!src->count)
-		return;
-	for (b = lo; b < hi; b++)
-		dst->buckets[b] += src->buckets[b];
-	dst->count += src->count;
 }
 
 /* listed buckets (count samples in all) into a dense histogram */
@@ -737,21 +698,6 @@ static bool s_entity_counters(struct bc_entity *e, const struct bc_agg *g, uint3
 	return open;
 }
 
-/*
- * the window histograms of e from a dense volstat with buckets in [lo, hi)
- * (when k is in the window)
- */
-static void s_window_range(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
-			   const struct bc_volstat *v, uint32_t lo, uint32_t hi)
-{
-	int o;
-
-	if (k < g->ramp_s || k >= g->seconds)
-		return;
-	for (o = 0; o < BC_OP_NR; o++)
-		s_hist_add_range(&e->window.op[o].hist, &v->op[o].hist, lo, hi);
-}
-
 /* the window histograms of e from a volume's record lists (when k is in the window) */
 static void s_window_list(struct bc_entity *e, const struct bc_agg *g, uint32_t k,
 			  const struct bc_volstat *v, const struct bc_stats_list *s)
@@ -812,22 +758,6 @@ static void s_dense_to_list(struct bc_volstat *v, struct bc_stats_touch *t, stru
 	t->unsorted = 0;
 }
 
-/* clear a record's sum, whose buckets are in [lo, hi) (a dense reset is 170 KB of writes) */
-static void s_range_clear(struct bc_volstat *v, uint32_t lo, uint32_t hi)
-{
-	int o;
-
-	for (o = 0; o < BC_OP_NR; o++) {
-		struct bc_opstat *s = &v->op[o];
-
-		if (s->hist.count && lo < hi)
-			memset(&s->hist.buckets[lo], 0, (hi - lo) * sizeof(s->hist.buckets[0]));
-		s->hist.count = 0;
-		bc_opstat_reset(s);
-	}
-	v->verify_errors = 0;
-}
-
 /* rebuild touch[i] from a scratch volume filled by someone else (rebuild.c) */
 static void s_scratch_index(struct bc_agg *g, int i)
 {
@@ -847,19 +777,9 @@ static void s_scratch_index(struct bc_agg *g, int i)
 }
 
 /*
- * a node or the total: a record's sum (buckets in [lo, hi)) into its open
- * second, or straight into the window when late
+ * a node: a volume's record lists into its open second, or straight into
+ * the window when late
  */
-static int s_merged_add(struct bc_agg_lane *l, struct bc_entity *e, uint32_t k, uint32_t ri,
-			bool open, const struct bc_volstat *v, uint32_t lo, uint32_t hi)
-{
-	if (open)
-		return s_rhist_add(l->rh_free, &e->sec_hist[ri], v, lo, hi);
-	s_window_range(e, l->g, k, v, lo, hi);
-	return 0;
-}
-
-/* s_merged_add of a volume's record lists */
 static int s_merged_add_list(struct bc_agg_lane *l, struct bc_entity *e, uint32_t k, uint32_t ri,
 			     bool open, const struct bc_volstat *v, const struct bc_stats_list *s)
 {
@@ -951,14 +871,15 @@ static void s_row_blocks(struct bc_secrow *row, uint64_t count, const uint64_t *
  * different entity, 16,000 times a second at 1,000 agents): into the
  * volume's window, its node's open second ne_h (covering [lo, hi) after
  * s_rhist_cover), the record's sum and the lane's vblk, for the second's
- * percentiles when row (the volume's open second) is given. Second k is
+ * percentiles when row (the volume's open second) is given; [*alo, *ahi),
+ * the record's sum's span, grown to cover the volume's buckets. Second k is
  * in the window.
  */
 static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_rhist **ne_h,
 			const struct bc_volstat *v, const struct bc_stats_list *s,
-			struct bc_secrow *row)
+			struct bc_secrow *row, uint32_t *alo, uint32_t *ahi)
 {
-	uint32_t i, lo = BC_HIST_BUCKETS, hi = 0;
+	uint32_t i, lo = BC_HIST_BUCKETS, hi = 0, nlo;
 	uint64_t *blk = l->vblk, count = 0;
 	struct bc_rhist *h;
 	int o;
@@ -971,19 +892,22 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 	}
 	if (s_rhist_cover(l->rh_free, ne_h, lo, hi))
 		return -ENOMEM;
+	*alo = lo < *alo ? lo : *alo;
+	*ahi = hi > *ahi ? hi : *ahi;
 	h = *ne_h;
+	nlo = h->lo;
 	for (o = 0; o < BC_OP_NR; o++) {
 		const uint64_t *cnt = s->cnt[o];
 		uint64_t *win = ve->window.op[o].hist.buckets, *sum = l->asum->op[o].hist.buckets;
-		uint64_t *nb = &h->b[(size_t)o * h->cap]; /* bucket b at nb[b - h->lo] */
+		uint64_t *nb = &h->b[(size_t)o * h->cap]; /* bucket b at nb[b - nlo] */
 		const uint16_t *idx = s->idx[o];
 
 		for (i = 0; i < s->n[o]; i++) {
-			uint16_t b = idx[i];
+			uint32_t b = idx[i]; /* 32 bits: no zero-extension per use */
 			uint64_t c = cnt[i];
 
 			win[b] += c;
-			nb[b - h->lo] += c;
+			nb[b - nlo] += c;
 			sum[b] += c;
 			blk[b / S_VBLK] += c;
 		}
@@ -996,6 +920,77 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 		s_row_blocks(row, count, blk, s, lo, hi);
 	memset(&blk[lo / S_VBLK], 0, ((hi - 1) / S_VBLK - lo / S_VBLK + 1) * sizeof(*blk));
 	return 0;
+}
+
+/*
+ * The record's sum l->asum (buckets in [lo, hi)) into the agent's window
+ * (k in the window), the total's open second mk (total_open) or else its
+ * window, and cleared for the next record, in one pass over the range
+ * instead of three (two dense adds and a memset: 9% of the aggregation's
+ * instructions, bench/agg.c under callgrind). A dense pass over the range
+ * (a few thousand buckets) costs less than a list of the buckets the sum
+ * made non-empty: a test and a store for each of the record's ~9,000
+ * pairs. total NULL: not into the total. 0 or -ENOMEM (the total's second
+ * is then unchanged).
+ */
+static int s_asum_drain(struct bc_agg_lane *l, struct bc_entity *agent, struct bc_entity *total,
+			uint32_t k, uint32_t mk, bool total_open, uint32_t lo, uint32_t hi)
+{
+	struct bc_volstat *v = l->asum;
+	const bool win = k >= l->g->ramp_s && k < l->g->seconds;
+	const uint32_t n = lo < hi ? hi - lo : 0;
+	struct bc_rhist *h = NULL;
+	int o, rc = 0;
+
+	if (total && total_open) {
+		if (n)
+			rc = s_rhist_cover(l->rh_free, &total->sec_hist[mk], lo, hi);
+		h = n && !rc ? total->sec_hist[mk] : NULL;
+		total = NULL; /* h or nothing */
+	} else if (!win) {
+		total = NULL; /* late, outside the window: in no histogram */
+	}
+	for (o = 0; o < BC_OP_NR; o++) {
+		struct bc_opstat *s = &v->op[o];
+		uint64_t *src = &s->hist.buckets[lo], *a = NULL, *t = NULL, c = s->hist.count;
+		uint32_t i;
+
+		if (!c) {
+			bc_opstat_reset_counters(s);
+			continue;
+		}
+		if (win) {
+			a = &agent->window.op[o].hist.buckets[lo];
+			agent->window.op[o].hist.count += c;
+		}
+		if (h) {
+			t = &h->b[(size_t)o * h->cap + (lo - h->lo)];
+			h->count += c;
+		} else if (total) {
+			t = &total->window.op[o].hist.buckets[lo];
+			total->window.op[o].hist.count += c;
+		}
+		if (a && t) {
+			for (i = 0; i < n; i++) {
+				a[i] += src[i];
+				t[i] += src[i];
+				src[i] = 0;
+			}
+		} else if (a || t) {
+			uint64_t *d = a ? a : t;
+
+			for (i = 0; i < n; i++) {
+				d[i] += src[i];
+				src[i] = 0;
+			}
+		} else if (n) {
+			memset(src, 0, n * sizeof(*src));
+		}
+		s->hist.count = 0;
+		bc_opstat_reset_counters(s);
+	}
+	v->verify_errors = 0;
+	return rc;
 }
 
 static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
@@ -1040,9 +1035,7 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 		}
 		if (open && k >= g->ramp_s && k < g->seconds) {
 			rc = s_vol_fanout(l, ve, &ne->sec_hist[mk], v, s,
-					  vopen ? bc_entity_row(ve, k) : NULL);
-			if (!rc)
-				s_span_list(s, &alo, &ahi);
+					  vopen ? bc_entity_row(ve, k) : NULL, &alo, &ahi);
 			continue;
 		}
 		if (vopen)
@@ -1061,10 +1054,11 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 	if (k < g->seconds) {
 		if (agent_open)
 			s_row_from_range(bc_entity_row(agent, k), l->asum, alo, ahi);
-		s_window_range(agent, g, k, l->asum, alo, ahi);
-		if (!rc)
-			rc = s_merged_add(l, total, k, mk, total_open, l->asum, alo, ahi);
-		s_range_clear(l->asum, alo, ahi);
+		/* after a volume failed (-ENOMEM) the total is left alone; the sum is cleared
+		 * anyway */
+		int drc = s_asum_drain(l, agent, rc ? NULL : total, k, mk, total_open, alo, ahi);
+
+		rc = rc ? rc : drc;
 		/* a worker lane's records are counted by the main thread as they arrive */
 		if (!l->part[BC_LVL_TOTAL]) {
 			g->agents_reported[k]++;
@@ -1417,7 +1411,7 @@ void bc_agg_rows_ahead(struct bc_agg *g)
 
 	if (!g->rows_map || g->closed >= g->seconds)
 		return;
-	upto = s_page_floor(g->rows_len / g->seconds * g->closed);
+	upto = s_page_floor(s_rows_per_second(g) * g->closed);
 	if (upto > g->dropped) {
 		madvise((uint8_t *)g->rows + g->dropped, upto - g->dropped, MADV_DONTNEED);
 		g->dropped = upto;

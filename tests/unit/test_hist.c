@@ -198,6 +198,24 @@ static void test_wire_list(void)
 		bc_hist_reset(&d);
 		CHECK(bc_hist_decode_add(&d, hi, sizeof(hi)) == -EBADMSG);
 	}
+	/* the widest four-pair step (deltas and counts of 127) ends on the last bucket, exactly */
+	{
+		/* first index 6915 (varint 0x83 0x36), count 127; four more 127 apart */
+		uint8_t wide[] = {5, 0x83, 0x36, 127, 127, 127, 127, 127, 127, 127, 127, 127};
+
+		n = 0;
+		sum = 0;
+		CHECK(bc_hist_decode_list(wide, sizeof(wide), idx, cnt, &n, &sum) ==
+		      (long)sizeof(wide));
+		CHECK(n == 5 && sum == 5 * 127);
+		for (j = 0; j < n; j++)
+			CHECK_MSG(idx[j] == 6915 + 127 * j && cnt[j] == 127,
+				  "wide entry %u: %u %llu", j, idx[j], (unsigned long long)cnt[j]);
+		wide[1] = 0x84; /* 6916: the fifth would be 7424 */
+		n = 0;
+		sum = 0;
+		CHECK(bc_hist_decode_list(wide, sizeof(wide), idx, cnt, &n, &sum) == -EBADMSG);
+	}
 }
 
 /* one pass for several percentiles gives what one call each gives, empty and full alike */

@@ -28,6 +28,18 @@
 #                    (e.g. another branch's bench-coord, to compare)
 #   POV_PORT=P       first TCP port (default 18000; the swarm uses P..P+N-1, the agent P+N)
 #   POV_KEEP=1       keep the work directory
+#   POV_FAULT=F      a fault at an awkward moment (on_agent_loss "continue"), chosen by waiting
+#                    on events.jsonl, never on sleeps:
+#                      kill_real:K  SIGKILL the real agent once point K's results phase began
+#                                   (its step_done; between sweep points)
+#                      sigint:K     SIGINT the coordinator at the same moment (Ctrl-C while it
+#                                   writes point K's results)
+#                    run_ok is then 1 when the run ended as the fault should make it: exit 3
+#                    and "degraded" (kill_real), exit 1 and "aborted" (sigint); the real agent
+#                    then logs no session end, so max_silence_ms is nan
+#   POV_BUSY=B       B busy loops (nice 0) on the host for the whole run: a shared client host
+#   POV_CHECK=1      then recompute the run's figures from its record log with the
+#                    ground-truth checker (tests/faults/check_run.py): check_agrees 1/0
 # Loopback only. The figures depend on the machine: everything shares its CPUs.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,10 +57,23 @@ P=${POV_POINTS:-4}
 S=${POV_SECONDS:-60}
 R=${POV_REAL_VOLUMES:-2}
 PORT=${POV_PORT:-18000}
+FAULT=${POV_FAULT:-}
+FAULT_AT=${FAULT#*:}
+case $FAULT in
+'' | kill_real:[1-9]* | sigint:[1-9]*) ;;
+*)
+	echo "pov-scale.sh: POV_FAULT='$FAULT': expected kill_real:K or sigint:K (K a point, 1..$P)" >&2
+	exit 2
+	;;
+esac
+if [ -n "$FAULT" ] && [ "$FAULT_AT" -ge "$P" ]; then
+	echo "pov-scale.sh: POV_FAULT='$FAULT': point $FAULT_AT must come before the last ($P)" >&2
+	exit 2
+fi
 W=$(mktemp -d /var/tmp/bc-pov.XXXXXX)
-SWARM_PID='' COORD_PID='' AGENT_PID=''
+SWARM_PID='' COORD_PID='' AGENT_PID='' BUSY_PIDS=''
 cleanup() {
-	for p in $COORD_PID $SWARM_PID $AGENT_PID; do kill "$p" 2>/dev/null || true; done
+	for p in $COORD_PID $SWARM_PID $AGENT_PID $BUSY_PIDS; do kill "$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	if [ "${POV_KEEP:-0}" = 1 ]; then echo "kept $W" >&2; else rm -rf "$W"; fi
 }
@@ -75,6 +100,7 @@ vols = [{"agent": a["name"], "path": "null", "node": nodes[(i * m + v) % 8]["nam
 vols += [{"agent": "real0", "path": "null", "node": nodes[v % 8]["name"],
           "workload": {"rate_iops": 5000}} for v in range(r)]
 json.dump({"name": "pov-%dx%d" % (n, m), "agents": agents, "nodes": nodes, "volumes": vols,
+           "on_agent_loss": "continue",
            "defaults": {"rw": "randrw", "rwmixread": 70, "bs": "4k"},
            "steps": [{"name": "qd", "sweep": {"iodepth": [2 ** i for i in range(pts)],
                                              "ramp": "0s", "runtime": "%ds" % secs}}]},
@@ -95,9 +121,32 @@ done
 grep -q ready "$W/swarm.out" || { cat "$W/swarm.err" >&2; exit 1; }
 grep -q listening "$W/agent.log" || { cat "$W/agent.log" >&2; exit 1; }
 
+for _ in $(seq "${POV_BUSY:-0}"); do
+	(while :; do :; done) &
+	BUSY_PIDS+=" $!"
+done
 "$COORD" run -q -o "$W/reports" --connect-timeout 60 "$W/profile.json" >"$W/coord.out" \
 	2>"$W/coord.err" &
 COORD_PID=$!
+if [ -n "$FAULT" ]; then
+	# point K's results phase: every agent's step_done of point K (the last one starts it)
+	(
+		while kill -0 "$COORD_PID" 2>/dev/null; do
+			ev=$(ls "$W"/reports/*/events.jsonl 2>/dev/null | head -n1 || true)
+			if [ -n "$ev" ] &&
+				[ "$(grep -c '"event":"step_done"' "$ev")" -ge $((FAULT_AT * (N + 1))) ]; then
+				case $FAULT in
+				kill_real:*) kill -KILL "$AGENT_PID" ;;
+				sigint:*) kill -INT "$COORD_PID" ;;
+				esac
+				echo "$FAULT at point $FAULT_AT: $(grep -c '"event":"step_start"' "$ev") point(s) started" >"$W/fault.log"
+				exit 0
+			fi
+			sleep 0.05
+		done
+	) &
+	BUSY_PIDS+=" $!"
+fi
 # "<realtime ns> <VmRSS kB> <VmHWM kB>" every 0.5 s
 : >"$W/samples"
 while kill -0 "$COORD_PID" 2>/dev/null; do
@@ -120,17 +169,23 @@ done
 kill "$AGENT_PID" 2>/dev/null || true
 wait "$AGENT_PID" 2>/dev/null || true
 AGENT_PID=
-[ "$rc" = 0 ] || { echo "pov-scale.sh: bench-coord exited $rc:" >&2; tail -5 "$W/coord.err" >&2; }
+case $FAULT in
+'') want_rc=0 want_status=ok ;;
+kill_real:*) want_rc=3 want_status=degraded ;;
+sigint:*) want_rc=1 want_status=aborted ;;
+esac
+[ "$rc" = "$want_rc" ] || { echo "pov-scale.sh: bench-coord exited $rc (expected $want_rc):" >&2; tail -5 "$W/coord.err" >&2; }
+[ -z "$FAULT" ] || { [ -s "$W/fault.log" ] && cat "$W/fault.log" >&2; } || echo "pov-scale.sh: the fault $FAULT was never injected" >&2
 RD=$(find "$W/reports" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -1)
 
 chrome_open "$W" "$RD/report.html"
 
 python3 - "$RD" "$W/samples" "$W/agent.log" "$rc" "$t_exit" "$N" "$M" "$R" "$P" "$S" \
-	"$open_s" "$blank_s" <<'EOF'
+	"$open_s" "$blank_s" "$want_rc" "$want_status" "$( [ -z "$FAULT" ] || [ -s "$W/fault.log" ] && echo 1 || echo 0)" <<'EOF'
 import json, os, re, sys
 rd, smpf, logf, rc, t_exit = sys.argv[1:6]
 n, m, r, pts, secs = map(int, sys.argv[6:11])
-open_s, blank_s = sys.argv[11:13]
+open_s, blank_s, want_rc, want_status, injected = sys.argv[11:16]
 try:
     ev = [json.loads(l) for l in open(os.path.join(rd, "events.jsonl"))
           if '"event":"stats"' not in l]
@@ -140,7 +195,7 @@ try:
     run = json.load(open(os.path.join(rd, "run.json")))
 except (OSError, ValueError):
     run = {}
-ok = rc == "0" and run.get("status") == "ok"
+ok = rc == want_rc and run.get("status") == want_status and injected == "1"
 # points in order: step_start, its step_done events, then the next point's ready
 starts = [e for e in ev if e["event"] == "step_start"]
 windows, results = [], 0.0
@@ -178,3 +233,10 @@ print("report_open_s: %s" % open_s)
 print("chromium_blank_s: %s" % blank_s)
 print("lag_p99_ms: %.1f" % (lags[min(len(lags) - 1, int(0.99 * len(lags)))] if lags else float("nan")))
 EOF
+if [ "${POV_CHECK:-0}" = 1 ]; then
+	t0=$(date +%s)
+	if python3 "$SRC/tests/faults/check_run.py" "$RD" >"$W/check.out" 2>&1; then ok=1; else ok=0; fi
+	tail -3 "$W/check.out" >&2
+	echo "check_agrees: $ok"
+	echo "check_s: $(($(date +%s) - t0))"
+fi

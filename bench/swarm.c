@@ -33,6 +33,7 @@
 
 #include "bc_clock.h"
 #include "bc_curve.h"
+#include "bc_json.h"
 #include "bc_proto.h"
 #include "bc_stats.h"
 #include "bc_synth.h"
@@ -172,14 +173,15 @@ static void s_on_prepare(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 
 static void s_on_start(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 {
-	double st = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m->json, "start_ns"));
+	/* the start time's digits: a double holds ns since 1970 only to ~256 ns */
+	uint64_t st = bc_json_u64_of(cJSON_GetObjectItemCaseSensitive(m->json, "start_ns"));
 	double sec = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m->json, "seconds"));
 
-	if (!a->prepared || !(st > 0) || !(sec >= 1)) {
+	if (!a->prepared || !st || !(sec >= 1)) {
 		bc_msg_send_error(a->sock, a->owner, "state", "START without a prepared step");
 		return;
 	}
-	a->start_ns = (uint64_t)st;
+	a->start_ns = st;
 	a->seconds = (uint32_t)sec;
 	a->next_k = 0;
 	a->running = true;
@@ -264,7 +266,7 @@ static void s_send_done(struct s_swarm *w, struct s_agent *a)
 
 	cJSON_AddNumberToObject(r, "step", a->step);
 	cJSON_AddNumberToObject(r, "seconds", a->seconds);
-	cJSON_AddNumberToObject(r, "planned_start_ns", (double)a->start_ns);
+	bc_json_add_u64(r, "planned_start_ns", a->start_ns); /* exact, as the agent */
 	cJSON_AddNumberToObject(r, "start_late_min_ns", 20000 + a->idx % 7 * 1000);
 	cJSON_AddNumberToObject(r, "start_late_max_ns", 60000 + a->idx % 11 * 1000);
 	arr = cJSON_AddArrayToObject(r, "volumes");
@@ -274,10 +276,10 @@ static void s_send_done(struct s_swarm *w, struct s_agent *a)
 		for (o = 0; o < BC_OP_NR; o++) {
 			cJSON *op = cJSON_AddObjectToObject(vo, bc_op_names[o]);
 
-			cJSON_AddNumberToObject(op, "ios", (double)a->tot[v][0][o]);
-			cJSON_AddNumberToObject(op, "bytes", (double)a->tot[v][1][o]);
-			cJSON_AddNumberToObject(op, "errors", (double)a->tot[v][2][o]);
-			cJSON_AddNumberToObject(op, "short", (double)a->tot[v][3][o]);
+			bc_json_add_u64(op, "ios", a->tot[v][0][o]);
+			bc_json_add_u64(op, "bytes", a->tot[v][1][o]);
+			bc_json_add_u64(op, "errors", a->tot[v][2][o]);
+			bc_json_add_u64(op, "short", a->tot[v][3][o]);
 		}
 		cJSON_AddItemToArray(arr, vo);
 	}

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bc_base64.h"
+#include "bc_clock.h"
 #include "bc_curve.h"
 #include "bc_log.h"
 #include "bc_sha256.h"
@@ -442,6 +443,12 @@ const struct bc_monitor_state *bc_monitor_drain(struct bc_monitor *m)
 			break;
 		case ZMQ_EVENT_HANDSHAKE_SUCCEEDED:
 			m->st.handshaken = true;
+			m->st.down = false;
+			break;
+		case ZMQ_EVENT_DISCONNECTED:
+			if (!m->st.down)
+				m->st.down_ns = bc_mono_ns();
+			m->st.down = true;
 			break;
 		case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL:
 		case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL:

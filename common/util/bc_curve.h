@@ -133,6 +133,13 @@ struct bc_monitor_state {
 	unsigned failures;   /* failed handshakes */
 	int fail_event;	     /* the last failure: ZMQ_EVENT_HANDSHAKE_FAILED_*, 0 if none */
 	uint32_t fail_value; /* its value (ZAP status code, protocol error, errno) */
+	/*
+	 * the connection closed (ZMQ_EVENT_DISCONNECTED, when the mask asks for
+	 * it) and no handshake succeeded since; down_ns: CLOCK_MONOTONIC when
+	 * the drain first read that
+	 */
+	bool down;
+	uint64_t down_ns;
 };
 
 /* read every queued event into the state; returns it (never NULL for a valid m) */

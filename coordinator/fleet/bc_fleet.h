@@ -123,6 +123,12 @@ int bc_fleet_recv(struct bc_fleet *f, int timeout_ms, struct bc_conn **from, str
  * host) must not call an agent silent whose records are already here
  */
 bool bc_fleet_waiting(struct bc_fleet *f, struct bc_conn *c);
+/*
+ * c's connection closed at least ms ago and none came back (its socket
+ * monitor's DISCONNECTED): a dead agent, told from one busy in a PREPARE
+ * that sends nothing for a while (its TCP connection stays up)
+ */
+bool bc_fleet_gone(struct bc_fleet *f, struct bc_conn *c, uint32_t ms);
 /* send to one agent (and look at its socket again: a send can take a receive's wake-up) */
 int bc_fleet_send(struct bc_fleet *f, struct bc_conn *c, enum bc_msg_type t, const cJSON *body);
 void bc_fleet_broadcast(struct bc_fleet *f, enum bc_msg_type t, const cJSON *body);

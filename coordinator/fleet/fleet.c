@@ -367,11 +367,11 @@ int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct b
 		if (!c->sock)
 			return -ENOMEM;
 		/* before connecting, so the first handshake is seen too */
-		c->mon =
-		    bc_monitor_new(c->sock, ZMQ_EVENT_CONNECTED | ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
-						ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
-						ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
-						ZMQ_EVENT_HANDSHAKE_FAILED_AUTH);
+		c->mon = bc_monitor_new(c->sock, ZMQ_EVENT_CONNECTED | ZMQ_EVENT_DISCONNECTED |
+						     ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
+						     ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL |
+						     ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+						     ZMQ_EVENT_HANDSHAKE_FAILED_AUTH);
 		if (skey[0]) {
 			zcert_apply(mine, c->sock);
 			zsock_set_curve_serverkey(c->sock, skey);
@@ -516,6 +516,14 @@ bool bc_fleet_waiting(struct bc_fleet *f, struct bc_conn *c)
 		if (h->from == c)
 			return true;
 	return c->sock && (zsock_events(c->sock) & ZMQ_POLLIN);
+}
+
+bool bc_fleet_gone(struct bc_fleet *f, struct bc_conn *c, uint32_t ms)
+{
+	const struct bc_monitor_state *st = c->mon ? bc_monitor_drain(c->mon) : NULL;
+
+	return st && st->down && bc_mono_ns() - st->down_ns >= (uint64_t)ms * BC_NS_PER_MS &&
+	       !bc_fleet_waiting(f, c);
 }
 
 int bc_fleet_send(struct bc_fleet *f, struct bc_conn *c, enum bc_msg_type t, const cJSON *body)

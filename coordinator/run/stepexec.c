@@ -38,7 +38,10 @@
 /* a second is printed without its missing agents this long after it ended */
 #define S_SECOND_GRACE_MS 2000
 /* an agent silent this long during a step is lost (heartbeats are 1/s) */
-#define S_SILENCE_MS 3000
+#define S_SILENCE_S  3
+#define S_SILENCE_MS (S_SILENCE_S * 1000)
+#define S_STR_(x)    #x
+#define S_STR(x)     S_STR_(x)
 /* after the last interval, agents have this long to drain and say STEP_DONE */
 #define S_DRAIN_MS 30000
 /* a second reported this long before it ends can only be a finished size-based pass */
@@ -145,11 +148,31 @@ static void s_volnodes_from_ready(struct bc_fleet *f, struct bc_rundir *rd, cons
 	}
 }
 
+static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
+			struct bc_conn *a, int *pending, const char *why);
+
+static int s_alive(const struct bc_fleet *f)
+{
+	return f->n - f->nlost;
+}
+
+/*
+ * PREPARE to every agent still in the run, and their READY. An agent that
+ * does not answer is lost under on_agent_loss "continue" (out of this step
+ * and every later one, which are degraded) and fails the step under
+ * "abort": one whose connection closed and stayed closed for S_SILENCE_MS
+ * (killed between sweep points, its host gone) at once, any other at the
+ * PREPARE timeout. A PREPARE may legitimately send nothing for long (the
+ * agent lays out its files in its loop), so silence alone is not a loss
+ * here, a closed connection is.
+ */
 static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 			 struct bc_step_result *res)
 {
 	uint64_t deadline = bc_mono_ns() + (uint64_t)f->opts->prepare_timeout_ms * BC_NS_PER_MS;
-	int i, pending = 0;
+	uint64_t last_scan = 0;
+	int i, pending = 0, rc = 0;
+	char why[96];
 	cJSON *ev = cJSON_CreateObject(), *agents = cJSON_AddObjectToObject(ev, "agents");
 
 	for (i = 0; i < f->n; i++) {
@@ -168,14 +191,41 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 		struct bc_msg m;
 		char rerr[256] = "";
 		uint64_t now = bc_mono_ns();
-		int rc;
 
-		if (now >= deadline || zsys_interrupted)
+		if (zsys_interrupted)
 			break;
+		if (now >= deadline || now - last_scan >= 100 * BC_NS_PER_MS) {
+			last_scan = now;
+			snprintf(why, sizeof(why), "not READY within %.1f s of PREPARE",
+				 f->opts->prepare_timeout_ms / 1000.0);
+			for (i = 0; i < f->n && !rc; i++) {
+				struct bc_conn *a = &f->conns[i];
+
+				const char *w = now >= deadline ? why
+						: bc_fleet_gone(f, a, S_SILENCE_MS)
+						    ? "connection closed during PREPARE"
+						    : NULL;
+
+				if (a->ready || a->lost || !w)
+					continue;
+				if (f->prof->on_agent_loss == BC_LOSS_ABORT) {
+					snprintf(res->error, sizeof(res->error),
+						 "agent %s (%s): %s (on_agent_loss: abort)",
+						 a->spec->name, a->endpoint, w);
+					rc = -EIO;
+				} else {
+					s_agent_lost(f, rd, res, a, &pending, w);
+				}
+			}
+			if (rc || now >= deadline || !pending)
+				break;
+		}
 		bc_fleet_beat(f); /* the READY wait for the slowest PREPARE */
 		rc = bc_fleet_recv(f, 100, &c, &m, rerr, sizeof(rerr));
-		if (rc == -ETIMEDOUT)
+		if (rc == -ETIMEDOUT) {
+			rc = 0;
 			continue;
+		}
 		if (!rc && c && m.type == BC_MSG_READY && !c->ready) {
 			c->ready = true;
 			pending--;
@@ -188,29 +238,20 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 			bc_msg_clear(&m);
 			break;
 		}
+		rc = 0;
 		bc_msg_clear(&m);
 	}
 	cJSON_AddNumberToObject(ev, "step", idx);
 	bc_rundir_event(rd, "ready", ev);
-	if (!pending)
+	if (!pending && !res->error[0] && s_alive(f))
 		return 0;
 	if (!res->error[0]) {
-		for (i = 0; i < f->n && (f->conns[i].ready || f->conns[i].lost); i++)
-			;
 		if (zsys_interrupted)
 			snprintf(res->error, sizeof(res->error), "interrupted during PREPARE");
 		else
-			snprintf(res->error, sizeof(res->error),
-				 "agent %s (%s): not READY within %.1f s of PREPARE",
-				 f->conns[i].spec->name, f->conns[i].endpoint,
-				 f->opts->prepare_timeout_ms / 1000.0);
+			snprintf(res->error, sizeof(res->error), "every agent was lost");
 	}
 	return -EIO;
-}
-
-static int s_alive(const struct bc_fleet *f)
-{
-	return f->n - f->nlost;
 }
 
 /* I/Os (done or failed) of second k over every agent */
@@ -389,15 +430,18 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
  * others finish; every output shows it.
  */
 static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
-			struct bc_conn *a, int *pending)
+			struct bc_conn *a, int *pending, const char *why)
 {
 	uint64_t now = bc_real_ns();
-	uint32_t k = now > res->start_ns ? (uint32_t)((now - res->start_ns) / BC_NS_PER_S) : 0;
+	/* before START (res->start_ns 0): lost from the step's first second */
+	uint32_t k = res->start_ns && now > res->start_ns
+			 ? (uint32_t)((now - res->start_ns) / BC_NS_PER_S)
+			 : 0;
 	cJSON *ev, *l;
 
 	/* heard last at this second: its records stop there */
 	k = k >= S_SILENCE_MS / 1000 ? k - S_SILENCE_MS / 1000 : 0;
-	snprintf(a->lost_why, sizeof(a->lost_why), "silent for %d s", S_SILENCE_MS / 1000);
+	snprintf(a->lost_why, sizeof(a->lost_why), "%s", why);
 	/* in lost_agents under either policy */
 	if (!res->lost)
 		res->lost = cJSON_CreateArray();
@@ -406,13 +450,16 @@ static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 	cJSON_AddNumberToObject(l, "from_second", k);
 	cJSON_AddStringToObject(l, "reason", a->lost_why);
 	cJSON_AddItemToArray(res->lost, l);
-	ev = cJSON_Duplicate(l, 1);
-	cJSON_AddNumberToObject(ev, "step", res->idx);
-	bc_rundir_event(rd, "agent_lost", ev);
+	/* lost in PREPARE: the event follows step_start (bc_step_execute), as a rebuild reads it */
+	if (res->start_ns) {
+		ev = cJSON_Duplicate(l, 1);
+		cJSON_AddNumberToObject(ev, "step", res->idx);
+		bc_rundir_event(rd, "agent_lost", ev);
+	}
 	if (f->prof->on_agent_loss == BC_LOSS_ABORT) {
 		snprintf(res->error, sizeof(res->error),
-			 "agent %s (%s): %s during the step (on_agent_loss: abort)", a->spec->name,
-			 a->endpoint, a->lost_why);
+			 "agent %s (%s): %s%s (on_agent_loss: abort)", a->spec->name, a->endpoint,
+			 a->lost_why, res->start_ns ? " during the step" : "");
 		return -ETIMEDOUT;
 	}
 	a->lost = true;
@@ -512,7 +559,8 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 			    mono - a->last_heard_ns <= S_SILENCE_MS * BC_NS_PER_MS ||
 			    bc_fleet_waiting(f, a))
 				continue;
-			rc = s_agent_lost(f, rd, res, a, &pending);
+			rc = s_agent_lost(f, rd, res, a, &pending,
+					  "silent for " S_STR(S_SILENCE_S) " s");
 		}
 		if (rc)
 			return rc;
@@ -560,7 +608,7 @@ static int s_clock_recheck(struct bc_fleet *f, struct bc_step_result *res)
 int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const struct bc_step *st,
 		    struct bc_step_result *res)
 {
-	cJSON *ev, *starts;
+	cJSON *ev, *starts, *lost;
 	uint64_t start, at;
 	int i, rc, threads;
 
@@ -625,6 +673,14 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 		bc_fleet_beat(f); /* 1,000 STARTs take seconds on a busy host */
 	}
 	bc_rundir_event(rd, "step_start", ev);
+	/* the agents lost during PREPARE (the only ones lost so far) */
+	cJSON_ArrayForEach(lost, res->lost)
+	{
+		cJSON *e = cJSON_Duplicate(lost, 1);
+
+		cJSON_AddNumberToObject(e, "step", idx);
+		bc_rundir_event(rd, "agent_lost", e);
+	}
 	bc_fleet_beat(f);
 	/* seconds.bin: a step with a step_start event, in the same order as a rebuild's */
 	if (rd->secw && bc_agg_secfile_begin(&res->agg, rd->secw, rd->secw_steps++, idx, st->name))

@@ -4,7 +4,7 @@
 # the records' log by default; healthy_plain logs them as json) and compares
 # them with run.json and summary.md, and a rebuild from events.jsonl must equal what the
 # run wrote. Cases: sigint sigterm coord_kill9 kill_continue kill_abort stop_continue
-# stop_abort prepare_fail sweep_sigint healthy_plain healthy_sweep healthy_fdp checker_fails.
+# stop_abort between_continue between_abort prepare_fail sweep_sigint healthy_plain healthy_sweep healthy_fdp checker_fails.
 # Moments are chosen by waiting on events.jsonl, never on sleeps; nothing is timed.
 . "$BC_SRC/tests/e2e/lib.sh"
 CASE=${1:?case}
@@ -36,7 +36,7 @@ JSON
 # sweep_profile RUNTIME IODEPTHS [MORE_STEPS]: two agents, a sweep over iodepth
 sweep_profile() {
 	cat <<JSON
-{"name": "faults-sweep", "agents": [{"name": "a1", "endpoint": "$EP_a1"}, {"name": "a2", "endpoint": "$EP_a2"}],
+{"name": "faults-sweep", "on_agent_loss": "$POLICY", "agents": [{"name": "a1", "endpoint": "$EP_a1"}, {"name": "a2", "endpoint": "$EP_a2"}],
  "volumes": [{"agent": "a1", "path": "$T/a1.dat", "size": "16m"}, {"agent": "a2", "path": "$T/a2.dat", "size": "16m"}],
  "steps": [{"name": "sw", "rw": "randread", "bs": "4k", "ramp": "1s", "runtime": "$1",
             "sweep": {"iodepth": $2}}${3:-}]}
@@ -57,7 +57,8 @@ wait_events() {
 
 # the records' log: the default (records.bin), or json for the case that sets EVFMT
 run_bg() { # run_bg PROFILE: the coordinator in the background, CPID
-	"$COORD" run -q --events-format "${EVFMT:-binary}" -o "$T/out" "$1" >"$T/stdout" 2>"$T/stderr" &
+	"$COORD" run -q --events-format "${EVFMT:-binary}" ${PREP_TIMEOUT:+--prepare-timeout "$PREP_TIMEOUT"} ${RUN_OPTS:-} \
+		-o "$T/out" "$1" >"$T/stdout" 2>"$T/stderr" &
 	CPID=$!
 }
 
@@ -119,6 +120,28 @@ kill_continue | kill_abort | stop_continue | stop_abort)
 			grep -qx True || fail "the steps are not all degraded"
 	else
 		[ "$RC" = 1 ] || fail "exit code $RC, expected 1"
+	fi
+	check_and_rebuild
+	;;
+between_continue | between_abort)
+	# a2 killed between sweep points, once both agents' point 1 is done and while the
+	# coordinator writes its results (made 4 s long): point 2's PREPARE finds it gone. Never
+	# a wait for the PREPARE timeout (600 s here, past this test's own), never a run that
+	# fails under "continue"
+	sweep_profile 3s '[1, 2, 4]' >"$T/p.json"
+	PREP_TIMEOUT=600 RUN_OPTS="--results-delay-ms 4000" run_bg "$T/p.json"
+	wait_events 2 '"event":"step_done"' || fail "point 1 did not finish"
+	kill -9 "$VICTIM"
+	finish
+	json "$R/run.json" 'r["steps"][0]["status"]' | grep -qx ok || fail "point 1 is not ok"
+	if [ "$POLICY" = continue ]; then
+		[ "$RC" = 3 ] || fail "exit code $RC, expected 3"
+		json "$R/run.json" '[l["name"] + ": " + l["reason"] for l in r["steps"][1]["lost_agents"]] == ["a2: connection closed during PREPARE"] and [s["status"] for s in r["steps"]] == ["ok", "degraded", "degraded"]' |
+			grep -qx True || fail "point 2 does not name a2 lost in PREPARE, or points 2-3 are not degraded: $(json "$R/run.json" '[(s["status"], s.get("lost_agents")) for s in r["steps"]]')"
+	else
+		[ "$RC" = 1 ] || fail "exit code $RC, expected 1"
+		grep -q 'agent a2 (tcp://127.0.0.1:[0-9]*): connection closed during PREPARE' "$T/stderr" ||
+			fail "no clear error naming a2"
 	fi
 	check_and_rebuild
 	;;

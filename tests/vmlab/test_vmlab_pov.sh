@@ -152,10 +152,25 @@ for c in s["agents"]:
     w = c.get("host", {}).get("window", {})
     print(f"client {c['name']}: CPU {w.get('cpu_busy_pct')}%, agent {w.get('agent_cpu_pct')}%, load1 {w.get('load1')}")
 names = [w for w in ("node-1", "node-2", "node-3") if w in a["verdict"]]
-assert names == ["node-3"], f"the verdict names {names}"
-assert "node-3" in a["bottleneck"], a["bottleneck"]
+# An unthrottled node is named only when its own counters say its CPU is saturated: on a host
+# loaded beyond its two cores a TCG node guest serving 32 I/Os in flight per volume reaches
+# the analysis's CPU-bound level (90%, coordinator/analysis/bc_anapoint.h; 91% in one CI run)
+# and is then a ceiling of its own volumes (each has its own queue depth). The throttled node
+# is named whatever the others do.
+cpu = {n["name"]: n.get("counters", {}).get("window", {}).get("cpu_busy_pct") for n in s["nodes"]}
+print("node CPU busy % (None: not measured, too few scrapes answered):", cpu)
+assert "node-3" in names, f"the verdict does not name node-3: {names}"
+for w in ("node-1", "node-2"):
+    if cpu[w] is not None and cpu[w] > 90.05:
+        assert w in names, f"{w} at CPU {cpu[w]}% is not named: {a['verdict']}"
+    if cpu[w] is None or cpu[w] < 89.95:
+        assert w not in names, f"the verdict names {w} at CPU {cpu[w]}%: {a['verdict']}"
 # a throttled drive is a disk queue (coordinator/analysis/analysis.c: aqu-sz over 10)
-assert a["class"] == "disk/GC-bound", a["class"]
+if names == ["node-3"]:
+    assert "node-3" in a["bottleneck"], a["bottleneck"]
+    assert a["class"] == "disk/GC-bound", a["class"]
+else:
+    assert rows["node CPU"]["state"] == "implicated", rows["node CPU"]
 iops = {n["name"]: n["iops"] for n in s["nodes"]}
 assert iops["node-3"] < min(iops["node-1"], iops["node-2"]), iops
 EOF

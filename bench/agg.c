@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #include "bc_clock.h"
 #include "bc_agg.h"
@@ -115,6 +116,14 @@ static uint64_t s_digest(const struct bc_agg *g)
 	return h;
 }
 
+/* minor page faults so far: first touches of the step's memory are part of its cost */
+static long s_minflt(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_minflt;
+}
+
 static int s_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -130,6 +139,7 @@ int main(int argc, char **argv)
 	bool digest = false;
 	int n = 1000, m = 16, secs = 20, threads = 2, c, i, rc = 1;
 	uint64_t iops = 2000, cpu0, cpu1, *wall = NULL;
+	long flt0, flt1;
 	struct bc_synth_payload pool[S_POOL] = {0};
 	struct bc_profile *p = NULL;
 	struct bc_conn *conns = NULL;
@@ -199,6 +209,7 @@ int main(int argc, char **argv)
 	}
 	if (bc_agg_init(&g, p, &p->steps[0]) || bc_agg_pool_start(&g, threads))
 		goto out;
+	flt0 = s_minflt();
 	cpu0 = s_cpu_ns();
 	for (k = 0; k < (uint32_t)secs; k++) {
 		uint64_t t0 = bc_mono_ns();
@@ -220,6 +231,7 @@ int main(int argc, char **argv)
 	}
 	bc_agg_finish(&g);
 	cpu1 = s_cpu_ns();
+	flt1 = s_minflt();
 	qsort(wall, (size_t)secs, sizeof(*wall), s_cmp);
 	printf("agents %d volumes %d seconds %d workers %d, %u histogram buckets per "
 	       "volume-second on average\n",
@@ -227,6 +239,7 @@ int main(int argc, char **argv)
 	printf("wall per second (first record to close): p50 %.1f ms, max %.1f ms\n",
 	       (double)wall[secs / 2] / 1e6, (double)wall[secs - 1] / 1e6);
 	printf("cpu per second: %.1f ms\n", (double)(cpu1 - cpu0) / 1e6 / secs);
+	printf("page faults per second: %.0f\n", (double)(flt1 - flt0) / secs);
 	if (digest)
 		printf("agg_digest: %016llx\n", (unsigned long long)s_digest(&g));
 	printf("agg_ns_per_volume_second: %.0f\n", (double)(cpu1 - cpu0) / ((double)n * m * secs));

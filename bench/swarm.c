@@ -198,7 +198,7 @@ static void s_dispatch(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 		return;
 	}
 	if (!a->owner || !zframe_eq(a->owner, m->id)) {
-		bc_msg_send_error(a->sock, m->id, "no-session", "send HELLO first");
+		bc_msg_send_error(a->sock, m->id, BC_ERR_NO_SESSION, "send HELLO first");
 		return;
 	}
 	switch (m->type) {

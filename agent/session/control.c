@@ -196,7 +196,7 @@ static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
 		bc_auth_counters(a->auth)->refused++;
 		bc_auth_log_drop(a->auth, "refused %s from a peer without the session",
 				 bc_msg_name(m->type));
-		s_reply_nowait(a, m->id, a->owner ? "busy" : "no-session", "%s refused: %s",
+		s_reply_nowait(a, m->id, a->owner ? "busy" : BC_ERR_NO_SESSION, "%s refused: %s",
 			       bc_msg_name(m->type),
 			       a->owner ? "agent is serving another coordinator"
 					: "send HELLO first");

@@ -112,6 +112,16 @@ int bc_msg_send_error(zsock_t *s, zframe_t *id, const char *code, const char *fm
 	return rc;
 }
 
+bool bc_msg_is_error(const struct bc_msg *m, const char *code)
+{
+	const char *c;
+
+	if (m->type != BC_MSG_ERROR)
+		return false;
+	c = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m->json, "code"));
+	return c && !strcmp(c, code);
+}
+
 void bc_msg_clear(struct bc_msg *m)
 {
 	zframe_destroy(&m->id);

@@ -83,9 +83,19 @@ int bc_msg_send_bin(zsock_t *s, zframe_t *id, enum bc_msg_type t, const void *bo
 int bc_msg_send_raw(zsock_t *s, zframe_t *id, int version, const char *type, const void *body,
 		    size_t len);
 
+/*
+ * ERROR's code from an agent that has no session with the sender: it was
+ * restarted, or it ended the session after the coordinator's silence
+ * (agent/session/control.c); the coordinator may HELLO it again
+ */
+#define BC_ERR_NO_SESSION "no-session"
+
 /* ERROR with {"code": code, "message": printf(...)} */
 int bc_msg_send_error(zsock_t *s, zframe_t *id, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* whether m is an ERROR whose code is code */
+bool bc_msg_is_error(const struct bc_msg *m, const char *code);
 
 /*
  * Receive one message (blocking; use a poller first). router: the socket

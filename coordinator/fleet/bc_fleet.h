@@ -66,6 +66,13 @@ struct bc_conn {
 	bool ready;
 	bool done;
 	bool lost; /* declared lost (silence); with on_agent_loss "continue" the run goes on */
+	/*
+	 * HELLO sent again in this step's PREPARE (it had no session, stepexec.c):
+	 * its HELLO_OK is awaited, and "no session" replies sent before it are stale
+	 */
+	bool rejoining;
+	int rejoined_step;   /* 1 + the step it was last HELLOed again in, 0: never */
+	uint32_t stats_next; /* 1 + the second of its latest record in this step, 0: none */
 	char lost_why[128];
 };
 
@@ -111,6 +118,11 @@ struct bc_fleet_held {
 int bc_fleet_open(struct bc_fleet *f, const struct bc_profile *p, const struct bc_run_opts *o,
 		  const char *logdir, char *err, size_t errlen);
 int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen);
+/*
+ * HELLO again to one agent that answered BC_ERR_NO_SESSION (restarted
+ * between steps): its HELLO_OK comes back as any message does. 0 or -errno
+ */
+int bc_fleet_hello_one(struct bc_fleet *f, struct bc_conn *c);
 int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen);
 void bc_fleet_close(struct bc_fleet *f);
 /* look up the connection a socket belongs to */

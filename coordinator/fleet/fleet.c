@@ -788,6 +788,15 @@ static void s_hello_timeout(const struct bc_fleet *f, struct bc_conn *c, char *e
 		    c->spec->name, c->endpoint, s);
 }
 
+int bc_fleet_hello_one(struct bc_fleet *f, struct bc_conn *c)
+{
+	cJSON *b = s_hello_body(f, c);
+	int rc = b ? bc_fleet_send(f, c, BC_MSG_HELLO, b) : -ENOMEM;
+
+	cJSON_Delete(b);
+	return rc;
+}
+
 int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 {
 	uint64_t deadline = bc_mono_ns() + (uint64_t)f->opts->connect_timeout_ms * BC_NS_PER_MS;

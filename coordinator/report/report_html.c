@@ -690,6 +690,14 @@ static void s_step_notes(FILE *f, const cJSON *st)
 		s_esc(f, bc_rj_str("?", c, "reason"));
 		fprintf(f, "); its figures stop there.</p>\n");
 	}
+	cJSON_ArrayForEach(c, bc_rj(st, "rejoined_agents"))
+	{
+		fprintf(f, "<p>Agent ");
+		s_esc(f, bc_rj_str("?", c, "name"));
+		fprintf(f, " joined again before this step (");
+		s_esc(f, bc_rj_str("?", c, "reason"));
+		fprintf(f, "); nothing of the step before was missing.</p>\n");
+	}
 	if (ss) {
 		fprintf(f, "<p>Steady state (IOPS over ");
 		s_esc(f, bc_rj_str("?", ss, "window"));

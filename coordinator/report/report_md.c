@@ -397,6 +397,14 @@ static void s_step_detail(FILE *f, const struct bc_report *r, const cJSON *st)
 		bc_md_puts(f, bc_rj_str("?", c, "reason"));
 		fprintf(f, "); its figures stop there.**\n");
 	}
+	cJSON_ArrayForEach(c, bc_rj(st, "rejoined_agents"))
+	{
+		fprintf(f, "\nAgent ");
+		bc_md_puts(f, bc_rj_str("?", c, "name"));
+		fprintf(f, " joined again before this step (");
+		bc_md_puts(f, bc_rj_str("?", c, "reason"));
+		fprintf(f, "); nothing of the step before was missing.\n");
+	}
 	s_sweep(f, bc_rj(st, "sweep"));
 	s_node_counters(f, st);
 	bc_report_md_nvme(f, st); /* WAF, temperature, node mapping (docs/nvme.md) */

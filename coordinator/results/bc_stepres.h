@@ -26,6 +26,8 @@ struct bc_step_result {
 	cJSON *agent_totals; /* STEP_DONE bodies by agent name */
 	cJSON *clock;	     /* per-agent clock offset re-measured before START */
 	cJSON *lost;	     /* agents lost during this step: [{name, from_second, reason}] */
+	/* agents HELLOed again in its PREPARE (they had no session): [{name, reason}] */
+	cJSON *rejoined;
 	/* agents' host samples (bc_hostsamples.h), NULL before the first */
 	struct bc_hostsamples *hosts;
 	cJSON *node_counters; /* {node: bc_counters_node_json()} */

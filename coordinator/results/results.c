@@ -478,6 +478,8 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 		cJSON_AddItemToObject(o, "analysis", cJSON_Duplicate(r->analysis, 1));
 	cJSON_AddItemToObject(o, "lost_agents",
 			      r->lost ? cJSON_Duplicate(r->lost, 1) : cJSON_CreateArray());
+	cJSON_AddItemToObject(o, "rejoined_agents",
+			      r->rejoined ? cJSON_Duplicate(r->rejoined, 1) : cJSON_CreateArray());
 	arr = cJSON_AddArrayToObject(o, "agents_out");
 	for (i = 0; i < g->prof->nagents; i++)
 		if (bc_result_agent_out(r, i))

@@ -134,6 +134,7 @@ void bc_step_result_free(struct bc_step_result *r)
 	cJSON_Delete(r->agent_totals);
 	cJSON_Delete(r->clock);
 	cJSON_Delete(r->lost);
+	cJSON_Delete(r->rejoined);
 	bc_hostsamples_free(r->hosts);
 	cJSON_Delete(r->node_counters);
 	cJSON_Delete(r->analysis);

@@ -26,6 +26,7 @@
 #include "bc_counter.h"
 #include "bc_json.h"
 #include "bc_log.h"
+#include "bc_rjson.h"
 #include "bc_volnode.h"
 
 /* lead time between START and interval 0: covers sending START to every agent */
@@ -149,11 +150,65 @@ static void s_volnodes_from_ready(struct bc_fleet *f, struct bc_rundir *rd, cons
 }
 
 static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
-			struct bc_conn *a, int *pending, const char *why);
+			struct bc_conn *a, int *pending, const char *why, bool silent);
 
 static int s_alive(const struct bc_fleet *f)
 {
 	return f->n - f->nlost;
+}
+
+#define S_REJOIN_WHY "it had no session (restarted, or it ended the session after a silence)"
+
+/*
+ * c answered "no session" to this step's PREPARE (or to a heartbeat before
+ * it): the agent was restarted between steps, or it ended the session
+ * after a silence of this coordinator. Nothing of an earlier step is
+ * missing (its STEP_DONE came), so it is HELLOed and PREPAREd again, once
+ * per step; the "no session" replies it sent before that HELLO are stale.
+ * One after its HELLO_OK is an error. 0 or -errno (res->error set).
+ */
+static int s_rejoin(struct bc_fleet *f, struct bc_step_result *res, int idx, struct bc_conn *c,
+		    const struct bc_msg *m)
+{
+	cJSON *b;
+	int rc;
+
+	if (c->rejoining)
+		return 0;
+	if (c->rejoined_step == idx + 1) {
+		s_agent_error(res, c, m, "");
+		return -EIO;
+	}
+	bc_warn("agent %s (%s): %s: HELLO and PREPARE again", c->spec->name, c->endpoint,
+		S_REJOIN_WHY);
+	c->rejoining = true;
+	c->rejoined_step = idx + 1;
+	rc = bc_fleet_hello_one(f, c);
+	b = rc ? NULL : bc_prepare_body(f, c, idx, res->step);
+	rc = rc ? rc : b ? bc_fleet_send(f, c, BC_MSG_PREPARE, b) : -ENOMEM;
+	cJSON_Delete(b);
+	if (rc)
+		snprintf(res->error, sizeof(res->error), "agent %s (%s): HELLO again failed: %s",
+			 c->spec->name, c->endpoint, strerror(-rc));
+	return rc;
+}
+
+/* its HELLO_OK after s_rejoin: the new session's hello, kept for the step_start's event */
+static void s_rejoined(struct bc_step_result *res, struct bc_conn *c, struct bc_msg *m)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	c->rejoining = false;
+	cJSON_Delete(c->hello);
+	c->hello = m->json;
+	m->json = NULL;
+	if (!res->rejoined)
+		res->rejoined = cJSON_CreateArray();
+	cJSON_AddStringToObject(r, "name", c->spec->name);
+	cJSON_AddStringToObject(r, "reason", S_REJOIN_WHY);
+	cJSON_AddItemToArray(res->rejoined, r);
+	bc_info("agent %s (%s) joined again: bench-agent %s, pid %.0f", c->spec->name, c->endpoint,
+		bc_rj_str("?", c->hello, "version"), bc_rj_num(c->hello, "pid"));
 }
 
 /*
@@ -178,7 +233,8 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 	for (i = 0; i < f->n; i++) {
 		cJSON *b;
 
-		f->conns[i].ready = f->conns[i].done = false;
+		f->conns[i].ready = f->conns[i].done = f->conns[i].rejoining = false;
+		f->conns[i].stats_next = 0;
 		if (f->conns[i].lost)
 			continue; /* lost in an earlier step under "continue" */
 		pending++;
@@ -214,7 +270,7 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 						 a->spec->name, a->endpoint, w);
 					rc = -EIO;
 				} else {
-					s_agent_lost(f, rd, res, a, &pending, w);
+					s_agent_lost(f, rd, res, a, &pending, w, false);
 				}
 			}
 			if (rc || now >= deadline || !pending)
@@ -232,6 +288,14 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 			s_volnodes_from_ready(f, rd, c, m.json);
 			cJSON_AddItemToObject(agents, c->spec->name, m.json);
 			m.json = NULL;
+		} else if (!rc && c && !c->ready && bc_msg_is_error(&m, BC_ERR_NO_SESSION)) {
+			rc = s_rejoin(f, res, idx, c, &m);
+			if (rc) {
+				bc_msg_clear(&m);
+				break;
+			}
+		} else if (!rc && c && c->rejoining && m.type == BC_MSG_HELLO_OK) {
+			s_rejoined(res, c, &m);
 		} else if (c && (rc == -EPROTO || rc == -EBADMSG ||
 				 (!rc && m.type != BC_MSG_HEARTBEAT))) {
 			s_agent_error(res, c, &m, rerr);
@@ -387,6 +451,9 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 	cJSON *ev;
 	int rc;
 
+	/* restarted mid-step (a heartbeat's answer): its I/O and records ended when it did */
+	if (bc_msg_is_error(m, BC_ERR_NO_SESSION))
+		return s_agent_lost(f, rd, res, c, pending, "restarted (it has no session)", false);
 	switch (m->type) {
 	case BC_MSG_STATS:
 		/* added here, or handed to an aggregation worker (aggpool.c) */
@@ -397,8 +464,11 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 				 bad->endpoint, strerror(-rc));
 			return rc;
 		}
-		if (h.second < res->agg.seconds)
+		if (h.second < res->agg.seconds) {
 			res->agg.last_rx_ns[h.second] = bc_real_ns();
+			if (h.second >= c->stats_next)
+				c->stats_next = h.second + 1;
+		}
 		/* bc_agg_record_json's shape, written without cJSON (hot path) */
 		bc_rundir_stats(rd, &res->agg, c, &h, m->bin, m->bin_len);
 		return 0;
@@ -425,22 +495,26 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 }
 
 /*
- * An agent went silent. "abort": the step fails (the caller stops everyone).
- * "continue": the agent is marked lost from the current second on and the
- * others finish; every output shows it.
+ * An agent went silent, or it answered without a session (restarted).
+ * "abort": the step fails (the caller stops everyone). "continue": the
+ * agent is marked lost from the second it was last heard on and the others
+ * finish; every output shows it. silent: heard last S_SILENCE_S before now;
+ * else at its latest record (none before START: second 0).
  */
 static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
-			struct bc_conn *a, int *pending, const char *why)
+			struct bc_conn *a, int *pending, const char *why, bool silent)
 {
 	uint64_t now = bc_real_ns();
-	/* before START (res->start_ns 0): lost from the step's first second */
 	uint32_t k = res->start_ns && now > res->start_ns
 			 ? (uint32_t)((now - res->start_ns) / BC_NS_PER_S)
 			 : 0;
 	cJSON *ev, *l;
 
 	/* heard last at this second: its records stop there */
-	k = k >= S_SILENCE_MS / 1000 ? k - S_SILENCE_MS / 1000 : 0;
+	if (silent)
+		k = k >= S_SILENCE_MS / 1000 ? k - S_SILENCE_MS / 1000 : 0;
+	else
+		k = a->stats_next ? a->stats_next - 1 : 0;
 	snprintf(a->lost_why, sizeof(a->lost_why), "%s", why);
 	/* in lost_agents under either policy */
 	if (!res->lost)
@@ -534,6 +608,9 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 		rc = bc_fleet_recv(f, s_recv_timeout(f), &c, &m, rerr, sizeof(rerr));
 		if (rc == -ETIMEDOUT || rc == -EINTR) {
 			rc = 0;
+		} else if (c && c->lost) {
+			rc = 0; /* lost: nothing of it counts after its from_second (it was told
+				   ABORT) */
 		} else if (c && !rc) {
 			rc = s_on_message(f, rd, res, c, &m, &pending);
 		} else if (c) {
@@ -560,7 +637,7 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 			    bc_fleet_waiting(f, a))
 				continue;
 			rc = s_agent_lost(f, rd, res, a, &pending,
-					  "silent for " S_STR(S_SILENCE_S) " s");
+					  "silent for " S_STR(S_SILENCE_S) " s", true);
 		}
 		if (rc)
 			return rc;
@@ -680,6 +757,14 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 
 		cJSON_AddNumberToObject(e, "step", idx);
 		bc_rundir_event(rd, "agent_lost", e);
+	}
+	/* and those HELLOed again in it, likewise after step_start for a rebuild */
+	cJSON_ArrayForEach(lost, res->rejoined)
+	{
+		cJSON *e = cJSON_Duplicate(lost, 1);
+
+		cJSON_AddNumberToObject(e, "step", idx);
+		bc_rundir_event(rd, "agent_rejoined", e);
 	}
 	bc_fleet_beat(f);
 	/* seconds.bin: a step with a step_start event, in the same order as a rebuild's */

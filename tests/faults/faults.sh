@@ -4,7 +4,8 @@
 # the records' log by default; healthy_plain logs them as json) and compares
 # them with run.json and summary.md, and a rebuild from events.jsonl must equal what the
 # run wrote. Cases: sigint sigterm coord_kill9 kill_continue kill_abort stop_continue
-# stop_abort between_continue between_abort prepare_fail sweep_sigint healthy_plain healthy_sweep healthy_fdp checker_fails.
+# stop_abort between_continue between_abort between_restart restart_continue restart_abort
+# prepare_fail sweep_sigint healthy_plain healthy_sweep healthy_fdp checker_fails.
 # Moments are chosen by waiting on events.jsonl, never on sleeps; nothing is timed.
 . "$BC_SRC/tests/e2e/lib.sh"
 CASE=${1:?case}
@@ -14,6 +15,23 @@ for a in a1 a2 a3; do start_agent $a; done
 VICTIM=${AGENT_PIDS[1]}
 POLICY=continue
 case $CASE in *_abort) POLICY=abort ;; esac
+
+# restart_a2: a2 killed and started again on its endpoint with its keys (a systemd restart):
+# the new process has no session with the coordinator
+restart_a2() {
+	kill -9 "$VICTIM"
+	wait "$VICTIM" 2>/dev/null || true
+	: >"$T/ep-a2.again"
+	"$AGENT" --listen "$EP_a2" --ready-fd 3 --scratch-dir "$T/scratch-a2" \
+		--cert "$T/keys-a2/agent.cert" --authorized-keys "$T/keys-a2/authorized_keys" --allow "$T/**" \
+		3>"$T/ep-a2.again" 2>"$T/agent-a2.again.log" &
+	AGENT_PIDS+=($!)
+	for _ in $(seq 100); do
+		[ -s "$T/ep-a2.again" ] && return 0
+		sleep 0.1
+	done
+	fail "a2 did not start again on $EP_a2: $(cat "$T/agent-a2.again.log")"
+}
 
 # steps NAME...: short fixed steps, three agents, one file each
 profile() {
@@ -141,6 +159,48 @@ between_continue | between_abort)
 	else
 		[ "$RC" = 1 ] || fail "exit code $RC, expected 1"
 		grep -q 'agent a2 (tcp://127.0.0.1:[0-9]*): connection closed during PREPARE' "$T/stderr" ||
+			fail "no clear error naming a2"
+	fi
+	check_and_rebuild
+	;;
+between_restart)
+	# a2 restarted between sweep points (killed once point 1 is done, while the results are
+	# written): point 2's PREPARE finds a new process without a session. It is HELLOed again
+	# and every point runs whole; nothing was missing from point 1 (its STEP_DONE came)
+	sweep_profile 3s '[1, 2, 4]' >"$T/p.json"
+	RUN_OPTS="--results-delay-ms 4000" run_bg "$T/p.json"
+	wait_events 2 '"event":"step_done"' || fail "point 1 did not finish"
+	restart_a2
+	finish
+	[ "$RC" = 0 ] || fail "exit code $RC, expected 0"
+	json "$R/run.json" '[s["status"] for s in r["steps"]] == ["ok", "ok", "ok"] and [[a["name"] for a in s["rejoined_agents"]] for s in r["steps"]] == [[], ["a2"], []] and all(s["lost_agents"] == [] for s in r["steps"])' |
+		grep -qx True || fail "a2 was not joined again in point 2, or a point is not ok: $(json "$R/run.json" '[(s["status"], s["rejoined_agents"], s["lost_agents"]) for s in r["steps"]]')"
+	# the new process ran points 2 and 3: both have its records
+	json "$R/run.json" 'all(a["ios"] > 0 for s in r["steps"] for a in s["agents"] if a["name"] == "a2") and all("a2" in [a["name"] for a in s["agents"]] for s in r["steps"])' | grep -qx True ||
+		fail "a2 has no I/O in a point"
+	grep -q "session started" "$T/agent-a2.again.log" || fail "the new a2 never had a session"
+	grep -q "Agent a2 joined again before this step" "$R/summary.md" || fail "summary.md does not say a2 joined again"
+	check_and_rebuild
+	;;
+restart_continue | restart_abort)
+	# a2 restarted mid-step: the coordinator's next heartbeat gets "no session". Lost from its
+	# last record's second under continue (the run goes on, degraded), a named error under abort
+	profile s0 s1 >"$T/p.json"
+	run_bg "$T/p.json"
+	wait_events 3 '"event":"second_closed"' || fail "step 0 did not run"
+	restart_a2
+	finish
+	json "$R/run.json" '[l["name"] + ": " + l["reason"] for l in r["steps"][0]["lost_agents"]]' >"$T/lost"
+	# restarted in well under the 3 s silence that would call it silent instead
+	grep -q "a2: restarted (it has no session)" "$T/lost" ||
+		fail "a2 is not lost as restarted: $(cat "$T/lost")"
+	if [ "$POLICY" = continue ]; then
+		[ "$RC" = 3 ] || fail "exit code $RC, expected 3"
+		json "$R/run.json" '[s["status"] for s in r["steps"]] == ["degraded", "degraded"]' |
+			grep -qx True || fail "the steps are not both degraded"
+	else
+		[ "$RC" = 1 ] || fail "exit code $RC, expected 1"
+		grep -q 'agent a2 (tcp://127.0.0.1:[0-9]*): restarted (it has no session) during the step' "$T/stderr" ||
 			fail "no clear error naming a2"
 	fi
 	check_and_rebuild

@@ -32,11 +32,16 @@
 #                    on events.jsonl, never on sleeps:
 #                      kill_real:K  SIGKILL the real agent once point K's results phase began
 #                                   (its step_done; between sweep points)
+#                      restart_real:K  the same, then start it again at once on the same
+#                                   endpoint and keys (a host's agent restarted between points:
+#                                   the coordinator HELLOs it again before point K+1)
 #                      sigint:K     SIGINT the coordinator at the same moment (Ctrl-C while it
 #                                   writes point K's results)
 #                    run_ok is then 1 when the run ended as the fault should make it: exit 3
-#                    and "degraded" (kill_real), exit 1 and "aborted" (sigint); the real agent
-#                    then logs no session end, so max_silence_ms is nan
+#                    and "degraded" (kill_real), exit 1 and "aborted" (sigint), exit 0, "ok" and
+#                    real0 in point K+1's rejoined_agents (restart_real); after kill_real and
+#                    sigint the real agent logs no session end, so max_silence_ms is nan;
+#                    after restart_real it is the restarted agent's
 #   POV_BUSY=B       B busy loops (nice 0) on the host for the whole run: a shared client host
 #   POV_CHECK=1      then recompute the run's figures from its record log with the
 #                    ground-truth checker (tests/faults/check_run.py): check_agrees 1/0
@@ -60,9 +65,9 @@ PORT=${POV_PORT:-18000}
 FAULT=${POV_FAULT:-}
 FAULT_AT=${FAULT#*:}
 case $FAULT in
-'' | kill_real:[1-9]* | sigint:[1-9]*) ;;
+'' | kill_real:[1-9]* | restart_real:[1-9]* | sigint:[1-9]*) ;;
 *)
-	echo "pov-scale.sh: POV_FAULT='$FAULT': expected kill_real:K or sigint:K (K a point, 1..$P)" >&2
+	echo "pov-scale.sh: POV_FAULT='$FAULT': expected kill_real:K, restart_real:K or sigint:K (K a point, 1..$P)" >&2
 	exit 2
 	;;
 esac
@@ -73,6 +78,8 @@ fi
 W=$(mktemp -d /var/tmp/bc-pov.XXXXXX)
 SWARM_PID='' COORD_PID='' AGENT_PID='' BUSY_PIDS=''
 cleanup() {
+	# the agent restart_real started (not a child of this shell)
+	[ -s "$W/agent2.pid" ] && kill "$(cat "$W/agent2.pid")" 2>/dev/null || true
 	for p in $COORD_PID $SWARM_PID $AGENT_PID $BUSY_PIDS; do kill "$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	if [ "${POV_KEEP:-0}" = 1 ]; then echo "kept $W" >&2; else rm -rf "$W"; fi
@@ -110,9 +117,13 @@ EOF
 "$SWARM" -n "$N" -m "$M" -p "$PORT" --cert "$W/swarm-keys/agent.cert" \
 	--authorized "$COORD_CERT" >"$W/swarm.out" 2>"$W/swarm.err" &
 SWARM_PID=$!
-"$AGENT" --listen "tcp://127.0.0.1:$((PORT + N))" --scratch-dir "$W/scratch" \
-	--cert "$W/real-keys/agent.cert" --authorized-keys "$W/real-keys/authorized_keys" \
-	2>"$W/agent.log" &
+# the real agent; $1: its log
+real_agent() {
+	"$AGENT" --listen "tcp://127.0.0.1:$((PORT + N))" --scratch-dir "$W/scratch" \
+		--cert "$W/real-keys/agent.cert" --authorized-keys "$W/real-keys/authorized_keys" \
+		2>"$1" &
+}
+real_agent "$W/agent.log"
 AGENT_PID=$!
 for _ in $(seq 300); do
 	grep -q ready "$W/swarm.out" 2>/dev/null && grep -q listening "$W/agent.log" && break
@@ -137,6 +148,16 @@ if [ -n "$FAULT" ]; then
 				[ "$(grep -c '"event":"step_done"' "$ev")" -ge $((FAULT_AT * (N + 1))) ]; then
 				case $FAULT in
 				kill_real:*) kill -KILL "$AGENT_PID" ;;
+				restart_real:*)
+					kill -KILL "$AGENT_PID"
+					# its sockets close as it dies; the new one binds the same port
+					for _ in $(seq 100); do
+						[ "$(awk '{print $3}' "/proc/$AGENT_PID/stat" 2>/dev/null)" = Z ] && break
+						sleep 0.01
+					done
+					real_agent "$W/agent2.log"
+					echo $! >"$W/agent2.pid"
+					;;
 				sigint:*) kill -INT "$COORD_PID" ;;
 				esac
 				echo "$FAULT at point $FAULT_AT: $(grep -c '"event":"step_start"' "$ev") point(s) started" >"$W/fault.log"
@@ -161,17 +182,24 @@ t_exit=$(date +%s%N)
 kill "$SWARM_PID" 2>/dev/null || true
 wait "$SWARM_PID" 2>/dev/null || true
 SWARM_PID=
-# the real agent logs the session's longest silence when BYE ends it
+# the real agent logs the session's longest silence when BYE ends it (the restarted one's)
+LOG=$W/agent.log
+[ -s "$W/agent2.pid" ] && LOG=$W/agent2.log
 for _ in $(seq 50); do
-	grep -q "longest coordinator silence" "$W/agent.log" && break
+	grep -q "longest coordinator silence" "$LOG" && break
 	sleep 0.1
 done
 kill "$AGENT_PID" 2>/dev/null || true
 wait "$AGENT_PID" 2>/dev/null || true
 AGENT_PID=
+if [ -s "$W/agent2.pid" ]; then
+	kill "$(cat "$W/agent2.pid")" 2>/dev/null || true
+	: >"$W/agent2.pid"
+fi
 case $FAULT in
 '') want_rc=0 want_status=ok ;;
 kill_real:*) want_rc=3 want_status=degraded ;;
+restart_real:*) want_rc=0 want_status=ok ;;
 sigint:*) want_rc=1 want_status=aborted ;;
 esac
 [ "$rc" = "$want_rc" ] || { echo "pov-scale.sh: bench-coord exited $rc (expected $want_rc):" >&2; tail -5 "$W/coord.err" >&2; }
@@ -180,12 +208,12 @@ RD=$(find "$W/reports" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -1)
 
 chrome_open "$W" "$RD/report.html"
 
-python3 - "$RD" "$W/samples" "$W/agent.log" "$rc" "$t_exit" "$N" "$M" "$R" "$P" "$S" \
-	"$open_s" "$blank_s" "$want_rc" "$want_status" "$( [ -z "$FAULT" ] || [ -s "$W/fault.log" ] && echo 1 || echo 0)" <<'EOF'
+python3 - "$RD" "$W/samples" "$LOG" "$rc" "$t_exit" "$N" "$M" "$R" "$P" "$S" \
+	"$open_s" "$blank_s" "$want_rc" "$want_status" "$( [ -z "$FAULT" ] || [ -s "$W/fault.log" ] && echo 1 || echo 0)" "$FAULT" <<'EOF'
 import json, os, re, sys
 rd, smpf, logf, rc, t_exit = sys.argv[1:6]
 n, m, r, pts, secs = map(int, sys.argv[6:11])
-open_s, blank_s, want_rc, want_status, injected = sys.argv[11:16]
+open_s, blank_s, want_rc, want_status, injected, fault = sys.argv[11:17]
 try:
     ev = [json.loads(l) for l in open(os.path.join(rd, "events.jsonl"))
           if '"event":"stats"' not in l]
@@ -196,6 +224,13 @@ try:
 except (OSError, ValueError):
     run = {}
 ok = rc == want_rc and run.get("status") == want_status and injected == "1"
+if fault.startswith("restart_real:"):
+    # HELLOed again before the next point, in that point only, and nothing lost
+    k = int(fault.split(":")[1])
+    st = run.get("steps", [])
+    ok = ok and len(st) == pts and all(
+        [a["name"] for a in s.get("rejoined_agents", [])] == (["real0"] if i == k else [])
+        and not s.get("lost_agents") for i, s in enumerate(st))
 # points in order: step_start, its step_done events, then the next point's ready
 starts = [e for e in ev if e["event"] == "step_start"]
 windows, results = [], 0.0

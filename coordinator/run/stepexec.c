@@ -242,6 +242,8 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 		bc_fleet_send(f, &f->conns[i], BC_MSG_PREPARE, b);
 		cJSON_Delete(b);
 	}
+	snprintf(why, sizeof(why), "not READY within %.1f s of PREPARE",
+		 f->opts->prepare_timeout_ms / 1000.0);
 	while (pending) {
 		struct bc_conn *c = NULL;
 		struct bc_msg m;
@@ -252,17 +254,17 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 			break;
 		if (now >= deadline || now - last_scan >= 100 * BC_NS_PER_MS) {
 			last_scan = now;
-			snprintf(why, sizeof(why), "not READY within %.1f s of PREPARE",
-				 f->opts->prepare_timeout_ms / 1000.0);
 			for (i = 0; i < f->n && !rc; i++) {
 				struct bc_conn *a = &f->conns[i];
+				const char *w;
 
-				const char *w = now >= deadline ? why
-						: bc_fleet_gone(f, a, S_SILENCE_MS)
-						    ? "connection closed during PREPARE"
-						    : NULL;
-
-				if (a->ready || a->lost || !w)
+				if (a->ready || a->lost)
+					continue;
+				w = now >= deadline ? why
+				    : bc_fleet_gone(f, a, S_SILENCE_MS)
+					? "connection closed during PREPARE"
+					: NULL;
+				if (!w)
 					continue;
 				if (f->prof->on_agent_loss == BC_LOSS_ABORT) {
 					snprintf(res->error, sizeof(res->error),
@@ -280,6 +282,16 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 		rc = bc_fleet_recv(f, 100, &c, &m, rerr, sizeof(rerr));
 		if (rc == -ETIMEDOUT) {
 			rc = 0;
+			continue;
+		}
+		/*
+		 * lost (in an earlier step, or in this PREPARE) is out of the run:
+		 * restarted, it answers the heartbeats "no session", which must
+		 * not HELLO it in again nor count its READY among the pending
+		 */
+		if (c && c->lost) {
+			rc = 0;
+			bc_msg_clear(&m);
 			continue;
 		}
 		if (!rc && c && m.type == BC_MSG_READY && !c->ready) {

@@ -13,6 +13,7 @@ export BC_AGENT_BIN="$AGENT"
 T=$(mktemp -d /var/tmp/bc-e2e.XXXXXX)
 AGENT_PIDS=()
 
+# BC_KEEP=DIR: a copy of the work directory (logs, run directory) is left there, to debug
 cleanup() {
 	local rc=$?
 	for p in "${AGENT_PIDS[@]}"; do
@@ -21,6 +22,7 @@ cleanup() {
 	for p in "${AGENT_PIDS[@]}"; do
 		wait "$p" 2>/dev/null || true
 	done
+	if [ -n "${BC_KEEP:-}" ]; then cp -a "$T" "$BC_KEEP" || true; fi
 	rm -rf "$T"
 	exit $rc
 }

@@ -185,8 +185,10 @@ between_restart)
 restart_continue | restart_abort)
 	# a2 restarted mid-step: the coordinator's next heartbeat gets "no session". Lost from its
 	# last record's second under continue (the run goes on, degraded), a named error under abort
-	profile s0 s1 >"$T/p.json"
-	run_bg "$T/p.json"
+	# (the results written slowly: the new process's "no session" answers to the heartbeats
+	# meanwhile are held for the next PREPARE, where they come before the others' READY)
+	profile s0 s1 s2 >"$T/p.json"
+	RUN_OPTS="--results-delay-ms 2000" run_bg "$T/p.json"
 	wait_events 3 '"event":"second_closed"' || fail "step 0 did not run"
 	restart_a2
 	finish
@@ -196,8 +198,15 @@ restart_continue | restart_abort)
 		fail "a2 is not lost as restarted: $(cat "$T/lost")"
 	if [ "$POLICY" = continue ]; then
 		[ "$RC" = 3 ] || fail "exit code $RC, expected 3"
-		json "$R/run.json" '[s["status"] for s in r["steps"]] == ["degraded", "degraded"]' |
-			grep -qx True || fail "the steps are not both degraded"
+		json "$R/run.json" '[s["status"] for s in r["steps"]] == ["degraded", "degraded", "degraded"]' |
+			grep -qx True || fail "the steps are not all degraded"
+		# lost is out of the run: the new process answers the heartbeats "no session" between
+		# the steps, which must not HELLO it in again nor count its READY for the others'
+		json "$R/run.json" 'all(s["rejoined_agents"] == [] for s in r["steps"]) and [[l["name"] for l in s["lost_agents"]] for s in r["steps"]] == [["a2"], [], []]' |
+			grep -qx True || fail "a lost a2 came back: $(json "$R/run.json" '[(s["rejoined_agents"], s["lost_agents"]) for s in r["steps"]]')"
+		! grep -q "session started" "$T/agent-a2.again.log" || fail "the lost a2 was given a session again"
+		json "$R/run.json" 'all(a["ios"] > 0 for s in r["steps"] for a in s["agents"] if a["name"] in ("a1", "a3"))' |
+			grep -qx True || fail "a1 or a3 has no I/O in a step"
 	else
 		[ "$RC" = 1 ] || fail "exit code $RC, expected 1"
 		grep -q 'agent a2 (tcp://127.0.0.1:[0-9]*): restarted (it has no session) during the step' "$T/stderr" ||

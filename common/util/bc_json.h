@@ -34,8 +34,17 @@ bool bc_json_get_i64(const cJSON *j, int64_t *v);
 /* the same, 0 when j is not a number */
 uint64_t bc_json_u64_of(const cJSON *j);
 int64_t bc_json_i64_of(const cJSON *j);
-/* cJSON_Print / cJSON_PrintUnformatted with exact integers; free with cJSON_free */
+/*
+ * cJSON_Print / cJSON_PrintUnformatted's text with exact integers (and
+ * several times faster on numbers); free with cJSON_free (cJSON's default
+ * allocator, malloc: no hooks are set in this project)
+ */
 char *bc_json_print(const cJSON *j, bool formatted);
+/*
+ * formatted, as if at nesting depth within a document being written piece
+ * by piece (cJSON_Print's text with depth more tabs after each line break)
+ */
+char *bc_json_print_nested(const cJSON *j, int depth);
 /* cJSON_ParseWithLength keeping integers of more than 15 digits exact; caller owns it */
 cJSON *bc_json_parse(const char *text, size_t len);
 

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "bc_hist.h"
+#include "bc_json.h"
 #include "bc_log.h"
 #include "bc_fmt.h"
 #include "bc_rjson.h"
@@ -238,8 +239,11 @@ static cJSON *s_ddir(const struct s_step *s, const cJSON *e, int op, const struc
 	cJSON_AddNumberToObject(d, "drop_ios", 0);
 	cJSON_AddItemToObject(d, "slat_ns", s_empty_lat());
 	if (o && ios) {
-		cJSON_AddItemToObject(d, "clat_ns", s_lat(o, h, have_hist));
-		cJSON_AddItemToObject(d, "lat_ns", s_lat(o, h, have_hist));
+		/* bench-coord measures submission to completion: fio's clat and lat alike */
+		cJSON *lat = s_lat(o, h, have_hist);
+
+		cJSON_AddItemToObject(d, "clat_ns", lat);
+		cJSON_AddItemToObject(d, "lat_ns", cJSON_Duplicate(lat, 1));
 	} else {
 		cJSON_AddItemToObject(d, "clat_ns", s_empty_lat());
 		cJSON_AddItemToObject(d, "lat_ns", s_empty_lat());
@@ -624,20 +628,10 @@ static void s_disk_util(cJSON *out, const cJSON *const *steps, int n)
  */
 static int s_put_nested(FILE *f, cJSON *v, int depth)
 {
-	char *text = v ? cJSON_Print(v) : NULL, *p, *nl;
-	int rc = 0, i;
+	char *text = v ? bc_json_print_nested(v, depth) : NULL;
+	int rc = text && fputs(text, f) >= 0 ? 0 : text ? -EIO : -ENOMEM;
 
 	cJSON_Delete(v);
-	if (!text)
-		return -ENOMEM;
-	for (p = text; !rc && (nl = strchr(p, '\n')); p = nl + 1) {
-		if (fwrite(p, 1, (size_t)(nl - p) + 1, f) != (size_t)(nl - p) + 1)
-			rc = -EIO;
-		for (i = 0; !rc && i < depth; i++)
-			rc = fputc('\t', f) < 0 ? -EIO : 0;
-	}
-	if (!rc && fputs(p, f) < 0)
-		rc = -EIO;
 	cJSON_free(text);
 	return rc;
 }

@@ -18,9 +18,14 @@ const double bc_rank_spread_q[BC_RANK_SPREAD] = {0, 10, 50, 90, 100};
 struct s_item {
 	const cJSON *e;
 	double v; /* NAN: no figure */
+	int at;	  /* its place in run.json's array: the tie-break */
 };
 
-/* highest first, no figure last, ties in run.json's order */
+/*
+ * highest first, no figure last, ties in run.json's order: by place, not by
+ * the items' addresses, which follow the allocations of whoever built the
+ * tree (a run and a rebuild of it ranked equal volumes differently)
+ */
 static int s_desc(const void *a, const void *b)
 {
 	const struct s_item *x = a, *y = b;
@@ -31,7 +36,7 @@ static int s_desc(const void *a, const void *b)
 	} else if (x->v != y->v) {
 		return x->v < y->v ? 1 : -1;
 	}
-	return x->e < y->e ? -1 : x->e > y->e;
+	return x->at < y->at ? -1 : x->at > y->at;
 }
 
 static double s_fig(const cJSON *e, bool p99)
@@ -97,6 +102,7 @@ static int s_order(const cJSON *ents, int n, bool p99, const cJSON ***out, struc
 	cJSON_ArrayForEach(e, ents)
 	{
 		it[i].e = e;
+		it[i].at = i;
 		it[i++].v = s_fig(e, p99);
 	}
 	qsort(it, (size_t)n, sizeof(*it), s_desc);

@@ -696,7 +696,10 @@ static void s_step_notes(FILE *f, const cJSON *st)
 		s_esc(f, bc_rj_str("?", c, "name"));
 		fprintf(f, " joined again before this step (");
 		s_esc(f, bc_rj_str("?", c, "reason"));
-		fprintf(f, "); nothing of the step before was missing.</p>\n");
+		fprintf(f, "; now bench-agent ");
+		s_esc(f, bc_rj_str("?", c, "version"));
+		fprintf(f, ", pid %.0f); nothing of the step before was missing.</p>\n",
+			bc_rj_num(c, "pid"));
 	}
 	if (ss) {
 		fprintf(f, "<p>Steady state (IOPS over ");

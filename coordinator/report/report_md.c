@@ -403,7 +403,10 @@ static void s_step_detail(FILE *f, const struct bc_report *r, const cJSON *st)
 		bc_md_puts(f, bc_rj_str("?", c, "name"));
 		fprintf(f, " joined again before this step (");
 		bc_md_puts(f, bc_rj_str("?", c, "reason"));
-		fprintf(f, "); nothing of the step before was missing.\n");
+		fprintf(f, "; now bench-agent ");
+		bc_md_puts(f, bc_rj_str("?", c, "version"));
+		fprintf(f, ", pid %.0f); nothing of the step before was missing.\n",
+			bc_rj_num(c, "pid"));
 	}
 	s_sweep(f, bc_rj(st, "sweep"));
 	s_node_counters(f, st);

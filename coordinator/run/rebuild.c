@@ -536,12 +536,11 @@ static int s_event(struct s_replay *r, cJSON *ev)
 	} else if (!strcmp(type, "agent_rejoined") && r->in_step) {
 		if (!r->res.rejoined)
 			r->res.rejoined = cJSON_CreateArray();
-		body = cJSON_CreateObject();
-		/* as stepexec.c keeps it: {name, reason} */
-		cJSON_AddStringToObject(body, "name",
-					cJSON_GetStringValue(cJSON_GetObjectItem(ev, "name")));
-		cJSON_AddStringToObject(body, "reason",
-					cJSON_GetStringValue(cJSON_GetObjectItem(ev, "reason")));
+		/* as stepexec.c keeps it: {name, reason, version, pid}, without the event's step */
+		body = cJSON_Duplicate(ev, 1);
+		cJSON_DeleteItemFromObject(body, "event");
+		cJSON_DeleteItemFromObject(body, "time_ns");
+		cJSON_DeleteItemFromObject(body, "step");
 		cJSON_AddItemToArray(r->res.rejoined, body);
 	} else if (!strcmp(type, "error")) {
 		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "message"));

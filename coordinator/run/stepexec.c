@@ -206,6 +206,9 @@ static void s_rejoined(struct bc_step_result *res, struct bc_conn *c, struct bc_
 		res->rejoined = cJSON_CreateArray();
 	cJSON_AddStringToObject(r, "name", c->spec->name);
 	cJSON_AddStringToObject(r, "reason", S_REJOIN_WHY);
+	/* the new process (run.json's "agents" keep the one the run began with) */
+	cJSON_AddStringToObject(r, "version", bc_rj_str("?", c->hello, "version"));
+	cJSON_AddNumberToObject(r, "pid", bc_rj_num(c->hello, "pid"));
 	cJSON_AddItemToArray(res->rejoined, r);
 	bc_info("agent %s (%s) joined again: bench-agent %s, pid %.0f", c->spec->name, c->endpoint,
 		bc_rj_str("?", c->hello, "version"), bc_rj_num(c->hello, "pid"));

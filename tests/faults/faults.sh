@@ -179,6 +179,9 @@ between_restart)
 	json "$R/run.json" 'all(a["ios"] > 0 for s in r["steps"] for a in s["agents"] if a["name"] == "a2") and all("a2" in [a["name"] for a in s["agents"]] for s in r["steps"])' | grep -qx True ||
 		fail "a2 has no I/O in a point"
 	grep -q "session started" "$T/agent-a2.again.log" || fail "the new a2 never had a session"
+	# and the entry names the new process
+	json "$R/run.json" "r['steps'][1]['rejoined_agents'][0]['pid'] == ${AGENT_PIDS[-1]}" | grep -qx True ||
+		fail "rejoined_agents does not name the new a2 (pid ${AGENT_PIDS[-1]}): $(json "$R/run.json" 'r["steps"][1]["rejoined_agents"]')"
 	grep -q "Agent a2 joined again before this step" "$R/summary.md" || fail "summary.md does not say a2 joined again"
 	check_and_rebuild
 	;;

@@ -478,10 +478,22 @@ static void s_host(struct s_replay *r, const cJSON *ev)
 		(void)bc_result_host_sample(&r->res, a, s_num(ev, "second"), host);
 }
 
+/* a step's lost_agents or rejoined_agents entry: its event without the event's own keys */
+static void s_entry_from_event(cJSON **list, const cJSON *ev)
+{
+	cJSON *e = cJSON_Duplicate(ev, 1);
+
+	if (!*list)
+		*list = cJSON_CreateArray();
+	cJSON_DeleteItemFromObject(e, "event");
+	cJSON_DeleteItemFromObject(e, "time_ns");
+	cJSON_DeleteItemFromObject(e, "step");
+	cJSON_AddItemToArray(*list, e);
+}
+
 static int s_event(struct s_replay *r, cJSON *ev)
 {
 	const char *type = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "event"));
-	cJSON *body;
 
 	if (!type)
 		return -EINVAL;
@@ -525,23 +537,11 @@ static int s_event(struct s_replay *r, cJSON *ev)
 
 		if (c && r->prof->on_agent_loss != BC_LOSS_ABORT)
 			r->lost[c->index] = true;
-		if (!r->res.lost)
-			r->res.lost = cJSON_CreateArray();
-		body = cJSON_Duplicate(ev, 1);
 		/* as stepexec.c keeps it: {name, from_second, reason} */
-		cJSON_DeleteItemFromObject(body, "event");
-		cJSON_DeleteItemFromObject(body, "time_ns");
-		cJSON_DeleteItemFromObject(body, "step");
-		cJSON_AddItemToArray(r->res.lost, body);
+		s_entry_from_event(&r->res.lost, ev);
 	} else if (!strcmp(type, "agent_rejoined") && r->in_step) {
-		if (!r->res.rejoined)
-			r->res.rejoined = cJSON_CreateArray();
-		/* as stepexec.c keeps it: {name, reason, version, pid}, without the event's step */
-		body = cJSON_Duplicate(ev, 1);
-		cJSON_DeleteItemFromObject(body, "event");
-		cJSON_DeleteItemFromObject(body, "time_ns");
-		cJSON_DeleteItemFromObject(body, "step");
-		cJSON_AddItemToArray(r->res.rejoined, body);
+		/* {name, reason, version, pid} */
+		s_entry_from_event(&r->res.rejoined, ev);
 	} else if (!strcmp(type, "error")) {
 		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "message"));
 		const char *st = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "status"));

@@ -72,6 +72,8 @@ struct bc_secr_step {
 	int *sorted[BC_LVL_NR];	       /* names sorted (bc_secr_find), built when asked */
 };
 
+struct bc_secr_cache; /* secfile.c: blocks of the rows frames, one reader on one thread */
+
 struct bc_secr {
 	int fd;
 	char path[BC_PATH_MAX];
@@ -81,7 +83,8 @@ struct bc_secr {
 	uint64_t valid_bytes;
 	uint32_t nsteps; /* steps[0, nsteps): by ordinal, NULL where none */
 	struct bc_secr_step **steps;
-	uint64_t frames; /* frames read by a scan (0 when indexed) */
+	uint64_t frames;	     /* frames read by a scan (0 when indexed) */
+	struct bc_secr_cache *cache; /* bc_secr_row's reads; NULL: none (out of memory) */
 };
 
 /* open and index path; check_crc: verify every frame (reads the whole file) */

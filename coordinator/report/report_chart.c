@@ -656,7 +656,8 @@ out:
  */
 #define S_HEAT_COLS 120
 
-/* the shade of a bin holding share sh of its column's I/Os, in hundredths; 0: none */
+/* the shade of a bin holding share sh of its column's I/Os, 1..S_HEAT_SHADES; 0: none */
+#define S_HEAT_SHADES 20
 static int s_heat_shade(double sh)
 {
 	if (sh <= 0)
@@ -664,9 +665,35 @@ static int s_heat_shade(double sh)
 	/*
 	 * by log share: 1e-4 of the column's I/Os is faint, all of them dark;
 	 * in 20 steps, which the eye cannot tell finer apart and which let
-	 * neighbouring bins share one rect
+	 * neighbouring bins share one cell
 	 */
-	return 5 * (int)lround(20 * fmin(1, fmax(0.05, (log10(sh) + 4) / 4)));
+	return (int)lround(S_HEAT_SHADES * fmin(1, fmax(0.05, (log10(sh) + 4) / 4)));
+}
+
+/*
+ * The shade of every cell: shade[c * S_NBINS + b] for column c (g seconds)
+ * and bin b in [lo, hi], its column's share of I/Os (s_heat_shade).
+ */
+static void s_heat_shades(const struct s_heat_step *h, int op, int g, int lo, int hi,
+			  unsigned char *shade)
+{
+	const double *c = h->cnt[op];
+	int s, b, k;
+
+	for (s = 0; s < h->seconds; s += g) {
+		int e = s + g < h->seconds ? s + g : h->seconds;
+		double col[S_NBINS], tot = 0;
+
+		for (b = lo; b <= hi; b++) {
+			col[b] = 0;
+			for (k = s; k < e; k++)
+				col[b] += c[k * S_NBINS + b];
+			tot += col[b];
+		}
+		for (b = lo; b <= hi; b++)
+			shade[(s / g) * S_NBINS + b] =
+			    tot > 0 ? (unsigned char)s_heat_shade(col[b] / tot) : 0;
+	}
 }
 
 static void s_heat_chart(FILE *f, const char *id, const char *title, const struct s_heat_step *h,
@@ -674,10 +701,11 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 {
 	struct s_plot p = {.f = f, .ylog = true, .h = S_H + 20};
 	const double *c = h->cnt[op];
-	double ramp = bc_rj_num(st, "measured_from_second"), col[S_NBINS];
+	double ramp = bc_rj_num(st, "measured_from_second");
 	char colnote[32];
 	/* seconds a column: past S_HEAT_COLS they would be thinner than 3 px */
-	int g = (h->seconds + S_HEAT_COLS - 1) / S_HEAT_COLS, s, b, lo = S_NBINS, hi = 0;
+	int g = (h->seconds + S_HEAT_COLS - 1) / S_HEAT_COLS, s, b, lo = S_NBINS, hi = 0, ncol, sh;
+	unsigned char *shade;
 
 	for (s = 0; s < h->seconds; s++)
 		for (b = 0; b < S_NBINS; b++)
@@ -689,6 +717,11 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 		return;
 	if (g < 1)
 		g = 1;
+	ncol = (h->seconds + g - 1) / g;
+	shade = calloc((size_t)ncol * S_NBINS, 1);
+	if (!shade)
+		return; /* the step's other charts are still drawn */
+	s_heat_shades(h, op, g, lo, hi, shade);
 	snprintf(colnote, sizeof(colnote), "; a column is %d s", g);
 	p.x0 = 0;
 	p.x1 = h->seconds;
@@ -697,34 +730,46 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 	s_open(f, id, title, p.h, file);
 	s_ticks(&p, true, false, "second of the step");
 	s_ticks(&p, false, true, "latency (log scale)");
-	for (s = 0; s < h->seconds; s += g) {
-		int e = s + g < h->seconds ? s + g : h->seconds, k;
-		double tot = 0;
+	/*
+	 * One <path> per shade, a subpath per cell (a run of a column's bins of
+	 * that shade): it draws what a <rect> per cell drew, but Chromium's cost
+	 * is per element - a 10-point sweep's 20 heatmaps were 48,000 rects and
+	 * ~4 s of report.html's opening on this VM (docs/scaling.md).
+	 */
+	for (sh = 1; sh <= S_HEAT_SHADES; sh++) {
+		bool open = false;
 
-		for (b = lo; b <= hi; b++) {
-			col[b] = 0;
-			for (k = s; k < e; k++)
-				col[b] += c[k * S_NBINS + b];
-			tot += col[b];
-		}
-		for (b = lo; b <= hi && tot > 0; b++) {
-			int run = b, shade = s_heat_shade(col[b] / tot);
+		for (s = 0; s < ncol; s++) {
+			const unsigned char *cs = &shade[(size_t)s * S_NBINS];
+			double x0 = s_px(&p, (double)s * g);
+			double x1 =
+			    s_px(&p, (double)(s + 1) * g < h->seconds ? (s + 1) * g : h->seconds);
 
-			if (!shade)
-				continue;
-			/* one rect for a run of bins of the same shade: it draws the same */
-			while (run < hi && s_heat_shade(col[run + 1] / tot) == shade)
-				run++;
-			fprintf(f,
-				"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-				"fill=\"#08306b\" fill-opacity=\"%.2f\"/>\n",
-				s_px(&p, s), s_py(&p, s_bin_lo(run + 1)),
-				s_px(&p, e) - s_px(&p, s) + 0.3,
-				s_py(&p, s_bin_lo(b)) - s_py(&p, s_bin_lo(run + 1)) + 0.3,
-				shade / 100.0);
-			b = run;
+			for (b = lo; b <= hi; b++) {
+				int run = b;
+				double y0, y1;
+
+				if (cs[b] != sh)
+					continue;
+				/* a run of bins of one shade is one cell: it draws the same */
+				while (run < hi && cs[run + 1] == sh)
+					run++;
+				if (!open)
+					fprintf(f,
+						"<path fill=\"#08306b\" fill-opacity=\"%.2f\" d=\"",
+						(double)sh / S_HEAT_SHADES);
+				open = true;
+				y0 = s_py(&p, s_bin_lo(run + 1));
+				y1 = s_py(&p, s_bin_lo(b));
+				fprintf(f, "M%.1f %.1fh%.1fv%.1fh%.1fz", x0, y0, x1 - x0 + 0.3,
+					y1 - y0 + 0.3, -(x1 - x0 + 0.3));
+				b = run;
+			}
 		}
+		if (open)
+			fprintf(f, "\"/>\n");
 	}
+	free(shade);
 	if (ramp > 0)
 		fprintf(f,
 			"<line class=\"k\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>"

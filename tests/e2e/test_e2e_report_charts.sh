@@ -102,9 +102,14 @@ assert not missing, "missing from report.html: %s" % missing
 for w in want:
     body = svgs[w]
     lines = [p for p in re.findall(r'<polyline[^>]*points="([^"]*)"', body) if len(p.split()) >= 2]
-    cells = re.findall(r'fill-opacity="', body)
     if "lat-heat" in w:
-        assert len(cells) >= 10, "heatmap %s has %d cells" % (w, len(cells))
+        # one <path> per shade, a subpath ("M x y h v h z") per cell
+        paths = re.findall(r'<path[^>]*fill-opacity="([0-9.]+)"[^>]*d="([^"]*)"', body)
+        cells = sum(len(re.findall(r"M[-0-9.]+ [-0-9.]+h[-0-9.]+v[-0-9.]+h[-0-9.]+z", d)) for _, d in paths)
+        assert cells >= 10, "heatmap %s has %d cells" % (w, cells)
+        shades = [float(o) for o, _ in paths]
+        assert len(set(shades)) == len(shades) and all(0 < o <= 1 for o in shades), \
+            "heatmap %s: shades repeat or out of range: %s" % (w, shades)
     else:
         assert lines, "chart %s draws no line" % w
     if "lat-hist-agent" in w or "lat-pct-agent" in w:

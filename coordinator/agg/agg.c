@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "bc_agglane.h"
@@ -132,6 +133,44 @@ static size_t s_rows_per_second(const struct bc_agg *g)
 }
 
 /*
+ * Mapping the pages of the rows of seconds g->touched .. to - 1 at once. A
+ * page of the file that is still a hole costs a read on its first write
+ * fault (ext4 zero-fills it through filemap_read_folio) and the fault
+ * itself, ~770 a second at 16,000 volumes, all on the main thread. So its
+ * whole new pages - past the last one touched before, which may hold
+ * rows - are written as zeros first, into the page cache with no read,
+ * and then mapped writable by one MADV_POPULATE_WRITE. bench_agg -n 1000
+ * -m 16 -s 60 (docs/scaling.md): sys time 0.61-0.79 -> 0.42-0.46 s.
+ * false: not done (a kernel before 5.14), touch them one by one.
+ */
+static bool s_rows_populate(struct bc_agg *g, uint32_t to)
+{
+	static char zero[64 << 10]; /* never written: the shared zero page */
+	const size_t per = s_rows_per_second(g), pg = 4096;
+	size_t from = s_page_floor(per * g->touched), end = per * to;
+	size_t z = s_page_floor(per * g->touched + pg - 1), zend = s_page_floor(end + pg - 1);
+	struct iovec iov[64];
+	int i;
+
+	zend = zend < g->rows_len ? zend : g->rows_len;
+	while (z < zend) {
+		size_t n = 0;
+		ssize_t w;
+
+		for (i = 0; i < 64 && z + n < zend; i++) {
+			iov[i].iov_base = zero;
+			iov[i].iov_len = zend - z - n < sizeof(zero) ? zend - z - n : sizeof(zero);
+			n += iov[i].iov_len;
+		}
+		w = pwritev(g->rows_fd, iov, i, (off_t)z);
+		if (w <= 0)
+			break; /* the write faults zero-fill what is left */
+		z += (size_t)w;
+	}
+	return !madvise((uint8_t *)g->rows + from, end - from, MADV_POPULATE_WRITE);
+}
+
+/*
  * The first access to a row's page must be a write: a read fault maps up to
  * 64 KB of cached neighbours ("fault-around"), earlier seconds' dropped
  * pages among them, and memory would grow with the run again. A locked add
@@ -143,7 +182,12 @@ void bc_agg_rows_touch(struct bc_agg *g, uint32_t k)
 {
 	size_t per = s_rows_per_second(g), b, end;
 	uint8_t *base = (uint8_t *)g->rows;
+	uint32_t to = k + 1 < g->seconds ? k + 1 : g->seconds;
 
+	if (g->touched < to && s_rows_populate(g, to)) {
+		g->touched = to;
+		return;
+	}
 	for (; g->touched <= k && g->touched < g->seconds; g->touched++) {
 		end = per * (g->touched + 1);
 		for (b = per * g->touched; b < end; b = s_page_floor(b) + 4096)
@@ -168,9 +212,10 @@ static int s_rows_alloc(struct bc_agg *g, size_t per_second)
 				madvise(m, len, MADV_RANDOM);
 				g->rows = m;
 				g->rows_map = true;
+				g->rows_fd = fd; /* s_rows_populate writes through it */
 			}
 		}
-		if (fd >= 0)
+		if (fd >= 0 && !g->rows_map)
 			close(fd);
 		if (g->rows_map)
 			return 0;
@@ -204,6 +249,120 @@ static void s_window_warm(struct bc_entity *e, const bool *ops)
 		for (b = lo; ops[o] && b <= hi + stride; b += stride)
 			__atomic_fetch_add(&e->window.op[o].hist.buckets[b < hi ? b : hi], 0,
 					   __ATOMIC_RELAXED);
+}
+
+/*
+ * A volume's window add is the aggregation's cold store: at 1,000 agents
+ * 16,000 windows, each touched once a second, a 64-byte line per 8 buckets
+ * of 8 bytes. So a volume's buckets within BC_AGG_PEND of two octaves
+ * below its first listed bucket add to 16-bit pending counts first, 32 to
+ * a line, which reach the window when they could overflow and when the
+ * step's records are all in (bc_agg_windows_final, from bc_agg_finish),
+ * before anything reads a window's buckets. No count can
+ * pass 65,535 while the samples added since the last emptying do not
+ * (pend_sum: a list's counts sum to its op's count), so the adds need no
+ * test. Each volume empties at its own bound between 32,768 and 65,535
+ * (pend_cap): volumes of one rate emptying in the same second made that
+ * second 100 ms longer at 16,000 volumes. A volume doing more than
+ * S_PEND_MAX samples of an op in a second
+ * would empty its pending counts every few seconds and adds to its window
+ * directly. Exact: a pending count is a part of its bucket's. 4 KB per
+ * volume and op the step uses, resident from the start (128 MB at 16,000
+ * volumes doing reads and writes). bench/agg.c figures: docs/scaling.md.
+ */
+#define S_PEND_MAX 16384u
+
+static int s_pend_alloc(struct bc_agg *g, const bool *ops)
+{
+	size_t per = 0, len, pg;
+	uint16_t *p;
+	int i, o;
+
+	for (o = 0; o < BC_OP_NR; o++)
+		per += ops[o] ? BC_AGG_PEND : 0;
+	len = per * (size_t)g->nent[BC_LVL_VOLUME] * sizeof(*p);
+	if (!len)
+		return 0;
+	p = calloc(1, len);
+	if (!p)
+		return -ENOMEM;
+	/*
+	 * resident now, not by page faults in the first second: a write to each
+	 * page (GCC makes malloc and memset a calloc, which leaves them unmapped)
+	 */
+	for (pg = 0; pg < len / 4096; pg++)
+		__atomic_fetch_add(&p[pg * (4096 / sizeof(*p))], 0, __ATOMIC_RELAXED);
+	g->pend = p;
+	for (i = 0; i < g->nent[BC_LVL_VOLUME]; i++) {
+		/* spread by a multiplicative hash of the index */
+		g->ent[BC_LVL_VOLUME][i].pend_cap =
+		    UINT16_MAX - (((uint32_t)i * 2654435761u) >> 17);
+		for (o = 0; o < BC_OP_NR; o++)
+			if (ops[o]) {
+				g->ent[BC_LVL_VOLUME][i].pend[o] = p;
+				p += BC_AGG_PEND;
+			}
+	}
+	return 0;
+}
+
+/* where volume e's pending counts start, from its first listed buckets [lo, ...) */
+static void s_pend_place(struct bc_entity *e, uint32_t lo)
+{
+	const uint32_t below = 2 * BC_HIST_SUB;
+
+	e->pend_lo = lo > below ? lo - below : 0;
+	if (e->pend_lo > BC_HIST_BUCKETS - BC_AGG_PEND)
+		e->pend_lo = BC_HIST_BUCKETS - BC_AGG_PEND;
+	e->pend_set = true;
+}
+
+/* volume e's pending counts of op o into its window, and zeroed */
+static void s_pend_empty(struct bc_entity *e, int o)
+{
+	uint64_t *w = &e->window.op[o].hist.buckets[e->pend_lo];
+	uint16_t *p = e->pend[o];
+	uint32_t j, q, end = e->pend_hi[o];
+
+	/* [0, pend_hi): what was added to; mostly cold at the step's end, so not a page more */
+	for (j = 0; j < end; j += 4) {
+		uint64_t four;
+
+		memcpy(&four, &p[j], sizeof(four)); /* mostly empty: four at a time */
+		if (!four)
+			continue;
+		/* only the non-empty: a window page no sample reached stays unmapped */
+		for (q = j; q < j + 4; q++)
+			if (p[q]) {
+				w[q] += p[q];
+				p[q] = 0;
+			}
+	}
+	e->pend_sum[o] = 0;
+	e->pend_hi[o] = 0;
+}
+
+/*
+ * every volume's pending counts into its window; later adds go to the
+ * window itself. The memory goes with the rest in bc_agg_free: the step's
+ * end is on the way to its results.
+ */
+void bc_agg_windows_final(struct bc_agg *g)
+{
+	int i, o;
+
+	if (!g->pend || g->pend_closed)
+		return;
+	for (i = 0; i < g->nent[BC_LVL_VOLUME]; i++) {
+		struct bc_entity *e = &g->ent[BC_LVL_VOLUME][i];
+
+		for (o = 0; o < BC_OP_NR; o++) {
+			if (e->pend[o])
+				s_pend_empty(e, o);
+			e->pend[o] = NULL;
+		}
+	}
+	g->pend_closed = true;
 }
 
 int bc_agg_vol_node(const struct bc_agg *g, int vol)
@@ -281,6 +440,8 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 	for (lvl = BC_LVL_VOLUME; lvl <= BC_LVL_AGENT; lvl++)
 		for (i = 0; i < g->nent[lvl]; i++)
 			s_window_warm(&g->ent[lvl][i], ops);
+	if (s_pend_alloc(g, ops))
+		return -ENOMEM;
 	bc_agg_rows_ahead(g);
 	return 0;
 }
@@ -302,11 +463,13 @@ void bc_agg_free(struct bc_agg *g)
 		g->rh_free = h->next;
 		free(h);
 	}
-	if (g->rows_map)
+	if (g->rows_map) {
 		munmap(g->rows, g->rows_len);
-	else
+		close(g->rows_fd);
+	} else
 		free(g->rows);
 	free(g->secw_reports);
+	free(g->pend);
 	free(g->scratch);
 	free(g->touch);
 	free(g->sl);
@@ -866,6 +1029,47 @@ static void s_row_blocks(struct bc_secrow *row, uint64_t count, const uint64_t *
 }
 
 /*
+ * s_vol_fanout's loops over a volume's listed buckets [from, to) of one op:
+ * each into the node's open second (nb, indexed by bucket), the record's
+ * sum and the lane's block sums, and into the volume's window or its
+ * pending counts (pd, from bucket plo; no count can overflow, see
+ * s_pend_alloc). 32-bit buckets: no zero-extension per use.
+ */
+static inline void s_fan_window(const uint16_t *idx, const uint64_t *cnt, uint32_t from,
+				uint32_t to, uint64_t *win, uint64_t *nb, uint32_t nlo,
+				uint64_t *sum, uint64_t *blk)
+{
+	uint32_t i;
+
+	for (i = from; i < to; i++) {
+		const uint32_t b = idx[i];
+		const uint64_t c = cnt[i];
+
+		win[b] += c;
+		nb[b - nlo] += c;
+		sum[b] += c;
+		blk[b / S_VBLK] += c;
+	}
+}
+
+static inline void s_fan_pend(const uint16_t *idx, const uint64_t *cnt, uint32_t from, uint32_t to,
+			      uint16_t *pd, uint32_t plo, uint64_t *nb, uint32_t nlo, uint64_t *sum,
+			      uint64_t *blk)
+{
+	uint32_t i;
+
+	for (i = from; i < to; i++) {
+		const uint32_t b = idx[i];
+		const uint64_t c = cnt[i];
+
+		pd[b - plo] = (uint16_t)(pd[b - plo] + c);
+		nb[b - nlo] += c;
+		sum[b] += c;
+		blk[b / S_VBLK] += c;
+	}
+}
+
+/*
  * The common case of one volume's histograms, in one pass over its listed
  * buckets instead of three (each pass a cache miss per bucket into a
  * different entity, 16,000 times a second at 1,000 agents): into the
@@ -879,7 +1083,7 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 			const struct bc_volstat *v, const struct bc_stats_list *s,
 			struct bc_secrow *row, uint32_t *alo, uint32_t *ahi)
 {
-	uint32_t i, lo = BC_HIST_BUCKETS, hi = 0, nlo;
+	uint32_t lo = BC_HIST_BUCKETS, hi = 0, nlo;
 	uint64_t *blk = l->vblk, count = 0;
 	struct bc_rhist *h;
 	int o;
@@ -896,21 +1100,29 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 	*ahi = hi > *ahi ? hi : *ahi;
 	h = *ne_h;
 	nlo = h->lo;
+	if (!ve->pend_set)
+		s_pend_place(ve, lo);
 	for (o = 0; o < BC_OP_NR; o++) {
 		const uint64_t *cnt = s->cnt[o];
 		uint64_t *win = ve->window.op[o].hist.buckets, *sum = l->asum->op[o].hist.buckets;
 		uint64_t *nb = &h->b[(size_t)o * h->cap]; /* bucket b at nb[b - nlo] */
 		const uint16_t *idx = s->idx[o];
+		const uint64_t vc = v->op[o].hist.count;
+		const uint32_t n = s->n[o], plo = ve->pend_lo;
+		uint32_t a = n, z = n; /* the list's part [a, z) in the pending counts */
 
-		for (i = 0; i < s->n[o]; i++) {
-			uint32_t b = idx[i]; /* 32 bits: no zero-extension per use */
-			uint64_t c = cnt[i];
-
-			win[b] += c;
-			nb[b - nlo] += c;
-			sum[b] += c;
-			blk[b / S_VBLK] += c;
+		if (ve->pend[o] && vc <= S_PEND_MAX) {
+			if (ve->pend_sum[o] + vc > ve->pend_cap)
+				s_pend_empty(ve, o);
+			ve->pend_sum[o] += (uint32_t)vc;
+			a = s_lower(idx, 0, n, plo);
+			z = s_lower(idx, a, n, plo + BC_AGG_PEND);
+			if (z > a && idx[z - 1] - plo >= ve->pend_hi[o])
+				ve->pend_hi[o] = idx[z - 1] - plo + 1u;
 		}
+		s_fan_window(idx, cnt, 0, a, win, nb, nlo, sum, blk);
+		s_fan_pend(idx, cnt, a, z, ve->pend[o], plo, nb, nlo, sum, blk);
+		s_fan_window(idx, cnt, z, n, win, nb, nlo, sum, blk);
 		ve->window.op[o].hist.count += v->op[o].hist.count;
 		l->asum->op[o].hist.count += v->op[o].hist.count;
 		h->count += v->op[o].hist.count;

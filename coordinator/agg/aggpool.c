@@ -354,6 +354,7 @@ static const struct bc_agg_poolops s_ops = {.settle = s_settle, .destroy = s_des
 void bc_agg_finish(struct bc_agg *g)
 {
 	s_destroy(g);
+	bc_agg_windows_final(g);
 }
 
 int bc_agg_pool_start(struct bc_agg *g, int threads)

@@ -31,6 +31,13 @@ int bc_agg_add(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, s
  * everywhere; the caller filled it after bc_volstat_reset (rebuild.c)
  */
 int bc_agg_add_decoded(struct bc_agg *g, const struct bc_conn *c, const struct bc_stats_hdr *hdr);
+/*
+ * The step's records are all in: the volumes' window buckets made whole
+ * (agg.c's pending counts added); bc_agg_finish calls it, and every
+ * reader of a window's buckets comes after. Records added later go to the
+ * windows directly.
+ */
+void bc_agg_windows_final(struct bc_agg *g);
 /* close second k: percentiles from its histograms, which are then freed */
 void bc_agg_close_second(struct bc_agg *g, uint32_t k);
 /*

@@ -4,7 +4,8 @@
  * bc_agg_submit: bc_agg_add, or with a pool hand the record to its agent's
  * worker (fills *hdr from the header; -errno, with *bad the agent, for
  * this record or an earlier one a worker failed on). bc_agg_finish: wait
- * for the workers, merge and stop them; g is complete afterwards. All on
+ * for the workers, merge and stop them, and make the windows whole
+ * (bc_agg_windows_final); g is complete afterwards. All on
  * the thread that owns g.
  */
 #ifndef BC_AGGPOOL_H

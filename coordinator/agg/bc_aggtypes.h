@@ -64,7 +64,22 @@ struct bc_entity {
 	struct bc_secrow *rows;
 	size_t rows_stride;
 	struct bc_rhist **sec_hist; /* [seconds], nodes and total: open seconds only */
+	/*
+	 * a volume's window buckets [pend_lo, pend_lo + BC_AGG_PEND) of each
+	 * op the step uses, as 16-bit counts not yet in window (agg.c says
+	 * why); NULL: none, or added to window when the last second closed
+	 */
+	uint16_t *pend[BC_OP_NR];
+	/* samples added to pend[o] since it was emptied: no count passes it */
+	uint32_t pend_sum[BC_OP_NR];
+	uint16_t pend_hi[BC_OP_NR]; /* pend[o][j] is 0 from j = pend_hi[o] on */
+	uint32_t pend_cap;	    /* pend_sum's bound, at most 65,535 (agg.c) */
+	uint32_t pend_lo;
+	bool pend_set; /* pend_lo placed, at the volume's first listed bucket */
 };
+
+/* buckets of a volume's pending window per op: 16 octaves, one 4 KB page */
+#define BC_AGG_PEND 2048u
 
 static inline struct bc_secrow *bc_entity_row(const struct bc_entity *e, uint32_t k)
 {
@@ -105,6 +120,7 @@ struct bc_agg {
 	struct bc_secrow *rows; /* [seconds][entities]: every entity's rows (agg.c) */
 	size_t rows_len;	/* bytes */
 	bool rows_map;		/* rows is a shared file mapping (large steps, agg.c) */
+	int rows_fd;		/* rows_map: the file's descriptor */
 	uint32_t touched;	/* rows_map: seconds [0, touched) were touched (agg.c) */
 	size_t dropped;		/* rows_map: bytes [0, dropped) were dropped from memory */
 	/*
@@ -122,6 +138,8 @@ struct bc_agg {
 	uint32_t secw_step;	/* this step's ordinal in it */
 	bool secw_on;		/* the step is in the file: run.json's volume series come from it */
 	uint32_t *secw_reports; /* [seconds]: the total's reports when k's rows were written */
+	uint16_t *pend;		/* the volumes' pending windows (bc_entity.pend), NULL: none */
+	bool pend_closed;	/* they are in the windows: the last second closed */
 };
 
 #endif

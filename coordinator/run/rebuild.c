@@ -20,6 +20,7 @@
 
 #include "bc_base64.h"
 #include "bc_agg.h"
+#include "bc_aggpool.h"
 #include "bc_fleet.h"
 #include "bc_hostsamples.h"
 #include "bc_results.h"
@@ -205,6 +206,7 @@ static void s_end_step(struct s_replay *r)
 		return;
 	for (k = 0; k < res->agg.seconds; k++)
 		bc_agg_close_second(&res->agg, k);
+	bc_agg_finish(&res->agg); /* as the live run: the windows whole (no workers here) */
 	for (i = 0; i < r->prof->nagents; i++) {
 		done += cJSON_HasObjectItem(res->agent_totals, r->prof->agents[i].name);
 		out += bc_result_agent_out(res, i);

@@ -571,6 +571,89 @@ out:
 	bc_profile_destroy(&p);
 }
 
+/*
+ * A volume's window through its 16-bit pending counts (agg.c), against a
+ * dense sum: a bucket that passes 65,535 over the seconds (volume 0: 3,000
+ * samples a second in a few buckets), more than S_PEND_MAX (16,384) samples
+ * of an op in a second, which go to the window directly (volume 1, its
+ * second 4), and buckets below and above the pending range (1 us to 2 s
+ * around a first second at 1 ms), serial and with workers.
+ */
+static void s_pending(void)
+{
+	static const char *prof =
+	    "{\"name\": \"pend\", \"agents\": [{\"name\": \"a\", \"endpoint\": \"local\"},"
+	    " {\"name\": \"b\", \"endpoint\": \"local\"}], \"nodes\": [{\"name\": \"n\"}],"
+	    " \"volumes\": [{\"agent\": \"a\", \"path\": \"null\", \"node\": \"n\"},"
+	    " {\"agent\": \"b\", \"path\": \"null\", \"node\": \"n\"}],"
+	    " \"defaults\": {\"runtime\": \"40s\", \"rw\": \"randrw\"},"
+	    " \"steps\": [{\"name\": \"s\"}]}";
+	static struct bc_volstat v[2], ref[2];
+	struct bc_profile *p = NULL;
+	struct bc_conn c[2] = {0};
+	struct bc_agg g;
+	char err[256];
+	int vol[2] = {0, 1}, a, o, t, i;
+	uint32_t k;
+
+	CHECK(bc_profile_parse(prof, "pend.json", &p, err, sizeof(err)) == 0);
+	if (!p)
+		return;
+	for (a = 0; a < 2; a++) {
+		c[a].spec = &p->agents[a];
+		c[a].index = a;
+		c[a].vols = &vol[a];
+		c[a].nvols = 1;
+	}
+	for (t = 0; t < 2; t++) {
+		CHECK(bc_agg_init(&g, p, &p->steps[0]) == 0);
+		CHECK(g.pend != NULL);
+		CHECK(bc_agg_pool_start(&g, t * 2) == 0);
+		bc_volstat_reset(&ref[0]);
+		bc_volstat_reset(&ref[1]);
+		for (k = 0; k < 40; k++) {
+			for (a = 0; a < 2; a++) {
+				struct bc_stats_hdr h = {.second = k, .nvol = 1}, got;
+				const struct bc_conn *bad;
+				uint8_t *body = NULL;
+				size_t len = 0;
+
+				bc_volstat_reset(&v[a]);
+				for (o = 0; o < 2; o++) {
+					int n = a == 1 && k == 4 ? 20000 : 3000;
+
+					/* few buckets around 1 ms; the first second only there */
+					for (i = 0; i < n; i++)
+						bc_opstat_complete(&v[a].op[o], 4096, 4096,
+								   1000000 + 1000 * (s_rand() % 3));
+					if (k) { /* 1 us and 2 s: outside 16 octaves of it */
+						bc_opstat_complete(&v[a].op[o], 4096, 4096, 1000);
+						bc_opstat_complete(&v[a].op[o], 4096, 4096,
+								   2000000000ull);
+					}
+				}
+				bc_volstat_merge(&ref[a], &v[a]);
+				CHECK(bc_stats_encode(&h, &v[a], &body, &len) == 0);
+				CHECK(bc_agg_submit(&g, &c[a], body, len, &got, &bad) == 0);
+				free(body);
+			}
+			bc_agg_close_second(&g, k);
+		}
+		bc_agg_finish(&g);
+		for (a = 0; a < 2; a++)
+			for (o = 0; o < BC_OP_NR; o++)
+				CHECK_MSG(!memcmp(&g.ent[BC_LVL_VOLUME][a].window.op[o].hist,
+						  &ref[a].op[o].hist, sizeof(ref[a].op[o].hist)),
+					  "volume %d op %d, %d workers: window histogram", a, o,
+					  t * 2);
+		/* the test means it: a bucket's count is past what 16 bits hold */
+		CHECK(bc_hist_max(&ref[0].op[0].hist) > 0 &&
+		      ref[0].op[0].hist.buckets[bc_hist_index(1000000)] > UINT16_MAX);
+		bc_agg_free(&g);
+	}
+	bc_profile_destroy(&p);
+}
+
 /* a long step's spilled rows (rows_map) through the workers too */
 static void s_sharded_spilled(void)
 {
@@ -626,7 +709,8 @@ static void s_sharded_spilled(void)
 		free(body[0]);
 		free(body[1]);
 	}
-	bc_agg_finish(&g[1]);
+	for (i = 0; i < 2; i++)
+		bc_agg_finish(&g[i]); /* the serial one too: its windows made whole */
 	s_agg_same(&g[0], &g[1], 70);
 	CHECK(bc_entity_row(&g[1].ent[BC_LVL_TOTAL][0], 69)->p99_ns != 0);
 	for (i = 0; i < 2; i++)
@@ -732,6 +816,7 @@ int main(void)
 	s_fill(&drain[0], 3);
 	s_fill(&drain[1], 4);
 	s_record(&g, &rd, &buf, &len, &conns[0], BC_STATS_DRAIN, drain, 2, false);
+	bc_agg_finish(&g); /* every record in: the windows whole */
 
 	/* the dense reference: per second (total level) and window per volume */
 	for (k = 0; k < 3; k++) {
@@ -894,6 +979,7 @@ int main(void)
 	bc_agg_free(&g);
 	bc_profile_destroy(&p);
 	s_spilled_rows();
+	s_pending();
 	{
 		static const int small[] = {1, 2, 3, 5}, big[] = {2, 4};
 

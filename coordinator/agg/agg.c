@@ -344,14 +344,14 @@ static void s_pend_empty(struct bc_entity *e, int o)
 
 /*
  * every volume's pending counts into its window; later adds go to the
- * window itself. The memory goes with the rest in bc_agg_free: the step's
- * end is on the way to its results.
+ * window itself (pend[o] is NULL: a second call finds nothing). The memory goes with the rest in
+ * bc_agg_free: the step's end is on the way to its results.
  */
 void bc_agg_windows_final(struct bc_agg *g)
 {
 	int i, o;
 
-	if (!g->pend || g->pend_closed)
+	if (!g->pend)
 		return;
 	for (i = 0; i < g->nent[BC_LVL_VOLUME]; i++) {
 		struct bc_entity *e = &g->ent[BC_LVL_VOLUME][i];
@@ -362,7 +362,6 @@ void bc_agg_windows_final(struct bc_agg *g)
 			e->pend[o] = NULL;
 		}
 	}
-	g->pend_closed = true;
 }
 
 int bc_agg_vol_node(const struct bc_agg *g, int vol)

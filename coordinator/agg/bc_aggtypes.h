@@ -139,7 +139,6 @@ struct bc_agg {
 	bool secw_on;		/* the step is in the file: run.json's volume series come from it */
 	uint32_t *secw_reports; /* [seconds]: the total's reports when k's rows were written */
 	uint16_t *pend;		/* the volumes' pending windows (bc_entity.pend), NULL: none */
-	bool pend_closed;	/* they are in the windows: the last second closed */
 };
 
 #endif

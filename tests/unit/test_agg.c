@@ -571,6 +571,19 @@ out:
 	bc_profile_destroy(&p);
 }
 
+/* agents a and b of p as connections, each with its one volume (vol[a] = a) */
+static void s_conns_one_vol(struct bc_conn c[2], const struct bc_profile *p, int vol[2])
+{
+	int a;
+
+	for (a = 0; a < 2; a++) {
+		c[a].spec = &p->agents[a];
+		c[a].index = a;
+		c[a].vols = &vol[a];
+		c[a].nvols = 1;
+	}
+}
+
 /*
  * A volume's window through its 16-bit pending counts (agg.c), against a
  * dense sum: a bucket that passes 65,535 over the seconds (volume 0: 3,000
@@ -599,12 +612,7 @@ static void s_pending(void)
 	CHECK(bc_profile_parse(prof, "pend.json", &p, err, sizeof(err)) == 0);
 	if (!p)
 		return;
-	for (a = 0; a < 2; a++) {
-		c[a].spec = &p->agents[a];
-		c[a].index = a;
-		c[a].vols = &vol[a];
-		c[a].nvols = 1;
-	}
+	s_conns_one_vol(c, p, vol);
 	for (t = 0; t < 2; t++) {
 		CHECK(bc_agg_init(&g, p, &p->steps[0]) == 0);
 		CHECK(g.pend != NULL);
@@ -676,12 +684,7 @@ static void s_sharded_spilled(void)
 	CHECK(bc_profile_parse(prof, "long2.json", &p, err, sizeof(err)) == 0);
 	if (!p)
 		return;
-	for (a = 0; a < 2; a++) {
-		c[a].spec = &p->agents[a];
-		c[a].index = a;
-		c[a].vols = &vol[a];
-		c[a].nvols = 1;
-	}
+	s_conns_one_vol(c, p, vol);
 	for (i = 0; i < 2; i++) {
 		CHECK(bc_agg_init(&g[i], p, &p->steps[0]) == 0);
 		CHECK(g[i].rows_map);

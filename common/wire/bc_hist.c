@@ -76,6 +76,16 @@ void bc_hist_merge(struct bc_hist *dst, const struct bc_hist *src)
 	dst->count += src->count;
 }
 
+uint64_t bc_hist_rank(double pct, uint64_t count)
+{
+	double want = pct / 100.0 * (double)count;
+	uint64_t rank = (uint64_t)want;
+
+	if ((double)rank < want)
+		rank++;
+	return rank ? rank : 1;
+}
+
 void bc_hist_percentiles_sum(const struct bc_hist *const *hs, int nh, unsigned from,
 			     const double *pct, int n, uint64_t *out)
 {
@@ -109,15 +119,8 @@ void bc_hist_percentiles_sum(const struct bc_hist *const *hs, int nh, unsigned f
 			out[p] = max;
 			continue;
 		}
-		/*
-		 * ceil: the p-th percentile is the rank-th sample with rank >= 1;
-		 * the scan resumes where the last percentile's stopped
-		 */
-		rank = (uint64_t)(pct[p] / 100.0 * (double)count);
-		if ((double)rank < pct[p] / 100.0 * (double)count)
-			rank++;
-		if (rank == 0)
-			rank = 1;
+		/* the scan resumes where the last percentile's stopped */
+		rank = bc_hist_rank(pct[p], count);
 		for (; seen < rank && i < BC_HIST_BUCKETS; i++)
 			for (j = 0; j < nh; j++)
 				seen += hs[j]->buckets[i];

@@ -57,6 +57,12 @@ uint64_t bc_hist_bucket_mid(unsigned idx);
 void bc_hist_merge(struct bc_hist *dst, const struct bc_hist *src);
 
 /*
+ * The one rank rule: the pct-th percentile (0 < pct < 100) of count samples
+ * is the rank-th smallest, rank = ceil(pct/100 * count), at least 1.
+ */
+uint64_t bc_hist_rank(double pct, uint64_t count);
+
+/*
  * Value at percentile pct (0 < pct <= 100): the midpoint of the bucket that
  * holds the ceil(pct/100 * count)-th smallest sample. 0 when empty.
  */

@@ -25,7 +25,7 @@
 #include <cjson/cJSON.h>
 #include <czmq.h>
 
-#define BC_PROTO_VERSION 1
+#define BC_PROTO_VERSION 2
 
 /*
  * an agent running I/O considers the coordinator gone after this much

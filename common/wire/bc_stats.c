@@ -110,8 +110,56 @@ static void s_put(struct s_wbuf *w, uint64_t v)
 	w->len += n;
 }
 
+const double bc_stats_pcts[BC_STATS_PCT_NR] = {50, 90, 99, 99.9, 99.99};
+
+bool bc_volstat_pct_buckets(const struct bc_volstat *v, uint16_t out[BC_STATS_PCT_NR])
+{
+	const uint64_t *bk[BC_OP_NR];
+	uint64_t count = 0, seen = 0, rank;
+	unsigned lo = BC_HIST_BUCKETS, hi = 0, olo, ohi, b, top = 0;
+	int o, n = 0, p = 0;
+
+	for (o = 0; o < BC_OP_NR; o++) {
+		if (!v->op[o].hist.count)
+			continue;
+		bc_opstat_hist_span(&v->op[o], &olo, &ohi);
+		lo = olo < lo ? olo : lo;
+		hi = ohi > hi ? ohi : hi;
+		count += v->op[o].hist.count;
+		bk[n++] = v->op[o].hist.buckets;
+	}
+	if (!count)
+		return false;
+	rank = bc_hist_rank(bc_stats_pcts[0], count);
+	for (b = lo; b <= hi && p < BC_STATS_PCT_NR; b++) {
+		uint64_t here = 0;
+
+		for (o = 0; o < n; o++)
+			here += bk[o][b];
+		if (!here)
+			continue;
+		top = b;
+		seen += here;
+		for (; p < BC_STATS_PCT_NR && seen >= rank; p++) {
+			out[p] = (uint16_t)b;
+			if (p + 1 < BC_STATS_PCT_NR)
+				rank = bc_hist_rank(bc_stats_pcts[p + 1], count);
+		}
+	}
+	/* counts past what the buckets hold (never, from bc_hist_add): the top one, as agg.c */
+	for (; p < BC_STATS_PCT_NR; p++)
+		out[p] = (uint16_t)top;
+	return true;
+}
+
 int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vols, uint8_t **out,
 		    size_t *out_len)
+{
+	return bc_stats_encode_opts(hdr, vols, 0, out, out_len);
+}
+
+int bc_stats_encode_opts(const struct bc_stats_hdr *hdr, const struct bc_volstat *vols,
+			 unsigned opts, uint8_t **out, size_t *out_len)
 {
 	struct s_wbuf w = {0};
 	uint32_t v;
@@ -129,13 +177,16 @@ int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vol
 	s_put(&w, hdr->flags);
 	s_put(&w, hdr->nvol);
 	for (v = 0; v < hdr->nvol && !w.err; v++) {
-		unsigned mask = 0;
+		uint16_t pct[BC_STATS_PCT_NR];
+		unsigned mask = 0, p;
 
 		for (o = 0; o < BC_OP_NR; o++)
 			if (s_op_used(&vols[v].op[o]))
 				mask |= 1u << o;
 		if (vols[v].verify_errors)
 			mask |= BC_STATS_M_VERIFY;
+		if (!(opts & BC_STATS_ENC_NO_PCT) && bc_volstat_pct_buckets(&vols[v], pct))
+			mask |= BC_STATS_M_PCT;
 		s_put(&w, v);
 		s_put(&w, mask);
 		for (o = 0; o < BC_OP_NR; o++) {
@@ -164,6 +215,8 @@ int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vol
 		}
 		if (mask & BC_STATS_M_VERIFY)
 			s_put(&w, vols[v].verify_errors);
+		for (p = 0; p < BC_STATS_PCT_NR && (mask & BC_STATS_M_PCT); p++)
+			s_put(&w, p ? (uint64_t)(pct[p] - pct[p - 1]) : pct[0]);
 	}
 	if (w.err) {
 		free(w.p);
@@ -243,8 +296,13 @@ static int s_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 			break;
 		if (vi >= nvol_cap)
 			return -ERANGE;
-		if ((mask & ~(uint64_t)BC_STATS_M_VERIFY) >> BC_OP_NR)
+		if ((mask & ~(uint64_t)(BC_STATS_M_VERIFY | BC_STATS_M_PCT)) >> BC_OP_NR)
 			return -EBADMSG;
+		if (lists) {
+			if (lists[vi].seen)
+				return 1; /* the volume came twice */
+			lists[vi].seen = true;
+		}
 		for (o = 0; o < BC_OP_NR && !r.err; o++) {
 			struct bc_opstat *d = &vols[vi].op[o];
 			uint64_t ios, min, max, ze;
@@ -274,8 +332,6 @@ static int s_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 			if (lists) {
 				struct bc_stats_list *l = &lists[vi];
 
-				if (l->n[o])
-					return 1; /* the volume came twice */
 				n = bc_hist_decode_list(r.p + r.off, r.len - r.off, l->idx[o],
 							l->cnt[o], &l->n[o], &d->hist.count);
 				if (n < 0)
@@ -295,6 +351,24 @@ static int s_decode(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 		}
 		if (mask & BC_STATS_M_VERIFY)
 			vols[vi].verify_errors += s_get(&r);
+		if (mask & BC_STATS_M_PCT) {
+			uint16_t pct[BC_STATS_PCT_NR];
+			uint64_t at = 0;
+			int p;
+
+			for (p = 0; p < BC_STATS_PCT_NR; p++) {
+				uint64_t d = s_get(&r);
+
+				if (d >= BC_HIST_BUCKETS || at + d >= BC_HIST_BUCKETS)
+					return -EBADMSG;
+				at += d;
+				pct[p] = (uint16_t)at;
+			}
+			if (lists && !r.err) {
+				memcpy(lists[vi].pct, pct, sizeof(pct));
+				lists[vi].has_pct = true;
+			}
+		}
 	}
 	if (r.err)
 		return r.err;

@@ -123,6 +123,20 @@ static inline void bc_opstat_complete(struct bc_opstat *s, int64_t res, uint32_t
 	bc_hist_add(&s->hist, lat_ns);
 }
 
+/* the percentiles of a second's row at the coordinator, every op's samples together */
+#define BC_STATS_PCT_NR 5
+extern const double bc_stats_pcts[BC_STATS_PCT_NR];
+
+/*
+ * The buckets that hold v's bc_stats_pcts, its ops' histograms summed
+ * (bc_hist_rank of their counts), ascending; false when v has no samples.
+ * An agent sends them with each volume's second (BC_STATS_M_PCT): finding
+ * them is a walk over the volume's dense buckets there, where the
+ * coordinator, which gets the buckets as lists, paid a fifth of its
+ * aggregation CPU for them at 16,000 volumes (docs/scaling.md).
+ */
+bool bc_volstat_pct_buckets(const struct bc_volstat *v, uint16_t out[BC_STATS_PCT_NR]);
+
 /*
  * STATS body, all integers varint unless noted:
  *   u8 body version (BC_STATS_VERSION), step, second (interval index k;
@@ -131,10 +145,14 @@ static inline void bc_opstat_complete(struct bc_opstat *s, int64_t res, uint32_t
  *   plus BC_STATS_M_VERIFY), per op in the mask: ios bytes errors short
  *   lat_sum lat_min lat_max zigzag(first_errno), histogram (bc_hist_encode);
  *   then, when the mask has BC_STATS_M_VERIFY, verify_errors. The bit is
- *   only set when there are verify errors, so bodies without them are
- *   byte-for-byte what version 1 always was.
+ *   only set when there are verify errors. Then, when the mask has
+ *   BC_STATS_M_PCT (set by bc_stats_encode for a volume with samples; a
+ *   body from before protocol 2 has none), the buckets of the
+ *   BC_STATS_PCT_NR percentiles (bc_volstat_pct_buckets): the first, then
+ *   each one's distance from the one before.
  */
 #define BC_STATS_M_VERIFY 0x80u
+#define BC_STATS_M_PCT	  0x40u
 #define BC_STATS_VERSION  1
 #define BC_STATS_DRAIN	  0xffffffffu
 #define BC_STATS_F_LATE	  0x1u /* some job had not sealed this second in time */
@@ -152,6 +170,11 @@ struct bc_stats_hdr {
  */
 int bc_stats_encode(const struct bc_stats_hdr *hdr, const struct bc_volstat *vols, uint8_t **out,
 		    size_t *out_len);
+
+/* bc_stats_encode without the percentile buckets: a body as an agent before protocol 2 sent */
+#define BC_STATS_ENC_NO_PCT 0x1u
+int bc_stats_encode_opts(const struct bc_stats_hdr *hdr, const struct bc_volstat *vols,
+			 unsigned opts, uint8_t **out, size_t *out_len);
 
 /*
  * Decode: fills *hdr and ADDS volume i's counters into vols[i] for i < nvol_cap.
@@ -192,6 +215,9 @@ int bc_stats_decode_touch(const uint8_t *buf, size_t len, struct bc_stats_hdr *h
  */
 struct bc_stats_list {
 	uint32_t n[BC_OP_NR];
+	bool seen;    /* the volume was in the body */
+	bool has_pct; /* pct: the body's BC_STATS_M_PCT buckets for it */
+	uint16_t pct[BC_STATS_PCT_NR];
 	uint16_t idx[BC_OP_NR][BC_HIST_BUCKETS];
 	uint64_t cnt[BC_OP_NR][BC_HIST_BUCKETS];
 };
@@ -199,10 +225,11 @@ struct bc_stats_list {
 /*
  * bc_stats_decode with the histograms listed in lists[i] instead of added
  * into vols[i] (whose buckets stay as they were; hist.count gets the
- * samples). Every lists[i] must come empty. Returns what bc_stats_decode
- * does, or 1 when a volume came twice in the body with buckets both times
- * (its lists would not be ascending): nothing is complete then, decode it
- * with bc_stats_decode_touch instead.
+ * samples). Every lists[i] must come empty (n, seen and has_pct zero).
+ * Returns what bc_stats_decode does, or 1 when a volume came twice in the
+ * body (its lists would not be ascending, its percentiles not its
+ * second's): nothing is complete then, decode it with
+ * bc_stats_decode_touch instead.
  */
 int bc_stats_decode_list(const uint8_t *buf, size_t len, struct bc_stats_hdr *hdr,
 			 struct bc_volstat *vols, struct bc_stats_list *lists, uint32_t nvol_cap);

@@ -255,27 +255,27 @@ static void s_window_warm(struct bc_entity *e, const bool *ops)
  * A volume's window add is the aggregation's cold store: at 1,000 agents
  * 16,000 windows, each touched once a second, a 64-byte line per 8 buckets
  * of 8 bytes. So a volume's buckets within BC_AGG_PEND of two octaves
- * below its first listed bucket add to 16-bit pending counts first, 32 to
- * a line, which reach the window when they could overflow and when the
- * step's records are all in (bc_agg_windows_final, from bc_agg_finish),
- * before anything reads a window's buckets. No count can
- * pass 65,535 while the samples added since the last emptying do not
- * (pend_sum: a list's counts sum to its op's count), so the adds need no
- * test. Each volume empties at its own bound between 32,768 and 65,535
- * (pend_cap): volumes of one rate emptying in the same second made that
- * second 100 ms longer at 16,000 volumes. A volume doing more than
- * S_PEND_MAX samples of an op in a second
- * would empty its pending counts every few seconds and adds to its window
- * directly. Exact: a pending count is a part of its bucket's. 4 KB per
- * volume and op the step uses, resident from the start (128 MB at 16,000
- * volumes doing reads and writes). bench/agg.c figures: docs/scaling.md.
+ * below its first listed bucket add to 8-bit pending counts first, 64 to
+ * a line (16-bit counts, 32 to a line, still took a fifth of the
+ * aggregation's time under perf: the lines a second's pairs touch are the
+ * cost). A count that would pass 255 goes to the window with the pair's
+ * count and restarts at 0: rare at the rates the counts are for (a bucket
+ * of a volume doing 2,000 IOPS gets a few samples a second), so the test
+ * is a branch the CPU predicts. The rest reach the window when the step's
+ * records are all in (bc_agg_windows_final, from bc_agg_finish), before
+ * anything reads a window's buckets. A volume doing more than S_PEND_MAX
+ * samples of an op in a second would pass 255 in its busy buckets every
+ * second and adds to its window directly. Exact: a pending count is a part
+ * of its bucket's. 2 KB per volume and op the step uses, resident from the
+ * start (64 MB at 16,000 volumes doing reads and writes). bench/agg.c
+ * figures: docs/scaling.md.
  */
-#define S_PEND_MAX 16384u
+#define S_PEND_MAX 8192u
 
 static int s_pend_alloc(struct bc_agg *g, const bool *ops)
 {
 	size_t per = 0, len, pg;
-	uint16_t *p;
+	uint8_t *p;
 	int i, o;
 
 	for (o = 0; o < BC_OP_NR; o++)
@@ -293,16 +293,12 @@ static int s_pend_alloc(struct bc_agg *g, const bool *ops)
 	for (pg = 0; pg < len / 4096; pg++)
 		__atomic_fetch_add(&p[pg * (4096 / sizeof(*p))], 0, __ATOMIC_RELAXED);
 	g->pend = p;
-	for (i = 0; i < g->nent[BC_LVL_VOLUME]; i++) {
-		/* spread by a multiplicative hash of the index */
-		g->ent[BC_LVL_VOLUME][i].pend_cap =
-		    UINT16_MAX - (((uint32_t)i * 2654435761u) >> 17);
+	for (i = 0; i < g->nent[BC_LVL_VOLUME]; i++)
 		for (o = 0; o < BC_OP_NR; o++)
 			if (ops[o]) {
 				g->ent[BC_LVL_VOLUME][i].pend[o] = p;
 				p += BC_AGG_PEND;
 			}
-	}
 	return 0;
 }
 
@@ -321,24 +317,23 @@ static void s_pend_place(struct bc_entity *e, uint32_t lo)
 static void s_pend_empty(struct bc_entity *e, int o)
 {
 	uint64_t *w = &e->window.op[o].hist.buckets[e->pend_lo];
-	uint16_t *p = e->pend[o];
+	uint8_t *p = e->pend[o];
 	uint32_t j, q, end = e->pend_hi[o];
 
 	/* [0, pend_hi): what was added to; mostly cold at the step's end, so not a page more */
-	for (j = 0; j < end; j += 4) {
-		uint64_t four;
+	for (j = 0; j < end; j += 8) {
+		uint64_t eight;
 
-		memcpy(&four, &p[j], sizeof(four)); /* mostly empty: four at a time */
-		if (!four)
+		memcpy(&eight, &p[j], sizeof(eight)); /* mostly empty: eight at a time */
+		if (!eight)
 			continue;
 		/* only the non-empty: a window page no sample reached stays unmapped */
-		for (q = j; q < j + 4; q++)
+		for (q = j; q < j + 8; q++)
 			if (p[q]) {
 				w[q] += p[q];
 				p[q] = 0;
 			}
 	}
-	e->pend_sum[o] = 0;
 	e->pend_hi[o] = 0;
 }
 
@@ -571,7 +566,6 @@ static const uint64_t s_zeros[BC_HIST_BUCKETS];
 /* the ranks of the row's five percentiles among count samples; the row's percentiles zeroed */
 static void s_row_ranks(struct bc_secrow *row, uint64_t count, uint64_t rank[5], uint64_t *out[5])
 {
-	static const double pcts[] = {50, 90, 99, 99.9, 99.99};
 	int i;
 
 	out[0] = &row->p50_ns;
@@ -579,15 +573,8 @@ static void s_row_ranks(struct bc_secrow *row, uint64_t count, uint64_t rank[5],
 	out[2] = &row->p99_ns;
 	out[3] = &row->p999_ns;
 	out[4] = &row->p9999_ns;
-	for (i = 0; i < 5; i++) {
-		double want = pcts[i] / 100.0 * (double)count;
-
-		rank[i] = (uint64_t)want;
-		/* ceil: the p-th percentile is the rank-th sample with rank >= 1 */
-		if ((double)rank[i] < want)
-			rank[i]++;
-		if (!rank[i])
-			rank[i] = 1;
+	for (i = 0; i < BC_STATS_PCT_NR; i++) {
+		rank[i] = bc_hist_rank(bc_stats_pcts[i], count);
 		*out[i] = 0;
 	}
 	row->max_ns = 0;
@@ -886,6 +873,7 @@ static void s_scratch_clear(struct bc_volstat *v, struct bc_stats_list *s)
 		bc_opstat_reset_counters(&v->op[o]);
 		s->n[o] = 0;
 	}
+	s->seen = s->has_pct = false;
 	v->verify_errors = 0;
 }
 
@@ -917,6 +905,7 @@ static void s_dense_to_list(struct bc_volstat *v, struct bc_stats_touch *t, stru
 		s->n[o] = t->n[o];
 		t->n[o] = 0;
 	}
+	s->seen = s->has_pct = false; /* a volume that came twice: its own percentiles */
 	t->unsorted = 0;
 }
 
@@ -1028,15 +1017,72 @@ static void s_row_blocks(struct bc_secrow *row, uint64_t count, const uint64_t *
 }
 
 /*
+ * A volume's second's percentiles from the buckets its agent found
+ * (bc_volstat_pct_buckets, the same rank rule over the same samples), when
+ * the record has them and they lie in its listed range [lo, hi): what
+ * s_row_blocks and s_row_list would give, without the block sums or the
+ * lists' merge (a fifth of the aggregation's CPU at 16,000 volumes,
+ * docs/scaling.md). false: the caller finds them itself.
+ */
+static bool s_row_agent_pcts(struct bc_secrow *row, uint64_t count, const struct bc_stats_list *s,
+			     uint32_t lo, uint32_t hi)
+{
+	uint64_t *out[BC_STATS_PCT_NR], rank[BC_STATS_PCT_NR];
+	int p;
+
+	if (!s->has_pct || !count || lo >= hi || s->pct[0] < lo ||
+	    s->pct[BC_STATS_PCT_NR - 1] >= hi)
+		return false;
+	s_row_ranks(row, count, rank, out);
+	row->max_ns = bc_hist_bucket_mid(hi - 1); /* a list's last entry: not empty */
+	for (p = 0; p < BC_STATS_PCT_NR; p++)
+		*out[p] = bc_hist_bucket_mid(s->pct[p]);
+	return true;
+}
+
+/*
+ * The next volume's pending counts that its record's lists will reach,
+ * asked for while this volume is added: the load of a pending count (2 KB
+ * per volume and op, 16,000 volumes touched once a second) was the
+ * aggregation's hottest instruction under perf, waiting on memory. The
+ * lists are decoded before the first volume is added, so the lines are
+ * known a volume ahead (about a microsecond). bench_agg, 14 rounds
+ * alternating: 16% less CPU per volume-second (median of the rounds'
+ * ratios; docs/scaling.md).
+ */
+static void s_pend_prefetch(const struct bc_entity *ve, const struct bc_stats_list *s)
+{
+	int o;
+
+	if (!ve->pend_set)
+		return;
+	for (o = 0; o < BC_OP_NR; o++) {
+		uint32_t a, z, j;
+
+		if (!ve->pend[o] || !s->n[o])
+			continue;
+		a = s->idx[o][0];
+		z = s->idx[o][s->n[o] - 1] + 1u;
+		/* [a, z) within the pending range [pend_lo, pend_lo + BC_AGG_PEND) */
+		a = a > ve->pend_lo ? a - ve->pend_lo : 0;
+		z = z > ve->pend_lo ? z - ve->pend_lo : 0;
+		z = z < BC_AGG_PEND ? z : BC_AGG_PEND;
+		for (j = a & ~63u; j < z; j += 64)
+			__builtin_prefetch(&ve->pend[o][j], 1, 3);
+	}
+}
+
+/*
  * s_vol_fanout's loops over a volume's listed buckets [from, to) of one op:
  * each into the node's open second (nb, indexed by bucket), the record's
  * sum and the lane's block sums, and into the volume's window or its
- * pending counts (pd, from bucket plo; no count can overflow, see
- * s_pend_alloc). 32-bit buckets: no zero-extension per use.
+ * pending counts (pd, from bucket plo; a count that would pass 255 goes
+ * to the window, see s_pend_alloc). 32-bit buckets: no zero-extension per
+ * use.
  */
 static inline void s_fan_window(const uint16_t *idx, const uint64_t *cnt, uint32_t from,
 				uint32_t to, uint64_t *win, uint64_t *nb, uint32_t nlo,
-				uint64_t *sum, uint64_t *blk)
+				uint64_t *sum, uint64_t *blk, const bool blocks)
 {
 	uint32_t i;
 
@@ -1047,24 +1093,31 @@ static inline void s_fan_window(const uint16_t *idx, const uint64_t *cnt, uint32
 		win[b] += c;
 		nb[b - nlo] += c;
 		sum[b] += c;
-		blk[b / S_VBLK] += c;
+		if (blocks)
+			blk[b / S_VBLK] += c;
 	}
 }
 
 static inline void s_fan_pend(const uint16_t *idx, const uint64_t *cnt, uint32_t from, uint32_t to,
-			      uint16_t *pd, uint32_t plo, uint64_t *nb, uint32_t nlo, uint64_t *sum,
-			      uint64_t *blk)
+			      uint8_t *pd, uint32_t plo, uint64_t *win, uint64_t *nb, uint32_t nlo,
+			      uint64_t *sum, uint64_t *blk, const bool blocks)
 {
 	uint32_t i;
 
 	for (i = from; i < to; i++) {
 		const uint32_t b = idx[i];
 		const uint64_t c = cnt[i];
+		uint64_t t = pd[b - plo] + c;
 
-		pd[b - plo] = (uint16_t)(pd[b - plo] + c);
+		if (__builtin_expect(t > UINT8_MAX, 0)) {
+			win[b] += t;
+			t = 0;
+		}
+		pd[b - plo] = (uint8_t)t;
 		nb[b - nlo] += c;
 		sum[b] += c;
-		blk[b / S_VBLK] += c;
+		if (blocks)
+			blk[b / S_VBLK] += c;
 	}
 }
 
@@ -1073,8 +1126,9 @@ static inline void s_fan_pend(const uint16_t *idx, const uint64_t *cnt, uint32_t
  * buckets instead of three (each pass a cache miss per bucket into a
  * different entity, 16,000 times a second at 1,000 agents): into the
  * volume's window, its node's open second ne_h (covering [lo, hi) after
- * s_rhist_cover), the record's sum and the lane's vblk, for the second's
- * percentiles when row (the volume's open second) is given; [*alo, *ahi),
+ * s_rhist_cover), the record's sum and, when row (the volume's open second)
+ * is given and its agent did not send the second's percentiles, the lane's
+ * vblk, to find them; [*alo, *ahi),
  * the record's sum's span, grown to cover the volume's buckets. Second k is
  * in the window.
  */
@@ -1085,6 +1139,7 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 	uint32_t lo = BC_HIST_BUCKETS, hi = 0, nlo;
 	uint64_t *blk = l->vblk, count = 0;
 	struct bc_rhist *h;
+	bool blocks;
 	int o;
 
 	s_span_list(s, &lo, &hi);
@@ -1101,6 +1156,9 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 	nlo = h->lo;
 	if (!ve->pend_set)
 		s_pend_place(ve, lo);
+	for (o = 0; o < BC_OP_NR; o++)
+		count += v->op[o].hist.count;
+	blocks = row && !s_row_agent_pcts(row, count, s, lo, hi);
 	for (o = 0; o < BC_OP_NR; o++) {
 		const uint64_t *cnt = s->cnt[o];
 		uint64_t *win = ve->window.op[o].hist.buckets, *sum = l->asum->op[o].hist.buckets;
@@ -1111,25 +1169,29 @@ static int s_vol_fanout(struct bc_agg_lane *l, struct bc_entity *ve, struct bc_r
 		uint32_t a = n, z = n; /* the list's part [a, z) in the pending counts */
 
 		if (ve->pend[o] && vc <= S_PEND_MAX) {
-			if (ve->pend_sum[o] + vc > ve->pend_cap)
-				s_pend_empty(ve, o);
-			ve->pend_sum[o] += (uint32_t)vc;
 			a = s_lower(idx, 0, n, plo);
 			z = s_lower(idx, a, n, plo + BC_AGG_PEND);
 			if (z > a && idx[z - 1] - plo >= ve->pend_hi[o])
 				ve->pend_hi[o] = idx[z - 1] - plo + 1u;
 		}
-		s_fan_window(idx, cnt, 0, a, win, nb, nlo, sum, blk);
-		s_fan_pend(idx, cnt, a, z, ve->pend[o], plo, nb, nlo, sum, blk);
-		s_fan_window(idx, cnt, z, n, win, nb, nlo, sum, blk);
+		/* each loop twice, with and without the block sums: no test per bucket */
+		if (blocks) {
+			s_fan_window(idx, cnt, 0, a, win, nb, nlo, sum, blk, true);
+			s_fan_pend(idx, cnt, a, z, ve->pend[o], plo, win, nb, nlo, sum, blk, true);
+			s_fan_window(idx, cnt, z, n, win, nb, nlo, sum, blk, true);
+		} else {
+			s_fan_window(idx, cnt, 0, a, win, nb, nlo, sum, blk, false);
+			s_fan_pend(idx, cnt, a, z, ve->pend[o], plo, win, nb, nlo, sum, blk, false);
+			s_fan_window(idx, cnt, z, n, win, nb, nlo, sum, blk, false);
+		}
 		ve->window.op[o].hist.count += v->op[o].hist.count;
 		l->asum->op[o].hist.count += v->op[o].hist.count;
 		h->count += v->op[o].hist.count;
-		count += v->op[o].hist.count;
 	}
-	if (row)
+	if (blocks) {
 		s_row_blocks(row, count, blk, s, lo, hi);
-	memset(&blk[lo / S_VBLK], 0, ((hi - 1) / S_VBLK - lo / S_VBLK + 1) * sizeof(*blk));
+		memset(&blk[lo / S_VBLK], 0, ((hi - 1) / S_VBLK - lo / S_VBLK + 1) * sizeof(*blk));
+	}
 	return 0;
 }
 
@@ -1229,6 +1291,9 @@ static int s_add_scratch(struct bc_agg_lane *l, const struct bc_conn *c,
 		const struct bc_stats_list *s = &l->sl[i];
 		int vol = c->vols[i], node = bc_agg_vol_node(g, vol);
 		struct bc_entity *ve = &g->ent[BC_LVL_VOLUME][vol];
+
+		if (i + 1 < c->nvols)
+			s_pend_prefetch(&g->ent[BC_LVL_VOLUME][c->vols[i + 1]], &l->sl[i + 1]);
 
 		struct bc_entity *ne = NULL;
 		/* a volume: its own second from this record alone (below) */

@@ -66,19 +66,16 @@ struct bc_entity {
 	struct bc_rhist **sec_hist; /* [seconds], nodes and total: open seconds only */
 	/*
 	 * a volume's window buckets [pend_lo, pend_lo + BC_AGG_PEND) of each
-	 * op the step uses, as 16-bit counts not yet in window (agg.c says
+	 * op the step uses, as 8-bit counts not yet in window (agg.c says
 	 * why); NULL: none, or added to window when the last second closed
 	 */
-	uint16_t *pend[BC_OP_NR];
-	/* samples added to pend[o] since it was emptied: no count passes it */
-	uint32_t pend_sum[BC_OP_NR];
+	uint8_t *pend[BC_OP_NR];
 	uint16_t pend_hi[BC_OP_NR]; /* pend[o][j] is 0 from j = pend_hi[o] on */
-	uint32_t pend_cap;	    /* pend_sum's bound, at most 65,535 (agg.c) */
 	uint32_t pend_lo;
 	bool pend_set; /* pend_lo placed, at the volume's first listed bucket */
 };
 
-/* buckets of a volume's pending window per op: 16 octaves, one 4 KB page */
+/* buckets of a volume's pending window per op: 16 octaves, half a 4 KB page */
 #define BC_AGG_PEND 2048u
 
 static inline struct bc_secrow *bc_entity_row(const struct bc_entity *e, uint32_t k)
@@ -138,7 +135,7 @@ struct bc_agg {
 	uint32_t secw_step;	/* this step's ordinal in it */
 	bool secw_on;		/* the step is in the file: run.json's volume series come from it */
 	uint32_t *secw_reports; /* [seconds]: the total's reports when k's rows were written */
-	uint16_t *pend;		/* the volumes' pending windows (bc_entity.pend), NULL: none */
+	uint8_t *pend;		/* the volumes' pending windows (bc_entity.pend), NULL: none */
 };
 
 #endif

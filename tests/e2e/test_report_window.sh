@@ -92,6 +92,9 @@ def body(b):
             v[op] = {"ios": f[0], "bytes": f[1], "hist": hist}
         if mask & 0x80:
             _, off = varint(b, off)
+        if mask & 0x40:  # the agent's percentile buckets (protocol 2): not needed here
+            for _ in range(5):
+                _, off = varint(b, off)
         vols.append(v)
     return sec, vols
 

@@ -69,6 +69,26 @@ def varint(b, i):
         shift += 7
 
 
+PCTS = (50, 90, 99, 99.9, 99.99)  # a second's row (docs/protocol.md, STATS)
+
+
+def pct_buckets(hist):
+    """the buckets holding the PCTS-th percentiles of hist (bucket -> samples): the
+    rank-th smallest sample, rank = ceil(p/100 * count), at least 1"""
+    count = sum(hist.values())
+    out, seen, todo = [], 0, list(PCTS)
+    for b in sorted(hist):
+        seen += hist[b]
+        while todo:
+            want = todo[0] / 100.0 * count
+            rank = max(int(want) + (int(want) < want), 1)
+            if seen < rank:
+                break
+            out.append(b)
+            todo.pop(0)
+    return out + [max(hist)] * len(todo) if hist else out
+
+
 def decode_stats(body, vols):
     """a STATS body (docs/protocol.md) as the json form's "volumes": vols maps the
     body's volume indexes (the agent's) to the profile's"""
@@ -83,6 +103,7 @@ def decode_stats(body, vols):
         vi, i = varint(body, i)
         mask, i = varint(body, i)
         v = {"volume": vols[vi]}
+        hist = {}  # bucket -> samples, every op's
         for o, op in enumerate(OPS):
             if not mask & (1 << o):
                 continue
@@ -91,11 +112,25 @@ def decode_stats(body, vols):
                 x, i = varint(body, i)
                 f.append(x)
             npairs, i = varint(body, i)
-            for _ in range(2 * npairs):
-                _, i = varint(body, i)
+            at = 0
+            for _ in range(npairs):
+                d, i = varint(body, i)
+                c, i = varint(body, i)
+                at += d
+                hist[at] = hist.get(at, 0) + c
             v[op] = {"ios": f[0], "bytes": f[1], "errors": f[2], "short": f[3]}
         if mask & 0x80:
             _, i = varint(body, i)
+        if mask & 0x40:  # the agent's percentile buckets: must be its histograms'
+            got, at = [], 0
+            for _ in PCTS:
+                d, i = varint(body, i)
+                at += d
+                got.append(at)
+            want = pct_buckets(hist)
+            if got != want:
+                fail("volume %s: the record's percentile buckets %s, its histograms give %s"
+                     % (vols[vi], got, want))
         out.append(v)
     if i != len(body):
         raise ValueError("%d bytes after the last volume" % (len(body) - i))

@@ -125,14 +125,14 @@ static const char *s_garbage(zsock_t *s, int k, uint8_t *buf, size_t cap)
 		s_send(s, n, d, l);
 		return "random frames";
 	case 1: /* truncated headers */
-		d[0] = "BC\x01HELLO";
+		d[0] = "BC\x02HELLO";
 		l[0] = s_rand() % 4;
 		d[1] = "{}";
 		l[1] = 2;
 		s_send(s, 2, d, l);
 		return "truncated header";
 	case 2: /* valid header, broken JSON */
-		d[0] = (s_rand() & 1) ? "BC\x01PREPARE" : "BC\x01HELLO";
+		d[0] = (s_rand() & 1) ? "BC\x02PREPARE" : "BC\x02HELLO";
 		l[0] = strlen(d[0]);
 		d[1] = s_json_bodies[s_rand() % (sizeof(s_json_bodies) / sizeof(s_json_bodies[0]))];
 		l[1] = strlen(d[1]);
@@ -150,14 +150,14 @@ static const char *s_garbage(zsock_t *s, int k, uint8_t *buf, size_t cap)
 		s_send(s, 2, d, l);
 		return "wrong version";
 	case 4: /* unknown type */
-		d[0] = "BC\x01NOPE";
+		d[0] = "BC\x02NOPE";
 		l[0] = 7;
 		d[1] = "{}";
 		l[1] = 2;
 		s_send(s, 2, d, l);
 		return "unknown type";
 	case 5: /* STATS from a coordinator, random binary */
-		d[0] = "BC\x01STATS";
+		d[0] = "BC\x02STATS";
 		l[0] = 8;
 		l[1] = s_rand() % 200;
 		s_fill(buf, l[1]);
@@ -165,14 +165,14 @@ static const char *s_garbage(zsock_t *s, int k, uint8_t *buf, size_t cap)
 		s_send(s, 2, d, l);
 		return "random STATS";
 	case 6: /* frame counts the protocol never uses */
-		d[0] = d[1] = d[2] = "BC\x01TIME";
+		d[0] = d[1] = d[2] = "BC\x02TIME";
 		l[0] = l[1] = l[2] = 7;
 		s_send(s, (s_rand() & 1) ? 1 : 3, d, l);
 		return "wrong frame count";
 	case 7: /* well-formed, but this peer has no session */
-		d[0] = (s_rand() & 1) ? "BC\x01"
+		d[0] = (s_rand() & 1) ? "BC\x02"
 					"ABORT"
-				      : "BC\x01PREPARE";
+				      : "BC\x02PREPARE";
 		l[0] = strlen(d[0]);
 		d[1] = "{\"step\":0,\"workload\":{},\"volumes\":[{\"path\":\"/etc/passwd\"}]}";
 		l[1] = strlen(d[1]);
@@ -181,7 +181,7 @@ static const char *s_garbage(zsock_t *s, int k, uint8_t *buf, size_t cap)
 	case 8: /* deep nesting */
 		n = (int)(cap < 20000 ? cap : 20000);
 		memset(buf, '[', (size_t)n);
-		d[0] = "BC\x01HELLO";
+		d[0] = "BC\x02HELLO";
 		l[0] = 8;
 		d[1] = buf;
 		l[1] = (size_t)n;
@@ -190,7 +190,7 @@ static const char *s_garbage(zsock_t *s, int k, uint8_t *buf, size_t cap)
 	default: /* oversized for the agent (1 MiB), below ZeroMQ's cut (4 MiB) */
 		l[1] = (2u << 20) < cap ? (2u << 20) : cap;
 		s_fill(buf, l[1]);
-		d[0] = "BC\x01HELLO";
+		d[0] = "BC\x02HELLO";
 		l[0] = 8;
 		d[1] = buf;
 		s_send(s, 2, d, l);
@@ -220,7 +220,7 @@ static int s_garbage_run(const char *ep, const char *skey, const char *cert, int
 			replies += s_drain(s);
 	}
 	/* and one the transport itself refuses (> ZMQ_MAXMSGSIZE): the connection drops */
-	d[0] = "BC\x01HELLO";
+	d[0] = "BC\x02HELLO";
 	l[0] = 8;
 	s_fill(buf, cap);
 	d[1] = buf;

@@ -5,10 +5,22 @@
 #ifndef BC_TEST_H
 #define BC_TEST_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 static int bc_test_failures;
+
+/* xorshift64: deterministic test input, no libc rand; one sequence per test process */
+static uint64_t bc_test_rng = 88172645463325252ull;
+
+static inline uint64_t bc_test_rand(void)
+{
+	bc_test_rng ^= bc_test_rng << 13;
+	bc_test_rng ^= bc_test_rng >> 7;
+	bc_test_rng ^= bc_test_rng << 17;
+	return bc_test_rng;
+}
 
 #define CHECK(cond)                                                                                \
 	do {                                                                                       \

@@ -30,16 +30,6 @@ static const char *s_profile =
     "\"node\": \"n0\"}],"
     " \"defaults\": {\"ramp\": \"1s\", \"runtime\": \"3s\"}, \"steps\": [{\"name\": \"s\"}]}";
 
-static uint64_t s_seed = 88172645463325252ull;
-
-static uint64_t s_rand(void)
-{
-	s_seed ^= s_seed << 13;
-	s_seed ^= s_seed >> 7;
-	s_seed ^= s_seed << 17;
-	return s_seed;
-}
-
 static void s_fill(struct bc_volstat *v, int salt)
 {
 	int o, i, n;
@@ -48,10 +38,10 @@ static void s_fill(struct bc_volstat *v, int salt)
 	for (o = 0; o < BC_OP_NR; o++) {
 		if ((salt + o) % 4 == 3)
 			continue; /* some ops empty */
-		n = 50 + (int)(s_rand() % 400);
+		n = 50 + (int)(bc_test_rand() % 400);
 		for (i = 0; i < n; i++)
 			bc_opstat_complete(&v->op[o], 4096, 4096,
-					   1000 + s_rand() % (100000u << (o + salt % 3)));
+					   1000 + bc_test_rand() % (100000u << (o + salt % 3)));
 		if (salt % 5 == 1)
 			bc_opstat_complete(&v->op[o], -5, 4096, 0);
 	}
@@ -139,7 +129,7 @@ static void s_shape(struct bc_volstat *v, uint32_t shape)
 	bc_volstat_reset(v);
 	for (o = 0; o < BC_OP_NR; o++) {
 		struct bc_opstat *s = &v->op[o];
-		uint64_t base = 1 + s_rand() % 5000000;
+		uint64_t base = 1 + bc_test_rand() % 5000000;
 
 		if (shape % 5 == 0 && o != BC_OP_READ)
 			continue; /* one op */
@@ -155,19 +145,21 @@ static void s_shape(struct bc_volstat *v, uint32_t shape)
 			break;
 		case 1: /* a few adjacent buckets */
 			for (i = 0; i < 200; i++)
-				bc_opstat_complete(s, 4096, 4096, base + s_rand() % 64);
+				bc_opstat_complete(s, 4096, 4096, base + bc_test_rand() % 64);
 			break;
 		case 2: /* 1 ns to ~4 s */
 			for (i = 0; i < 600; i++)
-				bc_opstat_complete(s, 4096, 4096,
-						   1 + (s_rand() >> (s_rand() % 62 + 2)) %
-							   4000000000ull);
+				bc_opstat_complete(
+				    s, 4096, 4096,
+				    1 + (bc_test_rand() >> (bc_test_rand() % 62 + 2)) %
+					    4000000000ull);
 			break;
 		default: /* a body and a tail, some counts past one byte */
 			for (i = 0; i < 1500; i++)
-				bc_opstat_complete(s, 4096, 4096, 50000 + s_rand() % 20000);
+				bc_opstat_complete(s, 4096, 4096, 50000 + bc_test_rand() % 20000);
 			for (i = 0; i < 30; i++)
-				bc_opstat_complete(s, 4096, 4096, 100000 + s_rand() % 50000000);
+				bc_opstat_complete(s, 4096, 4096,
+						   100000 + bc_test_rand() % 50000000);
 			break;
 		}
 	}
@@ -188,7 +180,8 @@ static void s_pcts_match(const struct bc_secrow *r, const struct bc_hist *all, c
 	    (unsigned long long)bc_hist_max(all));
 }
 
-static void s_shapes(void)
+/* pct: the bodies carry the agent's percentile buckets (protocol 2), or not (an older agent) */
+static void s_shapes(bool pct)
 {
 	static const char *prof =
 	    "{\"name\": \"shapes\", \"agents\": [{\"name\": \"a\", \"endpoint\": \"local\"}],"
@@ -225,7 +218,8 @@ static void s_shapes(void)
 
 		for (i = 0; i < NV; i++)
 			s_shape(&v[i], k * NV + (uint32_t)i);
-		CHECK(bc_stats_encode(&h, v, &body, &blen) == 0);
+		CHECK(bc_stats_encode_opts(&h, v, pct ? 0 : BC_STATS_ENC_NO_PCT, &body, &blen) ==
+		      0);
 		CHECK(bc_agg_add(&g, &c, body, blen, &got) == 0);
 		free(body);
 		bc_agg_close_second(&g, k);
@@ -236,8 +230,8 @@ static void s_shapes(void)
 				bc_hist_merge(all, &v[i].op[o].hist);
 				bc_hist_merge(agent, &v[i].op[o].hist);
 			}
-			s_pcts_match(bc_entity_row(&g.ent[BC_LVL_VOLUME][i], k), all, "volume", i,
-				     k);
+			s_pcts_match(bc_entity_row(&g.ent[BC_LVL_VOLUME][i], k), all,
+				     pct ? "volume (its agent's buckets)" : "volume", i, k);
 		}
 		s_pcts_match(bc_entity_row(&g.ent[BC_LVL_AGENT][0], k), agent, "agent", 0, k);
 		s_pcts_match(bc_entity_row(&g.ent[BC_LVL_TOTAL][0], k), agent, "total", 0, k);
@@ -347,10 +341,10 @@ static void s_fill_agent(struct bc_volstat *v, int agent, uint32_t k, int vol)
 	for (o = 0; o < BC_OP_NR; o++) {
 		if ((agent + vol + o + (int)k) % 5 == 4)
 			continue;
-		n = 20 + (int)(s_rand() % 200);
+		n = 20 + (int)(bc_test_rand() % 200);
 		for (i = 0; i < n; i++)
 			bc_opstat_complete(&v->op[o], 4096, 4096,
-					   500 + s_rand() % (50000u << ((agent + o) % 6)));
+					   500 + bc_test_rand() % (50000u << ((agent + o) % 6)));
 		if ((agent * 7 + (int)k + o) % 11 == 3)
 			bc_opstat_complete(&v->op[o], -(1 + agent % 30), 4096, 0);
 		if ((agent + (int)k) % 13 == 5)
@@ -516,7 +510,7 @@ static void s_sharded(int nagents, uint32_t seconds, const int *thread_counts, i
 		for (a = 0; a < nagents; a++)
 			order[a] = a;
 		for (a = nagents - 1; a > 0; a--) {
-			int j = (int)(s_rand() % (uint64_t)(a + 1)), tmp = order[a];
+			int j = (int)(bc_test_rand() % (uint64_t)(a + 1)), tmp = order[a];
 
 			order[a] = order[j];
 			order[j] = tmp;
@@ -524,13 +518,13 @@ static void s_sharded(int nagents, uint32_t seconds, const int *thread_counts, i
 		for (a = 0; a < nagents; a++) {
 			if (order[a] == early && k > 0)
 				continue; /* came with the second before */
-			if (s_rand() % 10 == 0 && k + 1 < seconds) {
+			if (bc_test_rand() % 10 == 0 && k + 1 < seconds) {
 				late[nlate++] = order[a];
 				continue;
 			}
 			evs[nev++] = (struct s_ev){S_EV_REC, order[a], k};
 		}
-		early = (int)(s_rand() % (uint64_t)nagents);
+		early = (int)(bc_test_rand() % (uint64_t)nagents);
 		if (k + 1 < seconds)
 			evs[nev++] = (struct s_ev){S_EV_REC, early, k + 1};
 		else
@@ -633,7 +627,8 @@ static void s_pending(void)
 					/* few buckets around 1 ms; the first second only there */
 					for (i = 0; i < n; i++)
 						bc_opstat_complete(&v[a].op[o], 4096, 4096,
-								   1000000 + 1000 * (s_rand() % 3));
+								   1000000 +
+								       1000 * (bc_test_rand() % 3));
 					if (k) { /* 1 us and 2 s: outside 16 octaves of it */
 						bc_opstat_complete(&v[a].op[o], 4096, 4096, 1000);
 						bc_opstat_complete(&v[a].op[o], 4096, 4096,
@@ -778,7 +773,8 @@ int main(void)
 	uint32_t k;
 	int i, o, lvl;
 
-	s_shapes();
+	s_shapes(true);
+	s_shapes(false);
 	if (bc_profile_parse(s_profile, "agg.json", &p, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return 1;

@@ -8,17 +8,6 @@
 #include "bc_hist.h"
 #include "bc_test.h"
 
-static uint64_t s_rng = 88172645463325252ull;
-
-static uint64_t s_next(void)
-{
-	/* xorshift64: deterministic test input, no libc rand */
-	s_rng ^= s_rng << 13;
-	s_rng ^= s_rng >> 7;
-	s_rng ^= s_rng << 17;
-	return s_rng;
-}
-
 static void test_error_bound(void)
 {
 	double worst = 0;
@@ -26,7 +15,7 @@ static void test_error_bound(void)
 
 	/* log-uniform values from 1 ns to 100 s */
 	for (i = 0; i < 2000000; i++) {
-		double e = (double)(s_next() % 1000000) / 1000000.0 * log(1e11);
+		double e = (double)(bc_test_rand() % 1000000) / 1000000.0 * log(1e11);
 		uint64_t v = (uint64_t)exp(e);
 		unsigned idx = bc_hist_index(v);
 		uint64_t mid = bc_hist_bucket_mid(idx);
@@ -78,13 +67,13 @@ static void test_merge_is_exact(void)
 	bc_hist_reset(&all);
 	/* two hosts with very different latency: averaging their p99s would be wrong */
 	for (i = 0; i < 99000; i++) {
-		uint64_t v = 100000 + s_next() % 50000;
+		uint64_t v = 100000 + bc_test_rand() % 50000;
 
 		bc_hist_add(&a, v);
 		bc_hist_add(&all, v);
 	}
 	for (i = 0; i < 1000; i++) {
-		uint64_t v = 5000000 + s_next() % 1000000;
+		uint64_t v = 5000000 + bc_test_rand() % 1000000;
 
 		bc_hist_add(&b, v);
 		bc_hist_add(&all, v);
@@ -112,7 +101,7 @@ static void test_wire(void)
 	n = bc_hist_encode(&h, buf, sizeof(buf));
 	CHECK(n == 1);
 	for (i = 0; i < 100000; i++)
-		bc_hist_add(&h, s_next() % 10000000);
+		bc_hist_add(&h, bc_test_rand() % 10000000);
 	bc_hist_add(&h, UINT64_MAX);
 	n = bc_hist_encode(&h, buf, sizeof(buf));
 	CHECK(n > 0);
@@ -156,7 +145,7 @@ static void test_wire_list(void)
 	for (round = 0; round < 40; round++) {
 		bc_hist_reset(&h);
 		for (i = 0; i < 20 + round * 500; i++)
-			bc_hist_add(&h, 1 + s_next() % span[round % 4]);
+			bc_hist_add(&h, 1 + bc_test_rand() % span[round % 4]);
 		len = bc_hist_encode(&h, buf, sizeof(buf));
 		CHECK(len > 0);
 		n = 0;

@@ -33,16 +33,6 @@ static const char *s_profile =
     " \"defaults\": {\"ramp\": \"1s\", \"runtime\": \"5s\"},"
     " \"steps\": [{\"name\": \"one\"}, {\"name\": \"two\", \"runtime\": \"3s\"}]}";
 
-static uint64_t s_seed = 88172645463325252ull;
-
-static uint64_t s_rand(void)
-{
-	s_seed ^= s_seed << 13;
-	s_seed ^= s_seed >> 7;
-	s_seed ^= s_seed << 17;
-	return s_seed;
-}
-
 /* a row with fields of every size: zero, one byte, full 64-bit */
 static void s_fill(struct bc_secrow *r)
 {
@@ -53,12 +43,12 @@ static void s_fill(struct bc_secrow *r)
 
 	memset(r, 0, sizeof(*r));
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		uint64_t v = s_rand();
+		uint64_t v = bc_test_rand();
 
 		*f[i] = v % 3 == 0 ? 0 : v % 3 == 1 ? v % 200 : v;
 	}
-	r->reports = (uint32_t)(s_rand() % 3);
-	r->late = (uint32_t)(s_rand() % 2);
+	r->reports = (uint32_t)(bc_test_rand() % 3);
+	r->late = (uint32_t)(bc_test_rand() % 2);
 }
 
 static bool s_row_eq(const struct bc_secrow *a, const struct bc_secrow *b)
@@ -236,9 +226,9 @@ static void s_reclog(const char *dir, int level)
 		for (v = 0; v < 3; v++) {
 			bc_volstat_reset(&vs[v]);
 			for (o = 0; o < BC_OP_NR; o++)
-				for (j = 0; j < (int)(s_rand() % 300); j++)
+				for (j = 0; j < (int)(bc_test_rand() % 300); j++)
 					bc_opstat_complete(&vs[v].op[o], 4096, 4096,
-							   1000 + s_rand() % 2000000);
+							   1000 + bc_test_rand() % 2000000);
 		}
 		CHECK(bc_stats_encode(&h, vs, &bodies[i], &lens[i]) == 0);
 		CHECK(bc_reclogw_put(w, i % 2 ? "agent-b" : "a",

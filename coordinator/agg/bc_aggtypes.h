@@ -136,6 +136,7 @@ struct bc_agg {
 	bool secw_on;		/* the step is in the file: run.json's volume series come from it */
 	uint32_t *secw_reports; /* [seconds]: the total's reports when k's rows were written */
 	uint8_t *pend;		/* the volumes' pending windows (bc_entity.pend), NULL: none */
+	size_t pend_len;	/* its mapping's length */
 };
 
 #endif

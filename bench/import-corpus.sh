@@ -1,0 +1,99 @@
+#!/bin/bash
+# import-corpus.sh - how many of the real-world job files in tests/data/corpus import with the
+# same load. Each fio job file and vdbench parameter file is imported as a user would
+# (bench-coord import-fio / import-vdbench), then, when refused, again with --lenient; every
+# profile written is checked with `bench-coord validate`.
+#   clean    imported without --lenient and valid: the same load as the tool's own run
+#   refused  exit 2: at least one difference, each named file:line
+#   lenient  refused, and --lenient wrote a valid profile
+#   invalid  a profile was written that validate refuses (a defect: must be 0)
+#   error    exit 1: the file could not be read or mapped at all
+#   crash    killed by a signal (a defect: must be 0)
+# Prints `name: value` lines per tool and in total; with -v also the differences named most
+# often (option=value stripped to the option), for choosing what to build next.
+# Usage: bench/import-corpus.sh [-v] [BUILD_DIR]
+set -uo pipefail
+VERBOSE=0
+[ "${1:-}" = -v ] && {
+	VERBOSE=1
+	shift
+}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$SRC/build}
+COORD="$BUILD/bench-coord"
+CORPUS="$SRC/tests/data/corpus"
+[ -x "$COORD" ] || {
+	echo "build first: cmake -S $SRC -B $BUILD && cmake --build $BUILD" >&2
+	exit 1
+}
+T=$(mktemp -d /tmp/bc-import-corpus.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+total_files=0 total_clean=0 total_invalid=0 total_crash=0
+for tool in fio vdbench; do
+	n=0 clean=0 refused=0 lenient=0 invalid=0 error=0 crash=0
+	: >"$T/diffs"
+	for f in "$CORPUS/$tool"/*; do
+		n=$((n + 1))
+		# the corpus's ${VAR} references stay unset, as on a machine that did not set them
+		env -i PATH="$PATH" timeout 60 "$COORD" "import-$tool" -o "$T/p.json" "$f" \
+			>/dev/null 2>"$T/err"
+		rc=$?
+		if [ $rc -ge 124 ]; then
+			crash=$((crash + 1))
+			echo "crash ($rc): $f" >&2
+			continue
+		fi
+		if [ $rc -eq 0 ]; then
+			if "$COORD" validate "$T/p.json" >/dev/null 2>&1; then
+				clean=$((clean + 1))
+			else
+				invalid=$((invalid + 1))
+				echo "invalid (clean import): $f" >&2
+			fi
+			continue
+		fi
+		if [ $rc -eq 1 ]; then
+			error=$((error + 1))
+			[ $VERBOSE = 1 ] && sed -nE 's/^bench-coord: error: [^ ]+: /error: /p' "$T/err" | head -1 >>"$T/diffs"
+			continue
+		fi
+		refused=$((refused + 1))
+		sed -nE 's/^bench-coord: warning: [^ ]+:[0-9]+: //p' "$T/err" >>"$T/diffs"
+		rm -f "$T/p.json"
+		env -i PATH="$PATH" timeout 60 "$COORD" "import-$tool" --lenient -o "$T/p.json" "$f" \
+			>/dev/null 2>"$T/err"
+		rc=$?
+		if [ $rc -ge 124 ]; then
+			crash=$((crash + 1))
+			echo "crash (--lenient, $rc): $f" >&2
+		elif [ $rc -eq 0 ]; then
+			if "$COORD" validate "$T/p.json" >/dev/null 2>"$T/verr"; then
+				lenient=$((lenient + 1))
+			else
+				invalid=$((invalid + 1))
+				echo "invalid (--lenient): $f: $(head -1 "$T/verr")" >&2
+			fi
+		fi
+	done
+	echo "${tool}_files: $n"
+	echo "${tool}_clean: $clean"
+	echo "${tool}_refused: $refused"
+	echo "${tool}_lenient: $lenient"
+	echo "${tool}_invalid: $invalid"
+	echo "${tool}_error: $error"
+	echo "${tool}_crash: $crash"
+	echo "${tool}_clean_pct: $(awk -v c=$clean -v n=$n 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
+	if [ $VERBOSE = 1 ]; then
+		echo "== $tool: differences by option (files may name several)" >&2
+		sed -E 's/^(error: .{0,60}).*/\1/; s/^([^=: ]+)[=: ].*/\1/' "$T/diffs" | sort | uniq -c |
+			sort -rn | head -40 >&2
+	fi
+	total_files=$((total_files + n)) total_clean=$((total_clean + clean))
+	total_invalid=$((total_invalid + invalid)) total_crash=$((total_crash + crash))
+done
+echo "total_files: $total_files"
+echo "total_clean: $total_clean"
+echo "total_invalid: $total_invalid"
+echo "total_crash: $total_crash"
+echo "total_clean_pct: $(awk -v c=$total_clean -v n=$total_files 'BEGIN { printf "%.1f", 100 * c / n }')"

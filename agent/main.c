@@ -13,14 +13,14 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include "bc_agent_config.h"
-#include "bc_allowlist.h"
-#include "bc_announce.h"
-#include "bc_control.h"
-#include "bc_curve.h"
-#include "bc_log.h"
-#include "bc_nvme_tcp.h"
-#include "bc_proto.h"
+#include "nvme/tcp.h"
+#include "safety/allowlist.h"
+#include "session/announce.h"
+#include "session/config.h"
+#include "session/control.h"
+#include "util/curve.h"
+#include "util/log.h"
+#include "wire/proto.h"
 
 #define S_CERT_NAME "agent.cert"
 #define S_KEYS_NAME "authorized_keys"
@@ -332,7 +332,7 @@ int main(int argc, char **argv)
 	if (safety.allow_destructive)
 		bc_warn("--allow-destructive: volumes the profile marks \"destructive\" may be "
 			"overwritten even when they hold data");
-	/* what a SIGKILLed or crashed agent left connected goes first (bc_nvme_tcp.h) */
+	/* what a SIGKILLed or crashed agent left connected goes first (nvme/tcp.h) */
 	if (mkdir(a.opts.scratch_dir, 0755) && errno != EEXIST)
 		bc_debug("cannot create '%s': %s", a.opts.scratch_dir, strerror(errno));
 	snprintf(ledger, sizeof(ledger), "%s/nvme-tcp-connected", a.opts.scratch_dir);

@@ -26,11 +26,11 @@
 #include <time.h>
 #include <sys/resource.h>
 
-#include "bc_clock.h"
-#include "bc_agg.h"
-#include "bc_aggpool.h"
-#include "bc_fleet.h"
-#include "bc_synth.h"
+#include "agg/agg.h"
+#include "agg/pool.h"
+#include "fleet/fleet.h"
+#include "synth/synth.h"
+#include "util/clock.h"
 
 #define S_POOL 64
 

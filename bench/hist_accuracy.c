@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_stats.h"
+#include "wire/stats.h"
 
 #define S_AGENTS  8
 #define S_SECONDS 10

@@ -2,7 +2,7 @@
  * hostscan.c - what a step's client host samples cost the results: N agents
  * with one "null" volume each and a host sample per agent and second (each
  * a real agent's HOST body with a few NICs, disks and cores) into the step's
- * store (bc_hostsamples.h, as stepexec.c does), every second marked as
+ * store (results/hostsamples.h, as stepexec.c does), every second marked as
  * reported (so vdbench's tables read each second's cpu), then the CPU time
  * of bc_result_step_json. Per-second work must not depend on the step's
  * length: the figure per agent-second stays flat from 60 s to 3,000 s
@@ -24,12 +24,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "bc_clock.h"
-#include "bc_agg.h"
-#include "bc_hostsamples.h"
-#include "bc_results.h"
+#include "agg/agg.h"
+#include "results/hostsamples.h"
+#include "results/results.h"
+#include "util/clock.h"
 
-/* a real agent's host sample (agent/hoststat.c) with 4 NICs and 4 disks */
+/* a real agent's host sample (agent/host/hoststat.c) with 4 NICs and 4 disks */
 static const char s_sample[] =
     "{\"dt_s\":1.019,\"net_tx_mbps\":812.5,\"net_rx_mbps\":20.1,\"net_drops_per_s\":0,"
     "\"tcp_retrans_per_s\":0.5,\"softnet_squeezed_per_s\":0,\"cpu_busy_pct\":61.2,"

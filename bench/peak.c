@@ -16,10 +16,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "bc_clock.h"
-#include "bc_job.h"
-#include "bc_target.h"
-#include "bc_units.h"
+#include "engine/job.h"
+#include "profile/value/units.h"
+#include "target/target.h"
+#include "util/clock.h"
 
 #define S_MAX_JOBS 64
 #define S_MAX_VOLS 64

@@ -17,9 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "bc_clock.h"
-#include "bc_sim_dev.h"
-#include "bc_units.h"
+#include "profile/value/units.h"
+#include "sim/dev.h"
+#include "util/clock.h"
 
 static uint64_t s_x = 0x2545F4914F6CDD1Dull;
 

@@ -31,12 +31,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "bc_clock.h"
-#include "bc_curve.h"
-#include "bc_json.h"
-#include "bc_proto.h"
-#include "bc_stats.h"
-#include "bc_synth.h"
+#include "synth/synth.h"
+#include "util/clock.h"
+#include "util/curve.h"
+#include "util/json.h"
+#include "wire/proto.h"
+#include "wire/stats.h"
 
 /* distinct per-volume payloads; a record picks one per volume by hash */
 #define S_POOL	     64

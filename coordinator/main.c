@@ -1,13 +1,13 @@
 /*
  * main.c - bench-coord: the command table. Each subcommand lives in its own
- * cmd_*.c file and gets argv starting at its own name.
+ * file of cmd/ and gets argv starting at its own name.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "bc_cmd.h"
-#include "bc_proto.h"
-#include "bc_log.h"
+#include "cmd/cmd.h"
+#include "util/log.h"
+#include "wire/proto.h"
 
 struct s_cmd {
 	const char *name;

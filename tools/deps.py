@@ -5,8 +5,8 @@ Prints
   1. cycles of the file-level #include graph (a header that ends up including
      itself through others; include guards hide these, the compiler does not),
   2. cycles between modules: a module is a .c with the header of the same
-     name beside or above it (job.c + bc_job.h, bc_hist.c + bc_hist.h), a
-     header without such a .c is a module of its own (bc_writers.h). A depends on
+     name beside or above it (job.c + engine/job.h, wire/hist.c + wire/hist.h), a
+     header without such a .c is a module of its own (report/writers.h). A depends on
      B when a file of A #includes a header of B; with --objects, also when A's
      object file uses a symbol that B's object defines (calls through a header
      shared by several modules show up only this way),
@@ -61,25 +61,22 @@ def s_folder(path):
 
 
 def s_stem(path):
-    base = os.path.basename(path)[:-2]
-    return base[3:] if base.startswith("bc_") else base
+    """a file's module key: its folder and its name without the extension"""
+    return path[:-2]
 
 
-def s_resolve(inc, src, by_name, files):
-    """the tree file an #include "inc" in src names, or None (not ours)"""
+def s_resolve(inc, src, files):
+    """the tree file an #include "inc" in src names, or None (not ours): the
+    including file's folder first, then the part roots it sees (its own part
+    and common/), as the compiler's quote search and -I order would"""
     here = os.path.normpath(os.path.join(os.path.dirname(src), inc))
     if here in files:
         return here
-    cands = by_name.get(os.path.basename(inc), [])
-    if len(cands) == 1:
-        return cands[0]
-    # ambiguous: the same folder, then the same part, as -I order would
-    for pick in (lambda c: os.path.dirname(c) == os.path.dirname(src),
-                 lambda c: s_part(c) == s_part(src)):
-        near = [c for c in cands if pick(c)]
-        if len(near) == 1:
-            return near[0]
-    return cands[0] if cands else None
+    for part in (s_part(src), "common"):
+        t = os.path.normpath(os.path.join(part, inc))
+        if t in files:
+            return t
+    return None
 
 
 def s_scc(nodes, edges):
@@ -159,30 +156,24 @@ def main():
 
     files = s_sources(opt.root)
     fileset = set(files)
-    by_name = defaultdict(list)
-    for f in files:
-        by_name[os.path.basename(f)].append(f)
 
     # 1. file-level include graph
     incl = defaultdict(set)
     for f in files:
         with open(os.path.join(opt.root, f), encoding="utf-8", errors="replace") as fh:
             for inc in INCLUDE_RE.findall(fh.read()):
-                t = s_resolve(inc, f, by_name, fileset)
+                t = s_resolve(inc, f, fileset)
                 if t and t != f:
                     incl[f].add(t)
     file_cycles = s_scc(files, incl)
 
-    # 2. modules: a .c and its same-named header in its part
-    cfiles = {}
-    for f in files:
-        if f.endswith(".c"):
-            cfiles.setdefault((s_part(f), s_stem(f)), f)
+    # 2. modules: a .c and its same-named header beside it
+    cfiles = {s_stem(f): f for f in files if f.endswith(".c")}
     module = {}
     for f in files:
-        owner = cfiles.get((s_part(f), s_stem(f))) if f.endswith(".h") else f
+        owner = cfiles.get(s_stem(f)) if f.endswith(".h") else f
         module[f] = owner or f
-    why = defaultdict(lambda: defaultdict(set))  # why[a][b] = {"bc_x.h", "bc_fn()"}
+    why = defaultdict(lambda: defaultdict(set))  # why[a][b] = {"x.h", "bc_fn()"}
     for f, targets in incl.items():
         for t in targets:
             a, b = module[f], module[t]

@@ -1,6 +1,6 @@
 /*
- * affinity.c - job CPU sets from "cpus_allowed" and the sysfs facts behind a
- * volume (NUMA node, poll queues). See bc_affinity.h.
+ * engine/affinity.c - job CPU sets from "cpus_allowed" and the sysfs facts behind a
+ * volume (NUMA node, poll queues). See engine/affinity.h.
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,7 +11,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "bc_affinity.h"
+#include "engine/affinity.h"
 
 /* a file's first line, without the newline */
 static int s_read_line(const char *path, char *buf, size_t len)

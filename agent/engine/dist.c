@@ -1,5 +1,5 @@
 /*
- * dist.c - offset distributions and the unit permutation (see bc_dist.h).
+ * engine/dist.c - offset distributions and the unit permutation (see engine/dist.h).
  * zipf and pareto draw a rank (0 = hottest) and scatter it with the keyed
  * permutation, like fio hashes its ranks, but as a bijection so the shape
  * over units is exactly the shape over ranks; normal and zoned keep their
@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "bc_dist.h"
+#include "engine/dist.h"
 
 /* 64-bit odd constants of splitmix64/murmur3 finalisers: good avalanche per multiply */
 #define S_MIX1 0xbf58476d1ce4e5b9ull

@@ -1,5 +1,5 @@
 /*
- * job.c - one job thread: a private io_uring ring keeping iodepth I/Os in
+ * engine/job.c - one job thread: a private io_uring ring keeping iodepth I/Os in
  * flight on every target (or fewer, where thinktime and rate limits park
  * slots), the workload's choice of op, size and offset per I/O, per-second
  * stats sealed into a ring of slots the control thread drains without locks,
@@ -19,13 +19,13 @@
 #include <sys/uio.h>
 #include <time.h>
 
-#include "bc_affinity.h"
-#include "bc_clock.h"
-#include "bc_dist.h"
-#include "bc_job.h"
-#include "bc_rand.h"
-#include "bc_rate.h"
-#include "bc_streamgen.h"
+#include "engine/affinity.h"
+#include "engine/dist.h"
+#include "engine/job.h"
+#include "engine/rand.h"
+#include "engine/rate.h"
+#include "engine/streamgen.h"
+#include "util/clock.h"
 
 /* registered buffer table limit of the kernel (IORING_MAX_REG_BUFFERS) */
 #define S_MAX_REG_BUFFERS 16384
@@ -175,7 +175,7 @@ static inline uint32_t s_rand32(struct bc_job *j)
 	return (uint32_t)(bc_rand_next(&j->rng) >> 32);
 }
 
-/* the write stamp of bc_job.h, or the full verify header */
+/* the write stamp of engine/job.h, or the full verify header */
 static void s_stamp(struct bc_job *j, const struct s_jtarget *jt, struct s_io *io)
 {
 	uint64_t w[2] = {0, j->write_seq++};
@@ -687,7 +687,7 @@ static int s_ring_init(struct bc_job *j, unsigned entries)
 	}
 	if (j->wl.hipri)
 		base |= IORING_SETUP_IOPOLL;
-	/* what the targets need (NVMe passthrough: SQE128|CQE32), bc_target.h ring_flags */
+	/* what the targets need (NVMe passthrough: SQE128|CQE32), target/target.h ring_flags */
 	for (i = 0; i < (unsigned)j->ntargets; i++)
 		base |= j->tg[i].t->ops->ring_flags;
 	for (i = 0; i < sizeof(s_setups) / sizeof(s_setups[0]); i++) {

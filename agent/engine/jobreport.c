@@ -1,12 +1,12 @@
 /*
- * jobreport.c - the job threads' part of READY and STEP_DONE (see
- * bc_jobreport.h).
+ * engine/jobreport.c - the job threads' part of READY and STEP_DONE (see
+ * engine/jobreport.h).
  */
 #include <stdlib.h>
 #include <sys/resource.h>
 
-#include "bc_clock.h"
-#include "bc_jobreport.h"
+#include "engine/jobreport.h"
+#include "util/clock.h"
 
 void bc_process_cpu(uint64_t *user_ns, uint64_t *sys_ns)
 {

@@ -1,8 +1,8 @@
 /*
- * rate.c - setting up a (job, volume) rate limiter (see bc_rate.h; the
+ * engine/rate.c - setting up a (job, volume) rate limiter (see engine/rate.h; the
  * per-I/O operations are inline there).
  */
-#include "bc_rate.h"
+#include "engine/rate.h"
 
 #define S_NS_PER_S 1e9
 

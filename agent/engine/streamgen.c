@@ -1,6 +1,6 @@
 /*
- * streamgen.c - precomputed per-job tables of a multi-stream workload
- * (bc_streamgen.h): share thresholds, op and size thresholds per stream, the
+ * engine/streamgen.c - precomputed per-job tables of a multi-stream workload
+ * (engine/streamgen.h): share thresholds, op and size thresholds per stream, the
  * stream's region, its sequential part per job, its distribution and its
  * placement. Runs once per job and target at PREPARE, never on the I/O path.
  */
@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bc_streamgen.h"
-#include "bc_streams.h"
+#include "engine/streamgen.h"
+#include "profile/workload/streams.h"
 
 void bc_splace_init(struct bc_splace *p, const struct bc_placement *own,
 		    const struct bc_placement *inherit)

@@ -1,5 +1,5 @@
 /*
- * verify.c - per-block headers and CRC-32C for "verify" (see bc_verify.h).
+ * engine/verify.c - per-block headers and CRC-32C for "verify" (see engine/verify.h).
  * CRC-32C because x86 (SSE4.2) and arm64 (CRC extension) compute it in
  * hardware at several GB/s per core, and storage stacks use it (iSCSI,
  * NVMe/TCP, ext4, btrfs), so it is the checksum storage people expect.
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "bc_verify.h"
+#include "engine/verify.h"
 
 #define S_POLY 0x82f63b78u /* CRC-32C, reflected (RFC 3720 B.4) */
 

@@ -1,5 +1,5 @@
 /*
- * diskstats.c - parse one device's line of /proc/diskstats.
+ * host/diskstats.c - parse one device's line of /proc/diskstats.
  * Sector fields count 512-byte units whatever the device's block size
  * (iostats.rst: "sectors" are always 512 bytes).
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "bc_diskstats.h"
+#include "host/diskstats.h"
 
 /* one line into *d; its major:minor into maj/mnr. 0, or -EINVAL for a short line */
 static int s_parse(const char *line, unsigned *maj, unsigned *mnr, struct bc_diskstat *d)

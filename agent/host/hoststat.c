@@ -1,5 +1,5 @@
 /*
- * hoststat.c - client host counters from procfs/sysfs into a bc_hostsnap:
+ * host/hoststat.c - client host counters from procfs/sysfs into a bc_hostsnap:
  * /proc/stat (per-cpu modes in USER_HZ ticks), /proc/net/dev and
  * /sys/class/net/<if>/speed (Mb/s), /proc/diskstats (512-byte sectors and
  * milliseconds, Documentation/admin-guide/iostats.rst), /proc/meminfo,
@@ -19,9 +19,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "bc_clock.h"
-#include "bc_hostfig.h"
-#include "bc_hoststat.h"
+#include "figures/hostfig.h"
+#include "host/hoststat.h"
+#include "util/clock.h"
 
 /* figures kept for intervals whose STATS has not gone out: a few seconds' worth */
 #define S_READY 8

@@ -1,6 +1,6 @@
 /*
- * netpath.c - the route to each storage-node address and the facts of its
- * interface (see bc_netpath.h). The route comes from the kernel itself
+ * host/netpath.c - the route to each storage-node address and the facts of its
+ * interface (see host/netpath.h). The route comes from the kernel itself
  * (RTM_GETROUTE, as iproute2's `ip route get` asks it), so policy routing,
  * a more specific route or a route "mtu" metric are what the kernel would
  * really use; /proc/net/route would miss all three and IPv6.
@@ -19,8 +19,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "bc_affinity.h"
-#include "bc_netpath.h"
+#include "engine/affinity.h"
+#include "host/netpath.h"
 
 /* a number from sysroot/sys/class/net/<dev>/<file>, NaN when absent */
 static double s_net_num(const char *root, const char *dev, const char *file)

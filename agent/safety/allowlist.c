@@ -1,6 +1,6 @@
 /*
- * allowlist.c - which paths this agent lets a coordinator touch (see
- * bc_allowlist.h): globs and the scratch directory, matched against the
+ * safety/allowlist.c - which paths this agent lets a coordinator touch (see
+ * safety/allowlist.h): globs and the scratch directory, matched against the
  * canonical path so a link or ".." cannot lead out of what was allowed.
  */
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bc_allowlist.h"
+#include "safety/allowlist.h"
 
 static bool s_has_glob(const char *s)
 {

@@ -1,5 +1,5 @@
 /*
- * safety.c - the agent's PREPARE gate (see bc_safety.h): the allowlist
+ * safety/safety.c - the agent's PREPARE gate (see safety/safety.h): the allowlist
  * (allowlist.c), then, for a write to a device, the checks that keep it off
  * a device that is in use or holds data (mounted, swap, holders, partitions,
  * an exclusive open, signatures by signature.c).
@@ -15,9 +15,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "bc_log.h"
-#include "bc_safety.h"
-#include "bc_signature.h"
+#include "safety/safety.h"
+#include "safety/signature.h"
+#include "util/log.h"
 
 /* undo mountinfo's octal escapes (\040 for a space) in place */
 static void s_unescape(char *s)

@@ -1,5 +1,5 @@
 /*
- * signature.c - the on-disk signature probe (see bc_signature.h): the magic
+ * safety/signature.c - the on-disk signature probe (see safety/signature.h): the magic
  * numbers of filesystems, volume managers, RAID, swap and partition tables
  * in the first and last bytes of a device or image.
  */
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_le.h"
-#include "bc_signature.h"
+#include "safety/signature.h"
+#include "util/le.h"
 
 /*
  * Signature probe windows. The head covers every superblock we know up to

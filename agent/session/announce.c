@@ -1,5 +1,5 @@
 /*
- * announce.c - the plain-text key announcement socket (see bc_announce.h).
+ * session/announce.c - the plain-text key announcement socket (see session/announce.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_announce.h"
-#include "bc_curve.h"
-#include "bc_log.h"
-#include "bc_proto.h"
+#include "session/announce.h"
+#include "util/curve.h"
+#include "util/log.h"
+#include "wire/proto.h"
 
 /* a KEYSCAN is a header and "{}": anything larger is not one */
 #define S_MAX_MSG 256

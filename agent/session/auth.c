@@ -1,7 +1,7 @@
 /*
- * auth.c - CURVE on the agent's control socket, the ZAP handler that admits
+ * session/auth.c - CURVE on the agent's control socket, the ZAP handler that admits
  * authorized coordinators, the handshake monitor and the drop counters
- * (see bc_auth.h).
+ * (see session/auth.h).
  *
  * Why our own ZAP handler and not czmq's zauth actor: it runs on the control
  * thread (no extra thread), it can log "rejected coordinator key X from
@@ -22,10 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bc_auth.h"
-#include "bc_clock.h"
-#include "bc_curve.h"
-#include "bc_log.h"
+#include "session/auth.h"
+#include "util/clock.h"
+#include "util/curve.h"
+#include "util/log.h"
 
 /* at most this many log lines per kind of refusal per window */
 #define S_LOG_BURST	5

@@ -1,5 +1,5 @@
 /*
- * control.c - the agent's control loop: one ROUTER socket (CURVE unless
+ * session/control.c - the agent's control loop: one ROUTER socket (CURVE unless
  * --insecure, see auth.c), one coordinator session at a time (others get
  * BUSY), heartbeats both ways, and the dispatch of protocol messages to
  * step.c. Whatever is malformed, oversized, of another version or from a
@@ -13,18 +13,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_announce.h"
-#include "bc_auth.h"
-#include "bc_clock.h"
-#include "bc_control.h"
-#include "bc_hostinfo.h"
-#include "bc_json.h"
-#include "bc_curve.h"
-#include "bc_log.h"
-#include "bc_nvme_tcp.h"
-#include "bc_proto.h"
-#include "bc_sim_dev.h"
-#include "bc_step.h"
+#include "nvme/tcp.h"
+#include "session/announce.h"
+#include "session/auth.h"
+#include "session/control.h"
+#include "session/hostinfo.h"
+#include "session/step.h"
+#include "sim/dev.h"
+#include "util/clock.h"
+#include "util/curve.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "wire/proto.h"
 
 /* poll often while a step runs: records leave within ~10 ms of a boundary */
 #define S_TICK_RUN_MS  10

@@ -1,5 +1,5 @@
 /*
- * hostinfo.c - what the agent tells a coordinator in HELLO_OK: its version,
+ * session/hostinfo.c - what the agent tells a coordinator in HELLO_OK: its version,
  * host facts, and a probe of every path the coordinator asked about.
  */
 #include <stdio.h>
@@ -7,13 +7,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "bc_clock.h"
-#include "bc_hostinfo.h"
-#include "bc_json.h"
-#include "bc_nvme_ident.h"
-#include "bc_proto.h"
-#include "bc_target.h"
-#include "bc_volume.h"
+#include "nvme/ident.h"
+#include "session/hostinfo.h"
+#include "session/volume.h"
+#include "target/target.h"
+#include "util/clock.h"
+#include "util/json.h"
+#include "wire/proto.h"
 
 cJSON *bc_hostinfo_json(const struct bc_agent *a, const cJSON *paths)
 {

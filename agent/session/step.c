@@ -1,5 +1,5 @@
 /*
- * step.c - one step's life on the agent: PREPARE opens the volumes and
+ * session/step.c - one step's life on the agent: PREPARE opens the volumes and
  * builds the job threads, START arms them at an absolute time, then every
  * sealed interval is merged across jobs and sent as one STATS record,
  * followed by the drain record and STEP_DONE with the step's totals.
@@ -13,21 +13,21 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "bc_affinity.h"
-#include "bc_clock.h"
-#include "bc_devcounters.h"
-#include "bc_jobreport.h"
-#include "bc_json.h"
-#include "bc_log.h"
-#include "bc_netpath.h"
-#include "bc_nvme_ident.h"
-#include "bc_nvme_tcp.h"
-#include "bc_nvme_temp.h"
-#include "bc_proto.h"
-#include "bc_step.h"
-#include "bc_target.h"
-#include "bc_units.h"
-#include "bc_volume.h"
+#include "engine/affinity.h"
+#include "engine/jobreport.h"
+#include "host/netpath.h"
+#include "nvme/ident.h"
+#include "nvme/tcp.h"
+#include "nvme/temp.h"
+#include "profile/value/units.h"
+#include "session/step.h"
+#include "session/volume.h"
+#include "target/devcounters.h"
+#include "target/target.h"
+#include "util/clock.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "wire/proto.h"
 
 struct bc_agent_faults bc_agent_faults;
 
@@ -760,7 +760,7 @@ static int s_send_interval(struct bc_agent *a, uint32_t k)
 }
 
 /*
- * Read the host counters at an interval boundary that has come (bc_hoststat.h).
+ * Read the host counters at an interval boundary that has come (host/hoststat.h).
  * The control loop ticks every 10 ms while a step runs; a boundary nearer
  * than S_HOST_NAP_NS is slept to, so the read lands on it rather than up to
  * a tick later (a 1% error on a 1 s interval). The nap is at most that long,

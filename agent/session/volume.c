@@ -1,5 +1,5 @@
 /*
- * volume.c - a volume path as the session sees it (see bc_volume.h): where
+ * session/volume.c - a volume path as the session sees it (see session/volume.h): where
  * it resolves, whether the profile consents to destroying it, and which of
  * the PREPARE gate's rules its target asks for.
  */
@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bc_safety.h"
-#include "bc_target.h"
-#include "bc_volume.h"
+#include "safety/safety.h"
+#include "session/volume.h"
+#include "target/target.h"
 
 int bc_agent_resolve_path(const struct bc_agent *a, const char *path, char *out, size_t len)
 {

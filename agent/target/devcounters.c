@@ -1,6 +1,6 @@
 /*
- * devcounters.c - the device counters of a step's targets (see
- * bc_devcounters.h): an NVMe namespace's logs read from its path, or the
+ * target/devcounters.c - the device counters of a step's targets (see
+ * target/devcounters.h): an NVMe namespace's logs read from its path, or the
  * logs a target answers itself in the same layout (BC_TCTL_GET_LOG).
  */
 #include <errno.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_devcounters.h"
-#include "bc_nvme_ident.h"
+#include "nvme/ident.h"
+#include "target/devcounters.h"
 
 /* one log page from a target that answers Get Log Page itself */
 static int s_target_log(const struct bc_target *t, uint8_t lid, void *buf, uint32_t len)
@@ -21,7 +21,7 @@ static int s_target_log(const struct bc_target *t, uint8_t lid, void *buf, uint3
 }
 
 /*
- * A target that simulates a device (target_sim.c) answers Get Log Page
+ * A target that simulates a device (target/sim.c) answers Get Log Page
  * itself in the NVMe layout: the same parsers read its pages, so its WAF is
  * computed exactly as a real drive's. false when t answers no logs (a real
  * device: read its path).

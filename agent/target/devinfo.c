@@ -1,7 +1,7 @@
 /*
- * devinfo.c - what a real volume path is (file, block device, NVMe generic
+ * target/devinfo.c - what a real volume path is (file, block device, NVMe generic
  * char device, missing) and its size and block sizes, found without opening
- * it for I/O (see bc_devinfo.h).
+ * it for I/O (see target/devinfo.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,8 +12,8 @@
 
 #include <linux/fs.h>
 
-#include "bc_devinfo.h"
-#include "bc_nvme_ident.h"
+#include "nvme/ident.h"
+#include "target/devinfo.h"
 
 const char *bc_path_kind_name(enum bc_path_kind k)
 {

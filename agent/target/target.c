@@ -1,19 +1,19 @@
 /*
- * target.c - the registry of I/O targets and opening a volume for a step:
+ * target/target.c - the registry of I/O targets and opening a volume for a step:
  * probe what the path is, pick the target that takes it (by the kind of a
  * real path or the name a pseudo target claims), let the target refuse what
  * it cannot do, apply the rules its capabilities imply, open it and compute
  * the I/O window every job draws offsets from. The core never asks which
- * target a volume has: only what its ops declare (bc_target_ops.h).
+ * target a volume has: only what its ops declare (target/ops.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_target.h"
+#include "target/target.h"
 
-/* the plug-ins (target_*.c); a new target is its file and one line in each list */
+/* the plug-ins (the files beside target.c); a new target is its file and one line in each list */
 extern const struct bc_target_ops bc_target_file_ops; /* files and block devices */
 extern const struct bc_target_ops bc_target_nvme_ops; /* /dev/ngXnY passthrough */
 extern const struct bc_target_ops bc_target_null_ops; /* "null": NOPs, no device */

@@ -1,13 +1,13 @@
 /*
- * synth.c - synthetic STATS payloads for the benchmarks (bc_synth.h).
+ * synth/synth.c - synthetic STATS payloads for the benchmarks (bench/synth/synth.h).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_synth.h"
-#include "bc_varint.h"
+#include "synth/synth.h"
+#include "wire/varint.h"
 
 #define S_BS 4096
 

@@ -1,5 +1,5 @@
 /*
- * agg.c - aggregation of one step's STATS records into volumes, client
+ * agg/agg.c - aggregation of one step's STATS records into volumes, client
  * hosts (agents), storage nodes and the total. Everything is a sum of
  * counters and histograms, so every level and every window is exact; the
  * percentiles of a second come from that second's merged histogram.
@@ -22,8 +22,8 @@
  *    their window when the second closes; the total is fed the record's sum
  *    (hundreds of buckets) rather than each volume.
  *
- * The adding is done on a lane (bc_agglane.h): the serial one over g's own
- * scratch, or one per worker thread (aggpool.c), whose nodes and total are
+ * The adding is done on a lane (agg/lane.h): the serial one over g's own
+ * scratch, or one per worker thread (agg/pool.c), whose nodes and total are
  * partial copies merged here by the main thread.
  */
 #include <errno.h>
@@ -37,13 +37,13 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "bc_agglane.h"
-#include "bc_agg.h"
-#include "bc_fleet.h"
-#include "bc_json.h"
-#include "bc_log.h"
-#include "bc_secfile.h"
-#include "bc_volnode.h"
+#include "agg/agg.h"
+#include "agg/lane.h"
+#include "agg/secfile.h"
+#include "agg/volnode.h"
+#include "fleet/fleet.h"
+#include "util/json.h"
+#include "util/log.h"
 
 /*
  * Buckets [lo, lo + n) of each op, op o at b[o * cap]; grown in steps of

@@ -1,5 +1,5 @@
 /*
- * secfile.c - seconds.bin (bc_secfile.h): the writer the aggregation feeds
+ * agg/secfile.c - seconds.bin (agg/secfile.h): the writer the aggregation feeds
  * as each second closes, and the reader run.json's series, timeseries.csv
  * and `bench-coord dump-seconds` use. Format and the reasons for it:
  * docs/results.md.
@@ -20,9 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bc_json.h"
-#include "bc_secfile.h"
-#include "bc_varint.h"
+#include "agg/secfile.h"
+#include "util/json.h"
+#include "wire/varint.h"
 
 #define S_MAGIC	     "BCSECS01"
 #define S_TMAGIC     "BCSECIDX"

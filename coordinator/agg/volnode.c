@@ -1,5 +1,5 @@
 /*
- * volnode.c - volume to storage node mapping (see bc_volnode.h and
+ * agg/volnode.c - volume to storage node mapping (see agg/volnode.h and
  * docs/nvme.md "Volume -> storage node"): explicit in the profile, or derived
  * from the NVMe/TCP controller's address matched against nodes[].addresses.
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_volnode.h"
+#include "agg/volnode.h"
 
 /* "[fe80::1]" and "fe80::1" are the same address */
 static void s_unbracket(const char *in, char *out, size_t len)

@@ -1,11 +1,11 @@
 /*
- * analysis.c - the decision procedure described in bc_analysis.h, over a
+ * analysis/analysis.c - the decision procedure described in analysis/analysis.h, over a
  * sweep: validate (Little's law, bytes), classify each point,
  * find the knee, attribute the ceiling with USE per node and per client,
  * and say it in one verdict with the numbers behind it; per storage node,
  * the same classes and knee over the load on its own volumes, so a node
  * held flat by the profile's rate limits is named and the rest judged
- * apart. Pure: numbers in, JSON out; the fits are in analysis_fit.c.
+ * apart. Pure: numbers in, JSON out; the fits are in analysis/fit.c.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_analysis.h"
+#include "analysis/analysis.h"
 
 /* GB/GiB: 1e9 / 2^30 and its inverse, and how near a ratio must be to count as one */
 #define S_GIB_RATIO  0.9313225746

@@ -1,10 +1,10 @@
 /*
- * counters.c - the registry of node counter sources and a run's use of
+ * counters/counters.c - the registry of node counter sources and a run's use of
  * them: builds a source per (node, source kind) configured in the profile,
  * drives them from the coordinator's loop through their ops alone
- * (bc_counter_ops.h: the control call, never a transport) without blocking,
+ * (counters/ops.h: the control call, never a transport) without blocking,
  * and gathers their step JSON and window figures per node. The sources
- * themselves are counter_*.c.
+ * themselves are prom.c and promql.c beside it (http.c their transport).
  */
 #include <errno.h>
 #include <math.h>
@@ -13,11 +13,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "bc_clock.h"
-#include "bc_counter.h"
-#include "bc_counter_ops.h"
+#include "counters/counters.h"
+#include "counters/ops.h"
+#include "util/clock.h"
 
-/* the sources (counter_*.c); a new source is its file and one line in each list */
+/* the sources (prom.c, promql.c); a new source is its file and one line in each list */
 extern const struct bc_counter_ops bc_counter_prom_ops;
 extern const struct bc_counter_ops bc_counter_promql_ops;
 
@@ -40,7 +40,7 @@ const struct bc_counter_ops *bc_counter_ops_find(const char *name)
 
 struct bc_counters {
 	const struct bc_profile *prof;
-	struct bc_counter_shared shared; /* the sources' transports (bc_counter_http.h) */
+	struct bc_counter_shared shared; /* the sources' transports (counters/http.h) */
 	struct bc_counter_src *srcs;
 	int nsrcs;
 };
@@ -191,7 +191,7 @@ bool bc_counters_step_done(const struct bc_counters *c)
 /*
  * sleep up to ms on the sources' sockets, so a response is read as soon as it
  * lands: the first source that can wait does (the HTTP sources share their
- * sockets, bc_counter_http.h); a plain sleep when none can
+ * sockets, counters/http.h); a plain sleep when none can
  */
 static void s_wait(struct bc_counters *c, int ms)
 {

@@ -1,5 +1,5 @@
 /*
- * promtext.c - the Prometheus text exposition format, one line at a time.
+ * counters/promtext.c - the Prometheus text exposition format, one line at a time.
  * Grammar (exposition_formats.md, "Text format details"):
  *   line    = comment | sample ; blank lines are ignored
  *   comment = "#" ws ("HELP" ws name ws docstring | "TYPE" ws name ws type | anything)
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_promtext.h"
+#include "counters/promtext.h"
 
 /* the current family, from the last # TYPE line */
 struct s_family {

@@ -1,5 +1,5 @@
 /*
- * fleet.c - the coordinator's agent connections: starting "local" agents on
+ * fleet/fleet.c - the coordinator's agent connections: starting "local" agents on
  * loopback, one DEALER socket per agent, HELLO with a bounded wait, the
  * clock-offset exchange, and an orderly goodbye that leaves nothing running.
  *
@@ -27,12 +27,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bc_clock.h"
-#include "bc_clocksync.h"
-#include "bc_fleet.h"
-#include "bc_curve.h"
-#include "bc_json.h"
-#include "bc_log.h"
+#include "fleet/fleet.h"
+#include "util/clock.h"
+#include "util/curve.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "wire/clocksync.h"
 
 /* TIME exchanges per agent; the minimum-RTT sample gives the offset */
 #define S_TIME_ROUNDS 8
@@ -912,7 +912,7 @@ static int s_time_estimate(struct bc_conn *c, const struct s_timing *t, char *er
  * sample is a clean round trip) and S_TIME_WINDOW agents at a time: a reply
  * is timestamped when read, so the window bounds how long it can wait behind
  * others. A round without an answer within 1 s is lost; the estimate keeps
- * the minimum-RTT sample (bc_clocksync.c).
+ * the minimum-RTT sample (wire/clocksync.c).
  */
 int bc_fleet_clock_sync(struct bc_fleet *f, char *err, size_t errlen)
 {

@@ -1,5 +1,5 @@
 /*
- * fiojob.c - fio job files to bench-coord profiles (see bc_fiojob.h).
+ * import/fiojob.c - fio job files to bench-coord profiles (see import/fiojob.h).
  *
  * fio runs the jobs of a group (jobs between stonewalls) concurrently, each
  * on its own files. A group becomes one step: the first job's workload is
@@ -21,11 +21,11 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "bc_fiojob.h"
-#include "bc_import.h"
-#include "bc_profile.h"
-#include "bc_units.h"
-#include "bc_wl_keys.h"
+#include "import/fiojob.h"
+#include "import/import.h"
+#include "profile/profile.h"
+#include "profile/value/units.h"
+#include "profile/workload/keys.h"
 
 #define S_MAX_JOBS     1024
 #define S_MAX_FILES    64

@@ -1,5 +1,5 @@
 /*
- * import.c - the importers' shared pieces (bc_import.h): reading the file,
+ * import/import.c - the importers' shared pieces (import/import.h): reading the file,
  * notes and differences, the profile's name and description, and the
  * commands' last stage (refuse, validate, write).
  */
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_import.h"
-#include "bc_log.h"
-#include "bc_profile.h"
+#include "import/import.h"
+#include "profile/profile.h"
+#include "util/log.h"
 
 /* a job or parameter file is a page of text: anything this big is the wrong file */
 #define S_MAX_TEXT (64u << 20)

@@ -1,6 +1,6 @@
 /*
- * vdbparm.c - vdbench parameter files to bench-coord profiles (see
- * bc_vdbparm.h).
+ * import/vdbparm.c - vdbench parameter files to bench-coord profiles (see
+ * import/vdbparm.h).
  *
  * vdbench's model: storage definitions (sd=, a lun on every host of hd=
  * unless host= says otherwise) are driven by workload definitions (wd=: an
@@ -21,10 +21,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "bc_import.h"
-#include "bc_profile.h"
-#include "bc_units.h"
-#include "bc_vdbparm.h"
+#include "import/import.h"
+#include "import/vdbparm.h"
+#include "profile/profile.h"
+#include "profile/value/units.h"
 
 #define S_MAX_DEFS     1024
 #define S_MAX_INCLUDES 16

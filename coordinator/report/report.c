@@ -1,5 +1,5 @@
 /*
- * report.c - the report driver: load a run directory (bc_rundata.h),
+ * report/report.c - the report driver: load a run directory (report/parts/rundata.h),
  * evaluate the acceptance criteria, and have each writer produce its file
  * atomically (a temporary name, then rename).
  */
@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_chart.h"
-#include "bc_log.h"
-#include "bc_report.h"
-#include "bc_rexpect.h"
-#include "bc_rjson.h"
-#include "bc_writers.h"
+#include "report/expect.h"
+#include "report/parts/chart.h"
+#include "report/report.h"
+#include "report/writers.h"
+#include "util/log.h"
+#include "util/rjson.h"
 
 /* bc_rundata_load, and what only the driver adds: the criteria */
 static int s_load(struct bc_report *r, const char *dir, cJSON *run, char *err, size_t errlen)

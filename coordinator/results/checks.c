@@ -1,5 +1,5 @@
 /*
- * checks.c - the evidence that a step's figures are right, recorded in
+ * results/checks.c - the evidence that a step's figures are right, recorded in
  * run.json with pass/fail and the numbers behind them:
  *  - each agent's own STEP_DONE totals equal the sum of the records received
  *    (nothing lost between agent and coordinator);
@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_agg.h"
-#include "bc_checks.h"
-#include "bc_stepres.h"
-#include "bc_json.h"
-#include "bc_log.h"
+#include "agg/agg.h"
+#include "results/checks.h"
+#include "results/stepres.h"
+#include "util/json.h"
+#include "util/log.h"
 
 #define S_DISKSTATS_TOL 0.01
 #define S_LITTLE_TOL	0.10
@@ -85,7 +85,7 @@ static void s_agent_totals(cJSON *arr, const struct bc_step_result *r)
 			uint64_t sum = 0;
 			char one[160];
 
-			/* exact: bytes pass 2^53 within a long run's totals (bc_json.h) */
+			/* exact: bytes pass 2^53 within a long run's totals (util/json.h) */
 			cJSON_ArrayForEach(v, vols) sum +=
 			    bc_json_u64_of(cJSON_GetObjectItemCaseSensitive(
 				cJSON_GetObjectItemCaseSensitive(v, bc_op_names[op]), "bytes"));

@@ -1,14 +1,14 @@
 /*
- * fullsize.c - the listing limit of bc_fullsize.h and its overrides
+ * results/fullsize.c - the listing limit of results/fullsize.h and its overrides
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_agg.h"
-#include "bc_fullsize.h"
-#include "bc_log.h"
+#include "agg/agg.h"
+#include "results/fullsize.h"
+#include "util/log.h"
 
 static int s_env(const char *name, int dflt)
 {

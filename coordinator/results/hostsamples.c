@@ -1,6 +1,6 @@
 /*
- * hostsamples.c - a step's client host samples as the results read them
- * (bc_hostsamples.h). A real agent's sample is ~3 KB of cJSON (cpu, NICs,
+ * results/hostsamples.c - a step's client host samples as the results read them
+ * (results/hostsamples.h). A real agent's sample is ~3 KB of cJSON (cpu, NICs,
  * disks, NVMe temperatures); 100 agents over 3,000 s kept whole were ~1 GB.
  * What run.json, the verdict, the NVMe and vdbench figures read of them is
  * a few numbers a second and one mean a step, so that is what is kept:
@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_hostfig.h"
-#include "bc_hostsamples.h"
+#include "figures/hostfig.h"
+#include "results/hostsamples.h"
 
 const char *const bc_hs_keys[BC_HS_NR] = {"cpu_busy_pct", "cpu_sys_pct", "cpu_hot_core_pct",
 					  "softirq_pct",  "net_tx_mbps", "net_rx_mbps",
@@ -142,7 +142,7 @@ static int s_count(struct bc_hostsamples *s, struct s_agent *a, const cJSON *hos
 	const cJSON *t1 = cJSON_GetObjectItemCaseSensitive(host, "t1_s");
 	int rc;
 
-	/* the window's bounds, not the mean of its samples' (bc_hoststat.h: t0_s, t1_s) */
+	/* the window's bounds, not the mean of its samples' (host/hoststat.h: t0_s, t1_s) */
 	if (!a->win_any) {
 		a->win_any = true;
 		a->t0_ok = cJSON_IsNumber(t0);

@@ -1,5 +1,5 @@
 /*
- * reclog.c - records.bin (bc_reclog.h): the writer events.jsonl's writer
+ * results/reclog.c - records.bin (results/reclog.h): the writer events.jsonl's writer
  * thread appends each STATS body to, and the reader that rebuilds, `report`
  * and `bench-coord dump-events` read a record back with by its offset.
  * Each body is compressed on its own (zlib, Huffman only): a record can be read without
@@ -15,9 +15,9 @@
 
 #include <zlib.h>
 
-#include "bc_reclog.h"
-#include "bc_secfile.h"
-#include "bc_varint.h"
+#include "agg/secfile.h"
+#include "results/reclog.h"
+#include "wire/varint.h"
 
 #define S_MAGIC "BCRECS01"
 #define S_FRAME 8 /* length, crc */

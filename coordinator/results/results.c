@@ -1,5 +1,5 @@
 /*
- * results.c - figures of a step as JSON (run.json) and as the final table on
+ * results/results.c - figures of a step as JSON (run.json) and as the final table on
  * the terminal: IOPS, MB/s and latency percentiles per op and for all ops,
  * over the measured window, for the total, each agent, node and volume,
  * plus the per-second series and the cross-checks.
@@ -9,18 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_agg.h"
-#include "bc_checks.h"
-#include "bc_hostsamples.h"
-#include "bc_results.h"
-#include "bc_runjson.h"
-#include "bc_verdict.h"
-#include "bc_json.h"
-#include "bc_nvme_results.h"
-#include "bc_secfile.h"
-#include "bc_steady.h"
-#include "bc_vdb_rows.h"
-#include "bc_volnode.h"
+#include "agg/agg.h"
+#include "agg/secfile.h"
+#include "agg/volnode.h"
+#include "figures/steady.h"
+#include "results/checks.h"
+#include "results/hostsamples.h"
+#include "results/nvme.h"
+#include "results/results.h"
+#include "results/runjson.h"
+#include "results/vdbench.h"
+#include "results/verdict.h"
+#include "util/json.h"
 
 static const double s_pcts[] = {50, 90, 99, 99.9, 99.99};
 static const char *const s_pct_names[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
@@ -133,7 +133,7 @@ static cJSON *s_all_json(const struct bc_volcnt *a)
 
 /*
  * The window's merged histogram per op as sparse [bucket index, count] pairs
- * (bc_hist.h layout) into o[op].hist: report writers rebuild exact
+ * (wire/hist.h layout) into o[op].hist: report writers rebuild exact
  * distributions from it (fio.json "bins", the latency charts). Total,
  * agents and storage nodes (few, and where ceilings are found); not
  * volumes, to keep run.json small.
@@ -277,7 +277,7 @@ static cJSON *s_clock_json(const struct bc_step_result *r)
 static void s_host_json(cJSON *o, const struct bc_step_result *r)
 {
 	/* the series are bc_hs_keys: t0_s/t1_s are when the agent read the sample's two ends,
-	 * seconds after the step's start (bc_hoststat.h): second k's host figures cover
+	 * seconds after the step's start (host/hoststat.h): second k's host figures cover
 	 * [k, k+1) like its I/O */
 	cJSON *e;
 	int i;
@@ -422,7 +422,7 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 		cJSON_AddStringToObject(o, "error", r->error);
 	cJSON_AddItemToObject(o, "workload", bc_workload_to_json(&r->step->wl));
 	bc_json_add_u64(o, "start_ns", r->start_ns);
-	/* its seconds in seconds.bin (bc_secfile.h), by this ordinal */
+	/* its seconds in seconds.bin (agg/secfile.h), by this ordinal */
 	if (g->secw_on)
 		cJSON_AddNumberToObject(o, "seconds_bin_step", g->secw_step);
 	cJSON_AddNumberToObject(o, "seconds", g->seconds);

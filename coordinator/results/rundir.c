@@ -1,5 +1,5 @@
 /*
- * rundir.c - the run directory reports/<UTC timestamp>-<profile>/ and its
+ * results/rundir.c - the run directory reports/<UTC timestamp>-<profile>/ and its
  * append-only events.jsonl. Every record is written and flushed as it
  * arrives, so whatever happens later the measurements are on disk: by a
  * writer thread, in the order the events were handed over, off the
@@ -23,15 +23,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bc_base64.h"
-#include "bc_clock.h"
-#include "bc_agg.h"
-#include "bc_fleet.h"
-#include "bc_rundir.h"
-#include "bc_json.h"
-#include "bc_log.h"
-#include "bc_reclog.h"
-#include "bc_secfile.h"
+#include "agg/agg.h"
+#include "agg/secfile.h"
+#include "fleet/fleet.h"
+#include "results/reclog.h"
+#include "results/rundir.h"
+#include "util/base64.h"
+#include "util/clock.h"
+#include "util/json.h"
+#include "util/log.h"
 
 /* a number as cJSON 1.7 prints it (print_number), so both writers agree byte for byte */
 static char *s_num(char *p, double d)

@@ -1,5 +1,5 @@
 /*
- * runjson.c - run.json written from the run's tree plus seconds.bin. The
+ * results/runjson.c - run.json written from the run's tree plus seconds.bin. The
  * tree holds each step's figures, but not its volumes', agents' and nodes'
  * per-second series (at 16,000 volumes they are most of the JSON, ~1 KB of
  * cJSON nodes per volume-second; 1,000 agents x 600 s is 7.8 million
@@ -7,7 +7,7 @@
  * the file is written, so the text is never whole in memory either. What
  * comes out parses to what one tree with every series would print
  * (bc_secrow_series_json makes both), except that a level summarised by
- * bc_fullsize.h (above 256 volumes, 64 client hosts) has no "series" in
+ * results/fullsize.h (above 256 volumes, 64 client hosts) has no "series" in
  * run.json: seconds.bin keeps them, and the reports read them there.
  */
 #include <errno.h>
@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_agg.h"
-#include "bc_fullsize.h"
-#include "bc_runjson.h"
-#include "bc_json.h"
-#include "bc_log.h"
-#include "bc_secfile.h"
+#include "agg/agg.h"
+#include "agg/secfile.h"
+#include "results/fullsize.h"
+#include "results/runjson.h"
+#include "util/json.h"
+#include "util/log.h"
 
 static int s_put_json(FILE *f, const cJSON *j, bool formatted)
 {
@@ -128,7 +128,8 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 				break;
 			if (e != it->child && fputs(",\n", f) < 0)
 				rc = -EIO;
-			/* a summarised level's series stay in seconds.bin alone (bc_fullsize.h) */
+			/* a summarised level's series stay in seconds.bin alone
+			 * (results/fullsize.h) */
 			if (!rc && (cJSON_HasObjectItem(e, "series") || !whole))
 				rc = s_put_json(f, e, false);
 			else if (!rc)

@@ -1,6 +1,6 @@
 /*
- * stepres.c - a step's result and the questions every part of the
- * coordinator asks of it (bc_stepres.h): its measured window's seconds,
+ * results/stepres.c - a step's result and the questions every part of the
+ * coordinator asks of it (results/stepres.h): its measured window's seconds,
  * which agents are in it, what it keeps in flight, its status, its trim
  * when size-based, and its freeing. Beneath results.c (its run.json
  * object) and the checks, verdict and per-format figures built on it.
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_agg.h"
-#include "bc_hostsamples.h"
-#include "bc_stepres.h"
-#include "bc_volume_wl.h"
+#include "agg/agg.h"
+#include "profile/volume_wl.h"
+#include "results/hostsamples.h"
+#include "results/stepres.h"
 
 uint32_t bc_result_window_secs(const struct bc_agg *g, const struct bc_entity *e)
 {

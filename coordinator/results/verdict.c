@@ -1,6 +1,6 @@
 /*
- * verdict.c - where a step's ceiling is and why: the step as one analysis
- * point (bc_analysis.h) - client goodput, I/Os in flight, latency - with the
+ * results/verdict.c - where a step's ceiling is and why: the step as one analysis
+ * point (analysis/analysis.h) - client goodput, I/Os in flight, latency - with the
  * USE figures of every storage node (from its counters) and every client
  * host (the agents' per-second host samples, averaged over the measured
  * window). Sweeps add more points to the same analysis.
@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_analysis.h"
-#include "bc_agg.h"
-#include "bc_stepres.h"
-#include "bc_verdict.h"
-#include "bc_counter.h"
-#include "bc_hostfig.h"
-#include "bc_hostsamples.h"
-#include "bc_sweep.h"
-#include "bc_volnode.h"
+#include "agg/agg.h"
+#include "agg/volnode.h"
+#include "analysis/analysis.h"
+#include "counters/counters.h"
+#include "figures/hostfig.h"
+#include "profile/sweep.h"
+#include "results/hostsamples.h"
+#include "results/stepres.h"
+#include "results/verdict.h"
 
 cJSON *bc_verdict_client_mean(const struct bc_step_result *res, const char *agent)
 {

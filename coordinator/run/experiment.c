@@ -1,5 +1,5 @@
 /*
- * experiment.c - a step's FDP "experiment" run as ordinary steps, the way
+ * run/experiment.c - a step's FDP "experiment" run as ordinary steps, the way
  * steprun.c runs a sweep's points: for every mode in turn the precondition
  * (discard, sequential fill, random overwrite passes, each one size-based
  * pass over the precondition window, written without placement directives),
@@ -8,8 +8,8 @@
  * ("fdp@separated/measure-3") whose seconds reach the disk (seconds.bin,
  * events.jsonl) as they are measured, and run.json once the experiment
  * ends (one rewrite, not one per sub-step); the last carries the per-mode figures and the verdict
- * (report_fdp.c). Device counters come from each step's STEP_DONE
- * (agent/nvme_counters.c), for real drives and the simulator alike.
+ * (report/parts/fdp.c). Device counters come from each step's STEP_DONE
+ * (agent/nvme/counters.c), for real drives and the simulator alike.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,18 +17,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_checks.h"
-#include "bc_fleet.h"
-#include "bc_live.h"
-#include "bc_results.h"
-#include "bc_steptable.h"
-#include "bc_rundir.h"
-#include "bc_stepexec.h"
-#include "bc_experiment_run.h"
-#include "bc_fdp_report.h"
-#include "bc_fdp_results.h"
-#include "bc_log.h"
-#include "bc_streams.h"
+#include "fleet/fleet.h"
+#include "profile/workload/streams.h"
+#include "report/parts/fdp.h"
+#include "results/checks.h"
+#include "results/fdp.h"
+#include "results/results.h"
+#include "results/rundir.h"
+#include "run/experiment.h"
+#include "run/live.h"
+#include "run/stepexec.h"
+#include "run/steptable.h"
+#include "util/log.h"
 
 enum s_phase { S_PRE_DISCARD = 0, S_PRE_FILL, S_PRE_RANDOM, S_WARMUP, S_MEASURE };
 static const char *const s_phase_names[] = {"precondition", "precondition", "precondition",

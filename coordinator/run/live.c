@@ -1,5 +1,5 @@
 /*
- * live.c - what the operator watches during a run. Three forms:
+ * run/live.c - what the operator watches during a run. Three forms:
  *  - lines: one vdbench-style line per second (pipes, logs, CI);
  *  - tty: the same lines scrolling, with a panel redrawn in place under
  *    them - progress bar with step and ETA, and this second per client host
@@ -16,12 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bc_clock.h"
-#include "bc_agg.h"
-#include "bc_fleet.h"
-#include "bc_live.h"
-#include "bc_results.h"
-#include "bc_vdbench.h"
+#include "agg/agg.h"
+#include "fleet/fleet.h"
+#include "report/parts/vdbench.h"
+#include "results/results.h"
+#include "run/live.h"
+#include "util/clock.h"
 
 /* the panel shows at most this many rows per level; more are summarised */
 #define S_PANEL_ROWS 8

@@ -1,5 +1,5 @@
 /*
- * metrics.c - `--metrics-listen ADDR`: the coordinator's live aggregates in
+ * run/metrics.c - `--metrics-listen ADDR`: the coordinator's live aggregates in
  * the Prometheus text exposition format (version 0.0.4), so a Grafana
  * dashboard shows the benchmark beside the storage nodes' own metrics.
  *
@@ -17,9 +17,9 @@
 
 #include <czmq.h>
 
-#include "bc_agg.h"
-#include "bc_metrics.h"
-#include "bc_results.h"
+#include "agg/agg.h"
+#include "results/results.h"
+#include "run/metrics.h"
 
 struct bc_metrics {
 	zsock_t *sock; /* ZMQ_STREAM: raw TCP, one routing id per connection */

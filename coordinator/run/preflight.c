@@ -1,5 +1,5 @@
 /*
- * preflight.c - every volume of a profile checked by its agent as PREPARE
+ * run/preflight.c - every volume of a profile checked by its agent as PREPARE
  * would check it (CHECK/CHECKED, docs/protocol.md): allowlist, existence,
  * size and window, in use or mounted, disk signature, destructive consent,
  * with PREPARE's own messages, and nothing opened for writing. Each step's
@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_clock.h"
-#include "bc_fleet.h"
-#include "bc_preflight.h"
-#include "bc_stepexec.h"
-#include "bc_log.h"
-#include "bc_sweep.h"
+#include "fleet/fleet.h"
+#include "profile/sweep.h"
+#include "run/preflight.h"
+#include "run/stepexec.h"
+#include "util/clock.h"
+#include "util/log.h"
 
 /* a sweep's points may differ in rw or bs, which the checks depend on */
 #define S_MAX_BODIES 64

@@ -1,5 +1,5 @@
 /*
- * rebuild.c - run.json rebuilt from events.jsonl, for a run whose
+ * run/rebuild.c - run.json rebuilt from events.jsonl, for a run whose
  * coordinator died (kill -9, power loss) before writing it, or wrote it
  * mid-step. events.jsonl holds every record in the order it arrived -
  * a line naming its STATS body in records.bin (the binary form, the
@@ -18,21 +18,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_base64.h"
-#include "bc_agg.h"
-#include "bc_aggpool.h"
-#include "bc_fleet.h"
-#include "bc_hostsamples.h"
-#include "bc_results.h"
-#include "bc_runjson.h"
-#include "bc_experiment_run.h"
-#include "bc_json.h"
-#include "bc_log.h"
-#include "bc_rebuild.h"
-#include "bc_reclog.h"
-#include "bc_secfile.h"
-#include "bc_varint.h"
-#include "bc_volnode.h"
+#include "agg/agg.h"
+#include "agg/pool.h"
+#include "agg/secfile.h"
+#include "agg/volnode.h"
+#include "fleet/fleet.h"
+#include "results/hostsamples.h"
+#include "results/reclog.h"
+#include "results/results.h"
+#include "results/runjson.h"
+#include "run/experiment.h"
+#include "run/rebuild.h"
+#include "util/base64.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "wire/varint.h"
 
 struct s_replay {
 	struct bc_profile *prof;
@@ -102,7 +102,7 @@ static double s_num(const cJSON *o, const char *k)
 	return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, k));
 }
 
-/* a counter or timestamp, exactly (bc_json.h); 0 when absent */
+/* a counter or timestamp, exactly (util/json.h); 0 when absent */
 static uint64_t s_u64(const cJSON *o, const char *k)
 {
 	return bc_json_u64_of(cJSON_GetObjectItemCaseSensitive(o, k));
@@ -137,7 +137,7 @@ static bool s_after_window(const struct s_replay *r, uint32_t second)
 
 /*
  * body[0..*len) with its header's second replaced by BC_STATS_DRAIN (the
- * header is varints, bc_stats.h: the rest is copied as it is); the copy
+ * header is varints, wire/stats.h: the rest is copied as it is); the copy
  * in r->relabel, its length in *len. 0 or -errno.
  */
 static int s_relabel_drain(struct s_replay *r, const uint8_t *body, size_t *len)

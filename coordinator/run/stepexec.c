@@ -1,5 +1,5 @@
 /*
- * stepexec.c - one step across the fleet: PREPARE everywhere, wait for every
+ * run/stepexec.c - one step across the fleet: PREPARE everywhere, wait for every
  * READY (the barrier), START at one absolute time converted into each
  * agent's clock, then take STATS records as they come, close each second
  * once every agent reported it (or it is overdue) and print its live line,
@@ -12,22 +12,22 @@
 #include <string.h>
 #include <time.h>
 
-#include "bc_clock.h"
-#include "bc_agg.h"
-#include "bc_aggpool.h"
-#include "bc_fleet.h"
-#include "bc_live.h"
-#include "bc_metrics.h"
-#include "bc_hostsamples.h"
-#include "bc_results.h"
-#include "bc_rundir.h"
-#include "bc_stepexec.h"
-#include "bc_verdict.h"
-#include "bc_counter.h"
-#include "bc_json.h"
-#include "bc_log.h"
-#include "bc_rjson.h"
-#include "bc_volnode.h"
+#include "agg/agg.h"
+#include "agg/pool.h"
+#include "agg/volnode.h"
+#include "counters/counters.h"
+#include "fleet/fleet.h"
+#include "results/hostsamples.h"
+#include "results/results.h"
+#include "results/rundir.h"
+#include "results/verdict.h"
+#include "run/live.h"
+#include "run/metrics.h"
+#include "run/stepexec.h"
+#include "util/clock.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "util/rjson.h"
 
 /* lead time between START and interval 0: covers sending START to every agent */
 #define S_START_LEAD_MS 300
@@ -471,7 +471,7 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 		return s_agent_lost(f, rd, res, c, pending, "restarted (it has no session)", false);
 	switch (m->type) {
 	case BC_MSG_STATS:
-		/* added here, or handed to an aggregation worker (aggpool.c) */
+		/* added here, or handed to an aggregation worker (agg/pool.c) */
 		rc = bc_agg_submit(&res->agg, c, m->bin, m->bin_len, &h, &bad);
 		if (rc) {
 			snprintf(res->error, sizeof(res->error),
@@ -666,7 +666,7 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 	return rc;
 }
 
-/* the agg's wait for a worker (bc_aggtypes.h wait_fn): this is the loop thread */
+/* the agg's wait for a worker (agg/types.h wait_fn): this is the loop thread */
 static void s_agg_wait(void *f)
 {
 	bc_fleet_beat(f);

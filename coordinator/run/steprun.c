@@ -1,6 +1,6 @@
 /*
- * steprun.c - one profile step as run.json sees it: a plain step is run
- * once; a step with a "sweep" runs each point (bc_sweep.h) as its own step
+ * run/steprun.c - one profile step as run.json sees it: a plain step is run
+ * once; a step with a "sweep" runs each point (profile/sweep.h) as its own step
  * entry ("<step>@iodepth=16"), applies the stop rule, and the last point's
  * entry carries the sweep table and the analysis over every point (knee,
  * USL, USE at the knee, verdict). Each entry reaches the disk as soon as it
@@ -12,20 +12,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_analysis.h"
-#include "bc_agg.h"
-#include "bc_checks.h"
-#include "bc_fleet.h"
-#include "bc_live.h"
-#include "bc_results.h"
-#include "bc_steptable.h"
-#include "bc_rundir.h"
-#include "bc_stepexec.h"
-#include "bc_steprun.h"
-#include "bc_verdict.h"
-#include "bc_experiment_run.h"
-#include "bc_log.h"
-#include "bc_sweep.h"
+#include "agg/agg.h"
+#include "analysis/analysis.h"
+#include "fleet/fleet.h"
+#include "profile/sweep.h"
+#include "results/checks.h"
+#include "results/results.h"
+#include "results/rundir.h"
+#include "results/verdict.h"
+#include "run/experiment.h"
+#include "run/live.h"
+#include "run/stepexec.h"
+#include "run/steprun.h"
+#include "run/steptable.h"
+#include "util/log.h"
 
 /* the point's figures for the stop rule, from the measured window */
 static void s_sweep_result(const struct bc_step_result *res, int rc, struct bc_sweep_result *r)

@@ -1,5 +1,5 @@
 /*
- * steptable.c - a finished step's table on the terminal (the live view's
+ * run/steptable.c - a finished step's table on the terminal (the live view's
  * last word on a step): each level's window figures, fitted to the
  * terminal's width, vdbench's avg line first in --format vdbench
  */
@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_agg.h"
-#include "bc_clock.h"
-#include "bc_fmt.h"
-#include "bc_live.h"
-#include "bc_results.h"
-#include "bc_steptable.h"
-#include "bc_vdbench.h"
+#include "agg/agg.h"
+#include "report/parts/fmt.h"
+#include "report/parts/vdbench.h"
+#include "results/results.h"
+#include "run/live.h"
+#include "run/steptable.h"
+#include "util/clock.h"
 
 /*
  * The step table's columns. Full (111 columns) when nothing limits the

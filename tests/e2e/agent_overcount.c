@@ -4,7 +4,7 @@
  * test_diskstats_check can prove the kernel cross-check catches an agent
  * whose byte counts are wrong. The agent itself is compiled in unchanged.
  */
-#include "bc_step.h"
+#include "session/step.h"
 
 int bc_agent_main(int argc, char **argv);
 #define main bc_agent_main

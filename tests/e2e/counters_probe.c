@@ -1,5 +1,5 @@
 /*
- * counters_probe - drive bc_counters (coordinator/counters/bc_counter.h) for one
+ * counters_probe - drive bc_counters (coordinator/counters/counters.h) for one
  * "step" of a few seconds against real endpoints and print the step's node
  * JSON, exactly as the run loop would: the e2e tests point it at a real
  * node_exporter and Prometheus on loopback, and it is a quick way to check
@@ -17,9 +17,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "bc_analysis.h"
-#include "bc_clock.h"
-#include "bc_counter.h"
+#include "analysis/analysis.h"
+#include "counters/counters.h"
+#include "util/clock.h"
 
 static cJSON *s_node(cJSON *nodes, const char *name)
 {

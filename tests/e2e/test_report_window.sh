@@ -64,7 +64,7 @@ def varint(b, off):
             return r, off
 
 def body(b):
-    """a compact record's STATS body (bc_stats.h) as the JSON form's volumes"""
+    """a compact record's STATS body (wire/stats.h) as the JSON form's volumes"""
     off = 1
     _, off = varint(b, off)
     sec, off = varint(b, off)

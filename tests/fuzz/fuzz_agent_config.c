@@ -8,10 +8,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "bc_agent_config.h"
-#include "bc_allowlist.h"
-#include "bc_curve.h"
-#include "bc_signature.h"
+#include "safety/allowlist.h"
+#include "safety/signature.h"
+#include "session/config.h"
+#include "util/curve.h"
 
 static int s_fd = -1;
 static char s_path[64];

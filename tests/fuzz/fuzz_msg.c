@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_profile.h"
-#include "bc_proto.h"
-#include "bc_stats.h"
+#include "profile/profile.h"
+#include "wire/proto.h"
+#include "wire/stats.h"
 
 static struct bc_volstat s_vols[4];
 

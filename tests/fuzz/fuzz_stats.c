@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_hist.h"
-#include "bc_stats.h"
+#include "wire/hist.h"
+#include "wire/stats.h"
 
 #define S_NVOL 4
 

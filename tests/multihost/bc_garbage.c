@@ -18,9 +18,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "bc_curve.h"
-#include "bc_proto.h"
-#include "bc_stats.h"
+#include "util/curve.h"
+#include "wire/proto.h"
+#include "wire/stats.h"
 
 /* xorshift64: reproducible garbage */
 static uint64_t s_rng = 0x9e3779b97f4a7c15ull;

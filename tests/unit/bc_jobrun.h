@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bc_clock.h"
-#include "bc_job.h"
-#include "bc_target.h"
+#include "engine/job.h"
+#include "target/target.h"
+#include "util/clock.h"
 #include "bc_test.h"
 
 #define JR_MAX_JOBS 8

@@ -9,8 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bc_curve.h"
-#include "bc_proto.h"
+#include "util/curve.h"
+#include "wire/proto.h"
 #include "bc_test.h"
 
 static char s_ep[256];

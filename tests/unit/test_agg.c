@@ -5,7 +5,7 @@
  * in one record, a late record and the drain; and the "stats" line of
  * bc_rundir_stats is byte for byte the cJSON one (bc_agg_record_json), its
  * compact form carries the body itself. The sharded path (worker threads,
- * aggpool.c) gives exactly what the serial one gives for the same arrivals:
+ * agg/pool.c) gives exactly what the serial one gives for the same arrivals:
  * shuffled within seconds, early, late, repeated and drain records.
  */
 #include <errno.h>
@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_base64.h"
-#include "bc_agg.h"
-#include "bc_aggpool.h"
-#include "bc_fleet.h"
-#include "bc_rundir.h"
+#include "agg/agg.h"
+#include "agg/pool.h"
+#include "fleet/fleet.h"
+#include "results/rundir.h"
+#include "util/base64.h"
 #include "bc_test.h"
 
 static const char *s_profile =

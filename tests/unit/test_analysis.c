@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_analysis.h"
+#include "analysis/analysis.h"
 #include "bc_test.h"
 
 #define MiB  1048576.0
@@ -750,7 +750,7 @@ enum seed_case {
 };
 
 /*
- * A client's net_path as the agent reports it (STEP_DONE, bc_netpath.h),
+ * A client's net_path as the agent reports it (STEP_DONE, host/netpath.h),
  * recorded from a 2-socket client with eth0 (1 GbE management) and eth1
  * (100 GbE data, NUMA node 0) reaching three nodes at 10.0.1.1-3.
  */

@@ -1,5 +1,5 @@
 /*
- * test_ci.c - confidence intervals (common/figures/bc_ci.c) against known
+ * test_ci.c - confidence intervals (common/figures/ci.c) against known
  * distributions: t quantiles against the published table; the coverage of
  * the 95% interval on simulated normal samples (repetitions) and AR(1)
  * series (one long step), with a fixed seed; the compare verdict on two
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bc_ci.h"
+#include "figures/ci.h"
 #include "bc_test.h"
 
 static uint64_t s_state = 0x9e3779b97f4a7c15ull;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 
-#include "bc_clocksync.h"
+#include "wire/clocksync.h"
 #include "bc_test.h"
 
 static uint64_t s_rng = 0x9e3779b97f4a7c15ull;

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bc_curve.h"
+#include "util/curve.h"
 #include "bc_test.h"
 
 static char s_dir[] = "/tmp/bc-test-curve-XXXXXX";

@@ -8,7 +8,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "bc_diskstats.h"
+#include "host/diskstats.h"
 #include "bc_test.h"
 
 int main(void)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_dist.h"
+#include "engine/dist.h"
 #include "bc_test.h"
 
 #define DRAWS 1000000u

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bc_expect.h"
-#include "bc_profile.h"
+#include "profile/expect.h"
+#include "profile/profile.h"
 #include "bc_test.h"
 
 #define HEAD                                                                                       \

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_experiment.h"
-#include "bc_fdp_report.h"
-#include "bc_fdp_results.h"
-#include "bc_profile.h"
+#include "profile/experiment.h"
+#include "profile/profile.h"
+#include "report/parts/fdp.h"
+#include "results/fdp.h"
 #include "bc_test.h"
 
 static char s_err[1024];

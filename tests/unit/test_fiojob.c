@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_fiojob.h"
-#include "bc_import.h"
-#include "bc_profile.h"
+#include "import/fiojob.h"
+#include "import/import.h"
+#include "profile/profile.h"
 #include "bc_test.h"
 
 static struct bc_import_opts s_im = {.src = "t.fio", .agent = "local", .endpoint = "local"};

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_hist.h"
+#include "wire/hist.h"
 #include "bc_test.h"
 
 static void test_error_bound(void)

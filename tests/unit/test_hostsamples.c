@@ -1,5 +1,5 @@
 /*
- * test_hostsamples - a step's host samples store (bc_hostsamples.h) against
+ * test_hostsamples - a step's host samples store (results/hostsamples.h) against
  * the rules of the samples kept whole and scanned, written out here as the
  * coordinator had them (a cJSON array per agent): the series of a second
  * are its last sample's, vdbench's pick is a scan from the newest sample
@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_hostfig.h"
-#include "bc_hostsamples.h"
+#include "figures/hostfig.h"
+#include "results/hostsamples.h"
 #include "bc_test.h"
 
 static uint64_t s_rng = 88172645463325252ull;
@@ -128,7 +128,7 @@ static const cJSON *s_ref_by_second(const cJSON *arr, uint32_t k)
 	return by;
 }
 
-/* vdbench_results.c's scan from the newest sample back */
+/* results/vdbench.c's scan from the newest sample back */
 static const cJSON *s_ref_pick(const cJSON *arr, uint32_t k, bool latest)
 {
 	const cJSON *s = arr && arr->child ? arr->child->prev : NULL;

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bc_hostfig.h"
-#include "bc_hoststat.h"
+#include "figures/hostfig.h"
+#include "host/hoststat.h"
 #include "bc_test.h"
 
 static char root[64];

@@ -8,10 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bc_clock.h"
-#include "bc_job.h"
+#include "engine/job.h"
+#include "target/target.h"
+#include "util/clock.h"
 #include "bc_jobrun.h"
-#include "bc_target.h"
 #include "bc_test.h"
 
 #define FILE_BYTES (16ull << 20)

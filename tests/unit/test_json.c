@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_json.h"
-#include "bc_proto.h"
+#include "util/json.h"
+#include "wire/proto.h"
 #include "bc_test.h"
 
 /* 2^53 + 1: the first integer a double cannot hold; a realtime ns; the extremes */

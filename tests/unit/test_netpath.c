@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bc_netpath.h"
+#include "host/netpath.h"
 #include "bc_test.h"
 
 static char root[64];

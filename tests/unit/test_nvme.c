@@ -1,14 +1,14 @@
 /*
  * test_nvme.c - NVMe command encodings and log parsers against byte-exact
  * fixtures built from the offsets of the NVMe Base Specification 2.0 (the
- * sections are named beside the definitions in agent/nvme/bc_nvme.h).
+ * sections are named beside the definitions in agent/nvme/nvme.h).
  */
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
 
-#include "bc_nvme.h"
-#include "bc_nvme_counters.h"
+#include "nvme/counters.h"
+#include "nvme/nvme.h"
 #include "bc_test.h"
 
 static uint8_t s_buf[4096];

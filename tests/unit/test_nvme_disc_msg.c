@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bc_disc_msg.h"
-#include "bc_nvme_tcp.h"
-#include "bc_proto.h"
+#include "nvme/tcp.h"
+#include "wire/disc_msg.h"
+#include "wire/proto.h"
 #include "bc_test.h"
 
 static void test_req_roundtrip(void)
@@ -119,7 +119,7 @@ static void test_framing(void)
 	bc_msg_clear(&m);
 	/*
 	 * What an agent without DISCOVER sees: an unknown type, answered with
-	 * ERROR bad-message naming it - the text cmd_discover.c turns into
+	 * ERROR bad-message naming it - the text cmd/discover.c turns into
 	 * "does not know the DISCOVER message ... upgrade it"
 	 */
 	CHECK(s_parse("DISCOVER_V9", "{}", &m, err, sizeof(err)) == -EBADMSG);

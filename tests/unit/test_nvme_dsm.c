@@ -10,8 +10,8 @@
 
 #include <liburing.h>
 
-#include "bc_nvme.h"
-#include "bc_target_nvme.h"
+#include "nvme/nvme.h"
+#include "target/nvme.h"
 #include "bc_test.h"
 
 static void test_range_and_dwords(void)

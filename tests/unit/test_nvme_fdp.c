@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bc_nvme_fdp.h"
-#include "bc_profile.h"
-#include "bc_target.h"
+#include "nvme/fdp.h"
+#include "profile/profile.h"
+#include "target/target.h"
 #include "bc_test.h"
 
 static uint8_t s_buf[8192];

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bc_nvme_ident.h"
+#include "nvme/ident.h"
 #include "bc_test.h"
 
 #define ROOT BC_SRC_DIR "/tests/data/sysfs-nvme"

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_report.h"
-#include "bc_rundata.h"
-#include "bc_writers.h"
+#include "report/parts/rundata.h"
+#include "report/report.h"
+#include "report/writers.h"
 #include "bc_test.h"
 
 #define FIXTURE BC_SRC_DIR "/tests/data/report/synthetic"

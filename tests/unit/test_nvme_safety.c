@@ -14,8 +14,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "bc_allowlist.h"
-#include "bc_safety.h"
+#include "safety/allowlist.h"
+#include "safety/safety.h"
 #include "bc_test.h"
 
 static char s_dir[] = "/tmp/bc-nvme-safety-XXXXXX";

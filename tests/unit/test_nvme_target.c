@@ -13,10 +13,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "bc_workload.h"
-#include "bc_target.h"
-#include "bc_nvme_fdp.h"
-#include "bc_target_nvme.h"
+#include "nvme/fdp.h"
+#include "profile/workload/workload.h"
+#include "target/nvme.h"
+#include "target/target.h"
 #include "bc_test.h"
 
 static uint32_t s_dw(const void *p, size_t off)

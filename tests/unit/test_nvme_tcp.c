@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bc_nvme_tcp.h"
+#include "nvme/tcp.h"
 #include "bc_test.h"
 
 static void test_options(void)

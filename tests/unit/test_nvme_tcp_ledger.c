@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bc_nvme_tcp.h"
+#include "nvme/tcp.h"
 #include "bc_test.h"
 
 #define FIXTURE BC_SRC_DIR "/tests/data/sysfs-nvme"

@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "bc_profile.h"
+#include "profile/profile.h"
 #include "bc_test.h"
 
 static char s_err[512];

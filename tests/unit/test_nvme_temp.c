@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bc_nvme_temp.h"
+#include "nvme/temp.h"
 #include "bc_test.h"
 
 #define ROOT BC_SRC_DIR "/tests/data/sysfs-nvme"

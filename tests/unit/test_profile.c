@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_profile.h"
+#include "profile/profile.h"
 #include "bc_test.h"
 
 /* JSON in C literals is written with ' for " to stay readable */

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_clock.h"
-#include "bc_counter.h"
-#include "bc_counter_ops.h"
-#include "bc_counter_prom.h"
-#include "bc_promtext.h"
+#include "counters/counters.h"
+#include "counters/ops.h"
+#include "counters/prom.h"
+#include "counters/promtext.h"
+#include "util/clock.h"
 #include "bc_test.h"
 
 #define FIXTURE BC_SRC_DIR "/tests/data/prometheus/node_exporter-1.5.0-"

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_proto.h"
-#include "bc_stats.h"
+#include "wire/proto.h"
+#include "wire/stats.h"
 #include "bc_test.h"
 
 static struct bc_volstat s_in[2], s_out[2];

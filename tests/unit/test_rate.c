@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "engine/rate.h"
 #include "bc_jobrun.h"
-#include "bc_rate.h"
 
 #define SECONDS 5
 #define TOL	0.05

@@ -1,5 +1,5 @@
 /*
- * test_repeat.c - "repeat" in a profile (common/profile/bc_profile_repeat.c): the
+ * test_repeat.c - "repeat" in a profile (common/profile/repeat.c): the
  * steps expand into "<name>#k" in rounds, the resolved profile parses back
  * to the same steps, bad values name their JSON path, and run.json names
  * map back to their step.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_profile.h"
+#include "profile/profile.h"
 #include "bc_test.h"
 
 static char s_err[512];

@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_fmt.h"
-#include "bc_rank.h"
-#include "bc_report.h"
-#include "bc_rexpect.h"
-#include "bc_rjson.h"
-#include "bc_rundata.h"
-#include "bc_writers.h"
+#include "report/expect.h"
+#include "report/parts/fmt.h"
+#include "report/parts/rank.h"
+#include "report/parts/rundata.h"
+#include "report/report.h"
+#include "report/writers.h"
+#include "util/rjson.h"
 #include "bc_test.h"
 
 #define FIXTURE BC_SRC_DIR "/tests/data/report/synthetic"

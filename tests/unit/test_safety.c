@@ -10,11 +10,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "bc_agent_config.h"
-#include "bc_allowlist.h"
-#include "bc_safety.h"
-#include "bc_signature.h"
-#include "bc_target.h"
+#include "safety/allowlist.h"
+#include "safety/safety.h"
+#include "safety/signature.h"
+#include "session/config.h"
+#include "target/target.h"
 #include "bc_test.h"
 
 static char s_dir[] = "/var/tmp/bc-test-safety-XXXXXX";

@@ -18,10 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bc_agg.h"
-#include "bc_reclog.h"
-#include "bc_secfile.h"
-#include "bc_stats.h"
+#include "agg/agg.h"
+#include "agg/secfile.h"
+#include "results/reclog.h"
+#include "wire/stats.h"
 #include "bc_test.h"
 
 static const char *s_profile =

@@ -4,7 +4,7 @@
  * sequential overwrite at WAF 1, exact host byte counts, trims, FDP
  * placement separating hot from cold data, the "sim" key's checks, and the
  * sim target's counters through the real drives' log-page path
- * (nvme_counters.c) into the STEP_DONE "nvme" object.
+ * (nvme/counters.c) into the STEP_DONE "nvme" object.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_devcounters.h"
-#include "bc_profile.h"
-#include "bc_workload.h"
-#include "bc_sim_dev.h"
-#include "bc_sim_ftl.h"
-#include "bc_sim_lat.h"
-#include "bc_target.h"
+#include "profile/profile.h"
+#include "profile/workload/workload.h"
+#include "sim/dev.h"
+#include "sim/ftl.h"
+#include "sim/lat.h"
+#include "target/devcounters.h"
+#include "target/target.h"
 #include "bc_test.h"
 
 static uint64_t s_x = 0x9E3779B97F4A7C15ull;
@@ -381,7 +381,7 @@ static void test_profile_sim_key(void)
 
 /*
  * The target, through its ops: prep applies each I/O to the device and
- * fills a NOP; the counters go through nvme_counters.c's log-page path and
+ * fills a NOP; the counters go through nvme/counters.c's log-page path and
  * give an FDP WAF with exactly the host bytes written.
  */
 static void test_target_counters_path(void)

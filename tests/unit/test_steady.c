@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "bc_steady.h"
+#include "figures/steady.h"
 #include "bc_test.h"
 
 int main(void)

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_experiment.h"
+#include "engine/streamgen.h"
+#include "profile/experiment.h"
+#include "profile/profile.h"
+#include "profile/workload/streams.h"
 #include "bc_jobrun.h"
-#include "bc_profile.h"
-#include "bc_streamgen.h"
-#include "bc_streams.h"
 
 static char s_err[2048];
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_profile.h"
-#include "bc_sweep.h"
+#include "profile/profile.h"
+#include "profile/sweep.h"
 #include "bc_test.h"
 
 #define HEAD                                                                                       \

@@ -3,8 +3,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "profile/value/units.h"
 #include "bc_test.h"
-#include "bc_units.h"
 
 static void size_ok(const char *s, uint64_t want)
 {

@@ -1,5 +1,5 @@
 /*
- * test_vdbench - vdbench's interval table (report_vdbench.c): a second's row
+ * test_vdbench - vdbench's interval table (report/parts/vdbench.c): a second's row
  * and a window's avg row against hand-computed figures, the standard
  * deviation from histogram moments, the client hosts' cpu per second
  * (exact and newest-so-far), and the text column for column as vdbench
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_hostsamples.h"
+#include "report/parts/vdbench.h"
+#include "results/hostsamples.h"
 #include "bc_test.h"
-#include "bc_vdbench.h"
 
 #define NEAR(a, b) (fabs((double)(a) - (double)(b)) < 1e-9 * (fabs((double)(b)) + 1))
 

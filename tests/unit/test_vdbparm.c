@@ -8,9 +8,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bc_import.h"
+#include "import/import.h"
+#include "import/vdbparm.h"
 #include "bc_test.h"
-#include "bc_vdbparm.h"
 
 static const char *s_text = "* a comment\n"
 			    "# another\n"

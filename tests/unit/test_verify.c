@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/verify.h"
 #include "bc_jobrun.h"
-#include "bc_verify.h"
 
 #define FILE_BYTES (8u << 20)
 

@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_agg.h"
-#include "bc_fleet.h"
-#include "bc_results.h"
-#include "bc_nvme_report.h"
-#include "bc_nvme_results.h"
-#include "bc_rebuild.h"
+#include "agg/agg.h"
+#include "agg/volnode.h"
+#include "fleet/fleet.h"
+#include "report/parts/nvme.h"
+#include "results/nvme.h"
+#include "results/results.h"
+#include "run/rebuild.h"
 #include "bc_test.h"
-#include "bc_volnode.h"
 
 static const char *s_prof =
     "{\"name\": \"map\", \"agents\": [{\"name\": \"a\", \"endpoint\": \"local\"}],"

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_profile.h"
-#include "bc_sweep.h"
+#include "profile/profile.h"
+#include "profile/sweep.h"
+#include "profile/workload/keys.h"
 #include "bc_test.h"
-#include "bc_wl_keys.h"
 
 static char *s_read(const char *rel)
 {

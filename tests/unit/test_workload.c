@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "profile/profile.h"
 #include "bc_jobrun.h"
-#include "bc_profile.h"
 
 static char s_err[1024];
 

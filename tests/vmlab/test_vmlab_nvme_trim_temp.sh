@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_vmlab_nvme_trim_temp: through the real kernel NVMe driver and QEMU's emulated controller,
 # passthrough trims (/dev/ngXnY, Dataset Management deallocate over IORING_OP_URING_CMD,
-# agent/target/target_nvme.c) complete without errors on a 512-byte- and a 4096-byte-LBA namespace and
+# agent/target/nvme.c) complete without errors on a 512-byte- and a 4096-byte-LBA namespace and
 # deallocate exactly the window: a verified fill, a trim pass, and the window then reads as
 # zeros through the block devices (the drives are discard=unmap, so QEMU punches the holes);
 # the bytes after the window keep the fill. And the composite temperature arrives each second

@@ -1,6 +1,6 @@
 #!/bin/bash
 # test_vmlab_passthrough: io_uring NVMe passthrough (IORING_OP_URING_CMD on /dev/ngXnY,
-# agent/target/target_nvme.c) through the real kernel NVMe driver, on a 512-byte-LBA (ng0n1) and a
+# agent/target/nvme.c) through the real kernel NVMe driver, on a 512-byte-LBA (ng0n1) and a
 # 4096-byte-LBA (ng0n2) namespace: a random 4k read/write step completes without errors; a
 # sequential verified fill through the char devices then reads back clean through them; and
 # the same blocks read through the block devices (/dev/nvme0nY, the kernel's own LBA
@@ -68,7 +68,7 @@ for p, lba in (("/dev/ng0n1", 512), ("/dev/ng0n2", 4096)):
 EOF
 
 # the fill's blocks seen through the block devices: block k of 4 KiB starts with its
-# byte offset (u64) and the magic "bcv1" at byte 24 (agent/engine/bc_verify.h)
+# byte offset (u64) and the magic "bcv1" at byte 24 (agent/engine/verify.h)
 for dev in nvme0n1 nvme0n2; do
 	out=$(vm_exec g1 "for k in 0 1 7 100 2047; do
 		dd if=/dev/$dev bs=4096 skip=\$k count=1 iflag=direct 2>/dev/null |

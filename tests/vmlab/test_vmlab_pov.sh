@@ -154,7 +154,7 @@ for c in s["agents"]:
 names = [w for w in ("node-1", "node-2", "node-3") if w in a["verdict"]]
 # An unthrottled node is named only when its own counters say its CPU is saturated: on a host
 # loaded beyond its two cores a TCG node guest serving 32 I/Os in flight per volume reaches
-# the analysis's CPU-bound level (90%, coordinator/analysis/bc_anapoint.h; 91% in one CI run)
+# the analysis's CPU-bound level (90%, coordinator/analysis/point.h; 91% in one CI run)
 # and is then a ceiling of its own volumes (each has its own queue depth). The throttled node
 # is named whatever the others do.
 cpu = {n["name"]: n.get("counters", {}).get("window", {}).get("cpu_busy_pct") for n in s["nodes"]}

@@ -1,6 +1,6 @@
 #!/bin/bash
 # test_vmlab_smart: the agent reads the SMART / Health log (Get Log Page 02h over the admin
-# ioctl, agent/nvme/nvme_counters.c) after PREPARE and at the step's end, through the real kernel
+# ioctl, agent/nvme/counters.c) after PREPARE and at the step's end, through the real kernel
 # NVMe driver; the data-units-written delta it reports (STEP_DONE -> run.json
 # agent_totals[].volumes[].nvme.smart) matches the bytes the agent wrote, for block-device
 # writes and for passthrough (/dev/ngXnY) writes, which the block layer's diskstats never see.

@@ -1,0 +1,97 @@
+/*
+ * session/agent.h - the agent daemon's state (types only), shared by its
+ * control-thread modules: control.c (socket loop, session ownership,
+ * heartbeats; session/control.h), step.c (the PREPARE/START/STATS/STEP_DONE life
+ * of one step; session/step.h), hostinfo.c (session/hostinfo.h) and volume.c
+ * (session/volume.h). Everything here belongs to the control thread; job threads
+ * only see their struct bc_job.
+ */
+#ifndef BC_SESSION_AGENT_H
+#define BC_SESSION_AGENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <czmq.h>
+
+#include "engine/job.h"
+#include "host/diskstats.h"
+#include "host/hoststat.h"
+#include "profile/profile.h"
+#include "target/ops.h"
+#include "wire/proto.h"
+#include "wire/stats.h"
+
+/*
+ * with no I/O running (between steps, while the coordinator writes results)
+ * a silent coordinator costs nothing but the session, so it is given longer;
+ * one whose connection is gone loses the session at once (control.c)
+ */
+#define BC_AGENT_IDLE_SILENCE_MS 60000
+
+struct bc_agent_opts {
+	const char *listen;	     /* ZeroMQ endpoint to bind */
+	const char *scratch_dir;     /* relative volume paths resolve here */
+	bool allow_block_writes;     /* deprecated, no effect: block writes pass bc_safety_check */
+	const char *cert;	     /* CURVE key pair of this agent (auth.c) */
+	const char *authorized_keys; /* directory of coordinator public keys */
+	bool insecure;		     /* plain text, no authentication (--insecure) */
+	struct bc_safety *safety;    /* allowlist and destructive policy (safety/allowlist.h) */
+	int ready_fd;		     /* write the bound endpoint here, then close (-1: none) */
+	bool exit_on_bye;	     /* end the process when the session ends (local agents) */
+	uint32_t deadman_ms;	     /* for tests (--deadman-ms): silence limit, running or idle */
+	const char *announce;	     /* plain-text key announcement endpoint, NULL/"": none */
+	bool announce_given;	     /* --key-announce EP: failing to bind it is fatal */
+};
+
+struct bc_nvme_counters; /* nvme/counters.h */
+struct bc_nvme_tcp_att;	 /* nvme/tcp.h */
+struct bc_temp_sampler;	 /* nvme/temp.h */
+
+struct bc_step_run {
+	bool prepared;
+	bool running;
+	uint32_t step;
+	struct bc_workload wl;
+	struct bc_workload *vwl; /* [ntargets]: each volume's workload (wl + its overrides) */
+	struct bc_target *targets;
+	int ntargets;
+	struct bc_job **jobs;
+	int njobs;
+	bool *collected;  /* per job: interval next_k already merged */
+	uint32_t seconds; /* ramp + runtime */
+	uint32_t next_k;  /* next interval to send; seconds = drain */
+	uint64_t start_mono_ns;
+	uint32_t flags;		      /* BC_STATS_F_* for the interval being built */
+	struct bc_volstat *acc;	      /* [ntargets]: the interval being built */
+	struct bc_volstat *totals;    /* [ntargets]: every interval sent (no histograms used) */
+	struct bc_diskstat *ds_start; /* [ntargets]: kernel counters at START (block devices) */
+	dev_t *rdev;		      /* [ntargets]: block device number, 0 for other targets */
+	uint64_t start_real_ns;	      /* planned start, agent CLOCK_REALTIME */
+	struct bc_hoststat *host; /* this host's CPU/NIC/disk counters, one sample per interval */
+	uint64_t cpu_user0_ns, cpu_sys0_ns; /* the agent process's CPU time at START */
+	struct bc_nvme_counters *nvme0; /* [ntargets]: NVMe log counters after PREPARE, or NULL */
+	struct bc_nvme_tcp_att *tcp;	/* [ntargets]: NVMe/TCP attachments (instance -1: none) */
+	struct bc_temp_sampler *temp;	/* NVMe temperatures, or NULL when none is NVMe */
+	cJSON *net_path; /* routes to the nodes, NUMA of NIC and jobs (host/netpath.h), owned */
+};
+
+struct bc_agent {
+	struct bc_agent_opts opts;
+	zsock_t *sock; /* ROUTER */
+	char endpoint[256];
+	/* session: at most one coordinator at a time */
+	zframe_t *owner; /* routing id, NULL when free */
+	char owner_name[256];
+	uint64_t owner_since_ns; /* CLOCK_REALTIME */
+	uint64_t last_heard_ns;	 /* CLOCK_MONOTONIC */
+	uint64_t last_beat_ns;	 /* CLOCK_MONOTONIC, our last HEARTBEAT */
+	uint64_t max_gap_ns;	 /* session: longest wait between two coordinator messages */
+	cJSON *destructive;	 /* session: paths the coordinator's profile marks destructive */
+	struct bc_auth *auth;	 /* CURVE, ZAP, handshake monitor, drop counters */
+	bool quit;
+	char fingerprint[64]; /* of the public key (bc_curve_fingerprint), "" when insecure */
+	struct bc_step_run step;
+};
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * target/ops.h - the I/O target plug-in contract (fio's ioengine_ops,
+ * SQLite's io_methods): a target is one volume opened by the agent, a regular
+ * file, a block device, an NVMe namespace through passthrough, or a name
+ * with no file behind it ("null": every I/O completes at once, to measure
+ * the engine's own cost; "sim:NAME": a simulated SSD). Each target fills one
+ * struct bc_target_ops and declares there what the core would otherwise ask
+ * by its identity: which paths it opens (kinds of real paths, names it
+ * claims), what it can and cannot do (caps), and which safety rules its
+ * paths pass. The job thread only ever calls ops->prep on the I/O path.
+ * Registering a target is one entry in target.c's table.
+ */
+#ifndef BC_TARGET_OPS_H
+#define BC_TARGET_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <liburing.h>
+
+#include "profile/profile.h"
+#include "target/devinfo.h"
+#include "wire/stats.h"
+
+struct bc_target;
+
+/*
+ * Version 2: prep takes a struct bc_io_desc (the job's registered buffer and
+ * file indexes travel with each I/O, because registration is per job ring and
+ * targets are shared between jobs) and ops carry nop_full.
+ * Version 3: ops carry ring_flags (NVMe passthrough needs SQE128|CQE32).
+ * Version 4: ops carry timeout_full (the sim target's modelled latency).
+ * Version 5: ops declare kinds, claims, caps and safety, and carry the
+ * optional probe, prepare and check; target.c refuses any other version.
+ */
+#define BC_TARGET_OPS_VERSION 5
+
+/* what a target is, asked by the core instead of its identity (fio's FIO_DISKLESSIO...) */
+enum bc_target_cap {
+	/*
+	 * no file or device behind its paths: nothing to resolve against the
+	 * scratch directory, to create, or to look up in sysfs (NUMA node,
+	 * poll queues) or /proc/diskstats
+	 */
+	BC_TCAP_DISKLESS = 1u << 0,
+	/* any I/O size at any offset: no block size, O_DIRECT alignment does not apply */
+	BC_TCAP_ANY_ALIGN = 1u << 1,
+	/* keeps no data: "verify" is refused */
+	BC_TCAP_NO_DATA = 1u << 2,
+	/* takes FDP placement: a volume's "fdp" and streams' placement indexes */
+	BC_TCAP_PLACEMENT = 1u << 3,
+	/* commands go to the device itself (NVMe passthrough), past the block layer */
+	BC_TCAP_PASSTHRU = 1u << 4,
+};
+
+/* the PREPARE gate's rules (safety/safety.h) a target's paths pass */
+enum bc_target_safety {
+	/* the path must be in the agent's allowlist (scratch directory, --allow, "allow") */
+	BC_TSAFE_ALLOWLIST = 1u << 0,
+	/*
+	 * writes: the device (or the block device behind a passthrough char
+	 * device) unused (not mounted, no swap, no holders, claimable O_EXCL)
+	 * and blank (no signature) unless the volume is consented destructive
+	 */
+	BC_TSAFE_DEVICE = 1u << 1,
+};
+
+/* control ops; unknown ones return -ENOTSUP */
+enum bc_target_ctl {
+	BC_TCTL_NONE = 0,
+	/*
+	 * arg: struct bc_target_log; a target that simulates a device answers
+	 * Get Log Page itself with the NVMe layout (target/sim.c), so its
+	 * counters take the real logs' path (devcounters.c)
+	 */
+	BC_TCTL_GET_LOG,
+	/* arg: struct bc_sim_counters (sim/ftl.h): the simulated FTL's own counters */
+	BC_TCTL_SIM_COUNTERS,
+};
+
+struct bc_target_log {
+	uint8_t lid;  /* log page identifier (NVMe 2.0 §5.16, Get Log Page) */
+	void *buf;    /* zeroed and filled by the target */
+	uint32_t len; /* bytes */
+};
+
+/* one I/O as the job thread hands it to ops->prep */
+struct bc_io_desc {
+	enum bc_op op;
+	uint32_t len;	/* bytes */
+	uint64_t off;	/* byte offset in the target */
+	void *buf;	/* len bytes, 4096-aligned, owned by the job */
+	int buf_index;	/* registered buffer index in the job's ring, -1: not registered */
+	int file_index; /* registered file index in the job's ring, -1: use t->fd */
+	/*
+	 * writes: index into the volume's "fdp" pids chosen by the job (a
+	 * stream's placement), -1 (BC_PLACEMENT_VOLUME): the target applies the
+	 * volume's own policy, -2 (BC_PLACEMENT_NONE): no placement directive
+	 * at all (DTYPE 0), whatever the volume's "fdp" says
+	 */
+	int placement;
+};
+
+struct bc_target_ops {
+	const char *name; /* also the kind a pseudo path reports (READY, HELLO_OK) */
+	int version;	  /* BC_TARGET_OPS_VERSION */
+	const char *desc; /* what it is, in messages: "a simulated SSD" */
+	/* the kinds of real paths it opens: bits 1u << BC_KIND_*; 0 for a pseudo target */
+	unsigned kinds;
+	/* the names it claims, no file behind them ("null"; "sim", "sim:NAME"); NULL: none */
+	bool (*claims)(const char *path);
+	unsigned caps;	 /* BC_TCAP_* */
+	unsigned safety; /* BC_TSAFE_*: 0 for a name with nothing behind it to protect */
+	/*
+	 * true when prep issues IORING_OP_NOP: the kernel then reports res 0,
+	 * which the job counts as a full transfer of len bytes (a negative res
+	 * stays an error). Real targets leave it false. NVMe passthrough sets it
+	 * too: its CQE res is 0 on success and a positive NVMe status on
+	 * failure, which the job counts as an error (-EIO).
+	 */
+	bool nop_full;
+	/*
+	 * true when prep may issue a pure IORING_OP_TIMEOUT (count 0) to
+	 * complete the I/O after a modelled delay: its -ETIME then counts as
+	 * a full transfer of len bytes (target/sim.c with "latency").
+	 */
+	bool timeout_full;
+	/*
+	 * io_uring_setup flags every job ring that drives this target must
+	 * have (IORING_SETUP_SQE128 | IORING_SETUP_CQE32 for URING_CMD), 0 for
+	 * most. prep may then use the whole 128-byte SQE.
+	 */
+	unsigned ring_flags;
+	/* pseudo targets: what bc_devinfo_probe is for real paths (size, block sizes) */
+	void (*probe)(const char *path, struct bc_devinfo *di);
+	/*
+	 * optional, before open and in the dry run alike: refuse what the
+	 * volume's spec asks that this target cannot do, and fill what it knows
+	 * of t->info; dry: create and extend nothing (bc_target_check). 0 or
+	 * -errno with a message naming the path.
+	 */
+	int (*prepare)(struct bc_target *t, bool dry, char *err, size_t errlen);
+	/* optional: open's dry run for bc_target_check (NULL: nothing to try without opening) */
+	int (*check)(struct bc_target *t, char *err, size_t errlen);
+	/* open t->path; on failure return -errno and write a message naming the path */
+	int (*open)(struct bc_target *t, char *err, size_t errlen);
+	void (*close)(struct bc_target *t);
+	/*
+	 * Fill sqe for one I/O. Called by job threads concurrently on a shared
+	 * target: must only read t (state behind t->priv that prep changes
+	 * brings its own synchronization: target/nvme.c's atomic placement
+	 * counter, target/sim.c's device lock). Cannot fail; an op the target
+	 * does not implement must still produce a CQE (the job never issues
+	 * one today).
+	 */
+	void (*prep)(const struct bc_target *t, struct io_uring_sqe *sqe,
+		     const struct bc_io_desc *io);
+	int (*control)(struct bc_target *t, int op, void *arg);
+};
+
+/*
+ * Filled by bc_target_open, then shared read-only by every job thread of the
+ * step. Per-ring state (registered file index) lives in each job, not here.
+ */
+struct bc_target {
+	const struct bc_target_ops *ops;
+	char path[BC_PATH_MAX]; /* absolute, or a name its target claims ("null") */
+	bool writable;		/* open for writing (the step writes) */
+	bool direct;		/* O_DIRECT */
+	uint64_t create_bytes;	/* regular files: create/extend to this size (0 = as is) */
+	int fd;			/* -1 when closed (and always for diskless targets) */
+	struct bc_devinfo info;
+	uint64_t win_start; /* I/O window [win_start, win_end), bytes, block aligned */
+	uint64_t win_end;
+	struct bc_fdp_spec fdp; /* the volume's "fdp" (targets with BC_TCAP_PLACEMENT) */
+	struct bc_sim_spec sim; /* the volume's "sim" (sim paths only), enabled false if none */
+	void *priv;
+};
+
+#endif

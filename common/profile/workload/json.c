@@ -1,0 +1,153 @@
+/*
+ * profile/workload/json.c - workload objects read and written through the key
+ * table (profile/workload/json.h): one loop over bc_wl_keys for a profile's
+ * "defaults" and steps, a volume's overrides and the strict wire form, and
+ * the rules that hold between keys once a workload is complete.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "profile/workload/json.h"
+#include "profile/workload/keys.h"
+#include "profile/workload/streams.h"
+
+/* verify checks headers per 4 KiB block, so I/Os must cover whole blocks (engine/verify.h) */
+#define S_VERIFY_BLOCK 4096u
+
+static bool s_is_key(const char *name)
+{
+	return bc_wl_key_find(name) != NULL;
+}
+
+int bc_check_workload_keys(struct bc_check *c, const cJSON *obj, const char *base,
+			   const char *const *extra)
+{
+	return bc_check_keys_with(c, obj, base, extra, s_is_key);
+}
+
+int bc_check_workload_given(struct bc_check *c, const cJSON *obj, const char *base,
+			    struct bc_workload *wl, uint64_t *given, uint8_t own[BC_STREAMS_MAX])
+{
+	char path[BC_CHECK_PATH_LEN];
+	const struct bc_wl_key *k;
+	const cJSON *v;
+	int i, ret;
+
+	if (given)
+		*given = 0;
+	for (i = 0; i < bc_wl_nkeys; i++) {
+		k = &bc_wl_keys[i];
+		/*
+		 * The wire form must carry the first keys; the later ones default
+		 * when absent, so a PREPARE from an older coordinator still means
+		 * what it meant.
+		 */
+		ret = bc_check_item(c, obj, base, k->name, c->strict && (k->where & BC_WK_WIRE),
+				    path, &v);
+		if (!ret && v)
+			ret = k->type == BC_WT_STREAMS ? bc_check_streams(c, path, v, wl, own)
+						       : bc_wl_key_parse(c, k, v, path, wl);
+		if (ret)
+			return ret;
+		if (v && given)
+			*given |= 1ull << i;
+	}
+	return bc_check_workload_rules(c, base, wl);
+}
+
+int bc_check_workload(struct bc_check *c, const cJSON *obj, const char *base,
+		      struct bc_workload *wl)
+{
+	return bc_check_workload_given(c, obj, base, wl, NULL, NULL);
+}
+
+/* every block size of the workload (the split, or bs) is a multiple of unit */
+static bool s_sizes_multiple(const struct bc_workload *wl, uint32_t unit)
+{
+	uint32_t i;
+
+	if (!wl->nbssplit)
+		return wl->bs % unit == 0;
+	for (i = 0; i < wl->nbssplit; i++)
+		if (wl->bssplit[i].bs % unit)
+			return false;
+	return true;
+}
+
+int bc_check_workload_rules(struct bc_check *c, const char *base, const struct bc_workload *wl)
+{
+	char path[BC_CHECK_PATH_LEN];
+
+	if (c->partial)
+		return 0;
+	if (wl->rwmixread + wl->rwmixtrim > 100) {
+		bc_check_path(path, base, "rwmixtrim");
+		return bc_check_fail(c, path, "rwmixread %u + rwmixtrim %u exceed 100 percent",
+				     wl->rwmixread, wl->rwmixtrim);
+	}
+	if (wl->verify &&
+	    (!s_sizes_multiple(wl, S_VERIFY_BLOCK) || wl->blockalign % S_VERIFY_BLOCK)) {
+		bc_check_path(path, base, "verify");
+		return bc_check_fail(c, path,
+				     "verify checks 4 KiB blocks: bs, every bssplit size and "
+				     "blockalign must be multiples of 4k");
+	}
+	if (wl->hipri && !wl->direct) {
+		bc_check_path(path, base, "hipri");
+		return bc_check_fail(c, path, "polled I/O needs \"direct\": true");
+	}
+	if (wl->hipri && wl->sqpoll) {
+		/* legal for io_uring, but the SQ thread then also polls: not what hipri measures */
+		bc_check_path(path, base, "hipri");
+		return bc_check_fail(c, path, "hipri and sqpoll together are not supported");
+	}
+	if (wl->nstreams && wl->verify) {
+		bc_check_path(path, base, "verify");
+		return bc_check_fail(c, path, "not supported with \"streams\"");
+	}
+	return 0;
+}
+
+bool bc_workload_add_json(cJSON *obj, const struct bc_workload *wl)
+{
+	const struct bc_wl_key *k;
+	bool ok = true;
+	int i;
+
+	for (i = 0; ok && i < bc_wl_nkeys; i++) {
+		k = &bc_wl_keys[i];
+		ok = k->type == BC_WT_STREAMS ? bc_streams_to_json(obj, wl)
+					      : bc_wl_key_to_json(obj, k, wl);
+	}
+	return ok;
+}
+
+cJSON *bc_workload_to_json(const struct bc_workload *wl)
+{
+	cJSON *j;
+
+	if ((unsigned)wl->rw > BC_RW_LAST)
+		return NULL;
+	j = cJSON_CreateObject();
+	if (j && !bc_workload_add_json(j, wl)) {
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	return j;
+}
+
+int bc_workload_from_json(const cJSON *j, struct bc_workload *wl, char *err, size_t errlen)
+{
+	struct bc_check c = {.err = err, .errlen = errlen, .strict = true};
+	struct bc_workload tmp = bc_workload_builtin;
+	int ret;
+
+	ret = bc_check_object(&c, "workload", j);
+	if (!ret)
+		ret = bc_check_workload_keys(&c, j, "workload", NULL);
+	if (!ret)
+		ret = bc_check_workload(&c, j, "workload", &tmp);
+	if (!ret)
+		*wl = tmp;
+	return ret;
+}

@@ -1,0 +1,612 @@
+/*
+ * profile/workload/keys.c - the table of workload keys (profile/workload/keys.h) and the value
+ * parsers and writers its types name: block-size splits, distributions,
+ * CPU lists, thinktime and placement beside the plain integers, sizes,
+ * durations and choices. The profile parser and the strict PREPARE reader
+ * go through here, so a key means the same in a profile file and on the
+ * wire. Semantics of every key: docs/engine.md.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/value/units.h"
+#include "profile/workload/keys.h"
+
+/* a thinktime beyond an hour is a mistyped unit, not a workload */
+#define S_THINK_MAX_US (3600ull * 1000 * 1000)
+/* CPU_SETSIZE of glibc: the largest CPU number a cpu_set_t holds, plus one */
+#define S_CPU_MAX 1024
+/*
+ * bs is 32-bit in the wire form and every in-flight I/O owns a bs buffer
+ * (iodepth x numjobs of them); the block layer splits anything this large.
+ */
+#define S_BS_MAX (1u << 30)
+/* a rate above this is a typo (and keeps rate arithmetic far from overflow) */
+#define S_RATE_IOPS_MAX 1000000000ull
+
+#define S_FIELD(f) offsetof(struct bc_workload, f), sizeof(((struct bc_workload *)0)->f)
+
+static const char *const s_policy[] = {"shared", "split", NULL};
+static const char *const s_share[] = {"ios", "bytes", NULL};
+
+_Static_assert(sizeof(enum bc_rw) == sizeof(uint32_t), "rw is stored as a 32-bit index");
+
+#define S_V  BC_WK_VOLUME
+#define S_S  BC_WK_STREAM
+#define S_SW BC_WK_SWEEP
+#define S_W  BC_WK_WIRE
+
+/* clang-format off */
+const struct bc_wl_key bc_wl_keys[] = {
+    {"rw", BC_WT_CHOICE, S_V | S_S | S_SW | S_W, 0, 0, bc_rw_names, S_FIELD(rw)},
+    {"rwmixread", BC_WT_COUNT, S_V | S_S | S_SW | S_W, 0, 100, NULL, S_FIELD(rwmixread)},
+    {"bs", BC_WT_BS, S_V | S_S | S_SW | S_W, 0, 0, NULL, S_FIELD(bs)},
+    {"iodepth", BC_WT_COUNT, S_V | S_SW | S_W, 1, 65536, NULL, S_FIELD(iodepth)},
+    {"numjobs", BC_WT_COUNT, S_SW | S_W, 1, 1024, NULL, S_FIELD(numjobs)},
+    {"direct", BC_WT_BOOL, S_V | S_W, 0, 0, NULL, S_FIELD(direct)},
+    {"ramp", BC_WT_DURATION, BC_WK_POINT | S_W, 0, 0, NULL, S_FIELD(ramp_s)},
+    {"runtime", BC_WT_DURATION, BC_WK_POINT | S_W, 1, 0, NULL, S_FIELD(runtime_s)},
+    {"rwmixtrim", BC_WT_INT, S_V | S_S, 0, 100, NULL, S_FIELD(rwmixtrim)},
+    {"blockalign", BC_WT_SIZE, S_V | S_S, 0, S_BS_MAX, NULL, S_FIELD(blockalign)},
+    {"random_distribution", BC_WT_DIST, S_V | S_S, 0, 0, NULL, S_FIELD(dist)},
+    {"iodepth_batch_submit", BC_WT_INT, BC_WK_ZERO1, 1, 65536, NULL, S_FIELD(batch_submit)},
+    {"iodepth_batch_complete", BC_WT_INT, BC_WK_ZERO1, 1, 65536, NULL, S_FIELD(batch_complete)},
+    {"cpus_allowed", BC_WT_CPUS, 0, 0, 0, NULL, S_FIELD(cpus_allowed)},
+    {"cpus_allowed_policy", BC_WT_CHOICE, 0, 0, 0, s_policy, S_FIELD(cpus_split)},
+    {"rate_iops", BC_WT_INT, S_V, 0, (double)S_RATE_IOPS_MAX, NULL, S_FIELD(rate_iops)},
+    {"rate_bw", BC_WT_SIZE, S_V, 0, 0, NULL, S_FIELD(rate_bw)},
+    {"size_based", BC_WT_BOOL, S_V, 0, 0, NULL, S_FIELD(size_based)},
+    {"io_size", BC_WT_SIZE, S_V, 0, 0, NULL, S_FIELD(io_size)},
+    {"thinktime", BC_WT_THINKTIME, S_V, 0, (double)S_THINK_MAX_US, NULL, S_FIELD(thinktime_us)},
+    {"verify", BC_WT_BOOL, S_V, 0, 0, NULL, S_FIELD(verify)},
+    {"sqpoll", BC_WT_BOOL, 0, 0, 0, NULL, S_FIELD(sqpoll)},
+    {"sqpoll_cpu", BC_WT_INT, 0, -1, S_CPU_MAX - 1, NULL, S_FIELD(sqpoll_cpu)},
+    {"hipri", BC_WT_BOOL, 0, 0, 0, NULL, S_FIELD(hipri)},
+    /* profile/workload/streams.h; "streams" last: its streams inherit the keys before it */
+    {"placement", BC_WT_PLACEMENT, S_V | S_S, 0, 0, NULL, S_FIELD(placement)},
+    {"stream_share", BC_WT_CHOICE, S_V | BC_WK_STREAMS, 0, 0, s_share, S_FIELD(share_bytes)},
+    {"streams", BC_WT_STREAMS, S_V | BC_WK_STREAMS, 0, 0, NULL, S_FIELD(streams)},
+};
+/* clang-format on */
+
+const int bc_wl_nkeys = (int)(sizeof(bc_wl_keys) / sizeof(bc_wl_keys[0]));
+
+/* an override's given keys are a 64-bit mask (struct bc_wl_override) */
+_Static_assert(sizeof(bc_wl_keys) / sizeof(bc_wl_keys[0]) <= 64, "more keys than mask bits");
+
+const struct bc_wl_key *bc_wl_key_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < bc_wl_nkeys; i++)
+		if (!strcmp(bc_wl_keys[i].name, name))
+			return &bc_wl_keys[i];
+	return NULL;
+}
+
+/* an integer field of any of the widths the table uses */
+static int64_t s_get(const struct bc_wl_key *k, const struct bc_workload *wl)
+{
+	const char *f = (const char *)wl + k->off;
+	uint32_t u32;
+	int32_t i32;
+	uint64_t u64;
+	bool b;
+
+	switch (k->size) {
+	case sizeof(bool):
+		memcpy(&b, f, sizeof(b));
+		return b;
+	case sizeof(uint32_t):
+		if (k->lo < 0) {
+			memcpy(&i32, f, sizeof(i32));
+			return i32;
+		}
+		memcpy(&u32, f, sizeof(u32));
+		return u32;
+	default:
+		memcpy(&u64, f, sizeof(u64));
+		return (int64_t)u64;
+	}
+}
+
+static void s_set(const struct bc_wl_key *k, struct bc_workload *wl, int64_t v)
+{
+	char *f = (char *)wl + k->off;
+	uint32_t u32 = (uint32_t)v;
+	int32_t i32 = (int32_t)v;
+	uint64_t u64 = (uint64_t)v;
+	bool b = v != 0;
+
+	if (k->size == sizeof(bool))
+		memcpy(f, &b, sizeof(b));
+	else if (k->size == sizeof(uint32_t) && k->lo < 0)
+		memcpy(f, &i32, sizeof(i32));
+	else if (k->size == sizeof(uint32_t))
+		memcpy(f, &u32, sizeof(u32));
+	else
+		memcpy(f, &u64, sizeof(u64));
+}
+
+/* a finite decimal number filling all of s */
+static int s_number(const char *s, double *out)
+{
+	char *end;
+
+	if (!*s)
+		return -EINVAL;
+	*out = strtod(s, &end);
+	return *end || !isfinite(*out) ? -EINVAL : 0;
+}
+
+/* a decimal integer 0..max filling [s, end) */
+static int s_uint_span(const char *s, const char *end, uint32_t max, uint32_t *out)
+{
+	uint64_t v = 0;
+
+	if (s == end)
+		return -EINVAL;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v > max)
+			return -ERANGE;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * "4k/50:64k/30:1m" - size/percent entries; entries without a percent share
+ * what the others leave evenly (fio's bssplit rule), the first of them takes
+ * the rounding remainder. One entry is plain bs.
+ */
+static int s_bssplit(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl)
+{
+	char shown[BC_CHECK_SHOW_LEN], item[64];
+	const char *p = v->valuestring, *colon, *slash;
+	uint32_t n = 0, sum = 0, open = 0, i, max = 0, share, first_open = UINT32_MAX;
+	bool has_pct[BC_BSSPLIT_MAX];
+	struct bc_bssplit sp[BC_BSSPLIT_MAX];
+	uint64_t bytes;
+	size_t ilen;
+
+	while (*p) {
+		colon = strchr(p, ':');
+		ilen = colon ? (size_t)(colon - p) : strlen(p);
+		if (n == BC_BSSPLIT_MAX)
+			return bc_check_fail(c, path, "at most %d block sizes in a split, got %s",
+					     BC_BSSPLIT_MAX, bc_check_show(v, shown));
+		if (!ilen || ilen >= sizeof(item))
+			goto bad;
+		memcpy(item, p, ilen);
+		item[ilen] = '\0';
+		slash = strchr(item, '/');
+		has_pct[n] = slash != NULL;
+		sp[n].pct = 0;
+		if (slash) {
+			if (s_uint_span(slash + 1, item + ilen, 100, &sp[n].pct))
+				goto bad;
+			item[slash - item] = '\0';
+		}
+		if (bc_parse_size(item, &bytes) || !bytes || bytes % BC_SECTOR || bytes > S_BS_MAX)
+			return bc_check_fail(
+			    c, path, "block size \"%s\" must be a multiple of 512 in 512..1g",
+			    item);
+		sp[n].bs = (uint32_t)bytes;
+		if (has_pct[n])
+			sum += sp[n].pct;
+		else if (!open++)
+			first_open = n;
+		n++;
+		p = colon ? colon + 1 : p + ilen;
+		if (colon && !*p)
+			goto bad;
+	}
+	if (!n)
+		goto bad;
+	if (sum > 100 || (!open && sum != 100) || (open && sum == 100 && n > 1))
+		return bc_check_fail(c, path, "percentages must add up to 100, got %s",
+				     bc_check_show(v, shown));
+	share = open ? (100 - sum) / open : 0;
+	for (i = 0; i < n; i++) {
+		if (!has_pct[i])
+			sp[i].pct = share + (i == first_open ? (100 - sum) % open : 0);
+		if (sp[i].bs > max)
+			max = sp[i].bs;
+	}
+	wl->bs = max;
+	wl->nbssplit = 0;
+	for (i = 0; i < n; i++)
+		if (sp[i].pct)
+			wl->bssplit[wl->nbssplit++] = sp[i];
+	/* one size is not a split */
+	if (wl->nbssplit == 1) {
+		wl->bs = wl->bssplit[0].bs;
+		wl->nbssplit = 0;
+	}
+	return 0;
+bad:
+	return bc_check_fail(c, path, "expected a size or a split such as \"4k/50:64k/50\", got %s",
+			     bc_check_show(v, shown));
+}
+
+/* "zoned:90/10:5/30": access%/range% pairs in window order, remainder implied */
+static int s_zones(struct bc_check *c, const char *path, const cJSON *v, const char *p,
+		   struct bc_dist_spec *d)
+{
+	char shown[BC_CHECK_SHOW_LEN];
+	uint32_t sa = 0, sr = 0;
+	const char *colon, *slash, *end;
+
+	d->nzones = 0;
+	while (*p) {
+		colon = strchr(p, ':');
+		end = colon ? colon : p + strlen(p);
+		slash = memchr(p, '/', (size_t)(end - p));
+		if (!slash || d->nzones == BC_ZONES_MAX - 1 ||
+		    s_uint_span(p, slash, 100, &d->zones[d->nzones].access_pct) ||
+		    s_uint_span(slash + 1, end, 100, &d->zones[d->nzones].range_pct) ||
+		    !d->zones[d->nzones].range_pct)
+			goto bad;
+		sa += d->zones[d->nzones].access_pct;
+		sr += d->zones[d->nzones].range_pct;
+		d->nzones++;
+		p = colon ? colon + 1 : end;
+		if (colon && !*p)
+			goto bad;
+	}
+	if (!d->nzones || sa > 100 || sr > 100)
+		goto bad;
+	if (sr < 100) {
+		/* the rest of the window takes the rest of the I/Os (possibly none) */
+		d->zones[d->nzones++] = (struct bc_zone){100 - sa, 100 - sr};
+	} else if (sa < 100) {
+		return bc_check_fail(c, path,
+				     "the zones cover the whole window but only %u%% of the I/Os, "
+				     "got %s",
+				     sa, bc_check_show(v, shown));
+	}
+	return 0;
+bad:
+	return bc_check_fail(c, path,
+			     "expected zoned:ACCESS/RANGE[:ACCESS/RANGE...] with integer "
+			     "percentages (at most 100 each column, ranges > 0), got %s",
+			     bc_check_show(v, shown));
+}
+
+static int s_distribution(struct bc_check *c, const char *path, const cJSON *v,
+			  struct bc_workload *wl)
+{
+	static const struct {
+		const char *name;
+		enum bc_dist_kind kind;
+		double lo, hi; /* open interval for the parameter */
+		const char *what;
+	} kinds[] = {
+	    {"zipf", BC_DIST_ZIPF, 0, 100.0000001, "theta in (0, 100]"},
+	    {"pareto", BC_DIST_PARETO, 0, 1, "h in (0, 1)"},
+	    {"normal", BC_DIST_NORMAL, 0, 100.0000001, "sigma in (0, 100] percent of the window"},
+	};
+	char shown[BC_CHECK_SHOW_LEN];
+	struct bc_dist_spec d = {0};
+	const char *s, *colon;
+	size_t i, nlen;
+
+	if (!cJSON_IsString(v))
+		goto bad;
+	s = v->valuestring;
+	if (!strcmp(s, "uniform") || !strcmp(s, "random")) {
+		wl->dist = d;
+		return 0;
+	}
+	colon = strchr(s, ':');
+	if (!colon)
+		goto bad;
+	nlen = (size_t)(colon - s);
+	if (nlen == 5 && !strncmp(s, "zoned", 5)) {
+		d.kind = BC_DIST_ZONED;
+		if (s_zones(c, path, v, colon + 1, &d))
+			return -EINVAL;
+		wl->dist = d;
+		return 0;
+	}
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (strlen(kinds[i].name) != nlen || strncmp(s, kinds[i].name, nlen))
+			continue;
+		d.kind = kinds[i].kind;
+		if (s_number(colon + 1, &d.param) || d.param <= kinds[i].lo ||
+		    d.param >= kinds[i].hi)
+			return bc_check_fail(c, path, "%s needs %s, got %s", kinds[i].name,
+					     kinds[i].what, bc_check_show(v, shown));
+		wl->dist = d;
+		return 0;
+	}
+bad:
+	return bc_check_fail(c, path,
+			     "expected uniform, zipf:THETA, pareto:H, normal:SIGMA%% or "
+			     "zoned:ACCESS/RANGE[:...], got %s",
+			     bc_check_show(v, shown));
+}
+
+/* "0-3,8,10-11" (every CPU < 1024) or "numa"; "" clears */
+static int s_cpus(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl)
+{
+	char shown[BC_CHECK_SHOW_LEN];
+	const char *p, *end, *dash, *comma;
+	uint32_t lo, hi;
+
+	if (!cJSON_IsString(v) || strlen(v->valuestring) >= BC_CPUS_MAX)
+		goto bad;
+	p = v->valuestring;
+	if (*p && strcmp(p, "numa")) {
+		while (*p) {
+			comma = strchr(p, ',');
+			end = comma ? comma : p + strlen(p);
+			dash = memchr(p, '-', (size_t)(end - p));
+			if (s_uint_span(p, dash ? dash : end, S_CPU_MAX - 1, &lo))
+				goto bad;
+			hi = lo;
+			if (dash && (s_uint_span(dash + 1, end, S_CPU_MAX - 1, &hi) || hi < lo))
+				goto bad;
+			p = comma ? comma + 1 : end;
+			if (comma && !*p)
+				goto bad;
+		}
+	}
+	snprintf(wl->cpus_allowed, sizeof(wl->cpus_allowed), "%s", v->valuestring);
+	return 0;
+bad:
+	return bc_check_fail(c, path,
+			     "expected \"numa\" or a CPU list such as \"0-3,8\" (CPUs below %d), "
+			     "got %s",
+			     S_CPU_MAX, bc_check_show(v, shown));
+}
+
+/* "250us", "2ms", "1s", or integer microseconds */
+static int s_thinktime(struct bc_check *c, const char *path, const cJSON *v, uint64_t *us)
+{
+	char shown[BC_CHECK_SHOW_LEN];
+	const char *s, *p;
+	uint64_t n = 0, mult;
+
+	if (cJSON_IsNumber(v)) {
+		if (v->valuedouble < 0 || v->valuedouble > (double)S_THINK_MAX_US ||
+		    (double)(uint64_t)v->valuedouble != v->valuedouble)
+			goto bad;
+		*us = (uint64_t)v->valuedouble;
+		return 0;
+	}
+	if (!cJSON_IsString(v) || c->strict)
+		goto bad;
+	s = p = v->valuestring;
+	for (; *p >= '0' && *p <= '9' && n <= S_THINK_MAX_US; p++)
+		n = n * 10 + (uint64_t)(*p - '0');
+	if (p == s)
+		goto bad;
+	if (!strcmp(p, "us") || !*p)
+		mult = 1;
+	else if (!strcmp(p, "ms"))
+		mult = 1000;
+	else if (!strcmp(p, "s"))
+		mult = 1000000;
+	else
+		goto bad;
+	if (n > S_THINK_MAX_US / mult)
+		goto bad;
+	*us = n * mult;
+	return 0;
+bad:
+	return bc_check_fail(c, path,
+			     c->strict
+				 ? "expected integer microseconds up to 1h, got %s"
+				 : "expected a duration such as \"100us\", \"2ms\" or integer "
+				   "microseconds, up to 1h, got %s",
+			     bc_check_show(v, shown));
+}
+
+/* "volume", "none" or [idx, ...] with 1..16 indexes 0..15 */
+int bc_check_placement(struct bc_check *c, const char *path, const cJSON *v, struct bc_placement *p)
+{
+	char shown[BC_CHECK_SHOW_LEN];
+	const cJSON *it;
+	int n = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (cJSON_IsString(v) && !strcmp(v->valuestring, "volume")) {
+		p->kind = BC_PLACEMENT_VOLUME;
+		return 0;
+	}
+	if (cJSON_IsString(v) && !strcmp(v->valuestring, "none")) {
+		p->kind = BC_PLACEMENT_NONE;
+		return 0;
+	}
+	if (!cJSON_IsArray(v) || !cJSON_GetArraySize(v) || cJSON_GetArraySize(v) > BC_FDP_PIDS_MAX)
+		goto bad;
+	cJSON_ArrayForEach(it, v)
+	{
+		if (!cJSON_IsNumber(it) || it->valuedouble < 0 ||
+		    it->valuedouble >= BC_FDP_PIDS_MAX || it->valuedouble != floor(it->valuedouble))
+			goto bad;
+		p->idx[n++] = (uint16_t)it->valuedouble;
+	}
+	p->kind = 1;
+	p->n = (uint8_t)n;
+	return 0;
+bad:
+	return bc_check_fail(c, path,
+			     "expected \"volume\", \"none\" or a list of 1 to %d indexes into the "
+			     "volume's fdp pids (0..%d), got %s",
+			     BC_FDP_PIDS_MAX, BC_FDP_PIDS_MAX - 1, bc_check_show(v, shown));
+}
+
+/* one of k->choices: "expected "a" or "b"" for two, "expected one of a, b, c" for more */
+static int s_choice(struct bc_check *c, const struct bc_wl_key *k, const cJSON *v, const char *path,
+		    struct bc_workload *wl)
+{
+	char shown[BC_CHECK_SHOW_LEN], list[160] = "";
+	size_t used;
+	int i;
+
+	for (i = 0; k->choices[i] && cJSON_IsString(v); i++) {
+		if (!strcmp(v->valuestring, k->choices[i])) {
+			s_set(k, wl, i);
+			return 0;
+		}
+	}
+	if (k->choices[0] && k->choices[1] && !k->choices[2])
+		return bc_check_fail(c, path, "expected \"%s\" or \"%s\", got %s", k->choices[0],
+				     k->choices[1], bc_check_show(v, shown));
+	for (i = 0; k->choices[i]; i++) {
+		used = strlen(list);
+		snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "", k->choices[i]);
+	}
+	return bc_check_fail(c, path, "expected one of %s, got %s", list, bc_check_show(v, shown));
+}
+
+/* a plain block size (a split is s_bssplit's) */
+static int s_bs(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl)
+{
+	char shown[BC_CHECK_SHOW_LEN];
+	uint64_t n;
+	int ret;
+
+	if (cJSON_IsString(v) && strpbrk(v->valuestring, "/:"))
+		return s_bssplit(c, path, v, wl);
+	/* a plain size replaces a split inherited from the defaults */
+	wl->nbssplit = 0;
+	ret = bc_check_size(c, path, v, &n);
+	if (ret)
+		return ret;
+	if (!n || n % BC_SECTOR || n > S_BS_MAX)
+		return bc_check_fail(c, path, "must be a multiple of 512 in 512..1g, got %s",
+				     bc_check_show(v, shown));
+	wl->bs = (uint32_t)n;
+	return 0;
+}
+
+int bc_wl_key_parse(struct bc_check *c, const struct bc_wl_key *k, const cJSON *v, const char *path,
+		    struct bc_workload *wl)
+{
+	char shown[BC_CHECK_SHOW_LEN];
+	uint64_t n;
+	uint32_t s;
+	double d;
+	bool b;
+	int ret;
+
+	switch (k->type) {
+	case BC_WT_CHOICE:
+		return s_choice(c, k, v, path, wl);
+	case BC_WT_COUNT:
+		ret = bc_check_uint(c, path, v, (uint64_t)k->lo, (uint64_t)k->hi, &n);
+		if (!ret)
+			s_set(k, wl, (int64_t)n);
+		return ret;
+	case BC_WT_INT:
+		ret = bc_check_int(c, path, v, k->lo, k->hi, &d);
+		if (!ret)
+			s_set(k, wl, (int64_t)d);
+		return ret;
+	case BC_WT_BOOL:
+		ret = bc_check_bool(c, path, v, &b);
+		if (!ret)
+			s_set(k, wl, b);
+		return ret;
+	case BC_WT_SIZE:
+		ret = bc_check_size(c, path, v, &n);
+		if (ret)
+			return ret;
+		/* the one bounded size is blockalign, whose bound is S_BS_MAX, 1g */
+		if (k->hi > 0 && (n % BC_SECTOR || (double)n > k->hi))
+			return bc_check_fail(c, path, "must be a multiple of 512 up to 1g, got %s",
+					     bc_check_show(v, shown));
+		s_set(k, wl, (int64_t)n);
+		return 0;
+	case BC_WT_DURATION:
+		ret = bc_check_duration(c, path, v, (uint32_t)k->lo, &s);
+		if (!ret)
+			s_set(k, wl, s);
+		return ret;
+	case BC_WT_BS:
+		return s_bs(c, path, v, wl);
+	case BC_WT_DIST:
+		return s_distribution(c, path, v, wl);
+	case BC_WT_CPUS:
+		return s_cpus(c, path, v, wl);
+	case BC_WT_THINKTIME:
+		return s_thinktime(c, path, v, &wl->thinktime_us);
+	case BC_WT_PLACEMENT:
+		return bc_check_placement(c, path, v, &wl->placement);
+	case BC_WT_STREAMS:
+		break;
+	}
+	return bc_check_fail(c, path, "read by bc_check_streams, not as a single value");
+}
+
+int bc_check_workload_key(struct bc_check *c, const char *name, const cJSON *v, const char *path,
+			  struct bc_workload *wl)
+{
+	const struct bc_wl_key *k = bc_wl_key_find(name);
+
+	if (!k)
+		return bc_check_fail(c, path, "unknown key");
+	return bc_wl_key_parse(c, k, v, path, wl);
+}
+
+bool bc_wl_key_to_json(cJSON *o, const struct bc_wl_key *k, const struct bc_workload *wl)
+{
+	char buf[BC_BSSPLIT_MAX * 24 > BC_ZONES_MAX * 10 + 16 ? BC_BSSPLIT_MAX * 24
+							      : BC_ZONES_MAX * 10 + 16];
+	int64_t v;
+
+	if ((k->where & BC_WK_STREAMS) && !wl->nstreams)
+		return true;
+	switch (k->type) {
+	case BC_WT_CHOICE:
+		v = s_get(k, wl);
+		return cJSON_AddStringToObject(o, k->name, k->choices[v]) != NULL;
+	case BC_WT_COUNT:
+	case BC_WT_INT:
+	case BC_WT_SIZE:
+	case BC_WT_DURATION:
+	case BC_WT_THINKTIME:
+		v = s_get(k, wl);
+		if (!v && (k->where & BC_WK_ZERO1))
+			v = 1;
+		return cJSON_AddNumberToObject(o, k->name, (double)v) != NULL;
+	case BC_WT_BOOL:
+		return cJSON_AddBoolToObject(o, k->name, s_get(k, wl)) != NULL;
+	case BC_WT_BS:
+		if (!wl->nbssplit)
+			return cJSON_AddNumberToObject(o, k->name, wl->bs) != NULL;
+		return cJSON_AddStringToObject(o, k->name,
+					       bc_bssplit_format(wl, buf, sizeof(buf))) != NULL;
+	case BC_WT_DIST:
+		return cJSON_AddStringToObject(o, k->name,
+					       bc_dist_format(&wl->dist, buf, sizeof(buf))) != NULL;
+	case BC_WT_CPUS:
+		return cJSON_AddStringToObject(o, k->name, wl->cpus_allowed) != NULL;
+	case BC_WT_PLACEMENT:
+		/* the zero value is the volume's placement: written only when chosen */
+		return !wl->placement.kind ||
+		       cJSON_AddItemToObject(o, k->name, bc_placement_to_json(&wl->placement));
+	case BC_WT_STREAMS:
+		break;
+	}
+	return false;
+}
+
+void bc_wl_key_copy(const struct bc_wl_key *k, struct bc_workload *dst,
+		    const struct bc_workload *src)
+{
+	memcpy((char *)dst + k->off, (const char *)src + k->off, k->size);
+	if (k->type == BC_WT_BS) {
+		dst->nbssplit = src->nbssplit;
+		memcpy(dst->bssplit, src->bssplit, sizeof(dst->bssplit));
+	}
+}

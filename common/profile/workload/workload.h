@@ -1,0 +1,193 @@
+/*
+ * profile/workload/workload.h - what a step runs on a volume: the workload's types (op
+ * kind, block sizes, offset distribution, placement, streams), the
+ * built-in defaults, and the rules every reader of a workload asks (which
+ * ops, does it write, is it random). No JSON here: the keys that spell a
+ * workload are the table of profile/workload/keys.h, a workload object is read and
+ * written by profile/workload/json.h. Below everything else in common/profile.
+ */
+#ifndef BC_PROFILE_WORKLOAD_WORKLOAD_H
+#define BC_PROFILE_WORKLOAD_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "profile/volume/fdp.h"
+
+/* I/O alignment unit: the logical block size every O_DIRECT device accepts */
+#define BC_SECTOR 512u
+
+enum bc_rw {
+	BC_RW_READ = 0,
+	BC_RW_WRITE,
+	BC_RW_RANDREAD,
+	BC_RW_RANDWRITE,
+	BC_RW_RW, /* sequential mixed */
+	BC_RW_RANDRW,
+	BC_RW_TRIM, /* sequential trim (fallocate punch hole) */
+	BC_RW_RANDTRIM,
+};
+#define BC_RW_LAST BC_RW_RANDTRIM
+
+extern const char *const bc_rw_names[]; /* indexed by enum bc_rw, NULL after the last */
+
+/* bounds of the vocabulary the table of profile/workload/keys.c parses */
+#define BC_BSSPLIT_MAX 16
+#define BC_ZONES_MAX   16
+#define BC_CPUS_MAX    128 /* "cpus_allowed" text, e.g. "0-7,16-23" or "numa" */
+
+struct bc_bssplit {
+	uint32_t bs;  /* bytes */
+	uint32_t pct; /* percent of I/Os (not of bytes), > 0; a split sums to 100 */
+};
+
+enum bc_dist_kind {
+	BC_DIST_UNIFORM = 0,
+	BC_DIST_ZIPF,	/* param: theta > 0 */
+	BC_DIST_PARETO, /* param: h in (0, 1): the hottest 1-h of the blocks take h of the I/Os */
+	BC_DIST_NORMAL, /* param: sigma, percent of the window, centred on its middle */
+	BC_DIST_ZONED,	/* zones: access % to range %, in window order */
+};
+
+struct bc_zone {
+	uint32_t access_pct; /* of the I/Os */
+	uint32_t range_pct;  /* of the window */
+};
+
+struct bc_dist_spec {
+	enum bc_dist_kind kind;
+	double param;
+	uint32_t nzones; /* BC_DIST_ZONED: zones in window order, both columns sum to 100 */
+	struct bc_zone zones[BC_ZONES_MAX];
+};
+
+/*
+ * Placement of writes on an FDP namespace (profile/workload/streams.c, docs/fdp.md):
+ * "volume" applies the volume's own "fdp" policy, "none" writes without a
+ * directive (DTYPE 0), a list of indexes into the volume's "fdp" pids is
+ * used round-robin by each job. The values match struct bc_io_desc.placement.
+ */
+#define BC_PLACEMENT_VOLUME (-1)
+#define BC_PLACEMENT_NONE   (-2)
+struct bc_placement {
+	int8_t kind; /* BC_PLACEMENT_VOLUME (the zero value is mapped to it), _NONE, or 1: list */
+	uint8_t n;   /* kind 1: indexes in idx */
+	uint16_t idx[BC_FDP_PIDS_MAX];
+};
+
+/*
+ * One stream of a multi-stream workload ("streams", profile/workload/streams.c): its
+ * share of the I/Os (or bytes), op mix, sizes, offset distribution, region
+ * of the volume's window and lifetime class. A stream's keys that are not
+ * given take the workload's values where "streams" is written.
+ */
+#define BC_STREAMS_MAX	   8
+#define BC_STREAM_NAME_MAX 32
+struct bc_stream_pos {
+	bool pct;	/* pct of the window, else bytes */
+	double pct_val; /* 0..100 */
+	uint64_t bytes;
+};
+struct bc_stream {
+	char name[BC_STREAM_NAME_MAX];
+	char cls[BC_STREAM_NAME_MAX]; /* lifetime class ("hot_churn", "cold", ...) */
+	double share;		      /* relative weight > 0 */
+	enum bc_rw rw;
+	uint32_t rwmixread, rwmixtrim;
+	uint32_t bs; /* bytes; with a split, its largest size */
+	uint32_t nbssplit;
+	struct bc_bssplit bssplit[BC_BSSPLIT_MAX];
+	uint32_t blockalign; /* 0: the stream's smallest bs */
+	struct bc_dist_spec dist;
+	bool range_set;		       /* else the whole window */
+	struct bc_stream_pos off;      /* from the window's start */
+	struct bc_stream_pos len;      /* 0 bytes: to the window's end */
+	struct bc_placement placement; /* kind 0: the workload's placement */
+};
+
+/*
+ * Every field's zero value means "off" or "the default", so a workload
+ * built in code only sets what it needs (sqpoll_cpu only matters with sqpoll).
+ */
+struct bc_workload {
+	enum bc_rw rw;
+	uint32_t rwmixread; /* percent of reads for rw/randrw */
+	uint32_t bs;	    /* bytes; with a bssplit, its largest size (buffers, window checks) */
+	uint32_t iodepth;   /* in flight per job per volume */
+	uint32_t numjobs;   /* threads (one io_uring each) per agent */
+	bool direct;	    /* O_DIRECT */
+	uint32_t ramp_s;    /* seconds excluded from the measured window */
+	uint32_t runtime_s; /* measured seconds after the ramp */
+
+	uint32_t rwmixtrim; /* percent of trims for rw/randrw; writes get the rest */
+	uint32_t nbssplit;  /* 0: every I/O is bs bytes */
+	struct bc_bssplit bssplit[BC_BSSPLIT_MAX];
+	uint32_t blockalign;	  /* bytes; random offsets are multiples of it; 0: smallest bs */
+	struct bc_dist_spec dist; /* random offsets only */
+	uint32_t batch_submit;	  /* iodepth_batch_submit: hold SQEs until this many; 0 = 1 */
+	uint32_t batch_complete;  /* iodepth_batch_complete: wait for this many CQEs; 0 = 1 */
+	char cpus_allowed[BC_CPUS_MAX]; /* "" (any CPU), "numa" or a list "0-3,8" */
+	bool cpus_split;		/* cpus_allowed_policy "split": job i on the i-th CPU */
+	uint64_t rate_iops;		/* per volume, over all jobs; 0 = unlimited */
+	uint64_t rate_bw;		/* bytes/s per volume, over all jobs; 0 = unlimited */
+	bool size_based;		/* one pass over the window (or io_size), then stop */
+	uint64_t io_size;		/* bytes per volume over all jobs; 0 = the window */
+	uint64_t thinktime_us;		/* per slot: completion to next submission */
+	bool verify;			/* writes carry headers, reads check them */
+	bool sqpoll;			/* IORING_SETUP_SQPOLL */
+	int32_t sqpoll_cpu;		/* SQPOLL thread's CPU, -1 = not pinned */
+	bool hipri;			/* IORING_SETUP_IOPOLL (device needs poll queues) */
+	/* profile/workload/streams.c: placement of writes, and the streams (none: one implicit
+	 * stream) */
+	struct bc_placement placement;
+	bool share_bytes; /* "stream_share": "bytes": shares are of bytes, not of I/Os */
+	uint32_t nstreams;
+	struct bc_stream streams[BC_STREAMS_MAX];
+};
+
+/* the built-in value of every workload key (what a profile without it gets) */
+extern const struct bc_workload bc_workload_builtin;
+
+/*
+ * The one rule for which ops a kind issues: read/randread read,
+ * write/randwrite write, trim/randtrim trim; rw/randrw read rwmixread
+ * percent, trim rwmixtrim percent and write the rest. A mask of the
+ * BC_RW_OPS_* bits; an op with 0 percent is not in it.
+ */
+#define BC_RW_OPS_READ	1u
+#define BC_RW_OPS_WRITE 2u
+#define BC_RW_OPS_TRIM	4u
+unsigned bc_rw_ops(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim);
+
+/* the mix writes or trims (a trim needs a writable fd too) */
+bool bc_rw_writes(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim);
+
+/*
+ * The workload changes data on its volumes: it writes or trims (a trim needs
+ * a writable fd too), alone or in a mix; with streams, any stream does. The
+ * target's open mode, the agent's PREPARE gate (in use, signatures,
+ * destructive consent) and the coordinator's pre-flight all ask this; verify
+ * does not change the answer (it adds headers to writes, checks to reads).
+ */
+bool bc_workload_writes(const struct bc_workload *wl);
+
+/* offsets are random (randread, randwrite, randrw, randtrim) */
+bool bc_workload_random(const struct bc_workload *wl);
+
+/* the step stops after one pass (size_based or io_size) instead of at runtime */
+bool bc_workload_size_based(const struct bc_workload *wl);
+
+/* canonical text of a distribution ("zipf:1.2", "zoned:90/10:10/90") and a bssplit */
+const char *bc_dist_format(const struct bc_dist_spec *d, char *buf, size_t len);
+const char *bc_bssplit_format(const struct bc_workload *wl, char *buf, size_t len);
+
+/* "volume", "none" or "[0,1]" */
+const char *bc_placement_format(const struct bc_placement *p, char *buf, size_t len);
+
+/* the placement as its profile value ("volume", "none" or an array); caller owns it */
+cJSON *bc_placement_to_json(const struct bc_placement *p);
+
+#endif

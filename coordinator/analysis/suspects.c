@@ -1,0 +1,1049 @@
+/*
+ * analysis/suspects.c - every suspect a ceiling can have, judged one by one
+ * at the point the verdict looks at: implicated, excluded or not measured,
+ * with the figures that decided it. A finding names every host that shows
+ * it (nodes or clients alike are named together, none picked by list
+ * order), and each row scores its deciding figure over its limit capped
+ * at 1, so a load average cannot outrank a pegged core. The verdict is the
+ * implicated rows; an internal limit is what is left when every measured
+ * row is excluded. Pure: points in, struct out; JSON at the end.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/suspects.h"
+
+const char *const bc_sus_state_names[] = {"not measured", "excluded", "implicated"};
+const char *const bc_sus_names[BC_SUS_NR] = {
+    [BC_SUS_NODE_NIC] = "node NIC",
+    [BC_SUS_NET_PATH] = "network path",
+    [BC_SUS_NODE_CPU] = "node CPU",
+    [BC_SUS_SOFTIRQ] = "softirq/IRQ spread",
+    [BC_SUS_CORE_GROUP] = "node core group",
+    [BC_SUS_DISK] = "node disk/GC",
+    [BC_SUS_CLIENT_NIC] = "client NIC",
+    [BC_SUS_CLIENT_CPU] = "client CPU",
+    [BC_SUS_LOAD] = "load/queue depth",
+    [BC_SUS_NUMA] = "NUMA locality",
+    [BC_SUS_VERSION] = "software/kernel version",
+};
+
+#define S_SAT_IDLE    0.10 /* a saturated group is a finding of its own while this much is idle */
+#define S_SHARE	      0.50 /* the agent's share of a busy client that makes it the load's doing */
+#define S_AGENT_BUSY  0.80 /* the agent alone this busy is CPU-bound, risen or not */
+#define S_FLAT_SPREAD 1.05 /* nodes within 5% of each other plateau alike */
+
+void bc_ana_rate3(double bps, char *buf, size_t len)
+{
+	static const char *const unit[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+	double v = bps;
+	int u = 0;
+
+	if (!isfinite(bps)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	while (fabs(v) >= 999.5 && u < 4) {
+		v /= 1e3;
+		u++;
+	}
+	snprintf(buf, len, "%.*f %s", fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2, v, unit[u]);
+}
+
+/* one host's judgement of one suspect */
+struct s_eval {
+	enum bc_sus_state st;
+	double u, thr;	 /* the deciding figure and its limit */
+	const char *res; /* what it is, when the row's name is not enough ("NIC rx") */
+	char phrase[240];
+};
+
+static void s_say(struct s_eval *e, enum bc_sus_state st, double u, double thr, const char *fmt,
+		  ...) __attribute__((format(printf, 5, 6)));
+
+static void s_say(struct s_eval *e, enum bc_sus_state st, double u, double thr, const char *fmt,
+		  ...)
+{
+	va_list ap;
+
+	e->st = st;
+	e->res = NULL;
+	e->u = u;
+	e->thr = thr;
+	va_start(ap, fmt);
+	vsnprintf(e->phrase, sizeof(e->phrase), fmt, ap);
+	va_end(ap);
+}
+
+static double s_score(double u, double thr)
+{
+	if (!(thr > 0) || isnan(u))
+		return 0;
+	return fmin(1.0, fmax(0.0, u / thr));
+}
+
+static void s_cat(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void s_cat(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+static const struct bc_use *s_host(const struct bc_ana_point *p, bool client, int j)
+{
+	if (client)
+		return j < p->nclients ? &p->clients[j] : NULL;
+	return j < p->nnodes ? &p->nodes[j] : NULL;
+}
+
+typedef void (*s_eval_fn)(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e);
+
+/*
+ * A row over every node (or client): implicated by each host that shows
+ * it, the hosts named together - "all 3 nodes" when every one does and
+ * their phrases agree - and the highest figure quoted when none does.
+ */
+static void s_row(const struct bc_ana_point *pts, int n, int at, bool client, s_eval_fn fn,
+		  struct bc_suspect *r)
+{
+	const struct bc_ana_point *p = &pts[at];
+	int nh = client ? p->nclients : p->nnodes, j, nimp = 0, nmeas = 0, best = -1;
+	struct s_eval *ev = calloc((size_t)(nh ? nh : 1), sizeof(*ev));
+	const char *kind = client ? "client" : "node";
+	bool same = true;
+
+	r->state = BC_SUS_NOT_MEASURED;
+	if (!ev)
+		return;
+	for (j = 0; j < nh; j++) {
+		fn(pts, n, at, j, &ev[j]);
+		if (ev[j].st == BC_SUS_NOT_MEASURED)
+			continue;
+		nmeas++;
+		if (ev[j].st == BC_SUS_IMPLICATED) {
+			if (nimp && strcmp(ev[j].phrase, ev[best].phrase))
+				same = false;
+			if (!nimp ||
+			    s_score(ev[j].u, ev[j].thr) > s_score(ev[best].u, ev[best].thr))
+				best = j;
+			nimp++;
+		} else if (!nimp && (best < 0 || s_score(ev[j].u, ev[j].thr) >
+						     s_score(ev[best].u, ev[best].thr)))
+			best = j;
+	}
+	if (!nmeas) {
+		/* why not, when a host said: what would decide it */
+		for (j = 0; j < nh; j++)
+			if (ev[j].phrase[0]) {
+				snprintf(r->figures, sizeof(r->figures), "%s %s: %s", kind,
+					 s_host(p, client, j)->name, ev[j].phrase);
+				break;
+			}
+		free(ev);
+		return;
+	}
+	r->u = ev[best].u;
+	r->threshold = ev[best].thr;
+	r->resource = ev[best].res;
+	if (!nimp) {
+		const struct bc_use *h = s_host(p, client, best);
+
+		r->state = BC_SUS_EXCLUDED;
+		r->score = s_score(ev[best].u, ev[best].thr);
+		snprintf(r->hosts, sizeof(r->hosts), "%d %s%s measured", nmeas, kind,
+			 nmeas > 1 ? "s" : "");
+		snprintf(r->figures, sizeof(r->figures), "highest: %s %s: %s", kind,
+			 h ? h->name : "?", ev[best].phrase);
+		free(ev);
+		return;
+	}
+	r->state = BC_SUS_IMPLICATED;
+	r->score = 1;
+	r->nhosts = nimp;
+	for (j = 0; j < nh; j++)
+		if (ev[j].st == BC_SUS_IMPLICATED)
+			s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "",
+			      s_host(p, client, j)->name);
+	if (same) {
+		if (nimp == nh && nh > 1)
+			snprintf(r->finding, sizeof(r->finding), "all %d %ss: %s", nh, kind,
+				 ev[best].phrase);
+		else
+			s_cat(r->finding, sizeof(r->finding), "%s%s %s: %s", kind,
+			      nimp > 1 ? "s" : "", r->hosts, ev[best].phrase);
+	} else {
+		for (j = 0; j < nh; j++)
+			if (ev[j].st == BC_SUS_IMPLICATED)
+				s_cat(r->finding, sizeof(r->finding), "%s%s %s: %s",
+				      r->finding[0] ? "; " : "", kind, s_host(p, client, j)->name,
+				      ev[j].phrase);
+	}
+	memcpy(r->figures, r->finding, sizeof(r->figures));
+	free(ev);
+}
+
+/* ---- per-host judgements ---- */
+
+static void s_nic(const struct bc_use *h, const char *what, struct s_eval *e)
+{
+	bool tx = !(h->nic_rx > h->nic_tx);
+	double u = tx ? h->nic_tx : h->nic_rx;
+	char link[32];
+
+	if (isnan(h->nic_tx) && isnan(h->nic_rx)) {
+		e->st = BC_SUS_NOT_MEASURED;
+		return;
+	}
+	bc_ana_rate3(h->link_bps, link, sizeof(link));
+	if (u >= BC_ANA_NIC_U) {
+		s_say(e, BC_SUS_IMPLICATED, u, BC_ANA_NIC_U, "%s %s at %.0f%% of %s", what,
+		      tx ? "tx" : "rx", 100 * u, link);
+		e->res = tx ? "NIC tx" : "NIC rx";
+	} else
+		s_say(e, BC_SUS_EXCLUDED, u, BC_ANA_NIC_U, "%s tx %.0f%%, rx %.0f%% of %s", what,
+		      100 * h->nic_tx, 100 * h->nic_rx, link);
+}
+
+static void s_node_nic(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	const struct bc_use *h = &pts[at].nodes[j];
+
+	s_nic(h, h->nics[0] ? h->nics : "NIC", e);
+}
+
+static void s_client_nic(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	s_nic(&pts[at].clients[j], "NIC", e);
+}
+
+static void s_node_cpu(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	const struct bc_use *h = &pts[at].nodes[j];
+	double lpc = h->ncpu > 0 ? h->load1 / h->ncpu : NAN;
+
+	if (isnan(h->cpu_busy) && isnan(lpc) && isnan(h->reactor_busy))
+		e->st = BC_SUS_NOT_MEASURED;
+	else if (h->cpu_busy >= BC_ANA_CPU_U)
+		s_say(e, BC_SUS_IMPLICATED, h->cpu_busy, BC_ANA_CPU_U,
+		      "CPU %.0f%% busy over %d cores", 100 * h->cpu_busy, h->ncpu);
+	else if (lpc > BC_ANA_LOAD_PER_CPU)
+		s_say(e, BC_SUS_IMPLICATED, lpc, BC_ANA_LOAD_PER_CPU,
+		      "load1 %.1f on %d cores (%.1f per core)", h->load1, h->ncpu, lpc);
+	else if (h->reactor_busy >= BC_ANA_REACTOR_U)
+		s_say(e, BC_SUS_IMPLICATED, h->reactor_busy, BC_ANA_REACTOR_U,
+		      "reactors %.0f%% busy", 100 * h->reactor_busy);
+	else if (!isnan(h->reactor_busy))
+		s_say(e, BC_SUS_EXCLUDED, h->reactor_busy, BC_ANA_REACTOR_U,
+		      "reactors %.0f%% busy, CPU %.0f%%", 100 * h->reactor_busy, 100 * h->cpu_busy);
+	else
+		s_say(e, BC_SUS_EXCLUDED, h->cpu_busy, BC_ANA_CPU_U,
+		      "CPU %.0f%% busy (%.0f%% idle), load %.2f per core", 100 * h->cpu_busy,
+		      100 * (1 - h->cpu_busy), lpc);
+}
+
+/* the hot core is softirq's: RSS/IRQ affinity puts the network on it */
+static bool s_softirq_hot(const struct bc_use *h, const struct bc_use *prev)
+{
+	return h->softirq_hot >= BC_ANA_SOFTIRQ_U &&
+	       (h->hot_core >= BC_ANA_HOT_CORE_U ||
+		(prev && bc_ana_rising(h->squeezed_per_s, prev->squeezed_per_s)));
+}
+
+static void s_softirq(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	const struct bc_use *h = &pts[at].nodes[j];
+	const struct bc_use *prev = at > 0 && j < pts[at - 1].nnodes ? &pts[at - 1].nodes[j] : NULL;
+
+	if (isnan(h->softirq_hot))
+		e->st = BC_SUS_NOT_MEASURED;
+	else if (s_softirq_hot(h, prev))
+		s_say(e, BC_SUS_IMPLICATED, h->softirq_hot, BC_ANA_SOFTIRQ_U,
+		      "core %d %.0f%% busy, softirq %.0f%% on core %d, squeezed %.0f/s, mean CPU "
+		      "%.0f%%: RSS/IRQ affinity",
+		      h->hot_core_id, 100 * h->hot_core, 100 * h->softirq_hot, h->softirq_hot_id,
+		      isnan(h->squeezed_per_s) ? 0 : h->squeezed_per_s, 100 * h->cpu_busy);
+	else
+		s_say(e, BC_SUS_EXCLUDED, h->softirq_hot, BC_ANA_SOFTIRQ_U,
+		      "softirq %.1f%% on average, %.0f%% on its hottest core", 100 * h->softirq,
+		      100 * h->softirq_hot);
+}
+
+/* the saturated cores: counted by the node's counters, else the hot core alone */
+static double s_sat(const struct bc_use *h)
+{
+	if (!isnan(h->sat_cores))
+		return h->sat_cores;
+	if (isnan(h->hot_core))
+		return NAN;
+	return h->hot_core >= BC_ANA_HOT_CORE_U ? 1 : 0;
+}
+
+/* the same cores saturated at every point of the sweep (lists known), or not */
+static const char *s_stability(const struct bc_ana_point *pts, int n, int at, int j)
+{
+	const struct bc_use *h = &pts[at].nodes[j];
+	int i;
+
+	if (!h->sat_list[0] || n < 2)
+		return "";
+	for (i = 0; i < n; i++)
+		if (j >= pts[i].nnodes || strcmp(pts[i].nodes[j].sat_list, h->sat_list))
+			return ", the set moves between points";
+	return ", the same at every point";
+}
+
+static void s_core_group(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	const struct bc_use *h = &pts[at].nodes[j];
+	const struct bc_use *prev = at > 0 && j < pts[at - 1].nnodes ? &pts[at - 1].nodes[j] : NULL;
+	double sat = s_sat(h), idle = 1 - h->cpu_busy;
+
+	if (isnan(sat)) {
+		e->st = BC_SUS_NOT_MEASURED;
+		return;
+	}
+	/* a whole CPU busy is the CPU row's; one softirq core is the softirq row's */
+	if (sat < 1 || !(idle >= S_SAT_IDLE) || (sat < 2 && s_softirq_hot(h, prev))) {
+		s_say(e, BC_SUS_EXCLUDED, h->hot_core, BC_ANA_HOT_CORE_U,
+		      "%.0f of %d cores at >= 95%%, busiest %.0f%% (core %d), %.0f%% idle", sat,
+		      h->ncpu, 100 * h->hot_core, h->hot_core_id, 100 * idle);
+		return;
+	}
+	if (sat < 2)
+		s_say(e, BC_SUS_IMPLICATED, h->hot_core, BC_ANA_HOT_CORE_U,
+		      "core %d %.0f%% busy while the mean is %.0f%%: a single-threaded stage",
+		      h->hot_core_id, 100 * h->hot_core, 100 * h->cpu_busy);
+	else
+		s_say(e, BC_SUS_IMPLICATED, isnan(h->sat_busy) ? h->hot_core : h->sat_busy,
+		      BC_ANA_HOT_CORE_U,
+		      "%.0f of %d cores at %.0f%% (cores %s%s) while %.0f%% is idle: a fixed group "
+		      "of cores is the limit",
+		      sat, h->ncpu, 100 * (isnan(h->sat_busy) ? h->hot_core : h->sat_busy),
+		      h->sat_list[0] ? h->sat_list : "?", s_stability(pts, n, at, j), 100 * idle);
+}
+
+static void s_disk(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	const struct bc_use *h = &pts[at].nodes[j];
+	const struct bc_use *prev = at > 0 && j < pts[at - 1].nnodes ? &pts[at - 1].nodes[j] : NULL;
+
+	if (isnan(h->waf) && isnan(h->disk_aqu_max))
+		e->st = BC_SUS_NOT_MEASURED;
+	else if (h->waf >= BC_ANA_WAF_GC)
+		s_say(e, BC_SUS_IMPLICATED, h->waf, BC_ANA_WAF_GC,
+		      "write amplification %.2f: GC moves %.0f%% of what users write", h->waf,
+		      100 * (h->waf - 1));
+	else if (h->disk_aqu_max > BC_ANA_DISK_AQU && (!prev || isnan(prev->disk_w_await_ms) ||
+						       h->disk_w_await_ms > prev->disk_w_await_ms))
+		s_say(e, BC_SUS_IMPLICATED, h->disk_aqu_max, BC_ANA_DISK_AQU,
+		      "disk queue %.1f (aqu-sz), write await %.1f ms", h->disk_aqu_max,
+		      h->disk_w_await_ms);
+	else if (!isnan(h->disk_aqu_max))
+		s_say(e, BC_SUS_EXCLUDED, h->disk_aqu_max, BC_ANA_DISK_AQU,
+		      "disk queue %.1f (aqu-sz)%s", h->disk_aqu_max,
+		      isnan(h->waf) ? "" : ", write amplification low");
+	else
+		s_say(e, BC_SUS_EXCLUDED, h->waf, BC_ANA_WAF_GC, "write amplification %.2f",
+		      h->waf);
+}
+
+/*
+ * A busy client host is the load's doing only when the agent's own CPU is
+ * what keeps it busy, and when that rose with the load (or is near the
+ * whole host by itself); other processes' CPU, or a load average that was
+ * there before the step, are the host's and are said so.
+ */
+static void s_client_cpu(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	const struct bc_use *h = &pts[at].clients[j];
+	const struct bc_use *h0 = j < pts[0].nclients ? &pts[0].clients[j] : NULL, *hz;
+	double lpc = h->ncpu > 0 ? h->load1 / h->ncpu : NAN, share, x, x0;
+	bool busy, rose;
+	char agent[120] = "", before[80] = "";
+
+	if (isnan(h->cpu_busy) && isnan(lpc)) {
+		e->st = BC_SUS_NOT_MEASURED;
+		return;
+	}
+	busy = h->cpu_busy >= BC_ANA_CPU_U || lpc > BC_ANA_LOAD_PER_CPU;
+	share = h->cpu_busy > 0 ? h->agent_cpu / h->cpu_busy : NAN;
+	if (!isnan(h->agent_cpu))
+		snprintf(agent, sizeof(agent), ", the agent %.0f%% of the host (%.2f cores)",
+			 100 * h->agent_cpu, h->agent_cores);
+	if (!isnan(h->baseline_busy))
+		snprintf(before, sizeof(before), ", %.0f%% busy before the step",
+			 100 * h->baseline_busy);
+	if (!busy) {
+		s_say(e, BC_SUS_EXCLUDED,
+		      fmax(h->cpu_busy / BC_ANA_CPU_U, lpc / BC_ANA_LOAD_PER_CPU), 1,
+		      "CPU %.0f%% busy, load %.2f per core%s", 100 * h->cpu_busy, lpc, agent);
+		return;
+	}
+	if (share < S_SHARE) {
+		s_say(e, BC_SUS_EXCLUDED, h->cpu_busy, BC_ANA_CPU_U,
+		      "CPU %.0f%% busy, load1 %.1f on %d cores%s%s: other processes, not the load",
+		      100 * h->cpu_busy, h->load1, h->ncpu, agent, before);
+		return;
+	}
+	/* risen from the first point to the one judged (to the last, judged at the first) */
+	hz = at > 0 || n < 2 ? h : (j < pts[n - 1].nclients ? &pts[n - 1].clients[j] : h);
+	x = !isnan(h->agent_cpu) ? hz->agent_cpu : hz->cpu_busy;
+	x0 = h0 ? (!isnan(h->agent_cpu) ? h0->agent_cpu : h0->cpu_busy) : NAN;
+	rose = n < 2 || (x - x0 >= 0.05 && x >= 1.2 * x0);
+	if (!rose && !(h->agent_cpu >= S_AGENT_BUSY)) {
+		s_say(e, BC_SUS_EXCLUDED, h->cpu_busy, BC_ANA_CPU_U,
+		      "CPU %.0f%% busy%s, but it did not rise with the load (%.0f%% -> %.0f%%)%s",
+		      100 * h->cpu_busy, agent, 100 * x0, 100 * x, before);
+		return;
+	}
+	if (h->cpu_busy >= BC_ANA_CPU_U)
+		s_say(e, BC_SUS_IMPLICATED, h->cpu_busy, BC_ANA_CPU_U,
+		      "CPU %.0f%% busy over %d cores%s", 100 * h->cpu_busy, h->ncpu, agent);
+	else
+		s_say(e, BC_SUS_IMPLICATED, lpc, BC_ANA_LOAD_PER_CPU,
+		      "load1 %.1f on %d cores (%.1f per core)%s", h->load1, h->ncpu, lpc, agent);
+}
+
+/* ---- rows over several hosts at once ---- */
+
+/* name is one of the comma-separated list */
+static bool s_in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *q;
+
+	if (!n)
+		return false;
+	for (q = list; (q = strstr(q, name)); q += n)
+		if ((q == list || q[-1] == ',' || q[-1] == ' ') && (q[n] == ',' || !q[n]))
+			return true;
+	return false;
+}
+
+/*
+ * The route leaves by a counted interface: itself, its bond, or a VLAN on
+ * one ("bond0.100" on a counted bond0 carries bytes bond0 counts).
+ */
+static bool s_counted_dev(const char *nics, const struct bc_use_route *rt)
+{
+	char lower[BC_HF_NAME];
+
+	if (s_in_list(nics, rt->dev) || (rt->bond[0] && s_in_list(nics, rt->bond)))
+		return true;
+	snprintf(lower, sizeof(lower), "%s", rt->dev);
+	if (!strchr(lower, '.'))
+		return false;
+	*strchr(lower, '.') = '\0';
+	return s_in_list(nics, lower);
+}
+
+/* what a bond's transmit hashing does with the flows between two hosts */
+static void s_hash_phrase(const struct bc_use *h, char *buf, size_t len)
+{
+	const char *p = h->hash_policy;
+
+	if (!p[0])
+		snprintf(buf, len, "hash policy not visible (%s)",
+			 h->client ? "no bond on the route in sysfs" : "the profile's nic_hash");
+	else if (!strncmp(p, "layer2", 6) || !strcmp(p, "vlan+srcmac"))
+		snprintf(buf, len,
+			 "xmit_hash_policy %s hashes addresses, not ports: one link per pair of "
+			 "hosts; layer3+4 spreads connections",
+			 p);
+	else
+		snprintf(buf, len,
+			 "xmit_hash_policy %s hashes ports: too few connections to spread (more "
+			 "jobs or NVMe/TCP queues)",
+			 p);
+}
+
+static int s_node_index(const struct bc_ana_point *p, const char *name)
+{
+	int j;
+
+	for (j = 0; j < p->nnodes; j++)
+		if (!strcmp(p->nodes[j].name, name))
+			return j;
+	return -1;
+}
+
+/*
+ * Each client's route to each node address: the MTU it carries against
+ * the node's (node_network_mtu_bytes), and the interface it leaves by
+ * against the ones the client's traffic is counted on - a route by the
+ * management port is a path nobody measured. Findings go to r; what was
+ * checked to sum.
+ */
+static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *sum, size_t slen)
+{
+	char devs[120] = "", errs[4][96] = {""};
+	int i, k, e, nr = 0, nlocal = 0, nmtu = 0, nerr[4] = {0};
+	double mtu_lo = NAN, mtu_hi = NAN;
+
+	for (i = 0; i < p->nclients; i++) {
+		const struct bc_use *h = &p->clients[i];
+		char bad[200] = "", bdev[BC_HF_NAME] = "";
+		double bmtu = NAN, bnode = NAN;
+		bool uniform = true;
+		int nbad = 0;
+
+		for (k = 0; k < h->nroutes; k++) {
+			const struct bc_use_route *rt = &h->routes[k];
+			int j = s_node_index(p, rt->node);
+			double nm = j >= 0 ? p->nodes[j].mtu_min : NAN;
+
+			if (rt->error[0]) {
+				/* the same error from every client is said once, with the count */
+				for (e = 0; e < 4 && errs[e][0] && strcmp(errs[e], rt->error); e++)
+					;
+				if (e < 4) {
+					snprintf(errs[e], sizeof(errs[e]), "%s", rt->error);
+					nerr[e]++;
+				}
+				continue;
+			}
+			if (rt->local) {
+				nlocal++;
+				continue;
+			}
+			nr++;
+			if (!s_in_list(devs, rt->dev))
+				s_cat(devs, sizeof(devs), "%s%s", devs[0] ? ", " : "", rt->dev);
+			if (!isnan(rt->mtu)) {
+				mtu_lo = isnan(mtu_lo) ? rt->mtu : fmin(mtu_lo, rt->mtu);
+				mtu_hi = isnan(mtu_hi) ? rt->mtu : fmax(mtu_hi, rt->mtu);
+			}
+			if (!isnan(rt->mtu) && !isnan(nm)) {
+				nmtu++;
+				if (rt->mtu != nm) {
+					if (nbad++ && (rt->mtu != bmtu || nm != bnode ||
+						       strcmp(bdev, rt->dev)))
+						uniform = false;
+					bmtu = rt->mtu;
+					bnode = nm;
+					snprintf(bdev, sizeof(bdev), "%s", rt->dev);
+					s_cat(bad, sizeof(bad), "%s%s's %.0f against %s's %.0f",
+					      bad[0] ? ", " : "", rt->node, nm, rt->dev, rt->mtu);
+					r->resource = r->resource ? r->resource : "MTU";
+					r->u = rt->mtu;
+					r->threshold = nm;
+				}
+			}
+			/* leaving by an interface the client's counters do not count */
+			if (h->nics[0] && !s_counted_dev(h->nics, rt)) {
+				char sp[32] = "";
+
+				if (!isnan(rt->speed_bps))
+					bc_ana_rate3(rt->speed_bps, sp, sizeof(sp));
+				s_cat(
+				    r->finding, sizeof(r->finding),
+				    "%sclient %s -> node %s (%s) leaves by %s%s%s%s%s, not by the "
+				    "counted %s: an unexpected interface",
+				    r->finding[0] ? "; " : "", h->name, rt->node, rt->addr, rt->dev,
+				    sp[0] ? " (" : "", sp, sp[0] ? ")" : "",
+				    rt->gateway[0] ? " via a gateway" : "", h->nics);
+				if (!s_in_list(r->hosts, h->name))
+					s_cat(r->hosts, sizeof(r->hosts), "%s%s",
+					      r->hosts[0] ? ", " : "", h->name);
+				r->resource =
+				    r->resource ? r->resource : "route by an unexpected interface";
+			}
+		}
+		if (!nbad)
+			continue;
+		if (uniform && nbad > 1)
+			s_cat(r->finding, sizeof(r->finding),
+			      "%sclient %s: MTU %.0f via %s to %d nodes whose NICs have %.0f",
+			      r->finding[0] ? "; " : "", h->name, bmtu, bdev, nbad, bnode);
+		else
+			s_cat(r->finding, sizeof(r->finding),
+			      "%sclient %s: MTU differs from the nodes': %s",
+			      r->finding[0] ? "; " : "", h->name, bad);
+		if (!s_in_list(r->hosts, h->name))
+			s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
+	}
+	for (k = 0, r->nhosts = 0; r->hosts[k]; k++)
+		r->nhosts += r->hosts[k] == ',' || !k;
+	/* the s_net_path findings after these count on from here */
+	if (nr && isnan(mtu_lo))
+		snprintf(sum, slen, "%d client route(s) to node addresses via %s, MTU unknown", nr,
+			 devs);
+	else if (nr && mtu_hi != mtu_lo)
+		snprintf(sum, slen, "%d client route(s) to node addresses via %s, MTU %.0f-%.0f",
+			 nr, devs, mtu_lo, mtu_hi);
+	else if (nr)
+		snprintf(sum, slen, "%d client route(s) to node addresses via %s, MTU %.0f", nr,
+			 devs, mtu_lo);
+	if (nr && nmtu)
+		s_cat(sum, slen, ", %d matching the node's own", nmtu);
+	if (nlocal)
+		s_cat(sum, slen, "%s%d client route(s) to a node address on the client itself",
+		      sum[0] ? "; " : "", nlocal);
+	for (e = 0; e < 4 && errs[e][0]; e++)
+		s_cat(sum, slen, "%s%s (%d client%s)", sum[0] ? "; " : "", errs[e], nerr[e],
+		      nerr[e] > 1 ? "s" : "");
+	return nr;
+}
+
+/*
+ * The path between them: every end's MTU alike (each client route against
+ * its node when the agents report routes, else every host's), the routes
+ * on the interfaces counted, no bond member carrying what the bond as a
+ * whole does not (with the hash policy that put it there), drops and
+ * retransmits not rising.
+ */
+static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect *r)
+{
+	const struct bc_ana_point *p = &pts[at], *pp = at > 0 ? &pts[at - 1] : NULL;
+	double lo = NAN, hi = NAN, imb = 1;
+	char mtus[200] = "", worst[400] = "", routes[300] = "", hash[200];
+	int i, measured = 0, members = 0, nmtu = 0, sides = 0, nroutes;
+	bool sat = false;
+
+	r->state = BC_SUS_NOT_MEASURED;
+	nroutes = s_routes(p, r, routes, sizeof(routes));
+	for (i = 0; i < p->nnodes + p->nclients; i++) {
+		bool client = i >= p->nnodes;
+		int j = client ? i - p->nnodes : i;
+		const struct bc_use *h = s_host(p, client, j),
+				    *ph = pp ? s_host(pp, client, j) : NULL;
+		const char *kind = client ? "client" : "node";
+
+		/* a host's MTU is its smallest counted link's: what a path through it can carry */
+		if (!isnan(h->mtu_min)) {
+			nmtu++;
+			sides |= client ? 2 : 1;
+			lo = isnan(lo) ? h->mtu_min : fmin(lo, h->mtu_min);
+			hi = isnan(hi) ? h->mtu_min : fmax(hi, h->mtu_min);
+			s_cat(mtus, sizeof(mtus), "%s%s %.0f", mtus[0] ? ", " : "", h->name,
+			      h->mtu_min);
+		}
+		if (!isnan(h->drops_per_s) || !isnan(h->retrans_per_s))
+			measured++;
+		if (h->nmembers > 0) {
+			double ratio = 1;
+
+			members++;
+			if (h->member_max_util > 0)
+				ratio = h->member_max_util /
+					fmax(h->member_min_util, 0.01 * h->member_max_util);
+			imb = fmax(imb, ratio);
+			s_hash_phrase(h, hash, sizeof(hash));
+			/* one link carries the flows, short of saturating it: say so, and why */
+			if (h->nmembers > 1 && ratio >= 3 && h->member_max_util >= 0.2 &&
+			    h->member_max_util < BC_ANA_NIC_U)
+				s_cat(
+				    worst, sizeof(worst),
+				    "; %s %s: member %s carries the flows (%.0f%%, %s %.0f%%), %s",
+				    kind, h->name, h->member_max, 100 * h->member_max_util,
+				    h->member_min, 100 * h->member_min_util, hash);
+			else if (h->hash_policy[0])
+				s_cat(worst, sizeof(worst), "; %s %s: xmit_hash_policy %s", kind,
+				      h->name, h->hash_policy);
+		}
+		if (h->nmembers > 0 && h->member_max_util >= BC_ANA_NIC_U &&
+		    !(fmax(h->nic_tx, h->nic_rx) >= BC_ANA_NIC_U)) {
+			s_cat(
+			    r->finding, sizeof(r->finding),
+			    "%s%s %s: bond member %s at %.0f%% of its link while %s is at %.0f%%: "
+			    "the bond's hashing puts the traffic on one link (%s)",
+			    r->finding[0] ? "; " : "", kind, h->name, h->member_max,
+			    100 * h->member_max_util, h->member_min, 100 * h->member_min_util,
+			    hash);
+			s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
+			r->nhosts++;
+			if (!sat) {
+				r->u = h->member_max_util;
+				r->threshold = BC_ANA_NIC_U;
+				r->resource = "bond member";
+			}
+			sat = true;
+		} else if (ph && (bc_ana_rising(h->drops_per_s, ph->drops_per_s) ||
+				  bc_ana_rising(h->retrans_per_s, ph->retrans_per_s))) {
+			bool drops = bc_ana_rising(h->drops_per_s, ph->drops_per_s);
+			double now = drops ? h->drops_per_s : h->retrans_per_s;
+			double was = drops ? ph->drops_per_s : ph->retrans_per_s;
+
+			s_cat(r->finding, sizeof(r->finding),
+			      "%s%s %s: %s rising: %.0f/s (before %.0f/s)",
+			      r->finding[0] ? "; " : "", kind, h->name,
+			      drops ? "drops" : "TCP retransmits", now, isnan(was) ? 0 : was);
+			s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
+			r->nhosts++;
+			if (!sat) {
+				r->u = fmax(h->nic_tx, h->nic_rx);
+				r->threshold = BC_ANA_NIC_U;
+				r->resource = drops ? "NIC drops" : "TCP retransmits";
+			}
+			sat = true;
+		}
+	}
+	/*
+	 * Both ends known, or there is no path to compare; routes off the host
+	 * judged it pair by pair (a node address local to the client is none).
+	 */
+	if (!nroutes && sides == 3 && lo != hi) {
+		s_cat(r->finding, sizeof(r->finding), "%sMTU differs between the ends (%s)",
+		      r->finding[0] ? "; " : "", mtus);
+		r->resource = r->resource ? r->resource : "MTU";
+		r->u = lo;
+		r->threshold = hi;
+	}
+	if (members)
+		s_cat(worst, sizeof(worst), "; bond members: busiest/least busy x%.2f", imb);
+	if (r->finding[0]) {
+		r->state = BC_SUS_IMPLICATED;
+		/* an MTU mismatch or an odd route costs efficiency, it saturates nothing itself */
+		r->score = sat ? 1 : 0.5;
+		memcpy(r->figures, r->finding, sizeof(r->figures));
+		/* what else was checked, after what decided it */
+		if (routes[0])
+			s_cat(r->figures, sizeof(r->figures), "; %s", routes);
+		s_cat(r->figures, sizeof(r->figures), "%s", worst);
+		r->cls = sat ? "NIC-bound" : "network-path";
+		return;
+	}
+	if (!nmtu && !members && !measured && !routes[0])
+		return;
+	r->state = BC_SUS_EXCLUDED;
+	r->score = members ? s_score(imb, 3.0) : 0;
+	snprintf(r->hosts, sizeof(r->hosts), "%d host(s) with MTU, %d with bond members", nmtu,
+		 members);
+	if (nroutes)
+		snprintf(r->figures, sizeof(r->figures), "%s", routes);
+	else if (sides == 3)
+		snprintf(r->figures, sizeof(r->figures), "MTU %.0f on every end measured (%d)", lo,
+			 nmtu);
+	else if (nmtu)
+		snprintf(r->figures, sizeof(r->figures), "MTU %s (%s only)", mtus,
+			 sides == 1 ? "nodes" : "clients");
+	else
+		snprintf(r->figures, sizeof(r->figures), "MTU not reported");
+	if (!nroutes && routes[0])
+		s_cat(r->figures, sizeof(r->figures), "; %s", routes);
+	s_cat(r->figures, sizeof(r->figures), "%s%s", worst,
+	      measured ? "; drops/retransmits not rising" : "");
+}
+
+/* "0-1,3" into a mask of nodes below 64; 0 for "" */
+static uint64_t s_node_mask(const char *list)
+{
+	uint64_t m = 0;
+	const char *q = list;
+
+	while (*q) {
+		char *end;
+		long a = strtol(q, &end, 10), b = a, k;
+
+		if (end == q)
+			break;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (k = a; k <= b && k < 64 && k >= 0; k++)
+			m |= 1ull << k;
+		q = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+	return m;
+}
+
+static void s_mask_list(uint64_t m, char *buf, size_t len)
+{
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < 64; k++)
+		if (m & (1ull << k))
+			s_cat(buf, len, "%s%d", buf[0] ? "," : "", k);
+}
+
+/*
+ * NUMA on a client: the NIC toward the nodes on one node, the job threads
+ * on CPUs of another, and every I/O's data crosses the socket interconnect.
+ * Unpinned threads spanning both cannot be judged: the scheduler moves them.
+ */
+static void s_numa(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	const struct bc_use *h = &pts[at].clients[j];
+	uint64_t nic = 0, job = s_node_mask(h->job_numa);
+	char nics[120] = "", nl[64], jl[64];
+	int k;
+
+	(void)n;
+	for (k = 0; k < h->nroutes; k++) {
+		const struct bc_use_route *rt = &h->routes[k];
+
+		if (rt->error[0] || rt->local || !rt->dev[0] || strstr(nics, rt->dev))
+			continue;
+		if (rt->numa_node >= 0 && rt->numa_node < 64)
+			nic |= 1ull << rt->numa_node;
+		s_cat(nics, sizeof(nics), "%s%s", nics[0] ? ", " : "", rt->dev);
+	}
+	s_mask_list(nic, nl, sizeof(nl));
+	/* as the agent wrote them ("0-1"), else from the mask */
+	if (h->job_numa[0])
+		snprintf(jl, sizeof(jl), "%s", h->job_numa);
+	else
+		s_mask_list(job, jl, sizeof(jl));
+	if (!h->numa_nodes && !nics[0]) {
+		e->st = BC_SUS_NOT_MEASURED;
+		return;
+	}
+	if (h->numa_nodes == 1) {
+		s_say(e, BC_SUS_EXCLUDED, 0, 1,
+		      "one NUMA node, job threads on CPUs %s: nothing to cross",
+		      h->job_cpus[0] ? h->job_cpus : "?");
+		return;
+	}
+	if (!nic || !job) {
+		s_say(e, BC_SUS_NOT_MEASURED, NAN, NAN,
+		      "%d NUMA nodes; %s%s report no NUMA node, job threads on CPUs %s (node %s)",
+		      h->numa_nodes, nics[0] ? "NICs " : "no route to a node: the NICs",
+		      nics[0] ? nics : "", h->job_cpus[0] ? h->job_cpus : "?", jl[0] ? jl : "?");
+		return;
+	}
+	if (!(job & ~nic)) {
+		s_say(e, BC_SUS_EXCLUDED, 0, 1,
+		      "NIC %s on node %s, job threads on CPUs %s (node %s): local to the NIC", nics,
+		      nl, h->job_cpus, jl);
+		return;
+	}
+	if (!(job & nic) || h->jobs_pinned) {
+		s_say(e, BC_SUS_IMPLICATED, 1, 1,
+		      "job threads %s on CPUs %s (node %s) while NIC %s is on node %s: "
+		      "%s I/O crosses the socket interconnect",
+		      h->jobs_pinned ? "pinned" : "confined", h->job_cpus, jl, nics, nl,
+		      job & nic ? "part of the" : "every");
+		e->res = "NUMA placement";
+		return;
+	}
+	s_say(e, BC_SUS_NOT_MEASURED, NAN, NAN,
+	      "job threads unpinned over CPUs %s (nodes %s), NIC %s on node %s: the "
+	      "scheduler places them; cpus_allowed on the NIC's node would decide it",
+	      h->job_cpus, jl, nics, nl);
+}
+
+/* more load gave more, or only queued */
+static void s_load(const struct bc_ana_point *pts, int n, int at, bool plateau,
+		   struct bc_suspect *r)
+{
+	const struct bc_ana_point *a = &pts[at], *z = &pts[n - 1];
+
+	if (n < 2) {
+		r->state = BC_SUS_NOT_MEASURED;
+		snprintf(r->figures, sizeof(r->figures), "one point: sweep the load to judge it");
+		return;
+	}
+	if (plateau && z->n > a->n && a->x_bps > 0 && a->r_mean_s > 0) {
+		r->state = BC_SUS_EXCLUDED;
+		r->score = s_score(fmax(z->x_bps / a->x_bps - 1, 0), BC_ANA_PLATEAU_DX);
+		snprintf(
+		    r->figures, sizeof(r->figures),
+		    "N x%.2g (%.0f -> %.0f): throughput %+.1f%%, mean latency x%.2f: more load "
+		    "only queues",
+		    z->n / a->n, a->n, z->n, 100 * (z->x_bps / a->x_bps - 1),
+		    z->r_mean_s / a->r_mean_s);
+		return;
+	}
+	/* the last step up still paid off: more load would give more, the sweep stopped short */
+	if (bc_ana_classify(&pts[n - 2], z, NULL) == BC_ANA_SCALING) {
+		r->state = BC_SUS_IMPLICATED;
+		r->score = 1;
+		snprintf(r->figures, sizeof(r->figures),
+			 "throughput x%.2f for load x%.2g (N %.0f -> %.0f): still rising, no "
+			 "ceiling yet",
+			 pts[0].x_bps > 0 ? z->x_bps / pts[0].x_bps : NAN, z->n / pts[0].n,
+			 pts[0].n, z->n);
+		memcpy(r->finding, r->figures, sizeof(r->finding));
+		return;
+	}
+	r->state = BC_SUS_EXCLUDED;
+	r->score = 0.5;
+	snprintf(r->figures, sizeof(r->figures),
+		 "throughput x%.2f for load x%.2g (N %.0f -> %.0f): more load gave little",
+		 pts[0].x_bps > 0 ? z->x_bps / pts[0].x_bps : NAN, z->n / pts[0].n, pts[0].n, z->n);
+}
+
+/* the same kernel on every node, and on every client */
+static void s_version(const struct bc_ana_point *p, struct bc_suspect *r)
+{
+	int side, known = 0;
+
+	r->state = BC_SUS_NOT_MEASURED;
+	for (side = 0; side < 2; side++) {
+		int nh = side ? p->nclients : p->nnodes, j, k = 0;
+		const char *first = NULL;
+		bool drift = false;
+		char list[200] = "";
+
+		for (j = 0; j < nh; j++) {
+			const struct bc_use *h = s_host(p, side, j);
+
+			if (!h->kernel[0])
+				continue;
+			k++;
+			drift |= first && strcmp(first, h->kernel);
+			first = first ? first : h->kernel;
+			s_cat(list, sizeof(list), "%s%s %s", list[0] ? ", " : "", h->name,
+			      h->kernel);
+		}
+		known += k;
+		if (drift) {
+			s_cat(r->finding, sizeof(r->finding), "%skernels differ across %ss (%s)",
+			      r->finding[0] ? "; " : "", side ? "client" : "node", list);
+			s_cat(r->hosts, sizeof(r->hosts), "%s%ss", r->hosts[0] ? ", " : "",
+			      side ? "client" : "node");
+		} else if (k) {
+			s_cat(r->figures, sizeof(r->figures),
+			      "%skernel %s on every %s measured (%d)", r->figures[0] ? "; " : "",
+			      first, side ? "client" : "node", k);
+		}
+	}
+	if (r->finding[0]) {
+		r->state = BC_SUS_IMPLICATED;
+		r->score = 0.5; /* a difference to explain, not a saturated resource */
+		r->cls = "version-drift";
+		r->resource = "kernel versions";
+		memcpy(r->figures, r->finding, sizeof(r->figures));
+	} else if (known >= 2) {
+		r->state = BC_SUS_EXCLUDED;
+	} else {
+		snprintf(r->figures, sizeof(r->figures),
+			 "kernel releases not reported (node_uname_info, agents' osrelease)");
+	}
+}
+
+/* the clients' NUMA placement; the nodes' is not in node_exporter's series */
+static void s_numa_row(const struct bc_ana_point *pts, int n, int at, struct bc_suspect *r)
+{
+	static const char nodes[] = "nodes: not measured (no NUMA placement series)";
+
+	s_row(pts, n, at, true, s_numa, r);
+	r->cls = "NUMA-remote";
+	r->resource = r->resource ? r->resource : "NUMA placement";
+	/* a remote NIC costs bandwidth and latency; it saturates nothing by itself */
+	if (r->state == BC_SUS_IMPLICATED)
+		r->score = 0.5;
+	if (r->figures[0])
+		s_cat(r->figures, sizeof(r->figures), "; %s", nodes);
+	else
+		snprintf(r->figures, sizeof(r->figures),
+			 "clients: no NUMA facts from the agents; %s", nodes);
+}
+
+/* nodes that plateau alike: every node's throughput within 5% of the others' */
+static void s_cluster(const struct bc_ana_point *p, bool plateau, struct bc_suspects *s)
+{
+	double lo = INFINITY, hi = 0, sum = 0, v;
+	char rate[32];
+	int j, k = 0;
+
+	s->per_node_bps = NAN;
+	if (!plateau || p->nnodes < 1)
+		return;
+	for (j = 0; j < p->nnodes; j++) {
+		if (p->node_load && p->node_load[j].volumes <= 0)
+			continue;
+		v = p->node_goodput_bps ? p->node_goodput_bps[j] : p->nodes[j].net_tx_bps;
+		if (!(v > 0))
+			return;
+		lo = fmin(lo, v);
+		hi = fmax(hi, v);
+		sum += v;
+		k++;
+	}
+	if (!k || hi > S_FLAT_SPREAD * lo)
+		return;
+	/* quoted as goodput, whatever the spread was judged on */
+	s->per_node_bps = p->node_goodput_bps ? sum / k : p->x_bps / k;
+	s->nflat = k;
+	bc_ana_rate3(s->per_node_bps, rate, sizeof(rate));
+	if (k > 1)
+		snprintf(s->cluster, sizeof(s->cluster), "all %d nodes flat at %s each", k, rate);
+	else
+		snprintf(s->cluster, sizeof(s->cluster), "node %s flat at %s", p->nodes[0].name,
+			 rate);
+}
+
+void bc_ana_suspects(const struct bc_ana_point *pts, int n, int at, bool plateau,
+		     struct bc_suspects *s)
+{
+	static const struct {
+		enum bc_sus_id id;
+		bool client;
+		s_eval_fn fn;
+		const char *cls, *resource;
+	} rows[] = {
+	    {BC_SUS_NODE_NIC, false, s_node_nic, "NIC-bound", "NIC"},
+	    {BC_SUS_NODE_CPU, false, s_node_cpu, "CPU-bound", "CPU"},
+	    {BC_SUS_SOFTIRQ, false, s_softirq, "single-core/softirq-bound", "softirq on one core"},
+	    {BC_SUS_CORE_GROUP, false, s_core_group, "core-group-bound", "core group"},
+	    {BC_SUS_DISK, false, s_disk, "disk/GC-bound", "disk"},
+	    {BC_SUS_CLIENT_NIC, true, s_client_nic, "client-bound", "NIC"},
+	    {BC_SUS_CLIENT_CPU, true, s_client_cpu, "client-bound", "CPU"},
+	};
+	size_t i;
+	int k;
+
+	memset(s, 0, sizeof(*s));
+	s->at = at;
+	s->lead = -1;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct bc_suspect *r = &s->row[rows[i].id];
+
+		s_row(pts, n, at, rows[i].client, rows[i].fn, r);
+		r->cls = rows[i].cls;
+		r->resource = r->resource ? r->resource : rows[i].resource;
+	}
+	/* one core of a group: the single-threaded stage keeps its own class */
+	if (s->row[BC_SUS_CORE_GROUP].state == BC_SUS_IMPLICATED &&
+	    strstr(s->row[BC_SUS_CORE_GROUP].finding, "single-threaded"))
+		s->row[BC_SUS_CORE_GROUP].cls = "single-core/softirq-bound";
+	s_net_path(pts, at, &s->row[BC_SUS_NET_PATH]);
+	s_load(pts, n, at, plateau, &s->row[BC_SUS_LOAD]);
+	s->row[BC_SUS_LOAD].resource = "load";
+	s_numa_row(pts, n, at, &s->row[BC_SUS_NUMA]);
+	s_version(&pts[at], &s->row[BC_SUS_VERSION]);
+	/* the lead: the highest score, ties in the table's order (nodes before clients) */
+	for (k = 0; k < BC_SUS_NR; k++)
+		if (k != BC_SUS_LOAD && s->row[k].state == BC_SUS_IMPLICATED) {
+			s->nimplicated++;
+			if (s->lead < 0 || s->row[k].score > s->row[s->lead].score)
+				s->lead = k;
+		}
+	s_cluster(&pts[at], plateau, s);
+}
+
+cJSON *bc_ana_suspects_json(const struct bc_suspects *s)
+{
+	cJSON *arr = cJSON_CreateArray();
+	int k;
+
+	for (k = 0; arr && k < BC_SUS_NR; k++) {
+		const struct bc_suspect *r = &s->row[k];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "suspect", bc_sus_names[k]);
+		cJSON_AddStringToObject(o, "state", bc_sus_state_names[r->state]);
+		if (r->state != BC_SUS_NOT_MEASURED)
+			cJSON_AddNumberToObject(o, "score", round(r->score * 100) / 100);
+		if (r->hosts[0])
+			cJSON_AddStringToObject(o, "hosts", r->hosts);
+		cJSON_AddStringToObject(o, "figures", r->figures[0] ? r->figures : "-");
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}

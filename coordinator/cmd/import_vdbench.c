@@ -1,0 +1,51 @@
+/*
+ * cmd/import_vdbench.c - `bench-coord import-vdbench PARMFILE`: a vdbench
+ * parameter file as a bench-coord profile (vdbparm.c does the mapping). The
+ * profile goes to stdout or -o FILE, validated first; notes go to stderr. A
+ * file whose load the profile would change - a parameter with no
+ * equivalent - is refused with one "file:line: what" line per difference,
+ * unless --lenient, which imports anyway and lists the differences in the
+ * profile's description. Exit 0 on success, 1 when the file cannot be read
+ * or mapped, 2 for bad usage and for a refused import.
+ */
+#include <stdio.h>
+
+#include "cmd/cmd.h"
+#include "cmd/opts.h"
+#include "import/import.h"
+#include "import/vdbparm.h"
+
+static void s_usage(FILE *f)
+{
+	fprintf(f, "usage: bench-coord import-vdbench [options] PARMFILE\n"
+		   "  translate a vdbench parameter file (hd=, sd=, wd=, rd=) into a\n"
+		   "  bench-coord profile\n"
+		   "  -o, --output FILE   write the profile to FILE (default: stdout)\n"
+		   "      --agent NAME    the agent of a file without hd= (default: local)\n"
+		   "      --endpoint EP   that agent's endpoint (default: local, started by\n"
+		   "                      bench-coord itself)\n"
+		   "      --name NAME     the profile's name (default: from PARMFILE)\n"
+		   "      --lenient       import even where the load would differ from\n"
+		   "                      vdbench's; the differences go into the description\n");
+}
+
+/* the parameter file parsed and mapped; a file that does not parse exits 2 */
+static int s_map(const char *text, const struct bc_import_opts *im, cJSON *notes, cJSON *diffs,
+		 cJSON **prof, char *err, size_t errlen)
+{
+	struct bc_import_doc *p = NULL;
+
+	if (bc_vdb_parse(text, im->src, &p, err, errlen))
+		return 2;
+	*prof = bc_vdb_to_profile(p, im, notes, diffs, err, errlen);
+	bc_import_doc_free(&p);
+	return 0;
+}
+
+int bc_cmd_import_vdbench(int argc, char **argv)
+{
+	struct bc_cmd_import_args a;
+	int status = bc_cmd_import_args(argc, argv, s_usage, &a);
+
+	return status >= 0 ? status : bc_import_run(&a.im, "vdbench", a.out, s_map);
+}

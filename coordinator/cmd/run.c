@@ -1,0 +1,438 @@
+/*
+ * cmd/run.c - `bench-coord run PROFILE`: validate, open the run directory,
+ * start/connect the agents, run every step, and write run.json and
+ * summary.md whatever happened. Exit 0 on success, 1 when the run failed,
+ * 2 for bad usage or an invalid profile, 3 when it completed but without
+ * the agents it lost under on_agent_loss "continue".
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agg/secfile.h"
+#include "cmd/cmd.h"
+#include "cmd/opts.h"
+#include "counters/counters.h"
+#include "fleet/fleet.h"
+#include "report/report.h"
+#include "results/rundir.h"
+#include "results/runjson.h"
+#include "run/live.h"
+#include "run/metrics.h"
+#include "run/steprun.h"
+#include "util/clock.h"
+#include "util/json.h"
+#include "util/log.h"
+
+static void s_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bench-coord run [options] PROFILE.json\n"
+		"  -o, --output DIR          parent of run directories (default: reports)\n"
+		"      --scratch-dir DIR     scratch root for local agents (kept after the run;\n"
+		"                            default: a fresh /var/tmp/bench-coord.PID, removed)\n"
+		"      --keep-scratch        keep the default scratch directory\n"
+		"      --connect-timeout S   seconds to wait for every agent's HELLO (default 5)\n"
+		"      --prepare-timeout S   seconds to wait for every READY (default 60)\n"
+		"  -q, --quiet               no per-second lines\n"
+		"      --json                one JSON object per second on stdout (the rest on\n"
+		"                            stderr)\n"
+		"      --plain               plain lines even on a terminal (no live panel)\n"
+		"      --format F            per-second lines and step summary: bench-coord\n"
+		"                            (default) or vdbench (its 13 interval columns and\n"
+		"                            avg_N-M line; summary.md gets the table too)\n"
+		"      --metrics-listen H:P  serve live aggregates for Prometheus on "
+		"http://H:P/metrics\n"
+		"      --cert FILE           coordinator key pair for profile agents (CURVE;\n"
+		"                            default $XDG_CONFIG_HOME/bench-coord/coord.cert)\n"
+		"      --known-hosts FILE    agents' server keys: lines \"endpoint-or-name key\"\n"
+		"      --insecure            plain text to profile agents (trusted networks only)\n"
+		"      --allow-destructive   local agents may overwrite volumes the profile\n"
+		"                            marks \"destructive\"\n"
+		"      --agg-threads N       aggregation worker threads (0: on the loop thread;\n"
+		"                            default: 0 below 64 agents, else 2-4 by cores)\n"
+		"      --events-format F     how records are logged: binary (default: each\n"
+		"                            record in records.bin, a line naming it in\n"
+		"                            events.jsonl), json (every bucket in\n"
+		"                            events.jsonl) or compact (base64 in events.jsonl)\n"
+		"      --results-delay-ms MS for tests: every write of results during the run\n"
+		"                            takes MS ms longer (a slow results phase)\n");
+}
+
+static int s_parse(int argc, char **argv, struct bc_run_opts *o)
+{
+	static const struct option own[] = {
+	    {"output", required_argument, NULL, 'o'},
+	    {"keep-scratch", no_argument, NULL, 'K'},
+	    {"prepare-timeout", required_argument, NULL, 'P'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"json", no_argument, NULL, 'J'},
+	    {"metrics-listen", required_argument, NULL, 'M'},
+	    {"plain", no_argument, NULL, 'L'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"allow-destructive", no_argument, NULL, 'D'},
+	    {"agg-threads", required_argument, NULL, 'T'},
+	    {"events-format", required_argument, NULL, 'E'},
+	    {"results-delay-ms", required_argument, NULL, 'W'},
+	    {"format", required_argument, NULL, 'F'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct option lopts[32];
+	int c, rc;
+
+	bc_cmd_longopts(own, BC_CMD_SHARED_SECURITY | BC_CMD_SHARED_CONNECT | BC_CMD_SHARED_SCRATCH,
+			lopts, sizeof(lopts) / sizeof(lopts[0]));
+	while ((c = getopt_long(argc, argv, "o:qh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'D':
+			o->allow_destructive = true;
+			break;
+		case 'T': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || n < 0 || n > 64) {
+				bc_error("--agg-threads: expected 0-64, got '%s'", optarg);
+				return -EINVAL;
+			}
+			o->agg_threads = (int)n;
+			break;
+		}
+		case 'E':
+			if (!strcmp(optarg, "json")) {
+				o->events_format = BC_EVENTS_JSON;
+			} else if (!strcmp(optarg, "compact")) {
+				o->events_format = BC_EVENTS_COMPACT;
+			} else if (!strcmp(optarg, "binary") || !strcmp(optarg, "auto")) {
+				/* auto: what the default was called when it depended on the size */
+				o->events_format = BC_EVENTS_BINARY;
+			} else {
+				bc_error("--events-format: expected binary, json or compact: '%s'",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'W': {
+			char *end;
+			unsigned long ms = strtoul(optarg, &end, 10);
+
+			if (*end || end == optarg || ms > 600000) {
+				bc_error("--results-delay-ms: expected 0-600000, got '%s'", optarg);
+				return -EINVAL;
+			}
+			o->results_delay_ms = (uint32_t)ms;
+			break;
+		}
+		case 'F':
+			if (!strcmp(optarg, "vdbench")) {
+				o->format = BC_LIVE_FMT_VDBENCH;
+			} else if (!strcmp(optarg, "bench-coord")) {
+				o->format = BC_LIVE_FMT_DEFAULT;
+			} else {
+				bc_error("--format: expected bench-coord or vdbench: '%s'", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'o':
+			o->output_dir = optarg;
+			break;
+		case 'K':
+			o->keep_scratch = true;
+			break;
+		case 'P':
+			if (bc_cmd_parse_secs("--prepare-timeout", optarg, 86400,
+					      &o->prepare_timeout_ms))
+				return -EINVAL;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'J':
+			o->live = BC_LIVE_JSON;
+			break;
+		case 'M':
+			o->metrics_listen = optarg;
+			break;
+		case 'L':
+			o->live = BC_LIVE_LINES;
+			break;
+		case 'h':
+			s_usage(stdout);
+			exit(0);
+		default:
+			rc = bc_cmd_fleet_opt(c, optarg, o);
+			if (rc > 0)
+				break;
+			if (!rc)
+				s_usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind != argc - 1) {
+		s_usage(stderr);
+		return -EINVAL;
+	}
+	o->profile_path = argv[optind];
+	return 0;
+}
+
+static cJSON *s_agents_json(const struct bc_fleet *f)
+{
+	cJSON *arr = cJSON_CreateArray();
+	int i;
+
+	for (i = 0; i < f->n; i++) {
+		const struct bc_conn *c = &f->conns[i];
+		cJSON *a = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(a, "name", c->spec->name);
+		cJSON_AddStringToObject(a, "endpoint", c->endpoint);
+		cJSON_AddBoolToObject(a, "local", c->spec->local);
+		bc_json_add_i64(a, "clock_offset_ns", c->offset_ns);
+		bc_json_add_u64(a, "clock_rtt_ns", c->rtt_ns);
+		bc_json_add_u64(a, "clock_uncertainty_ns", c->clock_unc_ns);
+		if (c->hello)
+			cJSON_AddItemToObject(a, "hello", cJSON_Duplicate(c->hello, 1));
+		cJSON_AddItemToArray(arr, a);
+	}
+	return arr;
+}
+
+static void s_iso_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/*
+ * write run.json and (reports) the reports made from it; all reflect what
+ * is known so far
+ */
+static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJSON *run,
+			    bool reports)
+{
+	int rc;
+
+	bc_secw_flush(rd->secw);
+	rc = bc_runjson_write(rd->path, run, NULL);
+	if (rc)
+		bc_error("cannot write '%s/run.json': %s", rd->path, strerror(-rc));
+	else if (reports)
+		bc_report_write_all_run(rd->path, run); /* summary.md, report.html, ... */
+}
+
+struct s_flush {
+	struct bc_rundir *rd;
+	const struct bc_profile *p;
+	cJSON *run;
+	bool last;  /* the profile's last step: its reports come with the run's end */
+	bool plain; /* ... and it is one run (no sweep, no experiment): its flush is that end */
+	uint32_t delay_ms; /* --results-delay-ms */
+};
+
+/*
+ * Results so far reach the disk after every step (and sweep point): run.json
+ * always, the reports except during the last step, whose final ones follow
+ * at once (at 16,000 volumes each set of reports takes tens of seconds).
+ */
+static bool s_started(const cJSON *steps);
+
+static void s_flush(void *ctx)
+{
+	struct s_flush *fl = ctx;
+	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(fl->run, "steps");
+
+	if (fl->last && fl->plain)
+		return; /* the run's end writes everything moments later */
+	if (fl->delay_ms)
+		usleep(fl->delay_ms * 1000);
+	/* no reports while nothing has started: a run that ends so is "not started", reportless */
+	s_write_results(fl->rd, fl->p, fl->run, !fl->last && s_started(steps));
+}
+
+/* a step started: some agent was sent START (its start_ns is set) */
+static bool s_started(const cJSON *steps)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, steps) if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+					     s, "start_ns")) > 0) return true;
+	return false;
+}
+
+int bc_cmd_run(int argc, char **argv)
+{
+	struct bc_run_opts o = {.output_dir = "reports",
+				.connect_timeout_ms = 5000,
+				.prepare_timeout_ms = 60000,
+				.agg_threads = -1};
+	struct bc_profile *p = NULL;
+	struct bc_fleet fleet = {0};
+	struct bc_rundir rd = {0};
+	cJSON *run = NULL, *steps, *ev;
+	char err[1024] = "", when[32];
+	int rc, i, status = 1;
+	bool degraded = false, not_started = false;
+	struct bc_counters *counters = NULL;
+	struct bc_metrics *metrics = NULL;
+
+	if (s_parse(argc, argv, &o))
+		return 2;
+	/*
+	 * Every second the receive path allocates a second's worth of messages
+	 * (~20 MB at 1,000 agents) and frees it moments later; glibc's default
+	 * returns such a top of heap to the kernel each time, and the next second
+	 * faults it back in page by page on the loop's critical path. Keep it.
+	 */
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	bc_live_init(o.quiet ? BC_LIVE_QUIET : (enum bc_live_mode)o.live);
+	bc_live_set_format((enum bc_live_format)o.format);
+	rc = bc_profile_load(o.profile_path, &p, err, sizeof(err));
+	if (rc) {
+		bc_error("%s", err);
+		return 2;
+	}
+	if (o.metrics_listen) {
+		metrics = bc_metrics_start(o.metrics_listen, p->name, err, sizeof(err));
+		if (!metrics) {
+			bc_error("%s", err);
+			bc_profile_destroy(&p);
+			return 2;
+		}
+	}
+	/* node counter sources are checked before anything starts */
+	counters = bc_counters_new(p, err, sizeof(err));
+	if (!counters) {
+		bc_error("%s", err);
+		bc_metrics_stop(&metrics);
+		bc_profile_destroy(&p);
+		return 2;
+	}
+	zsys_init();
+	zsys_set_logstream(NULL);
+	rc = bc_rundir_create(&rd, o.output_dir, p->name, err, sizeof(err));
+	if (rc) {
+		bc_error("%s", err);
+		goto out;
+	}
+	/*
+	 * records.bin by default: JSON histograms are ~5 KB per volume-second
+	 * (and ~0.2 core of the writer at 16,000 volumes), base64 ~1.5 KB
+	 */
+	rd.compact = o.events_format == BC_EVENTS_COMPACT;
+	rd.binary = o.events_format == BC_EVENTS_AUTO || o.events_format == BC_EVENTS_BINARY;
+	bc_rundir_write_json(&rd, "profile.json", (run = bc_profile_to_json(p)));
+	cJSON_Delete(run);
+	run = cJSON_CreateObject();
+	s_iso_now(when, sizeof(when));
+	cJSON_AddStringToObject(run, "tool", "bench-coord " BC_VERSION);
+	cJSON_AddStringToObject(run, "profile", p->name);
+	cJSON_AddStringToObject(run, "started", when);
+	cJSON_AddStringToObject(run, "status", "running");
+	if (o.format == BC_LIVE_FMT_VDBENCH)
+		cJSON_AddStringToObject(run, "format", "vdbench");
+	steps = cJSON_AddArrayToObject(run, "steps");
+	ev = cJSON_CreateObject();
+	cJSON_AddStringToObject(ev, "profile", p->name);
+	cJSON_AddStringToObject(ev, "source", o.profile_path);
+	cJSON_AddStringToObject(ev, "started", when); /* for rebuilds */
+	if (o.format == BC_LIVE_FMT_VDBENCH)
+		cJSON_AddStringToObject(ev, "format", "vdbench");
+	bc_rundir_event(&rd, "run_start", ev);
+	{
+		char line[sizeof(rd.path) + BC_NAME_MAX + 128];
+
+		snprintf(line, sizeof(line),
+			 "bench-coord %s: profile %s, %d agent(s), %d volume(s), %d step(s)",
+			 BC_VERSION, p->name, p->nagents, p->nvolumes, p->nsteps);
+		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
+		snprintf(line, sizeof(line), "results: %s", rd.path);
+		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
+	}
+	fflush(bc_live_out());
+
+	rc = bc_fleet_open(&fleet, p, &o, rd.path, err, sizeof(err));
+	fleet.counters = counters;
+	fleet.metrics = metrics;
+	if (!rc)
+		rc = bc_fleet_hello(&fleet, err, sizeof(err));
+	if (!rc)
+		rc = bc_fleet_clock_sync(&fleet, err, sizeof(err));
+	cJSON_AddItemToObject(run, "agents", s_agents_json(&fleet));
+	if (rc) {
+		bc_error("%s", err);
+		cJSON_AddStringToObject(run, "error", err);
+		goto done;
+	}
+	ev = cJSON_CreateObject();
+	cJSON_AddItemToObject(ev, "agents", s_agents_json(&fleet));
+	bc_rundir_event(&rd, "agents", ev);
+	for (i = 0; i < p->nsteps; i++) {
+		struct s_flush fl = {&rd,
+				     p,
+				     run,
+				     i == p->nsteps - 1,
+				     !p->steps[i].sweep && !p->steps[i].experiment,
+				     o.results_delay_ms};
+
+		rc = bc_run_profile_step(&fleet, &rd, i, steps, s_flush, &fl, &degraded, err,
+					 sizeof(err));
+		if (rc) {
+			bc_error("step %s: %s", p->steps[i].name, err);
+			cJSON_AddStringToObject(run, "error", err);
+			break;
+		}
+	}
+	if (!rc)
+		status = degraded ? 3 : 0;
+done:
+	/* failed before the first START (unreachable agent, PREPARE refused): nothing ran */
+	not_started = status && !s_started(steps);
+	cJSON_ReplaceItemInObject(run, "status",
+				  cJSON_CreateString(status == 3   ? "degraded"
+						     : not_started ? "not started"
+						     : status
+							 ? (zsys_interrupted ? "aborted" : "failed")
+							 : "ok"));
+	s_iso_now(when, sizeof(when));
+	cJSON_AddStringToObject(run, "finished", when);
+	bc_fleet_close(&fleet);
+	s_write_results(&rd, p, run, !not_started);
+	ev = cJSON_CreateObject();
+	/* what run.json says, for rebuilds */
+	cJSON_AddItemToObject(ev, "status", cJSON_Duplicate(cJSON_GetObjectItem(run, "status"), 1));
+	cJSON_AddStringToObject(ev, "finished", when);
+	bc_rundir_event(&rd, "run_end", ev);
+	if (not_started)
+		fprintf(bc_live_out(),
+			"\nrun NOT STARTED, nothing was measured: %s/ (run.json "
+			"and the agents' logs, no reports)\n",
+			rd.path);
+	else {
+		char line[sizeof(rd.path) + 160];
+
+		snprintf(line, sizeof(line),
+			 "%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)",
+			 status == 3 ? "run completed WITHOUT some agents (lost), results"
+			 : status    ? "run FAILED, partial results"
+				     : "results",
+			 rd.path);
+		fprintf(bc_live_out(), "\n");
+		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
+	}
+out:
+	bc_counters_destroy(&counters);
+	bc_metrics_stop(&metrics);
+	bc_rundir_close(&rd);
+	cJSON_Delete(run);
+	bc_profile_destroy(&p);
+	return status;
+}

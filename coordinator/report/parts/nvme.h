@@ -1,0 +1,20 @@
+/*
+ * report/parts/nvme.h (report/parts/nvme.c) - the NVMe figures of each volume in
+ * summary.md (run.json's side: results/nvme.h)
+ */
+#ifndef BC_REPORT_PARTS_NVME_H
+#define BC_REPORT_PARTS_NVME_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+/*
+ * summary.md: a table of the step's NVMe volumes (st: one run.json step):
+ * WAF with its status and source, media and host bytes, temperature
+ * min/max, node and how it was decided. Nothing when no volume has NVMe
+ * figures.
+ */
+void bc_report_md_nvme(FILE *f, const cJSON *st);
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * report/parts/rundata.h (rundata.c) - a run directory as the report writers read
+ * it: run.json, profile.json, the devices the agents opened, and the
+ * volumes' series from seconds.bin. Made from the directory's files alone.
+ */
+#ifndef BC_REPORT_PARTS_RUNDATA_H
+#define BC_REPORT_PARTS_RUNDATA_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "profile/profile.h"
+
+struct bc_heat;
+struct bc_report_secf;
+
+/* what the writers read; all owned by the struct (bc_report_free) */
+struct bc_report {
+	char dir[BC_PATH_MAX];
+	cJSON *run;	/* run.json */
+	cJSON *profile; /* profile.json (resolved), NULL when missing */
+	/*
+	 * {"<agent>": [{"path", "resolved", "kind", "size", "lbs", "pbs"}, ...]}:
+	 * the first READY of each agent in events.jsonl (the opened device), else
+	 * the HELLO "paths" in run.json (checked before anything was created)
+	 */
+	cJSON *devices;
+	/* evaluated "expect" criteria (report/expect.c), [] when none */
+	cJSON *expect;
+	bool run_borrowed; /* run is the caller's (bc_report_write_all_run): not freed here */
+	/* per-second latency from events.jsonl for the heatmaps (report/parts/chart.c), or NULL */
+	struct bc_heat *heat;
+	/* summary.md carries vdbench's interval table (run --format vdbench, report --format) */
+	bool vdbench;
+	/*
+	 * seconds.bin (agg/secfile.h), open when a step's volumes have their
+	 * series there, and where bc_report_series last found one (report.c)
+	 */
+	struct bc_report_secf *secf;
+	/*
+	 * a step's volumes / client hosts are listed whole up to this many,
+	 * summarised above (0: bc_full_limit, results/fullsize.h); unit tests
+	 * lower them
+	 */
+	int full_volumes, full_agents;
+};
+
+/*
+ * the level lvl of bc_report_levels (1 agents, 2 nodes, 3 volumes) of a step
+ * with n entities is listed whole (report.html's rows, timeseries.csv's)
+ */
+bool bc_report_whole(const struct bc_report *r, int lvl, int n);
+/*
+ * the run is large enough that some level is summarised: report.html and
+ * summary.md then leave the environment's per-host and per-device tables
+ * to volumes.html, which lists everything
+ */
+bool bc_report_summarised(const struct bc_report *r);
+
+/*
+ * entity e's per-second series (run.json "series") in step st: its own, or
+ * for a volume whose series run.json's tree does not hold (the run still
+ * writing, bc_runjson_write), made from seconds.bin into *tmp, which the
+ * caller deletes. NULL when neither has one.
+ */
+const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const cJSON *e,
+			      cJSON **tmp);
+
+/* the entity levels of a run.json step, in report order */
+struct bc_report_level {
+	const char *key;   /* "total" (an object) or "agents", "nodes", "volumes" */
+	const char *label; /* "total", "agent", "node", "volume" */
+};
+extern const struct bc_report_level bc_report_levels[4];
+
+/*
+ * Load DIR/run.json (required; run instead, borrowed, when the caller has
+ * the tree), DIR/profile.json, the devices from DIR/events.jsonl and
+ * seconds.bin. 0, or -errno with a one-line message in err. _free frees
+ * what _load made (the driver frees expect and heat: bc_report_free).
+ */
+int bc_rundata_load(struct bc_report *r, const char *dir, cJSON *run, char *err, size_t errlen);
+void bc_rundata_free(struct bc_report *r);
+
+#endif

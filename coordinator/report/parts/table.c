@@ -1,0 +1,536 @@
+/*
+ * report/parts/table.c - the tables summary.md and report.html both show
+ * (acceptance criteria, verdicts, agents, devices, NVMe identity, storage
+ * nodes), built once from run.json as rows of cells and rendered by a
+ * Markdown and an HTML renderer. One builder per table means the two
+ * documents cannot drift apart: a column added here appears in both.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "report/parts/fmt.h"
+#include "report/parts/rundata.h"
+#include "report/parts/svg.h"
+#include "report/parts/table.h"
+#include "util/rjson.h"
+
+struct bc_table *bc_table_new(const char *title, const char *const *cols)
+{
+	struct bc_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	snprintf(t->title, sizeof(t->title), "%s", title);
+	while (cols[t->ncols] && t->ncols < BC_TABLE_COLS) {
+		/* "=name": a number column, right-aligned */
+		t->num[t->ncols] = cols[t->ncols][0] == '=';
+		t->cols[t->ncols] = cols[t->ncols] + t->num[t->ncols];
+		t->ncols++;
+	}
+	return t;
+}
+
+void bc_table_destroy(struct bc_table **tp)
+{
+	struct bc_table *t = *tp;
+	int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i].text);
+	free(t->cells);
+	free(t);
+	*tp = NULL;
+}
+
+/* the next cell of the current row (a new row when the last one is full) */
+static struct bc_cell *s_next(struct bc_table *t)
+{
+	struct bc_cell *c;
+
+	if (!t->nrows || t->col == t->ncols) {
+		c = realloc(t->cells, (size_t)(t->nrows + 1) * t->ncols * sizeof(*c));
+		if (!c)
+			return NULL;
+		t->cells = c;
+		memset(&c[t->nrows * t->ncols], 0, t->ncols * sizeof(*c));
+		t->nrows++;
+		t->col = 0;
+	}
+	c = &t->cells[(t->nrows - 1) * t->ncols + t->col++];
+	c->swatch = -1;
+	return c;
+}
+
+void bc_table_cell(struct bc_table *t, enum bc_cell_style style, const char *fmt, ...)
+{
+	struct bc_cell *c = s_next(t);
+	va_list ap;
+
+	if (!c)
+		return;
+	c->style = style;
+	va_start(ap, fmt);
+	if (vasprintf(&c->text, fmt, ap) < 0)
+		c->text = NULL;
+	va_end(ap);
+}
+
+void bc_table_text(struct bc_table *t, const char *s)
+{
+	bc_table_cell(t, BC_CELL_TEXT, "%s", s ? s : "");
+}
+
+void bc_table_swatch(struct bc_table *t, int color, const char *s)
+{
+	bc_table_text(t, s);
+	t->cells[(t->nrows - 1) * t->ncols + t->col - 1].swatch = color;
+}
+
+/* a number column's cell; decimals < 0: as short as exact; absent: "-" */
+void bc_table_num(struct bc_table *t, const cJSON *present, double v, int decimals)
+{
+	char num[64];
+
+	if (!present)
+		bc_table_text(t, "-");
+	else if (decimals < 0)
+		bc_table_text(t, bc_fmt_num(v, num, sizeof(num)));
+	else
+		bc_table_cell(t, BC_CELL_TEXT, "%.*f", decimals, v);
+}
+
+/* a list cell: the strings of a JSON array */
+static void s_list(struct bc_table *t, const cJSON *arr)
+{
+	const cJSON *s;
+	size_t len = 1, at = 0;
+	char *text;
+
+	cJSON_ArrayForEach(s, arr) len += strlen(cJSON_GetStringValue(s) ? s->valuestring : "") + 1;
+	text = calloc(1, len);
+	cJSON_ArrayForEach(s, arr)
+	{
+		if (!text)
+			break;
+		/* items are separated by newlines: each renderer lays them out */
+		at += (size_t)snprintf(text + at, len - at, "%s%s", at ? "\n" : "",
+				       cJSON_GetStringValue(s) ? s->valuestring : "");
+	}
+	bc_table_cell(t, BC_CELL_LIST, "%s", text ? text : "");
+	free(text);
+}
+
+/* the criteria of profile.expect with their results; NULL when there are none */
+struct bc_table *bc_table_expect(const struct bc_report *r)
+{
+	static const char *const cols[] = {"result", "step",	  "scope", "metric", "=min",
+					   "=max",   "=measured", "note",  NULL};
+	struct bc_table *t;
+	const cJSON *x;
+	char num[64];
+	int n = 0, pass = 0;
+
+	if (!cJSON_GetArraySize(r->expect) || !(t = bc_table_new("Acceptance criteria", cols)))
+		return NULL;
+	cJSON_ArrayForEach(x, r->expect)
+	{
+		bool ok = cJSON_IsTrue(bc_rj(x, "pass"));
+
+		n++;
+		pass += ok;
+		bc_table_cell(t, ok ? BC_CELL_PASS : BC_CELL_FAIL, "%s", ok ? "PASS" : "FAIL");
+		bc_table_text(t, bc_rj_str("", x, "step"));
+		bc_table_text(t, bc_rj_str("", x, "scope"));
+		bc_table_text(t, bc_rj_str("", x, "metric"));
+		bc_table_num(t, bc_rj(x, "min"), bc_rj_num(x, "min"), -1);
+		bc_table_num(t, bc_rj(x, "max"), bc_rj_num(x, "max"), -1);
+		if (bc_rj(x, "value"))
+			bc_table_cell(
+			    t, BC_CELL_TEXT, "%s %s",
+			    bc_fmt_num(round(bc_rj_num(x, "value") * 1e3) / 1e3, num, sizeof(num)),
+			    bc_rj_str("", x, "unit"));
+		else
+			bc_table_text(t, "-");
+		bc_table_text(t, bc_rj_str("", x, "detail"));
+	}
+	snprintf(t->note, sizeof(t->note), "%d of %d criteria passed.", pass, n);
+	return t;
+}
+
+/*
+ * Each analysed step's verdict with its evidence; NULL when no step was
+ * analysed. A sweep's points are left out: the sweep's suspects table is
+ * their verdict, and each point's own analysis stays in run.json.
+ */
+struct bc_table *bc_table_verdicts(const struct bc_report *r)
+{
+	static const char *const cols[] = {"step", "verdict", "bottleneck", "evidence", NULL};
+	struct bc_table *t = NULL;
+	const cJSON *st;
+
+	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
+	{
+		const cJSON *a = bc_rj(st, "analysis");
+
+		if (bc_rj(st, "sweep_of") && !bc_rj(st, "sweep"))
+			continue;
+		if (!a || (!t && !(t = bc_table_new("Verdicts", cols))))
+			continue;
+		bc_table_text(t, bc_rj_str("", st, "name"));
+		bc_table_text(t, bc_rj_str("-", a, "verdict"));
+		bc_table_text(t, bc_rj_str("-", a, "bottleneck"));
+		s_list(t, bc_rj(a, "evidence"));
+	}
+	return t;
+}
+
+/* the agents as they answered HELLO, with their clock offsets */
+struct bc_table *bc_table_agents(const struct bc_report *r)
+{
+	static const char *const cols[] = {
+	    "agent",	       "endpoint", "host",   "bench-agent",
+	    "=protocol",       "=cpus",	   "kernel", "=clock offset us",
+	    "=uncertainty us", "=rtt us",  NULL};
+	struct bc_table *t = bc_table_new("Client hosts (agents)", cols);
+	const cJSON *a;
+	int i = 0;
+
+	cJSON_ArrayForEach(a, bc_rj(r->run, "agents"))
+	{
+		const cJSON *h = bc_rj(a, "hello");
+
+		if (!t)
+			break;
+		bc_table_swatch(t, i++, bc_rj_str("?", a, "name"));
+		bc_table_text(t, bc_rj_str("-", a, "endpoint"));
+		bc_table_text(t, bc_rj_str("-", h, "hostname"));
+		bc_table_text(t, bc_rj_str("-", h, "version"));
+		bc_table_num(t, a, bc_rj_num(h, "protocol"), 0);
+		bc_table_num(t, a, bc_rj_num(h, "cpus"), 0);
+		bc_table_text(t, bc_rj_str("-", h, "kernel"));
+		bc_table_num(t, a, bc_rj_num(a, "clock_offset_ns") / 1e3, 1);
+		bc_table_num(t, bc_rj(a, "clock_uncertainty_ns"),
+			     bc_rj_num(a, "clock_uncertainty_ns") / 1e3, 1);
+		bc_table_num(t, a, bc_rj_num(a, "clock_rtt_ns") / 1e3, 1);
+	}
+	return t;
+}
+
+/* every opened volume; NULL when no agent reported one */
+struct bc_table *bc_table_devices(const struct bc_report *r)
+{
+	static const char *const cols[] = {"agent", "volume",	      "opened as",	 "kind",
+					   "=size", "=logical block", "=physical block", NULL};
+	struct bc_table *t;
+	const cJSON *a, *d;
+	char b[32];
+
+	if (!cJSON_GetArraySize(r->devices) || !(t = bc_table_new("Devices", cols)))
+		return NULL;
+	cJSON_ArrayForEach(a, r->devices)
+	{
+		cJSON_ArrayForEach(d, a)
+		{
+			bc_table_text(t, a->string);
+			bc_table_text(t, bc_rj_str("", d, "path"));
+			bc_table_text(t, bc_rj_str("", d, "resolved"));
+			bc_table_text(t, bc_rj_str("-", d, "kind"));
+			bc_table_text(t, bc_fmt_bytes(bc_rj_num(d, "size"), b, sizeof(b)));
+			bc_table_num(t, d, bc_rj_num(d, "lbs"), 0);
+			bc_table_num(t, d, bc_rj_num(d, "pbs"), 0);
+		}
+	}
+	return t;
+}
+
+/* what FDP discovery found before any I/O (docs/fdp.md), one cell */
+static const char *s_fdp_cell(const cJSON *fdp, char *b, size_t len)
+{
+	char ru[32];
+
+	if (!fdp)
+		return "-";
+	if (!cJSON_IsTrue(bc_rj(fdp, "supported")))
+		return "not supported";
+	if (!cJSON_IsTrue(bc_rj(fdp, "enabled")))
+		return "supported, disabled";
+	snprintf(b, len, "enabled: config %.0f, %.0f RG, %.0f handles, %s RUs, %d placement IDs",
+		 bc_rj_num(fdp, "config_index"), bc_rj_num(fdp, "reclaim_groups"),
+		 bc_rj_num(fdp, "handles"),
+		 bc_fmt_bytes(bc_rj_num(fdp, "ru_bytes"), ru, sizeof(ru)),
+		 cJSON_GetArraySize(bc_rj(fdp, "ruhs")));
+	return b;
+}
+
+/* NVMe identity of the volumes that have one (docs/nvme.md); NULL when none */
+struct bc_table *bc_table_nvme(const struct bc_report *r)
+{
+	static const char *const cols[] = {"agent",    "volume",     "model",	  "serial",
+					   "firmware", "LBA format", "=metadata", "transport",
+					   "address",  "=NUMA",	     "FDP",	  NULL};
+	static const char *const ident[] = {"model", "serial", "firmware", "lba_kind"};
+	char b[160];
+	struct bc_table *t = NULL;
+	const cJSON *a, *d;
+	size_t c;
+
+	cJSON_ArrayForEach(a, r->devices)
+	{
+		cJSON_ArrayForEach(d, a)
+		{
+			if (!bc_rj(d, "nvme") || (!t && !(t = bc_table_new("NVMe identity", cols))))
+				continue;
+			bc_table_text(t, a->string);
+			bc_table_text(t, bc_rj_str("", d, "path"));
+			for (c = 0; c < sizeof(ident) / sizeof(ident[0]); c++)
+				bc_table_text(t, bc_rj_str("-", d, "nvme", ident[c]));
+			bc_table_num(t, d, bc_rj_num(d, "nvme", "metadata_bytes"), 0);
+			bc_table_text(t, bc_rj_str("-", d, "nvme", "transport"));
+			bc_table_text(t, bc_rj_str("-", d, "nvme", "address"));
+			bc_table_num(t, d, bc_rj_num(d, "nvme", "numa_node"), 0);
+			bc_table_text(t, s_fdp_cell(bc_rj(d, "nvme", "fdp"), b, sizeof(b)));
+		}
+	}
+	return t;
+}
+
+/* the profile's storage nodes; NULL when it has none */
+struct bc_table *bc_table_nodes(const struct bc_report *r)
+{
+	static const char *const cols[] = {"node", "addresses", "metrics", "nic", NULL};
+	struct bc_table *t;
+	const cJSON *n, *s;
+	int i = 0;
+
+	if (!cJSON_GetArraySize(bc_rj(r->profile, "nodes")) ||
+	    !(t = bc_table_new("Storage nodes", cols)))
+		return NULL;
+	cJSON_ArrayForEach(n, bc_rj(r->profile, "nodes"))
+	{
+		static const char *const keys[] = {"addresses", "metrics"};
+		size_t k;
+
+		bc_table_swatch(t, i++, bc_rj_str("", n, "name"));
+		for (k = 0; k < 2; k++) {
+			char line[1024] = "";
+			size_t at = 0;
+
+			cJSON_ArrayForEach(s, bc_rj(n, keys[k])) if (at < sizeof(line)) at +=
+			    (size_t)snprintf(line + at, sizeof(line) - at, "%s%s", at ? " " : "",
+					     cJSON_GetStringValue(s) ? s->valuestring : "");
+			bc_table_text(t, line);
+		}
+		bc_table_text(t, bc_rj_str("-", n, "nic"));
+	}
+	return t;
+}
+
+/* the next "\n"-separated item of a list cell into item; false at the end */
+static bool s_item(const char **s, char *item, size_t len)
+{
+	size_t n = strcspn(*s, "\n");
+
+	if (!**s)
+		return false;
+	snprintf(item, len, "%.*s", (int)n, *s);
+	*s += n + ((*s)[n] == '\n');
+	return true;
+}
+
+/* Markdown: "#"-heading of the given level, the table, then its note */
+void bc_table_md(FILE *f, const struct bc_table *t, int level)
+{
+	int r, c;
+
+	if (!t)
+		return;
+	fprintf(f, "\n%.*s %s\n\n|", level, "######", t->title);
+	for (c = 0; c < t->ncols; c++)
+		fprintf(f, " %s |", t->cols[c]);
+	fprintf(f, "\n|");
+	for (c = 0; c < t->ncols; c++)
+		fprintf(f, "%s|", t->num[c] ? "---:" : "---");
+	fprintf(f, "\n");
+	for (r = 0; r < t->nrows; r++) {
+		fprintf(f, "|");
+		for (c = 0; c < t->ncols; c++) {
+			const struct bc_cell *x = &t->cells[r * t->ncols + c];
+			const char *s = x->text ? x->text : "";
+			bool bold = x->style == BC_CELL_PASS || x->style == BC_CELL_FAIL;
+
+			fprintf(f, " %s", bold ? "**" : "");
+			if (x->style == BC_CELL_LIST) {
+				char item[1024];
+
+				/* "a; b;" on one line: a Markdown cell holds no list */
+				while (s_item(&s, item, sizeof(item))) {
+					bc_md_puts(f, item);
+					fprintf(f, ";%s", *s ? " " : "");
+				}
+			} else {
+				bc_md_puts(f, s);
+			}
+			fprintf(f, "%s |", bold ? "**" : "");
+		}
+		fprintf(f, "\n");
+	}
+	if (t->note[0])
+		fprintf(f, "\n%s\n", t->note);
+}
+
+/* HTML: <hN>, the table (swatches, badges, lists), then its note */
+void bc_table_html(FILE *f, const struct bc_table *t, int level)
+{
+	int r, c;
+
+	if (!t)
+		return;
+	fprintf(f, "<h%d>", level);
+	bc_html_puts(f, t->title);
+	fprintf(f, "</h%d>\n<table><tr>", level);
+	for (c = 0; c < t->ncols; c++) {
+		fprintf(f, "<th%s>", t->num[c] ? "" : " class=\"l\"");
+		bc_html_puts(f, t->cols[c]);
+		fprintf(f, "</th>");
+	}
+	fprintf(f, "</tr>\n");
+	for (r = 0; r < t->nrows; r++) {
+		fprintf(f, "<tr>");
+		for (c = 0; c < t->ncols; c++) {
+			const struct bc_cell *x = &t->cells[r * t->ncols + c];
+			const char *s = x->text ? x->text : "";
+
+			fprintf(f, "<td%s>",
+				t->num[c]		   ? ""
+				: x->style == BC_CELL_LIST ? " class=\"l w\""
+							   : " class=\"l\"");
+			if (x->swatch >= 0)
+				fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>",
+					bc_svg_color(x->swatch));
+			if (x->style == BC_CELL_PASS || x->style == BC_CELL_FAIL) {
+				fprintf(f, "<span class=\"badge %s\">",
+					x->style == BC_CELL_PASS ? "ok" : "bad");
+				bc_html_puts(f, s);
+				fprintf(f, "</span>");
+			} else if (x->style == BC_CELL_LIST) {
+				char item[1024];
+
+				fprintf(f, "<ul>");
+				while (s_item(&s, item, sizeof(item))) {
+					fprintf(f, "<li>");
+					bc_html_puts(f, item);
+					fprintf(f, "</li>");
+				}
+				fprintf(f, "</ul>");
+			} else {
+				bc_html_puts(f, s);
+			}
+			fprintf(f, "</td>");
+		}
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n");
+	if (t->note[0]) {
+		fprintf(f, "<p>");
+		bc_html_puts(f, t->note);
+		fprintf(f, "</p>\n");
+	}
+}
+
+/* build a table with fn, render it (HTML or Markdown) and free it */
+void bc_table_emit(FILE *f, struct bc_table *(*fn)(const struct bc_report *),
+		   const struct bc_report *r, bool html, int level)
+{
+	struct bc_table *t = fn(r);
+
+	if (html)
+		bc_table_html(f, t, level);
+	else
+		bc_table_md(f, t, level);
+	bc_table_destroy(&t);
+}
+
+/* the last analysed step's analysis: a sweep's when there is one (its verdict leads) */
+static const cJSON *s_lead_analysis(const struct bc_report *r, const char **step)
+{
+	const cJSON *st, *best = NULL;
+
+	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
+	{
+		const cJSON *a = bc_rj(st, "analysis");
+
+		if (!a)
+			continue;
+		if (!best || bc_rj(st, "sweep") || !bc_rj(best, "sweep"))
+			best = st;
+	}
+	if (step)
+		*step = best ? bc_rj_str("", best, "name") : "";
+	return best ? bc_rj(best, "analysis") : NULL;
+}
+
+/* every suspect of the leading analysis with its state and the figures that decided it */
+struct bc_table *bc_table_suspects(const struct bc_report *r)
+{
+	static const char *const cols[] = {"suspect", "state", "=score", "hosts", "figures", NULL};
+	const char *step = "";
+	const cJSON *a = s_lead_analysis(r, &step), *row;
+	struct bc_table *t;
+
+	if (!bc_rj(a, "suspects") || !(t = bc_table_new("Suspects", cols)))
+		return NULL;
+	snprintf(t->title, sizeof(t->title), "Suspects (%s)", step);
+	cJSON_ArrayForEach(row, bc_rj(a, "suspects"))
+	{
+		const char *state = bc_rj_str("", row, "state");
+
+		bc_table_text(t, bc_rj_str("", row, "suspect"));
+		bc_table_cell(t,
+			      !strcmp(state, "implicated") ? BC_CELL_FAIL
+			      : !strcmp(state, "excluded") ? BC_CELL_PASS
+							   : BC_CELL_TEXT,
+			      "%s", state);
+		bc_table_num(t, bc_rj(row, "score"), bc_rj_num(row, "score"), 2);
+		bc_table_text(t, bc_rj_str("-", row, "hosts"));
+		bc_table_text(t, bc_rj_str("-", row, "figures"));
+	}
+	/* the one verdict: the implicated rows above, in one sentence, whole */
+	snprintf(t->note, sizeof(t->note), "Verdict: %s", bc_rj_str("-", a, "verdict"));
+	return t;
+}
+
+/* the leading analysis's points: the load, what it gave, and each point's class */
+struct bc_table *bc_table_sweep_points(const struct bc_report *r)
+{
+	static const char *const cols[] = {"point",   "=N",	"throughput", "=IOPS", "=mean ms",
+					   "=p99 ms", "=X*R/N", "class",      NULL};
+	const char *step = "";
+	const cJSON *a = s_lead_analysis(r, &step), *p;
+	struct bc_table *t;
+
+	if (cJSON_GetArraySize(bc_rj(a, "points")) < 2 || !(t = bc_table_new("Sweep", cols)))
+		return NULL;
+	snprintf(t->title, sizeof(t->title), "Sweep (%s over %s)", step,
+		 bc_rj_str("?", a, "param"));
+	cJSON_ArrayForEach(p, bc_rj(a, "points"))
+	{
+		char rate[32];
+
+		bc_ana_rate3(bc_rj_num(p, "x_gbps") * 1e9, rate, sizeof(rate));
+		bc_table_text(t, bc_rj_str("-", p, "label"));
+		bc_table_num(t, bc_rj(p, "n"), bc_rj_num(p, "n"), 0);
+		bc_table_text(t, rate);
+		bc_table_num(t, bc_rj(p, "iops"), bc_rj_num(p, "iops"), 0);
+		bc_table_num(t, bc_rj(p, "r_mean_ms"), bc_rj_num(p, "r_mean_ms"), 3);
+		bc_table_num(t, bc_rj(p, "p99_ms"), bc_rj_num(p, "p99_ms"), 3);
+		bc_table_num(t, bc_rj(p, "rho"), bc_rj_num(p, "rho"), 2);
+		bc_table_text(t, bc_rj_str("-", p, "class"));
+	}
+	return t;
+}

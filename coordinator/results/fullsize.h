@@ -1,0 +1,34 @@
+/*
+ * results/fullsize.h - how many entities of a level a summary lists whole
+ * (fullsize.c). One rule for every file made from a step: up to the limit
+ * a level's volumes (or client hosts) each get their per-second series in
+ * run.json, their vdbench interval tables, their timeseries.csv rows and
+ * their rows in report.html; above it a level is summarised there (window
+ * figures per entity, spread and top/bottom in the report) and its
+ * per-second data stay in seconds.bin, where `bench-coord dump-seconds`
+ * (CSV, JSON) and `report --window` read them. At 1,600 volumes x 60 s the
+ * per-volume series written three more times made up half the run
+ * directory (docs/results.md, "What is listed whole").
+ */
+#ifndef BC_RESULTS_FULLSIZE_H
+#define BC_RESULTS_FULLSIZE_H
+
+#include <stdbool.h>
+
+#define BC_FULL_VOLUMES 256
+#define BC_FULL_AGENTS	64
+
+/*
+ * The limit for a level (BC_LVL_VOLUME or BC_LVL_AGENT; every other level
+ * is always listed whole: INT_MAX). The environment variables
+ * BC_FULL_VOLUMES and BC_FULL_AGENTS (a count, or "all") override the
+ * defaults, for a user who wants everything and for tests that need a
+ * summarised level at a small size; a bad value is warned about once and
+ * ignored.
+ */
+int bc_full_limit(int lvl);
+
+/* n entities at level lvl are listed whole */
+bool bc_full_listed(int lvl, int n);
+
+#endif

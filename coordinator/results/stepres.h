@@ -1,0 +1,61 @@
+/*
+ * results/stepres.h (stepres.c) - one step's result: what the step did, its
+ * aggregation, the agents' totals, host and node samples; and the small
+ * questions the checks, the verdict and the reports ask of it
+ */
+#ifndef BC_RESULTS_STEPRES_H
+#define BC_RESULTS_STEPRES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "agg/agg.h"
+#include "profile/profile.h"
+
+struct bc_hostsamples;
+
+struct bc_step_result {
+	const struct bc_step *step; /* the step as run: a sweep point's or experiment's copy */
+	int idx;		    /* its profile step (events' "step") */
+	const char *status;	    /* "ok", "failed", "aborted" */
+	char error[1024];
+	uint64_t start_ns; /* coordinator CLOCK_REALTIME of interval 0 */
+	struct bc_agg agg;
+	cJSON *agent_totals; /* STEP_DONE bodies by agent name */
+	cJSON *clock;	     /* per-agent clock offset re-measured before START */
+	cJSON *lost;	     /* agents lost during this step: [{name, from_second, reason}] */
+	/* agents HELLOed again in its PREPARE (they had no session): [{name, reason}] */
+	cJSON *rejoined;
+	/* agents' host samples (results/hostsamples.h), NULL before the first */
+	struct bc_hostsamples *hosts;
+	cJSON *node_counters; /* {node: bc_counters_node_json()} */
+	cJSON *analysis;      /* bc_ana_json() of the step as one point */
+	bool *
+	    out; /* [prof->nagents]: lost in an earlier step, not in this one; owned, may be NULL */
+};
+
+/* free what a step result owns and zero it, for the next step */
+void bc_step_result_free(struct bc_step_result *r);
+/* seconds of the measured window in which e received at least one record */
+uint32_t bc_result_window_secs(const struct bc_agg *g, const struct bc_entity *e);
+/* profile agent a is not in this step (lost in an earlier one, "continue") */
+bool bc_result_agent_out(const struct bc_step_result *r, int a);
+/* the agent named was lost during this step */
+bool bc_result_agent_lost(const struct bc_step_result *r, const char *name);
+/* I/Os the step keeps in flight (iodepth x numjobs) over the volumes in it */
+double bc_result_outstanding(const struct bc_step_result *r);
+/* a size-based step whose pass ended early ends with its last second of I/O */
+void bc_result_trim_size_based(struct bc_step_result *r);
+/*
+ * Profile agent agent's host object of second (the HOST message's) into
+ * r->hosts, made at the first; 0, -EINVAL or -ENOMEM
+ */
+int bc_result_host_sample(struct bc_step_result *r, int agent, double second, const cJSON *host);
+/* the host samples' window ends where the step's seconds do (after any trim) */
+void bc_result_hosts_settle(struct bc_step_result *r);
+/* "ok", or "degraded" when an agent was lost in this step or an earlier one */
+const char *bc_result_ok_status(const struct bc_step_result *r);
+
+#endif

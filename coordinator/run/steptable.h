@@ -1,0 +1,14 @@
+/*
+ * run/steptable.h (steptable.c) - a finished step's table on the terminal
+ */
+#ifndef BC_RUN_STEPTABLE_H
+#define BC_RUN_STEPTABLE_H
+
+#include <stdio.h>
+
+struct bc_step_result;
+
+/* the step's table on f, fitted to cols columns (bc_live_cols(); 0: full width) */
+void bc_result_print_step(FILE *f, const struct bc_step_result *r, int cols);
+
+#endif

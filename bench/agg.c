@@ -8,7 +8,8 @@
  * coordinator/agg/agg.c can be judged on a noisy machine: CPU time is counted
  * per thread, not read off a wall clock.
  *
- * usage: bench_agg [-n AGENTS] [-m VOLUMES] [-s SECONDS] [-t WORKERS] [--iops N] [--digest]
+ * usage: bench_agg [-n AGENTS] [-m VOLUMES] [-s SECONDS] [-t WORKERS] [--iops N] [--no-pct]
+ *                  [--digest]
  * Prints per second the wall time from the first record to the close, and
  * the CPU per volume-second, without the step's finish
  * ("agg_seconds_ns_per_volume_second") and with it (the last line,
@@ -16,6 +17,9 @@
  * --digest also prints "agg_digest: X", a hash of every figure the
  * aggregation made (every entity's rows, window counters and histograms):
  * a change to the hot path must leave it as it was.
+ * --no-pct sends records without the volumes' percentile buckets, as an
+ * agent before protocol 2 did: the coordinator finds every volume's
+ * percentiles itself (its exact path), and the digest is the same.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -137,8 +141,10 @@ int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {{"iops", required_argument, NULL, 'i'},
 					      {"digest", no_argument, NULL, 'd'},
+					      {"no-pct", no_argument, NULL, 'p'},
 					      {NULL, 0, NULL, 0}};
 	bool digest = false;
+	unsigned enc = 0;
 	int n = 1000, m = 16, secs = 20, threads = 2, c, i, rc = 1;
 	uint64_t iops = 2000, cpu0, cpu1, fin, *wall = NULL;
 	long flt0, flt1;
@@ -171,9 +177,12 @@ int main(int argc, char **argv)
 		case 'd':
 			digest = true;
 			break;
+		case 'p':
+			enc = BC_STATS_ENC_NO_PCT;
+			break;
 		default:
 			fprintf(stderr, "usage: bench_agg [-n AGENTS] [-m VOLUMES] [-s SECONDS] "
-					"[-t WORKERS] [--iops N] [--digest]\n");
+					"[-t WORKERS] [--iops N] [--no-pct] [--digest]\n");
 			return 2;
 		}
 	}
@@ -182,7 +191,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 0; i < S_POOL; i++) {
-		if (bc_synth_payload(&pool[i], iops, 0.35))
+		if (bc_synth_payload_opts(&pool[i], iops, 0.35, enc))
 			goto out;
 		if (pool[i].len > maxlen)
 			maxlen = pool[i].len;

@@ -49,6 +49,11 @@ static void s_fill(struct bc_opstat *s, uint64_t n, double median_ns, double sig
 
 int bc_synth_payload(struct bc_synth_payload *p, uint64_t iops, double sigma)
 {
+	return bc_synth_payload_opts(p, iops, sigma, 0);
+}
+
+int bc_synth_payload_opts(struct bc_synth_payload *p, uint64_t iops, double sigma, unsigned opts)
+{
 	struct bc_volstat *v = calloc(1, sizeof(*v));
 	struct bc_stats_hdr h = {.nvol = 1};
 	uint8_t *buf = NULL;
@@ -69,7 +74,7 @@ int bc_synth_payload(struct bc_synth_payload *p, uint64_t iops, double sigma)
 	       450e3 + 100e3 * s_unif(), sigma * (1 + 0.6 * s_unif()));
 	s_fill(&v->op[BC_OP_WRITE], (uint64_t)((double)iops * 0.3 * (0.9 + 0.2 * s_unif())),
 	       250e3 + 100e3 * s_unif(), sigma * (0.8 + 0.5 * s_unif()));
-	rc = bc_stats_encode(&h, v, &buf, &len);
+	rc = bc_stats_encode_opts(&h, v, opts, &buf, &len);
 	if (rc)
 		goto out;
 	/* version, step 0, second 0, flags 0, nvol 1, volume 0: one byte each */

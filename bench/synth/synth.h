@@ -23,6 +23,8 @@ struct bc_synth_payload {
 uint64_t bc_synth_rand(void);
 /* one volume-second at about iops, latency spread sigma; 0 or -ENOMEM */
 int bc_synth_payload(struct bc_synth_payload *p, uint64_t iops, double sigma);
+/* the same, encoded with bc_stats_encode_opts' opts (BC_STATS_ENC_NO_PCT: no percentile buckets) */
+int bc_synth_payload_opts(struct bc_synth_payload *p, uint64_t iops, double sigma, unsigned opts);
 void bc_synth_payload_free(struct bc_synth_payload *p);
 /*
  * A STATS body of m volumes for second k, each volume's payload picked from

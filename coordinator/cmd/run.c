@@ -279,7 +279,7 @@ int bc_cmd_run(int argc, char **argv)
 	struct bc_rundir rd = {0};
 	cJSON *run = NULL, *steps, *ev;
 	char err[1024] = "", when[32];
-	int rc, i, status = 1;
+	int rc, i, status = 1, first_rc = 0;
 	bool degraded = false, not_started = false;
 	struct bc_counters *counters = NULL;
 	struct bc_metrics *metrics = NULL;
@@ -385,12 +385,21 @@ int bc_cmd_run(int argc, char **argv)
 
 		rc = bc_run_profile_step(&fleet, &rd, i, steps, s_flush, &fl, &degraded, err,
 					 sizeof(err));
-		if (rc) {
+		if (rc && !first_rc) {
+			first_rc = rc;
 			bc_error("step %s: %s", p->steps[i].name, err);
 			cJSON_AddStringToObject(run, "error", err);
-			break;
 		}
+		/* every step after the one that stopped the run is recorded, as never started */
+		if (rc && !fleet.halted[0] && rc == -ECANCELED)
+			snprintf(fleet.halted, sizeof(fleet.halted), "%s",
+				 strncmp(err, "not started: ", 13) ? err : err + 13);
+		else if (rc && !fleet.halted[0])
+			snprintf(fleet.halted, sizeof(fleet.halted), "the run stopped at step %s%s",
+				 p->steps[i].name,
+				 zsys_interrupted ? " (interrupted: SIGINT/SIGTERM)" : "");
 	}
+	rc = first_rc;
 	if (!rc)
 		status = degraded ? 3 : 0;
 done:

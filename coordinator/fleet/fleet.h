@@ -103,6 +103,12 @@ struct bc_fleet {
 	struct bc_volnode *volnode; /* [prof->nvolumes]: each volume's node (volnode.c), owned */
 	struct bc_fleet_held *held; /* received during bc_fleet_beside, for bc_fleet_recv */
 	uint64_t beat_ns;	    /* CLOCK_MONOTONIC of bc_fleet_beat's last HEARTBEAT */
+	/*
+	 * Why no further step starts (set by the run when a step failed; an
+	 * interrupt is its own reason): every step from here on is recorded
+	 * "not started", without a PREPARE
+	 */
+	char halted[256];
 };
 
 /* a message bc_fleet_beside received and keeps for bc_fleet_recv (fleet.c) */

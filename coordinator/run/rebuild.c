@@ -560,11 +560,14 @@ static int s_event(struct s_replay *r, cJSON *ev)
 			r->res.start_ns = 0;
 		}
 		if (r->in_step) {
-			r->res.status = st && !strcmp(st, "aborted") ? "aborted" : "failed";
+			r->res.status = st && !strcmp(st, "aborted")	   ? "aborted"
+					: st && !strcmp(st, "not started") ? "not started"
+									   : "failed";
 			snprintf(r->res.error, sizeof(r->res.error), "%s", msg ? msg : "?");
 		}
-		cJSON_DeleteItemFromObject(r->run, "error");
-		cJSON_AddStringToObject(r->run, "error", msg ? msg : "?");
+		/* the run's error is its first (the steps after it say "not started: ...") */
+		if (!cJSON_GetObjectItem(r->run, "error"))
+			cJSON_AddStringToObject(r->run, "error", msg ? msg : "?");
 	} else if (!strcmp(type, "sweep") && r->in_step) {
 		cJSON_Delete(r->sweep);
 		r->sweep = cJSON_Duplicate(ev, 1);

@@ -324,12 +324,14 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 	bc_rundir_event(rd, "ready", ev);
 	if (!pending && !res->error[0] && s_alive(f))
 		return 0;
-	if (!res->error[0]) {
-		if (zsys_interrupted)
-			snprintf(res->error, sizeof(res->error), "interrupted during PREPARE");
-		else
-			snprintf(res->error, sizeof(res->error), "every agent was lost");
+	if (!res->error[0] && zsys_interrupted) {
+		/* prepared (perhaps) but never started: the agents are told to drop it */
+		snprintf(res->error, sizeof(res->error),
+			 "not started: interrupted (SIGINT/SIGTERM) while the agents prepared it");
+		return -ECANCELED;
 	}
+	if (!res->error[0])
+		snprintf(res->error, sizeof(res->error), "every agent was lost");
 	return -EIO;
 }
 
@@ -703,6 +705,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	cJSON *ev, *starts, *lost;
 	uint64_t start, at;
 	int i, rc, threads;
+	bool prepared = false;
 
 	memset(res, 0, sizeof(*res));
 	res->step = st;
@@ -726,6 +729,19 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 		snprintf(res->error, sizeof(res->error), "out of memory");
 		return rc;
 	}
+	/*
+	 * Interrupted (Ctrl-C while the results of the step before were
+	 * written), or the run stopped at an earlier step: no PREPARE, the step
+	 * is recorded as never started
+	 */
+	if (zsys_interrupted || f->halted[0]) {
+		snprintf(res->error, sizeof(res->error), "not started: %s",
+			 f->halted[0] ? f->halted
+				      : "interrupted (SIGINT/SIGTERM) before its PREPARE");
+		rc = -ECANCELED;
+		goto out;
+	}
+	prepared = true;
 	rc = s_prepare_all(f, rd, idx, res);
 	if (rc)
 		goto out;
@@ -804,8 +820,11 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 out:
 	res->agg.wait_fn = NULL;
 	if (rc) {
-		bc_fleet_broadcast(f, BC_MSG_ABORT, NULL);
-		res->status = rc == -EINTR ? "aborted" : "failed";
+		if (prepared)
+			bc_fleet_broadcast(f, BC_MSG_ABORT, NULL);
+		res->status = rc == -ECANCELED ? "not started"
+			      : rc == -EINTR   ? "aborted"
+					       : "failed";
 		ev = cJSON_CreateObject();
 		cJSON_AddNumberToObject(ev, "step", idx);
 		cJSON_AddStringToObject(ev, "message", res->error);

@@ -12,15 +12,25 @@ export BC_AGENT_BIN="$AGENT"
 
 T=$(mktemp -d /var/tmp/bc-e2e.XXXXXX)
 AGENT_PIDS=()
+EXIT_CMDS=()
+
+# on_exit CMD: run CMD (eval'd) at cleanup, after the agents are stopped and before the work
+# directory goes, in reverse order of registration (umount, losetup -d, ...)
+on_exit() {
+	EXIT_CMDS+=("$1")
+}
 
 # BC_KEEP=DIR: a copy of the work directory (logs, run directory) is left there, to debug
 cleanup() {
-	local rc=$?
+	local rc=$? i
 	for p in "${AGENT_PIDS[@]}"; do
 		kill "$p" 2>/dev/null || true
 	done
 	for p in "${AGENT_PIDS[@]}"; do
 		wait "$p" 2>/dev/null || true
+	done
+	for ((i = ${#EXIT_CMDS[@]} - 1; i >= 0; i--)); do
+		eval "${EXIT_CMDS[$i]}" >/dev/null 2>&1 || true
 	done
 	if [ -n "${BC_KEEP:-}" ]; then cp -a "$T" "$BC_KEEP" || true; fi
 	rm -rf "$T"

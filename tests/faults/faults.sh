@@ -5,13 +5,20 @@
 # them with run.json and summary.md, and a rebuild from events.jsonl must equal what the
 # run wrote. Cases: sigint sigterm coord_kill9 kill_continue kill_abort stop_continue
 # stop_abort between_continue between_abort between_restart restart_continue restart_abort
-# prepare_fail sweep_sigint healthy_plain healthy_sweep healthy_fdp checker_fails.
+# prepare_fail sweep_sigint results_sigint full_disk low_space clock_drift healthy_plain
+# healthy_sweep healthy_fdp checker_fails.
 # Moments are chosen by waiting on events.jsonl, never on sleeps; nothing is timed.
 . "$BC_SRC/tests/e2e/lib.sh"
 CASE=${1:?case}
 CHECK="python3 $BC_SRC/tests/faults/check_run.py"
+OUT="$T/out"
 
-for a in a1 a2 a3; do start_agent $a; done
+# clock_drift: a2's clocks run 1% fast (a debugging option of bench-agent, docs/faults.md)
+A2_ARGS=()
+[ "$CASE" = clock_drift ] && A2_ARGS=(--debug-clock-ppm 10000)
+start_agent a1
+start_agent a2 "${A2_ARGS[@]}"
+start_agent a3
 VICTIM=${AGENT_PIDS[1]}
 POLICY=continue
 case $CASE in *_abort) POLICY=abort ;; esac
@@ -65,7 +72,7 @@ JSON
 wait_events() {
 	local ev
 	for _ in $(seq 600); do
-		ev=$(ls "$T"/out/*/events.jsonl 2>/dev/null | head -n1)
+		ev=$(ls "$OUT"/*/events.jsonl 2>/dev/null | head -n1)
 		if [ -n "$ev" ] && [ "$(grep -cE "$2" "$ev")" -ge "$1" ]; then return 0; fi
 		kill -0 "$CPID" 2>/dev/null || return 1
 		sleep 0.1
@@ -76,7 +83,7 @@ wait_events() {
 # the records' log: the default (records.bin), or json for the case that sets EVFMT
 run_bg() { # run_bg PROFILE: the coordinator in the background, CPID
 	"$COORD" run -q --events-format "${EVFMT:-binary}" ${PREP_TIMEOUT:+--prepare-timeout "$PREP_TIMEOUT"} ${RUN_OPTS:-} \
-		-o "$T/out" "$1" >"$T/stdout" 2>"$T/stderr" &
+		-o "$OUT" "$1" >"$T/stdout" 2>"$T/stderr" &
 	CPID=$!
 }
 
@@ -84,7 +91,41 @@ finish() { # the coordinator's exit code into RC
 	RC=0
 	wait "$CPID" || RC=$?
 	cat "$T/stdout" "$T/stderr"
-	R=$(run_dir "$T/out")
+	R=$(run_dir "$OUT")
+}
+
+# small_fs SIZE: a tmpfs of SIZE of this test's own at $SMALL, unmounted at exit; the
+# run's output goes there (OUT)
+small_fs() {
+	SMALL="$T/small"
+	mkdir -p "$SMALL"
+	[ "$(id -u)" = 0 ] || { echo "skip: mounting a tmpfs needs root"; exit 77; }
+	mount -t tmpfs -o "size=$1,mode=0755" bc-faults "$SMALL" ||
+		{ echo "skip: cannot mount a tmpfs"; exit 77; }
+	on_exit "umount -l '$SMALL'"
+	OUT="$SMALL/out"
+}
+
+# fill_fs DIR LEAVE_KB: a file of ours takes DIR's filesystem's free space but LEAVE_KB
+fill_fs() {
+	local free
+	free=$(df -k --output=avail "$1" | tail -n1)
+	if [ "$free" -gt "$2" ]; then
+		fallocate -l "$(((free - $2) * 1024))" "$1/fill" 2>/dev/null ||
+			dd if=/dev/zero of="$1/fill" bs=1k count="$((free - $2))" 2>/dev/null || true
+	fi
+	# tmpfs rounds to pages: whatever is left beyond LEAVE_KB goes too when it is 0
+	[ "$2" != 0 ] || dd if=/dev/zero of="$1/fill2" bs=4k 2>/dev/null || true
+}
+
+# closing_files_exist: every file the closing line lists is in the run directory
+closing_files_exist() {
+	local line f
+	line=$(grep -E '^(results|run FAILED|run completed|run INCOMPLETE|run NOT STARTED).*\(' "$T/stdout" | tail -n1)
+	[ -n "$line" ] || fail "no closing line in stdout"
+	for f in $(echo "$line" | sed 's/.*(\(.*\)).*/\1/' | tr ',' ' '); do
+		case $f in *.*) [ -e "$R/$f" ] || fail "the closing line lists $f, which does not exist: $line" ;; esac
+	done
 }
 
 # check_and_rebuild: the checker on the run as written, then on a rebuild of a copy, which
@@ -107,8 +148,8 @@ sigint | sigterm)
 	finish
 	[ "$RC" = 1 ] || fail "exit code $RC after a signal, expected 1"
 	# the step the signal hit (a loaded host may have finished step 0 meanwhile)
-	json "$R/run.json" 'r["steps"][-1]["status"] == "aborted" and r["status"] == "aborted"' |
-		grep -qx True || fail "the interrupted step is not aborted"
+	json "$R/run.json" '[s["status"] for s in r["steps"] if s["status"] != "not started"][-1] == "aborted" and r["status"] == "aborted" and [s["status"] for s in r["steps"]][-1] in ("aborted", "not started")' |
+		grep -qx True || fail "the interrupted step is not aborted, or a step after it is not 'not started'"
 	check_and_rebuild
 	;;
 coord_kill9)
@@ -235,6 +276,97 @@ sweep_sigint)
 	kill -INT "$CPID"
 	finish
 	[ "$RC" = 1 ] || fail "exit code $RC, expected 1"
+	check_and_rebuild
+	;;
+results_sigint)
+	# Ctrl-C while step 0's results are written (made 4 s long): nothing more runs, no
+	# PREPARE for step 1; steps 1 and 2 are recorded as never started, not failed
+	profile s0 s1 s2 >"$T/p.json"
+	RUN_OPTS="--results-delay-ms 4000" run_bg "$T/p.json"
+	wait_events 3 '"event":"step_done"' || fail "step 0 did not finish"
+	kill -INT "$CPID"
+	finish
+	[ "$RC" = 1 ] || fail "exit code $RC after a signal, expected 1"
+	json "$R/run.json" '[s["name"] + ": " + s["status"] for s in r["steps"]] == ["s0: ok", "s1: not started", "s2: not started"] and r["status"] == "aborted"' |
+		grep -qx True || fail "steps not recorded as ok / not started / not started: $(json "$R/run.json" '[(s["name"], s["status"], s.get("error")) for s in r["steps"]], r["status"]')"
+	! grep -q "interrupted during PREPARE" "$T/stderr" "$R/run.json" || fail "a step that never started is said to have failed in PREPARE"
+	! grep -q '"event":"ready","step":1\|"step":1,.*"event":"ready"' "$R/events.jsonl" || fail "step 1 was prepared after the interrupt"
+	! grep -q "step 1 prepared" "$T"/agent-a*.log || fail "an agent prepared step 1 after the interrupt"
+	grep -q "not started" "$R/summary.md" || fail "summary.md does not say which steps never started"
+	grep -q "not started" "$R/report.html" || fail "report.html does not say which steps never started"
+	check_and_rebuild
+	;;
+full_disk)
+	# -o on a 16 MiB tmpfs, filled by a file of ours while step 0 runs: the run fails at once
+	# (exit 1), names the errno once, starts nothing more, lists only files that exist, and
+	# what was measured until then is rebuilt once space is freed
+	small_fs 16m
+	profile s0 s1 s2 >"$T/p.json"
+	run_bg "$T/p.json"
+	wait_events 2 '"event":"second_closed"' || fail "step 0 did not run"
+	fill_fs "$SMALL" 0
+	finish
+	[ "$RC" = 1 ] || fail "exit code $RC on a full output filesystem, expected 1"
+	n=$(grep -c "No space left on device" "$T/stderr" || true)
+	[ "$n" = 1 ] || fail "ENOSPC named $n times on stderr, expected once"
+	grep -q "ENOSPC" "$T/stderr" || fail "the errno is not named (ENOSPC)"
+	! grep -qi "out of memory\|Input/output error" "$T/stderr" || fail "a full disk blamed on memory or I/O errors"
+	grep -q "run FAILED" "$T/stdout" || fail "the closing line does not say the run failed"
+	closing_files_exist
+	! grep -q "step 1 prepared" "$T"/agent-a*.log || fail "step 1 ran on a full disk"
+	rm -f "$SMALL/fill" "$SMALL/fill2"
+	"$COORD" report --rebuild "$R" >"$T/rebuild.out" 2>&1 || fail "rebuild failed: $(cat "$T/rebuild.out")"
+	json "$R/run.json" 'all(s["status"] == "not started" for s in r["steps"][1:]) and r["steps"][0]["status"] in ("failed", "incomplete") and r["status"] in ("failed", "incomplete") and r["steps"][0]["measured_seconds"] >= 1' |
+		grep -qx True || fail "the rebuild does not hold step 0, failed, with its measured seconds: $(json "$R/run.json" '[(s["status"], s.get("measured_seconds")) for s in r["steps"]], r["status"]')"
+	$CHECK "$R" || fail "the rebuilt figures disagree with events.jsonl"
+	;;
+low_space)
+	# the output filesystem nearly full: the coordinator says so before step 0 and again
+	# during the run, with the figures, early enough to act; space freed then, the run ends ok
+	small_fs 16m
+	fill_fs "$SMALL" 128
+	profile s0 s1 s2 >"$T/p.json"
+	run_bg "$T/p.json"
+	for _ in $(seq 600); do
+		grep -q "low on space" "$T/stderr" && break
+		kill -0 "$CPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q "free space.*expected to write" "$T/stderr" || fail "no pre-run free-space warning: $(cat "$T/stderr")"
+	grep -q "low on space" "$T/stderr" || fail "no low-space warning during the run"
+	rm -f "$SMALL/fill"
+	finish
+	[ "$RC" = 0 ] || fail "exit code $RC after the space was freed in time"
+	closing_files_exist
+	check_and_rebuild
+	;;
+clock_drift)
+	# a2's clock runs 1% fast (rate-capped at 1,000 IOPS per volume on each agent's own
+	# clock): its drift is measured during the step and flagged in the step's checks and the
+	# reports, and its seconds are placed on the coordinator's timeline (a2 does 1,010 I/Os
+	# in each of the coordinator's seconds, a1 and a3 1,000)
+	cat >"$T/p.json" <<JSON
+{"name": "faults-drift", "agents": [{"name": "a1", "endpoint": "$EP_a1"}, {"name": "a2", "endpoint": "$EP_a2"}, {"name": "a3", "endpoint": "$EP_a3"}],
+ "volumes": [{"agent": "a1", "path": "$T/a1.dat", "size": "16m"}, {"agent": "a2", "path": "$T/a2.dat", "size": "16m"},
+             {"agent": "a3", "path": "$T/a3.dat", "size": "16m"}],
+ "steps": [{"name": "s0", "rw": "randread", "bs": "4k", "iodepth": 4, "rate_iops": 1000, "ramp": "1s", "runtime": "6s"}]}
+JSON
+	run_bg "$T/p.json"
+	finish
+	json "$R/run.json" '[c["detail"] for c in r["steps"][0]["checks"] if "clock" in c["name"] and c["pass"] is False]' >"$T/drift"
+	grep -q "a2" "$T/drift" || fail "a2's drifting clock is not flagged in the step's checks: $(json "$R/run.json" '[c["name"] for c in r["steps"][0]["checks"]]')"
+	! grep -q "a1\|a3" "$T/drift" || fail "a1 or a3 flagged for drift: $(cat "$T/drift")"
+	grep -qi "clock.*a2\|a2.*clock" "$R/summary.md" || fail "summary.md does not flag a2's clock"
+	grep -qi "clock.*a2\|a2.*clock" "$R/report.html" || fail "report.html does not flag a2's clock"
+	# on the coordinator's timeline: a2's median second ~1% above a1's and a3's
+	python3 - "$R/run.json" <<'PY' || fail "a2's seconds are not on the coordinator's timeline"
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))
+med = {a["name"]: statistics.median(v for v in a["series"]["iops"][1:] if v) for a in r["steps"][0]["agents"]}
+ratio = med["a2"] / ((med["a1"] + med["a3"]) / 2)
+print("median IOPS per coordinator second:", med, "a2/others %.4f" % ratio)
+assert 1.005 < ratio < 1.015, ratio
+PY
 	check_and_rebuild
 	;;
 healthy_plain)

@@ -18,6 +18,8 @@
 #include "session/announce.h"
 #include "session/config.h"
 #include "session/control.h"
+#include "session/volume.h"
+#include "target/target.h"
 #include "util/curve.h"
 #include "util/log.h"
 #include "wire/proto.h"
@@ -325,6 +327,8 @@ int main(int argc, char **argv)
 	if (!a.opts.insecure)
 		bc_curve_perm_warn(a.opts.authorized_keys, "authorized keys directory", false);
 	a.opts.safety = &safety;
+	/* every volume a target opens is judged on its descriptor (safety/vopen.h) */
+	bc_target_set_opener(bc_agent_volume_open, &safety);
 	if (a.opts.allow_block_writes)
 		bc_warn("--allow-block-writes is deprecated and has no effect: writes to allowed "
 			"block devices are permitted when the device is unused and blank (see "

@@ -24,7 +24,7 @@ static bool s_has_glob(const char *s)
  * of its directory plus the last component. A dangling symlink is refused:
  * creating the file would follow it somewhere nobody allowed.
  */
-static int s_canonical(const char *path, char *out, size_t len)
+int bc_safety_canonical(const char *path, char *out, size_t len)
 {
 	char dir[PATH_MAX], real[PATH_MAX];
 	const char *base;
@@ -112,8 +112,7 @@ void bc_safety_free(struct bc_safety *s)
 	s->nallow = 0;
 }
 
-/* path equals dir or lies below it */
-static bool s_below(const char *path, const char *dir)
+bool bc_safety_below(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
 
@@ -136,7 +135,7 @@ static bool s_match(const char *pattern, const char *canon)
 
 		snprintf(dir, sizeof(dir), "%.*s", (int)(n - 3), pattern);
 		if (!s_has_glob(dir))
-			return s_below(canon, dir);
+			return bc_safety_below(canon, dir);
 		/* a glob before the trailing stars: canon lies below a path matching it */
 		for (i = 1; canon[i] && !hit; i++)
 			if (canon[i] == '/') {
@@ -162,6 +161,25 @@ static bool s_match(const char *pattern, const char *canon)
 	return hit;
 }
 
+bool bc_safety_named(const struct bc_safety *s, const char *canon)
+{
+	int i;
+
+	for (i = 0; i < s->nallow; i++)
+		if (!s_has_glob(s->allow[i]) && !strcmp(s->allow[i], canon))
+			return true;
+	return false;
+}
+
+int bc_safety_scratch(const struct bc_safety *s, char *out, size_t len)
+{
+	if (!s->scratch_dir[0])
+		return -ENOENT;
+	if (bc_safety_canonical(s->scratch_dir, out, len))
+		snprintf(out, len, "%s", s->scratch_dir);
+	return 0;
+}
+
 /* absolute, and no "." or ".." component that would need the filesystem to resolve */
 static bool s_lexical_ok(const char *path)
 {
@@ -183,7 +201,7 @@ int bc_safety_allowed(const struct bc_safety *s, const char *path, char *err, si
 	char canon[PATH_MAX], scratch[PATH_MAX];
 	int i, rc;
 
-	rc = s_canonical(path, canon, sizeof(canon));
+	rc = bc_safety_canonical(path, canon, sizeof(canon));
 	/* a directory still to be made (the scratch directory): judge the words as given */
 	if (rc == -ENOENT && s_lexical_ok(path) && strlen(path) < sizeof(canon)) {
 		snprintf(canon, sizeof(canon), "%s", path);
@@ -195,12 +213,8 @@ int bc_safety_allowed(const struct bc_safety *s, const char *path, char *err, si
 				      : strerror(-rc));
 		return -EPERM;
 	}
-	if (s->scratch_dir[0]) {
-		if (s_canonical(s->scratch_dir, scratch, sizeof(scratch)))
-			snprintf(scratch, sizeof(scratch), "%s", s->scratch_dir);
-		if (s_below(canon, scratch))
-			return 0;
-	}
+	if (!bc_safety_scratch(s, scratch, sizeof(scratch)) && bc_safety_below(canon, scratch))
+		return 0;
 	for (i = 0; i < s->nallow; i++)
 		if (s_match(s->allow[i], canon))
 			return 0;

@@ -21,6 +21,8 @@ struct bc_safety {
 	int nallow;
 	char scratch_dir[BC_PATH_MAX]; /* always allowed, with everything below it */
 	bool allow_destructive;	       /* --allow-destructive */
+	/* where device nodes may be: "" is /dev; unit tests give a directory of their own */
+	char dev_dir[BC_PATH_MAX];
 };
 
 /*
@@ -34,5 +36,18 @@ void bc_safety_free(struct bc_safety *s);
 
 /* the allowlist gate alone: 0, or -EPERM with a message */
 int bc_safety_allowed(const struct bc_safety *s, const char *path, char *err, size_t errlen);
+
+/*
+ * Canonical form of a path that may not exist yet: realpath of the path, or
+ * of its directory plus the last component. 0, -ELOOP for a symlink to
+ * nothing (creating the file would follow it), or -errno.
+ */
+int bc_safety_canonical(const char *path, char *out, size_t len);
+/* path equals dir or lies below it (both canonical) */
+bool bc_safety_below(const char *path, const char *dir);
+/* an allow entry without glob characters names canon itself */
+bool bc_safety_named(const struct bc_safety *s, const char *canon);
+/* the scratch directory, canonical when it exists; -ENOENT when there is none */
+int bc_safety_scratch(const struct bc_safety *s, char *out, size_t len);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "safety/safety.h"
 #include "safety/signature.h"
+#include "safety/vopen.h"
 #include "util/log.h"
 
 /* undo mountinfo's octal escapes (\040 for a space) in place */
@@ -273,14 +274,26 @@ int bc_safety_check(const struct bc_safety *s, const char *path, bool writes, bo
 {
 	static const struct bc_safety none; /* no policy given: nothing but names without files */
 	struct stat st;
-	int rc;
+	int rc, fd;
 
 	if (!s)
 		s = &none;
 	rc = bc_safety_allowed(s, path, err, errlen);
-	if (rc || !writes)
+	if (rc)
 		return rc;
-	if (stat(path, &st))
+	/*
+	 * what the path leads to now, judged as the open will judge it
+	 * (safety/vopen.h): no symlink, mount point or hard link on the way, no
+	 * FIFO, socket, directory or device node outside /dev. A file still to
+	 * be made is made through the same gate.
+	 */
+	fd = bc_vopen(s, path, O_PATH, 0, err, errlen);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	close(fd);
+	if (!writes || stat(path, &st))
 		return 0;
 	if (s_swap(&st))
 		return s_refuse_swap(path, err, errlen);

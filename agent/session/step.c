@@ -225,6 +225,13 @@ static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, con
 		snprintf(err, errlen, "volumes[%d]: malformed volume", i);
 		return -EINVAL;
 	}
+	for (const unsigned char *c = (const unsigned char *)p->valuestring; *c; c++)
+		if (*c < 0x20 || *c == 0x7f) {
+			snprintf(err, errlen,
+				 "volumes[%d].path holds a control character (U+%04X); refused", i,
+				 *c);
+			return -EINVAL;
+		}
 	rc = bc_agent_resolve_path(a, p->valuestring, path, sizeof(o->path));
 	if (rc) {
 		snprintf(err, errlen, "volumes[%d]: path too long", i);

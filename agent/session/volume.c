@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "safety/safety.h"
+#include "safety/vopen.h"
 #include "session/volume.h"
 #include "target/target.h"
 
@@ -21,6 +22,14 @@ int bc_agent_resolve_path(const struct bc_agent *a, const char *path, char *out,
 	else
 		n = snprintf(out, len, "%s/%s", a->opts.scratch_dir, path);
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+int bc_agent_volume_open(void *safety, const char *path, int flags, mode_t mode, char *err,
+			 size_t errlen)
+{
+	static const struct bc_safety none; /* no policy given: nothing but names without files */
+
+	return bc_vopen(safety ? safety : &none, path, flags, mode, err, errlen);
 }
 
 bool bc_agent_volume_destructive(const struct bc_agent *a, const cJSON *vol, const char *path)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <cjson/cJSON.h>
 
@@ -36,5 +37,13 @@ bool bc_agent_volume_destructive(const struct bc_agent *a, const cJSON *vol, con
  */
 int bc_agent_volume_gate(const struct bc_agent *a, const char *path, bool writes, bool destructive,
 			 char *err, size_t errlen);
+
+/*
+ * The targets' opener (bc_target_set_opener): bc_vopen under the agent's
+ * safety policy (a struct bc_safety *, NULL: none), so every volume is
+ * judged on the descriptor it is opened as.
+ */
+int bc_agent_volume_open(void *safety, const char *path, int flags, mode_t mode, char *err,
+			 size_t errlen);
 
 #endif

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "target/ops.h"
+#include "target/target.h"
 
 /*
  * Grow t->path to t->create_bytes: a missing file is created (fresh), an
@@ -37,11 +38,12 @@ static int s_grow_file(struct bc_target *t, bool fresh, char *err, size_t errlen
 	}
 	if (fresh)
 		flags |= O_CREAT | O_EXCL;
-	fd = open(t->path, flags, 0644);
+	fd = bc_target_open_path(t->path, flags, 0644, err, errlen);
 	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot %s '%s': %s", fresh ? "create" : "open", t->path,
-			 strerror(-ret));
+		ret = fd;
+		if (ret != -EPERM) /* a refusal's message is whole already */
+			snprintf(err, errlen, "cannot %s '%s': %s", fresh ? "create" : "open",
+				 t->path, strerror(-ret));
 		return ret;
 	}
 	if (fallocate(fd, 0, (off_t)have, (off_t)(t->create_bytes - have))) {
@@ -137,10 +139,13 @@ static int s_file_open(struct bc_target *t, char *err, size_t errlen)
 	 */
 	if (t->writable && t->info.kind == BC_KIND_BLOCK)
 		flags |= O_EXCL;
-	t->fd = open(t->path, flags);
+	t->fd = bc_target_open_path(t->path, flags, 0, err, errlen);
 	if (t->fd >= 0)
 		goto out;
-	ret = -errno;
+	ret = t->fd;
+	t->fd = -1;
+	if (ret == -EPERM)
+		goto out; /* refused by the gate: its message is whole */
 	if (ret == -EINVAL && t->direct)
 		snprintf(err, errlen,
 			 "%s: the filesystem does not support O_DIRECT; set \"direct\": false "

@@ -28,6 +28,7 @@
 #include "nvme/nvme.h"
 #include "target/nvme.h"
 #include "target/ops.h"
+#include "target/target.h"
 
 struct s_nvme {
 	uint32_t nsid;
@@ -181,11 +182,13 @@ static int s_nvme_open(struct bc_target *t, char *err, size_t errlen)
 		return -ENOMEM;
 	n->bfd = -1;
 	t->priv = n;
-	t->fd = open(t->path, (t->writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	t->fd = bc_target_open_path(t->path, t->writable ? O_RDWR : O_RDONLY, 0, err, errlen);
 	if (t->fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot open '%s' for %s: %s", t->path,
-			 t->writable ? "writing" : "reading", strerror(-ret));
+		ret = t->fd;
+		t->fd = -1;
+		if (ret != -EPERM) /* a refusal's message is whole already */
+			snprintf(err, errlen, "cannot open '%s' for %s: %s", t->path,
+				 t->writable ? "writing" : "reading", strerror(-ret));
 		return ret;
 	}
 	nsid = ioctl(t->fd, NVME_IOCTL_ID);

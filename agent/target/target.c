@@ -7,6 +7,7 @@
  * target a volume has: only what its ops declare (target/ops.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -294,6 +295,29 @@ int bc_target_check(const char *path, const struct bc_volume_spec *spec,
 	struct bc_target t;
 
 	return s_open(&t, path, spec, wl, true, err, errlen);
+}
+
+static bc_target_open_fn s_opener;
+static void *s_opener_ctx;
+
+void bc_target_set_opener(bc_target_open_fn fn, void *ctx)
+{
+	s_opener = fn;
+	s_opener_ctx = ctx;
+}
+
+int bc_target_open_path(const char *path, int flags, mode_t mode, char *err, size_t errlen)
+{
+	int fd;
+
+	if (s_opener)
+		return s_opener(s_opener_ctx, path, flags, mode, err, errlen);
+	fd = open(path, flags | O_CLOEXEC, mode);
+	if (fd >= 0)
+		return fd;
+	fd = -errno;
+	snprintf(err, errlen, "%s: %s", path, strerror(-fd));
+	return fd;
 }
 
 void bc_target_close(struct bc_target *t)

@@ -19,6 +19,7 @@
 #include "profile/sweep_check.h"
 #include "profile/value/units.h"
 #include "util/curve.h"
+#include "util/json.h"
 
 /* Linux IFNAMSIZ (linux/if.h) counts the terminating NUL */
 #define S_NIC_MAX 15
@@ -404,6 +405,8 @@ static int s_parse_volume(struct bc_check *c, const cJSON *item, const char *bas
 		ret = bc_check_item(c, item, base, "path", true, path, &v);
 		if (!ret)
 			ret = bc_check_str(c, path, v, BC_PATH_MAX);
+		if (!ret)
+			ret = bc_check_no_ctl(c, path, v->valuestring);
 		if (!ret && !strncmp(v->valuestring, BC_NVME_TCP_LABEL_PREFIX,
 				     strlen(BC_NVME_TCP_LABEL_PREFIX)))
 			ret = bc_check_fail(c, path,
@@ -634,6 +637,18 @@ int bc_profile_parse(const char *text, const char *srcname, struct bc_profile **
 		goto out;
 	}
 	snprintf(p->source, sizeof(p->source), "%s", c.src);
+	{
+		char where[256];
+
+		/* cJSON reads "a\u0000b" as "a": a name or path must never be cut silently */
+		if (bc_json_nul_path(root, text, strlen(text), where, sizeof(where))) {
+			ret =
+			    bc_check_fail(&c, where,
+					  "holds a NUL character (\\u0000); refused (what follows "
+					  "it would be dropped without a word)");
+			goto out;
+		}
+	}
 	ret = s_parse_root(&c, root, p);
 	if (!ret) {
 		*out = p;

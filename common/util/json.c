@@ -461,3 +461,75 @@ cJSON *bc_json_parse(const char *text, size_t len)
 	}
 	return j;
 }
+
+/*
+ * ---- NUL characters in strings ----
+ * cJSON decodes "\u0000" into a NUL byte, so a string holding one reads as
+ * cut short there ("v.dat\u0000/../../etc/passwd" reads "v.dat"). Its tree
+ * cannot tell: the text can. The walk below reads the string tokens of the
+ * text in the order the tree holds its keys and string values (cJSON keeps
+ * both in text order) and names the first one whose escapes decode to a NUL.
+ */
+
+/* the next string token of the text from *p: true when one starts, *nul when it holds \u0000 */
+static bool s_next_string(const char **p, const char *end, bool *nul)
+{
+	const char *s = *p;
+
+	while (s < end && *s && *s != '"')
+		s++;
+	if (s >= end || !*s)
+		return false;
+	*nul = false;
+	for (s++; s < end && *s && *s != '"'; s++) {
+		if (*s != '\\' || s + 1 >= end)
+			continue;
+		s++;
+		if (*s == 'u' && end - s >= 5 && !memcmp(s + 1, "0000", 4))
+			*nul = true;
+	}
+	*p = s < end && *s ? s + 1 : s;
+	return true;
+}
+
+static bool s_nul_walk(const cJSON *j, bool in_object, const char **p, const char *end, char *path,
+		       size_t len)
+{
+	size_t at = strlen(path);
+	int i = 0;
+	bool nul;
+
+	for (; j; j = j->next, i++) {
+		if (in_object)
+			snprintf(path + at, len - at, "%s%s", at ? "." : "",
+				 j->string ? j->string : "");
+		else
+			snprintf(path + at, len - at, "[%d]", i);
+		if (in_object && (!s_next_string(p, end, &nul) || nul))
+			return true; /* the key itself (or the text ran out: say where) */
+		if (cJSON_IsString(j) && (!s_next_string(p, end, &nul) || nul))
+			return true;
+		if ((cJSON_IsObject(j) || cJSON_IsArray(j)) &&
+		    s_nul_walk(j->child, cJSON_IsObject(j), p, end, path, len))
+			return true;
+	}
+	path[at] = 0;
+	return false;
+}
+
+bool bc_json_nul_path(const cJSON *root, const char *text, size_t len, char *path, size_t pathlen)
+{
+	const char *p = text, *end = text + len, *q;
+	bool nul = false;
+
+	path[0] = 0;
+	/* most texts have no "\u0000" at all: one scan and done */
+	for (q = text; q + 6 <= end && !nul; q++)
+		nul = q[0] == '\\' && q[1] == 'u' && !memcmp(q + 2, "0000", 4);
+	if (!nul || !root)
+		return false;
+	if (cJSON_IsString(root))
+		return s_next_string(&p, end, &nul) && nul;
+	/* exact: "\\u0000" (an escaped backslash, then "u0000") is no NUL */
+	return s_nul_walk(root->child, cJSON_IsObject(root), &p, end, path, pathlen);
+}

@@ -48,4 +48,12 @@ char *bc_json_print_nested(const cJSON *j, int depth);
 /* cJSON_ParseWithLength keeping integers of more than 15 digits exact; caller owns it */
 cJSON *bc_json_parse(const char *text, size_t len);
 
+/*
+ * Whether a string of root (parsed from text) holds a NUL character
+ * ("\u0000", which cJSON decodes into a string cut short there): true with
+ * the first such string's JSON path ("volumes[1].path"; "" for the root) in
+ * path. Names must never be cut silently: callers refuse such a text.
+ */
+bool bc_json_nul_path(const cJSON *root, const char *text, size_t len, char *path, size_t pathlen);
+
 #endif

@@ -182,10 +182,19 @@ int bc_msg_parse(zmsg_t **raw, bool router, struct bc_msg *m, char *err, size_t 
 		goto out;
 	}
 	if (m->type != BC_MSG_STATS) {
+		char where[128];
+
 		m->json = bc_json_parse((const char *)m->bin, m->bin_len);
 		if (!cJSON_IsObject(m->json)) {
 			snprintf(err, errlen, "%s: body is not a JSON object",
 				 bc_msg_name(m->type));
+			goto out;
+		}
+		/* cJSON reads "a\u0000b" as "a": a path must never be cut silently */
+		if (bc_json_nul_path(m->json, (const char *)m->bin, m->bin_len, where,
+				     sizeof(where))) {
+			snprintf(err, errlen, "%s: %s holds a NUL character (\\u0000); refused",
+				 bc_msg_name(m->type), where[0] ? where : "a string");
 			goto out;
 		}
 	}

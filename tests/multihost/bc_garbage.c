@@ -7,6 +7,14 @@
  *   bc_garbage ENDPOINT SERVER_KEY COORD_CERT COUNT   garbage; prints what it sent
  *   bc_garbage --raw HOST PORT COUNT                   non-ZMTP bytes, COUNT connections
  *   bc_garbage --hello ENDPOINT SERVER_KEY COORD_CERT  HELLO; prints HELLO_OK's "security"
+ *   bc_garbage --prepare ENDPOINT SERVER_KEY COORD_CERT BODY
+ *                          HELLO, then PREPARE with the bytes of file BODY as its body
+ *                          (a path may hold what the coordinator never sends: \u0000);
+ *                          prints the agent's answer
+ *   bc_garbage --big ENDPOINT SERVER_KEY COORD_CERT MIB
+ *                          one frame of MIB MiB (libzmq cuts such a connection at its header)
+ *   bc_garbage --greeting HOST PORT MECHANISM
+ *                          a ZMTP 3.0 greeting naming MECHANISM, then waits for the close
  *
  * Exit 0 when everything was sent (and for --hello, HELLO_OK arrived).
  */
@@ -313,6 +321,101 @@ static int s_hello(const char *ep, const char *skey, const char *cert)
 	return rc;
 }
 
+/* HELLO then PREPARE with the file's bytes as body; the first answer that is not HELLO_OK */
+static int s_prepare(const char *ep, const char *skey, const char *cert, const char *body_path)
+{
+	zsock_t *s = s_connect(ep, skey, cert);
+	FILE *f = fopen(body_path, "rb");
+	static char body[1 << 16];
+	const void *d[2];
+	size_t l[2], n;
+	zmsg_t *m;
+	int rc = 1, tries;
+
+	if (!f)
+		return 2;
+	n = fread(body, 1, sizeof(body), f);
+	fclose(f);
+	zsock_set_rcvtimeo(s, 10000);
+	bc_msg_send_json(s, NULL, BC_MSG_HELLO, NULL);
+	d[0] = "BC\x02PREPARE";
+	l[0] = strlen(d[0]);
+	d[1] = body;
+	l[1] = n;
+	for (tries = 0; tries < 20 && (m = zmsg_recv(s)); tries++) {
+		zframe_t *h = zmsg_first(m), *b = zmsg_next(m);
+
+		if (h && zframe_size(h) > 3 && !memcmp(zframe_data(h) + 3, "HELLO_OK", 8)) {
+			zmsg_destroy(&m);
+			s_send(s, 2, d, l);
+			continue;
+		}
+		if (h && zframe_size(h) > 3 && !memcmp(zframe_data(h) + 3, "HEARTBEAT", 9)) {
+			zmsg_destroy(&m);
+			continue;
+		}
+		printf("%.*s %.*s\n", h ? (int)zframe_size(h) - 3 : 0,
+		       h ? (const char *)zframe_data(h) + 3 : "", b ? (int)zframe_size(b) : 0,
+		       b ? (const char *)zframe_data(b) : "");
+		zmsg_destroy(&m);
+		rc = 0;
+		break;
+	}
+	bc_msg_send_json(s, NULL, BC_MSG_BYE, NULL);
+	zsock_destroy(&s);
+	return rc;
+}
+
+/* one frame of mib MiB: over ZMQ_MAXMSGSIZE, so libzmq drops the connection at its header */
+static int s_big(const char *ep, const char *skey, const char *cert, int mib)
+{
+	zsock_t *s = s_connect(ep, skey, cert);
+	size_t n = (size_t)mib << 20;
+	uint8_t *buf = calloc(1, n);
+	const void *d[2] = {"BC\x02HELLO", buf};
+	size_t l[2] = {8, n};
+
+	if (!buf)
+		return 1;
+	zsock_set_sndtimeo(s, 10000);
+	s_send(s, 2, d, l);
+	/* linger: the frame leaves (as far as the agent reads it) before the socket goes */
+	usleep(500 * 1000);
+	zsock_destroy(&s);
+	free(buf);
+	return 0;
+}
+
+/* a ZMTP 3.0 greeting (RFC 23) naming mech, then read until the agent closes */
+static int s_greeting(const char *host, const char *port, const char *mech)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai;
+	uint8_t g[64] = {0xff, 0, 0, 0, 0, 0, 0, 0, 1, 0x7f, 3, 0};
+	struct timeval tv = {10, 0};
+	char buf[256];
+	int fd;
+
+	snprintf((char *)g + 12, 20, "%s", mech);
+	if (getaddrinfo(host, port, &hints, &ai))
+		return 2;
+	fd = socket(ai->ai_family, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, ai->ai_addr, ai->ai_addrlen)) {
+		freeaddrinfo(ai);
+		return 2;
+	}
+	freeaddrinfo(ai);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (write(fd, g, sizeof(g)) != (ssize_t)sizeof(g)) {
+		close(fd);
+		return 1;
+	}
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+	printf("greeting with mechanism %s sent; the agent closed the connection\n", mech);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	zsys_init();
@@ -321,10 +424,19 @@ int main(int argc, char **argv)
 		return s_raw_run(argv[2], argv[3], atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "--hello"))
 		return s_hello(argv[2], argv[3], argv[4]);
+	if (argc == 6 && !strcmp(argv[1], "--prepare"))
+		return s_prepare(argv[2], argv[3], argv[4], argv[5]);
+	if (argc == 6 && !strcmp(argv[1], "--big"))
+		return s_big(argv[2], argv[3], argv[4], atoi(argv[5]));
+	if (argc == 5 && !strcmp(argv[1], "--greeting"))
+		return s_greeting(argv[2], argv[3], argv[4]);
 	if (argc == 5)
 		return s_garbage_run(argv[1], argv[2], argv[3], atoi(argv[4]));
 	fprintf(stderr, "usage: bc_garbage ENDPOINT SERVER_KEY COORD_CERT COUNT\n"
 			"       bc_garbage --raw HOST PORT COUNT\n"
-			"       bc_garbage --hello ENDPOINT SERVER_KEY COORD_CERT\n");
+			"       bc_garbage --hello ENDPOINT SERVER_KEY COORD_CERT\n"
+			"       bc_garbage --prepare ENDPOINT SERVER_KEY COORD_CERT BODY\n"
+			"       bc_garbage --big ENDPOINT SERVER_KEY COORD_CERT MIB\n"
+			"       bc_garbage --greeting HOST PORT MECHANISM\n");
 	return 2;
 }

@@ -64,6 +64,8 @@ int main(void)
 		SKIP("needs root for mknod and losetup");
 	if (!mkdtemp(s_dir))
 		SKIP("mkdtemp: %s", strerror(errno));
+	/* the directory stands for /dev: device nodes are used nowhere else */
+	snprintf(s.dev_dir, sizeof(s.dev_dir), "%s", s_dir);
 	snprintf(ng, sizeof(ng), "%s/ng0n1", s_dir);
 	snprintf(blk, sizeof(blk), "%s/nvme0n1", s_dir);
 	if (mknod(ng, S_IFCHR | 0600, makedev(1, 3)))

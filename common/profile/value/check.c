@@ -235,6 +235,20 @@ int bc_check_str(struct bc_check *c, const char *path, const cJSON *v, size_t ma
 	return 0;
 }
 
+int bc_check_no_ctl(struct bc_check *c, const char *path, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return bc_check_fail(
+			    c, path,
+			    "holds a control character (U+%04X at byte %zu); paths "
+			    "may not (a terminal or log would show something else)",
+			    *p, (size_t)(p - (const unsigned char *)s));
+	return 0;
+}
+
 static bool s_is_uint(const cJSON *v)
 {
 	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= (double)S_SIZE_MAX &&

@@ -55,6 +55,8 @@ int bc_check_int(struct bc_check *c, const char *path, const cJSON *v, double lo
 		 double *out);
 
 /* a count in min..max into *out: "expected integer >= min", then "must be in min..max" */
+/* a path without control characters (bytes below 0x20, and DEL) */
+int bc_check_no_ctl(struct bc_check *c, const char *path, const char *s);
 int bc_check_uint(struct bc_check *c, const char *path, const cJSON *v, uint64_t min, uint64_t max,
 		  uint64_t *out);
 

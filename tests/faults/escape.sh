@@ -1,0 +1,149 @@
+#!/bin/bash
+# escape.sh CASE: a volume that tries to leave the agent's scratch directory or its allowlist,
+# on loopback with one agent allowing only this test's work directory ($T/**): each is refused
+# at PREPARE with an error naming the volume and the reason, and nothing outside is written.
+# Cases:
+#   hardlink   a hard link in the scratch directory to a file outside it (and the same link
+#              allowed by name: then it runs)
+#   devnode    a block device node made in the scratch directory (of a loop device of this
+#              test's), a char device node, a FIFO, a socket, a directory, /dev/loopN by a
+#              relative path
+#   nul_path   NUL and control characters in a volume path: refused by `validate` (JSON path
+#              named) and by the agent itself (a PREPARE sent past the coordinator)
+#   mount      a file bind-mounted over a scratch file, and a tmpfs mounted inside scratch
+#   symlink    a symlink in a path component inside scratch, and a dangling symlink to be
+#              created through
+. "$BC_SRC/tests/e2e/lib.sh"
+CASE=${1:?case}
+GARBAGE="$BC_BIN/tests/bc_garbage"
+
+need_root() {
+	[ "$(id -u)" = 0 ] || { echo "skip: $CASE needs root ($*)"; exit 77; }
+}
+
+# outside: a directory of ours that is neither scratch nor allowed (same filesystem as $T,
+# so hard links work)
+OUTSIDE=$(mktemp -d /var/tmp/bc-outside.XXXXXX)
+on_exit "rm -rf '$OUTSIDE'"
+dd if=/dev/urandom of="$OUTSIDE/target.dat" bs=1M count=16 2>/dev/null
+SUM0=$(sha256sum <"$OUTSIDE/target.dat")
+start_agent a1
+S="$T/scratch-a1"
+
+# try PATH [RW]: one 2 s step on PATH (relative paths live in scratch); sets RC, OUTPUT
+try() {
+	local sz=""
+	[ -z "${SIZE:-}" ] || sz=", \"size\": \"$SIZE\""
+	cat >"$T/p.json" <<JSON
+{"name": "escape", "agents": [{"name": "a1", "endpoint": "$EP_a1"}],
+ "volumes": [{"agent": "a1", "path": "$1"$sz}],
+ "steps": [{"name": "s", "rw": "${2:-randwrite}", "bs": "4k", "iodepth": 2, "runtime": "2s"}]}
+JSON
+	RC=0
+	timeout 60 "$COORD" run -q -o "$T/out" "$T/p.json" >"$T/run.out" 2>&1 || RC=$?
+	OUTPUT=$(cat "$T/run.out")
+}
+
+# refused PATH REGEX [RW]: the run of PATH is refused at PREPARE with REGEX in the message
+refused() {
+	try "$1" "${3:-randwrite}"
+	[ "$RC" = 1 ] || fail "$1: exit $RC, expected a refusal: $OUTPUT"
+	echo "$OUTPUT" | grep -q "error: step s: agent a1" || fail "$1: not refused by the agent: $OUTPUT"
+	echo "$OUTPUT" | grep -qE "$2" || fail "$1: the refusal does not say /$2/: $OUTPUT"
+	echo "$1: refused: $(echo "$OUTPUT" | grep -E "$2" | head -n1)"
+}
+
+untouched() {
+	[ "$(sha256sum <"$OUTSIDE/target.dat")" = "$SUM0" ] || fail "the file outside scratch was written"
+}
+
+case $CASE in
+hardlink)
+	ln "$OUTSIDE/target.dat" "$S/hard.dat"
+	refused hard.dat "hard.dat.*(2 links|hard link)"
+	untouched
+	refused hard.dat "hard.dat.*(2 links|hard link)" randread
+	# allowed by name (not by a glob): the operator said this very file
+	start_agent a2 --allow "$T/scratch-a2/hard.dat"
+	ln "$OUTSIDE/target.dat" "$T/scratch-a2/hard.dat"
+	EP_a1=$EP_a2 try hard.dat randwrite
+	[ "$RC" = 0 ] || fail "a hard link allowed by name is refused: $OUTPUT"
+	;;
+devnode)
+	need_root "mknod, losetup"
+	command -v losetup >/dev/null || { echo "skip: no losetup"; exit 77; }
+	truncate -s 16M "$T/loop.img"
+	LOOP=$(losetup -f --show "$T/loop.img") || { echo "skip: cannot attach a loop device"; exit 77; }
+	on_exit "losetup -d '$LOOP'"
+	SUML=$(sha256sum <"$T/loop.img")
+	read -r MAJ MIN < <(stat -c '%t %T' "$LOOP")
+	mknod "$S/blk2" b "$((16#$MAJ))" "$((16#$MIN))"
+	refused blk2 "blk2.*(block device|device node)"
+	refused blk2 "blk2.*(block device|device node)" randread
+	[ "$(sha256sum <"$T/loop.img")" = "$SUML" ] || fail "the loop device was written through scratch/blk2"
+	mknod "$S/chr" c 1 3
+	refused chr "chr.*(char(acter)? device|device node)"
+	mkfifo "$S/fifo"
+	refused fifo "fifo.*FIFO" randread
+	python3 -c "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])" "$S/sock"
+	refused sock "sock.*socket" randread
+	mkdir "$S/dir"
+	refused dir "dir.*directory" randread
+	# the loop device by a path relative to scratch: not below it, not allowed
+	refused "../../../../../../..$LOOP" "not in this agent's allowlist|beneath|outside"
+	[ "$(sha256sum <"$T/loop.img")" = "$SUML" ] || fail "the loop device was written"
+	;;
+nul_path)
+	for bad in 'v.dat\u0000/../../etc/passwd' 'v.dat\n' 'a\u001b[2Jb.dat' 'v\u007f.dat'; do
+		cat >"$T/p.json" <<JSON
+{"name": "escape", "agents": [{"name": "a1", "endpoint": "$EP_a1"}],
+ "volumes": [{"agent": "a1", "path": "ok.dat", "size": "1m"}, {"agent": "a1", "path": "$bad", "size": "1m"}],
+ "steps": [{"name": "s", "rw": "randwrite", "bs": "4k", "runtime": "1s"}]}
+JSON
+		rc=0
+		"$COORD" validate "$T/p.json" >"$T/v.out" 2>&1 || rc=$?
+		[ "$rc" = 2 ] || fail "validate accepts path '$bad' (exit $rc): $(cat "$T/v.out")"
+		grep -q 'volumes\[1\]\.path' "$T/v.out" || fail "validate does not name volumes[1].path: $(cat "$T/v.out")"
+		grep -qi "control character\|NUL" "$T/v.out" || fail "validate does not say why: $(cat "$T/v.out")"
+		rc=0
+		"$COORD" run -q -o "$T/out" "$T/p.json" >"$T/r.out" 2>&1 || rc=$?
+		[ "$rc" = 2 ] || fail "run accepts path '$bad' (exit $rc)"
+		echo "validate: $(head -n1 "$T/v.out")"
+	done
+	# the agent on its own: a PREPARE sent past the coordinator, with a path holding a NUL
+	[ -x "$GARBAGE" ] || fail "$GARBAGE not built"
+	printf '%s' '{"step":0,"name":"s","workload":{"rw":"randwrite","bs":4096,"iodepth":1,"runtime":1},"volumes":[{"path":"v.dat\u0000/../../../../etc/passwd","size":1048576}]}' >"$T/prep.json"
+	"$GARBAGE" --prepare "$EP_a1" "$KEY_a1" "$COORD_CERT" "$T/prep.json" >"$T/prep.out" 2>&1 ||
+		fail "no answer to PREPARE: $(cat "$T/prep.out")"
+	cat "$T/prep.out"
+	grep -q '^ERROR' "$T/prep.out" || fail "the agent accepted a path with a NUL"
+	grep -qi "control character\|NUL" "$T/prep.out" || fail "the agent does not say why"
+	[ ! -e "$S/v.dat" ] || fail "the agent created v.dat from a path cut at its NUL"
+	;;
+mount)
+	need_root "mount"
+	touch "$S/bound.dat"
+	mount --bind "$OUTSIDE/target.dat" "$S/bound.dat" || { echo "skip: cannot bind-mount"; exit 77; }
+	on_exit "umount -l '$S/bound.dat'"
+	refused bound.dat "bound.dat.*mount"
+	untouched
+	mkdir "$S/sub"
+	mount -t tmpfs -o size=8m bc-escape "$S/sub" || { echo "skip: cannot mount a tmpfs"; exit 77; }
+	on_exit "umount -l '$S/sub'"
+	SIZE=1m refused sub/v.dat "sub/v.dat.*mount"
+	;;
+symlink)
+	mkdir "$S/real"
+	ln -s "$OUTSIDE" "$S/link"
+	refused link/target.dat "link/target.dat.*(symlink|symbolic link|allowlist)"
+	untouched
+	ln -s "$OUTSIDE/new.dat" "$S/dangling.dat"
+	try dangling.dat randwrite
+	[ "$RC" != 0 ] || fail "a dangling symlink was created through"
+	[ ! -e "$OUTSIDE/new.dat" ] || fail "a file was created outside scratch through a dangling symlink"
+	;;
+*)
+	fail "unknown case $CASE"
+	;;
+esac
+echo "PASS: $CASE"

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "engine/affinity.h"
+#include "engine/datagen.h"
 #include "engine/dist.h"
 #include "engine/job.h"
 #include "engine/rand.h"
@@ -45,6 +46,8 @@
 #define S_TF_SIZED  0x20u /* stop after `remaining` bytes */
 #define S_TF_GATED  0x40u /* thinktime or rate limit: completions park */
 #define S_TF_VERIFY 0x80u
+#define S_TF_SEQMIX 0x100u /* random kinds: some I/Os continue where the last one ended */
+#define S_TF_DATA   0x200u /* reducible content (engine/datagen.h) */
 /* slow path on completion: anything but "pick and resubmit" */
 #define S_TF_SLOW (S_TF_SIZED | S_TF_GATED | S_TF_VERIFY)
 
@@ -58,9 +61,12 @@ struct s_io {
 	uint8_t op;	   /* enum bc_op */
 	uint8_t nop_full;  /* target completes with res 0 meaning len bytes */
 	uint8_t tmo_full;  /* pure timeout: -ETIME means len bytes (ops.timeout_full) */
+	uint8_t read_in;   /* S_TF_DATA: a read overwrote the buffer's content */
 	int32_t buf_index; /* registered buffer, -1 if none */
 	int32_t placement; /* writes: bc_io_desc.placement (a stream's, or the workload's) */
 	uint64_t ready_ns; /* parked: not before this (thinktime) */
+	/* "latency_from": "intended": the arrival's scheduled time, latency counts from it */
+	uint64_t intended_ns;
 };
 
 /* this job's view of one target: everything an I/O on it needs */
@@ -76,9 +82,12 @@ struct s_jtarget {
 	uint32_t nsplit;
 	uint32_t split_below[BC_BSSPLIT_MAX]; /* cumulative thresholds on a 32-bit draw */
 	uint32_t split_bs[BC_BSSPLIT_MAX];
-	uint64_t win_start;
-	uint64_t align;	 /* random offsets: win_start + unit * align */
-	uint64_t nunits; /* random offsets: units that leave room for the largest I/O */
+	uint64_t win_start, win_end;
+	uint64_t rnext;	      /* S_TF_SEQMIX: where the last I/O ended */
+	uint32_t seq_below;   /* S_TF_SEQMIX: a 32-bit draw below it continues sequentially */
+	unsigned jidx, njobs; /* this job among the ones driving the volume ("jobs") */
+	uint64_t align;	      /* random offsets: win_start + unit * align */
+	uint64_t nunits;      /* random offsets: units that leave room for the largest I/O */
 	uint64_t seq_start, seq_end, seq_next; /* sequential: this job's region */
 	uint64_t remaining;		       /* S_TF_SIZED: bytes still to issue */
 	uint64_t perm_lo, perm_n, perm_next;   /* S_TF_PERM: indexes walked */
@@ -86,8 +95,12 @@ struct s_jtarget {
 	struct bc_dist dist;
 	/* S_TF_GATED */
 	uint64_t think_ns;
+	uint64_t delay_ns; /* "start_delay" */
 	struct bc_rate rate;
-	struct s_io **park; /* FIFO ring of parked slots, park_cap = this target's slots */
+	struct bc_rate rate_dir[2]; /* per direction: reads, writes */
+	bool dir_rated, poisson, intended;
+	struct bc_datagen dg; /* S_TF_DATA or compressible: the content pool */
+	struct s_io **park;   /* FIFO ring of parked slots, park_cap = this target's slots */
 	uint32_t park_head, park_n, park_cap;
 	/* slots of this target; with their buffers, [slot0, slot0 + nslots) */
 	uint32_t slot0, nslots;
@@ -119,6 +132,7 @@ struct bc_job {
 	int ntargets;
 	unsigned job_index, numjobs;
 	struct s_jtarget *tg;
+	int *run_vol; /* [ntargets] the volume each target counts for (bc_job_cfg), or NULL */
 	struct s_io *ios;
 	struct s_io **batch; /* I/Os prepared since the last clock read */
 	unsigned nios;
@@ -184,6 +198,17 @@ static void s_stamp(struct bc_job *j, const struct s_jtarget *jt, struct s_io *i
 	if (jt->flags & S_TF_VERIFY) {
 		bc_verify_fill(io->buf, io->len, io->off, w[1], j->job_index);
 		return;
+	}
+	if (jt->flags & S_TF_DATA) {
+		/* a read left the device's data in the buffer: the pool's content again */
+		if (io->read_in) {
+			bc_datagen_fill(&jt->dg, io->buf, jt->buf_bytes, j->write_seq);
+			io->read_in = 0;
+		}
+		if (jt->dg.dup_below) {
+			bc_datagen_write(&jt->dg, &j->rng, io->buf, io->len, io->off, w[1]);
+			return;
+		}
 	}
 	for (at = 0; at + sizeof(w) <= io->len; at += BC_JOB_STAMP_BYTES) {
 		w[0] = io->off + at;
@@ -251,7 +276,14 @@ static inline void s_pick(struct bc_job *j, struct s_jtarget *jt, struct s_io *i
 	}
 	if ((jt->flags & S_TF_SIZED) && len > jt->remaining)
 		len = (uint32_t)jt->remaining;
-	if (jt->flags & S_TF_RANDOM) {
+	if (jt->flags & S_TF_SEQMIX) {
+		/* a sequential run goes on from the last I/O while it fits the window */
+		if (s_rand32(j) < jt->seq_below && jt->rnext + len <= jt->win_end)
+			io->off = jt->rnext;
+		else
+			io->off = jt->win_start + s_unit(j, jt) * jt->align;
+		jt->rnext = io->off + len;
+	} else if (jt->flags & S_TF_RANDOM) {
 		io->off = jt->win_start + s_unit(j, jt) * jt->align;
 	} else {
 		if (jt->seq_next + len > jt->seq_end)
@@ -274,6 +306,8 @@ static inline void s_issue(struct bc_job *j, struct s_jtarget *jt, struct s_io *
 
 	if (io->op == BC_OP_WRITE)
 		s_stamp(j, jt, io);
+	else if (jt->flags & S_TF_DATA)
+		io->read_in = 1;
 	/*
 	 * The SQ has an entry for every slot (two with SQPOLL) and a slot has
 	 * one SQE at most, so this is never NULL; if it were (an SQ thread
@@ -333,14 +367,64 @@ static void s_next(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, uint
 /* when the head of jt's parking queue may go */
 static inline uint64_t s_gate_time(const struct s_jtarget *jt)
 {
-	uint64_t t = jt->park[jt->park_head]->ready_ns, r;
+	const struct s_io *io = jt->park[jt->park_head];
+	uint64_t t = io->ready_ns, r;
 
 	if (bc_rate_on(&jt->rate)) {
 		r = bc_rate_when(&jt->rate);
 		if (r > t)
 			t = r;
 	}
+	if (jt->dir_rated && io->op < 2 && bc_rate_on(&jt->rate_dir[io->op])) {
+		r = bc_rate_when(&jt->rate_dir[io->op]);
+		if (r > t)
+			t = r;
+	}
 	return t;
+}
+
+/*
+ * Per-direction caps: the head of the queue waits for its direction's
+ * bucket while the other direction's is ready - it goes as the other op
+ * instead (fio does the same: a direction ahead of its rate yields to the
+ * other), so each direction gets its own rate whatever the mix. True when
+ * flipped.
+ */
+static bool s_flip(struct s_jtarget *jt, uint64_t now)
+{
+	struct s_io *io = jt->park[jt->park_head];
+	uint8_t other = io->op == BC_OP_READ ? BC_OP_WRITE : BC_OP_READ;
+
+	if (io->op > BC_OP_WRITE || !jt->used_op[other] || io->ready_ns > now)
+		return false;
+	if (bc_rate_on(&jt->rate) && bc_rate_when(&jt->rate) > now)
+		return false;
+	if (bc_rate_on(&jt->rate_dir[other]) && bc_rate_when(&jt->rate_dir[other]) > now)
+		return false;
+	io->op = other;
+	return true;
+}
+
+/* the rate buckets io passes through are charged for it at now; its intended time */
+static void s_rate_take(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, uint64_t now)
+{
+	struct bc_rate *d = jt->dir_rated && io->op < 2 && bc_rate_on(&jt->rate_dir[io->op])
+				? &jt->rate_dir[io->op]
+				: NULL;
+	uint64_t when = 0, w;
+
+	if (bc_rate_on(&jt->rate)) {
+		when = bc_rate_when(&jt->rate);
+		bc_rate_take(&jt->rate, io->len, now,
+			     jt->poisson ? bc_rate_gap(bc_rand_double(&j->rng)) : 1);
+	}
+	if (d) {
+		w = bc_rate_when(d);
+		when = w > when ? w : when;
+		bc_rate_take(d, io->len, now,
+			     jt->poisson ? bc_rate_gap(bc_rand_double(&j->rng)) : 1);
+	}
+	io->intended_ns = jt->intended && when && when < now ? when : 0;
 }
 
 /* release every parked slot whose time has come; returns the next gate time (or UINT64_MAX) */
@@ -355,6 +439,8 @@ static uint64_t s_release(struct bc_job *j, uint64_t now)
 
 		while (jt->park_n) {
 			t = s_gate_time(jt);
+			if (t > now && jt->dir_rated && s_flip(jt, now))
+				t = now;
 			if (t > now) {
 				if (t < next)
 					next = t;
@@ -365,8 +451,7 @@ static uint64_t s_release(struct bc_job *j, uint64_t now)
 				jt->park_head = 0;
 			jt->park_n--;
 			j->parked--;
-			if (bc_rate_on(&jt->rate))
-				bc_rate_take(&jt->rate, io->len, now);
+			s_rate_take(j, jt, io, now);
 			s_issue(j, jt, io);
 		}
 	}
@@ -461,8 +546,9 @@ static uint64_t s_stamp_batch(struct bc_job *j, uint64_t fallback)
 	if (!j->nbatch)
 		return fallback;
 	t = bc_mono_ns();
+	/* an arrival released late counts from when it was due ("latency_from") */
 	for (i = 0; i < j->nbatch; i++)
-		j->batch[i]->submit_ns = t;
+		j->batch[i]->submit_ns = j->batch[i]->intended_ns ? j->batch[i]->intended_ns : t;
 	j->nbatch = 0;
 	return t;
 }
@@ -474,15 +560,18 @@ static uint64_t s_fill(struct bc_job *j, uint64_t now)
 	int t;
 
 	for (t = 0; t < j->ntargets; t++) {
-		if (bc_rate_on(&j->tg[t].rate))
-			bc_rate_start(&j->tg[t].rate, now);
-		for (i = 0; i < j->tg[t].nslots; i++) {
-			struct s_io *io = &j->ios[j->tg[t].slot0 + i];
+		struct s_jtarget *jt = &j->tg[t];
+		/* the volume starts after its delay; the first I/O of a thinktime slot at once */
+		uint64_t t0 = now + jt->delay_ns;
 
-			/* the first I/O of a thinktime slot goes at once */
-			s_next(j, &j->tg[t], io,
-			       now > j->tg[t].think_ns ? now - j->tg[t].think_ns : 0);
-		}
+		if (bc_rate_on(&jt->rate))
+			bc_rate_start(&jt->rate, t0);
+		for (i = 0; i < 2; i++)
+			if (bc_rate_on(&jt->rate_dir[i]))
+				bc_rate_start(&jt->rate_dir[i], t0);
+		for (i = 0; i < jt->nslots; i++)
+			s_next(j, jt, &j->ios[jt->slot0 + i],
+			       t0 > jt->think_ns ? t0 - jt->think_ns : 0);
 	}
 	return j->parked ? s_release(j, now) : UINT64_MAX;
 }
@@ -751,9 +840,15 @@ static int s_buffers_init(struct bc_job *j)
 		p[w] = bc_rand_next(&j->rng) | 1;
 	for (i = 0; i < j->nios; i++) {
 		struct s_io *io = &j->ios[i];
+		const struct s_jtarget *jt = &j->tg[io->target];
 
 		io->buf = (char *)j->bufs + at;
-		at += j->tg[io->target].buf_bytes;
+		/* reducible content: the pool's units, a different run of them per slot */
+		if (jt->dg.pool)
+			bc_datagen_fill(&jt->dg, io->buf, jt->buf_bytes,
+					(uint64_t)(i - jt->slot0) *
+					    (jt->buf_bytes / jt->dg.unit + 1));
+		at += jt->buf_bytes;
 	}
 
 	j->info.fixed_buffers_errno = -EOVERFLOW;
@@ -933,14 +1028,15 @@ static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, siz
 		if (wl->bssplit[i].bs < minbs)
 			minbs = wl->bssplit[i].bs;
 	jt->win_start = t->win_start;
+	jt->win_end = t->win_end;
 	jt->align = wl->blockalign ? wl->blockalign : minbs;
-	lo = (uint64_t)((unsigned __int128)nblocks * j->job_index / j->numjobs);
-	hi = (uint64_t)((unsigned __int128)nblocks * (j->job_index + 1) / j->numjobs);
+	lo = (uint64_t)((unsigned __int128)nblocks * jt->jidx / jt->njobs);
+	hi = (uint64_t)((unsigned __int128)nblocks * (jt->jidx + 1) / jt->njobs);
 	if (!nblocks || (!bc_workload_random(wl) && hi == lo)) {
 		snprintf(err, errlen,
 			 "%s: the I/O window holds %llu blocks of %u bytes, too few for %u "
 			 "sequential jobs",
-			 t->path, (unsigned long long)nblocks, wl->bs, j->numjobs);
+			 t->path, (unsigned long long)nblocks, wl->bs, jt->njobs);
 		return -EINVAL;
 	}
 	jt->seq_start = t->win_start + lo * wl->bs;
@@ -948,6 +1044,13 @@ static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, siz
 	jt->seq_next = jt->seq_start;
 	if (bc_workload_random(wl)) {
 		jt->flags |= S_TF_RANDOM;
+		if (wl->seq_pct) {
+			jt->flags |= S_TF_SEQMIX;
+			jt->seq_below = wl->seq_pct >= 100
+					    ? UINT32_MAX
+					    : (uint32_t)(((uint64_t)wl->seq_pct << 32) / 100);
+			jt->rnext = jt->seq_start;
+		}
 		/* every unit leaves room for the largest I/O: the window is never left */
 		jt->nunits = (win - wl->bs) / jt->align + 1;
 		if (wl->dist.kind != BC_DIST_UNIFORM) {
@@ -974,15 +1077,15 @@ static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, siz
 	}
 	share = wl->io_size ? wl->io_size : win;
 	/* whole smallest blocks per job, so the last I/O keeps the size alignment */
-	share = share / j->numjobs / minbs * minbs;
+	share = share / jt->njobs / minbs * minbs;
 	jt->remaining = share;
 	if ((jt->flags & S_TF_RANDOM) && !(jt->flags & (S_TF_DIST | S_TF_SPLIT)) &&
-	    jt->align == wl->bs && !wl->nstreams) {
+	    jt->align == wl->bs && !wl->nstreams && !wl->seq_pct) {
 		/* uniform one pass: every block exactly once over all jobs, in random order */
 		jt->flags |= S_TF_PERM;
 		bc_perm_init(&jt->perm, jt->nunits, t->win_start ^ 0x62632d7061737321ull);
-		jt->perm_lo = jt->nunits * j->job_index / j->numjobs;
-		jt->perm_n = jt->nunits * (j->job_index + 1) / j->numjobs - jt->perm_lo;
+		jt->perm_lo = jt->nunits * jt->jidx / jt->njobs;
+		jt->perm_n = jt->nunits * (jt->jidx + 1) / jt->njobs - jt->perm_lo;
 		if (!wl->io_size)
 			jt->remaining = jt->perm_n * wl->bs;
 		if (!jt->perm_n)
@@ -1048,7 +1151,7 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 {
 	struct s_jtarget *jt = &j->tg[i];
 	const struct bc_target *t = &cfg->targets[i];
-	int ret;
+	int ret, d;
 
 	if (!t->ops) {
 		snprintf(err, errlen, "job %u: target %d is not open", j->job_index, i);
@@ -1062,6 +1165,13 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 		snprintf(err, errlen, "%s: invalid workload (bs %u, iodepth %u)", t->path,
 			 jt->wl.bs, jt->wl.iodepth);
 		return -EINVAL;
+	}
+	/* "jobs": the first of the step's threads drive the volume, the others leave it */
+	jt->njobs = jt->wl.jobs && jt->wl.jobs < j->numjobs ? jt->wl.jobs : j->numjobs;
+	jt->jidx = j->job_index;
+	if (jt->jidx >= jt->njobs) {
+		jt->park_cap = 1;
+		return 0;
 	}
 	if (jt->wl.verify && !(t->ops->caps & BC_TCAP_ANY_ALIGN) &&
 	    (t->win_start % BC_VERIFY_BLOCK || (jt->wl.blockalign % BC_VERIFY_BLOCK) ||
@@ -1094,10 +1204,10 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 			snprintf(err, errlen, "job %u: out of memory", j->job_index);
 			return -ENOMEM;
 		}
-		ret = bc_sgens_init(
-		    jt->sg, &jt->wl, t->path, t->win_start, t->win_end, j->job_index, j->numjobs,
-		    (t->ops->caps & BC_TCAP_ANY_ALIGN) ? 0 : t->info.lbs,
-		    t->win_start ^ (t->win_end << 1) ^ 0x62632d7374726dull, err, errlen);
+		ret = bc_sgens_init(jt->sg, &jt->wl, t->path, t->win_start, t->win_end, jt->jidx,
+				    jt->njobs, (t->ops->caps & BC_TCAP_ANY_ALIGN) ? 0 : t->info.lbs,
+				    t->win_start ^ (t->win_end << 1) ^ 0x62632d7374726dull, err,
+				    errlen);
 		if (ret)
 			return ret;
 		memset(jt->used_op, 0, sizeof(jt->used_op));
@@ -1108,10 +1218,28 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 			jt->wl.bs = jt->sg->maxbs;
 	}
 	jt->think_ns = jt->wl.thinktime_us * 1000;
-	bc_rate_init(&jt->rate, jt->wl.rate_iops, jt->wl.rate_bw, j->numjobs, 0);
-	if (jt->think_ns || bc_rate_on(&jt->rate)) {
+	jt->delay_ns = (uint64_t)jt->wl.start_delay_s * BC_NS_PER_S;
+	bc_rate_init(&jt->rate, jt->wl.rate_iops, jt->wl.rate_bw, jt->njobs, 0);
+	for (d = 0; d < 2; d++) {
+		bc_rate_init(&jt->rate_dir[d], jt->wl.rate_iops_dir[d], jt->wl.rate_bw_dir[d],
+			     jt->njobs, 0);
+		jt->rate_dir[d].open = jt->wl.lat_intended;
+		jt->dir_rated |= bc_rate_on(&jt->rate_dir[d]);
+	}
+	jt->rate.open = jt->wl.lat_intended;
+	jt->poisson = jt->wl.rate_poisson;
+	jt->intended = jt->wl.lat_intended;
+	if (jt->think_ns || jt->delay_ns || bc_rate_on(&jt->rate) || jt->dir_rated) {
 		jt->flags |= S_TF_GATED;
 		j->gated = true;
+	}
+	if (bc_datagen_wanted(&jt->wl)) {
+		if (bc_datagen_init(&jt->dg, &jt->wl,
+				    cfg->seed ^ ((uint64_t)i << 40) ^ (uint64_t)j->job_index)) {
+			snprintf(err, errlen, "job %u: out of memory", j->job_index);
+			return -ENOMEM;
+		}
+		jt->flags |= S_TF_DATA;
 	}
 	jt->nslots = jt->wl.iodepth;
 	jt->park_cap = jt->nslots;
@@ -1133,8 +1261,10 @@ static void s_free(struct bc_job *j)
 	for (i = 0; j->tg && i < j->ntargets; i++) {
 		free(j->tg[i].park);
 		free(j->tg[i].sg);
+		bc_datagen_free(&j->tg[i].dg);
 	}
 	free(j->tg);
+	free(j->run_vol);
 	pthread_mutex_destroy(&j->mu);
 	pthread_cond_destroy(&j->cv);
 	free(j);
@@ -1193,7 +1323,13 @@ struct bc_job *bc_job_new(const struct bc_job_cfg *cfg, char *err, size_t errlen
 	j->tg = calloc((size_t)cfg->ntargets, sizeof(*j->tg));
 	j->ios = calloc(j->nios, sizeof(*j->ios));
 	j->batch = calloc(j->nios, sizeof(*j->batch));
-	if (!j->tg || !j->ios || !j->batch) {
+	if (cfg->run_vol) {
+		j->run_vol = malloc((size_t)cfg->ntargets * sizeof(*j->run_vol));
+		if (j->run_vol)
+			memcpy(j->run_vol, cfg->run_vol,
+			       (size_t)cfg->ntargets * sizeof(*j->run_vol));
+	}
+	if (!j->tg || !j->ios || !j->batch || (cfg->run_vol && !j->run_vol)) {
 		snprintf(err, errlen, "job %u: out of memory", j->job_index);
 		goto fail;
 	}
@@ -1216,6 +1352,9 @@ struct bc_job *bc_job_new(const struct bc_job_cfg *cfg, char *err, size_t errlen
 		}
 		bytes += (uint64_t)jt->buf_bytes * jt->nslots;
 	}
+	/* volumes this job does not drive ("jobs") have no slots in it */
+	j->nios = i;
+	j->info.ios = i;
 	j->bufs_bytes = (size_t)bytes;
 	ret = bc_affinity_job(wl->cpus_allowed, wl->cpus_split, cfg->targets, cfg->ntargets,
 			      cfg->job_index, &j->cpus, &j->pinned, j->info.cpus,
@@ -1264,6 +1403,11 @@ int bc_job_start(struct bc_job *j, uint64_t start_mono_ns, uint32_t seconds)
 	return 0;
 }
 
+static int s_vol(const struct bc_job *j, int target)
+{
+	return j->run_vol ? j->run_vol[target] : target;
+}
+
 int bc_job_collect(struct bc_job *j, uint32_t k, struct bc_volstat *acc, bool *merged)
 {
 	struct s_stat_slot *s;
@@ -1277,7 +1421,7 @@ int bc_job_collect(struct bc_job *j, uint32_t k, struct bc_volstat *acc, bool *m
 			return 0;
 		if (!j->drain_taken) {
 			for (i = 0; i < j->ntargets; i++)
-				bc_volstat_merge(&acc[i], &j->drain[i]);
+				bc_volstat_merge(&acc[s_vol(j, i)], &j->drain[i]);
 			j->drain_taken = true;
 		}
 		return 1;
@@ -1296,7 +1440,7 @@ int bc_job_collect(struct bc_job *j, uint32_t k, struct bc_volstat *acc, bool *m
 	if (k != s->first)
 		return -EINVAL;
 	for (i = 0; i < j->ntargets; i++) {
-		bc_volstat_merge(&acc[i], &s->vs[i]);
+		bc_volstat_merge(&acc[s_vol(j, i)], &s->vs[i]);
 		bc_volstat_reset(&s->vs[i]);
 	}
 	*merged = s->merged;
@@ -1331,17 +1475,21 @@ int bc_job_error(struct bc_job *j)
 	return atomic_load_explicit(&j->err, memory_order_relaxed);
 }
 
-int bc_job_verify_bad(struct bc_job *j, int target, struct bc_job_bad *out, int max)
+int bc_job_verify_bad(struct bc_job *j, int vol, struct bc_job_bad *out, int max)
 {
 	const struct s_jtarget *jt;
-	int n;
+	int n = 0, m, t;
 
-	if (target < 0 || target >= j->ntargets ||
-	    !atomic_load_explicit(&j->finished, memory_order_acquire))
+	if (!atomic_load_explicit(&j->finished, memory_order_acquire))
 		return 0;
-	jt = &j->tg[target];
-	n = (int)jt->nbad < max ? (int)jt->nbad : max;
-	memcpy(out, jt->bad, (size_t)n * sizeof(*out));
+	for (t = 0; t < j->ntargets && n < max; t++) {
+		if (s_vol(j, t) != vol)
+			continue;
+		jt = &j->tg[t];
+		m = (int)jt->nbad < max - n ? (int)jt->nbad : max - n;
+		memcpy(out + n, jt->bad, (size_t)m * sizeof(*out));
+		n += m;
+	}
 	return n;
 }
 

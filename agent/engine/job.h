@@ -54,6 +54,14 @@ struct bc_job_cfg {
 	const struct bc_workload *vwl;
 	struct bc_target *targets; /* opened; shared read-only between jobs */
 	int ntargets;
+	/*
+	 * [ntargets] the volume each target's statistics count for, or NULL:
+	 * target i is volume i. Several concurrent workloads on one volume are
+	 * several targets (copies of its bc_target, one open file) with the
+	 * same volume index; bc_job_collect adds them up into acc[volume] and
+	 * bc_job_verify_bad takes a volume index.
+	 */
+	const int *run_vol;
 	unsigned job_index; /* 0..numjobs-1: selects the sequential region */
 	unsigned numjobs;
 	uint64_t seed;
@@ -129,7 +137,8 @@ struct bc_job_bad {
 
 /*
  * Once finished: copy up to max of the first verify mismatches the job saw
- * on target t into out; returns how many (0 before the job finished).
+ * on volume vol (its targets, bc_job_cfg run_vol) into out; returns how many (0 before the job
+ * finished).
  */
 int bc_job_verify_bad(struct bc_job *j, int t, struct bc_job_bad *out, int max);
 

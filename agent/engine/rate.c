@@ -2,9 +2,16 @@
  * engine/rate.c - setting up a (job, volume) rate limiter (see engine/rate.h; the
  * per-I/O operations are inline there).
  */
+#include <math.h>
+
 #include "engine/rate.h"
 
 #define S_NS_PER_S 1e9
+
+double bc_rate_gap(double u)
+{
+	return -log1p(-u);
+}
 
 void bc_rate_init(struct bc_rate *r, uint64_t iops, uint64_t bytes_per_s, unsigned njobs,
 		  uint64_t origin_ns)

@@ -26,6 +26,13 @@ struct bc_rate {
 	double tat_iops;     /* ns since origin */
 	double tat_bw;
 	uint64_t origin_ns; /* CLOCK_MONOTONIC */
+	/*
+	 * Open arrivals ("latency_from": "intended"): the schedule of arrivals
+	 * never slips behind a late release (no tau cap), so an arrival's
+	 * intended time is bc_rate_when() whatever the device does, and a
+	 * saturated device shows its queue in the latency measured from it.
+	 */
+	bool open;
 };
 
 /*
@@ -54,15 +61,22 @@ static inline uint64_t bc_rate_when(const struct bc_rate *r)
 	return t <= 0 ? r->origin_ns : r->origin_ns + (uint64_t)t + 1;
 }
 
-/* an I/O of len bytes is sent at now (>= bc_rate_when): charge both buckets */
-static inline void bc_rate_take(struct bc_rate *r, uint32_t len, uint64_t now)
+/*
+ * An I/O of len bytes is sent at now (>= bc_rate_when): charge both buckets.
+ * gap scales the cost: 1 for evenly spaced arrivals, an exponential draw of
+ * mean 1 (bc_rate_gap) for Poisson arrivals.
+ */
+static inline void bc_rate_take(struct bc_rate *r, uint32_t len, uint64_t now, double gap)
 {
-	double t = (double)(now - r->origin_ns);
+	double t = r->open ? 0 : (double)(now - r->origin_ns);
 
 	if (r->iops_cost_ns > 0)
-		r->tat_iops = (r->tat_iops > t ? r->tat_iops : t) + r->iops_cost_ns;
+		r->tat_iops = (r->tat_iops > t ? r->tat_iops : t) + r->iops_cost_ns * gap;
 	if (r->byte_cost_ns > 0)
-		r->tat_bw = (r->tat_bw > t ? r->tat_bw : t) + r->byte_cost_ns * len;
+		r->tat_bw = (r->tat_bw > t ? r->tat_bw : t) + r->byte_cost_ns * len * gap;
 }
+
+/* an exponential draw of mean 1 from u in [0, 1): the gap of Poisson arrivals */
+double bc_rate_gap(double u);
 
 #endif

@@ -56,6 +56,15 @@ struct bc_step_run {
 	struct bc_workload *vwl; /* [ntargets]: each volume's workload (wl + its overrides) */
 	struct bc_target *targets;
 	int ntargets;
+	/*
+	 * When a volume runs several workloads at once (or none): the jobs'
+	 * targets, one per (volume, workload), copies of targets[rvol[r]]
+	 * sharing its open file; NULL (nruns 0) when each volume runs one.
+	 */
+	struct bc_target *rtargets;
+	struct bc_workload *rvwl;
+	int *rvol;
+	int nruns;
 	struct bc_job **jobs;
 	int njobs;
 	bool *collected;  /* per job: interval next_k already merged */

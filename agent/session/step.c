@@ -138,6 +138,13 @@ void bc_step_teardown(struct bc_agent *a)
 	free(s->targets);
 	free(s->collected);
 	free(s->vwl);
+	free(s->rtargets);
+	free(s->rvwl);
+	free(s->rvol);
+	s->rtargets = NULL;
+	s->rvwl = NULL;
+	s->rvol = NULL;
+	s->nruns = 0;
 	free(s->acc);
 	free(s->totals);
 	free(s->ds_start);
@@ -200,6 +207,91 @@ struct s_vol_out {
 	struct bc_nvme_tcp_att *tcp; /* attachment (PREPARE), or NULL (CHECK: not attached) */
 	char path[BC_PATH_MAX];	     /* resolved */
 };
+
+/*
+ * A volume's "workloads" (several at once, profile/volume_wl.h): each valid, one
+ * O_DIRECT setting for the one open file, and when any of them writes the
+ * volume is gated and opened as written to (the first workload stands for
+ * them all there).
+ */
+static int s_runs_gate(const cJSON *v, struct bc_workload *first, char *err, size_t errlen)
+{
+	const cJSON *runs = cJSON_GetObjectItemCaseSensitive(v, "workloads"), *r;
+	struct bc_workload w;
+	bool writes = false;
+	int rc, n = 0;
+
+	if (!runs)
+		return 0;
+	if (!cJSON_IsArray(runs)) {
+		snprintf(err, errlen, "\"workloads\": expected an array");
+		return -EINVAL;
+	}
+	cJSON_ArrayForEach(r, runs)
+	{
+		rc = bc_workload_from_json(r, &w, err, errlen);
+		if (rc)
+			return rc;
+		if (n++ == 0)
+			*first = w;
+		if (w.direct != first->direct) {
+			snprintf(err, errlen,
+				 "\"workloads\": one volume is opened once: every "
+				 "workload on it needs the same \"direct\"");
+			return -EINVAL;
+		}
+		writes |= bc_workload_writes(&w);
+	}
+	/* the gate and the open mode ask whether the volume is written: it is */
+	if (writes && !bc_workload_writes(first)) {
+		first->rw = BC_RW_WRITE;
+		first->nstreams = 0;
+	}
+	return 0;
+}
+
+/* several workloads on a volume (or none): one target per (volume, workload) for the jobs */
+static int s_build_runs(struct bc_step_run *s, const cJSON *vols, char *err, size_t errlen)
+{
+	const cJSON *v, *runs, *r;
+	int i, n = 0, rc;
+	bool any = false;
+
+	cJSON_ArrayForEach(v, vols)
+	{
+		runs = cJSON_GetObjectItemCaseSensitive(v, "workloads");
+		any |= runs != NULL;
+		n += runs ? cJSON_GetArraySize(runs) : 1;
+	}
+	if (!any)
+		return 0;
+	s->rtargets = calloc(n ? (size_t)n : 1, sizeof(*s->rtargets));
+	s->rvwl = calloc(n ? (size_t)n : 1, sizeof(*s->rvwl));
+	s->rvol = calloc(n ? (size_t)n : 1, sizeof(*s->rvol));
+	if (!s->rtargets || !s->rvwl || !s->rvol)
+		return -ENOMEM;
+	i = 0;
+	cJSON_ArrayForEach(v, vols)
+	{
+		runs = cJSON_GetObjectItemCaseSensitive(v, "workloads");
+		if (!runs) {
+			s->rtargets[s->nruns] = s->targets[i];
+			s->rvwl[s->nruns] = s->vwl[i];
+			s->rvol[s->nruns++] = i++;
+			continue;
+		}
+		cJSON_ArrayForEach(r, runs)
+		{
+			rc = bc_workload_from_json(r, &s->rvwl[s->nruns], err, errlen);
+			if (rc)
+				return rc;
+			s->rtargets[s->nruns] = s->targets[i];
+			s->rvol[s->nruns++] = i;
+		}
+		i++;
+	}
+	return 0;
+}
 
 /*
  * Volume i of a PREPARE or CHECK body, one rule for both: parsed, resolved,
@@ -269,6 +361,9 @@ static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, con
 		if (rc)
 			return rc;
 	}
+	rc = s_runs_gate(v, o->vwl, err, errlen);
+	if (rc)
+		return rc;
 	if (o->target && path[0] == '/' &&
 	    !strncmp(path, a->opts.scratch_dir, strlen(a->opts.scratch_dir))) {
 		rc = s_mkdirs(a->opts.scratch_dir);
@@ -492,6 +587,8 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	if (rc)
 		goto fail;
 	rc = s_open_volumes(a, vols, err, sizeof(err), &bad);
+	if (!rc)
+		rc = s_build_runs(s, vols, err, sizeof(err));
 	if (rc)
 		goto fail;
 	s->njobs = (int)s->wl.numjobs;
@@ -515,9 +612,10 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	for (i = 0; i < s->njobs; i++) {
 		struct bc_job_cfg cfg = {
 		    .wl = &s->wl,
-		    .vwl = s->vwl,
-		    .targets = s->targets,
-		    .ntargets = s->ntargets,
+		    .vwl = s->rvwl ? s->rvwl : s->vwl,
+		    .targets = s->rtargets ? s->rtargets : s->targets,
+		    .ntargets = s->rtargets ? s->nruns : s->ntargets,
+		    .run_vol = s->rvol,
 		    .job_index = (unsigned)i,
 		    .numjobs = s->wl.numjobs,
 		    .seed = bc_real_ns() ^ ((uint64_t)i << 32),

@@ -74,13 +74,60 @@ const struct bc_wl_override *bc_step_volume_override(const struct bc_step *st, i
 void bc_step_volume_workload(const struct bc_step *st, const struct bc_volume_spec *vol, int v,
 			     struct bc_workload *out)
 {
+	bc_step_volume_run_workload(st, vol, v, 0, out);
+}
+
+int bc_step_volume_runs(const struct bc_step *st, int v)
+{
+	int i, n = 0;
+
+	for (i = 0; i < st->nvolume_wl; i++) {
+		if (st->volume_wl[i].volume != v)
+			continue;
+		if (st->volume_wl[i].idle)
+			return 0;
+		n++;
+	}
+	return n ? n : 1;
+}
+
+void bc_step_volume_run_workload(const struct bc_step *st, const struct bc_volume_spec *vol, int v,
+				 int r, struct bc_workload *out)
+{
+	const struct bc_wl_override *o = NULL;
+	int i;
+
+	for (i = 0; i < st->nvolume_wl && !o; i++)
+		if (st->volume_wl[i].volume == v && st->volume_wl[i].run == r &&
+		    !st->volume_wl[i].idle)
+			o = &st->volume_wl[i];
 	bc_volume_workload(&st->wl, vol, out);
-	bc_wl_override_apply(bc_step_volume_override(st, v), out);
+	bc_wl_override_apply(o, out);
 }
 
 bool bc_step_volume_overridden(const struct bc_step *st, const struct bc_volume_spec *vol, int v)
 {
 	return vol->workload || bc_step_volume_override(st, v);
+}
+
+double bc_step_volume_depth(const struct bc_step *st, const struct bc_volume_spec *vol, int v,
+			    bool *paced)
+{
+	struct bc_workload w;
+	double n = 0;
+	int r, runs = bc_step_volume_runs(st, v);
+
+	if (paced)
+		*paced = false;
+	for (r = 0; r < runs; r++) {
+		bc_step_volume_run_workload(st, vol, v, r, &w);
+		n += (double)w.iodepth * (w.jobs && w.jobs < w.numjobs ? w.jobs : w.numjobs);
+		if (paced)
+			*paced |= w.rate_iops || w.rate_bw || w.rate_iops_dir[0] ||
+				  w.rate_iops_dir[1] || w.rate_bw_dir[0] || w.rate_bw_dir[1] ||
+				  w.thinktime_us || w.start_delay_s;
+	}
+	return n;
 }
 
 /* one volume's overrides at path: only per-volume keys, values checked, parsed into *o */
@@ -154,6 +201,32 @@ static int s_volume_index(const char *s, int nvolumes)
 	return *end || idx >= nvolumes ? -1 : (int)idx;
 }
 
+/* an entry's array at path: each element a workload on volume idx; "[]": idle */
+static int s_check_runs(struct bc_check *c, const cJSON *arr, const char *path, int idx,
+			struct bc_step *st)
+{
+	char rpath[BC_CHECK_PATH_LEN];
+	const cJSON *r;
+	int n = 0, ret;
+
+	if (!cJSON_GetArraySize(arr)) {
+		memset(&st->volume_wl[st->nvolume_wl], 0, sizeof(st->volume_wl[0]));
+		st->volume_wl[st->nvolume_wl].volume = idx;
+		st->volume_wl[st->nvolume_wl].idle = true;
+		st->volume_wl[st->nvolume_wl++].wl = bc_workload_builtin;
+		return 0;
+	}
+	cJSON_ArrayForEach(r, arr)
+	{
+		snprintf(rpath, sizeof(rpath), "%s[%d]", path, n);
+		ret = s_check_overrides(c, r, rpath, idx, &st->volume_wl[st->nvolume_wl]);
+		if (ret)
+			return ret;
+		st->volume_wl[st->nvolume_wl++].run = n++;
+	}
+	return 0;
+}
+
 int bc_check_step_volume_workloads(struct bc_check *c, const cJSON *item, const char *base,
 				   int nvolumes, struct bc_step *st)
 {
@@ -170,7 +243,10 @@ int bc_check_step_volume_workloads(struct bc_check *c, const cJSON *item, const 
 	ret = bc_check_object(c, path, v);
 	if (ret)
 		return ret;
-	n = cJSON_GetArraySize(v);
+	/* an entry is an object, or an array of them (each a workload of its own) */
+	n = 0;
+	cJSON_ArrayForEach(k, v) n += cJSON_IsArray(k) ? cJSON_GetArraySize(k) : 0;
+	n += cJSON_GetArraySize(v);
 	st->volume_wl = calloc(n ? (size_t)n : 1, sizeof(*st->volume_wl));
 	if (!st->volume_wl)
 		return -ENOMEM;
@@ -178,15 +254,17 @@ int bc_check_step_volume_workloads(struct bc_check *c, const cJSON *item, const 
 	{
 		bc_check_path(kpath, path, k->string);
 		idx = s_volume_index(k->string, nvolumes);
-		if (idx < 0 || bc_step_volume_override(st, idx))
+		if (idx < 0 || bc_step_volume_runs(st, idx) != 1 ||
+		    bc_step_volume_override(st, idx))
 			ret = bc_check_fail(c, kpath,
 					    "expected a volume index 0..%d (once), got \"%s\"",
 					    nvolumes - 1, k->string);
-		if (!ret)
-			ret = s_check_overrides(c, k, kpath, idx, &st->volume_wl[st->nvolume_wl]);
+		if (!ret && cJSON_IsArray(k))
+			ret = s_check_runs(c, k, kpath, idx, st);
+		else if (!ret)
+			ret = s_check_overrides(c, k, kpath, idx, &st->volume_wl[st->nvolume_wl++]);
 		if (ret)
 			break;
-		st->nvolume_wl++;
 	}
 	if (!ret) {
 		st->volume_workloads = cJSON_Duplicate(v, true);
@@ -200,35 +278,56 @@ int bc_check_step_volume_workloads(struct bc_check *c, const cJSON *item, const 
 	return ret;
 }
 
-int bc_check_volume_steps(struct bc_check *c, const struct bc_profile *p)
+/* volume v's workload in step s from the step's entry own (NULL: none), checked at its path */
+static int s_check_volume_step(struct bc_check *c, const struct bc_profile *p, int v, int s,
+			       const struct bc_wl_override *own, bool many)
 {
 	char base[BC_CHECK_PATH_LEN];
-	const struct bc_wl_override *own;
-	struct bc_workload wl;
+	struct bc_workload wl = p->steps[s].wl;
 	size_t used;
-	int v, s, ret;
+	int ret;
+
+	snprintf(base, sizeof(base), "volumes[%d].workload", v);
+	ret = p->volumes[v].workload ? s_apply(c, p->volumes[v].workload, base, &wl) : 0;
+	if (!ret && own) {
+		if (many)
+			snprintf(base, sizeof(base), "steps[%d].volume_workloads.%d[%d]", s, v,
+				 own->run);
+		else
+			snprintf(base, sizeof(base), "steps[%d].volume_workloads.%d", s, v);
+		ret = s_apply(c, own, base, &wl);
+	}
+	if (ret && c->err && c->errlen) {
+		used = strlen(c->err);
+		snprintf(c->err + used, c->errlen - used, " (in step \"%s\")", p->steps[s].name);
+	}
+	return ret;
+}
+
+int bc_check_volume_steps(struct bc_check *c, const struct bc_profile *p)
+{
+	const struct bc_step *st;
+	int v, s, i, ret, runs;
+	bool any;
 
 	for (v = 0; v < p->nvolumes; v++) {
 		for (s = 0; s < p->nsteps; s++) {
-			own = bc_step_volume_override(&p->steps[s], v);
-			if (!p->volumes[v].workload && !own)
-				continue;
-			wl = p->steps[s].wl;
-			snprintf(base, sizeof(base), "volumes[%d].workload", v);
-			ret = p->volumes[v].workload ? s_apply(c, p->volumes[v].workload, base, &wl)
-						     : 0;
-			if (!ret && own) {
-				snprintf(base, sizeof(base), "steps[%d].volume_workloads.%d", s, v);
-				ret = s_apply(c, own, base, &wl);
+			st = &p->steps[s];
+			runs = bc_step_volume_runs(st, v);
+			any = false;
+			for (i = 0; i < st->nvolume_wl; i++) {
+				if (st->volume_wl[i].volume != v || st->volume_wl[i].idle)
+					continue;
+				any = true;
+				ret = s_check_volume_step(c, p, v, s, &st->volume_wl[i], runs > 1);
+				if (ret)
+					return ret;
 			}
-			if (!ret)
-				continue;
-			if (c->err && c->errlen) {
-				used = strlen(c->err);
-				snprintf(c->err + used, c->errlen - used, " (in step \"%s\")",
-					 p->steps[s].name);
+			if (!any && p->volumes[v].workload) {
+				ret = s_check_volume_step(c, p, v, s, NULL, false);
+				if (ret)
+					return ret;
 			}
-			return ret;
 		}
 	}
 	return 0;

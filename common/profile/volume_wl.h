@@ -21,6 +21,8 @@
 
 struct bc_wl_override {
 	int volume;		     /* the volume's index */
+	int run;		     /* a step's entry: which of the volume's workloads (below) */
+	bool idle;		     /* a step's entry "[]": the volume does nothing in the step */
 	uint64_t given;		     /* bit i: bc_wl_keys[i] is overridden */
 	uint8_t own[BC_STREAMS_MAX]; /* "streams": the keys each stream gives itself */
 	struct bc_workload wl;	     /* the given keys' values (the others are built-in) */
@@ -39,8 +41,28 @@ void bc_wl_override_apply(const struct bc_wl_override *o, struct bc_workload *wl
 void bc_volume_workload(const struct bc_workload *step, const struct bc_volume_spec *vol,
 			struct bc_workload *out);
 
-/* step st's "volume_workloads" entry for volume v, or NULL */
+/* step st's "volume_workloads" entry for volume v (its first workload), or NULL */
 const struct bc_wl_override *bc_step_volume_override(const struct bc_step *st, int v);
+
+/*
+ * Several workloads on one volume at once: a step's entry may be an array
+ * of overrides, each a workload of its own on the volume (its own rw, bs,
+ * iodepth, rates, "jobs", ...), run concurrently like fio jobs sharing a
+ * file; "[]" leaves the volume idle in the step. How many volume v runs in
+ * step st (0: idle, 1: the usual one), and the r-th of them in full.
+ */
+int bc_step_volume_runs(const struct bc_step *st, int v);
+void bc_step_volume_run_workload(const struct bc_step *st, const struct bc_volume_spec *vol, int v,
+				 int r, struct bc_workload *out);
+
+/*
+ * The I/Os volume v keeps in flight in step st: each of its workloads'
+ * iodepth times the threads driving it ("jobs", else numjobs). *paced (if
+ * not NULL) is set when one of them holds fewer on purpose: a rate limit,
+ * thinktime or a start delay.
+ */
+double bc_step_volume_depth(const struct bc_step *st, const struct bc_volume_spec *vol, int v,
+			    bool *paced);
 
 /*
  * volume v's workload in step st: the step's, the volume's "workload", then

@@ -251,8 +251,8 @@ static void s_diskstats(cJSON *arr, const struct bc_step_result *r)
 static void s_little(cJSON *arr, const struct bc_step_result *r)
 {
 	const struct bc_agg *g = &r->agg;
-	const struct bc_workload *wl = &r->step->wl;
-	double n_exp = (double)wl->iodepth * wl->numjobs, secs;
+	double n_exp, secs;
+	bool paced;
 	int i, op;
 
 	for (i = 0; i < g->nent[BC_LVL_VOLUME]; i++) {
@@ -268,8 +268,9 @@ static void s_little(cJSON *arr, const struct bc_step_result *r)
 		secs = bc_result_window_secs(g, e);
 
 		/* a paced volume keeps fewer I/Os in flight on purpose: nothing to check */
-		bc_volume_workload(wl, &g->prof->volumes[i], &vw);
-		if (vw.rate_iops || vw.rate_bw || vw.thinktime_us) {
+		bc_step_volume_workload(r->step, &g->prof->volumes[i], i, &vw);
+		n_exp = bc_step_volume_depth(r->step, &g->prof->volumes[i], i, &paced);
+		if (paced) {
 			s_check(arr, "Little's law (in flight = IOPS x mean latency)", e->name, -1,
 				"skipped: rate limit or thinktime paces this volume");
 			continue;
@@ -295,7 +296,6 @@ static void s_little(cJSON *arr, const struct bc_step_result *r)
 				"skipped: size-based, the pass ends inside the window");
 			continue;
 		}
-		n_exp = (double)vw.iodepth * vw.numjobs;
 
 		for (op = 0; op < BC_OP_NR; op++) {
 			ios += e->window.op[op].ios;
@@ -305,7 +305,7 @@ static void s_little(cJSON *arr, const struct bc_step_result *r)
 		l_meas = secs > 0 ? (double)lat / (secs * 1e9) : 0;
 		dev = n_exp > 0 ? fabs(l_meas - n_exp) / n_exp : 1;
 		snprintf(detail, sizeof(detail),
-			 "%s: IOPS x mean latency = %.2f in flight, expected iodepth x numjobs = "
+			 "%s: IOPS x mean latency = %.2f in flight, expected iodepth x jobs = "
 			 "%.0f (%.1f%% apart, limit %.0f%%)%s",
 			 e->name, l_meas, n_exp, 100 * dev, 100 * S_LITTLE_TOL,
 			 dev > S_LITTLE_TOL && l_meas < n_exp

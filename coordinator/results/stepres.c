@@ -50,12 +50,9 @@ double bc_result_outstanding(const struct bc_step_result *r)
 	int i;
 
 	for (i = 0; i < p->nvolumes; i++) {
-		struct bc_workload vw;
-
 		if (bc_result_agent_out(r, p->volumes[i].agent))
 			continue;
-		bc_volume_workload(&r->step->wl, &p->volumes[i], &vw);
-		n += (double)vw.iodepth * r->step->wl.numjobs;
+		n += bc_step_volume_depth(r->step, &p->volumes[i], i, NULL);
 	}
 	return n;
 }

@@ -82,6 +82,17 @@ cJSON *bc_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int id
 			bc_step_volume_workload(st, v, c->vols[i], &vw);
 			cJSON_AddItemToObject(o, "workload", bc_workload_to_json(&vw));
 		}
+		if (bc_step_volume_runs(st, c->vols[i]) != 1) {
+			/* several workloads on the volume at once, or none: each in full */
+			cJSON *runs = cJSON_AddArrayToObject(o, "workloads");
+			struct bc_workload vw;
+			int r;
+
+			for (r = 0; r < bc_step_volume_runs(st, c->vols[i]); r++) {
+				bc_step_volume_run_workload(st, v, c->vols[i], r, &vw);
+				cJSON_AddItemToArray(runs, bc_workload_to_json(&vw));
+			}
+		}
 		cJSON_AddItemToArray(vols, o);
 	}
 	/* the agent reports its route to each (STEP_DONE "net_path") */

@@ -34,6 +34,9 @@ struct jr_run {
 	char info_cpus[96];
 };
 
+/* bc_job_cfg.run_vol for the next jr_run (NULL: each target is its own volume) */
+static const int *jr_run_vol __attribute__((unused));
+
 JR_FN struct bc_volstat *jr_vs_new(size_t n)
 {
 	struct bc_volstat *v = calloc(n, sizeof(*v));
@@ -91,6 +94,7 @@ JR_FN int jr_run(struct bc_target *targets, int nt, const struct bc_workload *wl
 					 .ntargets = nt,
 					 .job_index = i,
 					 .numjobs = n,
+					 .run_vol = jr_run_vol,
 					 .seed = 42};
 
 		jobs[i] = bc_job_new(&cfg, err, errlen);

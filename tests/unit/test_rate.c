@@ -22,7 +22,7 @@ static void test_gcra(void)
 	bc_rate_init(&r, 1000, 0, 4, 0); /* 1000 IOPS over 4 jobs: 250 for this one */
 	for (now = 0; now < 10 * BC_NS_PER_S; now += 37000) {
 		while (bc_rate_when(&r) <= now) {
-			bc_rate_take(&r, 4096, now);
+			bc_rate_take(&r, 4096, now, 1);
 			sent++;
 		}
 	}
@@ -33,7 +33,7 @@ static void test_gcra(void)
 	bc_rate_init(&r, 0, 1 << 20, 1, 0); /* 1 MiB/s of 64 KiB I/Os: 16 per second */
 	for (now = 0; now < 10 * BC_NS_PER_S; now += 37000) {
 		while (bc_rate_when(&r) <= now) {
-			bc_rate_take(&r, 65536, now);
+			bc_rate_take(&r, 65536, now, 1);
 			bytes += 65536;
 		}
 	}
@@ -47,7 +47,7 @@ static void test_gcra(void)
 			stalled = true;
 		}
 		while (bc_rate_when(&r) <= now) {
-			bc_rate_take(&r, 4096, now);
+			bc_rate_take(&r, 4096, now, 1);
 			sent++;
 		}
 	}

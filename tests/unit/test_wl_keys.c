@@ -138,12 +138,15 @@ static void test_wire(void)
 	wl.rw = BC_RW_RANDRW;
 	wl.rwmixtrim = 10;
 	wl.placement.kind = BC_PLACEMENT_NONE;
+	wl.seq_pct = 30; /* an NZ key: written because it is not zero */
 	j = bc_workload_to_json(&wl);
 	CHECK(j != NULL);
 	cJSON_ArrayForEach(it, j)
 	{
-		/* without streams, stream_share and streams are not written */
-		while (i < bc_wl_nkeys && (bc_wl_keys[i].where & BC_WK_STREAMS))
+		/* without streams, stream_share and streams are not written, nor zero NZ keys */
+		while (i < bc_wl_nkeys && ((bc_wl_keys[i].where & BC_WK_STREAMS) ||
+					   ((bc_wl_keys[i].where & BC_WK_NZ) &&
+					    strcmp(bc_wl_keys[i].name, "seq_pct"))))
 			i++;
 		CHECK_MSG(i < bc_wl_nkeys && !strcmp(it->string, bc_wl_keys[i].name),
 			  "wire key %s out of table order", it->string);
@@ -153,7 +156,7 @@ static void test_wire(void)
 	CHECK(bc_workload_from_json(j, &back, err, sizeof(err)) == 0);
 	CHECK(back.rw == BC_RW_RANDRW && back.rwmixtrim == 10 &&
 	      back.placement.kind == BC_PLACEMENT_NONE && back.sqpoll_cpu == -1 &&
-	      back.batch_submit == 1);
+	      back.batch_submit == 1 && back.seq_pct == 30 && !back.dedupe_pct);
 	cJSON_Delete(j);
 }
 

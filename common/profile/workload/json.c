@@ -74,6 +74,49 @@ static bool s_sizes_multiple(const struct bc_workload *wl, uint32_t unit)
 	return true;
 }
 
+/* the arrival, run-shape and content keys against the rest of the workload */
+static int s_check_shape(struct bc_check *c, const char *base, const struct bc_workload *wl)
+{
+	bool rated = wl->rate_iops || wl->rate_bw || wl->rate_iops_dir[0] || wl->rate_iops_dir[1] ||
+		     wl->rate_bw_dir[0] || wl->rate_bw_dir[1];
+	char path[BC_CHECK_PATH_LEN];
+
+	if (wl->jobs > wl->numjobs) {
+		bc_check_path(path, base, "jobs");
+		return bc_check_fail(c, path, "%u threads of the step's numjobs %u", wl->jobs,
+				     wl->numjobs);
+	}
+	if (wl->seq_pct && !bc_workload_random(wl)) {
+		bc_check_path(path, base, "seq_pct");
+		return bc_check_fail(c, path,
+				     "applies to random kinds (randread, randwrite, "
+				     "randrw, randtrim); a sequential one is all sequential");
+	}
+	if (wl->seq_pct && wl->nstreams) {
+		bc_check_path(path, base, "seq_pct");
+		return bc_check_fail(c, path, "not supported with \"streams\"");
+	}
+	if ((wl->rate_poisson || wl->lat_intended) && !rated) {
+		bc_check_path(path, base, wl->rate_poisson ? "rate_process" : "latency_from");
+		return bc_check_fail(c, path,
+				     "needs a rate (rate_iops, rate_bw or a "
+				     "per-direction one): arrivals follow the rate");
+	}
+	if ((wl->compress_pct || wl->dedupe_pct) && wl->verify) {
+		bc_check_path(path, base, wl->compress_pct ? "compress_pct" : "dedupe_pct");
+		return bc_check_fail(c, path, "not with \"verify\" (its headers are the content)");
+	}
+	if (wl->compress_chunk && wl->compress_chunk < 512) {
+		bc_check_path(path, base, "compress_chunk");
+		return bc_check_fail(c, path, "at least 512 bytes");
+	}
+	if (wl->dedupe_unit && wl->dedupe_unit < 512) {
+		bc_check_path(path, base, "dedupe_unit");
+		return bc_check_fail(c, path, "at least 512 bytes");
+	}
+	return 0;
+}
+
 int bc_check_workload_rules(struct bc_check *c, const char *base, const struct bc_workload *wl)
 {
 	char path[BC_CHECK_PATH_LEN];
@@ -105,7 +148,7 @@ int bc_check_workload_rules(struct bc_check *c, const char *base, const struct b
 		bc_check_path(path, base, "verify");
 		return bc_check_fail(c, path, "not supported with \"streams\"");
 	}
-	return 0;
+	return s_check_shape(c, base, wl);
 }
 
 bool bc_workload_add_json(cJSON *obj, const struct bc_workload *wl)

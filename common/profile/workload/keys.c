@@ -31,6 +31,8 @@
 
 static const char *const s_policy[] = {"shared", "split", NULL};
 static const char *const s_share[] = {"ios", "bytes", NULL};
+static const char *const s_process[] = {"linear", "poisson", NULL};
+static const char *const s_latfrom[] = {"submit", "intended", NULL};
 
 _Static_assert(sizeof(enum bc_rw) == sizeof(uint32_t), "rw is stored as a 32-bit index");
 
@@ -38,6 +40,7 @@ _Static_assert(sizeof(enum bc_rw) == sizeof(uint32_t), "rw is stored as a 32-bit
 #define S_S  BC_WK_STREAM
 #define S_SW BC_WK_SWEEP
 #define S_W  BC_WK_WIRE
+#define S_NZ BC_WK_NZ
 
 /* clang-format off */
 const struct bc_wl_key bc_wl_keys[] = {
@@ -65,6 +68,20 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"sqpoll", BC_WT_BOOL, 0, 0, 0, NULL, S_FIELD(sqpoll)},
     {"sqpoll_cpu", BC_WT_INT, 0, -1, S_CPU_MAX - 1, NULL, S_FIELD(sqpoll_cpu)},
     {"hipri", BC_WT_BOOL, 0, 0, 0, NULL, S_FIELD(hipri)},
+    {"rate_iops_read", BC_WT_INT, S_V | S_NZ, 0, (double)S_RATE_IOPS_MAX, NULL, S_FIELD(rate_iops_dir[0])},
+    {"rate_iops_write", BC_WT_INT, S_V | S_NZ, 0, (double)S_RATE_IOPS_MAX, NULL, S_FIELD(rate_iops_dir[1])},
+    {"rate_bw_read", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(rate_bw_dir[0])},
+    {"rate_bw_write", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(rate_bw_dir[1])},
+    {"rate_process", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_process, S_FIELD(rate_poisson)},
+    {"latency_from", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_latfrom, S_FIELD(lat_intended)},
+    {"start_delay", BC_WT_DURATION, S_V | S_NZ, 0, 0, NULL, S_FIELD(start_delay_s)},
+    {"jobs", BC_WT_INT, S_V | S_NZ, 0, 1024, NULL, S_FIELD(jobs)},
+    {"seq_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(seq_pct)},
+    {"compress_pct", BC_WT_INT, S_V | S_NZ, 0, 99, NULL, S_FIELD(compress_pct)},
+    {"compress_chunk", BC_WT_SIZE, S_V | S_NZ, 0, S_BS_MAX, NULL, S_FIELD(compress_chunk)},
+    {"dedupe_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(dedupe_pct)},
+    {"dedupe_unit", BC_WT_SIZE, S_V | S_NZ, 0, S_BS_MAX, NULL, S_FIELD(dedupe_unit)},
+    {"dedupe_sets", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(dedupe_sets)},
     /* profile/workload/streams.h; "streams" last: its streams inherit the keys before it */
     {"placement", BC_WT_PLACEMENT, S_V | S_S, 0, 0, NULL, S_FIELD(placement)},
     {"stream_share", BC_WT_CHOICE, S_V | BC_WK_STREAMS, 0, 0, s_share, S_FIELD(share_bytes)},
@@ -565,6 +582,8 @@ bool bc_wl_key_to_json(cJSON *o, const struct bc_wl_key *k, const struct bc_work
 	int64_t v;
 
 	if ((k->where & BC_WK_STREAMS) && !wl->nstreams)
+		return true;
+	if ((k->where & BC_WK_NZ) && !s_get(k, wl))
 		return true;
 	switch (k->type) {
 	case BC_WT_CHOICE:

@@ -44,6 +44,7 @@ enum bc_wl_type {
 #define BC_WK_WIRE    0x10u /* the wire form must carry it (the first coordinators sent these) */
 #define BC_WK_ZERO1   0x20u /* 0 (a workload built in code) means 1 and is written as 1 */
 #define BC_WK_STREAMS 0x40u /* written only when the workload has streams */
+#define BC_WK_NZ      0x80u /* written only when not zero (keys newer than the wire's first) */
 
 struct bc_wl_key {
 	const char *name;

@@ -140,6 +140,32 @@ struct bc_workload {
 	bool sqpoll;			/* IORING_SETUP_SQPOLL */
 	int32_t sqpoll_cpu;		/* SQPOLL thread's CPU, -1 = not pinned */
 	bool hipri;			/* IORING_SETUP_IOPOLL (device needs poll queues) */
+	/*
+	 * Arrivals and run shape of a volume (docs/profiles.md): per-direction
+	 * rate caps beside the ones above, exponential inter-arrival times
+	 * (Poisson arrivals), latency from the arrival's intended time rather
+	 * than from the submission, a start delay, how many of the step's job
+	 * threads drive it (0: all) and the share of a random workload's I/Os
+	 * that continue sequentially from the one before.
+	 */
+	uint64_t rate_iops_dir[2]; /* [0] reads, [1] writes; 0 = unlimited */
+	uint64_t rate_bw_dir[2];   /* bytes/s */
+	bool rate_poisson;	   /* "rate_process": "poisson" */
+	bool lat_intended;	   /* "latency_from": "intended" */
+	uint32_t start_delay_s;	   /* the volume's I/O starts this long after the step's */
+	uint32_t jobs;		   /* threads driving it, <= numjobs; 0 = all numjobs */
+	uint32_t seq_pct;	   /* random kinds: percent of I/Os continuing sequentially */
+	/*
+	 * Content of writes (docs/profiles.md "Data reduction"): each chunk of
+	 * compress_chunk bytes is compress_pct percent zeros after random data;
+	 * dedupe_pct percent of the dedupe_unit units of a write repeat one of
+	 * dedupe_sets contents. All off: random data, unique per 4 KiB.
+	 */
+	uint32_t compress_pct;	 /* 0..99 */
+	uint32_t compress_chunk; /* bytes; 0: 512 */
+	uint32_t dedupe_pct;	 /* 0..100 */
+	uint32_t dedupe_unit;	 /* bytes; 0: 4096 */
+	uint32_t dedupe_sets;	 /* distinct repeated contents; 0: 1024 */
 	/* profile/workload/streams.c: placement of writes, and the streams (none: one implicit
 	 * stream) */
 	struct bc_placement placement;

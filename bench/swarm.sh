@@ -26,7 +26,7 @@
 #   BENCH_PORT=P      first TCP port (default 17000; agents use P..P+N-1)
 #   BENCH_SWARM_ARGS  more bench_swarm options, e.g. "--iops 1000" (fewer buckets)
 #   BENCH_COORD_ARGS  more `bench-coord run` options, e.g. "--agg-threads 0
-#                     --events-format json" (the serial path, as before 2026-11)
+#                     --events-format json" (the serial path, every record in events.jsonl)
 #   BENCH_KEEP=1      keep the work directory (profiles, run directories, samples)
 # Loopback only. Figures depend on the machine: the swarm shares its CPUs.
 set -euo pipefail

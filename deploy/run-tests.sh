@@ -12,9 +12,9 @@ cd build
 if [ $# -gt 0 ]; then
 	exec ctest --output-on-failure --timeout 600 "$@"
 fi
-# Every test gets one attempt, the vmlab tests (QEMU guests under TCG) included: each passed 10
-# runs out of 10 on an idle machine once the lab moved to QEMU 10 (docs/vmlab.md). They run
-# after the rest, on their own, so the guests do not compete with the other tests for CPU.
+# Every test gets one attempt, the vmlab tests (QEMU guests under TCG) included: each passes 10
+# runs out of 10 on an idle machine (docs/vmlab.md). They run after the rest, on their own, so
+# the guests do not compete with the other tests for CPU.
 rc=0
 ctest --output-on-failure --timeout 600 -LE vmlab || rc=$?
 ctest --output-on-failure --timeout 600 -L vmlab || rc=$?

@@ -776,7 +776,7 @@ static int s_ring_init(struct bc_job *j, unsigned entries)
 	}
 	if (j->wl.hipri)
 		base |= IORING_SETUP_IOPOLL;
-	/* what the targets need (NVMe passthrough: SQE128|CQE32), target/target.h ring_flags */
+	/* what the targets need (NVMe passthrough: SQE128|CQE32), target/ops.h ring_flags */
 	for (i = 0; i < (unsigned)j->ntargets; i++)
 		base |= j->tg[i].t->ops->ring_flags;
 	for (i = 0; i < sizeof(s_setups) / sizeof(s_setups[0]); i++) {

@@ -159,7 +159,7 @@ int64_t bc_json_i64_of(const cJSON *j)
  * The printer: cJSON_Print's text byte for byte (tests/unit/test_json.c
  * compares the two on every kind of value), with the exact integers'
  * digits, and faster. cJSON formats every number with "%1.15g" and reads it
- * back with sscanf to decide whether "%1.17g" is needed: that was a third
+ * back with sscanf to decide whether "%1.17g" is needed: that costs a third
  * of `bench-coord report`'s time at 100 agents x 10 points (fio.json's
  * latency bins are counts). An integer below 10^15 prints under "%1.15g"
  * as its plain digits, so those are written directly; any other number

@@ -264,7 +264,7 @@ static inline __attribute__((always_inline)) long s_decode(struct bc_hist *h, co
 	}
 	rc = (long)(q - buf);
 out:
-	/* what was added stays added, as when the count was kept per pair */
+	/* what was added stays added, and the count says so */
 	h->count += sum;
 	if (nidx)
 		*nidx = ni;

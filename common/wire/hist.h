@@ -70,7 +70,7 @@ uint64_t bc_hist_percentile(const struct bc_hist *h, double pct);
 /*
  * bc_hist_percentile for n percentiles, ascending, in one pass over the
  * buckets (a report computes five per op per entity: at 16,000 volumes,
- * one pass each was most of the time spent writing results)
+ * one pass each would be most of the time spent writing results)
  */
 void bc_hist_percentiles(const struct bc_hist *h, const double *pct, int n, uint64_t *out);
 /*

@@ -109,7 +109,7 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 			} else if (!strcmp(optarg, "compact")) {
 				o->events_format = BC_EVENTS_COMPACT;
 			} else if (!strcmp(optarg, "binary") || !strcmp(optarg, "auto")) {
-				/* auto: what the default was called when it depended on the size */
+				/* auto: another name of the default, binary */
 				o->events_format = BC_EVENTS_BINARY;
 			} else {
 				bc_error("--events-format: expected binary, json or compact: '%s'",

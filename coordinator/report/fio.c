@@ -623,7 +623,7 @@ static void s_disk_util(cJSON *out, const cJSON *const *steps, int n)
  * Print v as cJSON_Print would at nesting depth within a document (a tab
  * more after every line break per level), then delete it: a document is
  * written one job at a time, so it is never a whole tree in memory (at 100
- * hosts x 4 points the client jobs' latency bins alone were 150 MB of
+ * hosts x 4 points the client jobs' latency bins alone would be 150 MB of
  * cJSON), and reads byte for byte as one cJSON_Print of the whole.
  */
 static int s_put_nested(FILE *f, cJSON *v, int depth)

@@ -1,7 +1,7 @@
 /*
  * results/hostsamples.c - a step's client host samples as the results read them
  * (results/hostsamples.h). A real agent's sample is ~3 KB of cJSON (cpu, NICs,
- * disks, NVMe temperatures); 100 agents over 3,000 s kept whole were ~1 GB.
+ * disks, NVMe temperatures); 100 agents over 3,000 s kept whole would be ~1 GB.
  * What run.json, the verdict, the NVMe and vdbench figures read of them is
  * a few numbers a second and one mean a step, so that is what is kept:
  * a row of doubles per agent and second, the window mean accumulated as

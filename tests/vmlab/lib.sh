@@ -432,7 +432,7 @@ EOF
 # emulated NVMe namespace: QEMU 7.2's NVMe under TCG now and then leaves a batch of commands
 # without completion until the guest's nvme_core.io_timeout (30 s) aborts them ("nvme nvme0:
 # I/O 818 (I/O Cmd) QID 1 timeout, aborting", no "completion polled": the device never
-# answered; 2026-11-30), and under nvmet that stalls the NVMe/TCP I/O above it past the
+# answered; docs/vmlab.md), and under nvmet that stalls the NVMe/TCP I/O above it past the
 # coordinator's 30 s drain. nvmet gives a file on tmpfs 4 KiB LBAs (i_blkbits, capped at 12)
 # and needs buffered_io for it (tmpfs has no O_DIRECT).
 VMLAB_NVMET_RAM=/tmp/nvmet-ns1.img

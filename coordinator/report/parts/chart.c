@@ -732,9 +732,9 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 	s_ticks(&p, false, true, "latency (log scale)");
 	/*
 	 * One <path> per shade, a subpath per cell (a run of a column's bins of
-	 * that shade): it draws what a <rect> per cell drew, but Chromium's cost
-	 * is per element - a 10-point sweep's 20 heatmaps were 48,000 rects and
-	 * ~4 s of report.html's opening on this VM (docs/scaling.md).
+	 * that shade): it draws what a <rect> per cell would, but Chromium's cost
+	 * is per element - as rects, a 10-point sweep's 20 heatmaps are 48,000
+	 * elements and ~4 s of report.html's opening on a 2-core VM.
 	 */
 	for (sh = 1; sh <= S_HEAT_SHADES; sh++) {
 		bool open = false;

@@ -5,7 +5,7 @@
 # before it stays as it was written. Under a second.
 . "$(dirname "$0")/lib.sh"
 
-BASE=d046169
+BASE=c582713
 MAX=72
 HOOK="$BC_SRC/tools/git-hooks/commit-msg"
 

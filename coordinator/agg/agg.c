@@ -1733,12 +1733,11 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
 /*
  * A write that failed (disk full) stops the file for this step, and the
  * step's volume series come from memory as before: run.json stays whole.
+ * The error stays in the writer (bc_secw_error), where the run sees it and
+ * names it once (results/outfail.h).
  */
 static void s_secfile_fail(struct bc_agg *g)
 {
-	if (g->secw)
-		bc_warn("seconds.bin: a write failed: the step's per-second data is in "
-			"run.json and events.jsonl only");
 	g->secw = NULL;
 	g->secw_on = false;
 }

@@ -259,8 +259,9 @@ static int s_frame(struct bc_secw *w, int t, uint64_t *at)
 	h[0] = (uint8_t)t;
 	s_put32(h + 1, (uint32_t)w->len);
 	s_put32(h + 5, bc_secf_crc32(0, w->buf, w->len));
+	errno = 0;
 	if (fwrite(h, 1, S_FRAME, w->f) != S_FRAME || fwrite(w->buf, 1, w->len, w->f) != w->len) {
-		w->err = -EIO;
+		w->err = errno ? -errno : -EIO; /* ENOSPC, EIO, EDQUOT ... as the kernel said */
 		return w->err;
 	}
 	if (at)
@@ -301,9 +302,10 @@ int bc_secw_open(struct bc_secw **out, const char *path, char *err, size_t errle
 	setvbuf(w->f, NULL, _IOFBF, 1 << 20);
 	s_put32(h + 8, BC_SECF_VERSION);
 	s_put32(h + 12, 0);
+	errno = 0;
 	if (fwrite(h, 1, S_HDR, w->f) != S_HDR) {
-		rc = -EIO;
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EIO));
+		rc = errno ? -errno : -EIO;
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
 		goto out;
 	}
 	w->off = S_HDR;
@@ -318,12 +320,23 @@ out:
 	return rc;
 }
 
+int bc_secw_error(const struct bc_secw *w)
+{
+	return w ? w->err : 0;
+}
+
+const char *bc_secw_path(const struct bc_secw *w)
+{
+	return w ? w->path : "";
+}
+
 int bc_secw_flush(struct bc_secw *w)
 {
 	if (!w)
 		return 0;
-	if (fflush(w->f))
-		w->err = -errno;
+	errno = 0;
+	if (!w->err && fflush(w->f))
+		w->err = errno ? -errno : -EIO;
 	return w->err;
 }
 
@@ -504,13 +517,15 @@ int bc_secw_close(struct bc_secw *w)
 	if (!rc) {
 		s_put32(t + 8, (uint32_t)at);
 		s_put32(t + 12, (uint32_t)(at >> 32));
+		errno = 0;
 		if (fwrite(t, 1, S_TRAILER, w->f) != S_TRAILER)
-			rc = -EIO;
+			rc = errno ? -errno : -EIO;
 	}
+	if (w->err && (!rc || rc == -ENOMEM))
+		rc = w->err; /* the first failure, not what it led to */
+	errno = 0;
 	if (fclose(w->f) && !rc)
-		rc = -errno;
-	if (w->err && !rc)
-		rc = w->err;
+		rc = errno ? -errno : -EIO;
 	for (i = 0; i < w->nsteps; i++) {
 		free(w->steps[i].rows_off);
 		free(w->steps[i].hist_off);

@@ -42,6 +42,9 @@ int bc_secw_open(struct bc_secw **w, const char *path, char *err, size_t errlen)
 int bc_secw_close(struct bc_secw *w);
 /* make what was written readable by another reader (bc_secr_open) */
 int bc_secw_flush(struct bc_secw *w);
+/* the writer's first failure (-errno, sticky; 0 while none) and its file */
+int bc_secw_error(const struct bc_secw *w);
+const char *bc_secw_path(const struct bc_secw *w);
 /* the step g aggregates, as ordinal ord (its run.json "seconds_bin_step") */
 int bc_secw_step(struct bc_secw *w, uint32_t ord, int profile_idx, const char *name,
 		 const struct bc_agg *g);

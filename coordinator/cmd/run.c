@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,8 +21,10 @@
 #include "counters/counters.h"
 #include "fleet/fleet.h"
 #include "report/report.h"
+#include "results/outfail.h"
 #include "results/rundir.h"
 #include "results/runjson.h"
+#include "results/space.h"
 #include "run/live.h"
 #include "run/metrics.h"
 #include "run/steprun.h"
@@ -219,14 +222,35 @@ static void s_iso_now(char *buf, size_t len)
 static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJSON *run,
 			    bool reports)
 {
-	int rc;
-
+	/* a failure is named once by results/outfail.h, and stops the run */
 	bc_secw_flush(rd->secw);
-	rc = bc_runjson_write(rd->path, run, NULL);
-	if (rc)
-		bc_error("cannot write '%s/run.json': %s", rd->path, strerror(-rc));
-	else if (reports)
+	if (!bc_runjson_write(rd->path, run, NULL) && reports)
 		bc_report_write_all_run(rd->path, run); /* summary.md, report.html, ... */
+}
+
+/*
+ * The closing line's list: the result files this run's last write made
+ * (since `since`), so a file that could not be written is not named, nor
+ * an older one left from an earlier step
+ */
+static void s_written(const char *dir, const struct timespec *since, char *out, size_t len)
+{
+	static const char *const names[] = {"run.json", "summary.md", "report.html",
+					    "timeseries.csv", "fio.json"};
+	char path[BC_PATH_MAX + 32];
+	struct stat st;
+	size_t i, n = 0;
+
+	out[0] = 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (stat(path, &st) || st.st_mtim.tv_sec < since->tv_sec ||
+		    (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec < since->tv_nsec))
+			continue;
+		snprintf(out + strlen(out), len - strlen(out), "%s%s", n++ ? ", " : "", names[i]);
+	}
+	if (!n)
+		snprintf(out, len, "no result file written");
 }
 
 struct s_flush {
@@ -281,6 +305,7 @@ int bc_cmd_run(int argc, char **argv)
 	char err[1024] = "", when[32];
 	int rc, i, status = 1, first_rc = 0;
 	bool degraded = false, not_started = false;
+	struct timespec final = {0};
 	struct bc_counters *counters = NULL;
 	struct bc_metrics *metrics = NULL;
 
@@ -329,6 +354,19 @@ int bc_cmd_run(int argc, char **argv)
 	 */
 	rd.compact = o.events_format == BC_EVENTS_COMPACT;
 	rd.binary = o.events_format == BC_EVENTS_AUTO || o.events_format == BC_EVENTS_BINARY;
+	{
+		struct bc_space_plan plan = {.agents = p->nagents,
+					     .volumes = p->nvolumes,
+					     .json = !rd.binary && !rd.compact,
+					     .compact = rd.compact};
+		uint32_t secs, entries;
+
+		/* a filesystem too small for the run is said before anything runs */
+		bc_run_profile_size(p, &secs, &entries);
+		plan.seconds = secs;
+		plan.entries = entries;
+		bc_space_prerun(rd.path, &plan);
+	}
 	bc_rundir_write_json(&rd, "profile.json", (run = bc_profile_to_json(p)));
 	cJSON_Delete(run);
 	run = cJSON_CreateObject();
@@ -414,26 +452,47 @@ done:
 	s_iso_now(when, sizeof(when));
 	cJSON_AddStringToObject(run, "finished", when);
 	bc_fleet_close(&fleet);
+	clock_gettime(CLOCK_REALTIME, &final);
 	s_write_results(&rd, p, run, !not_started);
+	/* the run measured, but its results could not be written: it failed all the same */
+	if (bc_outfail_rc() && (status == 0 || status == 3)) {
+		char what[160];
+
+		status = 1;
+		cJSON_ReplaceItemInObject(run, "status", cJSON_CreateString("failed"));
+		cJSON_DeleteItemFromObject(run, "error");
+		cJSON_AddStringToObject(run, "error", bc_outfail_text(what, sizeof(what)));
+		bc_runjson_write(rd.path, run, NULL); /* as far as there is room */
+	}
 	ev = cJSON_CreateObject();
 	/* what run.json says, for rebuilds */
 	cJSON_AddItemToObject(ev, "status", cJSON_Duplicate(cJSON_GetObjectItem(run, "status"), 1));
 	cJSON_AddStringToObject(ev, "finished", when);
 	bc_rundir_event(&rd, "run_end", ev);
-	if (not_started)
+	/* everything on disk (or its failure named) before the closing line says what is there */
+	bc_rundir_close(&rd);
+	if (bc_outfail_rc() && status != 1)
+		status = 1;
+	if (not_started && !bc_outfail_rc()) {
 		fprintf(bc_live_out(),
 			"\nrun NOT STARTED, nothing was measured: %s/ (run.json "
 			"and the agents' logs, no reports)\n",
 			rd.path);
-	else {
-		char line[sizeof(rd.path) + 160];
+	} else {
+		char line[sizeof(rd.path) + 400], files[160], what[160];
 
-		snprintf(line, sizeof(line),
-			 "%s: %s/ (run.json, summary.md, report.html, timeseries.csv, fio.json)",
-			 status == 3 ? "run completed WITHOUT some agents (lost), results"
-			 : status    ? "run FAILED, partial results"
-				     : "results",
-			 rd.path);
+		s_written(rd.path, &final, files, sizeof(files));
+		if (bc_outfail_rc())
+			snprintf(line, sizeof(line),
+				 "run FAILED, %s; what was measured until then is in events.jsonl: "
+				 "%s/ (%s); once there is room: bench-coord report --rebuild %s",
+				 bc_outfail_text(what, sizeof(what)), rd.path, files, rd.path);
+		else
+			snprintf(line, sizeof(line), "%s: %s/ (%s)",
+				 status == 3 ? "run completed WITHOUT some agents (lost), results"
+				 : status    ? "run FAILED, partial results"
+					     : "results",
+				 rd.path, files);
 		fprintf(bc_live_out(), "\n");
 		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
 	}

@@ -23,8 +23,9 @@ struct bc_volnode;
 
 /* where the run is, for the live view (live.c) */
 struct bc_live_progress {
-	int step, nsteps; /* profile step (0-based) and how many */
-	uint32_t after_s; /* seconds of the steps after this one (the run ETA) */
+	int step, nsteps;	/* profile step (0-based) and how many */
+	uint32_t after_s;	/* seconds of the steps after this one (the run ETA) */
+	uint32_t after_entries; /* run.json entries (steps, points) after this one */
 };
 
 struct bc_run_opts {

@@ -45,6 +45,7 @@
 #include "report/parts/fmt.h"
 #include "report/parts/rundata.h"
 #include "report/writers.h"
+#include "results/outfail.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/rjson.h"
@@ -879,11 +880,14 @@ int bc_report_fio_points(const struct bc_report *r)
 		cJSON_AddTrueToObject(seen, path);
 		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 		rc = s_mkdirs(path);
+		errno = 0;
 		f = rc ? NULL : fopen(tmp, "w");
 		if (!rc && !f)
 			rc = -errno;
 		if (f) {
 			rc = s_document(r, &steps[i], 1, f);
+			if ((!rc || rc == -EIO) && (fflush(f) || ferror(f)))
+				rc = errno ? -errno : -EIO;
 			if (fclose(f) && !rc)
 				rc = -errno;
 			if (!rc && rename(tmp, path))
@@ -891,8 +895,7 @@ int bc_report_fio_points(const struct bc_report *r)
 			if (rc)
 				unlink(tmp);
 		}
-		if (rc)
-			bc_error("cannot write '%s': %s", path, strerror(-rc));
+		bc_outfail_note(path, rc);
 	}
 	cJSON_Delete(seen);
 	free(steps);

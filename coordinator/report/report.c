@@ -12,6 +12,7 @@
 #include "report/parts/chart.h"
 #include "report/report.h"
 #include "report/writers.h"
+#include "results/outfail.h"
 #include "util/log.h"
 #include "util/rjson.h"
 
@@ -55,14 +56,16 @@ static int s_write(const struct bc_report *r, const char *name,
 
 	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
 	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", r->dir, name);
+	errno = 0;
 	f = fopen(tmp, "w");
 	if (!f) {
 		rc = -errno;
 		goto fail;
 	}
 	rc = writer(r, f);
-	if (!rc && ferror(f))
-		rc = -EIO;
+	/* a failed write's own errno (ENOSPC, EDQUOT ...), not a generic EIO */
+	if ((!rc || rc == -EIO) && (fflush(f) || ferror(f)))
+		rc = errno ? -errno : -EIO;
 	if (fclose(f) && !rc)
 		rc = -errno;
 	if (!rc && rename(tmp, path))
@@ -71,7 +74,7 @@ static int s_write(const struct bc_report *r, const char *name,
 		return 0;
 	unlink(tmp);
 fail:
-	bc_error("cannot write '%s': %s", path, strerror(-rc));
+	bc_outfail_note(path, rc);
 	return rc;
 }
 

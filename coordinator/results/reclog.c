@@ -101,9 +101,10 @@ int bc_reclogw_open(struct bc_reclogw **out, const char *path, int level, char *
 	setvbuf(w->f, NULL, _IONBF, 0);
 	s_put32(h + 8, BC_RECLOG_VERSION);
 	s_put32(h + 12, 0);
+	errno = 0;
 	if (fwrite(h, 1, sizeof(h), w->f) != sizeof(h)) {
-		rc = -EIO;
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(EIO));
+		rc = errno ? -errno : -EIO;
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-rc));
 		goto out;
 	}
 	w->off = BC_RECLOG_HDR;
@@ -155,8 +156,13 @@ int bc_reclogw_put(struct bc_reclogw *w, const char *agent, uint64_t time_ns, co
 	}
 	s_put32(p, (uint32_t)(at - S_FRAME));
 	s_put32(p + 4, bc_secf_crc32(0, p + S_FRAME, at - S_FRAME));
+	errno = 0;
 	if (fwrite(p, 1, at, w->f) != at) {
-		w->err = -EIO;
+		/* disk full, I/O error: the real errno, and no frame cut short left behind */
+		w->err = errno ? -errno : -EIO;
+		clearerr(w->f);
+		if (!ftruncate(fileno(w->f), (off_t)w->off))
+			fseeko(w->f, (off_t)w->off, SEEK_SET);
 		return w->err;
 	}
 	*off = w->off;

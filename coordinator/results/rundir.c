@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -26,6 +27,7 @@
 #include "agg/agg.h"
 #include "agg/secfile.h"
 #include "fleet/fleet.h"
+#include "results/outfail.h"
 #include "results/reclog.h"
 #include "results/rundir.h"
 #include "util/base64.h"
@@ -326,6 +328,14 @@ struct bc_rundir_writer {
 	size_t bytes;
 	bool stop;
 	FILE *f;
+	/*
+	 * events.jsonl's end after its last complete write: a write that fails
+	 * (disk full) is cut back to it, so the file stays whole lines, and
+	 * nothing more is written (outfail.h)
+	 */
+	off_t good;
+	bool failed;
+	char path[BC_PATH_MAX + 16];
 	struct bc_reclogw *rec; /* records.bin (BC_EVENTS_BINARY), the directory's */
 	struct bc_volstat *scratch;
 	struct bc_stats_touch *touch;
@@ -427,27 +437,79 @@ out:
 	return end ? (long)(end - w->line) : -EBADMSG;
 }
 
+/* a write of events.jsonl failed with rc: named (once), the file cut back to whole lines */
+static void s_fail(struct bc_rundir_writer *w, int rc)
+{
+	if (w->failed)
+		return;
+	w->failed = true;
+	bc_outfail_note(w->path, rc ? rc : -EIO);
+	/* what stdio still holds goes nowhere; the file ends with the last whole write */
+	__fpurge(w->f);
+	clearerr(w->f);
+	if (ftruncate(fileno(w->f), w->good) == 0)
+		fseeko(w->f, w->good, SEEK_SET);
+}
+
+static void s_put(struct bc_rundir_writer *w, const char *p, size_t n)
+{
+	if (w->failed || !n)
+		return;
+	errno = 0;
+	if (fwrite(p, 1, n, w->f) != n)
+		s_fail(w, -errno);
+}
+
+/* caught up: on disk (page cache) now, records.bin first; the new whole end */
+static void s_catch_up(struct bc_rundir_writer *w)
+{
+	int rc;
+
+	if (w->failed)
+		return;
+	rc = bc_reclogw_flush(w->rec);
+	if (rc) {
+		s_fail(w, rc);
+		return;
+	}
+	errno = 0;
+	if (fflush(w->f)) {
+		s_fail(w, -errno);
+		return;
+	}
+	w->good = ftello(w->f);
+}
+
 static void s_write_stats(struct bc_rundir_writer *w, struct s_item *it)
 {
 	long n;
 
+	if (w->failed)
+		return;
 	if (it->fmt == BC_EVENTS_BINARY) {
 		uint64_t off;
+		int rc = w->rec ? bc_reclogw_put(w->rec, it->name, it->time_ns,
+						 (const uint8_t *)it->data, it->len, &off)
+				: -EBADF;
 
 		/* the body, then the line naming it: no line names a frame not written */
-		if (w->rec && !bc_reclogw_put(w->rec, it->name, it->time_ns,
-					      (const uint8_t *)it->data, it->len, &off)) {
+		if (!rc) {
 			n = s_text_index(w, it, off);
 			if (n > 0)
-				fwrite(w->line, 1, (size_t)n, w->f);
+				s_put(w, w->line, (size_t)n);
 			return;
 		}
-		/* records.bin failed (disk full, ...): the record goes into events.jsonl whole */
+		if (rc != -ENOMEM && rc != -EBADF) {
+			/* records.bin cannot be written (disk full, I/O error): the run stops */
+			s_fail(w, rc);
+			return;
+		}
+		/* no memory to compress, or no records.bin: the record goes into events.jsonl */
 		it->fmt = BC_EVENTS_COMPACT;
 	}
 	n = s_stats_text(w, it);
 	if (n > 0)
-		fwrite(w->line, 1, (size_t)n, w->f);
+		s_put(w, w->line, (size_t)n);
 }
 
 long bc_rundir_stats_text(enum bc_events_format fmt, const char *agent, const int *vols, int nvols,
@@ -508,9 +570,7 @@ static void *s_writer(void *arg)
 			if (w->stop)
 				break;
 			pthread_mutex_unlock(&w->mu);
-			/* caught up: on disk (page cache) now, records.bin first */
-			bc_reclogw_flush(w->rec);
-			fflush(w->f);
+			s_catch_up(w);
 			pthread_mutex_lock(&w->mu);
 			if (!w->head && !w->stop)
 				pthread_cond_wait(&w->more, &w->mu);
@@ -523,15 +583,14 @@ static void *s_writer(void *arg)
 		if (it->stats)
 			s_write_stats(w, it);
 		else
-			fwrite(it->data, 1, it->len, w->f);
+			s_put(w, it->data, it->len);
 		pthread_mutex_lock(&w->mu);
 		w->bytes -= it->len;
 		pthread_cond_signal(&w->room);
 		free(it);
 	}
 	pthread_mutex_unlock(&w->mu);
-	bc_reclogw_flush(w->rec);
-	fflush(w->f);
+	s_catch_up(w);
 	return NULL;
 }
 
@@ -581,6 +640,7 @@ static void s_writer_start(struct bc_rundir *r)
 	if (!w)
 		return;
 	w->f = r->events;
+	snprintf(w->path, sizeof(w->path), "%s/events.jsonl", r->path);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->more, NULL);
 	pthread_cond_init(&w->room, NULL);
@@ -620,12 +680,17 @@ void bc_rundir_stats(struct bc_rundir *r, const struct bc_agg *g, const struct b
 		if (!r->writer)
 			return;
 		r->writer->f = r->events;
+		snprintf(r->writer->path, sizeof(r->writer->path), "%s/events.jsonl", r->path);
 	}
 	if (r->binary && !r->reclog) {
 		char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128];
 
 		snprintf(path, sizeof(path), "%s/%s", r->path, BC_RECLOG_NAME);
-		if (bc_reclogw_open(&r->reclog, path, BC_RECLOG_LEVEL, err, sizeof(err))) {
+		int rc = bc_reclogw_open(&r->reclog, path, BC_RECLOG_LEVEL, err, sizeof(err));
+
+		if (rc && rc != -ENOMEM) {
+			bc_outfail_note(path, rc); /* disk full, read-only, ...: the run stops */
+		} else if (rc) {
 			bc_warn("%s: the records go into events.jsonl whole (compact)", err);
 			r->binary = false;
 			r->compact = true;
@@ -655,8 +720,7 @@ void bc_rundir_stats(struct bc_rundir *r, const struct bc_agg *g, const struct b
 		return;
 	}
 	s_write_stats(r->writer, it);
-	bc_reclogw_flush(r->reclog);
-	fflush(r->events);
+	s_catch_up(r->writer);
 	free(it);
 }
 
@@ -691,10 +755,12 @@ int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, 
 			return -errno;
 		}
 	}
+	bc_outfail_dir(r->path);
 	snprintf(ev, sizeof(ev), "%s/events.jsonl", r->path);
 	r->events = fopen(ev, "a");
 	if (!r->events) {
-		snprintf(err, errlen, "cannot create '%s': %s", ev, strerror(errno));
+		snprintf(err, errlen, "cannot create '%s': %s (%s)", ev, strerror(errno),
+			 bc_errno_name(errno));
 		return -errno;
 	}
 	/* records are 10-100 KB at scale: fewer, larger writes */
@@ -719,7 +785,11 @@ void bc_rundir_event(struct bc_rundir *r, const char *event, cJSON *body)
 	cJSON_AddItemToObject(o, "event", cJSON_CreateString(event));
 	bc_json_add_u64(o, "time_ns", bc_real_ns());
 	text = bc_json_print(o, false);
-	if (text && r->writer && r->writer->threaded) {
+	if (text && r->writer && !r->writer->threaded) {
+		s_put(r->writer, text, strlen(text));
+		s_put(r->writer, "\n", 1);
+		s_catch_up(r->writer);
+	} else if (text && r->writer) {
 		size_t n = strlen(text);
 		struct s_item *it = malloc(sizeof(*it) + n + 1);
 
@@ -731,9 +801,13 @@ void bc_rundir_event(struct bc_rundir *r, const char *event, cJSON *body)
 			s_enqueue(r->writer, it);
 		}
 	} else if (text) {
-		fputs(text, r->events);
-		fputc('\n', r->events);
-		fflush(r->events);
+		errno = 0;
+		if (fputs(text, r->events) < 0 || fputc('\n', r->events) < 0 || fflush(r->events)) {
+			char path[BC_PATH_MAX + 16];
+
+			snprintf(path, sizeof(path), "%s/events.jsonl", r->path);
+			bc_outfail_note(path, errno ? -errno : -EIO);
+		}
 	}
 	cJSON_free(text);
 	cJSON_Delete(o);
@@ -751,9 +825,10 @@ int bc_rundir_write_json(struct bc_rundir *r, const char *file, const cJSON *j)
 	snprintf(path, sizeof(path), "%s/%s", r->path, file);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	/* write then rename: a reader never sees half a file */
+	errno = 0;
 	f = fopen(tmp, "w");
-	if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0) {
-		rc = -errno;
+	if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0 || fflush(f)) {
+		rc = errno ? -errno : -EIO;
 		goto out;
 	}
 	if (fclose(f)) {
@@ -767,24 +842,33 @@ int bc_rundir_write_json(struct bc_rundir *r, const char *file, const cJSON *j)
 out:
 	if (f)
 		fclose(f);
+	if (rc) {
+		unlink(tmp); /* no half file left behind */
+		bc_outfail_note(path, rc);
+	}
 	cJSON_free(text);
 	return rc;
 }
 
 void bc_rundir_close(struct bc_rundir *r)
 {
+	char path[BC_PATH_MAX + 32];
 	int rc = bc_secw_close(r->secw);
 
-	if (rc)
-		bc_warn("cannot write '%s/%s': %s", r->path, BC_SECF_NAME, strerror(-rc));
+	snprintf(path, sizeof(path), "%s/%s", r->path, BC_SECF_NAME);
+	if (r->secw)
+		bc_outfail_note(path, rc);
 	r->secw = NULL;
 	s_writer_stop(r);
 	rc = bc_reclogw_close(r->reclog);
-	if (rc)
-		bc_warn("cannot write '%s/%s': %s", r->path, BC_RECLOG_NAME, strerror(-rc));
+	snprintf(path, sizeof(path), "%s/%s", r->path, BC_RECLOG_NAME);
+	bc_outfail_note(path, rc);
 	r->reclog = NULL;
-	if (r->events)
-		fclose(r->events);
+	errno = 0;
+	if (r->events && fclose(r->events)) {
+		snprintf(path, sizeof(path), "%s/events.jsonl", r->path);
+		bc_outfail_note(path, errno ? -errno : -EIO);
+	}
 	r->events = NULL;
 	free(r->line);
 	r->line = NULL;

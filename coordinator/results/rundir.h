@@ -38,6 +38,8 @@ struct bc_rundir {
 	struct bc_reclogw *reclog; /* records.bin, opened with the first record */
 	struct bc_secw *secw;	   /* seconds.bin (agg/secfile.h), closed with the directory */
 	uint32_t secw_steps;	   /* steps written into it so far (the next one's ordinal) */
+	/* the free-space watch (results/space.h) */
+	uint64_t space_t0_ns, space_last_ns, space_streams0, space_warned_free;
 };
 int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, char *err,
 		     size_t errlen);

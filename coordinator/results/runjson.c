@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agg/agg.h"
 #include "agg/secfile.h"
 #include "results/fullsize.h"
+#include "results/outfail.h"
 #include "results/runjson.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -166,6 +168,7 @@ int bc_runjson_write(const char *dir, const cJSON *run, const char *secf)
 		bc_warn("run.json: the volumes' per-second series are left out: %s", err);
 		have = false;
 	}
+	errno = 0;
 	f = fopen(tmp, "w");
 	if (!f) {
 		rc = -errno;
@@ -201,8 +204,11 @@ int bc_runjson_write(const char *dir, const cJSON *run, const char *secf)
 		if (!rc && fputs("\n]", f) < 0)
 			rc = -EIO;
 	}
-	if (!rc && fputs("\n}\n", f) < 0)
+	if (!rc && (fputs("\n}\n", f) < 0 || fflush(f)))
 		rc = -EIO;
+	/* a failed write's own errno (ENOSPC, EDQUOT ...), not a generic EIO */
+	if (rc == -EIO && errno)
+		rc = -errno;
 	if (fclose(f) && !rc)
 		rc = -errno;
 	f = NULL;
@@ -214,6 +220,10 @@ int bc_runjson_write(const char *dir, const cJSON *run, const char *secf)
 out:
 	if (f)
 		fclose(f);
+	if (rc) {
+		unlink(tmp); /* no half file left behind */
+		bc_outfail_note(path, rc);
+	}
 	if (have)
 		bc_secr_close(&sr);
 	return rc;

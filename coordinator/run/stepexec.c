@@ -14,12 +14,15 @@
 
 #include "agg/agg.h"
 #include "agg/pool.h"
+#include "agg/secfile.h"
 #include "agg/volnode.h"
 #include "counters/counters.h"
 #include "fleet/fleet.h"
 #include "results/hostsamples.h"
+#include "results/outfail.h"
 #include "results/results.h"
 #include "results/rundir.h"
+#include "results/space.h"
 #include "results/verdict.h"
 #include "run/live.h"
 #include "run/metrics.h"
@@ -616,6 +619,39 @@ static void s_finish_counters(struct bc_fleet *f, struct bc_rundir *rd, struct b
 	}
 }
 
+/*
+ * The run directory cannot be written (disk full, quota, read-only, I/O
+ * error: named once by results/outfail.h): measuring on would be for
+ * nothing. True with the step's error set.
+ */
+static bool s_outfail(struct bc_rundir *rd, struct bc_step_result *res)
+{
+	char what[160];
+
+	bc_outfail_note(bc_secw_path(rd->secw), bc_secw_error(rd->secw));
+	if (!bc_outfail_rc())
+		return false;
+	snprintf(res->error, sizeof(res->error), "the run directory cannot be written: %s",
+		 bc_outfail_text(what, sizeof(what)));
+	return true;
+}
+
+/* the run directory's filesystem, watched while there is time to make room */
+static void s_space_watch(const struct bc_fleet *f, struct bc_rundir *rd,
+			  const struct bc_step_result *res)
+{
+	struct bc_space_plan left = {
+	    .seconds = f->progress.after_s + (res->agg.seconds - res->agg.closed),
+	    .entries = f->progress.after_entries + 1,
+	    .agents = f->prof->nagents,
+	    .volumes = f->prof->nvolumes,
+	    .json = !rd->binary && !rd->compact,
+	    .compact = rd->compact,
+	};
+
+	bc_space_watch(rd, &left);
+}
+
 static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res)
 {
 	uint64_t end = res->start_ns + (uint64_t)res->agg.seconds * BC_NS_PER_S;
@@ -633,6 +669,8 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 			snprintf(res->error, sizeof(res->error), "interrupted");
 			return -EINTR;
 		}
+		if (s_outfail(rd, res))
+			return -EIO;
 		rc = bc_fleet_recv(f, s_recv_timeout(f), &c, &m, rerr, sizeof(rerr));
 		if (rc == -ETIMEDOUT || rc == -EINTR) {
 			rc = 0;
@@ -652,6 +690,7 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 		mono = bc_mono_ns();
 		bc_counters_tick(f->counters, bc_real_ns());
 		s_close_seconds(f, rd, res, false);
+		s_space_watch(f, rd, res);
 		bc_fleet_beat(f);
 		/* silence is measured in seconds: a scan of the fleet every 100 ms will do */
 		scan = mono - last_scan >= 100 * BC_NS_PER_MS;
@@ -745,6 +784,12 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	 * written), or the run stopped at an earlier step: no PREPARE, the step
 	 * is recorded as never started
 	 */
+	if (!f->halted[0] && bc_outfail_rc()) {
+		char what[160];
+
+		snprintf(f->halted, sizeof(f->halted), "the run directory cannot be written: %s",
+			 bc_outfail_text(what, sizeof(what)));
+	}
 	if (zsys_interrupted || f->halted[0]) {
 		snprintf(res->error, sizeof(res->error), "not started: %s",
 			 f->halted[0] ? f->halted

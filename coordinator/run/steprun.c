@@ -122,22 +122,24 @@ static void s_print_verdict(const cJSON *ana, bool sweep)
 	fflush(o);
 }
 
-/* seconds of a step's remaining points, and of every profile step after it */
-static uint32_t s_seconds_after(const struct bc_profile *p, int idx,
-				const struct bc_sweep_state *sw, int done)
+/* seconds of every profile step after idx, and (entries) how many run.json entries they make */
+static uint32_t s_steps_after(const struct bc_profile *p, int idx, uint32_t *entries)
 {
-	uint32_t t = 0;
+	uint32_t t = 0, each;
 	int i, n;
 
-	for (i = done + 1; i < sw->npoints; i++)
-		t += sw->points[done].wl.ramp_s + sw->points[done].wl.runtime_s;
+	*entries = 0;
 	for (i = idx + 1; i < p->nsteps; i++) {
 		struct bc_sweep_state s2;
 		struct bc_experiment x;
 		char e[8];
 
+		each = p->steps[i].wl.ramp_s + p->steps[i].wl.runtime_s;
 		if (p->steps[i].experiment && !bc_experiment_get(&p->steps[i], &x, e, sizeof(e))) {
-			t += (uint32_t)bc_experiment_seconds(&x, &p->steps[i].wl);
+			uint32_t xs = (uint32_t)bc_experiment_seconds(&x, &p->steps[i].wl);
+
+			t += xs;
+			*entries += each ? (xs + each - 1) / each : 1;
 			continue;
 		}
 
@@ -146,7 +148,27 @@ static uint32_t s_seconds_after(const struct bc_profile *p, int idx,
 			n = s2.npoints > 0 ? s2.npoints : 1;
 			bc_sweep_free(&s2);
 		}
-		t += (uint32_t)n * (p->steps[i].wl.ramp_s + p->steps[i].wl.runtime_s);
+		t += (uint32_t)n * each;
+		*entries += (uint32_t)n;
+	}
+	return t;
+}
+
+void bc_run_profile_size(const struct bc_profile *p, uint32_t *seconds, uint32_t *entries)
+{
+	*seconds = s_steps_after(p, -1, entries);
+}
+
+/* seconds of a step's remaining points, and of every profile step after it */
+static uint32_t s_seconds_after(const struct bc_profile *p, int idx,
+				const struct bc_sweep_state *sw, int done, uint32_t *entries)
+{
+	uint32_t t = s_steps_after(p, idx, entries);
+	int i;
+
+	for (i = done + 1; i < sw->npoints; i++) {
+		t += sw->points[i].wl.ramp_s + sw->points[i].wl.runtime_s;
+		++*entries;
 	}
 	return t;
 }
@@ -214,7 +236,8 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 		snprintf(labels[n], sizeof(labels[n]), "%s", pt.label);
 		f->progress.step = idx;
 		f->progress.nsteps = f->prof->nsteps;
-		f->progress.after_s = s_seconds_after(f->prof, idx, &sw, n);
+		f->progress.after_s =
+		    s_seconds_after(f->prof, idx, &sw, n, &f->progress.after_entries);
 		rc = bc_step_execute(f, rd, idx, &pts_step[n], &res);
 		bc_live_step_end();
 		if (res.step) {

@@ -7,11 +7,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
 struct bc_fleet;
 struct bc_rundir;
+
+struct bc_profile;
+
+/* the seconds a whole profile runs (steps, sweep points, experiments) and its run.json entries */
+void bc_run_profile_size(const struct bc_profile *p, uint32_t *seconds, uint32_t *entries);
 
 int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON *steps,
 			void (*flush)(void *), void *ctx, bool *degraded, char *err, size_t errlen);

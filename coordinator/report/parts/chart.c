@@ -28,6 +28,7 @@
 #include "report/parts/rundata.h"
 #include "report/parts/svg.h"
 #include "report/parts/table.h"
+#include "results/outfail.h"
 #include "util/base64.h"
 #include "util/log.h"
 #include "util/rjson.h"
@@ -878,7 +879,18 @@ struct s_out {
 	FILE *page;	 /* report.html, or NULL: files */
 	const char *dir; /* with page NULL: the run directory */
 	int written, failed;
+	int rc; /* the first failure's -errno */
 };
+
+static void s_failed(struct s_out *o, const char *path)
+{
+	int rc = errno ? -errno : -EIO;
+
+	o->failed++;
+	if (!o->rc)
+		o->rc = rc;
+	bc_outfail_note(path, rc);
+}
 
 static FILE *s_begin(struct s_out *o, const char *id, char *tmp, char *path, size_t len)
 {
@@ -890,9 +902,10 @@ static FILE *s_begin(struct s_out *o, const char *id, char *tmp, char *path, siz
 	}
 	snprintf(path, len, "%s/charts/%s.svg", o->dir, id);
 	snprintf(tmp, len, "%s/charts/.%s.svg.tmp", o->dir, id);
+	errno = 0;
 	f = fopen(tmp, "w");
 	if (!f)
-		o->failed++;
+		s_failed(o, path);
 	return f;
 }
 
@@ -904,9 +917,9 @@ static void s_end(struct s_out *o, FILE *f, const char *tmp, const char *path)
 	}
 	if (!f)
 		return;
-	if (fclose(f) || rename(tmp, path)) {
+	if (fflush(f) || ferror(f) || fclose(f) || rename(tmp, path)) {
+		s_failed(o, path);
 		unlink(tmp);
-		o->failed++;
 		return;
 	}
 	o->written++;
@@ -1025,18 +1038,16 @@ int bc_chart_files(const struct bc_report *r)
 
 	snprintf(dir, sizeof(dir), "%s/charts", r->dir);
 	if (mkdir(dir, 0755) && errno != EEXIST) {
-		bc_error("cannot create '%s': %s", dir, strerror(errno));
-		return -errno;
+		int rc = -errno;
+
+		bc_outfail_note(dir, rc);
+		return rc;
 	}
 	if (!ht)
 		ht = own = bc_heat_load(r);
 	cJSON_ArrayForEach(st, bc_rj(r->run, "steps")) s_step_charts(&o, ht, st, i++);
 	bc_heat_free(own);
-	if (o.failed) {
-		bc_error("cannot write %d chart(s) in '%s'", o.failed, dir);
-		return -EIO;
-	}
-	return 0;
+	return o.failed ? o.rc : 0; /* each failure noted (results/outfail.h) */
 }
 
 /* one row of the read/write table: an entity's op over the measured window */

@@ -98,6 +98,19 @@ int bc_sysfs_io_poll(const char *path)
 	return ret ? ret : atoi(line) == 1;
 }
 
+int bc_sysfs_discards(const char *path)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 32], line[32];
+	int ret;
+
+	ret = bc_sysfs_disk_dir(path, dir, sizeof(dir));
+	if (ret)
+		return ret;
+	snprintf(file, sizeof(file), "%s/queue/discard_max_bytes", dir);
+	ret = s_read_line(file, line, sizeof(line));
+	return ret ? ret : strtoull(line, NULL, 10) > 0;
+}
+
 int bc_cpus_parse(const char *list, cpu_set_t *set)
 {
 	const char *p = list;

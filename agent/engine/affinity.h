@@ -30,6 +30,9 @@ int bc_sysfs_numa_node(const char *path, int *node);
 /* the device behind path has poll queues (queue/io_poll is 1): 1, 0, or -errno */
 int bc_sysfs_io_poll(const char *path);
 
+/* the block device behind path discards (queue/discard_max_bytes > 0): 1, 0, or -errno */
+int bc_sysfs_discards(const char *path);
+
 /* "0-3,8" into set; -EINVAL on a syntax error */
 int bc_cpus_parse(const char *list, cpu_set_t *set);
 

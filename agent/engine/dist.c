@@ -177,9 +177,28 @@ int bc_dist_init(struct bc_dist *d, const struct bc_dist_spec *spec, uint64_t n,
 	return 0;
 }
 
+/* pareto: 1 - u in (0, 1]: the hottest ranks come from u near 1 */
+static uint64_t s_pareto_rank(const struct bc_dist *d, struct bc_rand *r)
+{
+	uint64_t rank = (uint64_t)((1 - pow(1 - bc_rand_double(r), d->p_inv_a)) * (double)d->n);
+
+	return rank < d->n ? rank : d->n - 1;
+}
+
+uint64_t bc_dist_rank(struct bc_dist *d, struct bc_rand *r)
+{
+	switch (d->kind) {
+	case BC_DIST_ZIPF:
+		return s_zipf_rank(d, r);
+	case BC_DIST_PARETO:
+		return s_pareto_rank(d, r);
+	default:
+		return bc_rand_below(r, d->n);
+	}
+}
+
 uint64_t bc_dist_next(struct bc_dist *d, struct bc_rand *r)
 {
-	uint64_t rank;
 	uint32_t pct, i;
 	double x;
 
@@ -187,10 +206,7 @@ uint64_t bc_dist_next(struct bc_dist *d, struct bc_rand *r)
 	case BC_DIST_ZIPF:
 		return bc_perm_apply(&d->perm, s_zipf_rank(d, r));
 	case BC_DIST_PARETO:
-		/* 1 - u in (0, 1]: the hottest ranks come from u near 1 */
-		x = (1 - pow(1 - bc_rand_double(r), d->p_inv_a)) * (double)d->n;
-		rank = (uint64_t)x;
-		return bc_perm_apply(&d->perm, rank < d->n ? rank : d->n - 1);
+		return bc_perm_apply(&d->perm, s_pareto_rank(d, r));
 	case BC_DIST_NORMAL:
 		/* truncated to the window by redrawing, so the shape inside is exact */
 		do

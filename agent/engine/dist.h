@@ -61,4 +61,11 @@ int bc_dist_init(struct bc_dist *d, const struct bc_dist_spec *spec, uint64_t n,
 /* one unit in [0, n); job thread only */
 uint64_t bc_dist_next(struct bc_dist *d, struct bc_rand *r);
 
+/*
+ * One rank in [0, n), 0 the hottest, before zipf and pareto scatter ranks
+ * over the window (other kinds: uniform); the KV workload's popularity
+ * among live objects, newest first. Job thread only.
+ */
+uint64_t bc_dist_rank(struct bc_dist *d, struct bc_rand *r);
+
 #endif

@@ -23,9 +23,11 @@
 #include "engine/datagen.h"
 #include "engine/dist.h"
 #include "engine/job.h"
+#include "engine/kvgen.h"
 #include "engine/rand.h"
 #include "engine/rate.h"
 #include "engine/streamgen.h"
+#include "profile/workload/kv.h"
 #include "util/clock.h"
 
 /* registered buffer table limit of the kernel (IORING_MAX_REG_BUFFERS) */
@@ -48,8 +50,9 @@
 #define S_TF_VERIFY 0x80u
 #define S_TF_SEQMIX 0x100u /* random kinds: some I/Os continue where the last one ended */
 #define S_TF_DATA   0x200u /* reducible content (engine/datagen.h) */
+#define S_TF_KV	    0x400u /* a KV-cache store: engine/kvgen.h picks every I/O */
 /* slow path on completion: anything but "pick and resubmit" */
-#define S_TF_SLOW (S_TF_SIZED | S_TF_GATED | S_TF_VERIFY)
+#define S_TF_SLOW (S_TF_SIZED | S_TF_GATED | S_TF_VERIFY | S_TF_KV)
 
 /* one in-flight I/O; its address is the SQE's user_data */
 struct s_io {
@@ -62,6 +65,8 @@ struct s_io {
 	uint8_t nop_full;  /* target completes with res 0 meaning len bytes */
 	uint8_t tmo_full;  /* pure timeout: -ETIME means len bytes (ops.timeout_full) */
 	uint8_t read_in;   /* S_TF_DATA: a read overwrote the buffer's content */
+	uint8_t kv_kind;   /* KV store: enum bc_kv_kind of this I/O */
+	uint32_t kv_slot;  /* KV store: the object's slot */
 	int32_t buf_index; /* registered buffer, -1 if none */
 	int32_t placement; /* writes: bc_io_desc.placement (a stream's, or the workload's) */
 	uint64_t ready_ns; /* parked: not before this (thinktime) */
@@ -111,6 +116,7 @@ struct s_jtarget {
 	struct bc_job_bad bad[BC_JOB_VERIFY_REPORT];
 	/* "streams": the stream tables (NULL without streams), else the workload's placement */
 	struct bc_sgens *sg;
+	struct bc_kvgen *kv; /* a KV-cache store (S_TF_KV), else NULL */
 	struct bc_splace place;
 	/* set up by bc_job_new; the workload of this volume */
 	struct bc_workload wl;
@@ -355,6 +361,25 @@ static inline void s_park(struct bc_job *j, struct s_jtarget *jt, struct s_io *i
  */
 static void s_next(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, uint64_t now)
 {
+	if (jt->flags & S_TF_KV) {
+		struct bc_kvio k;
+		uint64_t ready;
+
+		/* every record issued: the slot retires, as a size-based one does */
+		if (!bc_kvgen_next(jt->kv, &j->rng, now, &k, &ready))
+			return;
+		io->op = k.op;
+		io->len = k.len;
+		io->off = k.off;
+		io->placement = k.placement;
+		io->kv_kind = k.kind;
+		io->kv_slot = k.slot;
+		if (ready > now)
+			s_park(j, jt, io, ready); /* a paced store: its record's time */
+		else
+			s_issue(j, jt, io);
+		return;
+	}
 	if ((jt->flags & S_TF_SIZED) && !jt->remaining)
 		return;
 	s_pick(j, jt, io);
@@ -666,6 +691,9 @@ static void s_run(struct bc_job *j)
 				res = s_verify(j, jt, io, res);
 			bc_opstat_complete(&j->cur[io->target].op[io->op], res, io->len,
 					   now - io->submit_ns);
+			if (jt->flags & S_TF_KV)
+				bc_kvgen_done(jt->kv, io->kv_kind, io->kv_slot, res, io->len,
+					      now - io->submit_ns, now);
 			seen++;
 			j->inflight--;
 			if (draining)
@@ -1145,6 +1173,45 @@ static int s_check_hipri(const struct s_jtarget *jt, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+/*
+ * A KV-cache store on target jt (engine/kvgen.h): this job's class, its
+ * slots and log, whether evicted objects are trimmed ("auto": unless a
+ * block device says it cannot discard), the buffers' size and the ops.
+ */
+static int s_kv_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_t errlen)
+{
+	const struct bc_target *t = jt->t;
+	uint32_t lbs = t->info.lbs > 512 ? t->info.lbs : 512, maxbs;
+	bool trim = jt->wl.kv.trim == BC_KV_TRIM_ON;
+	int ret;
+
+	if (jt->wl.kv.trim == BC_KV_TRIM_AUTO)
+		trim = t->info.kind != BC_KIND_BLOCK || bc_sysfs_discards(t->path) != 0;
+	jt->kv = malloc(sizeof(*jt->kv));
+	if (!jt->kv) {
+		snprintf(err, errlen, "job %u: out of memory", j->job_index);
+		return -ENOMEM;
+	}
+	ret = bc_kvgen_init(jt->kv, &jt->wl, t->path, t->win_start, t->win_end, j->job_index,
+			    jt->wl.iodepth, trim, err, errlen);
+	if (ret)
+		return ret;
+	maxbs = bc_kvgen_maxbs(jt->kv);
+	if (jt->wl.direct && !(t->ops->caps & BC_TCAP_ANY_ALIGN) &&
+	    (jt->kv->obj % lbs || (jt->kv->meta && jt->kv->mbytes % lbs))) {
+		snprintf(err, errlen,
+			 "%s: KV object and record sizes must be multiples of the logical block "
+			 "size %u that O_DIRECT requires",
+			 t->path, lbs);
+		return -EINVAL;
+	}
+	jt->flags |= S_TF_KV;
+	jt->bs = maxbs;
+	jt->wl.bs = maxbs;
+	bc_kvgen_used_ops(jt->kv, jt->used_op);
+	return 0;
+}
+
 /* everything about target i that does not need the ring */
 static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, char *err,
 			 size_t errlen)
@@ -1184,17 +1251,21 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 	}
 	if (jt->wl.verify)
 		jt->flags |= S_TF_VERIFY;
-	s_sizes_init(jt);
-	s_ops_init(jt);
-	ret = s_offsets_init(j, jt, err, errlen);
-	if (!ret)
-		ret = s_check_align(jt, err, errlen);
+	if (bc_workload_kv(&jt->wl)) {
+		ret = s_kv_init(j, jt, err, errlen);
+	} else {
+		s_sizes_init(jt);
+		s_ops_init(jt);
+		ret = s_offsets_init(j, jt, err, errlen);
+		if (!ret)
+			ret = s_check_align(jt, err, errlen);
+	}
 	if (!ret && cfg->wl->hipri)
 		ret = s_check_hipri(jt, err, errlen);
 	if (ret)
 		return ret;
 	bc_splace_init(&jt->place, NULL, &jt->wl.placement);
-	if (jt->wl.nstreams) {
+	if (jt->wl.nstreams && !jt->kv) {
 		unsigned k;
 		int o;
 
@@ -1262,6 +1333,9 @@ static void s_free(struct bc_job *j)
 		free(j->tg[i].park);
 		free(j->tg[i].sg);
 		bc_datagen_free(&j->tg[i].dg);
+		if (j->tg[i].kv)
+			bc_kvgen_free(j->tg[i].kv);
+		free(j->tg[i].kv);
 	}
 	free(j->tg);
 	free(j->run_vol);
@@ -1448,6 +1522,14 @@ int bc_job_collect(struct bc_job *j, uint32_t k, struct bc_volstat *acc, bool *m
 	j->c_next = s->last + 1;
 	atomic_store_explicit(&j->released, ++j->c_released, memory_order_release);
 	return 1;
+}
+
+const struct bc_kvgen *bc_job_kv(struct bc_job *j, int target)
+{
+	if (target < 0 || target >= j->ntargets ||
+	    !atomic_load_explicit(&j->finished, memory_order_acquire))
+		return NULL;
+	return j->tg[target].kv;
 }
 
 bool bc_job_finished(struct bc_job *j)

@@ -142,6 +142,15 @@ struct bc_job_bad {
  */
 int bc_job_verify_bad(struct bc_job *j, int t, struct bc_job_bad *out, int max);
 
+struct bc_kvgen;
+
+/*
+ * Once finished: target t's KV-cache store of this job (engine/kvgen.h:
+ * its class, worker and what completed), or NULL (not finished, or not a
+ * KV workload). Valid until bc_job_destroy.
+ */
+const struct bc_kvgen *bc_job_kv(struct bc_job *j, int target);
+
 /* true once the thread has drained and exited its loop */
 bool bc_job_finished(struct bc_job *j);
 

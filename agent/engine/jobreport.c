@@ -6,6 +6,8 @@
 #include <sys/resource.h>
 
 #include "engine/jobreport.h"
+#include "engine/kvgen.h"
+#include "profile/workload/kv.h"
 #include "util/clock.h"
 
 void bc_process_cpu(uint64_t *user_ns, uint64_t *sys_ns)
@@ -40,6 +42,24 @@ void bc_jobreport_ready(cJSON *r, struct bc_job **jobs, int njobs)
 	}
 }
 
+/* the volume's KV-cache store: its classes over the jobs (engine/kvgen.h) */
+static void s_kv_json(cJSON *v, struct bc_job **jobs, int njobs, int t,
+		      const struct bc_workload *wl)
+{
+	const struct bc_kvgen **g = calloc((size_t)(njobs ? njobs : 1), sizeof(*g));
+	cJSON *o;
+	int i;
+
+	if (!g)
+		return;
+	for (i = 0; i < njobs; i++)
+		g[i] = bc_job_kv(jobs[i], t);
+	o = bc_kv_report_json(wl, g, njobs);
+	if (o)
+		cJSON_AddItemToObject(v, "kv", o);
+	free(g);
+}
+
 static int s_by_offset(const void *a, const void *b)
 {
 	const struct bc_job_bad *x = a, *y = b;
@@ -70,6 +90,8 @@ void bc_jobreport_done(cJSON *r, cJSON *vols, struct bc_job **jobs, int njobs,
 	cJSON_AddNumberToObject(cpu, "jobs_sys_ns", (double)js);
 	cJSON_ArrayForEach(v, vols)
 	{
+		if (bc_workload_kv(&vwl[t]))
+			s_kv_json(v, jobs, njobs, t, &vwl[t]);
 		if (!vwl[t].verify) {
 			t++;
 			continue;

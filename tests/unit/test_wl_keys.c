@@ -114,7 +114,9 @@ static void test_table(void)
 			CHECK(bc_wl_keys[i - 1].where & BC_WK_WIRE);
 	}
 	CHECK(!bc_wl_key_find("bogus"));
-	CHECK(!strcmp(bc_wl_keys[bc_wl_nkeys - 1].name, "streams"));
+	/* the streams after the keys they inherit, the KV store after the streams it is made of */
+	CHECK(!strcmp(bc_wl_keys[bc_wl_nkeys - 2].name, "streams"));
+	CHECK(!strcmp(bc_wl_keys[bc_wl_nkeys - 1].name, "kv"));
 	/* enum bc_sweep_param's dimensions but curve are the table's sweep keys */
 	for (i = BC_SWEEP_IODEPTH; i <= BC_SWEEP_RWMIXREAD; i++) {
 		const struct bc_wl_key *k = bc_wl_key_find(bc_sweep_param_names[i]);
@@ -143,7 +145,8 @@ static void test_wire(void)
 	CHECK(j != NULL);
 	cJSON_ArrayForEach(it, j)
 	{
-		/* without streams, stream_share and streams are not written, nor zero NZ keys */
+		/* without streams, stream_share, streams and kv are not written, nor zero NZ keys
+		 */
 		while (i < bc_wl_nkeys && ((bc_wl_keys[i].where & BC_WK_STREAMS) ||
 					   ((bc_wl_keys[i].where & BC_WK_NZ) &&
 					    strcmp(bc_wl_keys[i].name, "seq_pct"))))
@@ -152,7 +155,7 @@ static void test_wire(void)
 			  "wire key %s out of table order", it->string);
 		i++;
 	}
-	CHECK(i == bc_wl_nkeys - 2);
+	CHECK(i == bc_wl_nkeys - 3);
 	CHECK(bc_workload_from_json(j, &back, err, sizeof(err)) == 0);
 	CHECK(back.rw == BC_RW_RANDRW && back.rwmixtrim == 10 &&
 	      back.placement.kind == BC_PLACEMENT_NONE && back.sqpoll_cpu == -1 &&

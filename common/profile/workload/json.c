@@ -9,6 +9,7 @@
 
 #include "profile/workload/json.h"
 #include "profile/workload/keys.h"
+#include "profile/workload/kv.h"
 #include "profile/workload/streams.h"
 
 /* verify checks headers per 4 KiB block, so I/Os must cover whole blocks (engine/verify.h) */
@@ -46,6 +47,7 @@ int bc_check_workload_given(struct bc_check *c, const cJSON *obj, const char *ba
 				    path, &v);
 		if (!ret && v)
 			ret = k->type == BC_WT_STREAMS ? bc_check_streams(c, path, v, wl, own)
+			      : k->type == BC_WT_KV    ? bc_kv_check(c, path, v, wl)
 						       : bc_wl_key_parse(c, k, v, path, wl);
 		if (ret)
 			return ret;
@@ -120,6 +122,7 @@ static int s_check_shape(struct bc_check *c, const char *base, const struct bc_w
 int bc_check_workload_rules(struct bc_check *c, const char *base, const struct bc_workload *wl)
 {
 	char path[BC_CHECK_PATH_LEN];
+	int ret;
 
 	if (c->partial)
 		return 0;
@@ -148,7 +151,8 @@ int bc_check_workload_rules(struct bc_check *c, const char *base, const struct b
 		bc_check_path(path, base, "verify");
 		return bc_check_fail(c, path, "not supported with \"streams\"");
 	}
-	return s_check_shape(c, base, wl);
+	ret = s_check_shape(c, base, wl);
+	return ret ? ret : bc_kv_rules(c, base, wl);
 }
 
 bool bc_workload_add_json(cJSON *obj, const struct bc_workload *wl)
@@ -160,6 +164,7 @@ bool bc_workload_add_json(cJSON *obj, const struct bc_workload *wl)
 	for (i = 0; ok && i < bc_wl_nkeys; i++) {
 		k = &bc_wl_keys[i];
 		ok = k->type == BC_WT_STREAMS ? bc_streams_to_json(obj, wl)
+		     : k->type == BC_WT_KV    ? bc_kv_to_json(obj, wl)
 					      : bc_wl_key_to_json(obj, k, wl);
 	}
 	return ok;

@@ -82,10 +82,14 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"dedupe_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(dedupe_pct)},
     {"dedupe_unit", BC_WT_SIZE, S_V | S_NZ, 0, S_BS_MAX, NULL, S_FIELD(dedupe_unit)},
     {"dedupe_sets", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(dedupe_sets)},
-    /* profile/workload/streams.h; "streams" last: its streams inherit the keys before it */
+    /*
+     * profile/workload/streams.h; "streams" after the keys its streams inherit, "kv" after
+     * the streams it makes a KV-cache store of
+     */
     {"placement", BC_WT_PLACEMENT, S_V | S_S, 0, 0, NULL, S_FIELD(placement)},
     {"stream_share", BC_WT_CHOICE, S_V | BC_WK_STREAMS, 0, 0, s_share, S_FIELD(share_bytes)},
     {"streams", BC_WT_STREAMS, S_V | BC_WK_STREAMS, 0, 0, NULL, S_FIELD(streams)},
+    {"kv", BC_WT_KV, BC_WK_STREAMS, 0, 0, NULL, S_FIELD(kv)},
 };
 /* clang-format on */
 
@@ -560,9 +564,10 @@ int bc_wl_key_parse(struct bc_check *c, const struct bc_wl_key *k, const cJSON *
 	case BC_WT_PLACEMENT:
 		return bc_check_placement(c, path, v, &wl->placement);
 	case BC_WT_STREAMS:
+	case BC_WT_KV:
 		break;
 	}
-	return bc_check_fail(c, path, "read by bc_check_streams, not as a single value");
+	return bc_check_fail(c, path, "read by its own module (streams.h, kv.h), not here");
 }
 
 int bc_check_workload_key(struct bc_check *c, const char *name, const cJSON *v, const char *path,
@@ -615,6 +620,7 @@ bool bc_wl_key_to_json(cJSON *o, const struct bc_wl_key *k, const struct bc_work
 		return !wl->placement.kind ||
 		       cJSON_AddItemToObject(o, k->name, bc_placement_to_json(&wl->placement));
 	case BC_WT_STREAMS:
+	case BC_WT_KV:
 		break;
 	}
 	return false;

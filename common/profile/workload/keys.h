@@ -35,6 +35,7 @@ enum bc_wl_type {
 	BC_WT_THINKTIME, /* "100us", "2ms", "1s" or integer microseconds, up to 1h */
 	BC_WT_PLACEMENT, /* "volume", "none" or a list of fdp pid indexes */
 	BC_WT_STREAMS,	 /* [{stream}, ...]: profile/workload/streams.h reads and writes it */
+	BC_WT_KV,	 /* {"trim", "pace", "trace"}: profile/workload/kv.h reads and writes it */
 };
 
 #define BC_WK_VOLUME  0x01u /* a volume's "workload" and a step's "volume_workloads" */
@@ -61,7 +62,7 @@ extern const int bc_wl_nkeys;
 /* the key called name, or NULL */
 const struct bc_wl_key *bc_wl_key_find(const char *name);
 
-/* v at path into wl as key k says (every type but BC_WT_STREAMS: bc_check_streams) */
+/* v at path into wl as key k says (not BC_WT_STREAMS, BC_WT_KV: workload/json.c) */
 int bc_wl_key_parse(struct bc_check *c, const struct bc_wl_key *k, const cJSON *v, const char *path,
 		    struct bc_workload *wl);
 
@@ -69,7 +70,7 @@ int bc_wl_key_parse(struct bc_check *c, const struct bc_wl_key *k, const cJSON *
 int bc_check_workload_key(struct bc_check *c, const char *name, const cJSON *v, const char *path,
 			  struct bc_workload *wl);
 
-/* k's value of wl onto obj in the wire form (not BC_WT_STREAMS); false without memory */
+/* k's value of wl onto obj in the wire form (not BC_WT_STREAMS, _KV); false without memory */
 bool bc_wl_key_to_json(cJSON *obj, const struct bc_wl_key *k, const struct bc_workload *wl);
 
 /* k's field(s) from src into dst (BS: the split too; not BC_WT_STREAMS) */

@@ -13,6 +13,7 @@
 
 #include "profile/value/units.h"
 #include "profile/workload/keys.h"
+#include "profile/workload/kv.h"
 #include "profile/workload/streams.h"
 
 /* a stream object's keys, in the order they are read and written */
@@ -20,7 +21,8 @@ static const char *const s_stream_keys[] = {
     "name",  "class",	   "share",
     "rw",    "rwmixread",  "rwmixtrim",
     "bs",    "blockalign", "random_distribution",
-    "range", "placement",  NULL,
+    "range", "placement",  "kv",
+    NULL,
 };
 /*
  * The keys a stream takes from the workload (BC_WK_STREAM in profile/workload/keys.c,
@@ -186,15 +188,22 @@ static int s_stream(struct bc_check *c, const char *base, const cJSON *item,
 		ret = s_stream_name(c, path, v, st->cls);
 	else
 		snprintf(st->cls, sizeof(st->cls), "%s", st->name);
+	/* a KV class or log ("kv") is driven by its records, not by a share */
 	if (!ret)
-		ret = bc_check_item(c, item, base, "share", true, path, &v);
+		ret = bc_check_item(c, item, base, "kv", false, path, &v);
+	if (!ret && v)
+		ret = bc_kv_check_stream(c, path, v, st);
+	if (!ret)
+		ret = bc_check_item(c, item, base, "share", !st->kv.role, path, &v);
 	if (ret)
 		return ret;
-	if (!cJSON_IsNumber(v) || !(v->valuedouble > 0) || !isfinite(v->valuedouble) ||
-	    v->valuedouble > 1e9)
+	st->share = 1;
+	if (v && (!cJSON_IsNumber(v) || !(v->valuedouble > 0) || !isfinite(v->valuedouble) ||
+		  v->valuedouble > 1e9))
 		return bc_check_fail(c, path, "expected a weight > 0 (e.g. 60 or 0.6), got %s",
 				     bc_check_show(v, shown));
-	st->share = v->valuedouble;
+	if (v)
+		st->share = v->valuedouble;
 
 	/* the workload's own validators, on a copy that starts from the workload */
 	tmp = malloc(sizeof(*tmp));
@@ -324,6 +333,8 @@ static bool s_stream_to_json(cJSON *arr, const struct bc_stream *st)
 	}
 	if (ok && st->placement.kind)
 		ok = cJSON_AddItemToObject(o, "placement", bc_placement_to_json(&st->placement));
+	if (ok && st->kv.role)
+		ok = cJSON_AddItemToObject(o, "kv", bc_kv_stream_json(st));
 	return ok;
 }
 

@@ -64,7 +64,10 @@ bool bc_workload_writes(const struct bc_workload *wl)
 {
 	uint32_t i;
 
-	/* with streams, the streams' op mixes are what runs */
+	/* with streams, the streams' op mixes are what runs; a KV store always writes */
+	for (i = 0; i < wl->nstreams; i++)
+		if (wl->streams[i].kv.role)
+			return true;
 	for (i = 0; i < wl->nstreams; i++)
 		if (bc_rw_writes(wl->streams[i].rw, wl->streams[i].rwmixread,
 				 wl->streams[i].rwmixtrim))
@@ -82,6 +85,12 @@ bool bc_workload_random(const struct bc_workload *wl)
 
 bool bc_workload_size_based(const struct bc_workload *wl)
 {
+	uint32_t i;
+
+	/* a KV store's records end the step: it is a pass too */
+	for (i = 0; i < wl->nstreams; i++)
+		if (wl->streams[i].kv.role)
+			return true;
 	return wl->size_based || wl->io_size;
 }
 

@@ -91,6 +91,31 @@ struct bc_stream_pos {
 	double pct_val; /* 0..100 */
 	uint64_t bytes;
 };
+/*
+ * The KV-cache workload (profile/workload/kv.h, docs/kv.md): a stream is an
+ * object class (its bs the object size, its range the slots' region) or a
+ * metadata log (its bs the record size, its range the ring), or neither.
+ */
+enum bc_kv_role { BC_KV_NONE = 0, BC_KV_CLASS, BC_KV_LOG };
+struct bc_kv_class {
+	uint8_t role;	     /* enum bc_kv_role */
+	uint32_t workers;    /* jobs working for the class */
+	uint64_t stores;     /* store records per step, over its workers */
+	uint64_t prefetches; /* prefetch records per step, over its workers */
+	uint64_t capacity;   /* bytes of live objects, over its workers; 0: capacity_pct */
+	double capacity_pct; /* percent of the class's region (each worker of its part) */
+	double store_rate;   /* stores per second over its workers; 0: stores / pace, or unpaced */
+	struct bc_dist_spec popularity; /* a prefetch's rank among the live objects, newest first */
+	char meta[BC_STREAM_NAME_MAX];	/* the log its records go to, "" none */
+};
+enum bc_kv_trim { BC_KV_TRIM_AUTO = 0, BC_KV_TRIM_ON, BC_KV_TRIM_OFF };
+struct bc_kv {
+	bool given;   /* the workload has a "kv" object */
+	uint8_t trim; /* enum bc_kv_trim: evicted objects trimmed (auto: where the target trims) */
+	uint32_t pace_s; /* a class without store_rate stores at stores / pace */
+	char trace[256]; /* a trace to replay (docs/kv.md), "" none */
+};
+
 struct bc_stream {
 	char name[BC_STREAM_NAME_MAX];
 	char cls[BC_STREAM_NAME_MAX]; /* lifetime class ("hot_churn", "cold", ...) */
@@ -106,6 +131,7 @@ struct bc_stream {
 	struct bc_stream_pos off;      /* from the window's start */
 	struct bc_stream_pos len;      /* 0 bytes: to the window's end */
 	struct bc_placement placement; /* kind 0: the workload's placement */
+	struct bc_kv_class kv;	       /* a KV class or log (kv.h), role 0 otherwise */
 };
 
 /*
@@ -172,6 +198,7 @@ struct bc_workload {
 	bool share_bytes; /* "stream_share": "bytes": shares are of bytes, not of I/Os */
 	uint32_t nstreams;
 	struct bc_stream streams[BC_STREAMS_MAX];
+	struct bc_kv kv; /* "kv" (profile/workload/kv.h): the streams are a KV-cache store */
 };
 
 /* the built-in value of every workload key (what a profile without it gets) */

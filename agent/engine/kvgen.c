@@ -1,0 +1,365 @@
+/*
+ * engine/kvgen.c - the KV-cache workload per job (engine/kvgen.h): the
+ * worker's slots, log ring, popularity and pacing precomputed at PREPARE,
+ * then one record at a time expanded into its I/Os on the job thread.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/kvgen.h"
+#include "profile/workload/kv.h"
+#include "profile/workload/streams.h"
+
+const char *const bc_kv_kind_names[BC_KV_KINDS] = {"store", "prefetch", "meta", "evict"};
+
+/* the worker's part of a stream's region: [*lo, *lo + *n) units of `unit` bytes */
+static int s_part(const struct bc_stream *st, uint64_t win_start, uint64_t win_end, uint32_t unit,
+		  unsigned i, unsigned n, uint64_t *lo, uint64_t *cnt, const char *path, char *err,
+		  size_t errlen)
+{
+	uint64_t start, end, units, first;
+	char msg[384];
+	int ret;
+
+	ret = bc_stream_range(st, win_start, win_end, unit, &start, &end, msg, sizeof(msg));
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, msg);
+		return ret;
+	}
+	units = (end - start) / unit;
+	first = (uint64_t)((unsigned __int128)units * i / n);
+	*cnt = bc_kv_part(units, i, n);
+	*lo = start + first * unit;
+	return 0;
+}
+
+int bc_kvgen_init(struct bc_kvgen *g, const struct bc_workload *wl, const char *path,
+		  uint64_t win_start, uint64_t win_end, unsigned job, unsigned iodepth, bool trim,
+		  char *err, size_t errlen)
+{
+	const struct bc_stream *st, *ms;
+	unsigned widx, wn;
+	double rate;
+	int cls, log, ret;
+
+	memset(g, 0, sizeof(*g));
+	cls = bc_kv_job_class(wl, job, &g->worker);
+	if (cls < 0) {
+		snprintf(err, errlen, "%s: job %u works for no KV class (numjobs %u)", path, job,
+			 wl->numjobs);
+		return -EINVAL;
+	}
+	g->cls = cls;
+	st = &wl->streams[cls];
+	g->obj = st->bs;
+	g->trim = trim;
+	g->stores = bc_kv_part(st->kv.stores, g->worker, st->kv.workers);
+	g->prefetches = bc_kv_part(st->kv.prefetches, g->worker, st->kv.workers);
+	ret = s_part(st, win_start, win_end, g->obj, g->worker, st->kv.workers, &g->start,
+		     &g->nslots, path, err, errlen);
+	if (ret)
+		return ret;
+	g->cap = st->kv.capacity_pct > 0
+		     ? (uint64_t)((double)g->nslots * st->kv.capacity_pct / 100.0)
+		     : bc_kv_part(st->kv.capacity, g->worker, st->kv.workers) / g->obj;
+	/*
+	 * A store goes to slot next_id % nslots: with iodepth slots beyond the
+	 * capacity, the slot it overwrites held an object evicted at least
+	 * iodepth stores ago, never a live one or one still in flight.
+	 */
+	if (!g->cap || g->nslots < g->cap + iodepth) {
+		snprintf(err, errlen,
+			 "%s: KV class \"%s\" worker %u: its part of the region holds %llu "
+			 "objects of %u bytes, fewer than its capacity of %llu objects plus "
+			 "iodepth %u (enlarge the stream's range or lower kv.capacity)",
+			 path, st->name, g->worker, (unsigned long long)g->nslots, g->obj,
+			 (unsigned long long)g->cap, iodepth);
+		return -EINVAL;
+	}
+	if (st->kv.popularity.kind != BC_DIST_UNIFORM) {
+		g->popular = true;
+		if (bc_dist_init(&g->pop, &st->kv.popularity, g->cap, 0)) {
+			snprintf(err, errlen, "%s: KV class \"%s\": popularity over %llu objects",
+				 path, st->name, (unsigned long long)g->cap);
+			return -EINVAL;
+		}
+	}
+	log = bc_kv_meta_index(wl, st);
+	if (log >= 0 && !bc_kv_log_writer(wl, log, job, &widx, &wn)) {
+		ms = &wl->streams[log];
+		g->meta = true;
+		g->mbytes = ms->bs;
+		ret = s_part(ms, win_start, win_end, ms->bs, widx, wn, &g->mstart, &g->mslots, path,
+			     err, errlen);
+		if (ret)
+			return ret;
+		if (!g->mslots) {
+			snprintf(err, errlen,
+				 "%s: metadata log \"%s\" has fewer %u-byte records than its %u "
+				 "writers",
+				 path, ms->name, ms->bs, wn);
+			return -EINVAL;
+		}
+		bc_splace_init(&g->mplace, &ms->placement, &wl->placement);
+	}
+	bc_splace_init(&g->place, &st->placement, &wl->placement);
+	rate = bc_kv_store_rate(wl, st) / st->kv.workers;
+	if (rate > 0 && g->stores)
+		/* the worker's records over the time its stores take at its rate */
+		g->interval_ns = (uint64_t)((double)g->stores / rate * 1e9 /
+					    (double)(g->stores + g->prefetches));
+	g->stored_at = calloc(g->nslots, sizeof(*g->stored_at));
+	if (!g->stored_at) {
+		snprintf(err, errlen, "%s: out of memory for %llu object slots", path,
+			 (unsigned long long)g->nslots);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void bc_kvgen_free(struct bc_kvgen *g)
+{
+	free(g->stored_at);
+	g->stored_at = NULL;
+}
+
+uint32_t bc_kvgen_maxbs(const struct bc_kvgen *g)
+{
+	return g->meta && g->mbytes > g->obj ? g->mbytes : g->obj;
+}
+
+void bc_kvgen_used_ops(const struct bc_kvgen *g, bool used[BC_OP_NR])
+{
+	memset(used, 0, sizeof(bool) * BC_OP_NR);
+	used[BC_OP_WRITE] = true;
+	used[BC_OP_READ] = g->prefetches > 0;
+	used[BC_OP_TRIM] = g->trim;
+}
+
+static inline void s_push(struct bc_kvgen *g, uint8_t kind, uint8_t op, uint64_t off, uint32_t len,
+			  uint32_t slot, int placement)
+{
+	g->q[g->qn++] = (struct bc_kvio){
+	    .kind = kind, .op = op, .len = len, .off = off, .slot = slot, .placement = placement};
+}
+
+static inline void s_meta(struct bc_kvgen *g)
+{
+	if (!g->meta)
+		return;
+	s_push(g, BC_KV_META, BC_OP_WRITE, g->mstart + g->mnext * g->mbytes, g->mbytes, 0,
+	       bc_splace_next(&g->mplace));
+	if (++g->mnext == g->mslots)
+		g->mnext = 0;
+}
+
+/* a store: evict the oldest when full, then the object and its record */
+static void s_store(struct bc_kvgen *g, uint64_t now)
+{
+	uint64_t slot;
+
+	if (g->next_id >= g->cap) {
+		slot = (g->next_id - g->cap) % g->nslots;
+		g->st.evictions++;
+		if (g->stored_at[slot]) {
+			uint64_t life = now > g->stored_at[slot] ? now - g->stored_at[slot] : 0;
+
+			g->st.life_ns += life;
+			bc_hist_add(&g->st.life, life);
+			g->stored_at[slot] = 0;
+		}
+		if (g->trim)
+			s_push(g, BC_KV_EVICT, BC_OP_TRIM, g->start + slot * g->obj, g->obj,
+			       (uint32_t)slot, BC_PLACEMENT_VOLUME);
+		s_meta(g);
+	}
+	slot = g->next_id % g->nslots;
+	s_push(g, BC_KV_STORE, BC_OP_WRITE, g->start + slot * g->obj, g->obj, (uint32_t)slot,
+	       bc_splace_next(&g->place));
+	s_meta(g);
+	g->next_id++;
+	g->done_s++;
+}
+
+/* a prefetch: a live object by its recency rank (0 = the newest) */
+static void s_prefetch(struct bc_kvgen *g, struct bc_rand *rng)
+{
+	uint64_t live = g->next_id < g->cap ? g->next_id : g->cap, r, slot;
+
+	r = g->popular ? bc_dist_rank(&g->pop, rng) : bc_rand_below(rng, live);
+	/* while the store fills up, ranks beyond what lives wrap onto it */
+	if (r >= live)
+		r %= live;
+	slot = (g->next_id - 1 - r) % g->nslots;
+	s_push(g, BC_KV_PREFETCH, BC_OP_READ, g->start + slot * g->obj, g->obj, (uint32_t)slot,
+	       BC_PLACEMENT_VOLUME);
+	g->done_p++;
+}
+
+bool bc_kvgen_next(struct bc_kvgen *g, struct bc_rand *rng, uint64_t now, struct bc_kvio *io,
+		   uint64_t *ready)
+{
+	uint64_t k, n;
+
+	if (g->qh == g->qn) {
+		k = g->done_s + g->done_p;
+		n = g->stores + g->prefetches;
+		if (k >= n)
+			return false;
+		if (!g->t0)
+			g->t0 = now ? now : 1;
+		g->qh = g->qn = 0;
+		g->q_ready = g->interval_ns ? g->t0 + k * g->interval_ns : 0;
+		/*
+		 * record k is a prefetch when it moves floor(k * P / n): the
+		 * prefetches spread evenly, the first record is a store, and
+		 * the totals are exact
+		 */
+		if (g->prefetches && (unsigned __int128)(k + 1) * g->prefetches / n >
+					 (unsigned __int128)k * g->prefetches / n)
+			s_prefetch(g, rng);
+		else
+			s_store(g, g->q_ready > now ? g->q_ready : now);
+	}
+	*io = g->q[g->qh++];
+	*ready = g->q_ready;
+	return true;
+}
+
+void bc_kvstat_merge(struct bc_kvstat *dst, const struct bc_kvstat *src)
+{
+	int k;
+
+	for (k = 0; k < BC_KV_KINDS; k++) {
+		dst->ios[k] += src->ios[k];
+		dst->bytes[k] += src->bytes[k];
+		dst->errors[k] += src->errors[k];
+		dst->lat_ns[k] += src->lat_ns[k];
+		bc_hist_merge(&dst->lat[k], &src->lat[k]);
+	}
+	dst->evictions += src->evictions;
+	dst->life_ns += src->life_ns;
+	bc_hist_merge(&dst->life, &src->life);
+}
+
+/* a histogram as run.json's sparse [[bucket, count], ...] */
+static cJSON *s_hist_json(const struct bc_hist *h)
+{
+	cJSON *arr = cJSON_CreateArray(), *p;
+	unsigned i;
+
+	for (i = 0; arr && h->count && i < BC_HIST_BUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		p = cJSON_CreateArray();
+		cJSON_AddItemToArray(p, cJSON_CreateNumber(i));
+		cJSON_AddItemToArray(p, cJSON_CreateNumber((double)h->buckets[i]));
+		cJSON_AddItemToArray(arr, p);
+	}
+	return arr;
+}
+
+/* count, mean, p50, p99, max (ms) and the histogram of n samples summing to sum_ns */
+static cJSON *s_dist_json(const struct bc_hist *h, uint64_t n, uint64_t sum_ns, const char *what)
+{
+	static const double pct[] = {50, 99};
+	cJSON *o = cJSON_CreateObject();
+	uint64_t v[2];
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, what, (double)n);
+	if (!h->count)
+		return o;
+	bc_hist_percentiles(h, pct, 2, v);
+	cJSON_AddNumberToObject(o, "mean_ms", (double)sum_ns / (double)n / 1e6);
+	cJSON_AddNumberToObject(o, "p50_ms", (double)v[0] / 1e6);
+	cJSON_AddNumberToObject(o, "p99_ms", (double)v[1] / 1e6);
+	cJSON_AddNumberToObject(o, "max_ms", (double)bc_hist_max(h) / 1e6);
+	cJSON_AddItemToObject(o, "hist", s_hist_json(h));
+	return o;
+}
+
+/* one class: its figures over the jobs working for it */
+static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct bc_kvgen *const *g,
+			   int n, struct bc_kvstat *acc)
+{
+	const struct bc_stream *st = &wl->streams[cls];
+	uint64_t stores = 0, prefetches = 0, cap = 0, slots = 0, failed;
+	cJSON *o = cJSON_CreateObject(), *x;
+	unsigned workers = 0;
+	bool trim = false;
+	double rate = bc_kv_store_rate(wl, st);
+	int i, k;
+
+	memset(acc, 0, sizeof(*acc));
+	for (i = 0; i < n; i++) {
+		if (!g[i] || g[i]->cls != cls)
+			continue;
+		workers++;
+		stores += g[i]->stores;
+		prefetches += g[i]->prefetches;
+		cap += g[i]->cap;
+		slots += g[i]->nslots;
+		trim |= g[i]->trim;
+		bc_kvstat_merge(acc, &g[i]->st);
+	}
+	cJSON_AddStringToObject(o, "name", st->name);
+	cJSON_AddStringToObject(o, "class", st->cls);
+	cJSON_AddNumberToObject(o, "workers", workers);
+	cJSON_AddNumberToObject(o, "object_bytes", st->bs);
+	cJSON_AddNumberToObject(o, "capacity_objects", (double)cap);
+	cJSON_AddNumberToObject(o, "slots", (double)slots);
+	if (rate > 0)
+		cJSON_AddNumberToObject(o, "store_rate", rate);
+	if (st->kv.meta[0])
+		cJSON_AddStringToObject(o, "meta", st->kv.meta);
+	cJSON_AddBoolToObject(o, "trim", trim);
+	x = cJSON_AddObjectToObject(o, "expected");
+	cJSON_AddNumberToObject(x, "stores", (double)stores);
+	cJSON_AddNumberToObject(x, "prefetches", (double)prefetches);
+	cJSON_AddNumberToObject(o, "stores", (double)acc->ios[BC_KV_STORE]);
+	cJSON_AddNumberToObject(o, "store_bytes", (double)acc->bytes[BC_KV_STORE]);
+	cJSON_AddNumberToObject(o, "prefetches", (double)acc->ios[BC_KV_PREFETCH]);
+	cJSON_AddNumberToObject(o, "prefetch_bytes", (double)acc->bytes[BC_KV_PREFETCH]);
+	cJSON_AddNumberToObject(o, "meta_records", (double)acc->ios[BC_KV_META]);
+	cJSON_AddNumberToObject(o, "meta_bytes", (double)acc->bytes[BC_KV_META]);
+	cJSON_AddNumberToObject(o, "evictions", (double)acc->evictions);
+	cJSON_AddNumberToObject(o, "trims", (double)acc->ios[BC_KV_EVICT]);
+	cJSON_AddNumberToObject(o, "trim_bytes", (double)acc->bytes[BC_KV_EVICT]);
+	x = cJSON_AddObjectToObject(o, "errors");
+	for (k = 0; k < BC_KV_KINDS; k++)
+		cJSON_AddNumberToObject(x, bc_kv_kind_names[k], (double)acc->errors[k]);
+	/* a record fails when its I/O failed or never completed (cancelled, runtime over) */
+	failed = (stores + prefetches) - (acc->ios[BC_KV_STORE] + acc->ios[BC_KV_PREFETCH]);
+	cJSON_AddNumberToObject(o, "record_failures", (double)failed);
+	cJSON_AddItemToObject(o, "lifetime",
+			      s_dist_json(&acc->life, acc->life.count, acc->life_ns, "objects"));
+	x = cJSON_AddObjectToObject(o, "latency");
+	for (k = 0; k < BC_KV_KINDS; k++)
+		cJSON_AddItemToObject(
+		    x, bc_kv_kind_names[k],
+		    s_dist_json(&acc->lat[k], acc->ios[k], acc->lat_ns[k], "ios"));
+	return o;
+}
+
+cJSON *bc_kv_report_json(const struct bc_workload *wl, const struct bc_kvgen *const *gens, int n)
+{
+	struct bc_kvstat *acc = malloc(sizeof(*acc));
+	cJSON *o = cJSON_CreateObject(), *arr;
+	uint32_t i;
+
+	if (!acc || !o) {
+		free(acc);
+		cJSON_Delete(o);
+		return NULL;
+	}
+	arr = cJSON_AddArrayToObject(o, "classes");
+	for (i = 0; i < wl->nstreams; i++)
+		if (wl->streams[i].kv.role == BC_KV_CLASS)
+			cJSON_AddItemToArray(arr, s_class_json(wl, (int)i, gens, n, acc));
+	free(acc);
+	return o;
+}

@@ -1,0 +1,392 @@
+/*
+ * profile/workload/kv.c - the KV-cache workload's keys (profile/workload/kv.h):
+ * a stream's "kv" (a class or a metadata log), the workload's "kv", the
+ * rules between them, their wire form, and the split of classes over jobs
+ * that the agent (engine/kvgen.c) and the coordinator (expected record
+ * counts) both use.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/workload/keys.h"
+#include "profile/workload/kv.h"
+
+static const char *const s_class_keys[] = {"workers",	 "stores",     "prefetches", "capacity",
+					   "popularity", "store_rate", "meta",	     NULL};
+static const char *const s_kv_keys[] = {"trim", "pace", "trace", NULL};
+static const char *const s_trim_names[] = {"auto", "on", "off"};
+
+bool bc_workload_kv(const struct bc_workload *wl)
+{
+	uint32_t i;
+
+	for (i = 0; i < wl->nstreams; i++)
+		if (wl->streams[i].kv.role != BC_KV_NONE)
+			return true;
+	return false;
+}
+
+/* "popularity": a rank distribution over the live objects, newest first */
+static int s_popularity(struct bc_check *c, const char *path, const cJSON *v,
+			struct bc_dist_spec *out)
+{
+	struct bc_workload tmp = bc_workload_builtin;
+	int ret;
+
+	ret = bc_check_workload_key(c, "random_distribution", v, path, &tmp);
+	if (ret)
+		return ret;
+	if (tmp.dist.kind != BC_DIST_UNIFORM && tmp.dist.kind != BC_DIST_ZIPF &&
+	    tmp.dist.kind != BC_DIST_PARETO)
+		return bc_check_fail(c, path,
+				     "expected uniform, zipf:THETA or pareto:H (a rank among the "
+				     "live objects, newest first)");
+	*out = tmp.dist;
+	return 0;
+}
+
+static int s_class(struct bc_check *c, const char *base, const cJSON *o, struct bc_kv_class *k)
+{
+	char path[BC_CHECK_PATH_LEN];
+	const cJSON *v;
+	uint64_t n;
+	double d;
+	int ret;
+
+	ret = bc_check_keys(c, o, base, s_class_keys);
+	if (!ret)
+		ret = bc_check_item(c, o, base, "workers", false, path, &v);
+	k->workers = 1;
+	if (!ret && v && !(ret = bc_check_uint(c, path, v, 1, BC_KV_WORKERS_MAX, &n)))
+		k->workers = (uint32_t)n;
+	if (!ret)
+		ret = bc_check_item(c, o, base, "stores", false, path, &v);
+	if (!ret && v)
+		ret = bc_check_uint(c, path, v, 1, 1ull << 40, &k->stores);
+	if (!ret)
+		ret = bc_check_item(c, o, base, "prefetches", false, path, &v);
+	if (!ret && v)
+		ret = bc_check_uint(c, path, v, 0, 1ull << 40, &k->prefetches);
+	if (!ret)
+		ret = bc_check_item(c, o, base, "capacity", false, path, &v);
+	if (!ret && v && cJSON_IsString(v) && (n = strlen(v->valuestring)) &&
+	    v->valuestring[n - 1] == '%') {
+		char *end;
+
+		d = strtod(v->valuestring, &end);
+		if (end != v->valuestring + n - 1 || !(d > 0) || d > 100)
+			return bc_check_fail(c, path,
+					     "expected a size or a percentage of the region in "
+					     "(0%%, 100%%], got %s",
+					     v->valuestring);
+		k->capacity_pct = d;
+	} else if (!ret && v) {
+		ret = bc_check_size(c, path, v, &k->capacity);
+		if (!ret && !k->capacity)
+			ret = bc_check_fail(c, path,
+					    "expected a size > 0 or a percentage of the region");
+	}
+	if (!ret)
+		ret = bc_check_item(c, o, base, "popularity", false, path, &v);
+	if (!ret && v)
+		ret = s_popularity(c, path, v, &k->popularity);
+	if (!ret)
+		ret = bc_check_item(c, o, base, "store_rate", false, path, &v);
+	if (!ret && v) {
+		if (!cJSON_IsNumber(v) || !(v->valuedouble > 0) || !isfinite(v->valuedouble) ||
+		    v->valuedouble > 1e9)
+			return bc_check_fail(c, path, "expected stores per second > 0 (e.g. 85.3)");
+		d = v->valuedouble;
+		k->store_rate = d;
+	}
+	if (!ret)
+		ret = bc_check_item(c, o, base, "meta", false, path, &v);
+	if (!ret && v) {
+		if (!cJSON_IsString(v) || !v->valuestring[0] ||
+		    strlen(v->valuestring) >= sizeof(k->meta))
+			return bc_check_fail(c, path,
+					     "expected the name of a stream with \"kv\": "
+					     "\"meta\"");
+		snprintf(k->meta, sizeof(k->meta), "%s", v->valuestring);
+	}
+	if (ret)
+		return ret;
+	k->role = BC_KV_CLASS;
+	return 0;
+}
+
+int bc_kv_check_stream(struct bc_check *c, const char *path, const cJSON *v, struct bc_stream *st)
+{
+	char shown[BC_CHECK_SHOW_LEN];
+
+	memset(&st->kv, 0, sizeof(st->kv));
+	if (cJSON_IsString(v) && !strcmp(v->valuestring, "meta")) {
+		st->kv.role = BC_KV_LOG;
+		return 0;
+	}
+	if (!cJSON_IsObject(v))
+		return bc_check_fail(c, path,
+				     "expected a class {\"stores\": ..., \"capacity\": ...} or "
+				     "\"meta\" (a metadata log), got %s",
+				     bc_check_show(v, shown));
+	return s_class(c, path, v, &st->kv);
+}
+
+cJSON *bc_kv_stream_json(const struct bc_stream *st)
+{
+	const struct bc_kv_class *k = &st->kv;
+	char dist[64];
+	cJSON *o;
+
+	if (k->role == BC_KV_LOG)
+		return cJSON_CreateString("meta");
+	if (k->role != BC_KV_CLASS)
+		return NULL;
+	o = cJSON_CreateObject();
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "workers", k->workers);
+	cJSON_AddNumberToObject(o, "stores", (double)k->stores);
+	cJSON_AddNumberToObject(o, "prefetches", (double)k->prefetches);
+	if (k->capacity_pct > 0) {
+		char pct[40];
+
+		snprintf(pct, sizeof(pct), "%.17g%%", k->capacity_pct);
+		cJSON_AddStringToObject(o, "capacity", pct);
+	} else {
+		cJSON_AddNumberToObject(o, "capacity", (double)k->capacity);
+	}
+	cJSON_AddStringToObject(o, "popularity",
+				bc_dist_format(&k->popularity, dist, sizeof(dist)));
+	if (k->store_rate > 0)
+		cJSON_AddNumberToObject(o, "store_rate", k->store_rate);
+	if (k->meta[0])
+		cJSON_AddStringToObject(o, "meta", k->meta);
+	return o;
+}
+
+int bc_kv_check(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl)
+{
+	char p2[BC_CHECK_PATH_LEN], shown[BC_CHECK_SHOW_LEN];
+	const cJSON *x;
+	int ret, i;
+
+	memset(&wl->kv, 0, sizeof(wl->kv));
+	ret = bc_check_object(c, path, v);
+	if (!ret)
+		ret = bc_check_keys(c, v, path, s_kv_keys);
+	if (!ret)
+		ret = bc_check_item(c, v, path, "trim", false, p2, &x);
+	if (!ret && x) {
+		if (cJSON_IsBool(x)) {
+			wl->kv.trim = cJSON_IsTrue(x) ? BC_KV_TRIM_ON : BC_KV_TRIM_OFF;
+		} else if (cJSON_IsString(x)) {
+			for (i = 0; i < 3 && strcmp(x->valuestring, s_trim_names[i]); i++)
+				;
+			if (i == 3)
+				return bc_check_fail(c, p2,
+						     "expected \"auto\", true or false, got %s",
+						     bc_check_show(x, shown));
+			wl->kv.trim = (uint8_t)i;
+		} else {
+			return bc_check_fail(c, p2, "expected \"auto\", true or false, got %s",
+					     bc_check_show(x, shown));
+		}
+	}
+	if (!ret)
+		ret = bc_check_item(c, v, path, "pace", false, p2, &x);
+	if (!ret && x)
+		ret = bc_check_duration(c, p2, x, 1, &wl->kv.pace_s);
+	if (!ret)
+		ret = bc_check_item(c, v, path, "trace", false, p2, &x);
+	if (!ret && x) {
+		ret = bc_check_str(c, p2, x, sizeof(wl->kv.trace));
+		if (!ret)
+			snprintf(wl->kv.trace, sizeof(wl->kv.trace), "%s", x->valuestring);
+	}
+	if (!ret)
+		wl->kv.given = true;
+	return ret;
+}
+
+bool bc_kv_to_json(cJSON *obj, const struct bc_workload *wl)
+{
+	cJSON *o;
+
+	if (!wl->kv.given && !bc_workload_kv(wl))
+		return true;
+	o = cJSON_AddObjectToObject(obj, "kv");
+	if (!o)
+		return false;
+	if (wl->kv.trim == BC_KV_TRIM_AUTO)
+		cJSON_AddStringToObject(o, "trim", "auto");
+	else
+		cJSON_AddBoolToObject(o, "trim", wl->kv.trim == BC_KV_TRIM_ON);
+	if (wl->kv.pace_s)
+		cJSON_AddNumberToObject(o, "pace", wl->kv.pace_s);
+	if (wl->kv.trace[0])
+		cJSON_AddStringToObject(o, "trace", wl->kv.trace);
+	return true;
+}
+
+int bc_kv_meta_index(const struct bc_workload *wl, const struct bc_stream *st)
+{
+	uint32_t i;
+
+	if (!st->kv.meta[0])
+		return -1;
+	for (i = 0; i < wl->nstreams; i++)
+		if (!strcmp(wl->streams[i].name, st->kv.meta) &&
+		    wl->streams[i].kv.role == BC_KV_LOG)
+			return (int)i;
+	return -1;
+}
+
+double bc_kv_store_rate(const struct bc_workload *wl, const struct bc_stream *st)
+{
+	if (st->kv.role != BC_KV_CLASS)
+		return 0;
+	if (st->kv.store_rate > 0)
+		return st->kv.store_rate;
+	return wl->kv.pace_s ? (double)st->kv.stores / wl->kv.pace_s : 0;
+}
+
+int bc_kv_job_class(const struct bc_workload *wl, unsigned job, unsigned *worker)
+{
+	unsigned first = 0;
+	uint32_t i;
+
+	for (i = 0; i < wl->nstreams; i++) {
+		const struct bc_kv_class *k = &wl->streams[i].kv;
+
+		if (k->role != BC_KV_CLASS)
+			continue;
+		if (job < first + k->workers) {
+			*worker = job - first;
+			return (int)i;
+		}
+		first += k->workers;
+	}
+	return -1;
+}
+
+int bc_kv_log_writer(const struct bc_workload *wl, int log, unsigned job, unsigned *idx,
+		     unsigned *n)
+{
+	unsigned first = 0, count = 0;
+	int found = -1;
+	uint32_t i;
+
+	for (i = 0; i < wl->nstreams; i++) {
+		const struct bc_stream *st = &wl->streams[i];
+
+		if (st->kv.role != BC_KV_CLASS)
+			continue;
+		if (bc_kv_meta_index(wl, st) == log) {
+			if (job >= first && job < first + st->kv.workers) {
+				*idx = count + (job - first);
+				found = 0;
+			}
+			count += st->kv.workers;
+		}
+		first += st->kv.workers;
+	}
+	*n = count;
+	return found;
+}
+
+int bc_kv_rules(struct bc_check *c, const char *base, const struct bc_workload *wl)
+{
+	char path[BC_CHECK_PATH_LEN];
+	unsigned workers = 0, nclass = 0;
+	uint32_t i;
+
+	if (!bc_workload_kv(wl)) {
+		if (!wl->kv.given)
+			return 0;
+		bc_check_path(path, base, "kv");
+		return bc_check_fail(c, path,
+				     "no stream is a KV class: give a stream \"kv\": {\"stores\": "
+				     "..., \"capacity\": ...}");
+	}
+	for (i = 0; i < wl->nstreams; i++) {
+		const struct bc_stream *st = &wl->streams[i];
+
+		snprintf(path, sizeof(path), "%s%sstreams[%u]", base, *base ? "." : "", i);
+		if (st->kv.role == BC_KV_NONE)
+			return bc_check_fail(c, path,
+					     "\"%s\": in a KV workload every stream is an object "
+					     "class (\"kv\": {...}) or a metadata log (\"kv\": "
+					     "\"meta\")",
+					     st->name);
+		if (st->nbssplit)
+			return bc_check_fail(c, path,
+					     "\"%s\": one bs (the object or record size), not a "
+					     "split",
+					     st->name);
+		if (st->kv.role != BC_KV_CLASS)
+			continue;
+		nclass++;
+		workers += st->kv.workers;
+		if (st->kv.meta[0] && bc_kv_meta_index(wl, st) < 0)
+			return bc_check_fail(c, path,
+					     "\"%s\": kv.meta \"%s\" is no stream of this workload "
+					     "with \"kv\": \"meta\"",
+					     st->name, st->kv.meta);
+		if (wl->kv.trace[0])
+			continue; /* the trace says what is stored, read and evicted */
+		if (!st->kv.stores || !(st->kv.capacity || st->kv.capacity_pct > 0))
+			return bc_check_fail(
+			    c, path,
+			    "\"%s\": kv.%s is required (without a \"kv\".\"trace\", "
+			    "the class is generated from it)",
+			    st->name, !st->kv.stores ? "stores" : "capacity");
+		if (st->kv.capacity && st->kv.capacity / st->kv.workers < st->bs)
+			return bc_check_fail(c, path,
+					     "\"%s\": kv.capacity %llu bytes over %u workers holds "
+					     "less than one %u-byte object each",
+					     st->name, (unsigned long long)st->kv.capacity,
+					     st->kv.workers, st->bs);
+		if (st->kv.stores < st->kv.workers)
+			return bc_check_fail(
+			    c, path, "\"%s\": kv.stores %llu is fewer than its %u workers",
+			    st->name, (unsigned long long)st->kv.stores, st->kv.workers);
+	}
+	if (!nclass) {
+		bc_check_path(path, base, "streams");
+		return bc_check_fail(c, path, "a KV workload needs at least one object class");
+	}
+	if (wl->numjobs != workers) {
+		bc_check_path(path, base, "numjobs");
+		return bc_check_fail(c, path,
+				     "%u, but the KV classes have %u workers in all: numjobs is "
+				     "their sum (each job works for one class)",
+				     wl->numjobs, workers);
+	}
+	if (wl->jobs) {
+		bc_check_path(path, base, "jobs");
+		return bc_check_fail(c, path,
+				     "not with a KV workload (every job works for its class: "
+				     "give the classes' \"workers\")");
+	}
+	if (wl->rate_iops || wl->rate_bw || wl->thinktime_us || wl->rate_iops_dir[0] ||
+	    wl->rate_iops_dir[1] || wl->rate_bw_dir[0] || wl->rate_bw_dir[1]) {
+		bc_check_path(path, base, wl->thinktime_us ? "thinktime" : "rate_iops");
+		return bc_check_fail(c, path,
+				     "not with a KV workload (a class's \"store_rate\" or the "
+				     "\"kv\".\"pace\" paces its records)");
+	}
+	if (wl->verify || wl->size_based || wl->io_size) {
+		bc_check_path(path, base,
+			      wl->verify       ? "verify"
+			      : wl->size_based ? "size_based"
+					       : "io_size");
+		return bc_check_fail(c, path,
+				     "not with a KV workload (its records end the step; nothing "
+				     "is verified)");
+	}
+	return 0;
+}

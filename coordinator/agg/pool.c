@@ -12,7 +12,7 @@
  * the rows_map touch) and copies the body into the worker's ring: a single
  * producer, single consumer ring of bytes, no lock and no allocation per
  * record. Before it closes a second it waits until every worker has done
- * everything it was given (s_settle); g->closed, which decides
+ * everything it was given (bc_agg_pool_settle); g->closed, which decides
  * which records are late, only changes then, so the results are those of
  * the serial path byte for byte (tests/unit/test_agg.c).
  *
@@ -20,6 +20,13 @@
  * room or for the workers to settle, waits on a condition variable; the
  * other side signals only when it sees the sleeper's flag (both sides use
  * sequentially consistent atomics, so one of them always sees the other).
+ *
+ *   the rings - s_push, s_take, s_wait_head, s_room, s_publish
+ *   a worker - s_worker_main: records off its ring into its lane
+ *   merging - the lanes' partial nodes and total into g (s_merge_entity,
+ *             s_lanes_merge), first errors by arrival order
+ *   the pool's life - bc_agg_pool_start, bc_agg_submit, bc_agg_pool_settle,
+ *                     bc_agg_pool_destroy, bc_agg_finish
  */
 #include <errno.h>
 #include <pthread.h>
@@ -28,9 +35,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agg/agg.h"
+#include "agg/fanout.h"
 #include "agg/lane.h"
 #include "agg/pool.h"
+#include "agg/rhist.h"
+#include "agg/rows.h"
 #include "fleet/fleet.h"
 
 /*
@@ -76,7 +85,7 @@ struct s_worker {
 
 struct bc_aggpool {
 	struct bc_agg *g;
-	struct bc_agg_lane *lanes; /* [n], contiguous for bc_agg_lanes_merge */
+	struct bc_agg_lane *lanes; /* [n], contiguous for s_lanes_merge */
 	struct s_worker *w;	   /* [n] */
 	int n;
 	bool ready;		       /* every lane initialised (the merge needs them all) */
@@ -241,8 +250,105 @@ static void s_push(struct s_worker *w, const struct bc_conn *c, uint64_t seq, co
 	s_publish(w, w->produced);
 }
 
-/* wait for every worker to finish what it was given, then merge */
-static void s_settle(struct bc_agg *g)
+/* bc_opstat_merge's counters without first_errno, then p's counters cleared */
+static void s_opcnt_take(struct bc_opcnt *dst, struct bc_opcnt *p)
+{
+	int32_t e = dst->first_errno;
+
+	bc_opcnt_merge(dst, p);
+	dst->first_errno = e;
+	bc_opcnt_reset(p);
+}
+
+/* one real node or total entity e (index ei of the notes) from every lane's partial copy */
+static void s_merge_entity(struct bc_agg *g, struct bc_entity *e, int lvl, int j, int ei,
+			   struct bc_agg_lane *lanes, int n, const uint32_t *slot_k)
+{
+	int i, o, s, w;
+
+	/* first_errno: the partial one that arrived first, unless e has one from earlier */
+	for (w = 0; w < 2; w++)
+		for (o = 0; o < BC_OP_NR; o++) {
+			struct bc_opcnt *d = w ? &e->window.op[o].cnt : &e->all.op[o];
+			uint64_t best = UINT64_MAX;
+			int32_t first = 0;
+
+			for (i = 0; i < n && !d->first_errno; i++) {
+				struct bc_entity *p = &lanes[i].part[lvl][j];
+				int32_t pe =
+				    w ? p->window.op[o].first_errno : p->all.op[o].first_errno;
+
+				if (pe && lanes[i].errno_seq[ei][w][o] < best) {
+					best = lanes[i].errno_seq[ei][w][o];
+					first = pe;
+				}
+			}
+			if (!d->first_errno)
+				d->first_errno = first;
+		}
+	for (i = 0; i < n; i++) {
+		struct bc_entity *p = &lanes[i].part[lvl][j];
+
+		for (o = 0; o < BC_OP_NR; o++) {
+			s_opcnt_take(&e->all.op[o], &p->all.op[o]);
+			s_opcnt_take(&e->window.op[o].cnt, &p->window.op[o].cnt);
+			/* late records' histograms (rare): dense, once */
+			if (p->window.op[o].hist.count) {
+				bc_hist_merge(&e->window.op[o].hist, &p->window.op[o].hist);
+				bc_hist_reset(&p->window.op[o].hist);
+			}
+		}
+		e->all.verify_errors += p->all.verify_errors;
+		e->window.verify_errors += p->window.verify_errors;
+		p->all.verify_errors = p->window.verify_errors = 0;
+		for (s = 0; s < BC_AGG_SLOTS; s++) {
+			struct bc_secrow *d, *r = bc_entity_row(p, s);
+			uint32_t k = slot_k[s];
+
+			if (k == BC_AGG_SLOT_FREE)
+				continue;
+			d = bc_entity_row(e, k);
+			for (o = 0; o < BC_OP_NR; o++) {
+				d->ios[o] += r->ios[o];
+				d->bytes[o] += r->bytes[o];
+				d->op_lat_sum_ns[o] += r->op_lat_sum_ns[o];
+				if (r->op_max_ns[o] > d->op_max_ns[o])
+					d->op_max_ns[o] = r->op_max_ns[o];
+			}
+			d->errors += r->errors;
+			d->short_ios += r->short_ios;
+			d->lat_sum_ns += r->lat_sum_ns;
+			d->reports += r->reports;
+			d->late += r->late;
+			memset(r, 0, sizeof(*r));
+			if (p->sec_hist[s]) {
+				/* out of memory: the second's percentiles lack this lane's part */
+				bc_rhist_merge(&g->rh_free, &e->sec_hist[k], p->sec_hist[s]);
+				bc_rhist_put(lanes[i].rh_free, p->sec_hist[s]);
+				p->sec_hist[s] = NULL;
+			}
+		}
+	}
+	for (i = 0; i < n; i++)
+		memset(lanes[i].errno_seq[ei], 0, sizeof(lanes[i].errno_seq[ei]));
+}
+
+/*
+ * the partial nodes and total of lanes[0..n) into g, and cleared; slot_k[s] is
+ * the second slot s holds (BC_AGG_SLOT_FREE: none)
+ */
+static void s_lanes_merge(struct bc_agg *g, struct bc_agg_lane *lanes, int n,
+			  const uint32_t *slot_k)
+{
+	int j;
+
+	for (j = 0; j < g->nent[BC_LVL_NODE]; j++)
+		s_merge_entity(g, &g->ent[BC_LVL_NODE][j], BC_LVL_NODE, j, j, lanes, n, slot_k);
+	s_merge_entity(g, &g->ent[BC_LVL_TOTAL][0], BC_LVL_TOTAL, 0, g->nent[BC_LVL_NODE], lanes, n,
+		       slot_k);
+}
+
+void bc_agg_pool_settle(struct bc_agg *g)
 {
 	struct bc_aggpool *p = g->pool;
 	int i, s;
@@ -252,7 +358,7 @@ static void s_settle(struct bc_agg *g)
 	for (i = 0; i < p->n; i++)
 		s_wait_head(&p->w[i], p->w[i].produced);
 	/* late and drain records leave counters in the partial copies too: always merge */
-	bc_agg_lanes_merge(g, p->lanes, p->n, p->slot_k);
+	s_lanes_merge(g, p->lanes, p->n, p->slot_k);
 	for (s = 0; s < BC_AGG_SLOTS; s++)
 		p->slot_k[s] = BC_AGG_SLOT_FREE;
 }
@@ -279,11 +385,11 @@ int bc_agg_submit(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body
 
 		/* rows first written while no worker runs (bc_agg_rows_touch writes them all) */
 		if (g->rows_map && k >= g->touched) {
-			s_settle(g);
+			bc_agg_pool_settle(g);
 			bc_agg_rows_touch(g, k);
 		}
 		if (*slot != k && *slot != BC_AGG_SLOT_FREE)
-			s_settle(g);
+			bc_agg_pool_settle(g);
 		*slot = k;
 		g->agents_reported[k]++;
 		if (hdr->flags & BC_STATS_F_LATE)
@@ -292,7 +398,7 @@ int bc_agg_submit(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body
 	w = &p->w[c->index % p->n];
 	if (len > S_BIG_BYTES) {
 		/* the workers settled, so this thread may use w's lane: it is idle */
-		s_settle(g);
+		bc_agg_pool_settle(g);
 		w->lane->seq = p->seq++;
 		rc = bc_agg_lane_add(w->lane, c, body, len, hdr);
 		if (rc)
@@ -325,8 +431,7 @@ static void s_worker_stop(struct s_worker *w)
 	free(w->ring);
 }
 
-/* stop and free g's pool (settled first) */
-static void s_destroy(struct bc_agg *g)
+void bc_agg_pool_destroy(struct bc_agg *g)
 {
 	struct bc_aggpool *p = g->pool;
 	int i;
@@ -337,7 +442,7 @@ static void s_destroy(struct bc_agg *g)
 		if (p->w[i].started)
 			s_wait_head(&p->w[i], p->w[i].produced);
 	if (p->ready)
-		bc_agg_lanes_merge(g, p->lanes, p->n, p->slot_k);
+		s_lanes_merge(g, p->lanes, p->n, p->slot_k);
 	for (i = 0; i < p->n; i++)
 		s_worker_stop(&p->w[i]);
 	for (i = 0; i < p->n; i++)
@@ -348,12 +453,9 @@ static void s_destroy(struct bc_agg *g)
 	g->pool = NULL;
 }
 
-/* agg.c's way to the pool (it does not name this module) */
-static const struct bc_agg_poolops s_ops = {.settle = s_settle, .destroy = s_destroy};
-
 void bc_agg_finish(struct bc_agg *g)
 {
-	s_destroy(g);
+	bc_agg_pool_destroy(g);
 	bc_agg_windows_final(g);
 }
 
@@ -376,7 +478,6 @@ int bc_agg_pool_start(struct bc_agg *g, int threads)
 	p->lanes = calloc((size_t)threads, sizeof(*p->lanes));
 	p->w = calloc((size_t)threads, sizeof(*p->w));
 	g->pool = p;
-	g->pool_ops = &s_ops;
 	if (!p->lanes || !p->w) {
 		free(p->lanes);
 		free(p->w);
@@ -411,7 +512,7 @@ int bc_agg_pool_start(struct bc_agg *g, int threads)
 	}
 	p->ready = !rc;
 	if (rc)
-		s_destroy(g);
+		bc_agg_pool_destroy(g);
 	return rc;
 }
 

@@ -23,6 +23,13 @@ int bc_agg_pool_start(struct bc_agg *g, int threads);
 int bc_agg_submit(struct bc_agg *g, const struct bc_conn *c, const uint8_t *body, size_t len,
 		  struct bc_stats_hdr *hdr, const struct bc_conn **bad);
 void bc_agg_finish(struct bc_agg *g);
+/*
+ * every record handed to a worker added, and the partial nodes and total
+ * merged into g; nothing without a pool
+ */
+void bc_agg_pool_settle(struct bc_agg *g);
+/* settled, stopped and freed; nothing without a pool */
+void bc_agg_pool_destroy(struct bc_agg *g);
 /* the workers' CPU time so far, ns (0 without a pool) */
 uint64_t bc_agg_pool_cpu_ns(const struct bc_agg *g);
 /* --agg-threads auto: 0 below 64 agents, else min(cores - 1, 4), at least 2 */

@@ -1,11 +1,9 @@
 /*
- * agg/types.h - the aggregation's data (agg.c fills it): the per-second
- * row, the entity (a volume, an agent, a node or the total) and the step's
- * aggregation struct bc_agg. Apart from the functions (agg/agg.h) so that
- * what agg.c calls - seconds.bin (secfile.c), the lanes' contract
- * (agg/lane.h) - reads them without depending on agg.c; the worker pool
- * (agg/pool.c), which calls agg.c, is called back through bc_agg_poolops.
- * The module graph has no cycle (tools/deps.py).
+ * agg/types.h - the aggregation's data: the per-second row, the entity (a
+ * volume, an agent, a node or the total), the step's aggregation struct
+ * bc_agg and a lane (what one thread needs to add records). Types only, so
+ * every room of agg/ and seconds.bin (agg/secfile.c) read them without
+ * depending on each other.
  */
 #ifndef BC_AGG_TYPES_H
 #define BC_AGG_TYPES_H
@@ -44,7 +42,7 @@ struct bc_secrow {
 	uint32_t late;	  /* records that arrived after the second was closed */
 };
 
-struct bc_rhist; /* agg.c: a histogram over the range of its non-empty buckets */
+struct bc_rhist; /* agg/rhist.h: a histogram over the range of its non-empty buckets */
 
 struct bc_entity {
 	char name[BC_NAME_MAX + BC_PATH_MAX];
@@ -59,15 +57,15 @@ struct bc_entity {
 	/*
 	 * second k's row is rows[k * rows_stride] (bc_entity_row): the step's
 	 * rows are second-major, every entity's row of a second side by side
-	 * (agg.c says why); a lane's partial entity has its own, stride 1
+	 * (agg/rows.c says why); a lane's partial entity has its own, stride 1
 	 */
 	struct bc_secrow *rows;
 	size_t rows_stride;
 	struct bc_rhist **sec_hist; /* [seconds], nodes and total: open seconds only */
 	/*
 	 * a volume's window buckets [pend_lo, pend_lo + BC_AGG_PEND) of each
-	 * op the step uses, as 8-bit counts not yet in window (agg.c says
-	 * why); NULL: none, or added to window when the last second closed
+	 * op the step uses, as 8-bit counts not yet in window (agg/fanout.c
+	 * says why); NULL: none, or added to window by bc_agg_windows_final
 	 */
 	uint8_t *pend[BC_OP_NR];
 	uint16_t pend_hi[BC_OP_NR]; /* pend[o][j] is 0 from j = pend_hi[o] on */
@@ -83,22 +81,11 @@ static inline struct bc_secrow *bc_entity_row(const struct bc_entity *e, uint32_
 	return e->rows + (size_t)k * e->rows_stride;
 }
 
-/*
- * What agg.c asks of a worker pool (agg/pool.c sets it with the pool):
- * called through this table, so agg.c does not name agg/pool.c, which adds
- * records through agg.c. settle: every record handed out added and the
- * partial nodes and total merged; destroy: settled, stopped and freed.
- */
-struct bc_agg_poolops {
-	void (*settle)(struct bc_agg *g);
-	void (*destroy)(struct bc_agg *g);
-};
-
 enum bc_level { BC_LVL_VOLUME = 0, BC_LVL_AGENT, BC_LVL_NODE, BC_LVL_TOTAL, BC_LVL_NR };
 
 struct bc_agg {
 	const struct bc_profile *prof;
-	/* each volume's node (volnode.c), NULL: the profile's (bc_agg_vol_node) */
+	/* each volume's node (agg/volnode.c), NULL: the profile's (bc_agg_vol_node) */
 	const struct bc_volnode *volnode;
 	uint32_t seconds; /* ramp + runtime */
 	uint32_t ramp_s;
@@ -113,13 +100,13 @@ struct bc_agg {
 	struct bc_stats_list *sl;     /* [scratch_n]: scratch's histograms, as lists */
 	struct bc_rhist *rh_free;     /* closed seconds' histograms, for reuse */
 	struct bc_volstat *asum;      /* the record being added, summed over its volumes */
-	uint64_t *vblk; /* one volume's samples by block of buckets (agg.c); zero between records */
-	struct bc_secrow *rows; /* [seconds][entities]: every entity's rows (agg.c) */
-	size_t rows_len;	/* bytes */
-	bool rows_map;		/* rows is a shared file mapping (large steps, agg.c) */
-	int rows_fd;		/* rows_map: the file's descriptor */
-	uint32_t touched;	/* rows_map: seconds [0, touched) were touched (agg.c) */
-	size_t dropped;		/* rows_map: bytes [0, dropped) were dropped from memory */
+	uint64_t *blk;		      /* the serial lane's block sums (struct bc_agg_lane) */
+	struct bc_secrow *rows;	      /* [seconds][entities]: every entity's rows (agg/rows.c) */
+	size_t rows_len;	      /* bytes */
+	bool rows_map;		      /* rows is a shared file mapping (large steps, agg/rows.c) */
+	int rows_fd;		      /* rows_map: the file's descriptor */
+	uint32_t touched;	      /* rows_map: seconds [0, touched) were touched (agg/rows.c) */
+	size_t dropped;		      /* rows_map: bytes [0, dropped) were dropped from memory */
 	/*
 	 * called on the waiting thread every S_WAIT_MS while the loop waits for
 	 * a worker (room in its ring, a settle): the fleet's heartbeats; NULL
@@ -128,8 +115,7 @@ struct bc_agg {
 	void (*wait_fn)(void *arg);
 	void *wait_arg;
 	int scratch_n;
-	struct bc_aggpool *pool;	       /* worker threads (agg/pool.c), NULL: serial */
-	const struct bc_agg_poolops *pool_ops; /* pool's, set with it */
+	struct bc_aggpool *pool; /* worker threads (agg/pool.c), NULL: serial */
 	/* seconds.bin (agg/secfile.h): each second written as it closes */
 	struct bc_secw *secw;	/* NULL: not written (before START, or ended) */
 	uint32_t secw_step;	/* this step's ordinal in it */
@@ -137,6 +123,37 @@ struct bc_agg {
 	uint32_t *secw_reports; /* [seconds]: the total's reports when k's rows were written */
 	uint8_t *pend;		/* the volumes' pending windows (bc_entity.pend), NULL: none */
 	size_t pend_len;	/* its mapping's length */
+};
+
+/*
+ * Partial node and total rows are kept for this many distinct seconds
+ * between two merges (slot k % BC_AGG_SLOTS); agg/pool.c merges first
+ * when a second would take a slot another second holds.
+ */
+#define BC_AGG_SLOTS	 16
+#define BC_AGG_SLOT_FREE UINT32_MAX
+
+/* a lane (agg/lane.h): the state one thread needs to add records */
+struct bc_agg_lane {
+	struct bc_agg *g;
+	struct bc_volstat *scratch;   /* [g->scratch_n] decode buffer */
+	struct bc_stats_touch *touch; /* [g->scratch_n] its non-empty buckets (dense decode) */
+	struct bc_stats_list *sl;     /* [g->scratch_n] its histograms as lists (every decode) */
+	struct bc_volstat *asum;      /* the record being added, summed over its volumes */
+	/* [BC_AGG_PCT_BLOCKS] one volume's samples by block of buckets (agg/pcts.h); zero between
+	 */
+	uint64_t *blk;
+	struct bc_rhist **rh_free; /* free list used: &g->rh_free or &own_free */
+	struct bc_rhist *own_free;
+	/*
+	 * [BC_LVL_NODE] nnodes and [BC_LVL_TOTAL] one partial entity, rows and
+	 * open histograms indexed by slot; both NULL on the serial lane, which
+	 * adds into g's entities directly
+	 */
+	struct bc_entity *part[BC_LVL_NR];
+	/* [nnodes + 1][2 (all, window)][op]: arrival number of part's first_errno */
+	uint64_t (*errno_seq)[2][BC_OP_NR];
+	uint64_t seq; /* arrival number of the record being added (main thread's order) */
 };
 
 #endif

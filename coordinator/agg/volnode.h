@@ -5,8 +5,9 @@
  * for the volume's device at READY (an "nvme_tcp" volume, or a block device
  * that turns out to be an NVMe/TCP namespace), before that from the
  * profile's "nvme_tcp".traddr. Decided before START, so the per-node
- * aggregation (agg.c, BC_LVL_NODE) sums the right volumes; run.json says how
- * each was decided ("node_source").
+ * aggregation (agg/fanout.c, BC_LVL_NODE) sums the right volumes; run.json says how
+ * each was decided ("node_source"). bc_agg_vol_node reads the decision on
+ * the aggregation's hot path.
  */
 #ifndef BC_AGG_VOLNODE_H
 #define BC_AGG_VOLNODE_H
@@ -16,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "agg/types.h"
 #include "profile/profile.h"
 
 struct bc_volnode {
@@ -41,5 +43,11 @@ int bc_volnode_match(const struct bc_profile *p, const char *addr);
  */
 bool bc_volnode_from_ready(const struct bc_profile *p, struct bc_volnode *vn, int vol,
 			   const cJSON *rv);
+
+/* the node volume vol aggregates into: g->volnode when set, else the profile's */
+static inline int bc_agg_vol_node(const struct bc_agg *g, int vol)
+{
+	return g->volnode ? g->volnode[vol].node : g->prof->volumes[vol].node;
+}
 
 #endif

@@ -117,7 +117,7 @@ static void s_record(struct bc_agg *g, struct bc_rundir *rd, char **buf, size_t 
 /*
  * Every volume's, agent's and the total's per-second percentiles against
  * bc_hist_percentile of the merged dense histogram, for shapes that walk
- * the fan-out path's block sums (agg.c s_row_blocks) and the ranges of the
+ * the exact path over a volume's lists and block sums (agg/pcts.c) and the ranges of the
  * record's sum at their edges: one bucket, a few adjacent ones, a span from
  * 1 ns to seconds, one op, three ops, counts of one and of millions (two-
  * and three-byte varints), empty volumes.

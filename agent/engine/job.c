@@ -1058,8 +1058,11 @@ static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, siz
 	jt->win_start = t->win_start;
 	jt->win_end = t->win_end;
 	jt->align = wl->blockalign ? wl->blockalign : minbs;
-	lo = (uint64_t)((unsigned __int128)nblocks * jt->jidx / jt->njobs);
-	hi = (uint64_t)((unsigned __int128)nblocks * (jt->jidx + 1) / jt->njobs);
+	/* "seq_regions": "shared": every job walks the whole window from its start, as fio's
+	 * numjobs clones do without offset_increment; else job j walks the j-th region */
+	lo = wl->seq_shared ? 0 : (uint64_t)((unsigned __int128)nblocks * jt->jidx / jt->njobs);
+	hi = wl->seq_shared ? nblocks
+			    : (uint64_t)((unsigned __int128)nblocks * (jt->jidx + 1) / jt->njobs);
 	if (!nblocks || (!bc_workload_random(wl) && hi == lo)) {
 		snprintf(err, errlen,
 			 "%s: the I/O window holds %llu blocks of %u bytes, too few for %u "
@@ -1275,10 +1278,11 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 			snprintf(err, errlen, "job %u: out of memory", j->job_index);
 			return -ENOMEM;
 		}
-		ret = bc_sgens_init(jt->sg, &jt->wl, t->path, t->win_start, t->win_end, jt->jidx,
-				    jt->njobs, (t->ops->caps & BC_TCAP_ANY_ALIGN) ? 0 : t->info.lbs,
-				    t->win_start ^ (t->win_end << 1) ^ 0x62632d7374726dull, err,
-				    errlen);
+		ret = bc_sgens_init(
+		    jt->sg, &jt->wl, t->path, t->win_start, t->win_end,
+		    jt->wl.seq_shared ? 0 : jt->jidx, jt->wl.seq_shared ? 1 : jt->njobs,
+		    (t->ops->caps & BC_TCAP_ANY_ALIGN) ? 0 : t->info.lbs,
+		    t->win_start ^ (t->win_end << 1) ^ 0x62632d7374726dull, err, errlen);
 		if (ret)
 			return ret;
 		memset(jt->used_op, 0, sizeof(jt->used_op));

@@ -936,9 +936,11 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		else
 			j->size_per_file *= numjobs;
 	} else if (shared && numjobs > 1 && !s_random(rw) && eng != S_ENG_NULL) {
-		s_diff(c, sec->src, sec->line,
-		       "job %s: numjobs=%u sequential clones each walk the same range in fio; "
-		       "bench-coord's jobs split the window (offset_increment=size would match)",
+		/* fio's clones each walk the whole file from its start: so do the jobs here */
+		cJSON_AddStringToObject(wl, "seq_regions", "shared");
+		s_note(c,
+		       "job %s: numjobs=%u sequential clones each walk the whole file from its "
+		       "start, as in fio (seq_regions: shared)",
 		       j->name, numjobs);
 	}
 	/* the bytes of a size-bound job, per volume */

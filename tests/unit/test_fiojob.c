@@ -361,7 +361,17 @@ static void test_clones(void)
 	cJSON_Delete(notes);
 	/* sequential clones on one file all walk it from the start in fio */
 	p = import("[s]\nrw=read\nfilename=/tmp/s\nnumjobs=2\nruntime=1\ntime_based\n", &notes);
-	CHECK(has_diff("t.fio:1: job s: numjobs=2 sequential clones each walk the same range"));
+	CHECK(p && valid(p) && no_diffs());
+	CHECK(p && !strcmp(sval(step(p, 0), "seq_regions"), "shared") &&
+	      nval(step(p, 0), "numjobs") == 2);
+	CHECK(has_note(notes, "numjobs=2 sequential clones each walk the whole file"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* with offset_increment=size the clones' regions are back to back: the jobs' split */
+	p = import("[s]\nrw=read\nfilename=/tmp/s\nnumjobs=2\nsize=4m\noffset_increment=4m\n"
+		   "runtime=1\ntime_based\n",
+		   &notes);
+	CHECK(p && valid(p) && no_diffs() && !cJSON_GetObjectItem(step(p, 0), "seq_regions"));
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
 }

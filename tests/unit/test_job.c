@@ -325,6 +325,52 @@ out:
 	unlink(path);
 }
 
+/*
+ * "seq_regions": "shared": each of two sequential jobs walks the whole window
+ * from its start, as fio's clones do, so one size-based pass writes every
+ * block twice (once per job) and each job's count is the window's blocks.
+ */
+static void test_shared_regions(void)
+{
+	struct bc_volume_spec spec = {.node = -1, .size_bytes = 1 << 20};
+	struct bc_workload wl = s_wl(BC_RW_WRITE, 64 << 10, 2, 2, false);
+	uint64_t nblocks = (1 << 20) / (64 << 10), b, w[2];
+	uint8_t buf[64];
+	struct bc_target t;
+	struct run r;
+	char path[64], err[512] = "";
+	int fd, ret;
+
+	fd = s_tempfile(path, sizeof(path), 0);
+	wl.seq_shared = true;
+	wl.size_based = true;
+	wl.runtime_s = 30; /* the cap; the pass ends the step */
+	ret = bc_target_open(&t, path, &spec, &wl, err, sizeof(err));
+	CHECK_MSG(ret == 0, "open %s: %s", path, err);
+	if (ret)
+		goto out;
+	if (!s_run(&t, 1, &wl, wl.runtime_s, 0, 0, &r)) {
+		CHECK_MSG(r.job[0].op[BC_OP_WRITE].ios == nblocks &&
+			      r.job[1].op[BC_OP_WRITE].ios == nblocks,
+			  "jobs wrote %llu and %llu blocks, expected %llu each",
+			  (unsigned long long)r.job[0].op[BC_OP_WRITE].ios,
+			  (unsigned long long)r.job[1].op[BC_OP_WRITE].ios,
+			  (unsigned long long)nblocks);
+		/* the last block too: a split would have left each job half the window */
+		for (b = 0; b < nblocks; b++) {
+			CHECK(pread(fd, buf, sizeof(buf), (off_t)(b * wl.bs)) == sizeof(buf));
+			memcpy(w, buf, sizeof(w));
+			CHECK_MSG(w[0] == b * wl.bs, "block %llu: stamp offset %llu",
+				  (unsigned long long)b, (unsigned long long)w[0]);
+		}
+	}
+	s_run_free(&r);
+	bc_target_close(&t);
+out:
+	close(fd);
+	unlink(path);
+}
+
 /* (c) the null target: two volumes, one job; then a mixed workload's split */
 static void test_null(void)
 {
@@ -567,6 +613,7 @@ int main(void)
 	test_registry();
 	test_open_errors();
 	test_file();
+	test_shared_regions();
 	test_null();
 	test_cancel();
 	test_cancel_unstarted();

@@ -33,6 +33,7 @@ static const char *const s_policy[] = {"shared", "split", NULL};
 static const char *const s_share[] = {"ios", "bytes", NULL};
 static const char *const s_process[] = {"linear", "poisson", NULL};
 static const char *const s_latfrom[] = {"submit", "intended", NULL};
+static const char *const s_regions[] = {"split", "shared", NULL};
 
 _Static_assert(sizeof(enum bc_rw) == sizeof(uint32_t), "rw is stored as a 32-bit index");
 
@@ -82,6 +83,7 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"dedupe_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(dedupe_pct)},
     {"dedupe_unit", BC_WT_SIZE, S_V | S_NZ, 0, S_BS_MAX, NULL, S_FIELD(dedupe_unit)},
     {"dedupe_sets", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(dedupe_sets)},
+    {"seq_regions", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_regions, S_FIELD(seq_shared)},
     /*
      * profile/workload/streams.h; "streams" after the keys its streams inherit, "kv" after
      * the streams it makes a KV-cache store of

@@ -192,6 +192,7 @@ struct bc_workload {
 	uint32_t dedupe_pct;	 /* 0..100 */
 	uint32_t dedupe_unit;	 /* bytes; 0: 4096 */
 	uint32_t dedupe_sets;	 /* distinct repeated contents; 0: 1024 */
+	bool seq_shared; /* "seq_regions": "shared": sequential jobs each walk the whole window */
 	/* profile/workload/streams.c: placement of writes, and the streams (none: one implicit
 	 * stream) */
 	struct bc_placement placement;

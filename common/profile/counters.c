@@ -15,6 +15,8 @@
  *     a "promql" series needs "prometheus"; a "metric" series needs
  *     "metrics" and is the sum of the matching samples, per second when
  *     "rate" (default: the name ends in _total), times "scale" (default 1).
+ *     "role" (profile/counters.h) says what the verdict makes of it; a
+ *     "version" series is an info metric whose "label" holds the version.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,8 +26,84 @@
 #include "profile/value/units.h"
 
 static const char *const s_prom_keys[] = {"url", "instance", "rate_window", "lag", NULL};
-static const char *const s_series_keys[] = {"name", "promql", "metric", "labels",
-					    "rate", "scale",  NULL};
+static const char *const s_series_keys[] = {"name",  "promql", "metric", "labels", "rate",
+					    "scale", "role",   "label",	 NULL};
+
+const char *const bc_series_role_names[BC_ROLE_NR] = {
+    [BC_ROLE_NONE] = "none",
+    [BC_ROLE_GC_WRITE_BYTES] = "gc_write_bytes",
+    [BC_ROLE_WAF] = "write_amplification",
+    [BC_ROLE_JOURNAL_LATENCY] = "journal_latency",
+    [BC_ROLE_CACHE_HIT_RATIO] = "cache_hit_ratio",
+    [BC_ROLE_REACTOR_BUSY] = "reactor_busy",
+    [BC_ROLE_VERSION] = "version",
+};
+
+static enum bc_series_role s_role(const char *name)
+{
+	int i;
+
+	for (i = 1; name && i < BC_ROLE_NR; i++)
+		if (!strcmp(name, bc_series_role_names[i]))
+			return (enum bc_series_role)i;
+	return BC_ROLE_NONE;
+}
+
+enum bc_series_role bc_series_role_of(const cJSON *node, const char *name)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(node, "series"))
+	{
+		const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "name"));
+
+		if (n && name && !strcmp(n, name))
+			return s_role(
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "role")));
+	}
+	return BC_ROLE_NONE;
+}
+
+/* "role" and "label"; each numeric role once per node (roles[] counts them) */
+static int s_series_role(struct bc_check *c, const cJSON *s, const char *ipath, bool promql,
+			 int *roles)
+{
+	char path[BC_CHECK_PATH_LEN], shown[BC_CHECK_SHOW_LEN];
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(s, "role"), *l;
+	enum bc_series_role r = BC_ROLE_NONE;
+	int i;
+
+	l = cJSON_GetObjectItemCaseSensitive(s, "label");
+	if (v) {
+		bc_check_path(path, ipath, "role");
+		r = cJSON_IsString(v) ? s_role(v->valuestring) : BC_ROLE_NONE;
+		if (r == BC_ROLE_NONE) {
+			char list[200] = "";
+
+			for (i = 1; i < BC_ROLE_NR; i++)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+					 i > 1 ? ", " : "", bc_series_role_names[i]);
+			return bc_check_fail(c, path, "expected one of %s, got %s", list,
+					     bc_check_show(v, shown));
+		}
+		if (r == BC_ROLE_VERSION && promql)
+			return bc_check_fail(c, path,
+					     "a version is read from a metric's label: give "
+					     "\"metric\", not \"promql\"");
+		if (r != BC_ROLE_VERSION && roles[r]++)
+			return bc_check_fail(c, path, "a second series with role \"%s\"",
+					     bc_series_role_names[r]);
+	}
+	if (!l)
+		return 0;
+	bc_check_path(path, ipath, "label");
+	if (r != BC_ROLE_VERSION)
+		return bc_check_fail(c, path, "goes with \"role\": \"version\"");
+	if (!cJSON_IsString(l) || !*l->valuestring || strlen(l->valuestring) > 63)
+		return bc_check_fail(c, path, "expected a label name, got %s",
+				     bc_check_show(l, shown));
+	return 0;
+}
 
 static bool s_metric_name(const char *s)
 {
@@ -99,7 +177,7 @@ static int s_prometheus(struct bc_check *c, const cJSON *item, const char *base)
 }
 
 static int s_one_series(struct bc_check *c, const cJSON *item, const cJSON *s, const char *ipath,
-			char (*names)[BC_NAME_MAX], int i, int *npromql, int *nmetric)
+			char (*names)[BC_NAME_MAX], int i, int *npromql, int *nmetric, int *roles)
 {
 	char path[BC_CHECK_PATH_LEN], shown[BC_CHECK_SHOW_LEN];
 	const cJSON *v, *promql, *metric, *l;
@@ -121,6 +199,9 @@ static int s_one_series(struct bc_check *c, const cJSON *item, const cJSON *s, c
 	metric = cJSON_GetObjectItemCaseSensitive(s, "metric");
 	if (!promql == !metric)
 		return bc_check_fail(c, ipath, "expected exactly one of \"promql\" or \"metric\"");
+	ret = s_series_role(c, s, ipath, promql != NULL, roles);
+	if (ret)
+		return ret;
 	if (promql) {
 		bc_check_path(path, ipath, "promql");
 		if (!cJSON_IsString(promql) || !*promql->valuestring ||
@@ -170,7 +251,7 @@ int bc_check_node_counters(struct bc_check *c, const cJSON *item, const char *ba
 	char path[BC_CHECK_PATH_LEN], ipath[BC_CHECK_PATH_LEN + 16], shown[BC_CHECK_SHOW_LEN];
 	char names[2 * BC_HF_CUSTOM][BC_NAME_MAX];
 	const cJSON *arr, *s;
-	int ret, i = 0, npromql = 0, nmetric = 0;
+	int ret, i = 0, npromql = 0, nmetric = 0, roles[BC_ROLE_NR] = {0};
 
 	ret = s_prometheus(c, item, base);
 	if (!ret)
@@ -183,7 +264,7 @@ int bc_check_node_counters(struct bc_check *c, const cJSON *item, const char *ba
 	cJSON_ArrayForEach(s, arr)
 	{
 		snprintf(ipath, sizeof(ipath), "%s[%d]", path, i);
-		ret = s_one_series(c, item, s, ipath, names, i, &npromql, &nmetric);
+		ret = s_one_series(c, item, s, ipath, names, i, &npromql, &nmetric, roles);
 		if (ret)
 			return ret;
 		i++;

@@ -77,7 +77,8 @@ static void s_highest(const struct bc_use *h, struct bc_use_finding *f)
 bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct bc_use_finding *f)
 {
 	const char *nic = h->nics[0] ? h->nics : "NIC";
-	double lpc = h->ncpu > 0 ? h->load1 / h->ncpu : NAN;
+	double lpc = h->ncpu > 0 ? h->load1 / h->ncpu : NAN, gr;
+	char gc[160];
 
 	memset(f, 0, sizeof(*f));
 	/* 1. NIC: either direction at 90% of the link, or drops/retransmits rising */
@@ -127,10 +128,9 @@ bool bc_ana_use_host(const struct bc_use *h, const struct bc_use *prev, struct b
 		return s_set(f, "reactor", "reactors", h->reactor_busy, BC_ANA_REACTOR_U,
 			     "reactors %.0f%% busy", 100 * h->reactor_busy);
 	/* 6. disk queue with await rising; GC when writes are amplified */
-	if (h->waf >= BC_ANA_WAF_GC)
-		return s_set(f, "gc", "garbage collection", h->waf, BC_ANA_WAF_GC,
-			     "write amplification %.2f: GC moves %.0f%% of what users write",
-			     h->waf, 100 * (h->waf - 1));
+	gr = bc_use_gc_ratio(h, gc, sizeof(gc));
+	if (gr >= BC_ANA_GC_RATIO)
+		return s_set(f, "gc", "garbage collection", gr, BC_ANA_GC_RATIO, "%s", gc);
 	if (h->disk_aqu_max > BC_ANA_DISK_AQU &&
 	    (!prev || isnan(prev->disk_w_await_ms) || h->disk_w_await_ms > prev->disk_w_await_ms))
 		return s_set(f, "disk", "disk queue", h->disk_aqu_max, BC_ANA_DISK_AQU,
@@ -219,6 +219,10 @@ static cJSON *s_host_json(const struct bc_use *h, const struct bc_use_finding *f
 	s_add(e, "disk_aqu_max", h->disk_aqu_max, 2);
 	s_add(e, "disk_w_await_ms", h->disk_w_await_ms, 2);
 	s_add(e, "waf", h->waf, 3);
+	s_add(e, "gc_write_mbps", h->gc_write_bps / 1e6, 2);
+	s_add(e, "client_write_mbps", h->client_write_bps / 1e6, 2);
+	s_add(e, "journal_latency_ms", 1e3 * h->journal_lat_s, 3);
+	s_add(e, "cache_hit_pct", 100 * h->cache_hit, 1);
 	return o;
 }
 
@@ -856,10 +860,12 @@ static void s_verdict(const struct s_judged *j, cJSON *ev, struct s_verdict *out
 		if (sus.cluster[0] && used < sizeof(verdict))
 			snprintf(verdict + used, sizeof(verdict) - used, " (%s)", sus.cluster);
 		/* the path and the versions are about nodes and clients alike */
-		const char *kind =
-		    lead - sus.row == BC_SUS_NET_PATH || lead - sus.row == BC_SUS_VERSION ? "host"
-		    : lead - sus.row >= BC_SUS_CLIENT_NIC				  ? "client"
-											  : "node";
+		const char *kind = lead - sus.row == BC_SUS_NET_PATH ||
+					   lead - sus.row == BC_SUS_VERSION ||
+					   lead - sus.row == BC_SUS_NUMA
+				       ? "host"
+				   : lead - sus.row >= BC_SUS_CLIENT_NIC ? "client"
+									 : "node";
 
 		/* queues, load and WAF are not fractions: quote them as they are */
 		if (!(lead->threshold > 0))

@@ -4,11 +4,14 @@
  * the class of a point against the one before (analysis/point.h). Pure.
  */
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/point.h"
+#include "analysis/suspects.h"
 
 const char *const bc_ana_class_names[] = {"first", "scaling", "diminishing", "plateau",
 					  "retrograde"};
@@ -23,7 +26,8 @@ void bc_use_init(struct bc_use *u, const char *name, bool client)
 	u->hot_core_id = u->softirq_hot_id = -1;
 	u->drops_per_s = u->retrans_per_s = u->squeezed_per_s = NAN;
 	u->reactor_busy = u->disk_aqu_max = u->disk_w_await_ms = u->disk_write_bps = NAN;
-	u->waf = NAN;
+	u->waf = u->gc_write_bps = u->client_write_bps = u->journal_lat_s = u->cache_hit = NAN;
+	u->bond_active = -1;
 	u->sat_cores = u->sat_busy = NAN;
 	u->agent_cpu = u->agent_cores = u->agent_iou_cpu = NAN;
 	u->baseline_busy = u->baseline_load1 = NAN;
@@ -55,7 +59,7 @@ static void s_use_link(struct bc_use *u, const char *name, bool counted, bool me
 }
 
 void bc_use_from_hostfig(struct bc_use *u, const char *name, bool client,
-			 const struct bc_hostfig *f, const char *const *custom_names)
+			 const struct bc_hostfig *f, const enum bc_series_role *roles)
 {
 	size_t used = 0;
 	int i;
@@ -96,16 +100,173 @@ void bc_use_from_hostfig(struct bc_use *u, const char *name, bool client,
 		s_use_link(u, f->nics[i].name, f->nics[i].counted, f->nics[i].member,
 			   f->nics[i].mtu, f->nics[i].tx_bps / f->nics[i].speed_bps,
 			   f->nics[i].rx_bps / f->nics[i].speed_bps);
-	for (i = 0; custom_names && i < f->ncustom; i++) {
-		if (!custom_names[i])
-			continue;
-		if (!strcmp(custom_names[i], "reactor_busy_pct"))
-			u->reactor_busy = f->custom[i] / 100;
-		else if (!strcmp(custom_names[i], "reactor_busy"))
-			u->reactor_busy = f->custom[i];
-		else if (!strcmp(custom_names[i], "waf"))
-			u->waf = f->custom[i];
+	for (i = 0; roles && i < f->ncustom; i++) {
+		double *to[BC_ROLE_NR] = {
+		    [BC_ROLE_GC_WRITE_BYTES] = &u->gc_write_bps,
+		    [BC_ROLE_WAF] = &u->waf,
+		    [BC_ROLE_JOURNAL_LATENCY] = &u->journal_lat_s,
+		    [BC_ROLE_CACHE_HIT_RATIO] = &u->cache_hit,
+		    [BC_ROLE_REACTOR_BUSY] = &u->reactor_busy,
+		};
+
+		if (roles[i] > BC_ROLE_NONE && roles[i] < BC_ROLE_NR && to[roles[i]])
+			*to[roles[i]] = f->custom[i];
 	}
+}
+
+static void s_cat(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void s_cat(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	va_list ap;
+
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+/* "0-1,3" or "2" into a mask of nodes below 64 */
+static uint64_t s_list_mask(const char *list)
+{
+	uint64_t m = 0;
+	const char *q = list;
+
+	while (*q) {
+		char *end;
+		long a = strtol(q, &end, 10), b = a, k;
+
+		if (end == q)
+			break;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (k = a; k <= b && k < 64 && k >= 0; k++)
+			m |= 1ull << k;
+		if (*end != ',')
+			break;
+		q = end + 1;
+	}
+	return m;
+}
+
+static void s_mask_list(uint64_t m, char *buf, size_t len)
+{
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < 64; k++)
+		if (m & (1ull << k))
+			s_cat(buf, len, "%s%d", buf[0] ? "," : "", k);
+}
+
+/* the NUMA nodes of the interfaces in list ("bond0" or "eth0,eth1"), a bond by its links */
+static uint64_t s_nic_numa(const struct bc_nodefacts *f, const char *list, bool *known)
+{
+	char names[256], *save = NULL, *tok;
+	uint64_t m = 0;
+	int i;
+
+	snprintf(names, sizeof(names), "%s", list);
+	for (tok = strtok_r(names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct bc_fact_bond *b = NULL;
+
+		for (i = 0; i < f->nbonds; i++)
+			if (!strcmp(f->bonds[i].bond, tok))
+				b = &f->bonds[i];
+		if (b && b->members[0] && strcmp(b->members, tok)) {
+			m |= s_nic_numa(f, b->members, known);
+			continue;
+		}
+		for (i = 0; i < f->nnics; i++)
+			if (!strcmp(f->nics[i].dev, tok) && f->nics[i].numa >= 0 &&
+			    f->nics[i].numa < 64) {
+				m |= 1ull << f->nics[i].numa;
+				*known = true;
+			}
+	}
+	return m;
+}
+
+void bc_use_facts(struct bc_use *u, const struct bc_nodefacts *f, const char *nic)
+{
+	const char *list = nic && *nic ? nic : u->nics;
+	const struct bc_fact_bond *b;
+	uint64_t numa = 0, pm = 0;
+	bool known = false;
+	int i, j;
+
+	if (!f || !f->any)
+		return;
+	if (f->numa_nodes)
+		u->numa_nodes = f->numa_nodes;
+	numa = s_nic_numa(f, list, &known);
+	if (known)
+		s_mask_list(numa, u->nic_numa, sizeof(u->nic_numa));
+	for (i = 0; i < f->nprocs; i++) {
+		s_cat(u->proc_name, sizeof(u->proc_name), "%s%s", i ? "," : "", f->procs[i].name);
+		s_cat(u->proc_cpus, sizeof(u->proc_cpus), "%s%s", i ? ";" : "", f->procs[i].cpus);
+		pm |= s_list_mask(f->procs[i].numa_nodes);
+	}
+	if (pm)
+		s_mask_list(pm, u->proc_numa, sizeof(u->proc_numa));
+	for (i = 0; i < f->nsw; i++)
+		s_cat(u->versions, sizeof(u->versions), "%s%s %s", i ? ", " : "", f->sw[i].name,
+		      f->sw[i].version);
+	/* distinct model + firmware pairs with their counts: "PM9A3 GDC5602Q x8" */
+	for (i = 0; i < f->nnvme; i++) {
+		int n = 0, first = i;
+
+		for (j = 0; j < f->nnvme; j++)
+			if (!strcmp(f->nvme[j].model, f->nvme[i].model) &&
+			    !strcmp(f->nvme[j].firmware, f->nvme[i].firmware)) {
+				n++;
+				first = j < first ? j : first;
+			}
+		if (first == i)
+			s_cat(u->firmware, sizeof(u->firmware), "%s%s %s x%d",
+			      u->firmware[0] ? ", " : "", f->nvme[i].model, f->nvme[i].firmware, n);
+	}
+	b = bc_nodefacts_bond(f, nic && *nic ? nic : NULL);
+	if (!b)
+		return;
+	snprintf(u->bond_mode, sizeof(u->bond_mode), "%s", b->mode);
+	u->bond_links = b->nmembers;
+	u->bond_active = b->active;
+	if (b->hash[0]) {
+		if (u->hash_policy[0] && strcmp(u->hash_policy, b->hash))
+			snprintf(u->hash_declared, sizeof(u->hash_declared), "%s", u->hash_policy);
+		snprintf(u->hash_policy, sizeof(u->hash_policy), "%s", b->hash);
+	}
+}
+
+double bc_use_gc_ratio(const struct bc_use *h, char *phrase, size_t len)
+{
+	char gc[32], cw[32];
+	double r = NAN;
+
+	if (!isnan(h->gc_write_bps) && h->client_write_bps > 0) {
+		r = h->gc_write_bps / h->client_write_bps;
+		if (phrase) {
+			bc_ana_rate3(h->gc_write_bps, gc, sizeof(gc));
+			bc_ana_rate3(h->client_write_bps, cw, sizeof(cw));
+			snprintf(phrase, len,
+				 "GC writes %s while clients write %s (x%.2f, write amplification "
+				 "~%.2f)",
+				 gc, cw, r, 1 + r);
+		}
+	} else if (!isnan(h->waf)) {
+		r = h->waf - 1;
+		if (phrase)
+			snprintf(phrase, len,
+				 "write amplification %.2f: GC moves %.0f%% of what users write",
+				 h->waf, 100 * r);
+	} else if (phrase) {
+		phrase[0] = '\0';
+	}
+	return r;
 }
 
 static double s_jnum(const cJSON *o, const char *key, double scale)

@@ -13,7 +13,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "counters/facts.h"
 #include "figures/hostfig.h"
+#include "profile/counters.h"
 
 /*
  * ---- thresholds: the Little's-law band, the class table of bc_ana_classify
@@ -33,9 +35,13 @@
 #define BC_ANA_SOFTIRQ_U     0.50 /* softirq share on the hot core: RSS/IRQ affinity */
 #define BC_ANA_REACTOR_U     0.95
 #define BC_ANA_DISK_AQU	     10.0 /* node-mixin aqu-sz, with await rising */
-#define BC_ANA_WAF_GC	     1.5  /* write amplification: GC moves as much as 1/2 of user data */
-#define BC_ANA_RISING	     2.0 /* drops/retransmits "rising": x2 and +10/s over the point before */
-#define BC_ANA_BALANCE	     1.15 /* busiest node over the mean: imbalanced */
+#define BC_ANA_GC_RATIO	     0.5  /* GC writes half of what users write (write amplification 1.5) */
+#define BC_ANA_JOURNAL_X     5.0  /* journal latency this many times the devices' write await ... */
+#define BC_ANA_JOURNAL_MIN_S                                                                       \
+	0.005		       /* ... and at least this long: the journal queues, not the disk */
+#define BC_ANA_CACHE_DROP 0.20 /* the cache hit ratio fell this much from the first point */
+#define BC_ANA_RISING	  2.0  /* drops/retransmits "rising": x2 and +10/s over the point before */
+#define BC_ANA_BALANCE	  1.15 /* busiest node over the mean: imbalanced */
 
 /* a client's route to one storage-node address */
 #define BC_USE_ROUTES 16
@@ -71,7 +77,11 @@ struct bc_use {
 	double disk_aqu_max;	/* worst device's average queue */
 	double disk_w_await_ms; /* worst device's write await */
 	double disk_write_bps;
-	double waf; /* write amplification (custom series), GC when high */
+	double waf;		 /* write amplification (role write_amplification) */
+	double gc_write_bps;	 /* the storage software's GC writes (role gc_write_bytes) */
+	double client_write_bps; /* nodes: what the clients wrote to its volumes */
+	double journal_lat_s;	 /* journal/commit write latency (role journal_latency) */
+	double cache_hit;	 /* read cache hit ratio (role cache_hit_ratio) */
 	/* the saturated core group (figures/hostfig.h cpu_sat_*): how many, which, how busy */
 	double sat_cores, sat_busy;
 	char sat_list[128]; /* "0-15", "" unknown or none */
@@ -89,7 +99,15 @@ struct bc_use {
 	/* clients: the route to each node address (the agent's STEP_DONE "net_path") */
 	int nroutes;
 	struct bc_use_route routes[BC_USE_ROUTES];
-	/* clients: NUMA nodes on the host (0 unknown), and where the job threads run */
+	/* nodes, from the node-facts collector (counters/facts.h); "" unknown */
+	char nic_numa[32]; /* NUMA node(s) of the counted NIC (a bond's links) */
+	char proc_name[64], proc_cpus[64], proc_numa[32]; /* the storage processes */
+	char versions[160];				  /* "lightos 3.18.2": storage software */
+	char firmware[160];	     /* "PM9A3 GDC5602Q x6": NVMe models and firmware */
+	char bond_mode[32];	     /* the counted bond's mode */
+	int bond_links, bond_active; /* its links, and those carrying traffic (-1) */
+	char hash_declared[32];	     /* the profile's nic_hash when the node reports another */
+	/* NUMA nodes on the host (0 unknown); clients: where the job threads run */
 	int numa_nodes;
 	char job_cpus[64], job_numa[32]; /* "0-7", "0"; "" unknown */
 	bool jobs_pinned;		 /* cpus_allowed placed them; else the process's CPUs */
@@ -99,11 +117,28 @@ struct bc_use {
 void bc_use_init(struct bc_use *u, const char *name, bool client);
 
 /*
- * Fill u from window figures. Custom series named "reactor_busy_pct" (or
- * "reactor_busy", a fraction) and "waf" feed the reactor and GC checks.
+ * Fill u from window figures; roles[i] says what custom series i is
+ * (profile/counters.h: GC writes, write amplification, journal latency,
+ * cache hits, reactors); roles may be NULL.
  */
 void bc_use_from_hostfig(struct bc_use *u, const char *name, bool client,
-			 const struct bc_hostfig *f, const char *const *custom_names);
+			 const struct bc_hostfig *f, const enum bc_series_role *roles);
+
+/*
+ * A node's facts into u: NUMA of the NIC it is counted on (nic: the
+ * profile's "nic", else the counted interfaces) and of its storage
+ * processes, versions, firmware, the bond's mode and links; the bond's
+ * measured hash policy replaces a declared one (kept in hash_declared
+ * when they differ).
+ */
+void bc_use_facts(struct bc_use *u, const struct bc_nodefacts *f, const char *nic);
+
+/*
+ * GC's writes over the clients' writes: from the GC series and the clients'
+ * writes to the node, else the write amplification less 1; NaN unknown.
+ * phrase (may be NULL) says it in words.
+ */
+double bc_use_gc_ratio(const struct bc_use *h, char *phrase, size_t len);
 
 /* the same from a bc_hostfig_json() object (a client's averaged samples) */
 void bc_use_from_json(struct bc_use *u, const char *name, bool client, const cJSON *fig);

@@ -25,11 +25,36 @@ const char *const bc_sus_names[BC_SUS_NR] = {
     [BC_SUS_SOFTIRQ] = "softirq/IRQ spread",
     [BC_SUS_CORE_GROUP] = "node core group",
     [BC_SUS_DISK] = "node disk/GC",
+    [BC_SUS_JOURNAL] = "node journal",
+    [BC_SUS_CACHE] = "node read cache",
     [BC_SUS_CLIENT_NIC] = "client NIC",
     [BC_SUS_CLIENT_CPU] = "client CPU",
     [BC_SUS_LOAD] = "load/queue depth",
     [BC_SUS_NUMA] = "NUMA locality",
     [BC_SUS_VERSION] = "software/kernel version",
+};
+
+/* what would measure a suspect nobody measured: said beside "not measured" */
+static const char *const s_how[BC_SUS_NR] = {
+    [BC_SUS_NODE_NIC] = "node_exporter's node_network_* series (nodes[].metrics, \"nic\")",
+    [BC_SUS_NET_PATH] = "MTUs (node_network_mtu_bytes, the agents' routes), bond links "
+			"(nic_members or the node-facts collector)",
+    [BC_SUS_NODE_CPU] = "node_exporter's node_cpu_seconds_total (nodes[].metrics)",
+    [BC_SUS_SOFTIRQ] = "node_exporter's per-core node_cpu_seconds_total",
+    [BC_SUS_CORE_GROUP] = "node_exporter's per-core node_cpu_seconds_total",
+    [BC_SUS_DISK] = "node_exporter's node_disk_* series; a node series with role "
+		    "gc_write_bytes or write_amplification for GC",
+    [BC_SUS_JOURNAL] = "a node series with role journal_latency (the storage software's "
+		       "journal/commit write latency) beside node_disk_*",
+    [BC_SUS_CACHE] = "a node series with role cache_hit_ratio",
+    [BC_SUS_CLIENT_NIC] = "the agents' host counters",
+    [BC_SUS_CLIENT_CPU] = "the agents' host counters",
+    [BC_SUS_LOAD] = "a sweep of the load (steps[].sweep)",
+    [BC_SUS_NUMA] = "the node-facts collector on the nodes (deploy/node-facts/"
+		    "bench-node-facts.sh --process NAME); the agents report the clients'",
+    [BC_SUS_VERSION] = "node_uname_info; a node series with role version or the node-facts "
+		       "collector's --package/--version; NVMe firmware from node_exporter's "
+		       "nvme collector or the node-facts collector",
 };
 
 #define S_SAT_IDLE    0.10 /* a saturated group is a finding of its own while this much is idle */
@@ -338,25 +363,90 @@ static void s_disk(const struct bc_ana_point *pts, int n, int at, int j, struct 
 {
 	const struct bc_use *h = &pts[at].nodes[j];
 	const struct bc_use *prev = at > 0 && j < pts[at - 1].nnodes ? &pts[at - 1].nodes[j] : NULL;
+	char gc[160], rate[32], extra[200] = "";
+	double gr = bc_use_gc_ratio(h, gc, sizeof(gc));
 
-	if (isnan(h->waf) && isnan(h->disk_aqu_max))
+	if (!isnan(gr))
+		snprintf(extra, sizeof(extra), ", %s", gc);
+	else if (h->gc_write_bps > 0) {
+		/* GC with nothing written in this step: what earlier writes left to clean */
+		bc_ana_rate3(h->gc_write_bps, rate, sizeof(rate));
+		snprintf(extra, sizeof(extra), ", GC writes %s while clients write nothing", rate);
+	}
+	if (isnan(gr) && isnan(h->disk_aqu_max) && isnan(h->gc_write_bps))
 		e->st = BC_SUS_NOT_MEASURED;
-	else if (h->waf >= BC_ANA_WAF_GC)
-		s_say(e, BC_SUS_IMPLICATED, h->waf, BC_ANA_WAF_GC,
-		      "write amplification %.2f: GC moves %.0f%% of what users write", h->waf,
-		      100 * (h->waf - 1));
+	else if (gr >= BC_ANA_GC_RATIO)
+		s_say(e, BC_SUS_IMPLICATED, gr, BC_ANA_GC_RATIO, "%s: GC/write amplification", gc);
 	else if (h->disk_aqu_max > BC_ANA_DISK_AQU && (!prev || isnan(prev->disk_w_await_ms) ||
 						       h->disk_w_await_ms > prev->disk_w_await_ms))
 		s_say(e, BC_SUS_IMPLICATED, h->disk_aqu_max, BC_ANA_DISK_AQU,
-		      "disk queue %.1f (aqu-sz), write await %.1f ms", h->disk_aqu_max,
-		      h->disk_w_await_ms);
+		      "disk queue %.1f (aqu-sz), write await %.1f ms%s", h->disk_aqu_max,
+		      h->disk_w_await_ms, extra);
 	else if (!isnan(h->disk_aqu_max))
 		s_say(e, BC_SUS_EXCLUDED, h->disk_aqu_max, BC_ANA_DISK_AQU,
-		      "disk queue %.1f (aqu-sz)%s", h->disk_aqu_max,
-		      isnan(h->waf) ? "" : ", write amplification low");
+		      "disk queue %.1f (aqu-sz)%s", h->disk_aqu_max, extra);
 	else
-		s_say(e, BC_SUS_EXCLUDED, h->waf, BC_ANA_WAF_GC, "write amplification %.2f",
-		      h->waf);
+		s_say(e, BC_SUS_EXCLUDED, isnan(gr) ? 0 : gr, BC_ANA_GC_RATIO, "%s",
+		      extra[0] ? extra + 2 : "GC not measured");
+}
+
+/*
+ * The journal (or commit log) queues when its latency is far above what
+ * the devices under it take for a write: the software waits, not the disk.
+ * Near the devices' own await, a slow journal is the disk's (the row above).
+ */
+static void s_journal(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	const struct bc_use *h = &pts[at].nodes[j];
+	double jl = h->journal_lat_s, dev = h->disk_w_await_ms / 1e3, x;
+
+	(void)n;
+	if (isnan(jl)) {
+		e->st = BC_SUS_NOT_MEASURED;
+		return;
+	}
+	if (isnan(dev)) {
+		s_say(e, BC_SUS_NOT_MEASURED, NAN, NAN,
+		      "journal latency %.2f ms; no device write await to compare it with "
+		      "(node_disk_write_time_seconds_total)",
+		      1e3 * jl);
+		return;
+	}
+	x = jl / fmax(dev, 1e-5);
+	if (jl >= BC_ANA_JOURNAL_MIN_S && x >= BC_ANA_JOURNAL_X) {
+		s_say(e, BC_SUS_IMPLICATED, x, BC_ANA_JOURNAL_X,
+		      "journal latency %.1f ms while its devices' write await is %.2f ms (x%.0f): "
+		      "writes queue in the journal",
+		      1e3 * jl, 1e3 * dev, x);
+		e->res = "journal latency";
+	} else
+		s_say(e, BC_SUS_EXCLUDED, x, BC_ANA_JOURNAL_X,
+		      "journal latency %.2f ms, devices' write await %.2f ms (x%.1f)", 1e3 * jl,
+		      1e3 * dev, x);
+}
+
+/* a read cache whose hit ratio fell as the load grew: the working set outgrew it */
+static void s_cache(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	const struct bc_use *h = &pts[at].nodes[j];
+	double first = j < pts[0].nnodes ? pts[0].nodes[j].cache_hit : NAN;
+
+	(void)n;
+	if (isnan(h->cache_hit))
+		e->st = BC_SUS_NOT_MEASURED;
+	else if (at > 0 && first - h->cache_hit >= BC_ANA_CACHE_DROP) {
+		s_say(e, BC_SUS_IMPLICATED, first - h->cache_hit, BC_ANA_CACHE_DROP,
+		      "read cache hits %.0f%%, %.0f%% at the first point: the working set "
+		      "outgrew the cache",
+		      100 * h->cache_hit, 100 * first);
+		e->res = "read cache";
+	} else if (at > 0 && !isnan(first))
+		s_say(e, BC_SUS_EXCLUDED, fmax(first - h->cache_hit, 0), BC_ANA_CACHE_DROP,
+		      "read cache hits %.0f%% (%.0f%% at the first point)", 100 * h->cache_hit,
+		      100 * first);
+	else
+		s_say(e, BC_SUS_EXCLUDED, 0, BC_ANA_CACHE_DROP, "read cache hits %.0f%%",
+		      100 * h->cache_hit);
 }
 
 /*
@@ -598,6 +688,65 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 }
 
 /*
+ * A bond's mode as the node reports it (node-facts collector): a mode that
+ * does not balance (active-backup, broadcast) carries everything on one of
+ * its links, and an 802.3ad bond with links outside its aggregator has
+ * less than it was built with. Findings into r, what was checked to worst.
+ */
+static void s_bond_mode(const struct bc_use *h, const char *kind, struct bc_suspect *r, char *worst,
+			size_t wlen, bool *sat, int *bonds)
+{
+	static const char *const balanced[] = {"802.3ad", "balance-rr", "balance-xor",
+					       "balance-tlb", "balance-alb"};
+	double util = fmax(isnan(h->nic_tx) ? 0 : h->nic_tx, isnan(h->nic_rx) ? 0 : h->nic_rx);
+	bool bal = false;
+	size_t i;
+
+	(*bonds)++;
+	for (i = 0; i < sizeof(balanced) / sizeof(balanced[0]); i++)
+		bal |= !strcmp(h->bond_mode, balanced[i]);
+	util = fmax(util, isnan(h->member_max_util) ? 0 : h->member_max_util);
+	if (!bal && h->bond_links > 1 && util >= BC_ANA_NIC_U) {
+		s_cat(r->finding, sizeof(r->finding),
+		      "%s%s %s: bond %s in %s mode carries everything on one of its %d links, at "
+		      "%.0f%% of it",
+		      r->finding[0] ? "; " : "", kind, h->name, h->nics, h->bond_mode,
+		      h->bond_links, 100 * util);
+		s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
+		r->nhosts++;
+		if (!*sat) {
+			r->u = util;
+			r->threshold = BC_ANA_NIC_U;
+			r->resource = "bond mode";
+		}
+		*sat = true;
+		return;
+	}
+	if (!strcmp(h->bond_mode, "802.3ad") && h->bond_active >= 0 &&
+	    h->bond_active < h->bond_links) {
+		s_cat(r->finding, sizeof(r->finding),
+		      "%s%s %s: bond %s (802.3ad) aggregates %d of its %d links",
+		      r->finding[0] ? "; " : "", kind, h->name, h->nics, h->bond_active,
+		      h->bond_links);
+		s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
+		r->nhosts++;
+		r->resource = r->resource ? r->resource : "bond links";
+		if (util >= BC_ANA_NIC_U)
+			*sat = true;
+		return;
+	}
+	s_cat(worst, wlen, "; %s %s: bond %s %s, %d link(s)", kind, h->name, h->nics, h->bond_mode,
+	      h->bond_links);
+	if (h->bond_active >= 0)
+		s_cat(worst, wlen, ", %d carrying traffic", h->bond_active);
+	/* with member counters the member row below names the policy */
+	if (h->hash_policy[0] && !h->nmembers)
+		s_cat(worst, wlen, ", xmit_hash_policy %s", h->hash_policy);
+	if (h->hash_declared[0])
+		s_cat(worst, wlen, " (the profile says %s)", h->hash_declared);
+}
+
+/*
  * The path between them: every end's MTU alike (each client route against
  * its node when the agents report routes, else every host's), the routes
  * on the interfaces counted, no bond member carrying what the bond as a
@@ -609,7 +758,7 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 	const struct bc_ana_point *p = &pts[at], *pp = at > 0 ? &pts[at - 1] : NULL;
 	double lo = NAN, hi = NAN, imb = 1;
 	char mtus[200] = "", worst[400] = "", routes[300] = "", hash[200];
-	int i, measured = 0, members = 0, nmtu = 0, sides = 0, nroutes;
+	int i, measured = 0, members = 0, nmtu = 0, sides = 0, nroutes, bonds = 0;
 	bool sat = false;
 
 	r->state = BC_SUS_NOT_MEASURED;
@@ -632,6 +781,8 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 		}
 		if (!isnan(h->drops_per_s) || !isnan(h->retrans_per_s))
 			measured++;
+		if (h->bond_mode[0])
+			s_bond_mode(h, kind, r, worst, sizeof(worst), &sat, &bonds);
 		if (h->nmembers > 0) {
 			double ratio = 1;
 
@@ -715,7 +866,7 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 		r->cls = sat ? "NIC-bound" : "network-path";
 		return;
 	}
-	if (!nmtu && !members && !measured && !routes[0])
+	if (!nmtu && !members && !measured && !routes[0] && !bonds)
 		return;
 	r->state = BC_SUS_EXCLUDED;
 	r->score = members ? s_score(imb, 3.0) : 0;
@@ -836,6 +987,54 @@ static void s_numa(const struct bc_ana_point *pts, int n, int at, int j, struct 
 	      h->job_cpus, jl, nics, nl);
 }
 
+/*
+ * NUMA on a storage node: its storage processes allowed on CPUs of one
+ * node while the NIC the traffic is counted on hangs off another, so every
+ * I/O's data crosses the interconnect (node-facts collector, facts.h).
+ */
+static void s_node_numa(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
+{
+	const struct bc_use *h = &pts[at].nodes[j];
+	uint64_t nic = s_node_mask(h->nic_numa), proc = s_node_mask(h->proc_numa);
+	const char *nics = h->nics[0] ? h->nics : "its NIC";
+
+	(void)n;
+	if (!h->numa_nodes && !h->nic_numa[0] && !h->proc_numa[0]) {
+		e->st = BC_SUS_NOT_MEASURED;
+		return;
+	}
+	if (h->numa_nodes == 1) {
+		s_say(e, BC_SUS_EXCLUDED, 0, 1, "one NUMA node: nothing to cross");
+		return;
+	}
+	if (!nic || !proc) {
+		s_say(e, BC_SUS_NOT_MEASURED, NAN, NAN,
+		      "%d NUMA nodes; %s on node %s, storage process %s on node %s: both are "
+		      "needed (bench-node-facts.sh --process NAME)",
+		      h->numa_nodes, nics, h->nic_numa[0] ? h->nic_numa : "?",
+		      h->proc_name[0] ? h->proc_name : "?", h->proc_numa[0] ? h->proc_numa : "?");
+		return;
+	}
+	if (!(proc & ~nic)) {
+		s_say(e, BC_SUS_EXCLUDED, 0, 1,
+		      "storage process %s on CPUs %s (node %s), %s on node %s: local", h->proc_name,
+		      h->proc_cpus, h->proc_numa, nics, h->nic_numa);
+		return;
+	}
+	if (!(proc & nic)) {
+		s_say(e, BC_SUS_IMPLICATED, 1, 1,
+		      "storage process %s on CPUs %s (node %s) while %s is on node %s: every "
+		      "I/O crosses the socket interconnect",
+		      h->proc_name, h->proc_cpus, h->proc_numa, nics, h->nic_numa);
+		e->res = "NUMA placement";
+		return;
+	}
+	s_say(e, BC_SUS_NOT_MEASURED, NAN, NAN,
+	      "storage process %s may run on CPUs %s (nodes %s), %s on node %s: the scheduler "
+	      "places its threads; pinned to the NIC's node it would be decided",
+	      h->proc_name, h->proc_cpus, h->proc_numa, nics, h->nic_numa);
+}
+
 /* more load gave more, or only queued */
 static void s_load(const struct bc_ana_point *pts, int n, int at, bool plateau,
 		   struct bc_suspect *r)
@@ -877,47 +1076,89 @@ static void s_load(const struct bc_ana_point *pts, int n, int at, bool plateau,
 		 pts[0].x_bps > 0 ? z->x_bps / pts[0].x_bps : NAN, z->n / pts[0].n, pts[0].n, z->n);
 }
 
-/* the same kernel on every node, and on every client */
+/* what a version fact of a host is */
+static const char *s_ver_kernel(const struct bc_use *h)
+{
+	return h->kernel;
+}
+
+static const char *s_ver_software(const struct bc_use *h)
+{
+	return h->versions;
+}
+
+static const char *s_ver_firmware(const struct bc_use *h)
+{
+	return h->firmware;
+}
+
+/*
+ * The same kernel on every node and on every client, the same storage
+ * software and NVMe firmware on every node: a host that differs is a
+ * difference to explain. Returns how many hosts reported one.
+ */
+static int s_version_of(const struct bc_ana_point *p, int side, const char *what,
+			const char *(*get)(const struct bc_use *), struct bc_suspect *r)
+{
+	int nh = side ? p->nclients : p->nnodes, j, k = 0;
+	const char *first = NULL;
+	bool drift = false;
+	char list[300] = "";
+
+	for (j = 0; j < nh; j++) {
+		const struct bc_use *h = s_host(p, side, j);
+
+		if (!get(h)[0])
+			continue;
+		k++;
+		drift |= first && strcmp(first, get(h));
+		first = first ? first : get(h);
+		s_cat(list, sizeof(list), "%s%s %s", list[0] ? ", " : "", h->name, get(h));
+	}
+	if (drift) {
+		s_cat(r->finding, sizeof(r->finding), "%s%s differs across %ss (%s)",
+		      r->finding[0] ? "; " : "", what, side ? "client" : "node", list);
+		s_cat(r->hosts, sizeof(r->hosts), "%s%ss", r->hosts[0] ? ", " : "",
+		      side ? "client" : "node");
+	} else if (k) {
+		s_cat(r->figures, sizeof(r->figures), "%s%s %s on every %s measured (%d)",
+		      r->figures[0] ? "; " : "", what, first, side ? "client" : "node", k);
+	}
+	return k;
+}
+
 static void s_version(const struct bc_ana_point *p, struct bc_suspect *r)
 {
-	int side, known = 0;
+	int known = 0, sw, fw;
 
 	r->state = BC_SUS_NOT_MEASURED;
-	for (side = 0; side < 2; side++) {
-		int nh = side ? p->nclients : p->nnodes, j, k = 0;
-		const char *first = NULL;
-		bool drift = false;
-		char list[200] = "";
-
-		for (j = 0; j < nh; j++) {
-			const struct bc_use *h = s_host(p, side, j);
-
-			if (!h->kernel[0])
-				continue;
-			k++;
-			drift |= first && strcmp(first, h->kernel);
-			first = first ? first : h->kernel;
-			s_cat(list, sizeof(list), "%s%s %s", list[0] ? ", " : "", h->name,
-			      h->kernel);
-		}
-		known += k;
-		if (drift) {
-			s_cat(r->finding, sizeof(r->finding), "%skernels differ across %ss (%s)",
-			      r->finding[0] ? "; " : "", side ? "client" : "node", list);
-			s_cat(r->hosts, sizeof(r->hosts), "%s%ss", r->hosts[0] ? ", " : "",
-			      side ? "client" : "node");
-		} else if (k) {
-			s_cat(r->figures, sizeof(r->figures),
-			      "%skernel %s on every %s measured (%d)", r->figures[0] ? "; " : "",
-			      first, side ? "client" : "node", k);
-		}
-	}
+	known += s_version_of(p, 0, "kernel", s_ver_kernel, r);
+	known += s_version_of(p, 1, "kernel", s_ver_kernel, r);
+	sw = s_version_of(p, 0, "storage software", s_ver_software, r);
+	fw = s_version_of(p, 0, "NVMe model/firmware", s_ver_firmware, r);
+	known += sw + fw;
+	/* what was not read is said, with the way to read it */
+	if (p->nnodes && !sw && r->figures[0])
+		s_cat(r->figures, sizeof(r->figures),
+		      "; storage software version not reported (a series with role version, or "
+		      "bench-node-facts.sh --package)");
+	if (p->nnodes && !fw && r->figures[0])
+		s_cat(r->figures, sizeof(r->figures),
+		      "; NVMe firmware not reported (node_exporter's nvme collector or "
+		      "bench-node-facts.sh)");
 	if (r->finding[0]) {
 		r->state = BC_SUS_IMPLICATED;
 		r->score = 0.5; /* a difference to explain, not a saturated resource */
 		r->cls = "version-drift";
-		r->resource = "kernel versions";
-		memcpy(r->figures, r->finding, sizeof(r->figures));
+		r->resource = "versions";
+		{
+			/* what differs, then what was the same */
+			char same[sizeof(r->figures)];
+
+			memcpy(same, r->figures, sizeof(same));
+			snprintf(r->figures, sizeof(r->figures), "%s%s%s", r->finding,
+				 same[0] ? "; " : "", same);
+		}
 	} else if (known >= 2) {
 		r->state = BC_SUS_EXCLUDED;
 	} else {
@@ -926,22 +1167,36 @@ static void s_version(const struct bc_ana_point *p, struct bc_suspect *r)
 	}
 }
 
-/* the clients' NUMA placement; the nodes' is not in node_exporter's series */
+/* NUMA placement on the nodes (their facts) and on the clients (the agents'), one row */
 static void s_numa_row(const struct bc_ana_point *pts, int n, int at, struct bc_suspect *r)
 {
-	static const char nodes[] = "nodes: not measured (no NUMA placement series)";
+	struct bc_suspect *rn = calloc(2, sizeof(*rn)), *rc = rn ? rn + 1 : NULL;
 
-	s_row(pts, n, at, true, s_numa, r);
+	if (!rn)
+		return;
+	s_row(pts, n, at, false, s_node_numa, rn);
+	s_row(pts, n, at, true, s_numa, rc);
+	*r = rn->state >= rc->state ? *rn : *rc;
+	if (rn->state == BC_SUS_IMPLICATED && rc->state == BC_SUS_IMPLICATED) {
+		snprintf(r->finding, sizeof(r->finding), "%s; %s", rn->finding, rc->finding);
+		snprintf(r->hosts, sizeof(r->hosts), "%s, %s", rn->hosts, rc->hosts);
+		r->nhosts = rn->nhosts + rc->nhosts;
+	}
+	/* each side's own figures (an implicated side's are its finding) */
+	snprintf(r->figures, sizeof(r->figures), "nodes: %s%s%s; clients: %s",
+		 rn->state == BC_SUS_NOT_MEASURED ? "not measured" : "",
+		 rn->state == BC_SUS_NOT_MEASURED && rn->figures[0] ? ", " : "",
+		 rn->figures[0]			    ? rn->figures
+		 : rn->state == BC_SUS_NOT_MEASURED ? " (bench-node-facts.sh --process NAME "
+						      "on each node reports it)"
+						    : "",
+		 rc->figures[0] ? rc->figures : "no NUMA facts from the agents");
 	r->cls = "NUMA-remote";
 	r->resource = r->resource ? r->resource : "NUMA placement";
 	/* a remote NIC costs bandwidth and latency; it saturates nothing by itself */
 	if (r->state == BC_SUS_IMPLICATED)
 		r->score = 0.5;
-	if (r->figures[0])
-		s_cat(r->figures, sizeof(r->figures), "; %s", nodes);
-	else
-		snprintf(r->figures, sizeof(r->figures),
-			 "clients: no NUMA facts from the agents; %s", nodes);
+	free(rn);
 }
 
 /* nodes that plateau alike: every node's throughput within 5% of the others' */
@@ -992,6 +1247,8 @@ void bc_ana_suspects(const struct bc_ana_point *pts, int n, int at, bool plateau
 	    {BC_SUS_SOFTIRQ, false, s_softirq, "single-core/softirq-bound", "softirq on one core"},
 	    {BC_SUS_CORE_GROUP, false, s_core_group, "core-group-bound", "core group"},
 	    {BC_SUS_DISK, false, s_disk, "disk/GC-bound", "disk"},
+	    {BC_SUS_JOURNAL, false, s_journal, "journal-bound", "journal"},
+	    {BC_SUS_CACHE, false, s_cache, "cache-bound", "read cache"},
 	    {BC_SUS_CLIENT_NIC, true, s_client_nic, "client-bound", "NIC"},
 	    {BC_SUS_CLIENT_CPU, true, s_client_cpu, "client-bound", "CPU"},
 	};
@@ -1017,6 +1274,20 @@ void bc_ana_suspects(const struct bc_ana_point *pts, int n, int at, bool plateau
 	s->row[BC_SUS_LOAD].resource = "load";
 	s_numa_row(pts, n, at, &s->row[BC_SUS_NUMA]);
 	s_version(&pts[at], &s->row[BC_SUS_VERSION]);
+	/* a read cache that stopped hitting explains latency; it saturates nothing itself */
+	if (s->row[BC_SUS_CACHE].state == BC_SUS_IMPLICATED)
+		s->row[BC_SUS_CACHE].score = 0.5;
+	/* not measured: say what would measure it */
+	for (k = 0; k < BC_SUS_NR; k++) {
+		struct bc_suspect *r = &s->row[k];
+
+		if (r->state != BC_SUS_NOT_MEASURED || !s_how[k])
+			continue;
+		if (r->figures[0])
+			s_cat(r->figures, sizeof(r->figures), "; to measure: %s", s_how[k]);
+		else
+			snprintf(r->figures, sizeof(r->figures), "to measure: %s", s_how[k]);
+	}
 	/* the lead: the highest score, ties in the table's order (nodes before clients) */
 	for (k = 0; k < BC_SUS_NR; k++)
 		if (k != BC_SUS_LOAD && s->row[k].state == BC_SUS_IMPLICATED) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "counters/facts.h"
 #include "counters/counters.h"
 #include "counters/ops.h"
 #include "util/clock.h"
@@ -308,4 +309,19 @@ int bc_counters_node_hostfig(const struct bc_counters *c, int node, struct bc_ho
 		}
 	free(other);
 	return have ? 0 : -ENODATA;
+}
+
+int bc_counters_node_facts(const struct bc_counters *c, int node, struct bc_nodefacts *out)
+{
+	int i;
+
+	bc_nodefacts_init(out);
+	for (i = 0; c && i < c->nsrcs; i++) {
+		struct bc_counter_src *s = &c->srcs[i];
+
+		/* the first source that has them: facts are a page's, not a sum */
+		if (s->node == node && !s->ops->ctl(s, BC_CCTL_FACTS, out))
+			return 0;
+	}
+	return -ENODATA;
 }

@@ -112,6 +112,13 @@ cJSON *bc_counters_step_json(struct bc_counters *c);
 int bc_counters_node_hostfig(const struct bc_counters *c, int node, struct bc_hostfig *out,
 			     const char **names);
 
+/*
+ * Node i's facts (counters/facts.h: NUMA, bonds, processes, versions) from
+ * its last scrape of the step. 0, or -ENODATA when no source read any.
+ */
+struct bc_nodefacts;
+int bc_counters_node_facts(const struct bc_counters *c, int node, struct bc_nodefacts *out);
+
 /* the registered source called name ("prom-text", "promql"), NULL if none */
 struct bc_counter_ops;
 const struct bc_counter_ops *bc_counter_ops_find(const char *name);

@@ -70,6 +70,8 @@ enum bc_counter_ctl {
 	BC_CCTL_STEP_DONE,
 	/* arg: const int * (ms): sleep up to ms on its own sockets, waking when one is ready; 0 */
 	BC_CCTL_WAIT,
+	/* arg: struct bc_nodefacts * (counters/facts.h): the node's facts of the step; -ENODATA */
+	BC_CCTL_FACTS,
 };
 
 struct bc_counter_ops {

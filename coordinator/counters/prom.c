@@ -17,9 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counters/facts.h"
 #include "counters/http.h"
 #include "counters/ops.h"
 #include "counters/prom.h"
+#include "profile/counters.h"
 #include "counters/promtext.h"
 #include "util/clock.h"
 
@@ -30,6 +32,7 @@ struct s_custom {
 	char metric[BC_PROM_NAME_MAX];
 	const cJSON *labels; /* {"name": "value"} that must all match; in the profile's JSON */
 	double scale;
+	const char *version_label; /* "role": "version": the label holding it; NULL otherwise */
 };
 
 struct s_url {
@@ -65,6 +68,8 @@ struct s_prom {
 	uint32_t ok, failed; /* boundary samples */
 	char last_error[256];
 	struct bc_prom_stats parse; /* of the last page, for the JSON */
+	/* the node's facts (counters/facts.h): of the page being read, of the last one read */
+	struct bc_nodefacts facts_next, facts;
 };
 
 static const char *s_str(const cJSON *o, const char *key)
@@ -130,6 +135,8 @@ static int s_open(struct bc_counter_src *s, const cJSON *node, char *err, size_t
 		snprintf(cs->metric, sizeof(cs->metric), "%s", s_str(it, "metric"));
 		cs->labels = cJSON_GetObjectItemCaseSensitive(it, "labels");
 		cs->scale = cJSON_IsNumber(scale) ? scale->valuedouble : 1.0;
+		if (bc_series_role_of(node, cs->name) == BC_ROLE_VERSION)
+			cs->version_label = s_str(it, "label") ?: "version";
 		/* counters by default when the name says so (Prometheus naming: *_total) */
 		p->custom_rate[p->ncustom] =
 		    cJSON_IsBool(rate) ? cJSON_IsTrue(rate)
@@ -194,6 +201,7 @@ static void s_step_begin(struct bc_counter_src *s, const struct bc_counter_step 
 	p->ok = p->failed = 0;
 	p->last_error[0] = '\0';
 	memset(&p->parse, 0, sizeof(p->parse));
+	bc_nodefacts_init(&p->facts);
 }
 
 static uint64_t s_boundary_ns(const struct s_prom *p, uint64_t b)
@@ -236,6 +244,7 @@ static void s_start(struct bc_counter_src *s, uint64_t now)
 		}
 		bc_hostsnap_reset(&p->cur);
 		p->cur.ncustom = p->ncustom;
+		bc_nodefacts_init(&p->facts_next);
 		p->cur_b = b;
 		p->pending = p->ok_urls = 0;
 		p->t_sum = 0;
@@ -335,6 +344,7 @@ static int s_metric(const char *name, size_t len)
 struct s_parse_ctx {
 	struct s_prom *p;
 	struct bc_hostsnap *snap;
+	struct bc_nodefacts *facts;
 };
 
 static bool s_want(void *arg, const char *name, size_t len)
@@ -342,7 +352,7 @@ static bool s_want(void *arg, const char *name, size_t len)
 	const struct s_prom *p = ((struct s_parse_ctx *)arg)->p;
 	int i;
 
-	if (s_metric(name, len) >= 0)
+	if (s_metric(name, len) >= 0 || bc_nodefacts_wants(name, len))
 		return true;
 	for (i = 0; i < p->ncustom; i++)
 		if (strlen(p->custom[i].metric) == len && !memcmp(p->custom[i].metric, name, len))
@@ -364,16 +374,21 @@ static bool s_labels_match(const struct bc_prom_sample *smp, const cJSON *want)
 	return true;
 }
 
-static void s_custom_sample(struct s_prom *p, struct bc_hostsnap *snap,
+static void s_custom_sample(struct s_prom *p, struct bc_hostsnap *snap, struct bc_nodefacts *facts,
 			    const struct bc_prom_sample *smp)
 {
 	int i;
 
+	bc_nodefacts_sample(facts, smp);
 	for (i = 0; i < p->ncustom; i++) {
 		const struct s_custom *cs = &p->custom[i];
 
 		if (strcmp(cs->metric, smp->name) || !s_labels_match(smp, cs->labels))
 			continue;
+		/* an info metric's value is 1; what it says is in its label */
+		if (cs->version_label && bc_prom_label(smp, cs->version_label))
+			bc_nodefacts_software(facts, cs->name,
+					      bc_prom_label(smp, cs->version_label));
 		snap->custom[i] =
 		    (isnan(snap->custom[i]) ? 0 : snap->custom[i]) + smp->value * cs->scale;
 	}
@@ -438,7 +453,7 @@ static int s_on_sample(void *arg, const struct bc_prom_sample *smp)
 	int i;
 
 	if (m < 0) {
-		s_custom_sample(ctx->p, snap, smp);
+		s_custom_sample(ctx->p, snap, ctx->facts, smp);
 		return 0;
 	}
 	switch (m) {
@@ -487,7 +502,7 @@ static int s_on_sample(void *arg, const struct bc_prom_sample *smp)
 	default:
 		s_disk_sample(snap, m, smp);
 	}
-	s_custom_sample(ctx->p, snap, smp);
+	s_custom_sample(ctx->p, snap, ctx->facts, smp);
 	return 0;
 }
 
@@ -504,6 +519,8 @@ static void s_boundary_done(struct s_prom *p)
 		return;
 	}
 	p->ok++;
+	if (p->facts_next.any)
+		p->facts = p->facts_next;
 	p->cur.t_ns = p->t_sum / (uint64_t)p->ok_urls;
 	if (p->prev_b == b - 1 && b >= 1 && (uint64_t)(b - 1) < p->st.seconds &&
 	    !bc_hostfig_compute(&p->prev, &p->cur, &o, &p->secs[b - 1]))
@@ -519,7 +536,7 @@ static void s_boundary_done(struct s_prom *p)
 static void s_done(struct bc_counter_src *s, CURL *easy, CURLcode rc)
 {
 	struct s_prom *p = s->priv;
-	struct s_parse_ctx ctx = {p, &p->cur};
+	struct s_parse_ctx ctx = {p, &p->cur, &p->facts_next};
 	curl_off_t pre_us = 0;
 	long code = 0;
 	int i;
@@ -704,6 +721,9 @@ static void s_step_json(struct bc_counter_src *s, cJSON *o)
 					      s_named_series(p, x->string, true, 2));
 		}
 	}
+	x = bc_nodefacts_json(&p->facts);
+	if (x)
+		cJSON_AddItemToObject(o, "facts", x);
 	x = p->ncustom ? cJSON_AddObjectToObject(o, "custom") : NULL;
 	for (i = 0; i < p->ncustom; i++) {
 		cJSON *c = cJSON_AddObjectToObject(x, p->custom[i].name);
@@ -722,8 +742,9 @@ static void s_step_json(struct bc_counter_src *s, cJSON *o)
  * "series" (node may be NULL): the unit test's door to the mapping above.
  */
 int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node, struct bc_hostsnap *snap,
-			  struct bc_prom_stats *st)
+			  struct bc_nodefacts *facts, struct bc_prom_stats *st)
 {
+	struct bc_nodefacts none;
 	struct bc_profile prof = {0};
 	struct bc_node_spec spec = {.name = "test", .json = (cJSON *)node};
 	struct bc_counter_shared shared = {0};
@@ -744,10 +765,11 @@ int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node, struc
 	rc = s_open(&src, node, err, sizeof(err));
 	if (!rc) {
 		struct s_prom *p = src.priv;
-		struct s_parse_ctx ctx = {p, snap};
+		struct s_parse_ctx ctx = {p, snap, facts ? facts : &none};
 
 		bc_hostsnap_reset(snap);
 		snap->ncustom = p->ncustom;
+		bc_nodefacts_init(ctx.facts);
 		rc = bc_prom_parse(text, len, s_want, s_on_sample, &ctx, st);
 		s_close(&src);
 	}
@@ -759,6 +781,12 @@ static int s_ctl(struct bc_counter_src *s, int op, void *arg)
 {
 	struct s_prom *p = s->priv;
 
+	if (op == BC_CCTL_FACTS) {
+		if (!p->facts.any)
+			return -ENODATA;
+		*(struct bc_nodefacts *)arg = p->facts;
+		return 0;
+	}
 	return bc_counter_http_ctl(&p->http, s, &s_sched, op, arg);
 }
 

@@ -9,15 +9,16 @@
 
 #include <cjson/cJSON.h>
 
+#include "counters/facts.h"
 #include "counters/promtext.h"
 #include "figures/hostfig.h"
 
 /*
- * Parse one /metrics page into snap exactly as a scrape would, with the
- * node's "nic" and "series" (node may be NULL). Returns 0 or -errno; st
- * may be NULL.
+ * Parse one /metrics page into snap (and the node's facts into facts)
+ * exactly as a scrape would, with the node's "nic" and "series" (node may
+ * be NULL). Returns 0 or -errno; facts and st may be NULL.
  */
 int bc_counter_prom_parse(const char *text, size_t len, const cJSON *node, struct bc_hostsnap *snap,
-			  struct bc_prom_stats *st);
+			  struct bc_nodefacts *facts, struct bc_prom_stats *st);
 
 #endif

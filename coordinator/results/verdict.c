@@ -14,7 +14,9 @@
 #include "agg/volnode.h"
 #include "analysis/analysis.h"
 #include "counters/counters.h"
+#include "counters/facts.h"
 #include "figures/hostfig.h"
+#include "profile/counters.h"
 #include "profile/sweep.h"
 #include "results/hostsamples.h"
 #include "results/stepres.h"
@@ -125,19 +127,33 @@ int bc_verdict_point(struct bc_counters *counters, const struct bc_step_result *
 	}
 	for (i = 0; i < p->nnodes; i++) {
 		const char *names[BC_HF_CUSTOM] = {0};
+		enum bc_series_role roles[BC_HF_CUSTOM] = {0};
+		struct bc_nodefacts facts;
 		struct bc_hostfig fig;
+		int k;
 
-		if (!bc_counters_node_hostfig(counters, i, &fig, names))
-			bc_use_from_hostfig(&nodes[i], p->nodes[i].name, false, &fig, names);
-		else
+		if (!bc_counters_node_hostfig(counters, i, &fig, names)) {
+			/* a series counts by the role the profile gives it, never by its name */
+			for (k = 0; k < fig.ncustom && k < BC_HF_CUSTOM; k++)
+				roles[k] = bc_series_role_of(p->nodes[i].json, names[k]);
+			bc_use_from_hostfig(&nodes[i], p->nodes[i].name, false, &fig, roles);
+		} else
 			bc_use_init(&nodes[i], p->nodes[i].name, false);
-		/* node_exporter's bonding collector has no hash policy: the profile says it */
+		/* node_exporter's bonding collector has no hash policy: the profile says it ... */
 		snprintf(nodes[i].hash_policy, sizeof(nodes[i].hash_policy), "%s",
 			 cJSON_GetStringValue(
 			     cJSON_GetObjectItemCaseSensitive(p->nodes[i].json, "nic_hash"))
 			     ?: "");
+		/* ... unless the node-facts collector reports the bond itself */
+		if (!bc_counters_node_facts(counters, i, &facts))
+			bc_use_facts(&nodes[i], &facts,
+				     cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+					 p->nodes[i].json, "nic")));
 		for (op = 0; op < BC_OP_NR; op++)
 			goodput[i] += (double)g->ent[BC_LVL_NODE][i].window.op[op].bytes / secs;
+		/* what GC is weighed against: the clients' writes to this node's volumes */
+		nodes[i].client_write_bps =
+		    (double)g->ent[BC_LVL_NODE][i].window.op[BC_OP_WRITE].bytes / secs;
 	}
 	for (i = 0; i < p->nagents; i++) {
 		cJSON *mean;

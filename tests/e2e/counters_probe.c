@@ -136,14 +136,18 @@ int main(int argc, char **argv)
 	for (i = 0; i < p->nnodes; i++) {
 		struct bc_hostfig *f = malloc(sizeof(*f));
 		const char *names[BC_HF_CUSTOM] = {0};
+		enum bc_series_role roles[BC_HF_CUSTOM] = {0};
 		struct bc_use u;
 		cJSON *o;
+		int k;
 
 		if (!f || bc_counters_node_hostfig(c, i, f, names)) {
 			free(f);
 			continue;
 		}
-		bc_use_from_hostfig(&u, p->nodes[i].name, false, f, names);
+		for (k = 0; k < f->ncustom && k < BC_HF_CUSTOM; k++)
+			roles[k] = bc_series_role_of(p->nodes[i].json, names[k]);
+		bc_use_from_hostfig(&u, p->nodes[i].name, false, f, roles);
 		o = cJSON_AddObjectToObject(use, u.name);
 		cJSON_AddItemToObject(o, "cpu_busy", bc_hostfig_num(u.cpu_busy));
 		cJSON_AddItemToObject(o, "hot_core", bc_hostfig_num(u.hot_core));

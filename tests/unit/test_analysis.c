@@ -925,7 +925,7 @@ static void test_suspects_seed(void)
 	     "client CPU", "excluded"},
 	    {SEED_CPU_CLIENTS, "client-bound", "all 3 clients: CPU 97% busy over 2 cores",
 	     "the agent 93% of the host", "client CPU", "implicated"},
-	    {SEED_KERNEL_DRIFT, "version-drift", "kernels differ across nodes",
+	    {SEED_KERNEL_DRIFT, "version-drift", "kernel differs across nodes",
 	     "node-3 5.14.0-284.el9", "software/kernel version", "implicated"},
 	};
 	size_t i;

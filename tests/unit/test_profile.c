@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "profile/counters.h"
 #include "profile/profile.h"
 #include "bc_test.h"
 
@@ -529,9 +530,38 @@ static void test_shipped_profiles(void)
 	CHECK_MSG(n >= 2, "only %d profiles in %s", n, dir);
 }
 
+/* nodes[].series roles: known names, one series per numeric role, version from a label */
+static void test_series_roles(void)
+{
+#define NODE(series)                                                                               \
+	"'nodes':[{'name':'n','metrics':['http://127.0.0.1:9100/metrics'],"                        \
+	"'series':[" series "]}],"
+	struct bc_profile *p;
+
+	p = expect_ok(
+	    HEAD NODE("{'name':'gc','metric':'x_gc_bytes_total','role':'gc_write_bytes'},"
+		      "{'name':'v','metric':'x_build_info','role':'version','label':'ver'},"
+		      "{'name':'v2','metric':'y_build_info','role':'version'}") VOLS STEPS);
+	if (p) {
+		CHECK(bc_series_role_of(p->nodes[0].json, "gc") == BC_ROLE_GC_WRITE_BYTES);
+		CHECK(bc_series_role_of(p->nodes[0].json, "v") == BC_ROLE_VERSION);
+		CHECK(bc_series_role_of(p->nodes[0].json, "nope") == BC_ROLE_NONE);
+	}
+	bc_profile_destroy(&p);
+	EXPECT_ERR(HEAD NODE("{'name':'gc','metric':'x','role':'gc'}") VOLS STEPS,
+		   "nodes[0].series[0].role: expected one of gc_write_bytes,", "got \"gc\"");
+	EXPECT_ERR(HEAD NODE("{'name':'a','metric':'x','role':'journal_latency'},"
+			     "{'name':'b','metric':'y','role':'journal_latency'}") VOLS STEPS,
+		   "nodes[0].series[1].role: a second series with role \"journal_latency\"");
+	EXPECT_ERR(HEAD NODE("{'name':'a','metric':'x','label':'v'}") VOLS STEPS,
+		   "nodes[0].series[0].label: goes with \"role\": \"version\"");
+#undef NODE
+}
+
 int main(void)
 {
 	test_minimal_defaults();
+	test_series_roles();
 	test_precedence();
 	test_syntax();
 	test_unknown_keys();

@@ -143,8 +143,8 @@ static void test_node_exporter_page(void)
 
 	bc_hostsnap_init(&a);
 	bc_hostsnap_init(&b);
-	CHECK(bc_counter_prom_parse(ta, la, NULL, &a, NULL) == 0);
-	CHECK(bc_counter_prom_parse(tb, lb, NULL, &b, NULL) == 0);
+	CHECK(bc_counter_prom_parse(ta, la, NULL, &a, NULL, NULL) == 0);
+	CHECK(bc_counter_prom_parse(tb, lb, NULL, &b, NULL, NULL) == 0);
 	CHECK(a.ncpu == 2 && !isnan(a.cpu[0][BC_CPU_IDLE]) && !isnan(a.cpu[1][BC_CPU_SOFTIRQ]));
 	CHECK(a.mem_total > 1e9 && a.mem_avail > 0 && !isnan(a.load1));
 	CHECK(!isnan(a.tcp_retrans) && !isnan(a.softnet_squeezed));
@@ -205,7 +205,7 @@ static void test_custom_series(void)
 	struct bc_hostsnap s;
 
 	bc_hostsnap_init(&s);
-	CHECK(node && bc_counter_prom_parse(page, sizeof(page) - 1, node, &s, NULL) == 0);
+	CHECK(node && bc_counter_prom_parse(page, sizeof(page) - 1, node, &s, NULL, NULL) == 0);
 	CHECK(s.ncustom == 2);
 	CHECK(s.custom[0] == 300);
 	CHECK(s.custom[1] == 0.9);

@@ -114,10 +114,7 @@ void bc_use_from_hostfig(struct bc_use *u, const char *name, bool client,
 	}
 }
 
-static void s_cat(char *buf, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void s_cat(char *buf, size_t len, const char *fmt, ...)
+void bc_ana_cat(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strlen(buf);
 	va_list ap;
@@ -129,8 +126,7 @@ static void s_cat(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "0-1,3" or "2" into a mask of nodes below 64 */
-static uint64_t s_list_mask(const char *list)
+uint64_t bc_ana_node_mask(const char *list)
 {
 	uint64_t m = 0;
 	const char *q = list;
@@ -152,14 +148,14 @@ static uint64_t s_list_mask(const char *list)
 	return m;
 }
 
-static void s_mask_list(uint64_t m, char *buf, size_t len)
+void bc_ana_mask_list(uint64_t m, char *buf, size_t len)
 {
 	int k;
 
 	buf[0] = '\0';
 	for (k = 0; k < 64; k++)
 		if (m & (1ull << k))
-			s_cat(buf, len, "%s%d", buf[0] ? "," : "", k);
+			bc_ana_cat(buf, len, "%s%d", buf[0] ? "," : "", k);
 }
 
 /* the NUMA nodes of the interfaces in list ("bond0" or "eth0,eth1"), a bond by its links */
@@ -204,17 +200,19 @@ void bc_use_facts(struct bc_use *u, const struct bc_nodefacts *f, const char *ni
 		u->numa_nodes = f->numa_nodes;
 	numa = s_nic_numa(f, list, &known);
 	if (known)
-		s_mask_list(numa, u->nic_numa, sizeof(u->nic_numa));
+		bc_ana_mask_list(numa, u->nic_numa, sizeof(u->nic_numa));
 	for (i = 0; i < f->nprocs; i++) {
-		s_cat(u->proc_name, sizeof(u->proc_name), "%s%s", i ? "," : "", f->procs[i].name);
-		s_cat(u->proc_cpus, sizeof(u->proc_cpus), "%s%s", i ? ";" : "", f->procs[i].cpus);
-		pm |= s_list_mask(f->procs[i].numa_nodes);
+		bc_ana_cat(u->proc_name, sizeof(u->proc_name), "%s%s", i ? "," : "",
+			   f->procs[i].name);
+		bc_ana_cat(u->proc_cpus, sizeof(u->proc_cpus), "%s%s", i ? ";" : "",
+			   f->procs[i].cpus);
+		pm |= bc_ana_node_mask(f->procs[i].numa_nodes);
 	}
 	if (pm)
-		s_mask_list(pm, u->proc_numa, sizeof(u->proc_numa));
+		bc_ana_mask_list(pm, u->proc_numa, sizeof(u->proc_numa));
 	for (i = 0; i < f->nsw; i++)
-		s_cat(u->versions, sizeof(u->versions), "%s%s %s", i ? ", " : "", f->sw[i].name,
-		      f->sw[i].version);
+		bc_ana_cat(u->versions, sizeof(u->versions), "%s%s %s", i ? ", " : "",
+			   f->sw[i].name, f->sw[i].version);
 	/* distinct model + firmware pairs with their counts: "PM9A3 GDC5602Q x8" */
 	for (i = 0; i < f->nnvme; i++) {
 		int n = 0, first = i;
@@ -226,8 +224,9 @@ void bc_use_facts(struct bc_use *u, const struct bc_nodefacts *f, const char *ni
 				first = j < first ? j : first;
 			}
 		if (first == i)
-			s_cat(u->firmware, sizeof(u->firmware), "%s%s %s x%d",
-			      u->firmware[0] ? ", " : "", f->nvme[i].model, f->nvme[i].firmware, n);
+			bc_ana_cat(u->firmware, sizeof(u->firmware), "%s%s %s x%d",
+				   u->firmware[0] ? ", " : "", f->nvme[i].model,
+				   f->nvme[i].firmware, n);
 	}
 	b = bc_nodefacts_bond(f, nic && *nic ? nic : NULL);
 	if (!b)

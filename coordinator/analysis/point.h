@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -112,6 +113,13 @@ struct bc_use {
 	char job_cpus[64], job_numa[32]; /* "0-7", "0"; "" unknown */
 	bool jobs_pinned;		 /* cpus_allowed placed them; else the process's CPUs */
 };
+
+/* printf onto the end of buf, cut at len */
+void bc_ana_cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* "0-1,3" into a mask of the nodes (or CPUs) below 64 in it; 0 for ""; and back */
+uint64_t bc_ana_node_mask(const char *list);
+void bc_ana_mask_list(uint64_t m, char *buf, size_t len);
 
 /* every figure NaN */
 void bc_use_init(struct bc_use *u, const char *name, bool client);

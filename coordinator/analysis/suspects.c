@@ -111,21 +111,6 @@ static double s_score(double u, double thr)
 	return fmin(1.0, fmax(0.0, u / thr));
 }
 
-static void s_cat(char *buf, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void s_cat(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 static const struct bc_use *s_host(const struct bc_ana_point *p, bool client, int j)
 {
 	if (client)
@@ -199,21 +184,21 @@ static void s_row(const struct bc_ana_point *pts, int n, int at, bool client, s_
 	r->nhosts = nimp;
 	for (j = 0; j < nh; j++)
 		if (ev[j].st == BC_SUS_IMPLICATED)
-			s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "",
-			      s_host(p, client, j)->name);
+			bc_ana_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "",
+				   s_host(p, client, j)->name);
 	if (same) {
 		if (nimp == nh && nh > 1)
 			snprintf(r->finding, sizeof(r->finding), "all %d %ss: %s", nh, kind,
 				 ev[best].phrase);
 		else
-			s_cat(r->finding, sizeof(r->finding), "%s%s %s: %s", kind,
-			      nimp > 1 ? "s" : "", r->hosts, ev[best].phrase);
+			bc_ana_cat(r->finding, sizeof(r->finding), "%s%s %s: %s", kind,
+				   nimp > 1 ? "s" : "", r->hosts, ev[best].phrase);
 	} else {
 		for (j = 0; j < nh; j++)
 			if (ev[j].st == BC_SUS_IMPLICATED)
-				s_cat(r->finding, sizeof(r->finding), "%s%s %s: %s",
-				      r->finding[0] ? "; " : "", kind, s_host(p, client, j)->name,
-				      ev[j].phrase);
+				bc_ana_cat(r->finding, sizeof(r->finding), "%s%s %s: %s",
+					   r->finding[0] ? "; " : "", kind,
+					   s_host(p, client, j)->name, ev[j].phrase);
 	}
 	memcpy(r->figures, r->finding, sizeof(r->figures));
 	free(ev);
@@ -610,7 +595,8 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 			}
 			nr++;
 			if (!s_in_list(devs, rt->dev))
-				s_cat(devs, sizeof(devs), "%s%s", devs[0] ? ", " : "", rt->dev);
+				bc_ana_cat(devs, sizeof(devs), "%s%s", devs[0] ? ", " : "",
+					   rt->dev);
 			if (!isnan(rt->mtu)) {
 				mtu_lo = isnan(mtu_lo) ? rt->mtu : fmin(mtu_lo, rt->mtu);
 				mtu_hi = isnan(mtu_hi) ? rt->mtu : fmax(mtu_hi, rt->mtu);
@@ -624,8 +610,9 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 					bmtu = rt->mtu;
 					bnode = nm;
 					snprintf(bdev, sizeof(bdev), "%s", rt->dev);
-					s_cat(bad, sizeof(bad), "%s%s's %.0f against %s's %.0f",
-					      bad[0] ? ", " : "", rt->node, nm, rt->dev, rt->mtu);
+					bc_ana_cat(
+					    bad, sizeof(bad), "%s%s's %.0f against %s's %.0f",
+					    bad[0] ? ", " : "", rt->node, nm, rt->dev, rt->mtu);
 					r->resource = r->resource ? r->resource : "MTU";
 					r->u = rt->mtu;
 					r->threshold = nm;
@@ -637,7 +624,7 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 
 				if (!isnan(rt->speed_bps))
 					bc_ana_rate3(rt->speed_bps, sp, sizeof(sp));
-				s_cat(
+				bc_ana_cat(
 				    r->finding, sizeof(r->finding),
 				    "%sclient %s -> node %s (%s) leaves by %s%s%s%s%s, not by the "
 				    "counted %s: an unexpected interface",
@@ -645,8 +632,8 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 				    sp[0] ? " (" : "", sp, sp[0] ? ")" : "",
 				    rt->gateway[0] ? " via a gateway" : "", h->nics);
 				if (!s_in_list(r->hosts, h->name))
-					s_cat(r->hosts, sizeof(r->hosts), "%s%s",
-					      r->hosts[0] ? ", " : "", h->name);
+					bc_ana_cat(r->hosts, sizeof(r->hosts), "%s%s",
+						   r->hosts[0] ? ", " : "", h->name);
 				r->resource =
 				    r->resource ? r->resource : "route by an unexpected interface";
 			}
@@ -654,15 +641,16 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 		if (!nbad)
 			continue;
 		if (uniform && nbad > 1)
-			s_cat(r->finding, sizeof(r->finding),
-			      "%sclient %s: MTU %.0f via %s to %d nodes whose NICs have %.0f",
-			      r->finding[0] ? "; " : "", h->name, bmtu, bdev, nbad, bnode);
+			bc_ana_cat(r->finding, sizeof(r->finding),
+				   "%sclient %s: MTU %.0f via %s to %d nodes whose NICs have %.0f",
+				   r->finding[0] ? "; " : "", h->name, bmtu, bdev, nbad, bnode);
 		else
-			s_cat(r->finding, sizeof(r->finding),
-			      "%sclient %s: MTU differs from the nodes': %s",
-			      r->finding[0] ? "; " : "", h->name, bad);
+			bc_ana_cat(r->finding, sizeof(r->finding),
+				   "%sclient %s: MTU differs from the nodes': %s",
+				   r->finding[0] ? "; " : "", h->name, bad);
 		if (!s_in_list(r->hosts, h->name))
-			s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
+			bc_ana_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "",
+				   h->name);
 	}
 	for (k = 0, r->nhosts = 0; r->hosts[k]; k++)
 		r->nhosts += r->hosts[k] == ',' || !k;
@@ -677,13 +665,13 @@ static int s_routes(const struct bc_ana_point *p, struct bc_suspect *r, char *su
 		snprintf(sum, slen, "%d client route(s) to node addresses via %s, MTU %.0f", nr,
 			 devs, mtu_lo);
 	if (nr && nmtu)
-		s_cat(sum, slen, ", %d matching the node's own", nmtu);
+		bc_ana_cat(sum, slen, ", %d matching the node's own", nmtu);
 	if (nlocal)
-		s_cat(sum, slen, "%s%d client route(s) to a node address on the client itself",
-		      sum[0] ? "; " : "", nlocal);
+		bc_ana_cat(sum, slen, "%s%d client route(s) to a node address on the client itself",
+			   sum[0] ? "; " : "", nlocal);
 	for (e = 0; e < 4 && errs[e][0]; e++)
-		s_cat(sum, slen, "%s%s (%d client%s)", sum[0] ? "; " : "", errs[e], nerr[e],
-		      nerr[e] > 1 ? "s" : "");
+		bc_ana_cat(sum, slen, "%s%s (%d client%s)", sum[0] ? "; " : "", errs[e], nerr[e],
+			   nerr[e] > 1 ? "s" : "");
 	return nr;
 }
 
@@ -707,12 +695,13 @@ static void s_bond_mode(const struct bc_use *h, const char *kind, struct bc_susp
 		bal |= !strcmp(h->bond_mode, balanced[i]);
 	util = fmax(util, isnan(h->member_max_util) ? 0 : h->member_max_util);
 	if (!bal && h->bond_links > 1 && util >= BC_ANA_NIC_U) {
-		s_cat(r->finding, sizeof(r->finding),
-		      "%s%s %s: bond %s in %s mode carries everything on one of its %d links, at "
-		      "%.0f%% of it",
-		      r->finding[0] ? "; " : "", kind, h->name, h->nics, h->bond_mode,
-		      h->bond_links, 100 * util);
-		s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
+		bc_ana_cat(
+		    r->finding, sizeof(r->finding),
+		    "%s%s %s: bond %s in %s mode carries everything on one of its %d links, at "
+		    "%.0f%% of it",
+		    r->finding[0] ? "; " : "", kind, h->name, h->nics, h->bond_mode, h->bond_links,
+		    100 * util);
+		bc_ana_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
 		r->nhosts++;
 		if (!*sat) {
 			r->u = util;
@@ -724,26 +713,26 @@ static void s_bond_mode(const struct bc_use *h, const char *kind, struct bc_susp
 	}
 	if (!strcmp(h->bond_mode, "802.3ad") && h->bond_active >= 0 &&
 	    h->bond_active < h->bond_links) {
-		s_cat(r->finding, sizeof(r->finding),
-		      "%s%s %s: bond %s (802.3ad) aggregates %d of its %d links",
-		      r->finding[0] ? "; " : "", kind, h->name, h->nics, h->bond_active,
-		      h->bond_links);
-		s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
+		bc_ana_cat(r->finding, sizeof(r->finding),
+			   "%s%s %s: bond %s (802.3ad) aggregates %d of its %d links",
+			   r->finding[0] ? "; " : "", kind, h->name, h->nics, h->bond_active,
+			   h->bond_links);
+		bc_ana_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
 		r->nhosts++;
 		r->resource = r->resource ? r->resource : "bond links";
 		if (util >= BC_ANA_NIC_U)
 			*sat = true;
 		return;
 	}
-	s_cat(worst, wlen, "; %s %s: bond %s %s, %d link(s)", kind, h->name, h->nics, h->bond_mode,
-	      h->bond_links);
+	bc_ana_cat(worst, wlen, "; %s %s: bond %s %s, %d link(s)", kind, h->name, h->nics,
+		   h->bond_mode, h->bond_links);
 	if (h->bond_active >= 0)
-		s_cat(worst, wlen, ", %d carrying traffic", h->bond_active);
+		bc_ana_cat(worst, wlen, ", %d carrying traffic", h->bond_active);
 	/* with member counters the member row below names the policy */
 	if (h->hash_policy[0] && !h->nmembers)
-		s_cat(worst, wlen, ", xmit_hash_policy %s", h->hash_policy);
+		bc_ana_cat(worst, wlen, ", xmit_hash_policy %s", h->hash_policy);
 	if (h->hash_declared[0])
-		s_cat(worst, wlen, " (the profile says %s)", h->hash_declared);
+		bc_ana_cat(worst, wlen, " (the profile says %s)", h->hash_declared);
 }
 
 /*
@@ -776,8 +765,8 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 			sides |= client ? 2 : 1;
 			lo = isnan(lo) ? h->mtu_min : fmin(lo, h->mtu_min);
 			hi = isnan(hi) ? h->mtu_min : fmax(hi, h->mtu_min);
-			s_cat(mtus, sizeof(mtus), "%s%s %.0f", mtus[0] ? ", " : "", h->name,
-			      h->mtu_min);
+			bc_ana_cat(mtus, sizeof(mtus), "%s%s %.0f", mtus[0] ? ", " : "", h->name,
+				   h->mtu_min);
 		}
 		if (!isnan(h->drops_per_s) || !isnan(h->retrans_per_s))
 			measured++;
@@ -795,25 +784,26 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 			/* one link carries the flows, short of saturating it: say so, and why */
 			if (h->nmembers > 1 && ratio >= 3 && h->member_max_util >= 0.2 &&
 			    h->member_max_util < BC_ANA_NIC_U)
-				s_cat(
+				bc_ana_cat(
 				    worst, sizeof(worst),
 				    "; %s %s: member %s carries the flows (%.0f%%, %s %.0f%%), %s",
 				    kind, h->name, h->member_max, 100 * h->member_max_util,
 				    h->member_min, 100 * h->member_min_util, hash);
 			else if (h->hash_policy[0])
-				s_cat(worst, sizeof(worst), "; %s %s: xmit_hash_policy %s", kind,
-				      h->name, h->hash_policy);
+				bc_ana_cat(worst, sizeof(worst), "; %s %s: xmit_hash_policy %s",
+					   kind, h->name, h->hash_policy);
 		}
 		if (h->nmembers > 0 && h->member_max_util >= BC_ANA_NIC_U &&
 		    !(fmax(h->nic_tx, h->nic_rx) >= BC_ANA_NIC_U)) {
-			s_cat(
+			bc_ana_cat(
 			    r->finding, sizeof(r->finding),
 			    "%s%s %s: bond member %s at %.0f%% of its link while %s is at %.0f%%: "
 			    "the bond's hashing puts the traffic on one link (%s)",
 			    r->finding[0] ? "; " : "", kind, h->name, h->member_max,
 			    100 * h->member_max_util, h->member_min, 100 * h->member_min_util,
 			    hash);
-			s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
+			bc_ana_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "",
+				   h->name);
 			r->nhosts++;
 			if (!sat) {
 				r->u = h->member_max_util;
@@ -827,11 +817,12 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 			double now = drops ? h->drops_per_s : h->retrans_per_s;
 			double was = drops ? ph->drops_per_s : ph->retrans_per_s;
 
-			s_cat(r->finding, sizeof(r->finding),
-			      "%s%s %s: %s rising: %.0f/s (before %.0f/s)",
-			      r->finding[0] ? "; " : "", kind, h->name,
-			      drops ? "drops" : "TCP retransmits", now, isnan(was) ? 0 : was);
-			s_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
+			bc_ana_cat(r->finding, sizeof(r->finding),
+				   "%s%s %s: %s rising: %.0f/s (before %.0f/s)",
+				   r->finding[0] ? "; " : "", kind, h->name,
+				   drops ? "drops" : "TCP retransmits", now, isnan(was) ? 0 : was);
+			bc_ana_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "",
+				   h->name);
 			r->nhosts++;
 			if (!sat) {
 				r->u = fmax(h->nic_tx, h->nic_rx);
@@ -846,14 +837,14 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 	 * judged it pair by pair (a node address local to the client is none).
 	 */
 	if (!nroutes && sides == 3 && lo != hi) {
-		s_cat(r->finding, sizeof(r->finding), "%sMTU differs between the ends (%s)",
-		      r->finding[0] ? "; " : "", mtus);
+		bc_ana_cat(r->finding, sizeof(r->finding), "%sMTU differs between the ends (%s)",
+			   r->finding[0] ? "; " : "", mtus);
 		r->resource = r->resource ? r->resource : "MTU";
 		r->u = lo;
 		r->threshold = hi;
 	}
 	if (members)
-		s_cat(worst, sizeof(worst), "; bond members: busiest/least busy x%.2f", imb);
+		bc_ana_cat(worst, sizeof(worst), "; bond members: busiest/least busy x%.2f", imb);
 	if (r->finding[0]) {
 		r->state = BC_SUS_IMPLICATED;
 		/* an MTU mismatch or an odd route costs efficiency, it saturates nothing itself */
@@ -861,8 +852,8 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 		memcpy(r->figures, r->finding, sizeof(r->figures));
 		/* what else was checked, after what decided it */
 		if (routes[0])
-			s_cat(r->figures, sizeof(r->figures), "; %s", routes);
-		s_cat(r->figures, sizeof(r->figures), "%s", worst);
+			bc_ana_cat(r->figures, sizeof(r->figures), "; %s", routes);
+		bc_ana_cat(r->figures, sizeof(r->figures), "%s", worst);
 		r->cls = sat ? "NIC-bound" : "network-path";
 		return;
 	}
@@ -883,42 +874,9 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 	else
 		snprintf(r->figures, sizeof(r->figures), "MTU not reported");
 	if (!nroutes && routes[0])
-		s_cat(r->figures, sizeof(r->figures), "; %s", routes);
-	s_cat(r->figures, sizeof(r->figures), "%s%s", worst,
-	      measured ? "; drops/retransmits not rising" : "");
-}
-
-/* "0-1,3" into a mask of nodes below 64; 0 for "" */
-static uint64_t s_node_mask(const char *list)
-{
-	uint64_t m = 0;
-	const char *q = list;
-
-	while (*q) {
-		char *end;
-		long a = strtol(q, &end, 10), b = a, k;
-
-		if (end == q)
-			break;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		for (k = a; k <= b && k < 64 && k >= 0; k++)
-			m |= 1ull << k;
-		q = *end == ',' ? end + 1 : end;
-		if (*end != ',')
-			break;
-	}
-	return m;
-}
-
-static void s_mask_list(uint64_t m, char *buf, size_t len)
-{
-	int k;
-
-	buf[0] = '\0';
-	for (k = 0; k < 64; k++)
-		if (m & (1ull << k))
-			s_cat(buf, len, "%s%d", buf[0] ? "," : "", k);
+		bc_ana_cat(r->figures, sizeof(r->figures), "; %s", routes);
+	bc_ana_cat(r->figures, sizeof(r->figures), "%s%s", worst,
+		   measured ? "; drops/retransmits not rising" : "");
 }
 
 /*
@@ -929,7 +887,7 @@ static void s_mask_list(uint64_t m, char *buf, size_t len)
 static void s_numa(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
 {
 	const struct bc_use *h = &pts[at].clients[j];
-	uint64_t nic = 0, job = s_node_mask(h->job_numa);
+	uint64_t nic = 0, job = bc_ana_node_mask(h->job_numa);
 	char nics[120] = "", nl[64], jl[64];
 	int k;
 
@@ -941,14 +899,14 @@ static void s_numa(const struct bc_ana_point *pts, int n, int at, int j, struct 
 			continue;
 		if (rt->numa_node >= 0 && rt->numa_node < 64)
 			nic |= 1ull << rt->numa_node;
-		s_cat(nics, sizeof(nics), "%s%s", nics[0] ? ", " : "", rt->dev);
+		bc_ana_cat(nics, sizeof(nics), "%s%s", nics[0] ? ", " : "", rt->dev);
 	}
-	s_mask_list(nic, nl, sizeof(nl));
+	bc_ana_mask_list(nic, nl, sizeof(nl));
 	/* as the agent wrote them ("0-1"), else from the mask */
 	if (h->job_numa[0])
 		snprintf(jl, sizeof(jl), "%s", h->job_numa);
 	else
-		s_mask_list(job, jl, sizeof(jl));
+		bc_ana_mask_list(job, jl, sizeof(jl));
 	if (!h->numa_nodes && !nics[0]) {
 		e->st = BC_SUS_NOT_MEASURED;
 		return;
@@ -995,7 +953,7 @@ static void s_numa(const struct bc_ana_point *pts, int n, int at, int j, struct 
 static void s_node_numa(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
 {
 	const struct bc_use *h = &pts[at].nodes[j];
-	uint64_t nic = s_node_mask(h->nic_numa), proc = s_node_mask(h->proc_numa);
+	uint64_t nic = bc_ana_node_mask(h->nic_numa), proc = bc_ana_node_mask(h->proc_numa);
 	const char *nics = h->nics[0] ? h->nics : "its NIC";
 
 	(void)n;
@@ -1113,16 +1071,16 @@ static int s_version_of(const struct bc_ana_point *p, int side, const char *what
 		k++;
 		drift |= first && strcmp(first, get(h));
 		first = first ? first : get(h);
-		s_cat(list, sizeof(list), "%s%s %s", list[0] ? ", " : "", h->name, get(h));
+		bc_ana_cat(list, sizeof(list), "%s%s %s", list[0] ? ", " : "", h->name, get(h));
 	}
 	if (drift) {
-		s_cat(r->finding, sizeof(r->finding), "%s%s differs across %ss (%s)",
-		      r->finding[0] ? "; " : "", what, side ? "client" : "node", list);
-		s_cat(r->hosts, sizeof(r->hosts), "%s%ss", r->hosts[0] ? ", " : "",
-		      side ? "client" : "node");
+		bc_ana_cat(r->finding, sizeof(r->finding), "%s%s differs across %ss (%s)",
+			   r->finding[0] ? "; " : "", what, side ? "client" : "node", list);
+		bc_ana_cat(r->hosts, sizeof(r->hosts), "%s%ss", r->hosts[0] ? ", " : "",
+			   side ? "client" : "node");
 	} else if (k) {
-		s_cat(r->figures, sizeof(r->figures), "%s%s %s on every %s measured (%d)",
-		      r->figures[0] ? "; " : "", what, first, side ? "client" : "node", k);
+		bc_ana_cat(r->figures, sizeof(r->figures), "%s%s %s on every %s measured (%d)",
+			   r->figures[0] ? "; " : "", what, first, side ? "client" : "node", k);
 	}
 	return k;
 }
@@ -1139,13 +1097,14 @@ static void s_version(const struct bc_ana_point *p, struct bc_suspect *r)
 	known += sw + fw;
 	/* what was not read is said, with the way to read it */
 	if (p->nnodes && !sw && r->figures[0])
-		s_cat(r->figures, sizeof(r->figures),
-		      "; storage software version not reported (a series with role version, or "
-		      "bench-node-facts.sh --package)");
+		bc_ana_cat(
+		    r->figures, sizeof(r->figures),
+		    "; storage software version not reported (a series with role version, or "
+		    "bench-node-facts.sh --package)");
 	if (p->nnodes && !fw && r->figures[0])
-		s_cat(r->figures, sizeof(r->figures),
-		      "; NVMe firmware not reported (node_exporter's nvme collector or "
-		      "bench-node-facts.sh)");
+		bc_ana_cat(r->figures, sizeof(r->figures),
+			   "; NVMe firmware not reported (node_exporter's nvme collector or "
+			   "bench-node-facts.sh)");
 	if (r->finding[0]) {
 		r->state = BC_SUS_IMPLICATED;
 		r->score = 0.5; /* a difference to explain, not a saturated resource */
@@ -1284,7 +1243,7 @@ void bc_ana_suspects(const struct bc_ana_point *pts, int n, int at, bool plateau
 		if (r->state != BC_SUS_NOT_MEASURED || !s_how[k])
 			continue;
 		if (r->figures[0])
-			s_cat(r->figures, sizeof(r->figures), "; to measure: %s", s_how[k]);
+			bc_ana_cat(r->figures, sizeof(r->figures), "; to measure: %s", s_how[k]);
 		else
 			snprintf(r->figures, sizeof(r->figures), "to measure: %s", s_how[k]);
 	}

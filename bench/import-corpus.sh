@@ -9,6 +9,8 @@
 #   invalid  a profile was written that validate refuses (a defect: must be 0)
 #   error    exit 1: the file could not be read or mapped at all
 #   crash    killed by a signal (a defect: must be 0)
+#   clean_given_duration (fio) clean once --until-stopped 3600 says how long the jobs that
+#            run until their harness stops them (time_based without runtime) ran
 # Prints `name: value` lines per tool and in total; with -v also the differences named most
 # often (option=value stripped to the option), for choosing what to build next.
 # Usage: bench/import-corpus.sh [-v] [BUILD_DIR]
@@ -31,12 +33,15 @@ trap 'rm -rf "$T"' EXIT
 
 total_files=0 total_clean=0 total_invalid=0 total_crash=0
 for tool in fio vdbench; do
-	n=0 clean=0 refused=0 lenient=0 invalid=0 error=0 crash=0
+	n=0 clean=0 refused=0 lenient=0 invalid=0 error=0 crash=0 dur=0
 	: >"$T/diffs"
-	for f in "$CORPUS/$tool"/*; do
+	# the files the manifest lists as this tool's (not the ones only included by them)
+	while IFS=$'\t' read -r -u 3 kind file _; do
+		[ "$kind" = "$tool" ] || continue
+		f="$CORPUS/$file"
 		n=$((n + 1))
 		# the corpus's ${VAR} references stay unset, as on a machine that did not set them
-		env -i PATH="$PATH" timeout 60 "$COORD" "import-$tool" -o "$T/p.json" "$f" \
+		env -i PATH="$PATH" timeout 60 "$COORD" "import-$tool" -o "$T/p.json" "$f" </dev/null \
 			>/dev/null 2>"$T/err"
 		rc=$?
 		if [ $rc -ge 124 ]; then
@@ -59,9 +64,14 @@ for tool in fio vdbench; do
 			continue
 		fi
 		refused=$((refused + 1))
+		if [ "$tool" = fio ] && env -i PATH="$PATH" timeout 60 "$COORD" import-fio \
+			--until-stopped 3600 -o "$T/d.json" "$f" </dev/null >/dev/null 2>&1 &&
+			"$COORD" validate "$T/d.json" >/dev/null 2>&1; then
+			dur=$((dur + 1))
+		fi
 		sed -nE 's/^bench-coord: warning: [^ ]+:[0-9]+: //p' "$T/err" >>"$T/diffs"
 		rm -f "$T/p.json"
-		env -i PATH="$PATH" timeout 60 "$COORD" "import-$tool" --lenient -o "$T/p.json" "$f" \
+		env -i PATH="$PATH" timeout 60 "$COORD" "import-$tool" --lenient -o "$T/p.json" "$f" </dev/null \
 			>/dev/null 2>"$T/err"
 		rc=$?
 		if [ $rc -ge 124 ]; then
@@ -75,7 +85,7 @@ for tool in fio vdbench; do
 				echo "invalid (--lenient): $f: $(head -1 "$T/verr")" >&2
 			fi
 		fi
-	done
+	done 3<"$CORPUS/MANIFEST.tsv"
 	echo "${tool}_files: $n"
 	echo "${tool}_clean: $clean"
 	echo "${tool}_refused: $refused"
@@ -84,6 +94,10 @@ for tool in fio vdbench; do
 	echo "${tool}_error: $error"
 	echo "${tool}_crash: $crash"
 	echo "${tool}_clean_pct: $(awk -v c=$clean -v n=$n 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
+	if [ "$tool" = fio ]; then
+		echo "fio_clean_given_duration: $((clean + dur))"
+		echo "fio_clean_given_duration_pct: $(awk -v c=$((clean + dur)) -v n=$n 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
+	fi
 	if [ $VERBOSE = 1 ]; then
 		echo "== $tool: differences by option (files may name several)" >&2
 		sed -E 's/^(error: .{0,60}).*/\1/; s/^([^=: ]+)[=: ].*/\1/' "$T/diffs" | sort | uniq -c |

@@ -409,25 +409,23 @@ static inline uint64_t s_gate_time(const struct s_jtarget *jt)
 }
 
 /*
- * Per-direction caps: the head of the queue waits for its direction's
- * bucket while the other direction's is ready - it goes as the other op
- * instead (fio does the same: a direction ahead of its rate yields to the
- * other), so each direction gets its own rate whatever the mix. True when
- * flipped.
+ * Per-direction caps: the head of the queue goes as whichever direction's
+ * bucket is due first - a direction ahead of its rate yields to the other
+ * (fio's rate_ddir does the same), so each gets its own rate whatever the
+ * mix.
  */
-static bool s_flip(struct s_jtarget *jt, uint64_t now)
+static void s_pick_dir(struct s_jtarget *jt)
 {
 	struct s_io *io = jt->park[jt->park_head];
 	uint8_t other = io->op == BC_OP_READ ? BC_OP_WRITE : BC_OP_READ;
+	uint64_t own, oth;
 
-	if (io->op > BC_OP_WRITE || !jt->used_op[other] || io->ready_ns > now)
-		return false;
-	if (bc_rate_on(&jt->rate) && bc_rate_when(&jt->rate) > now)
-		return false;
-	if (bc_rate_on(&jt->rate_dir[other]) && bc_rate_when(&jt->rate_dir[other]) > now)
-		return false;
-	io->op = other;
-	return true;
+	if (io->op > BC_OP_WRITE || !jt->used_op[other])
+		return;
+	own = bc_rate_on(&jt->rate_dir[io->op]) ? bc_rate_when(&jt->rate_dir[io->op]) : 0;
+	oth = bc_rate_on(&jt->rate_dir[other]) ? bc_rate_when(&jt->rate_dir[other]) : 0;
+	if (oth < own)
+		io->op = other;
 }
 
 /* the rate buckets io passes through are charged for it at now; its intended time */
@@ -463,9 +461,9 @@ static uint64_t s_release(struct bc_job *j, uint64_t now)
 		struct s_jtarget *jt = &j->tg[i];
 
 		while (jt->park_n) {
+			if (jt->dir_rated)
+				s_pick_dir(jt);
 			t = s_gate_time(jt);
-			if (t > now && jt->dir_rated && s_flip(jt, now))
-				t = now;
 			if (t > now) {
 				if (t < next)
 					next = t;

@@ -250,6 +250,28 @@ static int s_runs_gate(const cJSON *v, struct bc_workload *first, char *err, siz
 	return 0;
 }
 
+/* a workload's window_offset/_length narrow its copy of the volume's I/O window */
+static int s_run_window(struct bc_target *t, const struct bc_workload *w, char *err, size_t errlen)
+{
+	uint64_t start = t->win_start + w->window_offset;
+
+	if (!w->window_offset && !w->window_length)
+		return 0;
+	if (start >= t->win_end || w->window_offset % BC_SECTOR || w->window_length % BC_SECTOR) {
+		snprintf(err, errlen,
+			 "%s: window_offset %llu (length %llu) is outside the I/O window of %llu "
+			 "bytes, or not a multiple of 512",
+			 t->path, (unsigned long long)w->window_offset,
+			 (unsigned long long)w->window_length,
+			 (unsigned long long)(t->win_end - t->win_start));
+		return -EINVAL;
+	}
+	t->win_start = start;
+	if (w->window_length && start + w->window_length < t->win_end)
+		t->win_end = start + w->window_length;
+	return 0;
+}
+
 /* several workloads on a volume (or none): one target per (volume, workload) for the jobs */
 static int s_build_runs(struct bc_step_run *s, const cJSON *vols, char *err, size_t errlen)
 {
@@ -257,11 +279,13 @@ static int s_build_runs(struct bc_step_run *s, const cJSON *vols, char *err, siz
 	int i, n = 0, rc;
 	bool any = false;
 
+	i = 0;
 	cJSON_ArrayForEach(v, vols)
 	{
 		runs = cJSON_GetObjectItemCaseSensitive(v, "workloads");
-		any |= runs != NULL;
+		any |= runs != NULL || s->vwl[i].window_offset || s->vwl[i].window_length;
 		n += runs ? cJSON_GetArraySize(runs) : 1;
+		i++;
 	}
 	if (!any)
 		return 0;
@@ -277,7 +301,11 @@ static int s_build_runs(struct bc_step_run *s, const cJSON *vols, char *err, siz
 		if (!runs) {
 			s->rtargets[s->nruns] = s->targets[i];
 			s->rvwl[s->nruns] = s->vwl[i];
-			s->rvol[s->nruns++] = i++;
+			s->rvol[s->nruns] = i++;
+			rc = s_run_window(&s->rtargets[s->nruns], &s->rvwl[s->nruns], err, errlen);
+			if (rc)
+				return rc;
+			s->nruns++;
 			continue;
 		}
 		cJSON_ArrayForEach(r, runs)
@@ -286,7 +314,11 @@ static int s_build_runs(struct bc_step_run *s, const cJSON *vols, char *err, siz
 			if (rc)
 				return rc;
 			s->rtargets[s->nruns] = s->targets[i];
-			s->rvol[s->nruns++] = i;
+			s->rvol[s->nruns] = i;
+			rc = s_run_window(&s->rtargets[s->nruns], &s->rvwl[s->nruns], err, errlen);
+			if (rc)
+				return rc;
+			s->nruns++;
 		}
 		i++;
 	}

@@ -26,7 +26,11 @@ static void s_usage(FILE *f)
 		   "                      bench-coord itself)\n"
 		   "      --name NAME     the profile's name (default: from JOBFILE)\n"
 		   "      --lenient       import even where the load would differ from fio's;\n"
-		   "                      the differences go into the profile's description\n");
+		   "                      the differences go into the profile's description\n"
+		   "      --until-stopped SECS\n"
+		   "                      how long jobs that run until stopped (time_based\n"
+		   "                      without runtime) run: the duration of the harness\n"
+		   "                      that stops fio (default: refused, no runtime known)\n");
 }
 
 /* the job file parsed and mapped; a file that does not parse exits 1 */

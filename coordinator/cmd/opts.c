@@ -105,6 +105,7 @@ int bc_cmd_import_args(int argc, char **argv, void (*usage)(FILE *f), struct bc_
 	    {"name", required_argument, NULL, 'n'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"lenient", no_argument, NULL, 'l'},
+	    {"until-stopped", required_argument, NULL, 'u'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -127,6 +128,20 @@ int bc_cmd_import_args(int argc, char **argv, void (*usage)(FILE *f), struct bc_
 		case 'l':
 			a->im.lenient = true;
 			break;
+		case 'u': {
+			char *end;
+			unsigned long secs = strtoul(optarg, &end, 10);
+
+			if (*end || !secs || secs > 31u * 86400) {
+				fprintf(stderr,
+					"bench-coord: --until-stopped: expected seconds 1..%u, got "
+					"\"%s\"\n",
+					31u * 86400, optarg);
+				return 2;
+			}
+			a->im.until_stopped_s = (unsigned)secs;
+			break;
+		}
 		default:
 			return bc_cmd_help(c, usage);
 		}

@@ -256,6 +256,8 @@ struct s_job {
 struct s_ctx {
 	const struct bc_import_opts *im;
 	cJSON *notes, *diffs;
+	unsigned kb_base; /* the job's kb_base: 1024 (fio's default) or 1000 */
+	cJSON *inert;	  /* the inert options met, listed once in the notes */
 };
 
 /* the same load, a remark for the record */
@@ -285,105 +287,6 @@ static void s_diff(struct s_ctx *c, const char *src, int line, const char *fmt, 
 
 /* a difference tied to one option */
 #define S_ODIFF(c, o, ...) s_diff((c), (o)->src, (o)->line, __VA_ARGS__)
-
-/*
- * Options that change nothing bench-coord measures: reporting, logs, names,
- * process model, seeds, buffer memory type, file handling around the run.
- */
-static const char *const s_inert[] = {
-    "name",
-    "description",
-    "thread",
-    "group_reporting",
-    "new_group",
-    "stats",
-    "write_bw_log",
-    "write_lat_log",
-    "write_iops_log",
-    "write_hist_log",
-    "log_avg_msec",
-    "log_hist_msec",
-    "log_hist_coarseness",
-    "log_max_value",
-    "log_offset",
-    "log_prio",
-    "log_compression",
-    "log_store_compressed",
-    "log_unix_epoch",
-    "log_alternate_epoch",
-    "log_alternate_epoch_clock_id",
-    "per_job_logs",
-    "lat_percentiles",
-    "clat_percentiles",
-    "slat_percentiles",
-    "percentile_list",
-    "significant_figures",
-    "disable_lat",
-    "disable_clat",
-    "disable_slat",
-    "disable_bw_measurement",
-    "gtod_reduce",
-    "gtod_cpu",
-    "clocksource",
-    "unified_rw_reporting",
-    "bwavgtime",
-    "iopsavgtime",
-    "kb_base",
-    "unit_base",
-    "randrepeat",
-    "allrandrepeat",
-    "randseed",
-    "random_generator",
-    "norandommap",
-    "softrandommap",
-    "invalidate",
-    "unlink",
-    "unlink_each_loop",
-    "create_serialize",
-    "create_fsync",
-    "create_on_open",
-    "create_only",
-    "allow_file_create",
-    "allow_mounted_write",
-    "fallocate",
-    "file_append",
-    "lockmem",
-    "exitall",
-    "exitall_on_error",
-    "mem",
-    "iomem",
-    "mem_align",
-    "iomem_align",
-    "hugepage-size",
-    "fixedbufs",
-    "registerfiles",
-    "nonvectored",
-    "group_id",
-    "job_max_open_zones",
-    "verify_fatal",
-    "verify_dump",
-    "verify_async",
-    "verify_state_save",
-    "verify_state_load",
-    "continue_on_error",
-    "error_dump",
-    "ignore_error",
-    "rate_min",
-    "rate_iops_min",
-    "rate_cycle",
-    "max_latency",
-    "latency_target",
-    "latency_window",
-    "latency_percentile",
-    "latency_run",
-    "experimental_verify",
-    "refill_buffers",
-    "scramble_buffers",
-    "clat_prio_stats",
-    "write_barrier",
-    "trim_verify_zero",
-    NULL,
-};
 
 /* the block and file read/write engines (their I/O is what bench-coord's file target does) */
 static const char *const s_async_engines[] = {"io_uring",   "libaio",	  "posixaio",
@@ -482,17 +385,65 @@ static bool s_secs(struct s_ctx *c, const struct bc_import_kv *o, unsigned *out)
 	return true;
 }
 
+/*
+ * A fio size as fio's parse.c reads it: a number, then a unit whose first
+ * letters decide (k, m, g, t, p and their "b" forms; "kib" ... "pib"). With
+ * kb_base=1024, fio's default, the SI-looking units are powers of 1024 and
+ * the IEC ones powers of 1000 ("4KiB" is 4000 bytes); kb_base=1000 swaps
+ * them back. 0 or -EINVAL; a "%" is -EDOM.
+ */
+static int s_fio_bytes(const char *v, unsigned kb_base, uint64_t *out)
+{
+	static const char pfx[] = "kmgtp";
+	char unit[8] = "";
+	double num, mult = 1, base = kb_base == 1000 ? 1000 : 1024;
+	const char *p;
+	char *end;
+	size_t n = 0;
+	int pow = 0;
+
+	while (isspace((unsigned char)*v))
+		v++;
+	if (!isdigit((unsigned char)*v))
+		return -EINVAL;
+	num = strtod(v, &end);
+	if (end == v || num < 0)
+		return -EINVAL;
+	for (p = end; *p && n < sizeof(unit) - 1; p++)
+		unit[n++] = (char)tolower((unsigned char)*p);
+	if (*p)
+		return -EINVAL;
+	if (!strcmp(unit, "%"))
+		return -EDOM;
+	if (unit[0] && strchr(pfx, unit[0])) {
+		pow = (int)(strchr(pfx, unit[0]) - pfx) + 1;
+		if (!strcmp(unit + 1, "ib")) /* IEC: the other base */
+			base = kb_base == 1000 ? 1024 : 1000;
+		else if (unit[1] && strcmp(unit + 1, "b"))
+			return -EINVAL;
+	} else if (unit[0] && strcmp(unit, "b")) {
+		return -EINVAL;
+	}
+	while (pow--)
+		mult *= base;
+	if (num * mult > 1.8e19)
+		return -EINVAL;
+	*out = (uint64_t)(num * mult + 0.5);
+	return 0;
+}
+
 /* fio sizes; a "%" of the device is not known at import time */
 static bool s_size(struct s_ctx *c, const struct bc_import_kv *o, uint64_t *out)
 {
 	const char *v = s_val(o);
+	int rc = s_fio_bytes(v, c->kb_base, out);
 
-	if (strchr(v, '%')) {
+	if (rc == -EDOM) {
 		S_ODIFF(c, o, "%s=%s: a share of the device is not known when importing", o->key,
 			v);
 		return false;
 	}
-	if (bc_parse_size(v, out)) {
+	if (rc) {
 		S_ODIFF(c, o, "%s=%s: not a size bench-coord can express", o->key, v);
 		return false;
 	}
@@ -546,6 +497,34 @@ static const char *s_dir_value(struct s_ctx *c, const struct bc_import_kv *o, co
 	}
 	snprintf(buf, len, "%s", use ? use : part[0]);
 	return buf;
+}
+
+/* fio's filename_format: $jobname, $jobnum (the clone), $filenum replaced */
+static void s_format_name(const char *fmt, const char *job, int jobnum, int filenum, char *out,
+			  size_t len)
+{
+	size_t n = 0;
+	const char *p;
+	int w;
+
+	for (p = fmt; *p && n + 1 < len;) {
+		w = 0;
+		if (!strncmp(p, "$jobname", 8)) {
+			w = snprintf(out + n, len - n, "%s", job);
+			p += 8;
+		} else if (!strncmp(p, "$jobnum", 7)) {
+			w = snprintf(out + n, len - n, "%d", jobnum);
+			p += 7;
+		} else if (!strncmp(p, "$filenum", 8)) {
+			w = snprintf(out + n, len - n, "%d", filenum);
+			p += 8;
+		} else {
+			out[n++] = *p++;
+		}
+		if (w > 0)
+			n = n + (size_t)w < len ? n + (size_t)w : len - 1;
+	}
+	out[n] = '\0';
 }
 
 /* fio's filename list: ':' separates, "\:" is a literal colon */
@@ -643,60 +622,383 @@ static enum s_engine s_engine(struct s_ctx *c, const struct bc_import_kv *o, boo
 	return S_ENG_OTHER;
 }
 
-/* options s_job reads; anything neither here nor in s_inert is a difference */
-static const char *const s_handled[] = {
-    "rw",
-    "readwrite",
-    "rwmixread",
-    "rwmixwrite",
-    "bs",
-    "blocksize",
-    "bssplit",
-    "blockalign",
-    "ba",
-    "iodepth",
-    "numjobs",
-    "direct",
-    "buffered",
-    "ramp_time",
-    "runtime",
-    "timeout",
-    "time_based",
-    "filename",
-    "directory",
-    "nrfiles",
-    "size",
-    "filesize",
-    "io_size",
-    "io_limit",
-    "offset",
-    "offset_increment",
-    "ioengine",
-    "stonewall",
-    "wait_for_previous",
-    "rate",
-    "rate_iops",
-    "random_distribution",
-    "verify",
-    "do_verify",
-    "thinktime",
-    "thinktime_spin",
-    "thinktime_blocks",
-    "sqthread_poll",
-    "sqthread_poll_cpu",
-    "hipri",
-    "cpus_allowed",
-    "cpus_allowed_policy",
-    "iodepth_batch",
-    "iodepth_batch_submit",
-    "iodepth_batch_complete",
-    "iodepth_batch_complete_min",
-    "iodepth_batch_complete_max",
-    "iodepth_low",
-    "loops",
-    "include",
-    NULL,
+/*
+ * Every fio option the import knows, like fio's own option table (options.c):
+ * its name and alias, its kind, the profile key it becomes and, for the
+ * options whose value alone decides the key, the converter. MAPPED options
+ * without a converter are read by s_job, which needs the job's context
+ * (rw, files, clones, engine). INERT options change nothing bench-coord
+ * measures (statistics and reporting, or the process model and file
+ * handling around the I/O); they are listed once in the notes. DIFF options
+ * are refused with the reason given. An option in no row is a difference:
+ * "not mapped".
+ */
+enum s_okind { S_MAPPED, S_INERT, S_DIFF };
+
+struct s_jctx; /* what a converter may read of the job and write into its workload */
+typedef void (*s_conv_fn)(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+
+struct s_fopt {
+	const char *name, *alias;
+	enum s_okind kind;
+	const char *key; /* MAPPED: the profile key(s) it becomes */
+	s_conv_fn conv;	 /* MAPPED with a converter: value -> key, applied by s_job */
+	const char *why; /* INERT: what kind; DIFF: why it has no equivalent */
 };
+
+static void s_conv_startdelay(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_rate_process(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_percentage_random(struct s_ctx *c, const struct bc_import_kv *o,
+				     struct s_jctx *x);
+static void s_conv_compress(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_compress_chunk(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_dedupe(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_sync(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_end_fsync(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_overwrite(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_fadvise(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_fst(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+
+/* clang-format off */
+static const struct s_fopt s_fopts[] = {
+    {"rw", "readwrite", S_MAPPED, "rw", NULL, NULL},
+    {"rwmixread", NULL, S_MAPPED, "rwmixread", NULL, NULL},
+    {"rwmixwrite", NULL, S_MAPPED, "rwmixread", NULL, NULL},
+    {"bs", "blocksize", S_MAPPED, "bs", NULL, NULL},
+    {"bssplit", NULL, S_MAPPED, "bs", NULL, NULL},
+    {"blockalign", "ba", S_MAPPED, "blockalign", NULL, NULL},
+    {"iodepth", NULL, S_MAPPED, "iodepth", NULL, NULL},
+    {"numjobs", NULL, S_MAPPED, "numjobs", NULL, NULL},
+    {"direct", NULL, S_MAPPED, "direct", NULL, NULL},
+    {"buffered", NULL, S_MAPPED, "direct", NULL, NULL},
+    {"ramp_time", NULL, S_MAPPED, "ramp", NULL, NULL},
+    {"runtime", "timeout", S_MAPPED, "runtime", NULL, NULL},
+    {"time_based", NULL, S_MAPPED, "runtime", NULL, NULL},
+    {"filename", NULL, S_MAPPED, "volumes[].path", NULL, NULL},
+    {"directory", NULL, S_MAPPED, "volumes[].path", NULL, NULL},
+    {"nrfiles", NULL, S_MAPPED, "volumes[]", NULL, NULL},
+    {"size", NULL, S_MAPPED, "volumes[].size, io_size", NULL, NULL},
+    {"filesize", NULL, S_MAPPED, "volumes[].size", NULL, NULL},
+    {"io_size", "io_limit", S_MAPPED, "io_size", NULL, NULL},
+    {"offset", NULL, S_MAPPED, "volumes[].offset", NULL, NULL},
+    {"offset_increment", NULL, S_MAPPED, "volumes[].size", NULL, NULL},
+    {"ioengine", NULL, S_MAPPED, "volumes[].path", NULL, NULL},
+    {"stonewall", "wait_for_previous", S_MAPPED, "steps[]", NULL, NULL},
+    {"rate", NULL, S_MAPPED, "rate_bw, rate_bw_read, rate_bw_write", NULL, NULL},
+    {"rate_iops", NULL, S_MAPPED, "rate_iops, rate_iops_read, rate_iops_write", NULL, NULL},
+    {"random_distribution", NULL, S_MAPPED, "random_distribution", NULL, NULL},
+    {"verify", NULL, S_MAPPED, "verify", NULL, NULL},
+    {"do_verify", NULL, S_MAPPED, "verify", NULL, NULL},
+    {"thinktime", NULL, S_MAPPED, "thinktime", NULL, NULL},
+    {"thinktime_spin", NULL, S_MAPPED, "thinktime", NULL, NULL},
+    {"thinktime_blocks", NULL, S_MAPPED, "thinktime", NULL, NULL},
+    {"sqthread_poll", NULL, S_MAPPED, "sqpoll", NULL, NULL},
+    {"sqthread_poll_cpu", NULL, S_MAPPED, "sqpoll_cpu", NULL, NULL},
+    {"hipri", NULL, S_MAPPED, "hipri", NULL, NULL},
+    {"cpus_allowed", NULL, S_MAPPED, "cpus_allowed", NULL, NULL},
+    {"cpus_allowed_policy", NULL, S_MAPPED, "cpus_allowed_policy", NULL, NULL},
+    {"iodepth_batch", "iodepth_batch_submit", S_MAPPED, "iodepth_batch_submit", NULL, NULL},
+    {"iodepth_batch_complete_min", "iodepth_batch_complete", S_MAPPED, "iodepth_batch_complete", NULL, NULL},
+    {"iodepth_batch_complete_max", NULL, S_MAPPED, "iodepth_batch_complete", NULL, NULL},
+    {"iodepth_low", NULL, S_MAPPED, "iodepth", NULL, NULL},
+    {"loops", NULL, S_MAPPED, "io_size", NULL, NULL},
+    {"include", NULL, S_MAPPED, "-", NULL, NULL},
+    {"kb_base", NULL, S_MAPPED, "sizes", NULL, NULL},
+    {"startdelay", NULL, S_MAPPED, "start_delay", s_conv_startdelay, NULL},
+    {"rate_process", NULL, S_MAPPED, "rate_process", s_conv_rate_process, NULL},
+    {"percentage_random", NULL, S_MAPPED, "seq_pct", s_conv_percentage_random, NULL},
+    {"buffer_compress_percentage", NULL, S_MAPPED, "compress_pct", s_conv_compress, NULL},
+    {"buffer_compress_chunk", NULL, S_MAPPED, "compress_chunk", s_conv_compress_chunk, NULL},
+    {"dedupe_percentage", NULL, S_MAPPED, "dedupe_pct", s_conv_dedupe, NULL},
+    {"sync", NULL, S_MAPPED, "-", s_conv_sync, NULL},
+    {"fsync_on_close", NULL, S_MAPPED, "-", s_conv_end_fsync, NULL},
+    {"end_fsync", NULL, S_MAPPED, "-", s_conv_end_fsync, NULL},
+    {"overwrite", NULL, S_MAPPED, "-", s_conv_overwrite, NULL},
+    {"name", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"description", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"group_reporting", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"new_group", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"stats", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"write_bw_log", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"write_lat_log", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"write_iops_log", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"write_hist_log", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_avg_msec", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_hist_msec", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_hist_coarseness", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_max_value", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_offset", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_prio", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_compression", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_store_compressed", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_unix_epoch", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_alternate_epoch", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_alternate_epoch_clock_id", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"per_job_logs", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"lat_percentiles", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"clat_percentiles", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"slat_percentiles", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"percentile_list", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"significant_figures", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"disable_lat", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"disable_clat", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"disable_slat", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"disable_bw_measurement", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"disable_bw", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"gtod_reduce", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"gtod_cpu", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"clocksource", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"unified_rw_reporting", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"bwavgtime", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"iopsavgtime", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"unit_base", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"disk_util", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"clat_prio_stats", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"write_barrier", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"thread", NULL, S_INERT, NULL, NULL, "process"},
+    {"randrepeat", NULL, S_INERT, NULL, NULL, "process"},
+    {"allrandrepeat", NULL, S_INERT, NULL, NULL, "process"},
+    {"randseed", NULL, S_INERT, NULL, NULL, "process"},
+    {"random_generator", NULL, S_INERT, NULL, NULL, "process"},
+    {"norandommap", NULL, S_INERT, NULL, NULL, "process"},
+    {"softrandommap", NULL, S_INERT, NULL, NULL, "process"},
+    {"invalidate", NULL, S_INERT, NULL, NULL, "process"},
+    {"unlink", NULL, S_INERT, NULL, NULL, "process"},
+    {"unlink_each_loop", NULL, S_INERT, NULL, NULL, "process"},
+    {"create_serialize", NULL, S_INERT, NULL, NULL, "process"},
+    {"create_fsync", NULL, S_INERT, NULL, NULL, "process"},
+    {"create_on_open", NULL, S_INERT, NULL, NULL, "process"},
+    {"create_only", NULL, S_INERT, NULL, NULL, "process"},
+    {"allow_file_create", NULL, S_INERT, NULL, NULL, "process"},
+    {"allow_mounted_write", NULL, S_INERT, NULL, NULL, "process"},
+    {"fallocate", NULL, S_INERT, NULL, NULL, "process"},
+    {"file_append", NULL, S_INERT, NULL, NULL, "process"},
+    {"lockmem", NULL, S_INERT, NULL, NULL, "process"},
+    {"exitall", NULL, S_INERT, NULL, NULL, "process"},
+    {"exitall_on_error", NULL, S_INERT, NULL, NULL, "process"},
+    {"mem", NULL, S_INERT, NULL, NULL, "process"},
+    {"iomem", NULL, S_INERT, NULL, NULL, "process"},
+    {"mem_align", NULL, S_INERT, NULL, NULL, "process"},
+    {"iomem_align", NULL, S_INERT, NULL, NULL, "process"},
+    {"hugepage-size", NULL, S_INERT, NULL, NULL, "process"},
+    {"fixedbufs", NULL, S_INERT, NULL, NULL, "process"},
+    {"registerfiles", NULL, S_INERT, NULL, NULL, "process"},
+    {"nonvectored", NULL, S_INERT, NULL, NULL, "process"},
+    {"group_id", NULL, S_INERT, NULL, NULL, "process"},
+    {"job_max_open_zones", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_fatal", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_dump", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_async", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_state_save", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_state_load", NULL, S_INERT, NULL, NULL, "process"},
+    {"continue_on_error", NULL, S_INERT, NULL, NULL, "process"},
+    {"error_dump", NULL, S_INERT, NULL, NULL, "process"},
+    {"ignore_error", NULL, S_INERT, NULL, NULL, "process"},
+    {"rate_min", NULL, S_INERT, NULL, NULL, "process"},
+    {"rate_iops_min", NULL, S_INERT, NULL, NULL, "process"},
+    {"rate_cycle", NULL, S_INERT, NULL, NULL, "process"},
+    {"max_latency", NULL, S_INERT, NULL, NULL, "process"},
+    {"latency_target", NULL, S_INERT, NULL, NULL, "process"},
+    {"latency_window", NULL, S_INERT, NULL, NULL, "process"},
+    {"latency_percentile", NULL, S_INERT, NULL, NULL, "process"},
+    {"latency_run", NULL, S_INERT, NULL, NULL, "process"},
+    {"experimental_verify", NULL, S_INERT, NULL, NULL, "process"},
+    {"refill_buffers", NULL, S_INERT, NULL, NULL, "process"},
+    {"scramble_buffers", NULL, S_INERT, NULL, NULL, "process"},
+    {"trim_verify_zero", NULL, S_INERT, NULL, NULL, "process"},
+    {"serialize_overlap", NULL, S_INERT, NULL, NULL, "process"},
+    {"fadvise_hint", NULL, S_MAPPED, "-", s_conv_fadvise, NULL},
+    {"openfiles", NULL, S_INERT, NULL, NULL, "process"},
+    {"file_service_type", NULL, S_MAPPED, "-", s_conv_fst, NULL},
+    {"verify_backlog", NULL, S_DIFF, NULL, NULL, "verification interleaved with the writes has no equivalent (bench-coord verifies in a read step after them)"},
+    {"verify_backlog_batch", NULL, S_DIFF, NULL, NULL, "verification interleaved with the writes has no equivalent"},
+    {"buffer_pattern", NULL, S_DIFF, NULL, NULL, "a fixed buffer pattern has no equivalent (compress_pct fills zeros)"},
+    {"zero_buffers", NULL, S_DIFF, NULL, NULL, "all-zero writes have no equivalent (compress_pct is at most 99)"},
+    {"fsync", NULL, S_DIFF, NULL, NULL, "an fsync every N writes has no equivalent"},
+    {"fdatasync", NULL, S_DIFF, NULL, NULL, "an fdatasync every N writes has no equivalent"},
+    {"sync_file_range", NULL, S_DIFF, NULL, NULL, "sync_file_range every N writes has no equivalent"},
+    {"flow", NULL, S_DIFF, NULL, NULL, "flow control between jobs has no equivalent"},
+    {"flow_id", NULL, S_DIFF, NULL, NULL, "flow control between jobs has no equivalent"},
+    {"zonesize", NULL, S_DIFF, NULL, NULL, "zoned I/O (zonesize/zoneskip) has no equivalent"},
+    {"zoneskip", NULL, S_DIFF, NULL, NULL, "zoned I/O (zonesize/zoneskip) has no equivalent"},
+    {"zonerange", NULL, S_DIFF, NULL, NULL, "zoned I/O has no equivalent"},
+    {"zonemode", NULL, S_DIFF, NULL, NULL, "zoned block device modes have no equivalent"},
+    {"blocksize_range", NULL, S_DIFF, NULL, NULL, "a range of sizes has no equivalent (bssplit does)"},
+    {"bsrange", NULL, S_DIFF, NULL, NULL, "a range of sizes has no equivalent (bssplit does)"},
+    {"number_ios", NULL, S_DIFF, NULL, NULL, "a count of I/Os has no equivalent (io_size does)"},
+    {"filename_format", NULL, S_MAPPED, "volumes[].path", NULL, NULL},
+    {"dedupe_mode", NULL, S_DIFF, NULL, NULL, "dedupe modes have no equivalent"},
+    {"dedupe_working_set_percentage", NULL, S_DIFF, NULL, NULL, "a dedupe working set has no equivalent"},
+    {"cpumask", NULL, S_DIFF, NULL, NULL, "a CPU bit mask: write it as cpus_allowed"},
+    {"nice", NULL, S_DIFF, NULL, NULL, "process priority has no equivalent"},
+    {"prio", NULL, S_DIFF, NULL, NULL, "I/O priority has no equivalent"},
+    {"prioclass", NULL, S_DIFF, NULL, NULL, "I/O priority has no equivalent"},
+};
+/* clang-format on */
+
+/* what a converter reads of the job and where it writes */
+struct s_jctx {
+	const char *rw;
+	const char *name;
+	bool direct;
+	uint64_t bs; /* bytes, the job's (largest) block size */
+	cJSON *wl;
+};
+
+static void s_conv_startdelay(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	unsigned secs;
+
+	if (strchr(s_val(o), '-')) {
+		S_ODIFF(c, o, "startdelay=%s: a random delay per clone has no equivalent",
+			s_val(o));
+		return;
+	}
+	if (s_secs(c, o, &secs) && secs)
+		cJSON_AddNumberToObject(x->wl, "start_delay", secs);
+}
+
+static void s_conv_rate_process(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	if (!strcmp(s_val(o), "poisson"))
+		cJSON_AddStringToObject(x->wl, "rate_process", "poisson");
+	else if (strcmp(s_val(o), "linear"))
+		S_ODIFF(c, o, "rate_process=%s: linear or poisson", s_val(o));
+}
+
+static void s_conv_percentage_random(struct s_ctx *c, const struct bc_import_kv *o,
+				     struct s_jctx *x)
+{
+	char buf[128];
+	unsigned pct;
+
+	if (!s_random(x->rw)) /* fio: "for a random workload" */
+		return;
+	if (!s_dir_value(c, o, x->rw, buf, sizeof(buf)))
+		return;
+	if (!s_uint(buf, 100, &pct)) {
+		S_ODIFF(c, o, "percentage_random=%s: expected 0..100", s_val(o));
+		return;
+	}
+	if (pct < 100)
+		cJSON_AddNumberToObject(x->wl, "seq_pct", 100 - pct);
+}
+
+static void s_conv_compress(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	unsigned pct;
+
+	if (!s_uint(s_val(o), 100, &pct)) {
+		S_ODIFF(c, o, "buffer_compress_percentage=%s: expected 0..100", s_val(o));
+		return;
+	}
+	/* fio turns 100 into zero_buffers */
+	if (pct == 100)
+		S_ODIFF(c, o, "buffer_compress_percentage=100: all-zero writes have no equivalent");
+	else if (pct)
+		cJSON_AddNumberToObject(x->wl, "compress_pct", pct);
+}
+
+static void s_conv_compress_chunk(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	uint64_t n;
+	char sz[32];
+
+	if (!s_size(c, o, &n))
+		return;
+	if (!n) /* fio: 0 is the block size */
+		n = x->bs;
+	if (n % 512)
+		S_ODIFF(c, o, "buffer_compress_chunk=%s: not a multiple of 512 bytes", s_val(o));
+	else
+		cJSON_AddStringToObject(x->wl, "compress_chunk", bc_fmt_size(n, sz, sizeof(sz)));
+}
+
+static void s_conv_dedupe(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	unsigned pct;
+	char sz[32];
+
+	if (!s_uint(s_val(o), 100, &pct)) {
+		S_ODIFF(c, o, "dedupe_percentage=%s: expected 0..100", s_val(o));
+		return;
+	}
+	if (!pct)
+		return;
+	/* fio repeats whole write buffers: the unit is the block size */
+	cJSON_AddNumberToObject(x->wl, "dedupe_pct", pct);
+	cJSON_AddStringToObject(x->wl, "dedupe_unit", bc_fmt_size(x->bs, sz, sizeof(sz)));
+	if (cJSON_GetObjectItem(x->wl, "bs") && cJSON_IsString(cJSON_GetObjectItem(x->wl, "bs")) &&
+	    strchr(cJSON_GetStringValue(cJSON_GetObjectItem(x->wl, "bs")), '/'))
+		S_ODIFF(c, o,
+			"dedupe_percentage with bssplit: fio repeats whole buffers of each size, "
+			"bench-coord units of one size");
+}
+
+static void s_conv_sync(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	(void)x;
+	if (strcmp(s_val(o), "0") && strcmp(s_val(o), "none") && strcmp(s_val(o), "false"))
+		S_ODIFF(c, o, "sync=%s: O_SYNC/O_DSYNC writes have no equivalent", s_val(o));
+	else
+		bc_import_add(c->inert, "%s", o->key);
+}
+
+/* an fsync after the job's I/O: the data of O_DIRECT writes is on the device already */
+static void s_conv_end_fsync(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	if (!s_bool(s_val(o)))
+		return;
+	if (x->direct)
+		s_note(c, "job %s: %s: one fsync after the I/O, outside what either tool measures",
+		       x->name, o->key);
+	else
+		S_ODIFF(c, o,
+			"%s with buffered writes: the page cache's flush at the end has no "
+			"equivalent",
+			o->key);
+}
+
+/* fio lays a new file out before writing it; bench-coord's file target creates it whole */
+static void s_conv_overwrite(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	(void)x;
+	if (s_bool(s_val(o)))
+		bc_import_add(c->inert, "%s", o->key);
+}
+
+static void s_conv_fadvise(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	if (x->direct || !strcmp(s_val(o), "0"))
+		bc_import_add(c->inert, "%s", o->key);
+	else
+		S_ODIFF(c, o,
+			"fadvise_hint=%s on buffered I/O: page-cache readahead hints have no "
+			"equivalent",
+			s_val(o));
+}
+
+/* how fio picks among a job's files: round robin and random share them evenly */
+static void s_conv_fst(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	(void)x;
+	if (!strncmp(s_val(o), "roundrobin", 10) || !strcmp(s_val(o), "random"))
+		bc_import_add(c->inert, "%s", o->key);
+	else
+		S_ODIFF(c, o, "file_service_type=%s: bench-coord drives a job's files at once",
+			s_val(o));
+}
+
+static const struct s_fopt *s_fopt_find(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(s_fopts) / sizeof(s_fopts[0]); i++)
+		if (!strcmp(s_fopts[i].name, key) ||
+		    (s_fopts[i].alias && !strcmp(s_fopts[i].alias, key)))
+			return &s_fopts[i];
+	return NULL;
+}
 
 static bool s_mixed(const char *rw)
 {
@@ -717,7 +1019,7 @@ static bool s_size_key(struct s_ctx *c, const struct bc_import_kv *o, const char
 			s_val(o));
 		return false;
 	}
-	if (bc_parse_size(buf, &n) || !n || n % 512 || n > (1u << 30)) {
+	if (s_fio_bytes(buf, c->kb_base, &n) || !n || n % 512 || n > (1u << 30)) {
 		S_ODIFF(c, o, "%s=%s: not a multiple of 512 bytes up to 1g", o->key, s_val(o));
 		return false;
 	}
@@ -755,22 +1057,53 @@ static void s_random_distribution(struct s_ctx *c, const struct bc_import_kv *o,
 	cJSON_AddStringToObject(wl, "random_distribution", buf);
 }
 
-/* rate or rate_iops of a job (0: none); fio caps the ops of a mix separately */
-static uint64_t s_rate(struct s_ctx *c, const struct bc_import_kv *o, const char *rw)
+/*
+ * rate or rate_iops of a job into key of wl, scaled by mul/div (clones over
+ * files): fio's value is per direction ("rate_iops=500" caps reads at 500
+ * and writes at 500; "r,w[,t]" each its own), so a mix gets a cap per
+ * direction and a job of one direction the cap of that one.
+ */
+static void s_rate(struct s_ctx *c, const struct bc_import_kv *o, const char *rw, cJSON *wl,
+		   const char *key, uint64_t mul, uint64_t div)
 {
-	uint64_t r = 0;
-	char buf[128];
+	const char *v = o ? s_val(o) : NULL;
+	char part[3][64] = {"", "", ""}, k2[32];
+	uint64_t r[2] = {0, 0};
+	int n = 0, d;
 
 	if (!o)
-		return 0;
-	if (s_dir_value(c, o, rw, buf, sizeof(buf)) && bc_parse_size(buf, &r))
-		S_ODIFF(c, o, "%s=%s: not a rate bench-coord can express", o->key, s_val(o));
-	if (r && s_mixed(rw))
-		S_ODIFF(c, o,
-			"%s=%s on a %s mix: fio caps reads and writes separately, bench-coord "
-			"caps their sum",
-			o->key, s_val(o), rw);
-	return r;
+		return;
+	for (const char *p = v; n < 3; n++) {
+		size_t k = strcspn(p, ",");
+
+		snprintf(part[n], sizeof(part[n]), "%.*s", (int)k, p);
+		if (!p[k])
+			break;
+		p += k + 1;
+	}
+	/* fio: an empty or missing write value is the read value */
+	if (!part[1][0])
+		snprintf(part[1], sizeof(part[1]), "%s", part[0]);
+	for (d = 0; d < 2; d++) {
+		if (part[d][0] && s_fio_bytes(part[d], c->kb_base, &r[d])) {
+			S_ODIFF(c, o, "%s=%s: not a rate bench-coord can express", o->key, v);
+			return;
+		}
+		r[d] = r[d] * mul / (div ? div : 1);
+	}
+	if (strstr(rw, "trim") && (n > 1 ? part[2][0] : part[0][0]))
+		S_ODIFF(c, o, "%s=%s on trims: no equivalent", o->key, v);
+	if (s_mixed(rw)) {
+		for (d = 0; d < 2; d++) {
+			snprintf(k2, sizeof(k2), "%s_%s", key, d ? "write" : "read");
+			if (r[d])
+				cJSON_AddNumberToObject(wl, k2, (double)r[d]);
+		}
+		return;
+	}
+	d = strstr(rw, "write") ? 1 : 0;
+	if (r[d])
+		cJSON_AddNumberToObject(wl, key, (double)r[d]);
 }
 
 /* what one job section asks for, in j; false when it cannot run (a difference says why) */
@@ -782,12 +1115,20 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	enum s_engine eng;
 	bool direct, time_based = s_bool(s_get(v, "time_based")), shared;
 	unsigned iodepth = 1, numjobs = 1, n, ramp = 0, runtime = 0, nrfiles = 1;
-	uint64_t bs = 4096, size = 0, io_size = 0, rate_bw = 0, rate_iops = 0, inc = 0;
+	uint64_t bs = 4096, size = 0, io_size = 0, inc = 0, loops = 1;
 	double think_us = 0;
 	cJSON *wl;
 	int k, f;
 
 	j->sec = sec;
+	/* sizes read as this job's kb_base says (fio's default 1024) */
+	c->kb_base = 1024;
+	if ((o = s_opt(v, "kb_base", NULL))) {
+		if (!strcmp(s_val(o), "1000"))
+			c->kb_base = 1000;
+		else if (strcmp(s_val(o), "1024"))
+			S_ODIFF(c, o, "kb_base=%s: 1024 or 1000", s_val(o));
+	}
 	bc_import_sanitize(s_get(v, "name") ? s_get(v, "name") : sec->name, j->name,
 			   sizeof(j->name));
 	o = s_opt(v, "rw", "readwrite");
@@ -846,17 +1187,33 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		       j->name, x, strcmp(x, "libaio") ? "" : " on buffered I/O", iodepth);
 		iodepth = 1;
 	}
-	if ((o = s_opt(v, "loops", NULL)) && strcmp(s_val(o), "1"))
-		S_ODIFF(c, o, "loops=%s: repeating a job has no equivalent (write the steps)",
-			s_val(o));
+	if ((o = s_opt(v, "loops", NULL)) && strcmp(s_val(o), "1")) {
+		unsigned nl;
+
+		/* a size-bound job repeated: that many times its bytes; time bounds the rest */
+		if (!s_uint(s_val(o), 1000000, &nl) || !nl)
+			S_ODIFF(c, o, "loops=%s: expected a count", s_val(o));
+		else if (!time_based)
+			loops = nl;
+	}
 	if ((o = s_opt(v, "ramp_time", NULL)))
 		s_secs(c, o, &ramp);
 	if ((o = s_opt(v, "runtime", "timeout")))
 		s_secs(c, o, &runtime);
 	if (time_based && !runtime) {
 		o = s_opt(v, "time_based", NULL);
-		S_ODIFF(c, o, "time_based without runtime: fio runs until stopped");
-		runtime = S_UNBOUNDED_S;
+		if (c->im->until_stopped_s) {
+			runtime = c->im->until_stopped_s;
+			s_note(c,
+			       "job %s: time_based without runtime runs until fio is stopped: %u s "
+			       "(--until-stopped)",
+			       j->name, runtime);
+		} else {
+			S_ODIFF(c, o,
+				"time_based without runtime: fio runs until stopped (say how long "
+				"with --until-stopped SECS)");
+			runtime = S_UNBOUNDED_S;
+		}
 	}
 	/* files: fio's clones share the files named by filename=, else get their own */
 	shared = (x = s_get(v, "filename")) != NULL;
@@ -884,12 +1241,21 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 			       j->name, S_MAX_FILES);
 			return false;
 		}
-		/* fio's default names: jobname.clone.file, each clone on its own */
+		/* fio's names: filename_format, by default jobname.clone.file */
+		o = s_opt(v, "filename_format", NULL);
+		if (o && strstr(s_val(o), "$clientuid")) {
+			S_ODIFF(c, o,
+				"filename_format=%s: $clientuid (client/server mode) has no "
+				"equivalent",
+				s_val(o));
+			return false;
+		}
 		for (k = 0; k < (int)numjobs; k++) {
 			for (f = 0; f < (int)nrfiles; f++) {
 				char def[BC_PATH_MAX];
 
-				snprintf(def, sizeof(def), "%s.%d.%d", sec->name, k, f);
+				s_format_name(o ? s_val(o) : "$jobname.$jobnum.$filenum", sec->name,
+					      k, f, def, sizeof(def));
 				if (s_split_files(def, dir, j))
 					return false;
 			}
@@ -905,11 +1271,19 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		s_diff(c, sec->src, sec->line, "job %s: no usable filename", j->name);
 		return false;
 	}
-	/* per file: fio's size is the job's total over its files */
+	/*
+	 * fio's filesize is each file's size, and size then only the job's bytes
+	 * of I/O (io_size's default); without filesize, size is the job's total
+	 * over its files, both the region and the bytes
+	 */
 	if ((o = s_opt(v, "filesize", NULL))) {
-		if (s_size(c, o, &j->size_per_file) && strchr(s_val(o), '-'))
+		if (strchr(s_val(o), '-'))
 			S_ODIFF(c, o, "filesize=%s: ranges are not supported", s_val(o));
-		size = j->size_per_file * (uint64_t)j->nfiles;
+		else
+			s_size(c, o, &j->size_per_file);
+		if ((o = s_opt(v, "size", NULL)) && !s_opt(v, "io_size", "io_limit") &&
+		    s_size(c, o, &size))
+			io_size = size;
 	} else if ((o = s_opt(v, "size", NULL)) && s_size(c, o, &size)) {
 		j->size_per_file = size / (uint64_t)j->nfiles / 512 * 512;
 		if (j->nfiles > 1 && shared)
@@ -948,8 +1322,11 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		s_note(c, "job %s: io_size with time_based: fio runs for the runtime anyway",
 		       j->name);
 	if (!time_based) {
-		uint64_t bytes = io_size ? io_size : size;
+		uint64_t bytes = (io_size ? io_size : size) * loops;
 		char sz[32];
+
+		if (loops > 1 && !bytes)
+			bytes = j->size_per_file * (shared ? (uint64_t)j->nfiles : nrfiles) * loops;
 
 		cJSON_AddBoolToObject(wl, "size_based", true);
 		if (bytes) {
@@ -967,19 +1344,11 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	} else if (io_size) {
 		io_size = 0;
 	}
-	rate_bw = s_rate(c, s_opt(v, "rate", NULL), rw);
-	rate_iops = s_rate(c, s_opt(v, "rate_iops", NULL), rw);
 	/* fio's rates are per clone over its files; the profile's per volume over all jobs */
-	if (rate_bw)
-		cJSON_AddNumberToObject(
-		    wl, "rate_bw",
-		    (double)(rate_bw * (shared ? numjobs : 1) /
-			     (uint64_t)(shared ? (unsigned)j->nfiles : nrfiles)));
-	if (rate_iops)
-		cJSON_AddNumberToObject(
-		    wl, "rate_iops",
-		    (double)(rate_iops * (shared ? numjobs : 1) /
-			     (uint64_t)(shared ? (unsigned)j->nfiles : nrfiles)));
+	s_rate(c, s_opt(v, "rate", NULL), rw, wl, "rate_bw", shared ? numjobs : 1,
+	       shared ? (unsigned)j->nfiles : nrfiles);
+	s_rate(c, s_opt(v, "rate_iops", NULL), rw, wl, "rate_iops", shared ? numjobs : 1,
+	       shared ? (unsigned)j->nfiles : nrfiles);
 	if ((o = s_opt(v, "random_distribution", NULL)))
 		s_random_distribution(c, o, rw, wl);
 	if ((o = s_opt(v, "verify", NULL)) && strcmp(s_val(o), "0") && strcmp(s_val(o), "null")) {
@@ -1064,6 +1433,16 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		cJSON_AddNumberToObject(wl, "sqpoll_cpu", n);
 	if ((o = s_opt(v, "hipri", NULL)) && s_bool(s_val(o)))
 		cJSON_AddBoolToObject(wl, "hipri", true);
+	/* the options whose value alone decides their key */
+	{
+		struct s_jctx jx = {
+		    .rw = rw, .name = j->name, .direct = direct, .bs = bs, .wl = wl};
+		size_t t;
+
+		for (t = 0; t < sizeof(s_fopts) / sizeof(s_fopts[0]); t++)
+			if (s_fopts[t].conv && (o = s_opt(v, s_fopts[t].name, s_fopts[t].alias)))
+				s_fopts[t].conv(c, o, &jx);
+	}
 	if (eng_o && strcmp(s_val(eng_o), "io_uring") && eng != S_ENG_NULL)
 		s_note(c,
 		       "ioengine=%s: bench-coord drives the same reads and writes through "
@@ -1093,7 +1472,12 @@ static int s_key_index(char *const *keys, int n, const char *key)
 	return -1;
 }
 
-static cJSON *s_volume(const struct s_ctx *c, const struct s_job *j, const char *key)
+/* a volume's I/O window over every job using it: [off, end), end 0: to the device's end */
+struct s_volwin {
+	uint64_t off, end;
+};
+
+static cJSON *s_volume(const struct s_ctx *c, const char *key, const struct s_volwin *w)
 {
 	cJSON *v = cJSON_CreateObject();
 	const char *path = s_path(key);
@@ -1103,12 +1487,12 @@ static cJSON *s_volume(const struct s_ctx *c, const struct s_job *j, const char 
 	cJSON_AddStringToObject(v, "agent", c->im->agent);
 	cJSON_AddStringToObject(v, "path", path);
 	/* a file gets created at that size; a device only gets an I/O window */
-	if (j->size_per_file)
+	if (w->end)
 		cJSON_AddStringToObject(
 		    v, window ? "length" : "size",
-		    bc_fmt_size(j->size_per_file + (window ? 0 : j->offset), sz, sizeof(sz)));
-	if (j->offset)
-		cJSON_AddStringToObject(v, "offset", bc_fmt_size(j->offset, sz, sizeof(sz)));
+		    bc_fmt_size(window ? w->end - w->off : w->end, sz, sizeof(sz)));
+	if (w->off)
+		cJSON_AddStringToObject(v, "offset", bc_fmt_size(w->off, sz, sizeof(sz)));
 	return v;
 }
 
@@ -1164,26 +1548,80 @@ static cJSON *s_overrides(const cJSON *base, const cJSON *wl)
 	return o;
 }
 
+/* a and b are the same workload but for their depth and rates (which add up) */
+static bool s_same_but_depth(const cJSON *a, const cJSON *b)
+{
+	static const char *const add[] = {
+	    "iodepth",	       "rate_iops",    "rate_bw",	"rate_iops_read",
+	    "rate_iops_write", "rate_bw_read", "rate_bw_write", NULL};
+	cJSON *x = cJSON_Duplicate(a, true), *y = cJSON_Duplicate(b, true);
+	const char *const *k;
+	bool same;
+
+	for (k = add; *k; k++) {
+		cJSON_DeleteItemFromObject(x, *k);
+		cJSON_DeleteItemFromObject(y, *k);
+	}
+	same = cJSON_Compare(x, y, true);
+	cJSON_Delete(x);
+	cJSON_Delete(y);
+	return same;
+}
+
 static void s_add_num(cJSON *wl, const char *key, double add)
 {
 	cJSON *x = cJSON_GetObjectItemCaseSensitive(wl, key);
 
 	if (x)
 		cJSON_SetNumberValue(x, x->valuedouble + add);
+	else if (add)
+		cJSON_AddNumberToObject(wl, key, add);
+}
+
+/* the step-level keys of a job against the step's: refused where fio would differ */
+static void s_step_keys(struct s_ctx *c, const struct s_job *j, const struct s_job *first,
+			const cJSON *step, const cJSON *wl)
+{
+	int k;
+
+	for (k = 0; k < bc_wl_nkeys; k++) {
+		const char *key = bc_wl_keys[k].name;
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(step, key),
+			    *b = cJSON_GetObjectItemCaseSensitive(wl, key);
+
+		if ((bc_wl_keys[k].where & BC_WK_VOLUME) || !strcmp(key, "numjobs") ||
+		    s_same_item(a, b))
+			continue;
+		/* submission batching: how the ring is driven, not what the device is asked */
+		if (!strncmp(key, "iodepth_batch", 13)) {
+			s_note(c,
+			       "job %s: %s differs from job %s in its group: one ring per thread "
+			       "batches every volume's I/Os alike (job %s's)",
+			       j->name, key, first->name, first->name);
+			continue;
+		}
+		s_diff(c, j->sec->src, j->sec->line,
+		       "job %s: %s differs from job %s in the same group; a step has one", j->name,
+		       key, first->name);
+	}
 }
 
 /*
- * One group of concurrent jobs as one step: the first job's workload with
- * every other volume's differences in "volume_workloads". Everything fio
- * would run differently is a difference.
+ * One group of concurrent jobs as one step: the first job's workload, and in
+ * "volume_workloads" every volume's own - an array of them where several
+ * jobs with different workloads share a file (fio runs them at once), with
+ * "jobs" where a job has fewer clones than the step has threads and
+ * window_offset/_length where it uses part of the volume; "[]" for a volume
+ * the group does not touch. Everything fio would run differently is a
+ * difference.
  */
 static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, char *const *keys,
-			 int nkeys, cJSON *steps, bool verify_pass)
+			 const struct s_volwin *win, int nkeys, cJSON *steps, bool verify_pass)
 {
 	cJSON **per = calloc((size_t)nkeys, sizeof(*per));
 	const struct s_job *first = NULL;
-	cJSON *step = NULL, *vw;
-	char name[BC_NAME_MAX], base[BC_NAME_MAX];
+	cJSON *step = NULL, *vw, *run;
+	char name[BC_NAME_MAX], base[BC_NAME_MAX * 2], sz[32];
 	unsigned maxjobs = 1;
 	int i, k, f, count = 0;
 
@@ -1200,16 +1638,17 @@ static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, cha
 		goto out;
 	step = cJSON_Duplicate(first->wl, true);
 	if (verify_pass) { /* fio reads back and checks what the job wrote, once */
+		static const char *const drop[] = {
+		    "rwmixread",     "size_based",     "io_size",	  "rate_iops",
+		    "rate_bw",	     "rate_iops_read", "rate_iops_write", "rate_bw_read",
+		    "rate_bw_write", "rate_process",   "thinktime",	  "random_distribution",
+		    "ramp",	     "seq_pct",	       "start_delay",	  NULL};
+		const char *const *d;
+
 		cJSON_ReplaceItemInObject(step, "rw", cJSON_CreateString("read"));
-		cJSON_DeleteItemFromObject(step, "rwmixread");
-		cJSON_DeleteItemFromObject(step, "size_based");
+		for (d = drop; *d; d++)
+			cJSON_DeleteItemFromObject(step, *d);
 		cJSON_AddBoolToObject(step, "size_based", true);
-		cJSON_DeleteItemFromObject(step, "io_size");
-		cJSON_DeleteItemFromObject(step, "rate_iops");
-		cJSON_DeleteItemFromObject(step, "rate_bw");
-		cJSON_DeleteItemFromObject(step, "thinktime");
-		cJSON_DeleteItemFromObject(step, "random_distribution");
-		cJSON_DeleteItemFromObject(step, "ramp");
 		cJSON_ReplaceItemInObject(step, "runtime", cJSON_CreateNumber(S_UNBOUNDED_S));
 	}
 	cJSON_ReplaceItemInObject(step, "numjobs", cJSON_CreateNumber(maxjobs));
@@ -1231,90 +1670,66 @@ static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, cha
 			cJSON_Delete(wl);
 			wl = x;
 		}
-		/* the keys that are not per volume shape the whole step */
-		for (k = 0; k < bc_wl_nkeys && j != first; k++) {
-			const char *key = bc_wl_keys[k].name;
-			const cJSON *a = cJSON_GetObjectItemCaseSensitive(step, key),
-				    *b = cJSON_GetObjectItemCaseSensitive(wl, key);
-
-			if ((bc_wl_keys[k].where & BC_WK_VOLUME) || !strcmp(key, "numjobs") ||
-			    s_same_item(a, b))
-				continue;
-			s_diff(c, j->sec->src, j->sec->line,
-			       "job %s: %s differs from job %s in the same group; a step has one",
-			       j->name, key, first->name);
-		}
-		/* fewer clones than the step's threads: the same depth per volume over them */
-		if (j->numjobs < maxjobs) {
-			unsigned d =
-			    (unsigned)cJSON_GetNumberValue(cJSON_GetObjectItem(wl, "iodepth")) *
-			    j->numjobs;
-			const char *rw = cJSON_GetStringValue(cJSON_GetObjectItem(wl, "rw"));
-
-			if (d % maxjobs || !s_random(rw))
-				s_diff(c, j->sec->src, j->sec->line,
-				       "job %s: numjobs=%u beside numjobs=%u in its group: %u I/Os "
-				       "in flight cannot be spread evenly%s",
-				       j->name, j->numjobs, maxjobs, d,
-				       s_random(rw) ? "" : " (and sequential regions would split)");
-			cJSON_ReplaceItemInObject(
-			    wl, "iodepth", cJSON_CreateNumber(d / maxjobs ? d / maxjobs : 1));
-			s_note(c, "job %s: numjobs=%u x iodepth=%u run as %u threads x iodepth %u",
-			       j->name, j->numjobs, d / j->numjobs, maxjobs,
-			       d / maxjobs ? d / maxjobs : 1);
-		}
+		if (j != first)
+			s_step_keys(c, j, first, step, wl);
+		/* fewer clones than the step's threads: the first j->numjobs threads drive it */
+		cJSON_DeleteItemFromObject(wl, "numjobs");
+		if (j->numjobs < maxjobs)
+			cJSON_AddNumberToObject(wl, "jobs", j->numjobs);
 		for (f = 0; f < j->nfiles; f++) {
 			int vi = s_key_index(keys, nkeys, j->files[f]);
+			cJSON *r;
 
 			if (vi < 0)
 				continue;
-			if (!per[vi]) {
-				per[vi] = cJSON_Duplicate(wl, true);
-				continue;
-			}
+			r = cJSON_Duplicate(wl, true);
+			/* the job's part of a volume other jobs use more of */
+			if (j->offset != win[vi].off)
+				cJSON_AddStringToObject(
+				    r, "window_offset",
+				    bc_fmt_size(j->offset - win[vi].off, sz, sizeof(sz)));
+			if (j->size_per_file && j->offset + j->size_per_file != win[vi].end)
+				cJSON_AddStringToObject(
+				    r, "window_length",
+				    bc_fmt_size(j->size_per_file, sz, sizeof(sz)));
+			if (!per[vi])
+				per[vi] = cJSON_CreateArray();
 			/* two jobs on one file at once: the same workload adds up */
-			{
-				cJSON *a = cJSON_Duplicate(per[vi], true),
-				      *b = cJSON_Duplicate(wl, true);
-				bool same;
+			cJSON_ArrayForEach(run, per[vi]) if (s_same_but_depth(run, r)) break;
+			if (run) {
+				static const char *const add[] = {
+				    "iodepth",	       "rate_iops",
+				    "rate_bw",	       "rate_iops_read",
+				    "rate_iops_write", "rate_bw_read",
+				    "rate_bw_write",   NULL};
+				const char *const *a;
 
-				cJSON_DeleteItemFromObject(a, "iodepth");
-				cJSON_DeleteItemFromObject(b, "iodepth");
-				same = cJSON_Compare(a, b, true);
-				cJSON_Delete(a);
-				cJSON_Delete(b);
-				if (same) {
-					s_add_num(per[vi], "iodepth",
-						  cJSON_GetNumberValue(
-						      cJSON_GetObjectItem(wl, "iodepth")));
-					s_add_num(per[vi], "rate_iops",
-						  cJSON_GetNumberValue(
-						      cJSON_GetObjectItem(wl, "rate_iops")));
-					s_add_num(per[vi], "rate_bw",
-						  cJSON_GetNumberValue(
-						      cJSON_GetObjectItem(wl, "rate_bw")));
-					s_note(c,
-					       "jobs on %s at once with one workload: their depths "
-					       "add",
-					       s_path(keys[vi]));
-				} else {
-					s_diff(c, j->sec->src, j->sec->line,
-					       "job %s: %s is also used by another job of its "
-					       "group with "
-					       "a different workload; a volume has one per step",
-					       j->name, s_path(keys[vi]));
-				}
+				for (a = add; *a; a++)
+					s_add_num(run, *a,
+						  cJSON_GetNumberValue(cJSON_GetObjectItem(r, *a)));
+				s_note(c, "jobs on %s at once with one workload: their depths add",
+				       s_path(keys[vi]));
+				cJSON_Delete(r);
+			} else {
+				if (cJSON_GetArraySize(per[vi]))
+					s_note(
+					    c,
+					    "job %s: %s is shared with another job of its group: "
+					    "both workloads run on it at once",
+					    j->name, s_path(keys[vi]));
+				cJSON_AddItemToArray(per[vi], r);
 			}
 		}
 		cJSON_Delete(wl);
 	}
-	/* the step's base is the first volume's workload as it ended up */
+	/* the step's base is the first volume's first workload as it ended up */
 	for (k = 0; k < nkeys && !per[k]; k++)
 		;
 	if (k < nkeys)
 		for (i = 0; i < bc_wl_nkeys; i++) {
 			const char *key = bc_wl_keys[i].name;
-			const cJSON *x = cJSON_GetObjectItemCaseSensitive(per[k], key);
+			const cJSON *x =
+			    cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(per[k], 0), key);
 
 			if (!s_vol_key(i))
 				continue;
@@ -1324,19 +1739,25 @@ static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, cha
 		}
 	vw = cJSON_CreateObject();
 	for (k = 0; k < nkeys; k++) {
-		cJSON *o;
 		char idx[16];
+		cJSON *o;
 
+		snprintf(idx, sizeof(idx), "%d", k);
 		if (!per[k]) {
-			s_diff(c, first->sec->src, first->sec->line,
-			       "job %s: fio does not touch %s in this group; bench-coord runs "
-			       "every step on every volume",
+			/* fio leaves it alone in this group: so does the step */
+			cJSON_AddItemToObject(vw, idx, cJSON_CreateArray());
+			s_note(c, "step of job %s: %s is idle (no job of the group uses it)",
 			       first->name, s_path(keys[k]));
 			continue;
 		}
-		o = s_overrides(step, per[k]);
-		snprintf(idx, sizeof(idx), "%d", k);
-		if (cJSON_GetArraySize(o))
+		if (cJSON_GetArraySize(per[k]) == 1) {
+			o = s_overrides(step, cJSON_GetArrayItem(per[k], 0));
+		} else {
+			o = cJSON_CreateArray();
+			cJSON_ArrayForEach(run, per[k])
+			    cJSON_AddItemToArray(o, s_overrides(step, run));
+		}
+		if (cJSON_GetArraySize(o) || cJSON_IsArray(o))
 			cJSON_AddItemToObject(vw, idx, o);
 		else
 			cJSON_Delete(o);
@@ -1350,12 +1771,17 @@ static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, cha
 	else if (!cJSON_GetObjectItem(step, "volume_workloads")) /* one workload, named for it */
 		snprintf(base, sizeof(base), "%s-%s-qd%.0f%s",
 			 cJSON_GetStringValue(cJSON_GetObjectItem(step, "rw")),
-			 cJSON_GetStringValue(cJSON_GetObjectItem(step, "bs")),
+			 cJSON_IsString(cJSON_GetObjectItem(step, "bs"))
+			     ? cJSON_GetStringValue(cJSON_GetObjectItem(step, "bs"))
+			     : "bs",
 			 cJSON_GetNumberValue(cJSON_GetObjectItem(step, "iodepth")),
 			 verify_pass ? "-verify" : "");
 	else
 		snprintf(base, sizeof(base), "%.40s-group%s", first->name,
 			 verify_pass ? "-verify" : "");
+	/* a step name is [A-Za-z0-9._-], at most BC_NAME_MAX - 1 (a bssplit has '/' and ':') */
+	bc_import_sanitize(base, name, sizeof(name));
+	snprintf(base, sizeof(base), "%.*s", BC_NAME_MAX - 8, name);
 	s_unique(steps, base, name, sizeof(name));
 	/* name first, as people write profiles */
 	{
@@ -1384,59 +1810,100 @@ static void s_classify(struct s_ctx *c, const struct bc_import_sec *sec)
 
 	for (k = 0; k < sec->nkv; k++) {
 		const struct bc_import_kv *o = &sec->kv[k];
+		const struct s_fopt *f = s_fopt_find(o->key);
 
-		if (s_listed(s_handled, o->key) || s_listed(s_inert, o->key))
+		if (f && f->kind == S_MAPPED)
 			continue;
-		S_ODIFF(c, o, "%s%s%s: not mapped (no bench-coord equivalent)", o->key,
-			o->val ? "=" : "", o->val ? o->val : "");
+		if (f && f->kind == S_INERT) {
+			bc_import_add(c->inert, "%s", o->key);
+			continue;
+		}
+		if (f)
+			S_ODIFF(c, o, "%s%s%s: %s", o->key, o->val ? "=" : "", o->val ? o->val : "",
+				f->why);
+		else
+			S_ODIFF(c, o, "%s%s%s: not mapped (no bench-coord equivalent)", o->key,
+				o->val ? "=" : "", o->val ? o->val : "");
 	}
 }
 
-/* the volumes' keys in order of first use, with their size and offset */
-static int s_collect_volumes(struct s_ctx *c, struct s_job *jobs, int nj, char **keys, cJSON *vols)
+/* the inert options met, in one note: accepted, and what they would have changed */
+static void s_note_inert(struct s_ctx *c)
 {
-	int i, f, n = 0;
+	char list[1024] = "";
+	const cJSON *it;
+	size_t used = 0;
+
+	cJSON_ArrayForEach(it, c->inert)
+	{
+		const struct s_fopt *f = s_fopt_find(it->valuestring);
+
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s%s",
+						 used ? ", " : "", it->valuestring,
+						 f && f->why && !strcmp(f->why, "statistics") ? "*"
+											      : "");
+	}
+	if (used)
+		s_note(c,
+		       "inert (nothing bench-coord measures changes; * fio's statistics only): %s",
+		       list);
+}
+
+/*
+ * The volumes' keys in order of first use, each with the window that covers
+ * every job on it (jobs on other parts of it get window_offset/_length)
+ */
+static int s_collect_volumes(struct s_ctx *c, struct s_job *jobs, int nj, char **keys,
+			     struct s_volwin *win, cJSON *vols)
+{
+	int i, f, n = 0, vi;
 
 	for (i = 0; i < nj; i++) {
 		for (f = 0; f < jobs[i].nfiles; f++) {
-			int vi = s_key_index(keys, n, jobs[i].files[f]);
-			cJSON *v;
+			const struct s_job *j = &jobs[i];
+			uint64_t end = j->size_per_file ? j->offset + j->size_per_file : 0;
 
-			if (vi >= 0) {
-				v = s_volume(c, &jobs[i], jobs[i].files[f]);
-				if (!cJSON_Compare(v, cJSON_GetArrayItem(vols, vi), true))
-					s_diff(
-					    c, jobs[i].sec->src, jobs[i].sec->line,
-					    "job %s: %s with another size or offset than before; "
-					    "a volume has one window",
-					    jobs[i].name, s_path(jobs[i].files[f]));
-				cJSON_Delete(v);
+			vi = s_key_index(keys, n, j->files[f]);
+			if (vi < 0) {
+				if (n == S_MAX_JOBS)
+					break;
+				vi = n;
+				keys[n++] = j->files[f];
+				win[vi] = (struct s_volwin){.off = j->offset, .end = end};
+				if (j->files[f][0] != '/' && strcmp(s_path(j->files[f]), "null"))
+					s_note(c,
+					       "relative file names resolve in the agent's scratch "
+					       "directory, not the current directory");
 				continue;
 			}
-			if (n == S_MAX_JOBS)
-				return n;
-			keys[n++] = jobs[i].files[f];
-			cJSON_AddItemToArray(vols, s_volume(c, &jobs[i], jobs[i].files[f]));
-			if (jobs[i].files[f][0] != '/' && strcmp(s_path(jobs[i].files[f]), "null"))
-				s_note(c, "relative file names resolve in the agent's scratch "
-					  "directory, not the current directory");
+			if (j->offset < win[vi].off)
+				win[vi].off = j->offset;
+			if (!end || !win[vi].end)
+				win[vi].end = 0;
+			else if (end > win[vi].end)
+				win[vi].end = end;
 		}
 	}
+	for (vi = 0; vi < n; vi++)
+		cJSON_AddItemToArray(vols, s_volume(c, keys[vi], &win[vi]));
 	return n;
 }
 
 cJSON *bc_fio_to_profile(const struct bc_import_doc *jf, const struct bc_import_opts *im,
 			 cJSON *notes, cJSON *diffs, char *err, size_t errlen)
 {
-	struct s_ctx c = {.im = im, .notes = notes, .diffs = diffs};
+	struct s_ctx c = {.im = im, .notes = notes, .diffs = diffs, .kb_base = 1024};
 	struct s_job *jobs = calloc(S_MAX_JOBS, sizeof(*jobs));
 	char **keys = calloc(S_MAX_JOBS, sizeof(*keys));
+	struct s_volwin *win = calloc(S_MAX_JOBS, sizeof(*win));
 	struct s_view globals = {0}, v;
 	cJSON *prof = NULL, *vols = NULL, *steps, *a;
 	char pname[BC_NAME_MAX];
 	int i, k, g, nj = 0, nkeys, group = -1;
 
-	if (!jobs || !keys) {
+	c.inert = cJSON_CreateArray();
+	if (!jobs || !keys || !win || !c.inert) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -1484,17 +1951,18 @@ cJSON *bc_fio_to_profile(const struct bc_import_doc *jf, const struct bc_import_
 	cJSON_AddStringToObject(a, "endpoint", im->endpoint);
 	vols = cJSON_AddArrayToObject(prof, "volumes");
 	steps = cJSON_AddArrayToObject(prof, "steps");
-	nkeys = s_collect_volumes(&c, jobs, nj, keys, vols);
+	nkeys = s_collect_volumes(&c, jobs, nj, keys, win, vols);
 	for (g = 0; g <= jobs[nj - 1].group; g++) {
 		bool verify = false;
 
-		s_group_step(&c, jobs, nj, g, keys, nkeys, steps, false);
+		s_group_step(&c, jobs, nj, g, keys, win, nkeys, steps, false);
 		for (i = 0; i < nj; i++)
 			verify |= jobs[i].group == g && jobs[i].verify_pass;
 		if (verify)
-			s_group_step(&c, jobs, nj, g, keys, nkeys, steps, true);
+			s_group_step(&c, jobs, nj, g, keys, win, nkeys, steps, true);
 	}
 	bc_import_describe(prof, "fio job file", im->src, "import-fio", im->lenient, c.diffs);
+	s_note_inert(&c);
 out:
 	for (i = 0; jobs && i < nj; i++) {
 		for (k = 0; k < jobs[i].nfiles; k++)
@@ -1503,5 +1971,7 @@ out:
 	}
 	free(jobs);
 	free(keys);
+	free(win);
+	cJSON_Delete(c.inert);
 	return prof;
 }

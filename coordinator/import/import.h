@@ -22,6 +22,11 @@ struct bc_import_opts {
 	const char *agent;    /* the agent the volumes belong to (fio: all; vdbench: without hd=) */
 	const char *endpoint; /* its endpoint ("local" or tcp://...) */
 	bool lenient;	      /* differences go into the description instead of failing */
+	/*
+	 * how long a job that runs until it is stopped (fio's time_based
+	 * without runtime) runs: the harness's duration; 0 when not given
+	 */
+	unsigned until_stopped_s;
 };
 
 /* one key=value of an imported file (a fio option, a vdbench pair), where it was written */

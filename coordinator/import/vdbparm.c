@@ -133,6 +133,9 @@ static int s_parse_text(struct bc_import_doc *p, const char *text, const char *s
 		if (nl)
 			*nl = '\0';
 		lineno++;
+		/* a line that starts with a blank and holds no keyword=value is a comment */
+		if (isspace((unsigned char)*line) && !cont && !strchr(line, '='))
+			continue;
 		line = bc_import_trim(line);
 		if (!*line || strchr("*#/", *line))
 			continue;
@@ -202,6 +205,8 @@ static int s_parse_text(struct bc_import_doc *p, const char *text, const char *s
 	return rc;
 }
 
+static int s_canonical(struct bc_import_doc *p);
+
 int bc_vdb_parse(const char *text, const char *src, struct bc_import_doc **out, char *err,
 		 size_t errlen)
 {
@@ -212,6 +217,8 @@ int bc_vdb_parse(const char *text, const char *src, struct bc_import_doc **out, 
 	if (!p)
 		return -ENOMEM;
 	rc = s_parse_text(p, text, src, 0, err, errlen);
+	if (!rc)
+		rc = s_canonical(p);
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", src);
 	if (rc) {
@@ -325,6 +332,7 @@ struct s_sd {
 	int vol0, nvol; /* its volumes: one per host */
 	bool direct;
 	const struct bc_import_kv *range;
+	uint64_t hitarea; /* bytes, vdbench's default 1m */
 };
 
 struct s_wd {
@@ -335,6 +343,8 @@ struct s_wd {
 	const struct bc_import_kv *skew, *range, *xfer;
 	double rdpct;
 	bool seq;
+	unsigned seq_pct; /* seekpct 1..99: the share that continues sequentially */
+	uint64_t hit;	  /* rhpct/whpct=100: the I/Os stay in the sd's hitarea (bytes) */
 };
 
 struct s_map {
@@ -347,30 +357,149 @@ struct s_map {
 	int nvol;
 };
 
-static const char *const s_hd_keys[] = {"system", NULL};
-/* connection and JVM details: how vdbench reaches a host, not what it runs there */
-static const char *const s_hd_inert[] = {"vdbench", "user", "shell", "jvms", "rsh", NULL};
-static const char *const s_sd_keys[] = {"lun",	"openflags", "size",  "offset", "range",
-					"host", "hd",	     "align", NULL};
-static const char *const s_wd_keys[] = {"sd",	 "xfersize",  "rdpct", "seekpct", "skew",
-					"range", "openflags", "host",  "hd",	  NULL};
-static const char *const s_rd_keys[] = {
-    "wd",	   "iorate",   "threads",    "elapsed", "interval",	"warmup",    "forthreads",
-    "forxfersize", "forrdpct", "forseekpct", "curve",	"distribution", "openflags", NULL};
-/* reporting and file handling around the run: nothing bench-coord measures changes */
-static const char *const s_gen_inert[] = {
-    "messagescan",    "report",	 "histogram", "create_anchors", "monitor", "port",
-    "formatxfersize", "showlba", "startcmd",  "endcmd",		"debug",   NULL};
-static const char *const s_rd_inert[] = {"pause", NULL};
+/*
+ * Every vdbench keyword the import knows, per definition kind ("" for the
+ * general parameters), like vdbench's own parameter tables: its name,
+ * aliases, kind and the profile key it becomes. vdbench accepts any
+ * unique abbreviation of a keyword ("thread" for threads, "openflag" for
+ * openflags): the parser rewrites each key to its full name here first.
+ * MAPPED keys are read where their definition is mapped; INERT ones change
+ * nothing bench-coord measures; DIFF ones are refused with the reason; a
+ * key in no row is a difference.
+ */
+enum s_vkind { S_V_MAPPED, S_V_INERT, S_V_DIFF };
+
+struct s_vkey {
+	const char *def;   /* "", "hd", "sd", "wd", "rd" */
+	const char *name;  /* full keyword */
+	const char *alias; /* another spelling vdbench accepts, or NULL */
+	enum s_vkind kind;
+	const char *key; /* MAPPED: the profile key; DIFF: why */
+};
+
+/* clang-format off */
+static const struct s_vkey s_vkeys[] = {
+    {"", "include", NULL, S_V_MAPPED, "-"},
+    {"", "data_errors", NULL, S_V_MAPPED, "-"},
+    {"", "validate", NULL, S_V_MAPPED, "verify"},
+    {"", "compratio", NULL, S_V_MAPPED, "compress_pct"},
+    {"", "dedupratio", NULL, S_V_MAPPED, "dedupe_pct"},
+    {"", "dedupunit", NULL, S_V_MAPPED, "dedupe_unit"},
+    {"", "dedupsets", NULL, S_V_MAPPED, "dedupe_sets"},
+    {"", "messagescan", NULL, S_V_INERT, NULL},
+    {"", "report", NULL, S_V_INERT, NULL},
+    {"", "histogram", NULL, S_V_INERT, NULL},
+    {"", "create_anchors", NULL, S_V_INERT, NULL},
+    {"", "monitor", NULL, S_V_INERT, NULL},
+    {"", "port", NULL, S_V_INERT, NULL},
+    {"", "formatxfersize", NULL, S_V_INERT, NULL},
+    {"", "showlba", NULL, S_V_INERT, NULL},
+    {"", "startcmd", NULL, S_V_INERT, NULL},
+    {"", "endcmd", NULL, S_V_INERT, NULL},
+    {"", "debug", NULL, S_V_INERT, NULL},
+    {"", "journal", NULL, S_V_DIFF, "journaling of data validation has no equivalent"},
+    {"", "concatenate", NULL, S_V_DIFF, "concatenated sds have no equivalent"},
+    {"", "force_error_after", NULL, S_V_DIFF, "injected errors have no equivalent"},
+    {"", "loop", NULL, S_V_DIFF, "repeating the run has no equivalent (write the steps)"},
+    {"", "patterns", NULL, S_V_DIFF, "data patterns from files have no equivalent"},
+    {"", "swat", NULL, S_V_DIFF, "trace replay (swat) has no equivalent"},
+    {"", "dedupflipflop", NULL, S_V_DIFF, "dedup flip-flop has no equivalent"},
+    {"hd", "system", NULL, S_V_MAPPED, "agents[].endpoint"},
+    {"hd", "vdbench", NULL, S_V_INERT, NULL},
+    {"hd", "user", NULL, S_V_INERT, NULL},
+    {"hd", "shell", NULL, S_V_INERT, NULL},
+    {"hd", "jvms", NULL, S_V_INERT, NULL},
+    {"hd", "rsh", NULL, S_V_INERT, NULL},
+    {"sd", "lun", NULL, S_V_MAPPED, "volumes[].path"},
+    {"sd", "openflags", NULL, S_V_MAPPED, "direct"},
+    {"sd", "size", NULL, S_V_MAPPED, "volumes[].size"},
+    {"sd", "offset", NULL, S_V_MAPPED, "volumes[].offset"},
+    {"sd", "range", NULL, S_V_MAPPED, "streams[].range"},
+    {"sd", "host", "hd", S_V_MAPPED, "volumes[].agent"},
+    {"sd", "align", NULL, S_V_MAPPED, "blockalign"},
+    {"sd", "threads", NULL, S_V_MAPPED, "iodepth"},
+    {"sd", "hitarea", NULL, S_V_MAPPED, "window_length"},
+    {"wd", "sd", NULL, S_V_MAPPED, "-"},
+    {"wd", "xfersize", NULL, S_V_MAPPED, "bs"},
+    {"wd", "rdpct", "readpct", S_V_MAPPED, "rw, rwmixread"},
+    {"wd", "rhpct", NULL, S_V_MAPPED, "window_length"},
+    {"wd", "whpct", NULL, S_V_MAPPED, "window_length"},
+    {"wd", "seekpct", NULL, S_V_MAPPED, "rw, seq_pct"},
+    {"wd", "skew", NULL, S_V_MAPPED, "streams[].share"},
+    {"wd", "range", NULL, S_V_MAPPED, "streams[].range"},
+    {"wd", "openflags", NULL, S_V_MAPPED, "direct"},
+    {"wd", "host", "hd", S_V_MAPPED, "-"},
+    {"wd", "stride", NULL, S_V_DIFF, "strided sequential I/O has no equivalent"},
+    {"wd", "hotband", NULL, S_V_DIFF, "hot bands have no equivalent"},
+    {"wd", "priority", NULL, S_V_DIFF, "workload priorities have no equivalent"},
+    {"wd", "iorate", NULL, S_V_DIFF, "a rate per wd has no equivalent (iorate= on rd=)"},
+    {"rd", "wd", NULL, S_V_MAPPED, "steps[]"},
+    {"rd", "iorate", NULL, S_V_MAPPED, "rate_iops, rate_process"},
+    {"rd", "threads", NULL, S_V_MAPPED, "iodepth"},
+    {"rd", "elapsed", NULL, S_V_MAPPED, "runtime"},
+    {"rd", "interval", NULL, S_V_MAPPED, "-"},
+    {"rd", "warmup", NULL, S_V_MAPPED, "ramp"},
+    {"rd", "forthreads", NULL, S_V_MAPPED, "sweep.iodepth"},
+    {"rd", "forxfersize", NULL, S_V_MAPPED, "sweep.bs"},
+    {"rd", "forrdpct", NULL, S_V_MAPPED, "sweep.rwmixread"},
+    {"rd", "forseekpct", NULL, S_V_MAPPED, "steps[]"},
+    {"rd", "curve", NULL, S_V_MAPPED, "sweep.curve"},
+    {"rd", "distribution", NULL, S_V_MAPPED, "rate_process"},
+    {"rd", "openflags", NULL, S_V_MAPPED, "direct"},
+    {"rd", "pause", NULL, S_V_INERT, NULL},
+    {"rd", "maxdata", NULL, S_V_DIFF, "stopping after an amount of data has no equivalent"},
+    {"rd", "format", NULL, S_V_DIFF, "formatting (file system definitions) has no equivalent"},
+    {"rd", "sd", NULL, S_V_DIFF, "an rd on sds without wds has no equivalent"},
+};
+/* clang-format on */
+
+/* the row of key in definitions of kind def: exact, alias, then a unique abbreviation */
+static const struct s_vkey *s_vkey_find(const char *def, const char *key)
+{
+	const struct s_vkey *hit = NULL;
+	size_t i, n = strlen(key), found = 0;
+
+	for (i = 0; i < sizeof(s_vkeys) / sizeof(s_vkeys[0]); i++) {
+		const struct s_vkey *k = &s_vkeys[i];
+
+		if (strcmp(k->def, def))
+			continue;
+		if (!strcmp(k->name, key) || (k->alias && !strcmp(k->alias, key)))
+			return k;
+		if (n >= 2 && !strncmp(k->name, key, n)) {
+			hit = k;
+			found++;
+		}
+	}
+	return found == 1 ? hit : NULL;
+}
+
+/* each key as its full keyword (vdbench takes unique abbreviations and aliases) */
+static int s_canonical(struct bc_import_doc *p)
+{
+	int i, k;
+
+	for (i = 0; i < p->nsecs; i++) {
+		for (k = 0; k < p->secs[i].nkv; k++) {
+			struct bc_import_kv *kv = &p->secs[i].kv[k];
+			const struct s_vkey *vk = s_vkey_find(p->secs[i].kind, kv->key);
+			char *full;
+
+			if (!vk || !strcmp(vk->name, kv->key))
+				continue;
+			full = strdup(vk->name);
+			if (!full)
+				return -ENOMEM;
+			free(kv->key);
+			kv->key = full;
+		}
+	}
+	return 0;
+}
 
 /* every pair of a definition is known, inert, or a difference */
 static void s_classify(struct s_ctx *c, const struct bc_import_sec *d)
 {
-	const char *const *known = !strcmp(d->kind, "hd")   ? s_hd_keys
-				   : !strcmp(d->kind, "sd") ? s_sd_keys
-				   : !strcmp(d->kind, "wd") ? s_wd_keys
-				   : !strcmp(d->kind, "rd") ? s_rd_keys
-							    : NULL;
 	int k;
 
 	if (!strcmp(d->kind, "fsd") || !strcmp(d->kind, "fwd")) {
@@ -383,33 +512,34 @@ static void s_classify(struct s_ctx *c, const struct bc_import_sec *d)
 	}
 	for (k = 0; k < d->nkv; k++) {
 		const struct bc_import_kv *kv = &d->kv[k];
+		const struct s_vkey *vk = s_vkey_find(d->kind, kv->key);
 
-		if (!*d->kind) {
-			if (s_in(s_gen_inert, kv->key))
-				continue;
-			if (!strcmp(kv->key, "compratio") && !strcmp(kv->val, "1"))
-				continue; /* incompressible, what bench-coord writes */
-			if (!strcmp(kv->key, "data_errors")) {
-				bc_import_add(
-				    c->notes,
-				    "%s:%d: data_errors=%s: bench-coord counts I/O errors "
-				    "per class and never stops for them",
-				    kv->src, kv->line, kv->val);
-				continue;
-			}
-			if (!strcmp(kv->key, "validate") &&
-			    (!strcasecmp(kv->val, "yes") || !strcasecmp(kv->val, "no")))
-				continue; /* mapped: defaults.verify */
-			S_DIFF(c, kv, "%s=%s: no bench-coord equivalent", kv->key, kv->val);
+		if (!*d->kind && !strcmp(kv->key, "data_errors")) {
+			bc_import_add(c->notes,
+				      "%s:%d: data_errors=%s: bench-coord counts I/O errors "
+				      "per class and never stops for them",
+				      kv->src, kv->line, kv->val);
 			continue;
 		}
-		if (s_in(known, kv->key))
+		if (!*d->kind && !strcmp(kv->key, "validate") && strcasecmp(kv->val, "yes") &&
+		    strcasecmp(kv->val, "no")) {
+			S_DIFF(c, kv, "validate=%s: yes or no", kv->val);
 			continue;
-		if (!strcmp(d->kind, "hd") && s_in(s_hd_inert, kv->key))
+		}
+		if (vk && vk->kind == S_V_MAPPED)
 			continue;
-		if (!strcmp(d->kind, "rd") && s_in(s_rd_inert, kv->key))
+		if (vk && vk->kind == S_V_INERT) {
+			bc_import_add(c->notes,
+				      "%s:%d: %s=%s: inert (reporting or how vdbench "
+				      "reaches its hosts)",
+				      kv->src, kv->line, kv->key, kv->val);
 			continue;
-		S_DIFF(c, kv, "%s=%s: no bench-coord equivalent in %s=", kv->key, kv->val, d->kind);
+		}
+		if (vk)
+			S_DIFF(c, kv, "%s=%s: %s", kv->key, kv->val, vk->key);
+		else
+			S_DIFF(c, kv, "%s=%s: no bench-coord equivalent%s%s%s", kv->key, kv->val,
+			       *d->kind ? " in " : "", d->kind, *d->kind ? "=" : "");
 	}
 }
 
@@ -497,6 +627,26 @@ static bool s_openflags(struct s_ctx *c, const struct bc_import_kv *kv)
 	return direct;
 }
 
+/* a volume of agent on path is made already */
+static bool s_lun_taken(const cJSON *vols, const char *agent, const char *path)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(
+	    v, vols) if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(v, "agent")), agent) &&
+			 !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(v, "path")), path) &&
+			 strcmp(path, "null")) return true;
+	return false;
+}
+
+/* a volume's "workload" object, made at the first use */
+static cJSON *s_vol_wl(cJSON *vol)
+{
+	cJSON *w = cJSON_GetObjectItemCaseSensitive(vol, "workload");
+
+	return w ? w : cJSON_AddObjectToObject(vol, "workload");
+}
+
 static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, cJSON *vols)
 {
 	struct s_view v;
@@ -516,6 +666,10 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		sd->def = i;
 		sd->name = d->name;
 		sd->vol0 = m->nvol;
+		sd->hitarea = 1 << 20;
+		if (s_get(&v, "hitarea") && bc_parse_size(s_get(&v, "hitarea")->val, &sd->hitarea))
+			S_DIFF(c, s_get(&v, "hitarea"), "hitarea=%s: not a size",
+			       s_get(&v, "hitarea")->val);
 		lun = s_get(&v, "lun");
 		size = s_get(&v, "size");
 		off = s_get(&v, "offset");
@@ -544,8 +698,16 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 
 			if (!on[h])
 				continue;
-			vol = cJSON_CreateObject();
 			bc_import_sanitize(m->hd[h].name, name, sizeof(name));
+			if (s_lun_taken(vols, name, lun->val)) {
+				S_DIFF(c, lun,
+				       "sd=%s: lun=%s on %s is another sd's too; vdbench drives "
+				       "both (each its own range and threads), a profile has one "
+				       "volume per file (dropped)",
+				       d->name, lun->val, name);
+				continue;
+			}
+			vol = cJSON_CreateObject();
 			cJSON_AddStringToObject(vol, "agent", name);
 			cJSON_AddStringToObject(vol, "path", lun->val);
 			if (size) {
@@ -566,8 +728,20 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			}
 			/* vdbench opens without O_DIRECT unless openflags says so (defaults) */
 			if (sd->direct)
-				cJSON_AddBoolToObject(cJSON_AddObjectToObject(vol, "workload"),
-						      "direct", true);
+				cJSON_AddBoolToObject(s_vol_wl(vol), "direct", true);
+			/* threads= on an sd: its outstanding I/Os, whatever the rd's */
+			if (s_get(&v, "threads")) {
+				char *end;
+				unsigned long t = strtoul(s_get(&v, "threads")->val, &end, 10);
+
+				if (*end || !t || t > 65536)
+					S_DIFF(c, s_get(&v, "threads"),
+					       "threads=%s: expected 1-65536",
+					       s_get(&v, "threads")->val);
+				else
+					cJSON_AddNumberToObject(s_vol_wl(vol), "iodepth",
+								(double)t);
+			}
 			cJSON_AddItemToArray(vols, vol);
 			sd->nvol++;
 			m->nvol++;
@@ -634,11 +808,8 @@ static bool s_seek(struct s_ctx *c, const struct bc_import_kv *kv, const char *v
 		*seq = false;
 		return true;
 	}
-	if (!s_pct(val, &d) || (d != 0 && d != 100)) {
-		S_DIFF(c, kv,
-		       "seekpct=%s: a mix of sequential and random I/O has no bench-coord "
-		       "equivalent (only 0, 100, sequential, random, eof)",
-		       val);
+	if (!s_pct(val, &d)) {
+		S_DIFF(c, kv, "seekpct=%s: expected 0-100, seq, random or eof", val);
 		return false;
 	}
 	*seq = d == 0;
@@ -655,7 +826,8 @@ static void s_set_rw(cJSON *wl, double rdpct, bool seq)
 		cJSON_AddStringToObject(wl, "rw", seq ? "write" : "randwrite");
 	} else {
 		cJSON_AddStringToObject(wl, "rw", seq ? "rw" : "randrw");
-		cJSON_AddNumberToObject(wl, "rwmixread", rdpct);
+		/* whole percents (a fraction is a difference where it was read) */
+		cJSON_AddNumberToObject(wl, "rwmixread", (double)lround(rdpct));
 	}
 }
 
@@ -680,6 +852,32 @@ static cJSON *s_range(struct s_ctx *c, const struct bc_import_kv *kv)
 	snprintf(t, sizeof(t), "%g%%", b - a);
 	cJSON_AddStringToObject(r, "size", t);
 	return r;
+}
+
+/*
+ * rhpct/whpct: the share of reads (writes) that hit vdbench's "cache", the
+ * first hitarea bytes of the sd. 0 (the default) is no hit; 100 of the ops a
+ * wd does keeps it in the hit area; anything between is a difference.
+ */
+static void s_hits(struct s_ctx *c, const struct s_view *v, struct s_wd *w)
+{
+	const struct bc_import_kv *rh = s_get(v, "rhpct"), *wh = s_get(v, "whpct");
+	double r = 0, x = 0;
+
+	if (rh && !s_pct(rh->val, &r))
+		S_DIFF(c, rh, "rhpct=%s: expected 0-100", rh->val);
+	if (wh && !s_pct(wh->val, &x))
+		S_DIFF(c, wh, "whpct=%s: expected 0-100", wh->val);
+	if (!r && !x)
+		return;
+	/* every op of the wd hits: its I/O stays in the hit area */
+	if ((w->rdpct <= 0 || r == 100) && (w->rdpct >= 100 || x == 100)) {
+		w->hit = 1;
+		return;
+	}
+	S_DIFF(c, rh && r ? rh : wh,
+	       "%s=%s: a mix of cache hits and misses in one wd has no equivalent",
+	       rh && r ? "rhpct" : "whpct", rh && r ? rh->val : wh->val);
 }
 
 static void s_wds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m)
@@ -730,9 +928,24 @@ static void s_wds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		}
 		if ((kv = s_get(&v, "rdpct")) && !s_pct(kv->val, &w->rdpct))
 			S_DIFF(c, kv, "rdpct=%s: expected 0-100", kv->val);
-		if ((kv = s_get(&v, "seekpct")))
+		else if (kv && w->rdpct != floor(w->rdpct))
+			S_DIFF(c, kv, "rdpct=%s: %ld%% of reads in a profile (whole percents)",
+			       kv->val, lround(w->rdpct));
+		if ((kv = s_get(&v, "seekpct"))) {
+			double sp;
+
 			s_seek(c, kv, kv->val, &w->seq, &eof);
+			/* 1..99: that share seeks, the rest continue where the last one ended */
+			if (s_pct(kv->val, &sp) && sp > 0 && sp < 100) {
+				w->seq_pct = (unsigned)lround(100 - sp);
+				if (fabs(100 - sp - w->seq_pct) > 1e-9)
+					S_DIFF(c, kv, "seekpct=%s: whole percents only", kv->val);
+			}
+		}
 		s_set_rw(w->wl, w->rdpct, w->seq);
+		if (w->seq_pct)
+			cJSON_AddNumberToObject(w->wl, "seq_pct", w->seq_pct);
+		s_hits(c, &v, w);
 		snprintf(bs, sizeof(bs), "4k");
 		if ((w->xfer = s_get(&v, "xfersize")))
 			s_xfer(c, w->xfer, w->xfer->val, bs, sizeof(bs));
@@ -816,6 +1029,12 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 	if (n == 1 && !on[0]->range && !m->sd[si].range) {
 		wl = cJSON_Duplicate(on[0]->wl, 1);
 		streams = NULL;
+		if (on[0]->hit) {
+			char sz[32];
+
+			cJSON_AddStringToObject(wl, "window_length",
+						bc_fmt_size(m->sd[si].hitarea, sz, sizeof(sz)));
+		}
 	} else {
 		wl = cJSON_CreateObject();
 		streams = cJSON_AddArrayToObject(wl, "streams");
@@ -846,11 +1065,27 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 				    "rd=%s: seekpct=eof in wd=%s shares sd=%s with other "
 				    "workloads; one pass applies to the whole volume",
 				    rd->name, on[i]->name, m->sd[si].name);
-			if (rg) {
+			if (on[i]->hit) {
+				/* the hit area: the first hitarea bytes of the sd */
+				cJSON *r = cJSON_AddObjectToObject(s, "range");
+				char sz[32];
+
+				cJSON_AddStringToObject(r, "offset", "0");
+				cJSON_AddStringToObject(
+				    r, "size", bc_fmt_size(m->sd[si].hitarea, sz, sizeof(sz)));
+			} else if (rg) {
 				cJSON *r = s_range(c, rg);
 
 				if (r)
 					cJSON_AddItemToObject(s, "range", r);
+			}
+			if (cJSON_GetObjectItem(s, "seq_pct")) {
+				cJSON_DeleteItemFromObject(s, "seq_pct");
+				bc_import_diff(
+				    c->diffs, rd->src, rd->line,
+				    "rd=%s: seekpct %u in wd=%s beside other workloads on "
+				    "sd=%s: a stream has no sequential share",
+				    rd->name, 100 - on[i]->seq_pct, on[i]->name, m->sd[si].name);
 			}
 			cJSON_AddItemToArray(streams, s);
 		}
@@ -907,13 +1142,30 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 		bc_import_diff(c->diffs, rd->src, rd->line, "rd=%s: rdpct %s: expected 0-100",
 			       rd->name, pt->rdpct);
 		rdpct = -1;
+	} else if (pt->rdpct && rdpct != floor(rdpct)) {
+		bc_import_diff(c->diffs, rd->src, rd->line,
+			       "rd=%s: rdpct %s: %ld%% of reads in a profile (whole percents)",
+			       rd->name, pt->rdpct, lround(rdpct));
 	}
 	snprintf(name, sizeof(name), "%s%s", rd->name, pt->suffix);
 	{
-		char clean[BC_NAME_MAX];
+		char clean[BC_NAME_MAX], uniq[BC_NAME_MAX];
+		const cJSON *o;
+		int n = 1;
+		bool used;
 
 		bc_import_sanitize(name, clean, sizeof(clean));
-		cJSON_AddStringToObject(st, "name", clean);
+		/* vdbench runs rds of one name one after the other: the steps get -2, -3 ... */
+		snprintf(uniq, sizeof(uniq), "%s", clean);
+		do {
+			used = false;
+			cJSON_ArrayForEach(o, steps) used |=
+			    !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(o, "name")), uniq);
+			if (used)
+				snprintf(uniq, sizeof(uniq), "%.*s-%d", BC_NAME_MAX - 8, clean,
+					 ++n);
+		} while (used && n < 10000);
+		cJSON_AddStringToObject(st, "name", uniq);
 	}
 	for (si = 0; si < m->nsd; si++) {
 		cJSON *wl = s_volume_wl(c, m, si, wds, nw, rd, bs[0] ? bs : NULL, rdpct, pt->seek);
@@ -987,20 +1239,23 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 					      "volumes: rate_iops %lu each",
 					      rd->src, rd->line, rd->name, pt->iorate, m->nvol,
 					      per);
+			/* vdbench's arrivals at an iorate: exponential gaps unless told otherwise
+			 */
 			kv = s_get(v, "distribution");
-			if (!kv)
-				bc_import_add(c->notes,
-					      "%s:%d: rd=%s: vdbench spaces I/Os at iorate=%s with "
-					      "exponential gaps by default; bench-coord paces them "
-					      "evenly (the same mean rate)",
-					      rd->src, rd->line, rd->name, pt->iorate);
+			if (!kv || !strcasecmp(kv->val, "exponential"))
+				cJSON_AddStringToObject(st, "rate_process", "poisson");
+			else if (strcasecmp(kv->val, "deterministic") &&
+				 strcasecmp(kv->val, "uniform"))
+				S_DIFF(c, kv,
+				       "distribution=%s: exponential, uniform or "
+				       "deterministic",
+				       kv->val);
+			else if (!strcasecmp(kv->val, "uniform"))
+				S_DIFF(c, kv,
+				       "distribution=uniform: uniformly random gaps have "
+				       "no equivalent (poisson or evenly spaced)");
 		}
 	}
-	if ((kv = s_get(v, "distribution")) && strcasecmp(kv->val, "deterministic"))
-		S_DIFF(c, kv,
-		       "distribution=%s: bench-coord paces a rate limit evenly "
-		       "(distribution=deterministic)",
-		       kv->val);
 	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv))
 		cJSON_AddBoolToObject(st, "direct", true);
 	if (vw)
@@ -1079,9 +1334,13 @@ static bool s_loop_sweep(struct s_ctx *c, const struct s_loop *l, cJSON *st)
 			cJSON_AddItemToArray(arr, cJSON_CreateNumber(strtod(l->v[k], NULL)));
 		else if (xfer && s_xfer(c, l->kv, l->v[k], buf, sizeof(buf)))
 			cJSON_AddItemToArray(arr, cJSON_CreateString(buf));
-		else if (rdpct && s_pct(l->v[k], &d))
-			cJSON_AddItemToArray(arr, cJSON_CreateNumber(d));
-		else if (!thr && !xfer && !rdpct)
+		else if (rdpct && s_pct(l->v[k], &d)) {
+			/* a profile's read share is whole percents */
+			if (d != floor(d))
+				S_DIFF(c, l->kv, "forrdpct=%s: %g%% of reads is %ld%% in a profile",
+				       l->kv->val, d, lround(d));
+			cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)lround(d)));
+		} else if (!thr && !xfer && !rdpct)
 			cJSON_AddItemToArray(
 			    arr, cJSON_CreateString(s_rw_seek(rw, l->v[k], buf, sizeof(buf))));
 	}
@@ -1305,6 +1564,63 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, const struct s
 	}
 }
 
+/*
+ * Data reduction (general parameters): compratio=r and dedupratio=r as the
+ * share of zeros per chunk and of repeated units that give r : 1
+ * (100 - 100 / r percent), dedupunit, dedupsets as a count.
+ */
+static void s_reduction(struct s_ctx *c, const struct bc_import_doc *p, cJSON *defs)
+{
+	int i, k;
+
+	for (i = 0; i < p->nsecs; i++) {
+		for (k = 0; !*p->secs[i].kind && k < p->secs[i].nkv; k++) {
+			const struct bc_import_kv *kv = &p->secs[i].kv[k];
+			char *end, sz[32];
+			double r;
+			uint64_t b;
+
+			if (!strcmp(kv->key, "compratio") || !strcmp(kv->key, "dedupratio")) {
+				bool comp = kv->key[0] == 'c';
+
+				r = strtod(kv->val, &end);
+				if (*end || r < 1 || (comp && r > 100)) {
+					S_DIFF(c, kv, "%s=%s: expected a ratio from 1%s", kv->key,
+					       kv->val, comp ? " to 100" : "");
+					continue;
+				}
+				if (r > 1)
+					cJSON_AddNumberToObject(
+					    defs, comp ? "compress_pct" : "dedupe_pct",
+					    (double)lround(100 - 100 / r));
+				if (fabs(100 - 100 / r - lround(100 - 100 / r)) > 0.5 / r)
+					bc_import_add(c->notes, "%s:%d: %s=%s: %ld%% %s, %.3f : 1",
+						      kv->src, kv->line, kv->key, kv->val,
+						      lround(100 - 100 / r),
+						      comp ? "zeros" : "repeated units",
+						      100 / (100 - (double)lround(100 - 100 / r)));
+			} else if (!strcmp(kv->key, "dedupunit")) {
+				if (bc_parse_size(kv->val, &b) || !b || b % 512)
+					S_DIFF(c, kv, "dedupunit=%s: a multiple of 512 bytes",
+					       kv->val);
+				else
+					cJSON_AddStringToObject(defs, "dedupe_unit",
+								bc_fmt_size(b, sz, sizeof(sz)));
+			} else if (!strcmp(kv->key, "dedupsets")) {
+				unsigned long n = strtoul(kv->val, &end, 10);
+
+				if (*end || !n)
+					S_DIFF(c, kv,
+					       "dedupsets=%s: a count of sets (a percentage of the "
+					       "units depends on the sizes vdbench sees)",
+					       kv->val);
+				else
+					cJSON_AddNumberToObject(defs, "dedupe_sets", (double)n);
+			}
+		}
+	}
+}
+
 static const char *const s_exts[] = {".parm", ".txt", ".vdb", ".cfg", ".conf", NULL};
 
 cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_opts *im,
@@ -1346,6 +1662,7 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 	defs = cJSON_AddObjectToObject(prof, "defaults");
 	if (verify)
 		cJSON_AddBoolToObject(defs, "verify", true);
+	s_reduction(&c, p, defs);
 	steps = cJSON_AddArrayToObject(prof, "steps");
 	s_sds(&c, p, m, vols);
 	/* every sd opened alike (the usual file): the profile's default, not each volume's */
@@ -1354,7 +1671,12 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 	if (k) {
 		cJSON *v;
 
-		cJSON_ArrayForEach(v, vols) cJSON_DeleteItemFromObject(v, "workload");
+		cJSON_ArrayForEach(v, vols)
+		{
+			cJSON_DeleteItemFromObject(cJSON_GetObjectItem(v, "workload"), "direct");
+			if (!cJSON_GetArraySize(cJSON_GetObjectItem(v, "workload")))
+				cJSON_DeleteItemFromObject(v, "workload");
+		}
 	}
 	cJSON_AddBoolToObject(defs, "direct", k && m->nsd && m->sd[0].direct);
 	s_wds(&c, p, m);

@@ -126,13 +126,17 @@ p = prof("direct_mixed")
 assert [v.get("workload") for v in p["volumes"]] == [{"direct": True}, None], p["volumes"]
 assert p["defaults"]["direct"] is False and p["volumes"][1]["size"] == 16 << 20
 
+# seekpct 1-99: that share of I/Os seek, the rest continue sequentially
+p = prof("seekpct_mix")
+assert (p["steps"][0]["rw"], p["steps"][0]["seq_pct"]) == ("randread", 50), p["steps"][0]
+
 # refusals: the line of the parameter that has no equivalent
 want = {
-    "refuse_seekpct": ":2: seekpct=50", "refuse_openflags": ":1: openflags=o_sync",
+    "refuse_openflags": ":1: openflags=o_sync",
     "refuse_xfer_range": ":2: xfersize=(4k,64k,4k)", "refuse_fsd": ":1: fsd=fsd1",
     "refuse_maxdata": ":3: maxdata=1g", "refuse_rhpct": ":2: rhpct=50",
-    "refuse_distribution": ":3: distribution=exponential", "refuse_range_abs": ":2: range=(1m,2m)",
-    "refuse_compratio": ":1: compratio=2", "refuse_unused_sd": ":4: rd=rd1: no workload of it uses sd=sd2",
+    "refuse_distribution": ":3: distribution=uniform", "refuse_range_abs": ":2: range=(1m,2m)",
+    "refuse_compratio": ":1: compratio=0.5", "refuse_unused_sd": ":4: rd=rd1: no workload of it uses sd=sd2",
     "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",
 }
 for b, w in want.items():

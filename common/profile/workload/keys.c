@@ -78,6 +78,8 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"start_delay", BC_WT_DURATION, S_V | S_NZ, 0, 0, NULL, S_FIELD(start_delay_s)},
     {"jobs", BC_WT_INT, S_V | S_NZ, 0, 1024, NULL, S_FIELD(jobs)},
     {"seq_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(seq_pct)},
+    {"window_offset", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(window_offset)},
+    {"window_length", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(window_length)},
     {"compress_pct", BC_WT_INT, S_V | S_NZ, 0, 99, NULL, S_FIELD(compress_pct)},
     {"compress_chunk", BC_WT_SIZE, S_V | S_NZ, 0, S_BS_MAX, NULL, S_FIELD(compress_chunk)},
     {"dedupe_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(dedupe_pct)},

@@ -181,6 +181,8 @@ struct bc_workload {
 	uint32_t start_delay_s;	   /* the volume's I/O starts this long after the step's */
 	uint32_t jobs;		   /* threads driving it, <= numjobs; 0 = all numjobs */
 	uint32_t seq_pct;	   /* random kinds: percent of I/Os continuing sequentially */
+	/* the part of the volume's I/O window this workload uses (bytes; length 0: the rest) */
+	uint64_t window_offset, window_length;
 	/*
 	 * Content of writes (docs/profiles.md "Data reduction"): each chunk of
 	 * compress_chunk bytes is compress_pct percent zeros after random data;

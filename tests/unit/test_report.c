@@ -1,5 +1,5 @@
-/* test_report - report writers on a synthetic run directory: escaping, expect criteria, optional
- * sections, CSV/fio shapes */
+/* test_report - report writers on a synthetic run directory: expect criteria, optional sections,
+ * CSV/fio shapes (escaping: test_fmt; ranking: test_rank) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,17 +29,6 @@ static char *render(int (*writer)(const struct bc_report *, FILE *), const struc
 	return buf;
 }
 
-static char *escaped(void (*fn)(FILE *, const char *), const char *in)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	fn(f, in);
-	fclose(f);
-	return buf;
-}
-
 static int count(const char *hay, const char *needle)
 {
 	int n = 0;
@@ -47,34 +36,6 @@ static int count(const char *hay, const char *needle)
 	for (; (hay = strstr(hay, needle)); hay++)
 		n++;
 	return n;
-}
-
-static void test_escaping(void)
-{
-	char *s;
-	char num[64];
-
-	s = escaped(bc_html_puts, "<a href=\"x\">'&'</a>");
-	CHECK(!strcmp(s, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"));
-	free(s);
-	s = escaped(bc_csv_puts, "plain");
-	CHECK(!strcmp(s, "plain"));
-	free(s);
-	s = escaped(bc_csv_puts, "a,b");
-	CHECK(!strcmp(s, "\"a,b\""));
-	free(s);
-	s = escaped(bc_csv_puts, "say \"hi\"\r\n");
-	CHECK(!strcmp(s, "\"say \"\"hi\"\"\r\n\""));
-	free(s);
-	s = escaped(bc_md_puts, "a|b\n<c>_d");
-	CHECK_MSG(!strcmp(s, "a\\|b &lt;c>_d"), "got %s", s);
-	free(s);
-	CHECK(!strcmp(bc_fmt_num(3, num, sizeof(num)), "3"));
-	CHECK(!strcmp(bc_fmt_num(612.553, num, sizeof(num)), "612.553"));
-	CHECK(!strcmp(bc_fmt_num(NAN, num, sizeof(num)), "0"));
-	CHECK(!strcmp(bc_fmt_bytes(4096, num, sizeof(num)), "4 KiB"));
-	CHECK(!strcmp(bc_fmt_bytes(1536 * 1024.0 * 1024, num, sizeof(num)), "1.50 GiB"));
-	CHECK(!strcmp(bc_fmt_bytes(0, num, sizeof(num)), "-"));
 }
 
 static const cJSON *find(const cJSON *arr, const char *step, const char *metric, const char *scope)
@@ -363,54 +324,11 @@ static void test_sweep_one_verdict(void)
 	bc_report_free(&r);
 }
 
-/*
- * Equal figures rank in run.json's order, whatever the items' addresses:
- * built here in reverse, the array's first item is the highest in memory
- * (the rule once compared addresses, and a run and its rebuild listed tied
- * volumes differently)
- */
-static void test_rank_ties(void)
-{
-	cJSON *ents = cJSON_CreateArray(), *e[8];
-	struct bc_rank k;
-	int i;
-
-	for (i = 0; i < 8; i++) {
-		char name[8];
-
-		e[i] = cJSON_CreateObject();
-		snprintf(name, sizeof(name), "v%d", i);
-		cJSON_AddStringToObject(e[i], "name", name);
-		/* v0 and v1 lead on IOPS; the rest tie on both figures */
-		cJSON_AddNumberToObject(e[i], "iops", i < 2 ? 2000 - i : 1000);
-		cJSON_AddNumberToObject(cJSON_AddObjectToObject(e[i], "lat_us"), "p99", 500);
-	}
-	for (i = 7; i >= 0; i--)
-		cJSON_AddItemToArray(ents, e[i]); /* run.json order: v7, v6, ..., v0 */
-	CHECK(bc_rank_make(&k, ents) == 0);
-	CHECK(k.n == 8);
-	for (i = 0; i < 8 && k.n == 8; i++) {
-		/* p99 all tied: run.json's order */
-		CHECK_MSG(k.by_p99[i] == e[7 - i], "p99 rank %d is %s, expected v%d", i,
-			  bc_rj_str("?", k.by_p99[i], "name"), 7 - i);
-	}
-	if (k.n == 8) {
-		CHECK(k.by_iops[0] == e[0] && k.by_iops[1] == e[1]);
-		/* the ties after them: v7 ... v2, as listed */
-		for (i = 2; i < 8; i++)
-			CHECK(k.by_iops[i] == e[9 - i]);
-	}
-	bc_rank_free(&k);
-	cJSON_Delete(ents);
-}
-
 int main(void)
 {
 	struct bc_report r;
 	char err[512];
 
-	test_escaping();
-	test_rank_ties();
 	test_sweep_one_verdict();
 	if (bc_report_load(&r, FIXTURE, err, sizeof(err))) {
 		fprintf(stderr, "cannot load %s: %s\n", FIXTURE, err);

@@ -38,6 +38,21 @@ bool bc_nvme_name_parse(const char *path, unsigned *ctrl, unsigned *ns, bool *ge
 	return true;
 }
 
+int bc_nvme_partition_ns(const char *path, char *ns, size_t len, unsigned *part)
+{
+	const char *base = strrchr(path, '/');
+	unsigned x, y, z;
+	int n = -1;
+
+	snprintf(ns, len, "%s", path);
+	base = base ? base + 1 : path;
+	if (sscanf(base, "nvme%un%up%u%n", &x, &y, &z, &n) != 3 || n < 0 || base[n] || !z)
+		return -ENODEV;
+	snprintf(ns, len, "%.*snvme%un%u", (int)(base - path), path, x, y);
+	*part = z;
+	return 0;
+}
+
 /* one line of root+path into buf, trailing newline and spaces dropped */
 static int s_read_attr(const char *root, const char *path, char *buf, size_t len)
 {
@@ -221,10 +236,39 @@ struct bc_nvme_fdp_ident bc_nvme_ident_fdp(const struct bc_nvme_ident *id, int e
 	return f;
 }
 
+/* where a partition lies in its namespace (sysfs start and size, 512-byte sectors) */
+static void s_partition(const char *root, const char *path, unsigned part, struct bc_nvme_ident *id)
+{
+	const char *base = strrchr(path, '/');
+	char p[128];
+	uint64_t u;
+
+	base = base ? base + 1 : path;
+	id->part = part;
+	snprintf(id->part_name, sizeof(id->part_name), "%s", base);
+	snprintf(p, sizeof(p), "/sys/class/block/%s/start", id->part_name);
+	if (!s_read_u64(root, p, &u))
+		id->part_start = u * 512;
+	snprintf(p, sizeof(p), "/sys/class/block/%s/size", id->part_name);
+	if (!s_read_u64(root, p, &u))
+		id->part_size = u * 512;
+}
+
 int bc_nvme_ident(const char *path, struct bc_nvme_ident *id)
 {
 	struct bc_nvme_fdp_ident fi;
-	int ret = bc_nvme_ident_sysfs("", path, id);
+	char ns[256];
+	unsigned part = 0;
+	int ret;
+
+	/* a partition: its namespace's identity (the admin commands go to the namespace) */
+	if (!bc_nvme_partition_ns(path, ns, sizeof(ns), &part)) {
+		ret = bc_nvme_ident(ns, id);
+		if (!ret)
+			s_partition("", path, part, id);
+		return ret;
+	}
+	ret = bc_nvme_ident_sysfs("", path, id);
 
 	if (ret == -ENODEV)
 		return ret;
@@ -281,6 +325,14 @@ cJSON *bc_nvme_ident_json(const struct bc_nvme_ident *id)
 	if (id->fdp.probed)
 		cJSON_AddItemToObject(o, "fdp", bc_nvme_fdp_json(&id->fdp));
 	cJSON_AddStringToObject(o, "source", id->from_identify ? "identify" : "sysfs");
+	if (id->part) {
+		cJSON *pt = cJSON_AddObjectToObject(o, "partition");
+
+		cJSON_AddStringToObject(pt, "device", id->part_name);
+		cJSON_AddNumberToObject(pt, "number", id->part);
+		cJSON_AddNumberToObject(pt, "start", (double)id->part_start);
+		cJSON_AddNumberToObject(pt, "size", (double)id->part_size);
+	}
 	if (id->fmt >= 0)
 		cJSON_AddNumberToObject(o, "format_index", id->fmt);
 	arr = cJSON_AddArrayToObject(o, "formats");

@@ -44,6 +44,11 @@ struct bc_nvme_ident {
 		uint8_t index; /* format index (FLBAS numbering) */
 	} formats[BC_NVME_IDENT_FORMATS];
 	bool from_identify;	/* Identify Controller/Namespace ran (else sysfs only) */
+	/* a partition's identity is its namespace's, with where the partition lies */
+	unsigned part;		  /* Z of nvmeXnYpZ, 0: the path is the namespace itself */
+	char part_name[40];	  /* "nvme0n1p1" */
+	uint64_t part_start;	  /* bytes from the namespace's start; 0 unknown */
+	uint64_t part_size;	  /* bytes */
 	struct bc_nvme_fdp fdp; /* FDP discovery, when the controller supports it */
 };
 
@@ -52,6 +57,13 @@ struct bc_nvme_ident {
  * controllers and other names do not match). Returns true on a match.
  */
 bool bc_nvme_name_parse(const char *path, unsigned *ctrl, unsigned *ns, bool *generic);
+
+/*
+ * The namespace under a partition: "/dev/nvme0n1p2" gives "/dev/nvme0n1"
+ * in ns and 2 in *part. Returns 0, or -ENODEV when path is no NVMe
+ * partition's name (ns then holds path).
+ */
+int bc_nvme_partition_ns(const char *path, char *ns, size_t len, unsigned *part);
 
 /*
  * Fill id from sysfs under root ("" for the live system, else a fixture
@@ -72,7 +84,11 @@ int bc_nvme_ident_ioctl(const char *path, struct bc_nvme_ident *id);
 /* what FDP discovery needs of id, whose bc_nvme_ident_ioctl returned err */
 struct bc_nvme_fdp_ident bc_nvme_ident_fdp(const struct bc_nvme_ident *id, int err);
 
-/* sysfs then Identify where it works, then FDP discovery; 0 when at least sysfs had it */
+/*
+ * sysfs then Identify where it works, then FDP discovery; 0 when at least
+ * sysfs had it. A partition is identified by its namespace (model, formats,
+ * format in use) with part, part_start and part_size set.
+ */
 int bc_nvme_ident(const char *path, struct bc_nvme_ident *id);
 
 /* "512e", "512n", "4Kn" or "<n>B" into buf, from lba_bytes and pbs */

@@ -49,8 +49,13 @@ int bc_nvme_temp_open(const char *root, const char *path, struct bc_nvme_temp *t
 	unsigned x, y;
 	bool generic;
 
+	char ns[PATH_MAX];
+	unsigned part;
+
 	memset(t, 0, sizeof(*t));
-	if (!bc_nvme_name_parse(path, &x, &y, &generic))
+	/* a partition's drive is its namespace's */
+	bc_nvme_partition_ns(path, ns, sizeof(ns), &part);
+	if (!bc_nvme_name_parse(ns, &x, &y, &generic))
 		return -ENODEV;
 	/*
 	 * nvmeX is the controller unless native multipath numbers the head
@@ -67,7 +72,7 @@ int bc_nvme_temp_open(const char *root, const char *path, struct bc_nvme_temp *t
 		t->src = BC_TEMP_HWMON;
 		return 0;
 	}
-	snprintf(t->file, sizeof(t->file), "%s", path);
+	snprintf(t->file, sizeof(t->file), "%s", ns);
 	t->src = BC_TEMP_SMART;
 	return 0;
 }

@@ -52,6 +52,7 @@ struct bc_step_run {
 	bool prepared;
 	bool running;
 	uint32_t step;
+	cJSON *formats; /* the step's "format" results (nvme/format.h) for READY; owned */
 	struct bc_workload wl;
 	struct bc_workload *vwl; /* [ntargets]: each volume's workload (wl + its overrides) */
 	struct bc_target *targets;

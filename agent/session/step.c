@@ -16,10 +16,13 @@
 #include "engine/affinity.h"
 #include "engine/jobreport.h"
 #include "host/netpath.h"
+#include "nvme/format.h"
 #include "nvme/ident.h"
 #include "nvme/tcp.h"
 #include "nvme/temp.h"
+#include "profile/format.h"
 #include "profile/value/units.h"
+#include "safety/safety.h"
 #include "session/step.h"
 #include "session/volume.h"
 #include "target/devcounters.h"
@@ -152,6 +155,7 @@ void bc_step_teardown(struct bc_agent *a)
 	free(s->nvme0);
 	bc_hoststat_destroy(&s->host);
 	cJSON_Delete(s->net_path);
+	cJSON_Delete(s->formats);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -420,6 +424,62 @@ static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, con
 			 : bc_target_check(path, &spec, o->vwl, err, errlen);
 }
 
+/*
+ * The step's "format" (profile/format.h) before any volume opens: each
+ * volume's namespace once, with the volume's own consent and both paths
+ * (the volume's and its namespace's) on the allowlist (nvme/format.h).
+ */
+static int s_format_volumes(struct bc_agent *a, const cJSON *fmt, const cJSON *vols, char *err,
+			    size_t errlen, int *bad)
+{
+	struct bc_step_run *s = &a->step;
+	struct bc_format_spec spec;
+	const cJSON *v;
+	int i = 0, rc;
+
+	rc = bc_format_spec_from_json(fmt, &spec, err, errlen);
+	if (rc)
+		return rc;
+	s->formats = cJSON_CreateArray();
+	cJSON_ArrayForEach(v, vols)
+	{
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(v, "path");
+		char path[BC_PATH_MAX], ns[BC_PATH_MAX];
+		struct bc_nvme_format_res res;
+		const cJSON *done;
+		unsigned part;
+		bool again = false;
+
+		*bad = i++;
+		if (!cJSON_IsString(p) || cJSON_GetObjectItemCaseSensitive(v, "nvme_tcp") ||
+		    bc_agent_resolve_path(a, p->valuestring, path, sizeof(path))) {
+			snprintf(err, errlen,
+				 "a format needs a local NVMe namespace or partition path");
+			return -EINVAL;
+		}
+		bc_nvme_partition_ns(path, ns, sizeof(ns), &part);
+		cJSON_ArrayForEach(done, s->formats) again |= !strcmp(
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(done, "namespace")) ?: "",
+		    ns);
+		if (again)
+			continue;
+		rc = bc_safety_check(a->opts.safety, path, false, false, err, errlen);
+		if (!rc)
+			rc = bc_safety_check(a->opts.safety, ns, false, false, err, errlen);
+		if (!rc)
+			rc = bc_nvme_format_volume(path, &spec,
+						   bc_agent_volume_destructive(a, v, path) &&
+						       a->opts.safety &&
+						       a->opts.safety->allow_destructive,
+						   &res, err, errlen);
+		if (rc)
+			return rc;
+		cJSON_AddItemToArray(s->formats, bc_nvme_format_json(&res));
+	}
+	*bad = -1;
+	return 0;
+}
+
 static int s_open_volumes(struct bc_agent *a, const cJSON *vols, char *err, size_t errlen, int *bad)
 {
 	struct bc_step_run *s = &a->step;
@@ -488,6 +548,8 @@ static cJSON *s_ready_json(const struct bc_step_run *s)
 		cJSON_AddNumberToObject(o, "win_end", (double)t->win_end);
 		cJSON_AddItemToArray(arr, o);
 	}
+	if (s->formats)
+		cJSON_AddItemToObject(r, "formats", cJSON_Duplicate(s->formats, true));
 	bc_jobreport_ready(r, s->jobs, s->njobs);
 	return r;
 }
@@ -618,7 +680,12 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	rc = bc_workload_from_json(wl, &s->wl, err, sizeof(err));
 	if (rc)
 		goto fail;
-	rc = s_open_volumes(a, vols, err, sizeof(err), &bad);
+	rc = 0;
+	if (cJSON_GetObjectItemCaseSensitive(body, "format"))
+		rc = s_format_volumes(a, cJSON_GetObjectItemCaseSensitive(body, "format"), vols,
+				      err, sizeof(err), &bad);
+	if (!rc)
+		rc = s_open_volumes(a, vols, err, sizeof(err), &bad);
 	if (!rc)
 		rc = s_build_runs(s, vols, err, sizeof(err));
 	if (rc)

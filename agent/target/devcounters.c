@@ -61,8 +61,13 @@ struct bc_nvme_counters *bc_devcounters_sample_all(const struct bc_target *t, in
 	int i;
 
 	for (i = 0; i < n; i++) {
+		char ns[BC_PATH_MAX];
+		unsigned part;
+
 		answers = s_read_target(&t[i], &one);
-		if (!answers && !bc_nvme_name_parse(t[i].path, &x, &y, &generic))
+		/* a partition's counters are its namespace's (the log pages are the drive's) */
+		bc_nvme_partition_ns(t[i].path, ns, sizeof(ns), &part);
+		if (!answers && !bc_nvme_name_parse(ns, &x, &y, &generic))
 			continue;
 		if (!c)
 			c = calloc((size_t)n, sizeof(*c));
@@ -72,10 +77,10 @@ struct bc_nvme_counters *bc_devcounters_sample_all(const struct bc_target *t, in
 			c[i] = one;
 			continue;
 		}
-		bc_nvme_counters_read(t[i].path, &c[i]);
+		bc_nvme_counters_read(ns, &c[i]);
 		/* the step's FDP events: every type on every handle, then the logs again */
-		if (c[i].have_events && !bc_nvme_fdp_events_set(t[i].path, c[i].fdpi.nruhs, true)) {
-			bc_nvme_counters_read(t[i].path, &c[i]);
+		if (c[i].have_events && !bc_nvme_fdp_events_set(ns, c[i].fdpi.nruhs, true)) {
+			bc_nvme_counters_read(ns, &c[i]);
 			c[i].events_on = true;
 		}
 	}
@@ -86,12 +91,15 @@ void bc_devcounters_end_json(const struct bc_target *t, const struct bc_nvme_cou
 			     cJSON *v)
 {
 	struct bc_nvme_counters end;
+	char ns[BC_PATH_MAX];
+	unsigned part;
 
 	if (!start || !start->sampled)
 		return;
+	bc_nvme_partition_ns(t->path, ns, sizeof(ns), &part);
 	if (!s_read_target(t, &end))
-		bc_nvme_counters_read(t->path, &end);
+		bc_nvme_counters_read(ns, &end);
 	if (start->events_on)
-		bc_nvme_fdp_events_set(t->path, start->fdpi.nruhs, false);
+		bc_nvme_fdp_events_set(ns, start->fdpi.nruhs, false);
 	cJSON_AddItemToObject(v, "nvme", bc_nvme_counters_json(start, &end));
 }

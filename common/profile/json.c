@@ -84,7 +84,9 @@ static cJSON *s_step(const struct bc_step *st)
 	     (st->volume_workloads &&
 	      !cJSON_AddItemToObject(j, "volume_workloads",
 				     cJSON_Duplicate(st->volume_workloads, true))) ||
-	     (st->nrep > 1 && !cJSON_AddNumberToObject(j, "repeat", st->nrep)))) {
+	     (st->nrep > 1 && !cJSON_AddNumberToObject(j, "repeat", st->nrep)) ||
+	     (st->format.set &&
+	      !cJSON_AddItemToObject(j, "format", bc_format_spec_to_json(&st->format))))) {
 		cJSON_Delete(j);
 		j = NULL;
 	}

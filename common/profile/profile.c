@@ -41,6 +41,7 @@ static const char *const s_step_keys[] = {
     "sweep",			      /* profile/sweep_check.c */
     "experiment",		      /* profile/experiment.c */
     "repeat",			      /* profile/repeat.c */
+    "format",			      /* profile/format.h */
     NULL,
 };
 
@@ -459,6 +460,42 @@ static int s_parse_volumes(struct bc_check *c, const cJSON *root, struct bc_prof
 	return 0;
 }
 
+/*
+ * A step's "format": one point, once per step, on volumes that may be
+ * erased (the agent checks the rest: a local NVMe namespace, nothing
+ * mounted or signed).
+ */
+static int s_parse_format(struct bc_check *c, const cJSON *item, const char *base,
+			  const struct bc_profile *p, struct bc_step *st)
+{
+	char path[BC_CHECK_PATH_LEN];
+	const cJSON *v;
+	int ret, i;
+
+	ret = bc_check_item(c, item, base, "format", false, path, &v);
+	if (ret || !v)
+		return ret;
+	ret = bc_check_format(c, v, path, &st->format);
+	if (ret)
+		return ret;
+	if (st->sweep || st->experiment)
+		return bc_check_fail(c, path, "a step that formats runs one point: not with \"%s\"",
+				     st->sweep ? "sweep" : "experiment");
+	for (i = 0; i < p->nvolumes; i++) {
+		if (p->volumes[i].nvme_tcp.set)
+			return bc_check_fail(c, path,
+					     "volumes[%d] is an NVMe/TCP namespace: a format is "
+					     "the target's to do, not a client's",
+					     i);
+		if (!p->volumes[i].destructive)
+			return bc_check_fail(c, path,
+					     "volumes[%d] (%s) is not \"destructive\": a format "
+					     "erases its whole namespace",
+					     i, p->volumes[i].path);
+	}
+	return 0;
+}
+
 static int s_parse_steps(struct bc_check *c, const cJSON *root, const struct bc_workload *defaults,
 			 struct bc_profile *p)
 {
@@ -498,6 +535,8 @@ static int s_parse_steps(struct bc_check *c, const cJSON *root, const struct bc_
 			ret = bc_check_experiment(c, item, base, p, st, &st->experiment);
 		if (!ret)
 			ret = bc_check_step_volume_workloads(c, item, base, p->nvolumes, st);
+		if (!ret)
+			ret = s_parse_format(c, item, base, p, st);
 		if (ret) {
 			/* not counted in nsteps yet: bc_profile_destroy would not free these */
 			cJSON_Delete(st->sweep);

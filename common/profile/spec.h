@@ -17,6 +17,7 @@
 #include "profile/volume/fdp.h"
 #include "profile/volume/nvme_tcp.h"
 #include "profile/volume/sim.h"
+#include "profile/format.h"
 #include "profile/workload/workload.h"
 
 struct bc_wl_override; /* profile/volume_wl.h */
@@ -71,6 +72,8 @@ struct bc_step {
 	uint64_t win_offset, win_length;
 	/* "repeat" (profile/repeat.c): repetition rep of nrep, named "<name>#<rep>"; 0: once */
 	uint32_t rep, nrep;
+	/* "format" (profile/format.h): Format NVM of the volumes' namespaces before the I/O */
+	struct bc_format_spec format;
 };
 
 /* "abort": stop every agent, exit non-zero; "continue": the others finish the step */

@@ -39,7 +39,8 @@ struct s_run {
 	char dir[BC_PATH_MAX];
 	char label[BC_PATH_MAX];
 	cJSON *run;
-	cJSON *devices; /* bc_report's devices (events.jsonl's READY), NULL when unknown */
+	cJSON *devices;		/* bc_report's devices (events.jsonl's READY), NULL when unknown */
+	char step[BC_NAME_MAX]; /* RUN@STEP: that step alone, "" for every step */
 };
 
 /* the figures compared, in column order */
@@ -59,6 +60,8 @@ static void s_usage(FILE *f)
 {
 	fprintf(f, "usage: bench-coord compare [options] RUN_A RUN_B...\n"
 		   "  compare the steps of several runs (matched by name) with the first:\n"
+		   "  RUN@STEP takes one step of a run (two steps of one run: RUN@A RUN@B,\n"
+		   "  e.g. before and after a \"format\" step), with its devices as opened\n"
 		   "  higher, lower or not distinguishable from 95%% intervals over each step's\n"
 		   "  repetitions (\"repeat\"), or over its seconds when it ran once\n"
 		   "  -t, --threshold PCT      instead: consistent when IOPS, MB/s and p99 are\n"
@@ -635,14 +638,45 @@ static int s_parse_pct(const char *opt, const char *v, double *out)
 	return 0;
 }
 
+/*
+ * RUN@STEP: the run's steps cut to that one; its index among them (as the
+ * "ready" records of events.jsonl count steps), -1 when absent.
+ */
+static int s_select(struct s_run *r)
+{
+	cJSON *steps = cJSON_GetObjectItemCaseSensitive(r->run, "steps"), *st, *keep;
+	int k = 0;
+
+	cJSON_ArrayForEach(st, steps)
+	{
+		if (!strcmp(bc_rj_str("", st, "name"), r->step))
+			break;
+		k++;
+	}
+	if (!st)
+		return -1;
+	keep = cJSON_DetachItemViaPointer(steps, st);
+	while (cJSON_GetArraySize(steps))
+		cJSON_DeleteItemFromArray(steps, 0);
+	cJSON_AddItemToArray(steps, keep);
+	return k;
+}
+
 static int s_load(struct s_run *r, const char *arg)
 {
 	struct bc_report rep;
 	char err[BC_PATH_MAX + 64], tmp[BC_PATH_MAX];
 	size_t n = strlen(arg);
+	int k;
 
-	/* a run directory, or its run.json */
+	/* a run directory, or its run.json; RUN@STEP one step of it */
 	snprintf(r->dir, sizeof(r->dir), "%s", arg);
+	if (strrchr(r->dir, '@') &&
+	    (!strrchr(r->dir, '/') || strrchr(r->dir, '@') > strrchr(r->dir, '/'))) {
+		snprintf(r->step, sizeof(r->step), "%s", strrchr(r->dir, '@') + 1);
+		*strrchr(r->dir, '@') = '\0';
+		n = strlen(r->dir);
+	}
 	if (n >= 9 && !strcmp(arg + n - 9, "/run.json"))
 		r->dir[n - 9] = '\0';
 	while (strlen(r->dir) > 1 && r->dir[strlen(r->dir) - 1] == '/')
@@ -652,13 +686,49 @@ static int s_load(struct s_run *r, const char *arg)
 	r->run = bc_rj_read_file(r->dir, "run.json", err, sizeof(err));
 	if (!r->run)
 		return bc_error("%s", err);
+	k = r->step[0] ? s_select(r) : -1;
+	if (r->step[0] && k < 0)
+		return bc_error("%s: no step \"%s\" in run.json", r->dir, r->step);
 	/* the devices as each agent opened them: the report writers' own reading */
 	if (!bc_report_load(&rep, r->dir, err, sizeof(err))) {
+		if (k >= 0)
+			bc_report_devices_of_step(&rep, k);
 		r->devices = rep.devices;
 		rep.devices = NULL;
 		bc_report_free(&rep);
 	}
+	if (r->step[0])
+		snprintf(r->label + strlen(r->label), sizeof(r->label) - strlen(r->label), "@%s",
+			 r->step);
 	return 0;
+}
+
+/*
+ * Steps taken by RUN@STEP are one step under one name, the selected names
+ * joined ("512e / 4kn"), so they are compared with each other.
+ */
+static void s_name_selected(struct s_run *runs, int n)
+{
+	char name[256] = "";
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		bool seen = false;
+
+		for (j = 0; j < i; j++)
+			seen |= !strcmp(runs[j].step, runs[i].step);
+		if (runs[i].step[0] && !seen)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s",
+				 name[0] ? " / " : "", runs[i].step);
+	}
+	for (i = 0; name[0] && i < n; i++) {
+		cJSON *st =
+		    cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(runs[i].run, "steps"), 0);
+
+		if (runs[i].step[0] && st)
+			cJSON_ReplaceItemInObjectCaseSensitive(st, "name",
+							       cJSON_CreateString(name));
+	}
 }
 
 int bc_cmd_compare(int argc, char **argv)
@@ -706,6 +776,7 @@ int bc_cmd_compare(int argc, char **argv)
 	for (i = optind; i < argc; i++)
 		if (s_load(&runs[c.n++], argv[i]))
 			goto out;
+	s_name_selected(runs, c.n);
 	if (md_path) {
 		c.md = fopen(md_path, "w");
 		if (!c.md) {

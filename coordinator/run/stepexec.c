@@ -60,6 +60,8 @@ cJSON *bc_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int id
 	cJSON_AddNumberToObject(b, "step", idx);
 	cJSON_AddStringToObject(b, "name", st->name);
 	cJSON_AddItemToObject(b, "workload", bc_workload_to_json(&st->wl));
+	if (st->format.set) /* Format NVM before the I/O (profile/format.h) */
+		cJSON_AddItemToObject(b, "format", bc_format_spec_to_json(&st->format));
 	vols = cJSON_AddArrayToObject(b, "volumes");
 	for (i = 0; i < c->nvols; i++) {
 		const struct bc_volume_spec *v = &f->prof->volumes[c->vols[i]];

@@ -24,6 +24,24 @@ static void test_name_parse(void)
 	CHECK(!bc_nvme_name_parse("/dev/sda", &c, &n, &g));
 }
 
+/* a partition's namespace: seed 002's lun was /dev/nvme5n1p1 */
+static void test_partition_ns(void)
+{
+	char ns[64];
+	unsigned part = 0;
+
+	CHECK(bc_nvme_partition_ns("/dev/nvme5n1p1", ns, sizeof(ns), &part) == 0 &&
+	      !strcmp(ns, "/dev/nvme5n1") && part == 1);
+	CHECK(bc_nvme_partition_ns("nvme0n12p10", ns, sizeof(ns), &part) == 0 &&
+	      !strcmp(ns, "nvme0n12") && part == 10);
+	CHECK(bc_nvme_partition_ns("/dev/nvme0n1", ns, sizeof(ns), &part) == -ENODEV &&
+	      !strcmp(ns, "/dev/nvme0n1"));
+	CHECK(bc_nvme_partition_ns("/dev/nvme0n1p", ns, sizeof(ns), &part) == -ENODEV);
+	CHECK(bc_nvme_partition_ns("/dev/nvme0n1p0", ns, sizeof(ns), &part) == -ENODEV);
+	CHECK(bc_nvme_partition_ns("/dev/sda1", ns, sizeof(ns), &part) == -ENODEV);
+	CHECK(bc_nvme_partition_ns("/dev/nvme0c1n1p1", ns, sizeof(ns), &part) == -ENODEV);
+}
+
 static void test_pcie_512e(void)
 {
 	struct bc_nvme_ident id;
@@ -93,6 +111,7 @@ static void test_missing(void)
 int main(void)
 {
 	test_name_parse();
+	test_partition_ns();
 	test_pcie_512e();
 	test_generic_char_maps_to_block();
 	test_tcp_4kn();

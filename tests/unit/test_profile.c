@@ -558,10 +558,37 @@ static void test_series_roles(void)
 #undef NODE
 }
 
+/* a step's "format": one of lba_bytes or index, destructive volumes, no sweep */
+static void test_step_format(void)
+{
+#define DVOLS "'volumes':[{'agent':'a','path':'/dev/nvme0n1p1','destructive':true}],"
+	struct bc_profile *p;
+
+	p = expect_ok(HEAD DVOLS "'steps':[{'name':'a','format':{'lba_bytes':4096}},"
+				 "{'name':'b','format':{'index':1}}]}");
+	if (p) {
+		CHECK(p->steps[0].format.set && p->steps[0].format.lba_bytes == 4096 &&
+		      p->steps[0].format.index == -1);
+		CHECK(p->steps[1].format.set && p->steps[1].format.index == 1);
+	}
+	bc_profile_destroy(&p);
+	EXPECT_ERR(HEAD VOLS "'steps':[{'name':'a','format':{'lba_bytes':4096}}]}",
+		   "steps[0].format: volumes[0] (null) is not \"destructive\"");
+	EXPECT_ERR(HEAD DVOLS "'steps':[{'name':'a','format':{'lba_bytes':4000}}]}",
+		   "steps[0].format.lba_bytes: expected a power of two");
+	EXPECT_ERR(HEAD DVOLS "'steps':[{'name':'a','format':{'lba_bytes':512,'index':0}}]}",
+		   "steps[0].format: expected exactly one of");
+	EXPECT_ERR(HEAD DVOLS "'steps':[{'name':'a','format':{'index':1},"
+			      "'sweep':{'iodepth':[1,2]}}]}",
+		   "steps[0].format: a step that formats runs one point");
+#undef DVOLS
+}
+
 int main(void)
 {
 	test_minimal_defaults();
 	test_series_roles();
+	test_step_format();
 	test_precedence();
 	test_syntax();
 	test_unknown_keys();

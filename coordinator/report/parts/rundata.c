@@ -68,12 +68,13 @@ static cJSON *s_device(const char *path, const cJSON *src)
 }
 
 /*
- * The first "ready" record of events.jsonl: every agent that answered the
- * first PREPARE, with its volumes as opened. Only lines that mention it are
- * parsed and the scan stops there, so a long log of STATS records costs one
- * read of its head. Caller owns the result; NULL when there is none.
+ * The first "ready" record of events.jsonl (of step index step, or of any
+ * when step < 0): every agent that answered that PREPARE, with its volumes
+ * as opened. Only lines that mention it are parsed and the scan stops
+ * there, so a long log of STATS records costs one read of its head.
+ * Caller owns the result; NULL when there is none.
  */
-static cJSON *s_first_ready(const char *dir)
+static cJSON *s_ready(const char *dir, int step)
 {
 	char path[BC_PATH_MAX + 32];
 	char *line = NULL;
@@ -86,8 +87,13 @@ static cJSON *s_first_ready(const char *dir)
 	if (!f)
 		return NULL;
 	while (!ev && getline(&line, &cap, f) > 0)
-		if (strstr(line, "\"event\":\"ready\""))
+		if (strstr(line, "\"event\":\"ready\"")) {
 			ev = bc_json_parse(line, strlen(line));
+			if (step >= 0 && bc_rj_num(ev, "step") != step) {
+				cJSON_Delete(ev);
+				ev = NULL;
+			}
+		}
 	free(line);
 	fclose(f);
 	return ev;
@@ -114,9 +120,9 @@ static void s_add_devices(struct bc_report *r, const char *agent, const cJSON *r
  * Devices in the agents' order: as each agent opened them (READY), or for
  * agents that never got that far, what HELLO said about their paths.
  */
-static void s_devices(struct bc_report *r)
+static void s_devices(struct bc_report *r, int step)
 {
-	cJSON *ev = s_first_ready(r->dir);
+	cJSON *ev = s_ready(r->dir, step);
 	const cJSON *a, *p;
 
 	cJSON_ArrayForEach(a, bc_rj(r->run, "agents"))
@@ -274,7 +280,7 @@ int bc_rundata_load(struct bc_report *r, const char *dir, cJSON *run, char *err,
 	/* a run that failed before its profile was resolved still has a report */
 	r->profile = bc_rj_read_file(dir, "profile.json", ignore, sizeof(ignore));
 	r->devices = cJSON_CreateObject();
-	s_devices(r);
+	s_devices(r, -1);
 	r->vdbench = !strcmp(bc_rj_str("", r->run, "format"), "vdbench");
 	s_secf_open(r);
 	if (!r->devices) {
@@ -296,4 +302,11 @@ void bc_rundata_free(struct bc_report *r)
 		free(r->secf);
 	}
 	memset(r, 0, sizeof(*r));
+}
+
+void bc_report_devices_of_step(struct bc_report *r, int step)
+{
+	cJSON_Delete(r->devices);
+	r->devices = cJSON_CreateObject();
+	s_devices(r, step);
 }

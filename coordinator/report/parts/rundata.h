@@ -82,6 +82,9 @@ extern const struct bc_report_level bc_report_levels[4];
  * what _load made (the driver frees expect and heat: bc_report_free).
  */
 int bc_rundata_load(struct bc_report *r, const char *dir, cJSON *run, char *err, size_t errlen);
+
+/* r's devices as the agents opened them for the step of index step (its "ready" record) */
+void bc_report_devices_of_step(struct bc_report *r, int step);
 void bc_rundata_free(struct bc_report *r);
 
 #endif

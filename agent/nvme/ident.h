@@ -43,12 +43,12 @@ struct bc_nvme_ident {
 		uint8_t rp;    /* relative performance, 0 best */
 		uint8_t index; /* format index (FLBAS numbering) */
 	} formats[BC_NVME_IDENT_FORMATS];
-	bool from_identify;	/* Identify Controller/Namespace ran (else sysfs only) */
+	bool from_identify; /* Identify Controller/Namespace ran (else sysfs only) */
 	/* a partition's identity is its namespace's, with where the partition lies */
-	unsigned part;		  /* Z of nvmeXnYpZ, 0: the path is the namespace itself */
-	char part_name[40];	  /* "nvme0n1p1" */
-	uint64_t part_start;	  /* bytes from the namespace's start; 0 unknown */
-	uint64_t part_size;	  /* bytes */
+	unsigned part;		/* Z of nvmeXnYpZ, 0: the path is the namespace itself */
+	char part_name[40];	/* "nvme0n1p1" */
+	uint64_t part_start;	/* bytes from the namespace's start; 0 unknown */
+	uint64_t part_size;	/* bytes */
 	struct bc_nvme_fdp fdp; /* FDP discovery, when the controller supports it */
 };
 

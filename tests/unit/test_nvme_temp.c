@@ -88,7 +88,12 @@ int main(void)
 	/* not NVMe: nothing to read */
 	CHECK(bc_nvme_temp_open(ROOT, "/dev/sda", &t) == -ENODEV && t.src == BC_TEMP_NONE);
 	CHECK(bc_nvme_temp_read(&t, &c) == -ENODEV);
-	CHECK(bc_nvme_temp_open(ROOT, "/var/tmp/x/nvme0n1p1", &t) == -ENODEV);
+	CHECK(bc_nvme_temp_open(ROOT, "/var/tmp/x/nvme0p1", &t) == -ENODEV);
+	/* a partition: its namespace's drive (seed 002's lun was /dev/nvme5n1p1) */
+	CHECK(!bc_nvme_temp_open(ROOT, "/dev/nvme0n1p1", &t) && t.src == BC_TEMP_HWMON);
+	CHECK(strstr(t.file, "/sys/class/nvme/nvme0/device/hwmon/hwmon1/temp1_input") != NULL);
+	CHECK(!bc_nvme_temp_open(ROOT, "/dev/nvme3n1p2", &t) && t.src == BC_TEMP_SMART);
+	CHECK(!strcmp(t.file, "/dev/nvme3n1"));
 	s_sampler();
 	TEST_DONE();
 }

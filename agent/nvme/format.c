@@ -293,23 +293,6 @@ out:
 	return ret;
 }
 
-/* one line of a sysfs file, trimmed */
-static int s_sysfs(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	n = strlen(buf);
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
-}
-
 /* a directory with an entry besides . and .. */
 static bool s_has_entries(const char *dir)
 {
@@ -339,7 +322,7 @@ static int s_in_use(const char *name, bool table, char *err, size_t errlen)
 	int fd, rc = 0;
 
 	snprintf(p, sizeof(p), "/sys/class/block/%s/dev", name);
-	if (s_sysfs(p, v, sizeof(v)) || sscanf(v, "%u:%u", &maj, &min) != 2) {
+	if (bc_nvme_sysfs_line("", p, v, sizeof(v)) || sscanf(v, "%u:%u", &maj, &min) != 2) {
 		snprintf(err, errlen, "/dev/%s: no sysfs entry", name);
 		return -ENODEV;
 	}
@@ -395,7 +378,7 @@ static int s_partitions(const char *name, char (*out)[40], int max)
 		if (strncmp(d->d_name, name, strlen(name)) || d->d_name[strlen(name)] != 'p')
 			continue;
 		snprintf(f, sizeof(f), "%s/%s/partition", p, d->d_name);
-		if (!s_sysfs(f, v, sizeof(v)))
+		if (!bc_nvme_sysfs_line("", f, v, sizeof(v)))
 			snprintf(out[n++], sizeof(out[0]), "%s", d->d_name);
 	}
 	closedir(dp);
@@ -476,7 +459,7 @@ static int s_wait_lbs(const char *name, uint32_t lbs)
 
 	snprintf(p, sizeof(p), "/sys/block/%s/queue/logical_block_size", name);
 	for (i = 0; i < S_WAIT_STEPS; i++) {
-		if (!s_sysfs(p, v, sizeof(v)) && strtoul(v, NULL, 10) == lbs)
+		if (!bc_nvme_sysfs_line("", p, v, sizeof(v)) && strtoul(v, NULL, 10) == lbs)
 			return 0;
 		usleep(100000);
 	}

@@ -53,8 +53,7 @@ int bc_nvme_partition_ns(const char *path, char *ns, size_t len, unsigned *part)
 	return 0;
 }
 
-/* one line of root+path into buf, trailing newline and spaces dropped */
-static int s_read_attr(const char *root, const char *path, char *buf, size_t len)
+int bc_nvme_sysfs_line(const char *root, const char *path, char *buf, size_t len)
 {
 	char p[PATH_MAX];
 	size_t n;
@@ -79,7 +78,7 @@ static int s_read_attr(const char *root, const char *path, char *buf, size_t len
 static int s_read_u64(const char *root, const char *path, uint64_t *v)
 {
 	char buf[64], *end;
-	int ret = s_read_attr(root, path, buf, sizeof(buf));
+	int ret = bc_nvme_sysfs_line(root, path, buf, sizeof(buf));
 
 	if (ret)
 		return ret;
@@ -125,28 +124,28 @@ int bc_nvme_ident_sysfs(const char *root, const char *path, struct bc_nvme_ident
 	 * and firmware too) is the better source and transport stays unknown.
 	 */
 	snprintf(p, sizeof(p), "/sys/class/nvme/nvme%u/model", id->ctrl_instance);
-	if (s_read_attr(root, p, id->model, sizeof(id->model))) {
+	if (bc_nvme_sysfs_line(root, p, id->model, sizeof(id->model))) {
 		snprintf(p, sizeof(p), "/sys/block/%s/device/model", id->block);
-		s_read_attr(root, p, id->model, sizeof(id->model));
+		bc_nvme_sysfs_line(root, p, id->model, sizeof(id->model));
 		snprintf(p, sizeof(p), "/sys/block/%s/device/serial", id->block);
-		s_read_attr(root, p, id->serial, sizeof(id->serial));
+		bc_nvme_sysfs_line(root, p, id->serial, sizeof(id->serial));
 		snprintf(p, sizeof(p), "/sys/block/%s/device/firmware_rev", id->block);
-		s_read_attr(root, p, id->firmware, sizeof(id->firmware));
+		bc_nvme_sysfs_line(root, p, id->firmware, sizeof(id->firmware));
 		return 0;
 	}
 	snprintf(p, sizeof(p), "/sys/class/nvme/nvme%u/serial", id->ctrl_instance);
-	s_read_attr(root, p, id->serial, sizeof(id->serial));
+	bc_nvme_sysfs_line(root, p, id->serial, sizeof(id->serial));
 	snprintf(p, sizeof(p), "/sys/class/nvme/nvme%u/firmware_rev", id->ctrl_instance);
-	s_read_attr(root, p, id->firmware, sizeof(id->firmware));
+	bc_nvme_sysfs_line(root, p, id->firmware, sizeof(id->firmware));
 	snprintf(p, sizeof(p), "/sys/class/nvme/nvme%u/transport", id->ctrl_instance);
-	s_read_attr(root, p, id->transport, sizeof(id->transport));
+	bc_nvme_sysfs_line(root, p, id->transport, sizeof(id->transport));
 	snprintf(p, sizeof(p), "/sys/class/nvme/nvme%u/address", id->ctrl_instance);
-	s_read_attr(root, p, id->address, sizeof(id->address));
+	bc_nvme_sysfs_line(root, p, id->address, sizeof(id->address));
 	snprintf(p, sizeof(p), "/sys/class/nvme/nvme%u/subsysnqn", id->ctrl_instance);
-	s_read_attr(root, p, id->subsysnqn, sizeof(id->subsysnqn));
+	bc_nvme_sysfs_line(root, p, id->subsysnqn, sizeof(id->subsysnqn));
 	/* PCIe: the PCI function's node; fabrics controllers have no device link */
 	snprintf(p, sizeof(p), "/sys/class/nvme/nvme%u/device/numa_node", id->ctrl_instance);
-	if (!s_read_attr(root, p, v, sizeof(v)))
+	if (!bc_nvme_sysfs_line(root, p, v, sizeof(v)))
 		id->numa_node = atoi(v);
 	return 0;
 }

@@ -58,6 +58,9 @@ struct bc_nvme_ident {
  */
 bool bc_nvme_name_parse(const char *path, unsigned *ctrl, unsigned *ns, bool *generic);
 
+/* one line of root+path into buf, trailing newline and spaces dropped; 0 or -errno */
+int bc_nvme_sysfs_line(const char *root, const char *path, char *buf, size_t len);
+
 /*
  * The namespace under a partition: "/dev/nvme0n1p2" gives "/dev/nvme0n1"
  * in ns and 2 in *part. Returns 0, or -ENODEV when path is no NVMe

@@ -19,6 +19,7 @@
 #include "session/config.h"
 #include "session/control.h"
 #include "session/volume.h"
+#include "target/opener.h"
 #include "target/target.h"
 #include "util/curve.h"
 #include "util/log.h"

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "target/ops.h"
-#include "target/target.h"
+#include "target/opener.h"
 
 /*
  * Grow t->path to t->create_bytes: a missing file is created (fresh), an

@@ -28,7 +28,7 @@
 #include "nvme/nvme.h"
 #include "target/nvme.h"
 #include "target/ops.h"
-#include "target/target.h"
+#include "target/opener.h"
 
 struct s_nvme {
 	uint32_t nsid;

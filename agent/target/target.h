@@ -39,19 +39,6 @@ void bc_target_close(struct bc_target *t);
 int bc_target_check(const char *path, const struct bc_volume_spec *spec,
 		    const struct bc_workload *wl, char *err, size_t errlen);
 
-/*
- * How targets open a volume's file or device. The agent installs its safety
- * gate's opener (agent/safety/vopen.h), which judges the descriptor the
- * kernel hands back (no symlink, mount point or hard link on the way, no
- * FIFO or stray device node); unset (unit tests, bench tools) it is
- * open(2). The opener returns the descriptor, or -errno with err naming the
- * path; -EPERM means refused by the gate, err then says why whole.
- */
-typedef int (*bc_target_open_fn)(void *ctx, const char *path, int flags, mode_t mode, char *err,
-				 size_t errlen);
-void bc_target_set_opener(bc_target_open_fn fn, void *ctx);
-int bc_target_open_path(const char *path, int flags, mode_t mode, char *err, size_t errlen);
-
 /* the target that claims path by name ("null", "sim:NAME"), NULL for a real path */
 const struct bc_target_ops *bc_target_pseudo(const char *path);
 

@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "analysis/point.h"
-#include "analysis/suspects.h"
 
 const char *const bc_ana_class_names[] = {"first", "scaling", "diminishing", "plateau",
 					  "retrograde"};
@@ -415,4 +414,21 @@ bool bc_ana_rising(double now, double before)
 	if (isnan(before))
 		before = 0;
 	return now > BC_ANA_RISING * before && now - before > 10;
+}
+
+void bc_ana_rate3(double bps, char *buf, size_t len)
+{
+	static const char *const unit[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+	double v = bps;
+	int u = 0;
+
+	if (!isfinite(bps)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	while (fabs(v) >= 999.5 && u < 4) {
+		v /= 1e3;
+		u++;
+	}
+	snprintf(buf, len, "%.*f %s", fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2, v, unit[u]);
 }

@@ -229,4 +229,7 @@ enum bc_ana_class bc_ana_classify(const struct bc_ana_point *prev, const struct 
 /* a rate rose: at least BC_ANA_RISING times and 10/s above what the point before saw (NaN: 0) */
 bool bc_ana_rising(double now, double before);
 
+/* "9.20 GB/s", "85.3 MB/s": three significant digits */
+void bc_ana_rate3(double bps, char *buf, size_t len);
+
 #endif

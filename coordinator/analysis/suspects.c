@@ -62,23 +62,6 @@ static const char *const s_how[BC_SUS_NR] = {
 #define S_AGENT_BUSY  0.80 /* the agent alone this busy is CPU-bound, risen or not */
 #define S_FLAT_SPREAD 1.05 /* nodes within 5% of each other plateau alike */
 
-void bc_ana_rate3(double bps, char *buf, size_t len)
-{
-	static const char *const unit[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
-	double v = bps;
-	int u = 0;
-
-	if (!isfinite(bps)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	while (fabs(v) >= 999.5 && u < 4) {
-		v /= 1e3;
-		u++;
-	}
-	snprintf(buf, len, "%.*f %s", fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2, v, unit[u]);
-}
-
 /* one host's judgement of one suspect */
 struct s_eval {
 	enum bc_sus_state st;

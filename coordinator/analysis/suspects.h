@@ -74,7 +74,4 @@ void bc_ana_suspects(const struct bc_ana_point *pts, int n, int at, bool plateau
 /* the "suspects" array of the analysis object (reports/README.md) */
 cJSON *bc_ana_suspects_json(const struct bc_suspects *s);
 
-/* "9.20 GB/s", "85.3 MB/s": three significant digits */
-void bc_ana_rate3(double bps, char *buf, size_t len);
-
 #endif

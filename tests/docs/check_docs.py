@@ -19,7 +19,8 @@ docs/testing.md is the map of the tests: every test it names (test_x, fuzz_x, or
 test_faults_*) must be a ctest test of the tree, and every ctest test must be named there. The
 tests are read from the tree as tests/CMakeLists.txt makes them: one per tests/unit/test_*.c
 and tests/{e2e,multihost,vmlab}/test_*.sh, one per case of its foreach(case ...) lists, the
-fuzz targets of tests/fuzz/CMakeLists.txt, and this check itself (test_docs).
+fuzz targets of tests/fuzz/CMakeLists.txt, this check itself (test_docs) and the
+dependency check (test_deps).
 
 Usage: check_docs.py [REPO]   (exit 0 clean, 1 with one line per finding: file:line: what)
 Python 3 standard library only; git is used when REPO is a git checkout.
@@ -156,7 +157,7 @@ class Checker:
 def s_tests(root):
     """the ctest names tests/CMakeLists.txt makes, read from the tree"""
     t = os.path.join(root, "tests")
-    names = {"test_docs"}
+    names = {"test_docs", "test_deps"}
     for sub, ext in (("unit", ".c"), ("e2e", ".sh"), ("multihost", ".sh"), ("vmlab", ".sh")):
         for f in glob.glob(os.path.join(t, sub, "test_*" + ext)):
             names.add(os.path.basename(f)[:-len(ext)])

@@ -4,6 +4,7 @@
  * then one record at a time expanded into its I/Os on the job thread.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,86 @@
 #include "profile/workload/streams.h"
 
 const char *const bc_kv_kind_names[BC_KV_KINDS] = {"store", "prefetch", "meta", "evict"};
+
+/* the stores jobs left, by key; PREPARE and teardown only (the lock is for form's sake) */
+struct s_saved {
+	char key[384];
+	uint64_t next_id, mnext, nslots;
+	uint64_t *stored_at;
+};
+static pthread_mutex_t s_reg_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct s_saved *s_reg;
+static size_t s_nreg;
+
+static void s_reg_drop(size_t i)
+{
+	free(s_reg[i].stored_at);
+	s_reg[i] = s_reg[--s_nreg];
+}
+
+void bc_kvgen_forget(const char *path)
+{
+	size_t i, n = path ? strlen(path) : 0;
+
+	pthread_mutex_lock(&s_reg_mu);
+	for (i = 0; i < s_nreg;) {
+		if (!path || (!strncmp(s_reg[i].key, path, n) && s_reg[i].key[n] == '|'))
+			s_reg_drop(i);
+		else
+			i++;
+	}
+	if (!s_nreg) {
+		free(s_reg);
+		s_reg = NULL;
+	}
+	pthread_mutex_unlock(&s_reg_mu);
+}
+
+/* the store this job left in the previous step, if its layout is this one's */
+static void s_resume(struct bc_kvgen *g)
+{
+	size_t i;
+
+	pthread_mutex_lock(&s_reg_mu);
+	for (i = 0; i < s_nreg; i++) {
+		if (strcmp(s_reg[i].key, g->key) || s_reg[i].nslots != g->nslots)
+			continue;
+		g->stored_at = s_reg[i].stored_at;
+		g->next_id = s_reg[i].next_id;
+		g->mnext = s_reg[i].mnext;
+		g->resumed = true;
+		s_reg[i].stored_at = NULL;
+		s_reg_drop(i);
+		break;
+	}
+	pthread_mutex_unlock(&s_reg_mu);
+}
+
+/* keep g's store for the next step (without memory it is forgotten) */
+static void s_keep(struct bc_kvgen *g)
+{
+	struct s_saved *r;
+	size_t i;
+
+	pthread_mutex_lock(&s_reg_mu);
+	for (i = 0; i < s_nreg; i++)
+		if (!strcmp(s_reg[i].key, g->key))
+			break;
+	if (i == s_nreg && (r = realloc(s_reg, (s_nreg + 1) * sizeof(*r)))) {
+		s_reg = r;
+		memset(&s_reg[s_nreg++], 0, sizeof(*r));
+	}
+	if (i < s_nreg) {
+		free(s_reg[i].stored_at);
+		snprintf(s_reg[i].key, sizeof(s_reg[i].key), "%s", g->key);
+		s_reg[i].next_id = g->next_id;
+		s_reg[i].mnext = g->mnext;
+		s_reg[i].nslots = g->nslots;
+		s_reg[i].stored_at = g->stored_at;
+		g->stored_at = NULL;
+	}
+	pthread_mutex_unlock(&s_reg_mu);
+}
 
 /* the worker's part of a stream's region: [*lo, *lo + *n) units of `unit` bytes */
 static int s_part(const struct bc_stream *st, uint64_t win_start, uint64_t win_end, uint32_t unit,
@@ -110,7 +191,16 @@ int bc_kvgen_init(struct bc_kvgen *g, const struct bc_workload *wl, const char *
 		/* the worker's records over the time its stores take at its rate */
 		g->interval_ns = (uint64_t)((double)g->stores / rate * 1e9 /
 					    (double)(g->stores + g->prefetches));
-	g->stored_at = calloc(g->nslots, sizeof(*g->stored_at));
+	snprintf(
+	    g->key, sizeof(g->key),
+	    "%s|%llu-%llu|job %u|%s %u of %u|%u B x %llu slots at %llu, %llu live|log %llu+%llu",
+	    path, (unsigned long long)win_start, (unsigned long long)win_end, job, st->name,
+	    g->worker, st->kv.workers, g->obj, (unsigned long long)g->nslots,
+	    (unsigned long long)g->start, (unsigned long long)g->cap, (unsigned long long)g->mstart,
+	    (unsigned long long)g->mslots);
+	s_resume(g);
+	if (!g->stored_at)
+		g->stored_at = calloc(g->nslots, sizeof(*g->stored_at));
 	if (!g->stored_at) {
 		snprintf(err, errlen, "%s: out of memory for %llu object slots", path,
 			 (unsigned long long)g->nslots);
@@ -121,6 +211,8 @@ int bc_kvgen_init(struct bc_kvgen *g, const struct bc_workload *wl, const char *
 
 void bc_kvgen_free(struct bc_kvgen *g)
 {
+	if (g->key[0] && g->stored_at)
+		s_keep(g);
 	free(g->stored_at);
 	g->stored_at = NULL;
 }
@@ -289,7 +381,7 @@ static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct b
 	const struct bc_stream *st = &wl->streams[cls];
 	uint64_t stores = 0, prefetches = 0, cap = 0, slots = 0, failed;
 	cJSON *o = cJSON_CreateObject(), *x;
-	unsigned workers = 0;
+	unsigned workers = 0, resumed = 0;
 	bool trim = false;
 	double rate = bc_kv_store_rate(wl, st);
 	int i, k;
@@ -299,6 +391,7 @@ static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct b
 		if (!g[i] || g[i]->cls != cls)
 			continue;
 		workers++;
+		resumed += g[i]->resumed;
 		stores += g[i]->stores;
 		prefetches += g[i]->prefetches;
 		cap += g[i]->cap;
@@ -309,6 +402,8 @@ static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct b
 	cJSON_AddStringToObject(o, "name", st->name);
 	cJSON_AddStringToObject(o, "class", st->cls);
 	cJSON_AddNumberToObject(o, "workers", workers);
+	/* workers that went on with the store the previous step left (engine/kvgen.h) */
+	cJSON_AddNumberToObject(o, "resumed_workers", resumed);
 	cJSON_AddNumberToObject(o, "object_bytes", st->bs);
 	cJSON_AddNumberToObject(o, "capacity_objects", (double)cap);
 	cJSON_AddNumberToObject(o, "slots", (double)slots);

@@ -89,6 +89,8 @@ struct bc_kvgen {
 	uint64_t q_ready;    /* when the current record may go */
 	uint64_t *stored_at; /* [nslots] completion ns of the slot's object, 0: none yet */
 	struct bc_kvstat st;
+	char key[384]; /* the store's identity across steps (volume, window, job, layout) */
+	bool resumed;  /* the store the previous step left on this volume went on */
 };
 
 /*
@@ -103,6 +105,16 @@ int bc_kvgen_init(struct bc_kvgen *g, const struct bc_workload *wl, const char *
 		  uint64_t win_start, uint64_t win_end, unsigned job, unsigned iodepth, bool trim,
 		  char *err, size_t errlen);
 void bc_kvgen_free(struct bc_kvgen *g);
+
+/*
+ * The store persists: bc_kvgen_free keeps a job's objects (their ids, slots,
+ * completion times, the log's position) and the next bc_kvgen_init with the
+ * same volume, window, job and layout goes on from them, as a KV cache's
+ * store on its device does from one iteration to the next. Forget the
+ * stores of path (NULL: all of them) when something else writes it (a
+ * precondition) and at the session's end. Control thread only.
+ */
+void bc_kvgen_forget(const char *path);
 
 /* the largest I/O the job issues (its buffers' size) */
 uint32_t bc_kvgen_maxbs(const struct bc_kvgen *g);

@@ -130,11 +130,23 @@ static void s_fdp_json(cJSON *o, const struct bc_nvme_counters *a, const struct 
 	}
 }
 
+/* one WAF as {status, source, value, media_bytes, host_bytes} */
+static void s_waf_json(cJSON *x, const struct bc_waf *w, const char *source)
+{
+	if (!x)
+		return;
+	cJSON_AddStringToObject(x, "status", bc_waf_status_name(w->status));
+	cJSON_AddStringToObject(x, "source", source);
+	if (w->status == BC_WAF_AVAILABLE)
+		cJSON_AddNumberToObject(x, "value", w->waf);
+	s_num(x, "media_bytes", w->media_bytes);
+	s_num(x, "host_bytes", w->host_bytes);
+}
+
 cJSON *bc_nvme_counters_json(const struct bc_nvme_counters *a, const struct bc_nvme_counters *b)
 {
 	cJSON *o = cJSON_CreateObject(), *x;
-	struct bc_waf w;
-	const char *source = "none";
+	struct bc_waf ocp, fdp;
 	char why[256];
 
 	if (!o)
@@ -178,30 +190,34 @@ cJSON *bc_nvme_counters_json(const struct bc_nvme_counters *a, const struct bc_n
 		s_num(x, "host_trim_bytes", b->sim.host_trim_bytes - a->sim.host_trim_bytes);
 		s_num(x, "gc_runs", b->sim.gc_runs - a->sim.gc_runs);
 	}
-	if (a->have_fdp && b->have_fdp) {
-		w = bc_nvme_waf_fdp(&a->fdp, &b->fdp);
-		source = "fdp";
-	} else if (a->have_ocp && b->have_ocp && a->have_smart && b->have_smart) {
-		w = bc_nvme_waf_ocp(&a->ocp, &b->ocp, &a->smart, &b->smart);
-		source = "ocp_c0";
-	} else {
-		w = bc_nvme_waf(false, 0, 0, 0, 0);
-	}
+	/*
+	 * Seed 000's WAF: OCP C0 physical media units written over SMART data
+	 * units written, where the OCP log exists; FDP MBMW / HBMW beside it
+	 * ("wafs"), and the only one on an FDP drive without the OCP log
+	 */
+	ocp = bc_nvme_waf_ocp(a->have_ocp && b->have_ocp && a->have_smart && b->have_smart ? &a->ocp
+											   : NULL,
+			      &b->ocp, &a->smart, &b->smart);
+	fdp = bc_nvme_waf_fdp(a->have_fdp && b->have_fdp ? &a->fdp : NULL, &b->fdp);
+	x = cJSON_AddObjectToObject(o, "wafs");
+	if (ocp.status != BC_WAF_NO_COUNTERS)
+		s_waf_json(cJSON_AddObjectToObject(x, "ocp_c0"), &ocp, "ocp_c0");
+	if (fdp.status != BC_WAF_NO_COUNTERS)
+		s_waf_json(cJSON_AddObjectToObject(x, "fdp"), &fdp, "fdp");
 	x = cJSON_AddObjectToObject(o, "waf");
-	if (w.status == BC_WAF_NO_COUNTERS) {
+	if (ocp.status == BC_WAF_NO_COUNTERS && fdp.status == BC_WAF_NO_COUNTERS) {
 		snprintf(why, sizeof(why), "%s (FDP statistics: %s; OCP C0: %s)",
-			 bc_waf_status_name(w.status),
+			 bc_waf_status_name(BC_WAF_NO_COUNTERS),
 			 strerror(-(a->fdp_err ? a->fdp_err : b->fdp_err)),
 			 strerror(-(a->ocp_err ? a->ocp_err : b->ocp_err)));
 		cJSON_AddStringToObject(x, "status", why);
+		cJSON_AddStringToObject(x, "source", "none");
+		s_num(x, "media_bytes", 0);
+		s_num(x, "host_bytes", 0);
 	} else {
-		cJSON_AddStringToObject(x, "status", bc_waf_status_name(w.status));
+		s_waf_json(x, ocp.status != BC_WAF_NO_COUNTERS ? &ocp : &fdp,
+			   ocp.status != BC_WAF_NO_COUNTERS ? "ocp_c0" : "fdp");
 	}
-	cJSON_AddStringToObject(x, "source", source);
-	if (w.status == BC_WAF_AVAILABLE)
-		cJSON_AddNumberToObject(x, "value", w.waf);
-	s_num(x, "media_bytes", w.media_bytes);
-	s_num(x, "host_bytes", w.host_bytes);
 	s_fdp_json(o, a, b);
 	return o;
 }

@@ -19,6 +19,7 @@
 #include "session/control.h"
 #include "session/hostinfo.h"
 #include "session/step.h"
+#include "engine/kvgen.h"
 #include "sim/dev.h"
 #include "util/clock.h"
 #include "util/curve.h"
@@ -80,6 +81,8 @@ static void s_end_session(struct bc_agent *a, const char *why)
 	bc_step_teardown(a);
 	/* simulated SSDs live for one session: the next run starts fresh (docs/sim.md) */
 	bc_sim_dev_forget_all();
+	/* so do the KV stores the jobs kept between steps (engine/kvgen.h) */
+	bc_kvgen_forget(NULL);
 	zframe_destroy(&a->owner);
 	a->owner_name[0] = 0;
 	cJSON_Delete(a->destructive);

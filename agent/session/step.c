@@ -15,6 +15,7 @@
 
 #include "engine/affinity.h"
 #include "engine/jobreport.h"
+#include "engine/kvgen.h"
 #include "host/netpath.h"
 #include "nvme/format.h"
 #include "nvme/ident.h"
@@ -22,6 +23,7 @@
 #include "nvme/temp.h"
 #include "profile/format.h"
 #include "profile/value/units.h"
+#include "profile/workload/kv.h"
 #include "safety/safety.h"
 #include "session/step.h"
 #include "session/volume.h"
@@ -690,6 +692,13 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 		rc = s_build_runs(s, vols, err, sizeof(err));
 	if (rc)
 		goto fail;
+	/* a step that writes a volume otherwise overwrites the KV store kept on it */
+	for (i = 0; i < s->ntargets; i++) {
+		const struct bc_workload *w = s->vwl ? &s->vwl[i] : &s->wl;
+
+		if (bc_workload_writes(w) && !bc_workload_kv(w))
+			bc_kvgen_forget(s->targets[i].path);
+	}
 	s->njobs = (int)s->wl.numjobs;
 	s->jobs = calloc((size_t)s->njobs, sizeof(*s->jobs));
 	s->collected = calloc((size_t)s->njobs, sizeof(*s->collected));

@@ -166,7 +166,8 @@ static bc_u128 s_units(uint64_t bytes)
 
 /*
  * the logs a real FDP drive offers, at their specified offsets: SMART / Health
- * (LID 02h, NVMe 2.0 §5.16.1.3) and FDP Statistics (LID 22h, TP4146)
+ * (LID 02h, NVMe 2.0 §5.16.1.3), OCP SMART extended (C0h) and FDP
+ * Statistics (LID 22h, TP4146)
  */
 static int s_get_log(struct s_sim *s, struct bc_target_log *l)
 {
@@ -192,8 +193,21 @@ static int s_get_log(struct s_sim *s, struct bc_target_log *l)
 		s_put_u128(b + 16, c.media_write_bytes);
 		s_put_u128(b + 32, c.erase_bytes);
 		return 0;
+	case BC_NVME_LID_OCP_C0:
+		/*
+		 * OCP Datacenter NVMe SSD spec, SMART / Health extended (C0h):
+		 * physical media units written and read, in bytes, GC included;
+		 * the page's GUID makes parsers take it as the OCP page
+		 */
+		if (l->len < BC_NVME_OCP_C0_BYTES)
+			return -EINVAL;
+		s_put_u128(b + 0, c.media_write_bytes);
+		s_put_u128(b + 16, c.media_read_bytes);
+		b[494] = 3; /* log page version */
+		memcpy(b + 496, bc_nvme_ocp_c0_guid, sizeof(bc_nvme_ocp_c0_guid));
+		return 0;
 	default:
-		return -ENOTSUP; /* e.g. OCP C0: not an OCP drive */
+		return -ENOTSUP;
 	}
 }
 

@@ -16,7 +16,8 @@
 
 static const char *const s_keys[] = {
     "modes",  "placements",    "precondition", "warmup_iterations", "measure_iterations",
-    "expect", "tolerance_pct", "gc_waf",       "reference",	    NULL,
+    "expect", "tolerance_pct", "gc_waf",       "reference",	    "waf_source",
+    NULL,
 };
 static const char *const s_pre_keys[] = {"discard",   "seq_fill", "random_passes", "window", "bs",
 					 "random_bs", "iodepth",  "runtime",	   NULL};
@@ -115,7 +116,13 @@ static int s_precondition(struct bc_check *c, const char *path, const cJSON *v,
 	ret = bc_check_keys(c, v, path, s_pre_keys);
 	if (!ret)
 		ret = bc_check_item(c, v, path, "discard", false, p2, &o);
-	if (!ret && o)
+	/* "namespace": the whole device, then fill and passes over the window (seed 000) */
+	if (!ret && o && cJSON_IsString(o) && !strcmp(o->valuestring, "namespace"))
+		x->discard_namespace = true;
+	else if (!ret && o && !cJSON_IsBool(o))
+		return bc_check_fail(c, p2, "expected true, false or \"namespace\", got %s",
+				     bc_check_show(o, shown));
+	else if (!ret && o)
 		ret = bc_check_bool(c, p2, o, &x->discard);
 	if (!ret)
 		ret = bc_check_item(c, v, path, "seq_fill", false, p2, &o);
@@ -482,6 +489,19 @@ static int s_parse(struct bc_check *c, const cJSON *v, const char *path, const c
 			return bc_check_fail(c, p2, "expected a WAF in 1..100, got %s",
 					     bc_check_show(o, shown));
 		x->gc_waf = o->valuedouble;
+	}
+	if (!ret)
+		ret = bc_check_item(c, v, path, "waf_source", false, p2, &o);
+	if (!ret && o) {
+		if (!cJSON_IsString(o) ||
+		    (strcmp(o->valuestring, "ocp") && strcmp(o->valuestring, "fdp")))
+			return bc_check_fail(
+			    c, p2,
+			    "expected \"ocp\" (OCP C0 physical media units "
+			    "written over SMART data units written) or \"fdp\" (FDP "
+			    "statistics MBMW over HBMW), got %s",
+			    bc_check_show(o, shown));
+		x->waf_fdp = !strcmp(o->valuestring, "fdp");
 	}
 	if (!ret)
 		ret = bc_check_item(c, v, path, "reference", false, p2, &o);

@@ -11,13 +11,13 @@
  *     "modes": ["no_fdp", "mixed", "separated"],   required, run in this order
  *     "placements": {"separated": {"hot_churn": [0, 1], "cold": [2], "*": [3]},
  *                    "mine": {...}},               class -> placement per mode
- *     "precondition": {"discard": true, "seq_fill": true, "random_passes": 1,
+ *     "precondition": {"discard": true | "namespace", "seq_fill": true, "random_passes": 1,
  *                      "window": "volume" | "namespace" | {"offset": "2t", "size": "32g"},
  *                      "bs": "128k", "random_bs": "4k", "iodepth": 32,
  *                      "runtime": "1h"} | false,
  *     "warmup_iterations": 2, "measure_iterations": 8,
  *     "expect": [{"metric": "waf", "lower": "separated", "than": "mixed"}],
- *     "tolerance_pct": 2, "gc_waf": 1.05,
+ *     "tolerance_pct": 2, "gc_waf": 1.05, "waf_source": "ocp" | "fdp",
  *     "reference": "reports/20260615T222219-fdp-waf"
  *   }
  * Built-in modes: "no_fdp" writes without directives (DTYPE 0); "separated"
@@ -25,7 +25,10 @@
  * placement index k; "mixed" spreads every class over all of those indexes
  * (round-robin), so every reclaim unit holds every lifetime. A mode of
  * "placements" overrides mixed or separated, or defines a new one; a class it
- * does not name takes its "*" entry.
+ * does not name takes its "*" entry. "discard": "namespace" trims the whole
+ * device before the fill and passes over the window. "waf_source": the
+ * mode's WAF from the OCP C0 log over SMART (default, where the device has
+ * the OCP log) or from the FDP statistics; the other is reported beside it.
  */
 #ifndef BC_PROFILE_EXPERIMENT_H
 #define BC_PROFILE_EXPERIMENT_H
@@ -59,6 +62,7 @@ struct bc_experiment {
 	struct bc_exp_mode modes[BC_EXP_MODES_MAX];
 	bool pre; /* a precondition before each mode */
 	bool discard, seq_fill;
+	bool discard_namespace; /* the discard covers the namespace, not the window (seed 000) */
 	uint32_t random_passes;
 	bool win_set; /* precondition window given ("namespace": offset 0, length 0) */
 	uint64_t win_offset, win_length;
@@ -68,6 +72,7 @@ struct bc_experiment {
 	struct bc_exp_expect expect[BC_EXP_EXPECT_MAX];
 	double tolerance_pct; /* differences within this are inconclusive */
 	double gc_waf;	      /* WAF at or below this in every mode: GC never ran */
+	bool waf_fdp;	      /* "waf_source": "fdp": FDP MBMW/HBMW first, else OCP C0 over SMART */
 	char reference[BC_PATH_MAX];
 };
 

@@ -1125,6 +1125,9 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 	cJSON_AddItemToObject(o, "reconciliation", s_reconcile(&pts[at], ev));
 	cJSON_AddItemToObject(o, "balance", s_balance(&pts[at], ev));
 	rho = bc_ana_rho(jp);
+	/* said once where the verdicts are shown, not as evidence of every step */
+	if (jp->queue_note)
+		cJSON_AddStringToObject(o, "queue_note", jp->queue_note);
 	if (!isnan(rho))
 		s_evidence(ev, "Little's law at N=%.0f%s: X*(R+Z)/N = %.2f (%s)", jp->n,
 			   partial ? " (unpaced volumes)" : "", rho,

@@ -378,7 +378,7 @@ double bc_ana_rho(const struct bc_ana_point *p)
 {
 	double z = p->think_s > 0 ? p->think_s : 0;
 
-	if (!(p->n > 0) || !(p->x_iops > 0) || !(p->r_mean_s > 0))
+	if (p->queue_note || !(p->n > 0) || !(p->x_iops > 0) || !(p->r_mean_s > 0))
 		return NAN;
 	return p->x_iops * (p->r_mean_s + z) / p->n;
 }

@@ -204,6 +204,14 @@ struct bc_ana_point {
 	 * nodes whose volumes are all paced are named.
 	 */
 	struct bc_ana_load paced;
+	/*
+	 * Why Little's law says nothing of this point, or NULL: every volume's
+	 * target completes each I/O as it is submitted (a simulated SSD without
+	 * its latency model, the null target), or paces its own records (a KV
+	 * store's store_rate): N is not what was in flight by design. The
+	 * verdict is then not "invalid", and the reason is said once.
+	 */
+	const char *queue_note;
 };
 enum bc_ana_class {
 	BC_ANA_FIRST = 0, /* no point before it */
@@ -214,7 +222,7 @@ enum bc_ana_class {
 };
 extern const char *const bc_ana_class_names[]; /* "first", "scaling", ... */
 
-/* Little's law: X_iops * (R_mean + thinktime) / N; NaN without the numbers */
+/* Little's law: X_iops * (R_mean + thinktime) / N; NaN without the numbers or with a queue_note */
 double bc_ana_rho(const struct bc_ana_point *p);
 
 /*

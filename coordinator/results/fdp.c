@@ -10,12 +10,14 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "figures/ci.h"
 #include "results/fdp.h"
+#include "results/kv.h"
 #include "util/rjson.h"
 #include "wire/hist.h"
 
@@ -64,13 +66,17 @@ static void s_add_iter_ci(cJSON *mode)
 	cJSON_AddNumberToObject(o, "level", 0.95);
 }
 
+/* the two WAF sources of seed 000: OCP C0 over SMART (its official one), FDP statistics */
+enum { S_OCP = 0, S_FDP, S_NSRC };
+static const char *const s_src[S_NSRC] = {"ocp_c0", "fdp"};
+
 /* device counters of one step entry, over every agent's volumes */
 struct s_counters {
-	double host, media;
-	int nvol, navail;
-	char status[160]; /* the first volume's status that is not "available" */
-	char source[16];
-	double gc_copy; /* simulator only: GC copies (bytes) */
+	int nvol;
+	double host[S_NSRC], media[S_NSRC];
+	int navail[S_NSRC];
+	char status[S_NSRC][160]; /* the first volume's status that is not "available" */
+	double gc_copy;		  /* simulator only: GC copies (bytes) */
 	bool have_sim;
 	double erased; /* FDP statistics MBE: what the device erased (bytes) */
 	bool have_mbe;
@@ -100,36 +106,53 @@ static bool s_seen_device(const cJSON *sj, const cJSON *vol)
 	return false;
 }
 
+/* a volume's WAF from source k: its "wafs" entry, or (an older run.json) "waf" if it is k's */
+static const cJSON *s_vol_waf(const cJSON *vol, int k)
+{
+	const cJSON *ws = bc_rj(vol, "nvme", "wafs"), *w = bc_rj(vol, "nvme", "waf");
+
+	if (ws)
+		return bc_rj(ws, s_src[k]);
+	return !strcmp(bc_rj_str("", w, "source"), s_src[k]) ? w : NULL;
+}
+
 static void s_step_counters(const cJSON *sj, struct s_counters *c)
 {
 	const cJSON *agent, *vol;
+	int k;
 
 	memset(c, 0, sizeof(*c));
 	cJSON_ArrayForEach(agent, bc_rj(sj, "agent_totals"))
 	{
 		cJSON_ArrayForEach(vol, bc_rj(agent, "volumes"))
 		{
-			const cJSON *w = bc_rj(vol, "nvme", "waf");
-			const char *st = bc_rj_str(NULL, w, "status");
-
 			if (s_seen_device(sj, vol))
 				continue;
 			c->nvol++;
-			if (st && !strcmp(st, "available")) {
-				c->navail++;
-				c->host += bc_rj_num(w, "host_bytes");
-				c->media += bc_rj_num(w, "media_bytes");
-				snprintf(c->source, sizeof(c->source), "%s",
-					 bc_rj_str("", w, "source"));
-				if (bc_rj(vol, "nvme", "fdp", "mbe")) {
-					c->have_mbe = true;
-					c->erased += bc_rj_num(vol, "nvme", "fdp", "mbe");
+			for (k = 0; k < S_NSRC; k++) {
+				const cJSON *w = s_vol_waf(vol, k);
+				const char *st = bc_rj_str(NULL, w, "status");
+
+				if (st && !strcmp(st, "available")) {
+					c->navail[k]++;
+					c->host[k] += bc_rj_num(w, "host_bytes");
+					c->media[k] += bc_rj_num(w, "media_bytes");
+				} else if (!c->status[k][0]) {
+					snprintf(
+					    c->status[k], sizeof(c->status[k]), "%s",
+					    st ? st
+					    : !bc_rj(vol, "nvme")
+						? "unavailable: no device counters (the volume "
+						  "is neither an NVMe namespace nor a simulated "
+						  "SSD)"
+					    : w ? "unavailable"
+					    : k ? "unavailable: no FDP statistics log"
+						: "unavailable: no OCP C0 log (or no SMART)");
 				}
-			} else if (!c->status[0]) {
-				snprintf(c->status, sizeof(c->status), "%s",
-					 st ? st
-					    : "unavailable: no device counters (the volume is "
-					      "neither an NVMe namespace nor a simulated SSD)");
+			}
+			if (bc_rj(vol, "nvme", "fdp", "mbe")) {
+				c->have_mbe = true;
+				c->erased += bc_rj_num(vol, "nvme", "fdp", "mbe");
 			}
 			if (bc_rj(vol, "nvme", "sim")) {
 				c->have_sim = true;
@@ -170,26 +193,164 @@ static bool s_of(const cJSON *sj, const char *name, const char *mode)
 	       !strcmp(bc_rj_str("", sj, "mode"), mode);
 }
 
-/* one mode's figures from its steps */
-static cJSON *s_mode(const cJSON *steps, const char *name, const char *mode)
-{
-	struct bc_hist *rd = calloc(1, sizeof(*rd)), *wr = calloc(1, sizeof(*wr));
-	cJSON *o = cJSON_CreateObject(), *iters, *pre;
-	double host = 0, media = 0, gc = 0, pre_host = 0, pre_media = 0, wbytes = 0, wsecs = 0;
-	double erased = 0;
-	int nmeas = 0, nok = 0, nvol_avail = 1, npre = 0;
-	char status[160] = "", source[16] = "";
-	bool have_sim = false, have_mbe = false;
-	const cJSON *sj;
+/* one source's sums over a mode's measurement iterations */
+struct s_src_sum {
+	double host, media;
+	int nvol, navail, niter;
+	char status[160];
+	cJSON *iters; /* each iteration's WAF or null */
+};
 
-	if (!o || !rd || !wr) {
-		free(rd);
-		free(wr);
+/* the mode's histograms and counts, besides the device counters */
+struct s_mode_acc {
+	struct bc_hist rd, wr, all;
+	struct bc_kvsum *kv;
+	int nmeas, nok, npre, nwarm;
+	int failed_steps, lost_agents;
+	double op_errors, wbytes, wsecs, gc, erased, pre_host, pre_media;
+	bool have_sim, have_mbe;
+	struct s_src_sum src[S_NSRC];
+};
+
+/* what a warmup or measurement iteration adds to the failure counts */
+static void s_failures(struct s_mode_acc *a, const cJSON *sj)
+{
+	static const char *const ops[] = {"read", "write", "trim"};
+	size_t i;
+
+	if (strcmp(bc_rj_str("", sj, "status"), "ok"))
+		a->failed_steps++;
+	a->lost_agents += cJSON_GetArraySize(bc_rj(sj, "lost_agents"));
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		a->op_errors += bc_rj_num(sj, "total", ops[i], "errors");
+}
+
+static void s_measure(struct s_mode_acc *a, const cJSON *sj, const struct s_counters *c)
+{
+	int k;
+
+	a->nmeas++;
+	if (strcmp(bc_rj_str("", sj, "status"), "ok"))
+		return;
+	a->nok++;
+	s_hist_add(&a->rd, bc_rj(sj, "total", "read", "hist"));
+	s_hist_add(&a->wr, bc_rj(sj, "total", "write", "hist"));
+	s_hist_add(&a->all, bc_rj(sj, "total", "read", "hist"));
+	s_hist_add(&a->all, bc_rj(sj, "total", "write", "hist"));
+	s_hist_add(&a->all, bc_rj(sj, "total", "trim", "hist"));
+	a->wbytes += bc_rj_num(sj, "total", "write", "bytes");
+	a->wsecs += bc_rj_num(sj, "measured_seconds");
+	bc_kvsum_add_step(a->kv, sj);
+	for (k = 0; k < S_NSRC; k++) {
+		struct s_src_sum *s = &a->src[k];
+		bool all = c->nvol && c->navail[k] == c->nvol;
+
+		s->niter++;
+		s->navail += all;
+		if (!all && !s->status[0])
+			snprintf(s->status, sizeof(s->status), "%s",
+				 c->status[k][0] ? c->status[k] : "unavailable: no volumes");
+		s->host += c->host[k];
+		s->media += c->media[k];
+		cJSON_AddItemToArray(s->iters,
+				     all && c->host[k] > 0
+					 ? cJSON_CreateNumber(s_r4(c->media[k] / c->host[k]))
+					 : cJSON_CreateNull());
+	}
+	a->gc += c->gc_copy;
+	a->have_sim |= c->have_sim;
+	a->erased += c->erased;
+	a->have_mbe |= c->have_mbe;
+}
+
+/* a source's WAF over the mode: available when every measurement iteration had it */
+static bool s_src_ok(const struct s_src_sum *s)
+{
+	return s->niter && s->navail == s->niter && s->host > 0;
+}
+
+static cJSON *s_src_json(const struct s_src_sum *s, const char *name)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "source", name);
+	if (s_src_ok(s))
+		cJSON_AddNumberToObject(o, "waf", s_r4(s->media / s->host));
+	else
+		cJSON_AddNullToObject(o, "waf");
+	cJSON_AddStringToObject(o, "status",
+				s_src_ok(s)    ? "available"
+				: s->status[0] ? s->status
+					       : "unavailable: no host writes");
+	cJSON_AddNumberToObject(o, "host_write_bytes", s->host);
+	cJSON_AddNumberToObject(o, "media_write_bytes", s->media);
+	cJSON_AddItemToObject(o, "waf_iterations", cJSON_Duplicate(s->iters, true));
+	return o;
+}
+
+/*
+ * The mode's WAF: the experiment's source ("waf_source", OCP C0 by
+ * default) where every iteration had it, else the other one; the mode's
+ * host and media bytes are that source's
+ */
+static void s_mode_waf(cJSON *o, const struct s_mode_acc *a, const struct bc_experiment *x)
+{
+	int want = x->waf_fdp ? S_FDP : S_OCP, k = want;
+	const struct s_src_sum *s;
+	cJSON *ws;
+
+	if (!s_src_ok(&a->src[want]) && s_src_ok(&a->src[!want]))
+		k = !want;
+	s = &a->src[k];
+	cJSON_AddNumberToObject(o, "host_write_bytes", s->host);
+	cJSON_AddNumberToObject(o, "media_write_bytes", s->media);
+	if (a->nok && s_src_ok(s)) {
+		cJSON_AddNumberToObject(o, "waf", s_r4(s->media / s->host));
+		cJSON_AddStringToObject(o, "waf_status", "available");
+	} else {
+		cJSON_AddNullToObject(o, "waf");
+		cJSON_AddStringToObject(o, "waf_status",
+					!a->nok	       ? "unavailable: no measurement iteration ran"
+					: s->status[0] ? s->status
+						       : "unavailable: no host writes");
+	}
+	cJSON_AddStringToObject(o, "waf_source", a->nok && s_src_ok(s) ? s_src[k] : "none");
+	cJSON_AddItemToObject(o, "waf_iterations", cJSON_Duplicate(s->iters, true));
+	ws = cJSON_AddObjectToObject(o, "wafs");
+	for (k = 0; k < S_NSRC; k++)
+		if (a->src[k].navail)
+			cJSON_AddItemToObject(ws, s_src[k], s_src_json(&a->src[k], s_src[k]));
+}
+
+static void s_mode_acc_free(struct s_mode_acc *a)
+{
+	int k;
+
+	if (!a)
+		return;
+	for (k = 0; k < S_NSRC; k++)
+		cJSON_Delete(a->src[k].iters);
+	bc_kvsum_free(&a->kv);
+	free(a);
+}
+
+/* one mode's figures from its steps */
+static cJSON *s_mode(const cJSON *steps, const char *name, const struct bc_experiment *x, int m)
+{
+	const char *mode = x->modes[m].name;
+	struct s_mode_acc *a = calloc(1, sizeof(*a));
+	cJSON *o = cJSON_CreateObject(), *pre, *f;
+	const cJSON *sj;
+	int k;
+
+	if (!o || !a || !(a->kv = bc_kvsum_new())) {
+		s_mode_acc_free(a);
 		cJSON_Delete(o);
 		return NULL;
 	}
+	for (k = 0; k < S_NSRC; k++)
+		a->src[k].iters = cJSON_CreateArray();
 	cJSON_AddStringToObject(o, "mode", mode);
-	iters = cJSON_CreateArray();
 	cJSON_ArrayForEach(sj, steps)
 	{
 		struct s_counters c;
@@ -199,9 +360,14 @@ static cJSON *s_mode(const cJSON *steps, const char *name, const char *mode)
 			continue;
 		s_step_counters(sj, &c);
 		if (!strcmp(ph, "precondition")) {
-			npre++;
-			pre_host += c.host;
-			pre_media += c.media;
+			a->npre++;
+			a->pre_host += c.host[S_FDP] > 0 ? c.host[S_FDP] : c.host[S_OCP];
+			a->pre_media += c.host[S_FDP] > 0 ? c.media[S_FDP] : c.media[S_OCP];
+			continue;
+		}
+		s_failures(a, sj);
+		if (!strcmp(ph, "warmup")) {
+			a->nwarm++;
 			continue;
 		}
 		if (strcmp(ph, "measure"))
@@ -210,67 +376,39 @@ static cJSON *s_mode(const cJSON *steps, const char *name, const char *mode)
 		    bc_rj(sj, "class_placement"))
 			cJSON_AddItemToObject(o, "placement",
 					      cJSON_Duplicate(bc_rj(sj, "class_placement"), true));
-		nmeas++;
-		if (strcmp(bc_rj_str("", sj, "status"), "ok"))
-			continue;
-		nok++;
-		s_hist_add(rd, bc_rj(sj, "total", "read", "hist"));
-		s_hist_add(wr, bc_rj(sj, "total", "write", "hist"));
-		wbytes += bc_rj_num(sj, "total", "write", "bytes");
-		wsecs += bc_rj_num(sj, "measured_seconds");
-		if (c.navail < c.nvol || !c.nvol) {
-			nvol_avail = 0;
-			if (!status[0])
-				snprintf(status, sizeof(status), "%s",
-					 c.status[0] ? c.status : "unavailable: no volumes");
-		}
-		host += c.host;
-		media += c.media;
-		gc += c.gc_copy;
-		have_sim |= c.have_sim;
-		erased += c.erased;
-		have_mbe |= c.have_mbe;
-		if (c.source[0])
-			snprintf(source, sizeof(source), "%s", c.source);
-		cJSON_AddItemToArray(iters, c.host > 0 && c.navail == c.nvol
-						? cJSON_CreateNumber(s_r4(c.media / c.host))
-						: cJSON_CreateNull());
+		s_measure(a, sj, &c);
 	}
-	cJSON_AddNumberToObject(o, "measure_iterations", nmeas);
-	cJSON_AddNumberToObject(o, "ok_iterations", nok);
-	cJSON_AddNumberToObject(o, "host_write_bytes", host);
-	cJSON_AddNumberToObject(o, "media_write_bytes", media);
-	if (nok && nvol_avail && host > 0) {
-		cJSON_AddNumberToObject(o, "waf", s_r4(media / host));
-		cJSON_AddStringToObject(o, "waf_status", "available");
-	} else {
-		cJSON_AddNullToObject(o, "waf");
-		cJSON_AddStringToObject(o, "waf_status",
-					!nok	    ? "unavailable: no measurement iteration ran"
-					: status[0] ? status
-						    : "unavailable: no host writes");
-	}
-	cJSON_AddStringToObject(o, "waf_source", source[0] ? source : "none");
-	cJSON_AddItemToObject(o, "waf_iterations", iters);
+	cJSON_AddNumberToObject(o, "warmup_iterations", a->nwarm);
+	cJSON_AddNumberToObject(o, "measure_iterations", a->nmeas);
+	cJSON_AddNumberToObject(o, "ok_iterations", a->nok);
+	s_mode_waf(o, a, x);
 	s_add_iter_ci(o);
-	if (have_sim)
-		cJSON_AddNumberToObject(o, "gc_copy_bytes", gc);
-	if (have_mbe)
-		cJSON_AddNumberToObject(o, "media_erased_bytes", erased);
-	cJSON_AddNumberToObject(o, "agent_write_bytes", wbytes);
-	cJSON_AddNumberToObject(o, "write_mbps", wsecs > 0 ? s_r4(wbytes / wsecs / 1e6) : 0);
-	s_add_pct(o, "read_p50_ms", rd, 50);
-	s_add_pct(o, "read_p99_ms", rd, 99);
-	s_add_pct(o, "write_p50_ms", wr, 50);
-	s_add_pct(o, "write_p99_ms", wr, 99);
+	if (a->have_sim)
+		cJSON_AddNumberToObject(o, "gc_copy_bytes", a->gc);
+	if (a->have_mbe)
+		cJSON_AddNumberToObject(o, "media_erased_bytes", a->erased);
+	cJSON_AddNumberToObject(o, "agent_write_bytes", a->wbytes);
+	cJSON_AddNumberToObject(o, "write_mbps",
+				a->wsecs > 0 ? s_r4(a->wbytes / a->wsecs / 1e6) : 0);
+	s_add_pct(o, "read_p50_ms", &a->rd, 50);
+	s_add_pct(o, "read_p99_ms", &a->rd, 99);
+	s_add_pct(o, "write_p50_ms", &a->wr, 50);
+	s_add_pct(o, "write_p99_ms", &a->wr, 99);
+	s_add_pct(o, "all_p50_ms", &a->all, 50);
+	s_add_pct(o, "all_p99_ms", &a->all, 99);
+	f = cJSON_AddObjectToObject(o, "failures");
+	cJSON_AddNumberToObject(f, "process", a->failed_steps + a->lost_agents);
+	cJSON_AddNumberToObject(f, "record", bc_kvsum_record_failures(a->kv));
+	cJSON_AddNumberToObject(f, "operation", a->op_errors);
+	if (bc_kvsum_classes(a->kv))
+		cJSON_AddItemToObject(o, "classes", bc_kvsum_json(a->kv));
 	pre = cJSON_AddObjectToObject(o, "precondition");
-	cJSON_AddNumberToObject(pre, "steps", npre);
-	cJSON_AddNumberToObject(pre, "host_write_bytes", pre_host);
-	cJSON_AddNumberToObject(pre, "media_write_bytes", pre_media);
-	if (pre_host > 0)
-		cJSON_AddNumberToObject(pre, "waf", s_r4(pre_media / pre_host));
-	free(rd);
-	free(wr);
+	cJSON_AddNumberToObject(pre, "steps", a->npre);
+	cJSON_AddNumberToObject(pre, "host_write_bytes", a->pre_host);
+	cJSON_AddNumberToObject(pre, "media_write_bytes", a->pre_media);
+	if (a->pre_host > 0)
+		cJSON_AddNumberToObject(pre, "waf", s_r4(a->pre_media / a->pre_host));
+	s_mode_acc_free(a);
 	return o;
 }
 
@@ -411,6 +549,100 @@ static cJSON *s_verdict_row(const cJSON *modes, const struct bc_experiment *x,
 	return r;
 }
 
+/* one criterion's row: its judgement per mode and over all of them */
+static cJSON *s_crit_row(const char *criterion, const char *requirement)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(r, "criterion", criterion);
+	cJSON_AddStringToObject(r, "requirement", requirement);
+	cJSON_AddObjectToObject(r, "modes");
+	cJSON_AddBoolToObject(r, "pass", true);
+	return r;
+}
+
+static void s_crit_mode(cJSON *r, const char *mode, bool pass, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void s_crit_mode(cJSON *r, const char *mode, bool pass, const char *fmt, ...)
+{
+	cJSON *m = cJSON_AddObjectToObject(cJSON_GetObjectItemCaseSensitive(r, "modes"), mode);
+	char buf[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cJSON_AddStringToObject(m, "observed", buf);
+	cJSON_AddBoolToObject(m, "pass", pass);
+	if (!pass)
+		cJSON_ReplaceItemInObjectCaseSensitive(r, "pass", cJSON_CreateFalse());
+}
+
+/*
+ * Seed 000's validity criteria, per mode: WAF available (host and media
+ * counters), host and media deltas > 0, p99 available (write p99 at
+ * least), process, record and operation failures 0, the iterations the
+ * plan asks for
+ */
+static cJSON *s_criteria(const cJSON *modes, const struct bc_experiment *x)
+{
+	enum { C_WAF, C_HOST, C_MEDIA, C_P99, C_PROC, C_REC, C_OPS, C_WARM, C_MEAS, C_NR };
+	cJSON *rows[C_NR], *arr = cJSON_CreateArray();
+	char want[64];
+	const cJSON *m;
+	int i;
+
+	rows[C_WAF] = s_crit_row("WAF available", "host and media counters collected");
+	rows[C_HOST] = s_crit_row("Host write delta", "> 0");
+	rows[C_MEDIA] = s_crit_row("Media write delta", "> 0");
+	rows[C_P99] = s_crit_row("p99 latency available", "write p99 at least");
+	rows[C_PROC] = s_crit_row("Process failures", "0");
+	rows[C_REC] = s_crit_row("Record failures", "0");
+	rows[C_OPS] = s_crit_row("Operation errors", "0");
+	snprintf(want, sizeof(want), "%u", x->warmup);
+	rows[C_WARM] = s_crit_row("Warmup iterations", want);
+	snprintf(want, sizeof(want), "%u", x->measure);
+	rows[C_MEAS] = s_crit_row("Measurement iterations", want);
+	cJSON_ArrayForEach(m, modes)
+	{
+		const char *mode = bc_rj_str("", m, "mode");
+		const cJSON *wp = bc_rj(m, "write_p99_ms");
+		double v;
+
+		s_crit_mode(rows[C_WAF], mode, !strcmp(bc_rj_str("", m, "waf_status"), "available"),
+			    "%s (%s)", bc_rj_str("", m, "waf_status"),
+			    bc_rj_str("none", m, "waf_source"));
+		v = bc_rj_num(m, "host_write_bytes");
+		s_crit_mode(rows[C_HOST], mode, v > 0, "%.0f bytes", v);
+		v = bc_rj_num(m, "media_write_bytes");
+		s_crit_mode(rows[C_MEDIA], mode, v > 0, "%.0f bytes", v);
+		if (cJSON_IsNumber(wp))
+			s_crit_mode(rows[C_P99], mode, true, "write %.3f ms, read %s, all %s",
+				    wp->valuedouble,
+				    cJSON_IsNumber(bc_rj(m, "read_p99_ms")) ? "available" : "n/a",
+				    cJSON_IsNumber(bc_rj(m, "all_p99_ms")) ? "available" : "n/a");
+		else
+			s_crit_mode(rows[C_P99], mode, false, "no write p99");
+		v = bc_rj_num(m, "failures", "process");
+		s_crit_mode(rows[C_PROC], mode, v == 0, "%.0f", v);
+		v = bc_rj_num(m, "failures", "record");
+		s_crit_mode(rows[C_REC], mode, v == 0, "%.0f%s", v,
+			    bc_rj(m, "classes") ? "" : " (no KV records)");
+		v = bc_rj_num(m, "failures", "operation");
+		s_crit_mode(rows[C_OPS], mode, v == 0, "%.0f", v);
+		v = bc_rj_num(m, "warmup_iterations");
+		s_crit_mode(rows[C_WARM], mode, v == x->warmup, "%.0f", v);
+		v = bc_rj_num(m, "measure_iterations");
+		s_crit_mode(rows[C_MEAS], mode,
+			    v == x->measure && bc_rj_num(m, "ok_iterations") == v, "%.0f (%.0f ok)",
+			    v, bc_rj_num(m, "ok_iterations"));
+	}
+	for (i = 0; i < C_NR; i++)
+		cJSON_AddItemToArray(arr, rows[i]);
+	return arr;
+}
+
 cJSON *bc_fdp_compare(const cJSON *now, const cJSON *ref)
 {
 	cJSON *arr = cJSON_CreateArray();
@@ -481,7 +713,8 @@ static cJSON *s_reference(const char *dir, const char *name, char *err, size_t e
 
 cJSON *bc_fdp_summary(const cJSON *steps, const char *name, const struct bc_experiment *x)
 {
-	cJSON *o = cJSON_CreateObject(), *modes, *ver, *gc, *plan, *ml;
+	cJSON *o = cJSON_CreateObject(), *modes, *ver, *gc, *plan, *ml, *crit, *row;
+	bool crit_pass = true;
 	double maxw = 0, w, erased = 0;
 	bool any = false, reached, have_mbe = false;
 	int m, i;
@@ -496,6 +729,9 @@ cJSON *bc_fdp_summary(const cJSON *steps, const char *name, const struct bc_expe
 	cJSON_AddBoolToObject(plan, "precondition", x->pre);
 	if (x->pre) {
 		cJSON_AddBoolToObject(plan, "discard", x->discard);
+		if (x->discard)
+			cJSON_AddStringToObject(plan, "discard_window",
+						x->discard_namespace ? "namespace" : "window");
 		cJSON_AddBoolToObject(plan, "seq_fill", x->seq_fill);
 		cJSON_AddNumberToObject(plan, "random_passes", x->random_passes);
 		if (x->win_set) {
@@ -509,9 +745,10 @@ cJSON *bc_fdp_summary(const cJSON *steps, const char *name, const struct bc_expe
 	cJSON_AddNumberToObject(plan, "measure_iterations", x->measure);
 	cJSON_AddNumberToObject(plan, "tolerance_pct", x->tolerance_pct);
 	cJSON_AddNumberToObject(plan, "gc_waf", x->gc_waf);
+	cJSON_AddStringToObject(plan, "waf_source", x->waf_fdp ? "fdp" : "ocp");
 	modes = cJSON_AddArrayToObject(o, "modes");
 	for (m = 0; m < x->nmodes; m++) {
-		cJSON *mo = s_mode(steps, name, x->modes[m].name);
+		cJSON *mo = s_mode(steps, name, x, m);
 
 		if (!mo)
 			continue;
@@ -565,6 +802,10 @@ cJSON *bc_fdp_summary(const cJSON *steps, const char *name, const struct bc_expe
 			    maxw, x->gc_waf);
 		cJSON_AddStringToObject(gc, "note", note);
 	}
+	crit = s_criteria(modes, x);
+	cJSON_AddItemToObject(o, "criteria", crit);
+	cJSON_ArrayForEach(row, crit) crit_pass &= cJSON_IsTrue(bc_rj(row, "pass"));
+	cJSON_AddStringToObject(o, "result", crit_pass ? "PASS" : "FAIL");
 	ver = cJSON_AddArrayToObject(o, "verdict");
 	for (i = 0; i < x->nexpect; i++)
 		cJSON_AddItemToArray(ver, s_verdict_row(modes, x, &x->expect[i], reached));

@@ -191,8 +191,9 @@ static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, i
  * vdbench-style avg over the window plus the trend/spread verdict on total
  * IOPS, over the seconds that carried records (a silent second is no zero)
  */
-static cJSON *s_steady_json(const struct bc_agg *g)
+static cJSON *s_steady_json(const struct bc_step_result *r)
 {
+	const struct bc_agg *g = &r->agg;
 	const struct bc_entity *e = &g->ent[BC_LVL_TOTAL][0];
 	uint32_t n = 0, k;
 	double *x = calloc(g->seconds ? g->seconds : 1, sizeof(double));
@@ -208,6 +209,9 @@ static cJSON *s_steady_json(const struct bc_agg *g)
 			x[n] += (double)bc_entity_row(e, k)->ios[op];
 		n++;
 	}
+	/* a pass ends inside its last second: that second is no sample of the rate */
+	if (n && bc_result_size_based(r))
+		n--;
 	rc = bc_steady_check(x, x ? n : 0, BC_STEADY_SLOPE_PCT, BC_STEADY_SPREAD_PCT, &st);
 	free(x);
 	snprintf(label, sizeof(label), "avg_%u-%u", g->ramp_s, g->seconds - 1);
@@ -487,7 +491,7 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 	if (!strcmp(r->status, "degraded"))
 		cJSON_AddItemToObject(o, "degraded", s_degraded_json(r));
 	cJSON_AddItemToObject(o, "checks", bc_checks_json(r));
-	cJSON_AddItemToObject(o, "steady_state", s_steady_json(g));
+	cJSON_AddItemToObject(o, "steady_state", s_steady_json(r));
 	cJSON_AddItemToObject(o, "vdbench", bc_vdb_step_json(r));
 	cJSON_AddItemToObject(o, "clock", s_clock_json(r));
 	return o;

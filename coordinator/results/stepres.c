@@ -73,8 +73,7 @@ const char *bc_result_ok_status(const struct bc_step_result *r)
  * pass, not diluted by the empty seconds up to the runtime cap. The same
  * rule live (stepexec.c) and in rebuilds (rebuild.c).
  */
-/* the step or one of its volumes is size-based: its window may end early */
-static bool s_size_based(const struct bc_step_result *res)
+bool bc_result_size_based(const struct bc_step_result *res)
 {
 	const struct bc_step *st = res->step;
 	const struct bc_agg *g = &res->agg;
@@ -96,7 +95,7 @@ void bc_result_trim_size_based(struct bc_step_result *res)
 	uint32_t k, last = 0;
 	int op;
 
-	if (!s_size_based(res))
+	if (!bc_result_size_based(res))
 		return;
 	for (k = 0; k < g->seconds; k++) {
 		uint64_t n = bc_entity_row(t, k)->errors + bc_entity_row(t, k)->short_ios;
@@ -115,8 +114,8 @@ void bc_result_trim_size_based(struct bc_step_result *res)
 int bc_result_host_sample(struct bc_step_result *r, int agent, double second, const cJSON *host)
 {
 	if (!r->hosts)
-		r->hosts =
-		    bc_hostsamples_new(r->agg.prof, r->agg.ramp_s, r->agg.seconds, s_size_based(r));
+		r->hosts = bc_hostsamples_new(r->agg.prof, r->agg.ramp_s, r->agg.seconds,
+					      bc_result_size_based(r));
 	return r->hosts ? bc_hostsamples_add(r->hosts, agent, second, host) : -ENOMEM;
 }
 

@@ -48,6 +48,9 @@ bool bc_result_agent_lost(const struct bc_step_result *r, const char *name);
 double bc_result_outstanding(const struct bc_step_result *r);
 /* a size-based step whose pass ended early ends with its last second of I/O */
 void bc_result_trim_size_based(struct bc_step_result *r);
+
+/* the step or one of its volumes is a pass (size-based, a KV store): its window may end early */
+bool bc_result_size_based(const struct bc_step_result *r);
 /*
  * Profile agent agent's host object of second (the HOST message's) into
  * r->hosts, made at the first; 0, -EINVAL or -ENOMEM

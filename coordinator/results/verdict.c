@@ -18,6 +18,7 @@
 #include "figures/hostfig.h"
 #include "profile/counters.h"
 #include "profile/sweep.h"
+#include "profile/workload/kv.h"
 #include "results/hostsamples.h"
 #include "results/stepres.h"
 #include "results/verdict.h"
@@ -102,6 +103,37 @@ static void s_load_end(struct bc_ana_load *l, double secs)
 
 	l->r_mean_s = ios > 0 ? l->r_mean_s / ios : NAN;
 	l->think_s = ios > 0 ? l->think_s / ios / 1e6 : 0;
+}
+
+/*
+ * Why N is not what the step's volumes held in flight, when every volume
+ * says the same: its target completes at once, or a KV store paces it
+ */
+static const char *s_queue_note(const struct bc_step_result *res)
+{
+	const struct bc_profile *p = res->agg.prof;
+	int i, instant = 0, paced = 0, n = 0;
+	struct bc_workload vw;
+
+	for (i = 0; i < p->nvolumes; i++) {
+		const struct bc_volume_spec *v = &p->volumes[i];
+
+		if (bc_result_agent_out(res, v->agent))
+			continue;
+		n++;
+		bc_volume_workload(&res->step->wl, v, &vw);
+		instant += !strcmp(v->path, "null") || (v->sim.enabled && !v->sim.lat_units);
+		paced += bc_workload_kv(&vw) && bc_kv_paced(&vw);
+	}
+	if (n && instant == n)
+		return "the target completes each I/O as it is submitted (a simulated SSD without "
+		       "its latency model, or the null target): latency is the engine's own "
+		       "turnaround and the queue is on the client; give \"sim\" a \"latency\" "
+		       "model for device-like latencies (docs/sim.md)";
+	if (n && paced == n)
+		return "the KV store releases its records at their store rate (\"store_rate\" or "
+		       "\"kv\".\"pace\"): fewer than iodepth are in flight by design";
+	return NULL;
 }
 
 int bc_verdict_point(struct bc_counters *counters, const struct bc_step_result *res,
@@ -192,6 +224,7 @@ int bc_verdict_point(struct bc_counters *counters, const struct bc_step_result *
 	}
 	s_load_end(&all, secs);
 	s_load_end(&pt->paced, secs);
+	pt->queue_note = s_queue_note(res);
 	for (i = 0; i < p->nnodes; i++)
 		s_load_end(&load[i], secs);
 	pt->volumes = nv;

@@ -44,6 +44,7 @@ static void s_pre_workload(const struct bc_experiment *x, const struct bc_worklo
 {
 	*wl = *base;
 	wl->nstreams = 0;
+	memset(&wl->kv, 0, sizeof(wl->kv));
 	wl->share_bytes = false;
 	memset(&wl->placement, 0, sizeof(wl->placement));
 	wl->placement.kind = BC_PLACEMENT_NONE;
@@ -206,6 +207,12 @@ int bc_run_experiment(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON *
 				sub->win_set = x->win_set;
 				sub->win_offset = x->win_offset;
 				sub->win_length = x->win_length;
+				/* seed 000: the namespace discarded, then the window preconditioned
+				 */
+				if (ph == S_PRE_DISCARD && x->discard_namespace) {
+					sub->win_set = true;
+					sub->win_offset = sub->win_length = 0;
+				}
 				snprintf(sub->name, sizeof(sub->name), "%.24s@%s/%s-%u", step->name,
 					 mode, s_part_names[ph], i);
 				rc = s_run_one(&c, sub, mode, ph, i, err, errlen);

@@ -42,17 +42,24 @@ for i in 0 1; do
 	json "$RJ" "$V['nvme']['waf']" >"$T/waf$i"
 	echo "step $i: agent wrote $(json "$RJ" "$V['write']['bytes']") bytes; device: $(cat "$T/waf$i")"
 	json "$RJ" "$V['write']['bytes'] > 0 and $V['nvme']['fdp']['hbmw'] == $V['write']['bytes'] and
-	  $V['nvme']['waf']['host_bytes'] == $V['write']['bytes'] and
+	  $V['nvme']['wafs']['fdp']['host_bytes'] == $V['write']['bytes'] and
+	  abs($V['nvme']['waf']['host_bytes'] - $V['write']['bytes']) < 512000 and
 	  $V['nvme']['sim']['host_write_bytes'] == $V['write']['bytes'] and
 	  $V['write']['errors'] == 0" | grep -qx True ||
 		fail "step $i: device host bytes differ from the agent's written bytes"
+	# seed 000's WAF (OCP C0 over SMART data units), the FDP statistics' beside it
 	json "$RJ" "$V['nvme']['waf']['status'] == 'available' and
-	  $V['nvme']['waf']['source'] == 'fdp' and 'value' in $V['nvme']['waf']" | grep -qx True ||
-		fail "step $i: no FDP WAF: $(cat "$T/waf$i")"
+	  $V['nvme']['waf']['source'] == 'ocp_c0' and 'value' in $V['nvme']['waf'] and
+	  $V['nvme']['wafs']['fdp']['status'] == 'available' and
+	  $V['nvme']['ocp_c0']['physical_media_bytes_written'] == $V['nvme']['fdp']['mbmw']" |
+		grep -qx True || fail "step $i: no OCP and FDP WAF: $(cat "$T/waf$i")"
 done
 # the fill is one sequential pass over an empty device: nothing to collect
-json "$RJ" "abs(r['steps'][0]['agent_totals']['local']['volumes'][0]['nvme']['waf']['value'] - 1)
-  < 0.001" | grep -qx True || fail "sequential fill: WAF is not 1: $(cat "$T/waf0")"
+# (exactly by the FDP statistics; within SMART's 512,000-byte data unit by OCP C0 over SMART)
+json "$RJ" "r['steps'][0]['agent_totals']['local']['volumes'][0]['nvme']['wafs']['fdp']['value'] == 1
+  and abs(r['steps'][0]['agent_totals']['local']['volumes'][0]['nvme']['waf']['value'] - 1)
+  < 512000 / r['steps'][0]['agent_totals']['local']['volumes'][0]['write']['bytes']" |
+	grep -qx True || fail "sequential fill: WAF is not 1: $(cat "$T/waf0")"
 # the device the fill left full: random overwrites make GC copy
 json "$RJ" "r['steps'][1]['agent_totals']['local']['volumes'][0]['nvme']['waf']['value'] > 1.5
   and r['steps'][1]['agent_totals']['local']['volumes'][0]['nvme']['sim']['gc_copy_bytes'] > 0" |

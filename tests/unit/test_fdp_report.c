@@ -295,8 +295,90 @@ out:
 	bc_profile_destroy(&p);
 }
 
+/*
+ * seed 000's WAF: OCP C0 over SMART by default, FDP beside it, "waf_source": "fdp" the other
+ * way round; the criteria table; a KV store's classes summed over iterations
+ */
+static void test_sources_criteria_classes(void)
+{
+	static const char *const vol =
+	    "{\"nvme\": {\"waf\": {}, \"wafs\": {\"ocp_c0\": {\"status\": \"available\", "
+	    "\"source\": \"ocp_c0\", \"host_bytes\": 1024000, \"media_bytes\": 2048000}, \"fdp\": "
+	    "{\"status\": \"available\", \"source\": \"fdp\", \"host_bytes\": 1000000, "
+	    "\"media_bytes\": 1500000}}}, \"kv\": {\"classes\": [{\"name\": \"h\", \"class\": "
+	    "\"hot\", \"workers\": 2, \"object_bytes\": 4096, \"meta\": \"c\", \"expected\": "
+	    "{\"stores\": 10, \"prefetches\": 3}, \"stores\": 10, \"store_bytes\": 40960, "
+	    "\"prefetches\": 2, \"prefetch_bytes\": 8192, \"record_failures\": 1, \"lifetime\": "
+	    "{\"objects\": 4, \"mean_ms\": 2, \"hist\": [[300, 4]]}, \"latency\": {\"store\": "
+	    "{\"ios\": 10, \"mean_ms\": 0.5, \"hist\": [[200, 10]]}}}]}}";
+	const char *srcs[] = {"{\"modes\": [\"mixed\"]}",
+			      "{\"modes\": [\"mixed\"], \"waf_source\": \"fdp\"}"};
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct bc_profile *p = s_profile(srcs[k]);
+		struct bc_experiment x;
+		cJSON *steps = cJSON_CreateArray(), *sum, *st, *av;
+		const cJSON *m, *c, *r;
+		char text[2048];
+		int i;
+
+		if (!p || bc_experiment_get(&p->steps[0], &x, s_err, sizeof(s_err))) {
+			CHECK(!"profile");
+			bc_profile_destroy(&p);
+			cJSON_Delete(steps);
+			continue;
+		}
+		for (i = 0; i < 2; i++) {
+			st = s_step("mixed", "measure", 1, 1, 1000);
+			snprintf(text, sizeof(text), "{\"a\": {\"volumes\": [%s]}}", vol);
+			av = cJSON_Parse(text);
+			cJSON_ReplaceItemInObject(st, "agent_totals", av);
+			cJSON_AddItemToObject(st, "placement",
+					      cJSON_Parse("{\"h\": [0, 1], \"c\": [2]}"));
+			cJSON_AddItemToArray(steps, st);
+		}
+		sum = bc_fdp_summary(steps, "x", &x);
+		m = s_mode(sum, "mixed");
+		/* OCP: 2 x 2,048,000 / 2 x 1,024,000; FDP: 1.5 */
+		CHECK(m && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(m, "waf_source")),
+				   k ? "fdp" : "ocp_c0"));
+		CHECK(m && cJSON_GetObjectItem(m, "waf")->valuedouble == (k ? 1.5 : 2.0));
+		CHECK(m && cJSON_GetObjectItem(m, "host_write_bytes")->valuedouble ==
+			       (k ? 2000000 : 2048000));
+		CHECK(m && cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "wafs"),
+								   k ? "ocp_c0" : "fdp"),
+					       "waf")
+				   ->valuedouble == (k ? 2.0 : 1.5));
+		/* the classes: records summed, the placements of the class and its log */
+		c = cJSON_GetArrayItem(cJSON_GetObjectItem(m, "classes"), 0);
+		CHECK(c && cJSON_GetObjectItem(c, "stores")->valuedouble == 20 &&
+		      cJSON_GetObjectItem(c, "expected_prefetches")->valuedouble == 6 &&
+		      cJSON_GetObjectItem(c, "prefetches")->valuedouble == 4 &&
+		      cJSON_GetObjectItem(c, "store_bytes")->valuedouble == 81920 &&
+		      cJSON_GetObjectItem(c, "workers")->valuedouble == 2);
+		CHECK(c && cJSON_GetArraySize(cJSON_GetObjectItem(c, "placement")) == 2 &&
+		      cJSON_GetArraySize(cJSON_GetObjectItem(c, "meta_placement")) == 1);
+		CHECK(c && cJSON_GetObjectItem(cJSON_GetObjectItem(c, "lifetime"), "objects")
+				   ->valuedouble == 8);
+		/* a record failure fails the criteria, and the run's result */
+		r = cJSON_GetArrayItem(cJSON_GetObjectItem(sum, "criteria"), 5);
+		CHECK(r &&
+		      !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(r, "criterion")),
+			      "Record failures") &&
+		      cJSON_IsFalse(cJSON_GetObjectItem(r, "pass")));
+		r = cJSON_GetArrayItem(cJSON_GetObjectItem(sum, "criteria"), 0);
+		CHECK(r && cJSON_IsTrue(cJSON_GetObjectItem(r, "pass")));
+		CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(sum, "result")), "FAIL"));
+		cJSON_Delete(sum);
+		cJSON_Delete(steps);
+		bc_profile_destroy(&p);
+	}
+}
+
 int main(void)
 {
+	test_sources_criteria_classes();
 	test_gc_nothing_erased();
 	test_shared_device();
 	test_gc_reached();

@@ -254,6 +254,19 @@ static void test_eviction(void)
 	/* 99 ms from the first store to the last; an object lives 8 stores: 8 ms */
 	CHECK(t >= 99000000 && g->st.life.count == 92 &&
 	      fabs((double)g->st.life_ns / 92 - 8e6) < 1e5);
+	/* the next step on the same volume and layout goes on with the same store */
+	bc_kvgen_free(g);
+	CHECK(
+	    !bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 2, true, s_err, sizeof(s_err)));
+	CHECK(g->resumed && g->next_id == 100 && g->mnext == (100 + 92) % 2);
+	CHECK(bc_kvgen_next(g, &rng, t + 1, &io, &ready) && io.kind == BC_KV_EVICT &&
+	      io.off == (100 - 8) % 16 * 4096);
+	/* something else wrote the volume: the store starts over */
+	bc_kvgen_free(g);
+	bc_kvgen_forget("f");
+	CHECK(
+	    !bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 2, true, s_err, sizeof(s_err)));
+	CHECK(!g->resumed && g->next_id == 0);
 	/* a region too small for the capacity plus the I/Os in flight */
 	bc_kvgen_free(g);
 	CHECK(bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 9, true, s_err,

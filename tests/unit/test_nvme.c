@@ -352,6 +352,21 @@ static double s_jnum(const cJSON *o, const char *a, const char *b)
 	return cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(o, a), b));
 }
 
+static const cJSON *s_j3(const cJSON *o, const char *a, const char *b, const char *c)
+{
+	return cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(o, a), b), c);
+}
+
+static double s_jnum3(const cJSON *o, const char *a, const char *b, const char *c)
+{
+	return cJSON_GetNumberValue(s_j3(o, a, b, c));
+}
+
+static const char *s_jstr3(const cJSON *o, const char *a, const char *b, const char *c)
+{
+	return cJSON_GetStringValue(s_j3(o, a, b, c));
+}
+
 static void test_counters_json_waf(void)
 {
 	struct bc_nvme_counters a = {.sampled = true, .have_smart = true}, b;
@@ -384,16 +399,26 @@ static void test_counters_json_waf(void)
 	CHECK(s_jnum(j, "waf", "value") == 3.0);
 	CHECK(s_jnum(j, "waf", "host_bytes") == 200.0 * 512000);
 	cJSON_Delete(j);
-	/* FDP wins over OCP */
+	/* seed 000's rule: OCP C0 over SMART wins, the FDP statistics' WAF beside it */
 	a.have_fdp = b.have_fdp = true;
 	a.fdp.hbmw = 4096;
 	a.fdp.mbmw = 4096;
 	b.fdp.hbmw = 4096 + 1000000;
 	b.fdp.mbmw = 4096 + 1250000;
 	j = bc_nvme_counters_json(&a, &b);
+	CHECK(!strcmp(s_jstr(j, "waf", "source"), "ocp_c0"));
+	CHECK(s_jnum(j, "waf", "value") == 3.0);
+	CHECK(s_jnum3(j, "wafs", "ocp_c0", "value") == 3.0);
+	CHECK(!strcmp(s_jstr3(j, "wafs", "fdp", "source"), "fdp"));
+	CHECK(s_jnum3(j, "wafs", "fdp", "value") == 1.25);
+	CHECK(s_jnum(j, "fdp", "mbmw") == 1250000);
+	cJSON_Delete(j);
+	/* an FDP drive without the OCP log: the FDP statistics' WAF */
+	a.have_ocp = b.have_ocp = false;
+	j = bc_nvme_counters_json(&a, &b);
 	CHECK(!strcmp(s_jstr(j, "waf", "source"), "fdp"));
 	CHECK(s_jnum(j, "waf", "value") == 1.25);
-	CHECK(s_jnum(j, "fdp", "mbmw") == 1250000);
+	CHECK(!cJSON_GetObjectItem(cJSON_GetObjectItem(j, "wafs"), "ocp_c0"));
 	cJSON_Delete(j);
 	/* reading a non-NVMe path: nothing had, every error set, nothing crashes */
 	bc_nvme_counters_read("/dev/null", &b);

@@ -412,7 +412,7 @@ static void test_target_counters_path(void)
 	CHECK(t.ops == bc_target_ops_find("sim") && t.info.kind == BC_KIND_PSEUDO &&
 	      t.info.size_bytes == 256ull << 20 && t.win_end == 256ull << 20);
 	c0 = bc_devcounters_sample_all(&t, 1);
-	CHECK(c0 && c0->sampled && c0->have_fdp && c0->have_smart && c0->have_sim && !c0->have_ocp);
+	CHECK(c0 && c0->sampled && c0->have_fdp && c0->have_smart && c0->have_sim && c0->have_ocp);
 	for (i = 0; i < 3 * 65536; i++) {
 		struct bc_io_desc d = {.op = BC_OP_WRITE,
 				       .len = i % 7 ? 4096 : 12288,
@@ -431,15 +431,21 @@ static void test_target_counters_path(void)
 	w = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(v, "nvme"), "waf"),
 				"value");
 	sim = cJSON_GetObjectItem(cJSON_GetObjectItem(v, "nvme"), "sim");
+	/* the OCP C0 log (physical media units written) over SMART, as seed 000's WAF */
 	CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(
 			  cJSON_GetObjectItem(cJSON_GetObjectItem(v, "nvme"), "waf"), "source")),
-		      "fdp"));
+		      "ocp_c0"));
+	CHECK(cJSON_GetNumberValue(
+		  cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(v, "nvme"), "ocp_c0"),
+				      "physical_media_bytes_written")) ==
+	      cJSON_GetNumberValue(cJSON_GetObjectItem(
+		  cJSON_GetObjectItem(cJSON_GetObjectItem(v, "nvme"), "fdp"), "mbmw")));
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(
 		  cJSON_GetObjectItem(cJSON_GetObjectItem(v, "nvme"), "fdp"), "hbmw")) ==
 	      (double)written);
 	CHECK(cJSON_IsNumber(w) && w->valuedouble > 1.5);
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(sim, "gc_copy_bytes")) > 0);
-	printf("sim target: %llu host bytes, WAF %.3f through the FDP statistics log\n",
+	printf("sim target: %llu host bytes, WAF %.3f through the OCP C0 and SMART logs\n",
 	       (unsigned long long)written, cJSON_GetNumberValue(w));
 	cJSON_Delete(v);
 	/* the device outlives the target until the session ends */

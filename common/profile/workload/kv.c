@@ -254,6 +254,16 @@ double bc_kv_store_rate(const struct bc_workload *wl, const struct bc_stream *st
 	return wl->kv.pace_s ? (double)st->kv.stores / wl->kv.pace_s : 0;
 }
 
+bool bc_kv_paced(const struct bc_workload *wl)
+{
+	uint32_t i;
+
+	for (i = 0; i < wl->nstreams; i++)
+		if (bc_kv_store_rate(wl, &wl->streams[i]) > 0)
+			return true;
+	return false;
+}
+
 int bc_kv_job_class(const struct bc_workload *wl, unsigned job, unsigned *worker)
 {
 	unsigned first = 0;

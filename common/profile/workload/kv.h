@@ -91,4 +91,7 @@ int bc_kv_meta_index(const struct bc_workload *wl, const struct bc_stream *st);
 /* a class's store rate in stores per second (its own, else stores / pace), 0: unpaced */
 double bc_kv_store_rate(const struct bc_workload *wl, const struct bc_stream *st);
 
+/* some class of wl stores at a rate */
+bool bc_kv_paced(const struct bc_workload *wl);
+
 #endif

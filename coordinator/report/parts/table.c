@@ -186,6 +186,12 @@ struct bc_table *bc_table_verdicts(const struct bc_report *r)
 		bc_table_text(t, bc_rj_str("-", a, "verdict"));
 		bc_table_text(t, bc_rj_str("-", a, "bottleneck"));
 		s_list(t, bc_rj(a, "evidence"));
+		/* why Little's law was not checked: said once under the table, not per step */
+		if (bc_rj(a, "queue_note") && !strstr(t->note, bc_rj_str("", a, "queue_note")) &&
+		    strlen(t->note) + strlen(bc_rj_str("", a, "queue_note")) + 40 < sizeof(t->note))
+			snprintf(t->note + strlen(t->note), sizeof(t->note) - strlen(t->note),
+				 "%sLittle's law is not checked where %s.", t->note[0] ? " " : "",
+				 bc_rj_str("", a, "queue_note"));
 	}
 	return t;
 }

@@ -210,7 +210,9 @@ for m in x["modes"]:
     assert m["media_erased_bytes"] == 0, m
 # no GC on QEMU: the note says so and every WAF row is inconclusive for it
 print("gc:", x["gc"])
-assert x["gc"]["reached"] is False and "erased nothing" in x["gc"]["note"], x["gc"]
+# (OCP C0 is HBMW on QEMU: WAF 1, "never reached"; the FDP statistics' double count erased nothing)
+assert x["gc"]["reached"] is False and ("erased nothing" in x["gc"]["note"] or
+                                        "never reached" in x["gc"]["note"]), x["gc"]
 for v in x["verdict"]:
     print("verdict:", v["expected"], "-", v["judgement"])
     if v["metric"] == "waf":

@@ -15,7 +15,6 @@
 #define S_POOL_MIN   16u
 #define S_CHUNK_DEF  512u
 #define S_UNIT_DEF   4096u
-#define S_SETS_DEF   1024u
 
 bool bc_datagen_wanted(const struct bc_workload *wl)
 {
@@ -48,7 +47,7 @@ int bc_datagen_init(struct bc_datagen *g, const struct bc_workload *wl, uint64_t
 	g->unit = wl->dedupe_unit ? wl->dedupe_unit : S_UNIT_DEF;
 	g->chunk = wl->compress_chunk ? wl->compress_chunk : S_CHUNK_DEF;
 	g->comp_pct = wl->compress_pct;
-	g->nsets = wl->dedupe_sets ? wl->dedupe_sets : S_SETS_DEF;
+	g->nsets = wl->dedupe_sets; /* 0: repeats are of units written before */
 	/* dedupe_pct percent of the 2^32 draws, 100 percent being every one */
 	g->dup_below =
 	    wl->dedupe_pct >= 100 ? UINT32_MAX : (uint32_t)(((uint64_t)wl->dedupe_pct << 32) / 100);

@@ -7,16 +7,19 @@
  * followed by compress_pct percent zeros (fio's buffer_compress_percentage
  * layout), so any compressor working on blocks of a chunk or more sees
  * 100 / (100 - compress_pct) : 1. Deduplication: each dedupe_unit of a write
- * is, with probability dedupe_pct, one of dedupe_sets repeated contents,
- * else unique; over many units that is 100 / (100 - dedupe_pct) : 1.
+ * is, with probability dedupe_pct, a repeat, else new. A repeat is either
+ * the new unit this job made last (dedupe_sets 0, fio's dedupe_mode=repeat:
+ * 100 / (100 - dedupe_pct) : 1, and a repeat lands near what it repeats, so
+ * overwriting a device keeps the ratio) or one of dedupe_sets contents
+ * (vdbench's sets: total / (new + sets) : 1).
  *
  * Everything is generated off the I/O path: a pool of compressible units
  * when the job is set up, with which the slot buffers are filled. Per write
- * only the stamps change (BC_JOB_STAMP_BYTES, engine/job.h): a unique unit
- * keeps the buffer's content and gets its offset and sequence number
- * stamped every 4 KiB; a repeated unit is the pool unit of its set with
- * the set's own stamps (one memcpy of the unit), identical wherever it is
- * written. No allocation, no syscall; one job thread per generator.
+ * only stamps change (BC_JOB_STAMP_BYTES, engine/job.h) and, with dedupe, a
+ * unit is copied from the pool: new unit number u of this job is pool unit
+ * u (mod its size) stamped with u every 4 KiB, so repeating unit u later
+ * copies the same bytes again; a set's unit is stamped with its set. No
+ * allocation, no syscall; one job thread per generator.
  */
 #ifndef BC_ENGINE_DATAGEN_H
 #define BC_ENGINE_DATAGEN_H
@@ -27,8 +30,9 @@
 #include "engine/rand.h"
 #include "profile/workload/workload.h"
 
-/* the second stamp word of a repeated unit: never a job's write sequence number */
+/* the second stamp word of a set's unit and of a numbered one: never a sequence number */
 #define BC_DATAGEN_SET_MARK 0xdedede0000000000ull
+#define BC_DATAGEN_NEW_MARK 0xdedeee0000000000ull
 
 struct bc_datagen {
 	uint32_t unit;	    /* dedupe unit, bytes */
@@ -38,6 +42,7 @@ struct bc_datagen {
 	uint32_t nsets;
 	uint32_t npool; /* units in pool */
 	uint8_t *pool;	/* npool x unit bytes of compressible random content */
+	uint64_t made;	/* new units written so far (dedupe_sets 0: a repeat is the last one) */
 };
 
 /* the workload asks for reducible content (compression or deduplication) */
@@ -64,26 +69,33 @@ static inline void bc_datagen_stamp(uint8_t *buf, uint32_t len, uint64_t off, ui
 
 /*
  * The content of one write of len bytes at off (seq: the job's write
- * sequence number), unit by unit: repeated (pool unit of its set, stamped
- * with the set) or unique (stamped with off and seq).
+ * sequence number), unit by unit: a repeat (of a set, or of a unit written
+ * before) or new; a partial last unit is new, stamped with off and seq.
  */
-static inline void bc_datagen_write(const struct bc_datagen *g, struct bc_rand *rng, void *buf,
+static inline void bc_datagen_write(struct bc_datagen *g, struct bc_rand *rng, void *buf,
 				    uint32_t len, uint64_t off, uint64_t seq)
 {
 	uint8_t *b = buf;
 	uint32_t at, n;
-	uint64_t set;
+	uint64_t u, mark;
 
 	for (at = 0; at < len; at += n) {
 		n = len - at < g->unit ? len - at : g->unit;
-		if ((uint32_t)(bc_rand_next(rng) >> 32) < g->dup_below && n == g->unit) {
-			set = bc_rand_below(rng, g->nsets);
-			memcpy(b + at, g->pool + (set % g->npool) * g->unit, n);
-			/* the set's stamps: a 4 KiB piece of it is the same wherever it lands */
-			bc_datagen_stamp(b + at, n, set << 20, BC_DATAGEN_SET_MARK | set);
-		} else {
+		if (n < g->unit) {
 			bc_datagen_stamp(b + at, n, off + at, seq);
+			continue;
 		}
+		if ((uint32_t)(bc_rand_next(rng) >> 32) < g->dup_below && (g->nsets || g->made)) {
+			/* fio's repeat: the unit made just before, so a repeat lands beside it */
+			u = g->nsets ? bc_rand_below(rng, g->nsets) : g->made - 1;
+			mark = g->nsets ? BC_DATAGEN_SET_MARK : BC_DATAGEN_NEW_MARK;
+		} else {
+			u = g->made++;
+			mark = BC_DATAGEN_NEW_MARK;
+		}
+		/* unit u's bytes: the same wherever and whenever it is written */
+		memcpy(b + at, g->pool + (u % g->npool) * g->unit, n);
+		bc_datagen_stamp(b + at, n, u << 20, mark | (u & 0xffffffffffull));
 	}
 }
 

@@ -196,7 +196,7 @@ static inline uint32_t s_rand32(struct bc_job *j)
 }
 
 /* the write stamp of engine/job.h, or the full verify header */
-static void s_stamp(struct bc_job *j, const struct s_jtarget *jt, struct s_io *io)
+static void s_stamp(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
 {
 	uint64_t w[2] = {0, j->write_seq++};
 	uint32_t at;

@@ -860,6 +860,19 @@ static void s_conv_startdelay(struct s_ctx *c, const struct bc_import_kv *o, str
 
 static void s_conv_rate_process(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
 {
+	static const char *const rates[] = {
+	    "rate_iops",     "rate_bw", "rate_iops_read", "rate_iops_write", "rate_bw_read",
+	    "rate_bw_write", NULL};
+	const char *const *r;
+	bool rated = false;
+
+	for (r = rates; *r; r++)
+		rated |= cJSON_GetObjectItem(x->wl, *r) != NULL;
+	/* fio paces only rate-limited jobs: without a rate the process changes nothing */
+	if (!rated) {
+		bc_import_add(c->inert, "%s", o->key);
+		return;
+	}
 	if (!strcmp(s_val(o), "poisson"))
 		cJSON_AddStringToObject(x->wl, "rate_process", "poisson");
 	else if (strcmp(s_val(o), "linear"))

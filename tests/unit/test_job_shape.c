@@ -279,7 +279,7 @@ static double s_dratio(int fd, uint64_t bytes)
 }
 
 /* one sequential pass of 64k writes with compress/dedupe: ratios measured on the file */
-static void s_reduce(uint32_t comp, uint32_t dedupe, double *zr, double *dr)
+static void s_reduce(uint32_t comp, uint32_t dedupe, uint32_t sets, double *zr, double *dr)
 {
 	struct bc_workload wl = s_wl(BC_RW_WRITE, 65536, 4, 1);
 	struct bc_volume_spec spec = {.node = -1};
@@ -293,6 +293,7 @@ static void s_reduce(uint32_t comp, uint32_t dedupe, double *zr, double *dr)
 	wl.runtime_s = 30;
 	wl.compress_pct = comp;
 	wl.dedupe_pct = dedupe;
+	wl.dedupe_sets = sets;
 	if (jr_open(&t, path, &spec, &wl))
 		return;
 	if (!jr_run(&t, 1, &wl, NULL, 30, &r, err, sizeof(err))) {
@@ -310,19 +311,23 @@ static void test_reduction(void)
 {
 	double zr, dr;
 
-	s_reduce(0, 0, &zr, &dr);
+	s_reduce(0, 0, 0, &zr, &dr);
 	printf("default content: compression %.3f, dedupe %.3f\n", zr, dr);
 	CHECK(zr > 0 && zr < 1.01 && dr > 0 && dr < 1.001);
-	s_reduce(50, 0, &zr, &dr);
+	s_reduce(50, 0, 0, &zr, &dr);
 	printf("compress_pct 50: compression %.3f (2 asked), dedupe %.3f\n", zr, dr);
 	/* zlib spends ~10% over the random bytes' own size on a 4 KiB block */
 	CHECK(zr > 1.8 && zr < 2.02 && dr < 1.001);
-	s_reduce(75, 50, &zr, &dr);
+	s_reduce(75, 50, 0, &zr, &dr);
 	printf(
 	    "compress_pct 75, dedupe_pct 50: compression %.3f (4 asked), dedupe %.3f (2 asked)\n",
 	    zr, dr);
-	/* 8192 blocks, half of them one of 1024 sets: 8192 / (4096 + 1024) */
-	CHECK(zr > 3.4 && zr < 4.04 && fabs(dr - 8192.0 / 5120) < 0.08);
+	/* repeats of units written before: no new content, 100 / 50 */
+	CHECK(zr > 3.4 && zr < 4.04 && fabs(dr - 2) < 0.08);
+	s_reduce(0, 50, 1024, &zr, &dr);
+	printf("dedupe_pct 50 over 1024 sets: dedupe %.3f (8192 / (4096 + ~1005) asked)\n", dr);
+	/* 8192 blocks, half of them one of 1024 sets (about 1005 of them drawn) */
+	CHECK(fabs(dr - 8192.0 / 5101) < 0.08);
 }
 
 int main(void)

@@ -186,14 +186,15 @@ struct bc_workload {
 	/*
 	 * Content of writes (docs/profiles.md "Data reduction"): each chunk of
 	 * compress_chunk bytes is compress_pct percent zeros after random data;
-	 * dedupe_pct percent of the dedupe_unit units of a write repeat one of
-	 * dedupe_sets contents. All off: random data, unique per 4 KiB.
+	 * dedupe_pct percent of the dedupe_unit units of a write repeat the new
+	 * unit written last (or, with dedupe_sets, one of that many contents).
+	 * All off: random data, unique per 4 KiB.
 	 */
 	uint32_t compress_pct;	 /* 0..99 */
 	uint32_t compress_chunk; /* bytes; 0: 512 */
 	uint32_t dedupe_pct;	 /* 0..100 */
 	uint32_t dedupe_unit;	 /* bytes; 0: 4096 */
-	uint32_t dedupe_sets;	 /* distinct repeated contents; 0: 1024 */
+	uint32_t dedupe_sets;	 /* distinct repeated contents; 0: repeats of the last new unit */
 	bool seq_shared; /* "seq_regions": "shared": sequential jobs each walk the whole window */
 	/* profile/workload/streams.c: placement of writes, and the streams (none: one implicit
 	 * stream) */

@@ -858,15 +858,17 @@ static void s_conv_startdelay(struct s_ctx *c, const struct bc_import_kv *o, str
 		cJSON_AddNumberToObject(x->wl, "start_delay", secs);
 }
 
+/* a job's rate keys, in a workload: with iodepth, what adds up when jobs share a file */
+static const char *const s_rate_keys[] = {
+    "rate_iops",     "rate_bw", "rate_iops_read", "rate_iops_write", "rate_bw_read",
+    "rate_bw_write", NULL};
+
 static void s_conv_rate_process(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
 {
-	static const char *const rates[] = {
-	    "rate_iops",     "rate_bw", "rate_iops_read", "rate_iops_write", "rate_bw_read",
-	    "rate_bw_write", NULL};
 	const char *const *r;
 	bool rated = false;
 
-	for (r = rates; *r; r++)
+	for (r = s_rate_keys; *r; r++)
 		rated |= cJSON_GetObjectItem(x->wl, *r) != NULL;
 	/* fio paces only rate-limited jobs: without a rate the process changes nothing */
 	if (!rated) {
@@ -1564,14 +1566,13 @@ static cJSON *s_overrides(const cJSON *base, const cJSON *wl)
 /* a and b are the same workload but for their depth and rates (which add up) */
 static bool s_same_but_depth(const cJSON *a, const cJSON *b)
 {
-	static const char *const add[] = {
-	    "iodepth",	       "rate_iops",    "rate_bw",	"rate_iops_read",
-	    "rate_iops_write", "rate_bw_read", "rate_bw_write", NULL};
 	cJSON *x = cJSON_Duplicate(a, true), *y = cJSON_Duplicate(b, true);
 	const char *const *k;
 	bool same;
 
-	for (k = add; *k; k++) {
+	cJSON_DeleteItemFromObject(x, "iodepth");
+	cJSON_DeleteItemFromObject(y, "iodepth");
+	for (k = s_rate_keys; *k; k++) {
 		cJSON_DeleteItemFromObject(x, *k);
 		cJSON_DeleteItemFromObject(y, *k);
 	}
@@ -1710,14 +1711,11 @@ static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, cha
 			/* two jobs on one file at once: the same workload adds up */
 			cJSON_ArrayForEach(run, per[vi]) if (s_same_but_depth(run, r)) break;
 			if (run) {
-				static const char *const add[] = {
-				    "iodepth",	       "rate_iops",
-				    "rate_bw",	       "rate_iops_read",
-				    "rate_iops_write", "rate_bw_read",
-				    "rate_bw_write",   NULL};
 				const char *const *a;
 
-				for (a = add; *a; a++)
+				s_add_num(run, "iodepth",
+					  cJSON_GetNumberValue(cJSON_GetObjectItem(r, "iodepth")));
+				for (a = s_rate_keys; *a; a++)
 					s_add_num(run, *a,
 						  cJSON_GetNumberValue(cJSON_GetObjectItem(r, *a)));
 				s_note(c, "jobs on %s at once with one workload: their depths add",

@@ -12,6 +12,7 @@
 #   VM_AGENT          1: run bench-agent on :7470 with /etc/bench-agent keys
 #   VM_AGENT_ARGS     more bench-agent options
 #   VM_NODE_EXPORTER  1: run prometheus-node-exporter on :9100
+#   VM_NODE_EXPORTER_ARGS  more node_exporter options (a textfile collector's directory)
 #   VM_EXEC           1: the command channel on :7471 (guest-exec.sh)
 # /etc/vmlab/setup.sh, when present, is sourced before the services start.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
@@ -27,7 +28,8 @@ mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /var/tmp
 
-VM_NAME=guest VM_NICS="" VM_AGENT=0 VM_AGENT_ARGS="" VM_NODE_EXPORTER=0 VM_EXEC=1
+VM_NAME=guest VM_NICS="" VM_AGENT=0 VM_AGENT_ARGS="" VM_NODE_EXPORTER=0 VM_NODE_EXPORTER_ARGS=""
+VM_EXEC=1
 [ -f /etc/vmlab.conf ] && . /etc/vmlab.conf
 hostname "$VM_NAME"
 
@@ -83,7 +85,7 @@ if [ "$VM_NODE_EXPORTER" = 1 ] && [ -x /usr/bin/prometheus-node-exporter ]; then
 	prometheus-node-exporter --web.listen-address=:9100 --collector.disable-defaults \
 		--web.disable-exporter-metrics --collector.cpu --collector.diskstats \
 		--collector.netdev --collector.loadavg --collector.meminfo \
-		>/tmp/node-exporter.log 2>&1 &
+		$VM_NODE_EXPORTER_ARGS >/tmp/node-exporter.log 2>&1 &
 	# the Go runtime takes seconds to start here: "ready" means scrapeable
 	# (port 9100 = 0x238C in LISTEN state, 0A, in /proc/net/tcp6 or tcp)
 	for _ in $(seq 100); do

@@ -397,20 +397,21 @@ static void s_journal(const struct bc_ana_point *pts, int n, int at, int j, stru
 static void s_cache(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
 {
 	const struct bc_use *h = &pts[at].nodes[j];
+	/* over the whole sweep: the judged point of a plateau is its first */
+	const struct bc_use *z = j < pts[n - 1].nnodes ? &pts[n - 1].nodes[j] : h;
 	double first = j < pts[0].nnodes ? pts[0].nodes[j].cache_hit : NAN;
 
-	(void)n;
-	if (isnan(h->cache_hit))
+	if (isnan(h->cache_hit) && isnan(z->cache_hit))
 		e->st = BC_SUS_NOT_MEASURED;
-	else if (at > 0 && first - h->cache_hit >= BC_ANA_CACHE_DROP) {
-		s_say(e, BC_SUS_IMPLICATED, first - h->cache_hit, BC_ANA_CACHE_DROP,
-		      "read cache hits %.0f%%, %.0f%% at the first point: the working set "
-		      "outgrew the cache",
-		      100 * h->cache_hit, 100 * first);
+	else if (n > 1 && first - z->cache_hit >= BC_ANA_CACHE_DROP) {
+		s_say(e, BC_SUS_IMPLICATED, first - z->cache_hit, BC_ANA_CACHE_DROP,
+		      "read cache hits %.0f%% at the highest load, %.0f%% at the first point: the "
+		      "working set outgrew the cache",
+		      100 * z->cache_hit, 100 * first);
 		e->res = "read cache";
-	} else if (at > 0 && !isnan(first))
-		s_say(e, BC_SUS_EXCLUDED, fmax(first - h->cache_hit, 0), BC_ANA_CACHE_DROP,
-		      "read cache hits %.0f%% (%.0f%% at the first point)", 100 * h->cache_hit,
+	} else if (n > 1 && !isnan(first))
+		s_say(e, BC_SUS_EXCLUDED, fmax(first - z->cache_hit, 0), BC_ANA_CACHE_DROP,
+		      "read cache hits %.0f%% (%.0f%% at the first point)", 100 * z->cache_hit,
 		      100 * first);
 	else
 		s_say(e, BC_SUS_EXCLUDED, 0, BC_ANA_CACHE_DROP, "read cache hits %.0f%%",
@@ -1113,6 +1114,7 @@ static void s_version(const struct bc_ana_point *p, struct bc_suspect *r)
 static void s_numa_row(const struct bc_ana_point *pts, int n, int at, struct bc_suspect *r)
 {
 	struct bc_suspect *rn = calloc(2, sizeof(*rn)), *rc = rn ? rn + 1 : NULL;
+	int j;
 
 	if (!rn)
 		return;
@@ -1133,6 +1135,17 @@ static void s_numa_row(const struct bc_ana_point *pts, int n, int at, struct bc_
 						      "on each node reports it)"
 						    : "",
 		 rc->figures[0] ? rc->figures : "no NUMA facts from the agents");
+	/* a node that could not be judged beside ones that were: said, with why */
+	if (rn->state != BC_SUS_NOT_MEASURED)
+		for (j = 0; j < pts[at].nnodes; j++) {
+			struct s_eval e = {0};
+
+			s_node_numa(pts, n, at, j, &e);
+			if (e.st == BC_SUS_NOT_MEASURED && e.phrase[0])
+				bc_ana_cat(r->figures, sizeof(r->figures),
+					   "; not judged: node %s: %s", pts[at].nodes[j].name,
+					   e.phrase);
+		}
 	r->cls = "NUMA-remote";
 	r->resource = r->resource ? r->resource : "NUMA placement";
 	/* a remote NIC costs bandwidth and latency; it saturates nothing by itself */

@@ -21,6 +21,7 @@
 #include "session/volume.h"
 #include "target/opener.h"
 #include "target/target.h"
+#include "util/clock.h"
 #include "util/curve.h"
 #include "util/log.h"
 #include "wire/proto.h"
@@ -63,6 +64,10 @@ static void s_usage(FILE *f)
 	    "      --allow-block-writes  deprecated, no effect (see --allow, --allow-destructive)\n"
 	    "      --ready-fd N          write the bound endpoint to fd N once listening\n"
 	    "      --exit-on-bye         exit when the coordinator's session ends\n"
+	    "      --handshake-timeout S a connection that has not completed its handshake\n"
+	    "                            within S seconds is closed (default 10)\n"
+	    "      --debug-clock-ppm PPM for tests: this agent's clocks run PPM parts per\n"
+	    "                            million fast (negative: slow), as a drifting host's\n"
 	    "      --deadman-ms MS       for tests: end the session (and stop I/O) after MS ms\n"
 	    "                            of coordinator silence, running or idle (default:\n"
 	    "                            5000 while I/O runs, 60000 between steps)\n"
@@ -193,6 +198,8 @@ int main(int argc, char **argv)
 	    {"exit-on-bye", no_argument, NULL, 'E'},
 	    {"deadman-ms", required_argument, NULL, 'T'},
 	    {"key-announce", required_argument, NULL, 'k'},
+	    {"handshake-timeout", required_argument, NULL, 'H'},
+	    {"debug-clock-ppm", required_argument, NULL, 'P'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
@@ -274,6 +281,38 @@ int main(int argc, char **argv)
 		case 'k':
 			announce = optarg;
 			break;
+		case 'H': {
+			unsigned long sec = strtoul(optarg, &end, 10);
+
+			if (*end || end == optarg || sec < 1 || sec > 3600) {
+				fprintf(
+				    stderr,
+				    "bench-agent: --handshake-timeout: expected 1-3600 (seconds), "
+				    "got '%s'\n",
+				    optarg);
+				goto out;
+			}
+			a.opts.handshake_ms = (uint32_t)sec * 1000;
+			break;
+		}
+		case 'P': {
+			long ppm = strtol(optarg, &end, 10);
+
+			if (*end || end == optarg || ppm < -100000 || ppm > 100000 || !ppm) {
+				fprintf(stderr,
+					"bench-agent: --debug-clock-ppm: expected -100000..100000 "
+					"(not 0), got '%s'\n",
+					optarg);
+				goto out;
+			}
+			/* a drifting host clock, for tests of the coordinator's drift checks */
+			bc_clock_skew_set((int32_t)ppm);
+			bc_warn(
+			    "--debug-clock-ppm: this agent's clocks run %+ld ppm off the host's "
+			    "(a test of drift; never for a measurement)",
+			    ppm);
+			break;
+		}
 		case 'v':
 			lvl = BC_LOG_DEBUG;
 			break;

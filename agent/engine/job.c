@@ -157,6 +157,7 @@ struct bc_job {
 	bool thread_ok;
 	uint64_t start_ns;
 	uint32_t seconds;
+	uint64_t second_ns; /* an interval in this host's CLOCK_MONOTONIC (bc_job_set_second) */
 
 	/* setup handshake and start (control thread <-> job thread, not the I/O path) */
 	pthread_mutex_t mu;
@@ -549,6 +550,7 @@ static bool s_wait_start(struct bc_job *j)
 		until = j->start_ns;
 		if (until - now > 100 * BC_NS_PER_MS)
 			until = now + 100 * BC_NS_PER_MS;
+		until = bc_clock_kernel(CLOCK_MONOTONIC, until);
 		ts.tv_sec = (time_t)(until / BC_NS_PER_S);
 		ts.tv_nsec = (long)(until % BC_NS_PER_S);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
@@ -618,8 +620,8 @@ static void s_run(struct bc_job *j)
 
 	batch_sub = j->wl.batch_submit ? j->wl.batch_submit : 1;
 	batch_cpl = j->wl.batch_complete ? j->wl.batch_complete : 1;
-	boundary = j->start_ns + BC_NS_PER_S;
-	end = j->start_ns + (uint64_t)j->seconds * BC_NS_PER_S;
+	boundary = j->start_ns + j->second_ns;
+	end = j->start_ns + (uint64_t)j->seconds * j->second_ns;
 	now = bc_mono_ns();
 	/* the real start, for the coordinator's start-skew evidence */
 	j->info.first_submit_ns = now;
@@ -669,7 +671,7 @@ static void s_run(struct bc_job *j)
 				break;
 			}
 			s_next_interval(j);
-			boundary += BC_NS_PER_S;
+			boundary += j->second_ns;
 		}
 		seen = 0;
 		io_uring_for_each_cqe(&j->ring, head, cqe)
@@ -1380,6 +1382,7 @@ struct bc_job *bc_job_new(const struct bc_job_cfg *cfg, char *err, size_t errlen
 		return NULL;
 	}
 	memset(j, 0, sizeof(*j));
+	j->second_ns = BC_NS_PER_S;
 	pthread_mutex_init(&j->mu, NULL);
 	pthread_cond_init(&j->cv, NULL);
 	j->wl = *wl;
@@ -1462,6 +1465,13 @@ struct bc_job *bc_job_new(const struct bc_job_cfg *cfg, char *err, size_t errlen
 fail:
 	bc_job_destroy(&j);
 	return NULL;
+}
+
+void bc_job_set_second(struct bc_job *j, uint64_t second_ns)
+{
+	pthread_mutex_lock(&j->mu);
+	j->second_ns = second_ns ? second_ns : BC_NS_PER_S;
+	pthread_mutex_unlock(&j->mu);
 }
 
 int bc_job_start(struct bc_job *j, uint64_t start_mono_ns, uint32_t seconds)

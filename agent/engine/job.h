@@ -87,6 +87,13 @@ struct bc_job *bc_job_new(const struct bc_job_cfg *cfg, char *err, size_t errlen
  * come back empty), then drains. Returns 0, or -EBUSY if already started.
  */
 int bc_job_start(struct bc_job *j, uint64_t start_mono_ns, uint32_t seconds);
+/*
+ * The length of an interval in this host's CLOCK_MONOTONIC, set before
+ * bc_job_start: 1 s, or the coordinator's second as this host's clock
+ * counts it when the two clocks run at measurably different rates (START's
+ * "second_ns"), so that every interval is one second of the coordinator's.
+ */
+void bc_job_set_second(struct bc_job *j, uint64_t second_ns);
 
 /*
  * Control thread: if the job has sealed interval k (or, for k ==

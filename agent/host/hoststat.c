@@ -38,6 +38,7 @@ struct bc_hoststat {
 	bool scheduled, have_base;
 	uint64_t start_mono_ns, prev_mono_ns; /* boundary 0; when prev was read */
 	uint32_t seconds, next;		      /* boundaries 0..seconds; the next one to read */
+	uint64_t second_ns; /* between boundaries (bc_hoststat_set_second); 0: 1 s */
 	/* the host before the step (PREPARE to START), attached to interval 0 */
 	double base_busy, base_agent, base_load1, base_s;
 	struct {
@@ -462,6 +463,17 @@ static void s_baseline(struct bc_hoststat *h)
 	free(fig);
 }
 
+static uint64_t s_second(const struct bc_hoststat *h)
+{
+	return h->second_ns ? h->second_ns : BC_NS_PER_S;
+}
+
+void bc_hoststat_set_second(struct bc_hoststat *h, uint64_t second_ns)
+{
+	if (h)
+		h->second_ns = second_ns;
+}
+
 void bc_hoststat_schedule(struct bc_hoststat *h, uint64_t start_mono_ns, uint32_t seconds)
 {
 	if (!h)
@@ -519,11 +531,11 @@ uint64_t bc_hoststat_poll(struct bc_hoststat *h, uint64_t now)
 
 	if (!h || !h->scheduled || h->next > h->seconds)
 		return UINT64_MAX;
-	b = h->start_mono_ns + (uint64_t)h->next * BC_NS_PER_S;
+	b = h->start_mono_ns + (uint64_t)h->next * s_second(h);
 	if (now < b)
 		return b - now;
 	/* the latest boundary passed; any before it were missed and stay without figures */
-	last = (now - h->start_mono_ns) / BC_NS_PER_S;
+	last = (now - h->start_mono_ns) / s_second(h);
 	if (last > h->seconds)
 		last = h->seconds;
 	if (!h->have_base || last == 0)
@@ -533,7 +545,7 @@ uint64_t bc_hoststat_poll(struct bc_hoststat *h, uint64_t now)
 	h->next = (uint32_t)last + 1;
 	if (h->next > h->seconds)
 		return UINT64_MAX;
-	return h->start_mono_ns + (uint64_t)h->next * BC_NS_PER_S - now;
+	return h->start_mono_ns + (uint64_t)h->next * s_second(h) - now;
 }
 
 cJSON *bc_hoststat_take(struct bc_hoststat *h, uint32_t k, uint64_t now)

@@ -56,6 +56,8 @@ cJSON *bc_hoststat_sample_json(struct bc_hoststat *h);
  * forgets whatever was sampled before.
  */
 void bc_hoststat_schedule(struct bc_hoststat *h, uint64_t start_mono_ns, uint32_t seconds);
+/* the boundaries' spacing in this host's clock (bc_job_set_second's); 0: 1 s */
+void bc_hoststat_set_second(struct bc_hoststat *h, uint64_t second_ns);
 
 /*
  * Read the counters if now_mono_ns has passed the next boundary (once, at

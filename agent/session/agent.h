@@ -42,6 +42,7 @@ struct bc_agent_opts {
 	uint32_t deadman_ms;	     /* for tests (--deadman-ms): silence limit, running or idle */
 	const char *announce;	     /* plain-text key announcement endpoint, NULL/"": none */
 	bool announce_given;	     /* --key-announce EP: failing to bind it is fatal */
+	uint32_t handshake_ms;	     /* --handshake-timeout: unauthenticated connections' limit */
 };
 
 struct bc_nvme_counters; /* nvme/counters.h */
@@ -68,9 +69,10 @@ struct bc_step_run {
 	int nruns;
 	struct bc_job **jobs;
 	int njobs;
-	bool *collected;  /* per job: interval next_k already merged */
-	uint32_t seconds; /* ramp + runtime */
-	uint32_t next_k;  /* next interval to send; seconds = drain */
+	bool *collected;    /* per job: interval next_k already merged */
+	uint32_t seconds;   /* ramp + runtime */
+	uint64_t second_ns; /* an interval in this host's clock (START's "second_ns", else 1 s) */
+	uint32_t next_k;    /* next interval to send; seconds = drain */
 	uint64_t start_mono_ns;
 	uint32_t flags;		      /* BC_STATS_F_* for the interval being built */
 	struct bc_volstat *acc;	      /* [ntargets]: the interval being built */

@@ -835,15 +835,29 @@ int bc_step_start(struct bc_agent *a, const cJSON *body)
 		bc_warn("START arrived %.3f ms after its start time",
 			(double)(real_now - start_real) / 1e6);
 	s->seconds = (uint32_t)secs->valuedouble;
+	/*
+	 * the coordinator's second as this host's clock counts it, when the two
+	 * run at measurably different rates (docs/protocol.md): each interval
+	 * is then one second of the coordinator's timeline
+	 */
+	s->second_ns = BC_NS_PER_S;
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(body, "second_ns"))) {
+		double sn = cJSON_GetObjectItemCaseSensitive(body, "second_ns")->valuedouble;
+
+		if (sn >= 0.9 * BC_NS_PER_S && sn <= 1.1 * BC_NS_PER_S)
+			s->second_ns = (uint64_t)sn;
+	}
 	s->next_k = 0;
 	bc_process_cpu(&s->cpu_user0_ns, &s->cpu_sys0_ns);
 	s->start_real_ns = start_real;
 	/* host counters are read at the interval boundaries, from the start on */
+	bc_hoststat_set_second(s->host, s->second_ns);
 	bc_hoststat_schedule(s->host, s->start_mono_ns, s->seconds);
 	for (i = 0; i < s->ntargets; i++)
 		if (s->rdev[i] && bc_diskstats_read(s->rdev[i], &s->ds_start[i]))
 			s->rdev[i] = 0;
 	for (i = 0; i < s->njobs; i++) {
+		bc_job_set_second(s->jobs[i], s->second_ns);
 		rc = bc_job_start(s->jobs[i], s->start_mono_ns, s->seconds);
 		if (rc) {
 			bc_msg_send_error(a->sock, a->owner, "start", "cannot start job %d: %s", i,
@@ -991,7 +1005,7 @@ static void s_host_boundary(struct bc_step_run *s)
 	wait = bc_hoststat_poll(s->host, now);
 	if (!wait || wait > S_HOST_NAP_NS)
 		return;
-	at = now + wait;
+	at = bc_clock_kernel(CLOCK_MONOTONIC, now + wait);
 	ts.tv_sec = (time_t)(at / BC_NS_PER_S);
 	ts.tv_nsec = (long)(at % BC_NS_PER_S);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)

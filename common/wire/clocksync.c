@@ -23,6 +23,7 @@ int bc_clock_estimate(const struct bc_clock_sample *s, int n, struct bc_clock_es
 		return -EINVAL;
 	out->rtt_ns = s[best].t_recv_ns - s[best].t_send_ns;
 	out->uncertainty_ns = (out->rtt_ns + 1) / 2;
-	out->offset_ns = (int64_t)(s[best].t_agent_ns - (s[best].t_send_ns + out->rtt_ns / 2));
+	out->at_ns = s[best].t_send_ns + out->rtt_ns / 2;
+	out->offset_ns = (int64_t)(s[best].t_agent_ns - out->at_ns);
 	return 0;
 }

@@ -22,6 +22,7 @@ struct bc_clock_est {
 	uint64_t rtt_ns;	 /* round trip of the chosen sample */
 	uint64_t uncertainty_ns; /* half that round trip: the worst-case error */
 	int samples;		 /* valid samples considered */
+	uint64_t at_ns;		 /* the chosen sample's midpoint, coordinator time */
 };
 
 /*

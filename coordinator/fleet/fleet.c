@@ -897,6 +897,7 @@ static int s_time_estimate(struct bc_conn *c, const struct s_timing *t, char *er
 	if (!c->rtt_ns)
 		c->first_offset_ns = est.offset_ns;
 	c->offset_ns = est.offset_ns;
+	c->clock_at_ns = bc_real_ns();
 	c->rtt_ns = est.rtt_ns;
 	c->clock_unc_ns = est.uncertainty_ns;
 	if (est.uncertainty_ns > BC_NS_PER_MS)

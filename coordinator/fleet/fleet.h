@@ -14,6 +14,7 @@
 #include <czmq.h>
 
 #include "profile/profile.h"
+#include "wire/clocksync.h"
 #include "wire/proto.h"
 
 struct bc_monitor;
@@ -60,9 +61,22 @@ struct bc_conn {
 	uint64_t rtt_ns;	 /* round trip of the sample the offset came from */
 	uint64_t clock_unc_ns;	 /* worst-case error of offset_ns (rtt/2) */
 	int64_t first_offset_ns; /* offset measured at connect, to see drift */
-	uint64_t last_heard_ns;	 /* CLOCK_MONOTONIC */
-	struct bc_monitor *mon;	 /* connect and CURVE handshake events (fleet.c) */
-	int *vols;		 /* global volume indexes, in the order sent to the agent */
+	uint64_t clock_at_ns;	 /* our CLOCK_REALTIME when offset_ns was measured */
+	/*
+	 * The agent's clock rate against ours (run/drift.c): the coordinator's
+	 * second in its clock, sent with START (1 s: no rate measured), and the
+	 * TIME exchanges made during a step to see it drift
+	 */
+	uint64_t second_ns;
+	int64_t rate_off; /* the estimate the next rate is measured from (the last START's) */
+	uint64_t rate_unc, rate_at;
+	int drift_seq;
+	uint64_t drift_sent_ns;
+	int drift_n;
+	struct bc_clock_sample drift_smp[4];
+	uint64_t last_heard_ns; /* CLOCK_MONOTONIC */
+	struct bc_monitor *mon; /* connect and CURVE handshake events (fleet.c) */
+	int *vols;		/* global volume indexes, in the order sent to the agent */
 	int nvols;
 	bool ready;
 	bool done;

@@ -316,6 +316,61 @@ static void s_little(cJSON *arr, const struct bc_step_result *r)
 	}
 }
 
+/*
+ * Each agent's clock against the coordinator's over the step (run/drift.h):
+ * flagged when it drifted beyond BC_CHECK_DRIFT_PPM for certain (its drift
+ * less its uncertainty). The agents' seconds were placed on the
+ * coordinator's timeline where START gave them the rate ("second_ns").
+ */
+static void s_clock_drift(cJSON *arr, const struct bc_step_result *r)
+{
+	char detail[1024] = "", bad[768] = "", placed[384] = "";
+	double worst = 0, unc_max = 0;
+	const cJSON *a;
+	int nbad = 0, nplaced = 0, n = 0;
+
+	cJSON_ArrayForEach(a, r->clock_end)
+	{
+		double d = s_get(a, "drift_ppm"), u = s_get(a, "drift_uncertainty_ppm");
+		double sec = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(r->clock, a->string), "second_ns"));
+		char one[256];
+
+		n++;
+		unc_max = fmax(unc_max, u);
+		if (sec > 0) {
+			snprintf(one, sizeof(one), "%s (a second of %.6f s of its clock)",
+				 a->string, sec / 1e9);
+			s_name_add(placed, sizeof(placed), &nplaced, one);
+		}
+		if (fabs(d) - u <= BC_CHECK_DRIFT_PPM) {
+			worst = fmax(worst, fabs(d));
+			continue;
+		}
+		snprintf(one, sizeof(one),
+			 "%s's clock ran %+.1f ppm (%+.3f%%) +-%.1f against the coordinator's "
+			 "(offset %+.3f ms after %.1f s)",
+			 a->string, d, d / 1e4, u, s_get(a, "offset_ns") / 1e6,
+			 s_get(a, "after_ms") / 1e3);
+		s_name_add(bad, sizeof(bad), &nbad, one);
+	}
+	if (!n)
+		return; /* no exchange answered during the step: nothing measured */
+	if (nbad)
+		snprintf(detail, sizeof(detail), "%s; bound %d ppm", bad, BC_CHECK_DRIFT_PPM);
+	else
+		snprintf(
+		    detail, sizeof(detail),
+		    "every agent's clock within %d ppm of the coordinator's (largest %.1f ppm, "
+		    "uncertain by up to %.1f ppm)",
+		    BC_CHECK_DRIFT_PPM, worst, unc_max);
+	if (nplaced)
+		snprintf(detail + strlen(detail), sizeof(detail) - strlen(detail),
+			 "; placed on the coordinator's timeline: %s", placed);
+	s_check(arr, "agents' clocks keep the coordinator's time (clock drift)", NULL, !nbad,
+		detail);
+}
+
 cJSON *bc_checks_json(const struct bc_step_result *r)
 {
 	cJSON *arr = cJSON_CreateArray();
@@ -327,6 +382,7 @@ cJSON *bc_checks_json(const struct bc_step_result *r)
 	s_series_vs_window(arr, r);
 	s_diskstats(arr, r);
 	s_little(arr, r);
+	s_clock_drift(arr, r);
 	return arr;
 }
 

@@ -9,6 +9,14 @@
 
 struct bc_step_result;
 
+/*
+ * An agent whose clock drifted against the coordinator's by more than this
+ * (parts per million, beyond its uncertainty) over a step is flagged: 100
+ * ppm moves its seconds 6 ms a minute off the common timeline, and NTP keeps
+ * a synchronised clock within tens of ppm
+ */
+#define BC_CHECK_DRIFT_PPM 100
+
 /* the cross-checks of a finished step, as a run.json array */
 cJSON *bc_checks_json(const struct bc_step_result *r);
 /* print failed cross-checks and an unsteady window of a step (sj: its run.json object) */

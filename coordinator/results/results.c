@@ -263,6 +263,20 @@ static cJSON *s_clock_json(const struct bc_step_result *r)
 			usec = u;
 		}
 	}
+	/* the offsets at the step's end and the drift over it (run/drift.h) */
+	cJSON_ArrayForEach(a, agents)
+	{
+		const cJSON *e = cJSON_GetObjectItemCaseSensitive(r->clock_end, a->string), *v;
+
+		cJSON_ArrayForEach(v, e)
+		{
+			char key[64];
+
+			snprintf(key, sizeof(key), "%s%s",
+				 strncmp(v->string, "drift", 5) ? "end_" : "", v->string);
+			cJSON_AddItemToObject(a, key, cJSON_Duplicate(v, 1));
+		}
+	}
 	cJSON_AddItemToObject(o, "agents", agents);
 	if (hi >= lo) {
 		/* first to last job start on the common timeline, and its worst case */

@@ -129,6 +129,7 @@ void bc_step_result_free(struct bc_step_result *r)
 	bc_agg_free(&r->agg);
 	cJSON_Delete(r->agent_totals);
 	cJSON_Delete(r->clock);
+	cJSON_Delete(r->clock_end);
 	cJSON_Delete(r->lost);
 	cJSON_Delete(r->rejoined);
 	bc_hostsamples_free(r->hosts);

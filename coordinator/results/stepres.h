@@ -25,6 +25,7 @@ struct bc_step_result {
 	struct bc_agg agg;
 	cJSON *agent_totals; /* STEP_DONE bodies by agent name */
 	cJSON *clock;	     /* per-agent clock offset re-measured before START */
+	cJSON *clock_end;    /* per-agent offset and drift at the step's end (run/drift.h) */
 	cJSON *lost;	     /* agents lost during this step: [{name, from_second, reason}] */
 	/* agents HELLOed again in its PREPARE (they had no session): [{name, reason}] */
 	cJSON *rejoined;

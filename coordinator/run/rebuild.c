@@ -522,6 +522,10 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		s_step_done(r, ev);
 	} else if (!strcmp(type, "host") && r->in_step) {
 		s_host(r, ev);
+	} else if (!strcmp(type, "clock_end") && r->in_step) {
+		cJSON_Delete(r->res.clock_end);
+		r->res.clock_end =
+		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "agents"), 1);
 	} else if (!strcmp(type, "node_counters") && r->in_step) {
 		cJSON_Delete(r->res.node_counters);
 		r->res.node_counters =

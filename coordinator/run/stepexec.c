@@ -24,6 +24,7 @@
 #include "results/rundir.h"
 #include "results/space.h"
 #include "results/verdict.h"
+#include "run/drift.h"
 #include "run/live.h"
 #include "run/metrics.h"
 #include "run/stepexec.h"
@@ -328,7 +329,8 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 		} else if (!rc && c && c->rejoining && m.type == BC_MSG_HELLO_OK) {
 			s_rejoined(res, c, &m);
 		} else if (c && (rc == -EPROTO || rc == -EBADMSG ||
-				 (!rc && m.type != BC_MSG_HEARTBEAT))) {
+				 (!rc && m.type != BC_MSG_HEARTBEAT &&
+				  m.type != BC_MSG_TIME /* a late clock exchange */))) {
 			s_agent_error(res, c, &m, rerr);
 			bc_msg_clear(&m);
 			break;
@@ -518,6 +520,9 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 		return 0;
 	case BC_MSG_HEARTBEAT:
 		return 0;
+	case BC_MSG_TIME:
+		bc_drift_on_time(c, m->json);
+		return 0;
 	case BC_MSG_HOST:
 		s_on_host(rd, res, c, m->json);
 		return 0;
@@ -696,8 +701,10 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 		bc_fleet_beat(f);
 		/* silence is measured in seconds: a scan of the fleet every 100 ms will do */
 		scan = mono - last_scan >= 100 * BC_NS_PER_MS;
-		if (scan)
+		if (scan) {
 			last_scan = mono;
+			bc_drift_tick(f); /* a clock exchange each second, to see drift */
+		}
 		for (i = 0; scan && i < f->n && !rc; i++) {
 			struct bc_conn *a = &f->conns[i];
 
@@ -726,13 +733,28 @@ static void s_agg_wait(void *f)
 	bc_fleet_beat(f);
 }
 
+/* each agent's offset at the step's end and its drift over it, for the checks and rebuilds */
+static void s_clock_end(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res)
+{
+	cJSON *ev;
+
+	res->clock_end = bc_drift_end(f);
+	if (!res->clock_end)
+		return;
+	ev = cJSON_CreateObject();
+	cJSON_AddNumberToObject(ev, "step", res->idx);
+	cJSON_AddItemToObject(ev, "agents", cJSON_Duplicate(res->clock_end, 1));
+	bc_rundir_event(rd, "clock_end", ev);
+}
+
 /* re-measure every agent's clock offset right before START; keep the evidence */
 static int s_clock_recheck(struct bc_fleet *f, struct bc_step_result *res)
 {
 	char err[512];
 	int i, rc;
 
-	rc = bc_fleet_clock_sync(f, err, sizeof(err));
+	/* and each agent's clock rate since its previous estimate (run/drift.h) */
+	rc = bc_drift_sync(f, err, sizeof(err));
 	if (rc) {
 		snprintf(res->error, sizeof(res->error), "%s", err);
 		return rc;
@@ -747,6 +769,8 @@ static int s_clock_recheck(struct bc_fleet *f, struct bc_step_result *res)
 		bc_json_add_u64(a, "rtt_ns", c->rtt_ns);
 		cJSON_AddNumberToObject(a, "drift_since_connect_ns",
 					(double)(c->offset_ns - c->first_offset_ns));
+		if (c->second_ns && c->second_ns != BC_NS_PER_S)
+			bc_json_add_u64(a, "second_ns", c->second_ns);
 	}
 	return 0;
 }
@@ -833,6 +857,9 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 		cJSON_AddNumberToObject(b, "step", idx);
 		bc_json_add_u64(b, "start_ns", at);
 		cJSON_AddNumberToObject(b, "seconds", res->agg.seconds);
+		/* its clock runs at another rate: the coordinator's second in its clock */
+		if (c->second_ns && c->second_ns != BC_NS_PER_S)
+			bc_json_add_u64(b, "second_ns", c->second_ns);
 		bc_fleet_send(f, c, BC_MSG_START, b);
 		cJSON_Delete(b);
 		bc_json_add_u64(starts, c->spec->name, at);
@@ -866,6 +893,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	res->agg.wait_fn = s_agg_wait;
 	res->agg.wait_arg = f;
 	rc = s_run_loop(f, rd, res);
+	s_clock_end(f, rd, res);
 	s_close_seconds(f, rd, res, true);
 	/* late and drain records the workers still hold; serial from here on */
 	bc_agg_finish(&res->agg);

@@ -72,6 +72,15 @@ static const char *s_peer_key(const struct bc_msg *m)
 	return k && *k ? k : NULL;
 }
 
+/* the sender's address as libzmq saw it ("Peer-Address"), NULL when unknown */
+static const char *s_peer_addr(const struct bc_msg *m)
+{
+	zframe_t *f = m->raw ? zmsg_first(m->raw) : NULL;
+	const char *k = f ? zframe_meta(f, "Peer-Address") : NULL;
+
+	return k && *k ? k : NULL;
+}
+
 static void s_end_session(struct bc_agent *a, const char *why)
 {
 	if (!a->owner)
@@ -256,34 +265,36 @@ static void s_recv_one(struct bc_agent *a)
 	int rc;
 
 	struct bc_agent_counters *n = bc_auth_counters(a->auth);
-	const char *key;
-
+	const char *key, *addr;
 	size_t size;
 
 	rc = bc_msg_recv(a->sock, true, &m, err, sizeof(err));
 	key = s_peer_key(&m);
+	addr = s_peer_addr(&m);
 	size = m.raw ? zmsg_content_size(m.raw) : 0;
+	if (m.id && (size > BC_AGENT_MSG_MAX || rc == -EPROTO || rc == -EBADMSG))
+		bc_auth_count_drop(a->auth, addr);
 	if (!m.id) {
 		/* nothing to answer: a ROUTER always prefixes the routing id */
 	} else if (size > BC_AGENT_MSG_MAX) {
 		n->oversized++;
 		bc_auth_log_drop(a->auth,
-				 "dropped a %zu-byte message from %s: larger than %u bytes", size,
-				 key ? key : "a peer", BC_AGENT_MSG_MAX);
+				 "dropped a %zu-byte message from %s at %s: larger than %u bytes",
+				 size, key ? key : "a peer", addr ? addr : "?", BC_AGENT_MSG_MAX);
 		s_reply_nowait(a, m.id, "too-large", "message of %zu bytes exceeds %u", size,
 			       BC_AGENT_MSG_MAX);
 	} else if (rc == -EPROTO) {
 		n->wrong_version++;
-		bc_auth_log_drop(a->auth, "dropped a message from %s: %s", key ? key : "a peer",
-				 err);
+		bc_auth_log_drop(a->auth, "dropped a message from %s at %s: %s",
+				 key ? key : "a peer", addr ? addr : "?", err);
 		s_reply_nowait(
 		    a, m.id, "version",
 		    "protocol version mismatch: coordinator speaks %d, agent %s speaks %d",
 		    m.version, BC_VERSION, BC_PROTO_VERSION);
 	} else if (rc == -EBADMSG) {
 		n->malformed++;
-		bc_auth_log_drop(a->auth, "dropped a bad message from %s: %s", key ? key : "a peer",
-				 err);
+		bc_auth_log_drop(a->auth, "dropped a bad message from %s at %s: %s",
+				 key ? key : "a peer", addr ? addr : "?", err);
 		s_reply_nowait(a, m.id, "bad-message", "%s", err);
 	} else if (!rc) {
 		s_dispatch(a, &m);
@@ -375,8 +386,8 @@ int bc_agent_run(struct bc_agent *a)
 	zsock_set_router_mandatory(a->sock, 1);
 	zsock_set_sndtimeo(a->sock, S_SNDTIMEO_MS);
 	zsock_set_linger(a->sock, 500);
-	a->auth = bc_auth_new(a->sock, a->opts.cert, a->opts.authorized_keys, a->opts.insecure, err,
-			      sizeof(err));
+	a->auth = bc_auth_new(a->sock, a->opts.cert, a->opts.authorized_keys, a->opts.insecure,
+			      a->opts.handshake_ms, err, sizeof(err));
 	if (!a->auth) {
 		bc_error("%s", err);
 		goto out;
@@ -429,6 +440,11 @@ int bc_agent_run(struct bc_agent *a)
 		} else if (!announce || zpoller_add(poller, bc_announce_sock(announce))) {
 			bc_error("%s", err);
 			goto out;
+		} else if (bc_auth_watch_announce(a->auth, bc_announce_sock(announce)) ||
+			   zpoller_add(poller, bc_auth_announce_monitor_sock(a->auth))) {
+			bc_error("cannot watch the key announcement's connections: %s",
+				 zmq_strerror(zmq_errno()));
+			goto out;
 		} else {
 			bc_info(
 			    "public key announced for bench-coord keyscan on %s (fingerprint %s)",
@@ -447,6 +463,8 @@ int bc_agent_run(struct bc_agent *a)
 			bc_auth_on_monitor(a->auth);
 		else if (which && which == bc_announce_sock(announce))
 			bc_announce_on_readable(announce);
+		else if (which && which == bc_auth_announce_monitor_sock(a->auth))
+			bc_auth_on_announce_monitor(a->auth);
 		else if (zpoller_terminated(poller))
 			break;
 		s_tick(a);

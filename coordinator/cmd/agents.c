@@ -59,6 +59,48 @@ static void s_checks_table(const struct bc_fleet *f, cJSON *const *checks)
 		}
 }
 
+/*
+ * What each agent refused since it started (HELLO_OK's security.dropped),
+ * and the peers it refused most: a flood or a misconfigured coordinator
+ * shows here before it shows as a failed run
+ */
+static void s_security(const struct bc_fleet *f)
+{
+	static const char *const keys[] = {
+	    "rejected_keys", "handshake_failures",     "handshake_timeouts",
+	    "malformed",     "wrong_version",	       "oversized",
+	    "refused",	     "unauthenticated_closed", "announce_closed"};
+	static const char *const heads[] = {"keys",   "handshk", "timeout", "malform", "version",
+					    "oversz", "refused", "closed",  "announce"};
+	const cJSON *p;
+	size_t k;
+	int i;
+
+	printf("\n%-16s", "agent dropped:");
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		printf(" %9s", heads[k]);
+	printf("   (rejected keys, failed handshakes, handshake timeouts, malformed, other "
+	       "versions, oversized, refused, unauthenticated connections closed on the control "
+	       "port and on the key-announce port)\n");
+	for (i = 0; i < f->n; i++) {
+		const cJSON *d = bc_rj(f->conns[i].hello, "security", "dropped");
+
+		printf("%-16s", f->conns[i].spec->name);
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (cJSON_IsNumber(bc_rj(d, keys[k])))
+				printf(" %9.0f", bc_rj_num(d, keys[k]));
+			else
+				printf(" %9s", "-");
+		printf("\n");
+		cJSON_ArrayForEach(p, bc_rj(f->conns[i].hello, "security", "peers"))
+		    printf("%-16s   from %s: %.0f closed on the control port, %.0f on the announce "
+			   "port, %.0f failed handshakes, %.0f dropped messages\n",
+			   "", bc_rj_str("?", p, "address"), bc_rj_num(p, "unauthenticated_closed"),
+			   bc_rj_num(p, "announce_closed"), bc_rj_num(p, "handshake_failures"),
+			   bc_rj_num(p, "dropped_messages"));
+	}
+}
+
 static void s_tables(const struct bc_fleet *f)
 {
 	const cJSON *p;
@@ -79,6 +121,7 @@ static void s_tables(const struct bc_fleet *f)
 		else
 			printf("%11s %9s\n", "-", "-");
 	}
+	s_security(f);
 	printf("\n%-16s %-24s %-44s %-8s %14s %5s %5s\n", "agent", "volume", "resolved", "kind",
 	       "size", "lbs", "pbs");
 	for (i = 0; i < f->n; i++)

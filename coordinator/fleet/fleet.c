@@ -780,12 +780,18 @@ static void s_hello_timeout(const struct bc_fleet *f, struct bc_conn *c, char *e
 			: "the agent hung up during the handshake",
 		    s_my_key(f, c));
 	else
+		/* connected, not refused: the agent did not take the handshake up at all */
 		snprintf(
 		    err, errlen,
-		    "agent %s (%s): no answer to HELLO within %.1f s: connected, but the "
-		    "handshake never completed -- CURVE handshake failed? check that the agent "
-		    "authorizes this coordinator's key and that server_key matches",
-		    c->spec->name, c->endpoint, s);
+		    "agent %s (%s): no answer to HELLO within %.1f s: the TCP connection was "
+		    "made but the handshake never completed, most likely because (1) the "
+		    "agent is overloaded, stopped, or at its descriptor limit (a flood of "
+		    "connections: its log and `bench-coord agents` name the peers it closed), "
+		    "(2) the keys: server_key is not the agent's public key, or the agent does "
+		    "not authorize this coordinator's key %s (a refusal is normally reported at "
+		    "once), (3) the network: a firewall or middlebox that lets the connection "
+		    "through but not its data",
+		    c->spec->name, c->endpoint, s, s_my_key(f, c));
 }
 
 int bc_fleet_hello_one(struct bc_fleet *f, struct bc_conn *c)

@@ -83,3 +83,39 @@ assert_no_agents() {
 		fail "bench-agent processes left running"
 	fi
 }
+
+# hold_connections PORT N: N idle TCP connections to 127.0.0.1:PORT opened in the background
+# (HOLD_PID), held until hold_release or 120 s; returns once all are open
+hold_connections() {
+	python3 - "$1" "$2" "$T/hold.ready" "$T/hold.stop" <<'PY' &
+import os, resource, socket, sys, time
+port, n, ready, stop = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+held = []
+for _ in range(n):
+    for attempt in range(3): # a loaded host may be slow to accept: no timing assertion
+        try:
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=20))
+            break
+        except OSError as e:
+            err = e
+    else:
+        raise err
+open(ready, "w").write("%d\n" % len(held))
+deadline = time.time() + 120 # bounded even if the test dies
+while not os.path.exists(stop) and time.time() < deadline:
+    time.sleep(0.1)
+for s in held:
+    s.close()
+PY
+	HOLD_PID=$!
+	AGENT_PIDS+=("$HOLD_PID")
+	for _ in $(seq 900); do [ -s "$T/hold.ready" ] && return 0; sleep 0.1; done
+	fail "could not open $2 connections to port $1"
+}
+
+hold_release() {
+	touch "$T/hold.stop"
+	wait "$HOLD_PID" || true
+}

@@ -15,32 +15,7 @@ APID=${AGENT_PIDS[0]}
 PORT=${EP_a1##*:}
 
 # the junk: 2,000 connections that never speak, held open until the run is over
-python3 - "$PORT" "$T/junk.ready" "$T/junk.stop" <<'PY' &
-import os, resource, socket, sys, time
-port, ready, stop = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
-held = []
-for _ in range(2000):
-    for attempt in range(3): # a loaded host may be slow to accept: no timing assertion
-        try:
-            held.append(socket.create_connection(("127.0.0.1", port), timeout=20))
-            break
-        except OSError as e:
-            err = e
-    else:
-        raise err
-open(ready, "w").write("%d\n" % len(held))
-deadline = time.time() + 120 # bounded even if the test dies
-while not os.path.exists(stop) and time.time() < deadline:
-    time.sleep(0.1)
-for s in held:
-    s.close()
-PY
-JPID=$!
-AGENT_PIDS+=("$JPID")
-for _ in $(seq 600); do [ -s "$T/junk.ready" ] && break; sleep 0.1; done
-[ -s "$T/junk.ready" ] || fail "could not open 2,000 connections"
+hold_connections "$PORT" 2000
 
 # the agent comes down to about the cap, not the 2,000. It closes the excess as it reads
 # libzmq's ACCEPTED events, behind libzmq's own accepting: the count just after the last
@@ -62,8 +37,7 @@ cat >"$T/p.json" <<JSON
 JSON
 rc=0
 "$COORD" run -q -o "$T/out" "$T/p.json" >"$T/stdout" 2>&1 || rc=$?
-touch "$T/junk.stop"
-wait "$JPID" || true
+hold_release
 cat "$T/stdout"
 [ "$rc" = 0 ] || fail "the authenticated run failed (exit $rc) with junk connections open"
 R=$(run_dir "$T/out")

@@ -355,6 +355,11 @@ int main(int argc, char **argv)
 	a.opts.cert = cert ? cert : cfg.cert ? cfg.cert : defcert;
 	a.opts.authorized_keys = keys ? keys : cfg.authorized_keys ? cfg.authorized_keys : defkeys;
 	snprintf(safety.scratch_dir, sizeof(safety.scratch_dir), "%s", a.opts.scratch_dir);
+	/* the scratch directory as it is now, if it exists: a swap of it later is refused */
+	if (bc_safety_pin_scratch(&safety, err, sizeof(err))) {
+		bc_error("%s", err);
+		goto out;
+	}
 	/* the key announcement: explicit, off, or beside a numbered control port */
 	if (!announce)
 		announce = cfg.key_announce;

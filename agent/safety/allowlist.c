@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "safety/allowlist.h"
 
@@ -175,8 +176,53 @@ int bc_safety_scratch(const struct bc_safety *s, char *out, size_t len)
 {
 	if (!s->scratch_dir[0])
 		return -ENOENT;
+	if (s->scratch_pinned) {
+		snprintf(out, len, "%s", s->scratch_canon);
+		return 0;
+	}
 	if (bc_safety_canonical(s->scratch_dir, out, len))
 		snprintf(out, len, "%s", s->scratch_dir);
+	return 0;
+}
+
+int bc_safety_pin_scratch(struct bc_safety *s, char *err, size_t errlen)
+{
+	char part[PATH_MAX], canon[PATH_MAX];
+	const char *p;
+	struct stat st;
+
+	if (s->scratch_pinned || !s->scratch_dir[0] || stat(s->scratch_dir, &st))
+		return 0; /* pinned already, or not made yet (PREPARE makes and pins it) */
+	/* every symlink on the configured path belongs to root or to this agent's user */
+	for (p = s->scratch_dir; (p = strchr(p + 1, '/')) || 1;) {
+		size_t n = p ? (size_t)(p - s->scratch_dir) : strlen(s->scratch_dir);
+
+		if (n && n < sizeof(part)) {
+			memcpy(part, s->scratch_dir, n);
+			part[n] = 0;
+			if (!lstat(part, &st) && S_ISLNK(st.st_mode) && st.st_uid &&
+			    st.st_uid != geteuid()) {
+				snprintf(
+				    err, errlen,
+				    "scratch directory '%s': '%s' is a symlink owned by uid %u "
+				    "(neither root nor this agent's user), who could point the "
+				    "scratch directory anywhere; refusing it",
+				    s->scratch_dir, part, (unsigned)st.st_uid);
+				return -EPERM;
+			}
+		}
+		if (!p)
+			break;
+	}
+	if (!realpath(s->scratch_dir, canon) || stat(canon, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "scratch directory '%s': %s", s->scratch_dir,
+			 errno ? strerror(errno) : "not a directory");
+		return -ENOTDIR;
+	}
+	snprintf(s->scratch_canon, sizeof(s->scratch_canon), "%s", canon);
+	s->scratch_dev = st.st_dev;
+	s->scratch_ino = st.st_ino;
+	s->scratch_pinned = true;
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "profile/profile.h"
 
@@ -23,6 +24,15 @@ struct bc_safety {
 	bool allow_destructive;	       /* --allow-destructive */
 	/* where device nodes may be: "" is /dev; unit tests give a directory of their own */
 	char dev_dir[BC_PATH_MAX];
+	/*
+	 * the scratch directory as it was when first seen (bc_safety_pin_scratch):
+	 * its canonical path and identity, so that a scratch directory swapped for
+	 * another (or for a symlink) afterwards is refused, not followed
+	 */
+	bool scratch_pinned;
+	char scratch_canon[BC_PATH_MAX];
+	dev_t scratch_dev;
+	ino_t scratch_ino;
 };
 
 /*
@@ -47,7 +57,15 @@ int bc_safety_canonical(const char *path, char *out, size_t len);
 bool bc_safety_below(const char *path, const char *dir);
 /* an allow entry without glob characters names canon itself */
 bool bc_safety_named(const struct bc_safety *s, const char *canon);
-/* the scratch directory, canonical when it exists; -ENOENT when there is none */
+/* the scratch directory, canonical when it exists (as pinned); -ENOENT when there is none */
 int bc_safety_scratch(const struct bc_safety *s, char *out, size_t len);
+/*
+ * Pin the scratch directory once it exists (at start, or when PREPARE makes
+ * it): its canonical path and device/inode. Refused (-EPERM with a message)
+ * when a component of the configured path is a symlink owned by neither
+ * root nor this agent's user: whoever owns it could point the scratch
+ * directory anywhere. 0 when pinned or still missing.
+ */
+int bc_safety_pin_scratch(struct bc_safety *s, char *err, size_t errlen);
 
 #endif

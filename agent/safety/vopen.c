@@ -187,6 +187,49 @@ static const char *s_why(int rc, bool in_scratch)
 	}
 }
 
+/*
+ * The scratch directory, as pinned (allowlist.h): its canonical path opened
+ * without following a symlink, and the very directory it was (device and
+ * inode). A scratch directory swapped for another, or for a symlink, since
+ * is refused.
+ */
+static int s_open_scratch(const struct bc_safety *s, const char *scratch, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, rc, root;
+
+	if (s->scratch_pinned) {
+		/* the pinned path has no symlink: any found on it was put there since */
+		root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		fd = root < 0 ? -errno
+			      : s_resolve(root, scratch + 1, O_PATH | O_DIRECTORY, 0, false);
+		if (root >= 0)
+			close(root);
+	} else {
+		fd = open(scratch, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			fd = -errno;
+	}
+	if (fd < 0) {
+		rc = fd;
+		snprintf(err, errlen, "cannot open the scratch directory '%s': %s%s", scratch,
+			 s_why(rc, false),
+			 rc == -ELOOP ? " (it was replaced by a symlink since the agent saw it)"
+				      : "");
+		return rc == -ELOOP || rc == -EXDEV ? -EPERM : rc;
+	}
+	if (s->scratch_pinned &&
+	    (fstat(fd, &st) || st.st_dev != s->scratch_dev || st.st_ino != s->scratch_ino)) {
+		snprintf(err, errlen,
+			 "the scratch directory '%s' is not the directory the agent pinned (it was "
+			 "replaced since); refused",
+			 scratch);
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
 int bc_vopen(const struct bc_safety *s, const char *path, int flags, mode_t mode, char *err,
 	     size_t errlen)
 {
@@ -215,13 +258,9 @@ int bc_vopen(const struct bc_safety *s, const char *path, int flags, mode_t mode
 				 path);
 			return -EISDIR;
 		}
-		dirfd = open(scratch, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (dirfd < 0) {
-			rc = -errno;
-			snprintf(err, errlen, "cannot open the scratch directory '%s': %s", scratch,
-				 strerror(-rc));
-			return rc;
-		}
+		dirfd = s_open_scratch(s, scratch, err, errlen);
+		if (dirfd < 0)
+			return dirfd;
 	} else {
 		dirfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		rel = canon + 1;

@@ -24,6 +24,7 @@
 #include "profile/format.h"
 #include "profile/value/units.h"
 #include "profile/workload/kv.h"
+#include "safety/allowlist.h"
 #include "safety/safety.h"
 #include "session/step.h"
 #include "session/volume.h"
@@ -404,11 +405,23 @@ static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, con
 		return rc;
 	if (o->target && path[0] == '/' &&
 	    !strncmp(path, a->opts.scratch_dir, strlen(a->opts.scratch_dir))) {
+		struct stat st;
+
+		/* deleted since it was pinned (a clean-up): made again below, and pinned anew */
+		if (a->opts.safety && a->opts.safety->scratch_pinned &&
+		    lstat(a->opts.safety->scratch_canon, &st) && errno == ENOENT)
+			a->opts.safety->scratch_pinned = false;
 		rc = s_mkdirs(a->opts.scratch_dir);
 		if (rc) {
 			snprintf(err, errlen, "cannot create scratch directory '%s': %s",
 				 a->opts.scratch_dir, strerror(-rc));
 			return rc;
+		}
+		/* made now: pinned from here on (safety/allowlist.h) */
+		if (a->opts.safety) {
+			rc = bc_safety_pin_scratch(a->opts.safety, err, errlen);
+			if (rc)
+				return rc;
 		}
 	}
 	snprintf(spec.path, sizeof(spec.path), "%s", path);

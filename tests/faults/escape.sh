@@ -13,6 +13,8 @@
 #   mount      a file bind-mounted over a scratch file, and a tmpfs mounted inside scratch
 #   symlink    a symlink in a path component inside scratch, and a dangling symlink to be
 #              created through
+#   scratch_swap  the scratch directory itself replaced by a symlink to a directory outside
+#              after the agent started (and a scratch path through another user's symlink)
 . "$BC_SRC/tests/e2e/lib.sh"
 CASE=${1:?case}
 GARBAGE="$BC_BIN/tests/bc_garbage"
@@ -141,6 +143,27 @@ symlink)
 	try dangling.dat randwrite
 	[ "$RC" != 0 ] || fail "a dangling symlink was created through"
 	[ ! -e "$OUTSIDE/new.dat" ] || fail "a file was created outside scratch through a dangling symlink"
+	;;
+scratch_swap)
+	need_root "chown"
+	cp "$OUTSIDE/target.dat" "$S/target.dat"
+	try target.dat randwrite
+	[ "$RC" = 0 ] || fail "the plain run failed: $OUTPUT"
+	mv "$S" "$S.moved"
+	ln -s "$OUTSIDE" "$S"
+	refused target.dat "target.dat.*(symlink|replaced|not the directory|allowlist)"
+	untouched
+	rm "$S"
+	mv "$S.moved" "$S"
+	# an agent whose scratch path goes through a symlink another user owns does not start
+	ln -s "$T" "$T/other-link"
+	chown -h nobody "$T/other-link"
+	rc=0
+	"$AGENT" --listen 'tcp://127.0.0.1:*' --scratch-dir "$T/other-link/scratch-a1" \
+		--cert "$T/keys-a1/agent.cert" --authorized-keys "$T/keys-a1/authorized_keys" \
+		>"$T/other.log" 2>&1 || rc=$?
+	[ "$rc" != 0 ] || fail "an agent started with a scratch path through another user's symlink"
+	grep -q "symlink owned by uid" "$T/other.log" || fail "no clear error: $(cat "$T/other.log")"
 	;;
 *)
 	fail "unknown case $CASE"

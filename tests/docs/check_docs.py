@@ -165,6 +165,9 @@ def s_tests(root):
     for cases, prefix in re.findall(r"foreach\(case\s+([^)]*)\)\s*add_test\(NAME\s+([\w]+)\$\{case\}",
                                     cm):
         names |= {prefix + c for c in cases.split()}
+    # bc_faults_cases(SCRIPT PREFIX CASE...): test_faults_<prefix><case>
+    for prefix, cases in re.findall(r'bc_faults_cases\(\S+\s+"?(\w*)"?\s+([^)]*)\)', cm):
+        names |= {"test_faults_" + prefix + c for c in cases.split()}
     fz = os.path.join(t, "fuzz", "CMakeLists.txt")
     if os.path.exists(fz):
         m = re.search(r"set\(BC_FUZZ_TARGETS\s+([^)]*)\)", open(fz, encoding="utf-8").read())

@@ -823,6 +823,8 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 		rc = -ECANCELED;
 		goto out;
 	}
+	/* before each step too: room for it and the rest, said while nothing runs */
+	s_space_watch(f, rd, res);
 	prepared = true;
 	rc = s_prepare_all(f, rd, idx, res);
 	if (rc)

@@ -695,12 +695,19 @@ static void s_bond_mode(const struct bc_use *h, const char *kind, struct bc_susp
 		*sat = true;
 		return;
 	}
-	if (!strcmp(h->bond_mode, "802.3ad") && h->bond_active >= 0 &&
-	    h->bond_active < h->bond_links) {
-		bc_ana_cat(r->finding, sizeof(r->finding),
-			   "%s%s %s: bond %s (802.3ad) aggregates %d of its %d links",
-			   r->finding[0] ? "; " : "", kind, h->name, h->nics, h->bond_active,
-			   h->bond_links);
+	/* a balancing bond (or one of unknown mode) with links out: less than it was built with */
+	if ((bal || !h->bond_mode[0]) && h->bond_active >= 0 && h->bond_active < h->bond_links) {
+		if (!strcmp(h->bond_mode, "802.3ad"))
+			bc_ana_cat(r->finding, sizeof(r->finding),
+				   "%s%s %s: bond %s (802.3ad) aggregates %d of its %d links",
+				   r->finding[0] ? "; " : "", kind, h->name, h->nics,
+				   h->bond_active, h->bond_links);
+		else
+			bc_ana_cat(r->finding, sizeof(r->finding),
+				   "%s%s %s: bond %s%s%s%s has %d of its %d links up",
+				   r->finding[0] ? "; " : "", kind, h->name, h->nics,
+				   h->bond_mode[0] ? " (" : "", h->bond_mode,
+				   h->bond_mode[0] ? ")" : "", h->bond_active, h->bond_links);
 		bc_ana_cat(r->hosts, sizeof(r->hosts), "%s%s", r->hosts[0] ? ", " : "", h->name);
 		r->nhosts++;
 		r->resource = r->resource ? r->resource : "bond links";
@@ -709,7 +716,7 @@ static void s_bond_mode(const struct bc_use *h, const char *kind, struct bc_susp
 		return;
 	}
 	bc_ana_cat(worst, wlen, "; %s %s: bond %s %s, %d link(s)", kind, h->name, h->nics,
-		   h->bond_mode, h->bond_links);
+		   h->bond_mode[0] ? h->bond_mode : "(mode not reported)", h->bond_links);
 	if (h->bond_active >= 0)
 		bc_ana_cat(worst, wlen, ", %d carrying traffic", h->bond_active);
 	/* with member counters the member row below names the policy */
@@ -754,7 +761,7 @@ static void s_net_path(const struct bc_ana_point *pts, int at, struct bc_suspect
 		}
 		if (!isnan(h->drops_per_s) || !isnan(h->retrans_per_s))
 			measured++;
-		if (h->bond_mode[0])
+		if (h->bond_mode[0] || h->bond_links > 0)
 			s_bond_mode(h, kind, r, worst, sizeof(worst), &sat, &bonds);
 		if (h->nmembers > 0) {
 			double ratio = 1;

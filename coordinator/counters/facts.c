@@ -20,13 +20,17 @@ enum s_fact {
 	F_SW_INFO,
 	F_NVME_INFO,
 	F_NODE_NVME_INFO,
+	F_NODE_BOND_SLAVES,
+	F_NODE_BOND_ACTIVE,
 	F_NR
 };
 
 static const char *const s_names[F_NR] = {
-    "bench_node_numa_nodes",	      "bench_node_nic_numa_node", "bench_node_bond_info",
-    "bench_node_bond_active_members", "bench_node_process_info",  "bench_node_software_info",
-    "bench_node_nvme_info",	      "node_nvme_info",
+    "bench_node_numa_nodes",   "bench_node_nic_numa_node",
+    "bench_node_bond_info",    "bench_node_bond_active_members",
+    "bench_node_process_info", "bench_node_software_info",
+    "bench_node_nvme_info",    "node_nvme_info",
+    "node_bonding_slaves",     "node_bonding_active",
 };
 
 void bc_nodefacts_init(struct bc_nodefacts *f)
@@ -129,8 +133,10 @@ void bc_nodefacts_sample(struct bc_nodefacts *f, const struct bc_prom_sample *s)
 		break;
 	case F_BOND_ACTIVE:
 		b = s_bond(f, s_label(s, "bond"));
-		if (b)
+		if (b) {
 			b->active = s->value >= 0 && s->value < 1e6 ? (int)s->value : -1;
+			b->active_set = true; /* the collector's (LACP) count wins */
+		}
 		break;
 	case F_PROC_INFO:
 		pr = s_entry(f->procs, sizeof(f->procs[0]), &f->nprocs, BC_FACT_PROCS,
@@ -139,6 +145,16 @@ void bc_nodefacts_sample(struct bc_nodefacts *f, const struct bc_prom_sample *s)
 			break;
 		s_copy(pr->cpus, sizeof(pr->cpus), s_label(s, "cpus"));
 		s_copy(pr->numa_nodes, sizeof(pr->numa_nodes), s_label(s, "numa_nodes"));
+		break;
+	case F_NODE_BOND_SLAVES: /* node_exporter's bonding collector: links, and links up */
+	case F_NODE_BOND_ACTIVE:
+		b = s_bond(f, s_label(s, "master"));
+		if (!b || !(s->value >= 0 && s->value < 1e6))
+			break;
+		if (k == F_NODE_BOND_SLAVES && !b->members[0])
+			b->nmembers = (int)s->value;
+		else if (k == F_NODE_BOND_ACTIVE && !b->active_set)
+			b->active = (int)s->value;
 		break;
 	case F_SW_INFO:
 		bc_nodefacts_software(f, s_label(s, "name"), s_label(s, "version"));

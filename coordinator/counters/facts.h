@@ -9,11 +9,12 @@
  *   bench_node_process_info{process,cpus,numa_nodes}        1: where a storage process may run
  *   bench_node_software_info{name,version}                  1
  *   bench_node_nvme_info{device,model,firmware}             1
- * and from node_exporter's own nvme collector (node_nvme_info{device,model,
- * firmware_revision}), and from a profile series with "role": "version"
- * (a vendor exporter's build-info metric, its version label). Facts are
- * the latest scrape's; the analysis judges NUMA placement, versions,
- * firmware and the bond's mode from them (analysis/suspects.c).
+ * and from node_exporter's own collectors (nvme: node_nvme_info{device,model,
+ * firmware_revision}; bonding: node_bonding_slaves{master}, and node_bonding_active{master},
+ * the links up, when the collector gives no aggregator count), and from a profile series with
+ * "role": "version" (a vendor exporter's build-info metric, its version label). Facts are the
+ * latest scrape's; the analysis judges NUMA placement, versions, firmware and the bond's mode from
+ * them (analysis/suspects.c).
  */
 #ifndef BC_COUNTERS_FACTS_H
 #define BC_COUNTERS_FACTS_H
@@ -44,6 +45,7 @@ struct bc_fact_bond {
 	char hash[BC_FACT_NAME];    /* xmit_hash_policy */
 	char members[BC_FACT_TEXT]; /* "eth0,eth1" */
 	int nmembers, active;	    /* links; of them carrying traffic, -1 unknown */
+	bool active_set;	    /* active from the collector, not node_bonding_active */
 };
 
 struct bc_fact_proc {

@@ -250,11 +250,50 @@ static void test_source_registry(void)
 	}
 }
 
+/* a node's facts from one page: the node-facts collector, node_exporter's, a version series */
+static void test_facts(void)
+{
+	static const char page[] =
+	    "bench_node_numa_nodes 2\n"
+	    "bench_node_nic_numa_node{device=\"eth0\"} 1\n"
+	    "bench_node_bond_info{bond=\"bond0\",mode=\"802.3ad\",xmit_hash_policy=\"layer3+4\","
+	    "members=\"eth0,eth1\"} 1\n"
+	    "bench_node_bond_active_members{bond=\"bond0\"} 1\n"
+	    "node_bonding_slaves{master=\"bond0\"} 2\n"
+	    "node_bonding_active{master=\"bond0\"} 2\n"
+	    "node_bonding_slaves{master=\"bond1\"} 2\n"
+	    "node_bonding_active{master=\"bond1\"} 1\n"
+	    "bench_node_process_info{process=\"duroslight\",cpus=\"0-31\",numa_nodes=\"0\"} 1\n"
+	    "node_nvme_info{device=\"nvme0\",firmware_revision=\"GDC5602Q\",model=\"PM9A3\","
+	    "serial=\"S1\",state=\"live\"} 1\n"
+	    "lightos_build_info{version=\"3.18.2\",commit=\"abc\"} 1\n";
+	cJSON *node = cJSON_Parse("{\"name\": \"n\", \"series\": [{\"name\": \"lightos\","
+				  " \"metric\": \"lightos_build_info\", \"role\": \"version\"}]}");
+	struct bc_nodefacts f;
+	struct bc_hostsnap s;
+	const struct bc_fact_bond *b;
+
+	bc_hostsnap_init(&s);
+	CHECK(node && bc_counter_prom_parse(page, sizeof(page) - 1, node, &s, &f, NULL) == 0);
+	CHECK(f.any && f.numa_nodes == 2 && f.nnics == 1 && f.nics[0].numa == 1);
+	b = bc_nodefacts_bond(&f, "bond0");
+	/* the collector's aggregator count, not node_exporter's links up */
+	CHECK(b && !strcmp(b->mode, "802.3ad") && b->nmembers == 2 && b->active == 1);
+	b = bc_nodefacts_bond(&f, "bond1");
+	CHECK(b && !b->mode[0] && b->nmembers == 2 && b->active == 1);
+	CHECK(f.nprocs == 1 && !strcmp(f.procs[0].numa_nodes, "0"));
+	CHECK(f.nnvme == 1 && !strcmp(f.nvme[0].firmware, "GDC5602Q"));
+	CHECK(f.nsw == 1 && !strcmp(f.sw[0].name, "lightos") && !strcmp(f.sw[0].version, "3.18.2"));
+	bc_hostsnap_free(&s);
+	cJSON_Delete(node);
+}
+
 int main(void)
 {
 	test_source_registry();
 	test_edge_cases();
 	test_node_exporter_page();
 	test_custom_series();
+	test_facts();
 	TEST_DONE();
 }

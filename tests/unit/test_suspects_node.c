@@ -29,6 +29,7 @@ enum ncase {
 	N_SW_DRIFT,	 /* node-2 runs another storage software version */
 	N_FW_DRIFT,	 /* node-3's drives run another firmware */
 	N_CACHE,	 /* the read cache's hit ratio falls from 92% to 45% */
+	N_LINK_DOWN,	 /* node-1: no collector, node_exporter's bonding says 1 of 2 links up */
 };
 
 /* what the node-facts collector says about node j (counters/facts.h) */
@@ -38,6 +39,19 @@ static void facts(struct bc_nodefacts *f, enum ncase c, int j)
 
 	bc_nodefacts_init(f);
 	f->any = true;
+	if (c == N_LINK_DOWN && j == 0) {
+		/* only what node_exporter's bonding collector says */
+		struct bc_prom_sample smp = {
+		    .name = "node_bonding_slaves", .nlabels = 1, .value = 2};
+
+		snprintf(smp.labels[0].name, sizeof(smp.labels[0].name), "master");
+		snprintf(smp.labels[0].value, sizeof(smp.labels[0].value), "bond0");
+		bc_nodefacts_sample(f, &smp);
+		snprintf(smp.name, sizeof(smp.name), "node_bonding_active");
+		smp.value = 1;
+		bc_nodefacts_sample(f, &smp);
+		return;
+	}
 	f->numa_nodes = 2;
 	f->nnics = 2;
 	snprintf(f->nics[0].dev, sizeof(f->nics[0].dev), "eth0");
@@ -190,6 +204,7 @@ static void test_cases(void)
 	     "NVMe model/firmware differs across nodes"},
 	    {N_CACHE, "node read cache", "all",
 	     "read cache hits 45% at the highest load, 92% at the first point"},
+	    {N_LINK_DOWN, "network path", "node-1", "bond bond0 has 1 of its 2 links up"},
 	};
 	size_t i, k;
 

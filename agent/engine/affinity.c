@@ -111,6 +111,27 @@ int bc_sysfs_discards(const char *path)
 	return ret ? ret : strtoull(line, NULL, 10) > 0;
 }
 
+int64_t bc_sysfs_max_io(const char *path)
+{
+	char dir[PATH_MAX], file[PATH_MAX + 40], line[32];
+	const char *base = strrchr(path, '/');
+	unsigned c, n;
+	int ret;
+
+	base = base ? base + 1 : path;
+	/* /dev/ngXnY is the generic device of the namespace nvmeXnY */
+	if (sscanf(base, "ng%un%u", &c, &n) == 2) {
+		snprintf(file, sizeof(file), "/sys/block/nvme%un%u/queue/max_hw_sectors_kb", c, n);
+	} else {
+		ret = bc_sysfs_disk_dir(path, dir, sizeof(dir));
+		if (ret)
+			return ret;
+		snprintf(file, sizeof(file), "%s/queue/max_hw_sectors_kb", dir);
+	}
+	ret = s_read_line(file, line, sizeof(line));
+	return ret ? ret : (int64_t)strtoull(line, NULL, 10) * 1024;
+}
+
 int bc_cpus_parse(const char *list, cpu_set_t *set)
 {
 	const char *p = list;

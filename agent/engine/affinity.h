@@ -33,6 +33,13 @@ int bc_sysfs_io_poll(const char *path);
 /* the block device behind path discards (queue/discard_max_bytes > 0): 1, 0, or -errno */
 int bc_sysfs_discards(const char *path);
 
+/*
+ * The largest request an NVMe namespace takes (queue/max_hw_sectors_kb, in
+ * bytes): path is its block device or its generic char device /dev/ngXnY
+ * (whose passthrough requests are not split). -errno when unknown.
+ */
+int64_t bc_sysfs_max_io(const char *path);
+
 /* "0-3,8" into set; -EINVAL on a syntax error */
 int bc_cpus_parse(const char *list, cpu_set_t *set);
 

@@ -61,15 +61,15 @@ struct s_io {
 	void *buf;
 	uint32_t len; /* bytes */
 	uint16_t target;
-	uint8_t op;	   /* enum bc_op */
-	uint8_t nop_full;  /* target completes with res 0 meaning len bytes */
-	uint8_t tmo_full;  /* pure timeout: -ETIME means len bytes (ops.timeout_full) */
-	uint8_t read_in;   /* S_TF_DATA: a read overwrote the buffer's content */
-	uint8_t kv_kind;   /* KV store: enum bc_kv_kind of this I/O */
-	uint32_t kv_slot;  /* KV store: the object's slot */
-	int32_t buf_index; /* registered buffer, -1 if none */
-	int32_t placement; /* writes: bc_io_desc.placement (a stream's, or the workload's) */
-	uint64_t ready_ns; /* parked: not before this (thinktime) */
+	uint8_t op;	    /* enum bc_op */
+	uint8_t nop_full;   /* target completes with res 0 meaning len bytes */
+	uint8_t tmo_full;   /* pure timeout: -ETIME means len bytes (ops.timeout_full) */
+	uint8_t read_in;    /* S_TF_DATA: a read overwrote the buffer's content */
+	uint8_t kv_kind;    /* KV store: enum bc_kv_kind of this I/O */
+	uint16_t kv_ticket; /* KV store: its record's ticket */
+	int32_t buf_index;  /* registered buffer, -1 if none */
+	int32_t placement;  /* writes: bc_io_desc.placement (a stream's, or the workload's) */
+	uint64_t ready_ns;  /* parked: not before this (thinktime) */
 	/* "latency_from": "intended": the arrival's scheduled time, latency counts from it */
 	uint64_t intended_ns;
 };
@@ -374,7 +374,7 @@ static void s_next(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, uint
 		io->off = k.off;
 		io->placement = k.placement;
 		io->kv_kind = k.kind;
-		io->kv_slot = k.slot;
+		io->kv_ticket = k.ticket;
 		if (ready > now)
 			s_park(j, jt, io, ready); /* a paced store: its record's time */
 		else
@@ -692,7 +692,7 @@ static void s_run(struct bc_job *j)
 			bc_opstat_complete(&j->cur[io->target].op[io->op], res, io->len,
 					   now - io->submit_ns);
 			if (jt->flags & S_TF_KV)
-				bc_kvgen_done(jt->kv, io->kv_kind, io->kv_slot, res, io->len,
+				bc_kvgen_done(jt->kv, io->kv_kind, io->kv_ticket, res, io->len,
 					      now - io->submit_ns, now);
 			seen++;
 			j->inflight--;
@@ -1186,6 +1186,7 @@ static int s_kv_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_t e
 	const struct bc_target *t = jt->t;
 	uint32_t lbs = t->info.lbs > 512 ? t->info.lbs : 512, maxbs;
 	bool trim = jt->wl.kv.trim == BC_KV_TRIM_ON;
+	int64_t max_io = 0;
 	int ret;
 
 	if (jt->wl.kv.trim == BC_KV_TRIM_AUTO)
@@ -1195,8 +1196,11 @@ static int s_kv_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_t e
 		snprintf(err, errlen, "job %u: out of memory", j->job_index);
 		return -ENOMEM;
 	}
+	/* passthrough is not cut into the device's maximum transfer: its I/Os must fit it */
+	if (t->info.kind == BC_KIND_NVME_CHAR)
+		max_io = bc_sysfs_max_io(t->path);
 	ret = bc_kvgen_init(jt->kv, &jt->wl, t->path, t->win_start, t->win_end, j->job_index,
-			    jt->wl.iodepth, trim, err, errlen);
+			    jt->wl.iodepth, trim, max_io > 0 ? (uint32_t)max_io : 0, err, errlen);
 	if (ret)
 		return ret;
 	maxbs = bc_kvgen_maxbs(jt->kv);

@@ -118,7 +118,7 @@ static int s_part(const struct bc_stream *st, uint64_t win_start, uint64_t win_e
 
 int bc_kvgen_init(struct bc_kvgen *g, const struct bc_workload *wl, const char *path,
 		  uint64_t win_start, uint64_t win_end, unsigned job, unsigned iodepth, bool trim,
-		  char *err, size_t errlen)
+		  uint32_t max_io, char *err, size_t errlen)
 {
 	const struct bc_stream *st, *ms;
 	unsigned widx, wn;
@@ -136,6 +136,12 @@ int bc_kvgen_init(struct bc_kvgen *g, const struct bc_workload *wl, const char *
 	st = &wl->streams[cls];
 	g->obj = st->bs;
 	g->trim = trim;
+	g->chunk = wl->kv.max_io ? wl->kv.max_io : BC_KV_MAX_IO;
+	if (max_io && max_io < g->chunk)
+		g->chunk = max_io;
+	if (g->chunk > g->obj)
+		g->chunk = g->obj;
+	g->nchunks = (g->obj + g->chunk - 1) / g->chunk;
 	g->stores = bc_kv_part(st->kv.stores, g->worker, st->kv.workers);
 	g->prefetches = bc_kv_part(st->kv.prefetches, g->worker, st->kv.workers);
 	ret = s_part(st, win_start, win_end, g->obj, g->worker, st->kv.workers, &g->start,
@@ -199,6 +205,17 @@ int bc_kvgen_init(struct bc_kvgen *g, const struct bc_workload *wl, const char *
 	    (unsigned long long)g->start, (unsigned long long)g->cap, (unsigned long long)g->mstart,
 	    (unsigned long long)g->mslots);
 	s_resume(g);
+	/* no record under way; a ticket per record with I/Os out: iodepth, plus the one issuing */
+	g->ck_next = g->nchunks;
+	g->nrec = iodepth + 2;
+	g->rec = calloc(g->nrec, sizeof(*g->rec));
+	g->freet = calloc(g->nrec, sizeof(*g->freet));
+	if (!g->rec || !g->freet) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	for (g->nfree = 0; g->nfree < g->nrec; g->nfree++)
+		g->freet[g->nfree] = (uint16_t)(g->nrec - 1 - g->nfree);
 	if (!g->stored_at)
 		g->stored_at = calloc(g->nslots, sizeof(*g->stored_at));
 	if (!g->stored_at) {
@@ -214,12 +231,16 @@ void bc_kvgen_free(struct bc_kvgen *g)
 	if (g->key[0] && g->stored_at)
 		s_keep(g);
 	free(g->stored_at);
+	free(g->rec);
+	free(g->freet);
 	g->stored_at = NULL;
+	g->rec = NULL;
+	g->freet = NULL;
 }
 
 uint32_t bc_kvgen_maxbs(const struct bc_kvgen *g)
 {
-	return g->meta && g->mbytes > g->obj ? g->mbytes : g->obj;
+	return g->meta && g->mbytes > g->chunk ? g->mbytes : g->chunk;
 }
 
 void bc_kvgen_used_ops(const struct bc_kvgen *g, bool used[BC_OP_NR])
@@ -231,20 +252,43 @@ void bc_kvgen_used_ops(const struct bc_kvgen *g, bool used[BC_OP_NR])
 }
 
 static inline void s_push(struct bc_kvgen *g, uint8_t kind, uint8_t op, uint64_t off, uint32_t len,
-			  uint32_t slot, int placement)
+			  int placement)
 {
-	g->q[g->qn++] = (struct bc_kvio){
-	    .kind = kind, .op = op, .len = len, .off = off, .slot = slot, .placement = placement};
+	g->q[g->qn++] = (struct bc_kvio){.kind = kind,
+					 .op = op,
+					 .len = len,
+					 .off = off,
+					 .ticket = BC_KV_NO_TICKET,
+					 .placement = placement};
 }
 
 static inline void s_meta(struct bc_kvgen *g)
 {
 	if (!g->meta)
 		return;
-	s_push(g, BC_KV_META, BC_OP_WRITE, g->mstart + g->mnext * g->mbytes, g->mbytes, 0,
+	s_push(g, BC_KV_META, BC_OP_WRITE, g->mstart + g->mnext * g->mbytes, g->mbytes,
 	       bc_splace_next(&g->mplace));
 	if (++g->mnext == g->mslots)
 		g->mnext = 0;
+}
+
+/* the record's data I/Os: the object's chunks, counted by a ticket */
+static void s_data(struct bc_kvgen *g, uint8_t kind, uint64_t slot, int placement)
+{
+	struct bc_kvrec *r;
+
+	g->ck_kind = kind;
+	g->ck_slot = (uint32_t)slot;
+	g->ck_next = 0;
+	g->ck_place = placement;
+	/* bc_kvgen_init's bound: a free ticket always exists (a bug must be loud) */
+	if (__builtin_expect(!g->nfree, 0))
+		abort();
+	g->ck_ticket = g->freet[--g->nfree];
+	r = &g->rec[g->ck_ticket];
+	r->left = g->nchunks;
+	r->slot = (uint32_t)slot;
+	r->failed = false;
 }
 
 /* a store: evict the oldest when full, then the object and its record */
@@ -264,12 +308,12 @@ static void s_store(struct bc_kvgen *g, uint64_t now)
 		}
 		if (g->trim)
 			s_push(g, BC_KV_EVICT, BC_OP_TRIM, g->start + slot * g->obj, g->obj,
-			       (uint32_t)slot, BC_PLACEMENT_VOLUME);
+			       BC_PLACEMENT_VOLUME);
 		s_meta(g);
 	}
+	g->npre = g->qn;
 	slot = g->next_id % g->nslots;
-	s_push(g, BC_KV_STORE, BC_OP_WRITE, g->start + slot * g->obj, g->obj, (uint32_t)slot,
-	       bc_splace_next(&g->place));
+	s_data(g, BC_KV_STORE, slot, bc_splace_next(&g->place));
 	s_meta(g);
 	g->next_id++;
 	g->done_s++;
@@ -285,38 +329,56 @@ static void s_prefetch(struct bc_kvgen *g, struct bc_rand *rng)
 	if (r >= live)
 		r %= live;
 	slot = (g->next_id - 1 - r) % g->nslots;
-	s_push(g, BC_KV_PREFETCH, BC_OP_READ, g->start + slot * g->obj, g->obj, (uint32_t)slot,
-	       BC_PLACEMENT_VOLUME);
+	g->npre = 0;
+	s_data(g, BC_KV_PREFETCH, slot, BC_PLACEMENT_VOLUME);
 	g->done_p++;
+}
+
+/* the next record: a prefetch when it moves floor(k * P / n), else a store */
+static bool s_record(struct bc_kvgen *g, struct bc_rand *rng, uint64_t now)
+{
+	uint64_t k = g->done_s + g->done_p, n = g->stores + g->prefetches;
+
+	if (k >= n)
+		return false;
+	if (!g->t0)
+		g->t0 = now ? now : 1;
+	g->qh = g->qn = 0;
+	g->q_ready = g->interval_ns ? g->t0 + k * g->interval_ns : 0;
+	/* the prefetches spread evenly, the first record is a store, the totals are exact */
+	if (g->prefetches && (unsigned __int128)(k + 1) * g->prefetches / n >
+				 (unsigned __int128)k * g->prefetches / n)
+		s_prefetch(g, rng);
+	else
+		s_store(g, g->q_ready > now ? g->q_ready : now);
+	return true;
 }
 
 bool bc_kvgen_next(struct bc_kvgen *g, struct bc_rand *rng, uint64_t now, struct bc_kvio *io,
 		   uint64_t *ready)
 {
-	uint64_t k, n;
+	uint64_t at;
+	uint32_t len;
 
-	if (g->qh == g->qn) {
-		k = g->done_s + g->done_p;
-		n = g->stores + g->prefetches;
-		if (k >= n)
+	/* the record's trim and eviction record, its chunks, its metadata record; then the next */
+	while (g->qh == g->qn && g->ck_next == g->nchunks)
+		if (!s_record(g, rng, now))
 			return false;
-		if (!g->t0)
-			g->t0 = now ? now : 1;
-		g->qh = g->qn = 0;
-		g->q_ready = g->interval_ns ? g->t0 + k * g->interval_ns : 0;
-		/*
-		 * record k is a prefetch when it moves floor(k * P / n): the
-		 * prefetches spread evenly, the first record is a store, and
-		 * the totals are exact
-		 */
-		if (g->prefetches && (unsigned __int128)(k + 1) * g->prefetches / n >
-					 (unsigned __int128)k * g->prefetches / n)
-			s_prefetch(g, rng);
-		else
-			s_store(g, g->q_ready > now ? g->q_ready : now);
-	}
-	*io = g->q[g->qh++];
 	*ready = g->q_ready;
+	if (g->qh < g->npre || (g->ck_next == g->nchunks && g->qh < g->qn)) {
+		*io = g->q[g->qh++];
+		return true;
+	}
+	at = (uint64_t)g->ck_next * g->chunk;
+	len = g->obj - at < g->chunk ? (uint32_t)(g->obj - at) : g->chunk;
+	*io = (struct bc_kvio){.kind = g->ck_kind,
+			       .op = g->ck_kind == BC_KV_STORE ? BC_OP_WRITE : BC_OP_READ,
+			       .len = len,
+			       .off = g->start + (uint64_t)g->ck_slot * g->obj + at,
+			       .slot = g->ck_slot,
+			       .ticket = g->ck_ticket,
+			       .placement = g->ck_place};
+	g->ck_next++;
 	return true;
 }
 
@@ -325,6 +387,7 @@ void bc_kvstat_merge(struct bc_kvstat *dst, const struct bc_kvstat *src)
 	int k;
 
 	for (k = 0; k < BC_KV_KINDS; k++) {
+		dst->records[k] += src->records[k];
 		dst->ios[k] += src->ios[k];
 		dst->bytes[k] += src->bytes[k];
 		dst->errors[k] += src->errors[k];
@@ -379,7 +442,7 @@ static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct b
 			   int n, struct bc_kvstat *acc)
 {
 	const struct bc_stream *st = &wl->streams[cls];
-	uint64_t stores = 0, prefetches = 0, cap = 0, slots = 0, failed;
+	uint64_t stores = 0, prefetches = 0, cap = 0, slots = 0, failed, chunk = 0;
 	cJSON *o = cJSON_CreateObject(), *x;
 	unsigned workers = 0, resumed = 0;
 	bool trim = false;
@@ -397,6 +460,7 @@ static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct b
 		cap += g[i]->cap;
 		slots += g[i]->nslots;
 		trim |= g[i]->trim;
+		chunk = g[i]->chunk;
 		bc_kvstat_merge(acc, &g[i]->st);
 	}
 	cJSON_AddStringToObject(o, "name", st->name);
@@ -405,6 +469,8 @@ static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct b
 	/* workers that went on with the store the previous step left (engine/kvgen.h) */
 	cJSON_AddNumberToObject(o, "resumed_workers", resumed);
 	cJSON_AddNumberToObject(o, "object_bytes", st->bs);
+	/* an object's data I/Os are at most this large (docs/kv.md) */
+	cJSON_AddNumberToObject(o, "io_bytes", (double)chunk);
 	cJSON_AddNumberToObject(o, "capacity_objects", (double)cap);
 	cJSON_AddNumberToObject(o, "slots", (double)slots);
 	if (rate > 0)
@@ -415,9 +481,9 @@ static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct b
 	x = cJSON_AddObjectToObject(o, "expected");
 	cJSON_AddNumberToObject(x, "stores", (double)stores);
 	cJSON_AddNumberToObject(x, "prefetches", (double)prefetches);
-	cJSON_AddNumberToObject(o, "stores", (double)acc->ios[BC_KV_STORE]);
+	cJSON_AddNumberToObject(o, "stores", (double)acc->records[BC_KV_STORE]);
 	cJSON_AddNumberToObject(o, "store_bytes", (double)acc->bytes[BC_KV_STORE]);
-	cJSON_AddNumberToObject(o, "prefetches", (double)acc->ios[BC_KV_PREFETCH]);
+	cJSON_AddNumberToObject(o, "prefetches", (double)acc->records[BC_KV_PREFETCH]);
 	cJSON_AddNumberToObject(o, "prefetch_bytes", (double)acc->bytes[BC_KV_PREFETCH]);
 	cJSON_AddNumberToObject(o, "meta_records", (double)acc->ios[BC_KV_META]);
 	cJSON_AddNumberToObject(o, "meta_bytes", (double)acc->bytes[BC_KV_META]);
@@ -428,7 +494,7 @@ static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct b
 	for (k = 0; k < BC_KV_KINDS; k++)
 		cJSON_AddNumberToObject(x, bc_kv_kind_names[k], (double)acc->errors[k]);
 	/* a record fails when its I/O failed or never completed (cancelled, runtime over) */
-	failed = (stores + prefetches) - (acc->ios[BC_KV_STORE] + acc->ios[BC_KV_PREFETCH]);
+	failed = (stores + prefetches) - (acc->records[BC_KV_STORE] + acc->records[BC_KV_PREFETCH]);
 	cJSON_AddNumberToObject(o, "record_failures", (double)failed);
 	cJSON_AddItemToObject(o, "lifetime",
 			      s_dist_json(&acc->life, acc->life.count, acc->life_ns, "objects"));

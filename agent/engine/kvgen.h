@@ -6,8 +6,12 @@
  * metadata log. Each record becomes its I/Os in order:
  *
  *   store:    [trim of the evicted object] [its eviction record]
- *             write of the object, then its store record
- *   prefetch: read of a live object chosen by popularity (rank 0 = newest)
+ *             writes of the object, then its store record
+ *   prefetch: reads of a live object chosen by popularity (rank 0 = newest)
+ *
+ * An object larger than the job's largest I/O (chunk) is written and read
+ * in chunks; a record completes when its last chunk does (a ticket per
+ * record in flight counts them).
  *
  * Stores and prefetches are interleaved evenly (exact totals), records are
  * released at the class's store rate when it has one, the oldest object is
@@ -42,12 +46,13 @@ extern const char *const bc_kv_kind_names[BC_KV_KINDS];
 
 /* one class in one job over the step: what completed */
 struct bc_kvstat {
-	uint64_t ios[BC_KV_KINDS];    /* completed whole */
-	uint64_t bytes[BC_KV_KINDS];  /* of those */
-	uint64_t errors[BC_KV_KINDS]; /* completed with an error or short */
-	uint64_t evictions;	      /* objects evicted (trimmed or not) */
-	uint64_t lat_ns[BC_KV_KINDS]; /* sum of latencies of ios[] */
-	uint64_t life_ns;	      /* sum of lifetimes of the evicted objects */
+	uint64_t records[BC_KV_KINDS]; /* records all of whose I/Os completed whole */
+	uint64_t ios[BC_KV_KINDS];     /* I/Os completed whole */
+	uint64_t bytes[BC_KV_KINDS];   /* of those */
+	uint64_t errors[BC_KV_KINDS];  /* completed with an error or short */
+	uint64_t evictions;	       /* objects evicted (trimmed or not) */
+	uint64_t lat_ns[BC_KV_KINDS];  /* sum of latencies of ios[] */
+	uint64_t life_ns;	       /* sum of lifetimes of the evicted objects */
 	struct bc_hist lat[BC_KV_KINDS];
 	struct bc_hist life; /* a store's completion to its eviction, ns */
 };
@@ -58,8 +63,17 @@ struct bc_kvio {
 	uint8_t op;   /* enum bc_op */
 	uint32_t len;
 	uint64_t off;
-	uint32_t slot; /* stores: the object's slot (its completion time is kept) */
+	uint32_t slot;	 /* stores: the object's slot (its completion time is kept) */
+	uint16_t ticket; /* the record's ticket (store, prefetch), BC_KV_NO_TICKET */
 	int placement;
+};
+#define BC_KV_NO_TICKET UINT16_MAX
+
+/* a store or prefetch record whose I/Os are not all back */
+struct bc_kvrec {
+	uint32_t left; /* I/Os still to complete */
+	uint32_t slot;
+	bool failed;
 };
 
 struct bc_kvgen {
@@ -67,6 +81,8 @@ struct bc_kvgen {
 	int cls;	 /* stream index of the class */
 	unsigned worker; /* 0..workers-1 */
 	uint32_t obj;	 /* object bytes */
+	uint32_t chunk;	 /* the largest I/O: an object is ceil(obj / chunk) of them */
+	uint32_t nchunks;
 	uint64_t start;	 /* the worker's first slot */
 	uint64_t nslots; /* slots in the worker's part of the region */
 	uint64_t cap;	 /* objects the worker keeps live */
@@ -81,12 +97,20 @@ struct bc_kvgen {
 	struct bc_splace place, mplace;
 
 	/* job thread */
-	uint64_t t0;		 /* first record's release time (paced) */
-	uint64_t done_s, done_p; /* records generated */
-	uint64_t next_id;	 /* objects stored so far; object i is in slot i % nslots */
-	struct bc_kvio q[4];	 /* the current record's I/Os still to go */
-	unsigned qh, qn;
-	uint64_t q_ready;    /* when the current record may go */
+	uint64_t t0;		   /* first record's release time (paced) */
+	uint64_t done_s, done_p;   /* records generated */
+	uint64_t next_id;	   /* objects stored so far; object i is in slot i % nslots */
+	struct bc_kvio q[3];	   /* the current record's trim and metadata records */
+	unsigned qh, qn;	   /* queued: q[qh..qn); the data I/Os go after the first npre */
+	unsigned npre;		   /* ... of them */
+	uint8_t ck_kind;	   /* the current record's data: store or prefetch */
+	uint32_t ck_slot, ck_next; /* its slot and the next chunk to issue */
+	uint16_t ck_ticket;
+	int ck_place;	      /* its placement (one per object) */
+	uint64_t q_ready;     /* when the current record may go */
+	struct bc_kvrec *rec; /* [nrec] records in flight, by ticket */
+	uint16_t *freet;      /* [nrec] free tickets, a stack */
+	unsigned nrec, nfree;
 	uint64_t *stored_at; /* [nslots] completion ns of the slot's object, 0: none yet */
 	struct bc_kvstat st;
 	char key[384]; /* the store's identity across steps (volume, window, job, layout) */
@@ -98,12 +122,13 @@ struct bc_kvgen {
  * its class, worker part, log part, popularity, pacing and placements.
  * trim: evicted objects are trimmed. iodepth: I/Os this job keeps in
  * flight, so that many slots beyond the capacity keep a slot being stored
- * from holding a live object. 0, or -EINVAL (-ENOMEM) with a message
- * naming the stream and what to change.
+ * from holding a live object. max_io: the largest I/O the target takes (0:
+ * any; the workload's "max_io" caps it further). 0, or -EINVAL (-ENOMEM)
+ * with a message naming the stream and what to change.
  */
 int bc_kvgen_init(struct bc_kvgen *g, const struct bc_workload *wl, const char *path,
 		  uint64_t win_start, uint64_t win_end, unsigned job, unsigned iodepth, bool trim,
-		  char *err, size_t errlen);
+		  uint32_t max_io, char *err, size_t errlen);
 void bc_kvgen_free(struct bc_kvgen *g);
 
 /*
@@ -130,21 +155,35 @@ bool bc_kvgen_next(struct bc_kvgen *g, struct bc_rand *rng, uint64_t now, struct
 		   uint64_t *ready);
 
 /* an I/O completed at now after lat_ns with res (bytes, or -errno) */
-static inline void bc_kvgen_done(struct bc_kvgen *g, uint8_t kind, uint32_t slot, int64_t res,
+static inline void bc_kvgen_done(struct bc_kvgen *g, uint8_t kind, uint16_t ticket, int64_t res,
 				 uint32_t len, uint64_t lat_ns, uint64_t now)
 {
 	struct bc_kvstat *s = &g->st;
+	bool ok = res == (int64_t)len;
+	struct bc_kvrec *r;
 
-	if (res != (int64_t)len) {
+	if (ok) {
+		s->ios[kind]++;
+		s->bytes[kind] += len;
+		s->lat_ns[kind] += lat_ns;
+		bc_hist_add(&s->lat[kind], lat_ns);
+	} else {
 		s->errors[kind]++;
+	}
+	if (ticket == BC_KV_NO_TICKET) {
+		s->records[kind] += ok; /* a metadata record or a trim is one I/O */
 		return;
 	}
-	s->ios[kind]++;
-	s->bytes[kind] += len;
-	s->lat_ns[kind] += lat_ns;
-	bc_hist_add(&s->lat[kind], lat_ns);
-	if (kind == BC_KV_STORE)
-		g->stored_at[slot] = now ? now : 1;
+	r = &g->rec[ticket];
+	r->failed |= !ok;
+	if (--r->left)
+		return;
+	if (!r->failed) {
+		s->records[kind]++;
+		if (kind == BC_KV_STORE)
+			g->stored_at[r->slot] = now ? now : 1;
+	}
+	g->freet[g->nfree++] = ticket;
 }
 
 /* dst += src (the control thread merges jobs' stats of one class) */

@@ -148,7 +148,7 @@ static void test_generator(void)
 	struct bc_rand rng;
 	struct bc_kvio io;
 	uint64_t ready, stores = 0, pref = 0, meta = 0, trims = 0, k = 0, last_store = 0;
-	uint64_t win = 1ull << 30, gap = 0, mnext, obj_id = 0;
+	uint64_t win = 1ull << 30, gap = 0, mnext, obj_id = 0, chunk = 0;
 	int64_t *slot_obj;
 	bool first = true;
 
@@ -157,12 +157,14 @@ static void test_generator(void)
 		goto out;
 	bc_rand_seed(&rng, 7);
 	/* job 1: class a's second worker, the log's second writer */
-	CHECK_MSG(
-	    !bc_kvgen_init(g, &p->steps[0].wl, "sim", 0, win, 1, 4, true, s_err, sizeof(s_err)),
-	    "%s", s_err);
+	/* the target takes at most 16 KiB per I/O: an object is 4 of them */
+	CHECK_MSG(!bc_kvgen_init(g, &p->steps[0].wl, "sim", 0, win, 1, 4, true, 16384, s_err,
+				 sizeof(s_err)),
+		  "%s", s_err);
 	/* a: 40% of 1 GiB in 64 KiB slots, 2 workers: 3,276 slots each; capacity half of them */
 	CHECK(g->cls == 0 && g->worker == 1 && g->stores == 50 && g->prefetches == 15);
 	CHECK(g->nslots == 3277 && g->cap == 1638 && g->obj == 65536);
+	CHECK(g->chunk == 16384 && g->nchunks == 4 && bc_kvgen_maxbs(g) == 16384);
 	CHECK(g->start == (uint64_t)(win * 40 / 100 / 65536) / 2 * 65536);
 	CHECK(g->meta && g->mbytes == 4096 && g->interval_ns == 0);
 	slot_obj = malloc(sizeof(*slot_obj) * g->nslots);
@@ -177,20 +179,24 @@ static void test_generator(void)
 		CHECK(ready == 0);
 		switch (io.kind) {
 		case BC_KV_STORE:
-			CHECK(io.op == BC_OP_WRITE && io.len == 65536 &&
-			      slot == obj_id % g->nslots);
+			/* the object's 4 chunks in order, one record's ticket */
+			CHECK(io.op == BC_OP_WRITE && io.len == 16384 &&
+			      slot == obj_id % g->nslots &&
+			      io.off == g->start + slot * 65536 + chunk * 16384);
+			if (++chunk < 4)
+				break;
+			chunk = 0;
 			slot_obj[slot] = (int64_t)obj_id++;
 			stores++;
 			if (stores > 1)
 				gap = k - last_store > gap ? k - last_store : gap;
 			last_store = k;
-			/* the I/O completed: its slot now holds a live object */
-			bc_kvgen_done(g, io.kind, io.slot, io.len, io.len, 1000, 2000 + k);
 			break;
 		case BC_KV_PREFETCH:
-			CHECK(!first && io.op == BC_OP_READ && slot_obj[slot] >= 0 &&
-			      (uint64_t)slot_obj[slot] + g->cap >= obj_id);
-			pref++;
+			CHECK(!first && io.op == BC_OP_READ && io.len == 16384 &&
+			      slot_obj[slot] >= 0 && (uint64_t)slot_obj[slot] + g->cap >= obj_id);
+			pref += ++chunk == 4;
+			chunk %= 4;
 			break;
 		case BC_KV_META:
 			CHECK(io.op == BC_OP_WRITE && io.len == 4096 && io.off == mnext);
@@ -205,11 +211,16 @@ static void test_generator(void)
 			break;
 		}
 		first = false;
+		/* every I/O completes at once; a record counts when its last chunk is back */
+		bc_kvgen_done(g, io.kind, io.ticket, io.len, io.len, 1000, 2000 + k);
 	}
 	/* exact totals; 50 stores into 1,638 slots of capacity: nothing evicted yet */
 	CHECK(stores == 50 && pref == 15 && meta == 50 && trims == 0);
+	CHECK(g->st.records[BC_KV_STORE] == 50 && g->st.ios[BC_KV_STORE] == 200 &&
+	      g->st.records[BC_KV_PREFETCH] == 15 && g->st.records[BC_KV_META] == 50);
+	CHECK(g->nfree == g->nrec); /* every ticket back */
 	/* 15 prefetches among 50 stores: never more than one between two stores */
-	CHECK(gap <= 2 * 2);
+	CHECK(gap <= 2 * (4 + 1) + 4);
 	free(slot_obj);
 out:
 	if (g)
@@ -234,16 +245,16 @@ static void test_eviction(void)
 	if (!p || !g)
 		goto out;
 	bc_rand_seed(&rng, 1);
-	CHECK_MSG(
-	    !bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 2, true, s_err, sizeof(s_err)),
-	    "%s", s_err);
+	CHECK_MSG(!bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 2, true, 0, s_err,
+				 sizeof(s_err)),
+		  "%s", s_err);
 	CHECK(g->cap == 8 && g->nslots == 16 && g->mslots == 2);
 	/* paced: 1,000 stores a second, one record per ms */
 	CHECK(g->interval_ns == 1000000);
 	while (bc_kvgen_next(g, &rng, t, &io, &ready)) {
 		t = ready > t ? ready : t;
 		if (io.kind == BC_KV_STORE)
-			bc_kvgen_done(g, io.kind, io.slot, io.len, io.len, 10, t + 10);
+			bc_kvgen_done(g, io.kind, io.ticket, io.len, io.len, 10, t + 10);
 		trims += io.kind == BC_KV_EVICT;
 		meta += io.kind == BC_KV_META;
 		/* the log is a ring of its 2 records */
@@ -256,20 +267,20 @@ static void test_eviction(void)
 	      fabs((double)g->st.life_ns / 92 - 8e6) < 1e5);
 	/* the next step on the same volume and layout goes on with the same store */
 	bc_kvgen_free(g);
-	CHECK(
-	    !bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 2, true, s_err, sizeof(s_err)));
+	CHECK(!bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 2, true, 0, s_err,
+			     sizeof(s_err)));
 	CHECK(g->resumed && g->next_id == 100 && g->mnext == (100 + 92) % 2);
 	CHECK(bc_kvgen_next(g, &rng, t + 1, &io, &ready) && io.kind == BC_KV_EVICT &&
 	      io.off == (100 - 8) % 16 * 4096);
 	/* something else wrote the volume: the store starts over */
 	bc_kvgen_free(g);
 	bc_kvgen_forget("f");
-	CHECK(
-	    !bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 2, true, s_err, sizeof(s_err)));
+	CHECK(!bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 2, true, 0, s_err,
+			     sizeof(s_err)));
 	CHECK(!g->resumed && g->next_id == 0);
 	/* a region too small for the capacity plus the I/Os in flight */
 	bc_kvgen_free(g);
-	CHECK(bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 9, true, s_err,
+	CHECK(bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 9, true, 0, s_err,
 			    sizeof(s_err)) == -EINVAL &&
 	      strstr(s_err, "fewer than its capacity of 8 objects plus iodepth 9"));
 out:

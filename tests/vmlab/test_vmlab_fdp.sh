@@ -19,10 +19,16 @@
 # - refusals at PREPARE naming the device and the index: a placement index the namespace does
 #   not have, a step placement index beyond the volume's "fdp" pids, and "fdp" on a controller
 #   without FDP (CTRATT bit 19 clear);
-# - seed 000's three-mode experiment (profiles/fdp-waf-3mode.json: precondition, warmup and
-#   measurement, no_fdp / mixed / separated) shrunk to the guest's namespace: WAF per mode from
-#   the FDP statistics equals the sum of its iterations' deltas; the device erased nothing
-#   (MBE 0: QEMU has no GC), so the GC note says so and every WAF verdict is inconclusive.
+# - seed 000's experiment (profiles/fdp-waf-3mode.json: the five KV-cache classes and their
+#   metadata logs; namespace discard, fill and random pass; warmup and measurement; no_fdp /
+#   mixed / separated) shrunk to a third controller's namespace, whose FDP subsystem has 1 GiB
+#   reclaim units so no handle rolls over in the test: both WAF sources per mode (OCP C0 over
+#   SMART, and the FDP statistics) equal the sums of their iterations' raw deltas; in every
+#   measurement step of every mode each handle's host bytes (its RUH Status RUAMW delta) are
+#   exactly what the mode places there (separated: hot data on 0,1, its metadata on 2, large and
+#   RAG data on 3,4, their metadata on 5, metadata-heavy data on 6 and its metadata on 7; no_fdp:
+#   everything on handle 0); per class the records are the profile's; the criteria pass; QEMU
+#   has no GC (MBE 0), so every WAF verdict is inconclusive.
 . "$(dirname "$0")/lib.sh"
 vmlab_init
 
@@ -31,6 +37,9 @@ vm_fdp g1
 vm_ns g1 4096 64M
 vm_ctrl g1
 vm_ns g1 4096 16M
+vm_ctrl g1
+vm_fdp g1 fdp.runs=1G,fdp.nrg=1,fdp.nruh=8
+vm_ns g1 4096 64M
 vm_boot g1
 vm_wait g1
 
@@ -41,9 +50,12 @@ ctrl_of() {
 }
 FDPC=$(ctrl_of vmlab-g1-nv0)
 PLAINC=$(ctrl_of vmlab-g1-nv1)
-{ [ -n "$FDPC" ] && [ -n "$PLAINC" ]; } || fail "controllers not found (FDP: '$FDPC', plain: '$PLAINC')"
+BIGRUC=$(ctrl_of vmlab-g1-nv2)
+{ [ -n "$FDPC" ] && [ -n "$PLAINC" ] && [ -n "$BIGRUC" ]; } ||
+	fail "controllers not found (FDP: '$FDPC', plain: '$PLAINC', 1 GiB RUs: '$BIGRUC')"
 FDPNG=/dev/ng${FDPC#nvme}n1
 PLAINNG=/dev/ng${PLAINC#nvme}n1
+BIGNG=/dev/ng${BIGRUC#nvme}n1
 echo "FDP namespace $FDPNG, plain namespace $PLAINNG"
 
 # run NAME VOLUMES STEPS: a profile with the guest's agent; bench-coord's exit status returned
@@ -159,12 +171,12 @@ grep -q "$FDPNG: the workload's placement index 3 refused: the volume's \"fdp\" 
 	{ cat "$VT/badplace.out"; fail "the placement refusal does not name the device and the index"; }
 grep -h "refused" "$VT/badpid.out" "$VT/nofdp.out" "$VT/badplace.out"
 
-# ---- seed 000's three-mode experiment (profiles/fdp-waf-3mode.json) shrunk to the guest ----
+# ---- seed 000's experiment (profiles/fdp-waf-3mode.json) shrunk to the guest ----
 
-# the same five streams, classes and placements on the whole 64 MiB namespace; per mode a
-# discard, a sequential fill and a random overwrite pass, then 1 warmup and 2 measurement
-# iterations of 2 s; WAF from the FDP statistics around each step
-python3 - "$BC_SRC/profiles/fdp-waf-3mode.json" "$VT/waf.json" "${VM_EP[g1]}" "$FDPNG" <<'EOF'
+# the profile's five KV classes and three metadata logs on the 64 MiB namespace of the 1 GiB-RU
+# controller; objects the seed's / 256 (16k, 128k, 64k, 8k, 4k), records per iteration the
+# profile's / 16 (prefetches rounded), 1 warmup and 2 measurement iterations paced at 2 s, QD 8
+python3 - "$BC_SRC/profiles/fdp-waf-3mode.json" "$VT/waf.json" "${VM_EP[g1]}" "$BIGNG" <<'EOF'
 import json, sys
 p = json.load(open(sys.argv[1]))
 p["name"] = "vmlab-fdp-waf-3mode"
@@ -173,8 +185,16 @@ v = p["volumes"][0]
 v.update({"agent": "g1", "path": sys.argv[4]})
 for k in ("offset", "length"):
     v.pop(k, None)
-p["defaults"].update({"iodepth": 8, "numjobs": 1, "runtime": "2s"})
-x = p["steps"][0]["experiment"]
+p["defaults"].update({"iodepth": 8, "runtime": "120s"})
+st = p["steps"][0]
+size = {"4m": "16k", "32m": "128k", "16m": "64k", "2m": "8k", "1m": "4k"}
+for s in st["streams"]:
+    if isinstance(s["kv"], dict):
+        s["bs"] = size[s["bs"]]
+        s["kv"]["stores"] //= 16
+        s["kv"]["prefetches"] = round(s["kv"].get("prefetches", 0) / 16)
+st["kv"]["pace"] = "2s"
+x = st["experiment"]
 x["precondition"].update({"random_bs": "64k", "iodepth": 8, "runtime": "120s"})
 x["warmup_iterations"], x["measure_iterations"] = 1, 2
 json.dump(p, open(sys.argv[2], "w"), indent=1)
@@ -184,40 +204,89 @@ start=$SECONDS
 	{ cat "$VT/waf.out"; fail "the three-mode experiment failed"; }
 echo "three-mode experiment: $((SECONDS - start)) s"
 R=$(run_dir "$VT/out-waf")
-python3 - "$R/run.json" <<'EOF' || fail "the three-mode experiment's figures are wrong"
+python3 - "$R/run.json" "$VT/waf.json" <<'EOF' || fail "the three-mode experiment's figures are wrong"
 import json, sys
 r = json.load(open(sys.argv[1]))
+prof = json.load(open(sys.argv[2]))
 steps = r["steps"]
 assert len(steps) == 3 * (3 + 1 + 2), [s["name"] for s in steps]
 assert all(s["status"] == "ok" for s in steps), [(s["name"], s["status"]) for s in steps]
 x = steps[-1]["experiment"]
 assert [m["mode"] for m in x["modes"]] == ["no_fdp", "mixed", "separated"], x["modes"]
+streams = {s["name"]: s for s in prof["steps"][0]["streams"]}
+# the handles a mode gives each class (stream placement in run.json), and the bytes it wrote
+LBS = 4096
 for m in x["modes"]:
-    # an independent sum: the measurement iterations' own FDP deltas
-    it = [s for s in steps if s["mode"] == m["mode"] and s["phase"] == "measure"]
-    vol = [s["agent_totals"]["g1"]["volumes"][0] for s in it]
+    meas = [s for s in steps if s["mode"] == m["mode"] and s["phase"] == "measure"]
+    vol = [s["agent_totals"]["g1"]["volumes"][0] for s in meas]
+    # both WAF sources, each an independent sum of the iterations' raw deltas
+    pmuw = sum(v["nvme"]["ocp_c0"]["physical_media_bytes_written"] for v in vol)
+    duw = sum(v["nvme"]["smart"]["data_units_written"] for v in vol)
     hb = sum(v["nvme"]["fdp"]["hbmw"] for v in vol)
     mb = sum(v["nvme"]["fdp"]["mbmw"] for v in vol)
     aw = sum(v["write"]["bytes"] for v in vol)
-    print(f"{m['mode']}: WAF {m['waf']} ({m['waf_status']}, {m['waf_source']}; iterations "
-          f"{m['waf_iterations']}), host {m['host_write_bytes']:.0f} B, media "
-          f"{m['media_write_bytes']:.0f} B, erased {m.get('media_erased_bytes')}, "
-          f"precondition WAF {m['precondition'].get('waf')}")
+    print(f"{m['mode']}: WAF {m['waf']} ({m['waf_status']}, {m['waf_source']}), FDP WAF "
+          f"{m['wafs']['fdp']['waf']}; host {m['host_write_bytes']:.0f} B (SMART), HBMW {hb} B, "
+          f"agent {aw} B; erased {m.get('media_erased_bytes')}; write p99 {m['write_p99_ms']} "
+          f"read p99 {m['read_p99_ms']} all p99 {m['all_p99_ms']} ms")
     assert m["waf_status"] == "available" and m["waf_source"] == "ocp_c0", m
+    assert m["host_write_bytes"] == duw * 512000 and abs(m["waf"] - pmuw / (duw * 512000)) < 1e-4, m
     f = m["wafs"]["fdp"]
-    assert f["host_write_bytes"] == hb == aw, (f["host_write_bytes"], hb, aw)
-    assert f["media_write_bytes"] == mb and abs(f["waf"] - mb / hb) < 1e-4, f
-    assert m["media_erased_bytes"] == 0, m
-# no GC on QEMU: the note says so and every WAF row is inconclusive for it
+    assert f["host_write_bytes"] == hb == aw and f["media_write_bytes"] == mb, (f, hb, aw)
+    assert abs(f["waf"] - mb / hb) < 1e-4 and m["media_erased_bytes"] == 0, m
+    # per class: the profile's records, exactly
+    for c in m["classes"]:
+        kv = streams[c["name"]]["kv"]
+        assert c["stores"] == c["expected_stores"] == 2 * kv["stores"], c
+        assert c["prefetches"] == c["expected_prefetches"] == 2 * kv.get("prefetches", 0), c
+        assert c["record_failures"] == 0 and c["io_errors"] == 0, c
+    # placement, per measurement step and handle: RUAMW fell by exactly the bytes placed there
+    for s, v in zip(meas, vol):
+        got = [(h["ruamw_start"] - h["ruamw_end"]) * LBS for h in v["nvme"]["ruhs"]]
+        assert all(h["ruamw_end"] <= h["ruamw_start"] for h in v["nvme"]["ruhs"]), \
+            f"{s['name']}: a handle rolled over (1 GiB units): {v['nvme']['ruhs']}"
+        want = [0] * 8
+        spread = []  # bytes of streams spread over several handles, with the handles
+        for c in v["kv"]["classes"]:
+            for name, b in ((c["name"], c["store_bytes"]), (c.get("meta"), c["meta_bytes"])):
+                pl = s["placement"][name]
+                if pl == "none":
+                    want[0] += b  # no directive: handle 0
+                elif len(pl) == 1:
+                    want[pl[0]] += b
+                else:
+                    spread.append((pl, b))
+        # a class over several handles: its objects round-robin over them, so only their sum
+        sets = {}
+        for pl, b in spread:
+            sets[tuple(pl)] = sets.get(tuple(pl), 0) + b
+        for pl, b in sets.items():
+            assert sum(got[h] for h in pl) - sum(want[h] for h in pl) == b, \
+                (s["name"], pl, [got[h] for h in pl], b)
+            for h in pl:
+                want[h] = got[h]
+        print(f"{s['name']}: per-handle host bytes {got}")
+        assert got == want, (s["name"], got, want)
+        assert sum(got) == v["nvme"]["fdp"]["hbmw"] == v["write"]["bytes"], (got, v["nvme"]["fdp"])
+    if m["mode"] == "separated":
+        assert m["placement"] == {"hot_churn": [0, 1], "large_model": [3, 4], "cold_rag": [3, 4],
+                                  "metadata_heavy": [6], "hot_meta": [2], "model_meta": [5],
+                                  "md_meta": [7]}, m["placement"]
+        # every handle got writes, each the class the mode puts there
+        assert all(got), got
+# no GC on QEMU: OCP C0 is HBMW (WAF 1), the FDP statistics erased nothing
 print("gc:", x["gc"])
-# (OCP C0 is HBMW on QEMU: WAF 1, "never reached"; the FDP statistics' double count erased nothing)
-assert x["gc"]["reached"] is False and ("erased nothing" in x["gc"]["note"] or
-                                        "never reached" in x["gc"]["note"]), x["gc"]
+assert x["gc"]["reached"] is False, x["gc"]
 for v in x["verdict"]:
     print("verdict:", v["expected"], "-", v["judgement"])
     if v["metric"] == "waf":
         assert v["outcome"] == "inconclusive", v
+for c in x["criteria"]:
+    print("criterion:", c["criterion"], "PASS" if c["pass"] else "FAIL",
+          {k: v["observed"] for k, v in c["modes"].items()})
+assert x["result"] == "PASS", x["criteria"]
 EOF
 grep -q '^## FDP experiment: fdp-waf' "$R/summary.md" || fail "summary.md has no experiment section"
-grep -q '^| WAF: separated lower than mixed | ' "$R/summary.md" || fail "summary.md has no verdict table"
+grep -q '^Result: PASS' "$R/summary.md" || fail "summary.md has no criteria table"
+grep -q '^### KV classes in separated' "$R/summary.md" || fail "summary.md has no per-class table"
 echo "PASS"

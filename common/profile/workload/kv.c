@@ -16,7 +16,7 @@
 
 static const char *const s_class_keys[] = {"workers",	 "stores",     "prefetches", "capacity",
 					   "popularity", "store_rate", "meta",	     NULL};
-static const char *const s_kv_keys[] = {"trim", "pace", "trace", NULL};
+static const char *const s_kv_keys[] = {"trim", "pace", "max_io", "trace", NULL};
 static const char *const s_trim_names[] = {"auto", "on", "off"};
 
 bool bc_workload_kv(const struct bc_workload *wl)
@@ -201,6 +201,18 @@ int bc_kv_check(struct bc_check *c, const char *path, const cJSON *v, struct bc_
 	if (!ret && x)
 		ret = bc_check_duration(c, p2, x, 1, &wl->kv.pace_s);
 	if (!ret)
+		ret = bc_check_item(c, v, path, "max_io", false, p2, &x);
+	if (!ret && x) {
+		uint64_t b;
+
+		ret = bc_check_size(c, p2, x, &b);
+		if (!ret && (b < 4096 || b > (1u << 30) || b % 512))
+			return bc_check_fail(
+			    c, p2, "expected a multiple of 512 bytes from 4k to 1g, got %llu",
+			    (unsigned long long)b);
+		wl->kv.max_io = (uint32_t)b;
+	}
+	if (!ret)
 		ret = bc_check_item(c, v, path, "trace", false, p2, &x);
 	if (!ret && x) {
 		ret = bc_check_str(c, p2, x, sizeof(wl->kv.trace));
@@ -227,6 +239,8 @@ bool bc_kv_to_json(cJSON *obj, const struct bc_workload *wl)
 		cJSON_AddBoolToObject(o, "trim", wl->kv.trim == BC_KV_TRIM_ON);
 	if (wl->kv.pace_s)
 		cJSON_AddNumberToObject(o, "pace", wl->kv.pace_s);
+	if (wl->kv.max_io)
+		cJSON_AddNumberToObject(o, "max_io", wl->kv.max_io);
 	if (wl->kv.trace[0])
 		cJSON_AddStringToObject(o, "trace", wl->kv.trace);
 	return true;

@@ -40,6 +40,13 @@
 /* the most workers a class may have (numjobs' own bound) */
 #define BC_KV_WORKERS_MAX 1024
 
+/*
+ * An object larger than this is written and read in I/Os of this size (the
+ * kernel cuts larger requests into the device's maximum transfer anyway;
+ * passthrough, which is not cut, is capped by the namespace's own limit)
+ */
+#define BC_KV_MAX_IO (1u << 20)
+
 /* a stream's "kv": its role and, for a class, what it does */
 int bc_kv_check_stream(struct bc_check *c, const char *path, const cJSON *v, struct bc_stream *st);
 

@@ -113,6 +113,7 @@ struct bc_kv {
 	bool given;   /* the workload has a "kv" object */
 	uint8_t trim; /* enum bc_kv_trim: evicted objects trimmed (auto: where the target trims) */
 	uint32_t pace_s; /* a class without store_rate stores at stores / pace */
+	uint32_t max_io; /* an object's I/Os at most this large; 0: BC_KV_MAX_IO */
 	char trace[256]; /* a trace to replay (docs/kv.md), "" none */
 };
 

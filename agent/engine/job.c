@@ -187,6 +187,7 @@ struct bc_job {
 	_Alignas(S_CACHELINE) atomic_uint sealed;   /* slots sealed (job thread) */
 	_Alignas(S_CACHELINE) atomic_uint released; /* slots released (control thread) */
 	_Alignas(S_CACHELINE) atomic_bool cancel;
+	atomic_uint stop_k; /* bc_job_stop_at's second, UINT32_MAX: none (control thread) */
 	atomic_bool finished;
 	atomic_int err;
 };
@@ -665,7 +666,12 @@ static void s_run(struct bc_job *j)
 			}
 		}
 		while (!draining && now >= boundary) {
-			if (boundary >= end) {
+			/* the step's end, or a STOP's second (read once a second, not per I/O) */
+			uint32_t stop = atomic_load_explicit(&j->stop_k, memory_order_relaxed);
+
+			if (boundary >= end ||
+			    (stop != UINT32_MAX &&
+			     boundary >= j->start_ns + (uint64_t)stop * BC_NS_PER_S)) {
 				s_seal_last(j);
 				draining = true;
 				break;
@@ -1400,6 +1406,7 @@ struct bc_job *bc_job_new(const struct bc_job_cfg *cfg, char *err, size_t errlen
 	atomic_init(&j->sealed, 0);
 	atomic_init(&j->released, 0);
 	atomic_init(&j->cancel, false);
+	atomic_init(&j->stop_k, UINT32_MAX);
 	atomic_init(&j->finished, false);
 	atomic_init(&j->err, 0);
 
@@ -1510,6 +1517,15 @@ int bc_job_collect(struct bc_job *j, uint32_t k, struct bc_volstat *acc, bool *m
 		if (!atomic_load_explicit(&j->finished, memory_order_acquire))
 			return 0;
 		if (!j->drain_taken) {
+			/* sealed and never collected: seconds past a STOP that came late */
+			sealed = atomic_load_explicit(&j->sealed, memory_order_acquire);
+			for (; j->c_released != sealed; j->c_released++) {
+				s = &j->slots[j->c_released % BC_JOB_SLOTS];
+				for (i = 0; i < j->ntargets; i++) {
+					bc_volstat_merge(&acc[s_vol(j, i)], &s->vs[i]);
+					bc_volstat_reset(&s->vs[i]);
+				}
+			}
 			for (i = 0; i < j->ntargets; i++)
 				bc_volstat_merge(&acc[s_vol(j, i)], &j->drain[i]);
 			j->drain_taken = true;
@@ -1551,6 +1567,11 @@ const struct bc_kvgen *bc_job_kv(struct bc_job *j, int target)
 bool bc_job_finished(struct bc_job *j)
 {
 	return atomic_load_explicit(&j->finished, memory_order_acquire);
+}
+
+void bc_job_stop_at(struct bc_job *j, uint32_t seconds)
+{
+	atomic_store_explicit(&j->stop_k, seconds, memory_order_relaxed);
 }
 
 void bc_job_cancel(struct bc_job *j)

@@ -96,6 +96,14 @@ int bc_job_start(struct bc_job *j, uint64_t start_mono_ns, uint32_t seconds);
 void bc_job_set_second(struct bc_job *j, uint64_t second_ns);
 
 /*
+ * Control thread: end the job at the boundary of second `seconds` (counted
+ * from its start) instead of its own end, or at the next boundary when it is
+ * past that already; the seconds after it never start (STOP: a step that
+ * runs until the user stops it). Never later than the job's own end.
+ */
+void bc_job_stop_at(struct bc_job *j, uint32_t seconds);
+
+/*
  * Control thread: if the job has sealed interval k (or, for k ==
  * BC_STATS_DRAIN, has finished), ADD its per-target stats into
  * acc[0..ntargets) and return 1; otherwise return 0. Intervals must be
@@ -105,8 +113,10 @@ void bc_job_set_second(struct bc_job *j, uint64_t second_ns);
  * seconds folded away then return 1 with nothing added and *merged set, so
  * the caller still advances one second at a time. After a cancel the job
  * seals the second it was in and finishes: the seconds it never reached
- * return 1 with nothing added. The drain is added once; later calls for it
- * return 1 and add nothing.
+ * return 1 with nothing added. The drain is added once, with any second the
+ * job sealed but nobody collected (seconds past a STOP that came late: their
+ * I/O was done and counts in the totals, in no measured second); later calls
+ * for it return 1 and add nothing.
  */
 int bc_job_collect(struct bc_job *j, uint32_t k, struct bc_volstat *acc, bool *merged);
 

@@ -241,6 +241,9 @@ static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
 		break;
 	case BC_MSG_HEARTBEAT:
 		break;
+	case BC_MSG_STOP:
+		bc_step_stop(a, m->json);
+		break;
 	case BC_MSG_ABORT:
 		bc_info("step aborted by the coordinator");
 		bc_step_teardown(a);

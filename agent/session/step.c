@@ -883,6 +883,35 @@ int bc_step_start(struct bc_agent *a, const cJSON *body)
 	return 0;
 }
 
+int bc_step_stop(struct bc_agent *a, const cJSON *body)
+{
+	struct bc_step_run *s = &a->step;
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(body, "step");
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(body, "second");
+	uint32_t k;
+	int i;
+
+	if (!cJSON_IsNumber(st) || !cJSON_IsNumber(at) || at->valuedouble < 1) {
+		bc_msg_send_error(a->sock, a->owner, "bad-message", "STOP: bad step/second");
+		return -EINVAL;
+	}
+	/* the step ended on its own before the STOP came: nothing to stop */
+	if (!s->running || (uint32_t)st->valuedouble != s->step)
+		return 0;
+	k = at->valuedouble < s->seconds ? (uint32_t)at->valuedouble : s->seconds;
+	/* intervals already sent stay sent: the coordinator's second leaves a margin for that */
+	if (k < s->next_k) {
+		bc_warn("STOP at second %u came after second %u was sent: stopping there", k,
+			s->next_k);
+		k = s->next_k;
+	}
+	for (i = 0; i < s->njobs; i++)
+		bc_job_stop_at(s->jobs[i], k);
+	bc_info("step %u stopped by the coordinator at second %u of %u", s->step, k, s->seconds);
+	s->seconds = k;
+	return 0;
+}
+
 /* when the jobs really started, relative to the planned start (start-skew evidence) */
 static void s_start_json(const struct bc_step_run *s, cJSON *r)
 {

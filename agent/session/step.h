@@ -31,6 +31,11 @@ int bc_step_start(struct bc_agent *a, const cJSON *body);
  * {volume, path, resolved, ok, message} per volume. The step is untouched.
  */
 int bc_step_check(struct bc_agent *a, const cJSON *body);
+/*
+ * STOP {step, second}: the running step ends at that second (the jobs seal it
+ * and drain, the seconds after it are not sent); a step already over ignores it
+ */
+int bc_step_stop(struct bc_agent *a, const cJSON *body);
 /* collect sealed intervals and send STATS / STEP_DONE; called every tick */
 void bc_step_poll(struct bc_agent *a);
 /* stop I/O and free the step (ABORT, BYE, silence, shutdown) */

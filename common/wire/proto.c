@@ -31,6 +31,7 @@ static const char *const s_names[BC_MSG_NR] = {
     [BC_MSG_CHECKED] = "CHECKED",
     [BC_MSG_KEYSCAN] = "KEYSCAN",
     [BC_MSG_KEY] = "KEY",
+    [BC_MSG_STOP] = "STOP",
 };
 
 const char *bc_msg_name(enum bc_msg_type t)

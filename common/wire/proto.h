@@ -56,6 +56,7 @@ enum bc_msg_type {
 	BC_MSG_CHECKED,	      /* agent -> coord: {step, volumes: [{volume, ok, message}]} */
 	BC_MSG_KEYSCAN,	      /* anyone -> agent's announce socket (plain text): {} */
 	BC_MSG_KEY,	      /* agent -> keyscan: {public_key, fingerprint, hostname, ...} */
+	BC_MSG_STOP,	      /* coord -> agent {step, second}: end the step at that second */
 	BC_MSG_NR,
 };
 

@@ -423,6 +423,9 @@ int bc_cmd_run(int argc, char **argv)
 
 		rc = bc_run_profile_step(&fleet, &rd, i, steps, s_flush, &fl, &degraded, err,
 					 sizeof(err));
+		/* stopped by the user in a step that runs until stopped: the rest never ran */
+		if (rc == -ECANCELED && fleet.user_stopped)
+			rc = 0;
 		if (rc && !first_rc) {
 			first_rc = rc;
 			bc_error("step %s: %s", p->steps[i].name, err);

@@ -142,6 +142,16 @@ void bc_counters_step_begin(struct bc_counters *c, uint64_t start_real_ns, uint3
 		c->srcs[i].ops->ctl(&c->srcs[i], BC_CCTL_STEP_BEGIN, &st);
 }
 
+void bc_counters_step_end(struct bc_counters *c, uint32_t seconds)
+{
+	int i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nsrcs; i++)
+		c->srcs[i].ops->ctl(&c->srcs[i], BC_CCTL_STEP_END, &seconds);
+}
+
 void bc_counters_tick(struct bc_counters *c, uint64_t now_real_ns)
 {
 	int i;

@@ -75,6 +75,9 @@ bool bc_counters_active(const struct bc_counters *c);
 void bc_counters_step_begin(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds,
 			    uint32_t ramp_s);
 
+/* the step ends after `seconds` instead (the user stopped it): no boundary after it is read */
+void bc_counters_step_end(struct bc_counters *c, uint32_t seconds);
+
 /* start what is due at now_real_ns, collect what finished; never waits */
 void bc_counters_tick(struct bc_counters *c, uint64_t now_real_ns);
 

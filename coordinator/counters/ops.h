@@ -72,6 +72,8 @@ enum bc_counter_ctl {
 	BC_CCTL_WAIT,
 	/* arg: struct bc_nodefacts * (counters/facts.h): the node's facts of the step; -ENODATA */
 	BC_CCTL_FACTS,
+	/* arg: const uint32_t *: the step ends after that many seconds (stopped by the user) */
+	BC_CCTL_STEP_END,
 };
 
 struct bc_counter_ops {

@@ -781,6 +781,12 @@ static int s_ctl(struct bc_counter_src *s, int op, void *arg)
 {
 	struct s_prom *p = s->priv;
 
+	if (op == BC_CCTL_STEP_END) {
+		/* the boundaries after the new end are never sampled */
+		if (*(const uint32_t *)arg < p->st.seconds)
+			p->st.seconds = *(const uint32_t *)arg;
+		return 0;
+	}
 	if (op == BC_CCTL_FACTS) {
 		if (!p->facts.any)
 			return -ENODATA;

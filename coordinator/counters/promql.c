@@ -493,6 +493,12 @@ static int s_ctl(struct bc_counter_src *s, int op, void *arg)
 {
 	struct s_promql *p = s->priv;
 
+	/* a query not asked yet asks for the seconds the step had */
+	if (op == BC_CCTL_STEP_END) {
+		if (!p->started && *(const uint32_t *)arg < p->st.seconds)
+			p->st.seconds = *(const uint32_t *)arg;
+		return 0;
+	}
 	return bc_counter_http_ctl(&p->http, s, &s_sched, op, arg);
 }
 

@@ -124,6 +124,8 @@ struct bc_fleet {
 	 * "not started", without a PREPARE
 	 */
 	char halted[256];
+	/* the user ended a step that runs until stopped: the steps after it do not fail the run */
+	bool user_stopped;
 };
 
 /* a message bc_fleet_beside received and keeps for bc_fleet_recv (fleet.c) */

@@ -1128,7 +1128,7 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	const struct bc_import_kv *o, *eng_o = s_opt(v, "ioengine", NULL);
 	const char *x, *rw, *dir = s_get(v, "directory");
 	enum s_engine eng;
-	bool direct, time_based = s_bool(s_get(v, "time_based")), shared;
+	bool direct, time_based = s_bool(s_get(v, "time_based")), shared, until_stopped = false;
 	unsigned iodepth = 1, numjobs = 1, n, ramp = 0, runtime = 0, nrfiles = 1;
 	uint64_t bs = 4096, size = 0, io_size = 0, inc = 0, loops = 1;
 	double think_us = 0;
@@ -1216,19 +1216,19 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	if ((o = s_opt(v, "runtime", "timeout")))
 		s_secs(c, o, &runtime);
 	if (time_based && !runtime) {
-		o = s_opt(v, "time_based", NULL);
-		if (c->im->until_stopped_s) {
-			runtime = c->im->until_stopped_s;
-			s_note(c,
-			       "job %s: time_based without runtime runs until fio is stopped: %u s "
-			       "(--until-stopped)",
-			       j->name, runtime);
-		} else {
-			S_ODIFF(c, o,
-				"time_based without runtime: fio runs until stopped (say how long "
-				"with --until-stopped SECS)");
-			runtime = S_UNBOUNDED_S;
-		}
+		/*
+		 * fio runs it until it is stopped (Ctrl-C, or its harness's kill):
+		 * so does the step - Ctrl-C ends it and keeps its figures - up to a
+		 * cap, the harness's duration when --until-stopped gives it
+		 */
+		runtime = c->im->until_stopped_s ? c->im->until_stopped_s : S_UNBOUNDED_S;
+		until_stopped = true;
+		s_note(c,
+		       "job %s: time_based without runtime runs until it is stopped, as in fio: "
+		       "Ctrl-C ends the step and keeps its figures (at most %u s%s)",
+		       j->name, runtime,
+		       c->im->until_stopped_s ? ", --until-stopped"
+					      : "; --until-stopped SECS sets it");
 	}
 	/* files: fio's clones share the files named by filename=, else get their own */
 	shared = (x = s_get(v, "filename")) != NULL;
@@ -1422,6 +1422,8 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	cJSON_AddNumberToObject(wl, "numjobs", j->numjobs);
 	cJSON_AddNumberToObject(wl, "ramp", ramp);
 	cJSON_AddNumberToObject(wl, "runtime", runtime ? runtime : 10);
+	if (until_stopped)
+		cJSON_AddBoolToObject(wl, "until_stopped", true);
 	if (!runtime && time_based)
 		s_note(c, "job %s: no runtime: bench-coord's default 10 s", j->name);
 	if ((o = s_opt(v, "iodepth_batch", "iodepth_batch_submit")) && s_uint(s_val(o), 65536, &n))

@@ -35,6 +35,8 @@ struct bc_step_result {
 	cJSON *analysis;      /* bc_ana_json() of the step as one point */
 	bool *
 	    out; /* [prof->nagents]: lost in an earlier step, not in this one; owned, may be NULL */
+	/* "until_stopped" and the user stopped it: its seconds (agg.seconds), else 0 */
+	uint32_t stopped_s;
 };
 
 /* free what a step result owns and zero it, for the next step */

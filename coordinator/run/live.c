@@ -208,9 +208,10 @@ static void s_tty_header(const struct bc_step_result *res)
 
 	s_term_size(&cols, &rows);
 	printf("\n");
-	s_tty_line(cols, "step %s: %s bs=%u iodepth=%u numjobs=%u ramp=%us runtime=%us",
+	s_tty_line(cols, "step %s: %s bs=%u iodepth=%u numjobs=%u ramp=%us runtime=%s%us%s",
 		   res->step->name, bc_rw_names[wl->rw], wl->bs, wl->iodepth, wl->numjobs,
-		   wl->ramp_s, wl->runtime_s);
+		   wl->ramp_s, wl->until_stopped ? "until Ctrl-C (at most " : "", wl->runtime_s,
+		   wl->until_stopped ? ")" : "");
 	if (cols >= S_LINE_COLS)
 		s_tty_line(cols, "%-8s %4s %-5s %7s %11s %9s %6s %9s %9s %9s", "time", "sec",
 			   "phase", "agents", "IOPS", "MB/s", "read%", "mean_ms", "p99_ms",
@@ -237,8 +238,10 @@ void bc_live_header(const struct bc_step_result *res)
 		s_tty_header(res);
 		return;
 	}
-	printf("\nstep %s: %s bs=%u iodepth=%u numjobs=%u ramp=%us runtime=%us\n", res->step->name,
-	       bc_rw_names[wl->rw], wl->bs, wl->iodepth, wl->numjobs, wl->ramp_s, wl->runtime_s);
+	printf("\nstep %s: %s bs=%u iodepth=%u numjobs=%u ramp=%us runtime=%s%us%s\n",
+	       res->step->name, bc_rw_names[wl->rw], wl->bs, wl->iodepth, wl->numjobs, wl->ramp_s,
+	       wl->until_stopped ? "until Ctrl-C (at most " : "", wl->runtime_s,
+	       wl->until_stopped ? ")" : "");
 	printf("%-8s %4s %-5s %7s %11s %9s %6s %9s %9s %9s\n", "time", "sec", "phase", "agents",
 	       "IOPS", "MB/s", "read%", "mean_ms", "p99_ms", "max_ms");
 	fflush(stdout);

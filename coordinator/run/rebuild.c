@@ -43,9 +43,10 @@ struct s_replay {
 	struct bc_step step; /* the step (or sweep point) being replayed, as it ran */
 	int step_idx;	     /* its profile step */
 	bool in_step;
-	cJSON *sweep;  /* a "sweep" event for the step being replayed, owned */
-	bool *lost;    /* [nagents]: lost under "continue", out of every later step */
-	uint8_t *body; /* a compact record's STATS body, decoded */
+	bool user_stopped; /* a step_stopped event: the steps after it did not run, by choice */
+	cJSON *sweep;	   /* a "sweep" event for the step being replayed, owned */
+	bool *lost;	   /* [nagents]: lost under "continue", out of every later step */
+	uint8_t *body;	   /* a compact record's STATS body, decoded */
 	size_t body_cap;
 	struct bc_volnode *volnode; /* volume to node, as "volume_node" events decided it */
 	struct bc_secw *secw;	    /* seconds.bin written again, as the live run wrote it */
@@ -537,6 +538,14 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		cJSON_Delete(r->res.analysis);
 		r->res.analysis =
 		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "analysis"), 1);
+	} else if (!strcmp(type, "step_stopped") && r->in_step) {
+		/* the user ended a step that runs until stopped: its seconds end there */
+		uint32_t k = (uint32_t)s_num(ev, "seconds");
+
+		if (k && k < r->res.agg.seconds)
+			r->res.agg.seconds = k;
+		r->res.stopped_s = k;
+		r->user_stopped = true;
 	} else if (!strcmp(type, "agent_lost") && r->in_step) {
 		struct bc_conn *c =
 		    s_conn(r, cJSON_GetStringValue(cJSON_GetObjectItem(ev, "name")));
@@ -569,8 +578,10 @@ static int s_event(struct s_replay *r, cJSON *ev)
 									   : "failed";
 			snprintf(r->res.error, sizeof(r->res.error), "%s", msg ? msg : "?");
 		}
-		/* the run's error is its first (the steps after it say "not started: ...") */
-		if (!cJSON_GetObjectItem(r->run, "error"))
+		/* the run's error is its first (the steps after it say "not started: ..."); the
+		 * steps the user's stop left out are none */
+		if (!cJSON_GetObjectItem(r->run, "error") &&
+		    !(r->user_stopped && st && !strcmp(st, "not started")))
 			cJSON_AddStringToObject(r->run, "error", msg ? msg : "?");
 	} else if (!strcmp(type, "sweep") && r->in_step) {
 		cJSON_Delete(r->sweep);

@@ -659,9 +659,60 @@ static void s_space_watch(const struct bc_fleet *f, struct bc_rundir *rd,
 	bc_space_watch(rd, &left);
 }
 
+/*
+ * Ctrl-C in a step that runs until it is stopped ("until_stopped", fio's
+ * time_based job without runtime): the step ends at a second boundary and
+ * keeps its figures, and no later step starts - as fio ends on SIGINT. The
+ * second is two ahead of the current one, so no agent has sent it yet; the
+ * agents end their jobs there (STOP) and send that many seconds and the
+ * drain. A second Ctrl-C aborts as in any step.
+ */
+static void s_stop_step(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res)
+{
+	uint64_t now = bc_real_ns();
+	uint32_t k = now > res->start_ns ? (uint32_t)((now - res->start_ns) / BC_NS_PER_S) : 0;
+	cJSON *b, *ev;
+	int i;
+
+	k += 2;
+	/* at least one measured second */
+	if (k < res->agg.ramp_s + 1)
+		k = res->agg.ramp_s + 1;
+	zsys_interrupted = 0;
+	if (k >= res->agg.seconds) /* it ends by then anyway */
+		k = res->agg.seconds;
+	res->stopped_s = k;
+	b = cJSON_CreateObject();
+	cJSON_AddNumberToObject(b, "step", res->idx);
+	cJSON_AddNumberToObject(b, "second", k);
+	for (i = 0; i < f->n; i++)
+		if (!f->conns[i].lost && !f->conns[i].done)
+			bc_fleet_send(f, &f->conns[i], BC_MSG_STOP, b);
+	cJSON_Delete(b);
+	res->agg.seconds = k;
+	bc_counters_step_end(f->counters, k);
+	f->user_stopped = true;
+	snprintf(f->halted, sizeof(f->halted),
+		 "the user stopped the run (SIGINT/SIGTERM) in step %s, which runs until stopped",
+		 res->step->name);
+	ev = cJSON_CreateObject();
+	cJSON_AddNumberToObject(ev, "step", res->idx);
+	cJSON_AddNumberToObject(ev, "seconds", k);
+	bc_rundir_event(rd, "step_stopped", ev);
+	if (!f->opts->quiet) {
+		char note[128];
+
+		snprintf(note, sizeof(note),
+			 "stopped by the user: the step ends at second %u and keeps its figures "
+			 "(Ctrl-C again aborts it)",
+			 k);
+		bc_live_note(note);
+	}
+}
+
 static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res)
 {
-	uint64_t end = res->start_ns + (uint64_t)res->agg.seconds * BC_NS_PER_S;
+	uint64_t end;
 	uint64_t last_scan = 0;
 	int pending = s_alive(f), rc = 0, i;
 	bool scan;
@@ -672,10 +723,14 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 		char rerr[256] = "";
 		uint64_t mono;
 
+		if (zsys_interrupted && res->step->wl.until_stopped && !res->stopped_s)
+			s_stop_step(f, rd, res);
 		if (zsys_interrupted) {
 			snprintf(res->error, sizeof(res->error), "interrupted");
 			return -EINTR;
 		}
+		/* a STOP moves the end */
+		end = res->start_ns + (uint64_t)res->agg.seconds * BC_NS_PER_S;
 		if (s_outfail(rd, res))
 			return -EIO;
 		rc = bc_fleet_recv(f, s_recv_timeout(f), &c, &m, rerr, sizeof(rerr));

@@ -5,7 +5,7 @@
 # them with run.json and summary.md, and a rebuild from events.jsonl must equal what the
 # run wrote. Cases: sigint sigterm coord_kill9 kill_continue kill_abort stop_continue
 # stop_abort between_continue between_abort between_restart restart_continue restart_abort
-# prepare_fail sweep_sigint results_sigint full_disk low_space clock_drift healthy_plain
+# prepare_fail sweep_sigint results_sigint until_stopped full_disk low_space clock_drift healthy_plain
 # healthy_sweep healthy_fdp checker_fails.
 # Moments are chosen by waiting on events.jsonl, never on sleeps; nothing is timed.
 . "$BC_SRC/tests/e2e/lib.sh"
@@ -150,6 +150,21 @@ sigint | sigterm)
 	# the step the signal hit (a loaded host may have finished step 0 meanwhile)
 	json "$R/run.json" '[s["status"] for s in r["steps"] if s["status"] != "not started"][-1] == "aborted" and r["status"] == "aborted" and [s["status"] for s in r["steps"]][-1] in ("aborted", "not started")' |
 		grep -qx True || fail "the interrupted step is not aborted, or a step after it is not 'not started'"
+	check_and_rebuild
+	;;
+until_stopped)
+	# Ctrl-C in a step that runs until stopped (fio's time_based without runtime): the step
+	# ends at a second boundary with its figures, ok; the step after it never starts; exit 0
+	profile s0 s1 | sed 's/"runtime": "4s"}/"runtime": "600s", "until_stopped": true}/' >"$T/p.json"
+	run_bg "$T/p.json"
+	wait_events 4 '"event":"second_closed"' || fail "step 0 did not run"
+	kill -INT "$CPID"
+	finish
+	[ "$RC" = 0 ] || fail "exit code $RC after stopping a step that runs until stopped"
+	json "$R/run.json" 'r["status"] == "ok" and [s["status"] for s in r["steps"]] == ["ok", "not started"] and 4 <= r["steps"][0]["stopped_by_user_at_second"] == r["steps"][0]["seconds"] < 60 and r["steps"][0]["total"]["iops"] > 0' |
+		grep -qx True || fail "the stopped step is not ok with its seconds, or the next one ran: $(json "$R/run.json" '[(s["name"], s["status"], s.get("seconds"), s.get("error")) for s in r["steps"]], r["status"]')"
+	grep -q "runs until stopped" "$R/run.json" || fail "run.json does not say why step 1 did not start"
+	grep -q "stopped by the coordinator at second" "$T"/agent-a1.log || fail "a1 did not get the STOP"
 	check_and_rebuild
 	;;
 coord_kill9)

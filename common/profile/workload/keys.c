@@ -86,6 +86,7 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"dedupe_unit", BC_WT_SIZE, S_V | S_NZ, 0, S_BS_MAX, NULL, S_FIELD(dedupe_unit)},
     {"dedupe_sets", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(dedupe_sets)},
     {"seq_regions", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_regions, S_FIELD(seq_shared)},
+    {"until_stopped", BC_WT_BOOL, S_NZ, 0, 0, NULL, S_FIELD(until_stopped)},
     /*
      * profile/workload/streams.h; "streams" after the keys its streams inherit, "kv" after
      * the streams it makes a KV-cache store of

@@ -197,6 +197,12 @@ struct bc_workload {
 	uint32_t dedupe_unit;	 /* bytes; 0: 4096 */
 	uint32_t dedupe_sets;	 /* distinct repeated contents; 0: repeats of the last new unit */
 	bool seq_shared; /* "seq_regions": "shared": sequential jobs each walk the whole window */
+	/*
+	 * "until_stopped": the step runs until the user stops it (Ctrl-C ends
+	 * it at the next second and keeps its figures, then the run stops, as
+	 * fio's time_based job without runtime); runtime is its cap
+	 */
+	bool until_stopped;
 	/* profile/workload/streams.c: placement of writes, and the streams (none: one implicit
 	 * stream) */
 	struct bc_placement placement;

@@ -38,21 +38,6 @@ bool bc_nvme_name_parse(const char *path, unsigned *ctrl, unsigned *ns, bool *ge
 	return true;
 }
 
-int bc_nvme_partition_ns(const char *path, char *ns, size_t len, unsigned *part)
-{
-	const char *base = strrchr(path, '/');
-	unsigned x, y, z;
-	int n = -1;
-
-	snprintf(ns, len, "%s", path);
-	base = base ? base + 1 : path;
-	if (sscanf(base, "nvme%un%up%u%n", &x, &y, &z, &n) != 3 || n < 0 || base[n] || !z)
-		return -ENODEV;
-	snprintf(ns, len, "%.*snvme%un%u", (int)(base - path), path, x, y);
-	*part = z;
-	return 0;
-}
-
 int bc_nvme_sysfs_line(const char *root, const char *path, char *buf, size_t len)
 {
 	char p[PATH_MAX];

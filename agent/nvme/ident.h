@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "nvme/fdp.h"
+#include "profile/format.h" /* bc_nvme_partition_ns */
 
 #define BC_NVME_IDENT_FORMATS 16
 
@@ -60,13 +61,6 @@ bool bc_nvme_name_parse(const char *path, unsigned *ctrl, unsigned *ns, bool *ge
 
 /* one line of root+path into buf, trailing newline and spaces dropped; 0 or -errno */
 int bc_nvme_sysfs_line(const char *root, const char *path, char *buf, size_t len);
-
-/*
- * The namespace under a partition: "/dev/nvme0n1p2" gives "/dev/nvme0n1"
- * in ns and 2 in *part. Returns 0, or -ENODEV when path is no NVMe
- * partition's name (ns then holds path).
- */
-int bc_nvme_partition_ns(const char *path, char *ns, size_t len, unsigned *part);
 
 /*
  * Fill id from sysfs under root ("" for the live system, else a fixture

@@ -10,6 +10,21 @@
 
 static const char *const s_keys[] = {"lba_bytes", "index", NULL};
 
+int bc_nvme_partition_ns(const char *path, char *ns, size_t len, unsigned *part)
+{
+	const char *base = strrchr(path, '/');
+	unsigned x, y, z;
+	int n = -1;
+
+	snprintf(ns, len, "%s", path);
+	base = base ? base + 1 : path;
+	if (sscanf(base, "nvme%un%up%u%n", &x, &y, &z, &n) != 3 || n < 0 || base[n] || !z)
+		return -ENODEV;
+	snprintf(ns, len, "%.*snvme%un%u", (int)(base - path), path, x, y);
+	*part = z;
+	return 0;
+}
+
 int bc_check_format(struct bc_check *c, const cJSON *o, const char *path, struct bc_format_spec *f)
 {
 	char p[BC_CHECK_PATH_LEN];

@@ -29,6 +29,13 @@ int bc_check_format(struct bc_check *c, const cJSON *o, const char *path, struct
 /* the object back; NULL when !f->set */
 cJSON *bc_format_spec_to_json(const struct bc_format_spec *f);
 
+/*
+ * The namespace under a partition: "/dev/nvme0n1p2" gives "/dev/nvme0n1"
+ * in ns and 2 in *part. Returns 0, or -ENODEV when path is no NVMe
+ * partition's name (ns then holds path).
+ */
+int bc_nvme_partition_ns(const char *path, char *ns, size_t len, unsigned *part);
+
 /* the agent's strict read of PREPARE's "format"; 0 or -EINVAL with one line in err */
 int bc_format_spec_from_json(const cJSON *o, struct bc_format_spec *f, char *err, size_t errlen);
 

@@ -127,9 +127,11 @@ static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *skey, char
 	char bin[PATH_MAX], scratch[BC_PATH_MAX + BC_NAME_MAX + 2], log[BC_PATH_MAX + 96];
 	char cert[BC_PATH_MAX + BC_NAME_MAX + 8], auth[BC_PATH_MAX + 16];
 	zcert_t *ac = zcert_new();
-	/* fixed options, "--allow PATH" per volume, 4 for NVMe/TCP volumes */
-	const char **argv = calloc(20 + 2 * (size_t)c->nvols, sizeof(*argv));
-	bool tcp_allowed = false;
+	/* fixed options, "--allow PATH" (and its namespace) per volume, 4 for NVMe/TCP volumes */
+	const char **argv = calloc(20 + 4 * (size_t)c->nvols, sizeof(*argv));
+	char(*ns)[BC_PATH_MAX] = calloc((size_t)c->nvols + 1, sizeof(*ns));
+	bool tcp_allowed = false, formats = false;
+	unsigned part;
 	struct pollfd pfd;
 	int pipefd[2], rc = 0, st, v, k = 0;
 	ssize_t n;
@@ -140,11 +142,14 @@ static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *skey, char
 	snprintf(log, sizeof(log), "%s/agent-%s.log", f->logdir, c->spec->name);
 	snprintf(cert, sizeof(cert), "%s/%s.cert", f->keydir, c->spec->name);
 	snprintf(auth, sizeof(auth), "%s/authorized", f->keydir);
-	if (!ac || !argv || zcert_save(ac, cert)) {
+	for (v = 0; v < f->prof->nsteps; v++)
+		formats |= f->prof->steps[v].format.set;
+	if (!ac || !argv || !ns || zcert_save(ac, cert)) {
 		snprintf(err, errlen, "agent %s: cannot write its key pair '%s'", c->spec->name,
 			 cert);
 		zcert_destroy(&ac);
 		free(argv);
+		free(ns);
 		return -EIO;
 	}
 	snprintf(skey, BC_KEY_Z85_LEN + 1, "%s", zcert_public_txt(ac));
@@ -171,6 +176,12 @@ static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *skey, char
 			argv[k++] = "--allow";
 			argv[k++] = p;
 		}
+		/* a step that formats touches the partition's whole namespace: allowed as well */
+		if (p[0] == '/' && formats &&
+		    !bc_nvme_partition_ns(p, ns[v], sizeof(ns[v]), &part)) {
+			argv[k++] = "--allow";
+			argv[k++] = ns[v];
+		}
 		/*
 		 * An NVMe/TCP namespace's device is known once the agent attached it:
 		 * allow NVMe namespaces; the write checks (mounts, holders,
@@ -186,6 +197,7 @@ static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *skey, char
 	}
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		free(argv);
+		free(ns);
 		return -errno;
 	}
 	c->pid = fork();
@@ -195,12 +207,14 @@ static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *skey, char
 		close(pipefd[0]);
 		close(pipefd[1]);
 		free(argv);
+		free(ns);
 		snprintf(err, errlen, "agent %s: cannot fork: %s", c->spec->name, strerror(-rc));
 		return rc;
 	}
 	if (c->pid == 0)
 		s_child_exec(bin, pipefd[1], (char *const *)argv, log);
 	free(argv);
+	free(ns);
 	close(pipefd[1]);
 	pfd.fd = pipefd[0];
 	pfd.events = POLLIN;

@@ -1276,6 +1276,9 @@ cJSON *bc_ana_suspects_json(const struct bc_suspects *s)
 		if (r->hosts[0])
 			cJSON_AddStringToObject(o, "hosts", r->hosts);
 		cJSON_AddStringToObject(o, "figures", r->figures[0] ? r->figures : "-");
+		/* alone too: a report folds the unmeasured rows into one line with it */
+		if (r->state == BC_SUS_NOT_MEASURED && s_how[k])
+			cJSON_AddStringToObject(o, "measure", s_how[k]);
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;

@@ -690,12 +690,12 @@ static int s_load(struct s_run *r, const char *arg)
 	if (r->step[0] && k < 0)
 		return bc_error("%s: no step \"%s\" in run.json", r->dir, r->step);
 	/* the devices as each agent opened them: the report writers' own reading */
-	if (!bc_report_load(&rep, r->dir, err, sizeof(err))) {
+	if (!bc_rundata_load(&rep, r->dir, NULL, err, sizeof(err))) {
 		if (k >= 0)
 			bc_report_devices_of_step(&rep, k);
 		r->devices = rep.devices;
 		rep.devices = NULL;
-		bc_report_free(&rep);
+		bc_rundata_free(&rep);
 	}
 	if (r->step[0])
 		snprintf(r->label + strlen(r->label), sizeof(r->label) - strlen(r->label), "@%s",

@@ -5,11 +5,14 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "report/expect.h"
-#include "report/parts/chart.h"
+#include "report/parts/sweep.h"
+#include "report/draw/chart.h"
+#include "report/draw/story.h"
 #include "report/report.h"
 #include "report/writers.h"
 #include "results/outfail.h"
@@ -24,7 +27,8 @@ static int s_load(struct bc_report *r, const char *dir, cJSON *run, char *err, s
 	if (rc)
 		return rc;
 	r->expect = bc_report_expect_eval(r->profile, r->run);
-	if (!r->expect) {
+	/* report.html and charts/ both draw the heatmaps: read once */
+	if (!r->expect || bc_rundata_heat(r)) {
 		snprintf(err, errlen, "out of memory");
 		bc_report_free(r);
 		return -ENOMEM;
@@ -41,8 +45,6 @@ void bc_report_free(struct bc_report *r)
 {
 	cJSON_Delete(r->expect);
 	r->expect = NULL;
-	bc_heat_free(r->heat);
-	r->heat = NULL;
 	bc_rundata_free(r);
 }
 
@@ -79,6 +81,20 @@ fail:
 }
 
 static int s_write_all(const char *dir, cJSON *run, bool vdbench);
+
+/* each sweep's charts into charts/ (bc_chart_files made the folder) */
+static int s_story_files(const struct bc_report *r)
+{
+	struct bc_sweep *sw = NULL;
+	int n = bc_sweeps_make(r, &sw), k, rc, first = 0;
+
+	for (k = 0; k < n; k++) {
+		rc = bc_story_files(r->dir, &sw[k], k);
+		first = first ? first : rc;
+	}
+	free(sw);
+	return first;
+}
 
 int bc_report_write_all(const char *dir)
 {
@@ -119,7 +135,6 @@ static int s_write_all(const char *dir, cJSON *run, bool vdbench)
 		return rc;
 	}
 	r.vdbench = r.vdbench || vdbench;
-	r.heat = bc_heat_load(&r); /* report.html and charts/ both draw the heatmaps */
 	for (i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
 		rc = s_write(&r, outs[i].name, outs[i].fn);
 		if (rc && !first)
@@ -129,6 +144,9 @@ static int s_write_all(const char *dir, cJSON *run, bool vdbench)
 	if (rc && !first)
 		first = rc;
 	rc = bc_chart_files(&r);
+	if (rc && !first)
+		first = rc;
+	rc = s_story_files(&r);
 	if (rc && !first)
 		first = rc;
 	bc_report_free(&r);

@@ -36,7 +36,8 @@ T975 = {1: 12.706205, 2: 4.302653, 3: 3.182446}  # t table, two-sided 95% (to th
 
 def cell(row_start, col):
     # rows of the two interval tables only (the step name starts rows of other tables too)
-    sect = md[md.index("## Repetitions"):md.index("## Environment")]
+    start = md.index("Repetitions: mean")
+    sect = md[start:md.index("\n## ", start)]
     for line in sect.splitlines():
         if line.startswith(row_start):
             return [c.strip() for c in line.strip("|").split("|")][col]

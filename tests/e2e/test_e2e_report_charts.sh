@@ -50,12 +50,14 @@ if awk '/^step qd/{m=1} m' "$T/run.out" | grep -qE '^    (read|write) +[0-9]'; t
 fi
 
 # summary.md: the read/write table agrees with run.json for the total and every agent
-python3 - "$R" <<'PY' || fail "summary.md read/write rows disagree with run.json"
+python3 - "$R" "$BC_SRC/tests/e2e" <<'PY' || fail "summary.md read/write rows disagree with run.json"
 import json, sys
+sys.path.insert(0, sys.argv[2])
+import reportlib
 d = sys.argv[1]
 r = json.load(open(d + "/run.json"))
 md = open(d + "/summary.md").read()
-sect = md[md.index("## Read and write apart"):]
+sect = md[md.index("### Read and write apart"):]
 sect = sect[:sect.index("\n\n", sect.index("|---"))]
 rows = {tuple(c.strip() for c in l.strip("|").split("|")[:3]): l for l in sect.splitlines()[4:]}
 st = r["steps"][0]
@@ -66,8 +68,8 @@ for who, e in ents:
         line = rows.get(("mix", who, op))
         assert line, "no row for %s %s" % (who, op)
         cells = [c.strip() for c in line.strip("|").split("|")]
-        assert cells[3] == "%.0f" % e[op]["iops"], (who, op, cells[3], e[op]["iops"])
-        assert cells[7] == "%.3f" % (e[op]["lat_us"]["p99"] / 1e3), (who, op, cells[7])
+        assert reportlib.count(cells[3]) == round(e[op]["iops"]), (who, op, cells[3], e[op]["iops"])
+        assert reportlib.lat_agrees(cells[7], e[op]["lat_us"]["p99"]), (who, op, cells[7])
 assert not any(k[0].startswith("qd") for k in rows), "a read-only step in the read/write table"
 print("read/write rows: %d, recomputed" % len(rows))
 PY
@@ -84,10 +86,12 @@ for i, s in enumerate(r["steps"]):
             print(base + "lat-%s-%s" % (k, lvl))
     for h in (("lat-heat-read", "lat-heat-write") if mixed else ("lat-heat",)):
         print(base + h)
-    if "sweep" in s:
-        print(base + "lat-vs-iops")
+sweeps = [s for s in r["steps"] if "sweep" in s]
+for k, s in enumerate(sweeps):
+    for what in ("throughput", "latency", "latency-vs-throughput"):
+        print("sweep%d-%s-%s" % (k, re.sub(r"[^A-Za-z0-9._-]", "_", s["sweep_of"]), what))
 PY
-[ "$(wc -l <"$T/want")" -eq 30 ] || fail "expected 30 charts for 4 steps, listed $(wc -l <"$T/want")"
+[ "$(wc -l <"$T/want")" -eq 32 ] || fail "expected 32 charts for 4 steps, listed $(wc -l <"$T/want")"
 chrome "$T/dom.err" --dump-dom "file://$R/report.html" >"$T/dom" || fail "chromium --dump-dom failed"
 if grep ':CONSOLE' "$T/dom.err"; then
 	fail "console messages while loading report.html"
@@ -116,9 +120,10 @@ for w in want:
         assert len(lines) == 2 and ">a1<" in body and ">a2<" in body, "%s: not one line per agent" % w
     if w.endswith("-lat-hist-total") and w.startswith("s0-"):
         assert ">read<" in body and ">write<" in body and len(lines) == 2, "mixed step: read and write not apart"
-    if w.endswith("lat-vs-iops"):
-        assert "knee: iodepth=" in body, "no knee marked"
-        assert len(re.findall(r"<circle", body)) >= 6, "latency-vs-IOPS: not 3 points x 2 lines"
+    if w.startswith("sweep"):
+        # 3 points a line, dotted; the knee a dashed line (against the swept value) or a ring
+        assert len(re.findall(r"<circle", body)) >= 3 * len(lines), "%s: points not marked" % w
+        assert 'class="mark"' in body or 'r="7"' in body, "%s: no knee marked" % w
     # the same chart as a standalone file, well-formed SVG
     path = os.path.join(sys.argv[3], w + ".svg")
     root = ET.parse(path).getroot()

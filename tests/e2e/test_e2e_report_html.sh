@@ -68,7 +68,10 @@ for i, s in enumerate(r["steps"]):
         if s.get(lvl):
             want += ["s%d-%s-%s" % (i, m, lvl) for m in ("iops", "mbps", "p99")]
     if "sweep" in s:
-        want += ["s%d-sweep-iops" % i, "s%d-sweep-p99" % i]
+        name = re.sub(r"[^A-Za-z0-9._-]", "_", s.get("sweep_of", s["name"]))
+        k = len([x for x in r["steps"][:i] if "sweep" in x])
+        want += ["sweep%d-%s-%s" % (k, name, w) for w in ("throughput", "latency",
+                                                            "latency-vs-throughput")]
     if any("net_tx_mbps" in n.get("counters", {}).get("series", {}) for n in s.get("nodes", [])):
         want.append("s%d-node-egress" % i)
 if any("waf" in s for s in r["steps"]):

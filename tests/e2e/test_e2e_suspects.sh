@@ -182,7 +182,9 @@ for s in run["steps"]:
         assert w["agent_cpu_pct"] >= 0 and w["agent_cores"] >= 0, w
 PY
 grep -q "implicated   node core group" "$T/stdout" || fail "the terminal does not print the suspects"
-head -40 "$R/summary.md" | grep -q "## Suspects (seq" || fail "summary.md does not start with the suspects"
+sed -n '/^## Summary/,/^## /p' "$R/summary.md" | grep -q "core-group-bound: all 3 nodes" ||
+	fail "summary.md does not open with the verdict"
+grep -q "^### Suspects (seq" "$R/summary.md" || fail "summary.md has no suspects table"
 grep -q "16 of 128 cores" "$R/summary.md" || fail "summary.md lacks the core group"
 grep -q 'data-chart="nodes-cpu_sat_cores"' "$R/report.html" || fail "report.html lacks the per-node core chart"
 echo "PASS"

@@ -129,13 +129,21 @@ static void test_devices(const struct bc_report *r)
 static void test_html(const struct bc_report *r)
 {
 	static const char *const charts[] = {
-	    "s0-iops-total",  "s0-mbps-total",
-	    "s0-lat-total",   "s0-iops-agents",
-	    "s0-mbps-agents", "s0-p99-agents",
-	    "s0-iops-nodes",  "s0-mbps-nodes",
-	    "s0-p99-nodes",   "s0-node-egress",
-	    "s1-sweep-iops",  "s1-sweep-p99",
-	    "s2-iops-total",  "waf",
+	    "s0-iops-total",
+	    "s0-mbps-total",
+	    "s0-lat-total",
+	    "s0-iops-agents",
+	    "s0-mbps-agents",
+	    "s0-p99-agents",
+	    "s0-iops-nodes",
+	    "s0-mbps-nodes",
+	    "s0-p99-nodes",
+	    "s0-node-egress",
+	    "sweep0-sweep-qd-throughput",
+	    "sweep0-sweep-qd-latency",
+	    "sweep0-sweep-qd-latency-vs-throughput",
+	    "s2-iops-total",
+	    "waf",
 	};
 	char *h = render(bc_report_html, r), needle[64];
 	size_t i;
@@ -216,7 +224,13 @@ static void test_md(const struct bc_report *r)
 	CHECK(strstr(m, "3 of 5 criteria passed.") != NULL);
 	CHECK(strstr(m, "## Verdicts") != NULL);
 	CHECK(strstr(m, "### By storage node") != NULL);
-	CHECK(strstr(m, "| 8 | 52000 | 213.0 | 0.154 | 0.320 | **knee** |") != NULL);
+	CHECK_MSG(
+	    strstr(
+		m,
+		"| **8** | - | 52,000 | 213 MB/s | - | 320 \xc2\xb5s | 154 \xc2\xb5s | **knee** |"),
+	    "%s", strstr(m, "## Sweep") ? strstr(m, "## Sweep") : m);
+	/* the sweep's charts are the files charts/ holds */
+	CHECK(strstr(m, "![throughput](charts/sweep0-sweep-qd-throughput.svg)") != NULL);
 	CHECK(strstr(m, "Write amplification (fdp-on): 1.020") != NULL);
 	CHECK(strstr(m, "**Agent client-b lost from second 5 (silent for 5 s); its figures stop "
 			"there.**") != NULL);
@@ -235,10 +249,10 @@ static void test_md_summarised(struct bc_report *r)
 	r->full_volumes = r->full_agents = 1;
 	m = render(bc_report_md, r);
 	r->full_volumes = r->full_agents = 0;
-	CHECK(strstr(m, "## Environment") != NULL);
+	CHECK(strstr(m, "## System under test") != NULL);
 	CHECK_MSG(strstr(m, "2 client hosts and 2 volumes: their tables (host facts, the devices "
 			    "opened) are in volumes.html.") != NULL,
-		  "%s", strstr(m, "## Environment") ? strstr(m, "## Environment") : m);
+		  "%s", strstr(m, "## System under test") ? strstr(m, "## System under test") : m);
 	CHECK(!strstr(m, "| client-a | /dev/nvme0n1 | /dev/nvme0n1 | bdev |"));
 	free(m);
 }
@@ -316,10 +330,15 @@ static void test_sweep_one_verdict(void)
 	m = render(bc_report_md, &r);
 	CHECK_MSG(!strstr(m, "a point's own verdict"), "a sweep point's verdict repeated:\n%s", m);
 	CHECK(!strstr(m, "NIC tx 3%"));
-	CHECK_MSG(strstr(m, "Verdict: core-group-bound: all 3 nodes: 16 of 128 cores") &&
+	CHECK_MSG(strstr(m, "**Verdict:** core-group-bound: all 3 nodes: 16 of 128 cores") &&
 		      strstr(m, "flat at 9.23 GB/s each)"),
 		  "the suspects' verdict is not whole:\n%s", m);
-	CHECK(strstr(m, "## Suspects (seq-4)") < strstr(m, "## Verdicts"));
+	/* the sweep's section: its suspects and verdict; the summary says it first */
+	CHECK(strstr(m, "## Sweep seq over iodepth") &&
+	      strstr(m, "## Sweep seq over iodepth") < strstr(m, "### Suspects (seq)"));
+	CHECK(strstr(m, "## Summary") < strstr(m, "## Sweep seq"));
+	CHECK(strstr(strstr(m, "## Summary"), "core-group-bound: all 3 nodes") <
+	      strstr(m, "## Sweep seq"));
 	free(m);
 	bc_report_free(&r);
 }

@@ -11,7 +11,6 @@
 #include "profile/profile.h"
 #include "report/parts/fdp.h"
 #include "report/parts/fmt.h"
-#include "report/parts/svg.h"
 #include "report/parts/table.h"
 #include "util/rjson.h"
 
@@ -336,32 +335,15 @@ void bc_fdp_print(FILE *f, const cJSON *x)
 
 void bc_fdp_html(FILE *f, const cJSON *x)
 {
-	const char *labels[BC_EXP_MODES_MAX];
-	double v[BC_EXP_MODES_MAX];
-	char id[BC_NAME_MAX + 8], b1[48], b2[48];
-	struct bc_svg_chart c = {.title = "WAF per mode (measurement iterations)",
-				 .x_label = "placement mode",
-				 .y_label = "WAF (media / host writes)"};
-	const cJSON *m, *r;
-	int n = 0;
+	const cJSON *r;
+	char b1[48], b2[48];
 
 	if (!x)
 		return;
-	snprintf(id, sizeof(id), "waf-%s", bc_rj_str("", x, "step"));
-	c.id = id;
 	fprintf(f, "<h3>FDP experiment ");
 	bc_html_puts(f, bc_rj_str("?", x, "step"));
 	fprintf(f, "</h3>\n");
 	s_tables(f, x, true);
-	cJSON_ArrayForEach(m, bc_rj(x, "modes"))
-	{
-		const cJSON *w = bc_rj(m, "waf");
-
-		if (cJSON_IsNumber(w) && n < BC_EXP_MODES_MAX) {
-			labels[n] = bc_rj_str("?", m, "mode");
-			v[n++] = w->valuedouble;
-		}
-	}
 	fprintf(f, "<p>Garbage collection: ");
 	bc_html_puts(f, bc_rj_str("-", x, "gc", "note"));
 	fprintf(f, "</p>\n<table>\n<tr><th>expected</th><th>observed</th><th>verdict</th>"
@@ -378,9 +360,4 @@ void bc_fdp_html(FILE *f, const cJSON *x)
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n");
-	if (n) {
-		fprintf(f, "<div class=\"charts\"><figure>");
-		bc_svg_bars(f, &c, labels, v, n);
-		fprintf(f, "</figure></div>\n");
-	}
 }

@@ -12,7 +12,7 @@
 /* the experiment object as Markdown (summary.md): modes, verdict, reference */
 void bc_fdp_md(FILE *f, const cJSON *exp);
 
-/* the same for report.html: modes table, verdict table, WAF bars */
+/* the same for report.html (report/html.c draws the WAF bars beside) */
 void bc_fdp_html(FILE *f, const cJSON *exp);
 
 /* the same, short, for the terminal at the end of the experiment */

@@ -9,6 +9,16 @@
 
 #include "report/parts/fmt.h"
 
+/* Tableau 10: distinguishable, and still distinct in greyscale print */
+static const char *const s_palette[BC_FMT_NCOLORS] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
+						      "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+						      "#9c755f", "#bab0ac"};
+
+const char *bc_fmt_color(int i)
+{
+	return i < 0 ? "#222222" : s_palette[i % BC_FMT_NCOLORS];
+}
+
 void bc_html_puts(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
@@ -99,6 +109,114 @@ const char *bc_fmt_bytes(double b, char *buf, size_t len)
 		u++;
 	}
 	snprintf(buf, len, b == floor(b) ? "%.0f %s" : "%.2f %s", b, units[u]);
+	return buf;
+}
+
+/* v with three significant digits ("2.20", "90.1", "342"); 0 as "0" */
+static void s_sig3(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+
+	/* rounded first, so 99.96 prints "100" and not "100.0" */
+	if (a >= 99.95 || a == 0)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 9.995)
+		snprintf(buf, len, "%.1f", v);
+	else if (a >= 0.9995)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+const char *bc_fmt_lat_us(double us, char *buf, size_t len)
+{
+	static const struct {
+		double below, div; /* us below this, divided by div */
+		const char *unit;
+	} u[] = {{0.9995, 1e-3, "ns"},
+		 {999.5, 1, "\xc2\xb5s"},
+		 {999.5e3, 1e3, "ms"},
+		 {INFINITY, 1e6, "s"}};
+	char num[32];
+	size_t i;
+
+	if (!isfinite(us)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	for (i = 0; i + 1 < sizeof(u) / sizeof(u[0]) && fabs(us) >= u[i].below; i++)
+		;
+	s_sig3(us / u[i].div, num, sizeof(num));
+	snprintf(buf, len, "%s %s", num, u[i].unit);
+	return buf;
+}
+
+const char *bc_fmt_lat_fig(const cJSON *us, char *buf, size_t len)
+{
+	return bc_fmt_lat_us(cJSON_IsNumber(us) ? us->valuedouble : NAN, buf, len);
+}
+
+const char *bc_fmt_int(double v, char *buf, size_t len)
+{
+	char digits[40];
+	size_t n, i, o = 0;
+	int neg;
+
+	if (!isfinite(v) || fabs(v) >= 1e18) {
+		snprintf(buf, len, isfinite(v) ? "%.3g" : "-", v);
+		return buf;
+	}
+	neg = v < 0;
+	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+	n = strlen(digits);
+	if (neg && o + 1 < len)
+		buf[o++] = '-';
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+const char *bc_fmt_si(double v, const char *unit, char *buf, size_t len)
+{
+	static const char *const pre[] = {"", "k", "M", "G", "T", "P"};
+	char num[32];
+	int p = 0;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	/* the prefix of the rounded value: 999,600 is "1.00M", not "1000k" */
+	while (fabs(v) >= 999.5 && p < 5) {
+		v /= 1e3;
+		p++;
+	}
+	s_sig3(v, num, sizeof(num));
+	snprintf(buf, len, "%s%s%s%s", num, *unit ? " " : "", pre[p], unit);
+	return buf;
+}
+
+const char *bc_fmt_mbps(double mbps, char *buf, size_t len)
+{
+	return bc_fmt_si(mbps * 1e6, "B/s", buf, len);
+}
+
+const char *bc_fmt_dur(double s, char *buf, size_t len)
+{
+	long t = lround(s);
+
+	if (!isfinite(s) || s < 0)
+		snprintf(buf, len, "-");
+	else if (t < 120)
+		snprintf(buf, len, "%ld s", t);
+	else if (t < 7200)
+		snprintf(buf, len, "%ld min %ld s", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%ld h %ld min", t / 3600, t / 60 % 60);
 	return buf;
 }
 

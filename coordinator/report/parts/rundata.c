@@ -11,12 +11,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "agg/secfile.h"
 #include "report/parts/rundata.h"
 #include "results/fullsize.h"
+#include "util/base64.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/rjson.h"
+#include "wire/hist.h"
+#include "wire/stats.h"
 
 const struct bc_report_level bc_report_levels[4] = {
     {"total", "total"}, {"agents", "agent"}, {"nodes", "node"}, {"volumes", "volume"}};
@@ -262,6 +267,239 @@ const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const 
 	return *tmp;
 }
 
+/* a heatmap from at most this much events.jsonl; beyond it the report says so */
+#define S_EVENTS_MAX (512ull << 20)
+
+int bc_lat_bin(double us)
+{
+	int b = (int)floor(log10(us / BC_LAT_LO_US) * BC_LAT_BINS_DECADE);
+
+	return b < 0 ? 0 : b >= BC_LAT_BINS ? BC_LAT_BINS - 1 : b;
+}
+
+double bc_lat_bin_lo(int b)
+{
+	return BC_LAT_LO_US * pow(10, (double)b / BC_LAT_BINS_DECADE);
+}
+
+/* ---- per-second histograms for the heatmaps: seconds.bin, else events.jsonl ---- */
+
+static int s_step_index(const cJSON *run, const char *name)
+{
+	const cJSON *st;
+	int i = 0;
+
+	cJSON_ArrayForEach(st, bc_rj(run, "steps"))
+	{
+		if (!strcmp(bc_rj_str("", st, "name"), name))
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+static void s_heat_add_pairs(struct bc_heat_step *h, int op, int sec, const cJSON *pairs)
+{
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, pairs)
+	{
+		double idx = cJSON_GetNumberValue(cJSON_GetArrayItem(p, 0));
+		double n = cJSON_GetNumberValue(cJSON_GetArrayItem(p, 1));
+
+		if (!(idx >= 0 && idx < BC_HIST_BUCKETS && n > 0))
+			continue;
+		h->cnt[op][sec * BC_LAT_BINS +
+			   bc_lat_bin((double)bc_hist_bucket_mid((unsigned)idx) / 1e3)] += n;
+		h->total[op] += n;
+	}
+}
+
+static void s_heat_add_hist(struct bc_heat_step *h, int op, int sec, const struct bc_hist *hist)
+{
+	unsigned i;
+
+	if (!hist->count)
+		return;
+	for (i = 0; i < BC_HIST_BUCKETS; i++)
+		if (hist->buckets[i]) {
+			h->cnt[op][sec * BC_LAT_BINS + bc_lat_bin((double)bc_hist_bucket_mid(i) /
+								  1e3)] += (double)hist->buckets[i];
+			h->total[op] += (double)hist->buckets[i];
+		}
+}
+
+/* a compact record: the agent's binary STATS body (docs/protocol.md) */
+static void s_heat_compact(struct bc_heat_step *h, const char *b64, struct bc_volstat *vs,
+			   uint32_t cap)
+{
+	size_t n = strlen(b64);
+	uint8_t *body = malloc(n / 4 * 3 + 4);
+	struct bc_stats_hdr hdr;
+	long len;
+	uint32_t v;
+
+	if (!body)
+		return;
+	len = bc_base64_decode(body, b64, n);
+	for (v = 0; v < cap; v++)
+		bc_volstat_reset(&vs[v]);
+	if (len > 0 && !bc_stats_decode(body, (size_t)len, &hdr, vs, cap) &&
+	    hdr.second < (uint32_t)h->seconds)
+		for (v = 0; v < hdr.nvol && v < cap; v++) {
+			s_heat_add_hist(h, 0, (int)hdr.second, &vs[v].op[BC_OP_READ].hist);
+			s_heat_add_hist(h, 1, (int)hdr.second, &vs[v].op[BC_OP_WRITE].hist);
+		}
+	free(body);
+}
+
+/*
+ * The same from seconds.bin: the total's merged histogram of each second,
+ * one frame per second instead of parsing every record of events.jsonl
+ * (66 MB for 320 volumes x 40 s). Records that came after their second
+ * closed are in the total's counters but not its per-second histogram,
+ * so not here either. false when the file cannot serve every step.
+ */
+static bool s_heat_secfile(struct bc_heat *ht, const struct bc_report *r)
+{
+	char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128];
+	struct bc_hist *hs = NULL;
+	struct bc_secr sr;
+	const cJSON *st;
+	int i = 0, k;
+
+	/* a step that ran without seconds.bin (a run before it): events.jsonl for all */
+	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
+	{
+		if (bc_rj_num(st, "seconds") > 0 && bc_rj_num(st, "start_ns") > 0 &&
+		    !bc_rj(st, "seconds_bin_step"))
+			return false;
+	}
+	snprintf(path, sizeof(path), "%s/%s", r->dir, BC_SECF_NAME);
+	if (bc_secr_open(&sr, path, false, err, sizeof(err)))
+		return false;
+	hs = malloc(BC_OP_NR * sizeof(*hs));
+	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
+	{
+		struct bc_heat_step *h = &ht->st[i++];
+		const cJSON *ord = bc_rj(st, "seconds_bin_step");
+
+		h->seconds = (int)bc_rj_num(st, "seconds");
+		for (k = 0; k < 2 && h->seconds > 0; k++)
+			h->cnt[k] = calloc((size_t)h->seconds * BC_LAT_BINS, sizeof(double));
+		for (k = 0; hs && ord && h->cnt[0] && h->cnt[1] && k < h->seconds; k++) {
+			if (bc_secr_hist(&sr, (uint32_t)ord->valuedouble, (uint32_t)k, BC_LVL_TOTAL,
+					 0, hs))
+				continue;
+			s_heat_add_hist(h, 0, k, &hs[BC_OP_READ]);
+			s_heat_add_hist(h, 1, k, &hs[BC_OP_WRITE]);
+		}
+	}
+	free(hs);
+	bc_secr_close(&sr);
+	return true;
+}
+
+static struct bc_heat *s_heat_load(const struct bc_report *r)
+{
+	struct bc_heat *ht = calloc(1, sizeof(*ht));
+	int cur = -1, k, i = 0, step_no = -1;
+	char path[BC_PATH_MAX + 32], *line = NULL;
+	struct bc_volstat *vs = NULL;
+	uint32_t cap = (uint32_t)cJSON_GetArraySize(bc_rj(r->profile, "volumes"));
+	size_t lcap = 0;
+	const cJSON *st;
+	struct stat sb;
+	FILE *f;
+
+	if (!ht)
+		return NULL;
+	ht->nsteps = cJSON_GetArraySize(bc_rj(r->run, "steps"));
+	ht->st = calloc((size_t)ht->nsteps + 1, sizeof(*ht->st));
+	if (ht->st && s_heat_secfile(ht, r))
+		return ht;
+	snprintf(path, sizeof(path), "%s/events.jsonl", r->dir);
+	if (!ht->st || stat(path, &sb) || !(f = fopen(path, "r"))) {
+		snprintf(ht->note, sizeof(ht->note), "no heatmap: events.jsonl is not readable");
+		return ht;
+	}
+	if ((unsigned long long)sb.st_size > S_EVENTS_MAX) {
+		snprintf(ht->note, sizeof(ht->note),
+			 "no heatmap: events.jsonl is %.0f MiB (read up to %llu MiB)",
+			 (double)sb.st_size / 1048576, S_EVENTS_MAX >> 20);
+		fclose(f);
+		return ht;
+	}
+	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
+	{
+		ht->st[i].seconds = (int)bc_rj_num(st, "seconds");
+		for (k = 0; k < 2 && ht->st[i].seconds > 0; k++)
+			ht->st[i].cnt[k] =
+			    calloc((size_t)ht->st[i].seconds * BC_LAT_BINS, sizeof(double));
+		i++;
+	}
+	while (getline(&line, &lcap, f) > 0) {
+		cJSON *ev;
+		const char *e;
+
+		/* only step starts and STATS records matter; skip the rest unparsed */
+		if (!strstr(line, "\"step_start\"") && !strstr(line, "\"stats\""))
+			continue;
+		ev = cJSON_Parse(line);
+		e = bc_rj_str("", ev, "event");
+		if (!strcmp(e, "step_start")) {
+			cur = s_step_index(r->run, bc_rj_str("", ev, "name"));
+			step_no = (int)bc_rj_num(ev, "step");
+		} else if (!strcmp(e, "stats") && cur >= 0 &&
+			   (int)bc_rj_num(ev, "step") == step_no) {
+			struct bc_heat_step *h = &ht->st[cur];
+			double sec = bc_rj_num(ev, "second");
+			const char *b64 = bc_rj_str(NULL, ev, "body_b64");
+			const cJSON *v;
+
+			if (!h->cnt[0] || !h->cnt[1] || sec < 0 || sec >= h->seconds) {
+				cJSON_Delete(ev);
+				continue;
+			}
+			if (b64 && !vs && cap)
+				vs = calloc(cap, sizeof(*vs));
+			if (b64 && vs)
+				s_heat_compact(h, b64, vs, cap);
+			cJSON_ArrayForEach(v, bc_rj(ev, "volumes"))
+			{
+				s_heat_add_pairs(h, 0, (int)sec, bc_rj(v, "read", "hist"));
+				s_heat_add_pairs(h, 1, (int)sec, bc_rj(v, "write", "hist"));
+			}
+		}
+		cJSON_Delete(ev);
+	}
+	free(line);
+	free(vs);
+	fclose(f);
+	return ht;
+}
+
+static void s_heat_free(struct bc_heat *ht)
+{
+	int i;
+
+	if (!ht)
+		return;
+	for (i = 0; ht->st && i < ht->nsteps; i++) {
+		free(ht->st[i].cnt[0]);
+		free(ht->st[i].cnt[1]);
+	}
+	free(ht->st);
+	free(ht);
+}
+
+int bc_rundata_heat(struct bc_report *r)
+{
+	if (!r->heat)
+		r->heat = s_heat_load(r);
+	return r->heat ? 0 : -ENOMEM;
+}
+
 int bc_rundata_load(struct bc_report *r, const char *dir, cJSON *run, char *err, size_t errlen)
 {
 	char ignore[256];
@@ -297,6 +535,7 @@ void bc_rundata_free(struct bc_report *r)
 		cJSON_Delete(r->run);
 	cJSON_Delete(r->profile);
 	cJSON_Delete(r->devices);
+	s_heat_free(r->heat);
 	if (r->secf) {
 		bc_secr_close(&r->secf->r);
 		free(r->secf);

@@ -30,7 +30,7 @@ struct bc_report {
 	/* evaluated "expect" criteria (report/expect.c), [] when none */
 	cJSON *expect;
 	bool run_borrowed; /* run is the caller's (bc_report_write_all_run): not freed here */
-	/* per-second latency from events.jsonl for the heatmaps (report/parts/chart.c), or NULL */
+	/* per-second latency histograms for the heatmaps (bc_rundata_heat), or NULL */
 	struct bc_heat *heat;
 	/* summary.md carries vdbench's interval table (run --format vdbench, report --format) */
 	bool vdbench;
@@ -68,6 +68,37 @@ bool bc_report_summarised(const struct bc_report *r);
 const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const cJSON *e,
 			      cJSON **tmp);
 
+/*
+ * Latency bins of the reports' charts: BC_LAT_BINS_DECADE a decade from
+ * BC_LAT_LO_US up (100 ns to 100 s), each a range of the histograms'
+ * buckets (wire/hist.h, 128 per power of two) by their midpoints.
+ */
+#define BC_LAT_BINS_DECADE 10
+#define BC_LAT_LO_US	   0.1
+#define BC_LAT_BINS	   (9 * BC_LAT_BINS_DECADE)
+/* the bin of a latency in microseconds (clamped to the range) and a bin's lower edge */
+int bc_lat_bin(double us);
+double bc_lat_bin_lo(int b);
+
+/* one step's per-second histograms of the total, in latency bins */
+struct bc_heat_step {
+	int seconds;
+	double *cnt[2]; /* read, write: [second * BC_LAT_BINS + bin] */
+	double total[2];
+};
+struct bc_heat {
+	int nsteps;
+	struct bc_heat_step *st; /* [nsteps], in run.json's order */
+	char note[160];		 /* why there is none, or "" */
+};
+/*
+ * r->heat read once: each second's merged histogram of each step's total
+ * from seconds.bin, or from events.jsonl's records (a run without
+ * seconds.bin; at most 512 MiB of it, else the note says why there is
+ * none). 0 or -ENOMEM; freed with the rest (bc_rundata_free).
+ */
+int bc_rundata_heat(struct bc_report *r);
+
 /* the entity levels of a run.json step, in report order */
 struct bc_report_level {
 	const char *key;   /* "total" (an object) or "agents", "nodes", "volumes" */
@@ -79,7 +110,7 @@ extern const struct bc_report_level bc_report_levels[4];
  * Load DIR/run.json (required; run instead, borrowed, when the caller has
  * the tree), DIR/profile.json, the devices from DIR/events.jsonl and
  * seconds.bin. 0, or -errno with a one-line message in err. _free frees
- * what _load made (the driver frees expect and heat: bc_report_free).
+ * what _load made (the driver frees expect: bc_report_free).
  */
 int bc_rundata_load(struct bc_report *r, const char *dir, cJSON *run, char *err, size_t errlen);
 

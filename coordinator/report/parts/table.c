@@ -11,10 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
 #include "report/parts/fmt.h"
 #include "report/parts/rundata.h"
-#include "report/parts/svg.h"
 #include "report/parts/table.h"
 #include "util/rjson.h"
 
@@ -26,9 +24,10 @@ struct bc_table *bc_table_new(const char *title, const char *const *cols)
 		return NULL;
 	snprintf(t->title, sizeof(t->title), "%s", title);
 	while (cols[t->ncols] && t->ncols < BC_TABLE_COLS) {
-		/* "=name": a number column, right-aligned */
+		/* "=name": a number column, right-aligned; "~name": long text, wrapped */
 		t->num[t->ncols] = cols[t->ncols][0] == '=';
-		t->cols[t->ncols] = cols[t->ncols] + t->num[t->ncols];
+		t->wrap[t->ncols] = cols[t->ncols][0] == '~';
+		t->cols[t->ncols] = cols[t->ncols] + (t->num[t->ncols] || t->wrap[t->ncols]);
 		t->ncols++;
 	}
 	return t;
@@ -41,9 +40,12 @@ void bc_table_destroy(struct bc_table **tp)
 
 	if (!t)
 		return;
-	for (i = 0; i < t->nrows * t->ncols; i++)
+	for (i = 0; i < t->nrows * t->ncols; i++) {
 		free(t->cells[i].text);
+		free(t->cells[i].href);
+	}
 	free(t->cells);
+	free(t->rowflags);
 	free(t);
 	*tp = NULL;
 }
@@ -54,6 +56,12 @@ static struct bc_cell *s_next(struct bc_table *t)
 	struct bc_cell *c;
 
 	if (!t->nrows || t->col == t->ncols) {
+		int *fl = realloc(t->rowflags, (size_t)(t->nrows + 1) * sizeof(*fl));
+
+		if (!fl)
+			return NULL;
+		t->rowflags = fl;
+		fl[t->nrows] = 0;
 		c = realloc(t->cells, (size_t)(t->nrows + 1) * t->ncols * sizeof(*c));
 		if (!c)
 			return NULL;
@@ -67,17 +75,26 @@ static struct bc_cell *s_next(struct bc_table *t)
 	return c;
 }
 
-void bc_table_cell(struct bc_table *t, enum bc_cell_style style, const char *fmt, ...)
+/* the next cell, its text printf-formatted; NULL without memory */
+static struct bc_cell *s_vcell(struct bc_table *t, enum bc_cell_style style, const char *fmt,
+			       va_list ap)
 {
 	struct bc_cell *c = s_next(t);
-	va_list ap;
 
 	if (!c)
-		return;
+		return NULL;
 	c->style = style;
-	va_start(ap, fmt);
 	if (vasprintf(&c->text, fmt, ap) < 0)
 		c->text = NULL;
+	return c;
+}
+
+void bc_table_cell(struct bc_table *t, enum bc_cell_style style, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	s_vcell(t, style, fmt, ap);
 	va_end(ap);
 }
 
@@ -103,6 +120,45 @@ void bc_table_num(struct bc_table *t, const cJSON *present, double v, int decima
 		bc_table_text(t, bc_fmt_num(v, num, sizeof(num)));
 	else
 		bc_table_cell(t, BC_CELL_TEXT, "%.*f", decimals, v);
+}
+
+void bc_table_lat(struct bc_table *t, const cJSON *us)
+{
+	char b[32];
+
+	bc_table_text(t, bc_fmt_lat_fig(us, b, sizeof(b)));
+}
+
+void bc_table_int(struct bc_table *t, const cJSON *present, double v)
+{
+	char b[40];
+
+	bc_table_text(t, present ? bc_fmt_int(v, b, sizeof(b)) : "-");
+}
+
+void bc_table_link(struct bc_table *t, const char *href)
+{
+	if (t->nrows && t->col > 0 && href)
+		t->cells[(t->nrows - 1) * t->ncols + t->col - 1].href = strdup(href);
+}
+
+void bc_table_span(struct bc_table *t, enum bc_cell_style style, const char *fmt, ...)
+{
+	struct bc_cell *c;
+	va_list ap;
+	int k;
+
+	/* a row of its own: finish the one being filled */
+	while (t->nrows && t->col < t->ncols)
+		bc_table_text(t, "");
+	va_start(ap, fmt);
+	c = s_vcell(t, style, fmt, ap);
+	va_end(ap);
+	if (!c)
+		return;
+	t->rowflags[t->nrows - 1] |= BC_ROW_SPAN;
+	for (k = 1; k < t->ncols; k++)
+		bc_table_text(t, "");
 }
 
 /* a list cell: the strings of a JSON array */
@@ -165,8 +221,8 @@ struct bc_table *bc_table_expect(const struct bc_report *r)
 
 /*
  * Each analysed step's verdict with its evidence; NULL when no step was
- * analysed. A sweep's points are left out: the sweep's suspects table is
- * their verdict, and each point's own analysis stays in run.json.
+ * analysed. Sweeps are left out: a sweep's section has its verdict and
+ * suspects, and each point's own analysis stays in run.json.
  */
 struct bc_table *bc_table_verdicts(const struct bc_report *r)
 {
@@ -178,7 +234,8 @@ struct bc_table *bc_table_verdicts(const struct bc_report *r)
 	{
 		const cJSON *a = bc_rj(st, "analysis");
 
-		if (bc_rj(st, "sweep_of") && !bc_rj(st, "sweep"))
+		/* a sweep's verdict is in its own section, with its evidence */
+		if (bc_rj(st, "sweep_of"))
 			continue;
 		if (!a || (!t && !(t = bc_table_new("Verdicts", cols))))
 			continue;
@@ -199,20 +256,23 @@ struct bc_table *bc_table_verdicts(const struct bc_report *r)
 /* the agents as they answered HELLO, with their clock offsets */
 struct bc_table *bc_table_agents(const struct bc_report *r)
 {
-	static const char *const cols[] = {
-	    "agent",	       "endpoint", "host",   "bench-agent",
-	    "=protocol",       "=cpus",	   "kernel", "=clock offset us",
-	    "=uncertainty us", "=rtt us",  NULL};
-	struct bc_table *t = bc_table_new("Client hosts (agents)", cols);
+	static const char *const cols[] = {"agent",	   "endpoint", "host",	 "bench-agent",
+					   "=protocol",	   "=cpus",    "kernel", "=clock offset",
+					   "=uncertainty", "=rtt",     NULL};
+	struct bc_table *t;
 	const cJSON *a;
 	int i = 0;
 
+	if (!cJSON_GetArraySize(bc_rj(r->run, "agents")) ||
+	    !(t = bc_table_new("Client hosts (agents)", cols)))
+		return NULL;
 	cJSON_ArrayForEach(a, bc_rj(r->run, "agents"))
 	{
 		const cJSON *h = bc_rj(a, "hello");
 
-		if (!t)
-			break;
+		char b[32];
+		double off = bc_rj_num(a, "clock_offset_ns") / 1e3;
+
 		bc_table_swatch(t, i++, bc_rj_str("?", a, "name"));
 		bc_table_text(t, bc_rj_str("-", a, "endpoint"));
 		bc_table_text(t, bc_rj_str("-", h, "hostname"));
@@ -220,10 +280,14 @@ struct bc_table *bc_table_agents(const struct bc_report *r)
 		bc_table_num(t, a, bc_rj_num(h, "protocol"), 0);
 		bc_table_num(t, a, bc_rj_num(h, "cpus"), 0);
 		bc_table_text(t, bc_rj_str("-", h, "kernel"));
-		bc_table_num(t, a, bc_rj_num(a, "clock_offset_ns") / 1e3, 1);
-		bc_table_num(t, bc_rj(a, "clock_uncertainty_ns"),
-			     bc_rj_num(a, "clock_uncertainty_ns") / 1e3, 1);
-		bc_table_num(t, a, bc_rj_num(a, "clock_rtt_ns") / 1e3, 1);
+		/* signed: the agent's clock ahead of the coordinator's, or behind */
+		bc_table_cell(t, BC_CELL_TEXT, "%s%s", off < 0 ? "-" : "+",
+			      bc_fmt_lat_us(fabs(off), b, sizeof(b)));
+		bc_table_text(
+		    t, bc_rj(a, "clock_uncertainty_ns")
+			   ? bc_fmt_lat_us(bc_rj_num(a, "clock_uncertainty_ns") / 1e3, b, sizeof(b))
+			   : "-");
+		bc_table_text(t, bc_fmt_lat_us(bc_rj_num(a, "clock_rtt_ns") / 1e3, b, sizeof(b)));
 	}
 	return t;
 }
@@ -349,14 +413,21 @@ static bool s_item(const char **s, char *item, size_t len)
 	return true;
 }
 
-/* Markdown: "#"-heading of the given level, the table, then its note */
+/* Markdown: "#"-heading of the given level (none when the title is ""), the table, its note */
 void bc_table_md(FILE *f, const struct bc_table *t, int level)
 {
 	int r, c;
 
 	if (!t)
 		return;
-	fprintf(f, "\n%.*s %s\n\n|", level, "######", t->title);
+	if (t->title[0])
+		fprintf(f, "\n%.*s %s\n", level, "######", t->title);
+	if (t->intro[0]) {
+		fprintf(f, "\n");
+		bc_md_puts(f, t->intro);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n|");
 	for (c = 0; c < t->ncols; c++)
 		fprintf(f, " %s |", t->cols[c]);
 	fprintf(f, "\n|");
@@ -368,80 +439,148 @@ void bc_table_md(FILE *f, const struct bc_table *t, int level)
 		for (c = 0; c < t->ncols; c++) {
 			const struct bc_cell *x = &t->cells[r * t->ncols + c];
 			const char *s = x->text ? x->text : "";
-			bool bold = x->style == BC_CELL_PASS || x->style == BC_CELL_FAIL;
+			bool bold = (x->style == BC_CELL_PASS || x->style == BC_CELL_FAIL ||
+				     x->style == BC_CELL_STRONG) &&
+				    *s;
+			const char *mark = bold ? "**" : x->style == BC_CELL_MUTED && *s ? "_" : "";
 
-			fprintf(f, " %s", bold ? "**" : "");
-			if (x->style == BC_CELL_LIST) {
+			fprintf(f, " %s", mark);
+			if (x->style == BC_CELL_LIST || x->style == BC_CELL_STATUS) {
+				bool list = x->style == BC_CELL_LIST;
 				char item[1024];
 
 				/* "a; b;" on one line: a Markdown cell holds no list */
 				while (s_item(&s, item, sizeof(item))) {
 					bc_md_puts(f, item);
-					fprintf(f, ";%s", *s ? " " : "");
+					fprintf(f, "%s%s",
+						list ? ";"
+						: *s ? ","
+						     : "",
+						*s ? " " : "");
 				}
 			} else {
 				bc_md_puts(f, s);
 			}
-			fprintf(f, "%s |", bold ? "**" : "");
+			fprintf(f, "%s |", mark);
 		}
 		fprintf(f, "\n");
 	}
-	if (t->note[0])
-		fprintf(f, "\n%s\n", t->note);
+	if (t->note[0]) {
+		fprintf(f, "\n");
+		bc_md_puts(f, t->note);
+		fprintf(f, "\n");
+	}
 }
 
-/* HTML: <hN>, the table (swatches, badges, lists), then its note */
+/* a status word's badge colour: ok green, a failure red, the rest (degraded ...) amber */
+static const char *s_status_class(const char *s)
+{
+	if (!strcmp(s, "ok") || !strcmp(s, "PASS"))
+		return "ok";
+	if (!strcmp(s, "failed") || !strcmp(s, "FAIL") || !strcmp(s, "aborted"))
+		return "bad";
+	return "warn";
+}
+
+static void s_cell_html(FILE *f, const struct bc_table *t, const struct bc_cell *x, int c)
+{
+	const char *s = x->text ? x->text : "";
+
+	if (x->href) {
+		fprintf(f, "<a href=\"");
+		bc_html_puts(f, x->href);
+		fprintf(f, "\">");
+	}
+	if (x->swatch >= 0)
+		fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>",
+			bc_fmt_color(x->swatch));
+	if (x->style == BC_CELL_PASS || x->style == BC_CELL_FAIL || x->style == BC_CELL_STATUS) {
+		char item[256];
+
+		/* a status may be several words ("suspect\ncontended"): a badge each */
+		while (s_item(&s, item, sizeof(item))) {
+			fprintf(f, "<span class=\"badge %s\">",
+				x->style == BC_CELL_PASS   ? "ok"
+				: x->style == BC_CELL_FAIL ? "bad"
+							   : s_status_class(item));
+			bc_html_puts(f, item);
+			fprintf(f, "</span>%s", *s ? " " : "");
+		}
+	} else if (x->style == BC_CELL_LIST) {
+		char item[1024];
+
+		fprintf(f, "<ul>");
+		while (s_item(&s, item, sizeof(item))) {
+			fprintf(f, "<li>");
+			bc_html_puts(f, item);
+			fprintf(f, "</li>");
+		}
+		fprintf(f, "</ul>");
+	} else {
+		fprintf(f, "%s", x->style == BC_CELL_STRONG ? "<strong>" : "");
+		bc_html_puts(f, s);
+		fprintf(f, "%s", x->style == BC_CELL_STRONG ? "</strong>" : "");
+	}
+	if (x->href)
+		fprintf(f, "</a>");
+	(void)t;
+	(void)c;
+}
+
+/* HTML: <hN>, the table (swatches, badges, lists, links), then its note */
 void bc_table_html(FILE *f, const struct bc_table *t, int level)
 {
 	int r, c;
 
 	if (!t)
 		return;
-	fprintf(f, "<h%d>", level);
-	bc_html_puts(f, t->title);
-	fprintf(f, "</h%d>\n<table><tr>", level);
+	if (t->title[0]) {
+		fprintf(f, "<h%d", level);
+		if (t->id[0]) {
+			fprintf(f, " id=\"");
+			bc_html_puts(f, t->id);
+			fprintf(f, "\"");
+		}
+		fprintf(f, ">");
+		bc_html_puts(f, t->title);
+		fprintf(f, "</h%d>\n", level);
+	}
+	if (t->intro[0]) {
+		fprintf(f, "<p class=\"muted\">");
+		bc_html_puts(f, t->intro);
+		fprintf(f, "</p>\n");
+	}
+	fprintf(f, "<div class=\"tw\"><table><thead><tr>");
 	for (c = 0; c < t->ncols; c++) {
 		fprintf(f, "<th%s>", t->num[c] ? "" : " class=\"l\"");
 		bc_html_puts(f, t->cols[c]);
 		fprintf(f, "</th>");
 	}
-	fprintf(f, "</tr>\n");
+	fprintf(f, "</tr></thead>\n<tbody>\n");
 	for (r = 0; r < t->nrows; r++) {
+		const struct bc_cell *row = &t->cells[r * t->ncols];
+
+		if (t->rowflags[r] & BC_ROW_SPAN) {
+			fprintf(f, "<tr><td class=\"l%s\" colspan=\"%d\">",
+				row->style == BC_CELL_MUTED ? " muted" : "", t->ncols);
+			s_cell_html(f, t, row, 0);
+			fprintf(f, "</td></tr>\n");
+			continue;
+		}
 		fprintf(f, "<tr>");
 		for (c = 0; c < t->ncols; c++) {
-			const struct bc_cell *x = &t->cells[r * t->ncols + c];
-			const char *s = x->text ? x->text : "";
+			const struct bc_cell *x = &row[c];
 
 			fprintf(f, "<td%s>",
-				t->num[c]		   ? ""
-				: x->style == BC_CELL_LIST ? " class=\"l w\""
-							   : " class=\"l\"");
-			if (x->swatch >= 0)
-				fprintf(f, "<span class=\"sw\" style=\"background:%s\"></span>",
-					bc_svg_color(x->swatch));
-			if (x->style == BC_CELL_PASS || x->style == BC_CELL_FAIL) {
-				fprintf(f, "<span class=\"badge %s\">",
-					x->style == BC_CELL_PASS ? "ok" : "bad");
-				bc_html_puts(f, s);
-				fprintf(f, "</span>");
-			} else if (x->style == BC_CELL_LIST) {
-				char item[1024];
-
-				fprintf(f, "<ul>");
-				while (s_item(&s, item, sizeof(item))) {
-					fprintf(f, "<li>");
-					bc_html_puts(f, item);
-					fprintf(f, "</li>");
-				}
-				fprintf(f, "</ul>");
-			} else {
-				bc_html_puts(f, s);
-			}
+				t->num[c]				 ? ""
+				: x->style == BC_CELL_LIST || t->wrap[c] ? " class=\"l w\""
+									 : " class=\"l\"");
+			s_cell_html(f, t, x, c);
 			fprintf(f, "</td>");
 		}
 		fprintf(f, "</tr>\n");
 	}
-	fprintf(f, "</table>\n");
+	fprintf(f, "</tbody></table></div>\n");
 	if (t->note[0]) {
 		fprintf(f, "<p>");
 		bc_html_puts(f, t->note);
@@ -462,40 +601,26 @@ void bc_table_emit(FILE *f, struct bc_table *(*fn)(const struct bc_report *),
 	bc_table_destroy(&t);
 }
 
-/* the last analysed step's analysis: a sweep's when there is one (its verdict leads) */
-static const cJSON *s_lead_analysis(const struct bc_report *r, const char **step)
+struct bc_table *bc_table_suspects_of(const cJSON *a, const char *step)
 {
-	const cJSON *st, *best = NULL;
-
-	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
-	{
-		const cJSON *a = bc_rj(st, "analysis");
-
-		if (!a)
-			continue;
-		if (!best || bc_rj(st, "sweep") || !bc_rj(best, "sweep"))
-			best = st;
-	}
-	if (step)
-		*step = best ? bc_rj_str("", best, "name") : "";
-	return best ? bc_rj(best, "analysis") : NULL;
-}
-
-/* every suspect of the leading analysis with its state and the figures that decided it */
-struct bc_table *bc_table_suspects(const struct bc_report *r)
-{
-	static const char *const cols[] = {"suspect", "state", "=score", "hosts", "figures", NULL};
-	const char *step = "";
-	const cJSON *a = s_lead_analysis(r, &step), *row;
+	static const char *const cols[] = {"suspect", "state",	  "=score",
+					   "~hosts",  "~figures", NULL};
+	const cJSON *row;
 	struct bc_table *t;
 
 	if (!bc_rj(a, "suspects") || !(t = bc_table_new("Suspects", cols)))
 		return NULL;
 	snprintf(t->title, sizeof(t->title), "Suspects (%s)", step);
+	snprintf(t->intro, sizeof(t->intro),
+		 "Every resource that can hold a ceiling, judged at the point the verdict looks "
+		 "at (the knee, else the last point) from the counters measured there.");
 	cJSON_ArrayForEach(row, bc_rj(a, "suspects"))
 	{
 		const char *state = bc_rj_str("", row, "state");
 
+		/* the unmeasured are one line under the table, with how to measure them */
+		if (!strcmp(state, "not measured"))
+			continue;
 		bc_table_text(t, bc_rj_str("", row, "suspect"));
 		bc_table_cell(t,
 			      !strcmp(state, "implicated") ? BC_CELL_FAIL
@@ -506,37 +631,7 @@ struct bc_table *bc_table_suspects(const struct bc_report *r)
 		bc_table_text(t, bc_rj_str("-", row, "hosts"));
 		bc_table_text(t, bc_rj_str("-", row, "figures"));
 	}
-	/* the one verdict: the implicated rows above, in one sentence, whole */
-	snprintf(t->note, sizeof(t->note), "Verdict: %s", bc_rj_str("-", a, "verdict"));
-	return t;
-}
-
-/* the leading analysis's points: the load, what it gave, and each point's class */
-struct bc_table *bc_table_sweep_points(const struct bc_report *r)
-{
-	static const char *const cols[] = {"point",   "=N",	"throughput", "=IOPS", "=mean ms",
-					   "=p99 ms", "=X*R/N", "class",      NULL};
-	const char *step = "";
-	const cJSON *a = s_lead_analysis(r, &step), *p;
-	struct bc_table *t;
-
-	if (cJSON_GetArraySize(bc_rj(a, "points")) < 2 || !(t = bc_table_new("Sweep", cols)))
-		return NULL;
-	snprintf(t->title, sizeof(t->title), "Sweep (%s over %s)", step,
-		 bc_rj_str("?", a, "param"));
-	cJSON_ArrayForEach(p, bc_rj(a, "points"))
-	{
-		char rate[32];
-
-		bc_ana_rate3(bc_rj_num(p, "x_gbps") * 1e9, rate, sizeof(rate));
-		bc_table_text(t, bc_rj_str("-", p, "label"));
-		bc_table_num(t, bc_rj(p, "n"), bc_rj_num(p, "n"), 0);
-		bc_table_text(t, rate);
-		bc_table_num(t, bc_rj(p, "iops"), bc_rj_num(p, "iops"), 0);
-		bc_table_num(t, bc_rj(p, "r_mean_ms"), bc_rj_num(p, "r_mean_ms"), 3);
-		bc_table_num(t, bc_rj(p, "p99_ms"), bc_rj_num(p, "p99_ms"), 3);
-		bc_table_num(t, bc_rj(p, "rho"), bc_rj_num(p, "rho"), 2);
-		bc_table_text(t, bc_rj_str("-", p, "class"));
-	}
+	if (!t->nrows)
+		bc_table_span(t, BC_CELL_MUTED, "no suspect was measured");
 	return t;
 }

@@ -1,5 +1,5 @@
 /*
- * report/parts/chart.c - the latency charts storage engineers look at, for
+ * report/draw/chart.c - the latency charts storage engineers look at, for
  * report.html and as standalone SVG files in <run>/charts/ (each chart
  * carries its own <style>, so a file pasted elsewhere looks the same):
  *  - latency distribution per step and level: the histogram (share of I/Os
@@ -7,9 +7,8 @@
  *    against "nines", both axes log), read and write apart when the step
  *    mixes them, one line per client host / storage node at those levels;
  *  - a latency heatmap over the step's seconds from the per-second
- *    histograms (seconds.bin, else events.jsonl; shade = share of that
- *    second's I/Os, or of a column's past S_HEAT_COLS seconds);
- *  - for a sweep, latency against IOPS with the knee marked.
+ *    histograms the run data reader binned (bc_rundata_heat; shade = share
+ *    of that second's I/Os, or of a column's past S_HEAT_COLS seconds).
  * Latency bins are 10 per decade of the histograms' bucket midpoints (the
  * histograms themselves have 128 per power of two); percentiles come from
  * merged histograms, never from averaged ones.
@@ -23,11 +22,11 @@
 #include <unistd.h>
 
 #include "agg/secfile.h"
-#include "report/parts/chart.h"
+#include "report/draw/chart.h"
 #include "report/parts/fmt.h"
 #include "report/parts/rundata.h"
-#include "report/parts/svg.h"
-#include "report/parts/table.h"
+#include "report/draw/svg.h"
+#include "report/parts/steptab.h"
 #include "results/outfail.h"
 #include "util/base64.h"
 #include "util/log.h"
@@ -35,13 +34,7 @@
 #include "wire/hist.h"
 #include "wire/stats.h"
 
-/* latency bins: 10 a decade from 100 ns to 100 s */
-#define S_BIN_DEC 10
-#define S_LAT_LO  0.1 /* us */
-#define S_NBINS	  (9 * S_BIN_DEC)
-/* a heatmap from at most this much events.jsonl; beyond it the report says so */
-#define S_EVENTS_MAX (512ull << 20)
-#define S_ENT_MAX    8 /* lines per level chart; more are named in a note */
+#define S_ENT_MAX 8 /* lines per level chart; more are named in a note */
 
 #define S_W 520
 #define S_H 300
@@ -56,241 +49,6 @@ static const char s_style[] =
     ".bcx .a{stroke:#8a94a6}.bcx .xt,.bcx .xl{text-anchor:middle}.bcx .yt{text-anchor:end}"
     ".bcx .yl{text-anchor:middle}.bcx .k{stroke:#cf222e;stroke-dasharray:4 3}"
     ".bcx .kl{fill:#cf222e}.bcx .n{fill:#5b6575;font-style:italic}</style>";
-
-static int s_bin(double us)
-{
-	int b = (int)floor(log10(us / S_LAT_LO) * S_BIN_DEC);
-
-	return b < 0 ? 0 : b >= S_NBINS ? S_NBINS - 1 : b;
-}
-
-static double s_bin_lo(int b)
-{
-	return S_LAT_LO * pow(10, (double)b / S_BIN_DEC);
-}
-
-/* ---- per-second histograms from events.jsonl ---- */
-
-struct s_heat_step {
-	int seconds;
-	double *cnt[2]; /* read, write: [second * S_NBINS + bin] */
-	double total[2];
-};
-
-struct bc_heat {
-	int nsteps;
-	struct s_heat_step *st;
-	char note[160]; /* why there is none, or "" */
-};
-
-static int s_step_index(const cJSON *run, const char *name)
-{
-	const cJSON *st;
-	int i = 0;
-
-	cJSON_ArrayForEach(st, bc_rj(run, "steps"))
-	{
-		if (!strcmp(bc_rj_str("", st, "name"), name))
-			return i;
-		i++;
-	}
-	return -1;
-}
-
-static void s_heat_add_pairs(struct s_heat_step *h, int op, int sec, const cJSON *pairs)
-{
-	const cJSON *p;
-
-	cJSON_ArrayForEach(p, pairs)
-	{
-		double idx = cJSON_GetNumberValue(cJSON_GetArrayItem(p, 0));
-		double n = cJSON_GetNumberValue(cJSON_GetArrayItem(p, 1));
-
-		if (!(idx >= 0 && idx < BC_HIST_BUCKETS && n > 0))
-			continue;
-		h->cnt[op]
-		      [sec * S_NBINS + s_bin((double)bc_hist_bucket_mid((unsigned)idx) / 1e3)] += n;
-		h->total[op] += n;
-	}
-}
-
-static void s_heat_add_hist(struct s_heat_step *h, int op, int sec, const struct bc_hist *hist)
-{
-	unsigned i;
-
-	if (!hist->count)
-		return;
-	for (i = 0; i < BC_HIST_BUCKETS; i++)
-		if (hist->buckets[i]) {
-			h->cnt[op][sec * S_NBINS + s_bin((double)bc_hist_bucket_mid(i) / 1e3)] +=
-			    (double)hist->buckets[i];
-			h->total[op] += (double)hist->buckets[i];
-		}
-}
-
-/* a compact record: the agent's binary STATS body (docs/protocol.md) */
-static void s_heat_compact(struct s_heat_step *h, const char *b64, struct bc_volstat *vs,
-			   uint32_t cap)
-{
-	size_t n = strlen(b64);
-	uint8_t *body = malloc(n / 4 * 3 + 4);
-	struct bc_stats_hdr hdr;
-	long len;
-	uint32_t v;
-
-	if (!body)
-		return;
-	len = bc_base64_decode(body, b64, n);
-	for (v = 0; v < cap; v++)
-		bc_volstat_reset(&vs[v]);
-	if (len > 0 && !bc_stats_decode(body, (size_t)len, &hdr, vs, cap) &&
-	    hdr.second < (uint32_t)h->seconds)
-		for (v = 0; v < hdr.nvol && v < cap; v++) {
-			s_heat_add_hist(h, 0, (int)hdr.second, &vs[v].op[BC_OP_READ].hist);
-			s_heat_add_hist(h, 1, (int)hdr.second, &vs[v].op[BC_OP_WRITE].hist);
-		}
-	free(body);
-}
-
-/*
- * The same from seconds.bin: the total's merged histogram of each second,
- * one frame per second instead of parsing every record of events.jsonl
- * (66 MB for 320 volumes x 40 s). Records that came after their second
- * closed are in the total's counters but not its per-second histogram,
- * so not here either. false when the file cannot serve every step.
- */
-static bool s_heat_secfile(struct bc_heat *ht, const struct bc_report *r)
-{
-	char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128];
-	struct bc_hist *hs = NULL;
-	struct bc_secr sr;
-	const cJSON *st;
-	int i = 0, k;
-
-	/* a step that ran without seconds.bin (a run before it): events.jsonl for all */
-	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
-	{
-		if (bc_rj_num(st, "seconds") > 0 && bc_rj_num(st, "start_ns") > 0 &&
-		    !bc_rj(st, "seconds_bin_step"))
-			return false;
-	}
-	snprintf(path, sizeof(path), "%s/%s", r->dir, BC_SECF_NAME);
-	if (bc_secr_open(&sr, path, false, err, sizeof(err)))
-		return false;
-	hs = malloc(BC_OP_NR * sizeof(*hs));
-	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
-	{
-		struct s_heat_step *h = &ht->st[i++];
-		const cJSON *ord = bc_rj(st, "seconds_bin_step");
-
-		h->seconds = (int)bc_rj_num(st, "seconds");
-		for (k = 0; k < 2 && h->seconds > 0; k++)
-			h->cnt[k] = calloc((size_t)h->seconds * S_NBINS, sizeof(double));
-		for (k = 0; hs && ord && h->cnt[0] && h->cnt[1] && k < h->seconds; k++) {
-			if (bc_secr_hist(&sr, (uint32_t)ord->valuedouble, (uint32_t)k, BC_LVL_TOTAL,
-					 0, hs))
-				continue;
-			s_heat_add_hist(h, 0, k, &hs[BC_OP_READ]);
-			s_heat_add_hist(h, 1, k, &hs[BC_OP_WRITE]);
-		}
-	}
-	free(hs);
-	bc_secr_close(&sr);
-	return true;
-}
-
-struct bc_heat *bc_heat_load(const struct bc_report *r)
-{
-	struct bc_heat *ht = calloc(1, sizeof(*ht));
-	int cur = -1, k, i = 0, step_no = -1;
-	char path[BC_PATH_MAX + 32], *line = NULL;
-	struct bc_volstat *vs = NULL;
-	uint32_t cap = (uint32_t)cJSON_GetArraySize(bc_rj(r->profile, "volumes"));
-	size_t lcap = 0;
-	const cJSON *st;
-	struct stat sb;
-	FILE *f;
-
-	if (!ht)
-		return NULL;
-	ht->nsteps = cJSON_GetArraySize(bc_rj(r->run, "steps"));
-	ht->st = calloc((size_t)ht->nsteps + 1, sizeof(*ht->st));
-	if (ht->st && s_heat_secfile(ht, r))
-		return ht;
-	snprintf(path, sizeof(path), "%s/events.jsonl", r->dir);
-	if (!ht->st || stat(path, &sb) || !(f = fopen(path, "r"))) {
-		snprintf(ht->note, sizeof(ht->note), "no heatmap: events.jsonl is not readable");
-		return ht;
-	}
-	if ((unsigned long long)sb.st_size > S_EVENTS_MAX) {
-		snprintf(ht->note, sizeof(ht->note),
-			 "no heatmap: events.jsonl is %.0f MiB (read up to %llu MiB)",
-			 (double)sb.st_size / 1048576, S_EVENTS_MAX >> 20);
-		fclose(f);
-		return ht;
-	}
-	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
-	{
-		ht->st[i].seconds = (int)bc_rj_num(st, "seconds");
-		for (k = 0; k < 2 && ht->st[i].seconds > 0; k++)
-			ht->st[i].cnt[k] =
-			    calloc((size_t)ht->st[i].seconds * S_NBINS, sizeof(double));
-		i++;
-	}
-	while (getline(&line, &lcap, f) > 0) {
-		cJSON *ev;
-		const char *e;
-
-		/* only step starts and STATS records matter; skip the rest unparsed */
-		if (!strstr(line, "\"step_start\"") && !strstr(line, "\"stats\""))
-			continue;
-		ev = cJSON_Parse(line);
-		e = bc_rj_str("", ev, "event");
-		if (!strcmp(e, "step_start")) {
-			cur = s_step_index(r->run, bc_rj_str("", ev, "name"));
-			step_no = (int)bc_rj_num(ev, "step");
-		} else if (!strcmp(e, "stats") && cur >= 0 &&
-			   (int)bc_rj_num(ev, "step") == step_no) {
-			struct s_heat_step *h = &ht->st[cur];
-			double sec = bc_rj_num(ev, "second");
-			const char *b64 = bc_rj_str(NULL, ev, "body_b64");
-			const cJSON *v;
-
-			if (!h->cnt[0] || !h->cnt[1] || sec < 0 || sec >= h->seconds) {
-				cJSON_Delete(ev);
-				continue;
-			}
-			if (b64 && !vs && cap)
-				vs = calloc(cap, sizeof(*vs));
-			if (b64 && vs)
-				s_heat_compact(h, b64, vs, cap);
-			cJSON_ArrayForEach(v, bc_rj(ev, "volumes"))
-			{
-				s_heat_add_pairs(h, 0, (int)sec, bc_rj(v, "read", "hist"));
-				s_heat_add_pairs(h, 1, (int)sec, bc_rj(v, "write", "hist"));
-			}
-		}
-		cJSON_Delete(ev);
-	}
-	free(line);
-	free(vs);
-	fclose(f);
-	return ht;
-}
-
-void bc_heat_free(struct bc_heat *ht)
-{
-	int i;
-
-	if (!ht)
-		return;
-	for (i = 0; ht->st && i < ht->nsteps; i++) {
-		free(ht->st[i].cnt[0]);
-		free(ht->st[i].cnt[1]);
-	}
-	free(ht->st);
-	free(ht);
-}
 
 /* ---- a plot frame with linear or log10 axes ---- */
 
@@ -404,7 +162,7 @@ static void s_legend(const struct s_plot *p, const char *const *names, const int
 		fprintf(p->f,
 			"<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
 			"<text x=\"%d\" y=\"%d\">",
-			x, p->h - 14, bc_svg_color(colors[i]), x + 14, p->h - 5);
+			x, p->h - 14, bc_fmt_color(colors[i]), x + 14, p->h - 5);
 		bc_html_puts(p->f, names[i]);
 		fprintf(p->f, "</text>\n");
 		x += 24 + 7 * (int)strnlen(names[i], 40);
@@ -416,7 +174,7 @@ static void s_polyline(const struct s_plot *p, const double *x, const double *y,
 	int i;
 
 	fprintf(p->f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" points=\"",
-		bc_svg_color(color));
+		bc_fmt_color(color));
 	for (i = 0; i < n; i++)
 		fprintf(p->f, "%s%.1f,%.1f", i ? " " : "", s_px(p, x[i]), s_py(p, y[i]));
 	fprintf(p->f, "\"/>\n");
@@ -447,11 +205,6 @@ static void s_add_pairs(struct bc_hist *h, const cJSON *pairs)
 	}
 }
 
-static bool s_mixed(const cJSON *ent)
-{
-	return bc_rj_num(ent, "read", "ios") > 0 && bc_rj_num(ent, "write", "ios") > 0;
-}
-
 /*
  * the lines of a level: the total's read and write apart when the step
  * mixes them (else all ops), or one line per entity (all ops merged)
@@ -463,7 +216,7 @@ static int s_dists(const cJSON *st, int lvl, struct s_dist *d, int *more)
 
 	*more = 0;
 	if (lvl == 0) {
-		bool mixed = s_mixed(t);
+		bool mixed = bc_tab_mixed(t);
 		int k;
 
 		for (k = 0; k < 2; k++) {
@@ -517,8 +270,8 @@ static void s_lat_range(const struct s_dist *d, int n, double *lo, double *hi)
 				*lo = fmin(*lo, us);
 				*hi = fmax(*hi, us);
 			}
-	*lo = floor(log10(fmax(*lo, S_LAT_LO)));
-	*hi = ceil(log10(fmax(*hi, S_LAT_LO * 10)) + 1e-9);
+	*lo = floor(log10(fmax(*lo, BC_LAT_LO_US)));
+	*hi = ceil(log10(fmax(*hi, BC_LAT_LO_US * 10)) + 1e-9);
 	if (*hi <= *lo)
 		*hi = *lo + 1;
 }
@@ -527,7 +280,7 @@ static void s_hist_chart(FILE *f, const char *id, const char *title, const struc
 			 int more, bool file)
 {
 	struct s_plot p = {.f = f, .xlog = true, .h = S_H};
-	double share[S_NBINS], x[2 * S_NBINS + 2], y[2 * S_NBINS + 2], ymax = 0;
+	double share[BC_LAT_BINS], x[2 * BC_LAT_BINS + 2], y[2 * BC_LAT_BINS + 2], ymax = 0;
 	const char *names[S_ENT_MAX];
 	int colors[S_ENT_MAX], i, b, k;
 
@@ -536,9 +289,9 @@ static void s_hist_chart(FILE *f, const char *id, const char *title, const struc
 		memset(share, 0, sizeof(share));
 		for (b = 0; b < (int)BC_HIST_BUCKETS; b++)
 			if (d[i].h->buckets[b])
-				share[s_bin((double)bc_hist_bucket_mid((unsigned)b) / 1e3)] +=
+				share[bc_lat_bin((double)bc_hist_bucket_mid((unsigned)b) / 1e3)] +=
 				    100.0 * (double)d[i].h->buckets[b] / (double)d[i].h->count;
-		for (b = 0; b < S_NBINS; b++)
+		for (b = 0; b < BC_LAT_BINS; b++)
 			ymax = fmax(ymax, share[b]);
 	}
 	p.y0 = 0;
@@ -550,17 +303,19 @@ static void s_hist_chart(FILE *f, const char *id, const char *title, const struc
 		memset(share, 0, sizeof(share));
 		for (b = 0; b < (int)BC_HIST_BUCKETS; b++)
 			if (d[i].h->buckets[b])
-				share[s_bin((double)bc_hist_bucket_mid((unsigned)b) / 1e3)] +=
+				share[bc_lat_bin((double)bc_hist_bucket_mid((unsigned)b) / 1e3)] +=
 				    100.0 * (double)d[i].h->buckets[b] / (double)d[i].h->count;
 		/* a step outline over the plotted decades */
 		k = 0;
-		for (b = (int)round((p.x0 - log10(S_LAT_LO)) * S_BIN_DEC);
-		     b < (int)round((p.x1 - log10(S_LAT_LO)) * S_BIN_DEC) && b < S_NBINS; b++) {
+		for (b = (int)round((p.x0 - log10(BC_LAT_LO_US)) * BC_LAT_BINS_DECADE);
+		     b < (int)round((p.x1 - log10(BC_LAT_LO_US)) * BC_LAT_BINS_DECADE) &&
+		     b < BC_LAT_BINS;
+		     b++) {
 			if (b < 0)
 				continue;
-			x[k] = s_bin_lo(b);
+			x[k] = bc_lat_bin_lo(b);
 			y[k++] = share[b];
-			x[k] = s_bin_lo(b + 1);
+			x[k] = bc_lat_bin_lo(b + 1);
 			y[k++] = share[b];
 		}
 		s_polyline(&p, x, y, k, d[i].color);
@@ -672,10 +427,10 @@ static int s_heat_shade(double sh)
 }
 
 /*
- * The shade of every cell: shade[c * S_NBINS + b] for column c (g seconds)
+ * The shade of every cell: shade[c * BC_LAT_BINS + b] for column c (g seconds)
  * and bin b in [lo, hi], its column's share of I/Os (s_heat_shade).
  */
-static void s_heat_shades(const struct s_heat_step *h, int op, int g, int lo, int hi,
+static void s_heat_shades(const struct bc_heat_step *h, int op, int g, int lo, int hi,
 			  unsigned char *shade)
 {
 	const double *c = h->cnt[op];
@@ -683,21 +438,21 @@ static void s_heat_shades(const struct s_heat_step *h, int op, int g, int lo, in
 
 	for (s = 0; s < h->seconds; s += g) {
 		int e = s + g < h->seconds ? s + g : h->seconds;
-		double col[S_NBINS], tot = 0;
+		double col[BC_LAT_BINS], tot = 0;
 
 		for (b = lo; b <= hi; b++) {
 			col[b] = 0;
 			for (k = s; k < e; k++)
-				col[b] += c[k * S_NBINS + b];
+				col[b] += c[k * BC_LAT_BINS + b];
 			tot += col[b];
 		}
 		for (b = lo; b <= hi; b++)
-			shade[(s / g) * S_NBINS + b] =
+			shade[(s / g) * BC_LAT_BINS + b] =
 			    tot > 0 ? (unsigned char)s_heat_shade(col[b] / tot) : 0;
 	}
 }
 
-static void s_heat_chart(FILE *f, const char *id, const char *title, const struct s_heat_step *h,
+static void s_heat_chart(FILE *f, const char *id, const char *title, const struct bc_heat_step *h,
 			 int op, const cJSON *st, bool file)
 {
 	struct s_plot p = {.f = f, .ylog = true, .h = S_H + 20};
@@ -705,12 +460,13 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 	double ramp = bc_rj_num(st, "measured_from_second");
 	char colnote[32];
 	/* seconds a column: past S_HEAT_COLS they would be thinner than 3 px */
-	int g = (h->seconds + S_HEAT_COLS - 1) / S_HEAT_COLS, s, b, lo = S_NBINS, hi = 0, ncol, sh;
+	int g = (h->seconds + S_HEAT_COLS - 1) / S_HEAT_COLS, s, b, lo = BC_LAT_BINS, hi = 0, ncol,
+	    sh;
 	unsigned char *shade;
 
 	for (s = 0; s < h->seconds; s++)
-		for (b = 0; b < S_NBINS; b++)
-			if (c[s * S_NBINS + b] > 0) {
+		for (b = 0; b < BC_LAT_BINS; b++)
+			if (c[s * BC_LAT_BINS + b] > 0) {
 				lo = b < lo ? b : lo;
 				hi = b > hi ? b : hi;
 			}
@@ -719,15 +475,15 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 	if (g < 1)
 		g = 1;
 	ncol = (h->seconds + g - 1) / g;
-	shade = calloc((size_t)ncol * S_NBINS, 1);
+	shade = calloc((size_t)ncol * BC_LAT_BINS, 1);
 	if (!shade)
 		return; /* the step's other charts are still drawn */
 	s_heat_shades(h, op, g, lo, hi, shade);
 	snprintf(colnote, sizeof(colnote), "; a column is %d s", g);
 	p.x0 = 0;
 	p.x1 = h->seconds;
-	p.y0 = log10(s_bin_lo(lo));
-	p.y1 = log10(s_bin_lo(hi + 1));
+	p.y0 = log10(bc_lat_bin_lo(lo));
+	p.y1 = log10(bc_lat_bin_lo(hi + 1));
 	s_open(f, id, title, p.h, file);
 	s_ticks(&p, true, false, "second of the step");
 	s_ticks(&p, false, true, "latency (log scale)");
@@ -741,7 +497,7 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 		bool open = false;
 
 		for (s = 0; s < ncol; s++) {
-			const unsigned char *cs = &shade[(size_t)s * S_NBINS];
+			const unsigned char *cs = &shade[(size_t)s * BC_LAT_BINS];
 			double x0 = s_px(&p, (double)s * g);
 			double x1 =
 			    s_px(&p, (double)(s + 1) * g < h->seconds ? (s + 1) * g : h->seconds);
@@ -760,8 +516,8 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 						"<path fill=\"#08306b\" fill-opacity=\"%.2f\" d=\"",
 						(double)sh / S_HEAT_SHADES);
 				open = true;
-				y0 = s_py(&p, s_bin_lo(run + 1));
-				y1 = s_py(&p, s_bin_lo(b));
+				y0 = s_py(&p, bc_lat_bin_lo(run + 1));
+				y1 = s_py(&p, bc_lat_bin_lo(b));
 				fprintf(f, "M%.1f %.1fh%.1fv%.1fh%.1fz", x0, y0, x1 - x0 + 0.3,
 					y1 - y0 + 0.3, -(x1 - x0 + 0.3));
 				b = run;
@@ -782,74 +538,6 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 		"<text class=\"n\" x=\"%d\" y=\"%d\">shade: share of the %s's I/Os in the bin, "
 		"log scale (1e-4 to 1)%s</text>\n",
 		S_L, p.h - 8, g > 1 ? "column" : "second", g > 1 ? colnote : "");
-	fprintf(f, "</svg>\n");
-}
-
-/* ---- latency against IOPS for a sweep ---- */
-
-static void s_sweep_chart(FILE *f, const char *id, const char *title, const cJSON *sw, bool file)
-{
-	struct s_plot p = {.f = f, .ylog = true, .h = S_H};
-	const cJSON *io = bc_rj(sw, "iops"), *lm = bc_rj(sw, "lat_mean_us"),
-		    *l99 = bc_rj(sw, "lat_p99_us"), *lab = bc_rj(sw, "labels");
-	int n = cJSON_GetArraySize(io), i, k, knee = -1;
-	double x[64], y[2][64], ymin = 1e300, ymax = 0, xmax = 0;
-	static const char *const names[] = {"mean", "p99"};
-	static const int colors[] = {0, 2};
-
-	if (n < 2 || n > 64 || cJSON_GetArraySize(l99) != n || cJSON_GetArraySize(lm) != n)
-		return;
-	if (cJSON_IsNumber(bc_rj(sw, "knee", "index")))
-		knee = (int)bc_rj_num(sw, "knee", "index");
-	for (i = 0; i < n; i++) {
-		x[i] = cJSON_GetNumberValue(cJSON_GetArrayItem(io, i));
-		y[0][i] = cJSON_GetNumberValue(cJSON_GetArrayItem(lm, i));
-		y[1][i] = cJSON_GetNumberValue(cJSON_GetArrayItem(l99, i));
-		xmax = fmax(xmax, x[i]);
-		for (k = 0; k < 2; k++) {
-			ymin = fmin(ymin, y[k][i]);
-			ymax = fmax(ymax, y[k][i]);
-		}
-	}
-	if (!(xmax > 0) || !(ymin > 0))
-		return;
-	p.x0 = 0;
-	p.x1 = xmax * 1.1;
-	p.y0 = floor(log10(ymin));
-	p.y1 = ceil(log10(ymax) + 1e-9);
-	if (p.y1 <= p.y0)
-		p.y1 = p.y0 + 1;
-	s_open(f, id, title, p.h, file);
-	s_ticks(&p, true, false, "IOPS");
-	s_ticks(&p, false, true, "latency (log scale)");
-	for (k = 0; k < 2; k++) {
-		s_polyline(&p, x, y[k], n, colors[k]);
-		for (i = 0; i < n; i++) {
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-				s_px(&p, x[i]), s_py(&p, y[k][i]), bc_svg_color(colors[k]));
-			if (k == 1) {
-				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", s_px(&p, x[i]) + 4,
-					s_py(&p, y[k][i]) - 5);
-				bc_html_puts(f, cJSON_GetStringValue(cJSON_GetArrayItem(lab, i)));
-				fprintf(f, "</text>\n");
-			}
-		}
-	}
-	if (knee >= 0 && knee < n) {
-		double kx = s_px(&p, x[knee]);
-
-		fprintf(f,
-			"<line class=\"k\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>"
-			"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#cf222e\" "
-			"stroke-width=\"2\"/><text class=\"kl\" x=\"%.1f\" y=\"%d\">knee: %s=",
-			kx, kx, S_T, p.h - S_B, kx, s_py(&p, y[1][knee]),
-			kx - 4 > S_L + 90 ? kx - 90 : kx + 4, S_T + 12,
-			bc_rj_str("?", sw, "param"));
-		bc_html_puts(f, cJSON_GetStringValue(cJSON_GetArrayItem(lab, knee)));
-		fprintf(f, "</text>\n");
-	}
-	s_frame(&p);
-	s_legend(&p, names, colors, 2);
 	fprintf(f, "</svg>\n");
 }
 
@@ -874,62 +562,77 @@ static void s_id(char *buf, size_t len, int i, const cJSON *st, const char *kind
 	snprintf(buf + strlen(buf), len - strlen(buf), "-%s", kind);
 }
 
+FILE *bc_chart_open(struct bc_chart_file *cf, const char *dir, const char *name)
+{
+	snprintf(cf->path, sizeof(cf->path), "%s/charts/%s", dir, name);
+	snprintf(cf->tmp, sizeof(cf->tmp), "%s/charts/.%s.tmp", dir, name);
+	errno = 0;
+	cf->f = fopen(cf->tmp, "w");
+	if (!cf->f)
+		bc_outfail_note(cf->path, errno ? -errno : -EIO);
+	return cf->f;
+}
+
+int bc_chart_close(struct bc_chart_file *cf)
+{
+	int rc = 0;
+
+	if (!cf->f)
+		return -EIO;
+	errno = 0;
+	if (fflush(cf->f) || ferror(cf->f))
+		rc = errno ? -errno : -EIO;
+	if (fclose(cf->f) && !rc)
+		rc = errno ? -errno : -EIO;
+	if (!rc && rename(cf->tmp, cf->path))
+		rc = -errno;
+	cf->f = NULL;
+	if (!rc)
+		return 0;
+	unlink(cf->tmp);
+	bc_outfail_note(cf->path, rc);
+	return rc;
+}
+
 /* emit(f, id, ...) either into the page or into <dir>/charts/<id>.svg */
 struct s_out {
 	FILE *page;	 /* report.html, or NULL: files */
 	const char *dir; /* with page NULL: the run directory */
-	int written, failed;
+	struct bc_chart_file cf;
 	int rc; /* the first failure's -errno */
 };
 
-static void s_failed(struct s_out *o, const char *path)
+static FILE *s_begin(struct s_out *o, const char *id)
 {
-	int rc = errno ? -errno : -EIO;
-
-	o->failed++;
-	if (!o->rc)
-		o->rc = rc;
-	bc_outfail_note(path, rc);
-}
-
-static FILE *s_begin(struct s_out *o, const char *id, char *tmp, char *path, size_t len)
-{
-	FILE *f;
+	char name[BC_NAME_MAX * 2 + 80];
 
 	if (o->page) {
 		fprintf(o->page, "<figure>");
 		return o->page;
 	}
-	snprintf(path, len, "%s/charts/%s.svg", o->dir, id);
-	snprintf(tmp, len, "%s/charts/.%s.svg.tmp", o->dir, id);
-	errno = 0;
-	f = fopen(tmp, "w");
-	if (!f)
-		s_failed(o, path);
-	return f;
+	snprintf(name, sizeof(name), "%s.svg", id);
+	if (!bc_chart_open(&o->cf, o->dir, name) && !o->rc)
+		o->rc = -EIO;
+	return o->cf.f;
 }
 
-static void s_end(struct s_out *o, FILE *f, const char *tmp, const char *path)
+static void s_end(struct s_out *o)
 {
+	int rc;
+
 	if (o->page) {
 		fprintf(o->page, "</figure>\n");
 		return;
 	}
-	if (!f)
-		return;
-	if (fflush(f) || ferror(f) || fclose(f) || rename(tmp, path)) {
-		s_failed(o, path);
-		unlink(tmp);
-		return;
-	}
-	o->written++;
+	rc = o->cf.f ? bc_chart_close(&o->cf) : 0;
+	if (rc && !o->rc)
+		o->rc = rc;
 }
 
 static void s_step_charts(struct s_out *o, const struct bc_heat *ht, const cJSON *st, int i)
 {
 	static const char *const ops[] = {"read", "write"};
-	char id[BC_NAME_MAX * 2 + 64], title[BC_NAME_MAX + 96], tmp[BC_PATH_MAX + 256],
-	    path[BC_PATH_MAX + 256];
+	char id[BC_NAME_MAX * 2 + 64], title[BC_NAME_MAX + 96];
 	struct s_dist d[S_ENT_MAX];
 	int lvl, n, more, k;
 	FILE *f;
@@ -955,19 +658,19 @@ static void s_step_charts(struct s_out *o, const struct bc_heat *ht, const cJSON
 			snprintf(title, sizeof(title), "%s: latency %s, %s%s",
 				 bc_rj_str("?", st, "name"), k ? "percentiles" : "distribution",
 				 lvl ? "per " : "", lvl ? bc_report_levels[lvl].label : "total");
-			f = s_begin(o, id, tmp, path, sizeof(path));
+			f = s_begin(o, id);
 			if (!f)
 				continue;
 			if (k)
 				s_pct_chart(f, id, title, d, n, more, !o->page);
 			else
 				s_hist_chart(f, id, title, d, n, more, !o->page);
-			s_end(o, f, tmp, path);
+			s_end(o);
 		}
 	}
 	/* the heatmap: read and write apart when the step mixes them */
 	if (ht && i < ht->nsteps && ht->st[i].cnt[0]) {
-		const struct s_heat_step *h = &ht->st[i];
+		const struct bc_heat_step *h = &ht->st[i];
 		bool mixed = h->total[0] > 0 && h->total[1] > 0;
 
 		for (k = 0; k < 2; k++) {
@@ -977,21 +680,11 @@ static void s_step_charts(struct s_out *o, const struct bc_heat *ht, const cJSON
 			     mixed ? (k ? "lat-heat-write" : "lat-heat-read") : "lat-heat");
 			snprintf(title, sizeof(title), "%s: %s latency over time",
 				 bc_rj_str("?", st, "name"), ops[k]);
-			f = s_begin(o, id, tmp, path, sizeof(path));
+			f = s_begin(o, id);
 			if (!f)
 				continue;
 			s_heat_chart(f, id, title, h, k, st, !o->page);
-			s_end(o, f, tmp, path);
-		}
-	}
-	if (bc_rj(st, "sweep", "iops")) {
-		s_id(id, sizeof(id), i, st, "lat-vs-iops");
-		snprintf(title, sizeof(title), "sweep %s: latency vs IOPS",
-			 bc_rj_str("?", st, "sweep_of"));
-		f = s_begin(o, id, tmp, path, sizeof(path));
-		if (f) {
-			s_sweep_chart(f, id, title, bc_rj(st, "sweep"), !o->page);
-			s_end(o, f, tmp, path);
+			s_end(o);
 		}
 	}
 out:
@@ -1001,16 +694,18 @@ out:
 
 void bc_chart_html(FILE *f, const struct bc_report *r)
 {
-	struct bc_heat *own = r->heat ? NULL : bc_heat_load(r), *ht = r->heat ? r->heat : own;
+	const struct bc_heat *ht = r->heat;
 	struct s_out o = {.page = f};
 	const cJSON *st;
 	int i = 0;
 
-	fprintf(f, "<h2 id=\"latency-charts\">Latency charts</h2>\n<p class=\"muted\">Per step: "
-		   "the latency distribution (histogram and percentiles, log scales) of the total "
-		   "(read and write apart when mixed) and per client host and storage node; the "
-		   "latency of every second from the per-second histograms; latency against IOPS "
-		   "for a sweep. Each is also an SVG file in <code>charts/</code>.");
+	fprintf(
+	    f,
+	    "<h2 id=\"latency-charts\">Latency charts</h2>\n<p class=\"muted\">Per step: "
+	    "the latency distribution (histogram and percentiles, log scales) of the total "
+	    "(read and write apart when mixed) and per client host and storage node; the "
+	    "latency of every second from the per-second histograms. Each is also an SVG file in "
+	    "<code>charts/</code>.");
 	if (ht && ht->note[0]) {
 		fprintf(f, " ");
 		bc_html_puts(f, ht->note);
@@ -1025,13 +720,12 @@ void bc_chart_html(FILE *f, const struct bc_report *r)
 		s_step_charts(&o, ht, st, i++);
 		fprintf(f, "</div>\n");
 	}
-	bc_heat_free(own);
 }
 
 int bc_chart_files(const struct bc_report *r)
 {
 	char dir[BC_PATH_MAX + 16];
-	struct bc_heat *own = NULL, *ht = r->heat;
+	const struct bc_heat *ht = r->heat;
 	struct s_out o = {.dir = r->dir};
 	const cJSON *st;
 	int i = 0;
@@ -1043,72 +737,6 @@ int bc_chart_files(const struct bc_report *r)
 		bc_outfail_note(dir, rc);
 		return rc;
 	}
-	if (!ht)
-		ht = own = bc_heat_load(r);
 	cJSON_ArrayForEach(st, bc_rj(r->run, "steps")) s_step_charts(&o, ht, st, i++);
-	bc_heat_free(own);
-	return o.failed ? o.rc : 0; /* each failure noted (results/outfail.h) */
-}
-
-/* one row of the read/write table: an entity's op over the measured window */
-static void s_rw_row(struct bc_table *t, const char *step, const char *who, const cJSON *e,
-		     const char *op)
-{
-	static const char *const lat[] = {"mean", "p50", "p99", "p99.9", "max"};
-	const cJSON *o = bc_rj(e, op);
-	size_t i;
-
-	bc_table_text(t, step);
-	bc_table_text(t, who);
-	bc_table_text(t, op);
-	bc_table_num(t, bc_rj(o, "iops"), bc_rj_num(o, "iops"), 0);
-	bc_table_num(t, bc_rj(o, "mbps"), bc_rj_num(o, "mbps"), 1);
-	for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
-		bc_table_num(t, bc_rj(o, "lat_us", lat[i]), bc_rj_num(o, "lat_us", lat[i]) / 1e3,
-			     3);
-}
-
-struct bc_table *bc_table_rw(const struct bc_report *r)
-{
-	static const char *const cols[] = {"step",	"entity",   "op",      "=IOPS",
-					   "=MB/s",	"=mean ms", "=p50 ms", "=p99 ms",
-					   "=p99.9 ms", "=max ms",  NULL};
-	struct bc_table *t = NULL;
-	const cJSON *st, *e;
-	int lvl, n, skipped = 0;
-
-	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
-	{
-		const char *name = bc_rj_str("?", st, "name");
-
-		if (!s_mixed(bc_rj(st, "total")) ||
-		    (!t && !(t = bc_table_new("Read and write apart (steps that mix them)", cols))))
-			continue;
-		s_rw_row(t, name, "total", bc_rj(st, "total"), "read");
-		s_rw_row(t, name, "total", bc_rj(st, "total"), "write");
-		for (lvl = 1; lvl < 3; lvl++) {
-			n = 0;
-			cJSON_ArrayForEach(e, bc_rj(st, bc_report_levels[lvl].key))
-			{
-				char who[BC_NAME_MAX + 16];
-
-				if (!s_mixed(e))
-					continue;
-				if (n++ >= S_ENT_MAX) {
-					skipped++;
-					continue;
-				}
-				snprintf(who, sizeof(who), "%s %s", bc_report_levels[lvl].label,
-					 bc_rj_str("?", e, "name"));
-				s_rw_row(t, name, who, e, "read");
-				s_rw_row(t, name, who, e, "write");
-			}
-		}
-	}
-	if (t && skipped)
-		snprintf(t->note, sizeof(t->note),
-			 "%d more client hosts / storage nodes not listed (at most %d a level; "
-			 "run.json has them all).",
-			 skipped, S_ENT_MAX);
-	return t;
+	return o.rc; /* each failure noted (results/outfail.h) */
 }

@@ -28,7 +28,9 @@
 #include "report/parts/fmt.h"
 #include "report/parts/repeat.h"
 #include "report/parts/rundata.h"
+#include "report/parts/versus.h"
 #include "report/report.h"
+#include "report/writers.h"
 #include "results/fdp.h"
 #include "util/log.h"
 #include "util/rjson.h"
@@ -68,6 +70,8 @@ static void s_usage(FILE *f)
 		   "                           within PCT%% of the first run\n"
 		   "      --lat-threshold PCT  with --threshold, a separate one for p99\n"
 		   "      --md FILE            also write the comparison as Markdown to FILE\n"
+		   "      --html FILE          and as one self-contained page: the runs' sweeps\n"
+		   "                           overlaid, each step's figures with their intervals\n"
 		   "  device identity differences (LBA data size, format in use, model,\n"
 		   "  firmware) and each step's drive temperature are shown beside the figures\n");
 }
@@ -323,38 +327,21 @@ static void s_step_temps(struct s_cmp *c, const char *name)
 	}
 }
 
-/* the figures the interval rule judges (keys of bc_rep_ci) */
-static const struct {
-	const char *head, *key;
-	int decimals;
-} s_ci_figs[] = {
-    {"IOPS", "iops", 0},
-    {"MB/s", "mbps", 1},
-    {"mean ms", "mean", 3},
-    {"p99 ms", "p99", 3},
-};
-#define S_NCI (sizeof(s_ci_figs) / sizeof(s_ci_figs[0]))
-
-/* "[1,234, 1,456] (5 reps)" / "(one step, 60 s)" / "(no interval)" */
-static void s_ci_text(const struct bc_ci *ci, bool reps, int dec, char *buf, size_t len)
-{
-	if (isnan(ci->half))
-		snprintf(buf, len, "(no interval, n=%d)", ci->n);
-	else
-		snprintf(buf, len, "[%.*f, %.*f] (%d %s)", dec, ci->lo, dec, ci->hi, ci->n,
-			 reps ? "reps" : "s");
-}
-
-/* one step (or repeated step) across every run by the interval rule */
+/* one step (or repeated step) across every run by the interval rule (report/parts/versus.h) */
 static void s_compare_step_ci(struct s_cmp *c, const char *name)
 {
-	char verdict[512] = "", diffs[384] = "";
-	bool comparable = true, differ = false;
-	struct bc_ci ci0[S_NCI];
-	bool have0[S_NCI], reps;
-	size_t i;
-	int r;
+	const cJSON *runs[S_MAX_RUNS];
+	const char *labels[S_MAX_RUNS];
+	struct bc_vs_step *vs = calloc(1, sizeof(*vs));
+	int r, i;
 
+	if (!vs)
+		return;
+	for (r = 0; r < c->n; r++) {
+		runs[r] = c->runs[r].run;
+		labels[r] = c->runs[r].label;
+	}
+	bc_vs_step(runs, labels, c->n, name, vs);
 	printf("\nstep %s\n  %-32s %-8s %12s %-30s %-26s %s\n", name, "run", "figure", "mean",
 	       "95% interval", "vs first [95% interval]", "verdict");
 	if (c->md) {
@@ -363,86 +350,51 @@ static void s_compare_step_ci(struct s_cmp *c, const char *name)
 		fprintf(c->md, "\n\n| run | figure | mean | 95%% interval | difference from the "
 			       "first [95%% interval] | verdict |\n|---|---|---:|---|---|---|\n");
 	}
-	for (i = 0; i < S_NCI; i++)
-		have0[i] =
-		    !bc_rep_ci(c->runs[0].run, name, "total", s_ci_figs[i].key, &ci0[i], &reps);
 	for (r = 0; r < c->n; r++) {
-		for (i = 0; i < S_NCI; i++) {
-			struct bc_ci ci, d;
-			char iv[96] = "-", dv[96] = "-";
-			const char *word = r ? "-" : "(reference)";
-			enum bc_cmp v;
-			int dec = s_ci_figs[i].decimals;
+		for (i = 0; i < BC_VS_FIGS; i++) {
+			const struct bc_vs_cell *x = &vs->cell[r][i];
+			const char *word = r ? bc_cmp_word(x->cmp) : "(reference)";
+			int dec = bc_vs_figs[i].decimals;
+			char iv[96];
 
-			if (bc_rep_ci(c->runs[r].run, name, "total", s_ci_figs[i].key, &ci,
-				      &reps)) {
-				comparable = false;
-				printf("  %-32.32s %-8s %12s\n", c->runs[r].label,
-				       s_ci_figs[i].head, "absent");
+			if (!x->have) {
+				printf("  %-32.32s %-8s %12s\n", labels[r], bc_vs_figs[i].head,
+				       "absent");
 				if (c->md) {
 					fprintf(c->md, "| ");
-					bc_md_puts(c->md, c->runs[r].label);
+					bc_md_puts(c->md, labels[r]);
 					fprintf(c->md, " | %s | absent | | | |\n",
-						s_ci_figs[i].head);
+						bc_vs_figs[i].head);
 				}
-				if (!verdict[0])
-					snprintf(verdict, sizeof(verdict),
-						 "not comparable: no finished step in %s",
-						 c->runs[r].label);
 				continue;
 			}
-			s_ci_text(&ci, reps, dec, iv, sizeof(iv));
-			if (r && have0[i]) {
-				v = bc_ci_compare(&ci, &ci0[i], &d);
-				word = bc_cmp_word(v);
-				if (v == BC_CMP_NONE) {
-					comparable = false;
-				} else if (ci0[i].mean != 0 && !isnan(d.half)) {
-					snprintf(dv, sizeof(dv), "%+.1f%% [%+.1f%%, %+.1f%%]",
-						 100 * d.mean / ci0[i].mean,
-						 100 * d.lo / ci0[i].mean,
-						 100 * d.hi / ci0[i].mean);
-				} else {
-					snprintf(dv, sizeof(dv), "%+.*f", dec, d.mean);
-				}
-				if (v == BC_CMP_HIGHER || v == BC_CMP_LOWER) {
-					differ = true;
-					snprintf(diffs + strlen(diffs),
-						 sizeof(diffs) - strlen(diffs), "%s%s %s %s",
-						 diffs[0] ? "; " : "", c->runs[r].label,
-						 s_ci_figs[i].head, word);
-				}
-			}
-			printf("  %-32.32s %-8s %12.*f %-30s %-26s %s\n", c->runs[r].label,
-			       s_ci_figs[i].head, dec, ci.mean, iv, dv, word);
+			if (r && !vs->cell[0][i].have)
+				word = "-";
+			bc_vs_ci_text(x, dec, iv, sizeof(iv));
+			printf("  %-32.32s %-8s %12.*f %-30s %-26s %s\n", labels[r],
+			       bc_vs_figs[i].head, dec, x->ci.mean, iv, x->diff, word);
 			if (c->md) {
 				fprintf(c->md, "| ");
-				bc_md_puts(c->md, c->runs[r].label);
-				fprintf(c->md, " | %s | %.*f | %s | %s | %s |\n", s_ci_figs[i].head,
-					dec, ci.mean, iv, dv, word);
+				bc_md_puts(c->md, labels[r]);
+				fprintf(c->md, " | %s | %.*f | %s | %s | %s |\n",
+					bc_vs_figs[i].head, dec, x->ci.mean, iv, x->diff, word);
 			}
 		}
 	}
-	if (differ) {
+	if (vs->differ)
 		c->inconsistent++;
-		snprintf(verdict, sizeof(verdict), "DIFFERENT: %s", diffs);
-	} else if (!comparable) {
+	else if (!vs->comparable)
 		c->incomparable++;
-		if (!verdict[0])
-			snprintf(verdict, sizeof(verdict),
-				 "not comparable: no interval (repeat the step, or run it for at "
-				 "least 8 s)");
-	} else {
+	else
 		c->consistent++;
-		snprintf(verdict, sizeof(verdict), "not distinguishable");
-	}
 	s_step_temps(c, name);
-	printf("  verdict: %s\n", verdict);
+	printf("  verdict: %s\n", vs->verdict);
 	if (c->md) {
 		fprintf(c->md, "\nVerdict: **");
-		bc_md_puts(c->md, verdict);
+		bc_md_puts(c->md, vs->verdict);
 		fprintf(c->md, "**\n");
 	}
+	free(vs);
 }
 
 /* one step across every run: table rows and the verdict */
@@ -731,18 +683,58 @@ static void s_name_selected(struct s_run *runs, int n)
 	}
 }
 
+/* compare.html (report/compare.c): the runs as loaded, selected steps renamed */
+static int s_html(struct s_run *runs, int n, const cJSON *names, const char *path)
+{
+	struct bc_report *reps = calloc((size_t)n, sizeof(*reps));
+	const char **labels = calloc((size_t)n, sizeof(*labels));
+	const char **nm = calloc((size_t)cJSON_GetArraySize(names) + 1, sizeof(*nm));
+	const cJSON *x;
+	int i, k = 0, rc = -ENOMEM;
+	FILE *f = NULL;
+
+	if (!reps || !labels || !nm)
+		goto out;
+	for (i = 0; i < n; i++) {
+		snprintf(reps[i].dir, sizeof(reps[i].dir), "%s", runs[i].dir);
+		reps[i].run = runs[i].run;
+		reps[i].run_borrowed = true;
+		labels[i] = runs[i].label;
+	}
+	cJSON_ArrayForEach(x, names) nm[k++] = x->valuestring;
+	f = fopen(path, "w");
+	if (!f) {
+		rc = -errno;
+		bc_error("cannot create '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	rc = bc_report_compare_html(f, reps, labels, n, nm, k);
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (rc)
+		bc_error("cannot write '%s': %s", path, strerror(-rc));
+out:
+	if (rc == -ENOMEM)
+		bc_error("out of memory");
+	free(reps);
+	free(labels);
+	free(nm);
+	return rc;
+}
+
 int bc_cmd_compare(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 	    {"threshold", required_argument, NULL, 't'},
 	    {"lat-threshold", required_argument, NULL, 'L'},
 	    {"md", required_argument, NULL, 'm'},
+	    {"html", required_argument, NULL, 'H'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	static struct s_run runs[S_MAX_RUNS];
 	struct s_cmp c = {.runs = runs, .thr = 5, .lat_thr = -1};
-	const char *md_path = NULL;
+	const char *md_path = NULL, *html_path = NULL;
 	const cJSON *st;
 	cJSON *names = NULL;
 	int opt, i, rc = 2;
@@ -760,6 +752,9 @@ int bc_cmd_compare(int argc, char **argv)
 			break;
 		case 'm':
 			md_path = optarg;
+			break;
+		case 'H':
+			html_path = optarg;
 			break;
 		default:
 			return bc_cmd_help(opt, s_usage);
@@ -830,6 +825,8 @@ int bc_cmd_compare(int argc, char **argv)
 			s_compare_step_ci(&c, st->valuestring);
 	}
 	s_compare_experiments(&c);
+	if (html_path && s_html(runs, c.n, names, html_path))
+		goto out;
 	printf("\n%d step(s): %d %s, %d %s, %d not comparable\n", cJSON_GetArraySize(names),
 	       c.consistent, c.fixed ? "consistent" : "not distinguishable", c.inconsistent,
 	       c.fixed ? "inconsistent" : "different", c.incomparable);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "report/draw/chart.h"
+#include "report/draw/live.h"
 #include "report/draw/stepcharts.h"
 #include "report/draw/story.h"
 #include "report/draw/svg.h"
@@ -121,15 +122,41 @@ static void s_badge(FILE *f, const char *status)
 	fprintf(f, "</span>");
 }
 
-static void s_head(FILE *f, const struct bc_report *r, const char *what, const char *css)
+/* live: the page runs its one script (the interactive charts), admitted by its hash */
+static void s_head_title(FILE *f, const char *title, const char *css, bool live)
 {
 	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-		   "style-src 'unsafe-inline'; img-src data:\">\n"
-		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		   "style-src 'unsafe-inline'; img-src data:;");
+	if (live)
+		bc_live_csp(f);
+	fprintf(f, "\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		   "<link rel=\"icon\" href=\"data:,\">\n<title>bench-coord: ");
-	s_esc(f, bc_rj_str("run", r->run, "profile"));
-	fprintf(f, "%s</title>\n<style>%s%s</style>\n</head>\n<body>\n<main>\n", what, s_css, css);
+	s_esc(f, title);
+	fprintf(f, "</title>\n<style>%s%s", s_css, css);
+	if (live)
+		bc_live_style_css(f);
+	fprintf(f, "</style>\n</head>\n<body>\n<main>\n");
+}
+
+static void s_head(FILE *f, const struct bc_report *r, const char *what, const char *css, bool live)
+{
+	char title[BC_NAME_MAX + 64];
+
+	snprintf(title, sizeof(title), "%s%s", bc_rj_str("run", r->run, "profile"), what);
+	s_head_title(f, title, css, live);
+}
+
+void bc_report_html_head(FILE *f, const char *title)
+{
+	s_head_title(f, title, "", true);
+}
+
+void bc_report_html_tail(FILE *f)
+{
+	fprintf(f, "</main>\n");
+	bc_live_script_tag(f);
+	fprintf(f, "</body>\n</html>\n");
 }
 
 static void s_header(FILE *f, const struct bc_report *r)
@@ -476,7 +503,7 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 	int nsw = bc_sweeps_make(r, &sw);
 
 	bc_summary_make(&sum, r, sw, nsw);
-	s_head(f, r, "", "");
+	s_head(f, r, "", "", true);
 	s_header(f, r);
 	s_toc(f, r, sw, nsw);
 	s_summary(f, &sum);
@@ -503,9 +530,13 @@ int bc_report_html(const struct bc_report *r, FILE *f)
 	s_waf(f, steps);
 	if (cJSON_GetArraySize(steps))
 		bc_chart_html(f, r);
-	fprintf(f, "<p class=\"muted\">Written from run.json by <code>bench-coord report</code>. "
-		   "Latency is submission to completion of each I/O; percentiles come from merged "
-		   "histograms, never averaged.</p>\n</main>\n</body>\n</html>\n");
+	fprintf(f,
+		"<p class=\"muted\">Written from run.json by <code>bench-coord report</code>. "
+		"Latency is submission to completion of each I/O; percentiles come from merged "
+		"histograms, never averaged. Charts: drag to zoom, double-click to reset; printed, "
+		"the static charts.</p>\n</main>\n");
+	bc_live_script_tag(f);
+	fprintf(f, "</body>\n</html>\n");
 	free(sw);
 	return ferror(f) ? -EIO : 0;
 }
@@ -520,7 +551,7 @@ int bc_report_volumes_html(const struct bc_report *r, FILE *f)
 	 * report's tables are doubles Chromium's time to lay them out
 	 * (bench/report-open.sh; docs/results.md)
 	 */
-	s_head(f, r, ": every volume and client host", ".tw{overflow:visible}");
+	s_head(f, r, ": every volume and client host", ".tw{overflow:visible}", false);
 	fprintf(f, "<h1>");
 	s_esc(f, bc_rj_str("?", r->run, "profile"));
 	fprintf(f, ": every volume and client host</h1>\n<p class=\"muted\">The window figures "

@@ -23,5 +23,16 @@ int bc_report_volumes_html(const struct bc_report *r, FILE *f);
 int bc_report_volumes_csv(const struct bc_report *r, FILE *f);
 /* runs of several steps: one fio JSON per step under r->dir/fio/ in bench-fio's layout */
 int bc_report_fio_points(const struct bc_report *r);
+/*
+ * compare.html: runs[0..n) (loaded run directories, labels naming them)
+ * overlaid - each sweep's curves, each step's figures with their intervals
+ * as bars, the differences the statistics support (report/parts/versus.h) -
+ * for the steps names[0..nnames); one self-contained page
+ */
+int bc_report_compare_html(FILE *f, const struct bc_report *runs, const char *const *labels, int n,
+			   const char *const *names, int nnames);
+/* report.html's page around another document: its head (style, script policy) and its end */
+void bc_report_html_head(FILE *f, const char *title);
+void bc_report_html_tail(FILE *f);
 
 #endif

@@ -200,9 +200,12 @@ void bc_svg_bars(FILE *f, const struct bc_svg_chart *c, const char *const *label
 	int i;
 
 	/* the frame and y ticks of a line chart from 0 to the highest bar */
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (isfinite(v[i]) && v[i] > max)
 			max = v[i];
+		if (c->hi && isfinite(c->hi[i]) && c->hi[i] > max)
+			max = c->hi[i];
+	}
 	lc.y.max = max > 0 ? max : 1;
 	lc.x.min = 0;
 	lc.x.max = n > 0 ? n : 1;
@@ -220,7 +223,21 @@ void bc_svg_bars(FILE *f, const struct bc_svg_chart *c, const char *const *label
 		fprintf(f,
 			"</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 			"fill=\"%s\"/>",
-			x, y, slot * 0.6, p.bottom - y, bc_fmt_color(i));
+			x, y, slot * 0.6, p.bottom - y, bc_fmt_color(c->colors ? c->colors[i] : i));
+		if (c->lo && c->hi && isfinite(c->lo[i]) && isfinite(c->hi[i])) {
+			double y0 = bc_plot_y(&p, fmax(c->lo[i], 0)), y1 = bc_plot_y(&p, c->hi[i]);
+			double m = x + slot * 0.3;
+
+			/* the 95% interval: a whisker with caps */
+			fprintf(f,
+				"<path class=\"ci\" stroke=\"#1d2430\" fill=\"none\" d=\"M%.1f "
+				"%.1fV%.1f"
+				"M%.1f %.1fh%.1fM%.1f %.1fh%.1f\"/>",
+				m, y0, y1, m - 5, y0, 10.0, m - 5, y1, 10.0);
+		}
+		/* the value above the bar, or above its whisker */
+		if (c->hi && isfinite(c->hi[i]))
+			y = fmin(y, bc_plot_y(&p, c->hi[i]));
 		fprintf(
 		    f, "<text class=\"bv\" x=\"%.1f\" y=\"%.1f\">%s</text>", x + slot * 0.3, y - 3,
 		    bc_fmt_num(round((isfinite(v[i]) ? v[i] : 0) * 1000) / 1000, num, sizeof(num)));

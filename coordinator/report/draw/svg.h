@@ -16,10 +16,12 @@ void bc_svg_plot(FILE *f, const struct bc_chart *c, const struct bc_series *s, i
 
 /* a bar chart's titles */
 struct bc_svg_chart {
-	const char *id;	     /* data-chart id, unique in the page */
-	const char *title;   /* above the plot */
-	const char *x_label; /* what the bars are */
-	const char *y_label; /* with unit: "MB/s" */
+	const char *id;	       /* data-chart id, unique in the page */
+	const char *title;     /* above the plot */
+	const char *x_label;   /* what the bars are */
+	const char *y_label;   /* with unit: "MB/s" */
+	const double *lo, *hi; /* each bar's interval, drawn as a whisker; NULL: none */
+	const int *colors;     /* each bar's palette colour; NULL: one each in turn */
 };
 
 /* a bar chart: one bar per label, its value above it */

@@ -46,7 +46,7 @@ static void s_names(char *buf, size_t len, const cJSON *arr, const char *key)
 	cJSON_ArrayForEach(x, arr)
 	{
 		bc_ana_cat(buf, len, "%s%s", i ? (i == n - 1 ? " and " : ", ") : "",
-			bc_rj_str("?", x, key));
+			   bc_rj_str("?", x, key));
 		i++;
 	}
 	bc_ana_cat(buf, len, ")");
@@ -106,22 +106,22 @@ static void s_volumes(char *buf, size_t len, const struct bc_report *r)
 	if (!nvol) {
 		nvol = cJSON_GetArraySize(bc_rj(r->profile, "volumes"));
 		bc_ana_cat(buf, len, "%s volume%s", bc_fmt_int(nvol, b, sizeof(b)),
-			nvol == 1 ? "" : "s");
+			   nvol == 1 ? "" : "s");
 		return;
 	}
 	if (nkind == 1) {
 		bc_ana_cat(buf, len, "%s %s%s", bc_fmt_int(nvol, b, sizeof(b)), kinds[0],
-			nvol == 1 ? "" : "s");
+			   nvol == 1 ? "" : "s");
 	} else {
 		bc_ana_cat(buf, len, "%s volumes (", bc_fmt_int(nvol, b, sizeof(b)));
 		for (k = 0; k < nkind; k++)
 			bc_ana_cat(buf, len, "%s%d %s%s", k ? ", " : "", nk[k], kinds[k],
-				nk[k] == 1 ? "" : "s");
+				   nk[k] == 1 ? "" : "s");
 		bc_ana_cat(buf, len, ")");
 	}
 	if (same && size > 0)
 		bc_ana_cat(buf, len, " of %s%s", bc_fmt_bytes(size, b, sizeof(b)),
-			nvol > 1 ? " each" : "");
+			   nvol > 1 ? " each" : "");
 }
 
 /* the devices' models, when they say ("SAMSUNG MZ... x 6") */
@@ -158,7 +158,7 @@ static void s_step_words(char *buf, size_t len, const cJSON *ps)
 	char wl[256];
 
 	bc_ana_cat(buf, len, "%s (%s", bc_rj_str("?", ps, "name"),
-		bc_tab_workload(ps, wl, sizeof(wl)));
+		   bc_tab_workload(ps, wl, sizeof(wl)));
 	cJSON_ArrayForEach(x, sw)
 	{
 		const cJSON *v;
@@ -178,7 +178,8 @@ static void s_step_words(char *buf, size_t len, const cJSON *ps)
 			if (cJSON_IsNumber(v))
 				bc_ana_cat(buf, len, "%s%g", i ? ", " : "", v->valuedouble);
 			else
-				bc_ana_cat(buf, len, "%s%s", i ? ", " : "", cJSON_GetStringValue(v));
+				bc_ana_cat(buf, len, "%s%s", i ? ", " : "",
+					   cJSON_GetStringValue(v));
 			i++;
 		}
 		if (bc_rj(sw, "stop", "p99_ms"))
@@ -217,13 +218,13 @@ static void s_tested(struct bc_summary *s, const struct bc_report *r)
 	bool counters = false;
 
 	bc_ana_cat(s->tested, sizeof(s->tested), "%s client host%s", bc_fmt_int(na, b, sizeof(b)),
-		na == 1 ? "" : "s");
+		   na == 1 ? "" : "s");
 	s_names(s->tested, sizeof(s->tested), agents, "name");
 	bc_ana_cat(s->tested, sizeof(s->tested), " drove ");
 	s_volumes(s->tested, sizeof(s->tested), r);
 	if (na > 1 && cJSON_GetArraySize(bc_rj(r->profile, "volumes")) % na == 0)
 		bc_ana_cat(s->tested, sizeof(s->tested), ", %d a host",
-			cJSON_GetArraySize(bc_rj(r->profile, "volumes")) / na);
+			   cJSON_GetArraySize(bc_rj(r->profile, "volumes")) / na);
 	s_models(s->tested, sizeof(s->tested), r);
 	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
 	{
@@ -235,20 +236,20 @@ static void s_tested(struct bc_summary *s, const struct bc_report *r)
 	}
 	if (nn) {
 		bc_ana_cat(s->tested, sizeof(s->tested), ", served by %d storage node%s", nn,
-			nn == 1 ? "" : "s");
+			   nn == 1 ? "" : "s");
 		s_names(s->tested, sizeof(s->tested), nodes, "name");
 		bc_ana_cat(s->tested, sizeof(s->tested), ", %s",
-			counters ? "their counters scraped beside the I/O"
-				 : "without node counters");
+			   counters ? "their counters scraped beside the I/O"
+				    : "without node counters");
 	} else {
 		bc_ana_cat(s->tested, sizeof(s->tested),
-			", with no storage node named in the profile");
+			   ", with no storage node named in the profile");
 	}
 	np = cJSON_GetArraySize(psteps);
 	bc_ana_cat(s->tested, sizeof(s->tested), ".");
 	if (np)
 		bc_ana_cat(s->tested, sizeof(s->tested),
-			" %s:", np == 1 ? "The workload" : "The workloads");
+			   " %s:", np == 1 ? "The workload" : "The workloads");
 	cJSON_ArrayForEach(st, psteps)
 	{
 		if (i == S_NAMES_MAX) {
@@ -263,15 +264,15 @@ static void s_tested(struct bc_summary *s, const struct bc_report *r)
 		bc_ana_cat(s->tested, sizeof(s->tested), ".");
 	if (isfinite(t1 - t0))
 		bc_ana_cat(s->tested, sizeof(s->tested), " The run took %s",
-			bc_fmt_dur(t1 - t0, b, sizeof(b)));
+			   bc_fmt_dur(t1 - t0, b, sizeof(b)));
 	else if (bc_rj(r->run, "started"))
 		bc_ana_cat(s->tested, sizeof(s->tested), " The run did not finish");
 	if (measured > 0 && bc_rj(r->run, "started"))
 		bc_ana_cat(s->tested, sizeof(s->tested), ", %s of it measured",
-			bc_fmt_dur(measured, b2, sizeof(b2)));
+			   bc_fmt_dur(measured, b2, sizeof(b2)));
 	if (bc_rj(r->run, "started"))
 		bc_ana_cat(s->tested, sizeof(s->tested), " (started %s).",
-			bc_rj_str("?", r->run, "started"));
+			   bc_rj_str("?", r->run, "started"));
 }
 
 static struct bc_sum_fig *s_fig(struct bc_summary *s, const char *key, const char *label)
@@ -475,23 +476,23 @@ static const char *s_confidence(const struct bc_report *r, const struct bc_sweep
 	if (!strcmp(cls, "invalid")) {
 		low++;
 		bc_ana_cat(why, len, "%sLittle's law does not hold: the measurement is in question",
-			*why ? "; " : "");
+			   *why ? "; " : "");
 	}
 	if (contended) {
 		low++;
-		bc_ana_cat(why, len, "%s%d point%s ran on a contended client host", *why ? "; " : "",
-			contended, contended == 1 ? "" : "s");
+		bc_ana_cat(why, len, "%s%d point%s ran on a contended client host",
+			   *why ? "; " : "", contended, contended == 1 ? "" : "s");
 	}
 	if (suspect) {
 		low++;
 		bc_ana_cat(why, len,
-			"%s%d point%s suspect (the devices did not move the bytes reported)",
-			*why ? "; " : "", suspect, suspect == 1 ? " is" : "s are");
+			   "%s%d point%s suspect (the devices did not move the bytes reported)",
+			   *why ? "; " : "", suspect, suspect == 1 ? " is" : "s are");
 	}
 	if (bad) {
 		low++;
 		bc_ana_cat(why, len, "%s%d point%s did not finish", *why ? "; " : "", bad,
-			bad == 1 ? "" : "s");
+			   bad == 1 ? "" : "s");
 	}
 	if (!strcmp(cls, "internal-limit") && remote && nodes_missing) {
 		low++;
@@ -503,17 +504,17 @@ static const char *s_confidence(const struct bc_report *r, const struct bc_sweep
 	} else if (remote && nodes_missing) {
 		medium++;
 		bc_ana_cat(why, len, "%sthe storage nodes' resources were not measured",
-			*why ? "; " : "");
+			   *why ? "; " : "");
 	}
 	if (fails) {
 		medium++;
 		bc_ana_cat(why, len, "%s%d check%s failed in the sweep's points", *why ? "; " : "",
-			fails, fails == 1 ? "" : "s");
+			   fails, fails == 1 ? "" : "s");
 	}
 	if (sw->knee >= 0 && !sw->knee_confirmed) {
 		medium++;
 		bc_ana_cat(why, len, "%sthe knee is not confirmed by the points after it",
-			*why ? "; " : "");
+			   *why ? "; " : "");
 	}
 	if (sw->knee >= 0 &&
 	    cJSON_IsFalse(bc_rj(sw->pt[sw->knee].step, "steady_state", "steady"))) {
@@ -653,9 +654,10 @@ static void s_caveats(struct bc_summary *s, const struct bc_report *r)
 			if (!cJSON_IsFalse(bc_rj(c, "pass")))
 				continue;
 			if (shown++ < 3)
-				bc_ana_cat(first, sizeof(first), "%s%s (%s%s%s)", *first ? "; " : "",
-					bc_rj_str("?", c, "name"), bc_rj_str("?", st, "name"),
-					bc_rj(c, "scope") ? ", " : "", bc_rj_str("", c, "scope"));
+				bc_ana_cat(
+				    first, sizeof(first), "%s%s (%s%s%s)", *first ? "; " : "",
+				    bc_rj_str("?", c, "name"), bc_rj_str("?", st, "name"),
+				    bc_rj(c, "scope") ? ", " : "", bc_rj_str("", c, "scope"));
 			fails++;
 		}
 	}
@@ -688,20 +690,20 @@ static void s_experiments(struct bc_summary *s, const struct bc_report *r)
 		memset(c, 0, sizeof(*c));
 		snprintf(c->anchor, sizeof(c->anchor), "step-%d", i - 1);
 		bc_ana_cat(c->sentence, sizeof(c->sentence), "FDP experiment %s: WAF",
-			bc_rj_str("?", x, "step"));
+			   bc_rj_str("?", x, "step"));
 		cJSON_ArrayForEach(m, bc_rj(x, "modes"))
 		{
 			if (cJSON_IsNumber(bc_rj(m, "waf")))
 				bc_ana_cat(c->sentence, sizeof(c->sentence), " %s %.3f,",
-					bc_rj_str("?", m, "mode"), bc_rj_num(m, "waf"));
+					   bc_rj_str("?", m, "mode"), bc_rj_num(m, "waf"));
 			else
 				bc_ana_cat(c->sentence, sizeof(c->sentence), " %s %s,",
-					bc_rj_str("?", m, "mode"),
-					bc_rj_str("unknown", m, "waf_status"));
+					   bc_rj_str("?", m, "mode"),
+					   bc_rj_str("unknown", m, "waf_status"));
 		}
 		cJSON_ArrayForEach(v, bc_rj(x, "verdict"))
 		    bc_ana_cat(c->sentence, sizeof(c->sentence), " %s: %s;",
-			    bc_rj_str("?", v, "expected"), bc_rj_str("?", v, "judgement"));
+			       bc_rj_str("?", v, "expected"), bc_rj_str("?", v, "judgement"));
 		c->sentence[strlen(c->sentence) - 1] = '.';
 	}
 }
@@ -729,10 +731,10 @@ static void s_versions(char *buf, size_t len, const cJSON *agents, const char *k
 	}
 	if (nv == 1)
 		bc_ana_cat(buf, len, "%s on %s client host%s", v[0], na > 1 ? "every" : "the",
-			na > 1 ? "" : "");
+			   na > 1 ? "" : "");
 	for (k = 0; nv > 1 && k < nv; k++)
 		bc_ana_cat(buf, len, "%s%s on %d host%s", k ? ", " : "", v[k], n[k],
-			n[k] == 1 ? "" : "s");
+			   n[k] == 1 ? "" : "s");
 	if (!nv)
 		bc_ana_cat(buf, len, "not reported");
 }
@@ -756,16 +758,17 @@ static void s_nics(char *buf, size_t len, const struct bc_report *r)
 				if (!cJSON_IsTrue(bc_rj(nic, "counted")))
 					continue;
 				if (hosts < S_NAMES_MAX)
-					bc_ana_cat(buf, len, "%s%s %s (MTU %.0f, %s)",
-						any	? ", "
-						: hosts ? "; "
-							: "",
-						any ? "" : bc_rj_str("?", a, "name"), nic->string,
-						bc_rj_num(nic, "mtu"),
-						bc_rj(nic, "speed_mbps")
-						    ? bc_fmt_si(bc_rj_num(nic, "speed_mbps") * 8e6,
-								"b/s", sp, sizeof(sp))
-						    : "link speed not reported");
+					bc_ana_cat(
+					    buf, len, "%s%s %s (MTU %.0f, %s)",
+					    any	    ? ", "
+					    : hosts ? "; "
+						    : "",
+					    any ? "" : bc_rj_str("?", a, "name"), nic->string,
+					    bc_rj_num(nic, "mtu"),
+					    bc_rj(nic, "speed_mbps")
+						? bc_fmt_si(bc_rj_num(nic, "speed_mbps") * 8e6,
+							    "b/s", sp, sizeof(sp))
+						: "link speed not reported");
 				any = true;
 			}
 			hosts += any;
@@ -805,22 +808,23 @@ void bc_summary_profile(struct bc_notes *n, const struct bc_report *r)
 			int k = 0;
 
 			bc_ana_cat(line, sizeof(line), "%s%s (%s):", i++ ? "; " : "", name,
-				bc_rj_str("?", a, "endpoint"));
+				   bc_rj_str("?", a, "endpoint"));
 			cJSON_ArrayForEach(v, bc_rj(prof, "volumes"))
 			{
 				if (strcmp(bc_rj_str("", v, "agent"), name))
 					continue;
 				bc_ana_cat(line, sizeof(line), "%s %s", k++ ? "," : "",
-					bc_rj(v, "nvme_tcp")
-					    ? bc_rj_str("?", v, "nvme_tcp", "subnqn")
-					    : bc_rj_str("?", v, "path"));
+					   bc_rj(v, "nvme_tcp")
+					       ? bc_rj_str("?", v, "nvme_tcp", "subnqn")
+					       : bc_rj_str("?", v, "path"));
 			}
 		}
 		bc_notes_add(n, BC_NOTE_PARA, "Client hosts and their volumes:", NULL, BC_TONE_NONE,
 			     "%s.", line);
 	}
 	line[0] = '\0';
-	bc_ana_cat(line, sizeof(line), "%s; bench-agent ", bc_rj_str("bench-coord", r->run, "tool"));
+	bc_ana_cat(line, sizeof(line), "%s; bench-agent ",
+		   bc_rj_str("bench-coord", r->run, "tool"));
 	s_versions(line, sizeof(line), agents, "version");
 	bc_ana_cat(line, sizeof(line), "; kernels: ");
 	s_versions(line, sizeof(line), agents, "kernel");

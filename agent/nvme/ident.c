@@ -184,6 +184,10 @@ int bc_nvme_ident_ioctl(const char *path, struct bc_nvme_ident *id)
 	id->ms = ns.ms;
 	id->extended = ns.extended;
 	id->endgid = ns.endgid;
+	id->dlfeat = ns.dlfeat;
+	id->nsfeat = ns.nsfeat;
+	id->nsze = ns.nsze;
+	id->nuse = ns.nuse;
 	id->fmt = ns.fmt;
 	id->nformats = 0;
 	for (i = 0; i < ns.nlbaf && i < BC_NVME_IDENT_FORMATS; i++) {

@@ -46,10 +46,14 @@ struct bc_nvme_ident {
 	} formats[BC_NVME_IDENT_FORMATS];
 	bool from_identify; /* Identify Controller/Namespace ran (else sysfs only) */
 	/* a partition's identity is its namespace's, with where the partition lies */
-	unsigned part;		/* Z of nvmeXnYpZ, 0: the path is the namespace itself */
-	char part_name[40];	/* "nvme0n1p1" */
-	uint64_t part_start;	/* bytes from the namespace's start; 0 unknown */
-	uint64_t part_size;	/* bytes */
+	unsigned part;	     /* Z of nvmeXnYpZ, 0: the path is the namespace itself */
+	char part_name[40];  /* "nvme0n1p1" */
+	uint64_t part_start; /* bytes from the namespace's start; 0 unknown */
+	uint64_t part_size;  /* bytes */
+	/* deallocation (Identify Namespace), from_identify only */
+	uint8_t dlfeat; /* bits 2:0: a deallocated block reads as 1 zeroes, 2 FFh, 0 unsaid */
+	uint8_t nsfeat;
+	uint64_t nsze, nuse;	/* blocks in the namespace, blocks allocated */
 	struct bc_nvme_fdp fdp; /* FDP discovery, when the controller supports it */
 };
 

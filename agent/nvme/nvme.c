@@ -204,6 +204,7 @@ int bc_nvme_parse_id_ns(const void *buf, size_t len, struct bc_nvme_id_ns *out)
 	out->nsfeat = b[24];
 	out->nlbaf = (uint8_t)(b[25] + 1);
 	out->flbas = b[26];
+	out->dlfeat = b[33];
 	out->nawupf = bc_le16(b + 36);
 	out->npwg = (uint16_t)(bc_le16(b + 64) + 1);
 	out->endgid = bc_le16(b + 102);

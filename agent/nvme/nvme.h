@@ -128,8 +128,9 @@ struct bc_nvme_lbaf {
 /* Identify Namespace */
 struct bc_nvme_id_ns {
 	uint64_t nsze, ncap, nuse; /* LBAs */
-	uint8_t nsfeat;
-	uint8_t nlbaf; /* number of formats (1-based here: NLBAF + 1) */
+	uint8_t nsfeat;		   /* bit 0: thin provisioning (NUSE is meaningful) */
+	uint8_t dlfeat; /* bits 2:0 what a read of a deallocated block returns; bit 3 DEAC */
+	uint8_t nlbaf;	/* number of formats (1-based here: NLBAF + 1) */
 	uint8_t flbas;
 	uint8_t fmt;	    /* format index in use, incl. the FLBAS[6:5] extension */
 	uint32_t lba_bytes; /* of the format in use */

@@ -15,8 +15,11 @@
 #include <czmq.h>
 
 #include "engine/job.h"
+#include "engine/layout.h"
+#include "host/blkdev.h"
 #include "host/diskstats.h"
 #include "host/hoststat.h"
+#include "host/proctop.h"
 #include "profile/profile.h"
 #include "target/ops.h"
 #include "wire/proto.h"
@@ -48,6 +51,20 @@ struct bc_agent_opts {
 struct bc_nvme_counters; /* nvme/counters.h */
 struct bc_nvme_tcp_att;	 /* nvme/tcp.h */
 struct bc_temp_sampler;	 /* nvme/temp.h */
+
+/* a file this session created or extended: [from, to) is written out before a read (backed.c) */
+struct bc_made {
+	dev_t dev;
+	ino_t ino;
+	uint64_t from, to;
+	bool laid_out; /* once per session */
+};
+
+/* a block device window a sequential write pass of this session covered */
+struct bc_written {
+	dev_t rdev;
+	uint64_t start, end;
+};
 
 struct bc_step_run {
 	bool prepared;
@@ -86,6 +103,20 @@ struct bc_step_run {
 	struct bc_nvme_tcp_att *tcp;	/* [ntargets]: NVMe/TCP attachments (instance -1: none) */
 	struct bc_temp_sampler *temp;	/* NVMe temperatures, or NULL when none is NVMe */
 	cJSON *net_path; /* routes to the nodes, NUMA of NIC and jobs (host/netpath.h), owned */
+	/* PREPARE's second half waits for the layout (backed.c): its thread and volumes */
+	struct bc_layout *layout;
+	struct bc_layout_vol *lvols;
+	int nlvols;
+	uint64_t layout_t0_ns, layout_beat_ns; /* CLOCK_MONOTONIC: start, last PROGRESS */
+	cJSON *node_addresses;		       /* the PREPARE's, kept for its second half */
+	bool *layout_off;		       /* [ntargets]: the profile's "layout": false */
+	/* the device under each volume (host/blkdev.h) and its counters at START */
+	struct bc_blkdev *under;
+	struct bc_diskstat *under0;
+	/* other processes' CPU: READY to START ("before"), then over the step */
+	struct bc_proctop top;
+	cJSON *top_before;
+	uint64_t pio_read0, pio_write0; /* /proc/self/io at START: this process's block I/O */
 };
 
 struct bc_agent {
@@ -104,6 +135,11 @@ struct bc_agent {
 	bool quit;
 	char fingerprint[64]; /* of the public key (bc_curve_fingerprint), "" when insecure */
 	struct bc_step_run step;
+	/* session: files made (laid out once) and block windows written (backed.c) */
+	struct bc_made *made;
+	int nmade, capmade;
+	struct bc_written *written;
+	int nwritten, capwritten;
 };
 
 #endif

@@ -16,6 +16,7 @@
 #include "nvme/tcp.h"
 #include "session/announce.h"
 #include "session/auth.h"
+#include "session/backed.h"
 #include "session/control.h"
 #include "session/hostinfo.h"
 #include "session/step.h"
@@ -92,6 +93,8 @@ static void s_end_session(struct bc_agent *a, const char *why)
 	bc_sim_dev_forget_all();
 	/* so do the KV stores the jobs kept between steps (engine/kvgen.h) */
 	bc_kvgen_forget(NULL);
+	/* files made and windows written are this session's: the next lays its own out */
+	bc_backed_forget(a);
 	zframe_destroy(&a->owner);
 	a->owner_name[0] = 0;
 	cJSON_Delete(a->destructive);
@@ -337,6 +340,8 @@ static void s_tick(struct bc_agent *a)
 	}
 	if (a->step.running)
 		bc_step_poll(a);
+	if (a->step.layout)
+		bc_step_layout_poll(a);
 	if (a->owner && now - a->last_beat_ns >= BC_NS_PER_S) {
 		int rc = bc_msg_send_json(a->sock, a->owner, BC_MSG_HEARTBEAT, NULL);
 

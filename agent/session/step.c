@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/affinity.h"
 #include "engine/jobreport.h"
@@ -26,6 +27,7 @@
 #include "profile/workload/kv.h"
 #include "safety/allowlist.h"
 #include "safety/safety.h"
+#include "session/backed.h"
 #include "session/step.h"
 #include "session/volume.h"
 #include "target/devcounters.h"
@@ -159,6 +161,17 @@ void bc_step_teardown(struct bc_agent *a)
 	bc_hoststat_destroy(&s->host);
 	cJSON_Delete(s->net_path);
 	cJSON_Delete(s->formats);
+	/* a layout still writing is cancelled (ABORT, BYE, silence): its file is left as is */
+	bc_layout_stop(&s->layout);
+	for (i = 0; s->lvols && i < s->nlvols; i++)
+		bc_layout_vol_free(&s->lvols[i]);
+	free(s->lvols);
+	free(s->layout_off);
+	cJSON_Delete(s->node_addresses);
+	free(s->under);
+	free(s->under0);
+	bc_proctop_destroy(&s->top);
+	cJSON_Delete(s->top_before);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -656,6 +669,9 @@ static void s_temp_json(const struct bc_step_run *s, cJSON *h)
 					      : cJSON_CreateNull());
 }
 
+/* the other processes' CPU is read at most this often during a step (a /proc scan each) */
+#define S_TOP_EVERY_NS (900 * BC_NS_PER_MS)
+
 /* interval k's host counters, beside its STATS record (best effort: never fails a step) */
 static void s_send_host(struct bc_agent *a, uint32_t k)
 {
@@ -664,6 +680,13 @@ static void s_send_host(struct bc_agent *a, uint32_t k)
 
 	if (!s->host || k == BC_STATS_DRAIN)
 		return;
+	/*
+	 * a process that lives a few seconds (a compiler's) is seen by a read a
+	 * second, and no more often: a size-based pass that ended early seals
+	 * its remaining seconds all at once
+	 */
+	if (bc_mono_ns() - s->top.prev.t_ns >= S_TOP_EVERY_NS)
+		bc_proctop_sample(&s->top);
 	h = bc_hoststat_take(s->host, k, bc_mono_ns());
 	if (!h)
 		return;
@@ -676,42 +699,39 @@ static void s_send_host(struct bc_agent *a, uint32_t k)
 	cJSON_Delete(b);
 }
 
-int bc_step_prepare(struct bc_agent *a, const cJSON *body)
+/* the device under each file or block volume, where the kernel counts what reached storage */
+static int s_under(struct bc_step_run *s)
+{
+	int i;
+
+	s->under = calloc((size_t)s->ntargets + 1, sizeof(*s->under));
+	s->under0 = calloc((size_t)s->ntargets + 1, sizeof(*s->under0));
+	if (!s->under || !s->under0)
+		return -ENOMEM;
+	for (i = 0; i < s->ntargets; i++) {
+		const struct bc_target *t = &s->targets[i];
+
+		if (t->info.kind != BC_KIND_FILE && t->info.kind != BC_KIND_BLOCK)
+			continue;
+		if (bc_blkdev_under("", t->path, &s->under[i]))
+			snprintf(s->under[i].why, sizeof(s->under[i].why), "cannot stat '%s'",
+				 t->path);
+	}
+	return 0;
+}
+
+/*
+ * PREPARE's second half, once the files it reads are laid out: the job
+ * threads, the counters read around the step, READY. 0, or -errno with the
+ * PREPARE error sent and the step torn down.
+ */
+static int s_prepare_rest(struct bc_agent *a)
 {
 	struct bc_step_run *s = &a->step;
-	const cJSON *step = cJSON_GetObjectItemCaseSensitive(body, "step");
-	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(body, "workload");
-	const cJSON *vols = cJSON_GetObjectItemCaseSensitive(body, "volumes");
 	char err[1024] = "";
-	int bad = -1, rc, i;
+	int rc, i;
 	cJSON *ready;
 
-	bc_step_teardown(a);
-	if (!cJSON_IsNumber(step) || !cJSON_IsArray(vols) || !cJSON_GetArraySize(vols)) {
-		s_send_prepare_error(a, -1, NULL, "PREPARE: missing step or volumes");
-		return -EINVAL;
-	}
-	s->step = (uint32_t)step->valueint;
-	rc = bc_workload_from_json(wl, &s->wl, err, sizeof(err));
-	if (rc)
-		goto fail;
-	rc = 0;
-	if (cJSON_GetObjectItemCaseSensitive(body, "format"))
-		rc = s_format_volumes(a, cJSON_GetObjectItemCaseSensitive(body, "format"), vols,
-				      err, sizeof(err), &bad);
-	if (!rc)
-		rc = s_open_volumes(a, vols, err, sizeof(err), &bad);
-	if (!rc)
-		rc = s_build_runs(s, vols, err, sizeof(err));
-	if (rc)
-		goto fail;
-	/* a step that writes a volume otherwise overwrites the KV store kept on it */
-	for (i = 0; i < s->ntargets; i++) {
-		const struct bc_workload *w = s->vwl ? &s->vwl[i] : &s->wl;
-
-		if (bc_workload_writes(w) && !bc_workload_kv(w))
-			bc_kvgen_forget(s->targets[i].path);
-	}
 	s->njobs = (int)s->wl.numjobs;
 	s->jobs = calloc((size_t)s->njobs, sizeof(*s->jobs));
 	s->collected = calloc((size_t)s->njobs, sizeof(*s->collected));
@@ -719,7 +739,8 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	s->totals = malloc((size_t)s->ntargets * sizeof(*s->totals));
 	s->ds_start = calloc((size_t)s->ntargets, sizeof(*s->ds_start));
 	s->rdev = calloc((size_t)s->ntargets, sizeof(*s->rdev));
-	if (!s->jobs || !s->collected || !s->acc || !s->totals || !s->ds_start || !s->rdev) {
+	if (!s->jobs || !s->collected || !s->acc || !s->totals || !s->ds_start || !s->rdev ||
+	    s_under(s)) {
 		snprintf(err, sizeof(err), "out of memory");
 		rc = -ENOMEM;
 		goto fail;
@@ -758,14 +779,67 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	s->temp = s_temp_new(s);
 	/* NVMe SMART/OCP/FDP logs before the step, for its WAF (docs/nvme.md) */
 	s->nvme0 = bc_devcounters_sample_all(s->targets, s->ntargets);
-	s->net_path = s_net_path(s, cJSON_GetObjectItemCaseSensitive(body, "node_addresses"));
+	s->net_path = s_net_path(s, s->node_addresses);
 	s->prepared = true;
 	ready = s_ready_json(s);
+	bc_backed_ready_json(a, ready);
 	bc_msg_send_json(a->sock, a->owner, BC_MSG_READY, ready);
 	cJSON_Delete(ready);
+	/* who else uses this host's CPU from here to START */
+	bc_proctop_begin(&s->top, "", getpid());
 	bc_info("step %u prepared: %d volume(s), %d job(s), %s bs=%u qd=%u", s->step, s->ntargets,
 		s->njobs, bc_rw_names[s->wl.rw], s->wl.bs, s->wl.iodepth);
 	return 0;
+fail:
+	s_send_prepare_error(a, -1, NULL, err);
+	bc_step_teardown(a);
+	return rc;
+}
+
+int bc_step_prepare(struct bc_agent *a, const cJSON *body)
+{
+	struct bc_step_run *s = &a->step;
+	const cJSON *step = cJSON_GetObjectItemCaseSensitive(body, "step");
+	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(body, "workload");
+	const cJSON *vols = cJSON_GetObjectItemCaseSensitive(body, "volumes");
+	char err[1024] = "";
+	int bad = -1, rc, i;
+
+	bc_step_teardown(a);
+	if (!cJSON_IsNumber(step) || !cJSON_IsArray(vols) || !cJSON_GetArraySize(vols)) {
+		s_send_prepare_error(a, -1, NULL, "PREPARE: missing step or volumes");
+		return -EINVAL;
+	}
+	s->step = (uint32_t)step->valueint;
+	rc = bc_workload_from_json(wl, &s->wl, err, sizeof(err));
+	if (rc)
+		goto fail;
+	rc = 0;
+	if (cJSON_GetObjectItemCaseSensitive(body, "format"))
+		rc = s_format_volumes(a, cJSON_GetObjectItemCaseSensitive(body, "format"), vols,
+				      err, sizeof(err), &bad);
+	if (!rc)
+		rc = s_open_volumes(a, vols, err, sizeof(err), &bad);
+	if (!rc)
+		rc = s_build_runs(s, vols, err, sizeof(err));
+	if (rc)
+		goto fail;
+	/* a step that writes a volume otherwise overwrites the KV store kept on it */
+	for (i = 0; i < s->ntargets; i++) {
+		const struct bc_workload *w = s->vwl ? &s->vwl[i] : &s->wl;
+
+		if (bc_workload_writes(w) && !bc_workload_kv(w))
+			bc_kvgen_forget(s->targets[i].path);
+	}
+	s->node_addresses =
+	    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(body, "node_addresses"), true);
+	/* files this session made are written out before a step reads them */
+	rc = bc_backed_prepare(a, vols, err, sizeof(err));
+	if (rc < 0)
+		goto fail;
+	if (rc > 0)
+		return 0; /* the layout runs; bc_step_layout_poll completes PREPARE */
+	return s_prepare_rest(a);
 fail:
 	s_send_prepare_error(a, bad,
 			     bad >= 0 ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
@@ -774,6 +848,24 @@ fail:
 			     err);
 	bc_step_teardown(a);
 	return rc;
+}
+
+void bc_step_layout_poll(struct bc_agent *a)
+{
+	char err[1024] = "";
+	int rc;
+
+	if (!a->step.layout)
+		return;
+	rc = bc_backed_poll(a, err, sizeof(err));
+	if (rc > 0)
+		return;
+	if (rc < 0) {
+		s_send_prepare_error(a, -1, NULL, err);
+		bc_step_teardown(a);
+		return;
+	}
+	s_prepare_rest(a);
 }
 
 int bc_step_check(struct bc_agent *a, const cJSON *body)
@@ -815,12 +907,51 @@ int bc_step_check(struct bc_agent *a, const cJSON *body)
 		else if (rc > 0)
 			cJSON_AddStringToObject(
 			    e, "note", "NVMe/TCP namespace: attached and checked at PREPARE");
+		/* what backs the window a read step would read, and what PREPARE would lay out */
+		if (!rc && o.path[0] == '/' && bc_workload_reads(&vwl)) {
+			uint64_t size = 0, off = 0, len = 0;
+			cJSON *b;
+
+			s_json_u64(v, "size", &size);
+			s_json_u64(v, "offset", &off);
+			s_json_u64(v, "length", &len);
+			b = bc_backed_check_json(
+			    a, o.path, size, off, len,
+			    !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(v, "layout")));
+			if (b)
+				cJSON_AddItemToObject(e, "backing", b);
+		}
 		cJSON_AddItemToArray(out, e);
 		i++;
 	}
 	bc_msg_send_json(a->sock, a->owner, BC_MSG_CHECKED, r);
 	cJSON_Delete(r);
 	return 0;
+}
+
+/* processes named in "contention": the few that use most CPU */
+#define S_TOP_N 8
+
+/*
+ * This process's bytes through the block layer (/proc/self/io read_bytes,
+ * write_bytes: what it caused to be fetched from or sent to storage, page
+ * cache hits not counted), or 0 where the kernel has no task I/O accounting
+ */
+static void s_proc_io(uint64_t *rd, uint64_t *wr)
+{
+	FILE *f = fopen("/proc/self/io", "re");
+	unsigned long long v;
+	char line[128];
+
+	*rd = *wr = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "read_bytes: %llu", &v) == 1)
+			*rd = v;
+		else if (sscanf(line, "write_bytes: %llu", &v) == 1)
+			*wr = v;
+	}
+	if (f)
+		fclose(f);
 }
 
 int bc_step_start(struct bc_agent *a, const cJSON *body)
@@ -866,9 +997,17 @@ int bc_step_start(struct bc_agent *a, const cJSON *body)
 	/* host counters are read at the interval boundaries, from the start on */
 	bc_hoststat_set_second(s->host, s->second_ns);
 	bc_hoststat_schedule(s->host, s->start_mono_ns, s->seconds);
-	for (i = 0; i < s->ntargets; i++)
+	for (i = 0; i < s->ntargets; i++) {
 		if (s->rdev[i] && bc_diskstats_read(s->rdev[i], &s->ds_start[i]))
 			s->rdev[i] = 0;
+		if (s->under[i].found && bc_diskstats_read(s->under[i].dev, &s->under0[i]))
+			s->under[i].found = false;
+	}
+	s_proc_io(&s->pio_read0, &s->pio_write0);
+	/* the other processes between READY and START; the step's own interval starts here */
+	if (!bc_proctop_sample(&s->top))
+		s->top_before = bc_proctop_json(&s->top, S_TOP_N);
+	bc_proctop_begin(&s->top, "", getpid());
 	for (i = 0; i < s->njobs; i++) {
 		bc_job_set_second(s->jobs[i], s->second_ns);
 		rc = bc_job_start(s->jobs[i], s->start_mono_ns, s->seconds);
@@ -971,9 +1110,76 @@ static void s_diskstats_json(const struct bc_step_run *s, int i, cJSON *v)
 				(double)(end.discard_bytes - s->ds_start[i].discard_bytes));
 }
 
-static cJSON *s_totals_json(const struct bc_step_run *s)
+/*
+ * The device under the volume (host/blkdev.h) over the step: what reached
+ * storage, for the coordinator's check that the device moved the bytes the
+ * step reports (checks.c); or why nothing can be counted
+ */
+static void s_device_json(const struct bc_step_run *s, int i, cJSON *v)
+{
+	const struct bc_blkdev *u = &s->under[i];
+	struct bc_diskstat end;
+	char kern[64];
+	cJSON *d;
+
+	if (s->targets[i].info.kind == BC_KIND_NVME_CHAR) {
+		/* a real device the block layer never sees: said, not passed */
+		d = cJSON_AddObjectToObject(v, "device");
+		cJSON_AddBoolToObject(d, "direct", true);
+		cJSON_AddBoolToObject(d, "measurable", false);
+		cJSON_AddStringToObject(
+		    d, "why",
+		    "NVMe passthrough: its commands bypass the block layer, which "
+		    "/proc/diskstats counts (the namespace's SMART data units count "
+		    "them: docs/nvme.md)");
+		return;
+	}
+	if (s->targets[i].info.kind != BC_KIND_FILE && s->targets[i].info.kind != BC_KIND_BLOCK)
+		return;
+	d = cJSON_AddObjectToObject(v, "device");
+	cJSON_AddBoolToObject(d, "direct", s->vwl[i].direct);
+	if (!u->found || bc_diskstats_read(u->dev, &end)) {
+		cJSON_AddBoolToObject(d, "measurable", false);
+		cJSON_AddStringToObject(d, "why", u->why[0] ? u->why : "no diskstats for it");
+		return;
+	}
+	cJSON_AddBoolToObject(d, "measurable", true);
+	cJSON_AddStringToObject(d, "device", end.name);
+	cJSON_AddStringToObject(d, "how", u->how);
+	if (u->loop_cached)
+		cJSON_AddBoolToObject(d, "loop_cached", true);
+	/* which kernel counted: agents on one host share its devices (checks.c) */
+	if (s_boot_id(kern, sizeof(kern)))
+		cJSON_AddStringToObject(d, "kernel", kern);
+	cJSON_AddNumberToObject(d, "read_bytes", (double)(end.rd_bytes - s->under0[i].rd_bytes));
+	cJSON_AddNumberToObject(d, "write_bytes", (double)(end.wr_bytes - s->under0[i].wr_bytes));
+	cJSON_AddNumberToObject(d, "read_ios", (double)(end.rd_ios - s->under0[i].rd_ios));
+	cJSON_AddNumberToObject(d, "write_ios", (double)(end.wr_ios - s->under0[i].wr_ios));
+}
+
+/* other processes' CPU before and during the step (host/proctop.h) */
+static void s_contention_json(struct bc_step_run *s, cJSON *r)
+{
+	cJSON *c = cJSON_AddObjectToObject(r, "contention"), *during;
+	char kern[64];
+
+	/* agents of one host see one another: the coordinator sums them per kernel */
+	if (s_boot_id(kern, sizeof(kern)))
+		cJSON_AddStringToObject(c, "kernel", kern);
+	if (s->top_before) {
+		cJSON_AddItemToObject(c, "before", s->top_before);
+		s->top_before = NULL;
+	}
+	bc_proctop_sample(&s->top);
+	during = bc_proctop_json(&s->top, S_TOP_N);
+	if (during)
+		cJSON_AddItemToObject(c, "during", during);
+}
+
+static cJSON *s_totals_json(struct bc_step_run *s)
 {
 	cJSON *r = cJSON_CreateObject(), *arr;
+	uint64_t prd, pwr;
 	int i, o;
 
 	cJSON_AddNumberToObject(r, "step", s->step);
@@ -984,6 +1190,7 @@ static cJSON *s_totals_json(const struct bc_step_run *s)
 		cJSON *v = cJSON_CreateObject();
 
 		s_diskstats_json(s, i, v);
+		s_device_json(s, i, v);
 		if (s->nvme0)
 			bc_devcounters_end_json(&s->targets[i], &s->nvme0[i], v);
 		for (o = 0; o < BC_OP_NR; o++) {
@@ -1001,6 +1208,14 @@ static cJSON *s_totals_json(const struct bc_step_run *s)
 			  s->cpu_sys0_ns);
 	if (s->net_path)
 		cJSON_AddItemToObject(r, "net_path", cJSON_Duplicate(s->net_path, true));
+	s_contention_json(s, r);
+	s_proc_io(&prd, &pwr);
+	if (prd || pwr || s->pio_read0 || s->pio_write0) {
+		cJSON *p = cJSON_AddObjectToObject(r, "proc_io");
+
+		cJSON_AddNumberToObject(p, "read_bytes", (double)(prd - s->pio_read0));
+		cJSON_AddNumberToObject(p, "write_bytes", (double)(pwr - s->pio_write0));
+	}
 	return r;
 }
 
@@ -1088,6 +1303,7 @@ void bc_step_poll(struct bc_agent *a)
 		done = s_totals_json(s);
 		bc_msg_send_json(a->sock, a->owner, BC_MSG_STEP_DONE, done);
 		cJSON_Delete(done);
+		bc_backed_step_done(a);
 		bc_info("step %u done", s->step);
 		bc_step_teardown(a);
 	}

@@ -36,6 +36,8 @@ int bc_step_check(struct bc_agent *a, const cJSON *body);
  * and drain, the seconds after it are not sent); a step already over ignores it
  */
 int bc_step_stop(struct bc_agent *a, const cJSON *body);
+/* while PREPARE lays files out: PROGRESS, then READY (or ERROR); called every tick */
+void bc_step_layout_poll(struct bc_agent *a);
 /* collect sealed intervals and send STATS / STEP_DONE; called every tick */
 void bc_step_poll(struct bc_agent *a);
 /* stop I/O and free the step (ABORT, BYE, silence, shutdown) */

@@ -8,7 +8,8 @@
  * that may unmap (NVMe Write Zeroes with DEAC, SCSI WRITE SAME with UNMAP),
  * the closest io_uring has to BLKDISCARD. A device without write-zeroes
  * support fails it with EOPNOTSUPP, counted as trim errors. A missing or
- * smaller file is created or extended to the volume's "size" before open.
+ * smaller file is created or extended to the volume's "size" before open;
+ * its new extents are unwritten until the session lays them out (step.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -119,6 +120,10 @@ static int s_file_prepare(struct bc_target *t, bool dry, char *err, size_t errle
 	ret = s_grow_file(t, fresh, err, errlen);
 	if (ret)
 		return ret;
+	/* the new bytes are unwritten extents: laid out before a step reads them (engine/layout.h)
+	 */
+	t->grew = true;
+	t->grew_from = fresh ? 0 : t->info.size_bytes;
 	ret = bc_devinfo_probe(t->path, &t->info);
 	if (ret)
 		snprintf(err, errlen, "cannot access '%s': %s", t->path, strerror(-ret));

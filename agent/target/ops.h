@@ -169,7 +169,10 @@ struct bc_target {
 	bool writable;		/* open for writing (the step writes) */
 	bool direct;		/* O_DIRECT */
 	uint64_t create_bytes;	/* regular files: create/extend to this size (0 = as is) */
-	int fd;			/* -1 when closed (and always for diskless targets) */
+	/* prepare created (grew_from 0) or extended the file from grew_from bytes */
+	bool grew;
+	uint64_t grew_from;
+	int fd; /* -1 when closed (and always for diskless targets) */
 	struct bc_devinfo info;
 	uint64_t win_start; /* I/O window [win_start, win_end), bytes, block aligned */
 	uint64_t win_end;

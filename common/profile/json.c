@@ -54,6 +54,8 @@ static cJSON *s_volume(const struct bc_profile *p, const struct bc_volume_spec *
 		ok = cJSON_AddStringToObject(j, "node", p->nodes[v->node].name);
 	if (ok && v->destructive)
 		ok = cJSON_AddBoolToObject(j, "destructive", true) != NULL;
+	if (ok && !v->layout)
+		ok = cJSON_AddBoolToObject(j, "layout", false) != NULL;
 	/* overrides as written: they resolve per step, against each step's workload */
 	if (ok && v->workload_json)
 		ok = cJSON_AddItemToObject(j, "workload", cJSON_Duplicate(v->workload_json, true));

@@ -25,15 +25,15 @@
 #define S_NIC_MAX 15
 
 static const char *const s_root_keys[] = {
-    "name",  "description", "agents",	   "nodes",	    "volumes", "defaults",
-    "steps", "expect",	    "destructive", "on_agent_loss", "repeat",  NULL,
+    "name",   "description", "agents",	      "nodes",	"volumes", "defaults", "steps",
+    "expect", "destructive", "on_agent_loss", "repeat", "layout",  NULL,
 };
 static const char *const s_agent_keys[] = {"name", "endpoint", "server_key", NULL};
 static const char *const s_node_keys[] = {"name",   "addresses",   "metrics",  "nic", "prometheus",
 					  "series", "nic_members", "nic_hash", NULL};
 static const char *const s_volume_keys[] = {
-    "agent",	   "path",     "size", "offset",   "length", "node",
-    "destructive", "workload", "fdp",  "nvme_tcp", "sim",    NULL,
+    "agent",	"path", "size",	    "offset", "length", "node", "destructive",
+    "workload", "fdp",	"nvme_tcp", "sim",    "layout", NULL,
 };
 /* a step's own keys, beside the workload keys of profile/workload/keys.c */
 static const char *const s_step_keys[] = {
@@ -75,24 +75,39 @@ static int s_parse_server_key(struct bc_check *c, const cJSON *item, const char 
 	return 0;
 }
 
-/* "destructive" of a volume, else of the profile, else false */
-static int s_parse_destructive(struct bc_check *c, const cJSON *root, const cJSON *item,
-			       const char *base, struct bc_volume_spec *vol)
+/* a boolean key of a volume, else of the profile, else left as it is */
+static int s_parse_vol_bool(struct bc_check *c, const cJSON *root, const cJSON *item,
+			    const char *base, const char *key, bool *out)
 {
 	char path[BC_CHECK_PATH_LEN], shown[BC_CHECK_SHOW_LEN];
 	const cJSON *v;
 	int ret;
 
-	ret = bc_check_item(c, item, base, "destructive", false, path, &v);
+	ret = bc_check_item(c, item, base, key, false, path, &v);
 	if (!ret && !v)
-		ret = bc_check_item(c, root, "", "destructive", false, path, &v);
+		ret = bc_check_item(c, root, "", key, false, path, &v);
 	if (ret || !v)
 		return ret;
 	if (!cJSON_IsBool(v))
 		return bc_check_fail(c, path, "expected true or false, got %s",
 				     bc_check_show(v, shown));
-	vol->destructive = cJSON_IsTrue(v);
+	*out = cJSON_IsTrue(v);
 	return 0;
+}
+
+/*
+ * "destructive" (default false) and "layout" (default true: a file the
+ * agent creates or extends is written out before a step reads it)
+ */
+static int s_parse_vol_flags(struct bc_check *c, const cJSON *root, const cJSON *item,
+			     const char *base, struct bc_volume_spec *vol)
+{
+	int ret;
+
+	vol->destructive = false;
+	vol->layout = true;
+	ret = s_parse_vol_bool(c, root, item, base, "destructive", &vol->destructive);
+	return ret ? ret : s_parse_vol_bool(c, root, item, base, "layout", &vol->layout);
 }
 
 static int s_parse_agents(struct bc_check *c, const cJSON *root, struct bc_profile *p)
@@ -446,7 +461,7 @@ static int s_parse_volumes(struct bc_check *c, const cJSON *root, struct bc_prof
 		snprintf(base, sizeof(base), "volumes[%d]", p->nvolumes);
 		ret = s_parse_volume(c, item, base, p, &p->volumes[p->nvolumes]);
 		if (!ret)
-			ret = s_parse_destructive(c, root, item, base, &p->volumes[p->nvolumes]);
+			ret = s_parse_vol_flags(c, root, item, base, &p->volumes[p->nvolumes]);
 		if (ret) {
 			/* not counted in nvolumes yet: bc_profile_destroy would not free these */
 			free(p->volumes[p->nvolumes].workload);

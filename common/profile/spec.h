@@ -46,6 +46,12 @@ struct bc_volume_spec {
 	uint64_t offset_bytes; /* start of the I/O window */
 	uint64_t length_bytes; /* 0: to the end of the volume */
 	bool destructive;      /* "destructive" (volume, else top level): data may be overwritten */
+	/*
+	 * "layout" (volume, else top level; default true): a file the agent
+	 * creates or extends is written out before the first step that reads
+	 * it; false keeps it as it is, and every output says it was not
+	 */
+	bool layout;
 	/* "workload": this volume's overrides in every step (profile/volume_wl.h), NULL if none */
 	struct bc_wl_override *workload; /* owned */
 	cJSON *workload_json;		 /* as written, for bc_profile_to_json; owned */

@@ -32,6 +32,7 @@ static const char *const s_names[BC_MSG_NR] = {
     [BC_MSG_KEYSCAN] = "KEYSCAN",
     [BC_MSG_KEY] = "KEY",
     [BC_MSG_STOP] = "STOP",
+    [BC_MSG_PROGRESS] = "PROGRESS",
 };
 
 const char *bc_msg_name(enum bc_msg_type t)

@@ -12,7 +12,7 @@
  * answer itself is always understood.
  *
  * Session: HELLO -> HELLO_OK | BUSY | ERROR; TIME exchanges (clock offset);
- * PREPARE -> READY | ERROR; START; STATS each second; STEP_DONE; ...; BYE.
+ * PREPARE -> [PROGRESS...] READY | ERROR; START; STATS each second; STEP_DONE; ...; BYE.
  * HEARTBEAT both ways; ABORT from the coordinator stops all I/O.
  */
 #ifndef BC_WIRE_PROTO_H
@@ -25,7 +25,11 @@
 #include <cjson/cJSON.h>
 #include <czmq.h>
 
-#define BC_PROTO_VERSION 2
+/*
+ * 3: PROGRESS while PREPARE lays files out; STEP_DONE carries "device" (the
+ * device under each volume) and "contention"; READY carries "backing"
+ */
+#define BC_PROTO_VERSION 3
 
 /*
  * an agent running I/O considers the coordinator gone after this much
@@ -57,6 +61,7 @@ enum bc_msg_type {
 	BC_MSG_KEYSCAN,	      /* anyone -> agent's announce socket (plain text): {} */
 	BC_MSG_KEY,	      /* agent -> keyscan: {public_key, fingerprint, hostname, ...} */
 	BC_MSG_STOP,	      /* coord -> agent {step, second}: end the step at that second */
+	BC_MSG_PROGRESS,      /* agent -> coord, during PREPARE: {step, phase "layout", volumes} */
 	BC_MSG_NR,
 };
 

@@ -30,6 +30,8 @@ void bc_use_init(struct bc_use *u, const char *name, bool client)
 	u->sat_cores = u->sat_busy = NAN;
 	u->agent_cpu = u->agent_cores = u->agent_iou_cpu = NAN;
 	u->baseline_busy = u->baseline_load1 = NAN;
+	u->others_cpu = u->run_cpu = u->cpu_pressure = NAN;
+	u->others_top[0] = 0;
 	u->mtu_min = u->mtu_max = NAN;
 	u->member_max_util = u->member_min_util = NAN;
 }

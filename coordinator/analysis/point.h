@@ -31,6 +31,7 @@
 #define BC_ANA_NIC_U	     0.90
 #define BC_ANA_CPU_U	     0.90
 #define BC_ANA_LOAD_PER_CPU  2.0  /* node-mixin: load1 per core */
+#define BC_ANA_CPU_PRESSURE  0.20 /* PSI cpu some: tasks waited for a CPU a fifth of the time */
 #define BC_ANA_HOT_CORE_U    0.95 /* one core this busy ... */
 #define BC_ANA_HOT_CORE_MEAN 0.70 /* ... while the mean is below this */
 #define BC_ANA_SOFTIRQ_U     0.50 /* softirq share on the hot core: RSS/IRQ affinity */
@@ -89,6 +90,13 @@ struct bc_use {
 	/* clients: the agent's own share of the host, and the host before the step */
 	double agent_cpu, agent_cores, agent_iou_cpu;
 	double baseline_busy, baseline_load1;
+	/*
+	 * clients: the host's CPU outside this run (the host's busy time less
+	 * the run's agents on it), PSI's share of time tasks waited for a CPU,
+	 * and the processes that held it most (results/fidelity.c)
+	 */
+	double others_cpu, run_cpu, cpu_pressure;
+	char others_top[240];
 	/* network path: the counted links' MTU, the bond's member links */
 	double mtu_min, mtu_max;
 	int nmembers;

@@ -58,8 +58,6 @@ static const char *const s_how[BC_SUS_NR] = {
 };
 
 #define S_SAT_IDLE    0.10 /* a saturated group is a finding of its own while this much is idle */
-#define S_SHARE	      0.50 /* the agent's share of a busy client that makes it the load's doing */
-#define S_AGENT_BUSY  0.80 /* the agent alone this busy is CPU-bound, risen or not */
 #define S_FLAT_SPREAD 1.05 /* nodes within 5% of each other plateau alike */
 
 /* one host's judgement of one suspect */
@@ -419,60 +417,57 @@ static void s_cache(const struct bc_ana_point *pts, int n, int at, int j, struct
 }
 
 /*
- * A busy client host is the load's doing only when the agent's own CPU is
- * what keeps it busy, and when that rose with the load (or is near the
- * whole host by itself); other processes' CPU, or a load average that was
- * there before the step, are the host's and are said so.
+ * A client host at or near full CPU, or with tasks waiting for one, limits
+ * whatever runs on it, whoever holds the CPU: implicated. The finding says
+ * who held it - the agent, the run's other agents on the host, other
+ * processes (named) - and what it was before the step.
  */
 static void s_client_cpu(const struct bc_ana_point *pts, int n, int at, int j, struct s_eval *e)
 {
 	const struct bc_use *h = &pts[at].clients[j];
-	const struct bc_use *h0 = j < pts[0].nclients ? &pts[0].clients[j] : NULL, *hz;
-	double lpc = h->ncpu > 0 ? h->load1 / h->ncpu : NAN, share, x, x0;
-	bool busy, rose;
-	char agent[120] = "", before[80] = "";
+	double lpc = h->ncpu > 0 ? h->load1 / h->ncpu : NAN;
+	char who[480] = "", before[80] = "", wait[80] = "";
+	size_t used;
 
+	(void)n;
 	if (isnan(h->cpu_busy) && isnan(lpc)) {
 		e->st = BC_SUS_NOT_MEASURED;
 		return;
 	}
-	busy = h->cpu_busy >= BC_ANA_CPU_U || lpc > BC_ANA_LOAD_PER_CPU;
-	share = h->cpu_busy > 0 ? h->agent_cpu / h->cpu_busy : NAN;
 	if (!isnan(h->agent_cpu))
-		snprintf(agent, sizeof(agent), ", the agent %.0f%% of the host (%.2f cores)",
+		snprintf(who, sizeof(who), ", the agent %.0f%% of the host (%.2f cores)",
 			 100 * h->agent_cpu, h->agent_cores);
+	used = strlen(who);
+	if (!isnan(h->run_cpu) && !isnan(h->agent_cpu) && h->run_cpu > h->agent_cpu + 0.005)
+		snprintf(who + used, sizeof(who) - used, ", the run's agents on it %.0f%%",
+			 100 * h->run_cpu);
+	used = strlen(who);
+	if (!isnan(h->others_cpu))
+		snprintf(who + used, sizeof(who) - used, ", other processes %.0f%%%s%s%s",
+			 100 * h->others_cpu, h->others_top[0] ? " (" : "", h->others_top,
+			 h->others_top[0] ? ")" : "");
 	if (!isnan(h->baseline_busy))
 		snprintf(before, sizeof(before), ", %.0f%% busy before the step",
 			 100 * h->baseline_busy);
-	if (!busy) {
-		s_say(e, BC_SUS_EXCLUDED,
-		      fmax(h->cpu_busy / BC_ANA_CPU_U, lpc / BC_ANA_LOAD_PER_CPU), 1,
-		      "CPU %.0f%% busy, load %.2f per core%s", 100 * h->cpu_busy, lpc, agent);
-		return;
-	}
-	if (share < S_SHARE) {
-		s_say(e, BC_SUS_EXCLUDED, h->cpu_busy, BC_ANA_CPU_U,
-		      "CPU %.0f%% busy, load1 %.1f on %d cores%s%s: other processes, not the load",
-		      100 * h->cpu_busy, h->load1, h->ncpu, agent, before);
-		return;
-	}
-	/* risen from the first point to the one judged (to the last, judged at the first) */
-	hz = at > 0 || n < 2 ? h : (j < pts[n - 1].nclients ? &pts[n - 1].clients[j] : h);
-	x = !isnan(h->agent_cpu) ? hz->agent_cpu : hz->cpu_busy;
-	x0 = h0 ? (!isnan(h->agent_cpu) ? h0->agent_cpu : h0->cpu_busy) : NAN;
-	rose = n < 2 || (x - x0 >= 0.05 && x >= 1.2 * x0);
-	if (!rose && !(h->agent_cpu >= S_AGENT_BUSY)) {
-		s_say(e, BC_SUS_EXCLUDED, h->cpu_busy, BC_ANA_CPU_U,
-		      "CPU %.0f%% busy%s, but it did not rise with the load (%.0f%% -> %.0f%%)%s",
-		      100 * h->cpu_busy, agent, 100 * x0, 100 * x, before);
-		return;
-	}
+	if (!isnan(h->cpu_pressure))
+		snprintf(wait, sizeof(wait), ", tasks waited for a CPU %.0f%% of the time",
+			 100 * h->cpu_pressure);
 	if (h->cpu_busy >= BC_ANA_CPU_U)
 		s_say(e, BC_SUS_IMPLICATED, h->cpu_busy, BC_ANA_CPU_U,
-		      "CPU %.0f%% busy over %d cores%s", 100 * h->cpu_busy, h->ncpu, agent);
-	else
+		      "CPU %.0f%% busy over %d cores%s%s%s", 100 * h->cpu_busy, h->ncpu, wait, who,
+		      before);
+	else if (lpc > BC_ANA_LOAD_PER_CPU)
 		s_say(e, BC_SUS_IMPLICATED, lpc, BC_ANA_LOAD_PER_CPU,
-		      "load1 %.1f on %d cores (%.1f per core)%s", h->load1, h->ncpu, lpc, agent);
+		      "load1 %.1f on %d cores (%.1f per core)%s%s%s", h->load1, h->ncpu, lpc, wait,
+		      who, before);
+	else if (h->cpu_pressure >= BC_ANA_CPU_PRESSURE)
+		s_say(e, BC_SUS_IMPLICATED, h->cpu_pressure, BC_ANA_CPU_PRESSURE,
+		      "tasks waited for a CPU %.0f%% of the time, CPU %.0f%% busy%s%s",
+		      100 * h->cpu_pressure, 100 * h->cpu_busy, who, before);
+	else
+		s_say(e, BC_SUS_EXCLUDED,
+		      fmax(h->cpu_busy / BC_ANA_CPU_U, lpc / BC_ANA_LOAD_PER_CPU), 1,
+		      "CPU %.0f%% busy, load %.2f per core%s%s", 100 * h->cpu_busy, lpc, wait, who);
 }
 
 /* ---- rows over several hosts at once ---- */

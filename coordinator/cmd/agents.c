@@ -19,6 +19,7 @@
 #include "cmd/opts.h"
 #include "fleet/fleet.h"
 #include "run/preflight.h"
+#include "results/fidelity.h"
 #include "util/log.h"
 #include "util/rjson.h"
 
@@ -47,10 +48,22 @@ static void s_checks_table(const struct bc_fleet *f, cJSON *const *checks)
 		{
 			const char *msg = bc_rj_str(NULL, o, "message");
 
+			char vol[BC_NAME_MAX + BC_PATH_MAX + 2], text[1024];
+			int warn;
+
 			printf("%-16s %-24s ", f->conns[i].spec->name, bc_rj_str("?", o, "path"));
+			snprintf(vol, sizeof(vol), "%s:%s", f->conns[i].spec->name,
+				 bc_rj_str("?", o, "path"));
+			warn = bc_rj(o, "backing")
+				   ? bc_fidelity_backing_text(vol, bc_rj(o, "backing"), text,
+							      sizeof(text))
+				   : (text[0] = 0, 0);
 			if (!msg) {
+				/* accepted: what backs its window on a line of its own */
 				printf("ok%s%s\n", bc_rj_str(NULL, o, "note") ? ": " : "",
 				       bc_rj_str("", o, "note"));
+				if (text[0])
+					printf("%-41s %s%s\n", "", warn ? "WARNING: " : "", text);
 				continue;
 			}
 			printf("REFUSED (step");

@@ -401,7 +401,7 @@ static void s_compare_step_ci(struct s_cmp *c, const char *name)
 static void s_compare_step(struct s_cmp *c, const char *name)
 {
 	const cJSON *st0 = s_step(c->runs[0].run, name);
-	char verdict[512] = "", worst[256] = "";
+	char verdict[1024] = "", worst[256] = "";
 	double max_abs = 0, worst_over = 0;
 	bool comparable = true, ok = true;
 	int r;
@@ -487,6 +487,16 @@ static void s_compare_step(struct s_cmp *c, const char *name)
 	} else {
 		c->inconsistent++;
 		snprintf(verdict, sizeof(verdict), "INCONSISTENT: %s", worst);
+	}
+	{
+		const cJSON *runs[S_MAX_RUNS];
+		const char *labels[S_MAX_RUNS];
+
+		for (r = 0; r < c->n && r < S_MAX_RUNS; r++) {
+			runs[r] = c->runs[r].run;
+			labels[r] = c->runs[r].label;
+		}
+		bc_vs_contended(runs, labels, r, name, verdict, sizeof(verdict));
 	}
 	s_step_temps(c, name);
 	printf("  verdict: %s\n", verdict);

@@ -7,6 +7,10 @@
  *    counted twice in the aggregation);
  *  - per block-device volume, the agent's bytes equal the kernel's
  *    /proc/diskstats delta within 1% (the agent counts what the device did);
+ *  - per device under the volumes (files' filesystems too), the device moved
+ *    at least BC_FID_MOVED of the bytes the step reports (results/fidelity.h):
+ *    else the figures are the page cache's or the filesystem's, and the
+ *    step is suspect;
  *  - per volume, Little's law: IOPS x mean latency = I/Os in flight
  *    (iodepth x numjobs) within 10%, so latency and IOPS describe one system.
  */
@@ -18,12 +22,13 @@
 
 #include "agg/agg.h"
 #include "results/checks.h"
+#include "results/fidelity.h"
 #include "results/stepres.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/rjson.h"
 
-#define S_DISKSTATS_TOL 0.01
-#define S_LITTLE_TOL	0.10
+#define S_LITTLE_TOL 0.10
 
 static cJSON *s_check(cJSON *arr, const char *name, const char *scope, int pass, const char *detail)
 {
@@ -145,107 +150,107 @@ static void s_series_vs_window(cJSON *arr, const struct bc_step_result *r)
 		ios == wios && bytes == wbytes, detail);
 }
 
-/* one block device of one kernel, and every volume of this step on it */
-struct s_dev {
-	char key[192]; /* kernel instance (boot id, else the agent) and device */
-	char device[64];
-	double ar, aw; /* what the agents say they moved, summed */
-	double kr, kw; /* the kernel's deltas, the largest any agent saw */
-	int nvols;
-	char vols[256];
-};
-
-static struct s_dev *s_dev_get(struct s_dev *d, int *n, const char *key)
-{
-	int i;
-
-	for (i = 0; i < *n; i++)
-		if (!strcmp(d[i].key, key))
-			return &d[i];
-	memset(&d[*n], 0, sizeof(d[*n]));
-	snprintf(d[*n].key, sizeof(d[*n].key), "%s", key);
-	return &d[(*n)++];
-}
-
 /*
  * Per block device: the bytes every volume of this step on it moved
  * (several agents of one host, or several volumes, may share it) against
- * the kernel's /proc/diskstats delta. Within 1%: pass. The kernel saw
- * more: other I/O reached the device too (null, said so). It saw less:
- * the agents claim I/O the device never did (fail).
+ * the kernel's /proc/diskstats delta (fidelity.c sums them). Within 1%:
+ * pass. The kernel saw more: other I/O reached the device too (null, said
+ * so). It saw less: the agents claim I/O the device never did (fail).
  */
-static void s_diskstats(cJSON *arr, const struct bc_step_result *r)
+static void s_diskstats(cJSON *arr, struct bc_step_result *r)
 {
-	const struct bc_agg *g = &r->agg;
-	const struct bc_profile *p = g->prof;
-	struct s_dev *dev = calloc((size_t)p->nvolumes + 1, sizeof(*dev));
-	int a, i, n = 0;
+	const struct bc_fidelity *f = bc_result_fidelity(r);
+	const char *name = "agent bytes match the block device's diskstats";
+	const cJSON *d;
 
-	for (a = 0; dev && a < p->nagents; a++) {
-		const cJSON *t =
-		    cJSON_GetObjectItemCaseSensitive(r->agent_totals, p->agents[a].name);
-		const cJSON *vols = cJSON_GetObjectItemCaseSensitive(t, "volumes");
-		int local = 0;
-
-		for (i = 0; i < p->nvolumes; i++) {
-			const struct bc_entity *e = &g->ent[BC_LVL_VOLUME][i];
-			const char *name, *kern;
-			const cJSON *d;
-			struct s_dev *x;
-			char key[192];
-			int one = 0;
-
-			if (p->volumes[i].agent != a)
-				continue;
-			d = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(vols, local++),
-							     "diskstats");
-			name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "device"));
-			if (!d || !name)
-				continue;
-			/* one kernel's device: agents of one host (or netns) share it */
-			kern = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "kernel"));
-			snprintf(key, sizeof(key), "%s/%s", kern ? kern : p->agents[a].name, name);
-			x = s_dev_get(dev, &n, key);
-			snprintf(x->device, sizeof(x->device), "%s", name);
-			x->ar += (double)e->all.op[BC_OP_READ].bytes;
-			x->aw += (double)e->all.op[BC_OP_WRITE].bytes;
-			x->kr = fmax(x->kr, s_get(d, "read_bytes"));
-			x->kw = fmax(x->kw, s_get(d, "write_bytes"));
-			one = x->nvols;
-			s_name_add(x->vols, sizeof(x->vols), &one, e->name);
-			x->nvols = one;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		const struct s_dev *x = &dev[i];
-		double er = x->kr > 0 ? fabs(x->ar - x->kr) / x->kr : (x->ar > 0 ? 1 : 0);
-		double ew = x->kw > 0 ? fabs(x->aw - x->kw) / x->kw : (x->aw > 0 ? 1 : 0);
-		bool ok = er <= S_DISKSTATS_TOL && ew <= S_DISKSTATS_TOL;
-		bool under =
-		    x->ar > x->kr * (1 + S_DISKSTATS_TOL) || x->aw > x->kw * (1 + S_DISKSTATS_TOL);
-		const char *outcome = ok      ? "match"
-				      : under ? "agents count more than the device did"
-					      : "device shared with I/O outside this run";
+	cJSON_ArrayForEach(d, f->accounting)
+	{
 		char detail[768];
 		cJSON *c;
 
-		snprintf(detail, sizeof(detail),
-			 "%s (%d volume(s): %s): agents read %.0f / wrote %.0f bytes, kernel read "
-			 "%.0f / wrote %.0f bytes: %.2f%% / %.2f%% apart (limit %.0f%%)%s",
-			 x->device, x->nvols, x->vols, x->ar, x->aw, x->kr, x->kw, 100 * er,
-			 100 * ew, 100 * S_DISKSTATS_TOL,
-			 ok || under ? "" : ": the kernel saw more, other I/O shares the device");
-		c = s_check(arr, "agent bytes match the block device's diskstats", x->device,
-			    ok	    ? 1
-			    : under ? 0
-				    : -1,
+		snprintf(
+		    detail, sizeof(detail),
+		    "%s (%.0f volume(s): %s): agents read %.0f / wrote %.0f bytes, kernel read "
+		    "%.0f / wrote %.0f bytes: %.2f%% / %.2f%% apart (limit %.0f%%)%s",
+		    bc_rj_str("?", d, "device"), bc_rj_num(d, "nvolumes"),
+		    bc_rj_str("", d, "volumes"), bc_rj_num(d, "agents_read_bytes"),
+		    bc_rj_num(d, "agents_write_bytes"), bc_rj_num(d, "kernel_read_bytes"),
+		    bc_rj_num(d, "kernel_write_bytes"), bc_rj_num(d, "read_apart_pct"),
+		    bc_rj_num(d, "write_apart_pct"), 100 * BC_FID_MATCH,
+		    strcmp(bc_rj_str("", d, "outcome"), "device shared with I/O outside this run")
+			? ""
+			: ": the kernel saw more, other I/O shares the device");
+		c = s_check(arr, name, bc_rj_str(NULL, d, "device"),
+			    cJSON_IsBool(bc_rj(d, "pass")) ? cJSON_IsTrue(bc_rj(d, "pass")) : -1,
 			    detail);
-		cJSON_AddStringToObject(c, "outcome", outcome);
+		cJSON_AddStringToObject(c, "outcome", bc_rj_str("", d, "outcome"));
+	}
+	if (!cJSON_GetArraySize(f->accounting))
+		s_check(arr, name, NULL, -1, "skipped: no block-device volume");
+}
+
+/* the device moved the bytes: one check per device under the volumes (fidelity.c decides) */
+static void s_moved(cJSON *arr, struct bc_step_result *r)
+{
+	const struct bc_fidelity *f = bc_result_fidelity(r);
+	const char *name = "the device moved the bytes the step reports";
+	const cJSON *d;
+	int n = 0;
+
+	cJSON_ArrayForEach(d, f->devices)
+	{
+		char detail[1536], moved[96] = "";
+		size_t used;
+		cJSON *c;
+
+		n++;
+		if (bc_rj(d, "moved_read_pct"))
+			snprintf(moved, sizeof(moved), "%.1f%% of the bytes read",
+				 bc_rj_num(d, "moved_read_pct"));
+		if (bc_rj(d, "moved_write_pct")) {
+			used = strlen(moved);
+			snprintf(moved + used, sizeof(moved) - used,
+				 "%s%.1f%% of the bytes written", used ? ", " : "",
+				 bc_rj_num(d, "moved_write_pct"));
+		}
+		if (!cJSON_IsTrue(bc_rj(d, "measurable"))) {
+			snprintf(detail, sizeof(detail), "%s: not measurable: %s",
+				 bc_rj_str("?", d, "volume"), bc_rj_str("?", d, "why"));
+			s_check(arr, name, bc_rj_str(NULL, d, "volume"), -1, detail);
+			continue;
+		}
+		snprintf(detail, sizeof(detail),
+			 "%s (%s; %.0f volume(s): %s; %s I/O): the agents read %.0f and wrote %.0f "
+			 "bytes; the device counted %.0f / %.0f",
+			 bc_rj_str("?", d, "device"), bc_rj_str("", d, "how"),
+			 bc_rj_num(d, "nvolumes"), bc_rj_str("", d, "volumes"),
+			 bc_rj_str("?", d, "io"), bc_rj_num(d, "agents_read_bytes"),
+			 bc_rj_num(d, "agents_write_bytes"), bc_rj_num(d, "device_read_bytes"),
+			 bc_rj_num(d, "device_write_bytes"));
+		used = strlen(detail);
+		if (bc_rj(d, "agents_process_read_bytes"))
+			snprintf(detail + used, sizeof(detail) - used,
+				 " (all its I/O), the agents' processes %.0f / %.0f (their own)",
+				 bc_rj_num(d, "agents_process_read_bytes"),
+				 bc_rj_num(d, "agents_process_write_bytes"));
+		used = strlen(detail);
+		snprintf(detail + used, sizeof(detail) - used,
+			 ": it moved %s (at least %.0f%% needed)%s%s",
+			 moved[0] ? moved : "nothing, and the step moved nothing",
+			 100 * BC_FID_MOVED, bc_rj(d, "why") ? ": " : "", bc_rj_str("", d, "why"));
+		c = s_check(arr, name, bc_rj_str(NULL, d, "device"), cJSON_IsTrue(bc_rj(d, "pass")),
+			    detail);
+		if (bc_rj(d, "page_cache_read_pct"))
+			cJSON_AddNumberToObject(c, "page_cache_read_pct",
+						bc_rj_num(d, "page_cache_read_pct"));
+		if (bc_rj(d, "page_cache_write_pct"))
+			cJSON_AddNumberToObject(c, "page_cache_write_pct",
+						bc_rj_num(d, "page_cache_write_pct"));
 	}
 	if (!n)
-		s_check(arr, "agent bytes match the block device's diskstats", NULL, -1,
-			"skipped: no block-device volume");
-	free(dev);
+		s_check(arr, name, NULL, -1,
+			"not measurable: no volume of this step has a block device under it "
+			"(null, simulated or NVMe passthrough targets)");
 }
 
 static void s_little(cJSON *arr, const struct bc_step_result *r)
@@ -380,28 +385,37 @@ cJSON *bc_checks_json(const struct bc_step_result *r)
 		return arr;
 	s_agent_totals(arr, r);
 	s_series_vs_window(arr, r);
-	s_diskstats(arr, r);
+	/* the fidelity is computed once and kept with the result: a cache, not a change */
+	s_diskstats(arr, (struct bc_step_result *)r);
+	s_moved(arr, (struct bc_step_result *)r);
 	s_little(arr, r);
 	s_clock_drift(arr, r);
 	return arr;
 }
 
-/* a failed cross-check makes the step's figures suspect: say so where it is seen */
+/*
+ * Where the operator looks, after the step's table, loudly: what makes the
+ * figures another thing than the storage's - a failed check, a suspect
+ * step, a contended host, the named warnings - and an unsteady window
+ */
 void bc_result_warn_checks(const struct bc_step_result *res, const cJSON *sj)
 {
+	const char *name = res->step->name;
 	const cJSON *c;
-
 	cJSON_ArrayForEach(
 	    c, cJSON_GetObjectItemCaseSensitive(
 		   sj, "checks")) if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(c, "pass")))
-	    bc_warn("step %s: check failed: %s: %s", res->step->name,
+	    bc_warn("step %s: check failed: %s: %s", name,
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name")),
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "detail")));
+	if (bc_rj(sj, "suspect_reason"))
+		bc_warn("step %s: SUSPECT: %s", name, bc_rj_str("", sj, "suspect_reason"));
+	if (cJSON_IsTrue(bc_rj(sj, "contended")))
+		bc_warn("step %s: CONTENDED: %s", name, bc_rj_str("", sj, "contention", "why"));
+	cJSON_ArrayForEach(c, bc_rj(sj, "warnings"))
+	    bc_warn("step %s: %s", name, cJSON_GetStringValue(c));
 	/* a precondition pass drives the device into GC on purpose: its rate falls by design */
-	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(sj, "steady_state"), "steady")) &&
-	    strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sj, "phase")) ?: "",
-		   "precondition"))
-		bc_warn("step %s: throughput never reached steady state (see steady_state)",
-			res->step->name);
+	if (cJSON_IsFalse(bc_rj(sj, "steady_state", "steady")) &&
+	    strcmp(bc_rj_str("", sj, "phase"), "precondition"))
+		bc_warn("step %s: throughput never reached steady state (see steady_state)", name);
 }

@@ -19,7 +19,10 @@ struct bc_step_result;
 
 /* the cross-checks of a finished step, as a run.json array */
 cJSON *bc_checks_json(const struct bc_step_result *r);
-/* print failed cross-checks and an unsteady window of a step (sj: its run.json object) */
+/*
+ * After a step (sj: its run.json object): warnings for failed checks, a
+ * suspect step, a contended host, the named warnings and an unsteady window
+ */
 void bc_result_warn_checks(const struct bc_step_result *res, const cJSON *sj);
 
 #endif

@@ -14,6 +14,7 @@
 #include "agg/volnode.h"
 #include "figures/steady.h"
 #include "results/checks.h"
+#include "results/fidelity.h"
 #include "results/hostsamples.h"
 #include "results/nvme.h"
 #include "results/results.h"
@@ -187,6 +188,27 @@ static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, i
 	return o;
 }
 
+/* the steady-state sentence, the same wherever it is printed */
+static void s_steady_text(const cJSON *o, int rc, const struct bc_steady *st, uint32_t n, char *buf,
+			  size_t len)
+{
+	if (rc)
+		snprintf(buf, len,
+			 "not judged: %s (%s, IOPS): nothing to say whether the figures describe a "
+			 "state the system was in",
+			 n < 3 ? "the window is shorter than 3 s" : "no I/O",
+			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "window")));
+	else
+		snprintf(buf, len,
+			 "%s (%s, IOPS): mean %.0f, trend %+.2f%%/s (limit %.1f), spread %.1f%% "
+			 "(limit %.1f), stddev %.1f%%%s",
+			 st->steady ? "steady" : "NOT steady",
+			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "window")),
+			 st->mean, st->slope_pct, BC_STEADY_SLOPE_PCT, st->spread_pct,
+			 BC_STEADY_SPREAD_PCT, st->stddev_pct,
+			 st->steady ? "" : ": the average describes no state the system was in");
+}
+
 /*
  * vdbench-style avg over the window plus the trend/spread verdict on total
  * IOPS, over the seconds that carried records (a silent second is no zero)
@@ -199,7 +221,7 @@ static cJSON *s_steady_json(const struct bc_step_result *r)
 	double *x = calloc(g->seconds ? g->seconds : 1, sizeof(double));
 	struct bc_steady st;
 	cJSON *o = cJSON_CreateObject();
-	char label[32];
+	char label[32], text[400];
 	int op, rc;
 
 	for (k = g->ramp_s; x && k < g->seconds; k++) {
@@ -231,6 +253,13 @@ static cJSON *s_steady_json(const struct bc_step_result *r)
 	} else {
 		cJSON_AddBoolToObject(o, "steady", st.steady);
 	}
+	/* the one answer every output prints (terminal, summary.md, report.html) */
+	cJSON_AddStringToObject(o, "state",
+				rc	    ? "not judged"
+				: st.steady ? "steady"
+					    : "not steady");
+	s_steady_text(o, rc, &st, n, text, sizeof(text));
+	cJSON_AddStringToObject(o, "text", text);
 	return o;
 }
 
@@ -508,6 +537,8 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 	if (!strcmp(r->status, "degraded"))
 		cJSON_AddItemToObject(o, "degraded", s_degraded_json(r));
 	cJSON_AddItemToObject(o, "checks", bc_checks_json(r));
+	/* suspect_reason, contended, device_check, backing, layout, warnings (a cache: const) */
+	bc_fidelity_json(bc_result_fidelity((struct bc_step_result *)r), o);
 	cJSON_AddItemToObject(o, "steady_state", s_steady_json(r));
 	cJSON_AddItemToObject(o, "vdbench", bc_vdb_step_json(r));
 	cJSON_AddItemToObject(o, "clock", s_clock_json(r));

@@ -128,6 +128,9 @@ void bc_step_result_free(struct bc_step_result *r)
 {
 	bc_agg_free(&r->agg);
 	cJSON_Delete(r->agent_totals);
+	cJSON_Delete(r->ready);
+	if (r->fid_free)
+		r->fid_free(r->fid);
 	cJSON_Delete(r->clock);
 	cJSON_Delete(r->clock_end);
 	cJSON_Delete(r->lost);

@@ -15,6 +15,7 @@
 #include "profile/profile.h"
 
 struct bc_hostsamples;
+struct bc_fidelity;
 
 struct bc_step_result {
 	const struct bc_step *step; /* the step as run: a sweep point's or experiment's copy */
@@ -24,9 +25,13 @@ struct bc_step_result {
 	uint64_t start_ns; /* coordinator CLOCK_REALTIME of interval 0 */
 	struct bc_agg agg;
 	cJSON *agent_totals; /* STEP_DONE bodies by agent name */
-	cJSON *clock;	     /* per-agent clock offset re-measured before START */
-	cJSON *clock_end;    /* per-agent offset and drift at the step's end (run/drift.h) */
-	cJSON *lost;	     /* agents lost during this step: [{name, from_second, reason}] */
+	cJSON *ready;	     /* READY bodies by agent name: "backing", "layout" (fidelity.c) */
+	/* did the figures measure the storage (results/fidelity.h), owned: freed by fid_free */
+	struct bc_fidelity *fid;
+	void (*fid_free)(struct bc_fidelity *fid);
+	cJSON *clock;	  /* per-agent clock offset re-measured before START */
+	cJSON *clock_end; /* per-agent offset and drift at the step's end (run/drift.h) */
+	cJSON *lost;	  /* agents lost during this step: [{name, from_second, reason}] */
 	/* agents HELLOed again in its PREPARE (they had no session): [{name, reason}] */
 	cJSON *rejoined;
 	/* agents' host samples (results/hostsamples.h), NULL before the first */
@@ -61,7 +66,11 @@ bool bc_result_size_based(const struct bc_step_result *r);
 int bc_result_host_sample(struct bc_step_result *r, int agent, double second, const cJSON *host);
 /* the host samples' window ends where the step's seconds do (after any trim) */
 void bc_result_hosts_settle(struct bc_step_result *r);
-/* "ok", or "degraded" when an agent was lost in this step or an earlier one */
+/*
+ * "ok", or "degraded" when an agent was lost in this step or an earlier one
+ * (bc_fidelity_status makes an "ok" one "suspect" where the devices did not
+ * move its bytes)
+ */
 const char *bc_result_ok_status(const struct bc_step_result *r);
 
 #endif

@@ -19,9 +19,11 @@
 #include "profile/counters.h"
 #include "profile/sweep.h"
 #include "profile/workload/kv.h"
+#include "results/fidelity.h"
 #include "results/hostsamples.h"
 #include "results/stepres.h"
 #include "results/verdict.h"
+#include "util/rjson.h"
 
 cJSON *bc_verdict_client_mean(const struct bc_step_result *res, const char *agent)
 {
@@ -136,6 +138,35 @@ static const char *s_queue_note(const struct bc_step_result *res)
 	return NULL;
 }
 
+/* the agent's host as fidelity.c saw it: who else held the CPU, how long tasks waited */
+static void s_use_contention(struct bc_use *u, const struct bc_step_result *res, const char *agent)
+{
+	/* computed once and kept with the result: a cache, not a change */
+	const struct bc_fidelity *f = bc_result_fidelity((struct bc_step_result *)res);
+	const cJSON *h;
+
+	cJSON_ArrayForEach(h, f->hosts)
+	{
+		const char *list = bc_rj_str("", h, "agents"), *q;
+		size_t n = strlen(agent);
+
+		/* agent is one of the comma-separated names */
+		for (q = strstr(list, agent); q; q = strstr(q + 1, agent))
+			if ((q == list || q[-1] == ' ') && (q[n] == ',' || !q[n]))
+				break;
+		if (!q)
+			continue;
+		if (bc_rj(h, "others_cpu_pct"))
+			u->others_cpu = bc_rj_num(h, "others_cpu_pct") / 100;
+		if (bc_rj(h, "run_agents_cpu_pct"))
+			u->run_cpu = bc_rj_num(h, "run_agents_cpu_pct") / 100;
+		if (bc_rj(h, "cpu_pressure_pct"))
+			u->cpu_pressure = bc_rj_num(h, "cpu_pressure_pct") / 100;
+		snprintf(u->others_top, sizeof(u->others_top), "%s", bc_rj_str("", h, "top"));
+		return;
+	}
+}
+
 int bc_verdict_point(struct bc_counters *counters, const struct bc_step_result *res,
 		     struct bc_ana_point *pt)
 {
@@ -202,6 +233,7 @@ int bc_verdict_point(struct bc_counters *counters, const struct bc_step_result *
 						  cJSON_GetObjectItemCaseSensitive(
 						      res->agent_totals, p->agents[i].name),
 						  "net_path"));
+		s_use_contention(&clients[nc], res, p->agents[i].name);
 		nc++;
 		cJSON_Delete(mean);
 	}

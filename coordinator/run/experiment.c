@@ -151,8 +151,10 @@ static int s_run_one(struct s_ctx *c, const struct bc_step *st, const char *mode
 			cJSON_AddNumberToObject(w, "offset", (double)st->win_offset);
 			cJSON_AddNumberToObject(w, "length", (double)st->win_length);
 		}
-		if (!rc)
+		if (!rc) {
 			bc_result_print_step(bc_live_out(), &res, bc_live_cols());
+			bc_result_print_steady(bc_live_out(), sj, bc_live_cols());
+		}
 		bc_result_warn_checks(&res, sj);
 		cJSON_AddItemToArray(c->steps, sj);
 		c->last = sj;

@@ -426,7 +426,7 @@ void bc_live_note(const char *text)
 	if (s_mode == BC_LIVE_JSON || s_mode == BC_LIVE_QUIET)
 		return;
 	s_erase_panel();
-	printf("%s\n", text);
+	bc_live_fold(stdout, bc_live_cols(), 4, text);
 	fflush(stdout);
 }
 

@@ -101,6 +101,12 @@ static void s_merge(cJSON *list, const struct bc_conn *c, const cJSON *e, const 
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "resolved")) ?: "");
 	if (note && !cJSON_GetObjectItemCaseSensitive(o, "note"))
 		cJSON_AddStringToObject(o, "note", note);
+	/* what backs its window, as a step that reads it would find it (the first such) */
+	if (cJSON_GetObjectItemCaseSensitive(e, "backing") &&
+	    !cJSON_GetObjectItemCaseSensitive(o, "backing"))
+		cJSON_AddItemToObject(
+		    o, "backing",
+		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(e, "backing"), 1));
 	if (cJSON_IsTrue(ok))
 		return;
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "ok"))) {

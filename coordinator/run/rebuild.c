@@ -23,6 +23,7 @@
 #include "agg/secfile.h"
 #include "agg/volnode.h"
 #include "fleet/fleet.h"
+#include "results/fidelity.h"
 #include "results/hostsamples.h"
 #include "results/reclog.h"
 #include "results/results.h"
@@ -47,6 +48,7 @@ struct s_replay {
 	cJSON *sweep;	   /* a "sweep" event for the step being replayed, owned */
 	bool *lost;	   /* [nagents]: lost under "continue", out of every later step */
 	uint8_t *body;	   /* a compact record's STATS body, decoded */
+	cJSON *ready;	   /* the latest "ready" event's READY bodies, for the step that follows */
 	size_t body_cap;
 	struct bc_volnode *volnode; /* volume to node, as "volume_node" events decided it */
 	struct bc_secw *secw;	    /* seconds.bin written again, as the live run wrote it */
@@ -212,13 +214,16 @@ static void s_end_step(struct s_replay *r)
 		done += cJSON_HasObjectItem(res->agent_totals, r->prof->agents[i].name);
 		out += bc_result_agent_out(res, i);
 	}
-	if (!strcmp(res->status, "running"))
-		res->status =
-		    done + lost + out == r->prof->nagents ? bc_result_ok_status(res) : "incomplete";
-	/* as the live run does for a step that finished */
-	if (strcmp(res->status, "incomplete") && strcmp(res->status, "failed") &&
-	    strcmp(res->status, "aborted"))
+	/*
+	 * as the live run does for a step that finished: its window trimmed,
+	 * then its status (which asks whether it measured the storage)
+	 */
+	if (!strcmp(res->status, "running") && done + lost + out == r->prof->nagents) {
 		bc_result_trim_size_based(res);
+		res->status = bc_fidelity_status(res);
+	} else if (!strcmp(res->status, "running")) {
+		res->status = "incomplete";
+	}
 	bc_result_hosts_settle(res);
 	bc_agg_secfile_end(&res->agg);
 	sj = bc_result_step_json(res);
@@ -263,6 +268,9 @@ static int s_step_start(struct s_replay *r, const cJSON *ev)
 	memcpy(r->res.out, r->lost, (size_t)r->prof->nagents * sizeof(bool));
 	r->res.start_ns = s_u64(ev, "start_ns");
 	r->res.agent_totals = cJSON_CreateObject();
+	/* READY's backing and layout (fidelity.c), as the live run kept them */
+	r->res.ready = r->ready ? r->ready : cJSON_CreateObject();
+	r->ready = NULL;
 	r->res.clock = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "clock"), 1);
 	r->in_step = true;
 	rc = bc_agg_init(&r->res.agg, r->prof, r->res.step);
@@ -517,6 +525,9 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		return s_step_start(r, ev);
 	} else if (!strcmp(type, "volume_node")) {
 		return s_volume_node(r, ev);
+	} else if (!strcmp(type, "ready")) {
+		cJSON_Delete(r->ready);
+		r->ready = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "agents"), 1);
 	} else if (!strcmp(type, "stats")) {
 		return s_stats(r, ev);
 	} else if (!strcmp(type, "step_done") && r->in_step) {
@@ -695,6 +706,7 @@ out:
 	free(r.relabel);
 	free(r.volnode);
 	cJSON_Delete(r.sweep);
+	cJSON_Delete(r.ready);
 	free(r.lost);
 	cJSON_Delete(r.run);
 	bc_profile_destroy(&r.prof);

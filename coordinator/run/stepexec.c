@@ -18,6 +18,7 @@
 #include "agg/volnode.h"
 #include "counters/counters.h"
 #include "fleet/fleet.h"
+#include "results/fidelity.h"
 #include "results/hostsamples.h"
 #include "results/outfail.h"
 #include "results/results.h"
@@ -81,6 +82,8 @@ cJSON *bc_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int id
 			cJSON_AddItemToObject(o, "nvme_tcp", bc_nvme_tcp_vol_to_json(&v->nvme_tcp));
 		if (v->sim.enabled) /* a simulated SSD's geometry (docs/sim.md) */
 			cJSON_AddItemToObject(o, "sim", bc_sim_spec_to_json(&v->sim));
+		if (!v->layout) /* the agent reads the file as it is (results/fidelity.h warns) */
+			cJSON_AddBoolToObject(o, "layout", false);
 		if (bc_step_volume_overridden(st, v, c->vols[i])) {
 			/* the step's workload with this volume's overrides, in full */
 			struct bc_workload vw;
@@ -168,6 +171,67 @@ static void s_volnodes_from_ready(struct bc_fleet *f, struct bc_rundir *rd, cons
 
 static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
 			struct bc_conn *a, int *pending, const char *why, bool silent);
+
+/*
+ * PROGRESS from an agent laying its files out (engine/layout.h): logged, shown
+ * (a line per volume when it ends, one per agent and 5 s while it writes),
+ * and the READY wait extended - a layout of a large file takes as long as
+ * the device needs, and its agent says so every second.
+ */
+static void s_on_progress(const struct bc_fleet *f, struct bc_rundir *rd, const struct bc_conn *c,
+			  const cJSON *body)
+{
+	bool done = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(body, "done"));
+	double el = bc_rj_num(body, "elapsed_s"), sum = 0, all = 0;
+	const cJSON *v;
+	cJSON *ev = cJSON_Duplicate(body, 1);
+	char line[1024];
+
+	cJSON_AddStringToObject(ev, "agent", c->spec->name);
+	bc_rundir_event(rd, "layout_progress", ev);
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(body, "volumes"))
+	{
+		sum += bc_rj_num(v, "done_bytes");
+		all += bc_rj_num(v, "bytes");
+		if (!done || f->opts->quiet)
+			continue;
+		snprintf(line, sizeof(line),
+			 "layout %s:%s: %.1f MiB written in %.1f s (%s, 1 MiB blocks, before the "
+			 "step reads it; not in its figures)",
+			 c->spec->name, bc_rj_str("?", v, "path"),
+			 bc_rj_num(v, "bytes") / (1 << 20), el,
+			 cJSON_IsTrue(bc_rj(v, "direct")) ? "direct" : "buffered");
+		bc_live_note(line);
+	}
+	if (done || f->opts->quiet || (int)el % 5 || el < 1)
+		return;
+	snprintf(line, sizeof(line), "layout %s: %.0f of %.0f MiB (%.0f%%), %.0f MB/s",
+		 c->spec->name, sum / (1 << 20), all / (1 << 20), all > 0 ? 100 * sum / all : 0,
+		 el > 0 ? sum / el / 1e6 : 0);
+	bc_live_note(line);
+}
+
+/* named at PREPARE: a read window not all written data (results/fidelity.h's words) */
+static void s_backing_named(const struct bc_fleet *f, const struct bc_step_result *res,
+			    const struct bc_conn *c, const cJSON *ready)
+{
+	const cJSON *v;
+	int i = 0;
+
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(ready, "volumes"))
+	{
+		char name[BC_NAME_MAX + BC_PATH_MAX + 2], text[1024];
+
+		if (i >= c->nvols)
+			break;
+		snprintf(name, sizeof(name), "%s:%s", c->spec->name,
+			 f->prof->volumes[c->vols[i++]].path);
+		if (cJSON_GetObjectItemCaseSensitive(v, "backing") &&
+		    bc_fidelity_backing_text(name, cJSON_GetObjectItemCaseSensitive(v, "backing"),
+					     text, sizeof(text)))
+			bc_warn("step %s: PREPARE: %s", res->step->name, text);
+	}
+}
 
 static int s_alive(const struct bc_fleet *f)
 {
@@ -314,10 +378,20 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 			bc_msg_clear(&m);
 			continue;
 		}
-		if (!rc && c && m.type == BC_MSG_READY && !c->ready) {
+		if (!rc && c && m.type == BC_MSG_PROGRESS && !c->ready) {
+			s_on_progress(f, rd, c, m.json);
+			/* still writing: the wait runs from its latest word */
+			if (deadline < now + (uint64_t)f->opts->prepare_timeout_ms * BC_NS_PER_MS)
+				deadline =
+				    now + (uint64_t)f->opts->prepare_timeout_ms * BC_NS_PER_MS;
+		} else if (!rc && c && m.type == BC_MSG_READY && !c->ready) {
 			c->ready = true;
 			pending--;
 			s_volnodes_from_ready(f, rd, c, m.json);
+			/* what backs each read window and the layout (fidelity.c) */
+			cJSON_AddItemToObject(res->ready, c->spec->name,
+					      cJSON_Duplicate(m.json, 1));
+			s_backing_named(f, res, c, m.json);
 			cJSON_AddItemToObject(agents, c->spec->name, m.json);
 			m.json = NULL;
 		} else if (!rc && c && !c->ready && bc_msg_is_error(&m, BC_ERR_NO_SESSION)) {
@@ -618,6 +692,8 @@ static void s_finish_counters(struct bc_fleet *f, struct bc_rundir *rd, struct b
 		bc_rundir_event(rd, "node_counters", ev);
 	}
 	res->analysis = bc_verdict_step(f->counters, res);
+	/* the devices' own counters, the client hosts: the verdict says it first */
+	bc_fidelity_verdict(bc_result_fidelity(res), res->analysis);
 	if (res->analysis) {
 		ev = cJSON_CreateObject();
 		cJSON_AddNumberToObject(ev, "step", res->idx);
@@ -843,6 +919,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	res->idx = idx;
 	res->status = "failed";
 	res->agent_totals = cJSON_CreateObject();
+	res->ready = cJSON_CreateObject();
 	threads = f->opts->agg_threads >= 0 ? f->opts->agg_threads : bc_agg_threads_auto(f->n);
 	/* seconds at scale: beside the fleet */
 	rc = bc_fleet_agg_init(f, &res->agg, st, threads);
@@ -977,7 +1054,7 @@ out:
 		cJSON_AddItemToObject(ev, "workload", bc_workload_to_json(&st->wl));
 		bc_rundir_event(rd, "error", ev);
 	} else {
-		res->status = bc_result_ok_status(res);
+		res->status = bc_fidelity_status(res);
 	}
 	bc_result_hosts_settle(res);
 	return rc;

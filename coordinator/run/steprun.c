@@ -17,6 +17,7 @@
 #include "fleet/fleet.h"
 #include "profile/sweep.h"
 #include "results/checks.h"
+#include "results/fidelity.h"
 #include "results/results.h"
 #include "results/rundir.h"
 #include "results/verdict.h"
@@ -173,6 +174,29 @@ static uint32_t s_seconds_after(const struct bc_profile *p, int idx,
 	return t;
 }
 
+/* one finding of a sweep point into the sweep's: "point 16: ..." after the others */
+static void s_point_add(bool *all, char *buf, size_t len, bool one, const char *label,
+			const char *why)
+{
+	size_t used = strlen(buf);
+
+	if (!one)
+		return;
+	if (used < len)
+		snprintf(buf + used, len - used, "%spoint %s: %s", *all ? "; " : "", label, why);
+	*all = true;
+}
+
+/* a sweep point's suspect and contended findings, gathered for the sweep's verdict */
+static void s_sweep_fidelity(struct bc_fidelity *all, const struct bc_fidelity *one,
+			     const char *label)
+{
+	s_point_add(&all->suspect, all->suspect_why, sizeof(all->suspect_why), one->suspect, label,
+		    one->suspect_why);
+	s_point_add(&all->contended, all->contended_why, sizeof(all->contended_why), one->contended,
+		    label, one->contended_why);
+}
+
 /* between two sweep points: only --results-delay-ms (a slow results phase, for tests) */
 static void s_point_pause(void *p)
 {
@@ -206,6 +230,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 	char(*labels)[32] = calloc(BC_SWEEP_MAX, sizeof(*labels));
 	struct bc_sweep_state sw;
 	struct bc_sweep_point pt;
+	struct bc_fidelity *sfid = calloc(1, sizeof(*sfid)); /* the points', for the sweep */
 	cJSON *last = NULL;
 	int rc = 0, n = 0, npts = 0;
 	bool swept;
@@ -216,8 +241,9 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 		free(labels);
 		return bc_run_experiment(f, rd, idx, steps, flush, ctx, degraded, err, errlen);
 	}
-	if (!pts_step || !pts || !labels || bc_sweep_init(&sw, f->prof, step)) {
+	if (!pts_step || !pts || !labels || !sfid || bc_sweep_init(&sw, f->prof, step)) {
 		snprintf(err, errlen, "out of memory");
+		free(sfid);
 		free(pts_step);
 		free(pts);
 		free(labels);
@@ -250,10 +276,12 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 				bc_result_print_step(bc_live_out(), &res, bc_live_cols());
 				if (!swept)
 					s_print_verdict(res.analysis, false);
+				bc_result_print_steady(bc_live_out(), sj, bc_live_cols());
 			}
 			bc_result_warn_checks(&res, sj);
 			cJSON_AddItemToArray(steps, sj);
 			last = sj;
+			s_sweep_fidelity(sfid, bc_result_fidelity(&res), pt.label);
 		}
 		s_sweep_result(&res, rc, &sr);
 		if (swept && sr.ok && !bc_verdict_point(f->counters, &res, &pts[npts])) {
@@ -281,6 +309,8 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 
 		bc_fleet_beside(f, s_ana_json, &a);
 		ana = a.json;
+		/* a point that did not measure the storage, or ran on a contended host */
+		bc_fidelity_verdict(sfid, ana);
 
 		cJSON *ev = cJSON_CreateObject();
 
@@ -305,6 +335,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 	while (npts > 0)
 		bc_verdict_point_free(&pts[--npts]);
 	bc_sweep_free(&sw);
+	free(sfid);
 	free(pts_step);
 	free(pts);
 	free(labels);

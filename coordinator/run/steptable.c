@@ -250,3 +250,16 @@ void bc_result_print_step(FILE *f, const struct bc_step_result *r, int cols)
 	s_print_level(f, &l, r, BC_LVL_VOLUME, "", "volumes");
 	fflush(f);
 }
+
+void bc_result_print_steady(FILE *f, const cJSON *sj, int cols)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(sj, "steady_state"), "text");
+	char text[512];
+
+	if (!cJSON_IsString(t))
+		return;
+	snprintf(text, sizeof(text), "  steady state: %s", t->valuestring);
+	bc_live_fold(f, cols, 4, text);
+	fflush(f);
+}

@@ -6,9 +6,14 @@
 
 #include <stdio.h>
 
+#include <cjson/cJSON.h>
+
 struct bc_step_result;
 
 /* the step's table on f, fitted to cols columns (bc_live_cols(); 0: full width) */
 void bc_result_print_step(FILE *f, const struct bc_step_result *r, int cols);
+
+/* after the table and the verdict: the steady state sentence of sj (its run.json entry) */
+void bc_result_print_steady(FILE *f, const cJSON *sj, int cols);
 
 #endif

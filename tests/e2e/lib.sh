@@ -119,3 +119,24 @@ hold_release() {
 	touch "$T/hold.stop"
 	wait "$HOLD_PID" || true
 }
+
+# need_block_fs DIR: skip (77) unless DIR's filesystem sits on a block device the kernel
+# counts in /proc/diskstats (tmpfs, overlay and network filesystems have none: the check
+# that the device moved the bytes cannot be made there, and says so)
+need_block_fs() {
+	python3 - "$1" <<'PY' || { echo "skip: $1 is not on a block device (tmpfs, overlay?): nothing to count"; exit 77; }
+import os, sys
+d = os.stat(sys.argv[1]).st_dev
+maj, mnr = os.major(d), os.minor(d)
+if maj == 0:
+    # btrfs and the like: the mount's source
+    for line in open("/proc/self/mountinfo"):
+        f = line.split()
+        if f[2] == "%d:%d" % (maj, mnr):
+            src = line.split(" - ")[1].split()[1]
+            if src.startswith("/dev/"):
+                sys.exit(0)
+    sys.exit(1)
+sys.exit(0 if os.path.exists("/sys/dev/block/%d:%d" % (maj, mnr)) else 1)
+PY
+}

@@ -2,12 +2,16 @@
 # test_diskstats_check: on a loop device, the agent's byte counts match the kernel's
 # /proc/diskstats (check passes); run with tests/e2e/agent_overcount (an agent whose fault seam
 # over-reports its bytes by 10%) the same check fails, naming the volume. Several agents and volumes
-# on one device are one check over their sum; I/O from outside the run is said to be that.
+# on one device are one check over their sum; I/O from outside the run is said to be that. The
+# image is written and the loop device does direct I/O, so the disk under it moves what the agent
+# reads: the check that the device moved the bytes passes too (test_e2e_device_moved: when not).
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" = 0 ] || { echo "skip: needs root for losetup"; exit 77; }
-truncate -s 64M "$T/disk.img"
-LOOP=$(losetup -f --show "$T/disk.img" 2>/dev/null) || { echo "skip: losetup failed"; exit 77; }
+dd if=/dev/urandom of="$T/disk.img" bs=1M count=64 status=none
+sync "$T/disk.img"
+LOOP=$(losetup -f --show --direct-io=on "$T/disk.img" 2>/dev/null) ||
+	LOOP=$(losetup -f --show "$T/disk.img" 2>/dev/null) || { echo "skip: losetup failed"; exit 77; }
 trap 'losetup -d "$LOOP" 2>/dev/null; cleanup' EXIT
 
 cat >"$T/p.json" <<JSON
@@ -27,6 +31,9 @@ check() { # check OUTDIR -> prints pass value of the diskstats check
 	fail "run on $LOOP failed"
 }
 [ "$(check "$T/ok")" = "[True]" ] || fail "diskstats check did not pass: $(check "$T/ok")"
+json "$(run_dir "$T/ok")/run.json" \
+	"[c['pass'] for c in r['steps'][0]['checks'] if c['name'] == 'the device moved the bytes the step reports']" |
+	grep -qx '\[True\]' || fail "the device under the loop did not move the bytes"
 
 BC_AGENT_BIN="$BC_BIN/tests/agent_overcount" "$COORD" run -q -o "$T/bad" --scratch-dir "$T/scr" "$T/p.json" \
 	>"$T/out2" 2>&1 || true
@@ -34,15 +41,16 @@ cat "$T/out2"
 [ "$(check "$T/bad")" = "[False]" ] || fail "mis-scaled bytes were not caught: $(check "$T/bad")"
 grep -q "check failed: agent bytes match the block device's diskstats" "$T/out2" ||
 	fail "the failed check was not reported on the terminal"
-# two agents (and two volumes each) on one device: one check for the device, its bytes the
-# sum of all four volumes, and it passes
+# four agents, a volume each, on one device: one check for the device, its bytes the sum of all
+# four volumes, and it passes (one agent may not name one path twice)
 cat >"$T/shared.json" <<JSON
 {"name": "diskstats-shared",
- "agents": [{"name": "c1", "endpoint": "local"}, {"name": "c2", "endpoint": "local"}],
+ "agents": [{"name": "c1", "endpoint": "local"}, {"name": "c2", "endpoint": "local"},
+            {"name": "c3", "endpoint": "local"}, {"name": "c4", "endpoint": "local"}],
  "volumes": [{"agent": "c1", "path": "$LOOP", "offset": "0", "length": "16m"},
-             {"agent": "c1", "path": "$LOOP", "offset": "16m", "length": "16m"},
-             {"agent": "c2", "path": "$LOOP", "offset": "32m", "length": "16m"},
-             {"agent": "c2", "path": "$LOOP", "offset": "48m", "length": "16m"}],
+             {"agent": "c2", "path": "$LOOP", "offset": "16m", "length": "16m"},
+             {"agent": "c3", "path": "$LOOP", "offset": "32m", "length": "16m"},
+             {"agent": "c4", "path": "$LOOP", "offset": "48m", "length": "16m"}],
  "steps": [{"name": "rr", "rw": "randread", "bs": "4k", "iodepth": 4, "ramp": "1s", "runtime": "4s"}]}
 JSON
 "$COORD" run -q -o "$T/shared" --scratch-dir "$T/scr" "$T/shared.json" >"$T/out3" 2>&1 || {

@@ -136,7 +136,8 @@ json "$RJ" "${A}['knee']['value'] == 32 and not ${A}['knee']['confirmed']" | gre
 	fail "total knee: $(json "$RJ" "${A}['knee']")"
 
 # every output carries the verdict
-grep -q "verdict: client-bound: node n2 is held flat" "$T/stdout" || fail "verdict not in the live output"
+grep -qE "verdict: (Contended run: .* Otherwise: )?client-bound: node n2 is held flat" "$T/stdout" ||
+	fail "verdict not in the live output"
 grep -q "node n2 is held flat by the profile's own rate limits" "$R/summary.md" ||
 	fail "the verdict is not in summary.md"
 

@@ -79,7 +79,9 @@ grep -q 'Repetitions: mean ± 95% interval' "$R/report.html" || fail "report.htm
 	fail "a run is distinguishable from itself"
 }
 grep -q '2 step(s): 2 not distinguishable, 0 different' "$T/cmp.out" || fail "compare: $(tail -1 "$T/cmp.out")"
-[ "$(grep -c 'not distinguishable$' "$T/cmp.out")" -eq 10 ] || fail "not 8+2 figure verdicts: $(cat "$T/cmp.out")"
+# (a run on a contended client host - a loaded CI machine - is compared all the same, and said)
+[ "$(grep -c 'not distinguishable\($\|; a CONTENDED run was compared (\)' "$T/cmp.out")" -eq 10 ] ||
+	fail "not 8+2 figure verdicts: $(cat "$T/cmp.out")"
 grep -q '^## Step rr$' "$T/cmp.md" || fail "repetitions not compared as their step"
 
 # half the IOPS in every repetition (and every second of the long step): "lower", exit 1.

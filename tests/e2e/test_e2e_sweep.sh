@@ -38,6 +38,8 @@ json "$RJ" "r['steps'][-1]['analysis']['class'] == 'client-bound' and 'rate limi
 	grep -qx True || fail "plateau not attributed to the rate limits: $(json "$RJ" "r['steps'][-1]['analysis']['verdict']")"
 json "$RJ" "len(r['steps'][-1]['analysis']['points']) == 3 and r['steps'][0]['agents'][0]['host']['window']['cpu_busy_pct'] >= 0" |
 	grep -qx True || fail "analysis points or client host counters missing"
-grep -q "verdict: client-bound" "$T/stdout" || fail "the verdict is not in the live output"
+# (on a contended host - a loaded CI machine - the verdict says so first, then the analysis's)
+grep -qE "verdict: (client-bound|Contended run: .* Otherwise: client-bound)" "$T/stdout" ||
+	fail "the verdict is not in the live output"
 grep -qi "client-bound" "$R/summary.md" || fail "the verdict is not in summary.md"
 echo "PASS"

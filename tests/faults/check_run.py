@@ -363,7 +363,7 @@ def md_total_rows(path):
     rows, name = [], None
     with open(path) as f:
         for line in f:
-            m = re.match(r"^## Step (.*) \(([\w ]+)\)$", line.strip())
+            m = re.match(r"^## Step (.*) \(([\w ]+)(, contended)?\)$", line.strip())
             if m:
                 name = m.group(1)
             elif name and line.startswith("| **total** |"):

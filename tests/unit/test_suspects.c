@@ -3,6 +3,7 @@
  * each named rule implicates or clears its row, the network path from the
  * agents' net_path, the client CPU rules
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,9 @@ static cJSON *seed(enum seed_case c)
 				k->agent_cpu = 0.05;
 				k->agent_cores = 0.1;
 				k->baseline_busy = 0.93;
+				k->others_cpu = 0.90;
+				snprintf(k->others_top, sizeof(k->others_top),
+					 "cc1 (12 processes) 1.70 cores");
 			}
 			if (c == SEED_CPU_CLIENTS) {
 				k->agent_cpu = 0.93;
@@ -206,8 +210,8 @@ static void test_suspects_seed(void)
 	     "implicated"},
 	    {SEED_BOND, "NIC-bound", "node node-1: bond member eth0 at 99%", "one link",
 	     "network path", "implicated"},
-	    {SEED_BUSY_CLIENT, "internal-limit", "internal limit at 9.23 GB/s per node", "",
-	     "client CPU", "excluded"},
+	    {SEED_BUSY_CLIENT, "client-bound", "client client-1: CPU 95% busy over 2 cores",
+	     "other processes 90% (cc1 (12 processes) 1.70 cores)", "client CPU", "implicated"},
 	    {SEED_CPU_CLIENTS, "client-bound", "all 3 clients: CPU 97% busy over 2 cores",
 	     "the agent 93% of the host", "client CPU", "implicated"},
 	    {SEED_KERNEL_DRIFT, "version-drift", "kernel differs across nodes",
@@ -245,13 +249,18 @@ static void test_suspects_seed(void)
 		dump_on_fail(a, before);
 		cJSON_Delete(a);
 	}
-	/* the busy client: excluded for the agent's share, and said why */
+	/*
+	 * the busy client: implicated whoever holds its CPU, and who does is
+	 * named - the agent's share, the other processes, the host before
+	 */
 	{
 		cJSON *a = seed(SEED_BUSY_CLIENT);
 		const cJSON *r = suspect(a, "client CPU");
 
-		CHECK_MSG(strstr(jstr(r, "figures"), "other processes, not the load") &&
-			      strstr(jstr(r, "figures"), "the agent 5% of the host"),
+		CHECK_MSG(!strcmp(jstr(r, "state"), "implicated") &&
+			      strstr(jstr(r, "figures"), "the agent 5% of the host") &&
+			      strstr(jstr(r, "figures"), "other processes 90% (cc1") &&
+			      strstr(jstr(r, "figures"), "93% busy before the step"),
 			  "client CPU: %s", jstr(r, "figures"));
 		cJSON_Delete(a);
 	}
@@ -370,7 +379,11 @@ static void test_suspects_net_path(void)
 	}
 }
 
-/* a CPU-bound client whose agent CPU did not move, and one whose host was busy before */
+/*
+ * a client host near full CPU is implicated whether or not the agent's share
+ * moved with the load (it limits whatever runs on it), one whose tasks wait
+ * for a CPU (PSI) too, and one under the levels is excluded with its figures
+ */
 static void test_client_cpu_rules(void)
 {
 	static struct bc_use nodes[2][1], cl[2][1];
@@ -392,10 +405,32 @@ static void test_client_cpu_rules(void)
 		p[i].nclients = 1;
 	}
 	a = bc_ana_json(p, 2, "iodepth");
-	CHECK_MSG(strcmp(jstr(a, "class"), "client-bound"), "flat agent CPU: %s",
+	CHECK_MSG(!strcmp(jstr(a, "class"), "client-bound"), "flat agent CPU: %s",
 		  jstr(a, "verdict"));
-	CHECK(strstr(jstr(suspect(a, "client CPU"), "figures"), "did not rise with the load"));
+	CHECK(!strcmp(jstr(suspect(a, "client CPU"), "state"), "implicated"));
 	cJSON_Delete(a);
+	for (i = 0; i < 2; i++) {
+		cl[i][0].cpu_busy = 0.70;
+		cl[i][0].load1 = 1.0;
+		cl[i][0].cpu_pressure = 0.45;
+	}
+	a = bc_ana_json(p, 2, "iodepth");
+	CHECK_MSG(!strcmp(jstr(suspect(a, "client CPU"), "state"), "implicated") &&
+		      strstr(jstr(suspect(a, "client CPU"), "figures"),
+			     "tasks waited for a CPU 45% of the time"),
+		  "pressure: %s", jstr(suspect(a, "client CPU"), "figures"));
+	cJSON_Delete(a);
+	for (i = 0; i < 2; i++)
+		cl[i][0].cpu_pressure = 0.05;
+	a = bc_ana_json(p, 2, "iodepth");
+	CHECK_MSG(!strcmp(jstr(suspect(a, "client CPU"), "state"), "excluded"), "idle: %s",
+		  jstr(suspect(a, "client CPU"), "figures"));
+	cJSON_Delete(a);
+	for (i = 0; i < 2; i++) {
+		cl[i][0].cpu_busy = 0.96;
+		cl[i][0].load1 = 2.5;
+		cl[i][0].cpu_pressure = NAN;
+	}
 	/* the agent alone near the whole host is CPU-bound, risen or not */
 	for (i = 0; i < 2; i++)
 		cl[i][0].agent_cpu = 0.90;

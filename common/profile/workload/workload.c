@@ -77,6 +77,20 @@ bool bc_workload_writes(const struct bc_workload *wl)
 	return bc_rw_writes(wl->rw, wl->rwmixread, wl->rwmixtrim);
 }
 
+bool bc_workload_reads(const struct bc_workload *wl)
+{
+	uint32_t i;
+
+	for (i = 0; i < wl->nstreams; i++)
+		if (bc_rw_ops(wl->streams[i].rw, wl->streams[i].rwmixread,
+			      wl->streams[i].rwmixtrim) &
+		    BC_RW_OPS_READ)
+			return true;
+	if (wl->nstreams)
+		return false;
+	return bc_rw_ops(wl->rw, wl->rwmixread, wl->rwmixtrim) & BC_RW_OPS_READ;
+}
+
 bool bc_workload_random(const struct bc_workload *wl)
 {
 	return wl->rw == BC_RW_RANDREAD || wl->rw == BC_RW_RANDWRITE || wl->rw == BC_RW_RANDRW ||

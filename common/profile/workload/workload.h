@@ -238,6 +238,13 @@ bool bc_rw_writes(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim);
  */
 bool bc_workload_writes(const struct bc_workload *wl);
 
+/*
+ * The workload reads its volumes, alone or in a mix; with streams, any
+ * stream does: a file it reads is laid out first (engine/layout.h), and what
+ * backs its window is checked at PREPARE.
+ */
+bool bc_workload_reads(const struct bc_workload *wl);
+
 /* offsets are random (randread, randwrite, randrw, randtrim) */
 bool bc_workload_random(const struct bc_workload *wl);
 

@@ -81,4 +81,32 @@ void bc_vs_step(const cJSON *const *runs, const char *const *labels, int n, cons
 		    "not comparable: no interval (repeat the step, or run it for at least 8 s)");
 	else if (out->comparable)
 		snprintf(out->verdict, sizeof(out->verdict), "not distinguishable");
+	bc_vs_contended(runs, labels, n, name, out->verdict, sizeof(out->verdict));
+}
+
+void bc_vs_contended(const cJSON *const *runs, const char *const *labels, int n, const char *name,
+		     char *verdict, size_t len)
+{
+	char who[256] = "";
+	size_t k = strlen(name);
+	const cJSON *st;
+	int r;
+
+	for (r = 0; r < n; r++)
+		cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(runs[r], "steps"))
+		{
+			const char *sn =
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(st, "name"));
+
+			if (!sn || strncmp(sn, name, k) || (sn[k] && sn[k] != '#') ||
+			    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "contended")))
+				continue;
+			bc_ana_cat(who, sizeof(who), "%s%s", who[0] ? ", " : "", labels[r]);
+			break;
+		}
+	if (who[0])
+		bc_ana_cat(verdict, len,
+			   "; a CONTENDED run was compared (%s): other processes held its client "
+			   "host's CPU, so its figures are the host's, not the storage's",
+			   who);
 }

@@ -42,12 +42,20 @@ struct bc_vs_step {
 	int nruns;
 	struct bc_vs_cell cell[BC_VS_RUNS][BC_VS_FIGS];
 	bool differ, comparable;
-	char verdict[512]; /* "DIFFERENT: B IOPS higher; ...", "not distinguishable", ... */
+	char verdict[1024]; /* "DIFFERENT: B IOPS higher; ...", "not distinguishable", ... */
 };
 
 /* step name of runs[0..n) (labels name them in the verdict) against runs[0] */
 void bc_vs_step(const cJSON *const *runs, const char *const *labels, int n, const char *name,
 		struct bc_vs_step *out);
+/*
+ * Append to verdict that a contended run was compared: the runs of runs[0..n)
+ * in which step name (or one of its repetitions, "name#k") ran on a client
+ * host whose CPU other processes held (results/fidelity.h). They are
+ * compared all the same; their figures are the host's, not the storage's.
+ */
+void bc_vs_contended(const cJSON *const *runs, const char *const *labels, int n, const char *name,
+		     char *verdict, size_t len);
 /* a cell's interval as text: "[1234, 1456] (5 reps)", "(no interval, n=2)" */
 void bc_vs_ci_text(const struct bc_vs_cell *c, int decimals, char *buf, size_t len);
 

@@ -12,7 +12,9 @@
 # or CHARTLIB_DIR holding the unpacked packages. docs/report.md has today's figures.
 #
 # usage: bench/chartlib.sh [BUILD_DIR]
-# prints: <variant>_bytes, <variant>_open_s, <variant>_eager_s, and each over static
+# prints: <variant>_bytes, <variant>_open_s, <variant>_eager_s, each over static, and
+# <variant>_draw_all_ms: the script's own time to draw every chart (performance.now() around it,
+# Chromium's start out of it: the least noisy of the figures)
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$SRC/bench/lib.sh"
@@ -35,7 +37,13 @@ if [ -z "${CHARTLIB_DIR:-}" ]; then
 fi
 
 mkdir -p "$W/run"
-python3 "$SRC/bench/synth_run.py" "$SRC/tests/data/report/synthetic" "$W/run" "$N" "$M" "$S" "$P"
+# CHARTLIB_RUN: a run directory made before (CHARTLIB_KEEP), reported again
+if [ -n "${CHARTLIB_RUN:-}" ]; then
+	rm -rf "$W/run"
+	cp -r "$CHARTLIB_RUN" "$W/run"
+else
+	python3 "$SRC/bench/synth_run.py" "$SRC/tests/data/report/synthetic" "$W/run" "$N" "$M" "$S" "$P"
+fi
 "$BUILD/bench-coord" report "$W/run" >/dev/null
 mkdir -p "$W/v"
 python3 - "$W/run/report.html" "$W/v" "$LIB" "$SRC" <<'EOF'
@@ -76,20 +84,31 @@ variant("echarts", one("dist/echarts.common.min.js") + "\n" +
 EOF
 
 variants=(static uplot dygraphs chartjs echarts)
-declare -A open eager
+# the time the page's script took to draw every chart, from the DOM it leaves
+charts_ms() {
+	local prof
+	prof=$(mktemp -d "$W/chrome.XXXXXX")
+	timeout 600 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
+		--dump-dom "$1" 2>/dev/null | sed -n 's/.*data-charts-ms="\([0-9.]*\)".*/\1/p' | head -1
+}
+declare -A open eager draw
 for ((r = 0; r < R; r++)); do
 	for ((k = 0; k < ${#variants[@]}; k++)); do
 		v=${variants[$(((k + r) % ${#variants[@]}))]}
 		open[$v]+="$(chrome_s "$W" "file://$W/v/$v.html") "
 		eager[$v]+="$(chrome_s "$W" "file://$W/v/$v.html?eager") "
+		[ "$v" = static ] || draw[$v]+="$(charts_ms "file://$W/v/$v.html?eager") "
 	done
 done
+echo "charts: $(grep -o 'class="cd"' "$W/v/uplot.html" | wc -l) with data"
 echo "agents $N volumes $M seconds $S points $P rounds $R${CHARTLIB_KEEP:+ (kept: $W)}"
 for v in "${variants[@]}"; do
 	python3 - "$v" "$(stat -c %s "$W/v/$v.html")" "${open[$v]}" "${eager[$v]}" \
-		"$(stat -c %s "$W/v/static.html")" "${open[static]}" "${eager[static]}" <<'EOF'
+		"$(stat -c %s "$W/v/static.html")" "${open[static]}" "${eager[static]}" \
+		"${draw[$v]:-}" <<'EOF'
 import statistics, sys
-v, size, o, e, s_size, s_o, s_e = sys.argv[1:]
+v, size, o, e, s_size, s_o, s_e, d = sys.argv[1:]
 med = lambda xs: statistics.median(float(x) for x in xs.split())
 print("%s_bytes: %s" % (v, size))
 print("%s_open_s: %.2f" % (v, med(o)))
@@ -98,5 +117,6 @@ if v != "static":
     print("%s_bytes_over_static: %.3f" % (v, int(size) / int(s_size)))
     print("%s_open_over_static: %.2f" % (v, med(o) / med(s_o)))
     print("%s_eager_over_static: %.2f" % (v, med(e) / med(s_e)))
+    print("%s_draw_all_ms: %.0f" % (v, med(d)))
 EOF
 done

@@ -12,9 +12,10 @@
 #          fuzz tests skip without them)
 #          python3-yaml ansible-core (test_deploy_syntax: manifests and
 #          playbooks; ansible-core is ~8 MB installed, not the 250 MB "ansible")
-#   with --test also: chromium (renders report.html in test_e2e_report_html;
-#          several hundred MB with its libraries, so only for test runs - the
-#          test skips without it); prometheus-node-exporter and prometheus (the
+#   with --test also: chromium (renders report.html in test_e2e_report_html and
+#          test_e2e_report_render; several hundred MB with its libraries, so only
+#          for test runs - the tests skip without it); poppler-utils (pdfinfo and
+#          pdftoppm: the report printed to PDF, its pages drawn); prometheus-node-exporter and prometheus (the
 #          node counter tests start their own on loopback ports and skip
 #          without them; note that on a host with systemd the packages also
 #          start their services on :9100 and :9090); qemu-system-x86 and
@@ -37,12 +38,12 @@ RPM_PKGS="gcc make cmake pkgconf-pkg-config czmq-devel zeromq-devel
 liburing-devel cjson-devel libcurl-devel zlib-devel fio iproute util-linux python3-six e2fsprogs
 clang compiler-rt python3-pyyaml ansible-core"
 if [ "${1:-}" = "--test" ]; then
-	DEB_PKGS="$DEB_PKGS chromium prometheus-node-exporter prometheus qemu-system-x86"
+	DEB_PKGS="$DEB_PKGS chromium poppler-utils prometheus-node-exporter prometheus qemu-system-x86"
 	DEB_PKGS="$DEB_PKGS lintian mandoc rpm clang-format"
 	# the vmlab guests' userland; an installed (dynamic) busybox serves too, and
 	# busybox-static would replace it
 	command -v busybox >/dev/null 2>&1 || DEB_PKGS="$DEB_PKGS busybox-static"
-	RPM_PKGS="$RPM_PKGS chromium"
+	RPM_PKGS="$RPM_PKGS chromium poppler-utils"
 	# the live panel's 80x24 test (test_e2e_live_tty) draws into a tmux pane
 	DEB_PKGS="$DEB_PKGS tmux"
 	RPM_PKGS="$RPM_PKGS tmux"

@@ -94,8 +94,8 @@ void bc_plot_tick_label(enum bc_axis_fmt fmt, double v, double step, double axis
 		snprintf(buf, len, "0");
 		return;
 	}
-	/* SI: the prefix the step (or a log tick itself) calls for */
-	for (div = 1; p < 4 && (step > 0 ? step : fabs(v)) >= div * 1e3; p++)
+	/* SI: the prefix the largest tick (or a log tick itself) calls for: 0.5M, 1M, 1.5M */
+	for (div = 1; p < 4 && (step > 0 ? fabs(axis_max) : fabs(v)) >= div * 1e3; p++)
 		div *= 1e3;
 	snprintf(buf, len, "%.*f%s", step > 0 ? s_decimals(step / div) : 0, v / div, si[p]);
 	if (step <= 0 && fabs(v) < 1 && v != 0)

@@ -66,6 +66,8 @@ window.bcBuild = function (box, d, fmt, width) {
 	function marks(u) {
 		var c = u.ctx, top = u.bbox.top, h = u.bbox.height, x, k;
 		c.save();
+		c.textAlign = "left";
+		c.textBaseline = "alphabetic";
 		if (d.sh) {
 			x = u.valToPos(d.sh[0], "x", true);
 			c.fillStyle = "rgba(138,148,166,0.16)";

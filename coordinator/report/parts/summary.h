@@ -34,7 +34,7 @@ struct bc_sum_fig {
 
 /* where a sweep's ceiling is, why, and how sure the tool is */
 struct bc_sum_ceiling {
-	char sentence[1600];
+	char sentence[4096];
 	const char *confidence; /* "high", "medium", "low" */
 	char why[900];		/* what lowers it, "" when high */
 	char unmeasured[1400];	/* the suspects not measured in one line, how to measure them */

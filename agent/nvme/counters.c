@@ -130,6 +130,31 @@ static void s_fdp_json(cJSON *o, const struct bc_nvme_counters *a, const struct 
 	}
 }
 
+/*
+ * a simulated SSD per reclaim unit handle: the host bytes written through
+ * it and the GC copies into its units over the step, its valid bytes at
+ * the end (the placement a real FDP drive shows through RUH Status)
+ */
+static void s_sim_ruhs(cJSON *x, const struct bc_nvme_counters *a, const struct bc_nvme_counters *b)
+{
+	cJSON *arr, *o;
+	unsigned h;
+
+	if (!b->nsim_ruh || a->nsim_ruh != b->nsim_ruh)
+		return;
+	arr = cJSON_AddArrayToObject(x, "ruhs");
+	for (h = 0; arr && h < b->nsim_ruh; h++) {
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "ruh", h);
+		s_num(o, "host_write_bytes",
+		      b->sim_ruh[h].host_write_bytes - a->sim_ruh[h].host_write_bytes);
+		s_num(o, "gc_copy_bytes",
+		      b->sim_ruh[h].gc_copy_bytes - a->sim_ruh[h].gc_copy_bytes);
+		s_num(o, "valid_bytes", b->sim_ruh[h].valid_bytes);
+		cJSON_AddItemToArray(arr, o);
+	}
+}
+
 /* one WAF as {status, source, value, media_bytes, host_bytes} */
 static void s_waf_json(cJSON *x, const struct bc_waf *w, const char *source)
 {
@@ -189,6 +214,7 @@ cJSON *bc_nvme_counters_json(const struct bc_nvme_counters *a, const struct bc_n
 		s_num(x, "media_read_bytes", b->sim.media_read_bytes - a->sim.media_read_bytes);
 		s_num(x, "host_trim_bytes", b->sim.host_trim_bytes - a->sim.host_trim_bytes);
 		s_num(x, "gc_runs", b->sim.gc_runs - a->sim.gc_runs);
+		s_sim_ruhs(x, a, b);
 	}
 	/*
 	 * Seed 000's WAF: OCP C0 physical media units written over SMART data

@@ -33,6 +33,9 @@ struct bc_nvme_counters {
 	 */
 	char device[48];
 	struct bc_sim_counters sim;
+	/* per reclaim unit handle of a simulated SSD, its first nsim_ruh */
+	struct bc_sim_ruh_counters sim_ruh[BC_FDP_PIDS_MAX];
+	unsigned nsim_ruh;
 	/* FDP namespaces: RUH status (per-handle placement) and the events of the step */
 	struct bc_nvme_fdp fdpi;
 	bool have_events;		 /* both event logs read */

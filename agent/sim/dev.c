@@ -171,6 +171,16 @@ void bc_sim_dev_counters(struct bc_sim_dev *d, struct bc_sim_counters *c)
 	pthread_mutex_unlock(&d->lock);
 }
 
+unsigned bc_sim_dev_ruh_counters(struct bc_sim_dev *d, struct bc_sim_ruh_counters *out, unsigned n)
+{
+	unsigned got;
+
+	pthread_mutex_lock(&d->lock);
+	got = bc_sim_ftl_ruh_counters(d->ftl, out, n);
+	pthread_mutex_unlock(&d->lock);
+	return got;
+}
+
 uint64_t bc_sim_dev_ruh_valid_pages(struct bc_sim_dev *d, unsigned ruh)
 {
 	uint64_t n;

@@ -44,6 +44,9 @@ bool bc_sim_dev_timed(const struct bc_sim_dev *d);
 /* a consistent snapshot of the counters; any thread */
 void bc_sim_dev_counters(struct bc_sim_dev *d, struct bc_sim_counters *c);
 
+/* the first n RUHs' counters (bc_sim_ftl_ruh_counters) under the lock; any thread */
+unsigned bc_sim_dev_ruh_counters(struct bc_sim_dev *d, struct bc_sim_ruh_counters *out, unsigned n);
+
 /* valid pages now held by RUH ruh (bc_sim_ftl_ruh_valid_pages); any thread */
 uint64_t bc_sim_dev_ruh_valid_pages(struct bc_sim_dev *d, unsigned ruh);
 

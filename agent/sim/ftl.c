@@ -1,6 +1,9 @@
 /*
  * sim/ftl.c - the page-mapped FTL of the simulated SSD (sim/ftl.h).
  *
+ * The state is in sim/policy.h (the policies read it); what to reclaim and
+ * where a GC copy goes is the policy's (sim/policy.c), the rest is here.
+ *
  * Physical page addresses are (ru << shift) | index, shift = ceil(log2(pages
  * per RU)), so no division is on the write path. l2p maps logical pages to
  * physical ones (S_NONE: never written or trimmed); p2l maps back and may
@@ -20,37 +23,9 @@
 #include <string.h>
 
 #include "sim/ftl.h"
+#include "sim/policy.h"
 
-#define S_NONE UINT32_MAX
-
-enum { S_RU_FREE = 0, S_RU_OPEN, S_RU_FULL };
-
-struct s_ruh {
-	uint32_t ru; /* open reclaim unit, S_NONE before the first write */
-	uint32_t wp; /* next page index in it; pages_per_ru when full */
-};
-
-struct bc_sim_ftl {
-	struct bc_sim_spec spec;
-	uint64_t nlp;	/* logical pages */
-	uint32_t ppr;	/* pages per RU */
-	uint32_t shift; /* ceil(log2(ppr)) */
-	uint32_t page_shift;
-	uint32_t nru;
-	uint32_t nruh;
-	uint32_t *l2p;	     /* [nlp] */
-	uint32_t *p2l;	     /* [nru << shift] */
-	uint32_t *valid;     /* [nru] valid pages */
-	uint8_t *state;	     /* [nru] S_RU_* */
-	uint16_t *owner;     /* [nru] RUH that wrote it */
-	uint64_t *closed_at; /* [nru] clock when it became full */
-	uint32_t *free;	     /* [nru] stack of free RUs */
-	uint32_t nfree;
-	struct s_ruh *ruh; /* [nruh] */
-	uint64_t clock;	   /* host pages programmed so far */
-	int in_gc;
-	struct bc_sim_counters c;
-};
+#define S_NONE BC_SIM_NONE
 
 int bc_sim_ftl_new(const struct bc_sim_spec *s, struct bc_sim_ftl **out, char *err, size_t errlen)
 {
@@ -82,8 +57,11 @@ int bc_sim_ftl_new(const struct bc_sim_spec *s, struct bc_sim_ftl **out, char *e
 	f->closed_at = calloc(f->nru, sizeof(*f->closed_at));
 	f->free = malloc(f->nru * sizeof(*f->free));
 	f->ruh = malloc(f->nruh * sizeof(*f->ruh));
+	f->ruh_host = calloc(f->nruh, sizeof(*f->ruh_host));
+	f->ruh_gc = calloc(f->nruh, sizeof(*f->ruh_gc));
+	f->policy = bc_sim_policy(s->gc);
 	if (!f->l2p || !f->p2l || !f->valid || !f->state || !f->owner || !f->closed_at ||
-	    !f->free || !f->ruh) {
+	    !f->free || !f->ruh || !f->ruh_host || !f->ruh_gc) {
 		snprintf(err, errlen, "out of memory for a simulated SSD of %llu pages",
 			 (unsigned long long)f->nlp);
 		bc_sim_ftl_destroy(&f);
@@ -96,7 +74,7 @@ int bc_sim_ftl_new(const struct bc_sim_spec *s, struct bc_sim_ftl **out, char *e
 		f->free[i] = f->nru - 1 - i;
 	f->nfree = f->nru;
 	for (i = 0; i < f->nruh; i++)
-		f->ruh[i] = (struct s_ruh){.ru = S_NONE, .wp = f->ppr};
+		f->ruh[i] = (struct bc_sim_frontier){.ru = S_NONE, .wp = f->ppr};
 	*out = f;
 	return 0;
 }
@@ -115,6 +93,8 @@ void bc_sim_ftl_destroy(struct bc_sim_ftl **pf)
 	free(f->closed_at);
 	free(f->free);
 	free(f->ruh);
+	free(f->ruh_host);
+	free(f->ruh_gc);
 	free(f);
 	*pf = NULL;
 }
@@ -122,19 +102,19 @@ void bc_sim_ftl_destroy(struct bc_sim_ftl **pf)
 static void s_gc(struct bc_sim_ftl *f);
 
 /* close RUH h's full RU and open a free one; may run GC (never nested) */
-static void s_open_ru(struct bc_sim_ftl *f, struct s_ruh *h, uint16_t idx)
+static void s_open_ru(struct bc_sim_ftl *f, struct bc_sim_frontier *h, uint16_t idx)
 {
 	uint32_t ru;
 
 	if (h->ru != S_NONE) {
-		f->state[h->ru] = S_RU_FULL;
+		f->state[h->ru] = BC_SIM_RU_FULL;
 		f->closed_at[h->ru] = f->clock;
 	}
 	/* bc_sim_geometry's spare-RU bound makes this unreachable; a bug must be loud */
 	if (__builtin_expect(!f->nfree, 0))
 		abort();
 	ru = f->free[--f->nfree];
-	f->state[ru] = S_RU_OPEN;
+	f->state[ru] = BC_SIM_RU_OPEN;
 	f->owner[ru] = idx;
 	f->valid[ru] = 0;
 	h->ru = ru;
@@ -144,7 +124,7 @@ static void s_open_ru(struct bc_sim_ftl *f, struct s_ruh *h, uint16_t idx)
 }
 
 /* lpn goes to the next page of h (room checked by the caller) */
-static inline void s_program(struct bc_sim_ftl *f, struct s_ruh *h, uint32_t lpn)
+static inline void s_program(struct bc_sim_ftl *f, struct bc_sim_frontier *h, uint32_t lpn)
 {
 	uint32_t ppn = (h->ru << f->shift) | h->wp++;
 
@@ -153,43 +133,11 @@ static inline void s_program(struct bc_sim_ftl *f, struct s_ruh *h, uint32_t lpn
 	f->valid[h->ru]++;
 }
 
-static uint32_t s_victim(const struct bc_sim_ftl *f)
-{
-	uint32_t i, best = S_NONE, minv = f->ppr;
-	double score, top = -1;
-
-	if (f->spec.gc == BC_SIM_GC_GREEDY) {
-		for (i = 0; i < f->nru; i++)
-			if (f->state[i] == S_RU_FULL && f->valid[i] < minv) {
-				minv = f->valid[i];
-				best = i;
-				if (!minv)
-					break;
-			}
-		return best;
-	}
-	/* Kawaguchi, Nishioka, Motoda, USENIX 1995: age * (1 - u) / 2u */
-	for (i = 0; i < f->nru; i++) {
-		double u = (double)f->valid[i] / f->ppr;
-
-		if (f->state[i] != S_RU_FULL || f->valid[i] == f->ppr)
-			continue;
-		if (!f->valid[i])
-			return i;
-		score = (double)(f->clock - f->closed_at[i] + 1) * (1 - u) / (2 * u);
-		if (score > top) {
-			top = score;
-			best = i;
-		}
-	}
-	return best;
-}
-
-/* move v's valid pages into its RUH's open RU, then erase v */
+/* move v's valid pages into the frontier the policy names, then erase v */
 static void s_reclaim(struct bc_sim_ftl *f, uint32_t v)
 {
-	uint16_t idx = f->owner[v];
-	struct s_ruh *h = &f->ruh[idx];
+	uint16_t idx = (uint16_t)f->policy->gc_frontier(f, v);
+	struct bc_sim_frontier *h = &f->ruh[idx];
 	uint32_t base = v << f->shift, i, lpn, moved = 0;
 
 	for (i = 0; i < f->ppr && f->valid[v]; i++) {
@@ -202,10 +150,11 @@ static void s_reclaim(struct bc_sim_ftl *f, uint32_t v)
 		f->valid[v]--;
 		moved++;
 	}
+	f->ruh_gc[idx] += moved;
 	f->c.gc_copy_bytes += (uint64_t)moved << f->page_shift;
 	f->c.media_write_bytes += (uint64_t)moved << f->page_shift;
 	f->c.media_read_bytes += (uint64_t)moved << f->page_shift;
-	f->state[v] = S_RU_FREE;
+	f->state[v] = BC_SIM_RU_FREE;
 	f->free[f->nfree++] = v;
 	f->c.erases++;
 	f->c.erase_bytes += f->spec.ru_bytes;
@@ -218,7 +167,7 @@ static void s_gc(struct bc_sim_ftl *f)
 	f->in_gc = 1;
 	f->c.gc_runs++;
 	while (f->nfree < f->spec.gc_stop_free_rus) {
-		v = s_victim(f);
+		v = f->policy->victim(f);
 		if (v == S_NONE)
 			break;
 		s_reclaim(f, v);
@@ -242,7 +191,7 @@ static inline int s_range(const struct bc_sim_ftl *f, uint64_t off, uint32_t len
 void bc_sim_ftl_write(struct bc_sim_ftl *f, uint64_t off, uint32_t len, unsigned ruh)
 {
 	uint16_t idx = (uint16_t)(ruh < f->nruh ? ruh : ruh % f->nruh);
-	struct s_ruh *h = &f->ruh[idx];
+	struct bc_sim_frontier *h = &f->ruh[idx];
 	uint64_t lpn, first, end;
 	uint32_t old;
 
@@ -260,6 +209,7 @@ void bc_sim_ftl_write(struct bc_sim_ftl *f, uint64_t off, uint32_t len, unsigned
 		s_program(f, h, (uint32_t)lpn);
 		f->clock++;
 	}
+	f->ruh_host[idx] += end - first;
 	f->c.media_write_bytes += (end - first) << f->page_shift;
 }
 
@@ -307,13 +257,26 @@ uint32_t bc_sim_ftl_free_rus(const struct bc_sim_ftl *f)
 	return f->nfree;
 }
 
+unsigned bc_sim_ftl_ruh_counters(const struct bc_sim_ftl *f, struct bc_sim_ruh_counters *out,
+				 unsigned n)
+{
+	unsigned h;
+
+	for (h = 0; h < n && h < f->nruh; h++)
+		out[h] = (struct bc_sim_ruh_counters){
+		    .host_write_bytes = f->ruh_host[h] << f->page_shift,
+		    .gc_copy_bytes = f->ruh_gc[h] << f->page_shift,
+		    .valid_bytes = bc_sim_ftl_ruh_valid_pages(f, h) << f->page_shift};
+	return h;
+}
+
 uint64_t bc_sim_ftl_ruh_valid_pages(const struct bc_sim_ftl *f, unsigned ruh)
 {
 	uint64_t n = 0;
 	uint32_t i;
 
 	for (i = 0; i < f->nru; i++)
-		if (f->state[i] != S_RU_FREE && f->owner[i] == ruh)
+		if (f->state[i] != BC_SIM_RU_FREE && f->owner[i] == ruh)
 			n += f->valid[i];
 	return n;
 }
@@ -332,14 +295,14 @@ int bc_sim_ftl_check(const struct bc_sim_ftl *f)
 		if (p == S_NONE)
 			continue;
 		if ((p >> f->shift) >= f->nru || f->p2l[p] != lpn ||
-		    f->state[p >> f->shift] == S_RU_FREE)
+		    f->state[p >> f->shift] == BC_SIM_RU_FREE)
 			goto out;
 		count[p >> f->shift]++;
 	}
 	for (i = 0; i < f->nru; i++) {
 		if (count[i] != f->valid[i])
 			goto out;
-		nfree += f->state[i] == S_RU_FREE;
+		nfree += f->state[i] == BC_SIM_RU_FREE;
 	}
 	if (nfree != f->nfree)
 		goto out;

@@ -2,8 +2,9 @@
  * sim/ftl.h - a page-mapped flash translation layer with FDP reclaim unit
  * handles: the state of a simulated SSD (no data, only where each logical
  * page lives). Each RUH writes into its own open reclaim unit; garbage
- * collection (greedy or cost-benefit) relocates a victim's valid pages into
- * the victim's own RUH (persistently isolated, NVMe TP4146) and erases it.
+ * collection reclaims the victim its policy (sim/policy.h: greedy or
+ * cost-benefit) picks, relocating the valid pages into the frontier the
+ * policy names (the victim's own RUH: persistently isolated, NVMe TP4146).
  * Not thread-safe: the owner serializes calls (sim/dev.c).
  */
 #ifndef BC_SIM_FTL_H
@@ -13,23 +14,9 @@
 #include <stdint.h>
 
 #include "profile/volume/sim.h"
+#include "sim/state.h"
 
 struct bc_sim_ftl;
-
-/* cumulative since the FTL was made */
-struct bc_sim_counters {
-	uint64_t host_write_bytes; /* bytes the host asked to write */
-	uint64_t host_write_cmds;
-	uint64_t host_read_bytes;
-	uint64_t host_read_cmds;
-	uint64_t host_trim_bytes;
-	uint64_t media_write_bytes; /* pages programmed (host + GC) x page */
-	uint64_t gc_copy_bytes;	    /* of which GC relocations */
-	uint64_t media_read_bytes;  /* mapped pages read by the host + GC reads */
-	uint64_t erases;	    /* reclaim units erased */
-	uint64_t erase_bytes;	    /* erases x RU size (FDP statistics MBE) */
-	uint64_t gc_runs;	    /* times GC started */
-};
 
 /*
  * A fresh (all-trimmed) device for s, whose geometry must check
@@ -53,6 +40,10 @@ void bc_sim_ftl_counters(const struct bc_sim_ftl *f, struct bc_sim_counters *c);
 
 /* free reclaim units now (tests) */
 uint32_t bc_sim_ftl_free_rus(const struct bc_sim_ftl *f);
+
+/* the first n RUHs' counters into out (a scan of the RUs); returns how many */
+unsigned bc_sim_ftl_ruh_counters(const struct bc_sim_ftl *f, struct bc_sim_ruh_counters *out,
+				 unsigned n);
 
 /* valid pages now in the RUs RUH ruh wrote (tests, reports) */
 uint64_t bc_sim_ftl_ruh_valid_pages(const struct bc_sim_ftl *f, unsigned ruh);

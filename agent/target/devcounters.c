@@ -50,6 +50,12 @@ static bool s_read_target(const struct bc_target *t, struct bc_nvme_counters *c)
 		c->fdp_err = bc_nvme_parse_fdp_stats(buf, BC_NVME_FDP_STATS_BYTES, &c->fdp);
 	c->have_fdp = !c->fdp_err;
 	c->have_sim = !t->ops->control((struct bc_target *)t, BC_TCTL_SIM_COUNTERS, &c->sim);
+	if (c->have_sim) {
+		struct bc_target_ruhs r = {.out = c->sim_ruh, .max = BC_FDP_PIDS_MAX};
+
+		if (!t->ops->control((struct bc_target *)t, BC_TCTL_SIM_RUHS, &r))
+			c->nsim_ruh = r.n;
+	}
 	return true;
 }
 

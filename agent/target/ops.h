@@ -20,6 +20,7 @@
 #include <liburing.h>
 
 #include "profile/profile.h"
+#include "sim/ftl.h"
 #include "target/devinfo.h"
 #include "wire/stats.h"
 
@@ -77,6 +78,13 @@ enum bc_target_ctl {
 	BC_TCTL_GET_LOG,
 	/* arg: struct bc_sim_counters (sim/ftl.h): the simulated FTL's own counters */
 	BC_TCTL_SIM_COUNTERS,
+	/* arg: struct bc_target_ruhs: the simulated FTL's counters per reclaim unit handle */
+	BC_TCTL_SIM_RUHS,
+};
+
+struct bc_target_ruhs {
+	struct bc_sim_ruh_counters *out; /* [max] */
+	unsigned max, n;		 /* n: how many the target filled */
 };
 
 struct bc_target_log {

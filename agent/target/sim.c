@@ -223,6 +223,12 @@ static int s_sim_control(struct bc_target *t, int op, void *arg)
 	case BC_TCTL_SIM_COUNTERS:
 		bc_sim_dev_counters(s->dev, arg);
 		return 0;
+	case BC_TCTL_SIM_RUHS: {
+		struct bc_target_ruhs *r = arg;
+
+		r->n = bc_sim_dev_ruh_counters(s->dev, r->out, r->max);
+		return 0;
+	}
 	default:
 		return -ENOTSUP;
 	}

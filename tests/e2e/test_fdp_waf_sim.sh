@@ -10,7 +10,8 @@
 #   over HBMW beside it;
 # - the criteria table passes; no step's verdict is "invalid" (Little's law is not checked on a
 #   simulator without its latency model, and summary.md says so once);
-# - FIFO classes on their own handles die whole: separated WAF 1, the others above;
+# - FIFO classes on their own handles die whole: separated WAF 1, the others above; the
+#   simulator's per-handle host bytes are exactly what separated places on each handle;
 # - report --rebuild gives the same figures; a second run compares itself with the first.
 # About 30 s.
 . "$(dirname "$0")/lib.sh"
@@ -102,6 +103,19 @@ assert sep["placement"] == {"hot_churn": [0, 1], "large_model": [3, 4], "cold_ra
 c = {c["name"]: c for c in sep["classes"]}
 assert c["rag_shared_prefix_chunk512"]["placement"] == [3, 4] and \
     c["rag_shared_prefix_chunk512"]["meta_placement"] == [5], c["rag_shared_prefix_chunk512"]
+# the simulator's own per-handle counters: each handle got exactly the bytes the mode puts there
+for s in [s for s in steps if s["mode"] == "separated" and s["phase"] == "measure"]:
+    v = s["agent_totals"]["local"]["volumes"][0]
+    got = [h["host_write_bytes"] for h in v["nvme"]["sim"]["ruhs"]]
+    want = [0] * 8
+    for c in v["kv"]["classes"]:
+        for name, b in ((c["name"], c["store_bytes"]), (c["meta"], c["meta_bytes"])):
+            pl = s["placement"][name]
+            want[pl[0]] += b  # [0,1] and [3,4] round-robin: their sum is checked below
+    print(f"{s['name']}: per-handle host bytes {got}")
+    assert got[0] + got[1] == want[0] and got[3] + got[4] == want[3], (got, want)
+    assert [got[2], got[5], got[6], got[7]] == [want[2], want[5], want[6], want[7]], (got, want)
+    assert sum(got) == v["write"]["bytes"] and all(got), (got, v["write"]["bytes"])
 assert not any("invalid" in s.get("analysis", {}).get("verdict", "") for s in steps), \
     [s["analysis"]["verdict"] for s in steps]
 PY

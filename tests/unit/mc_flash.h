@@ -113,16 +113,23 @@ static void mc_trim(struct mc_dev *d, int64_t id)
  * Programs per stored object over `meas` stores after `warm` stores: the
  * write amplification. The stores interleave by share deterministically
  * (each store goes to the class furthest behind its share). Returns -1
- * without memory.
+ * without memory, -2 when the classes' live objects cannot fit the device.
  */
 static double mc_waf(int nru, int k, int gc_start, int gc_stop, const struct mc_class *cl, int ncl,
 		     uint64_t warm, uint64_t meas)
 {
 	struct mc_dev d = {.nru = nru, .k = k, .gc_start = gc_start, .gc_stop = gc_stop};
-	uint64_t seq[MC_CLASSES_MAX] = {0}, n, total = warm + meas, p0 = 0;
+	uint64_t seq[MC_CLASSES_MAX] = {0}, n, total = warm + meas, p0 = 0, live = 0;
 	double acc[MC_CLASSES_MAX] = {0}, best, waf = -1;
 	int64_t *ids[MC_CLASSES_MAX] = {0};
 	int c, j;
+
+	/* more live objects than the units outside GC's reserve and the frontiers hold: no answer
+	 */
+	for (c = 0; c < ncl; c++)
+		live += cl[c].cap;
+	if (live >= (uint64_t)(nru - gc_stop - MC_RUHS_MAX) * (uint64_t)k)
+		return -2;
 
 	d.slot = malloc(sizeof(*d.slot) * (size_t)nru * (size_t)k);
 	d.live = calloc((size_t)nru, sizeof(int));

@@ -270,25 +270,43 @@ static int s_runs_gate(const cJSON *v, struct bc_workload *first, char *err, siz
 	return 0;
 }
 
-/* a workload's window_offset/_length narrow its copy of the volume's I/O window */
+/*
+ * A workload's window_offset/_length narrow its copy of the volume's I/O
+ * window: bytes, or percents of the window as fio takes them of the file
+ * (filesetup.c: the offset rounded up to the smallest block size, the
+ * length its share of the whole window, cut to what the offset leaves and
+ * rounded down to the smallest block size)
+ */
 static int s_run_window(struct bc_target *t, const struct bc_workload *w, char *err, size_t errlen)
 {
-	uint64_t start = t->win_start + w->window_offset;
+	uint64_t win = t->win_end - t->win_start, off, len;
+	uint32_t align = w->bs ? w->bs : BC_SECTOR, i;
 
-	if (!w->window_offset && !w->window_length)
+	if (bc_pos_zero(&w->window_offset) && bc_pos_zero(&w->window_length))
 		return 0;
-	if (start >= t->win_end || w->window_offset % BC_SECTOR || w->window_length % BC_SECTOR) {
+	for (i = 0; i < w->nbssplit; i++)
+		if (w->bssplit[i].bs < align)
+			align = w->bssplit[i].bs;
+	off = bc_pos_bytes(&w->window_offset, win, 1);
+	if (w->window_offset.pct && off % align)
+		off += align - off % align;
+	len = bc_pos_bytes(&w->window_length, win, 1);
+	if (w->window_length.pct) {
+		if (off < win && len > win - off)
+			len = win - off;
+		len -= len % align;
+	}
+	if (off >= win || off % BC_SECTOR || len % BC_SECTOR || (w->window_length.pct && !len)) {
 		snprintf(err, errlen,
 			 "%s: window_offset %llu (length %llu) is outside the I/O window of %llu "
 			 "bytes, or not a multiple of 512",
-			 t->path, (unsigned long long)w->window_offset,
-			 (unsigned long long)w->window_length,
-			 (unsigned long long)(t->win_end - t->win_start));
+			 t->path, (unsigned long long)off, (unsigned long long)len,
+			 (unsigned long long)win);
 		return -EINVAL;
 	}
-	t->win_start = start;
-	if (w->window_length && start + w->window_length < t->win_end)
-		t->win_end = start + w->window_length;
+	t->win_start += off;
+	if (len && t->win_start + len < t->win_end)
+		t->win_end = t->win_start + len;
 	return 0;
 }
 
@@ -303,7 +321,8 @@ static int s_build_runs(struct bc_step_run *s, const cJSON *vols, char *err, siz
 	cJSON_ArrayForEach(v, vols)
 	{
 		runs = cJSON_GetObjectItemCaseSensitive(v, "workloads");
-		any |= runs != NULL || s->vwl[i].window_offset || s->vwl[i].window_length;
+		any |= runs != NULL || !bc_pos_zero(&s->vwl[i].window_offset) ||
+		       !bc_pos_zero(&s->vwl[i].window_length);
 		n += runs ? cJSON_GetArraySize(runs) : 1;
 		i++;
 	}

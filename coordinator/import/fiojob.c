@@ -41,14 +41,15 @@ static bool s_keyword(const char *p, size_t *len, char *val, size_t vlen)
 	static const char *const kw[] = {"$ncpus", "$mb_memory", "$pagesize"};
 	size_t i;
 
+	/* fio replaces the word wherever it occurs (strstr), whatever follows it */
 	for (i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
 		size_t n = strlen(kw[i]);
 
-		if (strncmp(p, kw[i], n) || isalnum((unsigned char)p[n]) || p[n] == '_')
+		if (strncmp(p, kw[i], n))
 			continue;
 		*len = n;
-		if (i == 0)
-			snprintf(val, vlen, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+		if (i == 0) /* fio's cpus_configured(): the configured CPUs */
+			snprintf(val, vlen, "%ld", sysconf(_SC_NPROCESSORS_CONF));
 		else if (i == 1)
 			snprintf(val, vlen, "%lld",
 				 (long long)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE) >> 20);
@@ -59,12 +60,124 @@ static bool s_keyword(const char *p, size_t *len, char *val, size_t vlen)
 	return false;
 }
 
-/* ${VAR} from the environment (empty when unset, as fio does) and the $ keywords */
+/*
+ * bc(1)'s integer arithmetic (scale 0), which fio pipes a value through
+ * after it replaced a keyword in it: + - * / % ^, unary minus, parentheses.
+ * One recursive-descent parser over p; false on anything else.
+ */
+struct s_calc {
+	const char *p;
+	bool ok;
+};
+
+static long long s_calc_expr(struct s_calc *c);
+
+static void s_calc_blank(struct s_calc *c)
+{
+	while (*c->p == ' ' || *c->p == '\t')
+		c->p++;
+}
+
+static long long s_calc_atom(struct s_calc *c)
+{
+	long long v = 0;
+
+	s_calc_blank(c);
+	if (*c->p == '(') {
+		c->p++;
+		v = s_calc_expr(c);
+		s_calc_blank(c);
+		if (*c->p++ != ')')
+			c->ok = false;
+		return v;
+	}
+	if (*c->p == '-') {
+		c->p++;
+		return -s_calc_atom(c);
+	}
+	if (!isdigit((unsigned char)*c->p)) {
+		c->ok = false;
+		return 0;
+	}
+	while (isdigit((unsigned char)*c->p))
+		v = v * 10 + (*c->p++ - '0');
+	return v;
+}
+
+static long long s_calc_power(struct s_calc *c)
+{
+	long long b = s_calc_atom(c), e, r = 1;
+
+	s_calc_blank(c);
+	if (*c->p != '^')
+		return b;
+	c->p++;
+	e = s_calc_power(c); /* right associative, as in bc */
+	if (e > 63) {
+		c->ok = false;
+		return 0;
+	}
+	while (e-- > 0)
+		r *= b;
+	return r;
+}
+
+static long long s_calc_term(struct s_calc *c)
+{
+	long long v = s_calc_power(c), r;
+	char op;
+
+	for (;;) {
+		s_calc_blank(c);
+		op = *c->p;
+		if (op != '*' && op != '/' && op != '%')
+			return v;
+		c->p++;
+		r = s_calc_power(c);
+		if (op != '*' && !r) {
+			c->ok = false;
+			return 0;
+		}
+		v = op == '*' ? v * r : op == '/' ? v / r : v % r;
+	}
+}
+
+static long long s_calc_expr(struct s_calc *c)
+{
+	long long v = s_calc_term(c);
+
+	for (;;) {
+		s_calc_blank(c);
+		if (*c->p != '+' && *c->p != '-')
+			return v;
+		v = *c->p++ == '+' ? v + s_calc_term(c) : v - s_calc_term(c);
+	}
+}
+
+/* a value with a keyword replaced in it: its arithmetic done, as fio's bc_calc does */
+static void s_calc_value(char *v, size_t cap)
+{
+	struct s_calc c = {v, true};
+	long long r;
+
+	if (!strpbrk(v, "+-*/") || strchr(v, '\''))
+		return;
+	r = s_calc_expr(&c);
+	s_calc_blank(&c);
+	if (c.ok && !*c.p)
+		snprintf(v, cap, "%lld", r);
+}
+
+/*
+ * ${VAR} from the environment (empty when unset, as fio does) and the $
+ * keywords; a value with a keyword in it gets its arithmetic done
+ */
 static char *s_expand(const char *in)
 {
 	size_t cap = strlen(in) + 1, used = 0;
 	char *out = malloc(cap), *grown;
 	const char *p = in;
+	bool keyword = false;
 
 	while (out && *p) {
 		const char *add = p, *end = NULL, *val;
@@ -83,11 +196,12 @@ static char *s_expand(const char *in)
 			add = kv;
 			n = strlen(kv);
 			p += klen;
+			keyword = true;
 		} else {
 			p++;
 		}
-		if (used + n + 1 > cap) {
-			cap = (used + n + 1) * 2;
+		if (used + n + 32 > cap) {
+			cap = (used + n + 32) * 2;
 			grown = realloc(out, cap);
 			if (!grown) {
 				free(out);
@@ -98,8 +212,11 @@ static char *s_expand(const char *in)
 		memcpy(out + used, add, n);
 		used += n;
 	}
-	if (out)
+	if (out) {
 		out[used] = '\0';
+		if (keyword)
+			s_calc_value(out, cap);
+	}
 	return out;
 }
 
@@ -432,6 +549,33 @@ static int s_fio_bytes(const char *v, unsigned kb_base, uint64_t *out)
 	return 0;
 }
 
+/*
+ * "N%": fio's size and offset as a share of the file's real size. fio reads
+ * the integer before the '%' (a fraction is its error, or a different
+ * number): true with N for "N%", false for anything else; "N.5%" is -1u,
+ * which every caller refuses.
+ */
+static bool s_pct(const char *v, unsigned *pct)
+{
+	char *end;
+	unsigned long n;
+
+	if (!v || !isdigit((unsigned char)*v) || v[strlen(v) - 1] != '%')
+		return false;
+	n = strtoul(v, &end, 10);
+	*pct = *end == '%' && !end[1] && n <= 100 ? (unsigned)n : -1u;
+	return true;
+}
+
+/* a workload's window_offset/_length as that percent of the volume's window */
+static void s_pct_key(cJSON *wl, const char *key, unsigned pct)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u%%", pct);
+	cJSON_AddStringToObject(wl, key, buf);
+}
+
 /* fio sizes; a "%" of the device is not known at import time */
 static bool s_size(struct s_ctx *c, const struct bc_import_kv *o, uint64_t *out)
 {
@@ -658,6 +802,7 @@ static void s_conv_end_fsync(struct s_ctx *c, const struct bc_import_kv *o, stru
 static void s_conv_overwrite(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
 static void s_conv_fadvise(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
 static void s_conv_fst(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_cpumask(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
 
 /* clang-format off */
 static const struct s_fopt s_fopts[] = {
@@ -825,11 +970,16 @@ static const struct s_fopt s_fopts[] = {
     {"zonemode", NULL, S_DIFF, NULL, NULL, "zoned block device modes have no equivalent"},
     {"blocksize_range", NULL, S_DIFF, NULL, NULL, "a range of sizes has no equivalent (bssplit does)"},
     {"bsrange", NULL, S_DIFF, NULL, NULL, "a range of sizes has no equivalent (bssplit does)"},
-    {"number_ios", NULL, S_DIFF, NULL, NULL, "a count of I/Os has no equivalent (io_size does)"},
     {"filename_format", NULL, S_MAPPED, "volumes[].path", NULL, NULL},
     {"dedupe_mode", NULL, S_DIFF, NULL, NULL, "dedupe modes have no equivalent"},
     {"dedupe_working_set_percentage", NULL, S_DIFF, NULL, NULL, "a dedupe working set has no equivalent"},
-    {"cpumask", NULL, S_DIFF, NULL, NULL, "a CPU bit mask: write it as cpus_allowed"},
+    {"cpumask", NULL, S_MAPPED, "cpus_allowed", s_conv_cpumask, NULL},
+    {"number_ios", NULL, S_MAPPED, "io_size", NULL, NULL},
+    {"block", NULL, S_INERT, NULL, NULL, "profile"},
+    {"numruns", NULL, S_INERT, NULL, NULL, "profile"},
+    {"dir", NULL, S_INERT, NULL, NULL, "profile"},
+    {"threads", NULL, S_INERT, NULL, NULL, "profile"},
+    {"profile", NULL, S_DIFF, NULL, NULL, "fio's built-in job profiles (tiobench, act) have no equivalent"},
     {"nice", NULL, S_DIFF, NULL, NULL, "process priority has no equivalent"},
     {"prio", NULL, S_DIFF, NULL, NULL, "I/O priority has no equivalent"},
     {"prioclass", NULL, S_DIFF, NULL, NULL, "I/O priority has no equivalent"},
@@ -1004,6 +1154,32 @@ static void s_conv_fst(struct s_ctx *c, const struct bc_import_kv *o, struct s_j
 			s_val(o));
 }
 
+/* fio's cpumask: a bit mask of CPUs (decimal or 0x hex), as the cpus_allowed list it means */
+static void s_conv_cpumask(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	char list[BC_CPUS_MAX] = "", *end;
+	unsigned long long m = strtoull(s_val(o), &end, 0);
+	size_t used = 0;
+	int cpu, lo;
+
+	if (*end || !m || cJSON_GetObjectItem(x->wl, "cpus_allowed")) {
+		S_ODIFF(c, o, "cpumask=%s: expected a non-zero CPU bit mask%s", s_val(o),
+			*end || !m ? "" : " (cpus_allowed is given too)");
+		return;
+	}
+	for (cpu = 0; cpu < 64; cpu++) {
+		if (!(m >> cpu & 1))
+			continue;
+		for (lo = cpu; cpu + 1 < 64 && (m >> (cpu + 1) & 1); cpu++)
+			;
+		used +=
+		    (size_t)snprintf(list + used, sizeof(list) - used, "%s%d", used ? "," : "", lo);
+		if (cpu > lo && used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "-%d", cpu);
+	}
+	cJSON_AddStringToObject(x->wl, "cpus_allowed", list);
+}
+
 static const struct s_fopt *s_fopt_find(const char *key)
 {
 	size_t i;
@@ -1125,12 +1301,13 @@ static void s_rate(struct s_ctx *c, const struct bc_import_kv *o, const char *rw
 static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct s_view *v,
 		  struct s_job *j)
 {
-	const struct bc_import_kv *o, *eng_o = s_opt(v, "ioengine", NULL);
+	const struct bc_import_kv *o, *eng_o = s_opt(v, "ioengine", NULL), *iodepth_low_o;
 	const char *x, *rw, *dir = s_get(v, "directory");
 	enum s_engine eng;
 	bool direct, time_based = s_bool(s_get(v, "time_based")), shared, until_stopped = false;
-	unsigned iodepth = 1, numjobs = 1, n, ramp = 0, runtime = 0, nrfiles = 1;
-	uint64_t bs = 4096, size = 0, io_size = 0, inc = 0, loops = 1;
+	unsigned iodepth = 1, numjobs = 1, n, ramp = 0, runtime = 0, nrfiles = 1, pct;
+	uint64_t bs = 4096, size = 0, io_size = 0, inc = 0, loops = 1, nios_bytes = 0;
+	char *x_end;
 	double think_us = 0;
 	cJSON *wl;
 	int k, f;
@@ -1187,9 +1364,8 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		S_ODIFF(c, o, "iodepth=%s: expected 1..65536", s_val(o));
 		iodepth = 1;
 	}
-	if ((o = s_opt(v, "iodepth_low", NULL)) && (!s_uint(s_val(o), 65536, &n) || n != iodepth))
-		S_ODIFF(c, o, "iodepth_low=%s: refilling only below a low mark has no equivalent",
-			s_val(o));
+	/* checked once the engine's depth is known (below) */
+	iodepth_low_o = s_opt(v, "iodepth_low", NULL);
 	if ((o = s_opt(v, "numjobs", NULL)) && (!s_uint(s_val(o), 1024, &numjobs) || !numjobs)) {
 		S_ODIFF(c, o, "numjobs=%s: expected 1..1024", s_val(o));
 		numjobs = 1;
@@ -1299,6 +1475,12 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		if ((o = s_opt(v, "size", NULL)) && !s_opt(v, "io_size", "io_limit") &&
 		    s_size(c, o, &size))
 			io_size = size;
+	} else if ((o = s_opt(v, "size", NULL)) && s_pct(s_val(o), &pct)) {
+		/* a share of each file's real size (fio's size_percent): the job's window */
+		if (!pct || pct > 100)
+			S_ODIFF(c, o, "size=%s: fio reads an integer percent, 1 to 100", s_val(o));
+		else if (pct < 100)
+			s_pct_key(wl, "window_length", pct);
 	} else if ((o = s_opt(v, "size", NULL)) && s_size(c, o, &size)) {
 		j->size_per_file = size / (uint64_t)j->nfiles / 512 * 512;
 		if (j->nfiles > 1 && shared)
@@ -1307,7 +1489,13 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		if (!shared)
 			j->size_per_file = size / nrfiles / 512 * 512;
 	}
-	if ((o = s_opt(v, "offset", NULL)) && s_size(c, o, &j->offset) && j->offset % 512) {
+	if ((o = s_opt(v, "offset", NULL)) && s_pct(s_val(o), &pct)) {
+		/* fio's start_offset_percent: of each file's real size, rounded up to the bs */
+		if (pct >= 100)
+			S_ODIFF(c, o, "offset=%s: fio reads an integer percent, 0 to 99", s_val(o));
+		else if (pct)
+			s_pct_key(wl, "window_offset", pct);
+	} else if ((o = s_opt(v, "offset", NULL)) && s_size(c, o, &j->offset) && j->offset % 512) {
 		S_ODIFF(c, o, "offset=%s: not a multiple of 512 bytes", s_val(o));
 		j->offset = 0;
 	}
@@ -1336,12 +1524,32 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	if ((o = s_opt(v, "io_size", "io_limit")) && s_size(c, o, &io_size) && time_based)
 		s_note(c, "job %s: io_size with time_based: fio runs for the runtime anyway",
 		       j->name);
-	if (!time_based) {
-		uint64_t bytes = (io_size ? io_size : size) * loops;
+	/* number_ios: fio stops the job after that many I/Os, or earlier at its other end */
+	if ((o = s_opt(v, "number_ios", NULL))) {
+		unsigned long long nios = strtoull(s_val(o), &x_end, 10);
+
+		if (*x_end || !nios)
+			S_ODIFF(c, o, "number_ios=%s: expected a count", s_val(o));
+		else if (s_opt(v, "bssplit", NULL) || s_opt(v, "blocksize_range", "bsrange") ||
+			 (s_get(v, "bs") && strchr(s_get(v, "bs"), '-')))
+			S_ODIFF(c, o,
+				"number_ios=%s with several block sizes: a count of I/Os is no "
+				"count of bytes",
+				s_val(o));
+		else
+			nios_bytes = (uint64_t)nios * bs;
+	}
+	if (!time_based || nios_bytes) {
+		uint64_t bytes = time_based ? 0 : (io_size ? io_size : size) * loops;
 		char sz[32];
 
-		if (loops > 1 && !bytes)
+		if (!time_based && loops > 1 && !bytes)
 			bytes = j->size_per_file * (shared ? (uint64_t)j->nfiles : nrfiles) * loops;
+		if (nios_bytes && (!bytes || nios_bytes < bytes)) {
+			bytes = nios_bytes;
+			s_note(c, "job %s: number_ios: the job's bytes are %s x %llu", j->name,
+			       s_val(s_opt(v, "number_ios", NULL)), (unsigned long long)bs);
+		}
 
 		cJSON_AddBoolToObject(wl, "size_based", true);
 		if (bytes) {
@@ -1402,6 +1610,13 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 			s_note(c, "job %s: thinktime_spin: bench-coord sleeps the whole think time",
 			       j->name);
 	}
+	/* fio raises an iodepth_low above the depth (or 0) to the depth: no low mark then */
+	if (iodepth_low_o && (!s_uint(s_val(iodepth_low_o), 65536, &n) || (n && n < iodepth)))
+		S_ODIFF(c, iodepth_low_o,
+			"iodepth_low=%s: refilling only below a low mark has no equivalent",
+			s_val(iodepth_low_o));
+	else if (iodepth_low_o)
+		bc_import_add(c->inert, "%s", iodepth_low_o->key);
 	/* fio's iodepth is per job over its files; the profile's per volume */
 	if (shared && j->nfiles > 1 && iodepth > 1) {
 		unsigned per = (iodepth + (unsigned)j->nfiles - 1) / (unsigned)j->nfiles;
@@ -1588,6 +1803,8 @@ static void s_add_num(cJSON *wl, const char *key, double add)
 {
 	cJSON *x = cJSON_GetObjectItemCaseSensitive(wl, key);
 
+	if (isnan(add)) /* the key is absent from the job that adds: nothing */
+		return;
 	if (x)
 		cJSON_SetNumberValue(x, x->valuedouble + add);
 	else if (add)
@@ -1676,13 +1893,19 @@ static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, cha
 			continue;
 		wl = cJSON_Duplicate(j->wl, true);
 		if (verify_pass) {
+			/* the verify pass reads what the job wrote: its depth, sizes and region */
+			static const char *const keep[] = {"iodepth", "bs", "window_offset",
+							   "window_length", NULL};
 			cJSON *x = cJSON_Duplicate(step, true);
+			const char *const *kk;
 
-			cJSON_ReplaceItemInObject(
-			    x, "iodepth",
-			    cJSON_Duplicate(cJSON_GetObjectItem(wl, "iodepth"), true));
-			cJSON_ReplaceItemInObject(
-			    x, "bs", cJSON_Duplicate(cJSON_GetObjectItem(wl, "bs"), true));
+			for (kk = keep; *kk; kk++) {
+				cJSON_DeleteItemFromObject(x, *kk);
+				if (cJSON_GetObjectItem(wl, *kk))
+					cJSON_AddItemToObject(
+					    x, *kk,
+					    cJSON_Duplicate(cJSON_GetObjectItem(wl, *kk), true));
+			}
 			cJSON_Delete(wl);
 			wl = x;
 		}
@@ -1827,6 +2050,15 @@ static void s_classify(struct s_ctx *c, const struct bc_import_sec *sec)
 
 		if (f && f->kind == S_MAPPED)
 			continue;
+		/* an option of fio's tiobench profile: fio parses it in a job and ignores it */
+		if (f && f->kind == S_INERT && !strcmp(f->why, "profile")) {
+			s_note(c,
+			       "%s:%d: %s=%s is an option of fio's tiobench profile, which fio "
+			       "ignores in a job file: the job runs with its own bs, numjobs and "
+			       "directory, as fio runs it",
+			       o->src, o->line, o->key, o->val ? o->val : "");
+			continue;
+		}
 		if (f && f->kind == S_INERT) {
 			bc_import_add(c->inert, "%s", o->key);
 			continue;

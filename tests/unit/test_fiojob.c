@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "import/fiojob.h"
 #include "import/import.h"
@@ -452,7 +453,7 @@ static void test_refuse_lenient(void)
 	CHECK(cJSON_GetArraySize(s_diffs) == 3);
 	CHECK(has_diff("unmapped.fio:12: flow=2: flow control between jobs"));
 	CHECK(has_diff("unmapped.fio:13: bsrange=4k-64k: a range of sizes"));
-	CHECK(has_diff("unmapped.fio:14: number_ios=100: a count of I/Os"));
+	CHECK(has_diff("unmapped.fio:14: number_ios=100 with several block sizes"));
 	CHECK(p && !strstr(sval(p, "description"), "number_ios"));
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
@@ -540,8 +541,45 @@ static void test_step_volume_workloads(void)
 	CHECK(bc_profile_parse(text, "vw.json", &p, err, sizeof(err)) == -EINVAL);
 }
 
+/*
+ * fio's size and offset in percent of the file, a keyword's arithmetic,
+ * cpumask, number_ios, an iodepth_low at the depth, a tiobench option
+ */
+static void test_shares_and_math(void)
+{
+	cJSON *notes,
+	    *p = import("[global]\nfilename=/dev/nullb9\ndirect=1\nioengine=libaio\nbs=4k\n"
+			"[pct]\nrw=randread\noffset=40%\nsize=13%\nruntime=2\ntime_based\n"
+			"[calc]\nstonewall\nrw=read\nsize=2*$pagesize+(3-1)*512\ncpumask=0x6\n"
+			"iodepth=4\niodepth_low=8\nblock=64k\nnumber_ios=3\n"
+			"[count]\nstonewall\nrw=randwrite\nnumber_ios=5\nruntime=9\ntime_based\n",
+			&notes);
+
+	CHECK(p && valid(p) && no_diffs());
+	if (!p)
+		return;
+	CHECK(!strcmp(sval(step(p, 0), "window_offset"), "40%"));
+	CHECK(!strcmp(sval(step(p, 0), "window_length"), "13%"));
+	/* fio's bc: 2 pages + 1024 bytes, fewer than number_ios=3 of 4k */
+	CHECK(sysconf(_SC_PAGESIZE) != 4096 || !strcmp(sval(step(p, 1), "io_size"), "9k"));
+	CHECK(!strcmp(sval(step(p, 1), "cpus_allowed"), "1-2"));
+	CHECK(has_note(notes, "block=64k is an option of fio's tiobench profile"));
+	CHECK(has_note(notes, "iodepth_low"));
+	/* time_based with number_ios: 5 I/Os of 4k or the runtime, whichever first */
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(step(p, 2), "size_based")));
+	CHECK(!strcmp(sval(step(p, 2), "io_size"), "20k") && nval(step(p, 2), "runtime") == 9);
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* fractional percents are not fio's */
+	p = import("[j]\nfilename=/dev/nullb9\nrw=read\nsize=12.5%\n", &notes);
+	CHECK(has_diff("t.fio:4: size=12.5%: fio reads an integer percent"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
 int main(void)
 {
+	test_shares_and_math();
 	test_step_volume_workloads();
 	test_parse();
 	test_options();

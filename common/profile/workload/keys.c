@@ -6,6 +6,7 @@
  * go through here, so a key means the same in a profile file and on the
  * wire. Semantics of every key: docs/engine.md.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -78,8 +79,8 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"start_delay", BC_WT_DURATION, S_V | S_NZ, 0, 0, NULL, S_FIELD(start_delay_s)},
     {"jobs", BC_WT_INT, S_V | S_NZ, 0, 1024, NULL, S_FIELD(jobs)},
     {"seq_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(seq_pct)},
-    {"window_offset", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(window_offset)},
-    {"window_length", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(window_length)},
+    {"window_offset", BC_WT_POS, S_V | S_NZ, 0, 0, NULL, S_FIELD(window_offset)},
+    {"window_length", BC_WT_POS, S_V | S_NZ, 0, 0, NULL, S_FIELD(window_length)},
     {"compress_pct", BC_WT_INT, S_V | S_NZ, 0, 99, NULL, S_FIELD(compress_pct)},
     {"compress_chunk", BC_WT_SIZE, S_V | S_NZ, 0, S_BS_MAX, NULL, S_FIELD(compress_chunk)},
     {"dedupe_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(dedupe_pct)},
@@ -435,6 +436,49 @@ bad:
 			     bc_check_show(v, shown));
 }
 
+int bc_check_pos(struct bc_check *c, const char *path, const cJSON *v, struct bc_stream_pos *p)
+{
+	char shown[BC_CHECK_SHOW_LEN], *end;
+	size_t n;
+	double d;
+
+	memset(p, 0, sizeof(*p));
+	if (cJSON_IsString(v) && (n = strlen(v->valuestring)) && v->valuestring[n - 1] == '%') {
+		d = strtod(v->valuestring, &end);
+		if (end != v->valuestring + n - 1 || end == v->valuestring || !isfinite(d) ||
+		    d < 0 || d > 100 || isspace((unsigned char)v->valuestring[0]))
+			return bc_check_fail(c, path,
+					     "expected a percentage of the window in 0%%..100%%, "
+					     "got %s",
+					     bc_check_show(v, shown));
+		p->pct = true;
+		p->pct_val = d;
+		return 0;
+	}
+	/* the wire form keeps "N%" as text; sizes are integers there */
+	return bc_check_size(c, path, v, &p->bytes);
+}
+
+cJSON *bc_pos_to_json(const struct bc_stream_pos *p)
+{
+	char buf[48];
+	size_t n;
+
+	if (!p->pct)
+		return cJSON_CreateNumber((double)p->bytes);
+	/* plain decimals ("12.5%", never "1.25e+01%"); exact when they read back the same */
+	snprintf(buf, sizeof(buf), "%.10f", p->pct_val);
+	n = strlen(buf);
+	while (n > 1 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 1 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	if (strtod(buf, NULL) != p->pct_val)
+		snprintf(buf, sizeof(buf), "%.17g", p->pct_val);
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%%");
+	return cJSON_CreateString(buf);
+}
+
 /* "volume", "none" or [idx, ...] with 1..16 indexes 0..15 */
 int bc_check_placement(struct bc_check *c, const char *path, const cJSON *v, struct bc_placement *p)
 {
@@ -568,6 +612,8 @@ int bc_wl_key_parse(struct bc_check *c, const struct bc_wl_key *k, const cJSON *
 		return s_thinktime(c, path, v, &wl->thinktime_us);
 	case BC_WT_PLACEMENT:
 		return bc_check_placement(c, path, v, &wl->placement);
+	case BC_WT_POS:
+		return bc_check_pos(c, path, v, (struct bc_stream_pos *)((char *)wl + k->off));
 	case BC_WT_STREAMS:
 	case BC_WT_KV:
 		break;
@@ -593,6 +639,13 @@ bool bc_wl_key_to_json(cJSON *o, const struct bc_wl_key *k, const struct bc_work
 
 	if ((k->where & BC_WK_STREAMS) && !wl->nstreams)
 		return true;
+	if (k->type == BC_WT_POS) {
+		const struct bc_stream_pos *p =
+		    (const struct bc_stream_pos *)((const char *)wl + k->off);
+
+		return ((k->where & BC_WK_NZ) && bc_pos_zero(p)) ||
+		       cJSON_AddItemToObject(o, k->name, bc_pos_to_json(p));
+	}
 	if ((k->where & BC_WK_NZ) && !s_get(k, wl))
 		return true;
 	switch (k->type) {
@@ -620,6 +673,8 @@ bool bc_wl_key_to_json(cJSON *o, const struct bc_wl_key *k, const struct bc_work
 					       bc_dist_format(&wl->dist, buf, sizeof(buf))) != NULL;
 	case BC_WT_CPUS:
 		return cJSON_AddStringToObject(o, k->name, wl->cpus_allowed) != NULL;
+	case BC_WT_POS: /* above */
+		break;
 	case BC_WT_PLACEMENT:
 		/* the zero value is the volume's placement: written only when chosen */
 		return !wl->placement.kind ||

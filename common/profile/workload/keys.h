@@ -36,6 +36,7 @@ enum bc_wl_type {
 	BC_WT_PLACEMENT, /* "volume", "none" or a list of fdp pid indexes */
 	BC_WT_STREAMS,	 /* [{stream}, ...]: profile/workload/streams.h reads and writes it */
 	BC_WT_KV,	 /* {"trim", "pace", "trace"}: profile/workload/kv.h reads and writes it */
+	BC_WT_POS,	 /* a size, or "N%" of the volume's I/O window (struct bc_stream_pos) */
 };
 
 #define BC_WK_VOLUME  0x01u /* a volume's "workload" and a step's "volume_workloads" */
@@ -76,6 +77,11 @@ bool bc_wl_key_to_json(cJSON *obj, const struct bc_wl_key *k, const struct bc_wo
 /* k's field(s) from src into dst (BS: the split too; not BC_WT_STREAMS) */
 void bc_wl_key_copy(const struct bc_wl_key *k, struct bc_workload *dst,
 		    const struct bc_workload *src);
+
+/* a position in the I/O window: "25%" (0..100), "1g" or integer bytes */
+int bc_check_pos(struct bc_check *c, const char *path, const cJSON *v, struct bc_stream_pos *p);
+/* its profile and wire value: a number of bytes, or "N%" */
+cJSON *bc_pos_to_json(const struct bc_stream_pos *p);
 
 /* "placement" of a workload or of a stream: "volume", "none" or [idx, ...] */
 int bc_check_placement(struct bc_check *c, const char *path, const cJSON *v,

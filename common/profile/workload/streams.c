@@ -73,50 +73,6 @@ static int s_wl_to_stream(struct bc_check *c, const char *base, const struct bc_
 	return 0;
 }
 
-/* a range position: "25%", "1g" or integer bytes */
-static int s_pos(struct bc_check *c, const char *path, const cJSON *v, struct bc_stream_pos *p)
-{
-	char shown[BC_CHECK_SHOW_LEN], *end;
-	size_t n;
-	double d;
-
-	memset(p, 0, sizeof(*p));
-	if (cJSON_IsString(v) && (n = strlen(v->valuestring)) && v->valuestring[n - 1] == '%') {
-		d = strtod(v->valuestring, &end);
-		if (end != v->valuestring + n - 1 || end == v->valuestring || !isfinite(d) ||
-		    d < 0 || d > 100)
-			return bc_check_fail(c, path,
-					     "expected a percentage of the window in 0%%..100%%, "
-					     "got %s",
-					     bc_check_show(v, shown));
-		p->pct = true;
-		p->pct_val = d;
-		return 0;
-	}
-	/* the wire form keeps "N%" as text; sizes are integers there */
-	return bc_check_size(c, path, v, &p->bytes);
-}
-
-static cJSON *s_pos_json(const struct bc_stream_pos *p)
-{
-	char buf[48];
-	size_t n;
-
-	if (!p->pct)
-		return cJSON_CreateNumber((double)p->bytes);
-	/* plain decimals ("12.5%", never "1.25e+01%"); exact when they read back the same */
-	snprintf(buf, sizeof(buf), "%.10f", p->pct_val);
-	n = strlen(buf);
-	while (n > 1 && buf[n - 1] == '0')
-		buf[--n] = '\0';
-	if (n > 1 && buf[n - 1] == '.')
-		buf[--n] = '\0';
-	if (strtod(buf, NULL) != p->pct_val)
-		snprintf(buf, sizeof(buf), "%.17g", p->pct_val);
-	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%%");
-	return cJSON_CreateString(buf);
-}
-
 static int s_range(struct bc_check *c, const char *base, const cJSON *v, struct bc_stream *st)
 {
 	char path[BC_CHECK_PATH_LEN];
@@ -129,11 +85,11 @@ static int s_range(struct bc_check *c, const char *base, const cJSON *v, struct 
 	if (!ret)
 		ret = bc_check_item(c, v, base, "offset", false, path, &o);
 	if (!ret && o)
-		ret = s_pos(c, path, o, &st->off);
+		ret = bc_check_pos(c, path, o, &st->off);
 	if (!ret)
 		ret = bc_check_item(c, v, base, "size", false, path, &s);
 	if (!ret && s)
-		ret = s_pos(c, path, s, &st->len);
+		ret = bc_check_pos(c, path, s, &st->len);
 	if (ret)
 		return ret;
 	if (st->off.pct && st->len.pct && st->off.pct_val + st->len.pct_val > 100.0 + 1e-9)
@@ -328,8 +284,8 @@ static bool s_stream_to_json(cJSON *arr, const struct bc_stream *st)
 	free(tmp);
 	if (ok && st->range_set) {
 		r = cJSON_AddObjectToObject(o, "range");
-		ok = r && cJSON_AddItemToObject(r, "offset", s_pos_json(&st->off)) &&
-		     cJSON_AddItemToObject(r, "size", s_pos_json(&st->len));
+		ok = r && cJSON_AddItemToObject(r, "offset", bc_pos_to_json(&st->off)) &&
+		     cJSON_AddItemToObject(r, "size", bc_pos_to_json(&st->len));
 	}
 	if (ok && st->placement.kind)
 		ok = cJSON_AddItemToObject(o, "placement", bc_placement_to_json(&st->placement));
@@ -352,25 +308,14 @@ bool bc_streams_to_json(cJSON *o, const struct bc_workload *wl)
 	return arr != NULL;
 }
 
-/* one range position in bytes of the window, rounded down to align */
-static uint64_t s_pos_bytes(const struct bc_stream_pos *p, uint64_t win, uint64_t align)
-{
-	uint64_t b;
-
-	if (!p->pct)
-		return p->bytes;
-	b = (uint64_t)((long double)win * p->pct_val / 100.0L);
-	return b / align * align;
-}
-
 int bc_stream_range(const struct bc_stream *s, uint64_t win_start, uint64_t win_end, uint64_t align,
 		    uint64_t *start, uint64_t *end, char *err, size_t errlen)
 {
 	uint64_t win = win_end - win_start, off = 0, len = win;
 
 	if (s->range_set) {
-		off = s_pos_bytes(&s->off, win, align);
-		len = s_pos_bytes(&s->len, win, align);
+		off = bc_pos_bytes(&s->off, win, align);
+		len = bc_pos_bytes(&s->len, win, align);
 		if (s->len.pct ? s->len.pct_val == 0 : !s->len.bytes)
 			len = off < win ? win - off : 0; /* size 0: to the window's end */
 	}

@@ -201,3 +201,18 @@ cJSON *bc_placement_to_json(const struct bc_placement *p)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(p->idx[i]));
 	return a;
 }
+
+uint64_t bc_pos_bytes(const struct bc_stream_pos *p, uint64_t win, uint64_t align)
+{
+	uint64_t b;
+
+	if (!p->pct)
+		return p->bytes;
+	b = (uint64_t)((long double)win * p->pct_val / 100.0L);
+	return b / align * align;
+}
+
+bool bc_pos_zero(const struct bc_stream_pos *p)
+{
+	return p->pct ? p->pct_val == 0 : !p->bytes;
+}

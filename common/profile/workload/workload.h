@@ -182,8 +182,11 @@ struct bc_workload {
 	uint32_t start_delay_s;	   /* the volume's I/O starts this long after the step's */
 	uint32_t jobs;		   /* threads driving it, <= numjobs; 0 = all numjobs */
 	uint32_t seq_pct;	   /* random kinds: percent of I/Os continuing sequentially */
-	/* the part of the volume's I/O window this workload uses (bytes; length 0: the rest) */
-	uint64_t window_offset, window_length;
+	/*
+	 * the part of the volume's I/O window this workload uses (bytes, or a
+	 * percent of the window as fio's offset=40%, size=20%; length 0: the rest)
+	 */
+	struct bc_stream_pos window_offset, window_length;
 	/*
 	 * Content of writes (docs/profiles.md "Data reduction"): each chunk of
 	 * compress_chunk bytes is compress_pct percent zeros after random data;
@@ -211,6 +214,11 @@ struct bc_workload {
 	struct bc_stream streams[BC_STREAMS_MAX];
 	struct bc_kv kv; /* "kv" (profile/workload/kv.h): the streams are a KV-cache store */
 };
+
+/* p in bytes of a window of win bytes, rounded down to align (a percent's share of win) */
+uint64_t bc_pos_bytes(const struct bc_stream_pos *p, uint64_t win, uint64_t align);
+/* p is unset: 0 bytes or 0% */
+bool bc_pos_zero(const struct bc_stream_pos *p);
 
 /* the built-in value of every workload key (what a profile without it gets) */
 extern const struct bc_workload bc_workload_builtin;

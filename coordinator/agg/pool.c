@@ -40,6 +40,7 @@
 #include "agg/pool.h"
 #include "agg/rhist.h"
 #include "agg/rows.h"
+#include "agg/rows.h"
 #include "fleet/fleet.h"
 
 /*
@@ -457,6 +458,7 @@ void bc_agg_finish(struct bc_agg *g)
 {
 	bc_agg_pool_destroy(g);
 	bc_agg_windows_final(g);
+	bc_agg_window_secs(g);
 }
 
 int bc_agg_pool_start(struct bc_agg *g, int threads)

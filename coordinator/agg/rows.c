@@ -174,6 +174,58 @@ void bc_agg_rows_drop(struct bc_agg *g)
 	}
 }
 
+#define S_READ_SPAN (16ull << 20)
+
+void bc_agg_rows_read(const struct bc_agg *g, uint32_t k)
+{
+	size_t rps, span, from, to;
+
+	if (!g->rows_map)
+		return;
+	rps = s_rows_per_second(g);
+	span = rps ? S_READ_SPAN / rps : 0;
+	if (span < 1)
+		span = 1;
+	if (k % span != span - 1)
+		return;
+	/* the seconds (k - span, k]: whole pages, a neighbour's bytes stay in the file */
+	from = s_page_floor(rps * (k + 1 - span));
+	to = s_page_floor(rps * (k + 1) + 4095);
+	if (to > from)
+		madvise((uint8_t *)g->rows + from, to - from, MADV_DONTNEED);
+}
+
+void bc_agg_rows_forget(const struct bc_agg *g)
+{
+	size_t upto;
+
+	if (!g->rows_map)
+		return;
+	upto = s_page_floor(s_rows_per_second(g) * g->closed);
+	if (upto)
+		madvise((uint8_t *)g->rows, upto, MADV_DONTNEED);
+}
+
+void bc_agg_window_secs(struct bc_agg *g)
+{
+	uint32_t k;
+	int lvl, i;
+
+	for (lvl = 0; lvl < BC_LVL_NR; lvl++)
+		for (i = 0; i < g->nent[lvl]; i++)
+			g->ent[lvl][i].win_secs = 0;
+	/* second-major, as the rows lie: each page read once */
+	for (k = g->ramp_s; k < g->seconds; k++) {
+		for (lvl = 0; lvl < BC_LVL_NR; lvl++)
+			for (i = 0; i < g->nent[lvl]; i++)
+				g->ent[lvl][i].win_secs +=
+				    bc_entity_row(&g->ent[lvl][i], k)->reports > 0;
+		bc_agg_rows_read(g, k);
+	}
+	g->win_secs_for = g->seconds;
+	bc_agg_rows_forget(g);
+}
+
 /* e comes zeroed from calloc: a memset would make all of its 350 KB resident */
 int bc_agg_entity_init(struct bc_entity *e, uint32_t seconds, bool merged, struct bc_secrow *rows,
 		       size_t stride)

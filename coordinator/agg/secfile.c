@@ -557,9 +557,15 @@ static int s_pread(const struct bc_secr *r, void *p, size_t n, uint64_t off)
  * and each of the two parts of its rows frame, the last block it read
  * there (S_CBLK bytes from the wanted offset, never past the size seen at
  * open, which a writer only appends to): the next entities' rows come from
- * memory. 2 x S_CBLK per second of the longest step, allocated when used.
+ * memory. 2 x S_CBLK per second of the longest step up to S_CSECS seconds,
+ * allocated when used; a longer step's seconds share them (second k's
+ * blocks are slot k mod S_CSECS), so a reader holds at most 32 MB whatever
+ * the step's length. Past S_CSECS seconds, reading entity after entity
+ * reads a block again for each entity it serves (a long step's minutes,
+ * results/minutes.h): time, not memory.
  */
-#define S_CBLK (8u << 10)
+#define S_CBLK	(8u << 10)
+#define S_CSECS 2048u
 
 struct s_cblk {
 	uint64_t off;
@@ -579,6 +585,8 @@ static void s_cache_open(struct bc_secr *r)
 	for (i = 0; i < r->nsteps; i++)
 		if (r->steps[i] && r->steps[i]->seconds > max)
 			max = r->steps[i]->seconds;
+	if (max > S_CSECS)
+		max = S_CSECS;
 	/* none: plain preads (a reader without it is slower, not wrong) */
 	r->cache = calloc(1, sizeof(*r->cache) + 2 * (size_t)max * sizeof(struct s_cblk));
 	if (r->cache)
@@ -598,7 +606,7 @@ static void s_cache_close(struct bc_secr *r)
 /* n bytes at off through slot (second k's table: 2k, its rows: 2k + 1) */
 static int s_cread(const struct bc_secr *r, uint32_t slot, void *p, size_t n, uint64_t off)
 {
-	struct s_cblk *b = r->cache && slot < r->cache->n ? &r->cache->blk[slot] : NULL;
+	struct s_cblk *b = r->cache && r->cache->n ? &r->cache->blk[slot % r->cache->n] : NULL;
 	ssize_t got;
 
 	if (!b || n > S_CBLK || off > r->size)
@@ -1099,6 +1107,57 @@ int bc_secr_row(const struct bc_secr *r, uint32_t ord, uint32_t k, int lvl, int 
 		return -EBADMSG;
 	s_row_set(row, f);
 	return 0;
+}
+
+int bc_secr_hist_all(const struct bc_secr *r, uint32_t ord, uint32_t k,
+		     struct bc_hist *(*dst)(void *arg, int lvl, int i), void *arg)
+{
+	const struct bc_secr_step *s = bc_secr_step(r, ord);
+	uint8_t *p;
+	uint32_t len, cnt, e;
+	struct s_cur c;
+	int type, rc, o;
+
+	if (!s || k >= s->seconds || !s->hist_off[k])
+		return -ENOENT;
+	rc = s_read_frame(r, s->hist_off[k], &type, &p, &len, false);
+	if (rc)
+		return rc;
+	c = (struct s_cur){p, len, false};
+	s_v(&c);
+	s_v(&c);
+	if (c.bad || c.n < 4) {
+		free(p);
+		return -EBADMSG;
+	}
+	cnt = s_get32(c.p);
+	c.p += 4;
+	c.n -= 4;
+	/* one walk over the frame: every entity's buckets added where dst says */
+	for (e = 0; e < cnt && !c.bad; e++) {
+		int lvl = (int)s_v(&c), i = (int)s_v(&c);
+		struct bc_hist *h = c.bad ? NULL : dst(arg, lvl, i);
+
+		for (o = 0; o < BC_OP_NR && !c.bad; o++) {
+			uint64_t nb = s_v(&c), b, at = 0;
+
+			for (b = 0; b < nb && !c.bad; b++) {
+				uint64_t d = s_v(&c), v = s_v(&c);
+
+				at += d;
+				if (at >= BC_HIST_BUCKETS) {
+					c.bad = true;
+					break;
+				}
+				if (h) {
+					h[o].buckets[at] += v;
+					h[o].count += v;
+				}
+			}
+		}
+	}
+	free(p);
+	return c.bad ? -EBADMSG : 0;
 }
 
 int bc_secr_hist(const struct bc_secr *r, uint32_t ord, uint32_t k, int lvl, int i,

@@ -118,6 +118,14 @@ int bc_secr_hist(const struct bc_secr *r, uint32_t ord, uint32_t k, int lvl, int
 		 struct bc_hist h[BC_OP_NR]);
 
 /*
+ * second k's histograms, every entity in one walk of its frame: each
+ * entity's buckets are added into dst(arg, lvl, i)[op] (NULL: skipped).
+ * 0, -ENOENT when the second has no HIST frame, -EIO/-EBADMSG
+ */
+int bc_secr_hist_all(const struct bc_secr *r, uint32_t ord, uint32_t k,
+		     struct bc_hist *(*dst)(void *arg, int lvl, int i), void *arg);
+
+/*
  * an entity's per-second series (run.json "series") from its rows [seconds]:
  * the one rule, for rows in memory (results.c) and read back from the file;
  * second k's row is rows[k * stride] (an entity's: bc_entity_row);

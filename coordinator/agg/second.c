@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,7 @@ int bc_agg_secfile_begin(struct bc_agg *g, struct bc_secw *w, uint32_t ord, int 
 	if (rc)
 		return rc;
 	g->secw = w;
+	snprintf(g->secw_path, sizeof(g->secw_path), "%s", bc_secw_path(w));
 	g->secw_step = ord;
 	g->secw_on = true;
 	return 0;
@@ -118,12 +120,14 @@ void bc_agg_secfile_end(struct bc_agg *g)
 	if (!g->secw)
 		return;
 	/* late records after a second was written: its rows again (the later ones count) */
-	for (k = 0; k < g->closed && k < g->seconds; k++)
+	for (k = 0; k < g->closed && k < g->seconds; k++) {
 		if (bc_entity_row(&g->ent[BC_LVL_TOTAL][0], k)->reports != g->secw_reports[k] &&
 		    bc_secw_rows(g->secw, g->secw_step, g, k)) {
 			s_secfile_fail(g);
 			return;
 		}
+		bc_agg_rows_read(g, k);
+	}
 	if (bc_secw_end(g->secw, g->secw_step, g->seconds) || bc_secw_flush(g->secw))
 		s_secfile_fail(g);
 	g->secw = NULL;

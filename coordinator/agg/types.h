@@ -61,6 +61,8 @@ struct bc_entity {
 	 */
 	struct bc_secrow *rows;
 	size_t rows_stride;
+	/* seconds with records in the window, once the step ended (bc_agg_window_secs) */
+	uint32_t win_secs;
 	struct bc_rhist **sec_hist; /* [seconds], nodes and total: open seconds only */
 	/*
 	 * a volume's window buckets [pend_lo, pend_lo + BC_AGG_PEND) of each
@@ -107,6 +109,7 @@ struct bc_agg {
 	int rows_fd;		      /* rows_map: the file's descriptor */
 	uint32_t touched;	      /* rows_map: seconds [0, touched) were touched (agg/rows.c) */
 	size_t dropped;		      /* rows_map: bytes [0, dropped) were dropped from memory */
+	uint32_t win_secs_for;	      /* entities' win_secs hold for this many seconds (0: none) */
 	/*
 	 * called on the waiting thread every S_WAIT_MS while the loop waits for
 	 * a worker (room in its ring, a settle): the fleet's heartbeats; NULL
@@ -123,6 +126,8 @@ struct bc_agg {
 	uint32_t *secw_reports; /* [seconds]: the total's reports when k's rows were written */
 	uint8_t *pend;		/* the volumes' pending windows (bc_entity.pend), NULL: none */
 	size_t pend_len;	/* its mapping's length */
+	/* seconds.bin's path, for the results' readers (a long step's minutes) */
+	char secw_path[BC_PATH_MAX];
 };
 
 /*

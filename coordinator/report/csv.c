@@ -30,6 +30,8 @@ static void s_entity(const struct bc_report *r, FILE *f, const cJSON *st, const 
 	cJSON *tmp;
 	const cJSON *series = bc_report_series(r, st, e, &tmp), *col[S_NCOLS];
 	int k, n = (int)bc_rj_num(st, "seconds"), ramp = (int)bc_rj_num(st, "measured_from_second");
+	/* a long step's rows are minutes, "second" the first of each (results/minutes.h) */
+	int unit = bc_rj(series, "interval_s") ? (int)bc_rj_num(series, "interval_s") : 1;
 	char num[64];
 	size_t c;
 
@@ -38,7 +40,7 @@ static void s_entity(const struct bc_report *r, FILE *f, const cJSON *st, const 
 		col[c] = bc_rj(series, s_cols[c]);
 		col[c] = col[c] ? col[c]->child : NULL;
 	}
-	for (k = 0; k < n; k++) {
+	for (k = 0; k<n; k += unit> 0 ? unit : 1) {
 		bc_csv_puts(f, bc_rj_str("", st, "name"));
 		fprintf(f, ",%d,%s,%s,", k, k < ramp ? "ramp" : "run", level);
 		bc_csv_puts(f, bc_rj_str("", e, "name"));

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "agg/agg.h"
+#include "agg/rows.h"
 #include "results/checks.h"
 #include "results/fidelity.h"
 #include "results/stepres.h"
@@ -133,11 +134,13 @@ static void s_series_vs_window(cJSON *arr, const struct bc_step_result *r)
 	uint32_t k;
 	int op;
 
-	for (k = g->ramp_s; k < g->seconds; k++)
+	for (k = g->ramp_s; k < g->seconds; k++) {
 		for (op = 0; op < BC_OP_NR; op++) {
 			ios += bc_entity_row(e, k)->ios[op];
 			bytes += bc_entity_row(e, k)->bytes[op];
 		}
+		bc_agg_rows_read(g, k);
+	}
 	for (op = 0; op < BC_OP_NR; op++) {
 		wios += e->window.op[op].ios;
 		wbytes += e->window.op[op].bytes;

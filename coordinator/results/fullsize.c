@@ -12,6 +12,8 @@
 
 static int s_env(const char *name, int dflt)
 {
+	static bool warned[3];
+	int w = !strcmp(name, "BC_FULL_AGENTS") ? 1 : !strcmp(name, "BC_LONG_STEP_S") ? 2 : 0;
 	const char *v = getenv(name);
 	char *end;
 	long n;
@@ -23,13 +25,10 @@ static int s_env(const char *name, int dflt)
 	errno = 0;
 	n = strtol(v, &end, 10);
 	if (errno || *end || n < 0 || n > INT_MAX) {
-		static bool warned[2];
-		bool *w = &warned[!strcmp(name, "BC_FULL_AGENTS")];
-
-		if (!*w)
+		if (!warned[w])
 			bc_warn("%s=%s: not a count or \"all\"; the default %d is used", name, v,
 				dflt);
-		*w = true;
+		warned[w] = true;
 		return dflt;
 	}
 	return (int)n;
@@ -47,4 +46,9 @@ int bc_full_limit(int lvl)
 bool bc_full_listed(int lvl, int n)
 {
 	return n <= bc_full_limit(lvl);
+}
+
+bool bc_long_step(uint32_t seconds)
+{
+	return seconds > (uint32_t)s_env("BC_LONG_STEP_S", BC_LONG_STEP_S);
 }

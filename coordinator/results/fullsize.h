@@ -31,4 +31,18 @@ int bc_full_limit(int lvl);
 /* n entities at level lvl are listed whole */
 bool bc_full_listed(int lvl, int n);
 
+/*
+ * The same rule in time: a step longer than this many seconds (an hour) is
+ * summarised per minute wherever a step is listed per second - run.json's
+ * "minutes" instead of "series" for the total, client hosts and storage
+ * nodes, the reports' charts and timeseries.csv - with its drift over the
+ * soak as figures (results/minutes.h). A day of seconds is 86,400 points
+ * per entity that no chart shows and no one reads; seconds.bin keeps every
+ * second (`bench-coord report --window A-B` for any part at full
+ * resolution). The environment variable BC_LONG_STEP_S (seconds) moves the
+ * limit for one command, for tests that need a long step in seconds.
+ */
+#define BC_LONG_STEP_S 3600
+bool bc_long_step(uint32_t seconds);
+
 #endif

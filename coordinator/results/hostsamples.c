@@ -21,7 +21,9 @@
 #include <string.h>
 
 #include "figures/hostfig.h"
+#include "results/fullsize.h"
 #include "results/hostsamples.h"
+#include "results/minutes.h"
 
 const char *const bc_hs_keys[BC_HS_NR] = {"cpu_busy_pct", "cpu_sys_pct", "cpu_hot_core_pct",
 					  "softirq_pct",  "net_tx_mbps", "net_rx_mbps",
@@ -40,9 +42,10 @@ struct s_wait {
 };
 
 struct s_agent {
-	double *rows;	/* [seconds][stride]: BC_HS_NR series, then nvol temperatures */
-	uint32_t *pick; /* [seconds]: second of the newest sample of seconds <= k, S_NONE */
-	uint32_t hi;	/* rows of seconds [0, hi) have been picked */
+	double *rows;	/* [nrows][stride]: BC_HS_NR series, then nvol temperatures */
+	uint16_t *cnt;	/* [nrows][stride]: samples summed into each value (unit > 1) */
+	uint32_t *pick; /* [nrows]: row of the newest sample of rows <= r, S_NONE */
+	uint32_t hi;	/* rows [0, hi) have been picked */
 	bool any;	/* a sample came */
 	uint64_t n;	/* samples so far: the order the baselines were found in */
 	struct bc_hostfig_mean mean;
@@ -57,6 +60,12 @@ struct s_agent {
 struct bc_hostsamples {
 	const struct bc_profile *p;
 	uint32_t ramp_s, seconds;
+	/*
+	 * seconds per row: 1, or a minute for a long step (results/fullsize.h),
+	 * whose rows are the means of their minute's samples: a day of 100
+	 * agents is 1,440 rows each instead of 86,400 (~1.7 GB)
+	 */
+	uint32_t unit, nrows;
 	uint32_t io_end; /* a size-based window reaches at least this far */
 	bool sized;
 	int nagents, norder;
@@ -77,6 +86,8 @@ struct bc_hostsamples *bc_hostsamples_new(const struct bc_profile *p, uint32_t r
 	s->p = p;
 	s->ramp_s = ramp_s;
 	s->seconds = seconds;
+	s->unit = bc_long_step(seconds) ? BC_MINUTE_S : 1;
+	s->nrows = (seconds + s->unit - 1) / s->unit;
 	s->sized = sized;
 	/* a trimmed window still holds the first measured second (stepres.c) */
 	s->io_end = ramp_s + 1;
@@ -107,6 +118,7 @@ void bc_hostsamples_free(struct bc_hostsamples *s)
 
 		free(a->rows);
 		free(a->pick);
+		free(a->cnt);
 		bc_hostfig_mean_free(&a->mean);
 		for (w = a->wait_head; w < a->wait_n; w++)
 			free(a->wait[w].text);
@@ -205,35 +217,53 @@ static int s_wait(struct s_agent *a, double second, const cJSON *host)
 	return 0;
 }
 
-/* the row of second k (an integer below seconds): the sample's, replacing an earlier one's */
-static int s_row(struct bc_hostsamples *s, int agent, uint32_t k, const cJSON *host)
+/* value v into a row's field: the second's sample, or one more of its minute's */
+static void s_put(const struct bc_hostsamples *s, struct s_agent *a, size_t at, double v)
+{
+	if (s->unit == 1) {
+		a->rows[at] = v;
+		return;
+	}
+	if (isnan(v) || a->cnt[at] == UINT16_MAX)
+		return;
+	a->rows[at] = a->cnt[at]++ ? a->rows[at] + v : v;
+}
+
+/*
+ * the row of second k (an integer below seconds): the sample's, replacing an
+ * earlier one's; in a long step, its minute's, the sample added
+ */
+static int s_row(struct bc_hostsamples *s, int agent, uint32_t sec, const cJSON *host)
 {
 	struct s_agent *a = &s->a[agent];
 	size_t stride = s_stride(s, agent), i;
 	const cJSON *temps = cJSON_GetObjectItemCaseSensitive(host, "nvme_temp_c");
-	double *row;
-	uint32_t j;
+	uint32_t j, k = sec / s->unit;
+	size_t at;
 
 	if (!a->rows) {
-		a->rows = malloc((size_t)s->seconds * stride * sizeof(*a->rows));
-		a->pick = malloc((size_t)s->seconds * sizeof(*a->pick));
-		if (!a->rows || !a->pick) {
+		a->rows = malloc((size_t)s->nrows * stride * sizeof(*a->rows));
+		a->pick = malloc((size_t)s->nrows * sizeof(*a->pick));
+		a->cnt = s->unit > 1 ? calloc((size_t)s->nrows * stride, sizeof(*a->cnt)) : NULL;
+		if (!a->rows || !a->pick || (s->unit > 1 && !a->cnt)) {
 			free(a->rows);
 			free(a->pick);
+			free(a->cnt);
 			a->rows = NULL;
 			a->pick = NULL;
+			a->cnt = NULL;
 			return -ENOMEM;
 		}
-		for (i = 0; i < (size_t)s->seconds * stride; i++)
+		for (i = 0; i < (size_t)s->nrows * stride; i++)
 			a->rows[i] = NAN;
 	}
-	row = a->rows + (size_t)k * stride;
+	at = (size_t)k * stride;
 	for (i = 0; i < BC_HS_NR; i++)
-		row[i] = s_num(host, bc_hs_keys[i]);
+		s_put(s, a, at + i, s_num(host, bc_hs_keys[i]));
 	for (i = 0; i < (size_t)s->nvol[agent]; i++) {
 		const cJSON *v = cJSON_GetArrayItem(temps, (int)i);
 
-		row[BC_HS_NR + i] = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+		s_put(s, a, at + BC_HS_NR + i, cJSON_IsNumber(v) ? v->valuedouble : NAN);
 	}
 	/* the newest sample: it is the pick of every second from k on */
 	if (k >= a->hi) {
@@ -311,26 +341,32 @@ bool bc_hostsamples_has(const struct bc_hostsamples *s, int agent)
 	return s && agent >= 0 && agent < s->nagents && s->a[agent].any;
 }
 
-static const double *s_get_row(const struct bc_hostsamples *s, int agent, uint32_t k)
+/* field f of the row standing for second k: the sample's, or its minute's mean */
+static double s_get(const struct bc_hostsamples *s, int agent, uint32_t k, size_t f)
 {
+	const struct s_agent *a;
+	size_t at;
+
 	if (!bc_hostsamples_has(s, agent) || !s->a[agent].rows || k >= s->seconds)
-		return NULL;
-	return s->a[agent].rows + (size_t)k * s_stride(s, agent);
+		return NAN;
+	a = &s->a[agent];
+	at = (size_t)(k / s->unit) * s_stride(s, agent) + f;
+	if (s->unit == 1)
+		return a->rows[at];
+	return a->cnt[at] ? a->rows[at] / a->cnt[at] : NAN;
 }
 
 double bc_hostsamples_value(const struct bc_hostsamples *s, int agent, uint32_t k,
 			    enum bc_hs_series key)
 {
-	const double *row = s_get_row(s, agent, k);
-
-	return row && key >= 0 && key < BC_HS_NR ? row[key] : NAN;
+	return key >= 0 && key < BC_HS_NR ? s_get(s, agent, k, (size_t)key) : NAN;
 }
 
 double bc_hostsamples_nvme_temp(const struct bc_hostsamples *s, int agent, uint32_t k, int li)
 {
-	const double *row = s_get_row(s, agent, k);
-
-	return row && li >= 0 && li < s->nvol[agent] ? row[BC_HS_NR + li] : NAN;
+	return s && agent >= 0 && agent < s->nagents && li >= 0 && li < s->nvol[agent]
+		   ? s_get(s, agent, k, BC_HS_NR + (size_t)li)
+		   : NAN;
 }
 
 int64_t bc_hostsamples_pick(const struct bc_hostsamples *s, int agent, uint32_t k, bool latest)
@@ -341,10 +377,11 @@ int64_t bc_hostsamples_pick(const struct bc_hostsamples *s, int agent, uint32_t 
 	if (!bc_hostsamples_has(s, agent) || !s->a[agent].hi)
 		return -1;
 	a = &s->a[agent];
+	k /= s->unit;
 	p = a->pick[k < a->hi ? k : a->hi - 1];
 	if (p == S_NONE || (!latest && p != k))
 		return -1;
-	return p;
+	return (int64_t)p * s->unit;
 }
 
 const int *bc_hostsamples_order(const struct bc_hostsamples *s, int *n)
@@ -417,8 +454,9 @@ size_t bc_hostsamples_bytes(const struct bc_hostsamples *s)
 		const struct s_agent *a = &s->a[i];
 
 		if (a->rows)
-			n += (size_t)s->seconds *
-			     (s_stride(s, i) * sizeof(*a->rows) + sizeof(*a->pick));
+			n += (size_t)s->nrows *
+			     (s_stride(s, i) * (sizeof(*a->rows) + (a->cnt ? sizeof(*a->cnt) : 0)) +
+			      sizeof(*a->pick));
 		n += s_json_bytes(a->mean.acc) + s_json_bytes(a->mean.cnt);
 		n += a->wait_cap * sizeof(*a->wait);
 		for (w = a->wait_head; w < a->wait_n; w++)

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "agg/agg.h"
+#include "results/fullsize.h"
 #include "results/hostsamples.h"
+#include "results/minutes.h"
 #include "results/nvme.h"
 #include "results/stepres.h"
 
@@ -20,16 +22,19 @@ static cJSON *s_temp_json(const struct bc_step_result *r, int agent, int li)
 {
 	cJSON *o = NULL, *arr = NULL;
 	double lo = INFINITY, hi = -INFINITY;
-	uint32_t k, n;
+	/* a long step's: each minute's mean (results/hostsamples.h) */
+	uint32_t k, n, unit = bc_long_step(r->agg.seconds) ? BC_MINUTE_S : 1;
 
-	for (k = 0; bc_hostsamples_has(r->hosts, agent) && k < r->agg.seconds; k++) {
+	for (k = 0; bc_hostsamples_has(r->hosts, agent) && k < r->agg.seconds; k += unit) {
 		double v = bc_hostsamples_nvme_temp(r->hosts, agent, k, li);
 
 		if (!o && !isnan(v)) {
 			/* the seconds before the first reading were null too */
 			o = cJSON_CreateObject();
+			if (unit > 1)
+				cJSON_AddNumberToObject(o, "interval_s", unit);
 			arr = cJSON_AddArrayToObject(o, "celsius");
-			for (n = 0; n < k; n++)
+			for (n = 0; n < k; n += unit)
 				cJSON_AddItemToArray(arr, cJSON_CreateNull());
 		}
 		if (!o)

@@ -10,18 +10,22 @@
 #include <string.h>
 
 #include "agg/agg.h"
+#include "agg/rows.h"
 #include "agg/secfile.h"
 #include "agg/volnode.h"
 #include "figures/steady.h"
 #include "results/checks.h"
 #include "results/fidelity.h"
+#include "results/fullsize.h"
 #include "results/hostsamples.h"
+#include "results/minutes.h"
 #include "results/nvme.h"
 #include "results/results.h"
 #include "results/runjson.h"
 #include "results/vdbench.h"
 #include "results/verdict.h"
 #include "util/json.h"
+#include "util/log.h"
 
 static const double s_pcts[] = {50, 90, 99, 99.9, 99.99};
 static const char *const s_pct_names[] = {"p50", "p90", "p99", "p99.9", "p99.99"};
@@ -179,8 +183,8 @@ static cJSON *s_entity_json(const struct bc_agg *g, const struct bc_entity *e, i
 	 * agents x 600 s 7.8 million cJSON nodes. The total's stays (one, and
 	 * its agents_reported is not in the file).
 	 */
-	if (lvl != BC_LVL_TOTAL && g->secw_on)
-		return o;
+	if ((lvl != BC_LVL_TOTAL || bc_long_step(g->seconds)) && g->secw_on)
+		return o; /* a long step's total: its "minutes" (s_minutes_json) */
 	cJSON_AddItemToObject(
 	    o, "series",
 	    bc_secrow_series_json(e->rows, e->rows_stride, g->seconds,
@@ -210,6 +214,45 @@ static void s_steady_text(const cJSON *o, int rc, const struct bc_steady *st, ui
 }
 
 /*
+ * A long step (results/fullsize.h) read per minute from seconds.bin: the
+ * total's and each node's "minutes" with their exact percentiles, and the
+ * step's "drift" (results/minutes.h); the agents' and volumes' minutes are
+ * added as run.json is written (results/runjson.c), like their series.
+ */
+static void s_minutes_json(cJSON *o, const struct bc_agg *g)
+{
+	struct bc_secr sr = {.fd = -1};
+	struct bc_minutes m;
+	char err[BC_PATH_MAX + 128];
+	cJSON *e;
+	int i = 0;
+
+	if (!bc_long_step(g->seconds) || !g->secw_on || !g->secw_path[0])
+		return;
+	if (bc_secr_open(&sr, g->secw_path, false, err, sizeof(err))) {
+		bc_warn("step %s: no per-minute figures: %s",
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "name")), err);
+		return;
+	}
+	if (!bc_minutes_load(&m, &sr, g->secw_step, g->seconds, g->ramp_s, g->nent[BC_LVL_NODE],
+			     g->agents_reported)) {
+		cJSON_AddItemToObject(cJSON_GetObjectItemCaseSensitive(o, "total"), "minutes",
+				      bc_minutes_total_json(&m));
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "nodes"))
+		{
+			cJSON *mj = bc_minutes_entity_json(&sr, g->secw_step, BC_LVL_NODE, i++,
+							   g->seconds, &m);
+
+			if (mj)
+				cJSON_AddItemToObject(e, "minutes", mj);
+		}
+		cJSON_AddItemToObject(o, "drift", bc_minutes_drift_json(&m));
+		bc_minutes_free(&m);
+	}
+	bc_secr_close(&sr);
+}
+
+/*
  * vdbench-style avg over the window plus the trend/spread verdict on total
  * IOPS, over the seconds that carried records (a silent second is no zero)
  */
@@ -225,6 +268,7 @@ static cJSON *s_steady_json(const struct bc_step_result *r)
 	int op, rc;
 
 	for (k = g->ramp_s; x && k < g->seconds; k++) {
+		bc_agg_rows_read(g, k);
 		if (!bc_entity_row(e, k)->reports)
 			continue;
 		for (op = 0; op < BC_OP_NR; op++)
@@ -326,6 +370,7 @@ static void s_host_json(cJSON *o, const struct bc_step_result *r)
 	/* the series are bc_hs_keys: t0_s/t1_s are when the agent read the sample's two ends,
 	 * seconds after the step's start (host/hoststat.h): second k's host figures cover
 	 * [k, k+1) like its I/O */
+	uint32_t unit = bc_long_step(r->agg.seconds) ? BC_MINUTE_S : 1;
 	cJSON *e;
 	int i;
 
@@ -350,13 +395,16 @@ static void s_host_json(cJSON *o, const struct bc_step_result *r)
 		mean = bc_verdict_client_mean(r, name);
 		h = cJSON_AddObjectToObject(e, "host");
 		cJSON_AddItemToObject(h, "window", mean ? mean : cJSON_CreateNull());
-		series = cJSON_AddObjectToObject(h, "series");
+		/* a long step's: each minute's mean (results/hostsamples.h) */
+		series = cJSON_AddObjectToObject(h, unit > 1 ? "minutes" : "series");
+		if (unit > 1)
+			cJSON_AddNumberToObject(series, "interval_s", unit);
 		for (i = 0; i < BC_HS_NR; i++) {
 			cJSON *col = cJSON_AddArrayToObject(series, bc_hs_keys[i]);
 			uint32_t k;
 
 			/* one value per second of the step, null where no sample came */
-			for (k = 0; k < r->agg.seconds; k++) {
+			for (k = 0; k < r->agg.seconds; k += unit) {
 				double v =
 				    bc_hostsamples_value(r->hosts, a, k, (enum bc_hs_series)i);
 
@@ -522,6 +570,7 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 		}
 	}
 	free(slot);
+	s_minutes_json(o, g);
 	cJSON_AddItemToObject(o, "agent_totals", cJSON_Duplicate(r->agent_totals, 1));
 	s_host_json(o, r);
 	if (r->analysis)

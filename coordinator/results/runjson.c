@@ -19,6 +19,7 @@
 #include "agg/agg.h"
 #include "agg/secfile.h"
 #include "results/fullsize.h"
+#include "results/minutes.h"
 #include "results/outfail.h"
 #include "results/runjson.h"
 #include "util/json.h"
@@ -45,7 +46,8 @@ static int s_put_key(FILE *f, const char *key)
 
 /* entity e of level lvl of step ord without its series: e plus the series from the file */
 static int s_put_entity(FILE *f, const cJSON *e, const struct bc_secr *sr, uint32_t ord, int lvl,
-			uint32_t seconds, struct bc_secrow *rows, int *at, bool *missing)
+			uint32_t seconds, struct bc_secrow *rows, int *at, bool *missing,
+			const struct bc_minute *mins)
 {
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "name"));
 	/* volume names repeat: the next one in profile order (bc_secr_next) */
@@ -65,6 +67,16 @@ static int s_put_entity(FILE *f, const cJSON *e, const struct bc_secr *sr, uint3
 		cJSON_free(t);
 		return rc;
 	}
+	/* a long step: the entity's minutes (results/minutes.h), its seconds stay in the file */
+	if (bc_long_step(seconds)) {
+		ser = mins ? bc_minutes_level_json(mins, i, seconds)
+			   : bc_minutes_entity_json(sr, ord, lvl, i, seconds, NULL);
+		t[n - 1] = 0;
+		rc = fputs(t, f) < 0 || fputs(n > 2 ? ",\"minutes\":" : "\"minutes\":", f) < 0
+			 ? -EIO
+			 : 0;
+		goto put;
+	}
 	for (k = 0; k < seconds; k++) {
 		rc = bc_secr_row(sr, ord, k, lvl, i, &rows[k]);
 		/* a second never written had no record: a zero row, like one in memory */
@@ -76,6 +88,7 @@ static int s_put_entity(FILE *f, const cJSON *e, const struct bc_secr *sr, uint3
 	ser = bc_secrow_series_json(rows, 1, seconds, NULL);
 	t[n - 1] = 0;
 	rc = fputs(t, f) < 0 || fputs(n > 2 ? ",\"series\":" : "\"series\":", f) < 0 ? -EIO : 0;
+put:
 	if (!rc)
 		rc = ser ? s_put_json(f, ser, false) : -ENOMEM;
 	if (!rc && fputc('}', f) < 0)
@@ -92,12 +105,14 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 	uint32_t ord = cJSON_IsNumber(ordj) ? (uint32_t)ordj->valuedouble : 0;
 	uint32_t seconds = secs > 0 ? (uint32_t)secs : 0;
 	struct bc_secrow *rows = NULL;
-	int rc = 0, at = 0, lvl;
+	struct bc_minute *mins = NULL;
+	int rc = 0, at = 0, lvl, nmins = 0;
 	bool whole;
 
 	if (!cJSON_IsNumber(ordj))
 		return s_put_json(f, st, false);
-	rows = calloc(seconds + 1, sizeof(*rows));
+	/* a long step's entities are read per minute: no row per second held */
+	rows = calloc(bc_long_step(seconds) ? 1 : seconds + 1, sizeof(*rows));
 	if (!rows)
 		return -ENOMEM;
 	if (fputc('{', f) < 0)
@@ -124,6 +139,11 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 			rc = -EIO;
 		at = 0;
 		whole = bc_full_listed(lvl, cJSON_GetArraySize(it));
+		/* a long step's listed level: every entity's minutes in one pass */
+		free(mins);
+		mins = NULL;
+		if (whole && sr && bc_long_step(seconds))
+			mins = bc_minutes_level(sr, ord, lvl, seconds, &nmins);
 		cJSON_ArrayForEach(e, it)
 		{
 			if (rc)
@@ -132,16 +152,19 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 				rc = -EIO;
 			/* a summarised level's series stay in seconds.bin alone
 			 * (results/fullsize.h) */
-			if (!rc && (cJSON_HasObjectItem(e, "series") || !whole))
+			if (!rc && (cJSON_HasObjectItem(e, "series") ||
+				    cJSON_HasObjectItem(e, "minutes") || !whole))
 				rc = s_put_json(f, e, false);
 			else if (!rc)
-				rc = s_put_entity(f, e, sr, ord, lvl, seconds, rows, &at, missing);
+				rc = s_put_entity(f, e, sr, ord, lvl, seconds, rows, &at, missing,
+						  mins);
 		}
 		if (!rc && fputc(']', f) < 0)
 			rc = -EIO;
 	}
 	if (!rc && fputc('}', f) < 0)
 		rc = -EIO;
+	free(mins);
 	free(rows);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "agg/agg.h"
+#include "agg/rows.h"
 #include "profile/volume_wl.h"
 #include "results/hostsamples.h"
 #include "results/stepres.h"
@@ -19,6 +20,9 @@ uint32_t bc_result_window_secs(const struct bc_agg *g, const struct bc_entity *e
 {
 	uint32_t k, n = 0;
 
+	/* after the step: counted once for every entity (agg/rows.h) */
+	if (g->win_secs_for && g->win_secs_for == g->seconds)
+		return e->win_secs;
 	for (k = g->ramp_s; k < g->seconds; k++)
 		n += bc_entity_row(e, k)->reports > 0;
 	return n;
@@ -104,11 +108,14 @@ void bc_result_trim_size_based(struct bc_step_result *res)
 			n += bc_entity_row(t, k)->ios[op];
 		if (n)
 			last = k + 1;
+		bc_agg_rows_read(g, k);
 	}
 	if (last < g->ramp_s + 1)
 		last = g->ramp_s + 1;
-	if (last < g->seconds)
+	if (last < g->seconds) {
 		g->seconds = last;
+		bc_agg_window_secs(g);
+	}
 }
 
 int bc_result_host_sample(struct bc_step_result *r, int agent, double second, const cJSON *host)

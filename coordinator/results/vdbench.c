@@ -12,7 +12,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "agg/rows.h"
 #include "results/fullsize.h"
+#include "results/minutes.h"
 #include "results/hostsamples.h"
 #include "results/vdbench.h"
 #include "util/clock.h"
@@ -237,48 +239,151 @@ void bc_vdb_avg_label(uint32_t first, uint32_t last, char *buf, size_t len)
 
 /*
  * Whose table: an entity, and the host samples its cpu columns come from
- * (every agent's for the total, the agent's own for an agent or a volume).
+ * (every agent's for the total, the agent's own for an agent or a volume),
+ * with the means of its measured seconds' cpu when they were counted for
+ * every entity at once (s_cpu_means)
  */
 struct s_ent {
 	const struct bc_entity *e;
 	int agent;     /* whose host samples: a profile agent, or -1 the mean over all */
 	bool sd_known; /* per-second stddev computed (the total) */
+	const struct s_mean *c, *y; /* the window's cpu means, or NULL: computed here */
 };
+
+/* the cpu means of x over its window's seconds with records */
+static void s_cpu_window(const struct bc_step_result *r, const struct s_ent *x, struct s_mean *c,
+			 struct s_mean *y)
+{
+	const struct bc_agg *g = &r->agg;
+	double cpu, sys;
+	uint32_t k;
+
+	for (k = g->ramp_s; k < g->seconds; k++) {
+		bc_agg_rows_read(g, k);
+		if (!bc_entity_row(x->e, k)->reports)
+			continue;
+		s_cpu(r->hosts, x->agent, k, false, &cpu, &sys);
+		s_mean_add(c, cpu);
+		s_mean_add(y, sys);
+	}
+}
 
 /* the avg row of an entity over its measured window, cpu the mean of its seconds' */
 static void s_avg(const struct bc_step_result *r, const struct s_ent *x, struct bc_vdb_row *out)
 {
 	const struct bc_agg *g = &r->agg;
 	struct s_mean c = {0, 0}, y = {0, 0};
-	double cpu, sys;
-	uint32_t k;
 
-	for (k = g->ramp_s; k < g->seconds; k++) {
-		if (!bc_entity_row(x->e, k)->reports)
-			continue;
-		s_cpu(r->hosts, x->agent, k, false, &cpu, &sys);
-		s_mean_add(&c, cpu);
-		s_mean_add(&y, sys);
+	if (x->c) {
+		c = *x->c;
+		y = *x->y;
+	} else {
+		s_cpu_window(r, x, &c, &y);
 	}
 	bc_vdb_row_from_window(&x->e->window, bc_result_window_secs(g, x->e), s_mean_of(&c),
 			       s_mean_of(&y), out);
 }
 
 /*
- * {"intervals": [row per second, null for one without records], "avg": row}
- * into o; the avg alone when the entity's level is summarised (results/fullsize.h)
+ * Every agent's and volume's window cpu means in one second-major pass (the
+ * rows lie second-major: entity by entity, a day of 1,600 volumes would
+ * read every page of them 1,600 times). c, y: [agents + volumes]
+ */
+static void s_cpu_means(const struct bc_step_result *r, struct s_mean *c, struct s_mean *y)
+{
+	const struct bc_agg *g = &r->agg;
+	int na = g->nent[BC_LVL_AGENT], nv = g->nent[BC_LVL_VOLUME], i, a;
+	double cpu, sys;
+	uint32_t k;
+
+	for (k = g->ramp_s; k < g->seconds; k++) {
+		for (i = 0; i < na + nv; i++) {
+			const struct bc_entity *e =
+			    i < na ? &g->ent[BC_LVL_AGENT][i] : &g->ent[BC_LVL_VOLUME][i - na];
+
+			a = i < na ? i : g->prof->volumes[i - na].agent;
+			if (!bc_entity_row(e, k)->reports)
+				continue;
+			s_cpu(r->hosts, a, k, false, &cpu, &sys);
+			s_mean_add(&c[i], cpu);
+			s_mean_add(&y[i], sys);
+		}
+		bc_agg_rows_read(g, k);
+	}
+}
+
+/*
+ * seconds [k0, k1) of x as one interval: counters summed, the exact maxima,
+ * the stddev pooled from the seconds' (their means and deviations), cpu the
+ * mean of its seconds'
+ */
+static void s_row_from_span(const struct bc_step_result *r, const struct s_ent *x, uint32_t k0,
+			    uint32_t k1, struct bc_vdb_row *out)
+{
+	uint64_t ios[BC_OP_NR] = {0}, bytes[BC_OP_NR] = {0}, lat[BC_OP_NR] = {0};
+	uint64_t mx[BC_OP_NR] = {0};
+	struct s_mean c = {0, 0}, y = {0, 0};
+	double n = 0, l = 0, s2 = 0, cpu, sys;
+	uint32_t k, secs = 0;
+	int op;
+
+	s_row_nan(out);
+	for (k = k0; k < k1; k++) {
+		const struct bc_secrow *w = bc_entity_row(x->e, k);
+		double ni = 0, mi;
+
+		bc_agg_rows_read(&r->agg, k);
+		if (!w->reports)
+			continue;
+		secs++;
+		for (op = 0; op < BC_OP_NR; op++) {
+			ios[op] += w->ios[op];
+			bytes[op] += w->bytes[op];
+			lat[op] += w->op_lat_sum_ns[op];
+			mx[op] = w->op_max_ns[op] > mx[op] ? w->op_max_ns[op] : mx[op];
+			ni += (double)w->ios[op];
+		}
+		if (ni > 0) {
+			mi = (double)w->lat_sum_ns / ni;
+			s2 += ni * ((double)w->lat_sd_ns * (double)w->lat_sd_ns + mi * mi);
+			n += ni;
+			l += (double)w->lat_sum_ns;
+		}
+		s_cpu(r->hosts, x->agent, k, false, &cpu, &sys);
+		s_mean_add(&c, cpu);
+		s_mean_add(&y, sys);
+	}
+	if (!secs)
+		return;
+	s_row(ios, bytes, lat, mx,
+	      x->sd_known && n > 0 ? sqrt(fmax(0, s2 / n - (l / n) * (l / n))) : NAN, secs, out);
+	out->cpu_pct = s_mean_of(&c);
+	out->cpu_sys_pct = s_mean_of(&y);
+}
+
+/*
+ * {"intervals": [row per interval, null for one without records], "avg": row}
+ * into o; the avg alone when the entity's level is summarised (results/fullsize.h).
+ * An interval is a second, or a minute in a long step.
  */
 static void s_table_json(cJSON *o, const struct bc_step_result *r, const struct s_ent *x,
 			 bool intervals)
 {
 	const struct bc_agg *g = &r->agg;
 	cJSON *iv = intervals ? cJSON_AddArrayToObject(o, "intervals") : NULL;
+	uint32_t k, unit = bc_long_step(g->seconds) ? BC_MINUTE_S : 1;
 	struct bc_vdb_row row;
-	uint32_t k;
 
-	for (k = 0; iv && k < g->seconds; k++) {
+	for (k = 0; iv && k < g->seconds; k += unit) {
 		double cpu, sys;
 
+		if (unit > 1) {
+			s_row_from_span(r, x, k, k + unit < g->seconds ? k + unit : g->seconds,
+					&row);
+			cJSON_AddItemToArray(iv, isnan(row.rate) ? cJSON_CreateNull()
+								 : bc_vdb_row_json(&row));
+			continue;
+		}
 		if (!bc_entity_row(x->e, k)->reports) {
 			cJSON_AddItemToArray(iv, cJSON_CreateNull());
 			continue;
@@ -286,6 +391,7 @@ static void s_table_json(cJSON *o, const struct bc_step_result *r, const struct 
 		s_cpu(r->hosts, x->agent, k, false, &cpu, &sys);
 		s_row_from_sec(bc_entity_row(x->e, k), cpu, sys, x->sd_known, &row);
 		cJSON_AddItemToArray(iv, bc_vdb_row_json(&row));
+		bc_agg_rows_read(g, k);
 	}
 	s_avg(r, x, &row);
 	cJSON_AddItemToObject(o, "avg", bc_vdb_row_json(&row));
@@ -293,7 +399,7 @@ static void s_table_json(cJSON *o, const struct bc_step_result *r, const struct 
 
 static struct s_ent s_total(const struct bc_step_result *r)
 {
-	struct s_ent x = {&r->agg.ent[BC_LVL_TOTAL][0], -1, true};
+	struct s_ent x = {&r->agg.ent[BC_LVL_TOTAL][0], -1, true, NULL, NULL};
 
 	return x;
 }
@@ -303,22 +409,37 @@ cJSON *bc_vdb_step_json(const struct bc_step_result *r)
 	const struct bc_agg *g = &r->agg;
 	struct s_ent x = s_total(r);
 	cJSON *o = cJSON_CreateObject(), *hosts, *sds;
+	int na = g->nent[BC_LVL_AGENT], nv = g->nent[BC_LVL_VOLUME];
+	struct s_mean *c = calloc((size_t)(na + nv) + 1, sizeof(*c));
+	struct s_mean *y = calloc((size_t)(na + nv) + 1, sizeof(*y));
+	bool long_step = bc_long_step(g->seconds);
+	uint32_t unit = long_step ? BC_MINUTE_S : 1;
+	uint32_t first = g->ramp_s / unit + 1, last = (g->seconds + unit - 1) / unit;
 	char label[48];
 	bool whole[2]; /* hosts', sds' interval tables listed */
 	int i;
 
-	bc_vdb_avg_label(g->ramp_s + 1, g->seconds, label, sizeof(label));
-	cJSON_AddNumberToObject(o, "first_interval", g->ramp_s + 1);
-	cJSON_AddNumberToObject(o, "last_interval", g->seconds);
+	if (c && y)
+		s_cpu_means(r, c, y);
+	bc_vdb_avg_label(first, last, label, sizeof(label));
+	/* a long step's intervals are minutes (results/fullsize.h), as vdbench's interval=60 */
+	if (long_step)
+		cJSON_AddNumberToObject(o, "interval_s", unit);
+	cJSON_AddNumberToObject(o, "first_interval", first);
+	cJSON_AddNumberToObject(o, "last_interval", last);
 	cJSON_AddStringToObject(o, "avg_label", label);
 	s_table_json(o, r, &x, true);
-	/* vdbench's per-host and per-SD reports: each agent, each volume, the same columns */
-	whole[0] = bc_full_listed(BC_LVL_AGENT, g->nent[BC_LVL_AGENT]);
-	whole[1] = bc_full_listed(BC_LVL_VOLUME, g->nent[BC_LVL_VOLUME]);
+	/*
+	 * vdbench's per-host and per-SD reports: each agent, each volume, the
+	 * same columns; in a long step their avg lines only (seconds.bin and
+	 * `report --window` have their seconds)
+	 */
+	whole[0] = !long_step && bc_full_listed(BC_LVL_AGENT, na);
+	whole[1] = !long_step && bc_full_listed(BC_LVL_VOLUME, nv);
 	hosts = cJSON_AddArrayToObject(o, "hosts");
-	for (i = 0; hosts && i < g->nent[BC_LVL_AGENT]; i++) {
+	for (i = 0; hosts && i < na; i++) {
 		const struct bc_entity *e = &g->ent[BC_LVL_AGENT][i];
-		struct s_ent h = {e, i, false};
+		struct s_ent h = {e, i, false, c && y ? &c[i] : NULL, c && y ? &y[i] : NULL};
 		cJSON *t = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(t, "name", e->name);
@@ -326,10 +447,11 @@ cJSON *bc_vdb_step_json(const struct bc_step_result *r)
 		cJSON_AddItemToArray(hosts, t);
 	}
 	sds = cJSON_AddArrayToObject(o, "sds");
-	for (i = 0; sds && i < g->nent[BC_LVL_VOLUME]; i++) {
+	for (i = 0; sds && i < nv; i++) {
 		const struct bc_entity *e = &g->ent[BC_LVL_VOLUME][i];
 		const char *agent = g->prof->agents[g->prof->volumes[i].agent].name;
-		struct s_ent v = {e, g->prof->volumes[i].agent, false};
+		struct s_ent v = {e, g->prof->volumes[i].agent, false, c && y ? &c[na + i] : NULL,
+				  c && y ? &y[na + i] : NULL};
 		cJSON *t = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(t, "name", e->name);
@@ -337,6 +459,8 @@ cJSON *bc_vdb_step_json(const struct bc_step_result *r)
 		s_table_json(t, r, &v, whole[1]);
 		cJSON_AddItemToArray(sds, t);
 	}
+	free(c);
+	free(y);
 	return o;
 }
 

@@ -463,6 +463,25 @@ static int s_stats(struct s_replay *r, const cJSON *ev)
 	return s_io_hint(r, c, h.second, rc);
 }
 
+/*
+ * "second_closed": the live run closed seconds up to this one here, in the
+ * log's order, so the replay closes them at the same point: a record that
+ * came after is late as it was live, and the seconds behind leave memory as
+ * they did (each open second holds its nodes' and total's histograms, and
+ * a day-long step's rows would otherwise stay until its end)
+ */
+static void s_second_closed(struct s_replay *r, const cJSON *ev)
+{
+	struct bc_agg *g = &r->res.agg;
+	double k = s_num(ev, "second");
+
+	if ((int)s_num(ev, "step") != r->step_idx || !(k >= 0) || k >= g->seconds)
+		return;
+	while (g->closed <= (uint32_t)k)
+		bc_agg_close_second(g, g->closed);
+	bc_agg_rows_ahead(g);
+}
+
 static void s_step_done(struct s_replay *r, const cJSON *ev)
 {
 	cJSON *body = cJSON_Duplicate(ev, 1);
@@ -530,6 +549,8 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		r->ready = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "agents"), 1);
 	} else if (!strcmp(type, "stats")) {
 		return s_stats(r, ev);
+	} else if (!strcmp(type, "second_closed") && r->in_step) {
+		s_second_closed(r, ev);
 	} else if (!strcmp(type, "step_done") && r->in_step) {
 		s_step_done(r, ev);
 	} else if (!strcmp(type, "host") && r->in_step) {

@@ -319,12 +319,39 @@ def check_step(i, st, js, prof):
     alli = sum(v[0] for a, v in st.all.items() if a in agents)
     if t["all_intervals"]["ios"] != alli:
         fail("%s: all_intervals %s I/Os, events %d" % (where, t["all_intervals"]["ios"], alli))
-    series = t["series"]["iops"]
+    per_sec = []
     for k in range(nsec):
         have = any((a, k) in st.recs for a in agents)
-        want = sum(st.recs.get((a, k), [0])[0] for a in agents) if have else None
-        if series[k] != want:
-            fail("%s: second %d IOPS %s, events %s" % (where, k, series[k], want))
+        per_sec.append(sum(st.recs.get((a, k), [0])[0] for a in agents) if have else None)
+    if "series" in t:
+        series = t["series"]["iops"]
+        for k in range(nsec):
+            if series[k] != per_sec[k]:
+                fail("%s: second %d IOPS %s, events %s" % (where, k, series[k], per_sec[k]))
+    else:
+        # a long step (over an hour) is read per minute: each minute's seconds with
+        # records, their mean, lowest and highest IOPS, and the drift's hours
+        m = t.get("minutes")
+        if not m:
+            fail("%s: the total has neither a per-second series nor minutes" % where)
+        else:
+            for j in range(0, (nsec + 59) // 60):
+                got = [v for v in per_sec[60 * j:60 * j + 60] if v is not None]
+                want = [len(got), sum(got) / len(got) if got else None,
+                        min(got) if got else None, max(got) if got else None]
+                have = [m["seconds"][j], m["iops"][j], m["iops_min"][j], m["iops_max"][j]]
+                if have[0] != want[0] or have[2:] != want[2:] or not close(have[1], want[1]):
+                    fail("%s: minute %d: seconds, IOPS, lowest, highest %s, events %s"
+                         % (where, j, have, want))
+            d = js.get("drift", {})
+            first = d.get("from_second", 0)
+            for h in d.get("hours", []):
+                got = [v for v in per_sec[first + 3600 * h["hour"]:first + 3600 * (h["hour"] + 1)]
+                       if v is not None]
+                if h["seconds"] != len(got) or not close(h["iops"], sum(got) / len(got)):
+                    fail("%s: drift hour %d: %s s at %s IOPS, events %d s at %s"
+                         % (where, h["hour"], h["seconds"], h["iops"], len(got),
+                            sum(got) / len(got) if got else None))
     silent = [k for k in range(nsec) if not any((a, k) in st.recs for a in agents)]
     lost_s = [[r["from"], r["to"]] for r in js.get("lost_seconds", [])]
     if lost_s != ranges(silent):

@@ -17,6 +17,7 @@
 #include "report/parts/rundata.h"
 #include "results/fullsize.h"
 #include "util/base64.h"
+#include "results/minutes.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/rjson.h"
@@ -247,16 +248,26 @@ const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const 
 {
 	const cJSON *ser = bc_rj(e, "series"), *ord = bc_rj(st, "seconds_bin_step");
 	uint32_t k, n = (uint32_t)fmax(0, bc_rj_num(st, "seconds"));
+	bool minutes = bc_long_step(n);
 	struct bc_secrow *rows;
 	int i, lvl;
 
 	*tmp = NULL;
+	/* a long step is read per minute (results/minutes.h) */
+	if (minutes && bc_rj(e, "minutes"))
+		return bc_rj(e, "minutes");
 	if (ser || !r->secf || !cJSON_IsNumber(ord))
 		return ser;
 	lvl = s_level_of(r->secf, st, e);
 	if (lvl < 0)
 		return NULL;
 	i = s_secf_entity(r->secf, st, (uint32_t)ord->valuedouble, lvl, e);
+	if (minutes) {
+		*tmp = i >= 0 ? bc_minutes_entity_json(&r->secf->r, (uint32_t)ord->valuedouble, lvl,
+						       i, n, NULL)
+			      : NULL;
+		return *tmp;
+	}
 	rows = i >= 0 ? calloc(n + 1, sizeof(*rows)) : NULL;
 	if (!rows)
 		return NULL;

@@ -63,7 +63,9 @@ bool bc_report_summarised(const struct bc_report *r);
  * entity e's per-second series (run.json "series") in step st: its own, or
  * for a volume whose series run.json's tree does not hold (the run still
  * writing, bc_runjson_write), made from seconds.bin into *tmp, which the
- * caller deletes. NULL when neither has one.
+ * caller deletes. NULL when neither has one. A long step's entities
+ * (results/fullsize.h) are read per minute: their "minutes" (run.json's,
+ * else made from seconds.bin), the same keys a value per minute.
  */
 const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const cJSON *e,
 			      cJSON **tmp);

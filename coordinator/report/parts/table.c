@@ -635,3 +635,50 @@ struct bc_table *bc_table_suspects_of(const cJSON *a, const char *step)
 		bc_table_span(t, BC_CELL_MUTED, "no suspect was measured");
 	return t;
 }
+
+struct bc_table *bc_table_drift(const cJSON *st)
+{
+	static const char *const cols[] = {
+	    "hour", "=from second", "=seconds", "=IOPS", "=p99 latency (us, merged)", NULL};
+	const cJSON *d = bc_rj(st, "drift"), *h, *wi = bc_rj(d, "worst_minute_iops");
+	const cJSON *wp = bc_rj(d, "worst_minute_p99");
+	struct bc_table *t;
+	size_t n = 0;
+
+	if (!d || !(t = bc_table_new("Drift over the step (per hour)", cols)))
+		return NULL;
+	cJSON_ArrayForEach(h, bc_rj(d, "hours"))
+	{
+		bc_table_cell(t, BC_CELL_TEXT, "%.0f", bc_rj_num(h, "hour") + 1);
+		bc_table_num(t, bc_rj(h, "from_second"), bc_rj_num(h, "from_second"), 0);
+		bc_table_num(t, bc_rj(h, "seconds"), bc_rj_num(h, "seconds"), 0);
+		bc_table_num(t, bc_rj(h, "iops"), bc_rj_num(h, "iops"), 0);
+		bc_table_num(t, bc_rj(h, "lat_p99_us"), bc_rj_num(h, "lat_p99_us"), 1);
+	}
+	/* the figures a soak is judged by, in one line after the hours */
+	n += (size_t)snprintf(
+	    t->note + n, sizeof(t->note) - n,
+	    "Trend over the minutes: IOPS %+.2f%% per hour, p99 %+.2f%% per hour.",
+	    bc_rj_num(d, "iops_trend_pct_per_hour"), bc_rj_num(d, "p99_trend_pct_per_hour"));
+	if (wi && n < sizeof(t->note))
+		n += (size_t)snprintf(t->note + n, sizeof(t->note) - n,
+				      " Worst minute by IOPS: minute %.0f (from second %.0f), "
+				      "%.0f IOPS.",
+				      bc_rj_num(wi, "minute"), bc_rj_num(wi, "from_second"),
+				      bc_rj_num(wi, "iops"));
+	if (wp && n < sizeof(t->note))
+		n += (size_t)snprintf(t->note + n, sizeof(t->note) - n,
+				      " Worst minute by p99: minute %.0f (from second %.0f), "
+				      "%.1f us.",
+				      bc_rj_num(wp, "minute"), bc_rj_num(wp, "from_second"),
+				      bc_rj_num(wp, "lat_p99_us"));
+	if (n < sizeof(t->note) && cJSON_IsNumber(bc_rj(d, "steady_from_second")))
+		snprintf(t->note + n, sizeof(t->note) - n,
+			 " Steady from second %.0f, %.0f s into the measured window (%s).",
+			 bc_rj_num(d, "steady_from_second"), bc_rj_num(d, "steady_after_s"),
+			 bc_rj_str("", d, "steady_rule"));
+	else if (n < sizeof(t->note))
+		snprintf(t->note + n, sizeof(t->note) - n, " Steady state not reached (%s).",
+			 bc_rj_str("", d, "steady_rule"));
+	return t;
+}

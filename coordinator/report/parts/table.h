@@ -83,6 +83,11 @@ struct bc_table *bc_table_nodes(const struct bc_report *r);
  * (bc_summary_unmeasured). NULL when it has none.
  */
 struct bc_table *bc_table_suspects_of(const cJSON *analysis, const char *step);
+/*
+ * a long step's drift (run.json's steps[].drift, results/minutes.h): IOPS and
+ * merged p99 per hour, the trends, worst minutes and steady state in the note
+ */
+struct bc_table *bc_table_drift(const cJSON *st);
 /* build with fn, render (HTML or Markdown, heading level) and free */
 void bc_table_emit(FILE *f, struct bc_table *(*fn)(const struct bc_report *),
 		   const struct bc_report *r, bool html, int level);

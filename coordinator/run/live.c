@@ -19,6 +19,7 @@
 #include "agg/agg.h"
 #include "fleet/fleet.h"
 #include "report/parts/vdbench.h"
+#include "results/fullsize.h"
 #include "results/results.h"
 #include "run/live.h"
 #include "util/clock.h"
@@ -330,25 +331,57 @@ static void s_panel_level(const struct bc_agg *g, int l, uint32_t k, const char 
  * whole panel at most rows - 2 lines, since the cursor cannot go up past
  * the top of the screen to erase what scrolled there.
  */
+/* a duration as people read it on a days-long run: M:SS, then 5h07m, then 2d03h */
+static const char *s_dur(char *buf, size_t n, uint32_t s)
+{
+	if (s < 3600)
+		snprintf(buf, n, "%u:%02u", s / 60, s % 60);
+	else if (s < 86400)
+		snprintf(buf, n, "%uh%02um", s / 3600, s / 60 % 60);
+	else
+		snprintf(buf, n, "%ud%02uh", s / 86400, s / 3600 % 24);
+	return buf;
+}
+
+/*
+ * A long step's health on one line (results/fullsize.h: over an hour): who
+ * reported this second, its errors, records that came late so far, agents
+ * lost, and how long it has run
+ */
+static void s_health(const struct bc_step_result *res, uint32_t k, int cols)
+{
+	static uint64_t late;
+	const struct bc_agg *g = &res->agg;
+	const struct bc_secrow *t = bc_entity_row(&g->ent[BC_LVL_TOTAL][0], k);
+	char el[16];
+
+	if (!k)
+		late = 0;
+	late += g->late[k];
+	s_tty_line(cols, "  elapsed %s  agents %u/%d  errors %" PRIu64 "  late records %" PRIu64
+			 "  lost agents %d",
+		   s_dur(el, sizeof(el), k + 1), g->agents_reported[k], g->nent[BC_LVL_AGENT],
+		   t->errors + t->short_ios, late, cJSON_GetArraySize(res->lost));
+	s_panel_lines++;
+}
+
 static void s_panel(const struct bc_step_result *res, uint32_t k, const struct bc_live_progress *p)
 {
 	const struct bc_agg *g = &res->agg;
 	uint32_t left = g->seconds - k - 1;
 	int cols, rows, width, done, room, na, nn, want_a, want_n, nlen;
-	char bar[64], text[256];
+	char bar[64], text[256], sl[16], rl[16];
 
 	s_term_size(&cols, &rows);
+	s_dur(sl, sizeof(sl), left);
+	s_dur(rl, sizeof(rl), left + p->after_s);
 	/* the step's name gives way first, then the bar (10 to 30 columns), then the ETAs */
-	snprintf(text, sizeof(text),
-		 " step %d/%d %s  second %u/%u  step ETA %u:%02u  run ETA %u:%02u", p->step + 1,
-		 p->nsteps, "", k + 1, g->seconds, left / 60, left % 60, (left + p->after_s) / 60,
-		 (left + p->after_s) % 60);
+	snprintf(text, sizeof(text), " step %d/%d %s  second %u/%u  step ETA %s  run ETA %s",
+		 p->step + 1, p->nsteps, "", k + 1, g->seconds, sl, rl);
 	nlen = cols - 1 - 4 - 10 - (int)strlen(text);
 	nlen = nlen < 8 ? 8 : nlen;
-	snprintf(text, sizeof(text),
-		 " step %d/%d %.*s  second %u/%u  step ETA %u:%02u  run ETA %u:%02u", p->step + 1,
-		 p->nsteps, nlen, res->step->name, k + 1, g->seconds, left / 60, left % 60,
-		 (left + p->after_s) / 60, (left + p->after_s) % 60);
+	snprintf(text, sizeof(text), " step %d/%d %.*s  second %u/%u  step ETA %s  run ETA %s",
+		 p->step + 1, p->nsteps, nlen, res->step->name, k + 1, g->seconds, sl, rl);
 	width = cols - 1 - 4 - (int)strlen(text);
 	width = width > 30 ? 30 : width < 10 ? 10 : width;
 	done = (int)((k + 1) * (uint64_t)width / (g->seconds ? g->seconds : 1));
@@ -356,8 +389,11 @@ static void s_panel(const struct bc_step_result *res, uint32_t k, const struct b
 	memset(bar + done, '.', (size_t)(width - done));
 	bar[width] = 0;
 	s_tty_line(cols, "  [%s]%s", bar, text);
+	s_panel_lines = 1;
+	if (bc_long_step(g->seconds))
+		s_health(res, k, cols);
 	s_tty_line(cols, "  %-6s %-24s %11s %9s %9s", "", "this second", "IOPS", "MB/s", "p99_ms");
-	s_panel_lines = 2;
+	s_panel_lines++;
 	room = rows - 2 - s_panel_lines;
 	want_a = g->nent[BC_LVL_AGENT] < S_PANEL_ROWS ? g->nent[BC_LVL_AGENT] : S_PANEL_ROWS;
 	want_n = g->nent[BC_LVL_NODE] < S_PANEL_ROWS ? g->nent[BC_LVL_NODE] : S_PANEL_ROWS;

@@ -381,6 +381,13 @@ static void s_step(FILE *f, const struct bc_report *r, const cJSON *st, int i, b
 		fprintf(f, "</p>\n");
 	}
 	s_step_table(f, r, st, i);
+	/* a long step's drift per hour (results/minutes.h) */
+	if (bc_rj(st, "drift")) {
+		struct bc_table *dt = bc_table_drift(st);
+
+		bc_table_html(f, dt, 3);
+		bc_table_destroy(&dt);
+	}
 	bc_fdp_html(f, bc_rj(st, "experiment"));
 	s_fdp_chart(f, bc_rj(st, "experiment"));
 	fprintf(f, "<div class=\"charts\">\n");

@@ -358,8 +358,9 @@ static void s_health(const struct bc_step_result *res, uint32_t k, int cols)
 	if (!k)
 		late = 0;
 	late += g->late[k];
-	s_tty_line(cols, "  elapsed %s  agents %u/%d  errors %" PRIu64 "  late records %" PRIu64
-			 "  lost agents %d",
+	s_tty_line(cols,
+		   "  elapsed %s  agents %u/%d  errors %" PRIu64 "  late records %" PRIu64
+		   "  lost agents %d",
 		   s_dur(el, sizeof(el), k + 1), g->agents_reported[k], g->nent[BC_LVL_AGENT],
 		   t->errors + t->short_ios, late, cJSON_GetArraySize(res->lost));
 	s_panel_lines++;

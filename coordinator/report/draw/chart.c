@@ -8,7 +8,7 @@
  *    mixes them, one line per client host / storage node at those levels;
  *  - a latency heatmap over the step's seconds from the per-second
  *    histograms the run data reader binned (bc_rundata_heat; shade = share
- *    of that second's I/Os, or of a column's past S_HEAT_COLS seconds).
+ *    of that second's I/Os, or of a column's past BC_HEAT_COLS seconds).
  * Latency bins are 10 per decade of the histograms' bucket midpoints (the
  * histograms themselves have 128 per power of two); percentiles come from
  * merged histograms, never from averaged ones.
@@ -404,14 +404,6 @@ out:
 
 /* ---- heatmap ---- */
 
-/*
- * Columns at most: the plot is 424 px wide, and a long step's seconds (one
- * <rect> per second and bin) made report.html tens of MB that Chromium took
- * seconds to draw; grouped, a column's histograms are summed (exactly, as
- * counts) and its shade is the share of the column's I/Os.
- */
-#define S_HEAT_COLS 120
-
 /* the shade of a bin holding share sh of its column's I/Os, 1..S_HEAT_SHADES; 0: none */
 #define S_HEAT_SHADES 20
 static int s_heat_shade(double sh)
@@ -427,28 +419,24 @@ static int s_heat_shade(double sh)
 }
 
 /*
- * The shade of every cell: shade[c * BC_LAT_BINS + b] for column c (g seconds)
- * and bin b in [lo, hi], its column's share of I/Os (s_heat_shade).
+ * The shade of every cell: shade[c * BC_LAT_BINS + b] for column c (h->g
+ * seconds, summed as they were read: report/parts/rundata.h) and bin b in
+ * [lo, hi], its column's share of I/Os (s_heat_shade).
  */
-static void s_heat_shades(const struct bc_heat_step *h, int op, int g, int lo, int hi,
+static void s_heat_shades(const struct bc_heat_step *h, int op, int lo, int hi,
 			  unsigned char *shade)
 {
 	const double *c = h->cnt[op];
-	int s, b, k;
+	int s, b;
 
-	for (s = 0; s < h->seconds; s += g) {
-		int e = s + g < h->seconds ? s + g : h->seconds;
-		double col[BC_LAT_BINS], tot = 0;
+	for (s = 0; s < h->cols; s++) {
+		double tot = 0;
 
-		for (b = lo; b <= hi; b++) {
-			col[b] = 0;
-			for (k = s; k < e; k++)
-				col[b] += c[k * BC_LAT_BINS + b];
-			tot += col[b];
-		}
 		for (b = lo; b <= hi; b++)
-			shade[(s / g) * BC_LAT_BINS + b] =
-			    tot > 0 ? (unsigned char)s_heat_shade(col[b] / tot) : 0;
+			tot += c[s * BC_LAT_BINS + b];
+		for (b = lo; b <= hi; b++)
+			shade[s * BC_LAT_BINS + b] =
+			    tot > 0 ? (unsigned char)s_heat_shade(c[s * BC_LAT_BINS + b] / tot) : 0;
 	}
 }
 
@@ -459,12 +447,11 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 	const double *c = h->cnt[op];
 	double ramp = bc_rj_num(st, "measured_from_second");
 	char colnote[32];
-	/* seconds a column: past S_HEAT_COLS they would be thinner than 3 px */
-	int g = (h->seconds + S_HEAT_COLS - 1) / S_HEAT_COLS, s, b, lo = BC_LAT_BINS, hi = 0, ncol,
-	    sh;
+	/* seconds a column: past BC_HEAT_COLS they would be thinner than 3 px */
+	int g = h->g, s, b, lo = BC_LAT_BINS, hi = 0, ncol, sh;
 	unsigned char *shade;
 
-	for (s = 0; s < h->seconds; s++)
+	for (s = 0; s < h->cols; s++)
 		for (b = 0; b < BC_LAT_BINS; b++)
 			if (c[s * BC_LAT_BINS + b] > 0) {
 				lo = b < lo ? b : lo;
@@ -472,13 +459,11 @@ static void s_heat_chart(FILE *f, const char *id, const char *title, const struc
 			}
 	if (hi < lo)
 		return;
-	if (g < 1)
-		g = 1;
-	ncol = (h->seconds + g - 1) / g;
+	ncol = h->cols;
 	shade = calloc((size_t)ncol * BC_LAT_BINS, 1);
 	if (!shade)
 		return; /* the step's other charts are still drawn */
-	s_heat_shades(h, op, g, lo, hi, shade);
+	s_heat_shades(h, op, lo, hi, shade);
 	snprintf(colnote, sizeof(colnote), "; a column is %d s", g);
 	p.x0 = 0;
 	p.x1 = h->seconds;

@@ -19,6 +19,8 @@
 #include "report/parts/rank.h"
 #include "report/parts/rundata.h"
 #include "report/parts/sweep.h"
+#include "results/fullsize.h"
+#include "results/minutes.h"
 #include "util/rjson.h"
 
 /* series of up to S_MAXS entities on one chart; more are named in the title */
@@ -67,6 +69,12 @@ static void s_init(struct s_chart *ch, const cJSON *st, int i, const char *what,
 	ch->c.y.fmt = lat ? BC_FMT_LAT_US : BC_FMT_SI;
 	ch->c.shade_to = bc_rj_num(st, "measured_from_second");
 	ch->c.shade_label = "ramp";
+	/* a long step's series are minutes (results/minutes.h) */
+	if (bc_long_step((uint32_t)ch->c.x.max)) {
+		ch->c.x.label = "time in step (min)";
+		ch->c.x.max = ceil(ch->c.x.max / BC_MINUTE_S);
+		ch->c.shade_to /= BC_MINUTE_S;
+	}
 }
 
 /* a series from a run.json array (copied: the chart owns it) */
@@ -106,24 +114,34 @@ static void s_total(FILE *f, const cJSON *st, int i)
 	static const char *const pk[] = {"lat_p50_us", "lat_p99_us", "lat_p99.9_us"};
 	static const char *const pn[] = {"p50", "p99", "p99.9"};
 	const cJSON *t = bc_rj(st, "total");
+	/* a long step's total per minute: the mean second, its lowest and highest */
+	const char *sk = bc_rj(t, "series") ? "series" : "minutes";
+	bool min = !strcmp(sk, "minutes");
 	struct s_chart ch;
 	size_t k;
 
 	s_init(&ch, st, i, "iops-total", "IOPS", false);
-	snprintf(ch.title, sizeof(ch.title), "IOPS, total");
-	s_add(&ch, "total", bc_rj(t, "series", "iops"), -1, false);
-	s_add(&ch, "reads", bc_rj(t, "series", "read_iops"), 0, true);
+	snprintf(ch.title, sizeof(ch.title), min ? "IOPS per minute, total" : "IOPS, total");
+	s_add(&ch, min ? "mean second" : "total", bc_rj(t, sk, "iops"), -1, false);
+	s_add(&ch, "reads", bc_rj(t, sk, "read_iops"), 0, true);
+	if (min) {
+		s_add(&ch, "lowest second", bc_rj(t, sk, "iops_min"), 2, true);
+		s_add(&ch, "highest second", bc_rj(t, sk, "iops_max"), 4, true);
+	}
 	s_emit(f, &ch);
 
 	s_init(&ch, st, i, "mbps-total", "MB/s", false);
-	snprintf(ch.title, sizeof(ch.title), "Bandwidth, total");
-	s_add(&ch, "total", bc_rj(t, "series", "mbps"), -1, false);
+	snprintf(ch.title, sizeof(ch.title),
+		 min ? "Bandwidth per minute, total" : "Bandwidth, total");
+	s_add(&ch, "total", bc_rj(t, sk, "mbps"), -1, false);
 	s_emit(f, &ch);
 
 	s_init(&ch, st, i, "lat-total", "latency", true);
-	snprintf(ch.title, sizeof(ch.title), "Latency percentiles, total");
+	snprintf(ch.title, sizeof(ch.title),
+		 min ? "Latency percentiles per minute (merged), total"
+		     : "Latency percentiles, total");
 	for (k = 0; k < sizeof(pk) / sizeof(pk[0]); k++)
-		s_add(&ch, pn[k], bc_rj(t, "series", pk[k]), k == 1 ? -1 : (int)k * 2, false);
+		s_add(&ch, pn[k], bc_rj(t, sk, pk[k]), k == 1 ? -1 : (int)k * 2, false);
 	s_emit(f, &ch);
 }
 
@@ -253,7 +271,7 @@ static void s_egress(FILE *f, const cJSON *st, int i)
 
 void bc_stepcharts_html(FILE *f, const struct bc_report *r, const cJSON *st, int i)
 {
-	if (bc_rj(st, "total", "series"))
+	if (bc_rj(st, "total", "series") || bc_rj(st, "total", "minutes"))
 		s_total(f, st, i);
 	if (cJSON_GetArraySize(bc_rj(st, "agents")))
 		s_entities(f, r, st, i, 1);

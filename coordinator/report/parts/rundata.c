@@ -309,6 +309,15 @@ static int s_step_index(const cJSON *run, const char *name)
 	return -1;
 }
 
+static void s_heat_size(struct bc_heat_step *h, int seconds)
+{
+	h->seconds = seconds;
+	h->g = (seconds + BC_HEAT_COLS - 1) / BC_HEAT_COLS;
+	if (h->g < 1)
+		h->g = 1;
+	h->cols = (seconds + h->g - 1) / h->g;
+}
+
 static void s_heat_add_pairs(struct bc_heat_step *h, int op, int sec, const cJSON *pairs)
 {
 	const cJSON *p;
@@ -320,7 +329,7 @@ static void s_heat_add_pairs(struct bc_heat_step *h, int op, int sec, const cJSO
 
 		if (!(idx >= 0 && idx < BC_HIST_BUCKETS && n > 0))
 			continue;
-		h->cnt[op][sec * BC_LAT_BINS +
+		h->cnt[op][(sec / h->g) * BC_LAT_BINS +
 			   bc_lat_bin((double)bc_hist_bucket_mid((unsigned)idx) / 1e3)] += n;
 		h->total[op] += n;
 	}
@@ -334,8 +343,9 @@ static void s_heat_add_hist(struct bc_heat_step *h, int op, int sec, const struc
 		return;
 	for (i = 0; i < BC_HIST_BUCKETS; i++)
 		if (hist->buckets[i]) {
-			h->cnt[op][sec * BC_LAT_BINS + bc_lat_bin((double)bc_hist_bucket_mid(i) /
-								  1e3)] += (double)hist->buckets[i];
+			h->cnt[op][(sec / h->g) * BC_LAT_BINS +
+				   bc_lat_bin((double)bc_hist_bucket_mid(i) / 1e3)] +=
+			    (double)hist->buckets[i];
 			h->total[op] += (double)hist->buckets[i];
 		}
 }
@@ -395,9 +405,9 @@ static bool s_heat_secfile(struct bc_heat *ht, const struct bc_report *r)
 		struct bc_heat_step *h = &ht->st[i++];
 		const cJSON *ord = bc_rj(st, "seconds_bin_step");
 
-		h->seconds = (int)bc_rj_num(st, "seconds");
+		s_heat_size(h, (int)bc_rj_num(st, "seconds"));
 		for (k = 0; k < 2 && h->seconds > 0; k++)
-			h->cnt[k] = calloc((size_t)h->seconds * BC_LAT_BINS, sizeof(double));
+			h->cnt[k] = calloc((size_t)h->cols * BC_LAT_BINS, sizeof(double));
 		for (k = 0; hs && ord && h->cnt[0] && h->cnt[1] && k < h->seconds; k++) {
 			if (bc_secr_hist(&sr, (uint32_t)ord->valuedouble, (uint32_t)k, BC_LVL_TOTAL,
 					 0, hs))
@@ -443,10 +453,10 @@ static struct bc_heat *s_heat_load(const struct bc_report *r)
 	}
 	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
 	{
-		ht->st[i].seconds = (int)bc_rj_num(st, "seconds");
+		s_heat_size(&ht->st[i], (int)bc_rj_num(st, "seconds"));
 		for (k = 0; k < 2 && ht->st[i].seconds > 0; k++)
 			ht->st[i].cnt[k] =
-			    calloc((size_t)ht->st[i].seconds * BC_LAT_BINS, sizeof(double));
+			    calloc((size_t)ht->st[i].cols * BC_LAT_BINS, sizeof(double));
 		i++;
 	}
 	while (getline(&line, &lcap, f) > 0) {

@@ -82,10 +82,20 @@ const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const 
 int bc_lat_bin(double us);
 double bc_lat_bin_lo(int b);
 
-/* one step's per-second histograms of the total, in latency bins */
+/*
+ * Columns of a heatmap at most: the plot is 424 px wide, and a long step's
+ * seconds (one <rect> per second and bin) made report.html tens of MB that
+ * Chromium took seconds to draw; grouped, a column's histograms are summed
+ * (exactly, as counts) and its shade is the share of the column's I/Os.
+ */
+#define BC_HEAT_COLS 120
+/*
+ * one step's histograms of the total per column (g seconds each: a day-long
+ * step holds BC_HEAT_COLS columns, not 86,400 seconds), in latency bins
+ */
 struct bc_heat_step {
-	int seconds;
-	double *cnt[2]; /* read, write: [second * BC_LAT_BINS + bin] */
+	int seconds, g, cols;
+	double *cnt[2]; /* read, write: [column * BC_LAT_BINS + bin] */
 	double total[2];
 };
 struct bc_heat {

@@ -1160,57 +1160,31 @@ int bc_secr_hist_all(const struct bc_secr *r, uint32_t ord, uint32_t k,
 	return c.bad ? -EBADMSG : 0;
 }
 
+/* bc_secr_hist's one entity, found in the walk of bc_secr_hist_all */
+struct s_one {
+	int lvl, i;
+	struct bc_hist *h;
+	bool found;
+};
+
+static struct bc_hist *s_one_dst(void *arg, int lvl, int i)
+{
+	struct s_one *o = arg;
+
+	if (lvl != o->lvl || i != o->i)
+		return NULL;
+	o->found = true;
+	return o->h;
+}
+
 int bc_secr_hist(const struct bc_secr *r, uint32_t ord, uint32_t k, int lvl, int i,
 		 struct bc_hist h[BC_OP_NR])
 {
-	const struct bc_secr_step *s = bc_secr_step(r, ord);
-	uint8_t *p;
-	uint32_t len, cnt, e;
-	struct s_cur c;
-	int type, rc, o;
+	struct s_one one = {lvl, i, h, false};
+	int o, rc;
 
 	for (o = 0; o < BC_OP_NR; o++)
 		memset(&h[o], 0, sizeof(h[o]));
-	if (!s || k >= s->seconds || !s->hist_off[k])
-		return -ENOENT;
-	rc = s_read_frame(r, s->hist_off[k], &type, &p, &len, false);
-	if (rc)
-		return rc;
-	c = (struct s_cur){p, len, false};
-	s_v(&c);
-	s_v(&c);
-	if (c.bad || c.n < 4) {
-		free(p);
-		return -EBADMSG;
-	}
-	cnt = s_get32(c.p);
-	c.p += 4;
-	c.n -= 4;
-	rc = -ENOENT;
-	for (e = 0; e < cnt && !c.bad && rc == -ENOENT; e++) {
-		bool mine = (int)s_v(&c) == lvl;
-
-		mine &= (int)s_v(&c) == i;
-		for (o = 0; o < BC_OP_NR && !c.bad; o++) {
-			uint64_t nb = s_v(&c), b, at = 0;
-
-			for (b = 0; b < nb && !c.bad; b++) {
-				uint64_t d = s_v(&c), v = s_v(&c);
-
-				at += d;
-				if (at >= BC_HIST_BUCKETS) {
-					c.bad = true;
-					break;
-				}
-				if (mine) {
-					h[o].buckets[at] = v;
-					h[o].count += v;
-				}
-			}
-		}
-		if (mine && !c.bad)
-			rc = 0;
-	}
-	free(p);
-	return c.bad ? -EBADMSG : rc;
+	rc = bc_secr_hist_all(r, ord, k, s_one_dst, &one);
+	return rc ? rc : one.found ? 0 : -ENOENT;
 }

@@ -562,7 +562,7 @@ static int s_pread(const struct bc_secr *r, void *p, size_t n, uint64_t off)
  * blocks are slot k mod S_CSECS), so a reader holds at most 32 MB whatever
  * the step's length. Past S_CSECS seconds, reading entity after entity
  * reads a block again for each entity it serves (a long step's minutes,
- * results/minutes.h): time, not memory.
+ * results/long/minutes.h): time, not memory.
  */
 #define S_CBLK	(8u << 10)
 #define S_CSECS 2048u

@@ -30,7 +30,7 @@ static void s_entity(const struct bc_report *r, FILE *f, const cJSON *st, const 
 	cJSON *tmp;
 	const cJSON *series = bc_report_series(r, st, e, &tmp), *col[S_NCOLS];
 	int k, n = (int)bc_rj_num(st, "seconds"), ramp = (int)bc_rj_num(st, "measured_from_second");
-	/* a long step's rows are minutes, "second" the first of each (results/minutes.h) */
+	/* a long step's rows are minutes, "second" the first of each (results/long/minutes.h) */
 	int unit = bc_rj(series, "interval_s") ? (int)bc_rj_num(series, "interval_s") : 1;
 	char num[64];
 	size_t c;

@@ -381,7 +381,7 @@ static void s_step(FILE *f, const struct bc_report *r, const cJSON *st, int i, b
 		fprintf(f, "</p>\n");
 	}
 	s_step_table(f, r, st, i);
-	/* a long step's drift per hour (results/minutes.h) */
+	/* a long step's drift per hour (results/long/minutes.h) */
 	if (bc_rj(st, "drift")) {
 		struct bc_table *dt = bc_table_drift(st);
 

@@ -194,7 +194,7 @@ static void s_step(FILE *f, const struct bc_report *r, const cJSON *st)
 	fprintf(f, "; seconds %.0f-%.0f measured.\n", bc_rj_num(st, "measured_from_second"),
 		bc_rj_num(st, "seconds") - 1);
 	s_table(f, bc_tab_step(r, st, 0xf, false), 3);
-	/* a long step's drift per hour (results/minutes.h) */
+	/* a long step's drift per hour (results/long/minutes.h) */
 	if (bc_rj(st, "drift"))
 		s_table(f, bc_table_drift(st), 3);
 	for (lvl = 1; lvl < 4; lvl++)

@@ -36,7 +36,7 @@ bool bc_full_listed(int lvl, int n);
  * summarised per minute wherever a step is listed per second - run.json's
  * "minutes" instead of "series" for the total, client hosts and storage
  * nodes, the reports' charts and timeseries.csv - with its drift over the
- * soak as figures (results/minutes.h). A day of seconds is 86,400 points
+ * soak as figures (results/long/minutes.h). A day of seconds is 86,400 points
  * per entity that no chart shows and no one reads; seconds.bin keeps every
  * second (`bench-coord report --window A-B` for any part at full
  * resolution). The environment variable BC_LONG_STEP_S (seconds) moves the

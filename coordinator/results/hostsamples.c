@@ -23,7 +23,7 @@
 #include "figures/hostfig.h"
 #include "results/fullsize.h"
 #include "results/hostsamples.h"
-#include "results/minutes.h"
+#include "results/long/minutes.h"
 
 const char *const bc_hs_keys[BC_HS_NR] = {"cpu_busy_pct", "cpu_sys_pct", "cpu_hot_core_pct",
 					  "softirq_pct",  "net_tx_mbps", "net_rx_mbps",

@@ -13,7 +13,7 @@
 #include "agg/agg.h"
 #include "results/fullsize.h"
 #include "results/hostsamples.h"
-#include "results/minutes.h"
+#include "results/long/minutes.h"
 #include "results/nvme.h"
 #include "results/stepres.h"
 

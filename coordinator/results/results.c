@@ -18,7 +18,7 @@
 #include "results/fidelity.h"
 #include "results/fullsize.h"
 #include "results/hostsamples.h"
-#include "results/minutes.h"
+#include "results/long/minutes.h"
 #include "results/nvme.h"
 #include "results/results.h"
 #include "results/runjson.h"
@@ -216,7 +216,7 @@ static void s_steady_text(const cJSON *o, int rc, const struct bc_steady *st, ui
 /*
  * A long step (results/fullsize.h) read per minute from seconds.bin: the
  * total's and each node's "minutes" with their exact percentiles, and the
- * step's "drift" (results/minutes.h); the agents' and volumes' minutes are
+ * step's "drift" (results/long/minutes.h); the agents' and volumes' minutes are
  * added as run.json is written (results/runjson.c), like their series.
  */
 static void s_minutes_json(cJSON *o, const struct bc_agg *g)

@@ -19,7 +19,7 @@
 #include "agg/agg.h"
 #include "agg/secfile.h"
 #include "results/fullsize.h"
-#include "results/minutes.h"
+#include "results/long/minutes.h"
 #include "results/outfail.h"
 #include "results/runjson.h"
 #include "util/json.h"
@@ -67,7 +67,8 @@ static int s_put_entity(FILE *f, const cJSON *e, const struct bc_secr *sr, uint3
 		cJSON_free(t);
 		return rc;
 	}
-	/* a long step: the entity's minutes (results/minutes.h), its seconds stay in the file */
+	/* a long step: the entity's minutes (results/long/minutes.h), its seconds stay in the file
+	 */
 	if (bc_long_step(seconds)) {
 		ser = mins ? bc_minutes_level_json(mins, i, seconds)
 			   : bc_minutes_entity_json(sr, ord, lvl, i, seconds, NULL);

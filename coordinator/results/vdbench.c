@@ -14,7 +14,7 @@
 
 #include "agg/rows.h"
 #include "results/fullsize.h"
-#include "results/minutes.h"
+#include "results/long/minutes.h"
 #include "results/hostsamples.h"
 #include "results/vdbench.h"
 #include "util/clock.h"

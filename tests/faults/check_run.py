@@ -412,7 +412,9 @@ def check_md(run, path):
         return
     for (name, iops, mbps), js in zip(rows, steps):
         t = js["total"]
-        if iops != fmt(t.get("iops"), 0) or mbps != fmt(t.get("mbps"), 1):
+        # the tables group thousands ("1,439,491")
+        if iops.replace(",", "") != fmt(t.get("iops"), 0) or \
+                mbps.replace(",", "") != fmt(t.get("mbps"), 1):
             fail("summary.md step %s: IOPS %s MB/s %s, run.json %s / %s"
                  % (name, iops, mbps, t.get("iops"), t.get("mbps")))
         if "0.000" in iops and t.get("iops") is None:

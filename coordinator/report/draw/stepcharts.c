@@ -20,7 +20,7 @@
 #include "report/parts/rundata.h"
 #include "report/parts/sweep.h"
 #include "results/fullsize.h"
-#include "results/minutes.h"
+#include "results/long/minutes.h"
 #include "util/rjson.h"
 
 /* series of up to S_MAXS entities on one chart; more are named in the title */
@@ -69,7 +69,7 @@ static void s_init(struct s_chart *ch, const cJSON *st, int i, const char *what,
 	ch->c.y.fmt = lat ? BC_FMT_LAT_US : BC_FMT_SI;
 	ch->c.shade_to = bc_rj_num(st, "measured_from_second");
 	ch->c.shade_label = "ramp";
-	/* a long step's series are minutes (results/minutes.h) */
+	/* a long step's series are minutes (results/long/minutes.h) */
 	if (bc_long_step((uint32_t)ch->c.x.max)) {
 		ch->c.x.label = "time in step (min)";
 		ch->c.x.max = ceil(ch->c.x.max / BC_MINUTE_S);

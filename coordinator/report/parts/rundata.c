@@ -17,7 +17,7 @@
 #include "report/parts/rundata.h"
 #include "results/fullsize.h"
 #include "util/base64.h"
-#include "results/minutes.h"
+#include "results/long/minutes.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/rjson.h"
@@ -253,7 +253,7 @@ const cJSON *bc_report_series(const struct bc_report *r, const cJSON *st, const 
 	int i, lvl;
 
 	*tmp = NULL;
-	/* a long step is read per minute (results/minutes.h) */
+	/* a long step is read per minute (results/long/minutes.h) */
 	if (minutes && bc_rj(e, "minutes"))
 		return bc_rj(e, "minutes");
 	if (ser || !r->secf || !cJSON_IsNumber(ord))

@@ -84,7 +84,7 @@ struct bc_table *bc_table_nodes(const struct bc_report *r);
  */
 struct bc_table *bc_table_suspects_of(const cJSON *analysis, const char *step);
 /*
- * a long step's drift (run.json's steps[].drift, results/minutes.h): IOPS and
+ * a long step's drift (run.json's steps[].drift, results/long/minutes.h): IOPS and
  * merged p99 per hour, the trends, worst minutes and steady state in the note
  */
 struct bc_table *bc_table_drift(const cJSON *st);

@@ -1,5 +1,5 @@
 /*
- * results/minutes.h - a long step read per minute (minutes.c): what run.json and
+ * results/long/minutes.h - a long step read per minute (minutes.c): what run.json and
  * the reports carry for a step longer than the limit of results/fullsize.h
  * (bc_long_step: an hour) instead of per-second series, and its drift.
  *

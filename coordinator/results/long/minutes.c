@@ -1,5 +1,5 @@
 /*
- * results/minutes.c - a long step per minute and its drift (results/minutes.h)
+ * results/long/minutes.c - a long step per minute and its drift (results/long/minutes.h)
  */
 #include <errno.h>
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "agg/types.h"
-#include "results/minutes.h"
+#include "results/long/minutes.h"
 #include "util/json.h"
 
 static const double s_pcts[5] = {50, 90, 99, 99.9, 99.99};

@@ -636,6 +636,18 @@ struct bc_table *bc_table_suspects_of(const cJSON *a, const char *step)
 	return t;
 }
 
+/* the drift's worst minute w by what into t's note at n: where it is, its figure */
+static size_t s_worst_note(struct bc_table *t, size_t n, const cJSON *w, const char *what,
+			   const char *key, int dec, const char *unit)
+{
+	if (!w || n >= sizeof(t->note))
+		return n;
+	return n + (size_t)snprintf(t->note + n, sizeof(t->note) - n,
+				    " Worst minute by %s: minute %.0f (from second %.0f), %.*f %s.",
+				    what, bc_rj_num(w, "minute"), bc_rj_num(w, "from_second"), dec,
+				    bc_rj_num(w, key), unit);
+}
+
 struct bc_table *bc_table_drift(const cJSON *st)
 {
 	static const char *const cols[] = {
@@ -660,18 +672,8 @@ struct bc_table *bc_table_drift(const cJSON *st)
 	    t->note + n, sizeof(t->note) - n,
 	    "Trend over the minutes: IOPS %+.2f%% per hour, p99 %+.2f%% per hour.",
 	    bc_rj_num(d, "iops_trend_pct_per_hour"), bc_rj_num(d, "p99_trend_pct_per_hour"));
-	if (wi && n < sizeof(t->note))
-		n += (size_t)snprintf(t->note + n, sizeof(t->note) - n,
-				      " Worst minute by IOPS: minute %.0f (from second %.0f), "
-				      "%.0f IOPS.",
-				      bc_rj_num(wi, "minute"), bc_rj_num(wi, "from_second"),
-				      bc_rj_num(wi, "iops"));
-	if (wp && n < sizeof(t->note))
-		n += (size_t)snprintf(t->note + n, sizeof(t->note) - n,
-				      " Worst minute by p99: minute %.0f (from second %.0f), "
-				      "%.1f us.",
-				      bc_rj_num(wp, "minute"), bc_rj_num(wp, "from_second"),
-				      bc_rj_num(wp, "lat_p99_us"));
+	n = s_worst_note(t, n, wi, "IOPS", "iops", 0, "IOPS");
+	n = s_worst_note(t, n, wp, "p99", "lat_p99_us", 1, "us");
 	if (n < sizeof(t->note) && cJSON_IsNumber(bc_rj(d, "steady_from_second")))
 		snprintf(t->note + n, sizeof(t->note) - n,
 			 " Steady from second %.0f, %.0f s into the measured window (%s).",

@@ -28,8 +28,11 @@
 /* a step's figures count: it measured something (a failed or unstarted step did not) */
 static bool s_measured(const cJSON *st)
 {
-	const char *s = bc_rj_str("", st, "status");
+	const char *s = bc_rj_str("", st, "status"), *phase = bc_rj_str("", st, "phase");
 
+	/* an FDP experiment's preconditioning and warm-up prepare the device: not its figures */
+	if (!strcmp(phase, "precondition") || !strcmp(phase, "warmup"))
+		return false;
 	return (!strcmp(s, "ok") || !strcmp(s, "degraded") || !strcmp(s, "suspect")) &&
 	       cJSON_IsNumber(bc_rj(st, "total", "iops"));
 }
@@ -156,9 +159,26 @@ static void s_step_words(char *buf, size_t len, const cJSON *ps)
 {
 	const cJSON *sw = bc_rj(ps, "sweep"), *x;
 	char wl[256];
+	int k = 0, ns = cJSON_GetArraySize(bc_rj(ps, "streams"));
 
-	bc_ana_cat(buf, len, "%s (%s", bc_rj_str("?", ps, "name"),
-		   bc_tab_workload(ps, wl, sizeof(wl)));
+	if (ns) {
+		/* streams have each their own pattern and block size: named, not summed up */
+		bc_ana_cat(buf, len, "%s (%d streams:", bc_rj_str("?", ps, "name"), ns);
+		cJSON_ArrayForEach(x, bc_rj(ps, "streams"))
+		{
+			if (k < 4)
+				bc_ana_cat(buf, len, "%s %s", k ? "," : "",
+					   bc_rj_str("?", x, "name"));
+			k++;
+		}
+		if (ns > 4)
+			bc_ana_cat(buf, len, " and %d more", ns - 4);
+		bc_ana_cat(buf, len, "; ramp %.0f s, %.0f s measured", bc_rj_num(ps, "ramp"),
+			   bc_rj_num(ps, "runtime"));
+	} else {
+		bc_ana_cat(buf, len, "%s (%s", bc_rj_str("?", ps, "name"),
+			   bc_tab_workload(ps, wl, sizeof(wl)));
+	}
 	cJSON_ArrayForEach(x, sw)
 	{
 		const cJSON *v;
@@ -857,7 +877,9 @@ void bc_summary_make(struct bc_summary *s, const struct bc_report *r, const stru
 	i = 0;
 	cJSON_ArrayForEach(st, bc_rj(r->run, "steps"))
 	{
-		if (bc_rj(st, "analysis") && !bc_rj(st, "sweep_of")) {
+		/* an experiment's steps answer as the experiment (s_experiments) */
+		if (bc_rj(st, "analysis") && !bc_rj(st, "sweep_of") &&
+		    !bc_rj(st, "experiment_of")) {
 			lone = st;
 			li = i;
 		}

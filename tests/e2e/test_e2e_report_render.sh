@@ -42,6 +42,16 @@ JSON
 }
 RUN=$(run_dir "$T/out")
 cp -r "$BC_SRC/tests/data/report/synthetic" "$T/synthetic"
+# the longest texts a table gets: a contended step's verdict names its host's processes
+python3 - "$T/synthetic/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+a = r["steps"][0]["analysis"]
+a["verdict"] = "Contended run: the figures are the client host's: " + ", ".join(
+    "process-%d (pid %d) 0.%02d cores" % (i, 1000 + i, i) for i in range(40))
+a["bottleneck"] = "client host of agent(s) " + ", ".join("client-%02d" % i for i in range(30))
+json.dump(r, open(sys.argv[1], "w"))
+PY
 "$COORD" report "$T/synthetic" >/dev/null || fail "report of the synthetic run failed"
 
 # the probe: what the page looks like once drawn, written into the DOM for --dump-dom
@@ -137,7 +147,7 @@ for key, (value, step) in want.items():
     if key.endswith("_us"):
         assert reportlib.lat_agrees(f["text"], value), (key, f["text"], value)
     elif key == "peak_iops":
-        assert reportlib.count(f["text"]) == round(value), (key, f["text"], value)
+        assert abs(reportlib.count(f["text"]) - value) <= 0.5, (key, f["text"], value)
     else:
         assert reportlib.sig3(reportlib.rate_mbps(f["text"]), value), (key, f["text"], value)
 print("%s px: no table cut, %d charts (%d live), summary figures %s as run.json" %

@@ -186,7 +186,7 @@ static void s_list(struct bc_table *t, const cJSON *arr)
 struct bc_table *bc_table_expect(const struct bc_report *r)
 {
 	static const char *const cols[] = {"result", "step",	  "scope", "metric", "=min",
-					   "=max",   "=measured", "note",  NULL};
+					   "=max",   "=measured", "~note",  NULL};
 	struct bc_table *t;
 	const cJSON *x;
 	char num[64];
@@ -226,7 +226,7 @@ struct bc_table *bc_table_expect(const struct bc_report *r)
  */
 struct bc_table *bc_table_verdicts(const struct bc_report *r)
 {
-	static const char *const cols[] = {"step", "verdict", "bottleneck", "evidence", NULL};
+	static const char *const cols[] = {"step", "~verdict", "~bottleneck", "~evidence", NULL};
 	struct bc_table *t = NULL;
 	const cJSON *st;
 
@@ -295,7 +295,7 @@ struct bc_table *bc_table_agents(const struct bc_report *r)
 /* every opened volume; NULL when no agent reported one */
 struct bc_table *bc_table_devices(const struct bc_report *r)
 {
-	static const char *const cols[] = {"agent", "volume",	      "opened as",	 "kind",
+	static const char *const cols[] = {"agent", "volume",	      "~opened as",	 "kind",
 					   "=size", "=logical block", "=physical block", NULL};
 	struct bc_table *t;
 	const cJSON *a, *d;
@@ -343,7 +343,7 @@ struct bc_table *bc_table_nvme(const struct bc_report *r)
 {
 	static const char *const cols[] = {"agent",    "volume",     "model",	  "serial",
 					   "firmware", "LBA format", "=metadata", "transport",
-					   "address",  "=NUMA",	     "FDP",	  NULL};
+					   "address",  "=NUMA",	     "~FDP",	  NULL};
 	static const char *const ident[] = {"model", "serial", "firmware", "lba_kind"};
 	char b[160];
 	struct bc_table *t = NULL;
@@ -373,7 +373,7 @@ struct bc_table *bc_table_nvme(const struct bc_report *r)
 /* the profile's storage nodes; NULL when it has none */
 struct bc_table *bc_table_nodes(const struct bc_report *r)
 {
-	static const char *const cols[] = {"node", "addresses", "metrics", "nic", NULL};
+	static const char *const cols[] = {"node", "~addresses", "~metrics", "nic", NULL};
 	struct bc_table *t;
 	const cJSON *n, *s;
 	int i = 0;

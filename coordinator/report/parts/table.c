@@ -186,7 +186,7 @@ static void s_list(struct bc_table *t, const cJSON *arr)
 struct bc_table *bc_table_expect(const struct bc_report *r)
 {
 	static const char *const cols[] = {"result", "step",	  "scope", "metric", "=min",
-					   "=max",   "=measured", "~note",  NULL};
+					   "=max",   "=measured", "~note", NULL};
 	struct bc_table *t;
 	const cJSON *x;
 	char num[64];

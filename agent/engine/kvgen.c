@@ -116,6 +116,9 @@ static int s_part(const struct bc_stream *st, uint64_t win_start, uint64_t win_e
 	return 0;
 }
 
+static int s_trace_load(struct bc_kvgen *g, const struct bc_workload *wl,
+			const struct bc_stream *st, char *err, size_t errlen);
+
 int bc_kvgen_init(struct bc_kvgen *g, const struct bc_workload *wl, const char *path,
 		  uint64_t win_start, uint64_t win_end, unsigned job, unsigned iodepth, bool trim,
 		  uint32_t max_io, char *err, size_t errlen)
@@ -151,6 +154,9 @@ int bc_kvgen_init(struct bc_kvgen *g, const struct bc_workload *wl, const char *
 	g->cap = st->kv.capacity_pct > 0
 		     ? (uint64_t)((double)g->nslots * st->kv.capacity_pct / 100.0)
 		     : bc_kv_part(st->kv.capacity, g->worker, st->kv.workers) / g->obj;
+	/* a trace says what lives: every slot may */
+	if (wl->kv.trace[0])
+		g->cap = g->nslots > iodepth ? g->nslots - iodepth : 0;
 	/*
 	 * A store goes to slot next_id % nslots: with iodepth slots beyond the
 	 * capacity, the slot it overwrites held an object evicted at least
@@ -204,9 +210,15 @@ int bc_kvgen_init(struct bc_kvgen *g, const struct bc_workload *wl, const char *
 	    g->worker, st->kv.workers, g->obj, (unsigned long long)g->nslots,
 	    (unsigned long long)g->start, (unsigned long long)g->cap, (unsigned long long)g->mstart,
 	    (unsigned long long)g->mslots);
-	s_resume(g);
-	/* no record under way; a ticket per record with I/Os out: iodepth, plus the one issuing */
-	g->ck_next = g->nchunks;
+	if (wl->kv.trace[0]) {
+		g->key[0] = '\0'; /* a trace replays from its start: nothing to go on with */
+		ret = s_trace_load(g, wl, st, err, errlen);
+		if (ret)
+			return ret;
+	} else {
+		s_resume(g);
+	}
+	/* a ticket per record with I/Os out: iodepth of them, plus the one issuing */
 	g->nrec = iodepth + 2;
 	g->rec = calloc(g->nrec, sizeof(*g->rec));
 	g->freet = calloc(g->nrec, sizeof(*g->freet));
@@ -233,6 +245,10 @@ void bc_kvgen_free(struct bc_kvgen *g)
 	free(g->stored_at);
 	free(g->rec);
 	free(g->freet);
+	free(g->tr);
+	free(g->slot_len);
+	g->tr = NULL;
+	g->slot_len = NULL;
 	g->stored_at = NULL;
 	g->rec = NULL;
 	g->freet = NULL;
@@ -273,20 +289,22 @@ static inline void s_meta(struct bc_kvgen *g)
 }
 
 /* the record's data I/Os: the object's chunks, counted by a ticket */
-static void s_data(struct bc_kvgen *g, uint8_t kind, uint64_t slot, int placement)
+static void s_data(struct bc_kvgen *g, uint8_t kind, uint64_t slot, uint32_t len, int placement)
 {
 	struct bc_kvrec *r;
 
 	g->ck_kind = kind;
 	g->ck_slot = (uint32_t)slot;
 	g->ck_next = 0;
+	g->ck_len = len;
+	g->ck_nch = (len + g->chunk - 1) / g->chunk;
 	g->ck_place = placement;
 	/* bc_kvgen_init's bound: a free ticket always exists (a bug must be loud) */
 	if (__builtin_expect(!g->nfree, 0))
 		abort();
 	g->ck_ticket = g->freet[--g->nfree];
 	r = &g->rec[g->ck_ticket];
-	r->left = g->nchunks;
+	r->left = g->ck_nch;
 	r->slot = (uint32_t)slot;
 	r->failed = false;
 }
@@ -313,7 +331,7 @@ static void s_store(struct bc_kvgen *g, uint64_t now)
 	}
 	g->npre = g->qn;
 	slot = g->next_id % g->nslots;
-	s_data(g, BC_KV_STORE, slot, bc_splace_next(&g->place));
+	s_data(g, BC_KV_STORE, slot, g->obj, bc_splace_next(&g->place));
 	s_meta(g);
 	g->next_id++;
 	g->done_s++;
@@ -330,8 +348,205 @@ static void s_prefetch(struct bc_kvgen *g, struct bc_rand *rng)
 		r %= live;
 	slot = (g->next_id - 1 - r) % g->nslots;
 	g->npre = 0;
-	s_data(g, BC_KV_PREFETCH, slot, BC_PLACEMENT_VOLUME);
+	s_data(g, BC_KV_PREFETCH, slot, g->obj, BC_PLACEMENT_VOLUME);
 	g->done_p++;
+}
+
+/* a key's slot while the trace is compiled: open addressing, tombstones on eviction */
+struct s_tmap {
+	uint64_t *key;
+	uint32_t *slot; /* slot + 1; 0 empty, UINT32_MAX removed */
+	uint64_t mask;
+};
+
+static uint32_t *s_tmap_find(struct s_tmap *m, uint64_t key, bool add)
+{
+	uint64_t i = (key * 0x9E3779B97F4A7C15ull) & m->mask;
+	uint32_t *hole = NULL;
+
+	for (;; i = (i + 1) & m->mask) {
+		if (!m->slot[i]) {
+			if (!add)
+				return NULL;
+			if (!hole) {
+				m->key[i] = key;
+				hole = &m->slot[i];
+			}
+			return hole;
+		}
+		if (m->slot[i] == UINT32_MAX) {
+			if (add && !hole) {
+				m->key[i] = key;
+				hole = &m->slot[i];
+			}
+			continue;
+		}
+		if (m->key[i] == key)
+			return &m->slot[i];
+	}
+}
+
+/* the records of this job's class and worker (keys split by hash), collected */
+struct s_tload {
+	struct bc_kvgen *g;
+	unsigned workers;
+	struct bc_kv_trace_rec *r;
+	uint64_t n, cap;
+};
+
+static int s_tcollect(void *arg, const struct bc_kv_trace_rec *r)
+{
+	struct s_tload *l = arg;
+	struct bc_kv_trace_rec *grown;
+
+	if (r->cls != l->g->cls || r->key % l->workers != l->g->worker)
+		return 0;
+	if (l->n == l->cap) {
+		grown = realloc(l->r, (l->cap ? l->cap * 2 : 1024) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		l->r = grown;
+		l->cap = l->cap ? l->cap * 2 : 1024;
+	}
+	l->r[l->n++] = *r;
+	return 0;
+}
+
+/*
+ * The trace's records of this worker compiled to slots: a store of a new key
+ * takes the free slot freed longest ago (a ring, so a slot being trimmed is
+ * not written at once), an eviction frees its key's slot, a prefetch or an
+ * eviction of a key not stored is a miss (counted, no I/O)
+ */
+static int s_trace_load(struct bc_kvgen *g, const struct bc_workload *wl,
+			const struct bc_stream *st, char *err, size_t errlen)
+{
+	struct s_tload l = {.g = g, .workers = st->kv.workers};
+	struct s_tmap m = {0};
+	uint64_t i, size = 16, fh = 0, ft, nfree;
+	uint32_t *freeq = NULL, *e;
+	int ret;
+
+	ret = bc_kv_trace_read(wl->kv.trace, wl, s_tcollect, &l, err, errlen);
+	while (!ret && size < 2 * g->nslots + 16)
+		size <<= 1;
+	if (!ret) {
+		m.key = calloc(size, sizeof(*m.key));
+		m.slot = calloc(size, sizeof(*m.slot));
+		m.mask = size - 1;
+		freeq = malloc(g->nslots * sizeof(*freeq));
+		g->tr = calloc(l.n ? l.n : 1, sizeof(*g->tr));
+		g->slot_len = calloc(g->nslots, sizeof(*g->slot_len));
+		if (!m.key || !m.slot || !freeq || !g->tr || !g->slot_len)
+			ret = -ENOMEM;
+	}
+	for (i = 0, nfree = g->nslots; !ret && i < g->nslots; i++)
+		freeq[i] = (uint32_t)i;
+	ft = 0; /* the ring: take at fh, give back at ft */
+	for (i = 0; !ret && i < l.n; i++) {
+		const struct bc_kv_trace_rec *r = &l.r[i];
+		struct bc_kvtr *t = &g->tr[i];
+
+		t->t_ns = (uint64_t)(r->t_s * 1e9);
+		e = s_tmap_find(&m, r->key, r->op == BC_KV_TR_STORE);
+		if (r->op == BC_KV_TR_STORE) {
+			if (!*e || *e == UINT32_MAX) {
+				if (!nfree) {
+					snprintf(
+					    err, errlen,
+					    "%s:%u: KV class \"%s\" worker %u: more objects live "
+					    "than its part of the region holds (%llu slots of %u "
+					    "bytes): evict more, or enlarge the class's range",
+					    wl->kv.trace, r->line, st->name, g->worker,
+					    (unsigned long long)g->nslots, g->obj);
+					ret = -EINVAL;
+					break;
+				}
+				*e = freeq[fh] + 1;
+				fh = fh + 1 == g->nslots ? 0 : fh + 1;
+				nfree--;
+			}
+			t->kind = BC_KV_TR_STORE;
+			t->slot = *e - 1;
+			/* whole 4 KiB blocks: what every O_DIRECT device takes */
+			t->len = (uint32_t)((r->bytes + 4095) / 4096 * 4096);
+			if (t->len > g->obj)
+				t->len = g->obj;
+			g->stores++;
+			continue;
+		}
+		g->prefetches += r->op == BC_KV_TR_PREFETCH;
+		if (!e || !*e || *e == UINT32_MAX) {
+			t->kind = BC_KVTR_MISS;
+			if (r->op == BC_KV_TR_PREFETCH)
+				g->misses++;
+			else
+				g->evict_misses++;
+			continue;
+		}
+		t->kind = (uint8_t)r->op;
+		t->slot = *e - 1;
+		if (r->op == BC_KV_TR_EVICT) {
+			freeq[ft] = *e - 1;
+			ft = ft + 1 == g->nslots ? 0 : ft + 1;
+			nfree++;
+			*e = UINT32_MAX;
+		}
+	}
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory for the trace's records", wl->kv.trace);
+	g->ntr = l.n;
+	free(l.r);
+	free(m.key);
+	free(m.slot);
+	free(freeq);
+	return ret;
+}
+
+/* the next trace record: at its time from the first one's, its I/Os */
+static bool s_trace_record(struct bc_kvgen *g, uint64_t now)
+{
+	const struct bc_kvtr *t;
+	uint64_t life;
+
+	if (g->itr == g->ntr)
+		return false;
+	t = &g->tr[g->itr++];
+	if (!g->t0)
+		g->t0 = now ? now : 1;
+	g->qh = g->qn = g->npre = 0;
+	g->q_ready = g->t0 + t->t_ns;
+	switch (t->kind) {
+	case BC_KV_TR_STORE:
+		g->slot_len[t->slot] = t->len;
+		s_data(g, BC_KV_STORE, t->slot, t->len, bc_splace_next(&g->place));
+		s_meta(g);
+		g->done_s++;
+		break;
+	case BC_KV_TR_PREFETCH:
+		s_data(g, BC_KV_PREFETCH, t->slot, g->slot_len[t->slot], BC_PLACEMENT_VOLUME);
+		g->done_p++;
+		break;
+	case BC_KV_TR_EVICT:
+		g->st.evictions++;
+		if (g->stored_at[t->slot]) {
+			life = g->q_ready > g->stored_at[t->slot]
+				   ? g->q_ready - g->stored_at[t->slot]
+				   : 0;
+			g->st.life_ns += life;
+			bc_hist_add(&g->st.life, life);
+			g->stored_at[t->slot] = 0;
+		}
+		if (g->trim)
+			s_push(g, BC_KV_EVICT, BC_OP_TRIM, g->start + (uint64_t)t->slot * g->obj,
+			       g->slot_len[t->slot], BC_PLACEMENT_VOLUME);
+		s_meta(g);
+		g->npre = g->qn;
+		break;
+	default: /* counted when compiled */
+		break;
+	}
+	return true;
 }
 
 /* the next record: a prefetch when it moves floor(k * P / n), else a store */
@@ -361,16 +576,16 @@ bool bc_kvgen_next(struct bc_kvgen *g, struct bc_rand *rng, uint64_t now, struct
 	uint32_t len;
 
 	/* the record's trim and eviction record, its chunks, its metadata record; then the next */
-	while (g->qh == g->qn && g->ck_next == g->nchunks)
-		if (!s_record(g, rng, now))
+	while (g->qh == g->qn && g->ck_next == g->ck_nch)
+		if (!(g->tr ? s_trace_record(g, now) : s_record(g, rng, now)))
 			return false;
 	*ready = g->q_ready;
-	if (g->qh < g->npre || (g->ck_next == g->nchunks && g->qh < g->qn)) {
+	if (g->qh < g->npre || (g->ck_next == g->ck_nch && g->qh < g->qn)) {
 		*io = g->q[g->qh++];
 		return true;
 	}
 	at = (uint64_t)g->ck_next * g->chunk;
-	len = g->obj - at < g->chunk ? (uint32_t)(g->obj - at) : g->chunk;
+	len = g->ck_len - at < g->chunk ? (uint32_t)(g->ck_len - at) : g->chunk;
 	*io = (struct bc_kvio){.kind = g->ck_kind,
 			       .op = g->ck_kind == BC_KV_STORE ? BC_OP_WRITE : BC_OP_READ,
 			       .len = len,
@@ -442,7 +657,8 @@ static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct b
 			   int n, struct bc_kvstat *acc)
 {
 	const struct bc_stream *st = &wl->streams[cls];
-	uint64_t stores = 0, prefetches = 0, cap = 0, slots = 0, failed, chunk = 0;
+	uint64_t stores = 0, prefetches = 0, cap = 0, slots = 0, failed, chunk = 0, misses = 0;
+	uint64_t evict_misses = 0;
 	cJSON *o = cJSON_CreateObject(), *x;
 	unsigned workers = 0, resumed = 0;
 	bool trim = false;
@@ -461,6 +677,8 @@ static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct b
 		slots += g[i]->nslots;
 		trim |= g[i]->trim;
 		chunk = g[i]->chunk;
+		misses += g[i]->misses;
+		evict_misses += g[i]->evict_misses;
 		bc_kvstat_merge(acc, &g[i]->st);
 	}
 	cJSON_AddStringToObject(o, "name", st->name);
@@ -494,7 +712,11 @@ static cJSON *s_class_json(const struct bc_workload *wl, int cls, const struct b
 	for (k = 0; k < BC_KV_KINDS; k++)
 		cJSON_AddNumberToObject(x, bc_kv_kind_names[k], (double)acc->errors[k]);
 	/* a record fails when its I/O failed or never completed (cancelled, runtime over) */
-	failed = (stores + prefetches) - (acc->records[BC_KV_STORE] + acc->records[BC_KV_PREFETCH]);
+	/* a trace's prefetch of a key it never stored is a miss, not a failure */
+	failed = (stores + prefetches - misses) -
+		 (acc->records[BC_KV_STORE] + acc->records[BC_KV_PREFETCH]);
+	cJSON_AddNumberToObject(o, "misses", (double)misses);
+	cJSON_AddNumberToObject(o, "evict_misses", (double)evict_misses);
 	cJSON_AddNumberToObject(o, "record_failures", (double)failed);
 	cJSON_AddItemToObject(o, "lifetime",
 			      s_dist_json(&acc->life, acc->life.count, acc->life_ns, "objects"));

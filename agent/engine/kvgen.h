@@ -69,6 +69,14 @@ struct bc_kvio {
 };
 #define BC_KV_NO_TICKET UINT16_MAX
 
+/* a trace record, compiled: when, what, which slot, how many bytes */
+struct bc_kvtr {
+	uint64_t t_ns;
+	uint32_t slot, len;
+	uint8_t kind; /* BC_KV_TR_* of profile/workload/kv.h, or BC_KVTR_MISS */
+};
+#define BC_KVTR_MISS 0xff
+
 /* a store or prefetch record whose I/Os are not all back */
 struct bc_kvrec {
 	uint32_t left; /* I/Os still to complete */
@@ -105,6 +113,7 @@ struct bc_kvgen {
 	unsigned npre;		   /* ... of them */
 	uint8_t ck_kind;	   /* the current record's data: store or prefetch */
 	uint32_t ck_slot, ck_next; /* its slot and the next chunk to issue */
+	uint32_t ck_len, ck_nch;   /* its bytes and chunks */
 	uint16_t ck_ticket;
 	int ck_place;	      /* its placement (one per object) */
 	uint64_t q_ready;     /* when the current record may go */
@@ -113,8 +122,14 @@ struct bc_kvgen {
 	unsigned nrec, nfree;
 	uint64_t *stored_at; /* [nslots] completion ns of the slot's object, 0: none yet */
 	struct bc_kvstat st;
-	char key[384]; /* the store's identity across steps (volume, window, job, layout) */
-	bool resumed;  /* the store the previous step left on this volume went on */
+	/* a trace replay ("kv"."trace"): this worker's records, compiled to slots at PREPARE */
+	struct bc_kvtr *tr;
+	uint64_t ntr, itr;
+	uint32_t *slot_len;    /* [nslots] the bytes the slot's object has (trace) */
+	uint64_t misses;       /* prefetches of keys not live (trace) */
+	uint64_t evict_misses; /* evictions of keys not live (trace) */
+	char key[384];	       /* the store's identity across steps (volume, window, job, layout) */
+	bool resumed;	       /* the store the previous step left on this volume went on */
 };
 
 /*

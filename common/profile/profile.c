@@ -18,6 +18,7 @@
 #include "profile/profile.h"
 #include "profile/sweep_check.h"
 #include "profile/value/units.h"
+#include "profile/workload/kv.h"
 #include "util/curve.h"
 #include "util/json.h"
 
@@ -716,6 +717,45 @@ out:
 	return ret;
 }
 
+/*
+ * A KV store's trace ("kv": {"trace"}) is a file beside the profile: a
+ * relative path becomes the profile's directory's, and the file is read
+ * through here, so validate names its first bad line (the agent reads it
+ * again at PREPARE, from the path it is sent)
+ */
+static int s_traces(struct bc_profile *p, const char *path, char *err, size_t errlen)
+{
+	char joined[BC_PATH_MAX + 300], why[512];
+	const char *slash = strrchr(path, '/');
+	uint64_t n;
+	int i, ret;
+
+	for (i = 0; i < p->nsteps; i++) {
+		struct bc_kv *kv = &p->steps[i].wl.kv;
+
+		if (!kv->trace[0])
+			continue;
+		if (kv->trace[0] != '/' && slash) {
+			snprintf(joined, sizeof(joined), "%.*s/%s", (int)(slash - path), path,
+				 kv->trace);
+			if (strlen(joined) >= sizeof(kv->trace)) {
+				snprintf(err, errlen, "%s: steps[%d].kv.trace: path too long", path,
+					 i);
+				return -EINVAL;
+			}
+			snprintf(kv->trace, sizeof(kv->trace), "%s", joined);
+		}
+		ret = bc_kv_trace_check(kv->trace, &p->steps[i].wl, &n, why, sizeof(why));
+		if (!ret && !n)
+			snprintf(why, sizeof(why), "%s: no records", kv->trace);
+		if (ret || !n) {
+			snprintf(err, errlen, "%s: steps[%d].kv.trace: %s", path, i, why);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* a profile is a hand-written page: anything this big is the wrong file */
 #define S_FILE_MAX (16u << 20)
 
@@ -761,6 +801,10 @@ int bc_profile_load(const char *path, struct bc_profile **out, char *err, size_t
 		goto out;
 	}
 	ret = bc_profile_parse(text, path, out, err, errlen);
+	if (!ret)
+		ret = s_traces(*out, path, err, errlen);
+	if (ret)
+		bc_profile_destroy(out);
 out:
 	if (fd >= 0)
 		close(fd);

@@ -337,6 +337,102 @@ out:
 	unlink(path);
 }
 
+/* a trace replayed: keys to slots, misses, times, the I/Os of each record; bad lines named */
+static void test_trace(void)
+{
+	char path[] = "/tmp/bc_test_kvtrace_XXXXXX", step[1024];
+	struct bc_profile *p = NULL;
+	struct bc_kvgen *g = malloc(sizeof(*g));
+	struct bc_rand rng;
+	struct bc_kvio io;
+	uint64_t ready, n;
+	FILE *f;
+	int fd;
+	/* kind, slot (-1: none), length of each I/O in order */
+	static const struct {
+		uint8_t kind, op;
+		int64_t slot;
+		uint32_t len;
+		uint64_t t_ms;
+	} want[] = {
+	    {BC_KV_STORE, BC_OP_WRITE, 0, 8192, 0},   /* a: 5000 bytes -> 2 blocks */
+	    {BC_KV_META, BC_OP_WRITE, -1, 4096, 0},   /* its record */
+	    {BC_KV_STORE, BC_OP_WRITE, 1, 16384, 10}, /* b */
+	    {BC_KV_META, BC_OP_WRITE, -1, 4096, 10},
+	    {BC_KV_PREFETCH, BC_OP_READ, 0, 8192, 20}, /* a read back */
+	    {BC_KV_EVICT, BC_OP_TRIM, 0, 8192, 30},    /* a evicted */
+	    {BC_KV_META, BC_OP_WRITE, -1, 4096, 30},
+	    {BC_KV_STORE, BC_OP_WRITE, 2, 4096, 50}, /* c: the slot freed longest ago */
+	    {BC_KV_META, BC_OP_WRITE, -1, 4096, 50},
+	    {BC_KV_STORE, BC_OP_WRITE, 1, 16384, 60}, /* b again: in place */
+	    {BC_KV_META, BC_OP_WRITE, -1, 4096, 60},
+	};
+	size_t i = 0;
+
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f || !g) {
+		CHECK(!"temporary trace");
+		free(g);
+		return;
+	}
+	fputs("time,class,op,key,bytes\n# a comment\n0,x,store,a,5000\n0.010,x,store,b,16384\n"
+	      "{\"time\": 0.02, \"class\": \"x\", \"op\": \"prefetch\", \"key\": \"a\"}\n"
+	      "0.03,x,evict,a,0\n0.04,x,prefetch,a,0\n0.05,x,store,c,10\n0.06,x,store,b,16384\n",
+	      f);
+	fclose(f);
+	snprintf(step, sizeof(step),
+		 "'numjobs':1,'iodepth':2,'streams':[{'name':'x','bs':'16k','range':{'size':'64k'},"
+		 "'kv':{'meta':'l'}},{'name':'l','bs':'4k','range':{'offset':'64k','size':'16k'},"
+		 "'kv':'meta'}],'kv':{'trace':'%s','trim':true}",
+		 path);
+	CHECK_MSG(!s_parse(step, &p), "%s", s_err);
+	if (!p)
+		goto out;
+	CHECK(!bc_kv_trace_check(path, &p->steps[0].wl, &n, s_err, sizeof(s_err)) && n == 7);
+	bc_rand_seed(&rng, 1);
+	CHECK_MSG(!bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 2, true, 0, s_err,
+				 sizeof(s_err)),
+		  "%s", s_err);
+	CHECK(g->ntr == 7 && g->stores == 4 && g->prefetches == 2 && g->misses == 1);
+	while (bc_kvgen_next(g, &rng, 1000000, &io, &ready)) {
+		if (i >= sizeof(want) / sizeof(want[0])) {
+			CHECK(!"more I/Os than the trace says");
+			break;
+		}
+		CHECK_MSG(io.kind == want[i].kind && io.op == want[i].op && io.len == want[i].len &&
+			      (want[i].slot < 0 || io.off == (uint64_t)want[i].slot * 16384) &&
+			      ready == 1000000 + want[i].t_ms * 1000000,
+			  "I/O %zu: kind %u op %u len %u off %llu ready %llu", i, io.kind, io.op,
+			  io.len, (unsigned long long)io.off, (unsigned long long)ready);
+		bc_kvgen_done(g, io.kind, io.ticket, io.len, io.len, 10, ready + 10);
+		i++;
+	}
+	CHECK(i == sizeof(want) / sizeof(want[0]));
+	CHECK(g->st.records[BC_KV_STORE] == 4 && g->st.records[BC_KV_PREFETCH] == 1 &&
+	      g->st.evictions == 1 && g->st.life.count == 1);
+	bc_kvgen_free(g);
+	/* a bad line: the file and its line */
+	f = fopen(path, "a");
+	if (f) {
+		fputs("0.07,y,store,d,1\n", f);
+		fclose(f);
+	}
+	CHECK(bc_kv_trace_check(path, &p->steps[0].wl, &n, s_err, sizeof(s_err)) == -EINVAL &&
+	      strstr(s_err, ":10: class \"y\" is no KV class of the workload"));
+	f = fopen(path, "w");
+	if (f) {
+		fputs("0.5,x,store,a,1\n0.4,x,store,b,1\n", f);
+		fclose(f);
+	}
+	CHECK(bc_kv_trace_check(path, &p->steps[0].wl, &n, s_err, sizeof(s_err)) == -EINVAL &&
+	      strstr(s_err, ":2: time 0.4: expected seconds >= 0.5 (in order)"));
+out:
+	free(g);
+	bc_profile_destroy(&p);
+	unlink(path);
+}
+
 int main(void)
 {
 	test_parse();
@@ -344,5 +440,6 @@ int main(void)
 	test_generator();
 	test_eviction();
 	test_job_file();
+	test_trace();
 	return bc_test_failures ? 1 : 0;
 }

@@ -414,3 +414,216 @@ int bc_kv_rules(struct bc_check *c, const char *base, const struct bc_workload *
 	}
 	return 0;
 }
+
+/* FNV-1a: a key's hash (the worker it goes to, the slot map's key) */
+static uint64_t s_fnv1a(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (uint8_t)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static int s_trace_class(const struct bc_workload *wl, const char *name, size_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < wl->nstreams; i++)
+		if (wl->streams[i].kv.role == BC_KV_CLASS && strlen(wl->streams[i].name) == n &&
+		    !strncmp(wl->streams[i].name, name, n))
+			return (int)i;
+	return -1;
+}
+
+/* "store" | "prefetch" | "evict" */
+static int s_trace_op(const char *s, size_t n)
+{
+	static const char *const ops[] = {"store", "prefetch", "evict"};
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strlen(ops[i]) == n && !strncmp(ops[i], s, n))
+			return i;
+	return -1;
+}
+
+/* one CSV line: time,class,op,key,bytes; 1 parsed, 0 a header, -EINVAL with why */
+static int s_trace_csv(const char *line, const struct bc_workload *wl, struct bc_kv_trace_rec *r,
+		       char *why, size_t wlen)
+{
+	const char *f[5], *p = line;
+	size_t len[5];
+	char num[64], *end;
+	double t;
+	int n = 0;
+
+	while (n < 5) {
+		const char *c = strchr(p, ',');
+
+		f[n] = p;
+		len[n] = c ? (size_t)(c - p) : strcspn(p, "\r\n");
+		n++;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	if (n != 5 || strchr(p, ',')) {
+		snprintf(why, wlen, "expected 5 fields (time,class,op,key,bytes)");
+		return -EINVAL;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)(len[0] < 63 ? len[0] : 63), f[0]);
+	t = strtod(num, &end);
+	if (end == num || *end) {
+		if (!strncmp(f[0], "time", len[0])) /* a header line */
+			return 0;
+		snprintf(why, wlen, "time: expected seconds >= 0");
+		return -EINVAL;
+	}
+	r->t_s = t;
+	r->cls = s_trace_class(wl, f[1], len[1]);
+	r->op = s_trace_op(f[2], len[2]);
+	r->key = s_fnv1a(f[3], len[3]);
+	snprintf(num, sizeof(num), "%.*s", (int)(len[4] < 63 ? len[4] : 63), f[4]);
+	r->bytes = strtoull(num, &end, 10);
+	if (end == num || *end || num[0] == '-') {
+		snprintf(why, wlen, "bytes: expected an integer >= 0");
+		return -EINVAL;
+	}
+	if (r->cls < 0)
+		snprintf(why, wlen, "class \"%.*s\" is no KV class of the workload", (int)len[1],
+			 f[1]);
+	else if (r->op < 0)
+		snprintf(why, wlen, "op \"%.*s\": expected store, prefetch or evict", (int)len[2],
+			 f[2]);
+	return r->cls < 0 || r->op < 0 ? -EINVAL : 1;
+}
+
+/* one JSON line: {"time": s, "class": ..., "op": ..., "key": ..., "bytes": n} */
+static int s_trace_json(const char *line, const struct bc_workload *wl, struct bc_kv_trace_rec *r,
+			char *why, size_t wlen)
+{
+	cJSON *o = cJSON_Parse(line);
+	const cJSON *t, *c, *op, *k, *b;
+	char key[64];
+	int ret = -EINVAL;
+
+	t = cJSON_GetObjectItemCaseSensitive(o, "time");
+	c = cJSON_GetObjectItemCaseSensitive(o, "class");
+	op = cJSON_GetObjectItemCaseSensitive(o, "op");
+	k = cJSON_GetObjectItemCaseSensitive(o, "key");
+	b = cJSON_GetObjectItemCaseSensitive(o, "bytes");
+	if (!cJSON_IsObject(o) || !cJSON_IsNumber(t) || !cJSON_IsString(c) || !cJSON_IsString(op) ||
+	    !(cJSON_IsString(k) || cJSON_IsNumber(k)) || (b && !cJSON_IsNumber(b))) {
+		snprintf(why, wlen,
+			 "expected {\"time\": seconds, \"class\": name, \"op\": name, \"key\": "
+			 "string or number, \"bytes\": integer}");
+		goto out;
+	}
+	r->t_s = t->valuedouble;
+	r->cls = s_trace_class(wl, c->valuestring, strlen(c->valuestring));
+	r->op = s_trace_op(op->valuestring, strlen(op->valuestring));
+	if (cJSON_IsString(k))
+		r->key = s_fnv1a(k->valuestring, strlen(k->valuestring));
+	else {
+		snprintf(key, sizeof(key), "%.17g", k->valuedouble);
+		r->key = s_fnv1a(key, strlen(key));
+	}
+	r->bytes = b && b->valuedouble > 0 ? (uint64_t)b->valuedouble : 0;
+	if (r->cls < 0)
+		snprintf(why, wlen, "class \"%s\" is no KV class of the workload", c->valuestring);
+	else if (r->op < 0)
+		snprintf(why, wlen, "op \"%s\": expected store, prefetch or evict",
+			 op->valuestring);
+	else
+		ret = 1;
+out:
+	cJSON_Delete(o);
+	return ret;
+}
+
+int bc_kv_trace_read(const char *path, const struct bc_workload *wl,
+		     int (*fn)(void *arg, const struct bc_kv_trace_rec *r), void *arg, char *err,
+		     size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL, why[200];
+	size_t cap = 0;
+	double last = 0;
+	unsigned lineno = 0;
+	ssize_t n;
+	int ret = 0, got;
+
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "kv.trace %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	while (!ret && (n = getline(&line, &cap, f)) >= 0) {
+		struct bc_kv_trace_rec r = {0};
+		const char *p = line;
+
+		lineno++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '\n' || *p == '\r' || *p == '#')
+			continue;
+		if (strlen(p) != (size_t)n - (size_t)(p - line)) {
+			snprintf(err, errlen, "%s:%u: a NUL byte (not a text trace)", path, lineno);
+			ret = -EINVAL;
+			break;
+		}
+		got = *p == '{' ? s_trace_json(p, wl, &r, why, sizeof(why))
+				: s_trace_csv(p, wl, &r, why, sizeof(why));
+		if (!got)
+			continue;
+		if (got > 0 && (r.t_s < last || !(r.t_s >= 0) || r.t_s > 1e9)) {
+			snprintf(why, sizeof(why), "time %g: expected seconds >= %g (in order)",
+				 r.t_s, last);
+			got = -EINVAL;
+		}
+		if (got > 0 && r.bytes > wl->streams[r.cls].bs) {
+			snprintf(why, sizeof(why),
+				 "bytes %llu exceed the class's object size %u (its bs)",
+				 (unsigned long long)r.bytes, wl->streams[r.cls].bs);
+			got = -EINVAL;
+		}
+		if (got > 0 && r.op == BC_KV_TR_STORE && !r.bytes) {
+			snprintf(why, sizeof(why), "a store needs bytes > 0");
+			got = -EINVAL;
+		}
+		if (got < 0) {
+			snprintf(err, errlen, "%s:%u: %s", path, lineno, why);
+			ret = -EINVAL;
+			break;
+		}
+		last = r.t_s;
+		r.line = lineno;
+		ret = fn(arg, &r);
+	}
+	if (!ret && ferror(f)) {
+		snprintf(err, errlen, "kv.trace %s: read error", path);
+		ret = -EIO;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* a trace's records counted, for the coordinator's check */
+static int s_trace_count(void *arg, const struct bc_kv_trace_rec *r)
+{
+	(void)r;
+	(*(uint64_t *)arg)++;
+	return 0;
+}
+
+int bc_kv_trace_check(const char *path, const struct bc_workload *wl, uint64_t *records, char *err,
+		      size_t errlen)
+{
+	*records = 0;
+	return bc_kv_trace_read(path, wl, s_trace_count, records, err, errlen);
+}

@@ -101,4 +101,35 @@ double bc_kv_store_rate(const struct bc_workload *wl, const struct bc_stream *st
 /* some class of wl stores at a rate */
 bool bc_kv_paced(const struct bc_workload *wl);
 
+/*
+ * A trace to replay ("kv": {"trace": FILE}, docs/kv.md): one record a line,
+ * CSV "time,class,op,key,bytes" (an optional header line "time,...") or a
+ * JSON object {"time", "class", "op", "key", "bytes"}; '#' starts a
+ * comment. time: seconds from the trace's start, in order; class: a KV
+ * class's stream name; op: store, prefetch or evict; key: any text (a
+ * number in JSON), hashed; bytes: the object's size (at most the class's
+ * bs; store only, the others may say 0).
+ */
+enum { BC_KV_TR_STORE = 0, BC_KV_TR_PREFETCH, BC_KV_TR_EVICT };
+struct bc_kv_trace_rec {
+	double t_s;
+	int cls; /* stream index */
+	int op;	 /* BC_KV_TR_* */
+	uint64_t key;
+	uint64_t bytes;
+	unsigned line;
+};
+
+/*
+ * Every record of the trace at path, in order, to fn (a non-zero return
+ * stops it and is returned). 0, or -errno / -EINVAL with "path:line: why".
+ */
+int bc_kv_trace_read(const char *path, const struct bc_workload *wl,
+		     int (*fn)(void *arg, const struct bc_kv_trace_rec *r), void *arg, char *err,
+		     size_t errlen);
+
+/* the trace at path read through: *records, or the first error (the coordinator's check) */
+int bc_kv_trace_check(const char *path, const struct bc_workload *wl, uint64_t *records, char *err,
+		      size_t errlen);
+
 #endif

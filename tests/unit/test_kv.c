@@ -390,6 +390,15 @@ static void test_trace(void)
 	if (!p)
 		goto out;
 	CHECK(!bc_kv_trace_check(path, &p->steps[0].wl, &n, s_err, sizeof(s_err)) && n == 7);
+	{
+		/* the wire form of a trace's classes (no record counts) reads back */
+		struct bc_workload back;
+		cJSON *j = bc_workload_to_json(&p->steps[0].wl);
+
+		CHECK_MSG(j && !bc_workload_from_json(j, &back, s_err, sizeof(s_err)), "%s", s_err);
+		CHECK(!strcmp(back.kv.trace, path) && !back.streams[0].kv.stores);
+		cJSON_Delete(j);
+	}
 	bc_rand_seed(&rng, 1);
 	CHECK_MSG(!bc_kvgen_init(g, &p->steps[0].wl, "f", 0, 1 << 20, 0, 2, true, 0, s_err,
 				 sizeof(s_err)),

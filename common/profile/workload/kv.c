@@ -149,14 +149,16 @@ cJSON *bc_kv_stream_json(const struct bc_stream *st)
 	if (!o)
 		return NULL;
 	cJSON_AddNumberToObject(o, "workers", k->workers);
-	cJSON_AddNumberToObject(o, "stores", (double)k->stores);
+	/* a trace's classes have no record counts or capacity: written only when given */
+	if (k->stores)
+		cJSON_AddNumberToObject(o, "stores", (double)k->stores);
 	cJSON_AddNumberToObject(o, "prefetches", (double)k->prefetches);
 	if (k->capacity_pct > 0) {
 		char pct[40];
 
 		snprintf(pct, sizeof(pct), "%.17g%%", k->capacity_pct);
 		cJSON_AddStringToObject(o, "capacity", pct);
-	} else {
+	} else if (k->capacity) {
 		cJSON_AddNumberToObject(o, "capacity", (double)k->capacity);
 	}
 	cJSON_AddStringToObject(o, "popularity",

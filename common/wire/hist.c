@@ -392,3 +392,19 @@ long bc_hist_decode_add_idx(struct bc_hist *h, const uint8_t *buf, size_t len, u
 	return idx ? s_decode(h, buf, len, idx, nidx, true)
 		   : s_decode(h, buf, len, NULL, nidx, false);
 }
+
+void bc_hist_add_pairs(struct bc_hist *h, const cJSON *pairs)
+{
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, pairs)
+	{
+		const cJSON *i = cJSON_GetArrayItem(p, 0), *n = cJSON_GetArrayItem(p, 1);
+
+		if (!cJSON_IsNumber(i) || !cJSON_IsNumber(n) || i->valuedouble < 0 ||
+		    i->valuedouble >= BC_HIST_BUCKETS || n->valuedouble < 0)
+			continue;
+		h->buckets[(unsigned)i->valuedouble] += (uint64_t)n->valuedouble;
+		h->count += (uint64_t)n->valuedouble;
+	}
+}

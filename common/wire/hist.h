@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #define BC_HIST_SUB_BITS 7
 #define BC_HIST_SUB	 (1u << BC_HIST_SUB_BITS)
 /* shift goes up to 63 - SUB_BITS; index = shift * SUB + (v >> shift) < 2 * SUB */
@@ -55,6 +57,12 @@ uint64_t bc_hist_bucket_mid(unsigned idx);
 
 /* dst += src */
 void bc_hist_merge(struct bc_hist *dst, const struct bc_hist *src);
+
+/*
+ * h += run.json's sparse form of a histogram, [[bucket, count], ...] (pairs
+ * that are not two numbers, or out of range, are skipped)
+ */
+void bc_hist_add_pairs(struct bc_hist *h, const cJSON *pairs);
 
 /*
  * The one rank rule: the pct-th percentile (0 < pct < 100) of count samples

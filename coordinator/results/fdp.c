@@ -162,23 +162,6 @@ static void s_step_counters(const cJSON *sj, struct s_counters *c)
 	}
 }
 
-/* add run.json's sparse [[bucket, count], ...] pairs to h */
-static void s_hist_add(struct bc_hist *h, const cJSON *pairs)
-{
-	const cJSON *p;
-
-	cJSON_ArrayForEach(p, pairs)
-	{
-		const cJSON *i = cJSON_GetArrayItem(p, 0), *n = cJSON_GetArrayItem(p, 1);
-
-		if (!cJSON_IsNumber(i) || !cJSON_IsNumber(n) || i->valuedouble < 0 ||
-		    i->valuedouble >= BC_HIST_BUCKETS || n->valuedouble < 0)
-			continue;
-		h->buckets[(unsigned)i->valuedouble] += (uint64_t)n->valuedouble;
-		h->count += (uint64_t)n->valuedouble;
-	}
-}
-
 static void s_add_pct(cJSON *o, const char *key, const struct bc_hist *h, double pct)
 {
 	if (h->count)
@@ -233,11 +216,11 @@ static void s_measure(struct s_mode_acc *a, const cJSON *sj, const struct s_coun
 	if (strcmp(bc_rj_str("", sj, "status"), "ok"))
 		return;
 	a->nok++;
-	s_hist_add(&a->rd, bc_rj(sj, "total", "read", "hist"));
-	s_hist_add(&a->wr, bc_rj(sj, "total", "write", "hist"));
-	s_hist_add(&a->all, bc_rj(sj, "total", "read", "hist"));
-	s_hist_add(&a->all, bc_rj(sj, "total", "write", "hist"));
-	s_hist_add(&a->all, bc_rj(sj, "total", "trim", "hist"));
+	bc_hist_add_pairs(&a->rd, bc_rj(sj, "total", "read", "hist"));
+	bc_hist_add_pairs(&a->wr, bc_rj(sj, "total", "write", "hist"));
+	bc_hist_add_pairs(&a->all, bc_rj(sj, "total", "read", "hist"));
+	bc_hist_add_pairs(&a->all, bc_rj(sj, "total", "write", "hist"));
+	bc_hist_add_pairs(&a->all, bc_rj(sj, "total", "trim", "hist"));
 	a->wbytes += bc_rj_num(sj, "total", "write", "bytes");
 	a->wsecs += bc_rj_num(sj, "measured_seconds");
 	bc_kvsum_add_step(a->kv, sj);

@@ -59,23 +59,6 @@ void bc_kvsum_free(struct bc_kvsum **ps)
 	*ps = NULL;
 }
 
-/* run.json's sparse [[bucket, count], ...] into h */
-static void s_hist_add(struct bc_hist *h, const cJSON *pairs)
-{
-	const cJSON *p;
-
-	cJSON_ArrayForEach(p, pairs)
-	{
-		const cJSON *i = cJSON_GetArrayItem(p, 0), *n = cJSON_GetArrayItem(p, 1);
-
-		if (!cJSON_IsNumber(i) || !cJSON_IsNumber(n) || i->valuedouble < 0 ||
-		    i->valuedouble >= BC_HIST_BUCKETS || n->valuedouble < 0)
-			continue;
-		h->buckets[(unsigned)i->valuedouble] += (uint64_t)n->valuedouble;
-		h->count += (uint64_t)n->valuedouble;
-	}
-}
-
 static struct s_class *s_find(struct bc_kvsum *s, const char *name)
 {
 	int i;
@@ -117,11 +100,11 @@ static void s_add_class(struct s_class *k, const cJSON *c, const cJSON *placemen
 		k->io_errors += bc_rj_num(c, "errors", s_kinds[j]);
 		k->ios[j] += bc_rj_num(l, "ios");
 		k->lat_ns[j] += bc_rj_num(l, "mean_ms") * 1e6 * bc_rj_num(l, "ios");
-		s_hist_add(&k->lat[j], bc_rj(l, "hist"));
+		bc_hist_add_pairs(&k->lat[j], bc_rj(l, "hist"));
 	}
 	k->life_ns +=
 	    bc_rj_num(c, "lifetime", "mean_ms") * 1e6 * bc_rj_num(c, "lifetime", "objects");
-	s_hist_add(&k->life, bc_rj(c, "lifetime", "hist"));
+	bc_hist_add_pairs(&k->life, bc_rj(c, "lifetime", "hist"));
 }
 
 void bc_kvsum_add_step(struct bc_kvsum *s, const cJSON *sj)

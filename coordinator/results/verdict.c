@@ -109,12 +109,13 @@ static void s_load_end(struct bc_ana_load *l, double secs)
 
 /*
  * Why N is not what the step's volumes held in flight, when every volume
- * says the same: its target completes at once, or a KV store paces it
+ * says the same: its target completes at once, a KV store paces it, or a
+ * size-based pass ends inside the window
  */
 static const char *s_queue_note(const struct bc_step_result *res)
 {
 	const struct bc_profile *p = res->agg.prof;
-	int i, instant = 0, paced = 0, n = 0;
+	int i, instant = 0, paced = 0, pass = 0, n = 0;
 	struct bc_workload vw;
 
 	for (i = 0; i < p->nvolumes; i++) {
@@ -126,6 +127,7 @@ static const char *s_queue_note(const struct bc_step_result *res)
 		bc_volume_workload(&res->step->wl, v, &vw);
 		instant += !strcmp(v->path, "null") || (v->sim.enabled && !v->sim.lat_units);
 		paced += bc_workload_kv(&vw) && bc_kv_paced(&vw);
+		pass += bc_workload_size_based(&vw);
 	}
 	if (n && instant == n)
 		return "the target completes each I/O as it is submitted (a simulated SSD without "
@@ -135,6 +137,10 @@ static const char *s_queue_note(const struct bc_step_result *res)
 	if (n && paced == n)
 		return "the KV store releases its records at their store rate (\"store_rate\" or "
 		       "\"kv\".\"pace\"): fewer than iodepth are in flight by design";
+	if (n && pass == n)
+		return "a size-based pass ends inside its window, its jobs finishing one by one: "
+		       "the window's average says nothing of the queue (as the step's own check "
+		       "says)";
 	return NULL;
 }
 

@@ -404,6 +404,16 @@ def fmt(v, dec):
     return "-" if v is None else "%.*f" % (dec, v)
 
 
+def shown(cell, v, dec):
+    """a table's cell is run.json's figure v to dec decimals ("-" for none)"""
+    if v is None:
+        return cell == "-"
+    try:
+        return abs(float(cell.replace(",", "")) - v) <= 0.5 * 10 ** -dec + 1e-9
+    except ValueError:
+        return False
+
+
 def check_md(run, path):
     rows = md_total_rows(path)
     steps = run["steps"]
@@ -412,9 +422,8 @@ def check_md(run, path):
         return
     for (name, iops, mbps), js in zip(rows, steps):
         t = js["total"]
-        # the tables group thousands ("1,439,491")
-        if iops.replace(",", "") != fmt(t.get("iops"), 0) or \
-                mbps.replace(",", "") != fmt(t.get("mbps"), 1):
+        # the tables group thousands ("1,439,491") and round half away from zero
+        if not shown(iops, t.get("iops"), 0) or not shown(mbps, t.get("mbps"), 1):
             fail("summary.md step %s: IOPS %s MB/s %s, run.json %s / %s"
                  % (name, iops, mbps, t.get("iops"), t.get("mbps")))
         if "0.000" in iops and t.get("iops") is None:

@@ -114,7 +114,7 @@ void bc_table_num(struct bc_table *t, const cJSON *present, double v, int decima
 {
 	char num[64];
 
-	if (!present)
+	if (!present || cJSON_IsNull(present)) /* absent, or null: not measured */
 		bc_table_text(t, "-");
 	else if (decimals < 0)
 		bc_table_text(t, bc_fmt_num(v, num, sizeof(num)));
@@ -133,7 +133,8 @@ void bc_table_int(struct bc_table *t, const cJSON *present, double v)
 {
 	char b[40];
 
-	bc_table_text(t, present ? bc_fmt_int(v, b, sizeof(b)) : "-");
+	/* run.json's null is a figure not measured: "-", never 0 */
+	bc_table_text(t, present && !cJSON_IsNull(present) ? bc_fmt_int(v, b, sizeof(b)) : "-");
 }
 
 void bc_table_link(struct bc_table *t, const char *href)

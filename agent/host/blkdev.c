@@ -119,6 +119,7 @@ static void s_stack(const char *root, const char *sysrel, char *buf, size_t len)
 int bc_blkdev_under(const char *root, const char *path, struct bc_blkdev *o)
 {
 	char cur[PATH_MAX], sysrel[PATH_MAX], sysabs[PATH_MAX], real[PATH_MAX], buf[PATH_MAX];
+	char disk[PATH_MAX]; /* a partition's disk: name points into it, so not in the branch */
 	int hop;
 
 	memset(o, 0, sizeof(*o));
@@ -198,7 +199,7 @@ int bc_blkdev_under(const char *root, const char *path, struct bc_blkdev *o)
 		snprintf(buf, sizeof(buf), "%s/partition", sysrel);
 		if (s_exists(root, buf)) {
 			/* the disk is the partition's parent in sysfs */
-			char disk[PATH_MAX], devno[32], rel[PATH_MAX];
+			char devno[32], rel[PATH_MAX];
 			unsigned maj, mnr;
 			char *slash;
 

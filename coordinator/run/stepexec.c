@@ -44,7 +44,7 @@
 /* a second is printed without its missing agents this long after it ended */
 #define S_SECOND_GRACE_MS 2000
 /* an agent silent this long during a step is lost (heartbeats are 1/s) */
-#define S_SILENCE_S  3
+#define S_SILENCE_S  5
 #define S_SILENCE_MS (S_SILENCE_S * 1000)
 #define S_STR_(x)    #x
 #define S_STR(x)     S_STR_(x)

@@ -47,7 +47,7 @@ if [ "$POLICY" = abort ]; then
 		fail "run.json error does not name a2 and the silence"
 	json "$RJ" "[l['name'] for l in r['steps'][0]['lost_agents']] == ['a2']" | grep -qx True ||
 		fail "lost_agents does not name a2 under on_agent_loss abort"
-	grep -q 'agent a2 (tcp://127.0.0.1:[0-9]*): silent for 3 s' "$T/stderr" || fail "no clear error"
+	grep -q 'agent a2 (tcp://127.0.0.1:[0-9]*): silent for 5 s' "$T/stderr" || fail "no clear error"
 else
 	[ "$rc" = 3 ] || fail "exit code $rc, expected 3"
 	[ "$(json "$RJ" 'r["status"]')" = degraded ] || fail "run.json status is not degraded"

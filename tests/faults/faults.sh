@@ -252,7 +252,7 @@ restart_continue | restart_abort)
 	restart_a2
 	finish
 	json "$R/run.json" '[l["name"] + ": " + l["reason"] for l in r["steps"][0]["lost_agents"]]' >"$T/lost"
-	# restarted in well under the 3 s silence that would call it silent instead
+	# restarted in well under the 5 s silence that would call it silent instead
 	grep -q "a2: restarted (it has no session)" "$T/lost" ||
 		fail "a2 is not lost as restarted: $(cat "$T/lost")"
 	if [ "$POLICY" = continue ]; then

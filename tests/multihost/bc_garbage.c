@@ -50,6 +50,18 @@ static void s_fill(uint8_t *b, size_t n)
 }
 
 /* send frames as one multipart message without waiting for room */
+/* "BC", this build's protocol version byte, the type: a header the agent takes as well-formed
+ * (hard-coding the byte would turn every probe into a version mismatch when the protocol moves) */
+static const char *s_hdr(const char *type)
+{
+	static char ring[4][32];
+	static unsigned next;
+	char *h = ring[next++ % 4];
+
+	snprintf(h, sizeof(ring[0]), "BC%c%s", (char)BC_PROTO_VERSION, type);
+	return h;
+}
+
 static int s_send(zsock_t *s, int nframes, const void *const *data, const size_t *len)
 {
 	zmsg_t *m = zmsg_new();
@@ -133,14 +145,14 @@ static const char *s_garbage(zsock_t *s, int k, uint8_t *buf, size_t cap)
 		s_send(s, n, d, l);
 		return "random frames";
 	case 1: /* truncated headers */
-		d[0] = "BC\x02HELLO";
+		d[0] = s_hdr("HELLO");
 		l[0] = s_rand() % 4;
 		d[1] = "{}";
 		l[1] = 2;
 		s_send(s, 2, d, l);
 		return "truncated header";
 	case 2: /* valid header, broken JSON */
-		d[0] = (s_rand() & 1) ? "BC\x02PREPARE" : "BC\x02HELLO";
+		d[0] = (s_rand() & 1) ? s_hdr("PREPARE") : s_hdr("HELLO");
 		l[0] = strlen(d[0]);
 		d[1] = s_json_bodies[s_rand() % (sizeof(s_json_bodies) / sizeof(s_json_bodies[0]))];
 		l[1] = strlen(d[1]);
@@ -149,7 +161,9 @@ static const char *s_garbage(zsock_t *s, int k, uint8_t *buf, size_t cap)
 	case 3: /* another protocol version */
 		hdr[0] = 'B';
 		hdr[1] = 'C';
-		hdr[2] = (char)(2 + s_rand() % 250);
+		hdr[2] = (char)(1 + s_rand() % 250);
+		if (hdr[2] == BC_PROTO_VERSION)
+			hdr[2]++;
 		memcpy(hdr + 3, "HELLO", 5);
 		d[0] = hdr;
 		l[0] = 8;
@@ -158,14 +172,14 @@ static const char *s_garbage(zsock_t *s, int k, uint8_t *buf, size_t cap)
 		s_send(s, 2, d, l);
 		return "wrong version";
 	case 4: /* unknown type */
-		d[0] = "BC\x02NOPE";
+		d[0] = s_hdr("NOPE");
 		l[0] = 7;
 		d[1] = "{}";
 		l[1] = 2;
 		s_send(s, 2, d, l);
 		return "unknown type";
 	case 5: /* STATS from a coordinator, random binary */
-		d[0] = "BC\x02STATS";
+		d[0] = s_hdr("STATS");
 		l[0] = 8;
 		l[1] = s_rand() % 200;
 		s_fill(buf, l[1]);
@@ -173,14 +187,12 @@ static const char *s_garbage(zsock_t *s, int k, uint8_t *buf, size_t cap)
 		s_send(s, 2, d, l);
 		return "random STATS";
 	case 6: /* frame counts the protocol never uses */
-		d[0] = d[1] = d[2] = "BC\x02TIME";
+		d[0] = d[1] = d[2] = s_hdr("TIME");
 		l[0] = l[1] = l[2] = 7;
 		s_send(s, (s_rand() & 1) ? 1 : 3, d, l);
 		return "wrong frame count";
 	case 7: /* well-formed, but this peer has no session */
-		d[0] = (s_rand() & 1) ? "BC\x02"
-					"ABORT"
-				      : "BC\x02PREPARE";
+		d[0] = (s_rand() & 1) ? s_hdr("ABORT") : s_hdr("PREPARE");
 		l[0] = strlen(d[0]);
 		d[1] = "{\"step\":0,\"workload\":{},\"volumes\":[{\"path\":\"/etc/passwd\"}]}";
 		l[1] = strlen(d[1]);
@@ -189,7 +201,7 @@ static const char *s_garbage(zsock_t *s, int k, uint8_t *buf, size_t cap)
 	case 8: /* deep nesting */
 		n = (int)(cap < 20000 ? cap : 20000);
 		memset(buf, '[', (size_t)n);
-		d[0] = "BC\x02HELLO";
+		d[0] = s_hdr("HELLO");
 		l[0] = 8;
 		d[1] = buf;
 		l[1] = (size_t)n;
@@ -198,7 +210,7 @@ static const char *s_garbage(zsock_t *s, int k, uint8_t *buf, size_t cap)
 	default: /* oversized for the agent (1 MiB), below ZeroMQ's cut (4 MiB) */
 		l[1] = (2u << 20) < cap ? (2u << 20) : cap;
 		s_fill(buf, l[1]);
-		d[0] = "BC\x02HELLO";
+		d[0] = s_hdr("HELLO");
 		l[0] = 8;
 		d[1] = buf;
 		s_send(s, 2, d, l);
@@ -228,7 +240,7 @@ static int s_garbage_run(const char *ep, const char *skey, const char *cert, int
 			replies += s_drain(s);
 	}
 	/* and one the transport itself refuses (> ZMQ_MAXMSGSIZE): the connection drops */
-	d[0] = "BC\x02HELLO";
+	d[0] = s_hdr("HELLO");
 	l[0] = 8;
 	s_fill(buf, cap);
 	d[1] = buf;
@@ -338,7 +350,7 @@ static int s_prepare(const char *ep, const char *skey, const char *cert, const c
 	fclose(f);
 	zsock_set_rcvtimeo(s, 10000);
 	bc_msg_send_json(s, NULL, BC_MSG_HELLO, NULL);
-	d[0] = "BC\x02PREPARE";
+	d[0] = s_hdr("PREPARE");
 	l[0] = strlen(d[0]);
 	d[1] = body;
 	l[1] = n;
@@ -372,7 +384,7 @@ static int s_big(const char *ep, const char *skey, const char *cert, int mib)
 	zsock_t *s = s_connect(ep, skey, cert);
 	size_t n = (size_t)mib << 20;
 	uint8_t *buf = calloc(1, n);
-	const void *d[2] = {"BC\x02HELLO", buf};
+	const void *d[2] = {s_hdr("HELLO"), buf};
 	size_t l[2] = {8, n};
 
 	if (!buf)

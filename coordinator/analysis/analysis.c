@@ -766,10 +766,14 @@ struct s_judged {
 	const struct bc_usl *usl;
 };
 
+#define S_VERDICT_MAX 2048
+
 /* the verdict: its class, the sentence and the bottleneck */
 struct s_verdict {
 	const char *cls;
-	char text[700], bottleneck[300];
+	/* room for the longest: a knee's reason, several suspects with their evidence, a partial
+	 * fit's caveat (700 bytes cut real verdicts mid-word) */
+	char text[S_VERDICT_MAX], bottleneck[300];
 };
 
 /* the verdict of j, appending the evidence it rests on to ev */
@@ -1070,7 +1074,7 @@ cJSON *bc_ana_json(const struct bc_ana_point *pts, int n, const char *param)
 	int i, first_plateau, k95, at;
 	double rho;
 	bool confirmed, fitted = false, partial, all_paced;
-	char verdict[700], lim[160]; /* verdict: the knee's reason */
+	char verdict[S_VERDICT_MAX], lim[160]; /* verdict: the knee's reason */
 	struct s_nodes_sum ns;
 	struct s_knee tk, rk; /* the total's knee, the unpaced rest's */
 	struct bc_suspects sus;

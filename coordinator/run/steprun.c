@@ -174,16 +174,31 @@ static uint32_t s_seconds_after(const struct bc_profile *p, int idx,
 	return t;
 }
 
-/* one finding of a sweep point into the sweep's: "point 16: ..." after the others */
+/*
+ * one finding of a sweep point into the sweep's: the first point's reason in full, the
+ * points after it by label ("point 1: ...; also points 2, 4, 8 (each point's step says
+ * why)"). Every point's reason in full ran past the buffer and was cut mid-word, and a
+ * reader needs one example and the extent, not the same sentence six times.
+ */
 static void s_point_add(bool *all, char *buf, size_t len, bool one, const char *label,
 			const char *why)
 {
+	static const char also[] = "; also points ", tail[] = " (each point's step says why)";
 	size_t used = strlen(buf);
+	char *t;
 
 	if (!one)
 		return;
-	if (used < len)
-		snprintf(buf + used, len - used, "%spoint %s: %s", *all ? "; " : "", label, why);
+	if (!*all) {
+		snprintf(buf, len, "point %s: %s", label, why);
+	} else if ((t = strstr(buf, also))) {
+		char *end = strstr(t, tail);
+
+		if (end && (size_t)(end - buf) + strlen(label) + 2 + sizeof(tail) < len)
+			snprintf(end, len - (size_t)(end - buf), ", %s%s", label, tail);
+	} else if (used + sizeof(also) + strlen(label) + sizeof(tail) < len) {
+		snprintf(buf + used, len - used, "%s%s%s", also, label, tail);
+	}
 	*all = true;
 }
 

@@ -488,8 +488,9 @@ done:
 		if (bc_outfail_rc())
 			snprintf(line, sizeof(line),
 				 "run FAILED, %s; what was measured until then is in events.jsonl: "
-				 "%s/ (%s); once there is room: bench-coord report --rebuild %s",
-				 bc_outfail_text(what, sizeof(what)), rd.path, files, rd.path);
+				 "%s/ (%s); %s, then: bench-coord report --rebuild %s",
+				 bc_outfail_text(what, sizeof(what)), rd.path, files,
+				 bc_outfail_remedy(), rd.path);
 		else
 			snprintf(line, sizeof(line), "%s: %s/ (%s)",
 				 status == 3 ? "run completed WITHOUT some agents (lost), results"

@@ -55,9 +55,26 @@ void bc_outfail_note(const char *path, int rc)
 		return;
 	}
 	bc_error("cannot write '%s': %s (%s); the run stops here. What was measured until now "
-		 "is kept: make room, then rebuild the results with: bench-coord report "
-		 "--rebuild %s",
-		 path, strerror(-s_rc), bc_errno_name(s_rc), s_dir);
+		 "is kept: %s, then rebuild the results with: bench-coord report --rebuild %s",
+		 path, strerror(-s_rc), bc_errno_name(s_rc), bc_outfail_remedy(), s_dir);
+}
+
+const char *bc_outfail_remedy(void)
+{
+	switch (-bc_outfail_rc()) {
+	case 0:
+		return "";
+	case ENOSPC:
+	case EDQUOT:
+		return "make room";
+	case EROFS: /* an error remounted it read-only (errors=remount-ro), or it was mounted so */
+		return "make the filesystem writable again (or copy the run directory elsewhere)";
+	case EIO:
+		return "check the device under the run directory (its kernel log), or copy the run "
+		       "directory elsewhere";
+	default:
+		return "remove the cause named above";
+	}
 }
 
 int bc_outfail_rc(void)

@@ -23,6 +23,11 @@ void bc_outfail_note(const char *path, int rc);
 int bc_outfail_rc(void);
 /* "cannot write events.jsonl (ENOSPC)": the first failure in short, or "" */
 const char *bc_outfail_text(char *buf, size_t len);
+/*
+ * what the user does before the rebuild, for the first failure's errno: "make room" for
+ * ENOSPC/EDQUOT, "make the filesystem writable again" for EROFS, ... ("" while none)
+ */
+const char *bc_outfail_remedy(void);
 /* failures noted, the first included */
 unsigned long bc_outfail_count(void);
 /* "ENOSPC" for -ENOSPC (strerrorname_np), "errno N" when unnamed */

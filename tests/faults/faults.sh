@@ -5,7 +5,7 @@
 # them with run.json and summary.md, and a rebuild from events.jsonl must equal what the
 # run wrote. Cases: sigint sigterm coord_kill9 kill_continue kill_abort stop_continue
 # stop_abort between_continue between_abort between_restart restart_continue restart_abort
-# prepare_fail sweep_sigint results_sigint until_stopped full_disk low_space clock_drift healthy_plain
+# prepare_fail sweep_sigint results_sigint until_stopped full_disk read_only low_space clock_drift healthy_plain
 # healthy_sweep healthy_fdp checker_fails.
 # Moments are chosen by waiting on events.jsonl, never on sleeps; nothing is timed.
 . "$BC_SRC/tests/e2e/lib.sh"
@@ -102,6 +102,23 @@ small_fs() {
 	[ "$(id -u)" = 0 ] || { echo "skip: mounting a tmpfs needs root"; exit 77; }
 	mount -t tmpfs -o "size=$1,mode=0755" bc-faults "$SMALL" ||
 		{ echo "skip: cannot mount a tmpfs"; exit 77; }
+	on_exit "umount -l '$SMALL'"
+	OUT="$SMALL/out"
+}
+
+# small_ext4 SIZE: an ext4 of SIZE on a loop device over a file of this test's own, mounted
+# errors=remount-ro at $SMALL (OUT below it); ext4_error() on it (trigger_fs_error) turns it
+# read-only as a real metadata error would. Detached at exit.
+small_ext4() {
+	SMALL="$T/small"
+	mkdir -p "$SMALL"
+	[ "$(id -u)" = 0 ] || { echo "skip: a loop device needs root"; exit 77; }
+	command -v mkfs.ext4 >/dev/null || { echo "skip: no mkfs.ext4"; exit 77; }
+	truncate -s "$1" "$T/ext4.img"
+	mkfs.ext4 -q "$T/ext4.img" || fail "mkfs.ext4 failed"
+	EXT4_LOOP=$(losetup -f --show "$T/ext4.img") || { echo "skip: no free loop device"; exit 77; }
+	on_exit "losetup -d '$EXT4_LOOP'"
+	mount -o errors=remount-ro "$EXT4_LOOP" "$SMALL" || fail "cannot mount the ext4"
 	on_exit "umount -l '$SMALL'"
 	OUT="$SMALL/out"
 }
@@ -333,6 +350,34 @@ full_disk)
 	"$COORD" report --rebuild "$R" >"$T/rebuild.out" 2>&1 || fail "rebuild failed: $(cat "$T/rebuild.out")"
 	json "$R/run.json" 'all(s["status"] == "not started" for s in r["steps"][1:]) and r["steps"][0]["status"] in ("failed", "incomplete") and r["status"] in ("failed", "incomplete") and r["steps"][0]["measured_seconds"] >= 1' |
 		grep -qx True || fail "the rebuild does not hold step 0, failed, with its measured seconds: $(json "$R/run.json" '[(s["status"], s.get("measured_seconds")) for s in r["steps"]], r["status"]')"
+	$CHECK "$R" || fail "the rebuilt figures disagree with events.jsonl"
+	;;
+read_only)
+	# the output filesystem turned read-only by an error while step 0 runs (ext4's
+	# errors=remount-ro, the default of many installs): as a full disk, the run fails at once,
+	# names EROFS once, lists only files that exist and starts nothing more; what was measured
+	# until then is rebuilt from a copy
+	small_ext4 64m
+	profile s0 s1 s2 >"$T/p.json"
+	run_bg "$T/p.json"
+	wait_events 2 '"event":"second_closed"' || fail "step 0 did not run"
+	echo "test: a metadata error" >"/sys/fs/ext4/$(basename "$EXT4_LOOP")/trigger_fs_error" ||
+		{ echo "skip: no ext4 trigger_fs_error"; exit 77; }
+	finish
+	! touch "$SMALL/probe" 2>/dev/null || fail "the ext4 did not turn read-only"
+	grep -q "make the filesystem writable again" "$T/stdout" || fail "the closing line does not say what to do about EROFS"
+	[ "$RC" = 1 ] || fail "exit code $RC on a read-only output filesystem, expected 1"
+	n=$(grep -c "Read-only file system" "$T/stderr" || true)
+	[ "$n" = 1 ] || fail "EROFS named $n times on stderr, expected once: $(cat "$T/stderr")"
+	! grep -qi "out of memory\|No space left" "$T/stderr" || fail "a read-only filesystem blamed on memory or space"
+	grep -q "run FAILED" "$T/stdout" || fail "the closing line does not say the run failed"
+	closing_files_exist
+	! grep -q "step 1 prepared" "$T"/agent-a*.log || fail "step 1 ran on a read-only filesystem"
+	cp -r "$R" "$T/copy" || fail "the run directory cannot be read back"
+	R="$T/copy"
+	"$COORD" report --rebuild "$R" >"$T/rebuild.out" 2>&1 || fail "rebuild failed: $(cat "$T/rebuild.out")"
+	json "$R/run.json" 'all(s["status"] == "not started" for s in r["steps"][1:]) and r["steps"][0]["measured_seconds"] >= 1' |
+		grep -qx True || fail "the rebuild does not hold step 0 with its measured seconds"
 	$CHECK "$R" || fail "the rebuilt figures disagree with events.jsonl"
 	;;
 low_space)

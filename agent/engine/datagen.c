@@ -21,12 +21,30 @@ bool bc_datagen_wanted(const struct bc_workload *wl)
 	return wl->compress_pct || wl->dedupe_pct;
 }
 
-/* one unit: per chunk, random bytes then comp_pct percent zeros */
+/* n bytes of the pattern from its start (fio's cpy_pattern), or zeros without one */
+static void s_pattern(const struct bc_datagen *g, uint8_t *p, uint32_t n)
+{
+	uint32_t i;
+
+	if (!g->plen) {
+		memset(p, 0, n);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		p[i] = g->pat[i % g->plen];
+}
+
+/* one unit: per chunk, random bytes then comp_pct percent zeros (or the pattern) */
 static void s_unit(const struct bc_datagen *g, struct bc_rand *rng, uint8_t *u)
 {
 	uint32_t at, n, rnd, i;
 	uint64_t w;
 
+	if (g->whole) { /* the pattern runs on over the whole unit, as over fio's buffer */
+		for (at = 0; at < g->unit; at++)
+			u[at] = g->plen ? g->pat[at % g->plen] : 0;
+		return;
+	}
 	for (at = 0; at < g->unit; at += n) {
 		n = g->unit - at < g->chunk ? g->unit - at : g->chunk;
 		rnd = (uint32_t)((uint64_t)n * (100 - g->comp_pct) / 100);
@@ -34,7 +52,7 @@ static void s_unit(const struct bc_datagen *g, struct bc_rand *rng, uint8_t *u)
 			w = bc_rand_next(rng);
 			memcpy(u + at + i, &w, rnd - i < 8 ? rnd - i : 8);
 		}
-		memset(u + at + rnd, 0, n - rnd);
+		s_pattern(g, u + at + rnd, n - rnd);
 	}
 }
 
@@ -47,6 +65,13 @@ int bc_datagen_init(struct bc_datagen *g, const struct bc_workload *wl, uint64_t
 	g->unit = wl->dedupe_unit ? wl->dedupe_unit : S_UNIT_DEF;
 	g->chunk = wl->compress_chunk ? wl->compress_chunk : S_CHUNK_DEF;
 	g->comp_pct = wl->compress_pct;
+	g->whole = wl->compress_pct >= 100;
+	g->scramble = g->whole && wl->scramble;
+	g->plen = wl->pattern_len;
+	memcpy(g->pat, wl->pattern, sizeof(g->pat));
+	/* a whole pattern's units must join up: a unit of whole patterns */
+	if (g->whole && g->plen && !wl->dedupe_unit && S_UNIT_DEF >= g->plen)
+		g->unit = S_UNIT_DEF / g->plen * g->plen;
 	g->nsets = wl->dedupe_sets; /* 0: repeats are of units written before */
 	/* dedupe_pct percent of the 2^32 draws, 100 percent being every one */
 	g->dup_below =

@@ -4,14 +4,17 @@
  * chunks and deduplicable units.
  *
  * Compression: every chunk of compress_chunk bytes is random bytes
- * followed by compress_pct percent zeros (fio's buffer_compress_percentage
- * layout), so any compressor working on blocks of a chunk or more sees
- * 100 / (100 - compress_pct) : 1. Deduplication: each dedupe_unit of a write
- * is, with probability dedupe_pct, a repeat, else new. A repeat is either
- * the new unit this job made last (dedupe_sets 0, fio's dedupe_mode=repeat:
- * 100 / (100 - dedupe_pct) : 1, and a repeat lands near what it repeats, so
- * overwriting a device keeps the ratio) or one of dedupe_sets contents
- * (vdbench's sets: total / (new + sets) : 1).
+ * followed by compress_pct percent zeros, or the buffer_pattern repeated
+ * (fio's buffer_compress_percentage layout), so any compressor working on
+ * blocks of a chunk or more sees 100 / (100 - compress_pct) : 1. At 100
+ * percent a write is the pattern (or zeros) and nothing else, unstamped;
+ * with "scramble" fio's small_content_scramble is written over it per
+ * write (every 512 bytes: its offset at the start of one of its 64-byte
+ * lines, a time at the line's end), as fio does to such buffers. Deduplication: each dedupe_unit of
+ * a write is, with probability dedupe_pct, a repeat, else new. A repeat is either the new unit this
+ * job made last (dedupe_sets 0, fio's dedupe_mode=repeat: 100 / (100 - dedupe_pct) : 1, and a
+ * repeat lands near what it repeats, so overwriting a device keeps the ratio) or one of dedupe_sets
+ * contents (vdbench's sets: total / (new + sets) : 1).
  *
  * Everything is generated off the I/O path: a pool of compressible units
  * when the job is set up, with which the slot buffers are filled. Per write
@@ -41,8 +44,12 @@ struct bc_datagen {
 	uint32_t dup_below; /* a 32-bit draw below it: the unit repeats a set; 0: none */
 	uint32_t nsets;
 	uint32_t npool; /* units in pool */
-	uint8_t *pool;	/* npool x unit bytes of compressible random content */
-	uint64_t made;	/* new units written so far (dedupe_sets 0: a repeat is the last one) */
+	bool whole;	/* compress 100: the pattern (or zeros) only, no stamps */
+	bool scramble;	/* whole: fio's scramble per write */
+	uint32_t plen;	/* pattern bytes, 0: zeros */
+	uint8_t pat[BC_PATTERN_MAX];
+	uint8_t *pool; /* npool x unit bytes of compressible random content */
+	uint64_t made; /* new units written so far (dedupe_sets 0: a repeat is the last one) */
 };
 
 /* the workload asks for reducible content (compression or deduplication) */
@@ -64,6 +71,23 @@ static inline void bc_datagen_stamp(uint8_t *buf, uint32_t len, uint64_t off, ui
 	for (x = 0; x + sizeof(w) <= len; x += 4096) {
 		w[0] = off + x;
 		memcpy(buf + x, w, sizeof(w));
+	}
+}
+
+/*
+ * fio's small_content_scramble of a write of len bytes at off, at time
+ * ns: in each 512 bytes, on the 64-byte line (ns ^ off) & 7, the block's
+ * offset at its start and the time (seconds, nanoseconds) at its end
+ */
+static inline void bc_datagen_scramble(void *buf, uint32_t len, uint64_t off, uint64_t ns)
+{
+	uint64_t t[2] = {ns / 1000000000ull, ns % 1000000000ull};
+	uint8_t *p = (uint8_t *)buf + (((ns ^ off) & 7) << 6);
+	uint32_t i;
+
+	for (i = 0; i + 512 <= len; i += 512, p += 512, off += 512) {
+		memcpy(p, &off, sizeof(off));
+		memcpy(p + 64 - sizeof(t), t, sizeof(t));
 	}
 }
 

@@ -36,23 +36,39 @@
 #define S_BUF_ALIGN 4096
 /* consecutive failed io_uring_enter calls without progress before giving up */
 #define S_MAX_HARD_ERRORS 100
+/* default content: distinct bytes the slots of a target cycle their writes through */
+#define S_ROT_BYTES (1u << 20)
+#define S_ROT_MAX   256u
 /* cache line, to keep the job's and the control thread's counters apart */
 #define S_CACHELINE 64
 
 /* what a target's I/Os need beyond a fixed op, size and uniform offset */
-#define S_TF_MIX    0x01u /* op drawn per I/O */
-#define S_TF_SPLIT  0x02u /* size drawn per I/O */
-#define S_TF_RANDOM 0x04u
-#define S_TF_DIST   0x08u /* non-uniform offsets */
-#define S_TF_PERM   0x10u /* one random pass: walk a permutation of the blocks */
-#define S_TF_SIZED  0x20u /* stop after `remaining` bytes */
-#define S_TF_GATED  0x40u /* thinktime or rate limit: completions park */
-#define S_TF_VERIFY 0x80u
-#define S_TF_SEQMIX 0x100u /* random kinds: some I/Os continue where the last one ended */
-#define S_TF_DATA   0x200u /* reducible content (engine/datagen.h) */
-#define S_TF_KV	    0x400u /* a KV-cache store: engine/kvgen.h picks every I/O */
+#define S_TF_MIX     0x01u /* op drawn per I/O */
+#define S_TF_SPLIT   0x02u /* size drawn per I/O */
+#define S_TF_RANDOM  0x04u
+#define S_TF_DIST    0x08u /* non-uniform offsets */
+#define S_TF_PERM    0x10u /* one random pass: walk a permutation of the blocks */
+#define S_TF_SIZED   0x20u /* stop after `remaining` bytes */
+#define S_TF_GATED   0x40u /* thinktime or rate limit: completions park */
+#define S_TF_VERIFY  0x80u
+#define S_TF_SEQMIX  0x100u   /* random kinds: some I/Os continue where the last one ended */
+#define S_TF_DATA    0x200u   /* reducible content (engine/datagen.h) */
+#define S_TF_KV	     0x400u   /* a KV-cache store: engine/kvgen.h picks every I/O */
+#define S_TF_BSRANGE 0x800u   /* size drawn from [bs_min, bs] as fio's bsrange */
+#define S_TF_ZONED   0x1000u  /* strided zones: the window moves after zone_size bytes */
+#define S_TF_FLOW    0x2000u  /* a flow weight: issues kept in proportion (gated) */
+#define S_TF_LOW     0x4000u  /* iodepth_low: a full queue drains to it before refilling */
+#define S_TF_SYNC    0x8000u  /* an fsync or fdatasync after every N writes */
+#define S_TF_VBACK   0x10000u /* verify_backlog: every N writes are read back and checked */
 /* slow path on completion: anything but "pick and resubmit" */
-#define S_TF_SLOW (S_TF_SIZED | S_TF_GATED | S_TF_VERIFY | S_TF_KV)
+#define S_TF_SLOW                                                                                  \
+	(S_TF_SIZED | S_TF_GATED | S_TF_VERIFY | S_TF_KV | S_TF_ZONED | S_TF_SYNC | S_TF_VBACK)
+
+/* a completed write of a verify backlog: where it went */
+struct s_extent {
+	uint64_t off;
+	uint32_t len;
+};
 
 /* one in-flight I/O; its address is the SQE's user_data */
 struct s_io {
@@ -61,13 +77,15 @@ struct s_io {
 	void *buf;
 	uint32_t len; /* bytes */
 	uint16_t target;
-	uint8_t op;	    /* enum bc_op */
+	uint8_t op;	    /* enum bc_op, or enum bc_io_extra (a sync) */
 	uint8_t nop_full;   /* target completes with res 0 meaning len bytes */
 	uint8_t tmo_full;   /* pure timeout: -ETIME means len bytes (ops.timeout_full) */
 	uint8_t read_in;    /* S_TF_DATA: a read overwrote the buffer's content */
 	uint8_t kv_kind;    /* KV store: enum bc_kv_kind of this I/O */
 	uint16_t kv_ticket; /* KV store: its record's ticket */
 	int32_t buf_index;  /* registered buffer, -1 if none */
+	uint32_t rot;	    /* content rotation: the slot's writes cycle through nrot buffers */
+	void *buf0;	    /* the slot's first buffer (rotation: buf0 + k x buf_bytes) */
 	int32_t placement;  /* writes: bc_io_desc.placement (a stream's, or the workload's) */
 	uint64_t ready_ns;  /* parked: not before this (thinktime) */
 	/* "latency_from": "intended": the arrival's scheduled time, latency counts from it */
@@ -94,8 +112,33 @@ struct s_jtarget {
 	uint64_t align;	      /* random offsets: win_start + unit * align */
 	uint64_t nunits;      /* random offsets: units that leave room for the largest I/O */
 	uint64_t seq_start, seq_end, seq_next; /* sequential: this job's region */
-	uint64_t remaining;		       /* S_TF_SIZED: bytes still to issue */
-	uint64_t perm_lo, perm_n, perm_next;   /* S_TF_PERM: indexes walked */
+	uint64_t seq_gap;		       /* sequential: bytes skipped after each I/O */
+	uint32_t run_len, run_i; /* S_TF_SEQMIX by count: a new random offset every run_len */
+	uint32_t bs_min;	 /* S_TF_BSRANGE: the smallest size; bs the largest */
+	bool bs_pow2;		 /* bs_min is a power of two: sizes are its multiples by masking */
+	/* S_TF_ZONED: zone start, step to the next, range, bytes per zone, done in it, first */
+	uint64_t zone_base, zone_step, zone_range, zone_size, zone_bytes, zone_first;
+	/* S_TF_FLOW: weight and I/Os issued (the job's totals are in struct bc_job) */
+	uint32_t flow_w;
+	uint64_t flow_n;
+	bool flow_done; /* out of the proportion (a size-based pass that ended) */
+	/* S_TF_LOW: low-water mark, I/Os in flight, and whether the queue is draining to it */
+	uint32_t low, low_inflight;
+	bool low_draining;
+	/* sync: writes' RWF flags; S_TF_SYNC: every sync_every writes a sync_op */
+	int wflags;
+	uint32_t sync_every, writes_since;
+	uint8_t sync_op;
+	bool end_sync;
+	struct bc_opcnt syncs; /* fsyncs and fdatasyncs: count, errors, latency */
+	/* S_TF_VBACK: completed writes in a ring, read back and checked every backlog of them */
+	uint32_t backlog, vb_cap, vb_head, vb_n, vb_winflight;
+	bool vb_pending, vb_reading;
+	struct s_extent *vb;
+	/* content rotation: buffers per slot, writes over [rot_base, rot_base + rot_mask] */
+	uint32_t nrot, rot_mask, rot_base;
+	uint64_t remaining;		     /* S_TF_SIZED: bytes still to issue */
+	uint64_t perm_lo, perm_n, perm_next; /* S_TF_PERM: indexes walked */
 	struct bc_perm perm;
 	struct bc_dist dist;
 	/* S_TF_GATED */
@@ -153,6 +196,8 @@ struct bc_job {
 	cpu_set_t cpus;
 	bool pinned;
 	bool gated; /* some target parks slots */
+	/* flow: the weights and issues of the targets with a flow, over this job thread */
+	uint64_t flow_w_total, flow_n_total;
 	pthread_t thread;
 	bool thread_ok;
 	uint64_t start_ns;
@@ -168,6 +213,7 @@ struct bc_job {
 
 	/* job thread only */
 	struct bc_rand rng;
+	uint64_t clock_ns; /* the loop's last clock read (fio's scramble stamps a time) */
 	uint64_t write_seq;
 	struct bc_volstat *cur; /* where completions are counted now */
 	uint32_t k;		/* interval being recorded */
@@ -213,11 +259,25 @@ static void s_stamp(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
 			bc_datagen_fill(&jt->dg, io->buf, jt->buf_bytes, j->write_seq);
 			io->read_in = 0;
 		}
+		/* a pattern (or zeros) and nothing else, or with fio's scramble of it */
+		if (jt->dg.whole) {
+			if (jt->dg.scramble)
+				bc_datagen_scramble(io->buf, io->len, io->off, j->clock_ns);
+			return;
+		}
 		if (jt->dg.dup_below) {
 			bc_datagen_write(&jt->dg, &j->rng, io->buf, io->len, io->off, w[1]);
 			return;
 		}
 	}
+	/*
+	 * Default content: the slot's next buffer of its nrot, so that a slot's
+	 * writes do not repeat one content into neighbouring blocks, which a
+	 * compressor with units larger than the write would fold (docs/engine.md)
+	 */
+	if (jt->nrot > 1)
+		io->buf = (char *)io->buf0 +
+			  (size_t)(jt->rot_base + (++io->rot & jt->rot_mask)) * jt->buf_bytes;
 	for (at = 0; at + sizeof(w) <= io->len; at += BC_JOB_STAMP_BYTES) {
 		w[0] = io->off + at;
 		memcpy((char *)io->buf + at, w, sizeof(w));
@@ -268,7 +328,7 @@ static inline void s_pick(struct bc_job *j, struct s_jtarget *jt, struct s_io *i
 		s_pick_stream(j, jt, io);
 		return;
 	}
-	if (jt->flags & (S_TF_MIX | S_TF_SPLIT)) {
+	if (jt->flags & (S_TF_MIX | S_TF_SPLIT | S_TF_BSRANGE)) {
 		r = s_rand32(j);
 		if (jt->flags & S_TF_MIX)
 			op = r < jt->read_below	   ? BC_OP_READ
@@ -280,13 +340,24 @@ static inline void s_pick(struct bc_job *j, struct s_jtarget *jt, struct s_io *i
 			for (i = 0; r >= jt->split_below[i] && i + 1 < jt->nsplit; i++)
 				;
 			len = jt->split_bs[i];
+		} else if (jt->flags & S_TF_BSRANGE) {
+			/* fio's get_next_buflen: min + max x u, cut to min's multiples, at most max
+			 */
+			uint64_t l = jt->bs_min + ((uint64_t)jt->bs * s_rand32(j) >> 32);
+
+			l = jt->bs_pow2 ? l & ~(uint64_t)(jt->bs_min - 1) : l - l % jt->bs_min;
+			len = l > jt->bs ? jt->bs : (uint32_t)l;
 		}
 	}
 	if ((jt->flags & S_TF_SIZED) && len > jt->remaining)
 		len = (uint32_t)jt->remaining;
 	if (jt->flags & S_TF_SEQMIX) {
-		/* a sequential run goes on from the last I/O while it fits the window */
-		if (s_rand32(j) < jt->seq_below && jt->rnext + len <= jt->win_end)
+		/* a sequential run goes on from the last I/O while it fits the window: by
+		 * chance (seq_pct), or for run_len - 1 I/Os after each random one (seq_run) */
+		bool cont =
+		    jt->run_len ? jt->run_i++ % jt->run_len != 0 : s_rand32(j) < jt->seq_below;
+
+		if (cont && jt->rnext + len <= jt->win_end)
 			io->off = jt->rnext;
 		else
 			io->off = jt->win_start + s_unit(j, jt) * jt->align;
@@ -297,7 +368,7 @@ static inline void s_pick(struct bc_job *j, struct s_jtarget *jt, struct s_io *i
 		if (jt->seq_next + len > jt->seq_end)
 			jt->seq_next = jt->seq_start;
 		io->off = jt->seq_next;
-		jt->seq_next += len;
+		jt->seq_next += len + jt->seq_gap;
 	}
 	if (jt->flags & S_TF_SIZED)
 		jt->remaining -= len;
@@ -316,6 +387,8 @@ static inline void s_issue(struct bc_job *j, struct s_jtarget *jt, struct s_io *
 		s_stamp(j, jt, io);
 	else if (jt->flags & S_TF_DATA)
 		io->read_in = 1;
+	else if (jt->nrot > 1) /* reads land in the slot's read buffer, never in a write's */
+		io->buf = io->buf0;
 	/*
 	 * The SQ has an entry for every slot (two with SQPOLL) and a slot has
 	 * one SQE at most, so this is never NULL; if it were (an SQ thread
@@ -337,6 +410,7 @@ static inline void s_issue(struct bc_job *j, struct s_jtarget *jt, struct s_io *
 	    .buf_index = io->buf_index,
 	    .file_index = jt->file_index,
 	    .placement = io->placement,
+	    .rw_flags = io->op == BC_OP_WRITE ? jt->wflags : 0,
 	};
 	jt->prep(jt->t, sqe, &d);
 	io_uring_sqe_set_data(sqe, io);
@@ -361,6 +435,122 @@ static inline void s_park(struct bc_job *j, struct s_jtarget *jt, struct s_io *i
  * The slot's next I/O after a completion (or at the start): none when a
  * size-based target has issued its share, parked when gated, else queued.
  */
+/* fio's flow_threshold_exceeded: this volume's share of the thread's issues exceeds its weight's */
+static inline bool s_flow_ahead(const struct bc_job *j, const struct s_jtarget *jt)
+{
+	return jt->flow_n * j->flow_w_total > (uint64_t)jt->flow_w * j->flow_n_total;
+}
+
+/* a flow volume whose pass is over leaves the proportion, so the others are not held back */
+static void s_flow_leave(struct bc_job *j, struct s_jtarget *jt)
+{
+	if (!(jt->flags & S_TF_FLOW) || jt->flow_done)
+		return;
+	jt->flow_done = true;
+	j->flow_w_total -= jt->flow_w;
+	j->flow_n_total -= jt->flow_n;
+	jt->flow_n = 0;
+}
+
+/* an I/O leaves the slow path: the counts its gates keep */
+static void s_go(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
+{
+	if ((jt->flags & S_TF_LOW) && ++jt->low_inflight >= jt->nslots)
+		jt->low_draining = true;
+	if ((jt->flags & S_TF_FLOW) && !jt->flow_done) {
+		jt->flow_n++;
+		j->flow_n_total++;
+	}
+	if ((jt->flags & S_TF_VBACK) && io->op == BC_OP_WRITE)
+		jt->vb_winflight++;
+	s_issue(j, jt, io);
+}
+
+/* a slow-path target's I/O completed with res: the counts of its gates, its backlog */
+static void s_done(struct s_jtarget *jt, const struct s_io *io, int64_t res)
+{
+	if ((jt->flags & S_TF_LOW) && jt->low_inflight && --jt->low_inflight <= jt->low)
+		jt->low_draining = false;
+	if ((jt->flags & S_TF_VBACK) && io->op == BC_OP_WRITE) {
+		jt->vb_winflight--;
+		if (res == io->len && jt->vb_n < jt->vb_cap) {
+			uint32_t at = (jt->vb_head + jt->vb_n) % jt->vb_cap;
+
+			jt->vb[at] = (struct s_extent){io->off, io->len};
+			jt->vb_n++;
+		}
+		if (jt->vb_n >= jt->backlog)
+			jt->vb_reading = true;
+	}
+}
+
+/* an in-flight write of jt overlaps [off, off + len): reading it back now could tear */
+static bool s_write_in_flight(const struct bc_job *j, const struct s_jtarget *jt,
+			      const struct s_io *self, uint64_t off, uint32_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < jt->nslots; i++) {
+		const struct s_io *o = &j->ios[jt->slot0 + i];
+
+		if (o != self && o->op == BC_OP_WRITE && o->off < off + len &&
+		    off < o->off + o->len)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * verify_backlog: the oldest written extent not under a newer write in
+ * flight becomes io's read (checked as every read of a verified volume);
+ * false when the backlog is done
+ */
+static bool s_backlog_read(const struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
+{
+	while (jt->vb_n) {
+		struct s_extent e = jt->vb[jt->vb_head];
+
+		jt->vb_head = (jt->vb_head + 1) % jt->vb_cap;
+		jt->vb_n--;
+		if (s_write_in_flight(j, jt, io, e.off, e.len))
+			continue;
+		io->op = BC_OP_READ;
+		io->off = e.off;
+		io->len = e.len;
+		io->placement = BC_PLACEMENT_VOLUME;
+		return true;
+	}
+	jt->vb_reading = false;
+	return false;
+}
+
+/* strided zones (fio's zonemode=strided): I/O in [base, base + range) until zone_size is done */
+static void s_zone_set(struct s_jtarget *jt)
+{
+	uint64_t end = jt->zone_base + jt->zone_range;
+
+	if (end > jt->t->win_end)
+		end = jt->t->win_end;
+	jt->win_start = jt->zone_base;
+	jt->win_end = end;
+	jt->seq_start = jt->seq_next = jt->rnext = jt->zone_base;
+	jt->seq_end = jt->zone_base + (end - jt->zone_base) / jt->bs * jt->bs;
+	jt->nunits = (end - jt->zone_base - jt->bs) / jt->align + 1;
+}
+
+static void s_zone_next(struct s_jtarget *jt, uint32_t len)
+{
+	if (jt->zone_bytes >= jt->zone_size) {
+		jt->zone_bytes = 0;
+		jt->zone_base += jt->zone_step;
+		/* past the end: from the first zone again, as fio wraps */
+		if (jt->zone_base + jt->bs > jt->t->win_end)
+			jt->zone_base = jt->zone_first;
+		s_zone_set(jt);
+	}
+	jt->zone_bytes += len;
+}
+
 static void s_next(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, uint64_t now)
 {
 	if (jt->flags & S_TF_KV) {
@@ -382,21 +572,52 @@ static void s_next(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, uint
 			s_issue(j, jt, io);
 		return;
 	}
-	if ((jt->flags & S_TF_SIZED) && !jt->remaining)
+	if ((jt->flags & S_TF_SIZED) && !jt->remaining) {
+		/* the pass is over: its last, partial backlog is read back before the slot retires
+		 */
+		if ((jt->flags & S_TF_VBACK) && jt->vb_n && s_backlog_read(j, jt, io)) {
+			s_go(j, jt, io);
+			return;
+		}
+		s_flow_leave(j, jt);
 		return;
+	}
+	/* every sync_every writes an fsync (or fdatasync), in a slot as fio queues it */
+	if ((jt->flags & S_TF_SYNC) && jt->writes_since >= jt->sync_every) {
+		jt->writes_since = 0;
+		io->op = jt->sync_op;
+		io->len = 0;
+		io->off = 0;
+		s_go(j, jt, io);
+		return;
+	}
+	/* a full backlog: the slots read back what was written before writing on */
+	if ((jt->flags & S_TF_VBACK) && jt->vb_reading && s_backlog_read(j, jt, io)) {
+		s_go(j, jt, io);
+		return;
+	}
+	if (jt->flags & S_TF_ZONED)
+		s_zone_next(jt, jt->bs);
 	s_pick(j, jt, io);
+	if ((jt->flags & S_TF_SYNC) && io->op == BC_OP_WRITE)
+		jt->writes_since++;
 	if (jt->flags & S_TF_GATED)
 		s_park(j, jt, io, now + jt->think_ns);
 	else
-		s_issue(j, jt, io);
+		s_go(j, jt, io);
 }
 
 /* when the head of jt's parking queue may go */
-static inline uint64_t s_gate_time(const struct s_jtarget *jt)
+static inline uint64_t s_gate_time(const struct bc_job *j, const struct s_jtarget *jt)
 {
 	const struct s_io *io = jt->park[jt->park_head];
 	uint64_t t = io->ready_ns, r;
 
+	/* counts, not times: closed until completions (this job's or others') open them */
+	if ((jt->flags & S_TF_LOW) && jt->low_draining)
+		return UINT64_MAX;
+	if ((jt->flags & S_TF_FLOW) && !jt->flow_done && s_flow_ahead(j, jt))
+		return UINT64_MAX;
 	if (bc_rate_on(&jt->rate)) {
 		r = bc_rate_when(&jt->rate);
 		if (r > t)
@@ -465,7 +686,7 @@ static uint64_t s_release(struct bc_job *j, uint64_t now)
 		while (jt->park_n) {
 			if (jt->dir_rated)
 				s_pick_dir(jt);
-			t = s_gate_time(jt);
+			t = s_gate_time(j, jt);
 			if (t > now) {
 				if (t < next)
 					next = t;
@@ -477,10 +698,69 @@ static uint64_t s_release(struct bc_job *j, uint64_t now)
 			jt->park_n--;
 			j->parked--;
 			s_rate_take(j, jt, io, now);
-			s_issue(j, jt, io);
+			s_go(j, jt, io);
 		}
 	}
 	return next;
+}
+
+/* an fsync or fdatasync came back: 0 is success (a sync moves no bytes of its own) */
+static void s_sync_done(struct s_jtarget *jt, int64_t res, uint64_t lat)
+{
+	struct bc_opcnt *c = &jt->syncs;
+
+	if (res < 0) {
+		c->errors++;
+		if (!c->first_errno)
+			c->first_errno = (int32_t)res;
+		return;
+	}
+	c->ios++;
+	c->lat_sum_ns += lat;
+	if (lat < c->lat_min_ns)
+		c->lat_min_ns = lat;
+	if (lat > c->lat_max_ns)
+		c->lat_max_ns = lat;
+}
+
+/*
+ * end_fsync: when the job's I/O is over (drained), one fsync of each volume
+ * it wrote with "end_fsync", waited for here; counted with the volume's syncs
+ */
+static void s_end_sync(struct bc_job *j)
+{
+	struct io_uring_cqe *cqe;
+	unsigned n = 0, i;
+	int t;
+
+	for (t = 0; t < j->ntargets; t++) {
+		struct s_jtarget *jt = &j->tg[t];
+		struct s_io *io;
+		struct io_uring_sqe *sqe;
+
+		if (!jt->end_sync || !jt->nslots || !jt->used_op[BC_OP_WRITE])
+			continue;
+		sqe = io_uring_get_sqe(&j->ring);
+		if (!sqe)
+			break;
+		io = &j->ios[jt->slot0];
+		io->op = BC_IO_FSYNC;
+		io->len = 0;
+		io->submit_ns = bc_mono_ns();
+		jt->prep(jt->t, sqe,
+			 &(struct bc_io_desc){
+			     .op = BC_IO_FSYNC, .buf_index = -1, .file_index = jt->file_index});
+		io_uring_sqe_set_data(sqe, io);
+		n++;
+	}
+	if (!n || io_uring_submit(&j->ring) < 0)
+		return;
+	for (i = 0; i < n && !io_uring_wait_cqe(&j->ring, &cqe); i++) {
+		struct s_io *io = io_uring_cqe_get_data(cqe);
+
+		s_sync_done(&j->tg[io->target], cqe->res, bc_mono_ns() - io->submit_ns);
+		io_uring_cqe_seen(&j->ring, cqe);
+	}
 }
 
 /* a read of a verified target came back whole: check it, turn a mismatch into an error */
@@ -624,6 +904,7 @@ static void s_run(struct bc_job *j)
 	boundary = j->start_ns + j->second_ns;
 	end = j->start_ns + (uint64_t)j->seconds * j->second_ns;
 	now = bc_mono_ns();
+	j->clock_ns = now;
 	/* the real start, for the coordinator's start-skew evidence */
 	j->info.first_submit_ns = now;
 	gate = s_fill(j, now);
@@ -656,6 +937,7 @@ static void s_run(struct bc_job *j)
 			ret = io_uring_wait_cqes(&j->ring, &cqe, wait_nr ? wait_nr : 1, &ts, NULL);
 		}
 		now = bc_mono_ns();
+		j->clock_ns = now;
 		if (!s_enter_ok(ret)) {
 			int zero = 0;
 
@@ -695,8 +977,12 @@ static void s_run(struct bc_job *j)
 				res = -EIO;
 			if ((jt->flags & S_TF_VERIFY) && io->op == BC_OP_READ && res == io->len)
 				res = s_verify(j, jt, io, res);
-			bc_opstat_complete(&j->cur[io->target].op[io->op], res, io->len,
-					   now - io->submit_ns);
+			/* an fsync or fdatasync: counted apart from the volume's ops */
+			if (__builtin_expect(io->op >= BC_OP_NR, 0))
+				s_sync_done(jt, res, now - io->submit_ns);
+			else
+				bc_opstat_complete(&j->cur[io->target].op[io->op], res, io->len,
+						   now - io->submit_ns);
 			if (jt->flags & S_TF_KV)
 				bc_kvgen_done(jt->kv, io->kv_kind, io->kv_ticket, res, io->len,
 					      now - io->submit_ns, now);
@@ -709,6 +995,7 @@ static void s_run(struct bc_job *j)
 				s_issue(j, jt, io);
 				continue;
 			}
+			s_done(jt, io, res);
 			s_next(j, jt, io, now);
 		}
 		io_uring_cq_advance(&j->ring, seen);
@@ -756,6 +1043,7 @@ static void *s_thread(void *arg)
 	if (!ret && j->go && j->seconds && s_wait_start(j)) {
 		s_thread_cpu(&u0, &s0);
 		s_run(j);
+		s_end_sync(j);
 		s_thread_cpu(&u1, &s1);
 		j->info.cpu_user_ns = u1 - u0;
 		j->info.cpu_sys_ns = s1 - s0;
@@ -876,13 +1164,13 @@ static int s_buffers_init(struct bc_job *j)
 		struct s_io *io = &j->ios[i];
 		const struct s_jtarget *jt = &j->tg[io->target];
 
-		io->buf = (char *)j->bufs + at;
+		io->buf = io->buf0 = (char *)j->bufs + at;
 		/* reducible content: the pool's units, a different run of them per slot */
 		if (jt->dg.pool)
 			bc_datagen_fill(&jt->dg, io->buf, jt->buf_bytes,
 					(uint64_t)(i - jt->slot0) *
 					    (jt->buf_bytes / jt->dg.unit + 1));
-		at += jt->buf_bytes;
+		at += (size_t)jt->buf_bytes * (jt->nrot ? jt->nrot : 1);
 	}
 
 	j->info.fixed_buffers_errno = -EOVERFLOW;
@@ -894,8 +1182,11 @@ static int s_buffers_init(struct bc_job *j)
 			return -ENOMEM;
 		}
 		for (i = 0; i < j->nios; i++) {
-			iov[i].iov_base = j->ios[i].buf;
-			iov[i].iov_len = j->tg[j->ios[i].target].buf_bytes;
+			const struct s_jtarget *jt = &j->tg[j->ios[i].target];
+
+			/* a slot's rotation buffers are one registered buffer */
+			iov[i].iov_base = j->ios[i].buf0;
+			iov[i].iov_len = (size_t)jt->buf_bytes * (jt->nrot ? jt->nrot : 1);
 		}
 		/*
 		 * Registration pins the pages and counts against RLIMIT_MEMLOCK
@@ -1061,6 +1352,8 @@ static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, siz
 	for (i = 0; i < wl->nbssplit; i++)
 		if (wl->bssplit[i].bs < minbs)
 			minbs = wl->bssplit[i].bs;
+	if (wl->bs_min) /* a range: its sizes are multiples of its smallest */
+		minbs = wl->bs_min;
 	jt->win_start = t->win_start;
 	jt->win_end = t->win_end;
 	jt->align = wl->blockalign ? wl->blockalign : minbs;
@@ -1139,6 +1432,14 @@ static int s_check_align(const struct s_jtarget *jt, char *err, size_t errlen)
 
 	if (!wl->direct || (jt->t->ops->caps & BC_TCAP_ANY_ALIGN))
 		return 0;
+	if (wl->bs_min % lbs) {
+		snprintf(
+		    err, errlen,
+		    "%s: block size range from %u: not a multiple of the logical block size %u "
+		    "that O_DIRECT requires",
+		    jt->t->path, wl->bs_min, lbs);
+		return -EINVAL;
+	}
 	for (i = 0; i < wl->nbssplit; i++) {
 		if (wl->bssplit[i].bs % lbs) {
 			snprintf(err, errlen,
@@ -1223,6 +1524,128 @@ static int s_kv_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_t e
 	jt->wl.bs = maxbs;
 	bc_kvgen_used_ops(jt->kv, jt->used_op);
 	return 0;
+}
+
+/* a sync key on a target without fsync or RWF flags: which key, on which volume */
+static int s_sync_cap(const struct s_jtarget *jt, const char *key, char *err, size_t errlen)
+{
+	if (jt->t->ops->caps & BC_TCAP_SYNC)
+		return 0;
+	snprintf(err, errlen, "%s: \"%s\" needs a file or block device (%s has no fsync)",
+		 jt->t->path, key, jt->t->ops->desc);
+	return -EINVAL;
+}
+
+/*
+ * The rest of fio's job shape (workload.h): sizes from a range, holes and
+ * sequential runs, strided zones, flow, a low-water mark, synchronous
+ * writes and syncs, a verify backlog
+ */
+static int s_shape_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_t errlen)
+{
+	const struct bc_workload *wl = &jt->wl;
+	int ret = 0;
+
+	if (wl->bs_min && !jt->sg && !jt->kv) {
+		jt->flags |= S_TF_BSRANGE;
+		jt->bs_min = wl->bs_min;
+		jt->bs_pow2 = !(wl->bs_min & (wl->bs_min - 1));
+	}
+	if (!(jt->flags & S_TF_RANDOM) && wl->seq_gap) {
+		jt->seq_gap = wl->seq_gap;
+		/* one pass over a window with holes: the I/Os that fit it, not its bytes */
+		if ((jt->flags & S_TF_SIZED) && !wl->io_size)
+			jt->remaining = (jt->seq_end - jt->seq_start + wl->seq_gap) /
+					(jt->bs + wl->seq_gap) * jt->bs;
+	}
+	if (wl->seq_run > 1 && (jt->flags & S_TF_RANDOM)) {
+		jt->flags |= S_TF_SEQMIX;
+		jt->run_len = wl->seq_run;
+		jt->rnext = jt->seq_start;
+	}
+	if (wl->zone_size) {
+		/* every job walks the zones from the window's start, as fio's clones do */
+		jt->flags |= S_TF_ZONED;
+		jt->flags &= ~(uint32_t)S_TF_PERM;
+		jt->zone_size = wl->zone_size;
+		jt->zone_range = wl->zone_range ? wl->zone_range : wl->zone_size;
+		jt->zone_step = jt->zone_range + wl->zone_skip;
+		jt->zone_first = jt->zone_base = jt->t->win_start;
+		if (jt->zone_range < jt->bs || jt->zone_range % jt->align) {
+			snprintf(
+			    err, errlen,
+			    "%s: zone_range %llu holds no whole block of %u bytes (aligned %llu)",
+			    jt->t->path, (unsigned long long)jt->zone_range, jt->bs,
+			    (unsigned long long)jt->align);
+			return -EINVAL;
+		}
+		s_zone_set(jt);
+	}
+	if (wl->flow) {
+		jt->flags |= S_TF_FLOW | S_TF_GATED;
+		jt->flow_w = wl->flow;
+		j->flow_w_total += wl->flow;
+		j->gated = true;
+	}
+	if (wl->iodepth_low && wl->iodepth_low < jt->nslots) {
+		jt->flags |= S_TF_LOW | S_TF_GATED;
+		jt->low = wl->iodepth_low;
+		j->gated = true;
+	}
+	if (wl->write_sync) {
+		ret = s_sync_cap(jt, "write_sync", err, errlen);
+		jt->wflags = wl->write_sync == BC_WSYNC_DSYNC ? RWF_DSYNC : RWF_SYNC;
+	}
+	if (!ret && (wl->fsync_every || wl->fdatasync_every)) {
+		ret = s_sync_cap(jt, wl->fsync_every ? "fsync" : "fdatasync", err, errlen);
+		jt->flags |= S_TF_SYNC;
+		/* both: fio syncs on each count; the fsync, which covers the fdatasync, at its own
+		 */
+		jt->sync_every = wl->fsync_every ? wl->fsync_every : wl->fdatasync_every;
+		jt->sync_op = wl->fsync_every ? BC_IO_FSYNC : BC_IO_FDATASYNC;
+	}
+	if (!ret && wl->end_fsync) {
+		ret = s_sync_cap(jt, "end_fsync", err, errlen);
+		jt->end_sync = true;
+	}
+	jt->syncs.lat_min_ns = UINT64_MAX;
+	if (!ret && wl->verify_backlog && wl->verify) {
+		jt->flags |= S_TF_VBACK;
+		jt->backlog = wl->verify_backlog;
+		jt->vb_cap = wl->verify_backlog + jt->nslots;
+		jt->vb = calloc(jt->vb_cap, sizeof(*jt->vb));
+		if (!jt->vb) {
+			snprintf(err, errlen, "job %u: out of memory", j->job_index);
+			return -ENOMEM;
+		}
+	}
+	return ret;
+}
+
+/*
+ * Default content (random, stamped): each slot cycles its writes through
+ * enough buffers that the slots together hold S_ROT_BYTES of distinct
+ * content, so a compressor with units larger than the write does not find
+ * one content repeated in neighbouring blocks; a mix reads into a buffer
+ * of its own, so a write never carries what a read brought in.
+ */
+static void s_rotation_init(struct s_jtarget *jt)
+{
+	bool mixed = jt->used_op[BC_OP_READ] && jt->used_op[BC_OP_WRITE];
+	uint64_t have = (uint64_t)jt->buf_bytes * jt->nslots;
+	uint32_t nw = 1;
+
+	jt->nrot = 1;
+	if ((jt->flags & (S_TF_DATA | S_TF_VERIFY | S_TF_KV)) || jt->sg ||
+	    !jt->used_op[BC_OP_WRITE] || !jt->nslots)
+		return;
+	while (nw < S_ROT_MAX && have * nw < S_ROT_BYTES)
+		nw <<= 1;
+	if (nw == 1 && !mixed)
+		return;
+	jt->rot_mask = nw - 1;
+	jt->nrot = nw + (mixed ? 1 : 0);
+	jt->rot_base = mixed ? 1 : 0;
 }
 
 /* everything about target i that does not need the ring */
@@ -1330,7 +1753,10 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 	jt->park_cap = jt->nslots;
 	/* trims move no data, but a slot keeps its buffer for the writes of a mix */
 	jt->buf_bytes = (uint32_t)((jt->wl.bs + j->buf_align - 1) / j->buf_align * j->buf_align);
-	return 0;
+	ret = s_shape_init(j, jt, err, errlen);
+	if (!ret)
+		s_rotation_init(jt);
+	return ret;
 }
 
 static void s_free(struct bc_job *j)
@@ -1345,6 +1771,7 @@ static void s_free(struct bc_job *j)
 	free(j->ios);
 	for (i = 0; j->tg && i < j->ntargets; i++) {
 		free(j->tg[i].park);
+		free(j->tg[i].vb);
 		free(j->tg[i].sg);
 		bc_datagen_free(&j->tg[i].dg);
 		if (j->tg[i].kv)
@@ -1440,7 +1867,7 @@ struct bc_job *bc_job_new(const struct bc_job_cfg *cfg, char *err, size_t errlen
 			j->ios[i].nop_full = jt->t->ops->nop_full;
 			j->ios[i].tmo_full = jt->t->ops->timeout_full;
 		}
-		bytes += (uint64_t)jt->buf_bytes * jt->nslots;
+		bytes += (uint64_t)jt->buf_bytes * (jt->nrot ? jt->nrot : 1) * jt->nslots;
 	}
 	/* volumes this job does not drive ("jobs") have no slots in it */
 	j->nios = i;
@@ -1592,6 +2019,17 @@ void bc_job_get_info(const struct bc_job *j, struct bc_job_info *info)
 int bc_job_error(struct bc_job *j)
 {
 	return atomic_load_explicit(&j->err, memory_order_relaxed);
+}
+
+void bc_job_syncs(struct bc_job *j, int vol, struct bc_opcnt *acc)
+{
+	int t;
+
+	if (!atomic_load_explicit(&j->finished, memory_order_acquire))
+		return;
+	for (t = 0; t < j->ntargets; t++)
+		if (s_vol(j, t) == vol)
+			bc_opcnt_merge(acc, &j->tg[t].syncs);
 }
 
 int bc_job_verify_bad(struct bc_job *j, int vol, struct bc_job_bad *out, int max)

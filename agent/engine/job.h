@@ -144,6 +144,12 @@ void bc_job_get_info(const struct bc_job *j, struct bc_job_info *info);
  */
 int bc_job_error(struct bc_job *j);
 
+/*
+ * Once finished: add the fsyncs and fdatasyncs the job issued on volume vol
+ * ("fsync", "fdatasync", "end_fsync"; ios, errors, latency) into *acc
+ */
+void bc_job_syncs(struct bc_job *j, int vol, struct bc_opcnt *acc);
+
 /* the first verify mismatches a job reports per volume (one per I/O that had any) */
 #define BC_JOB_VERIFY_REPORT 8
 

@@ -90,6 +90,22 @@ void bc_jobreport_done(cJSON *r, cJSON *vols, struct bc_job **jobs, int njobs,
 	cJSON_AddNumberToObject(cpu, "jobs_sys_ns", (double)js);
 	cJSON_ArrayForEach(v, vols)
 	{
+		struct bc_opcnt sy;
+
+		/* the volume's fsyncs and fdatasyncs ("fsync", "end_fsync"): beside its ops */
+		bc_opcnt_reset(&sy);
+		for (i = 0; i < njobs; i++)
+			bc_job_syncs(jobs[i], t, &sy);
+		if (sy.ios || sy.errors) {
+			cJSON *o = cJSON_AddObjectToObject(v, "sync");
+
+			cJSON_AddNumberToObject(o, "ios", (double)sy.ios);
+			cJSON_AddNumberToObject(o, "errors", (double)sy.errors);
+			cJSON_AddNumberToObject(o, "lat_sum_ns", (double)sy.lat_sum_ns);
+			cJSON_AddNumberToObject(o, "lat_max_ns", (double)sy.lat_max_ns);
+			if (sy.first_errno)
+				cJSON_AddNumberToObject(o, "first_errno", sy.first_errno);
+		}
 		if (bc_workload_kv(&vwl[t]))
 			s_kv_json(v, jobs, njobs, t, &vwl[t]);
 		if (!vwl[t].verify) {

@@ -191,6 +191,11 @@ static void s_file_prep(const struct bc_target *t, struct io_uring_sqe *sqe,
 						  io->buf_index);
 		else
 			io_uring_prep_write(sqe, fd, io->buf, io->len, io->off);
+		sqe->rw_flags = io->rw_flags; /* RWF_SYNC / RWF_DSYNC: "write_sync" */
+		break;
+	case BC_IO_FSYNC:
+	case BC_IO_FDATASYNC:
+		io_uring_prep_fsync(sqe, fd, io->op == BC_IO_FDATASYNC ? IORING_FSYNC_DATASYNC : 0);
 		break;
 	case BC_OP_TRIM:
 		/* completes with res 0 on success: the job counts that as len bytes */
@@ -240,6 +245,7 @@ const struct bc_target_ops bc_target_file_ops = {
     .version = BC_TARGET_OPS_VERSION,
     .desc = "a file or block device",
     .kinds = 1u << BC_KIND_MISSING | 1u << BC_KIND_FILE | 1u << BC_KIND_BLOCK,
+    .caps = BC_TCAP_SYNC,
     .safety = BC_TSAFE_ALLOWLIST | BC_TSAFE_DEVICE,
     .prepare = s_file_prepare,
     .check = s_file_check,

@@ -33,9 +33,12 @@ struct bc_target;
  * Version 3: ops carry ring_flags (NVMe passthrough needs SQE128|CQE32).
  * Version 4: ops carry timeout_full (the sim target's modelled latency).
  * Version 5: ops declare kinds, claims, caps and safety, and carry the
- * optional probe, prepare and check; target.c refuses any other version.
+ * optional probe, prepare and check.
+ * Version 6: a desc's op may be BC_IO_FSYNC/FDATASYNC and a write carries
+ * rw_flags, both only for targets that declare BC_TCAP_SYNC; target.c
+ * refuses any other version.
  */
-#define BC_TARGET_OPS_VERSION 5
+#define BC_TARGET_OPS_VERSION 6
 
 /* what a target is, asked by the core instead of its identity (fio's FIO_DISKLESSIO...) */
 enum bc_target_cap {
@@ -53,6 +56,21 @@ enum bc_target_cap {
 	BC_TCAP_PLACEMENT = 1u << 3,
 	/* commands go to the device itself (NVMe passthrough), past the block layer */
 	BC_TCAP_PASSTHRU = 1u << 4,
+	/*
+	 * takes BC_IO_FSYNC / BC_IO_FDATASYNC and a write's rw_flags
+	 * (RWF_SYNC, RWF_DSYNC): a file or block device behind an fd
+	 */
+	BC_TCAP_SYNC = 1u << 5,
+};
+
+/*
+ * Ops a job issues beside enum bc_op's, on targets with BC_TCAP_SYNC only;
+ * not counted among the volume's ops (the job counts them apart): a
+ * workload's "fsync" / "fdatasync" every N writes and "end_fsync".
+ */
+enum bc_io_extra {
+	BC_IO_FSYNC = BC_OP_NR,
+	BC_IO_FDATASYNC,
 };
 
 /* the PREPARE gate's rules (safety/safety.h) a target's paths pass */
@@ -95,7 +113,7 @@ struct bc_target_log {
 
 /* one I/O as the job thread hands it to ops->prep */
 struct bc_io_desc {
-	enum bc_op op;
+	int op;		/* enum bc_op, or enum bc_io_extra on a target with BC_TCAP_SYNC */
 	uint32_t len;	/* bytes */
 	uint64_t off;	/* byte offset in the target */
 	void *buf;	/* len bytes, 4096-aligned, owned by the job */
@@ -108,6 +126,8 @@ struct bc_io_desc {
 	 * at all (DTYPE 0), whatever the volume's "fdp" says
 	 */
 	int placement;
+	/* writes on a target with BC_TCAP_SYNC: RWF_SYNC or RWF_DSYNC ("write_sync"), else 0 */
+	int rw_flags;
 };
 
 struct bc_target_ops {

@@ -643,6 +643,88 @@ static const char *s_dir_value(struct s_ctx *c, const struct bc_import_kv *o, co
 	return buf;
 }
 
+static bool s_random(const char *rw)
+{
+	return !strncmp(rw, "rand", 4);
+}
+
+/* a size of the job without its "read,write" forms: bytes, or false with a difference */
+static bool s_one_size(struct s_ctx *c, const struct bc_import_kv *o, const char *v, uint64_t *n)
+{
+	if (!s_fio_bytes(v, c->kb_base, n) && *n && !(*n % 512) && *n <= (1u << 30))
+		return true;
+	S_ODIFF(c, o, "%s=%s: not a multiple of 512 bytes up to 1g", o->key, s_val(o));
+	return false;
+}
+
+/* blocksize_range / bsrange / bs=LO-HI: fio draws each size from the range ("bs": "LO-HI") */
+static void s_bs_range(struct s_ctx *c, const struct bc_import_kv *o, const char *rw, cJSON *wl,
+		       uint64_t *bs)
+{
+	char buf[128], lo[64], out[80], a[32], b[32];
+	const char *dash;
+	uint64_t x, y;
+
+	if (!s_dir_value(c, o, rw, buf, sizeof(buf)))
+		return;
+	dash = strchr(buf, '-');
+	if (!dash || (size_t)(dash - buf) >= sizeof(lo) || strchr(dash + 1, '-') ||
+	    strchr(buf, ':')) {
+		S_ODIFF(c, o, "%s=%s: one range LO-HI of sizes", o->key, s_val(o));
+		return;
+	}
+	snprintf(lo, sizeof(lo), "%.*s", (int)(dash - buf), buf);
+	if (!s_one_size(c, o, lo, &x) || !s_one_size(c, o, dash + 1, &y))
+		return;
+	if (x == y) {
+		cJSON_AddStringToObject(wl, "bs", bc_fmt_size(x, a, sizeof(a)));
+	} else {
+		/* fio takes the range either way round */
+		snprintf(out, sizeof(out), "%s-%s", bc_fmt_size(x < y ? x : y, a, sizeof(a)),
+			 bc_fmt_size(x < y ? y : x, b, sizeof(b)));
+		cJSON_AddStringToObject(wl, "bs", out);
+	}
+	*bs = x > y ? x : y;
+}
+
+/*
+ * rw=KIND:N - fio's offset modifier: a sequential job skips N bytes after
+ * each I/O ("seq_gap"), a random one takes a new random offset every N I/Os
+ * and goes on sequentially between ("seq_run", with rw_sequencer=sequential,
+ * fio's default)
+ */
+static void s_rw_modifier(struct s_ctx *c, const struct bc_import_kv *o, const struct s_view *v,
+			  const char *rw, cJSON *wl)
+{
+	const char *mod = strchr(s_val(o), ':') + 1, *seqr = s_get(v, "rw_sequencer");
+	uint64_t n;
+	char sz[32];
+
+	if (seqr && strcmp(seqr, "sequential")) {
+		S_ODIFF(c, o, "rw=%s with rw_sequencer=%s: repeated offsets have no equivalent",
+			s_val(o), seqr);
+		return;
+	}
+	if (s_random(rw)) {
+		unsigned runs;
+
+		if (!s_uint(mod, 1u << 30, &runs) || !runs)
+			S_ODIFF(c, o, "rw=%s: a count of I/Os per random offset", s_val(o));
+		else if (runs > 1)
+			cJSON_AddNumberToObject(wl, "seq_run", runs);
+		return;
+	}
+	if (s_fio_bytes(mod, c->kb_base, &n) || n % 512) {
+		S_ODIFF(c, o,
+			"rw=%s: a hole of whole 512-byte sectors after each I/O (backwards, "
+			"negative, has no equivalent)",
+			s_val(o));
+		return;
+	}
+	if (n)
+		cJSON_AddStringToObject(wl, "seq_gap", bc_fmt_size(n, sz, sizeof(sz)));
+}
+
 /* fio's filename_format: $jobname, $jobnum (the clone), $filenum replaced */
 static void s_format_name(const char *fmt, const char *job, int jobnum, int filenum, char *out,
 			  size_t len)
@@ -724,20 +806,10 @@ static const char *s_map_rw(struct s_ctx *c, const struct bc_import_kv *o)
 	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
 		if (strcmp(base, m[i][0]))
 			continue;
-		if (v[n])
-			S_ODIFF(c, o,
-				"rw=%s: the \":%s\" modifier (holes or sequential runs) has no "
-				"equivalent",
-				v, v + n + 1);
 		return m[i][1];
 	}
 	S_ODIFF(c, o, "rw=%s: no bench-coord equivalent", v);
 	return NULL;
-}
-
-static bool s_random(const char *rw)
-{
-	return !strncmp(rw, "rand", 4);
 }
 
 /* the engine: what kind of I/O the job does, and its effective queue depth rule */
@@ -803,10 +875,13 @@ static void s_conv_overwrite(struct s_ctx *c, const struct bc_import_kv *o, stru
 static void s_conv_fadvise(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
 static void s_conv_fst(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
 static void s_conv_cpumask(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_fsync(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_vbatch(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
 
 /* clang-format off */
 static const struct s_fopt s_fopts[] = {
     {"rw", "readwrite", S_MAPPED, "rw", NULL, NULL},
+    {"rw_sequencer", NULL, S_MAPPED, "seq_run", NULL, NULL},
     {"rwmixread", NULL, S_MAPPED, "rwmixread", NULL, NULL},
     {"rwmixwrite", NULL, S_MAPPED, "rwmixread", NULL, NULL},
     {"bs", "blocksize", S_MAPPED, "bs", NULL, NULL},
@@ -845,7 +920,7 @@ static const struct s_fopt s_fopts[] = {
     {"iodepth_batch", "iodepth_batch_submit", S_MAPPED, "iodepth_batch_submit", NULL, NULL},
     {"iodepth_batch_complete_min", "iodepth_batch_complete", S_MAPPED, "iodepth_batch_complete", NULL, NULL},
     {"iodepth_batch_complete_max", NULL, S_MAPPED, "iodepth_batch_complete", NULL, NULL},
-    {"iodepth_low", NULL, S_MAPPED, "iodepth", NULL, NULL},
+    {"iodepth_low", NULL, S_MAPPED, "iodepth_low", NULL, NULL},
     {"loops", NULL, S_MAPPED, "io_size", NULL, NULL},
     {"include", NULL, S_MAPPED, "-", NULL, NULL},
     {"kb_base", NULL, S_MAPPED, "sizes", NULL, NULL},
@@ -948,28 +1023,28 @@ static const struct s_fopt s_fopts[] = {
     {"latency_percentile", NULL, S_INERT, NULL, NULL, "process"},
     {"latency_run", NULL, S_INERT, NULL, NULL, "process"},
     {"experimental_verify", NULL, S_INERT, NULL, NULL, "process"},
-    {"refill_buffers", NULL, S_INERT, NULL, NULL, "process"},
-    {"scramble_buffers", NULL, S_INERT, NULL, NULL, "process"},
+    {"refill_buffers", NULL, S_MAPPED, "scramble", NULL, NULL},
+    {"scramble_buffers", NULL, S_MAPPED, "scramble", NULL, NULL},
     {"trim_verify_zero", NULL, S_INERT, NULL, NULL, "process"},
     {"serialize_overlap", NULL, S_INERT, NULL, NULL, "process"},
     {"fadvise_hint", NULL, S_MAPPED, "-", s_conv_fadvise, NULL},
     {"openfiles", NULL, S_INERT, NULL, NULL, "process"},
     {"file_service_type", NULL, S_MAPPED, "-", s_conv_fst, NULL},
-    {"verify_backlog", NULL, S_DIFF, NULL, NULL, "verification interleaved with the writes has no equivalent (bench-coord verifies in a read step after them)"},
-    {"verify_backlog_batch", NULL, S_DIFF, NULL, NULL, "verification interleaved with the writes has no equivalent"},
-    {"buffer_pattern", NULL, S_DIFF, NULL, NULL, "a fixed buffer pattern has no equivalent (compress_pct fills zeros)"},
-    {"zero_buffers", NULL, S_DIFF, NULL, NULL, "all-zero writes have no equivalent (compress_pct is at most 99)"},
-    {"fsync", NULL, S_DIFF, NULL, NULL, "an fsync every N writes has no equivalent"},
-    {"fdatasync", NULL, S_DIFF, NULL, NULL, "an fdatasync every N writes has no equivalent"},
+    {"verify_backlog", NULL, S_MAPPED, "verify_backlog", NULL, NULL},
+    {"verify_backlog_batch", NULL, S_MAPPED, "verify_backlog", s_conv_vbatch, NULL},
+    {"buffer_pattern", NULL, S_MAPPED, "buffer_pattern, compress_pct", NULL, NULL},
+    {"zero_buffers", NULL, S_MAPPED, "compress_pct", NULL, NULL},
+    {"fsync", NULL, S_MAPPED, "fsync", s_conv_fsync, NULL},
+    {"fdatasync", NULL, S_MAPPED, "fdatasync", s_conv_fsync, NULL},
     {"sync_file_range", NULL, S_DIFF, NULL, NULL, "sync_file_range every N writes has no equivalent"},
-    {"flow", NULL, S_DIFF, NULL, NULL, "flow control between jobs has no equivalent"},
-    {"flow_id", NULL, S_DIFF, NULL, NULL, "flow control between jobs has no equivalent"},
-    {"zonesize", NULL, S_DIFF, NULL, NULL, "zoned I/O (zonesize/zoneskip) has no equivalent"},
-    {"zoneskip", NULL, S_DIFF, NULL, NULL, "zoned I/O (zonesize/zoneskip) has no equivalent"},
-    {"zonerange", NULL, S_DIFF, NULL, NULL, "zoned I/O has no equivalent"},
-    {"zonemode", NULL, S_DIFF, NULL, NULL, "zoned block device modes have no equivalent"},
-    {"blocksize_range", NULL, S_DIFF, NULL, NULL, "a range of sizes has no equivalent (bssplit does)"},
-    {"bsrange", NULL, S_DIFF, NULL, NULL, "a range of sizes has no equivalent (bssplit does)"},
+    {"flow", NULL, S_MAPPED, "flow", NULL, NULL},
+    {"flow_id", NULL, S_MAPPED, "flow", NULL, NULL},
+    {"flow_sleep", NULL, S_INERT, NULL, NULL, "process"},
+    {"zonesize", NULL, S_MAPPED, "zone_size", NULL, NULL},
+    {"zoneskip", NULL, S_MAPPED, "zone_skip", NULL, NULL},
+    {"zonerange", NULL, S_MAPPED, "zone_range", NULL, NULL},
+    {"zonemode", NULL, S_MAPPED, "zone_size", NULL, NULL},
+    {"blocksize_range", "bsrange", S_MAPPED, "bs", NULL, NULL},
     {"filename_format", NULL, S_MAPPED, "volumes[].path", NULL, NULL},
     {"dedupe_mode", NULL, S_DIFF, NULL, NULL, "dedupe modes have no equivalent"},
     {"dedupe_working_set_percentage", NULL, S_DIFF, NULL, NULL, "a dedupe working set has no equivalent"},
@@ -1057,10 +1132,8 @@ static void s_conv_compress(struct s_ctx *c, const struct bc_import_kv *o, struc
 		S_ODIFF(c, o, "buffer_compress_percentage=%s: expected 0..100", s_val(o));
 		return;
 	}
-	/* fio turns 100 into zero_buffers */
-	if (pct == 100)
-		S_ODIFF(c, o, "buffer_compress_percentage=100: all-zero writes have no equivalent");
-	else if (pct)
+	/* 100: fio's zero_buffers (the content rules are s_content's) */
+	if (pct)
 		cJSON_AddNumberToObject(x->wl, "compress_pct", pct);
 }
 
@@ -1100,28 +1173,50 @@ static void s_conv_dedupe(struct s_ctx *c, const struct bc_import_kv *o, struct 
 			"bench-coord units of one size");
 }
 
+/* fio's sync: O_SYNC writes (1, "sync") or O_DSYNC ("dsync"); 0 and "none" are the default */
 static void s_conv_sync(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
 {
-	(void)x;
-	if (strcmp(s_val(o), "0") && strcmp(s_val(o), "none") && strcmp(s_val(o), "false"))
-		S_ODIFF(c, o, "sync=%s: O_SYNC/O_DSYNC writes have no equivalent", s_val(o));
-	else
+	const char *v = s_val(o);
+
+	if (!strcmp(v, "0") || !strcmp(v, "none") || !strcmp(v, "false"))
 		bc_import_add(c->inert, "%s", o->key);
+	else if (!strcmp(v, "1") || !strcmp(v, "sync") || !strcmp(v, "true"))
+		cJSON_AddStringToObject(x->wl, "write_sync", "sync");
+	else if (!strcmp(v, "dsync"))
+		cJSON_AddStringToObject(x->wl, "write_sync", "dsync");
+	else
+		S_ODIFF(c, o, "sync=%s: 0, 1, none, sync or dsync", v);
 }
 
-/* an fsync after the job's I/O: the data of O_DIRECT writes is on the device already */
+/* end_fsync, fsync_on_close: one fsync of each file when the job's I/O is over */
 static void s_conv_end_fsync(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
 {
-	if (!s_bool(s_val(o)))
-		return;
-	if (x->direct)
-		s_note(c, "job %s: %s: one fsync after the I/O, outside what either tool measures",
-		       x->name, o->key);
-	else
+	(void)c;
+	if (s_bool(s_val(o)) && !cJSON_GetObjectItem(x->wl, "end_fsync"))
+		cJSON_AddBoolToObject(x->wl, "end_fsync", true);
+}
+
+/* fsync=N, fdatasync=N: a sync after every N writes (0: none) */
+static void s_conv_fsync(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	unsigned n;
+
+	if (!s_uint(s_val(o), 1u << 30, &n))
+		S_ODIFF(c, o, "%s=%s: expected a count of writes", o->key, s_val(o));
+	else if (n)
+		cJSON_AddNumberToObject(x->wl, o->key, n);
+}
+
+/* verify_backlog_batch: fio verifies that many of the backlog at a time (default all) */
+static void s_conv_vbatch(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	const cJSON *b = cJSON_GetObjectItem(x->wl, "verify_backlog");
+
+	if (!b || strtod(s_val(o), NULL) != b->valuedouble)
 		S_ODIFF(c, o,
-			"%s with buffered writes: the page cache's flush at the end has no "
-			"equivalent",
-			o->key);
+			"verify_backlog_batch=%s: bench-coord reads back the whole backlog at "
+			"once (fio's default)",
+			s_val(o));
 }
 
 /* fio lays a new file out before writing it; bench-coord's file target creates it whole */
@@ -1297,6 +1392,118 @@ static void s_rate(struct s_ctx *c, const struct bc_import_kv *o, const char *rw
 		cJSON_AddNumberToObject(wl, key, (double)r[d]);
 }
 
+/*
+ * What a job writes, as fio fills its buffers (io_u.c fill_io_buffer, init.c):
+ * compressible (buffer_compress_percentage, its zeros or buffer_pattern),
+ * all pattern (buffer_pattern alone, or compress 100 = zero_buffers), all
+ * zeros (zero_buffers). fio writes over a pattern or zeros its
+ * small_content_scramble per write ("scramble") unless zero_buffers was
+ * asked, refill_buffers set or scramble_buffers=0. Its default content is
+ * reused random buffers with that scramble; bench-coord's is fresh random
+ * data, a note says the difference.
+ */
+static void s_content(struct s_ctx *c, const struct s_view *v, struct s_job *j, cJSON *wl,
+		      bool writes)
+{
+	const struct bc_import_kv *pat = s_opt(v, "buffer_pattern", NULL),
+				  *zero = s_opt(v, "zero_buffers", NULL);
+	const cJSON *cp = cJSON_GetObjectItem(wl, "compress_pct");
+	bool verify = cJSON_IsTrue(cJSON_GetObjectItem(wl, "verify")),
+	     refill = s_bool(s_get(v, "refill_buffers")),
+	     scr = !s_get(v, "scramble_buffers") || s_bool(s_get(v, "scramble_buffers")),
+	     dedupe = cJSON_GetObjectItem(wl, "dedupe_pct") != NULL;
+	double pct = cp ? cp->valuedouble : 0;
+
+	if (zero && !s_bool(s_val(zero)))
+		zero = NULL;
+	if (!writes)
+		return;
+	if (verify) {
+		/* fio's verify writes its own headers and pattern over the buffers */
+		if (pat || zero || cp || dedupe)
+			s_note(c,
+			       "job %s: verify writes its headers as the content, as fio's does: "
+			       "buffer_pattern, zero_buffers and compression are left out",
+			       j->name);
+		cJSON_DeleteItemFromObject(wl, "compress_pct");
+		cJSON_DeleteItemFromObject(wl, "compress_chunk");
+		cJSON_DeleteItemFromObject(wl, "dedupe_pct");
+		cJSON_DeleteItemFromObject(wl, "dedupe_unit");
+		return;
+	}
+	if (pat) {
+		const char *pv = s_val(pat);
+
+		if (strncmp(pv, "0x", 2) && strncmp(pv, "0X", 2) && *pv != '"' && *pv != '\'') {
+			S_ODIFF(c, pat, "buffer_pattern=%s: hex (0x...) or quoted text", pv);
+			return;
+		}
+		cJSON_AddStringToObject(wl, "buffer_pattern", pv);
+		if (!cp && !dedupe) {
+			cJSON_AddNumberToObject(wl, "compress_pct", 100);
+			pct = 100;
+		}
+	} else if (zero && !cp && !dedupe) {
+		/* asked for: zeros and nothing else, not even fio's scramble */
+		cJSON_AddNumberToObject(wl, "compress_pct", 100);
+		return;
+	}
+	if (pct >= 100) {
+		if (dedupe) {
+			S_ODIFF(c, s_opt(v, "dedupe_percentage", NULL),
+				"dedupe_percentage with a whole pattern: every write is the same");
+			return;
+		}
+		if (scr && !refill)
+			cJSON_AddBoolToObject(wl, "scramble", true);
+		return;
+	}
+	if (!cp && !dedupe && !refill)
+		s_note(c,
+		       "job %s: fio writes one random buffer per I/O slot again and again with "
+		       "24 of each 512 bytes changed (zlib: ~1.08:1 per 4 KiB, more across "
+		       "blocks); bench-coord writes incompressible data unique per 4 KiB "
+		       "(docs/fio.md, \"Data written\")",
+		       j->name);
+}
+
+/* fio's zonemode=strided (the default with a zonesize): zone_size, zone_range, zone_skip */
+static void s_zones(struct s_ctx *c, const struct s_view *v, cJSON *wl)
+{
+	static const char *const fio[] = {"zonesize", "zonerange", "zoneskip"}, *const key[] = {
+										    "zone_size",
+										    "zone_range",
+										    "zone_skip"};
+	const struct bc_import_kv *o = s_opt(v, "zonemode", NULL);
+	uint64_t n;
+	char sz[32];
+	int i;
+
+	if (o && !strcmp(s_val(o), "none")) {
+		bc_import_add(c->inert, "%s", o->key); /* fio ignores the zone sizes */
+		return;
+	}
+	if (o && strcmp(s_val(o), "strided")) {
+		S_ODIFF(c, o,
+			"zonemode=%s: zoned block devices (zone resets, write pointers) have no "
+			"equivalent",
+			s_val(o));
+		return;
+	}
+	if (!s_opt(v, "zonesize", NULL))
+		return;
+	for (i = 0; i < 3; i++) {
+		if (!(o = s_opt(v, fio[i], NULL)))
+			continue;
+		if (strchr(s_val(o), '%') || s_fio_bytes(s_val(o), c->kb_base, &n) || n % 512) {
+			S_ODIFF(c, o, "%s=%s: whole 512-byte sectors", o->key, s_val(o));
+			continue;
+		}
+		if (n)
+			cJSON_AddStringToObject(wl, key[i], bc_fmt_size(n, sz, sizeof(sz)));
+	}
+}
+
 /* what one job section asks for, in j; false when it cannot run (a difference says why) */
 static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct s_view *v,
 		  struct s_job *j)
@@ -1353,11 +1560,16 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 
 		if (s_dir_value(c, o, rw, buf, sizeof(buf)))
 			cJSON_AddStringToObject(wl, "bs", buf);
+	} else if ((o = s_opt(v, "blocksize_range", "bsrange")) ||
+		   ((o = s_opt(v, "bs", "blocksize")) && strchr(s_val(o), '-'))) {
+		s_bs_range(c, o, rw, wl, &bs);
 	} else if ((o = s_opt(v, "bs", "blocksize"))) {
 		s_size_key(c, o, rw, wl, "bs", &bs);
 	} else {
 		cJSON_AddStringToObject(wl, "bs", "4k");
 	}
+	if ((o = s_opt(v, "rw", "readwrite")) && strchr(s_val(o), ':'))
+		s_rw_modifier(c, o, v, rw, wl);
 	if ((o = s_opt(v, "blockalign", "ba")) && s_random(rw))
 		s_size_key(c, o, rw, wl, "blockalign", &bs);
 	if ((o = s_opt(v, "iodepth", NULL)) && (!s_uint(s_val(o), 65536, &iodepth) || !iodepth)) {
@@ -1580,6 +1792,16 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		       s_val(o));
 		j->verify_pass = strcmp(rw, "read") && strcmp(rw, "randread") &&
 				 !(s_get(v, "do_verify") && !s_bool(s_get(v, "do_verify")));
+		/* with a backlog fio checks the writes as it goes; its last pass the few left */
+		if (j->verify_pass && s_opt(v, "verify_backlog", NULL) &&
+		    strcmp(s_get(v, "verify_backlog"), "0")) {
+			j->verify_pass = false;
+			s_note(c,
+			       "job %s: verify_backlog: every write is read back and checked as "
+			       "the job goes, as in fio; the writes of a last, partial backlog at "
+			       "the end of a timed job are not",
+			       j->name);
+		}
 		if (bs % 4096)
 			S_ODIFF(c, o,
 				"verify with bs %llu: bench-coord verifies whole 4 KiB blocks",
@@ -1611,10 +1833,10 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 			       j->name);
 	}
 	/* fio raises an iodepth_low above the depth (or 0) to the depth: no low mark then */
-	if (iodepth_low_o && (!s_uint(s_val(iodepth_low_o), 65536, &n) || (n && n < iodepth)))
-		S_ODIFF(c, iodepth_low_o,
-			"iodepth_low=%s: refilling only below a low mark has no equivalent",
-			s_val(iodepth_low_o));
+	if (iodepth_low_o && !s_uint(s_val(iodepth_low_o), 65536, &n))
+		S_ODIFF(c, iodepth_low_o, "iodepth_low=%s: expected a depth", s_val(iodepth_low_o));
+	else if (iodepth_low_o && n && n < iodepth)
+		cJSON_AddNumberToObject(wl, "iodepth_low", n);
 	else if (iodepth_low_o)
 		bc_import_add(c->inert, "%s", iodepth_low_o->key);
 	/* fio's iodepth is per job over its files; the profile's per volume */
@@ -1674,6 +1896,26 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		for (t = 0; t < sizeof(s_fopts) / sizeof(s_fopts[0]); t++)
 			if (s_fopts[t].conv && (o = s_opt(v, s_fopts[t].name, s_fopts[t].alias)))
 				s_fopts[t].conv(c, o, &jx);
+	}
+	s_content(c, v, j, wl, strstr(rw, "write") || s_mixed(rw));
+	s_zones(c, v, wl);
+	if ((o = s_opt(v, "flow", NULL))) {
+		if (!s_uint(s_val(o), 1u << 20, &n))
+			S_ODIFF(c, o, "flow=%s: a weight 0 and up (fio 3's flow)", s_val(o));
+		else if (n) {
+			cJSON_AddNumberToObject(wl, "flow", n);
+			if ((o = s_opt(v, "flow_id", NULL)) && strcmp(s_val(o), "0"))
+				S_ODIFF(c, o,
+					"flow_id=%s: one flow group per job thread (id 0) has an "
+					"equivalent, others not",
+					s_val(o));
+		}
+	}
+	if ((o = s_opt(v, "verify_backlog", NULL)) && cJSON_GetObjectItem(wl, "verify")) {
+		if (!s_uint(s_val(o), 1u << 20, &n))
+			S_ODIFF(c, o, "verify_backlog=%s: a count of writes", s_val(o));
+		else if (n)
+			cJSON_AddNumberToObject(wl, "verify_backlog", n);
 	}
 	if (eng_o && strcmp(s_val(eng_o), "io_uring") && eng != S_ENG_NULL)
 		s_note(c,
@@ -1894,8 +2136,9 @@ static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, cha
 		wl = cJSON_Duplicate(j->wl, true);
 		if (verify_pass) {
 			/* the verify pass reads what the job wrote: its depth, sizes and region */
-			static const char *const keep[] = {"iodepth", "bs", "window_offset",
-							   "window_length", NULL};
+			static const char *const keep[] = {
+			    "iodepth",	 "bs",	       "window_offset", "window_length", "seq_gap",
+			    "zone_size", "zone_range", "zone_skip",	"write_sync",	 NULL};
 			cJSON *x = cJSON_Duplicate(step, true);
 			const char *const *kk;
 

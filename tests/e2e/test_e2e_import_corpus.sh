@@ -20,7 +20,7 @@ for k in fio_files vdbench_files; do
 done
 
 # --lenient never writes what validate refuses; without it each of these is refused (exit 2)
-printf '[a/b:c]\nfilename=%s/n.dat\nsize=1m\nrw=read\nruntime=2\ntime_based\nflow=1\n' "$T" \
+printf '[a/b:c]\nfilename=%s/n.dat\nsize=1m\nrw=read\nruntime=2\ntime_based\nsync_file_range=write:4\n' "$T" \
 	>"$T/names.fio"
 printf 'sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1,rdpct=50\nrd=rd1,wd=wd1,forrdpct=(83.14,50),elapsed=10\n' \
 	>"$T/frac.parm"

@@ -450,9 +450,8 @@ static void test_refuse_lenient(void)
 {
 	cJSON *notes, *p = import_file("unmapped.fio", &notes);
 
-	CHECK(cJSON_GetArraySize(s_diffs) == 3);
-	CHECK(has_diff("unmapped.fio:12: flow=2: flow control between jobs"));
-	CHECK(has_diff("unmapped.fio:13: bsrange=4k-64k: a range of sizes"));
+	CHECK(cJSON_GetArraySize(s_diffs) == 2);
+	CHECK(has_diff("unmapped.fio:12: zonemode=zbd: zoned block devices"));
 	CHECK(has_diff("unmapped.fio:14: number_ios=100 with several block sizes"));
 	CHECK(p && !strstr(sval(p, "description"), "number_ios"));
 	cJSON_Delete(p);
@@ -577,8 +576,60 @@ static void test_shares_and_math(void)
 	cJSON_Delete(notes);
 }
 
+/* fio's job shapes: ranges, holes, runs, zones, flow, a low mark, syncs, backlog, content */
+static void test_job_shapes(void)
+{
+	static const char *const text =
+	    "[global]\nfilename=/dev/nullb9\ndirect=1\nioengine=libaio\niodepth=16\n"
+	    "runtime=2\ntime_based\n"
+	    "[range]\nrw=randread\nbs=64k-4k\nflow=3\n"
+	    "[holes]\nstonewall\nrw=write:3M\nbs=1m\nsync=dsync\nfsync=4\nend_fsync=1\n"
+	    "buffer_pattern=0xdeadbeef\n"
+	    "[runs]\nstonewall\nrw=randwrite:8\niodepth_low=4\nfdatasync=8\nzero_buffers=1\n"
+	    "[zones]\nstonewall\nrw=read\nbs=1m\nzonesize=2g\nzoneskip=30g\n"
+	    "[backlog]\nstonewall\nrw=randwrite\nverify=crc32c\nverify_backlog=1024\n"
+	    "[zeros]\nstonewall\nrw=write\nbuffer_compress_percentage=100\nrefill_buffers=1\n"
+	    "[plain]\nstonewall\nrw=write\n";
+	cJSON *notes, *p = import(text, &notes);
+	const cJSON *x;
+
+	CHECK(p && valid(p) && no_diffs());
+	if (!p)
+		return;
+	CHECK(nsteps(p) == 7); /* no verify pass after a backlog */
+	x = step(p, 0);
+	CHECK(!strcmp(sval(x, "bs"), "4k-64k") && nval(x, "flow") == 3);
+	x = step(p, 1);
+	CHECK(!strcmp(sval(x, "seq_gap"), "3m") && !strcmp(sval(x, "write_sync"), "dsync"));
+	CHECK(nval(x, "fsync") == 4 && cJSON_IsTrue(cJSON_GetObjectItem(x, "end_fsync")));
+	/* a pattern alone: every write is it, with fio's scramble */
+	CHECK(!strcmp(sval(x, "buffer_pattern"), "0xdeadbeef") && nval(x, "compress_pct") == 100);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(x, "scramble")));
+	x = step(p, 2);
+	CHECK(nval(x, "seq_run") == 8 && nval(x, "iodepth_low") == 4 && nval(x, "fdatasync") == 8);
+	/* asked-for zeros: not scrambled */
+	CHECK(nval(x, "compress_pct") == 100 && !cJSON_GetObjectItem(x, "scramble"));
+	x = step(p, 3);
+	CHECK(!strcmp(sval(x, "zone_size"), "2g") && !strcmp(sval(x, "zone_skip"), "30g"));
+	x = step(p, 4);
+	CHECK(nval(x, "verify_backlog") == 1024 && cJSON_IsTrue(cJSON_GetObjectItem(x, "verify")));
+	CHECK(has_note(notes, "verify_backlog: every write is read back"));
+	/* compress 100 with refill_buffers: zeros, refilled instead of scrambled */
+	x = step(p, 5);
+	CHECK(nval(x, "compress_pct") == 100 && !cJSON_GetObjectItem(x, "scramble"));
+	CHECK(has_note(notes, "job plain: fio writes one random buffer per I/O slot"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nfilename=/dev/nullb9\nrw=read:-4k\nzonemode=zbd\n", &notes);
+	CHECK(has_diff("t.fio:3: rw=read:-4k: a hole of whole 512-byte sectors"));
+	CHECK(has_diff("t.fio:4: zonemode=zbd"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
 int main(void)
 {
+	test_job_shapes();
 	test_shares_and_math();
 	test_step_volume_workloads();
 	test_parse();

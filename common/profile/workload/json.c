@@ -108,6 +108,62 @@ static int s_check_shape(struct bc_check *c, const char *base, const struct bc_w
 		bc_check_path(path, base, wl->compress_pct ? "compress_pct" : "dedupe_pct");
 		return bc_check_fail(c, path, "not with \"verify\" (its headers are the content)");
 	}
+	if (wl->compress_pct >= 100 && wl->dedupe_pct) {
+		bc_check_path(path, base, "dedupe_pct");
+		return bc_check_fail(
+		    c, path, "not with compress_pct 100 (every write is the pattern alone)");
+	}
+	if (wl->pattern_len && !wl->compress_pct) {
+		bc_check_path(path, base, "buffer_pattern");
+		return bc_check_fail(c, path,
+				     "fills the compressible part of the data: needs compress_pct "
+				     "(100: all of it)");
+	}
+	if (wl->scramble && wl->compress_pct < 100) {
+		bc_check_path(path, base, "scramble");
+		return bc_check_fail(
+		    c, path, "scrambles a write that is all pattern: needs compress_pct 100");
+	}
+	if (wl->pattern_len && wl->verify) {
+		bc_check_path(path, base, "buffer_pattern");
+		return bc_check_fail(c, path, "not with \"verify\" (its headers are the content)");
+	}
+	if (wl->verify_backlog && !wl->verify) {
+		bc_check_path(path, base, "verify_backlog");
+		return bc_check_fail(c, path, "reads back what \"verify\" writes: needs verify");
+	}
+	if (wl->seq_gap && bc_workload_random(wl)) {
+		bc_check_path(path, base, "seq_gap");
+		return bc_check_fail(
+		    c, path, "applies to sequential kinds (a random one has no next offset)");
+	}
+	if (wl->seq_run && (!bc_workload_random(wl) || wl->seq_pct)) {
+		bc_check_path(path, base, "seq_run");
+		return bc_check_fail(c, path,
+				     wl->seq_pct
+					 ? "one of seq_run and seq_pct"
+					 : "applies to random kinds (a sequential one is one run)");
+	}
+	if ((wl->seq_run || wl->seq_gap || wl->zone_size) && (wl->nstreams || wl->kv.given)) {
+		bc_check_path(path, base,
+			      wl->seq_run   ? "seq_run"
+			      : wl->seq_gap ? "seq_gap"
+					    : "zone_size");
+		return bc_check_fail(c, path, "not supported with \"streams\"");
+	}
+	if (!wl->zone_size && (wl->zone_range || wl->zone_skip)) {
+		bc_check_path(path, base, wl->zone_range ? "zone_range" : "zone_skip");
+		return bc_check_fail(c, path, "needs zone_size (the bytes done in each zone)");
+	}
+	if (wl->zone_size && (wl->zone_size % BC_SECTOR || wl->zone_range % BC_SECTOR ||
+			      wl->zone_skip % BC_SECTOR || wl->dist.kind != BC_DIST_UNIFORM)) {
+		bc_check_path(path, base, "zone_size");
+		return bc_check_fail(
+		    c, path,
+		    wl->dist.kind != BC_DIST_UNIFORM
+			? "zones take uniform random offsets only"
+			: "zone_size, zone_range and zone_skip are multiples of 512");
+	}
 	if (wl->compress_chunk && wl->compress_chunk < 512) {
 		bc_check_path(path, base, "compress_chunk");
 		return bc_check_fail(c, path, "at least 512 bytes");
@@ -131,8 +187,8 @@ int bc_check_workload_rules(struct bc_check *c, const char *base, const struct b
 		return bc_check_fail(c, path, "rwmixread %u + rwmixtrim %u exceed 100 percent",
 				     wl->rwmixread, wl->rwmixtrim);
 	}
-	if (wl->verify &&
-	    (!s_sizes_multiple(wl, S_VERIFY_BLOCK) || wl->blockalign % S_VERIFY_BLOCK)) {
+	if (wl->verify && (!s_sizes_multiple(wl, S_VERIFY_BLOCK) || wl->bs_min % S_VERIFY_BLOCK ||
+			   wl->blockalign % S_VERIFY_BLOCK)) {
 		bc_check_path(path, base, "verify");
 		return bc_check_fail(c, path,
 				     "verify checks 4 KiB blocks: bs, every bssplit size and "

@@ -35,6 +35,7 @@ static const char *const s_share[] = {"ios", "bytes", NULL};
 static const char *const s_process[] = {"linear", "poisson", NULL};
 static const char *const s_latfrom[] = {"submit", "intended", NULL};
 static const char *const s_regions[] = {"split", "shared", NULL};
+static const char *const s_wsync[] = {"none", "sync", "dsync", NULL};
 
 _Static_assert(sizeof(enum bc_rw) == sizeof(uint32_t), "rw is stored as a 32-bit index");
 
@@ -81,13 +82,27 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"seq_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(seq_pct)},
     {"window_offset", BC_WT_POS, S_V | S_NZ, 0, 0, NULL, S_FIELD(window_offset)},
     {"window_length", BC_WT_POS, S_V | S_NZ, 0, 0, NULL, S_FIELD(window_length)},
-    {"compress_pct", BC_WT_INT, S_V | S_NZ, 0, 99, NULL, S_FIELD(compress_pct)},
+    {"compress_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(compress_pct)},
     {"compress_chunk", BC_WT_SIZE, S_V | S_NZ, 0, S_BS_MAX, NULL, S_FIELD(compress_chunk)},
     {"dedupe_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(dedupe_pct)},
     {"dedupe_unit", BC_WT_SIZE, S_V | S_NZ, 0, S_BS_MAX, NULL, S_FIELD(dedupe_unit)},
     {"dedupe_sets", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(dedupe_sets)},
     {"seq_regions", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_regions, S_FIELD(seq_shared)},
     {"until_stopped", BC_WT_BOOL, S_NZ, 0, 0, NULL, S_FIELD(until_stopped)},
+    {"seq_gap", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(seq_gap)},
+    {"seq_run", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(seq_run)},
+    {"zone_size", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(zone_size)},
+    {"zone_range", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(zone_range)},
+    {"zone_skip", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(zone_skip)},
+    {"flow", BC_WT_INT, S_V | S_NZ, 0, 1u << 20, NULL, S_FIELD(flow)},
+    {"iodepth_low", BC_WT_INT, S_V | S_NZ, 0, 65536, NULL, S_FIELD(iodepth_low)},
+    {"write_sync", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_wsync, S_FIELD(write_sync)},
+    {"fsync", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(fsync_every)},
+    {"fdatasync", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(fdatasync_every)},
+    {"end_fsync", BC_WT_BOOL, S_V | S_NZ, 0, 0, NULL, S_FIELD(end_fsync)},
+    {"verify_backlog", BC_WT_INT, S_V | S_NZ, 0, 1u << 20, NULL, S_FIELD(verify_backlog)},
+    {"buffer_pattern", BC_WT_PATTERN, S_V | S_NZ, 0, 0, NULL, S_FIELD(pattern)},
+    {"scramble", BC_WT_BOOL, S_V | S_NZ, 0, 0, NULL, S_FIELD(scramble)},
     /*
      * profile/workload/streams.h; "streams" after the keys its streams inherit, "kv" after
      * the streams it makes a KV-cache store of
@@ -538,6 +553,102 @@ static int s_choice(struct bc_check *c, const struct bc_wl_key *k, const cJSON *
 	return bc_check_fail(c, path, "expected one of %s, got %s", list, bc_check_show(v, shown));
 }
 
+/* "4k-512k": sizes drawn from the range as fio's bsrange does (engine/job.c) */
+static int s_bsrange(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl)
+{
+	char shown[BC_CHECK_SHOW_LEN], lo[32];
+	const char *dash = strchr(v->valuestring, '-');
+	uint64_t a, b;
+
+	if ((size_t)(dash - v->valuestring) >= sizeof(lo))
+		goto bad;
+	memcpy(lo, v->valuestring, (size_t)(dash - v->valuestring));
+	lo[dash - v->valuestring] = '\0';
+	if (bc_parse_size(lo, &a) || bc_parse_size(dash + 1, &b))
+		goto bad;
+	if (!a || a % BC_SECTOR || b % BC_SECTOR || b > S_BS_MAX || a >= b)
+		return bc_check_fail(c, path,
+				     "a range of block sizes needs multiples of 512 with the "
+				     "smaller first, up to 1g, got %s",
+				     bc_check_show(v, shown));
+	wl->bs_min = (uint32_t)a;
+	wl->bs = (uint32_t)b;
+	return 0;
+bad:
+	return bc_check_fail(c, path,
+			     "expected a size, a split or a range such as \"4k-64k\", got %s",
+			     bc_check_show(v, shown));
+}
+
+static unsigned s_hexval(char c)
+{
+	return (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+}
+
+/*
+ * "0xdeadbeef", "\"text\"" or several joined with '|' (fio's buffer_pattern
+ * syntax), at most BC_PATTERN_MAX bytes; written back as one hex string
+ */
+static int s_pattern(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl)
+{
+	char shown[BC_CHECK_SHOW_LEN];
+	const char *p;
+	uint32_t n = 0;
+
+	if (!cJSON_IsString(v) || !*v->valuestring)
+		goto bad;
+	for (p = v->valuestring; *p;) {
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+			const char *h = p + 2;
+			size_t nd = strspn(h, "0123456789abcdefABCDEF"), i = 0;
+
+			if (!nd)
+				goto bad;
+			/* an odd count: the first digit alone is the first byte */
+			if (nd % 2) {
+				wl->pattern[n++] = (uint8_t)s_hexval(h[0]);
+				i = 1;
+			}
+			for (; i < nd; i += 2) {
+				if (n == BC_PATTERN_MAX)
+					goto long_;
+				wl->pattern[n++] =
+				    (uint8_t)(s_hexval(h[i]) << 4 | s_hexval(h[i + 1]));
+			}
+			p = h + nd;
+		} else if (*p == '"' || *p == '\'') {
+			const char *end = strchr(p + 1, *p);
+
+			if (!end)
+				goto bad;
+			for (p++; p < end; p++) {
+				if (n == BC_PATTERN_MAX)
+					goto long_;
+				wl->pattern[n++] = (uint8_t)*p;
+			}
+			p = end + 1;
+		} else {
+			goto bad;
+		}
+		if (*p == '|')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	if (!n)
+		goto bad;
+	wl->pattern_len = n;
+	return 0;
+long_:
+	return bc_check_fail(c, path, "a pattern of at most %d bytes, got %s", BC_PATTERN_MAX,
+			     bc_check_show(v, shown));
+bad:
+	return bc_check_fail(c, path,
+			     "expected a pattern such as \"0xdeadbeef\" or \"'text'\" (joined "
+			     "with |), got %s",
+			     bc_check_show(v, shown));
+}
+
 /* a plain block size (a split is s_bssplit's) */
 static int s_bs(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl)
 {
@@ -547,8 +658,11 @@ static int s_bs(struct bc_check *c, const char *path, const cJSON *v, struct bc_
 
 	if (cJSON_IsString(v) && strpbrk(v->valuestring, "/:"))
 		return s_bssplit(c, path, v, wl);
-	/* a plain size replaces a split inherited from the defaults */
+	/* a plain size replaces a split or a range inherited from the defaults */
 	wl->nbssplit = 0;
+	wl->bs_min = 0;
+	if (cJSON_IsString(v) && strchr(v->valuestring, '-'))
+		return s_bsrange(c, path, v, wl);
 	ret = bc_check_size(c, path, v, &n);
 	if (ret)
 		return ret;
@@ -614,6 +728,8 @@ int bc_wl_key_parse(struct bc_check *c, const struct bc_wl_key *k, const cJSON *
 		return bc_check_placement(c, path, v, &wl->placement);
 	case BC_WT_POS:
 		return bc_check_pos(c, path, v, (struct bc_stream_pos *)((char *)wl + k->off));
+	case BC_WT_PATTERN:
+		return s_pattern(c, path, v, wl);
 	case BC_WT_STREAMS:
 	case BC_WT_KV:
 		break;
@@ -646,6 +762,16 @@ bool bc_wl_key_to_json(cJSON *o, const struct bc_wl_key *k, const struct bc_work
 		return ((k->where & BC_WK_NZ) && bc_pos_zero(p)) ||
 		       cJSON_AddItemToObject(o, k->name, bc_pos_to_json(p));
 	}
+	if (k->type == BC_WT_PATTERN) {
+		char hex[2 + 2 * BC_PATTERN_MAX + 1] = "0x";
+		uint32_t i;
+
+		if (!wl->pattern_len)
+			return true;
+		for (i = 0; i < wl->pattern_len; i++)
+			snprintf(hex + 2 + 2 * i, 3, "%02x", wl->pattern[i]);
+		return cJSON_AddStringToObject(o, k->name, hex) != NULL;
+	}
 	if ((k->where & BC_WK_NZ) && !s_get(k, wl))
 		return true;
 	switch (k->type) {
@@ -664,6 +790,10 @@ bool bc_wl_key_to_json(cJSON *o, const struct bc_wl_key *k, const struct bc_work
 	case BC_WT_BOOL:
 		return cJSON_AddBoolToObject(o, k->name, s_get(k, wl)) != NULL;
 	case BC_WT_BS:
+		if (wl->bs_min) {
+			snprintf(buf, sizeof(buf), "%u-%u", wl->bs_min, wl->bs);
+			return cJSON_AddStringToObject(o, k->name, buf) != NULL;
+		}
 		if (!wl->nbssplit)
 			return cJSON_AddNumberToObject(o, k->name, wl->bs) != NULL;
 		return cJSON_AddStringToObject(o, k->name,
@@ -674,6 +804,7 @@ bool bc_wl_key_to_json(cJSON *o, const struct bc_wl_key *k, const struct bc_work
 	case BC_WT_CPUS:
 		return cJSON_AddStringToObject(o, k->name, wl->cpus_allowed) != NULL;
 	case BC_WT_POS: /* above */
+	case BC_WT_PATTERN:
 		break;
 	case BC_WT_PLACEMENT:
 		/* the zero value is the volume's placement: written only when chosen */
@@ -690,7 +821,10 @@ void bc_wl_key_copy(const struct bc_wl_key *k, struct bc_workload *dst,
 		    const struct bc_workload *src)
 {
 	memcpy((char *)dst + k->off, (const char *)src + k->off, k->size);
+	if (k->type == BC_WT_PATTERN)
+		dst->pattern_len = src->pattern_len;
 	if (k->type == BC_WT_BS) {
+		dst->bs_min = src->bs_min;
 		dst->nbssplit = src->nbssplit;
 		memcpy(dst->bssplit, src->bssplit, sizeof(dst->bssplit));
 	}

@@ -23,13 +23,13 @@
 #include "profile/workload/workload.h"
 
 enum bc_wl_type {
-	BC_WT_CHOICE,	 /* one of choices; the field holds its index (an enum or a bool) */
-	BC_WT_COUNT,	 /* an integer in lo..hi: "expected integer >= lo", "must be in lo..hi" */
-	BC_WT_INT,	 /* an integer in lo..hi: "expected an integer in lo..hi" */
-	BC_WT_BOOL,	 /* true or false */
-	BC_WT_SIZE,	 /* "4k" or integer bytes; hi > 0: a multiple of 512 up to hi */
-	BC_WT_DURATION,	 /* "10s" or integer seconds, at least lo */
-	BC_WT_BS,	 /* a size, multiple of 512 in 512..1g, or a split "4k/50:64k/50" */
+	BC_WT_CHOICE,	/* one of choices; the field holds its index (an enum or a bool) */
+	BC_WT_COUNT,	/* an integer in lo..hi: "expected integer >= lo", "must be in lo..hi" */
+	BC_WT_INT,	/* an integer in lo..hi: "expected an integer in lo..hi" */
+	BC_WT_BOOL,	/* true or false */
+	BC_WT_SIZE,	/* "4k" or integer bytes; hi > 0: a multiple of 512 up to hi */
+	BC_WT_DURATION, /* "10s" or integer seconds, at least lo */
+	BC_WT_BS, /* a size, multiple of 512 in 512..1g, a split "4k/50:64k/50", a range "4k-64k" */
 	BC_WT_DIST,	 /* uniform | zipf:T | pareto:H | normal:S | zoned:A/R[:A/R...] */
 	BC_WT_CPUS,	 /* "numa" or a CPU list "0-3,8" */
 	BC_WT_THINKTIME, /* "100us", "2ms", "1s" or integer microseconds, up to 1h */
@@ -37,6 +37,7 @@ enum bc_wl_type {
 	BC_WT_STREAMS,	 /* [{stream}, ...]: profile/workload/streams.h reads and writes it */
 	BC_WT_KV,	 /* {"trim", "pace", "trace"}: profile/workload/kv.h reads and writes it */
 	BC_WT_POS,	 /* a size, or "N%" of the volume's I/O window (struct bc_stream_pos) */
+	BC_WT_PATTERN,	 /* "0xdeadbeef", "'text'", joined with '|': pattern/pattern_len */
 };
 
 #define BC_WK_VOLUME  0x01u /* a volume's "workload" and a step's "volume_workloads" */

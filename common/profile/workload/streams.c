@@ -65,6 +65,12 @@ static int s_wl_to_stream(struct bc_check *c, const char *base, const struct bc_
 	memcpy(st->bssplit, wl->bssplit, sizeof(st->bssplit));
 	st->blockalign = wl->blockalign;
 	st->dist = wl->dist;
+	if (wl->bs_min) {
+		bc_check_path(path, base, "bs");
+		return bc_check_fail(c, path,
+				     "a range of block sizes is not supported in a stream "
+				     "(a split is)");
+	}
 	if (wl->rwmixread + wl->rwmixtrim > 100) {
 		bc_check_path(path, base, "rwmixtrim");
 		return bc_check_fail(c, path, "rwmixread %u + rwmixtrim %u exceed 100 percent",

@@ -34,7 +34,15 @@ enum bc_rw {
 
 extern const char *const bc_rw_names[]; /* indexed by enum bc_rw, NULL after the last */
 
+/* how writes reach stable storage: "write_sync" (fio's sync=, vdbench's openflags) */
+enum bc_write_sync {
+	BC_WSYNC_NONE = 0,
+	BC_WSYNC_SYNC,	/* O_SYNC semantics per write (RWF_SYNC) */
+	BC_WSYNC_DSYNC, /* O_DSYNC semantics per write (RWF_DSYNC) */
+};
+
 /* bounds of the vocabulary the table of profile/workload/keys.c parses */
+#define BC_PATTERN_MAX 64
 #define BC_BSSPLIT_MAX 16
 #define BC_ZONES_MAX   16
 #define BC_CPUS_MAX    128 /* "cpus_allowed" text, e.g. "0-7,16-23" or "numa" */
@@ -194,7 +202,7 @@ struct bc_workload {
 	 * unit written last (or, with dedupe_sets, one of that many contents).
 	 * All off: random data, unique per 4 KiB.
 	 */
-	uint32_t compress_pct;	 /* 0..99 */
+	uint32_t compress_pct;	 /* 0..100 (100: every byte zero, or the buffer_pattern) */
 	uint32_t compress_chunk; /* bytes; 0: 512 */
 	uint32_t dedupe_pct;	 /* 0..100 */
 	uint32_t dedupe_unit;	 /* bytes; 0: 4096 */
@@ -206,6 +214,30 @@ struct bc_workload {
 	 * fio's time_based job without runtime); runtime is its cap
 	 */
 	bool until_stopped;
+	/*
+	 * More of a job's shape as fio has it (docs/profiles.md): block sizes
+	 * from a range, holes after sequential I/Os and sequential runs in
+	 * random ones, strided zones, flow weights between the volumes of a job
+	 * thread, a low-water mark for refilling the queue, synchronous writes,
+	 * an fsync or fdatasync every N writes and one at the end, a verify of
+	 * each N writes after them, and a fixed pattern as written content.
+	 */
+	uint32_t bs_min;	  /* "bs": "4k-512k": sizes drawn as fio's bsrange does; 0: none */
+	uint64_t seq_gap;	  /* sequential kinds: bytes skipped after each I/O */
+	uint32_t seq_run;	  /* random kinds: a new random offset every seq_run I/Os */
+	uint64_t zone_size;	  /* strided zones: bytes done in a zone before the next */
+	uint64_t zone_range;	  /* a zone's extent; 0: zone_size */
+	uint64_t zone_skip;	  /* bytes skipped after a zone's range */
+	uint32_t flow;		  /* this volume's weight among the thread's volumes with one */
+	uint32_t iodepth_low;	  /* a drained queue refills only at or below this; 0: off */
+	uint32_t write_sync;	  /* enum bc_write_sync */
+	uint32_t fsync_every;	  /* an fsync after every this many writes; 0: none */
+	uint32_t fdatasync_every; /* an fdatasync after every this many writes; 0: none */
+	bool end_fsync;		  /* one fsync of the volume when the job's I/O is done */
+	uint32_t verify_backlog;  /* verify: read back and check every this many writes */
+	bool scramble;		  /* compress_pct 100: fio's scramble per write over it */
+	uint32_t pattern_len;	  /* "buffer_pattern": bytes of pattern, 0: none */
+	uint8_t pattern[BC_PATTERN_MAX];
 	/* profile/workload/streams.c: placement of writes, and the streams (none: one implicit
 	 * stream) */
 	struct bc_placement placement;

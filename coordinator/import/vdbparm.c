@@ -1427,12 +1427,16 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, const struct s
 			    c->notes,
 			    "%s:%d: rd=%s: interval=%g: bench-coord reports every second%s", d->src,
 			    d->line, d->name, interval,
-			    warmup >= 0 ? ""
-					: " (the ramp is vdbench's first interval, which "
-					  "its averages leave out)");
-		/* vdbench leaves the first interval out of its averages unless warmup= says */
-		ramp = warmup >= 0 ? warmup : interval;
-		runtime = elapsed - ramp;
+			    warmup > 0 ? ""
+				       : " (the ramp is vdbench's first interval, which "
+					 "its averages leave out)");
+		/*
+		 * vdbench (Reporter.java) counts elapsed= in the intervals after the
+		 * warmup: warmup=W runs W + elapsed seconds and measures elapsed; without
+		 * it (or warmup=0) the first interval is the warmup, inside elapsed=
+		 */
+		ramp = warmup > 0 ? warmup : interval;
+		runtime = warmup > 0 ? elapsed : elapsed - ramp;
 		if (runtime < 1) {
 			bc_import_diff(
 			    c->diffs, d->src, d->line,

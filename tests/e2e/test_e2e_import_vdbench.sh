@@ -108,7 +108,7 @@ assert [(s["rw"], s["volume_workloads"]["1"]["rw"]) for s in p["steps"]] == \
 assert "sweep" not in p["steps"][0]
 
 p = prof("warmup")
-assert (step(p, "rd1")["ramp"], step(p, "rd1")["runtime"]) == (60, 540)   # elapsed=10m warmup=60
+assert (step(p, "rd1")["ramp"], step(p, "rd1")["runtime"]) == (60, 600)   # warmup=60, then elapsed=10m
 assert (step(p, "rd2")["ramp"], step(p, "rd2")["runtime"]) == (5, 3595)   # first 5 s interval
 assert "interval=5" in err("warmup")
 

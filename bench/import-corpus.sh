@@ -11,6 +11,8 @@
 #   crash    killed by a signal (a defect: must be 0)
 #   clean_given_duration (fio) clean once --until-stopped 3600 says how long the jobs that
 #            run until their harness stops them (time_based without runtime) ran
+# vdbench_pov: the same counts for tests/data/vdbench/pov, parameter files bench-coord's
+# developers wrote as PoV engineers write them (not the corpus; left out of the totals).
 # Prints `name: value` lines per tool and in total; with -v also the differences named most
 # often (option=value stripped to the option), for choosing what to build next.
 # Usage: bench/import-corpus.sh [-v] [BUILD_DIR]
@@ -32,13 +34,19 @@ T=$(mktemp -d /tmp/bc-import-corpus.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 
 total_files=0 total_clean=0 total_invalid=0 total_crash=0
-for tool in fio vdbench; do
+for set in fio vdbench vdbench_pov; do
+	tool=${set%_pov}
+	if [ "$set" = vdbench_pov ]; then
+		# not the corpus: the PoV-style files bench-coord's developers wrote (their README)
+		ls "$SRC"/tests/data/vdbench/pov/*.parm >"$T/list"
+	else
+		# the files the manifest lists as this tool's (not the ones only included by them)
+		awk -F '\t' -v k="$tool" -v d="$CORPUS" '$1 == k { print d "/" $2 }' \
+			"$CORPUS/MANIFEST.tsv" >"$T/list"
+	fi
 	n=0 clean=0 refused=0 lenient=0 invalid=0 error=0 crash=0 dur=0
 	: >"$T/diffs"
-	# the files the manifest lists as this tool's (not the ones only included by them)
-	while IFS=$'\t' read -r -u 3 kind file _; do
-		[ "$kind" = "$tool" ] || continue
-		f="$CORPUS/$file"
+	while read -r -u 3 f; do
 		n=$((n + 1))
 		# the corpus's ${VAR} references stay unset, as on a machine that did not set them
 		env -i PATH="$PATH" timeout 60 "$COORD" "import-$tool" -o "$T/p.json" "$f" </dev/null \
@@ -85,24 +93,25 @@ for tool in fio vdbench; do
 				echo "invalid (--lenient): $f: $(head -1 "$T/verr")" >&2
 			fi
 		fi
-	done 3<"$CORPUS/MANIFEST.tsv"
-	echo "${tool}_files: $n"
-	echo "${tool}_clean: $clean"
-	echo "${tool}_refused: $refused"
-	echo "${tool}_lenient: $lenient"
-	echo "${tool}_invalid: $invalid"
-	echo "${tool}_error: $error"
-	echo "${tool}_crash: $crash"
-	echo "${tool}_clean_pct: $(awk -v c=$clean -v n=$n 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
+	done 3<"$T/list"
+	echo "${set}_files: $n"
+	echo "${set}_clean: $clean"
+	echo "${set}_refused: $refused"
+	echo "${set}_lenient: $lenient"
+	echo "${set}_invalid: $invalid"
+	echo "${set}_error: $error"
+	echo "${set}_crash: $crash"
+	echo "${set}_clean_pct: $(awk -v c=$clean -v n=$n 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
 	if [ "$tool" = fio ]; then
 		echo "fio_clean_given_duration: $((clean + dur))"
 		echo "fio_clean_given_duration_pct: $(awk -v c=$((clean + dur)) -v n=$n 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
 	fi
 	if [ $VERBOSE = 1 ]; then
-		echo "== $tool: differences by option (files may name several)" >&2
+		echo "== $set: differences by option (files may name several)" >&2
 		sed -E 's/^(error: .{0,60}).*/\1/; s/^([^=: ]+)[=: ].*/\1/' "$T/diffs" | sort | uniq -c |
 			sort -rn | head -40 >&2
 	fi
+	[ "$set" = vdbench_pov ] && continue # the totals are the corpus's
 	total_files=$((total_files + n)) total_clean=$((total_clean + clean))
 	total_invalid=$((total_invalid + invalid)) total_crash=$((total_crash + crash))
 done

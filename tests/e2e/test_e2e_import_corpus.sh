@@ -11,7 +11,7 @@
 out=$(bash "$BC_SRC/bench/import-corpus.sh" "$BC_BIN" 2>"$T/corpus.err") ||
 	fail "import-corpus.sh: $(tail -3 "$T/corpus.err")"
 echo "$out"
-for k in fio_invalid vdbench_invalid fio_crash vdbench_crash; do
+for k in fio_invalid vdbench_invalid vdbench_pov_invalid fio_crash vdbench_crash vdbench_pov_crash; do
 	grep -qx "$k: 0" <<<"$out" || fail "$k is not 0: $(cat "$T/corpus.err")"
 done
 for k in fio_files vdbench_files; do

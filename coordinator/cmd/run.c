@@ -27,6 +27,8 @@
 #include "results/space.h"
 #include "run/live.h"
 #include "run/metrics.h"
+#include "run/rebuild.h"
+#include "run/resume.h"
 #include "run/steprun.h"
 #include "util/clock.h"
 #include "util/json.h"
@@ -36,6 +38,11 @@ static void s_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bench-coord run [options] PROFILE.json\n"
+		"       bench-coord run [options] --resume DIR\n"
+		"      --resume DIR          take up the run in DIR whose coordinator stopped\n"
+		"                            (kill -9, power loss): what it measured stays, the\n"
+		"                            profile goes on at its first step or sweep point\n"
+		"                            not completed (docs/results.md)\n"
 		"  -o, --output DIR          parent of run directories (default: reports)\n"
 		"      --scratch-dir DIR     scratch root for local agents (kept after the run;\n"
 		"                            default: a fresh /var/tmp/bench-coord.PID, removed)\n"
@@ -83,6 +90,7 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 	    {"events-format", required_argument, NULL, 'E'},
 	    {"results-delay-ms", required_argument, NULL, 'W'},
 	    {"format", required_argument, NULL, 'F'},
+	    {"resume", required_argument, NULL, 'R'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct option lopts[32];
@@ -144,6 +152,9 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 		case 'o':
 			o->output_dir = optarg;
 			break;
+		case 'R':
+			o->resume_dir = optarg;
+			break;
 		case 'K':
 			o->keep_scratch = true;
 			break;
@@ -176,11 +187,13 @@ static int s_parse(int argc, char **argv, struct bc_run_opts *o)
 			return -EINVAL;
 		}
 	}
-	if (optind != argc - 1) {
+	/* resumed: the profile is the one the run directory holds */
+	if (optind != argc - (o->resume_dir ? 0 : 1)) {
 		s_usage(stderr);
 		return -EINVAL;
 	}
-	o->profile_path = argv[optind];
+	if (!o->resume_dir)
+		o->profile_path = argv[optind];
 	return 0;
 }
 
@@ -292,6 +305,74 @@ static bool s_started(const cJSON *steps)
 	return false;
 }
 
+/*
+ * --resume DIR: the run directory as the replay of its events.jsonl leaves
+ * it (run.json, seconds.bin; bc_rebuild_resume), opened to append, and
+ * where the profile goes on (*at). *run: run.json so far. 0 or -errno.
+ */
+static int s_resume_open(struct bc_rundir *rd, const struct bc_run_opts *o,
+			 const struct bc_profile *p, cJSON **run, struct bc_resume_at *at,
+			 char *err, size_t errlen)
+{
+	struct bc_resume res;
+	char when[32], line[BC_PATH_MAX + 400];
+	cJSON *ev;
+	int rc;
+
+	rc = bc_rebuild_resume(o->resume_dir, &res, err, errlen);
+	if (rc)
+		return rc;
+	if (res.ended) {
+		snprintf(err, errlen, "%s: the run ended (status %s): there is nothing to resume",
+			 o->resume_dir,
+			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res.run, "status"))
+			     ?: "?");
+		bc_secw_close(res.secw);
+		cJSON_Delete(res.run);
+		return -EINVAL;
+	}
+	bc_resume_plan(p, cJSON_GetObjectItemCaseSensitive(res.run, "steps"), at);
+	if (at->interrupted)
+		bc_rebuild_mark_interrupted(at->interrupted);
+	rc = bc_rundir_reopen(rd, o->resume_dir, res.secw, res.secw_steps, res.events_end,
+			      res.records_end, err, errlen);
+	if (rc) {
+		if (!rd->secw)
+			bc_secw_close(res.secw);
+		cJSON_Delete(res.run);
+		return rc;
+	}
+	*run = res.run;
+	cJSON_DeleteItemFromObject(*run, "rebuilt_from");
+	cJSON_DeleteItemFromObject(*run, "events_skipped");
+	cJSON_ReplaceItemInObject(*run, "status", cJSON_CreateString("running"));
+	s_iso_now(when, sizeof(when));
+	ev = cJSON_CreateObject();
+	cJSON_AddStringToObject(ev, "resumed", when);
+	cJSON_AddNumberToObject(ev, "step", at->step);
+	if (at->step < p->nsteps)
+		cJSON_AddStringToObject(ev, "from_step", p->steps[at->step].name);
+	cJSON_AddNumberToObject(ev, "points_done", at->points);
+	if (at->interrupted)
+		cJSON_AddStringToObject(ev, "interrupted",
+					cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+					    at->interrupted, "name")));
+	if (at->why)
+		cJSON_AddStringToObject(ev, "why", at->why);
+	bc_rebuild_resume_note(*run, ev);
+	bc_rundir_event(rd, "run_resume", ev);
+	if (at->step < p->nsteps)
+		snprintf(line, sizeof(line), "resuming %s at step %s%s%.0d%s%s%s", rd->path,
+			 p->steps[at->step].name, at->points ? ", after point " : "", at->points,
+			 at->interrupted ? " (the interrupted entry is kept, marked)" : "",
+			 at->why ? ": " : "", at->why ? at->why : "");
+	else
+		snprintf(line, sizeof(line),
+			 "resuming %s: every step completed, writing the results", rd->path);
+	bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
+	return 0;
+}
+
 int bc_cmd_run(int argc, char **argv)
 {
 	struct bc_run_opts o = {.output_dir = "reports",
@@ -302,7 +383,8 @@ int bc_cmd_run(int argc, char **argv)
 	struct bc_fleet fleet = {0};
 	struct bc_rundir rd = {0};
 	cJSON *run = NULL, *steps, *ev;
-	char err[1024] = "", when[32];
+	struct bc_resume_at at = {0};
+	char err[1024] = "", when[32], ppath[BC_PATH_MAX + 16];
 	int rc, i, status = 1, first_rc = 0;
 	bool degraded = false, not_started = false;
 	struct timespec final = {0};
@@ -320,6 +402,10 @@ int bc_cmd_run(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	bc_live_init(o.quiet ? BC_LIVE_QUIET : (enum bc_live_mode)o.live);
 	bc_live_set_format((enum bc_live_format)o.format);
+	if (o.resume_dir) { /* the profile as the run directory holds it */
+		snprintf(ppath, sizeof(ppath), "%s/profile.json", o.resume_dir);
+		o.profile_path = ppath;
+	}
 	rc = bc_profile_load(o.profile_path, &p, err, sizeof(err));
 	if (rc) {
 		bc_error("%s", err);
@@ -343,6 +429,19 @@ int bc_cmd_run(int argc, char **argv)
 	}
 	zsys_init();
 	zsys_set_logstream(NULL);
+	if (o.resume_dir) {
+		rc = s_resume_open(&rd, &o, p, &run, &at, err, sizeof(err));
+		if (rc) {
+			bc_error("%s", err);
+			status = 2;
+			goto out;
+		}
+		rd.compact = o.events_format == BC_EVENTS_COMPACT;
+		rd.binary =
+		    o.events_format == BC_EVENTS_AUTO || o.events_format == BC_EVENTS_BINARY;
+		steps = cJSON_GetObjectItemCaseSensitive(run, "steps");
+		goto connect;
+	}
 	rc = bc_rundir_create(&rd, o.output_dir, p->name, err, sizeof(err));
 	if (rc) {
 		bc_error("%s", err);
@@ -395,6 +494,7 @@ int bc_cmd_run(int argc, char **argv)
 		snprintf(line, sizeof(line), "results: %s", rd.path);
 		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
 	}
+connect:
 	fflush(bc_live_out());
 
 	rc = bc_fleet_open(&fleet, p, &o, rd.path, err, sizeof(err));
@@ -404,7 +504,11 @@ int bc_cmd_run(int argc, char **argv)
 		rc = bc_fleet_hello(&fleet, err, sizeof(err));
 	if (!rc)
 		rc = bc_fleet_clock_sync(&fleet, err, sizeof(err));
-	cJSON_AddItemToObject(run, "agents", s_agents_json(&fleet));
+	/* resumed: the agents as this coordinator found them */
+	if (cJSON_GetObjectItemCaseSensitive(run, "agents"))
+		cJSON_ReplaceItemInObject(run, "agents", s_agents_json(&fleet));
+	else
+		cJSON_AddItemToObject(run, "agents", s_agents_json(&fleet));
 	if (rc) {
 		bc_error("%s", err);
 		cJSON_AddStringToObject(run, "error", err);
@@ -413,7 +517,7 @@ int bc_cmd_run(int argc, char **argv)
 	ev = cJSON_CreateObject();
 	cJSON_AddItemToObject(ev, "agents", s_agents_json(&fleet));
 	bc_rundir_event(&rd, "agents", ev);
-	for (i = 0; i < p->nsteps; i++) {
+	for (i = at.step; i < p->nsteps; i++) {
 		struct s_flush fl = {&rd,
 				     p,
 				     run,
@@ -421,8 +525,8 @@ int bc_cmd_run(int argc, char **argv)
 				     !p->steps[i].sweep && !p->steps[i].experiment,
 				     o.results_delay_ms};
 
-		rc = bc_run_profile_step(&fleet, &rd, i, steps, s_flush, &fl, &degraded, err,
-					 sizeof(err));
+		rc = bc_run_profile_step(&fleet, &rd, i, i == at.step ? at.points : 0, steps,
+					 s_flush, &fl, &degraded, err, sizeof(err));
 		/* stopped by the user in a step that runs until stopped: the rest never ran */
 		if (rc == -ECANCELED && fleet.user_stopped)
 			rc = 0;

@@ -817,9 +817,19 @@ int bc_fleet_hello_one(struct bc_fleet *f, struct bc_conn *c)
 	return rc;
 }
 
+/*
+ * A resumed run (--resume) may find an agent still in the dead coordinator's
+ * session: its dead-man switch ends it BC_AGENT_SILENCE_MS after the last
+ * word from that coordinator (at once when idle and the connection closed).
+ * BUSY is then asked again every half second, for that long and 10 s more.
+ */
+#define S_RESUME_WAIT_MS (BC_AGENT_SILENCE_MS + 10000)
+
 int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 {
-	uint64_t deadline = bc_mono_ns() + (uint64_t)f->opts->connect_timeout_ms * BC_NS_PER_MS;
+	uint64_t t0 = bc_mono_ns();
+	uint64_t deadline = t0 + (uint64_t)f->opts->connect_timeout_ms * BC_NS_PER_MS;
+	uint64_t busy_until = t0 + (uint64_t)S_RESUME_WAIT_MS * BC_NS_PER_MS;
 	int i, pending = 0, rc = 0;
 
 	for (i = 0; i < f->n; i++) {
@@ -835,6 +845,15 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 		struct bc_msg m;
 		char rerr[256] = "";
 
+		for (i = 0; i < f->n; i++) {
+			struct bc_conn *b = &f->conns[i];
+
+			if (b->hello_again_ns && b->hello_again_ns != UINT64_MAX &&
+			    now >= b->hello_again_ns) {
+				b->hello_again_ns = UINT64_MAX; /* asked again: said once */
+				bc_fleet_hello_one(f, b);
+			}
+		}
 		if (now >= deadline)
 			break;
 		bc_fleet_beat(f); /* those that answered wait for the others */
@@ -862,6 +881,15 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 			m.json = NULL;
 		} else if (c && !rc && m.type == BC_MSG_HEARTBEAT) {
 			/* a heartbeat may overtake nothing here, but is harmless */
+		} else if (c && !rc && m.type == BC_MSG_BUSY && f->opts->resume_dir &&
+			   now < busy_until) {
+			if (!c->hello_again_ns)
+				bc_info("agent %s still serves the stopped coordinator's session: "
+					"waiting for its dead-man switch (%d s)",
+					c->spec->name, BC_AGENT_SILENCE_MS / 1000);
+			c->hello_again_ns = now + 500 * BC_NS_PER_MS;
+			if (deadline < busy_until)
+				deadline = busy_until;
 		} else if (c) {
 			s_hello_refusal(c, rc, &m, rerr, err, errlen);
 			rc = -ECONNREFUSED;

@@ -47,6 +47,7 @@ struct bc_run_opts {
 	int events_format;	    /* enum bc_events_format */
 	uint32_t results_delay_ms;  /* for tests: each results write takes this much longer */
 	int format;		    /* enum bc_live_format (--format) */
+	const char *resume_dir;	    /* --resume: the run directory taken up again */
 };
 
 /* one agent connection */
@@ -56,6 +57,7 @@ struct bc_conn {
 	zsock_t *sock; /* DEALER */
 	char endpoint[BC_ENDPOINT_MAX];
 	pid_t pid;		 /* local agent process we started, 0 otherwise */
+	uint64_t hello_again_ns; /* --resume: BUSY (dead coordinator's session): HELLO again then */
 	cJSON *hello;		 /* HELLO_OK body, owned */
 	int64_t offset_ns;	 /* agent CLOCK_REALTIME minus ours */
 	uint64_t rtt_ns;	 /* round trip of the sample the offset came from */

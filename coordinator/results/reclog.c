@@ -66,6 +66,12 @@ struct bc_reclogw {
 
 int bc_reclogw_open(struct bc_reclogw **out, const char *path, int level, char *err, size_t errlen)
 {
+	return bc_reclogw_open_at(out, path, level, 0, err, errlen);
+}
+
+int bc_reclogw_open_at(struct bc_reclogw **out, const char *path, int level, uint64_t end,
+		       char *err, size_t errlen)
+{
 	struct bc_reclogw *w = calloc(1, sizeof(*w));
 	uint8_t h[BC_RECLOG_HDR] = S_MAGIC;
 	int rc = 0;
@@ -86,11 +92,25 @@ int bc_reclogw_open(struct bc_reclogw **out, const char *path, int level, char *
 		}
 		w->z_on = true;
 	}
-	w->f = fopen(path, "w");
+	/* a resumed run appends after the last frame its log names: what follows goes */
+	w->f = fopen(path, end > BC_RECLOG_HDR ? "r+" : "w");
 	if (!w->f) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot create '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot %s '%s': %s", end > BC_RECLOG_HDR ? "open" : "create",
+			 path, strerror(errno));
 		goto out;
+	}
+	if (end > BC_RECLOG_HDR) {
+		setvbuf(w->f, NULL, _IONBF, 0);
+		if (ftruncate(fileno(w->f), (off_t)end) || fseeko(w->f, (off_t)end, SEEK_SET)) {
+			rc = -errno;
+			snprintf(err, errlen, "cannot cut '%s' to %llu bytes: %s", path,
+				 (unsigned long long)end, strerror(errno));
+			goto out;
+		}
+		w->off = end;
+		*out = w;
+		return 0;
 	}
 	/*
 	 * one write(2) per record, the frame built whole first: a frame is in the

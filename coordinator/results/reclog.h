@@ -33,6 +33,10 @@ enum bc_reclog_codec { BC_RECLOG_RAW = 0, BC_RECLOG_ZLIB = 1 };
 struct bc_reclogw;
 /* create path (truncating it); level: zlib level 1-9 (Huffman coding only), 0 to store */
 int bc_reclogw_open(struct bc_reclogw **w, const char *path, int level, char *err, size_t errlen);
+/* open path to append at end (a resumed run: a frame past it is cut off); end <= the header: create
+ */
+int bc_reclogw_open_at(struct bc_reclogw **w, const char *path, int level, uint64_t end, char *err,
+		       size_t errlen);
 /* append one record; *off: its frame's offset, what events.jsonl's "rec" says. 0 or -errno */
 int bc_reclogw_put(struct bc_reclogw *w, const char *agent, uint64_t time_ns, const uint8_t *body,
 		   size_t len, uint64_t *off);

@@ -686,7 +686,8 @@ void bc_rundir_stats(struct bc_rundir *r, const struct bc_agg *g, const struct b
 		char path[BC_PATH_MAX + 32], err[BC_PATH_MAX + 128];
 
 		snprintf(path, sizeof(path), "%s/%s", r->path, BC_RECLOG_NAME);
-		int rc = bc_reclogw_open(&r->reclog, path, BC_RECLOG_LEVEL, err, sizeof(err));
+		int rc = bc_reclogw_open_at(&r->reclog, path, BC_RECLOG_LEVEL, r->records_end, err,
+					    sizeof(err));
 
 		if (rc && rc != -ENOMEM) {
 			bc_outfail_note(path, rc); /* disk full, read-only, ...: the run stops */
@@ -724,6 +725,33 @@ void bc_rundir_stats(struct bc_rundir *r, const struct bc_agg *g, const struct b
 	free(it);
 }
 
+/*
+ * events.jsonl opened to append (end >= 0: cut there first, a resumed run
+ * drops the line the kill cut short, so the log stays whole lines); 0, or
+ * -1 with errno and a message
+ */
+static int s_events_open(struct bc_rundir *r, int64_t end, char *err, size_t errlen)
+{
+	char ev[BC_PATH_MAX + 16];
+
+	bc_outfail_dir(r->path);
+	snprintf(ev, sizeof(ev), "%s/events.jsonl", r->path);
+	if (end >= 0 && truncate(ev, (off_t)end)) {
+		snprintf(err, errlen, "cannot cut '%s' to its last whole line: %s", ev,
+			 strerror(errno));
+		return -1;
+	}
+	r->events = fopen(ev, "a");
+	if (!r->events) {
+		snprintf(err, errlen, "cannot %s '%s': %s (%s)", end >= 0 ? "open" : "create", ev,
+			 strerror(errno), bc_errno_name(errno));
+		return -1;
+	}
+	/* records are 10-100 KB at scale: fewer, larger writes */
+	setvbuf(r->events, NULL, _IOFBF, 1 << 20);
+	return 0;
+}
+
 int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, char *err,
 		     size_t errlen)
 {
@@ -755,19 +783,30 @@ int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, 
 			return -errno;
 		}
 	}
-	bc_outfail_dir(r->path);
-	snprintf(ev, sizeof(ev), "%s/events.jsonl", r->path);
-	r->events = fopen(ev, "a");
-	if (!r->events) {
-		snprintf(err, errlen, "cannot create '%s': %s (%s)", ev, strerror(errno),
-			 bc_errno_name(errno));
+	if (s_events_open(r, -1, err, errlen))
 		return -errno;
-	}
-	/* records are 10-100 KB at scale: fewer, larger writes */
-	setvbuf(r->events, NULL, _IOFBF, 1 << 20);
 	snprintf(ev, sizeof(ev), "%s/%s", r->path, BC_SECF_NAME);
 	if (bc_secw_open(&r->secw, ev, err, errlen))
 		return -EIO;
+	s_writer_start(r);
+	return 0;
+}
+
+int bc_rundir_reopen(struct bc_rundir *r, const char *dir, struct bc_secw *secw,
+		     uint32_t secw_steps, uint64_t events_end, uint64_t records_end, char *err,
+		     size_t errlen)
+{
+	int n;
+
+	memset(r, 0, sizeof(*r));
+	n = snprintf(r->path, sizeof(r->path), "%s", dir);
+	if (n < 0 || (size_t)n >= sizeof(r->path))
+		return -ENAMETOOLONG;
+	if (s_events_open(r, (int64_t)events_end, err, errlen))
+		return -errno;
+	r->secw = secw;
+	r->secw_steps = secw_steps;
+	r->records_end = records_end;
 	s_writer_start(r);
 	return 0;
 }

@@ -38,10 +38,20 @@ struct bc_rundir {
 	struct bc_reclogw *reclog; /* records.bin, opened with the first record */
 	struct bc_secw *secw;	   /* seconds.bin (agg/secfile.h), closed with the directory */
 	uint32_t secw_steps;	   /* steps written into it so far (the next one's ordinal) */
+	uint64_t records_end;	   /* a resumed run: records.bin is appended to from here */
 	/* the free-space watch (results/space.h) */
 	uint64_t space_t0_ns, space_last_ns, space_streams0, space_warned_free;
 };
 int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, char *err,
+		     size_t errlen);
+/*
+ * a run directory taken on again (bench-coord run --resume): events.jsonl cut
+ * to events_end and appended to, records.bin appended to from records_end
+ * (0: created), seconds.bin's writer secw (owned from here) with secw_steps
+ * steps in it
+ */
+int bc_rundir_reopen(struct bc_rundir *r, const char *dir, struct bc_secw *secw,
+		     uint32_t secw_steps, uint64_t events_end, uint64_t records_end, char *err,
 		     size_t errlen);
 /* append one event (adds "event" and "time_ns"); takes ownership of body */
 void bc_rundir_event(struct bc_rundir *r, const char *event, cJSON *body);

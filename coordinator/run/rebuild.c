@@ -64,6 +64,9 @@ struct s_replay {
 	uint32_t win_from_s, win_to_s;
 	uint8_t *relabel; /* a compact record's body with its second made BC_STATS_DRAIN */
 	size_t relabel_cap;
+	/* bc_rebuild_resume: the end of records.bin's last frame a line names */
+	uint64_t rec_end;
+	bool ended; /* a run_end event: the run finished */
 };
 
 static int s_conns(struct s_replay *r)
@@ -197,12 +200,30 @@ static void s_sweep_point(struct s_replay *r, cJSON *sj)
 	r->sweep = NULL;
 }
 
-/* finish the step being replayed: close its seconds and append its JSON */
-static void s_end_step(struct s_replay *r)
+void bc_rebuild_mark_interrupted(cJSON *sj)
+{
+	char why[160];
+
+	if (cJSON_GetObjectItemCaseSensitive(sj, "interrupted"))
+		return;
+	snprintf(why, sizeof(why),
+		 "the coordinator stopped after %.0f measured second(s); the run resumed "
+		 "(bench-coord run --resume) and ran this step again as the next entry",
+		 cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(sj, "measured_seconds")));
+	cJSON_AddStringToObject(sj, "interrupted", why);
+}
+
+/*
+ * finish the step being replayed: close its seconds and append its JSON;
+ * resumed: the run went on after it (a run_resume event), so a step left
+ * incomplete was interrupted by the coordinator's end, and ran again
+ */
+static void s_end_step_as(struct s_replay *r, bool resumed)
 {
 	struct bc_step_result *res = &r->res;
 	uint32_t k;
 	int i, done = 0, lost = cJSON_GetArraySize(res->lost), out = 0;
+	bool interrupted;
 	cJSON *sj;
 
 	if (!r->in_step)
@@ -224,16 +245,24 @@ static void s_end_step(struct s_replay *r)
 	} else if (!strcmp(res->status, "running")) {
 		res->status = "incomplete";
 	}
+	interrupted = !strcmp(res->status, "incomplete");
 	bc_result_hosts_settle(res);
 	bc_agg_secfile_end(&res->agg);
 	sj = bc_result_step_json(res);
 	cJSON_AddItemToArray(r->steps, sj);
+	if (interrupted && resumed)
+		bc_rebuild_mark_interrupted(sj);
 	s_sweep_point(r, sj);
 	/* an FDP experiment's step: mode, phase, iteration from its name (experiment.c) */
 	bc_experiment_annotate(cJSON_GetArrayItem(r->steps, cJSON_GetArraySize(r->steps) - 1),
 			       &r->prof->steps[r->step_idx], &r->step);
 	bc_step_result_free(res);
 	r->in_step = false;
+}
+
+static void s_end_step(struct s_replay *r)
+{
+	s_end_step_as(r, false);
 }
 
 static int s_step_start(struct s_replay *r, const cJSON *ev)
@@ -417,6 +446,8 @@ static int s_stats_rec(struct s_replay *r, struct bc_conn *c, const cJSON *off)
 		rc = -EBADMSG;
 	if (rc)
 		return rc;
+	if (rec.next > r->rec_end)
+		r->rec_end = rec.next;
 	return s_add_body(r, c, rec.body, rec.len);
 }
 
@@ -521,6 +552,22 @@ static void s_entry_from_event(cJSON **list, const cJSON *ev)
 	cJSON_AddItemToArray(*list, e);
 }
 
+void bc_rebuild_resume_note(cJSON *run, const cJSON *ev)
+{
+	cJSON *arr = cJSON_GetObjectItemCaseSensitive(run, "resumed"), *e = cJSON_Duplicate(ev, 1);
+
+	if (!arr)
+		arr = cJSON_AddArrayToObject(run, "resumed");
+	cJSON_DeleteItemFromObject(e, "event");
+	cJSON_DeleteItemFromObject(e, "time_ns");
+	cJSON_AddItemToArray(arr, e);
+}
+
+static void s_resume_note(cJSON *run, const cJSON *ev)
+{
+	bc_rebuild_resume_note(run, ev);
+}
+
 static int s_event(struct s_replay *r, cJSON *ev)
 {
 	const char *type = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "event"));
@@ -618,7 +665,14 @@ static int s_event(struct s_replay *r, cJSON *ev)
 	} else if (!strcmp(type, "sweep") && r->in_step) {
 		cJSON_Delete(r->sweep);
 		r->sweep = cJSON_Duplicate(ev, 1);
+	} else if (!strcmp(type, "run_resume")) {
+		/* a new coordinator took the run on (bench-coord run --resume): see s_resume */
+		s_end_step_as(r, true);
+		memset(r->lost, 0, (size_t)r->prof->nagents * sizeof(bool));
+		r->ended = false;
+		s_resume_note(r->run, ev);
 	} else if (!strcmp(type, "run_end")) {
+		r->ended = true;
 		s_end_step(r);
 		if (cJSON_IsString(cJSON_GetObjectItem(ev, "finished")))
 			cJSON_AddStringToObject(r->run, "finished",
@@ -634,11 +688,12 @@ static int s_event(struct s_replay *r, cJSON *ev)
  * The replay of dir/events.jsonl into out/run.json and out/seconds.bin;
  * r comes with its window set (or not), everything else zero.
  */
-static int s_rebuild(struct s_replay *rp, const char *dir, const char *out, char *err,
-		     size_t errlen)
+static int s_rebuild(struct s_replay *rp, const char *dir, const char *out,
+		     struct bc_resume *resume, char *err, size_t errlen)
 {
 	char path[BC_PATH_MAX + 32], secf[BC_PATH_MAX + 32] = "", *line = NULL;
 	struct s_replay r = *rp;
+	uint64_t events_end = 0;
 	size_t cap = 0;
 	long bad = 0;
 	FILE *f = NULL;
@@ -686,19 +741,29 @@ static int s_rebuild(struct s_replay *rp, const char *dir, const char *out, char
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	while (getline(&line, &cap, f) > 0) {
-		cJSON *ev = bc_json_parse(line, strlen(line));
+	for (;;) {
+		ssize_t n = getline(&line, &cap, f);
+		cJSON *ev;
 
+		if (n <= 0)
+			break;
 		/* a line cut short by the crash is expected at the end: count, skip */
+		ev = bc_json_parse(line, strlen(line));
 		if (!ev || s_event(&r, ev))
 			bad++;
 		cJSON_Delete(ev);
+		if (line[n - 1] == '\n')
+			events_end += (uint64_t)n;
+		else
+			break; /* the crash's: what follows the last whole line goes */
 	}
 	s_end_step(&r);
 	bc_experiment_summarize_all(r.steps, r.prof);
 	cJSON_AddNumberToObject(r.run, "events_skipped", (double)bad);
-	rc = bc_secw_close(r.secw);
-	r.secw = NULL;
+	/* resumed: seconds.bin stays open for the steps the new coordinator runs */
+	rc = resume ? bc_secw_flush(r.secw) : bc_secw_close(r.secw);
+	if (!resume)
+		r.secw = NULL;
 	snprintf(path, sizeof(path), "%s/%s", out, BC_SECF_NAME);
 	if (rc || rename(secf, path)) {
 		rc = rc ? rc : -errno;
@@ -708,6 +773,16 @@ static int s_rebuild(struct s_replay *rp, const char *dir, const char *out, char
 	rc = bc_runjson_write(out, r.run, path);
 	if (rc)
 		snprintf(err, errlen, "cannot write '%s/run.json': %s", out, strerror(-rc));
+	if (!rc && resume) {
+		resume->run = r.run;
+		resume->secw = r.secw;
+		resume->secw_steps = r.secw_steps;
+		resume->events_end = events_end;
+		resume->records_end = r.rec_end;
+		resume->ended = r.ended;
+		r.run = NULL;
+		r.secw = NULL;
+	}
 out:
 	if (f)
 		fclose(f);
@@ -738,7 +813,7 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen)
 {
 	struct s_replay r = {0};
 
-	return s_rebuild(&r, dir, dir, err, errlen);
+	return s_rebuild(&r, dir, dir, NULL, err, errlen);
 }
 
 int bc_rebuild_window(const char *dir, const char *out, uint32_t from_s, uint32_t to_s, char *err,
@@ -751,5 +826,13 @@ int bc_rebuild_window(const char *dir, const char *out, uint32_t from_s, uint32_
 			 to_s);
 		return -EINVAL;
 	}
-	return s_rebuild(&r, dir, out, err, errlen);
+	return s_rebuild(&r, dir, out, NULL, err, errlen);
+}
+
+int bc_rebuild_resume(const char *dir, struct bc_resume *out, char *err, size_t errlen)
+{
+	struct s_replay r = {0};
+
+	memset(out, 0, sizeof(*out));
+	return s_rebuild(&r, dir, dir, out, err, errlen);
 }

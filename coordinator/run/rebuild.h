@@ -5,8 +5,13 @@
 #ifndef BC_RUN_REBUILD_H
 #define BC_RUN_REBUILD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+struct bc_secw;
 
 /*
  * Reconstruct DIR/run.json from DIR/events.jsonl (the
@@ -25,5 +30,30 @@ int bc_rebuild_from_events(const char *dir, char *err, size_t errlen);
  */
 int bc_rebuild_window(const char *dir, const char *out, uint32_t from_s, uint32_t to_s, char *err,
 		      size_t errlen);
+
+/*
+ * What a resumed run (bench-coord run --resume DIR) starts from: the
+ * replay of DIR/events.jsonl (run.json and seconds.bin written again, as
+ * bc_rebuild_from_events), with seconds.bin left open for the steps that
+ * follow and where the logs' whole content ends (a line or frame the kill
+ * cut short is past it, and is cut off before anything is appended).
+ */
+struct bc_resume {
+	cJSON *run;	      /* run.json as rebuilt, owned by the caller */
+	struct bc_secw *secw; /* DIR/seconds.bin, open; the caller closes it */
+	uint32_t secw_steps;  /* steps in it: the next one's ordinal */
+	uint64_t events_end;  /* events.jsonl's end after its last whole line */
+	uint64_t records_end; /* records.bin's end after the last frame a line names; 0: none */
+	bool ended;	      /* the log has the run's end: there is nothing to resume */
+};
+int bc_rebuild_resume(const char *dir, struct bc_resume *out, char *err, size_t errlen);
+
+/*
+ * a step entry the coordinator's end interrupted, which the resumed run ran
+ * again: says so ("interrupted"), its measured seconds kept as they are
+ */
+void bc_rebuild_mark_interrupted(cJSON *sj);
+/* run.json's "resumed" list gets the run_resume event ev (without "event") */
+void bc_rebuild_resume_note(cJSON *run, const cJSON *ev);
 
 #endif

@@ -23,6 +23,7 @@
 #include "results/verdict.h"
 #include "run/experiment.h"
 #include "run/live.h"
+#include "run/resume.h"
 #include "run/stepexec.h"
 #include "run/steprun.h"
 #include "run/steptable.h"
@@ -236,7 +237,7 @@ static void s_ana_json(void *p)
 	a->json = bc_ana_json(a->pts, a->npts, a->param);
 }
 
-int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON *steps,
+int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, int skip, cJSON *steps,
 			void (*flush)(void *), void *ctx, bool *degraded, char *err, size_t errlen)
 {
 	const struct bc_step *step = &f->prof->steps[idx];
@@ -245,6 +246,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 	char(*labels)[32] = calloc(BC_SWEEP_MAX, sizeof(*labels));
 	struct bc_sweep_state sw;
 	struct bc_sweep_point pt;
+	struct bc_sweep_result sr;
 	struct bc_fidelity *sfid = calloc(1, sizeof(*sfid)); /* the points', for the sweep */
 	cJSON *last = NULL;
 	int rc = 0, n = 0, npts = 0;
@@ -267,7 +269,6 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 	swept = sw.param != BC_SWEEP_NONE;
 	while (n < BC_SWEEP_MAX && bc_sweep_next(&sw, &pt)) {
 		struct bc_step_result res;
-		struct bc_sweep_result sr;
 		cJSON *sj;
 
 		pts_step[n] = *step;
@@ -275,6 +276,25 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 		pts_step[n].sweep = NULL;
 		snprintf(pts_step[n].name, sizeof(pts_step[n].name), "%s", pt.name);
 		snprintf(labels[n], sizeof(labels[n]), "%s", pt.label);
+		/*
+		 * a resumed run: the points measured before the coordinator's end
+		 * are not run again; their recorded figures go to the stop rule
+		 * (and the sweep's table), in the order they ran
+		 */
+		if (n < skip) {
+			cJSON *done = bc_resume_point(steps, step->name, n, &sr);
+
+			if (done) {
+				last = done;
+				fprintf(bc_live_out(), "\n%s: measured before the resume\n",
+					pt.name);
+				n++;
+				if (bc_sweep_record(&sw, &sr))
+					break;
+				continue;
+			}
+			skip = n; /* not recorded after all: this point and the rest run */
+		}
 		f->progress.step = idx;
 		f->progress.nsteps = f->prof->nsteps;
 		f->progress.after_s =
@@ -318,12 +338,19 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON
 		if (rc || bc_sweep_record(&sw, &sr))
 			break;
 	}
-	if (swept && npts && last) {
+	if (swept && (npts || skip) && last) {
 		struct s_ana a = {pts, npts, bc_sweep_param_names[sw.param], NULL};
 		cJSON *ana;
 
-		bc_fleet_beside(f, s_ana_json, &a);
+		if (npts)
+			bc_fleet_beside(f, s_ana_json, &a);
 		ana = a.json;
+		/* the node counters of the points before a resume are not replayed */
+		if (skip && ana)
+			cJSON_AddStringToObject(
+			    ana, "resumed",
+			    "the points measured before the coordinator's restart are in the "
+			    "sweep's table, not in this analysis (knee, USL, suspects)");
 		/* a point that did not measure the storage, or ran on a contended host */
 		bc_fidelity_verdict(sfid, ana);
 

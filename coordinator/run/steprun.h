@@ -19,7 +19,11 @@ struct bc_profile;
 /* the seconds a whole profile runs (steps, sweep points, experiments) and its run.json entries */
 void bc_run_profile_size(const struct bc_profile *p, uint32_t *seconds, uint32_t *entries);
 
-int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, cJSON *steps,
+/*
+ * profile step idx into steps; skip: of a sweep, its first points, which a
+ * run resumed (bench-coord run --resume) has in steps already
+ */
+int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, int skip, cJSON *steps,
 			void (*flush)(void *), void *ctx, bool *degraded, char *err, size_t errlen);
 
 #endif

@@ -230,6 +230,11 @@ def load_events(path, prof):
                         x = cur.vols.setdefault((v["volume"], k), [0, 0])
                         x[0] += sum(v.get(op, {}).get("ios", 0) for op in OPS)
                         x[1] += sum(v.get(op, {}).get("bytes", 0) for op in OPS)
+            elif t == "run_resume":
+                # a new coordinator took the run up (run --resume): every agent is back,
+                # and a step cut short stays as measured
+                lost_before = set()
+                cur = None
             elif t == "step_done" and cur is not None:
                 cur.done.add(ev["agent"])
             elif t == "agent_lost" and cur is not None:

@@ -333,6 +333,7 @@ struct s_sd {
 	bool direct;
 	const struct bc_import_kv *range;
 	uint64_t hitarea; /* bytes, vdbench's default 1m */
+	uint64_t size;	  /* size= in bytes, 0: not given (maxdata= multiplies it) */
 };
 
 struct s_wd {
@@ -447,7 +448,7 @@ static const struct s_vkey s_vkeys[] = {
     {"rd", "distribution", NULL, S_V_MAPPED, "rate_process"},
     {"rd", "openflags", NULL, S_V_MAPPED, "direct"},
     {"rd", "pause", NULL, S_V_INERT, NULL},
-    {"rd", "maxdata", NULL, S_V_DIFF, "stopping after an amount of data has no equivalent"},
+    {"rd", "maxdata", NULL, S_V_MAPPED, "stop_bytes"},
     {"rd", "format", NULL, S_V_DIFF, "formatting (file system definitions) has no equivalent"},
     {"rd", "sd", NULL, S_V_DIFF, "an rd on sds without wds has no equivalent"},
 };
@@ -713,12 +714,14 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			if (size) {
 				if (bc_parse_size(size->val, &b))
 					S_DIFF(c, size, "size=%s: not a size", size->val);
-				else
+				else {
+					sd->size = b;
 					/* a device is not grown: vdbench uses its first size bytes
 					 */
 					cJSON_AddNumberToObject(
 					    vol, strncmp(lun->val, "/dev/", 5) ? "size" : "length",
 					    (double)b);
+				}
 			}
 			if (off) {
 				if (bc_parse_size(off->val, &b))
@@ -1125,6 +1128,42 @@ struct s_point {
 	char suffix[256];
 };
 
+/*
+ * maxdata=: vdbench ends the rd once the bytes read and written on all its
+ * sds after the warmup pass it (CollectSlaveStats.checkMaxData, checked at
+ * each interval's end); a value up to 100 multiplies the size of the sds
+ * the rd uses. The step's stop_bytes is the same count, checked every
+ * second. sd_bytes: those sizes, 0 when one is not given.
+ */
+static void s_maxdata(struct s_ctx *c, const struct bc_import_kv *kv,
+		      const struct bc_import_sec *rd, uint64_t sd_bytes, cJSON *st)
+{
+	char *end;
+	double x = strtod(kv->val, &end);
+	uint64_t b = 0;
+
+	if (!*end && x > 0 && x <= 100) {
+		if (!sd_bytes) {
+			S_DIFF(c, kv,
+			       "maxdata=%s: %s times the size of rd=%s's sds, which the import "
+			       "knows only from size= on each",
+			       kv->val, kv->val, rd->name);
+			return;
+		}
+		b = (uint64_t)(x * (double)sd_bytes);
+	} else if (bc_parse_size(kv->val, &b) || !b) {
+		S_DIFF(c, kv, "maxdata=%s: expected a size, or a multiple of the sds' size",
+		       kv->val);
+		return;
+	}
+	cJSON_AddNumberToObject(st, "stop_bytes", (double)b);
+	bc_import_add(c->notes,
+		      "%s:%d: rd=%s: maxdata=%s: the step ends once its volumes read and wrote "
+		      "%llu bytes after the ramp (stop_bytes), checked every second where vdbench "
+		      "checks at the end of each interval",
+		      kv->src, kv->line, rd->name, kv->val, (unsigned long long)b);
+}
+
 static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_import_sec *rd,
 		      const struct s_view *v, const int *wds, int nw, const struct s_point *pt,
 		      cJSON *sweep, double ramp, double runtime, cJSON *steps)
@@ -1134,6 +1173,8 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 	const struct bc_import_kv *kv;
 	double rdpct = -1;
 	unsigned long threads = 8;
+	uint64_t sd_bytes = 0; /* the sizes of the sds the rd uses (maxdata <= 100) */
+	bool sd_known = true;
 	int si, h;
 
 	if (pt->xfer && !s_xfer(c, rd->kv, pt->xfer, bs, sizeof(bs)))
@@ -1178,6 +1219,8 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 					       rd->name, m->sd[si].name);
 			continue;
 		}
+		sd_bytes += m->sd[si].size;
+		sd_known &= m->sd[si].size > 0;
 		for (h = 0; h < m->sd[si].nvol; h++) {
 			char idx[16];
 
@@ -1218,6 +1261,8 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 	cJSON_AddNumberToObject(st, "numjobs", 1);
 	cJSON_AddNumberToObject(st, "ramp", ramp);
 	cJSON_AddNumberToObject(st, "runtime", runtime);
+	if ((kv = s_get(v, "maxdata")))
+		s_maxdata(c, kv, rd, sd_known ? sd_bytes : 0, st);
 	if (pt->iorate && strcasecmp(pt->iorate, "max") && strcasecmp(pt->iorate, "curve")) {
 		char *end;
 		double r = strtod(pt->iorate, &end);

@@ -524,6 +524,9 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 	/* a step that runs until stopped, ended by the user: its seconds are his */
 	if (r->stopped_s)
 		cJSON_AddNumberToObject(o, "stopped_by_user_at_second", r->stopped_s);
+	/* a step with stop_bytes whose volumes moved that much: it ended there */
+	if (r->bytes_stopped_s)
+		cJSON_AddNumberToObject(o, "stopped_at_bytes_second", r->bytes_stopped_s);
 	cJSON_AddNumberToObject(o, "measured_from_second", g->ramp_s);
 	/* the window's figures are over the seconds that carried records */
 	cJSON_AddNumberToObject(o, "planned_seconds", g->seconds - g->ramp_s);

@@ -42,6 +42,10 @@ struct bc_step_result {
 	    out; /* [prof->nagents]: lost in an earlier step, not in this one; owned, may be NULL */
 	/* "until_stopped" and the user stopped it: its seconds (agg.seconds), else 0 */
 	uint32_t stopped_s;
+	/* "stop_bytes": the bytes after the ramp so far, and the second the step ends at once
+	 * they reached it (agg.seconds), else 0 */
+	uint64_t win_bytes;
+	uint32_t bytes_stopped_s;
 };
 
 /* free what a step result owns and zero it, for the next step */

@@ -625,6 +625,13 @@ static int s_event(struct s_replay *r, cJSON *ev)
 			r->res.agg.seconds = k;
 		r->res.stopped_s = k;
 		r->user_stopped = true;
+	} else if (!strcmp(type, "step_bytes_reached") && r->in_step) {
+		/* a step with stop_bytes whose volumes moved that much: it ended there */
+		uint32_t k = (uint32_t)s_num(ev, "seconds");
+
+		if (k && k < r->res.agg.seconds)
+			r->res.agg.seconds = k;
+		r->res.bytes_stopped_s = k;
 	} else if (!strcmp(type, "agent_lost") && r->in_step) {
 		struct bc_conn *c =
 		    s_conn(r, cJSON_GetStringValue(cJSON_GetObjectItem(ev, "name")));

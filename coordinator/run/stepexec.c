@@ -474,6 +474,77 @@ static void s_closed_event(struct bc_fleet *f, struct bc_rundir *rd, struct bc_s
 	bc_rundir_event(rd, "second_closed", ev);
 }
 
+/*
+ * The step ends at second two ahead of the current one (no agent has sent
+ * it yet), with at least one measured second: the agents end their jobs
+ * there (STOP) and send that many seconds and the drain. Returns it.
+ */
+static uint32_t s_send_stop(struct bc_fleet *f, struct bc_step_result *res)
+{
+	uint64_t now = bc_real_ns();
+	uint32_t k = now > res->start_ns ? (uint32_t)((now - res->start_ns) / BC_NS_PER_S) : 0;
+	cJSON *b;
+	int i;
+
+	k += 2;
+	if (k < res->agg.ramp_s + 1)
+		k = res->agg.ramp_s + 1;
+	if (k >= res->agg.seconds) /* it ends by then anyway */
+		k = res->agg.seconds;
+	b = cJSON_CreateObject();
+	cJSON_AddNumberToObject(b, "step", res->idx);
+	cJSON_AddNumberToObject(b, "second", k);
+	for (i = 0; i < f->n; i++)
+		if (!f->conns[i].lost && !f->conns[i].done)
+			bc_fleet_send(f, &f->conns[i], BC_MSG_STOP, b);
+	cJSON_Delete(b);
+	res->agg.seconds = k;
+	bc_counters_step_end(f->counters, k);
+	return k;
+}
+
+/*
+ * "stop_bytes" (vdbench's maxdata=): the bytes of closed second k after the
+ * ramp, over every volume; once they reach the step's stop_bytes, the step
+ * ends two seconds on (vdbench checks at each interval's end and stops
+ * after the next) and the run goes on with the next step.
+ */
+static void s_count_bytes(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
+			  uint32_t k)
+{
+	const struct bc_entity *t;
+	const struct bc_secrow *row;
+	uint64_t want = res->step->wl.stop_bytes;
+	cJSON *ev;
+	uint32_t end;
+
+	if (!want || res->bytes_stopped_s || res->stopped_s || k < res->agg.ramp_s ||
+	    !res->agg.nent[BC_LVL_TOTAL])
+		return;
+	t = &res->agg.ent[BC_LVL_TOTAL][0];
+	row = bc_entity_row(t, k);
+	res->win_bytes += row->bytes[BC_OP_READ] + row->bytes[BC_OP_WRITE];
+	if (res->win_bytes < want || res->agg.seconds <= k + 1)
+		return;
+	end = s_send_stop(f, res);
+	res->bytes_stopped_s = end;
+	ev = cJSON_CreateObject();
+	cJSON_AddNumberToObject(ev, "step", res->idx);
+	cJSON_AddNumberToObject(ev, "seconds", end);
+	cJSON_AddNumberToObject(ev, "bytes", (double)res->win_bytes);
+	cJSON_AddNumberToObject(ev, "at_second", k);
+	bc_rundir_event(rd, "step_bytes_reached", ev);
+	if (!f->opts->quiet) {
+		char note[160];
+
+		snprintf(note, sizeof(note),
+			 "stop_bytes reached at second %u (%llu bytes after the ramp): the step "
+			 "ends at second %u",
+			 k, (unsigned long long)res->win_bytes, end);
+		bc_live_note(note);
+	}
+}
+
 /* close every second that is complete or overdue */
 static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
 			    bool all)
@@ -494,6 +565,7 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 		    now < end + S_SECOND_GRACE_MS * BC_NS_PER_MS)
 			break;
 		bc_agg_close_second(g, k);
+		s_count_bytes(f, rd, res, k);
 		/* a size-based window reaches past k: host samples waiting for it count */
 		if (s_second_ios(g, k))
 			bc_hostsamples_io_second(res->hosts, k);
@@ -745,28 +817,12 @@ static void s_space_watch(const struct bc_fleet *f, struct bc_rundir *rd,
  */
 static void s_stop_step(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res)
 {
-	uint64_t now = bc_real_ns();
-	uint32_t k = now > res->start_ns ? (uint32_t)((now - res->start_ns) / BC_NS_PER_S) : 0;
-	cJSON *b, *ev;
-	int i;
+	uint32_t k;
+	cJSON *ev;
 
-	k += 2;
-	/* at least one measured second */
-	if (k < res->agg.ramp_s + 1)
-		k = res->agg.ramp_s + 1;
 	zsys_interrupted = 0;
-	if (k >= res->agg.seconds) /* it ends by then anyway */
-		k = res->agg.seconds;
+	k = s_send_stop(f, res);
 	res->stopped_s = k;
-	b = cJSON_CreateObject();
-	cJSON_AddNumberToObject(b, "step", res->idx);
-	cJSON_AddNumberToObject(b, "second", k);
-	for (i = 0; i < f->n; i++)
-		if (!f->conns[i].lost && !f->conns[i].done)
-			bc_fleet_send(f, &f->conns[i], BC_MSG_STOP, b);
-	cJSON_Delete(b);
-	res->agg.seconds = k;
-	bc_counters_step_end(f->counters, k);
 	f->user_stopped = true;
 	snprintf(f->halted, sizeof(f->halted),
 		 "the user stopped the run (SIGINT/SIGTERM) in step %s, which runs until stopped",

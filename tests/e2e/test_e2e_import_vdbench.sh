@@ -112,6 +112,11 @@ assert (step(p, "rd1")["ramp"], step(p, "rd1")["runtime"]) == (60, 600)   # warm
 assert (step(p, "rd2")["ramp"], step(p, "rd2")["runtime"]) == (5, 3595)   # first 5 s interval
 assert "interval=5" in err("warmup")
 
+# maxdata= as stop_bytes: bytes, or a multiple of the rd's sds' size= (2.5 x 128 MiB)
+p = prof("maxdata")
+assert (step(p, "bytes")["stop_bytes"], step(p, "times")["stop_bytes"]) == (1 << 30, 320 << 20), p["steps"]
+assert "checked every second" in err("maxdata")
+
 p = prof("defaults")
 assert [v["path"] for v in p["volumes"]] == ["/dev/sdb", "/dev/sdc"]
 assert p["defaults"]["direct"] is True  # sd=default openflags
@@ -134,7 +139,7 @@ assert (p["steps"][0]["rw"], p["steps"][0]["seq_pct"]) == ("randread", 50), p["s
 want = {
     "refuse_openflags": ":1: openflags=o_sync",
     "refuse_xfer_range": ":2: xfersize=(4k,64k,4k)", "refuse_fsd": ":1: fsd=fsd1",
-    "refuse_maxdata": ":3: maxdata=1g", "refuse_rhpct": ":2: rhpct=50",
+    "refuse_maxdata": ":3: maxdata=3: 3 times the size of rd=rd1's sds", "refuse_rhpct": ":2: rhpct=50",
     "refuse_distribution": ":3: distribution=uniform", "refuse_range_abs": ":2: range=(1m,2m)",
     "refuse_compratio": ":1: compratio=0.5", "refuse_unused_sd": ":4: rd=rd1: no workload of it uses sd=sd2",
     "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",

@@ -215,6 +215,13 @@ struct bc_workload {
 	 */
 	bool until_stopped;
 	/*
+	 * "stop_bytes": the step ends once the bytes read and written on all
+	 * its volumes after the ramp add up to this (vdbench's maxdata=), two
+	 * seconds after the second that reached it; runtime is its cap. The
+	 * coordinator counts and stops (STOP), so it is not on the wire. 0: none
+	 */
+	uint64_t stop_bytes;
+	/*
 	 * More of a job's shape as fio has it (docs/profiles.md): block sizes
 	 * from a range, holes after sequential I/Os and sequential runs in
 	 * random ones, strided zones, flow weights between the volumes of a job

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "results/reclog.h"
+#include "results/files/reclog.h"
 #include "synth/synth.h"
 #include "util/clock.h"
 

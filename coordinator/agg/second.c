@@ -85,7 +85,7 @@ void bc_agg_close_second(struct bc_agg *g, uint32_t k)
  * A write that failed (disk full) stops the file for this step, and the
  * step's volume series come from memory instead: run.json stays whole.
  * The error stays in the writer (bc_secw_error), where the run sees it and
- * names it once (results/outfail.h).
+ * names it once (results/files/outfail.h).
  */
 static void s_secfile_fail(struct bc_agg *g)
 {

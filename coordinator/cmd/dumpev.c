@@ -17,8 +17,8 @@
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
 #include "profile/profile.h"
-#include "results/reclog.h"
-#include "results/rundir.h"
+#include "results/files/reclog.h"
+#include "results/files/rundir.h"
 #include "util/json.h"
 #include "util/log.h"
 

@@ -21,10 +21,10 @@
 #include "counters/counters.h"
 #include "fleet/fleet.h"
 #include "report/report.h"
-#include "results/outfail.h"
-#include "results/rundir.h"
+#include "results/files/outfail.h"
+#include "results/files/rundir.h"
 #include "results/runjson.h"
-#include "results/space.h"
+#include "results/files/space.h"
 #include "run/live.h"
 #include "run/metrics.h"
 #include "run/rebuild.h"
@@ -235,7 +235,7 @@ static void s_iso_now(char *buf, size_t len)
 static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJSON *run,
 			    bool reports)
 {
-	/* a failure is named once by results/outfail.h, and stops the run */
+	/* a failure is named once by results/files/outfail.h, and stops the run */
 	bc_secw_flush(rd->secw);
 	if (!bc_runjson_write(rd->path, run, NULL) && reports)
 		bc_report_write_all_run(rd->path, run); /* summary.md, report.html, ... */

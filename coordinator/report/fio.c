@@ -45,7 +45,7 @@
 #include "report/parts/fmt.h"
 #include "report/parts/rundata.h"
 #include "report/writers.h"
-#include "results/outfail.h"
+#include "results/files/outfail.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/rjson.h"

@@ -15,7 +15,7 @@
 #include "report/draw/story.h"
 #include "report/report.h"
 #include "report/writers.h"
-#include "results/outfail.h"
+#include "results/files/outfail.h"
 #include "util/log.h"
 #include "util/rjson.h"
 

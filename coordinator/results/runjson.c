@@ -20,7 +20,7 @@
 #include "agg/secfile.h"
 #include "results/fullsize.h"
 #include "results/long/minutes.h"
-#include "results/outfail.h"
+#include "results/files/outfail.h"
 #include "results/runjson.h"
 #include "util/json.h"
 #include "util/log.h"

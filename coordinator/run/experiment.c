@@ -23,7 +23,7 @@
 #include "results/checks.h"
 #include "results/fdp.h"
 #include "results/results.h"
-#include "results/rundir.h"
+#include "results/files/rundir.h"
 #include "run/experiment.h"
 #include "run/live.h"
 #include "run/stepexec.h"

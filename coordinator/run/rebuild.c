@@ -25,7 +25,7 @@
 #include "fleet/fleet.h"
 #include "results/fidelity.h"
 #include "results/hostsamples.h"
-#include "results/reclog.h"
+#include "results/files/reclog.h"
 #include "results/results.h"
 #include "results/runjson.h"
 #include "run/experiment.h"

@@ -20,10 +20,10 @@
 #include "fleet/fleet.h"
 #include "results/fidelity.h"
 #include "results/hostsamples.h"
-#include "results/outfail.h"
+#include "results/files/outfail.h"
 #include "results/results.h"
-#include "results/rundir.h"
-#include "results/space.h"
+#include "results/files/rundir.h"
+#include "results/files/space.h"
 #include "results/verdict.h"
 #include "run/drift.h"
 #include "run/live.h"
@@ -776,7 +776,7 @@ static void s_finish_counters(struct bc_fleet *f, struct bc_rundir *rd, struct b
 
 /*
  * The run directory cannot be written (disk full, quota, read-only, I/O
- * error: named once by results/outfail.h): measuring on would be for
+ * error: named once by results/files/outfail.h): measuring on would be for
  * nothing. True with the step's error set.
  */
 static bool s_outfail(struct bc_rundir *rd, struct bc_step_result *res)

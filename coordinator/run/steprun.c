@@ -19,7 +19,7 @@
 #include "results/checks.h"
 #include "results/fidelity.h"
 #include "results/results.h"
-#include "results/rundir.h"
+#include "results/files/rundir.h"
 #include "results/verdict.h"
 #include "run/experiment.h"
 #include "run/live.h"

@@ -16,7 +16,7 @@
 #include "agg/agg.h"
 #include "agg/pool.h"
 #include "fleet/fleet.h"
-#include "results/rundir.h"
+#include "results/files/rundir.h"
 #include "util/base64.h"
 #include "bc_aggtest.h"
 #include "bc_test.h"

@@ -2,7 +2,7 @@
  * test_outfail.c - a run directory's writers say the kernel's errno, not a
  * generic one: records.bin, seconds.bin and run.json on a full device
  * (/dev/full answers every write with ENOSPC) fail with -ENOSPC, the first
- * failure is kept and named (results/outfail.h), later ones only counted;
+ * failure is kept and named (results/files/outfail.h), later ones only counted;
  * and run.json's .tmp is not left behind when its write fails (a tmpfs of
  * 64 KiB would need root: a directory whose run.json.tmp is /dev/full does).
  */
@@ -15,8 +15,8 @@
 
 #include "agg/secfile.h"
 #include "bc_test.h"
-#include "results/outfail.h"
-#include "results/reclog.h"
+#include "results/files/outfail.h"
+#include "results/files/reclog.h"
 #include "results/runjson.h"
 
 int main(void)

@@ -20,7 +20,7 @@
 
 #include "agg/agg.h"
 #include "agg/secfile.h"
-#include "results/reclog.h"
+#include "results/files/reclog.h"
 #include "wire/stats.h"
 #include "bc_test.h"
 

@@ -27,7 +27,7 @@
 #include "report/parts/rundata.h"
 #include "report/draw/svg.h"
 #include "report/parts/steptab.h"
-#include "results/outfail.h"
+#include "results/files/outfail.h"
 #include "util/base64.h"
 #include "util/log.h"
 #include "util/rjson.h"
@@ -723,5 +723,5 @@ int bc_chart_files(const struct bc_report *r)
 		return rc;
 	}
 	cJSON_ArrayForEach(st, bc_rj(r->run, "steps")) s_step_charts(&o, ht, st, i++);
-	return o.rc; /* each failure noted (results/outfail.h) */
+	return o.rc; /* each failure noted (results/files/outfail.h) */
 }

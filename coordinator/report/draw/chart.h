@@ -15,7 +15,7 @@ int bc_chart_files(const struct bc_report *r);
 
 /*
  * dir/charts/name written atomically: bc_chart_open makes the temporary
- * file (NULL on failure, noted: results/outfail.h), bc_chart_close renames
+ * file (NULL on failure, noted: results/files/outfail.h), bc_chart_close renames
  * it into place (0 or -errno, noted); what another chart writer uses
  */
 struct bc_chart_file {

@@ -1,5 +1,5 @@
 /*
- * results/reclog.c - records.bin (results/reclog.h): the writer events.jsonl's writer
+ * results/files/reclog.c - records.bin (results/files/reclog.h): the writer events.jsonl's writer
  * thread appends each STATS body to, and the reader that rebuilds, `report`
  * and `bench-coord dump-events` read a record back with by its offset.
  * Each body is compressed on its own (zlib, Huffman only): a record can be read without
@@ -16,7 +16,7 @@
 #include <zlib.h>
 
 #include "agg/secfile.h"
-#include "results/reclog.h"
+#include "results/files/reclog.h"
 #include "wire/varint.h"
 
 #define S_MAGIC "BCRECS01"

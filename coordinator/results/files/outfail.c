@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/outfail.h"
+#include "results/files/outfail.h"
 #include "util/log.h"
 
 static pthread_mutex_t s_mu = PTHREAD_MUTEX_INITIALIZER;

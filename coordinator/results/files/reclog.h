@@ -1,5 +1,5 @@
 /*
- * results/reclog.h - records.bin, the run's raw record log (reclog.c): every
+ * results/files/reclog.h - records.bin, the run's raw record log (reclog.c): every
  * STATS body exactly as an agent sent it, one frame per record, in the
  * order the records arrived. events.jsonl keeps one short "stats" line per
  * record that names the frame by its offset ("rec"), so the log of

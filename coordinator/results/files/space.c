@@ -1,14 +1,14 @@
 /*
- * results/space.c - room for the run directory (see space.h).
+ * results/files/space.c - room for the run directory (see space.h).
  */
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
 #include "agg/secfile.h"
-#include "results/reclog.h"
-#include "results/rundir.h"
-#include "results/space.h"
+#include "results/files/reclog.h"
+#include "results/files/rundir.h"
+#include "results/files/space.h"
 #include "util/clock.h"
 #include "util/log.h"
 

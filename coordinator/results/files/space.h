@@ -1,5 +1,5 @@
 /*
- * results/space.h - room for the run directory: what a run is expected to
+ * results/files/space.h - room for the run directory: what a run is expected to
  * write there, said before it starts when the filesystem has less free, and
  * watched while it runs so that a filesystem filling up is said while there
  * is still time to make room (a full one fails the run: outfail.h).

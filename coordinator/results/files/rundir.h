@@ -1,7 +1,7 @@
 /*
- * results/rundir.h - the run directory and its append-only event log (rundir.c).
+ * results/files/rundir.h - the run directory and its append-only event log (rundir.c).
  * "stats" events are, by default (binary), a short line naming the record's
- * frame in records.bin (results/reclog.h), which holds the STATS body as the
+ * frame in records.bin (results/files/reclog.h), which holds the STATS body as the
  * agent sent it; or JSON with every histogram bucket; or compact: the body
  * in base64 (docs/protocol.md). events.jsonl is written by a thread of its
  * own.
@@ -39,7 +39,7 @@ struct bc_rundir {
 	struct bc_secw *secw;	   /* seconds.bin (agg/secfile.h), closed with the directory */
 	uint32_t secw_steps;	   /* steps written into it so far (the next one's ordinal) */
 	uint64_t records_end;	   /* a resumed run: records.bin is appended to from here */
-	/* the free-space watch (results/space.h) */
+	/* the free-space watch (results/files/space.h) */
 	uint64_t space_t0_ns, space_last_ns, space_streams0, space_warned_free;
 };
 int bc_rundir_create(struct bc_rundir *r, const char *parent, const char *name, char *err,

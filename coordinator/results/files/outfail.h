@@ -1,5 +1,5 @@
 /*
- * outfail.h - the run directory's write failures, one rule for every writer
+ * results/files/outfail.h - the run directory's write failures, one rule for every writer
  * of it (events.jsonl, records.bin, seconds.bin, run.json and its .tmp
  * rename, profile.json, summary.md, report.html, the CSVs, fio.json,
  * charts/): the first failure is named once on stderr with the file, the

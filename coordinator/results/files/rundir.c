@@ -1,5 +1,5 @@
 /*
- * results/rundir.c - the run directory reports/<UTC timestamp>-<profile>/ and its
+ * results/files/rundir.c - the run directory reports/<UTC timestamp>-<profile>/ and its
  * append-only events.jsonl. Every record is written and flushed as it
  * arrives, so whatever happens later the measurements are on disk: by a
  * writer thread, in the order the events were handed over, off the
@@ -27,9 +27,9 @@
 #include "agg/agg.h"
 #include "agg/secfile.h"
 #include "fleet/fleet.h"
-#include "results/outfail.h"
-#include "results/reclog.h"
-#include "results/rundir.h"
+#include "results/files/outfail.h"
+#include "results/files/reclog.h"
+#include "results/files/rundir.h"
 #include "util/base64.h"
 #include "util/clock.h"
 #include "util/json.h"

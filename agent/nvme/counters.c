@@ -155,6 +155,46 @@ static void s_sim_ruhs(cJSON *x, const struct bc_nvme_counters *a, const struct 
 	}
 }
 
+/*
+ * The device-side FTL policy's view of the step (sim/policy.h): seed 001's
+ * GC overhead (GC copies over host writes, in percent), the free units and
+ * each pool's share of the work
+ */
+static void s_sim_ftl(cJSON *x, const struct bc_sim_counters *a, const struct bc_sim_counters *b)
+{
+	static const char *const pools[BC_SIM_POOLS] = {"cold", "hot"};
+	uint64_t host = b->host_write_bytes - a->host_write_bytes;
+	cJSON *p, *o;
+	unsigned i;
+
+	cJSON_AddStringToObject(x, "ftl", bc_sim_ftl_name((enum bc_sim_ftl_kind)b->ftl));
+	if (host)
+		cJSON_AddNumberToObject(x, "gc_overhead_pct",
+					100.0 * (double)(b->gc_copy_bytes - a->gc_copy_bytes) /
+					    (double)host);
+	s_num(x, "rus", b->rus);
+	s_num(x, "free_rus", b->free_rus);
+	s_num(x, "gc_forced", b->gc_forced - a->gc_forced);
+	s_num(x, "gc_background", b->gc_background - a->gc_background);
+	if (b->ftl != BC_SIM_FTL_HOTCOLD)
+		return;
+	s_num(x, "gc_pool", b->gc_pool - a->gc_pool);
+	s_num(x, "gc_emergency", b->gc_emergency - a->gc_emergency);
+	s_num(x, "lent_hot", b->lent_hot - a->lent_hot);
+	s_num(x, "lent_cold", b->lent_cold - a->lent_cold);
+	s_num(x, "promotions", b->promotions - a->promotions);
+	s_num(x, "demotions", b->demotions - a->demotions);
+	p = cJSON_AddObjectToObject(x, "pools");
+	for (i = 0; p && i < BC_SIM_POOLS; i++) {
+		o = cJSON_AddObjectToObject(p, pools[i]);
+		s_num(o, "rus", b->pool_rus[i]);
+		s_num(o, "free_rus", b->pool_free[i]);
+		s_num(o, "host_pages", b->pool_host_pages[i] - a->pool_host_pages[i]);
+		s_num(o, "victims", b->pool_victims[i] - a->pool_victims[i]);
+		s_num(o, "victim_copy_pages", b->pool_victim_copies[i] - a->pool_victim_copies[i]);
+	}
+}
+
 /* one WAF as {status, source, value, media_bytes, host_bytes} */
 static void s_waf_json(cJSON *x, const struct bc_waf *w, const char *source)
 {
@@ -214,6 +254,7 @@ cJSON *bc_nvme_counters_json(const struct bc_nvme_counters *a, const struct bc_n
 		s_num(x, "media_read_bytes", b->sim.media_read_bytes - a->sim.media_read_bytes);
 		s_num(x, "host_trim_bytes", b->sim.host_trim_bytes - a->sim.host_trim_bytes);
 		s_num(x, "gc_runs", b->sim.gc_runs - a->sim.gc_runs);
+		s_sim_ftl(x, &a->sim, &b->sim);
 		s_sim_ruhs(x, a, b);
 	}
 	/*

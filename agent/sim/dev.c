@@ -48,11 +48,27 @@ static void s_destroy(struct bc_sim_dev **pd)
 	*pd = NULL;
 }
 
+static bool s_same_hc(const struct bc_sim_hotcold *a, const struct bc_sim_hotcold *b)
+{
+	return a->hot_share == b->hot_share && a->hot_gc == b->hot_gc && a->cold_gc == b->cold_gc &&
+	       a->hot_min_invalid == b->hot_min_invalid &&
+	       a->cold_min_invalid == b->cold_min_invalid &&
+	       a->emergency_min_invalid == b->emergency_min_invalid &&
+	       a->borrow_reserve == b->borrow_reserve && a->hot_access == b->hot_access &&
+	       a->hot_interval == b->hot_interval && a->hot_confirm == b->hot_confirm &&
+	       a->cold_interval == b->cold_interval && a->demote_either == b->demote_either &&
+	       a->decay_window == b->decay_window;
+}
+
+/* a device keeps its state only for the very same simulated drive (FTL policy included) */
 static bool s_same(const struct bc_sim_spec *a, const struct bc_sim_spec *b)
 {
-	return a->capacity_bytes == b->capacity_bytes && a->page_bytes == b->page_bytes &&
-	       a->ru_bytes == b->ru_bytes && a->op == b->op && a->ruhs == b->ruhs &&
-	       a->gc == b->gc && a->gc_start_free_rus == b->gc_start_free_rus &&
+	return a->ftl == b->ftl && (a->ftl != BC_SIM_FTL_HOTCOLD || s_same_hc(&a->hc, &b->hc)) &&
+	       a->bg_free_rus == b->bg_free_rus && a->bg_min_invalid == b->bg_min_invalid &&
+	       a->log_every_bytes == b->log_every_bytes && a->capacity_bytes == b->capacity_bytes &&
+	       a->page_bytes == b->page_bytes && a->ru_bytes == b->ru_bytes && a->op == b->op &&
+	       a->ruhs == b->ruhs && a->gc == b->gc &&
+	       a->gc_start_free_rus == b->gc_start_free_rus &&
 	       a->gc_stop_free_rus == b->gc_stop_free_rus && a->lat_units == b->lat_units &&
 	       a->lat_read_ns == b->lat_read_ns && a->lat_program_ns == b->lat_program_ns &&
 	       a->lat_erase_ns == b->lat_erase_ns;
@@ -179,6 +195,17 @@ unsigned bc_sim_dev_ruh_counters(struct bc_sim_dev *d, struct bc_sim_ruh_counter
 	got = bc_sim_ftl_ruh_counters(d->ftl, out, n);
 	pthread_mutex_unlock(&d->lock);
 	return got;
+}
+
+unsigned bc_sim_dev_log(struct bc_sim_dev *d, uint64_t from, struct bc_sim_log_sample *out,
+			unsigned max, uint64_t *first)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&d->lock);
+	n = bc_sim_ftl_log(d->ftl, from, out, max, first);
+	pthread_mutex_unlock(&d->lock);
+	return n;
 }
 
 uint64_t bc_sim_dev_ruh_valid_pages(struct bc_sim_dev *d, unsigned ruh)

@@ -47,6 +47,10 @@ void bc_sim_dev_counters(struct bc_sim_dev *d, struct bc_sim_counters *c);
 /* the first n RUHs' counters (bc_sim_ftl_ruh_counters) under the lock; any thread */
 unsigned bc_sim_dev_ruh_counters(struct bc_sim_dev *d, struct bc_sim_ruh_counters *out, unsigned n);
 
+/* the counter log from sample from on (bc_sim_ftl_log) under the lock; any thread */
+unsigned bc_sim_dev_log(struct bc_sim_dev *d, uint64_t from, struct bc_sim_log_sample *out,
+			unsigned max, uint64_t *first);
+
 /* valid pages now held by RUH ruh (bc_sim_ftl_ruh_valid_pages); any thread */
 uint64_t bc_sim_dev_ruh_valid_pages(struct bc_sim_dev *d, unsigned ruh);
 

@@ -1,10 +1,11 @@
 /*
  * sim/ftl.h - a page-mapped flash translation layer with FDP reclaim unit
  * handles: the state of a simulated SSD (no data, only where each logical
- * page lives). Each RUH writes into its own open reclaim unit; garbage
- * collection reclaims the victim its policy (sim/policy.h: greedy or
- * cost-benefit) picks, relocating the valid pages into the frontier the
- * policy names (the victim's own RUH: persistently isolated, NVMe TP4146).
+ * page lives). Each RUH writes into its own open reclaim unit per class
+ * (one class, or hot and cold with the hot/cold FTL policy); garbage
+ * collection reclaims the victims its policies (sim/policy.h) pick,
+ * relocating the valid pages into the victim's own RUH (persistently
+ * isolated, NVMe TP4146), in the class the FTL policy names.
  * Not thread-safe: the owner serializes calls (sim/dev.c).
  */
 #ifndef BC_SIM_FTL_H
@@ -50,5 +51,14 @@ uint64_t bc_sim_ftl_ruh_valid_pages(const struct bc_sim_ftl *f, unsigned ruh);
 
 /* walk every mapping and count: 0 when the invariants hold, else -EUCLEAN (tests) */
 int bc_sim_ftl_check(const struct bc_sim_ftl *f);
+
+/*
+ * The counter log samples from index from on (samples are numbered from 0
+ * as taken; the newest BC_SIM_LOG_MAX are kept), at most max into out.
+ * Returns how many; *first: the index of out[0] (later than from when the
+ * ring lost some).
+ */
+unsigned bc_sim_ftl_log(const struct bc_sim_ftl *f, uint64_t from, struct bc_sim_log_sample *out,
+			unsigned max, uint64_t *first);
 
 #endif

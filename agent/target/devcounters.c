@@ -93,12 +93,45 @@ struct bc_nvme_counters *bc_devcounters_sample_all(const struct bc_target *t, in
 	return c;
 }
 
+/*
+ * The simulated FTL's counter log over the step (every "log_every" of host
+ * writes: totals since the device was made, as FEMU prints them) into
+ * sim.log; the ring's oldest samples are gone when a step wrote more than
+ * BC_SIM_LOG_MAX of them (sim.log_lost says how many). Step end only.
+ */
+static void s_sim_log(const struct bc_target *t, uint64_t from, cJSON *sim)
+{
+	struct bc_target_sim_log l = {.from = from, .max = BC_SIM_LOG_MAX};
+	cJSON *arr, *o;
+	unsigned i;
+
+	if (!sim || !(l.out = calloc(BC_SIM_LOG_MAX, sizeof(*l.out))))
+		return;
+	if (!t->ops->control((struct bc_target *)t, BC_TCTL_SIM_LOG, &l) && l.n) {
+		cJSON_AddNumberToObject(sim, "log_lost", (double)(l.first - from));
+		arr = cJSON_AddArrayToObject(sim, "log");
+		for (i = 0; arr && i < l.n; i++) {
+			o = cJSON_CreateObject();
+			cJSON_AddNumberToObject(o, "host_pages", (double)l.out[i].host_pages);
+			cJSON_AddNumberToObject(o, "nand_pages", (double)l.out[i].nand_pages);
+			cJSON_AddNumberToObject(o, "gc_pages", (double)l.out[i].gc_pages);
+			cJSON_AddNumberToObject(o, "free_rus", l.out[i].free_rus);
+			cJSON_AddNumberToObject(o, "hot_free_rus", l.out[i].pool_free[BC_SIM_HOT]);
+			cJSON_AddNumberToObject(o, "cold_free_rus",
+						l.out[i].pool_free[BC_SIM_COLD]);
+			cJSON_AddItemToArray(arr, o);
+		}
+	}
+	free(l.out);
+}
+
 void bc_devcounters_end_json(const struct bc_target *t, const struct bc_nvme_counters *start,
 			     cJSON *v)
 {
 	struct bc_nvme_counters end;
 	char ns[BC_PATH_MAX];
 	unsigned part;
+	cJSON *o;
 
 	if (!start || !start->sampled)
 		return;
@@ -107,5 +140,8 @@ void bc_devcounters_end_json(const struct bc_target *t, const struct bc_nvme_cou
 		bc_nvme_counters_read(ns, &end);
 	if (start->events_on)
 		bc_nvme_fdp_events_set(ns, start->fdpi.nruhs, false);
-	cJSON_AddItemToObject(v, "nvme", bc_nvme_counters_json(start, &end));
+	o = bc_nvme_counters_json(start, &end);
+	if (start->have_sim && end.have_sim)
+		s_sim_log(t, start->sim.log_samples, cJSON_GetObjectItemCaseSensitive(o, "sim"));
+	cJSON_AddItemToObject(v, "nvme", o);
 }

@@ -98,6 +98,15 @@ enum bc_target_ctl {
 	BC_TCTL_SIM_COUNTERS,
 	/* arg: struct bc_target_ruhs: the simulated FTL's counters per reclaim unit handle */
 	BC_TCTL_SIM_RUHS,
+	/* arg: struct bc_target_sim_log: the simulated FTL's counter log (sim/ftl.h) */
+	BC_TCTL_SIM_LOG,
+};
+
+struct bc_target_sim_log {
+	uint64_t from;		       /* the first sample wanted (bc_sim_counters.log_samples) */
+	struct bc_sim_log_sample *out; /* [max] */
+	unsigned max, n;	       /* n: how many the target filled */
+	uint64_t first;		       /* the index of out[0] */
 };
 
 struct bc_target_ruhs {

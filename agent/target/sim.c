@@ -229,6 +229,12 @@ static int s_sim_control(struct bc_target *t, int op, void *arg)
 		r->n = bc_sim_dev_ruh_counters(s->dev, r->out, r->max);
 		return 0;
 	}
+	case BC_TCTL_SIM_LOG: {
+		struct bc_target_sim_log *l = arg;
+
+		l->n = bc_sim_dev_log(s->dev, l->from, l->out, l->max, &l->first);
+		return 0;
+	}
 	default:
 		return -ENOTSUP;
 	}

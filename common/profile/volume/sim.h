@@ -15,6 +15,40 @@
 enum bc_sim_gc {
 	BC_SIM_GC_GREEDY = 0,	/* victim: the reclaim unit with the fewest valid pages */
 	BC_SIM_GC_COST_BENEFIT, /* victim: max age * (1 - u) / (2u), Kawaguchi et al. 1995 */
+	BC_SIM_GC_AGE_INVALID,	/* victim: max age * (1 - u), seed 001's cold-pool score */
+};
+
+/* the device-side FTL policy (sim/policy.h): independent of host placement (FDP) */
+enum bc_sim_ftl_kind {
+	BC_SIM_FTL_BASELINE = 0, /* one pool of units, the "gc" victim policy */
+	BC_SIM_FTL_HOTCOLD,	 /* seed 001: a per-page classifier, hot and cold pools */
+};
+
+/*
+ * seed 001's hot/cold FTL (docs/seed001.md): a logical page is promoted to
+ * hot when it was written at least hot_access times in the current window
+ * and its last hot_confirm rewrites each came within hot_interval host
+ * pages; a hot page is demoted when it has fewer than hot_access writes in
+ * the window and (or, with demote_either) was rewritten after more than
+ * cold_interval host pages. The access and short-interval counts are
+ * halved every decay_window x physical pages written by the host. Hot pages go
+ * to units of the hot pool (hot_share of the units at start), cold ones to
+ * the cold pool, each with its own victim policy and minimum invalid share.
+ */
+struct bc_sim_hotcold {
+	double hot_share;	      /* the hot pool's share of the units at start: 0.2 (20:80) */
+	enum bc_sim_gc hot_gc;	      /* greedy */
+	enum bc_sim_gc cold_gc;	      /* age-invalid (the seed's Age x Invalid_Ratio) */
+	double hot_min_invalid;	      /* hot GC takes units at least this invalid: 0.125 */
+	double cold_min_invalid;      /* cold GC: 0.30 */
+	double emergency_min_invalid; /* emergency GC, either pool: 0.25 */
+	uint32_t borrow_reserve;      /* a pool lends a free unit only above this many: 3 */
+	uint32_t hot_access;	      /* 3 */
+	uint32_t hot_interval;	      /* host pages: 64 */
+	uint32_t hot_confirm;	      /* 2 */
+	uint32_t cold_interval;	      /* host pages: 256 */
+	bool demote_either;	      /* demote on either condition (the seed's code) */
+	double decay_window;	      /* share of the physical pages: 0.1 */
 };
 
 struct bc_sim_spec {
@@ -27,6 +61,18 @@ struct bc_sim_spec {
 	enum bc_sim_gc gc;
 	uint32_t gc_start_free_rus; /* GC starts when free RUs drop below this */
 	uint32_t gc_stop_free_rus;  /* ... and runs until this many are free */
+	/*
+	 * "background_gc": after each host write or trim command, while at most
+	 * bg_free_rus units are free, reclaim one victim that has at least
+	 * bg_min_invalid of its pages invalid (FEMU's blackbox FTL thread);
+	 * bg_free_rus 0: none
+	 */
+	uint32_t bg_free_rus;
+	double bg_min_invalid; /* baseline only; the hot/cold FTL uses its pools' minimums */
+	enum bc_sim_ftl_kind ftl;
+	struct bc_sim_hotcold hc; /* ftl == BC_SIM_FTL_HOTCOLD */
+	uint64_t
+	    log_every_bytes; /* a counter sample each time the host writes this much; 0: none */
 	/*
 	 * "latency": modelled media time (sim/lat.c); lat_units 0: none, each
 	 * I/O completes as fast as the ring
@@ -68,5 +114,9 @@ int bc_sim_geometry(const struct bc_sim_spec *s, struct bc_sim_geometry *g, char
 		    size_t errlen);
 
 const char *bc_sim_gc_name(enum bc_sim_gc gc);
+const char *bc_sim_ftl_name(enum bc_sim_ftl_kind k);
+
+/* frontiers (write streams) per reclaim unit handle: 2 for the hot/cold FTL, else 1 */
+unsigned bc_sim_classes(const struct bc_sim_spec *s);
 
 #endif

@@ -49,6 +49,86 @@ static void s_md_fdp(FILE *f, const cJSON *st)
 	}
 }
 
+/*
+ * per simulated SSD: its FTL policy, seed 001's GC overhead and free units,
+ * and the device's counter log (every "log_every" of host writes, totals
+ * since the device was made, as FEMU prints them), thinned to 12 lines
+ */
+static void s_md_sim(FILE *f, const cJSON *st)
+{
+	const cJSON *v, *sim, *log, *e, *prev;
+	int n, i, step;
+
+	cJSON_ArrayForEach(v, bc_rj(st, "volumes"))
+	{
+		sim = bc_rj(v, "nvme_counters", "sim");
+		if (!bc_rj(sim, "ftl"))
+			continue;
+		fprintf(f, "\nSimulated SSD ");
+		bc_md_puts(f, bc_rj_str("?", v, "name"));
+		fprintf(f, ": FTL `%s`", bc_rj_str("?", sim, "ftl"));
+		if (bc_rj(sim, "gc_overhead_pct"))
+			fprintf(f, ", GC overhead %.1f%% (GC copies / host writes)",
+				bc_rj_num(sim, "gc_overhead_pct"));
+		fprintf(f, ", free units at the end %.0f of %.0f", bc_rj_num(sim, "free_rus"),
+			bc_rj_num(sim, "rus"));
+		if (bc_rj(sim, "pools"))
+			fprintf(
+			    f,
+			    " (hot pool %.0f free of %.0f, cold %.0f of %.0f); host pages hot "
+			    "%.0f, cold %.0f; pages promoted %.0f, demoted %.0f; GC victims "
+			    "forced %.0f, background %.0f, pool %.0f, emergency %.0f; units lent "
+			    "to hot %.0f, to cold %.0f",
+			    bc_rj_num(sim, "pools", "hot", "free_rus"),
+			    bc_rj_num(sim, "pools", "hot", "rus"),
+			    bc_rj_num(sim, "pools", "cold", "free_rus"),
+			    bc_rj_num(sim, "pools", "cold", "rus"),
+			    bc_rj_num(sim, "pools", "hot", "host_pages"),
+			    bc_rj_num(sim, "pools", "cold", "host_pages"),
+			    bc_rj_num(sim, "promotions"), bc_rj_num(sim, "demotions"),
+			    bc_rj_num(sim, "gc_forced"), bc_rj_num(sim, "gc_background"),
+			    bc_rj_num(sim, "gc_pool"), bc_rj_num(sim, "gc_emergency"),
+			    bc_rj_num(sim, "lent_hot"), bc_rj_num(sim, "lent_cold"));
+		else
+			fprintf(f, "; GC victims forced %.0f, background %.0f",
+				bc_rj_num(sim, "gc_forced"), bc_rj_num(sim, "gc_background"));
+		fprintf(f, ".\n");
+		log = bc_rj(sim, "log");
+		n = cJSON_GetArraySize(log);
+		if (!n)
+			continue;
+		fprintf(f, "\n| host pages | NAND pages | WAF since new | WAF since last line | GC "
+			   "overhead since last line | free units (hot, cold) |\n"
+			   "|---:|---:|---:|---:|---:|---|\n");
+		step = n > 12 ? (n + 11) / 12 : 1;
+		prev = NULL;
+		for (i = step - 1; i < n + step - 1; i += step) {
+			double dh, dn;
+
+			e = cJSON_GetArrayItem(log, i < n ? i : n - 1);
+			dh =
+			    bc_rj_num(e, "host_pages") - (prev ? bc_rj_num(prev, "host_pages") : 0);
+			dn =
+			    bc_rj_num(e, "nand_pages") - (prev ? bc_rj_num(prev, "nand_pages") : 0);
+			fprintf(f, "| %.0f | %.0f | %.3f | ", bc_rj_num(e, "host_pages"),
+				bc_rj_num(e, "nand_pages"),
+				bc_rj_num(e, "nand_pages") / bc_rj_num(e, "host_pages"));
+			if (prev && dh > 0)
+				fprintf(f, "%.3f | %.1f%% | ", dn / dh, 100 * (dn - dh) / dh);
+			else
+				fprintf(f, "- | - | ");
+			fprintf(f, "%.0f (%.0f, %.0f) |\n", bc_rj_num(e, "free_rus"),
+				bc_rj_num(e, "hot_free_rus"), bc_rj_num(e, "cold_free_rus"));
+			prev = e;
+			if (i >= n - 1)
+				break;
+		}
+		if (bc_rj_num(sim, "log_lost") > 0)
+			fprintf(f, "\n(%.0f earlier lines of the step's log were not kept)\n",
+				bc_rj_num(sim, "log_lost"));
+	}
+}
+
 void bc_report_md_nvme(FILE *f, const cJSON *st)
 {
 	const cJSON *v;
@@ -91,4 +171,5 @@ void bc_report_md_nvme(FILE *f, const cJSON *st)
 			fprintf(f, "- | - |\n");
 	}
 	s_md_fdp(f, st);
+	s_md_sim(f, st);
 }

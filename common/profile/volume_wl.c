@@ -110,6 +110,19 @@ bool bc_step_volume_overridden(const struct bc_step *st, const struct bc_volume_
 	return vol->workload || bc_step_volume_override(st, v);
 }
 
+bool bc_step_volume_size_based(const struct bc_step *st, const struct bc_volume_spec *vol, int v)
+{
+	struct bc_workload w;
+	int r, runs = bc_step_volume_runs(st, v);
+
+	for (r = 0; r < runs; r++) {
+		bc_step_volume_run_workload(st, vol, v, r, &w);
+		if (bc_workload_size_based(&w))
+			return true;
+	}
+	return false;
+}
+
 double bc_step_volume_depth(const struct bc_step *st, const struct bc_volume_spec *vol, int v,
 			    bool *paced)
 {

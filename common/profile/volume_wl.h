@@ -56,6 +56,12 @@ void bc_step_volume_run_workload(const struct bc_step *st, const struct bc_volum
 				 int r, struct bc_workload *out);
 
 /*
+ * one of volume v's workloads in step st ends with a pass (io_size,
+ * size_based, a KV store: bc_workload_size_based) rather than the runtime
+ */
+bool bc_step_volume_size_based(const struct bc_step *st, const struct bc_volume_spec *vol, int v);
+
+/*
  * The I/Os volume v keeps in flight in step st: each of its workloads'
  * iodepth times the threads driving it ("jobs", else numjobs). *paced (if
  * not NULL) is set when one of them holds fewer on purpose: a rate limit,

@@ -79,16 +79,13 @@ const char *bc_result_ok_status(const struct bc_step_result *r)
  */
 bool bc_result_size_based(const struct bc_step_result *res)
 {
-	const struct bc_step *st = res->step;
 	const struct bc_agg *g = &res->agg;
-	struct bc_workload vw;
-	bool sized = bc_workload_size_based(&st->wl);
+	bool sized = bc_workload_size_based(&res->step->wl);
 	int i;
 
-	for (i = 0; i < g->prof->nvolumes && !sized; i++) {
-		bc_volume_workload(&st->wl, &g->prof->volumes[i], &vw);
-		sized = bc_workload_size_based(&vw);
-	}
+	/* every workload of every volume: the step's, the volume's, the step's entries for it */
+	for (i = 0; i < g->prof->nvolumes && !sized; i++)
+		sized = bc_step_volume_size_based(res->step, &g->prof->volumes[i], i);
 	return sized;
 }
 

@@ -47,6 +47,9 @@ run zb "$BC_SRC/profiles/seed001-baseline.json"
 run zh "$BC_SRC/profiles/seed001-hotcold.json"
 common zb baseline
 common zh hotcold
+# both jobs end with their bytes: the window ends with the pass, not at the 120 s cap
+figure zb "r['steps'][1]['seconds'] < 120 and r['steps'][1]['workload']['rw'] == 'randwrite'" |
+	grep -qx True || fail "the pass's window: $(figure zb "r['steps'][1]['seconds']") seconds"
 wb=$(figure zb "${N}['wafs']['fdp']['value']")
 wh=$(figure zh "${N}['wafs']['fdp']['value']")
 echo "Zipf 0.99: baseline WAF $wb, hot/cold WAF $wh"

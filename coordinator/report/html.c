@@ -29,6 +29,7 @@
 #include "report/parts/fdp.h"
 #include "report/parts/fmt.h"
 #include "report/parts/notes.h"
+#include "report/parts/nvme.h"
 #include "report/parts/rank.h"
 #include "report/parts/repeat.h"
 #include "report/parts/rundata.h"
@@ -359,6 +360,7 @@ static void s_fdp_chart(FILE *f, const cJSON *x)
 
 static void s_step(FILE *f, const struct bc_report *r, const cJSON *st, int i, bool point)
 {
+	const cJSON *v;
 	struct bc_notes n = {0};
 	char id[32], wl[256];
 
@@ -381,6 +383,13 @@ static void s_step(FILE *f, const struct bc_report *r, const cJSON *st, int i, b
 		fprintf(f, "</p>\n");
 	}
 	s_step_table(f, r, st, i);
+	cJSON_ArrayForEach(v, bc_rj(st, "volumes"))
+	{
+		struct bc_table *t = bc_table_sim_ftl(v); /* a simulated SSD's FTL (docs/sim.md) */
+
+		bc_table_html(f, t, 3);
+		bc_table_destroy(&t);
+	}
 	/* a long step's drift per hour (results/long/minutes.h) */
 	if (bc_rj(st, "drift")) {
 		struct bc_table *dt = bc_table_drift(st);

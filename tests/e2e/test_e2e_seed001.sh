@@ -17,6 +17,7 @@ run() {
 	}
 	cp "$(run_dir "$T/out-$1")/run.json" "$T/$1.json"
 	cp "$(run_dir "$T/out-$1")/summary.md" "$T/$1.md"
+	cp "$(run_dir "$T/out-$1")/report.html" "$T/$1.html"
 	[ "$(json "$T/$1.json" 'r["status"]')" = ok ] || fail "$1: status is not ok"
 }
 
@@ -35,10 +36,13 @@ common() {
 	  and abs(${N}['waf']['value'] - ${N}['wafs']['fdp']['value']) < 0.01
 	  and abs(${N}['sim']['gc_overhead_pct'] - 100 * (${N}['wafs']['fdp']['value'] - 1)) < 0.01" |
 		grep -qx True || fail "$1: counters disagree: $(figure "$1" "${N}['sim']")"
-	grep -q "^Simulated SSD local:sim:seed001: FTL \`$2\`, GC overhead" "$T/$1.md" ||
-		fail "$1: no FTL line in summary.md"
+	if ! grep -q "^### Simulated SSD local:sim:seed001, FTL $2$" "$T/$1.md" ||
+		! grep -q "^GC overhead [0-9.]*% (GC copies / host writes); free units" "$T/$1.md" ||
+		! grep -q "Simulated SSD local:sim:seed001, FTL $2<" "$T/$1.html"; then
+		fail "$1: no FTL section in summary.md and report.html"
+	fi
 	# the seed's log: host pages, NAND pages, WAF, GC overhead, free units, every 128 MiB
-	[ "$(grep -c '^| [0-9]* | [0-9]* | [0-9.]* | [0-9.]* | [0-9.]*% | [0-9]* (' "$T/$1.md")" -gt 10 ] ||
+	[ "$(grep -c '^| [0-9,]* | [0-9,]* | [0-9.]* | [0-9.]* | [0-9.]*% | [0-9]* (' "$T/$1.md")" -gt 10 ] ||
 		fail "$1: no WAF log in summary.md"
 }
 

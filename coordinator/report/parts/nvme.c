@@ -7,6 +7,7 @@
 
 #include "report/parts/fmt.h"
 #include "report/parts/nvme.h"
+#include "report/parts/table.h"
 #include "util/rjson.h"
 
 /* per FDP volume: each handle's free blocks in its unit at both ends, the step's FDP events */
@@ -50,83 +51,86 @@ static void s_md_fdp(FILE *f, const cJSON *st)
 }
 
 /*
- * per simulated SSD: its FTL policy, seed 001's GC overhead and free units,
- * and the device's counter log (every "log_every" of host writes, totals
- * since the device was made, as FEMU prints them), thinned to 12 lines
+ * a simulated SSD's FTL over the step (run.json nvme_counters.sim): GC
+ * overhead, free units per pool, victims by cause, and its counter log
+ * (FEMU's WAF lines: host and NAND pages, WAF, free units), at most 12
+ * lines spread over the step
  */
-static void s_md_sim(FILE *f, const cJSON *st)
+struct bc_table *bc_table_sim_ftl(const cJSON *v)
 {
-	const cJSON *v, *sim, *log, *e, *prev;
+	static const char *const cols[] = {"=host pages",
+					   "=NAND pages",
+					   "=WAF since new",
+					   "=WAF since last line",
+					   "=GC overhead since last line",
+					   "free units (hot, cold)",
+					   NULL};
+	const cJSON *sim = bc_rj(v, "nvme_counters", "sim"), *log, *e, *prev = NULL;
+	struct bc_table *t;
 	int n, i, step;
 
-	cJSON_ArrayForEach(v, bc_rj(st, "volumes"))
-	{
-		sim = bc_rj(v, "nvme_counters", "sim");
-		if (!bc_rj(sim, "ftl"))
-			continue;
-		fprintf(f, "\nSimulated SSD ");
-		bc_md_puts(f, bc_rj_str("?", v, "name"));
-		fprintf(f, ": FTL `%s`", bc_rj_str("?", sim, "ftl"));
-		if (bc_rj(sim, "gc_overhead_pct"))
-			fprintf(f, ", GC overhead %.1f%% (GC copies / host writes)",
-				bc_rj_num(sim, "gc_overhead_pct"));
-		fprintf(f, ", free units at the end %.0f of %.0f", bc_rj_num(sim, "free_rus"),
-			bc_rj_num(sim, "rus"));
-		if (bc_rj(sim, "pools"))
-			fprintf(
-			    f,
-			    " (hot pool %.0f free of %.0f, cold %.0f of %.0f); host pages hot "
-			    "%.0f, cold %.0f; pages promoted %.0f, demoted %.0f; GC victims "
-			    "forced %.0f, background %.0f, pool %.0f, emergency %.0f; units lent "
-			    "to hot %.0f, to cold %.0f",
-			    bc_rj_num(sim, "pools", "hot", "free_rus"),
-			    bc_rj_num(sim, "pools", "hot", "rus"),
-			    bc_rj_num(sim, "pools", "cold", "free_rus"),
-			    bc_rj_num(sim, "pools", "cold", "rus"),
-			    bc_rj_num(sim, "pools", "hot", "host_pages"),
-			    bc_rj_num(sim, "pools", "cold", "host_pages"),
-			    bc_rj_num(sim, "promotions"), bc_rj_num(sim, "demotions"),
-			    bc_rj_num(sim, "gc_forced"), bc_rj_num(sim, "gc_background"),
-			    bc_rj_num(sim, "gc_pool"), bc_rj_num(sim, "gc_emergency"),
-			    bc_rj_num(sim, "lent_hot"), bc_rj_num(sim, "lent_cold"));
-		else
-			fprintf(f, "; GC victims forced %.0f, background %.0f",
-				bc_rj_num(sim, "gc_forced"), bc_rj_num(sim, "gc_background"));
-		fprintf(f, ".\n");
-		log = bc_rj(sim, "log");
-		n = cJSON_GetArraySize(log);
-		if (!n)
-			continue;
-		fprintf(f, "\n| host pages | NAND pages | WAF since new | WAF since last line | GC "
-			   "overhead since last line | free units (hot, cold) |\n"
-			   "|---:|---:|---:|---:|---:|---|\n");
-		step = n > 12 ? (n + 11) / 12 : 1;
-		prev = NULL;
-		for (i = step - 1; i < n + step - 1; i += step) {
-			double dh, dn;
+	if (!bc_rj(sim, "ftl") || !(t = bc_table_new("", cols)))
+		return NULL;
+	snprintf(t->title, sizeof(t->title), "Simulated SSD %s, FTL %s", bc_rj_str("?", v, "name"),
+		 bc_rj_str("?", sim, "ftl"));
+	if (bc_rj(sim, "pools"))
+		snprintf(t->intro, sizeof(t->intro),
+			 "GC overhead %.1f%% (GC copies / host writes); free units at the end "
+			 "%.0f of %.0f (hot pool %.0f of %.0f, cold %.0f of %.0f); host pages hot "
+			 "%.0f, cold %.0f; pages promoted %.0f, demoted %.0f.",
+			 bc_rj_num(sim, "gc_overhead_pct"), bc_rj_num(sim, "free_rus"),
+			 bc_rj_num(sim, "rus"), bc_rj_num(sim, "pools", "hot", "free_rus"),
+			 bc_rj_num(sim, "pools", "hot", "rus"),
+			 bc_rj_num(sim, "pools", "cold", "free_rus"),
+			 bc_rj_num(sim, "pools", "cold", "rus"),
+			 bc_rj_num(sim, "pools", "hot", "host_pages"),
+			 bc_rj_num(sim, "pools", "cold", "host_pages"),
+			 bc_rj_num(sim, "promotions"), bc_rj_num(sim, "demotions"));
+	else
+		snprintf(t->intro, sizeof(t->intro),
+			 "GC overhead %.1f%% (GC copies / host writes); free units at the end "
+			 "%.0f of %.0f.",
+			 bc_rj_num(sim, "gc_overhead_pct"), bc_rj_num(sim, "free_rus"),
+			 bc_rj_num(sim, "rus"));
+	snprintf(t->note, sizeof(t->note),
+		 "GC victims: forced %.0f, background %.0f, pool %.0f, emergency %.0f; units lent "
+		 "to hot %.0f, to cold %.0f.",
+		 bc_rj_num(sim, "gc_forced"), bc_rj_num(sim, "gc_background"),
+		 bc_rj_num(sim, "gc_pool"), bc_rj_num(sim, "gc_emergency"),
+		 bc_rj_num(sim, "lent_hot"), bc_rj_num(sim, "lent_cold"));
+	log = bc_rj(sim, "log");
+	n = cJSON_GetArraySize(log);
+	if (!n)
+		bc_table_span(t, BC_CELL_MUTED,
+			      "no log line in this step (the \"sim\" key's log_every)");
+	step = n > 12 ? (n + 11) / 12 : 1;
+	for (i = step - 1; n && i < n + step - 1; i += step) {
+		double dh, dn;
 
-			e = cJSON_GetArrayItem(log, i < n ? i : n - 1);
-			dh =
-			    bc_rj_num(e, "host_pages") - (prev ? bc_rj_num(prev, "host_pages") : 0);
-			dn =
-			    bc_rj_num(e, "nand_pages") - (prev ? bc_rj_num(prev, "nand_pages") : 0);
-			fprintf(f, "| %.0f | %.0f | %.3f | ", bc_rj_num(e, "host_pages"),
-				bc_rj_num(e, "nand_pages"),
-				bc_rj_num(e, "nand_pages") / bc_rj_num(e, "host_pages"));
-			if (prev && dh > 0)
-				fprintf(f, "%.3f | %.1f%% | ", dn / dh, 100 * (dn - dh) / dh);
-			else
-				fprintf(f, "- | - | ");
-			fprintf(f, "%.0f (%.0f, %.0f) |\n", bc_rj_num(e, "free_rus"),
-				bc_rj_num(e, "hot_free_rus"), bc_rj_num(e, "cold_free_rus"));
-			prev = e;
-			if (i >= n - 1)
-				break;
+		e = cJSON_GetArrayItem(log, i < n ? i : n - 1);
+		dh = bc_rj_num(e, "host_pages") - (prev ? bc_rj_num(prev, "host_pages") : 0);
+		dn = bc_rj_num(e, "nand_pages") - (prev ? bc_rj_num(prev, "nand_pages") : 0);
+		bc_table_int(t, e, bc_rj_num(e, "host_pages"));
+		bc_table_int(t, e, bc_rj_num(e, "nand_pages"));
+		bc_table_num(t, e, bc_rj_num(e, "nand_pages") / bc_rj_num(e, "host_pages"), 3);
+		if (prev && dh > 0) {
+			bc_table_num(t, e, dn / dh, 3);
+			bc_table_cell(t, BC_CELL_TEXT, "%.1f%%", 100 * (dn - dh) / dh);
+		} else {
+			bc_table_text(t, "-");
+			bc_table_text(t, "-");
 		}
-		if (bc_rj_num(sim, "log_lost") > 0)
-			fprintf(f, "\n(%.0f earlier lines of the step's log were not kept)\n",
-				bc_rj_num(sim, "log_lost"));
+		bc_table_cell(t, BC_CELL_TEXT, "%.0f (%.0f, %.0f)", bc_rj_num(e, "free_rus"),
+			      bc_rj_num(e, "hot_free_rus"), bc_rj_num(e, "cold_free_rus"));
+		prev = e;
+		if (i >= n - 1)
+			break;
 	}
+	if (bc_rj_num(sim, "log_lost") > 0)
+		bc_table_span(t, BC_CELL_MUTED,
+			      "%.0f earlier lines of the step's log were not kept",
+			      bc_rj_num(sim, "log_lost"));
+	return t;
 }
 
 void bc_report_md_nvme(FILE *f, const cJSON *st)
@@ -171,5 +175,11 @@ void bc_report_md_nvme(FILE *f, const cJSON *st)
 			fprintf(f, "- | - |\n");
 	}
 	s_md_fdp(f, st);
-	s_md_sim(f, st);
+	cJSON_ArrayForEach(v, bc_rj(st, "volumes"))
+	{
+		struct bc_table *t = bc_table_sim_ftl(v);
+
+		bc_table_md(f, t, 3);
+		bc_table_destroy(&t);
+	}
 }

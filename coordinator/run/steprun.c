@@ -312,6 +312,7 @@ int bc_run_profile_step(struct bc_fleet *f, struct bc_rundir *rd, int idx, int s
 				if (!swept)
 					s_print_verdict(res.analysis, false);
 				bc_result_print_steady(bc_live_out(), sj, bc_live_cols());
+				bc_result_print_sim(bc_live_out(), sj, bc_live_cols());
 			}
 			bc_result_warn_checks(&res, sj);
 			cJSON_AddItemToArray(steps, sj);

@@ -15,6 +15,7 @@
 #include "run/live.h"
 #include "run/steptable.h"
 #include "util/clock.h"
+#include "util/rjson.h"
 
 /*
  * The step table's columns. Full (111 columns) when nothing limits the
@@ -261,5 +262,33 @@ void bc_result_print_steady(FILE *f, const cJSON *sj, int cols)
 		return;
 	snprintf(text, sizeof(text), "  steady state: %s", t->valuestring);
 	bc_live_fold(f, cols, 4, text);
+	fflush(f);
+}
+
+void bc_result_print_sim(FILE *f, const cJSON *sj, int cols)
+{
+	const cJSON *v, *sim, *waf;
+	char text[512];
+	int n;
+
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(sj, "volumes"))
+	{
+		sim = bc_rj(v, "nvme_counters", "sim");
+		waf = bc_rj(v, "nvme_counters", "waf", "value");
+		if (!bc_rj(sim, "ftl") || !cJSON_IsNumber(waf))
+			continue;
+		/* the figures seed 001 compares, where the operator is looking (docs/sim.md) */
+		n = snprintf(text, sizeof(text),
+			     "  %s: WAF %.3f (device counters), FTL %s, GC overhead %.1f%%, free "
+			     "units %.0f of %.0f",
+			     bc_rj_str("?", v, "name"), waf->valuedouble,
+			     bc_rj_str("?", sim, "ftl"), bc_rj_num(sim, "gc_overhead_pct"),
+			     bc_rj_num(sim, "free_rus"), bc_rj_num(sim, "rus"));
+		if (bc_rj(sim, "pools") && n > 0 && (size_t)n < sizeof(text))
+			snprintf(text + n, sizeof(text) - (size_t)n, " (hot %.0f, cold %.0f)",
+				 bc_rj_num(sim, "pools", "hot", "free_rus"),
+				 bc_rj_num(sim, "pools", "cold", "free_rus"));
+		bc_live_fold(f, cols, 4, text);
+	}
 	fflush(f);
 }

@@ -15,5 +15,7 @@ void bc_result_print_step(FILE *f, const struct bc_step_result *r, int cols);
 
 /* after the table and the verdict: the steady state sentence of sj (its run.json entry) */
 void bc_result_print_steady(FILE *f, const cJSON *sj, int cols);
+/* per simulated SSD of the step (sj: its run.json entry): WAF, FTL, GC overhead, free units */
+void bc_result_print_sim(FILE *f, const cJSON *sj, int cols);
 
 #endif

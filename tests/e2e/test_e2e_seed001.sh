@@ -41,6 +41,8 @@ common() {
 		! grep -q "Simulated SSD local:sim:seed001, FTL $2<" "$T/$1.html"; then
 		fail "$1: no FTL section in summary.md and report.html"
 	fi
+	grep -q "^  local:sim:seed001: WAF [0-9.]* (device counters), FTL $2, GC overhead" \
+		"$T/$1.out" || fail "$1: no FTL line at the step's end on the terminal"
 	# the seed's log: host pages, NAND pages, WAF, GC overhead, free units, every 128 MiB
 	[ "$(grep -c '^| [0-9,]* | [0-9,]* | [0-9.]* | [0-9.]* | [0-9.]*% | [0-9]* (' "$T/$1.md")" -gt 10 ] ||
 		fail "$1: no WAF log in summary.md"

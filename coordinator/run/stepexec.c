@@ -852,7 +852,7 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 	while (pending && !rc) {
 		struct bc_conn *c = NULL;
 		struct bc_msg m;
-		char rerr[256] = "";
+		char rerr[256] = "", why[96];
 		uint64_t mono;
 
 		if (zsys_interrupted && res->step->wl.until_stopped && !res->stopped_s)
@@ -899,8 +899,17 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 			    mono - a->last_heard_ns <= S_SILENCE_MS * BC_NS_PER_MS ||
 			    bc_fleet_waiting(f, a))
 				continue;
-			rc = s_agent_lost(f, rd, res, a, &pending,
-					  "silent for " S_STR(S_SILENCE_S) " s", true);
+			/* what it last sent says where it stopped: a stall, a lost link */
+			if (a->stats_next)
+				snprintf(why, sizeof(why),
+					 "silent for " S_STR(
+					     S_SILENCE_S) " s (its last record: second %u)",
+					 a->stats_next - 1);
+			else
+				snprintf(why, sizeof(why),
+					 "silent for " S_STR(
+					     S_SILENCE_S) " s (no record since the START)");
+			rc = s_agent_lost(f, rd, res, a, &pending, why, true);
 		}
 		if (rc)
 			return rc;

@@ -32,6 +32,13 @@ cleanup() {
 	for ((i = ${#EXIT_CMDS[@]} - 1; i >= 0; i--)); do
 		eval "${EXIT_CMDS[$i]}" >/dev/null 2>&1 || true
 	done
+	# a failure shows what the agents said: a CI host's run directory is gone afterwards
+	if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
+		find "$T" -name 'agent-*.log' -print 2>/dev/null | sort | while read -r log; do
+			echo "--- the last lines of $log:"
+			tail -n 20 "$log"
+		done
+	fi
 	if [ -n "${BC_KEEP:-}" ]; then cp -a "$T" "$BC_KEEP" || true; fi
 	rm -rf "$T"
 	exit $rc

@@ -46,6 +46,7 @@
 /* an agent silent this long during a step is lost (heartbeats are 1/s) */
 #define S_SILENCE_S  5
 #define S_SILENCE_MS (S_SILENCE_S * 1000)
+#define S_SILENT     "silent for " S_STR(S_SILENCE_S) " s"
 #define S_STR_(x)    #x
 #define S_STR(x)     S_STR_(x)
 /* after the last interval, agents have this long to drain and say STEP_DONE */
@@ -901,14 +902,11 @@ static int s_run_loop(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_r
 				continue;
 			/* what it last sent says where it stopped: a stall, a lost link */
 			if (a->stats_next)
-				snprintf(why, sizeof(why),
-					 "silent for " S_STR(
-					     S_SILENCE_S) " s (its last record: second %u)",
-					 a->stats_next - 1);
+				snprintf(why, sizeof(why), "%s (its last record: second %u)",
+					 S_SILENT, a->stats_next - 1);
 			else
-				snprintf(why, sizeof(why),
-					 "silent for " S_STR(
-					     S_SILENCE_S) " s (no record since the START)");
+				snprintf(why, sizeof(why), "%s (no record since the START)",
+					 S_SILENT);
 			rc = s_agent_lost(f, rd, res, a, &pending, why, true);
 		}
 		if (rc)

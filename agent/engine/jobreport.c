@@ -22,7 +22,7 @@ void bc_process_cpu(uint64_t *user_ns, uint64_t *sys_ns)
 	*sys_ns = (uint64_t)ru.ru_stime.tv_sec * BC_NS_PER_S + (uint64_t)ru.ru_stime.tv_usec * 1000;
 }
 
-void bc_jobreport_ready(cJSON *r, struct bc_job **jobs, int njobs)
+void bc_jobreport_setup(cJSON *r, struct bc_job **jobs, int njobs)
 {
 	cJSON *arr = cJSON_AddArrayToObject(r, "job_setup");
 	struct bc_job_info ji;
@@ -73,11 +73,14 @@ void bc_jobreport_done(cJSON *r, cJSON *vols, struct bc_job **jobs, int njobs,
 {
 	struct bc_job_bad *bad =
 	    calloc((size_t)(njobs ? njobs : 1) * BC_JOB_VERIFY_REPORT, sizeof(*bad));
-	cJSON *cpu = cJSON_AddObjectToObject(r, "cpu"), *v, *first;
+	cJSON *cpu, *v, *first;
 	uint64_t u, s, ju = 0, js = 0;
 	struct bc_job_info ji;
 	int i, t = 0, n;
 
+	/* run.json keeps STEP_DONE: the ring each job ran with stays beside its figures */
+	bc_jobreport_setup(r, jobs, njobs);
+	cpu = cJSON_AddObjectToObject(r, "cpu");
 	bc_process_cpu(&u, &s);
 	for (i = 0; i < njobs; i++) {
 		bc_job_get_info(jobs[i], &ji);

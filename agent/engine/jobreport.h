@@ -16,11 +16,16 @@
 /* the agent process's user and system CPU time so far, ns (getrusage RUSAGE_SELF) */
 void bc_process_cpu(uint64_t *user_ns, uint64_t *sys_ns);
 
-/* READY: "job_setup": [{cpus, ring, fixed_buffers, fixed_files, ios}] onto r */
-void bc_jobreport_ready(cJSON *r, struct bc_job **jobs, int njobs);
+/*
+ * READY and STEP_DONE: "job_setup": [{cpus, ring, ring_entries, ios,
+ * fixed_buffers, fixed_files}] onto r, one entry per job: what its setup
+ * probed and picked (the io_uring setup flags the kernel took, e.g.
+ * "submit_all,single_issuer,defer_taskrun").
+ */
+void bc_jobreport_setup(cJSON *r, struct bc_job **jobs, int njobs);
 
 /*
- * STEP_DONE: "cpu": {process_user_ns, process_sys_ns (since START, from
+ * STEP_DONE: "job_setup" (above), "cpu": {process_user_ns, process_sys_ns (since START, from
  * user0/sys0), jobs_user_ns, jobs_sys_ns (the I/O threads only)} onto r, and
  * for volume t of vols[] (the array STEP_DONE already built) "verify_errors"
  * and "verify_first": [{offset, reason}] (the first few over all jobs, by

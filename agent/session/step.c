@@ -597,7 +597,7 @@ static cJSON *s_ready_json(const struct bc_step_run *s)
 	}
 	if (s->formats)
 		cJSON_AddItemToObject(r, "formats", cJSON_Duplicate(s->formats, true));
-	bc_jobreport_ready(r, s->jobs, s->njobs);
+	bc_jobreport_setup(r, s->jobs, s->njobs);
 	return r;
 }
 

@@ -45,6 +45,33 @@ json "$RJ" "[v['iops'] for v in r['steps'][1]['volumes'] if v['name'].endswith('
 	grep -qx True || fail "per-volume rate_iops 400 not applied: $(cat "$T/iops")"
 json "$RJ" "r['steps'][2]['agent_totals']['local']['volumes'][0]['trim']['ios'] > 0 and
   r['steps'][2]['total']['errors'] == 0" | grep -qx True || fail "no trims, or errors, in the mix"
+# each job's ring setup is in run.json beside its figures, one entry per job, and it is the
+# first set of flags that this kernel accepts, asked here directly (io_uring_setup, syscall 425
+# on every architecture) rather than through the engine's own probe
+python3 - "$RJ" <<'EOF' || fail "job_setup missing from run.json or not what the kernel accepts"
+import ctypes, json, sys
+libc = ctypes.CDLL(None, use_errno=True)
+def accepts(flags):
+    p = (ctypes.c_uint32 * 30)()  # struct io_uring_params: 120 bytes, flags at offset 8
+    p[2] = flags
+    fd = libc.syscall(425, 8, p)
+    if fd >= 0:
+        libc.close(fd)
+    return fd >= 0
+SUBMIT_ALL, COOP, SINGLE, DEFER = 1 << 7, 1 << 8, 1 << 12, 1 << 13
+want = ("submit_all,single_issuer,defer_taskrun" if accepts(SUBMIT_ALL | SINGLE | DEFER) else
+        "submit_all,coop_taskrun" if accepts(SUBMIT_ALL | COOP) else "")
+r = json.load(open(sys.argv[1]))
+for s in r["steps"]:
+    js = s["agent_totals"]["local"].get("job_setup")
+    got = [j["ring"] for j in js or []]
+    print("%s: job_setup rings %s, kernel accepts %r" % (s["name"], got, want))
+    if len(got) != s["workload"]["numjobs"]:
+        sys.exit("%s: %d job_setup entries for %d jobs" % (s["name"], len(got),
+                                                           s["workload"]["numjobs"]))
+    if any(g != want for g in got) or any(j["ring_entries"] <= 0 for j in js):
+        sys.exit("%s: rings %s, the kernel accepts %r" % (s["name"], got, want))
+EOF
 sleep 0.2
 assert_no_agents "$SCR"
 echo "PASS"

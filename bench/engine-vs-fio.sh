@@ -1,51 +1,110 @@
 #!/bin/bash
-# engine-vs-fio.sh - bench-agent's I/O engine against fio's io_uring engine, same options,
-# pinned to the same CPU, back to back: (a) 4k randread QD32 and (b) 4k randwrite QD32 on a
-# loop device over a tmpfs file with direct I/O, (c) the null target against fio's null
-# ioengine. Prints IOPS, CPU per I/O and latency percentiles per tool and case, then the
-# agent's RSS with 16 volumes x 4 jobs x QD 64, and last "min_ratio: X" (the smallest
-# bench-agent/fio IOPS ratio). A benchmark, not a test: it prints figures, asserts nothing.
+# engine-vs-fio.sh - bench-agent's I/O engine against fio's io_uring engine, shape by shape,
+# same options, both pinned to the same CPU, alternating in short paired rounds until the
+# IOPS ratio's interval says "above", "below" or "indistinguishable" (or the rounds run out).
 #
 # Usage (root: it mounts a tmpfs and attaches a loop device, both its own, removed on exit):
-#   bench/engine-vs-fio.sh [-B build-dir] [-c cpu] [-t seconds] [-r repeats] [-s size]
+#   bench/engine-vs-fio.sh [-B build-dir] [-c cpu] [-t seconds] [-n min-rounds]
+#                          [-N max-rounds] [-e band] [-s size-MiB] [-S shape-regex] [-l] [-R] [-C]
+#     -t  seconds per run (default 3)       -n/-N  rounds per shape, at least/at most (4/12)
+#     -e  half-width of "indistinguishable" (default 0.03: the ratio's 95% interval inside
+#         [0.97, 1.03]); -S runs the shapes whose name matches; -l lists them; -R adds the
+#         agent's RSS at 16 null volumes x 4 jobs x QD 64.
+#     -C  instead of timing: user-space instructions per I/O under valgrind --tool=callgrind,
+#         which do not depend on the machine's load (see "Instruction counts" below).
 #
-# How each figure is measured (see docs/engine.md, "Measuring the engine"):
-#   IOPS      fio: read/write "iops" of its JSON; bench-coord: run.json total IOPS over the
-#             measured seconds. Same runtime, no ramp, for both.
-#   CPU/IO    user and system CPU of the process doing the I/O divided by the I/Os it did.
-#             fio: the job process's usr_cpu/sys_cpu (getrusage, % of job_runtime) x
-#             job_runtime / total_ios. bench-agent: the agent process's own getrusage from
-#             START to STEP_DONE (STEP_DONE "cpu": every thread of the agent - job threads,
-#             control thread, io_uring workers) / every I/O of the step including the drain.
-#             bench-coord itself (the coordinator) is not counted, as fio's parent is not.
-#   p50, p99  submission to completion: fio's "lat" (slat + clat, --lat_percentiles=1);
-#             bench-coord's merged histogram of the measured seconds. Same definition.
-#   RSS       VmHWM (peak resident set) of the local bench-agent process, read from
-#             /proc/PID/status while the step runs.
-# Each case runs -r times per tool, alternating tools; the row shown is the median run by IOPS.
+# A round runs fio then bench-coord (odd rounds) or bench-coord then fio (even rounds) on the
+# same shape, so a neighbour's load hits both alike; a shape's ratio is the geometric mean of
+# its rounds' bench-agent/fio IOPS ratios with a 95% Student-t interval on the log ratios.
+# After -n rounds a shape stops as soon as the interval lies above 1 ("above"), below 1
+# ("below") or inside 1 +- e ("indistinguishable"); at -N rounds it says "undecided".
+#
+# Output: a header (CPU, loop device, versions, load), then one line per shape:
+#   <shape> ratio R [lo, hi] <verdict> n=N | IOPS fio F bc B | CPU/io x.xx of fio's |
+#   p50 us fio F bc B | load L
+# then "min_ratio: X", the smallest ratio over the shapes run, last. A benchmark, not a test:
+# it prints figures and asserts nothing. Where each figure comes from (docs/engine.md,
+# "Measuring the engine"):
+#   IOPS      fio: read + write "iops" of its JSON (group_reporting over numjobs);
+#             bench-coord: run.json's total IOPS over the measured seconds. Same runtime, no ramp.
+#   CPU/io    user + system CPU of the process doing the I/O per I/O: fio's usr_cpu/sys_cpu x
+#             job_runtime / total_ios; bench-agent's own getrusage from START to STEP_DONE
+#             (job threads, control thread, io_uring workers) / every I/O of the step.
+#   p50       submission to completion, reads where the shape reads: fio's "lat" percentile
+#             (--lat_percentiles=1), bench-coord's merged histogram.
+#   load      the 1-minute load average when the shape finished (a quiet machine: below 1).
+#
+# Instruction counts (-C): each tool runs the shape for -t and for 3 x -t seconds under
+# callgrind, pinned to the CPU; Ir/io = (Ir(long) - Ir(short)) / (ios(long) - ios(short)), the
+# I/Os counted by the device itself (/sys/block/X/stat, reads + writes completed), so start-up
+# and teardown cancel. fio runs with --thread (its whole process is counted: job and main
+# thread); the engine runs as bench_peak (the job threads alone, no agent control thread).
+# User space only: the kernel's share, most of an I/O's cost, is not counted, and costs that go
+# with time rather than I/Os (timed waits, the per-second stats) land in the slope too. Shapes
+# with a block-size split, a read/write mix, several jobs or the null target are left out
+# (bench_peak drives single-bs, single-direction shapes). Prints one line per shape:
+#   <shape> Ir/io fio F bc B ratio R
+# then "max_ir_ratio: X" (the largest bc/fio instruction ratio) last.
 set -euo pipefail
 
 BUILD=""
 CPU=""
-RUNTIME=10
-REPS=3
+RUNTIME=3
+NMIN=4
+NMAX=12
+BAND=0.03
 SIZE_MB=1024
+ONLY=""
+LIST=""
+RSS=""
+CG=""
+
+# name | rw | bs (size or split) | iodepth | numjobs | rwmixread | target (loop or null)
+SHAPES="randread-4k-qd1|randread|4k|1|1||loop
+randread-4k-qd8|randread|4k|8|1||loop
+randread-4k-qd32|randread|4k|32|1||loop
+randread-4k-qd128|randread|4k|128|1||loop
+randwrite-4k-qd1|randwrite|4k|1|1||loop
+randwrite-4k-qd8|randwrite|4k|8|1||loop
+randwrite-4k-qd32|randwrite|4k|32|1||loop
+randwrite-4k-qd128|randwrite|4k|128|1||loop
+randwrite-8k-qd8-x2|randwrite|8k|8|2||loop
+read-128k-qd4|read|128k|4|1||loop
+read-1m-qd4|read|1m|4|1||loop
+write-1m-qd4|write|1m|4|1||loop
+randrw70-4k64k-qd16|randrw|4k/80:64k/20|16|1|70|loop
+null-randread-4k-qd32|randread|4k|32|1||null"
 
 usage() {
-	sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
-while getopts "B:c:t:r:s:h" o; do
+while getopts "B:c:t:n:N:e:s:S:lRCh" o; do
 	case $o in
 	B) BUILD=$OPTARG ;;
 	c) CPU=$OPTARG ;;
 	t) RUNTIME=$OPTARG ;;
-	r) REPS=$OPTARG ;;
+	n) NMIN=$OPTARG ;;
+	N) NMAX=$OPTARG ;;
+	e) BAND=$OPTARG ;;
 	s) SIZE_MB=$OPTARG ;;
+	S) ONLY=$OPTARG ;;
+	l) LIST=1 ;;
+	R) RSS=1 ;;
+	C) CG=1 ;;
 	*) usage ;;
 	esac
 done
+if [ -n "$LIST" ]; then
+	echo "$SHAPES" | awk -F'|' '{printf "%-24s rw=%s bs=%s iodepth=%s numjobs=%s%s target=%s\n",
+		$1, $2, $3, $4, $5, ($6 == "" ? "" : " rwmixread=" $6), $7}'
+	exit 0
+fi
+[ "$NMIN" -ge 2 ] && [ "$NMAX" -ge "$NMIN" ] || {
+	echo "engine-vs-fio: need 2 <= -n <= -N" >&2
+	exit 2
+}
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 if [ -z "$BUILD" ]; then
@@ -60,11 +119,15 @@ die() {
 }
 [ -x "$COORD" ] && [ -x "$BUILD/bench-agent" ] || die "no bench-coord/bench-agent in '$BUILD' (use -B)"
 [ "$(id -u)" = 0 ] || die "needs root (tmpfs mount and a loop device)"
+[ -z "$CG" ] || [ -x "$BUILD/bench/bench_peak" ] || die "no $BUILD/bench/bench_peak for -C"
+[ -z "$CG" ] || command -v valgrind >/dev/null || die "'valgrind' not found (-C)"
 for t in fio losetup taskset python3 mount umount; do
 	command -v $t >/dev/null || die "'$t' not found"
 done
 [ -z "$CPU" ] && CPU=$(($(nproc) - 1))
 taskset -c "$CPU" true 2>/dev/null || die "cannot pin to CPU $CPU"
+[ -z "$ONLY" ] || echo "$SHAPES" | cut -d'|' -f1 | grep -Eq -- "$ONLY" ||
+	die "no shape matches '$ONLY' (-l lists them)"
 
 WORK=$(mktemp -d /tmp/bc-engine-vs-fio.XXXXXX)
 LOOP=""
@@ -98,10 +161,8 @@ LOOP=$(losetup -f --show --direct-io=on "$WORK/tmpfs/backing" 2>/dev/null) || {
 }
 [ -b "$LOOP" ] || die "no loop device"
 
-# ---- one run of each tool: prints "iops usr_ns_per_io sys_ns_per_io p50_us p99_us" ----
-
 # An io_uring that registered the device is torn down asynchronously after its process exits;
-# until then the device stays claimed and the next writer's O_EXCL open fails. Wait for it.
+# until then the device stays claimed and the next writer's O_EXCL open fail. Wait for it.
 wait_free() { # device or "null"
 	[ "$1" = null ] && return 0
 	python3 -c '
@@ -115,42 +176,46 @@ for _ in range(100):
 sys.exit("engine-vs-fio: %s stays busy" % sys.argv[1])' "$1"
 }
 
-fio_run() { # case rw filename-or-null
-	local rw=$2 out="$WORK/fio-$1.json" eng
-	if [ "$3" = null ]; then
+# ---- one run of each tool: prints "iops cpu_ns_per_io p50_us" ----
+
+fio_run() { # shape rw bs iodepth numjobs rwmixread target
+	local out="$WORK/fio-$1.json" eng bsopt mix=()
+	if [ "$7" = null ]; then
 		eng=(--ioengine=null --size=1t)
 	else
-		eng=(--ioengine=io_uring --filename="$3" --direct=1 --registerfiles=1 --fixedbufs=1)
+		eng=(--ioengine=io_uring --filename="$7" --direct=1 --registerfiles=1 --fixedbufs=1)
 	fi
-	taskset -c "$CPU" fio --name="$1" "${eng[@]}" --rw="$rw" --bs=4k --iodepth=32 \
-		--numjobs=1 --time_based --runtime="$RUNTIME" --norandommap --randrepeat=0 \
-		--lat_percentiles=1 --percentile_list=50:99 --output-format=json >"$out" 2>/dev/null
-	python3 - "$out" "$rw" <<'EOF'
+	case $3 in
+	*/*) bsopt=--bssplit=$3 ;;
+	*) bsopt=--bs=$3 ;;
+	esac
+	[ -n "$6" ] && mix=(--rwmixread="$6")
+	taskset -c "$CPU" fio --name="$1" "${eng[@]}" --rw="$2" "$bsopt" "${mix[@]}" \
+		--iodepth="$4" --numjobs="$5" --group_reporting --time_based --runtime="$RUNTIME" \
+		--norandommap --randrepeat=0 --lat_percentiles=1 --percentile_list=50 \
+		--output-format=json >"$out" 2>/dev/null || die "fio failed ($1)"
+	python3 - "$out" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
-d = j["write" if "write" in sys.argv[2] else "read"]
-ios = d["total_ios"] or 1
+r, w = j["read"], j["write"]
+ios = (r["total_ios"] + w["total_ios"]) or 1
 rt_ns = j["job_runtime"] * 1e6
-pct = d["lat_ns"]["percentile"]
-print("%.0f %.1f %.1f %.2f %.2f" % (d["iops"], j["usr_cpu"] / 100 * rt_ns / ios,
-      j["sys_cpu"] / 100 * rt_ns / ios, pct["50.000000"] / 1e3, pct["99.000000"] / 1e3))
+d = r if r["total_ios"] else w
+p50 = d["lat_ns"].get("percentile", {}).get("50.000000", 0) / 1e3
+print("%.0f %.1f %.2f" % (r["iops"] + w["iops"], (j["usr_cpu"] + j["sys_cpu"]) / 100 * rt_ns / ios, p50))
 EOF
 }
 
-# profile for bench-coord with one local agent: VOLS is a JSON list of volumes
-bc_profile() { # file rw iodepth numjobs vols-json
-	cat >"$1" <<EOF
+bc_run() { # shape rw bs iodepth numjobs rwmixread target
+	local p="$WORK/bc-$1.json" out="$WORK/out/$1" rd mix=""
+	[ -n "$6" ] && mix=", \"rwmixread\": $6"
+	rm -rf "$out"
+	cat >"$p" <<EOF
 {"name": "engine-vs-fio", "agents": [{"name": "local", "endpoint": "local"}],
- "volumes": $5,
- "steps": [{"name": "s", "rw": "$2", "bs": "4k", "iodepth": $3, "numjobs": $4,
+ "volumes": [{"agent": "local", "path": "$7"}],
+ "steps": [{"name": "s", "rw": "$2", "bs": "$3", "iodepth": $4, "numjobs": $5$mix,
             "direct": true, "ramp": 0, "runtime": $RUNTIME}]}
 EOF
-}
-
-bc_run() { # case rw target
-	local p="$WORK/bc-$1.json" out="$WORK/out/$1" rd
-	rm -rf "$out"
-	bc_profile "$p" "$2" 32 1 "[{\"agent\": \"local\", \"path\": \"$3\"}]"
 	taskset -c "$CPU" "$COORD" run -q --insecure -o "$out" "$p" >"$WORK/bc-$1.log" 2>&1 ||
 		die "bench-coord failed ($1): $(tail -n 5 "$WORK/bc-$1.log")"
 	rd=$(find "$out" -mindepth 1 -maxdepth 1 -type d | head -n1)
@@ -158,79 +223,148 @@ bc_run() { # case rw target
 import json, sys
 s = json.load(open(sys.argv[1]))["steps"][0]
 t = s["total"]
-ios = 0
+ios = cpu = 0
 for a in s["agent_totals"].values():
     for v in a["volumes"]:
         ios += sum(v[o]["ios"] for o in ("read", "write", "trim"))
-    cpu = a["cpu"]
-ios = ios or 1
-print("%.0f %.1f %.1f %.2f %.2f" % (t["iops"], cpu["process_user_ns"] / ios,
-      cpu["process_sys_ns"] / ios, t["lat_us"]["p50"], t["lat_us"]["p99"]))
+    cpu += a["cpu"]["process_user_ns"] + a["cpu"]["process_sys_ns"]
+lat = t["read"]["lat_us"] if t.get("read", {}).get("ios") else t["lat_us"]
+print("%.0f %.1f %.2f" % (t["iops"], cpu / (ios or 1), lat.get("p50") or 0))
 EOF
 }
 
-# median of REPS runs by IOPS; tools alternate so a noisy neighbour hits both alike
-declare -A ROW
-measure() { # case rw target
-	local r tool
-	for tool in fio bc; do : >"$WORK/res-$1-$tool"; done
-	for r in $(seq "$REPS"); do
-		wait_free "$3"
-		fio_run "$1" "$2" "$3" >>"$WORK/res-$1-fio"
-		wait_free "$3"
-		bc_run "$1" "$2" "$3" >>"$WORK/res-$1-bc"
-	done
-	for tool in fio bc; do
-		# the median run, then the lowest and highest IOPS of all runs
-		ROW[$1-$tool]="$(sort -n -k1,1 "$WORK/res-$1-$tool" | sed -n "$(((REPS + 1) / 2))p")|$(
-			sort -n -k1,1 "$WORK/res-$1-$tool" | head -n1 | cut -d' ' -f1)|$(
-			sort -n -k1,1 "$WORK/res-$1-$tool" | tail -n1 | cut -d' ' -f1)"
-	done
-}
-
-echo "engine-vs-fio: CPU $CPU, ${RUNTIME}s x $REPS runs per tool and case, loop $LOOP" \
-	"(direct-io=$DIO) over a ${SIZE_MB} MiB tmpfs file; $(fio --version), $("$COORD" --version 2>&1 | head -n1)"
-measure a randread "$LOOP"
-measure b randwrite "$LOOP"
-measure c randread null
-
-# ---- agent RSS: 16 null volumes x 4 jobs x QD 64 ----
-vols=$(python3 -c 'import json; print(json.dumps([{"agent": "local", "path": "null"}] * 16))')
-bc_profile "$WORK/rss.json" randread 64 4 "$vols"
-"$COORD" run -q --insecure -o "$WORK/out/rss" "$WORK/rss.json" >"$WORK/rss.log" 2>&1 &
-CPID=$!
-HWM=0
-while kill -0 $CPID 2>/dev/null; do
-	for p in $(pgrep -P $CPID -x bench-agent || true); do
-		h=$(awk '/^VmHWM:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)
-		[ "${h:-0}" -gt "$HWM" ] && HWM=$h
-	done
-	sleep 0.2
-done
-wait $CPID || die "RSS run failed: $(tail -n 5 "$WORK/rss.log")"
-
-python3 - "$CPU" <<EOF
-rows = {
-    "a": ("4k randread QD32, loop/tmpfs, direct", "${ROW[a-fio]}", "${ROW[a-bc]}"),
-    "b": ("4k randwrite QD32, loop/tmpfs, direct", "${ROW[b-fio]}", "${ROW[b-bc]}"),
-    "c": ("4k randread QD32, null target", "${ROW[c-fio]}", "${ROW[c-bc]}"),
-}
-print()
-print("%-38s %-11s %9s %17s %9s %9s %9s %8s %8s" % ("case", "tool", "IOPS", "(min-max)",
-      "usr ns/io", "sys ns/io", "CPU ns/io", "p50 us", "p99 us"))
-ratios = []
-for k in "abc":
-    name, f, b = rows[k]
-    fl, bl = f.split("|"), b.split("|")
-    f, b = [float(x) for x in fl[0].split()], [float(x) for x in bl[0].split()]
-    for tool, v, l in (("fio", f, fl), ("bench-agent", b, bl)):
-        print("%-38s %-11s %9.0f %17s %9.1f %9.1f %9.1f %8.2f %8.2f" % (
-            name if tool == "fio" else "", tool, v[0], "(%s-%s)" % (l[1], l[2]), v[1], v[2],
-            v[1] + v[2], v[3], v[4]))
-    ratios.append(b[0] / f[0])
-    print("%-38s %-11s %8.2fx %17s CPU/io %.2fx of fio's" % ("", "ratio", b[0] / f[0], "",
-          (b[1] + b[2]) / (f[1] + f[2])))
-print()
-print("agent RSS, 16 null volumes x 4 jobs x QD 64: %.1f MiB (VmHWM)" % (${HWM} / 1024))
-print("min_ratio: %.2f" % min(ratios))
+# the shape's verdict so far: prints "<n> <ratio> <lo> <hi> <verdict>"
+verdict() { # results-file
+	python3 - "$1" "$BAND" <<'EOF'
+import math, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+band = float(sys.argv[2])
+lr = [math.log(float(b[0]) / float(f[0])) for f, b in ((r[:3], r[3:]) for r in rows)]
+n = len(lr)
+m = sum(lr) / n
+sd = math.sqrt(sum((x - m) ** 2 for x in lr) / (n - 1)) if n > 1 else float("inf")
+# two-sided 95% Student t quantiles, df 1..30 (beyond: 1.96)
+T = [12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14, 2.13,
+     2.12, 2.11, 2.10, 2.09, 2.09, 2.08, 2.07, 2.07, 2.06, 2.06, 2.06, 2.05, 2.05, 2.05, 2.04]
+h = (T[n - 2] if n - 2 < len(T) else 1.96) * sd / math.sqrt(n) if n > 1 else float("inf")
+lo, hi = math.exp(m - h), math.exp(m + h)
+v = "undecided"
+if lo > 1:
+    v = "above"
+elif hi < 1:
+    v = "below"
+elif lo >= 1 - band and hi <= 1 + band:
+    v = "indistinguishable"
+print(n, "%.3f %.3f %.3f" % (math.exp(m), lo, hi), v)
 EOF
+}
+
+LINES="$WORK/lines"
+: >"$LINES"
+# ---- -C: user-space instructions per I/O under callgrind, by slope over two run lengths ----
+
+cg_one() { # tool(fio|bc) seconds rw bs iodepth : prints "Ir ios"
+	local o="$WORK/cg-$1-$2" dev=${LOOP#/dev/} r0 r1
+	wait_free "$LOOP"
+	r0=$(awk '{print $1 + $5}' "/sys/block/$dev/stat")
+	if [ "$1" = fio ]; then
+		taskset -c "$CPU" valgrind --tool=callgrind --callgrind-out-file="$o" fio --thread \
+			--name=cg --ioengine=io_uring --filename="$LOOP" --direct=1 --registerfiles=1 \
+			--fixedbufs=1 --rw="$3" --bs="$4" --iodepth="$5" --time_based --runtime="$2" \
+			--norandommap --randrepeat=0 >"$o.log" 2>&1 || die "fio under callgrind failed"
+	else
+		taskset -c "$CPU" valgrind --tool=callgrind --callgrind-out-file="$o" \
+			"$BUILD/bench/bench_peak" -t "$2" -d "$5" -b "$4" -w "$3" "$LOOP" >"$o.log" 2>&1 ||
+			die "bench_peak under callgrind failed: $(tail -n 3 "$o.log")"
+	fi
+	r1=$(awk '{print $1 + $5}' "/sys/block/$dev/stat")
+	echo "$(awk '/^(summary|totals):/ {print $2; exit}' "$o") $((r1 - r0))"
+}
+
+if [ -n "$CG" ]; then
+	echo "engine-vs-fio -C: callgrind, CPU $CPU, ${RUNTIME}s and $((RUNTIME * 3))s runs;" \
+		"loop $LOOP (direct-io=$DIO); $(fio --version), $(valgrind --version)"
+	while IFS='|' read -r name rw bs qd nj mix tgt; do
+		[ -n "$ONLY" ] && ! echo "$name" | grep -Eq -- "$ONLY" && continue
+		# bench_peak drives one bs, one direction, one job, a real device
+		case $bs in */*) continue ;; esac
+		[ "$nj" = 1 ] && [ -z "$mix" ] && [ "$tgt" = loop ] || continue
+		v=()
+		for t in fio bc; do
+			v+=($(cg_one $t "$RUNTIME" "$rw" "$bs" "$qd") $(cg_one $t $((RUNTIME * 3)) "$rw" "$bs" "$qd"))
+		done
+		python3 - "$name" "${v[@]}" >>"$LINES" <<'EOF'
+import sys
+n = sys.argv[1]
+a = [float(x) for x in sys.argv[2:]]
+f = (a[2] - a[0]) / max(a[3] - a[1], 1)
+b = (a[6] - a[4]) / max(a[7] - a[5], 1)
+print("%-22s Ir/io fio %.0f bc %.0f ratio %.3f" % (n, f, b, b / f))
+EOF
+		tail -n1 "$LINES"
+	done <<<"$SHAPES"
+	echo "max_ir_ratio: $(awk '{print $NF}' "$LINES" | sort -g | tail -n1)"
+	exit 0
+fi
+
+echo "engine-vs-fio: CPU $CPU, ${RUNTIME}s runs, $NMIN-$NMAX paired rounds per shape, band" \
+	"+-$BAND; loop $LOOP (direct-io=$DIO) over a ${SIZE_MB} MiB tmpfs file;" \
+	"$(fio --version), $("$COORD" --version 2>&1 | head -n1); load $(cut -d' ' -f1-3 /proc/loadavg)"
+while IFS='|' read -r name rw bs qd nj mix tgt; do
+	[ -n "$ONLY" ] && ! echo "$name" | grep -Eq -- "$ONLY" && continue
+	[ "$tgt" = loop ] && tgt=$LOOP
+	res="$WORK/res-$name"
+	: >"$res"
+	for r in $(seq "$NMAX"); do
+		wait_free "$tgt"
+		if [ $((r % 2)) = 1 ]; then
+			f=$(fio_run "$name" "$rw" "$bs" "$qd" "$nj" "$mix" "$tgt")
+			wait_free "$tgt"
+			b=$(bc_run "$name" "$rw" "$bs" "$qd" "$nj" "$mix" "$tgt")
+		else
+			b=$(bc_run "$name" "$rw" "$bs" "$qd" "$nj" "$mix" "$tgt")
+			wait_free "$tgt"
+			f=$(fio_run "$name" "$rw" "$bs" "$qd" "$nj" "$mix" "$tgt")
+		fi
+		echo "$f $b" >>"$res"
+		[ "$r" -lt "$NMIN" ] && continue
+		read -r n ratio lo hi v <<<"$(verdict "$res")"
+		[ "$v" != undecided ] && break
+	done
+	read -r n ratio lo hi v <<<"$(verdict "$res")"
+	line=$(python3 - "$res" "$name" "$n" "$ratio" "$lo" "$hi" "$v" \
+		"$(cut -d' ' -f1 /proc/loadavg)" <<'EOF'
+import math, sys
+rows = [[float(x) for x in l.split()] for l in open(sys.argv[1]) if l.strip()]
+g = lambda k: math.exp(sum(math.log(max(r[k], 1e-9)) for r in rows) / len(rows))
+name, n, ratio, lo, hi, v, load = sys.argv[2:]
+print("%-22s ratio %s [%s, %s] %-17s n=%-2s | IOPS fio %.0f bc %.0f | CPU/io %.2f of fio's"
+      " | p50 us fio %.1f bc %.1f | load %s" % (name, ratio, lo, hi, v, n, g(0), g(3),
+      g(4) / g(1), g(2), g(5), load))
+EOF
+	)
+	echo "$line"
+	echo "$ratio" >>"$LINES"
+done <<<"$SHAPES"
+
+if [ -n "$RSS" ]; then
+	vols=$(python3 -c 'import json; print(json.dumps([{"agent": "local", "path": "null"}] * 16))')
+	cat >"$WORK/rss.json" <<EOF
+{"name": "engine-vs-fio", "agents": [{"name": "local", "endpoint": "local"}], "volumes": $vols,
+ "steps": [{"name": "s", "rw": "randread", "bs": "4k", "iodepth": 64, "numjobs": 4,
+            "direct": true, "ramp": 0, "runtime": $RUNTIME}]}
+EOF
+	"$COORD" run -q --insecure -o "$WORK/out/rss" "$WORK/rss.json" >"$WORK/rss.log" 2>&1 &
+	CPID=$!
+	HWM=0
+	while kill -0 $CPID 2>/dev/null; do
+		for p in $(pgrep -P $CPID -x bench-agent || true); do
+			h=$(awk '/^VmHWM:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)
+			[ "${h:-0}" -gt "$HWM" ] && HWM=$h
+		done
+		sleep 0.2
+	done
+	wait $CPID || die "RSS run failed: $(tail -n 5 "$WORK/rss.log")"
+	echo "agent RSS, 16 null volumes x 4 jobs x QD 64: $((HWM / 1024)) MiB (VmHWM)"
+fi
+echo "min_ratio: $(sort -g "$LINES" | head -n1)"

@@ -8,12 +8,16 @@
 
 #include "agg/agg.h"
 #include "results/fullsize.h"
+#include "results/long/minutes.h"
 #include "util/log.h"
 
 static int s_env(const char *name, int dflt)
 {
-	static bool warned[3];
-	int w = !strcmp(name, "BC_FULL_AGENTS") ? 1 : !strcmp(name, "BC_LONG_STEP_S") ? 2 : 0;
+	static bool warned[4];
+	int w = !strcmp(name, "BC_FULL_AGENTS")		   ? 1
+		: !strcmp(name, "BC_LONG_STEP_S")	   ? 2
+		: !strcmp(name, "BC_SERIES_VOLUME_POINTS") ? 3
+							   : 0;
 	const char *v = getenv(name);
 	char *end;
 	long n;
@@ -51,4 +55,16 @@ bool bc_full_listed(int lvl, int n)
 bool bc_long_step(uint32_t seconds)
 {
 	return seconds > (uint32_t)s_env("BC_LONG_STEP_S", BC_LONG_STEP_S);
+}
+
+bool bc_series_in_runjson(int lvl, int n, uint32_t seconds)
+{
+	/* a long step's points are its minutes (results/long/minutes.h) */
+	uint64_t points =
+	    bc_long_step(seconds) ? (seconds + BC_MINUTE_S - 1) / BC_MINUTE_S : seconds;
+
+	if (lvl != BC_LVL_VOLUME)
+		return true;
+	return (uint64_t)(n > 0 ? n : 0) * points <=
+	       (uint64_t)s_env("BC_SERIES_VOLUME_POINTS", BC_SERIES_VOLUME_POINTS);
 }

@@ -45,4 +45,20 @@ bool bc_full_listed(int lvl, int n);
 #define BC_LONG_STEP_S 3600
 bool bc_long_step(uint32_t seconds);
 
+/*
+ * And in run.json alone, a budget in volume-points: a listed level of volumes
+ * writes its series (or a long step's minutes) and its vdbench SD interval
+ * tables into run.json while volumes x points is at most this (256 volumes x
+ * 300 s); past it run.json keeps each volume's window figures and SD avg
+ * line, and the points stay in seconds.bin, from where the reports read
+ * them (bc_report_series): report.html and timeseries.csv list the volumes
+ * as before. Every reader of run.json parses it whole: 256 volumes x 3,000 s
+ * listed were a 282 MB run.json and a 2.3 GB `bench-coord report`. The series
+ * of the total, client hosts and storage nodes are always written.
+ * The environment variable BC_SERIES_VOLUME_POINTS (a count or "all") moves
+ * it for one command.
+ */
+#define BC_SERIES_VOLUME_POINTS (256 * 300)
+bool bc_series_in_runjson(int lvl, int n, uint32_t seconds);
+
 #endif

@@ -7,8 +7,9 @@
  * the file is written, so the text is never whole in memory either. What
  * comes out parses to what one tree with every series would print
  * (bc_secrow_series_json makes both), except that a level summarised by
- * results/fullsize.h (above 256 volumes, 64 client hosts) has no "series" in
- * run.json: seconds.bin keeps them, and the reports read them there.
+ * results/fullsize.h (above 256 volumes, 64 client hosts), and a volume level
+ * of more volume-points than its budget, has no "series" in run.json:
+ * seconds.bin keeps them, and the reports read them there.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -139,7 +140,9 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 		if (fputs("[\n", f) < 0)
 			rc = -EIO;
 		at = 0;
-		whole = bc_full_listed(lvl, cJSON_GetArraySize(it));
+		/* listed whole, and small enough to be listed in run.json (results/fullsize.h) */
+		whole = bc_full_listed(lvl, cJSON_GetArraySize(it)) &&
+			bc_series_in_runjson(lvl, cJSON_GetArraySize(it), seconds);
 		/* a long step's listed level: every entity's minutes in one pass */
 		free(mins);
 		mins = NULL;
@@ -151,8 +154,8 @@ static int s_put_step(FILE *f, const cJSON *st, const struct bc_secr *sr, bool *
 				break;
 			if (e != it->child && fputs(",\n", f) < 0)
 				rc = -EIO;
-			/* a summarised level's series stay in seconds.bin alone
-			 * (results/fullsize.h) */
+			/* a summarised level's series, and a large volume level's,
+			 * stay in seconds.bin alone (results/fullsize.h) */
 			if (!rc && (cJSON_HasObjectItem(e, "series") ||
 				    cJSON_HasObjectItem(e, "minutes") || !whole))
 				rc = s_put_json(f, e, false);

@@ -432,10 +432,12 @@ cJSON *bc_vdb_step_json(const struct bc_step_result *r)
 	/*
 	 * vdbench's per-host and per-SD reports: each agent, each volume, the
 	 * same columns; in a long step their avg lines only (seconds.bin and
-	 * `report --window` have their seconds)
+	 * `report --window` have their seconds), and the SDs' avg lines only
+	 * past run.json's budget of volume-points (results/fullsize.h)
 	 */
 	whole[0] = !long_step && bc_full_listed(BC_LVL_AGENT, na);
-	whole[1] = !long_step && bc_full_listed(BC_LVL_VOLUME, nv);
+	whole[1] = !long_step && bc_full_listed(BC_LVL_VOLUME, nv) &&
+		   bc_series_in_runjson(BC_LVL_VOLUME, nv, g->seconds);
 	hosts = cJSON_AddArrayToObject(o, "hosts");
 	for (i = 0; hosts && i < na; i++) {
 		const struct bc_entity *e = &g->ent[BC_LVL_AGENT][i];

@@ -115,6 +115,44 @@ cmp "$R/seconds.bin" "$T/rebuilt/seconds.bin" || fail "the rebuilt seconds.bin d
 python3 "$BC_SRC/tests/faults/check_run.py" "$T/rebuilt" --same-as "$R" || fail "the rebuilt run.json differs"
 cmp "$R/timeseries.csv" "$T/rebuilt/timeseries.csv" || fail "the rebuilt timeseries.csv differs"
 
+# volumes past run.json's budget of volume-points (results/fullsize.h): their series stay in
+# seconds.bin, run.json keeps their window figures and vdbench SD avg lines, the reports list
+# them from the file
+cp -r "$R" "$T/budget"
+BC_SERIES_VOLUME_POINTS=1 "$COORD" report --rebuild "$T/budget" >/dev/null ||
+	fail "report --rebuild with BC_SERIES_VOLUME_POINTS=1 failed"
+python3 - "$R/run.json" "$T/budget/run.json" <<'PY' || fail "run.json past the budget (above)"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+bad = []
+for sa, sb in zip(a["steps"], b["steps"]):
+    if not sb.get("volumes"):
+        continue
+    for va, vb in zip(sa["volumes"], sb["volumes"]):
+        if "series" not in va:
+            bad.append("%s %s: no series within the budget" % (sa["name"], va["name"]))
+        if "series" in vb:
+            bad.append("%s %s: a series past the budget" % (sb["name"], vb["name"]))
+        va.pop("series", None)
+        if va != vb:
+            bad.append("%s %s: the window figures differ" % (sb["name"], vb["name"]))
+    for e in [sb["total"]] + sb["agents"] + sb["nodes"]:
+        if "series" not in e:
+            bad.append("%s %s: no series" % (sb["name"], e.get("name", "total")))
+    # vdbench's SD tables: their intervals within the budget, the avg lines past it
+    for da, db in zip(sa["vdbench"]["sds"], sb["vdbench"]["sds"]):
+        if "intervals" not in da or "intervals" in db or da["avg"] != db["avg"]:
+            bad.append("%s vdbench sd %s: intervals or avg line wrong" % (sb["name"], db["name"]))
+for m in bad[:20]:
+    print(m)
+sys.exit(1 if bad else 0)
+PY
+cmp "$R/timeseries.csv" "$T/budget/timeseries.csv" ||
+	fail "timeseries.csv differs with the volumes' series read from seconds.bin"
+cmp "$R/report.html" "$T/budget/report.html" ||
+	fail "report.html differs with the volumes' series read from seconds.bin"
+python3 "$BC_SRC/tests/faults/check_run.py" "$T/budget" || fail "the checker disagrees past the budget"
+
 # cut short in its third frame's payload: truncated, what precedes is printed, exit 1
 size=$(stat -c %s "$R/seconds.bin")
 head -c $((size / 2)) "$R/seconds.bin" >"$T/cut.bin"

@@ -72,6 +72,20 @@ python3 "$BC_SRC/tests/faults/check_run.py" "$T/run" >"$T/check" 2>&1 || {
 	cat "$T/check"
 	fail "the ground-truth checker disagrees"
 }
+# the volumes' minutes past run.json's budget (results/fullsize.h): left in seconds.bin, the
+# reports read them there and say the same
+cp -r "$T/run" "$T/budget"
+BC_LONG_STEP_S=120 BC_SERIES_VOLUME_POINTS=1 "$COORD" report --rebuild "$T/budget" >"$T/out3" 2>&1 ||
+	fail "report --rebuild past the budget failed"
+python3 -c '
+import json, sys
+a, b = (json.load(open(d + "/run.json"))["steps"][0] for d in sys.argv[1:3])
+sys.exit(0 if all("minutes" in v for v in a["volumes"]) and "minutes" in b["total"] and
+         all("minutes" not in v and "series" not in v for v in b["volumes"]) else 1)' "$T/run" "$T/budget" ||
+	fail "the volumes' minutes are not in run.json within the budget, or are past it"
+for f in timeseries.csv report.html; do
+	cmp "$T/run/$f" "$T/budget/$f" || fail "$f differs with the volumes' minutes read from seconds.bin"
+done
 # the same run under the limit: per-second series as ever
 "$COORD" report --rebuild "$T/run" >"$T/out2" 2>&1 || fail "report --rebuild (short) failed"
 python3 -c '

@@ -44,7 +44,7 @@ common() {
 	grep -q "^  local:sim:seed001: WAF [0-9.]* (device counters), FTL $2, GC overhead" \
 		"$T/$1.out" || fail "$1: no FTL line at the step's end on the terminal"
 	# the seed's log: host pages, NAND pages, WAF, GC overhead, free units, every 128 MiB
-	[ "$(grep -c '^| [0-9,]* | [0-9,]* | [0-9.]* | [0-9.]* | [0-9.]*% | [0-9]* (' "$T/$1.md")" -gt 10 ] ||
+	[ "$(grep -c '^| [0-9,]* | [0-9,]* | [0-9.]* | [0-9.]* | [0-9.]*% | [0-9]*\( (hot [0-9]*, cold [0-9]*)\)* |$' "$T/$1.md")" -gt 10 ] ||
 		fail "$1: no WAF log in summary.md"
 }
 

@@ -120,8 +120,12 @@ struct bc_table *bc_table_sim_ftl(const cJSON *v)
 			bc_table_text(t, "-");
 			bc_table_text(t, "-");
 		}
-		bc_table_cell(t, BC_CELL_TEXT, "%.0f (%.0f, %.0f)", bc_rj_num(e, "free_rus"),
-			      bc_rj_num(e, "hot_free_rus"), bc_rj_num(e, "cold_free_rus"));
+		if (bc_rj(sim, "pools"))
+			bc_table_cell(t, BC_CELL_TEXT, "%.0f (hot %.0f, cold %.0f)",
+				      bc_rj_num(e, "free_rus"), bc_rj_num(e, "hot_free_rus"),
+				      bc_rj_num(e, "cold_free_rus"));
+		else
+			bc_table_cell(t, BC_CELL_TEXT, "%.0f", bc_rj_num(e, "free_rus"));
 		prev = e;
 		if (i >= n - 1)
 			break;

@@ -1130,10 +1130,12 @@ struct s_point {
 
 /*
  * maxdata=: vdbench ends the rd once the bytes read and written on all its
- * sds after the warmup pass it (CollectSlaveStats.checkMaxData, checked at
- * each interval's end); a value up to 100 multiplies the size of the sds
- * the rd uses. The step's stop_bytes is the same count, checked every
- * second. sd_bytes: those sizes, 0 when one is not given.
+ * sds after the warmup pass it (checked at each interval's end); a value up
+ * to 100 multiplies the size of the sds the rd uses. The step's stop_bytes
+ * is the same count, checked every second; with an sd of unknown size the
+ * multiple becomes stop_window_pct, which the coordinator resolves from the
+ * windows the agents lay out. sd_bytes: those sizes, 0 when one is not
+ * given.
  */
 static void s_maxdata(struct s_ctx *c, const struct bc_import_kv *kv,
 		      const struct bc_import_sec *rd, uint64_t sd_bytes, cJSON *st)
@@ -1144,10 +1146,23 @@ static void s_maxdata(struct s_ctx *c, const struct bc_import_kv *kv,
 
 	if (!*end && x > 0 && x <= 100) {
 		if (!sd_bytes) {
-			S_DIFF(c, kv,
-			       "maxdata=%s: %s times the size of rd=%s's sds, which the import "
-			       "knows only from size= on each",
-			       kv->val, kv->val, rd->name);
+			long pct = lround(x * 100);
+
+			if (pct < 1) {
+				S_DIFF(c, kv, "maxdata=%s: less than 1%% of the sds' size",
+				       kv->val);
+				return;
+			}
+			cJSON_AddNumberToObject(st, "stop_window_pct", (double)pct);
+			bc_import_add(
+			    c->notes,
+			    "%s:%d: rd=%s: maxdata=%s: the step ends once its volumes read "
+			    "and wrote %ld%% of their I/O windows added up after the ramp "
+			    "(stop_window_pct; the windows as the agents find them), checked "
+			    "every second where vdbench checks at the end of each interval%s",
+			    kv->src, kv->line, rd->name, kv->val, pct,
+			    fabs(x * 100 - (double)pct) > 1e-9 ? " (rounded to a whole percent)"
+							       : "");
 			return;
 		}
 		b = (uint64_t)(x * (double)sd_bytes);

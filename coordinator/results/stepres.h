@@ -46,6 +46,9 @@ struct bc_step_result {
 	 * they reached it (agg.seconds), else 0 */
 	uint64_t win_bytes;
 	uint32_t bytes_stopped_s;
+	/* "stop_window_pct": the I/O windows of the step's volumes that run, added up from
+	 * READY (win_end - win_start) */
+	uint64_t ready_window_bytes;
 };
 
 /* free what a step result owns and zero it, for the next step */

@@ -170,6 +170,27 @@ static void s_volnodes_from_ready(struct bc_fleet *f, struct bc_rundir *rd, cons
 	}
 }
 
+/*
+ * "stop_window_pct" counts against the I/O windows of the volumes the step
+ * runs on (vdbench's maxdata= up to 100: a multiple of the size of the sds
+ * the rd uses), as each agent laid them out: READY's win_start/win_end
+ */
+static void s_windows_from_ready(struct bc_step_result *res, const struct bc_conn *c,
+				 const cJSON *ready)
+{
+	const cJSON *vols = cJSON_GetObjectItemCaseSensitive(ready, "volumes");
+	int i;
+
+	for (i = 0; i < c->nvols && i < cJSON_GetArraySize(vols); i++) {
+		const cJSON *v = cJSON_GetArrayItem(vols, i);
+		double s = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(v, "win_start"));
+		double e = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(v, "win_end"));
+
+		if (bc_step_volume_runs(res->step, c->vols[i]) > 0 && e > s)
+			res->ready_window_bytes += (uint64_t)(e - s);
+	}
+}
+
 static int s_agent_lost(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
 			struct bc_conn *a, int *pending, const char *why, bool silent);
 
@@ -389,6 +410,7 @@ static int s_prepare_all(struct bc_fleet *f, struct bc_rundir *rd, int idx,
 			c->ready = true;
 			pending--;
 			s_volnodes_from_ready(f, rd, c, m.json);
+			s_windows_from_ready(res, c, m.json);
 			/* what backs each read window and the layout (fidelity.c) */
 			cJSON_AddItemToObject(res->ready, c->spec->name,
 					      cJSON_Duplicate(m.json, 1));
@@ -505,8 +527,25 @@ static uint32_t s_send_stop(struct bc_fleet *f, struct bc_step_result *res)
 }
 
 /*
+ * The bytes "stop_bytes" / "stop_window_pct" ask for (the smaller when both
+ * are set), 0: none
+ */
+static uint64_t s_stop_target(const struct bc_step_result *res)
+{
+	const struct bc_workload *wl = &res->step->wl;
+	uint64_t want = wl->stop_bytes, w;
+
+	if (wl->stop_window_pct && res->ready_window_bytes) {
+		w = (uint64_t)((double)res->ready_window_bytes * wl->stop_window_pct / 100.0);
+		if (w && (!want || w < want))
+			want = w;
+	}
+	return want;
+}
+
+/*
  * "stop_bytes" (vdbench's maxdata=): the bytes of closed second k after the
- * ramp, over every volume; once they reach the step's stop_bytes, the step
+ * ramp, over every volume; once they reach the step's target, the step
  * ends two seconds on (vdbench checks at each interval's end and stops
  * after the next) and the run goes on with the next step.
  */
@@ -515,7 +554,7 @@ static void s_count_bytes(struct bc_fleet *f, struct bc_rundir *rd, struct bc_st
 {
 	const struct bc_entity *t;
 	const struct bc_secrow *row;
-	uint64_t want = res->step->wl.stop_bytes;
+	uint64_t want = s_stop_target(res);
 	cJSON *ev;
 	uint32_t end;
 
@@ -533,6 +572,7 @@ static void s_count_bytes(struct bc_fleet *f, struct bc_rundir *rd, struct bc_st
 	cJSON_AddNumberToObject(ev, "step", res->idx);
 	cJSON_AddNumberToObject(ev, "seconds", end);
 	cJSON_AddNumberToObject(ev, "bytes", (double)res->win_bytes);
+	cJSON_AddNumberToObject(ev, "target", (double)want);
 	cJSON_AddNumberToObject(ev, "at_second", k);
 	bc_rundir_event(rd, "step_bytes_reached", ev);
 	if (!f->opts->quiet) {

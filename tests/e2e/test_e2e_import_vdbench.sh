@@ -116,6 +116,10 @@ assert "interval=5" in err("warmup")
 p = prof("maxdata")
 assert (step(p, "bytes")["stop_bytes"], step(p, "times")["stop_bytes"]) == (1 << 30, 320 << 20), p["steps"]
 assert "checked every second" in err("maxdata")
+# on devices without size=: a percent of the windows the agents find (maxdata=0.125: 12.5%, rounded)
+p = prof("maxdata_devices")
+assert [(s.get("stop_window_pct"), s.get("stop_bytes")) for s in p["steps"]] == [(200, None), (13, None)], p["steps"]
+assert "200% of their I/O windows" in err("maxdata_devices") and "rounded to a whole percent" in err("maxdata_devices")
 
 p = prof("defaults")
 assert [v["path"] for v in p["volumes"]] == ["/dev/sdb", "/dev/sdc"]
@@ -139,7 +143,7 @@ assert (p["steps"][0]["rw"], p["steps"][0]["seq_pct"]) == ("randread", 50), p["s
 want = {
     "refuse_openflags": ":1: openflags=o_sync",
     "refuse_xfer_range": ":2: xfersize=(4k,64k,4k)", "refuse_fsd": ":1: fsd=fsd1",
-    "refuse_maxdata": ":3: maxdata=3: 3 times the size of rd=rd1's sds", "refuse_rhpct": ":2: rhpct=50",
+    "refuse_maxdata": ":3: maxdata=0.001: less than 1% of the sds' size", "refuse_rhpct": ":2: rhpct=50",
     "refuse_distribution": ":3: distribution=uniform", "refuse_range_abs": ":2: range=(1m,2m)",
     "refuse_compratio": ":1: compratio=0.5", "refuse_unused_sd": ":4: rd=rd1: no workload of it uses sd=sd2",
     "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",

@@ -5,7 +5,7 @@
 # them with run.json and summary.md, and a rebuild from events.jsonl must equal what the
 # run wrote. Cases: sigint sigterm coord_kill9 kill_continue kill_abort stop_continue
 # stop_abort between_continue between_abort between_restart restart_continue restart_abort
-# prepare_fail sweep_sigint results_sigint until_stopped stop_bytes full_disk read_only low_space clock_drift healthy_plain
+# prepare_fail sweep_sigint results_sigint until_stopped stop_bytes stop_window_pct full_disk read_only low_space clock_drift healthy_plain
 # healthy_sweep healthy_fdp checker_fails.
 # Moments are chosen by waiting on events.jsonl, never on sleeps; nothing is timed.
 . "$BC_SRC/tests/e2e/lib.sh"
@@ -184,19 +184,23 @@ until_stopped)
 	grep -q "stopped by the coordinator at second" "$T"/agent-a1.log || fail "a1 did not get the STOP"
 	check_and_rebuild
 	;;
-stop_bytes)
-	# vdbench's maxdata=: step 0 ends once its volumes moved 48 MiB after the ramp, two seconds
-	# after the second that reached it, long before its runtime; the run goes on with step 1
-	profile s0 s1 | sed '0,/"runtime": "4s"}/s//"runtime": "600s", "stop_bytes": "48m"}/' >"$T/p.json"
+stop_bytes | stop_window_pct)
+	# vdbench's maxdata=: step 0 ends once its volumes moved 48 MiB after the ramp (stop_bytes),
+	# or twice the three 16 MiB windows the agents laid out, 96 MiB (stop_window_pct 200: maxdata=2
+	# on devices without size=), two seconds after the second that reached it, long before its
+	# runtime; the run goes on with step 1
+	if [ "$CASE" = stop_bytes ]; then STOP='"stop_bytes": "48m"' WANT=$((48 << 20)); else STOP='"stop_window_pct": 200' WANT=$((96 << 20)); fi
+	profile s0 s1 | sed "0,/\"runtime\": \"4s\"}/s//\"runtime\": \"600s\", $STOP}/" >"$T/p.json"
 	run_bg "$T/p.json"
 	finish
 	[ "$RC" = 0 ] || fail "exit code $RC"
 	json "$R/run.json" 'r["status"] == "ok" and [s["status"] for s in r["steps"]] == ["ok", "ok"] and 2 <= r["steps"][0]["stopped_at_bytes_second"] == r["steps"][0]["seconds"] < 600 and "stopped_at_bytes_second" not in r["steps"][1]' |
 		grep -qx True || fail "step 0 did not end at its bytes, or step 1 did not run: $(json "$R/run.json" '[(s["name"], s["status"], s.get("seconds"), s.get("error")) for s in r["steps"]], r["status"]')"
-	python3 - "$R/events.jsonl" <<'PY' || fail "no step_bytes_reached event at 48 MiB in events.jsonl"
+	python3 - "$R/events.jsonl" "$WANT" <<'PY' || fail "no step_bytes_reached event at $WANT bytes in events.jsonl"
 import json, sys
+want = int(sys.argv[2])
 ev = [e for e in map(json.loads, open(sys.argv[1])) if e.get("event") == "step_bytes_reached"]
-assert len(ev) == 1 and ev[0]["step"] == 0 and ev[0]["bytes"] >= 48 << 20, ev
+assert len(ev) == 1 and ev[0]["step"] == 0 and ev[0]["target"] == want <= ev[0]["bytes"], ev
 assert ev[0]["seconds"] == ev[0]["at_second"] + 2 or ev[0]["seconds"] > ev[0]["at_second"], ev
 PY
 	check_and_rebuild

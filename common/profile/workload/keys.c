@@ -90,6 +90,7 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"seq_regions", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_regions, S_FIELD(seq_shared)},
     {"until_stopped", BC_WT_BOOL, S_NZ, 0, 0, NULL, S_FIELD(until_stopped)},
     {"stop_bytes", BC_WT_SIZE, S_NZ, 0, 0, NULL, S_FIELD(stop_bytes)},
+    {"stop_window_pct", BC_WT_INT, S_NZ, 1, 10000, NULL, S_FIELD(stop_window_pct)},
     {"seq_gap", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(seq_gap)},
     {"seq_run", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(seq_run)},
     {"zone_size", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(zone_size)},

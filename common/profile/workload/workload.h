@@ -222,6 +222,13 @@ struct bc_workload {
 	 */
 	uint64_t stop_bytes;
 	/*
+	 * "stop_window_pct": the same count, its target this percent of the
+	 * step's volumes' I/O windows added up (vdbench's maxdata=2: 200),
+	 * which the coordinator learns from READY. With stop_bytes too, the
+	 * smaller target ends the step. 0: none
+	 */
+	uint32_t stop_window_pct;
+	/*
 	 * More of a job's shape as fio has it (docs/profiles.md): block sizes
 	 * from a range, holes after sequential I/Os and sequential runs in
 	 * random ones, strided zones, flow weights between the volumes of a job

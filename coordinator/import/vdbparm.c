@@ -339,6 +339,8 @@ struct s_sd {
 struct s_wd {
 	int def;
 	const char *name;
+	int rd; /* an rd's own workload (its sd=, vdbench's wd parameters in the rd): that
+		   rd's definition index, else -1 */
 	bool sd[S_MAX_DEFS]; /* by index into sds */
 	cJSON *wl;	     /* rw, rwmixread, bs, size_based */
 	const struct bc_import_kv *skew, *range, *xfer;
@@ -441,16 +443,16 @@ static const struct s_vkey s_vkeys[] = {
     {"rd", "interval", NULL, S_V_MAPPED, "-"},
     {"rd", "warmup", NULL, S_V_MAPPED, "ramp"},
     {"rd", "forthreads", NULL, S_V_MAPPED, "sweep.iodepth"},
-    {"rd", "forxfersize", NULL, S_V_MAPPED, "sweep.bs"},
-    {"rd", "forrdpct", NULL, S_V_MAPPED, "sweep.rwmixread"},
-    {"rd", "forseekpct", NULL, S_V_MAPPED, "steps[]"},
+    {"rd", "forxfersize", "xfersize", S_V_MAPPED, "sweep.bs"},
+    {"rd", "forrdpct", "rdpct", S_V_MAPPED, "sweep.rwmixread"},
+    {"rd", "forseekpct", "seekpct", S_V_MAPPED, "steps[]"},
     {"rd", "curve", NULL, S_V_MAPPED, "sweep.curve"},
     {"rd", "distribution", NULL, S_V_MAPPED, "rate_process"},
     {"rd", "openflags", NULL, S_V_MAPPED, "direct"},
     {"rd", "pause", NULL, S_V_INERT, NULL},
     {"rd", "maxdata", NULL, S_V_MAPPED, "stop_bytes"},
     {"rd", "format", NULL, S_V_DIFF, "formatting (file system definitions) has no equivalent"},
-    {"rd", "sd", NULL, S_V_DIFF, "an rd on sds without wds has no equivalent"},
+    {"rd", "sd", NULL, S_V_MAPPED, "steps[] (the rd's own workloads)"},
 };
 /* clang-format on */
 
@@ -883,88 +885,179 @@ static void s_hits(struct s_ctx *c, const struct s_view *v, struct s_wd *w)
 	       rh && r ? "rhpct" : "whpct", rh && r ? rh->val : wh->val);
 }
 
+/* the sds a "sd=" list names (names, "*", "prefix*") into on[]; a difference per unknown one */
+static void s_match_sds(struct s_ctx *c, const struct s_map *m, const struct bc_import_kv *kv,
+			bool *on)
+{
+	char buf[1024], *items[S_MAX_LIST];
+	int n = s_list(kv->val, buf, sizeof(buf), items), k, j;
+
+	for (k = 0; k < n; k++) {
+		int hit = 0;
+
+		for (j = 0; j < m->nsd; j++)
+			if (!strcmp(items[k], "*") || !strcmp(items[k], m->sd[j].name) ||
+			    (strchr(items[k], '*') &&
+			     !strncmp(items[k], m->sd[j].name,
+				      (size_t)(strchr(items[k], '*') - items[k])))) {
+				on[j] = true;
+				hit++;
+			}
+		if (!hit)
+			S_DIFF(c, kv, "sd=%s: no such sd=", items[k]);
+	}
+}
+
+/*
+ * One workload: the wd d (or, rd >= 0, the workload rd d defines with its
+ * own sd=) from the pairs in v, on the sds sdkv names.
+ */
+static void s_wd_one(struct s_ctx *c, struct s_map *m, const struct bc_import_sec *d,
+		     const struct s_view *v, const struct bc_import_kv *sdkv, int def, int rd)
+{
+	const struct bc_import_kv *kv;
+	char bs[512];
+	struct s_wd *w;
+	bool eof = false;
+
+	if (m->nwd >= S_MAX_DEFS) {
+		bc_import_diff(c->diffs, d->src, d->line, "%s=%s: more than %d workloads", d->kind,
+			       d->name, S_MAX_DEFS);
+		return;
+	}
+	w = &m->wd[m->nwd++];
+	w->def = def;
+	w->rd = rd;
+	w->name = d->name;
+	w->wl = cJSON_CreateObject();
+	w->rdpct = 100; /* vdbench's defaults: all reads, all random, 4k */
+	w->seq = false;
+	w->skew = s_get(v, "skew");
+	w->range = s_get(v, "range");
+	if (!sdkv)
+		bc_import_diff(c->diffs, d->src, d->line, "wd=%s: no sd=", d->name);
+	else
+		s_match_sds(c, m, sdkv, w->sd);
+	if ((kv = s_get(v, "rdpct")) && !s_pct(kv->val, &w->rdpct))
+		S_DIFF(c, kv, "rdpct=%s: expected 0-100", kv->val);
+	else if (kv && w->rdpct != floor(w->rdpct))
+		S_DIFF(c, kv, "rdpct=%s: %ld%% of reads in a profile (whole percents)", kv->val,
+		       lround(w->rdpct));
+	if ((kv = s_get(v, "seekpct"))) {
+		double sp;
+
+		s_seek(c, kv, kv->val, &w->seq, &eof);
+		/* 1..99: that share seeks, the rest continue where the last one ended */
+		if (s_pct(kv->val, &sp) && sp > 0 && sp < 100) {
+			w->seq_pct = (unsigned)lround(100 - sp);
+			if (fabs(100 - sp - w->seq_pct) > 1e-9)
+				S_DIFF(c, kv, "seekpct=%s: whole percents only", kv->val);
+		}
+	}
+	s_set_rw(w->wl, w->rdpct, w->seq);
+	if (w->seq_pct)
+		cJSON_AddNumberToObject(w->wl, "seq_pct", w->seq_pct);
+	s_hits(c, v, w);
+	snprintf(bs, sizeof(bs), "4k");
+	if ((w->xfer = s_get(v, "xfersize")))
+		s_xfer(c, w->xfer, w->xfer->val, bs, sizeof(bs));
+	cJSON_AddStringToObject(w->wl, "bs", bs);
+	if (eof) {
+		/* vdbench stops at end of file: one pass over the lun */
+		cJSON_AddBoolToObject(w->wl, "size_based", true);
+	}
+	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv))
+		cJSON_AddBoolToObject(w->wl, "direct", true);
+	if ((kv = s_get(v, "host") ? s_get(v, "host") : s_get(v, "hd")))
+		S_DIFF(c, kv,
+		       "%s=%s on wd=: a workload on some of an sd's hosts has no "
+		       "equivalent (set host= on the sd)",
+		       kv->key, kv->val);
+}
+
+/* the wds (not an rd's own) a "wd=" list names into wds[]; returns their count */
+static int s_match_wds(struct s_ctx *c, const struct s_map *m, const struct bc_import_kv *kv,
+		       int *wds)
+{
+	char buf[1024], *items[S_MAX_LIST];
+	int n = s_list(kv->val, buf, sizeof(buf), items), nw = 0, k, j;
+
+	for (k = 0; k < n; k++) {
+		int hit = 0;
+
+		for (j = 0; j < m->nwd && nw < S_MAX_LIST; j++)
+			if (m->wd[j].rd < 0 &&
+			    (!strcmp(items[k], "*") || !strcmp(items[k], m->wd[j].name) ||
+			     (strchr(items[k], '*') &&
+			      !strncmp(items[k], m->wd[j].name,
+				       (size_t)(strchr(items[k], '*') - items[k]))))) {
+				wds[nw++] = j;
+				hit++;
+			}
+		if (!hit)
+			S_DIFF(c, kv, "wd=%s: no such wd=", items[k]);
+	}
+	return nw;
+}
+
+/*
+ * An rd with sd= (vdbench's workload parameters in a run definition):
+ * without wd= it runs one workload of the wd=default values set before it
+ * on those sds; with wd= each of its wds runs on those sds instead of its
+ * own. Either way the rd's own workloads, which its loops (xfersize=,
+ * rdpct=, seekpct=, threads= as the for- forms) then vary.
+ */
+static void s_rd_wds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, int i)
+{
+	const struct bc_import_sec *d = &p->secs[i];
+	const struct bc_import_kv *sdkv, *wdkv;
+	struct s_view v, dv;
+	int wds[S_MAX_LIST], nw, k, j;
+
+	s_view_of(p, i, &v);
+	if (!(sdkv = s_get(&v, "sd")))
+		return;
+	if (!strcasecmp(sdkv->val, "single") || !strcasecmp(sdkv->val, "range") ||
+	    !strncasecmp(sdkv->val, "setsof", 6)) {
+		S_DIFF(c, sdkv,
+		       "sd=%s: one run per sd or set of sds has no equivalent (write an rd for "
+		       "each)",
+		       sdkv->val);
+		return;
+	}
+	if (!(wdkv = s_get(&v, "wd"))) {
+		/* the wd=default pairs before the rd */
+		dv.n = 0;
+		for (j = 0; j < i; j++)
+			if (!strcmp(p->secs[j].kind, "wd") && !strcmp(p->secs[j].name, "default"))
+				for (k = 0; k < p->secs[j].nkv && dv.n < S_MAX_KV * 2; k++)
+					dv.kv[dv.n++] = &p->secs[j].kv[k];
+		s_wd_one(c, m, d, &dv, sdkv, i, i);
+		return;
+	}
+	nw = s_match_wds(c, m, wdkv, wds);
+	for (k = 0; k < nw; k++) {
+		s_view_of(p, m->wd[wds[k]].def, &dv);
+		s_wd_one(c, m, &p->secs[m->wd[wds[k]].def], &dv, sdkv, m->wd[wds[k]].def, i);
+	}
+}
+
 static void s_wds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m)
 {
 	struct s_view v;
-	int i, k;
+	int i;
 
 	for (i = 0; i < p->nsecs; i++) {
 		const struct bc_import_sec *d = &p->secs[i];
-		const struct bc_import_kv *kv;
-		char buf[1024], *items[S_MAX_LIST], bs[512];
-		struct s_wd *w;
-		bool eof = false;
-		int n;
 
 		if (strcmp(d->kind, "wd") || !strcmp(d->name, "default"))
 			continue;
 		s_view_of(p, i, &v);
-		w = &m->wd[m->nwd++];
-		w->def = i;
-		w->name = d->name;
-		w->wl = cJSON_CreateObject();
-		w->rdpct = 100; /* vdbench's defaults: all reads, all random, 4k */
-		w->seq = false;
-		w->skew = s_get(&v, "skew");
-		w->range = s_get(&v, "range");
-		kv = s_get(&v, "sd");
-		if (!kv) {
-			bc_import_diff(c->diffs, d->src, d->line, "wd=%s: no sd=", d->name);
-		} else {
-			n = s_list(kv->val, buf, sizeof(buf), items);
-			for (k = 0; k < n; k++) {
-				int j, hit = 0;
-
-				for (j = 0; j < m->nsd; j++)
-					if (!strcmp(items[k], "*") ||
-					    !strcmp(items[k], m->sd[j].name) ||
-					    (strchr(items[k], '*') &&
-					     !strncmp(
-						 items[k], m->sd[j].name,
-						 (size_t)(strchr(items[k], '*') - items[k])))) {
-						w->sd[j] = true;
-						hit++;
-					}
-				if (!hit)
-					S_DIFF(c, kv, "sd=%s: no such sd=", items[k]);
-			}
-		}
-		if ((kv = s_get(&v, "rdpct")) && !s_pct(kv->val, &w->rdpct))
-			S_DIFF(c, kv, "rdpct=%s: expected 0-100", kv->val);
-		else if (kv && w->rdpct != floor(w->rdpct))
-			S_DIFF(c, kv, "rdpct=%s: %ld%% of reads in a profile (whole percents)",
-			       kv->val, lround(w->rdpct));
-		if ((kv = s_get(&v, "seekpct"))) {
-			double sp;
-
-			s_seek(c, kv, kv->val, &w->seq, &eof);
-			/* 1..99: that share seeks, the rest continue where the last one ended */
-			if (s_pct(kv->val, &sp) && sp > 0 && sp < 100) {
-				w->seq_pct = (unsigned)lround(100 - sp);
-				if (fabs(100 - sp - w->seq_pct) > 1e-9)
-					S_DIFF(c, kv, "seekpct=%s: whole percents only", kv->val);
-			}
-		}
-		s_set_rw(w->wl, w->rdpct, w->seq);
-		if (w->seq_pct)
-			cJSON_AddNumberToObject(w->wl, "seq_pct", w->seq_pct);
-		s_hits(c, &v, w);
-		snprintf(bs, sizeof(bs), "4k");
-		if ((w->xfer = s_get(&v, "xfersize")))
-			s_xfer(c, w->xfer, w->xfer->val, bs, sizeof(bs));
-		cJSON_AddStringToObject(w->wl, "bs", bs);
-		if (eof) {
-			/* vdbench stops at end of file: one pass over the lun */
-			cJSON_AddBoolToObject(w->wl, "size_based", true);
-		}
-		if ((kv = s_get(&v, "openflags")) && s_openflags(c, kv))
-			cJSON_AddBoolToObject(w->wl, "direct", true);
-		if ((kv = s_get(&v, "host") ? s_get(&v, "host") : s_get(&v, "hd")))
-			S_DIFF(c, kv,
-			       "%s=%s on wd=: a workload on some of an sd's hosts has no "
-			       "equivalent (set host= on the sd)",
-			       kv->key, kv->val);
+		s_wd_one(c, m, d, &v, s_get(&v, "sd"), i, -1);
 	}
+	for (i = 0; i < p->nsecs; i++)
+		if (!strcmp(p->secs[i].kind, "rd") && strcmp(p->secs[i].name, "default"))
+			s_rd_wds(c, p, m, i);
 }
 
 /* one loop of an rd: its key, the profile's, and its values */
@@ -1436,25 +1529,20 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, const struct s
 		if (strcmp(d->kind, "rd") || !strcmp(d->name, "default"))
 			continue;
 		s_view_of(p, i, &v);
+		/* its own workloads (sd= in the rd: s_rd_wds), else the wds it names */
+		for (k = 0; k < m->nwd && nw < S_MAX_LIST; k++)
+			if (m->wd[k].rd == i)
+				wds[nw++] = k;
+		if (s_get(&v, "sd") && !nw)
+			continue; /* its sd= could not be mapped: a difference says why */
 		kv = s_get(&v, "wd");
-		if (!kv) {
-			bc_import_diff(c->diffs, d->src, d->line, "rd=%s: no wd=", d->name);
+		if (!kv && !nw) {
+			bc_import_diff(c->diffs, d->src, d->line,
+				       "rd=%s: no wd= and no sd=", d->name);
 			continue;
 		}
-		for (k = 0; k < s_list(kv->val, buf, sizeof(buf), items); k++) {
-			int j, hit = 0;
-
-			for (j = 0; j < m->nwd && nw < S_MAX_LIST; j++)
-				if (!strcmp(items[k], "*") || !strcmp(items[k], m->wd[j].name) ||
-				    (strchr(items[k], '*') &&
-				     !strncmp(items[k], m->wd[j].name,
-					      (size_t)(strchr(items[k], '*') - items[k])))) {
-					wds[nw++] = j;
-					hit++;
-				}
-			if (!hit)
-				S_DIFF(c, kv, "wd=%s: no such wd=", items[k]);
-		}
+		if (!nw)
+			nw = s_match_wds(c, m, kv, wds);
 		if (!nw)
 			continue;
 		/* skew between workloads on different sds would be a ratio of rates: none here */

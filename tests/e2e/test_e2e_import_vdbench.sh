@@ -121,6 +121,15 @@ p = prof("maxdata_devices")
 assert [(s.get("stop_window_pct"), s.get("stop_bytes")) for s in p["steps"]] == [(200, None), (13, None)], p["steps"]
 assert "200% of their I/O windows" in err("maxdata_devices") and "rounded to a whole percent" in err("maxdata_devices")
 
+# sd= in an rd: its own workload from the wd=default values, its keys the for- forms; with
+# wd= too, those wds on the rd's sds
+p = prof("rd_sd")
+got = [(s["name"], s["rw"], s.get("rwmixread"), s["bs"], s["iodepth"], s.get("sweep")) for s in p["steps"]]
+assert got == [("own", "randrw", 70, "4k", 8, None), ("defaults", "read", None, "8k", 8, None),
+               ("loop", "read", None, "8k", 8, {"bs": ["4k", "64k"]}), ("moved", "write", None, "64k", 8, None),
+               ("named", "write", None, "64k", 4, None)], got
+assert all("volume_workloads" not in s and "streams" not in s for s in p["steps"]), p["steps"]
+
 p = prof("defaults")
 assert [v["path"] for v in p["volumes"]] == ["/dev/sdb", "/dev/sdc"]
 assert p["defaults"]["direct"] is True  # sd=default openflags
@@ -146,7 +155,7 @@ want = {
     "refuse_maxdata": ":3: maxdata=0.001: less than 1% of the sds' size", "refuse_rhpct": ":2: rhpct=50",
     "refuse_distribution": ":3: distribution=uniform", "refuse_range_abs": ":2: range=(1m,2m)",
     "refuse_compratio": ":1: compratio=0.5", "refuse_unused_sd": ":4: rd=rd1: no workload of it uses sd=sd2",
-    "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",
+    "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_rd_sd_single": ":4: sd=single: one run per sd", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",
 }
 for b, w in want.items():
     e = err(b)

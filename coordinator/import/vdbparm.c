@@ -660,7 +660,7 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		const struct bc_import_kv *lun, *size, *off, *of;
 		bool on[S_MAX_LIST];
 		struct s_sd *sd;
-		uint64_t b;
+		uint64_t b, align;
 
 		if (strcmp(d->kind, "sd") || !strcmp(d->name, "default"))
 			continue;
@@ -688,12 +688,19 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 				      "%s:%d: lun=%s: a relative path resolves in the agent's "
 				      "scratch directory",
 				      lun->src, lun->line, lun->val);
-		if (s_get(&v, "align"))
-			S_DIFF(
-			    c, s_get(&v, "align"),
-			    "align=%s: on sd= it applies to every workload; set blockalign in the "
-			    "profile",
-			    s_get(&v, "align")->val);
+		/*
+		 * align=: the boundary of the sd's random offsets instead of each
+		 * transfer size, as fio's blockalign (a key of the volume's workload)
+		 */
+		align = 0;
+		if (s_get(&v, "align") && (bc_parse_size(s_get(&v, "align")->val, &align) ||
+					   !align || align % 512 || align > (1u << 30))) {
+			S_DIFF(c, s_get(&v, "align"),
+			       "align=%s: a multiple of 512 bytes up to 1g is what bench-coord "
+			       "aligns to",
+			       s_get(&v, "align")->val);
+			align = 0;
+		}
 		s_sd_hosts(c, m, s_get(&v, "host") ? s_get(&v, "host") : s_get(&v, "hd"), on);
 		for (h = 0; h < m->nhd; h++) {
 			cJSON *vol;
@@ -734,6 +741,8 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			/* vdbench opens without O_DIRECT unless openflags says so (defaults) */
 			if (sd->direct)
 				cJSON_AddBoolToObject(s_vol_wl(vol), "direct", true);
+			if (align)
+				cJSON_AddNumberToObject(s_vol_wl(vol), "blockalign", (double)align);
 			/* threads= on an sd: its outstanding I/Os, whatever the rd's */
 			if (s_get(&v, "threads")) {
 				char *end;

@@ -130,6 +130,11 @@ assert got == [("own", "randrw", 70, "4k", 8, None), ("defaults", "read", None, 
                ("named", "write", None, "64k", 4, None)], got
 assert all("volume_workloads" not in s and "streams" not in s for s in p["steps"]), p["steps"]
 
+# align= on an sd: its volume's blockalign
+p = prof("align")
+assert [v.get("workload", {}).get("blockalign") for v in p["volumes"]] == [512, 8192], p["volumes"]
+assert "blockalign" not in p["steps"][0], p["steps"]
+
 p = prof("defaults")
 assert [v["path"] for v in p["volumes"]] == ["/dev/sdb", "/dev/sdc"]
 assert p["defaults"]["direct"] is True  # sd=default openflags
@@ -155,7 +160,7 @@ want = {
     "refuse_maxdata": ":3: maxdata=0.001: less than 1% of the sds' size", "refuse_rhpct": ":2: rhpct=50",
     "refuse_distribution": ":3: distribution=uniform", "refuse_range_abs": ":2: range=(1m,2m)",
     "refuse_compratio": ":1: compratio=0.5", "refuse_unused_sd": ":4: rd=rd1: no workload of it uses sd=sd2",
-    "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_rd_sd_single": ":4: sd=single: one run per sd", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",
+    "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_rd_sd_single": ":4: sd=single: one run per sd", "refuse_align": ":2: align=100: a multiple of 512", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",
 }
 for b, w in want.items():
     e = err(b)

@@ -1292,6 +1292,7 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 	unsigned long threads = 8;
 	uint64_t sd_bytes = 0; /* the sizes of the sds the rd uses (maxdata <= 100) */
 	bool sd_known = true;
+	int nact = 0; /* the volumes the rd drives (the others idle in the step) */
 	int si, h;
 
 	if (pt->xfer && !s_xfer(c, rd->kv, pt->xfer, bs, sizeof(bs)))
@@ -1329,13 +1330,18 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 		cJSON *wl = s_volume_wl(c, m, si, wds, nw, rd, bs[0] ? bs : NULL, rdpct, pt->seek);
 
 		if (!wl) {
-			if (m->sd[si].nvol)
-				bc_import_diff(c->diffs, rd->src, rd->line,
-					       "rd=%s: no workload of it uses sd=%s; a bench-coord "
-					       "step runs on every volume",
-					       rd->name, m->sd[si].name);
+			/* an sd the rd does not use: vdbench leaves it alone, the step too */
+			for (h = 0; h < m->sd[si].nvol; h++) {
+				char idx[16];
+
+				if (!vw)
+					vw = cJSON_CreateObject();
+				snprintf(idx, sizeof(idx), "%d", m->sd[si].vol0 + h);
+				cJSON_AddItemToObject(vw, idx, cJSON_CreateArray());
+			}
 			continue;
 		}
+		nact += m->sd[si].nvol;
 		sd_bytes += m->sd[si].size;
 		sd_known &= m->sd[si].size > 0;
 		for (h = 0; h < m->sd[si].nvol; h++) {
@@ -1353,6 +1359,15 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 			cJSON_AddItemToObject(vw, idx, cJSON_Duplicate(wl, 1));
 		}
 		cJSON_Delete(wl);
+	}
+	if (!nact) {
+		/* its sds were dropped (a difference says why): a step would drive nothing */
+		bc_import_diff(c->diffs, rd->src, rd->line, "rd=%s: drives no volume (dropped)",
+			       rd->name);
+		cJSON_Delete(vw);
+		cJSON_Delete(sweep);
+		cJSON_Delete(st);
+		return;
 	}
 	if (base) {
 		const cJSON *k;
@@ -1385,22 +1400,21 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 		double r = strtod(pt->iorate, &end);
 		unsigned long per;
 
-		if (*end || r <= 0 || !m->nvol) {
+		if (*end || r <= 0 || !nact) {
 			bc_import_diff(c->diffs, rd->src, rd->line,
 				       "rd=%s: iorate=%s: expected max, curve or a rate", rd->name,
 				       pt->iorate);
 		} else {
 			/* vdbench's iorate is the rd's total; bench-coord's limit is per volume */
-			per = (unsigned long)llround(r / m->nvol);
+			per = (unsigned long)llround(r / nact);
 			if (!per)
 				per = 1;
 			cJSON_AddNumberToObject(st, "rate_iops", (double)per);
-			if (m->nvol > 1)
+			if (nact > 1)
 				bc_import_add(c->notes,
 					      "%s:%d: rd=%s: iorate=%s is the total over %d "
 					      "volumes: rate_iops %lu each",
-					      rd->src, rd->line, rd->name, pt->iorate, m->nvol,
-					      per);
+					      rd->src, rd->line, rd->name, pt->iorate, nact, per);
 			/* vdbench's arrivals at an iorate: exponential gaps unless told otherwise
 			 */
 			kv = s_get(v, "distribution");

@@ -22,6 +22,8 @@ for f in "$D"/*.parm; do
 	*)
 		"$COORD" import-vdbench -o "$T/$b.json" "$f" 2>"$T/$b.err" ||
 			fail "$b: import failed: $(cat "$T/$b.err")"
+		"$COORD" validate "$T/$b.json" >/dev/null 2>"$T/$b.verr" ||
+			fail "$b: the imported profile is invalid: $(cat "$T/$b.verr")"
 		;;
 	esac
 done
@@ -135,6 +137,11 @@ p = prof("align")
 assert [v.get("workload", {}).get("blockalign") for v in p["volumes"]] == [512, 8192], p["volumes"]
 assert "blockalign" not in p["steps"][0], p["steps"]
 
+# an rd on some of the sds: the others idle in its step ([]), iorate= split over the rest
+p = prof("unused_sd")
+got = [(s["name"], s["bs"], s.get("rate_iops"), s["volume_workloads"]) for s in p["steps"]]
+assert got == [("rd1", "4k", None, {"1": [], "2": []}), ("rd2", "64k", 500, {"0": []})], got
+
 p = prof("defaults")
 assert [v["path"] for v in p["volumes"]] == ["/dev/sdb", "/dev/sdc"]
 assert p["defaults"]["direct"] is True  # sd=default openflags
@@ -159,7 +166,7 @@ want = {
     "refuse_xfer_range": ":2: xfersize=(4k,64k,4k)", "refuse_fsd": ":1: fsd=fsd1",
     "refuse_maxdata": ":3: maxdata=0.001: less than 1% of the sds' size", "refuse_rhpct": ":2: rhpct=50",
     "refuse_distribution": ":3: distribution=uniform", "refuse_range_abs": ":2: range=(1m,2m)",
-    "refuse_compratio": ":1: compratio=0.5", "refuse_unused_sd": ":4: rd=rd1: no workload of it uses sd=sd2",
+    "refuse_compratio": ":1: compratio=0.5", 
     "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_rd_sd_single": ":4: sd=single: one run per sd", "refuse_align": ":2: align=100: a multiple of 512", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",
 }
 for b, w in want.items():

@@ -12,7 +12,7 @@
  * no step differs, 1 when any does (or cannot be compared), 2 on bad usage
  * or an unreadable run. The devices are compared too: identity differences
  * (LBA data size, format in use, model, firmware) per device, and each
- * step's drive temperature per run.
+ * step's drive temperature and device WAF per run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -73,7 +73,8 @@ static void s_usage(FILE *f)
 		   "      --html FILE          and as one self-contained page: the runs' sweeps\n"
 		   "                           overlaid, each step's figures with their intervals\n"
 		   "  device identity differences (LBA data size, format in use, model,\n"
-		   "  firmware) and each step's drive temperature are shown beside the figures\n");
+		   "  firmware), each step's drive temperature and the device's own WAF (with a\n"
+		   "  simulated SSD's FTL and GC overhead) are shown beside the figures\n");
 }
 
 static const cJSON *s_step(const cJSON *run, const char *name)
@@ -327,6 +328,76 @@ static void s_step_temps(struct s_cmp *c, const char *name)
 	}
 }
 
+/*
+ * the device's own WAF of every volume that has one, per run, under a
+ * step's table: what an FTL or placement comparison (seed 001: baseline
+ * against hot/cold) is about, with a simulated SSD's FTL and GC overhead
+ */
+static void s_step_wafs(struct s_cmp *c, const char *name)
+{
+	const cJSON *st0 = s_step(c->runs[0].run, name), *v0;
+	bool head = false;
+
+	cJSON_ArrayForEach(v0, bc_rj(st0, "volumes"))
+	{
+		const char *agent = bc_rj_str("?", v0, "agent"), *path = bc_rj_str("?", v0, "path");
+		double w0 = NAN;
+		int r;
+
+		if (!cJSON_IsNumber(bc_rj(v0, "nvme_counters", "waf", "value")))
+			continue;
+		if (!head) {
+			head = true;
+			printf("  device WAF (media / host writes over the step, the drive's "
+			       "counters):\n");
+			if (c->md)
+				fprintf(c->md,
+					"\nDevice WAF (media / host writes over the step, the "
+					"drive's counters):\n\n| volume | run | WAF | vs first | "
+					"FTL | GC overhead |\n|---|---|---:|---:|---|---:|\n");
+		}
+		printf("    %s:%s", agent, path);
+		for (r = 0; r < c->n; r++) {
+			const cJSON *v = s_step_vol(s_step(c->runs[r].run, name), agent, path);
+			const cJSON *w = bc_rj(v, "nvme_counters", "waf", "value");
+			const cJSON *sim = bc_rj(v, "nvme_counters", "sim");
+			char diff[32] = "", ftl[96] = "";
+
+			if (!cJSON_IsNumber(w)) {
+				printf("  %c -", 'A' + r);
+				continue;
+			}
+			if (!r)
+				w0 = w->valuedouble;
+			else if (w0 > 0)
+				snprintf(diff, sizeof(diff), "%+.1f%%",
+					 s_delta(w->valuedouble, w0));
+			if (bc_rj(sim, "ftl"))
+				snprintf(ftl, sizeof(ftl), "%s, GC overhead %.1f%%",
+					 bc_rj_str("?", sim, "ftl"),
+					 bc_rj_num(sim, "gc_overhead_pct"));
+			printf("  %c %.3f%s%s%s%s%s", 'A' + r, w->valuedouble, ftl[0] ? " (" : "",
+			       ftl, ftl[0] ? ")" : "", diff[0] ? " " : "", diff);
+			if (c->md) {
+				fprintf(c->md, "| ");
+				bc_md_puts(c->md, agent);
+				fprintf(c->md, ":");
+				bc_md_puts(c->md, path);
+				fprintf(c->md, " | ");
+				bc_md_puts(c->md, c->runs[r].label);
+				fprintf(c->md, " | %.3f | %s | %s | ", w->valuedouble, diff,
+					bc_rj_str("-", sim, "ftl"));
+				if (bc_rj(sim, "gc_overhead_pct"))
+					fprintf(c->md, "%.1f%% |\n",
+						bc_rj_num(sim, "gc_overhead_pct"));
+				else
+					fprintf(c->md, "- |\n");
+			}
+		}
+		printf("\n");
+	}
+}
+
 /* one step (or repeated step) across every run by the interval rule (report/parts/versus.h) */
 static void s_compare_step_ci(struct s_cmp *c, const char *name)
 {
@@ -388,6 +459,7 @@ static void s_compare_step_ci(struct s_cmp *c, const char *name)
 	else
 		c->consistent++;
 	s_step_temps(c, name);
+	s_step_wafs(c, name);
 	printf("  verdict: %s\n", vs->verdict);
 	if (c->md) {
 		fprintf(c->md, "\nVerdict: **");
@@ -499,6 +571,7 @@ static void s_compare_step(struct s_cmp *c, const char *name)
 		bc_vs_contended(runs, labels, r, name, verdict, sizeof(verdict));
 	}
 	s_step_temps(c, name);
+	s_step_wafs(c, name);
 	printf("  verdict: %s\n", verdict);
 	if (c->md) {
 		fprintf(c->md, "\nVerdict: **");

@@ -71,6 +71,10 @@ figure zh "${N}['sim']['pools']['hot']['host_pages'] > 0.1 * (${N}['sim']['pools
   and ${N}['sim']['pools']['cold']['victims'] > 0 and 0 < ${N}['sim']['promotions'] < 1310
   and ${N}['sim']['pools']['hot']['rus'] + ${N}['sim']['pools']['cold']['rus'] == ${N}['sim']['rus']" |
 	grep -qx True || fail "hot/cold: pools or classifier: $(figure zh "${N}['sim']")"
+# compare puts the device's WAF of both FTLs side by side (exit 1: IOPS not comparable)
+"$COORD" compare "$(run_dir "$T/out-zb")" "$(run_dir "$T/out-zh")" >"$T/cmp.out" 2>&1 || true
+grep -Eq "^    local:sim:seed001  A [0-9.]+ \(baseline, GC overhead [0-9.]+%\)  B [0-9.]+ \(hotcold, GC overhead [0-9.]+%\) -[0-9.]+%$" \
+	"$T/cmp.out" || fail "compare: no device WAF: $(cat "$T/cmp.out")"
 
 # the seed's own commands: imported as they are, the volume made the same simulated drive,
 # scaled from an hour to bytes (4 GiB hot, 1 GiB cold), after the same sequential fill

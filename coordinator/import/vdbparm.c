@@ -403,7 +403,7 @@ static const struct s_vkey s_vkeys[] = {
     {"", "journal", NULL, S_V_DIFF, "journaling of data validation has no equivalent"},
     {"", "concatenate", NULL, S_V_DIFF, "concatenated sds have no equivalent"},
     {"", "force_error_after", NULL, S_V_DIFF, "injected errors have no equivalent"},
-    {"", "loop", NULL, S_V_DIFF, "repeating the run has no equivalent (write the steps)"},
+    {"", "loop", NULL, S_V_MAPPED, "repeat"},
     {"", "patterns", NULL, S_V_DIFF, "data patterns from files have no equivalent"},
     {"", "swat", NULL, S_V_DIFF, "trace replay (swat) has no equivalent"},
     {"", "dedupflipflop", NULL, S_V_DIFF, "dedup flip-flop has no equivalent"},
@@ -1744,6 +1744,45 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, const struct s
  * share of zeros per chunk and of repeated units that give r : 1
  * (100 - 100 / r percent), dedupunit, dedupsets as a count.
  */
+/*
+ * loop=N: vdbench runs all its rds N times, starting over with the first
+ * after the last: the profile's top-level repeat, whose rounds run every
+ * step in profile order. loop=2h (until a time) has no count to give.
+ */
+static void s_loop_repeat(struct s_ctx *c, const struct bc_import_doc *p, cJSON *prof)
+{
+	const struct bc_import_kv *kv = NULL;
+	char *end;
+	long n;
+	int i, k;
+
+	for (i = 0; i < p->nsecs; i++)
+		for (k = 0; !*p->secs[i].kind && k < p->secs[i].nkv; k++)
+			if (!strcmp(p->secs[i].kv[k].key, "loop"))
+				kv = &p->secs[i].kv[k]; /* the last one given */
+	if (!kv)
+		return;
+	n = strtol(kv->val, &end, 10);
+	if (*end && end != kv->val && strchr("smhSMH", *end) && !end[1]) {
+		S_DIFF(c, kv,
+		       "loop=%s: repeating the rds until a time has no equivalent (a count "
+		       "does: repeat)",
+		       kv->val);
+		return;
+	}
+	if (*end || end == kv->val || n < 1 || n > 100) {
+		S_DIFF(c, kv, "loop=%s: expected a count of 1..100 repetitions", kv->val);
+		return;
+	}
+	if (n > 1)
+		cJSON_AddNumberToObject(prof, "repeat", (double)n);
+	bc_import_add(c->notes,
+		      "%s:%d: loop=%s: every step runs %ld times, in rounds in the rds' order as "
+		      "vdbench starts over after the last (repeat; the steps are named "
+		      "<rd>#1..#%ld)",
+		      kv->src, kv->line, kv->val, n, n);
+}
+
 static void s_reduction(struct s_ctx *c, const struct bc_import_doc *p, cJSON *defs)
 {
 	int i, k;
@@ -1856,6 +1895,7 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 	cJSON_AddBoolToObject(defs, "direct", k && m->nsd && m->sd[0].direct);
 	s_wds(&c, p, m);
 	s_rds(&c, p, m, steps);
+	s_loop_repeat(&c, p, prof);
 	if (!cJSON_GetArraySize(vols) || !cJSON_GetArraySize(steps)) {
 		snprintf(err, errlen, "%s: no %s could be mapped", im->src,
 			 !cJSON_GetArraySize(vols) ? "sd= (storage definition)" : "rd= (run)");

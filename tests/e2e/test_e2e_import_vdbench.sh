@@ -142,6 +142,11 @@ p = prof("unused_sd")
 got = [(s["name"], s["bs"], s.get("rate_iops"), s["volume_workloads"]) for s in p["steps"]]
 assert got == [("rd1", "4k", None, {"1": [], "2": []}), ("rd2", "64k", 500, {"0": []})], got
 
+# loop=N: the rds N times in rounds, the profile's top-level repeat
+p = prof("loop")
+assert (p["repeat"], [s["name"] for s in p["steps"]]) == (3, ["first", "second"]), p
+assert "loop=3: every step runs 3 times" in err("loop")
+
 p = prof("defaults")
 assert [v["path"] for v in p["volumes"]] == ["/dev/sdb", "/dev/sdc"]
 assert p["defaults"]["direct"] is True  # sd=default openflags
@@ -167,7 +172,7 @@ want = {
     "refuse_maxdata": ":3: maxdata=0.001: less than 1% of the sds' size", "refuse_rhpct": ":2: rhpct=50",
     "refuse_distribution": ":3: distribution=uniform", "refuse_range_abs": ":2: range=(1m,2m)",
     "refuse_compratio": ":1: compratio=0.5", 
-    "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_rd_sd_single": ":4: sd=single: one run per sd", "refuse_align": ":2: align=100: a multiple of 512", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",
+    "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_rd_sd_single": ":4: sd=single: one run per sd", "refuse_align": ":2: align=100: a multiple of 512", "refuse_loop_time": ":4: loop=2h: repeating the rds until a time", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",
 }
 for b, w in want.items():
     e = err(b)

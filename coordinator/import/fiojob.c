@@ -943,6 +943,8 @@ static const struct s_fopt s_fopts[] = {
     {"write_lat_log", NULL, S_INERT, NULL, NULL, "statistics"},
     {"write_iops_log", NULL, S_INERT, NULL, NULL, "statistics"},
     {"write_hist_log", NULL, S_INERT, NULL, NULL, "statistics"},
+    /* a log of the I/Os fio issued, written beside the run (read_iolog replays one) */
+    {"write_iolog", NULL, S_INERT, NULL, NULL, "statistics"},
     {"log_avg_msec", NULL, S_INERT, NULL, NULL, "statistics"},
     {"log_hist_msec", NULL, S_INERT, NULL, NULL, "statistics"},
     {"log_hist_coarseness", NULL, S_INERT, NULL, NULL, "statistics"},

@@ -118,6 +118,12 @@ print("concurrent: a %d x 64k writes, b %d x 8k reads, c %d x 8k writes" %
       (n(a, "write", "ios"), n(b, "read", "ios"), n(c, "write", "ios")))
 PY
 
+# write_iolog only records what fio issued: clean, listed among the inert options
+printf '[j]\nfilename=j.dat\nsize=16m\nrw=randread\nwrite_iolog=j.iolog\n' >"$T/iolog.fio"
+"$COORD" import-fio -o "$T/iolog.json" "$T/iolog.fio" 2>"$T/iolog.err" &&
+	grep "note: inert (" "$T/iolog.err" | grep -q "write_iolog" ||
+	fail "write_iolog not imported as inert: $(cat "$T/iolog.err")"
+
 # not storage: refused with the engine's line
 set +e
 "$COORD" import-fio "$BC_SRC/tests/data/fio/engine-net.fio" >/dev/null 2>"$T/net.err"

@@ -348,6 +348,9 @@ struct s_wd {
 	bool seq;
 	unsigned seq_pct; /* seekpct 1..99: the share that continues sequentially */
 	uint64_t hit;	  /* rhpct/whpct=100: the I/Os stay in the sd's hitarea (bytes) */
+	/* rhpct/whpct between 0 and 100: hits and misses, as streams (s_hit_streams) */
+	const struct bc_import_kv *hitmix;
+	double rh, wh;
 };
 
 struct s_map {
@@ -870,8 +873,9 @@ static cJSON *s_range(struct s_ctx *c, const struct bc_import_kv *kv)
 
 /*
  * rhpct/whpct: the share of reads (writes) that hit vdbench's "cache", the
- * first hitarea bytes of the sd. 0 (the default) is no hit; 100 of the ops a
- * wd does keeps it in the hit area; anything between is a difference.
+ * first hitarea bytes of the sd; the misses go to the rest of it (the miss
+ * area). 0 (the default) is no hit; 100 of the ops a wd does keeps it in
+ * the hit area; anything between is a mix that s_hit_streams maps.
  */
 static void s_hits(struct s_ctx *c, const struct s_view *v, struct s_wd *w)
 {
@@ -889,9 +893,72 @@ static void s_hits(struct s_ctx *c, const struct s_view *v, struct s_wd *w)
 		w->hit = 1;
 		return;
 	}
-	S_DIFF(c, rh && r ? rh : wh,
-	       "%s=%s: a mix of cache hits and misses in one wd has no equivalent",
-	       rh && r ? "rhpct" : "whpct", rh && r ? rh->val : wh->val);
+	w->hitmix = rh && r ? rh : wh;
+	w->rh = r;
+	w->wh = x;
+}
+
+/*
+ * A wd alone on its sd with hits and misses mixed: one stream per class of
+ * I/O, its share of the wd's I/Os - reads that hit (rdpct x rhpct) in the
+ * hit area, reads that miss in the miss area, and the writes likewise with
+ * whpct - each random over its area as vdbench draws hits and misses. rdpct
+ * is the rd's forrdpct where it has one. NULL with a difference where it
+ * cannot be: beside other wds, with a range, or not random.
+ */
+static cJSON *s_hit_streams(struct s_ctx *c, const struct s_map *m, int si, const struct s_wd *w,
+			    const struct bc_import_sec *rd, double rdpct, bool seq)
+{
+	static const char *const names[4] = {"read_hit", "read_miss", "write_hit", "write_miss"};
+	double share[4];
+	cJSON *wl, *streams;
+	char sz[32];
+	int i;
+
+	if (seq || w->seq_pct || w->range || m->sd[si].range ||
+	    cJSON_GetObjectItem(w->wl, "size_based")) {
+		S_DIFF(c, w->hitmix,
+		       "%s=%s: hits and misses of a wd that is not random over its whole sd have "
+		       "no equivalent",
+		       w->hitmix->key, w->hitmix->val);
+		return NULL;
+	}
+	share[0] = rdpct * w->rh / 100;
+	share[1] = rdpct * (100 - w->rh) / 100;
+	share[2] = (100 - rdpct) * w->wh / 100;
+	share[3] = (100 - rdpct) * (100 - w->wh) / 100;
+	wl = cJSON_CreateObject();
+	streams = cJSON_AddArrayToObject(wl, "streams");
+	for (i = 0; i < 4; i++) {
+		cJSON *st, *r;
+		const cJSON *k;
+
+		if (share[i] <= 0)
+			continue;
+		st = cJSON_CreateObject();
+		cJSON_AddStringToObject(st, "name", names[i]);
+		cJSON_AddNumberToObject(st, "share", share[i]);
+		cJSON_AddStringToObject(st, "rw", i < 2 ? "randread" : "randwrite");
+		cJSON_ArrayForEach(k, w->wl) if (strcmp(k->string, "rw") &&
+						 strcmp(k->string, "rwmixread") &&
+						 strcmp(k->string, "direct"))
+		    cJSON_AddItemToObject(st, k->string, cJSON_Duplicate(k, 1));
+		r = cJSON_AddObjectToObject(st, "range");
+		bc_fmt_size(m->sd[si].hitarea, sz, sizeof(sz));
+		/* the hit area is the sd's first hitarea bytes, the miss area the rest */
+		cJSON_AddStringToObject(r, "offset", i % 2 ? sz : "0");
+		cJSON_AddStringToObject(r, "size", i % 2 ? "0" : sz);
+		cJSON_AddItemToArray(streams, st);
+	}
+	if (cJSON_IsTrue(cJSON_GetObjectItem(w->wl, "direct")))
+		cJSON_AddBoolToObject(wl, "direct", true);
+	bc_import_add(c->notes,
+		      "%s:%d: rd=%s: wd=%s: rhpct=%g, whpct=%g at rdpct %g: streams of %g%% read "
+		      "hits in the first %s of sd=%s, %g%% read misses, %g%% write hits and %g%% "
+		      "write misses in the rest",
+		      rd->src, rd->line, rd->name, w->name, w->rh, w->wh, rdpct, share[0], sz,
+		      m->sd[si].name, share[1], share[2], share[3]);
+	return wl;
 }
 
 /* the sds a "sd=" list names (names, "*", "prefix*") into on[]; a difference per unknown one */
@@ -1131,6 +1198,33 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 	}
 	/* vdbench: workloads without skew= share what the others leave, equally */
 	left = unset ? (100 - given) / unset : 0;
+	for (i = 0; i < n; i++)
+		if (on[i]->hitmix && n > 1) {
+			S_DIFF(c, on[i]->hitmix,
+			       "%s=%s: hits and misses of a wd beside other wds on sd=%s have no "
+			       "equivalent",
+			       on[i]->hitmix->key, on[i]->hitmix->val, m->sd[si].name);
+			return cJSON_CreateObject(); /* refused: not idle */
+		}
+	if (n == 1 && on[0]->hitmix) {
+		const char *rw = cJSON_GetStringValue(cJSON_GetObjectItem(on[0]->wl, "rw"));
+		bool seq = rw && !strstr(rw, "rand"), eof = false;
+
+		if (seek_over)
+			s_seek(c, rd->kv, seek_over, &seq, &eof);
+		wl = s_hit_streams(c, m, si, on[0], rd, rdpct_over >= 0 ? rdpct_over : on[0]->rdpct,
+				   seq);
+		if (wl && bs_over) {
+			cJSON *st;
+
+			cJSON_ArrayForEach(st, cJSON_GetObjectItem(wl, "streams"))
+			{
+				cJSON_DeleteItemFromObject(st, "bs");
+				cJSON_AddStringToObject(st, "bs", bs_over);
+			}
+		}
+		return wl ? wl : cJSON_CreateObject();
+	}
 	if (n == 1 && !on[0]->range && !m->sd[si].range) {
 		wl = cJSON_Duplicate(on[0]->wl, 1);
 		streams = NULL;

@@ -147,6 +147,15 @@ p = prof("loop")
 assert (p["repeat"], [s["name"] for s in p["steps"]]) == (3, ["first", "second"]), p
 assert "loop=3: every step runs 3 times" in err("loop")
 
+# rhpct/whpct between 0 and 100: a stream per class, hits in the first hitarea bytes, misses
+# in the rest: 70% reads x 40% hits = 28, read misses 42, writes 30 x 20% = 6 hits, 24 misses
+p = prof("hits_mix")
+got = [(s["name"], round(s["share"], 6), s["rw"], s["bs"], s["range"]) for s in p["steps"][0]["streams"]]
+assert got == [("read_hit", 28, "randread", "4k", {"offset": "0", "size": "8m"}),
+               ("read_miss", 42, "randread", "4k", {"offset": "8m", "size": "0"}),
+               ("write_hit", 6, "randwrite", "4k", {"offset": "0", "size": "8m"}),
+               ("write_miss", 24, "randwrite", "4k", {"offset": "8m", "size": "0"})], got
+
 p = prof("defaults")
 assert [v["path"] for v in p["volumes"]] == ["/dev/sdb", "/dev/sdc"]
 assert p["defaults"]["direct"] is True  # sd=default openflags
@@ -169,7 +178,7 @@ assert (p["steps"][0]["rw"], p["steps"][0]["seq_pct"]) == ("randread", 50), p["s
 want = {
     "refuse_openflags": ":1: openflags=o_sync",
     "refuse_xfer_range": ":2: xfersize=(4k,64k,4k)", "refuse_fsd": ":1: fsd=fsd1",
-    "refuse_maxdata": ":3: maxdata=0.001: less than 1% of the sds' size", "refuse_rhpct": ":2: rhpct=50",
+    "refuse_maxdata": ":3: maxdata=0.001: less than 1% of the sds' size", "refuse_rhpct": ":3: rhpct=50: hits and misses of a wd that is not random",
     "refuse_distribution": ":3: distribution=uniform", "refuse_range_abs": ":2: range=(1m,2m)",
     "refuse_compratio": ":1: compratio=0.5", 
     "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_rd_sd_single": ":4: sd=single: one run per sd", "refuse_align": ":2: align=100: a multiple of 512", "refuse_loop_time": ":4: loop=2h: repeating the rds until a time", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",

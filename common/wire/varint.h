@@ -6,6 +6,7 @@
 #define BC_WIRE_VARINT_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,6 +43,30 @@ static inline size_t bc_varint_get(const uint8_t *p, size_t len, uint64_t *v)
 		}
 	}
 	return 0;
+}
+
+/*
+ * A reader of consecutive varints (the record log, seconds.bin): a bad one
+ * sets bad and every later read gives 0, so a decoder checks once, at its end.
+ */
+struct bc_varint_cur {
+	const uint8_t *p;
+	size_t n;
+	bool bad;
+};
+
+static inline uint64_t bc_varint_next(struct bc_varint_cur *c)
+{
+	uint64_t v = 0;
+	size_t m = c->bad ? 0 : bc_varint_get(c->p, c->n, &v);
+
+	if (!m) {
+		c->bad = true;
+		return 0;
+	}
+	c->p += m;
+	c->n -= m;
+	return v;
 }
 
 #endif

@@ -655,29 +655,9 @@ static int s_read_frame(const struct bc_secr *r, uint64_t off, int *type, uint8_
 	return rc;
 }
 
-struct s_cur {
-	const uint8_t *p;
-	size_t n;
-	bool bad;
-};
-
-static uint64_t s_v(struct s_cur *c)
+static char *s_str(struct bc_varint_cur *c)
 {
-	uint64_t v = 0;
-	size_t m = c->bad ? 0 : bc_varint_get(c->p, c->n, &v);
-
-	if (!m) {
-		c->bad = true;
-		return 0;
-	}
-	c->p += m;
-	c->n -= m;
-	return v;
-}
-
-static char *s_str(struct s_cur *c)
-{
-	uint64_t n = s_v(c);
+	uint64_t n = bc_varint_next(c);
 	char *s;
 
 	if (c->bad || n > c->n) {
@@ -733,7 +713,7 @@ static int s_put_step(struct bc_secr *r, struct bc_secr_step *s)
 /* a STEP payload into a new step (its offset arrays sized, zeroed) */
 static int s_parse_step(const uint8_t *p, uint32_t len, struct bc_secr_step **out)
 {
-	struct s_cur c = {p, len, false};
+	struct bc_varint_cur c = {p, len, false};
 	struct bc_secr_step *s = calloc(1, sizeof(*s));
 	char *name;
 	int lvl, i;
@@ -741,15 +721,15 @@ static int s_parse_step(const uint8_t *p, uint32_t len, struct bc_secr_step **ou
 	*out = NULL;
 	if (!s)
 		return -ENOMEM;
-	s->ord = (uint32_t)s_v(&c);
-	s->profile_idx = (int)s_v(&c);
-	s->seconds = (uint32_t)s_v(&c);
-	s->ramp_s = (uint32_t)s_v(&c);
+	s->ord = (uint32_t)bc_varint_next(&c);
+	s->profile_idx = (int)bc_varint_next(&c);
+	s->seconds = (uint32_t)bc_varint_next(&c);
+	s->ramp_s = (uint32_t)bc_varint_next(&c);
 	name = s_str(&c);
 	snprintf(s->name, sizeof(s->name), "%s", name ? name : "");
 	free(name);
 	for (lvl = 0; lvl < BC_LVL_NR && !c.bad; lvl++) {
-		uint64_t n = s_v(&c);
+		uint64_t n = bc_varint_next(&c);
 
 		if (n > c.n) { /* every name takes at least a byte */
 			c.bad = true;
@@ -779,7 +759,7 @@ static int s_parse_step(const uint8_t *p, uint32_t len, struct bc_secr_step **ou
 /* the second k of a ROWS / HIST payload, and its step */
 static int s_frame_key(int type, const uint8_t *p, uint32_t len, uint32_t *ord, uint32_t *k)
 {
-	struct s_cur c = {p, len, false};
+	struct bc_varint_cur c = {p, len, false};
 
 	if (type == BC_SECF_ROWS) {
 		if (len < S_ROWS_FIX)
@@ -788,8 +768,8 @@ static int s_frame_key(int type, const uint8_t *p, uint32_t len, uint32_t *ord, 
 		*k = s_get32(p + 4);
 		return 0;
 	}
-	*ord = (uint32_t)s_v(&c);
-	*k = (uint32_t)s_v(&c);
+	*ord = (uint32_t)bc_varint_next(&c);
+	*k = (uint32_t)bc_varint_next(&c);
 	return c.bad ? -EBADMSG : 0;
 }
 
@@ -821,10 +801,10 @@ static int s_scan(struct bc_secr *r, bool check)
 			if (s && k < s->seconds)
 				(type == BC_SECF_ROWS ? s->rows_off : s->hist_off)[k] = off;
 		} else if (type == BC_SECF_END) {
-			struct s_cur c = {p, len, false};
+			struct bc_varint_cur c = {p, len, false};
 
-			ord = (uint32_t)s_v(&c);
-			k = (uint32_t)s_v(&c);
+			ord = (uint32_t)bc_varint_next(&c);
+			k = (uint32_t)bc_varint_next(&c);
 			if (!c.bad && ord < r->nsteps && r->steps[ord]) {
 				r->steps[ord]->ended = true;
 				if (k < r->steps[ord]->seconds)
@@ -871,23 +851,23 @@ static int s_load_index(struct bc_secr *r, uint64_t off)
 	uint8_t *p = NULL, *sp = NULL;
 	uint32_t len, slen, i, k;
 	int type, stype, rc = s_read_frame(r, off, &type, &p, &len, true);
-	struct s_cur c;
+	struct bc_varint_cur c;
 	uint64_t n;
 
 	if (rc)
 		return rc;
-	c = (struct s_cur){p, len, false};
-	n = type == BC_SECF_INDEX ? s_v(&c) : 0;
+	c = (struct bc_varint_cur){p, len, false};
+	n = type == BC_SECF_INDEX ? bc_varint_next(&c) : 0;
 	if (type != BC_SECF_INDEX)
 		c.bad = true;
 	for (i = 0; i < n && !c.bad && !rc; i++) {
 		uint64_t step_off, end_off, secs;
 		struct bc_secr_step *s;
 
-		s_v(&c); /* the ordinal: the STEP frame has it too */
-		step_off = s_v(&c);
-		end_off = s_v(&c);
-		secs = s_v(&c);
+		bc_varint_next(&c); /* the ordinal: the STEP frame has it too */
+		step_off = bc_varint_next(&c);
+		end_off = bc_varint_next(&c);
+		secs = bc_varint_next(&c);
 		if (c.bad)
 			break;
 		rc = s_read_frame(r, step_off, &stype, &sp, &slen, false);
@@ -905,8 +885,8 @@ static int s_load_index(struct bc_secr *r, uint64_t off)
 			break;
 		}
 		for (k = 0; k < secs && !c.bad; k++) {
-			s->rows_off[k] = s_v(&c);
-			s->hist_off[k] = s_v(&c);
+			s->rows_off[k] = bc_varint_next(&c);
+			s->hist_off[k] = bc_varint_next(&c);
 		}
 		if (end_off) {
 			uint8_t *ep;
@@ -915,10 +895,10 @@ static int s_load_index(struct bc_secr *r, uint64_t off)
 
 			rc = s_read_frame(r, end_off, &et, &ep, &elen, false);
 			if (!rc) {
-				struct s_cur e = {ep, elen, false};
+				struct bc_varint_cur e = {ep, elen, false};
 
-				s_v(&e);
-				k = (uint32_t)s_v(&e);
+				bc_varint_next(&e);
+				k = (uint32_t)bc_varint_next(&e);
 				s->ended = !e.bad && et == BC_SECF_END;
 				if (s->ended && k < s->seconds)
 					s->seconds = k;
@@ -1072,7 +1052,7 @@ int bc_secr_row(const struct bc_secr *r, uint32_t ord, uint32_t k, int lvl, int 
 	uint8_t tab[8], rec[S_ROW_MAX];
 	uint64_t f[S_ROW_FIELDS] = {0}, mask, off, base;
 	uint32_t j = 0, n = 0, a, b;
-	struct s_cur c;
+	struct bc_varint_cur c;
 	int l, bit, rc;
 
 	memset(row, 0, sizeof(*row));
@@ -1098,11 +1078,11 @@ int bc_secr_row(const struct bc_secr *r, uint32_t ord, uint32_t k, int lvl, int 
 	rc = s_cread(r, 2 * k + 1, rec, b - a, base + a);
 	if (rc)
 		return rc;
-	c = (struct s_cur){rec, b - a, false};
-	mask = s_v(&c);
+	c = (struct bc_varint_cur){rec, b - a, false};
+	mask = bc_varint_next(&c);
 	for (bit = 0; bit < S_ROW_FIELDS; bit++)
 		if (mask & (1ull << bit))
-			f[bit] = s_v(&c);
+			f[bit] = bc_varint_next(&c);
 	if (c.bad)
 		return -EBADMSG;
 	s_row_set(row, f);
@@ -1115,7 +1095,7 @@ int bc_secr_hist_all(const struct bc_secr *r, uint32_t ord, uint32_t k,
 	const struct bc_secr_step *s = bc_secr_step(r, ord);
 	uint8_t *p;
 	uint32_t len, cnt, e;
-	struct s_cur c;
+	struct bc_varint_cur c;
 	int type, rc, o;
 
 	if (!s || k >= s->seconds || !s->hist_off[k])
@@ -1123,9 +1103,9 @@ int bc_secr_hist_all(const struct bc_secr *r, uint32_t ord, uint32_t k,
 	rc = s_read_frame(r, s->hist_off[k], &type, &p, &len, false);
 	if (rc)
 		return rc;
-	c = (struct s_cur){p, len, false};
-	s_v(&c);
-	s_v(&c);
+	c = (struct bc_varint_cur){p, len, false};
+	bc_varint_next(&c);
+	bc_varint_next(&c);
 	if (c.bad || c.n < 4) {
 		free(p);
 		return -EBADMSG;
@@ -1135,14 +1115,14 @@ int bc_secr_hist_all(const struct bc_secr *r, uint32_t ord, uint32_t k,
 	c.n -= 4;
 	/* one walk over the frame: every entity's buckets added where dst says */
 	for (e = 0; e < cnt && !c.bad; e++) {
-		int lvl = (int)s_v(&c), i = (int)s_v(&c);
+		int lvl = (int)bc_varint_next(&c), i = (int)bc_varint_next(&c);
 		struct bc_hist *h = c.bad ? NULL : dst(arg, lvl, i);
 
 		for (o = 0; o < BC_OP_NR && !c.bad; o++) {
-			uint64_t nb = s_v(&c), b, at = 0;
+			uint64_t nb = bc_varint_next(&c), b, at = 0;
 
 			for (b = 0; b < nb && !c.bad; b++) {
-				uint64_t d = s_v(&c), v = s_v(&c);
+				uint64_t d = bc_varint_next(&c), v = bc_varint_next(&c);
 
 				at += d;
 				if (at >= BC_HIST_BUCKETS) {

@@ -256,32 +256,12 @@ out:
 	return rc;
 }
 
-struct s_cur {
-	const uint8_t *p;
-	size_t n;
-	bool bad;
-};
-
-static uint64_t s_v(struct s_cur *c)
-{
-	uint64_t v = 0;
-	size_t m = c->bad ? 0 : bc_varint_get(c->p, c->n, &v);
-
-	if (!m) {
-		c->bad = true;
-		return 0;
-	}
-	c->p += m;
-	c->n -= m;
-	return v;
-}
-
 int bc_reclogr_get(struct bc_reclogr *r, uint64_t off, struct bc_reclog_rec *rec)
 {
 	uint8_t h[S_FRAME];
 	uint32_t len;
 	uint64_t nlen, blen;
-	struct s_cur c;
+	struct bc_varint_cur c;
 	ssize_t got;
 
 	memset(rec, 0, sizeof(*rec));
@@ -315,20 +295,20 @@ int bc_reclogr_get(struct bc_reclogr *r, uint64_t off, struct bc_reclog_rec *rec
 		return -ENOENT;
 	if (bc_secf_crc32(0, r->buf, len) != s_get32(h + 4))
 		return -EBADMSG;
-	c = (struct s_cur){r->buf, len, false};
+	c = (struct bc_varint_cur){r->buf, len, false};
 	if (!c.n)
 		return -EBADMSG;
 	rec->codec = *c.p++;
 	c.n--;
-	rec->time_ns = s_v(&c);
-	nlen = s_v(&c);
+	rec->time_ns = bc_varint_next(&c);
+	nlen = bc_varint_next(&c);
 	if (c.bad || nlen >= sizeof(rec->agent) || nlen > c.n)
 		return -EBADMSG;
 	memcpy(rec->agent, c.p, nlen);
 	rec->agent[nlen] = 0;
 	c.p += nlen;
 	c.n -= nlen;
-	blen = s_v(&c);
+	blen = bc_varint_next(&c);
 	if (c.bad || blen > S_PAYLOAD_MAX)
 		return -EBADMSG;
 	rec->off = off;

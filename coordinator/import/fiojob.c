@@ -934,6 +934,11 @@ static const struct s_fopt s_fopts[] = {
     {"fsync_on_close", NULL, S_MAPPED, "-", s_conv_end_fsync, NULL},
     {"end_fsync", NULL, S_MAPPED, "-", s_conv_end_fsync, NULL},
     {"overwrite", NULL, S_MAPPED, "-", s_conv_overwrite, NULL},
+    {"steadystate", "ss", S_MAPPED, "stop_steady", NULL, NULL},
+    {"ss_dur", NULL, S_MAPPED, "stop_steady", NULL, NULL},
+    {"ss_ramp", NULL, S_MAPPED, "stop_steady", NULL, NULL},
+    {"ss_interval", NULL, S_MAPPED, "stop_steady", NULL, NULL},
+    {"fill_device", "fill_fs", S_MAPPED, "stop_window_pct", NULL, NULL},
     {"name", NULL, S_INERT, NULL, NULL, "statistics"},
     {"description", NULL, S_INERT, NULL, NULL, "statistics"},
     {"group_reporting", NULL, S_INERT, NULL, NULL, "statistics"},
@@ -1506,14 +1511,110 @@ static void s_zones(struct s_ctx *c, const struct s_view *v, cJSON *wl)
 	}
 }
 
+static bool s_is_bdev(const char *path)
+{
+	return !strncmp(path, "/dev/", 5);
+}
+
+/* a job's file key as a profile path ("null:job" keys are null targets) */
+static const char *s_path(const char *key)
+{
+	return !strncmp(key, "null:", 5) ? "null" : key;
+}
+
+/*
+ * fio's steadystate=iops:2% (ss), ss_dur, ss_ramp: "stop_steady". fio judges
+ * each job alone, or its group's total with group_reporting; a step is
+ * judged on its total.
+ */
+static void s_steadystate(struct s_ctx *c, const struct s_view *v, const struct bc_import_kv *o,
+			  const struct s_job *j, unsigned numjobs, cJSON *wl)
+{
+	const struct bc_import_kv *dur = s_opt(v, "ss_dur", NULL),
+				  *ramp = s_opt(v, "ss_ramp", NULL),
+				  *ival = s_opt(v, "ss_interval", NULL);
+	struct bc_steady_spec ss;
+	unsigned win = 0, rs = 0, iv;
+	cJSON *x;
+
+	if (bc_steady_parse(s_val(o), &ss)) {
+		S_ODIFF(
+		    c, o,
+		    "%s=%s: iops, iops_slope, bw or bw_slope, a colon and a limit (\"iops:2%%\")",
+		    o->key, s_val(o));
+		return;
+	}
+	/* fio keeps no window without ss_dur: it judges nothing */
+	if (!dur) {
+		s_note(c, "job %s: %s=%s without ss_dur: fio judges no window, nor does the step",
+		       j->name, o->key, s_val(o));
+		return;
+	}
+	if (!s_secs(c, dur, &win) || (ramp && !s_secs(c, ramp, &rs)))
+		return;
+	if (win < 3) {
+		S_ODIFF(c, dur, "ss_dur=%s: bench-coord judges windows of 3 seconds at least",
+			s_val(dur));
+		return;
+	}
+	if (ival && (!s_secs(c, ival, &iv) || iv != 1)) {
+		S_ODIFF(c, ival, "ss_interval=%s: bench-coord judges the series of whole seconds",
+			s_val(ival));
+		return;
+	}
+	x = cJSON_AddObjectToObject(wl, "stop_steady");
+	cJSON_AddStringToObject(x, "criterion", s_val(o));
+	cJSON_AddNumberToObject(x, "window", win);
+	if (rs)
+		cJSON_AddNumberToObject(x, "ramp", rs);
+	if (!ss.pct && (ss.metric == BC_SS_BW || ss.metric == BC_SS_BW_SLOPE))
+		s_note(c, "job %s: %s=%s: the absolute limit is read as bytes per second", j->name,
+		       o->key, s_val(o));
+	if (numjobs > 1 && !s_bool(s_get(v, "group_reporting") ? s_get(v, "group_reporting") : "0"))
+		s_note(c,
+		       "job %s: %s: fio judges each of the %u clones alone without "
+		       "group_reporting; the step is judged on its total",
+		       j->name, o->key, numjobs);
+}
+
+/*
+ * fio's fill_device (fill_fs): write until the target is full. On a block
+ * device that is one sequential pass over it from offset to its end
+ * (stop_window_pct 100); on a file fio fills the filesystem holding it,
+ * which no volume's window is.
+ */
+static bool s_fill_device(struct s_ctx *c, const struct bc_import_kv *o, const struct s_job *j,
+			  const char *rw)
+{
+	int f;
+
+	for (f = 0; f < j->nfiles; f++)
+		if (!s_is_bdev(s_path(j->files[f]))) {
+			S_ODIFF(c, o,
+				"%s=%s on %s: fio writes until the filesystem holding the file "
+				"is full (ENOSPC); a volume is a window of its own size: name a "
+				"block device, or write the file once with size=",
+				o->key, s_val(o), s_path(j->files[f]));
+			return false;
+		}
+	if (strcmp(rw, "write")) {
+		S_ODIFF(c, o, "%s=%s with rw=%s: fio fills a device with sequential writes", o->key,
+			s_val(o), rw);
+		return false;
+	}
+	return true;
+}
+
 /* what one job section asks for, in j; false when it cannot run (a difference says why) */
 static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct s_view *v,
 		  struct s_job *j)
 {
-	const struct bc_import_kv *o, *eng_o = s_opt(v, "ioengine", NULL), *iodepth_low_o;
+	const struct bc_import_kv *o, *eng_o = s_opt(v, "ioengine", NULL), *iodepth_low_o,
+				      *fill_o = s_opt(v, "fill_device", "fill_fs");
 	const char *x, *rw, *dir = s_get(v, "directory");
 	enum s_engine eng;
-	bool direct, time_based = s_bool(s_get(v, "time_based")), shared, until_stopped = false;
+	bool direct, time_based = s_bool(s_get(v, "time_based")), shared, until_stopped = false,
+		     fill = fill_o && s_bool(s_val(fill_o));
 	unsigned iodepth = 1, numjobs = 1, n, ramp = 0, runtime = 0, nrfiles = 1, pct;
 	uint64_t bs = 4096, size = 0, io_size = 0, inc = 0, loops = 1, nios_bytes = 0;
 	char *x_end;
@@ -1676,12 +1777,22 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		s_diff(c, sec->src, sec->line, "job %s: no usable filename", j->name);
 		return false;
 	}
+	if (fill && !s_fill_device(c, fill_o, j, rw))
+		return false;
+	if (fill_o && !fill)
+		bc_import_add(c->inert, "%s", fill_o->key);
 	/*
 	 * fio's filesize is each file's size, and size then only the job's bytes
 	 * of I/O (io_size's default); without filesize, size is the job's total
 	 * over its files, both the region and the bytes
 	 */
-	if ((o = s_opt(v, "filesize", NULL))) {
+	if (fill) {
+		/* fio sets the size beyond any device: the pass ends at the device's end */
+		if ((o = s_opt(v, "size", NULL)) || (o = s_opt(v, "filesize", NULL)))
+			s_note(c,
+			       "job %s: %s=%s: fill_device writes to the device's end, as in fio",
+			       j->name, o->key, s_val(o));
+	} else if ((o = s_opt(v, "filesize", NULL))) {
 		if (strchr(s_val(o), '-'))
 			S_ODIFF(c, o, "filesize=%s: ranges are not supported", s_val(o));
 		else
@@ -1781,6 +1892,17 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	} else if (io_size) {
 		io_size = 0;
 	}
+	if (fill) {
+		/* one whole pass of every device the job writes, then the step ends */
+		cJSON_DeleteItemFromObject(wl, "io_size");
+		if (!cJSON_GetObjectItem(wl, "size_based"))
+			cJSON_AddBoolToObject(wl, "size_based", true);
+		cJSON_AddNumberToObject(wl, "stop_window_pct", 100);
+		s_note(c,
+		       "job %s: %s: one sequential pass over the device to its end "
+		       "(stop_window_pct 100)%s",
+		       j->name, fill_o->key, time_based ? ", runtime is its cap" : "");
+	}
 	/* fio's rates are per clone over its files; the profile's per volume over all jobs */
 	s_rate(c, s_opt(v, "rate", NULL), rw, wl, "rate_bw", shared ? numjobs : 1,
 	       shared ? (unsigned)j->nfiles : nrfiles);
@@ -1863,6 +1985,10 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	cJSON_AddNumberToObject(wl, "runtime", runtime ? runtime : 10);
 	if (until_stopped)
 		cJSON_AddBoolToObject(wl, "until_stopped", true);
+	if ((o = s_opt(v, "steadystate", "ss")))
+		s_steadystate(c, v, o, j, numjobs, wl);
+	else if ((o = s_opt(v, "ss_dur", NULL)) || (o = s_opt(v, "ss_ramp", NULL)))
+		bc_import_add(c->inert, "%s", o->key);
 	if (!runtime && time_based)
 		s_note(c, "job %s: no runtime: bench-coord's default 10 s", j->name);
 	if ((o = s_opt(v, "iodepth_batch", "iodepth_batch_submit")) && s_uint(s_val(o), 65536, &n))
@@ -1925,17 +2051,6 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		       "io_uring",
 		       s_val(eng_o));
 	return true;
-}
-
-static bool s_is_bdev(const char *path)
-{
-	return !strncmp(path, "/dev/", 5);
-}
-
-/* a job's file key as a profile path ("null:job" keys are null targets) */
-static const char *s_path(const char *key)
-{
-	return !strncmp(key, "null:", 5) ? "null" : key;
 }
 
 static int s_key_index(char *const *keys, int n, const char *key)

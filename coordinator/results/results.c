@@ -527,6 +527,10 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 	/* a step with stop_bytes whose volumes moved that much: it ended there */
 	if (r->bytes_stopped_s)
 		cJSON_AddNumberToObject(o, "stopped_at_bytes_second", r->bytes_stopped_s);
+	/* a step with stop_steady: whether it was steady, when, and the window judged */
+	if (r->step->wl.steady.metric)
+		cJSON_AddItemToObject(o, "stop_steady",
+				      bc_steady_json(&r->steady, &r->step->wl, g->seconds));
 	cJSON_AddNumberToObject(o, "measured_from_second", g->ramp_s);
 	/* the window's figures are over the seconds that carried records */
 	cJSON_AddNumberToObject(o, "planned_seconds", g->seconds - g->ramp_s);

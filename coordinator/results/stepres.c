@@ -143,5 +143,6 @@ void bc_step_result_free(struct bc_step_result *r)
 	cJSON_Delete(r->node_counters);
 	cJSON_Delete(r->analysis);
 	free(r->out);
+	bc_steady_free(&r->steady);
 	memset(r, 0, sizeof(*r));
 }

@@ -13,6 +13,7 @@
 
 #include "agg/agg.h"
 #include "profile/profile.h"
+#include "results/steadystop.h"
 
 struct bc_hostsamples;
 struct bc_fidelity;
@@ -49,6 +50,8 @@ struct bc_step_result {
 	/* "stop_window_pct": the I/O windows of the step's volumes that run, added up from
 	 * READY (win_end - win_start) */
 	uint64_t ready_window_bytes;
+	/* "stop_steady": its window and whether, and when, the step was steady */
+	struct bc_steady_track steady;
 };
 
 /* free what a step result owns and zero it, for the next step */

@@ -632,6 +632,12 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		if (k && k < r->res.agg.seconds)
 			r->res.agg.seconds = k;
 		r->res.bytes_stopped_s = k;
+	} else if (!strcmp(type, "step_steady") && r->in_step) {
+		/* stop_steady judged: reached (the step ended there) or not by its end */
+		bc_steady_from_event(&r->res.steady, ev);
+		if (r->res.steady.reached && r->res.steady.end_s &&
+		    r->res.steady.end_s < r->res.agg.seconds)
+			r->res.agg.seconds = r->res.steady.end_s;
 	} else if (!strcmp(type, "agent_lost") && r->in_step) {
 		struct bc_conn *c =
 		    s_conn(r, cJSON_GetStringValue(cJSON_GetObjectItem(ev, "name")));

@@ -558,8 +558,8 @@ static void s_count_bytes(struct bc_fleet *f, struct bc_rundir *rd, struct bc_st
 	cJSON *ev;
 	uint32_t end;
 
-	if (!want || res->bytes_stopped_s || res->stopped_s || k < res->agg.ramp_s ||
-	    !res->agg.nent[BC_LVL_TOTAL])
+	if (!want || res->bytes_stopped_s || res->stopped_s || res->steady.reached ||
+	    k < res->agg.ramp_s || !res->agg.nent[BC_LVL_TOTAL])
 		return;
 	t = &res->agg.ent[BC_LVL_TOTAL][0];
 	row = bc_entity_row(t, k);
@@ -586,6 +586,51 @@ static void s_count_bytes(struct bc_fleet *f, struct bc_rundir *rd, struct bc_st
 	}
 }
 
+/*
+ * "stop_steady" (fio's steadystate): closed second k of the step's total
+ * into its window (results/steady.h judges); once steady, the step ends two
+ * seconds on, as with stop_bytes, and the run goes on with the next step
+ */
+static void s_judge_steady(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
+			   uint32_t k)
+{
+	const struct bc_secrow *row;
+	uint64_t ios = 0, bytes = 0;
+	int op;
+
+	if (!res->step->wl.steady.metric || res->steady.done || res->bytes_stopped_s ||
+	    res->stopped_s || !res->agg.nent[BC_LVL_TOTAL])
+		return;
+	row = bc_entity_row(&res->agg.ent[BC_LVL_TOTAL][0], k);
+	for (op = 0; op < BC_OP_NR; op++) {
+		ios += row->ios[op];
+		bytes += row->bytes[op];
+	}
+	if (!bc_steady_second(&res->steady, &res->step->wl, res->agg.ramp_s, k, ios, bytes))
+		return;
+	res->steady.end_s = res->agg.seconds > k + 1 ? s_send_stop(f, res) : res->agg.seconds;
+	bc_rundir_event(rd, "step_steady", bc_steady_event(&res->steady, res->idx));
+	if (!f->opts->quiet) {
+		char note[160];
+
+		snprintf(note, sizeof(note),
+			 "steady state at second %u (%s over the last %u s): the step ends at "
+			 "second %u",
+			 k, res->step->wl.steady.pct ? "within its percent" : "within its limit",
+			 res->step->wl.steady.window_s, res->steady.end_s);
+		bc_live_note(note);
+	}
+}
+
+/* a step with stop_steady that ended without it: the event says so, for a rebuild */
+static void s_steady_missed(struct bc_rundir *rd, struct bc_step_result *res)
+{
+	if (!res->step->wl.steady.metric || res->steady.done)
+		return;
+	res->steady.done = true;
+	bc_rundir_event(rd, "step_steady", bc_steady_event(&res->steady, res->idx));
+}
+
 /* close every second that is complete or overdue */
 static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
 			    bool all)
@@ -607,6 +652,7 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 			break;
 		bc_agg_close_second(g, k);
 		s_count_bytes(f, rd, res, k);
+		s_judge_steady(f, rd, res, k);
 		/* a size-based window reaches past k: host samples waiting for it count */
 		if (s_second_ios(g, k))
 			bc_hostsamples_io_second(res->hosts, k);
@@ -1132,6 +1178,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	rc = s_run_loop(f, rd, res);
 	s_clock_end(f, rd, res);
 	s_close_seconds(f, rd, res, true);
+	s_steady_missed(rd, res);
 	/* late and drain records the workers still hold; serial from here on */
 	bc_agg_finish(&res->agg);
 	res->agg.wait_fn = NULL; /* the agg may be freed beside the fleet, off this thread */

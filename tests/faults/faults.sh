@@ -5,7 +5,7 @@
 # them with run.json and summary.md, and a rebuild from events.jsonl must equal what the
 # run wrote. Cases: sigint sigterm coord_kill9 kill_continue kill_abort stop_continue
 # stop_abort between_continue between_abort between_restart restart_continue restart_abort
-# prepare_fail sweep_sigint results_sigint until_stopped stop_bytes stop_window_pct full_disk read_only low_space clock_drift healthy_plain
+# prepare_fail sweep_sigint results_sigint until_stopped stop_bytes stop_window_pct stop_steady full_disk read_only low_space clock_drift healthy_plain
 # healthy_sweep healthy_fdp checker_fails.
 # Moments are chosen by waiting on events.jsonl, never on sleeps; nothing is timed.
 . "$BC_SRC/tests/e2e/lib.sh"
@@ -202,6 +202,36 @@ want = int(sys.argv[2])
 ev = [e for e in map(json.loads, open(sys.argv[1])) if e.get("event") == "step_bytes_reached"]
 assert len(ev) == 1 and ev[0]["step"] == 0 and ev[0]["target"] == want <= ev[0]["bytes"], ev
 assert ev[0]["seconds"] == ev[0]["at_second"] + 2 or ev[0]["seconds"] > ev[0]["at_second"], ev
+PY
+	check_and_rebuild
+	;;
+stop_steady)
+	# fio's steadystate: step 0 is rate-capped (200 IOPS a volume), so its total is level and
+	# steady within 20% over 3 s once its ramps (1 s, and 1 s more) are over: it ends seconds
+	# later, long before its 120 s runtime. Step 1 asks a 0.0001% deviation of an uncapped
+	# load, which no 3 s of real I/O meet: it is judged every second and runs its whole
+	# runtime, and run.json says it was not steady. About 15 s.
+	profile s0 s1 | sed '0,/"runtime": "4s"}/s//"runtime": "120s", "rate_iops": 200, "stop_steady": {"criterion": "iops:20%", "window": "3s", "ramp": "1s"}}/' |
+		sed '0,/"runtime": "4s"}/s//"runtime": "5s", "stop_steady": {"criterion": "iops:0.0001%", "window": 3}}/' >"$T/p.json"
+	run_bg "$T/p.json"
+	finish
+	[ "$RC" = 0 ] || fail "exit code $RC"
+	python3 - "$R/run.json" "$R/events.jsonl" <<'PY' || fail "stop_steady: $(json "$R/run.json" '[(s["name"], s.get("seconds"), s.get("stop_steady")) for s in r["steps"]]')"
+import json, sys
+r = json.load(open(sys.argv[1]))
+s0, s1 = r["steps"]
+a, b = s0["stop_steady"], s1["stop_steady"]
+# step 0: steady at a second after both ramps and a full window, ended two seconds on
+assert a["reached"] is True and a["criterion"] == "iops:20%" and a["window_seconds"] == 3, a
+assert 1 + 1 + 3 - 1 <= a["at_second"] < a["ended_at_second"] == s0["seconds"] < 121, (a, s0["seconds"])
+assert a["window_from_second"] == a["at_second"] - 2 and a["value"] <= 20, a
+assert abs(a["mean"] - 600) <= 120, a  # three volumes at 200 IOPS each
+# step 1: judged, never steady, ran to its runtime (1 s ramp + 5 s)
+assert b["reached"] is False and b["windows_judged"] >= 1 and "at_second" not in b, b
+assert s1["seconds"] == 6 and b["value"] > 0.0001, (b, s1["seconds"])
+assert "not steady" in b["outcome"], b
+ev = [e for e in map(json.loads, open(sys.argv[2])) if e.get("event") == "step_steady"]
+assert [(e["step"], e["reached"]) for e in ev] == [(0, True), (1, False)], ev
 PY
 	check_and_rebuild
 	;;

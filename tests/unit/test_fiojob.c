@@ -627,6 +627,81 @@ static void test_job_shapes(void)
 	cJSON_Delete(notes);
 }
 
+/*
+ * PoV / SNIA-PTS-style preconditioning: fill_device on a device is one sequential pass to its
+ * end; steadystate (ss), ss_dur, ss_ramp become stop_steady; what fio would do otherwise is
+ * refused with the option's line
+ */
+static void test_steady_fill(void)
+{
+	cJSON *notes, *p;
+	const cJSON *s, *ss;
+
+	p = import("[global]\nfilename=/dev/nvme0n1\ndirect=1\ngroup_reporting\n"
+		   "[fill]\nrw=write\nbs=128k\nfill_device=1\nsize=10g\n"
+		   "[steady]\nstonewall\nrw=randwrite\nnumjobs=4\ntime_based\nruntime=7200\n"
+		   "ramp_time=60\nss=iops_slope:0.3%\nss_dur=1800\nss_ramp=5m\n"
+		   "[bw]\nstonewall\nrw=read\ntime_based\nruntime=600\nsteadystate=bw:2%\n"
+		   "ss_dur=60s\n",
+		   &notes);
+	CHECK(p && valid(p) && no_diffs() && nsteps(p) == 3);
+	s = step(p, 0);
+	CHECK(s && !strcmp(sval(s, "rw"), "write") && nval(s, "stop_window_pct") == 100);
+	CHECK(s && cJSON_IsTrue(cJSON_GetObjectItem(s, "size_based")) &&
+	      !cJSON_GetObjectItem(s, "io_size"));
+	/* the whole device, not size=10g: fio's fill sets the size beyond it */
+	CHECK(p && !cJSON_GetObjectItem(vol(p, 0), "length") &&
+	      !cJSON_GetObjectItem(vol(p, 0), "size"));
+	CHECK(has_note(notes, "fill_device writes to the device's end"));
+	s = step(p, 1);
+	ss = s ? cJSON_GetObjectItem(s, "stop_steady") : NULL;
+	CHECK(ss && !strcmp(sval(ss, "criterion"), "iops_slope:0.3%") &&
+	      nval(ss, "window") == 1800 && nval(ss, "ramp") == 300);
+	CHECK(s && nval(s, "ramp") == 60 && nval(s, "runtime") == 7200);
+	ss = step(p, 2) ? cJSON_GetObjectItem(step(p, 2), "stop_steady") : NULL;
+	CHECK(ss && !strcmp(sval(ss, "criterion"), "bw:2%") && nval(ss, "window") == 60 &&
+	      !cJSON_GetObjectItem(ss, "ramp"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+
+	/* without group_reporting fio judges each clone: said */
+	p = import("[j]\nfilename=/dev/sdb\nrw=randread\nnumjobs=2\ntime_based\nruntime=60\n"
+		   "ss=iops:2%\nss_dur=30\n",
+		   &notes);
+	CHECK(p && valid(p) && no_diffs());
+	CHECK(has_note(notes, "fio judges each of the 2 clones alone"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+
+	/* without ss_dur fio keeps no window: nothing to judge, and no key */
+	p = import("[j]\nfilename=/dev/sdb\nrw=read\ntime_based\nruntime=60\nss=iops:2%\n", &notes);
+	CHECK(p && valid(p) && no_diffs() && !cJSON_GetObjectItem(step(p, 0), "stop_steady"));
+	CHECK(has_note(notes, "without ss_dur"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+
+	/* refused: a fill of a file (fio fills the filesystem), a fill by reads, bad criteria */
+	p = import("[f]\nfilename=/tmp/x.dat\nrw=write\nfill_device=1\n", &notes);
+	CHECK(!p && has_diff("t.fio:4: fill_device=1 on /tmp/x.dat: fio writes until the "
+			     "filesystem holding the file is full"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[f]\nfilename=/dev/sdb\nrw=randwrite\nfill_fs=1\n", &notes);
+	CHECK(!p && has_diff("fill_fs=1 with rw=randwrite"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nfilename=/dev/sdb\nrw=read\nss=lat:2%\nss_dur=60\n", &notes);
+	CHECK(has_diff("t.fio:4: ss=lat:2%") &&
+	      (!p || !cJSON_GetObjectItem(step(p, 0), "stop_steady")));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nfilename=/dev/sdb\nrw=read\nss=iops:2%\nss_dur=2\n", &notes);
+	CHECK(has_diff("t.fio:5: ss_dur=2: bench-coord judges windows of 3 seconds") &&
+	      (!p || !cJSON_GetObjectItem(step(p, 0), "stop_steady")));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
 int main(void)
 {
 	test_job_shapes();
@@ -643,6 +718,7 @@ int main(void)
 	test_refuse_lenient();
 	test_stonewall();
 	test_pov();
+	test_steady_fill();
 	cJSON_Delete(s_diffs);
 	TEST_DONE();
 }

@@ -91,6 +91,7 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"until_stopped", BC_WT_BOOL, S_NZ, 0, 0, NULL, S_FIELD(until_stopped)},
     {"stop_bytes", BC_WT_SIZE, S_NZ, 0, 0, NULL, S_FIELD(stop_bytes)},
     {"stop_window_pct", BC_WT_INT, S_NZ, 1, 10000, NULL, S_FIELD(stop_window_pct)},
+    {"stop_steady", BC_WT_STEADY, S_NZ, 0, 0, NULL, S_FIELD(steady)},
     {"seq_gap", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(seq_gap)},
     {"seq_run", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(seq_run)},
     {"zone_size", BC_WT_SIZE, S_V | S_NZ, 0, 0, NULL, S_FIELD(zone_size)},
@@ -651,6 +652,88 @@ bad:
 			     bc_check_show(v, shown));
 }
 
+/* the criteria's names, by enum bc_steady_metric */
+static const char *const s_ss_names[] = {"", "iops", "iops_slope", "bw", "bw_slope"};
+
+int bc_steady_parse(const char *s, struct bc_steady_spec *out)
+{
+	const char *colon = strchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : 0, len;
+	char lim[64];
+	uint64_t bytes;
+	uint32_t m;
+
+	memset(out, 0, sizeof(*out));
+	for (m = BC_SS_IOPS; m <= BC_SS_BW_SLOPE; m++)
+		if (n == strlen(s_ss_names[m]) && !strncmp(s, s_ss_names[m], n))
+			break;
+	if (m > BC_SS_BW_SLOPE || !colon[1] || (len = strlen(colon + 1)) >= sizeof(lim))
+		return -EINVAL;
+	memcpy(lim, colon + 1, len + 1);
+	out->metric = m;
+	if (lim[len - 1] == '%') {
+		lim[len - 1] = '\0';
+		out->pct = 1;
+		return s_number(lim, &out->limit) || out->limit < 0 ? -EINVAL : 0;
+	}
+	/* an absolute bandwidth may be a size per second: "10m" */
+	if ((m == BC_SS_BW || m == BC_SS_BW_SLOPE) && !bc_parse_size(lim, &bytes)) {
+		out->limit = (double)bytes;
+		return 0;
+	}
+	return s_number(lim, &out->limit) || out->limit < 0 ? -EINVAL : 0;
+}
+
+const char *bc_steady_format(const struct bc_steady_spec *ss, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%.15g%s", s_ss_names[ss->metric <= BC_SS_BW_SLOPE ? ss->metric : 0],
+		 ss->limit, ss->pct ? "%" : "");
+	return buf;
+}
+
+/* {"criterion": "iops:2%", "window": "60s", "ramp": "10s"} */
+static int s_steady(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl)
+{
+	char shown[BC_CHECK_SHOW_LEN], sub[BC_CHECK_PATH_LEN];
+	const cJSON *crit = cJSON_GetObjectItemCaseSensitive(v, "criterion"), *x;
+	struct bc_steady_spec ss;
+	int ret;
+
+	if (!cJSON_IsObject(v))
+		return bc_check_fail(c, path,
+				     "expected {\"criterion\": \"iops:2%%\", \"window\": \"60s\"} "
+				     "(and \"ramp\"), got %s",
+				     bc_check_show(v, shown));
+	for (x = v->child; x; x = x->next) {
+		if (!strcmp(x->string, "criterion") || !strcmp(x->string, "window") ||
+		    !strcmp(x->string, "ramp"))
+			continue;
+		bc_check_path(sub, path, x->string);
+		return bc_check_fail(c, sub, "unknown key (criterion, window, ramp)");
+	}
+	bc_check_path(sub, path, "criterion");
+	if (!cJSON_IsString(crit) || bc_steady_parse(crit->valuestring, &ss))
+		return bc_check_fail(c, sub,
+				     "expected iops, iops_slope, bw or bw_slope, a colon and a "
+				     "limit (a percent of the mean, or per second): \"iops:2%%\", "
+				     "\"bw:10m\", got %s",
+				     crit ? bc_check_show(crit, shown) : "nothing");
+	bc_check_path(sub, path, "window");
+	if (!cJSON_GetObjectItemCaseSensitive(v, "window"))
+		return bc_check_fail(
+		    c, sub, "missing: the seconds judged at once, 3 at least (fio's ss_dur)");
+	ret = bc_check_duration(c, sub, cJSON_GetObjectItemCaseSensitive(v, "window"), 3,
+				&ss.window_s);
+	if (ret)
+		return ret;
+	bc_check_path(sub, path, "ramp");
+	if ((x = cJSON_GetObjectItemCaseSensitive(v, "ramp")) &&
+	    (ret = bc_check_duration(c, sub, x, 0, &ss.ramp_s)))
+		return ret;
+	wl->steady = ss;
+	return 0;
+}
+
 /* a plain block size (a split is s_bssplit's) */
 static int s_bs(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl)
 {
@@ -732,6 +815,8 @@ int bc_wl_key_parse(struct bc_check *c, const struct bc_wl_key *k, const cJSON *
 		return bc_check_pos(c, path, v, (struct bc_stream_pos *)((char *)wl + k->off));
 	case BC_WT_PATTERN:
 		return s_pattern(c, path, v, wl);
+	case BC_WT_STEADY:
+		return s_steady(c, path, v, wl);
 	case BC_WT_STREAMS:
 	case BC_WT_KV:
 		break;
@@ -774,6 +859,18 @@ bool bc_wl_key_to_json(cJSON *o, const struct bc_wl_key *k, const struct bc_work
 			snprintf(hex + 2 + 2 * i, 3, "%02x", wl->pattern[i]);
 		return cJSON_AddStringToObject(o, k->name, hex) != NULL;
 	}
+	if (k->type == BC_WT_STEADY) {
+		cJSON *ss;
+
+		if (!wl->steady.metric)
+			return true;
+		ss = cJSON_AddObjectToObject(o, k->name);
+		return ss &&
+		       cJSON_AddStringToObject(ss, "criterion",
+					       bc_steady_format(&wl->steady, buf, sizeof(buf))) &&
+		       cJSON_AddNumberToObject(ss, "window", wl->steady.window_s) &&
+		       cJSON_AddNumberToObject(ss, "ramp", wl->steady.ramp_s);
+	}
 	if ((k->where & BC_WK_NZ) && !s_get(k, wl))
 		return true;
 	switch (k->type) {
@@ -807,6 +904,7 @@ bool bc_wl_key_to_json(cJSON *o, const struct bc_wl_key *k, const struct bc_work
 		return cJSON_AddStringToObject(o, k->name, wl->cpus_allowed) != NULL;
 	case BC_WT_POS: /* above */
 	case BC_WT_PATTERN:
+	case BC_WT_STEADY:
 		break;
 	case BC_WT_PLACEMENT:
 		/* the zero value is the volume's placement: written only when chosen */

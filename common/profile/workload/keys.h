@@ -38,6 +38,7 @@ enum bc_wl_type {
 	BC_WT_KV,	 /* {"trim", "pace", "trace"}: profile/workload/kv.h reads and writes it */
 	BC_WT_POS,	 /* a size, or "N%" of the volume's I/O window (struct bc_stream_pos) */
 	BC_WT_PATTERN,	 /* "0xdeadbeef", "'text'", joined with '|': pattern/pattern_len */
+	BC_WT_STEADY,	 /* {"criterion": "iops:2%", "window", "ramp"}: struct bc_steady_spec */
 };
 
 #define BC_WK_VOLUME  0x01u /* a volume's "workload" and a step's "volume_workloads" */
@@ -83,6 +84,11 @@ void bc_wl_key_copy(const struct bc_wl_key *k, struct bc_workload *dst,
 int bc_check_pos(struct bc_check *c, const char *path, const cJSON *v, struct bc_stream_pos *p);
 /* its profile and wire value: a number of bytes, or "N%" */
 cJSON *bc_pos_to_json(const struct bc_stream_pos *p);
+
+/* a steady-state criterion, "iops:2%" (metric, pct, limit of struct bc_steady) */
+int bc_steady_parse(const char *s, struct bc_steady_spec *out);
+/* its profile form into buf; buf */
+const char *bc_steady_format(const struct bc_steady_spec *ss, char *buf, size_t len);
 
 /* "placement" of a workload or of a stream: "volume", "none" or [idx, ...] */
 int bc_check_placement(struct bc_check *c, const char *path, const cJSON *v,

@@ -147,6 +147,27 @@ struct bc_stream {
  * Every field's zero value means "off" or "the default", so a workload
  * built in code only sets what it needs (sqpoll_cpu only matters with sqpoll).
  */
+/*
+ * "stop_steady": {"criterion", "window", "ramp"}: the step ends once its
+ * total's per-second IOPS or bandwidth is steady over a window (fio's
+ * steadystate, ss_dur, ss_ramp). criterion: "iops:2%", "bw_slope:0.1%",
+ * "bw:10m" (bytes/s), "iops:500". The rule is results/steadystop.h's.
+ */
+enum bc_steady_metric {
+	BC_SS_NONE = 0,
+	BC_SS_IOPS,	  /* max deviation of IOPS from the window's mean */
+	BC_SS_IOPS_SLOPE, /* least-squares slope of IOPS over the window */
+	BC_SS_BW,	  /* the same of bytes per second */
+	BC_SS_BW_SLOPE,
+};
+struct bc_steady_spec {
+	uint32_t metric;   /* enum bc_steady_metric */
+	uint32_t pct;	   /* 1: limit is a percent of the window's mean, 0: absolute */
+	double limit;	   /* per second: IOPS, bytes/s; or percent */
+	uint32_t window_s; /* "window": the seconds judged at once (fio's ss_dur) */
+	uint32_t ramp_s;   /* "ramp": seconds after the step's ramp before the first */
+};
+
 struct bc_workload {
 	enum bc_rw rw;
 	uint32_t rwmixread; /* percent of reads for rw/randrw */
@@ -228,6 +249,14 @@ struct bc_workload {
 	 * smaller target ends the step. 0: none
 	 */
 	uint32_t stop_window_pct;
+	/*
+	 * "stop_steady": the step ends (STOP, as with stop_bytes) two seconds
+	 * after the first second closing a window of steady.window_s seconds
+	 * that meets the criterion, its seconds taken from steady.ramp_s
+	 * seconds after the step's ramp; runtime is its cap. The coordinator
+	 * judges; agents ignore it.
+	 */
+	struct bc_steady_spec steady;
 	/*
 	 * More of a job's shape as fio has it (docs/profiles.md): block sizes
 	 * from a range, holes after sequential I/Os and sequential runs in

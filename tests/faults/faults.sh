@@ -233,6 +233,12 @@ assert "not steady" in b["outcome"], b
 ev = [e for e in map(json.loads, open(sys.argv[2])) if e.get("event") == "step_steady"]
 assert [(e["step"], e["reached"]) for e in ev] == [(0, True), (1, False)], ev
 PY
+	# the reports say it in words, both outcomes, from run.json's own text
+	for f in summary.md report.html; do
+		grep -q "Stop on steady state.*steady at second" "$R/$f" &&
+			grep -q "Stop on steady state.*not steady in" "$R/$f" ||
+			fail "stop_steady: $f does not say how each step ended"
+	done
 	check_and_rebuild
 	;;
 coord_kill9)

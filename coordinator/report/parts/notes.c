@@ -166,6 +166,32 @@ static void s_steady(struct bc_notes *n, const cJSON *ss)
 					  : ": the average describes no state the system was in.");
 }
 
+/*
+ * How the step ended when not at its planned runtime: the user's Ctrl-C,
+ * stop_bytes, or stop_steady (fio's steadystate) reached or not. A steady
+ * state asked for and not reached changes how a preconditioning reads.
+ */
+static void s_ended(struct bc_notes *n, const cJSON *st)
+{
+	const cJSON *ss = bc_rj(st, "stop_steady");
+
+	if (bc_rj(st, "stopped_by_user_at_second"))
+		bc_notes_add(n, BC_NOTE_PARA, "Ended:", NULL, BC_TONE_NONE,
+			     "stopped by the user at second %.0f; its figures are the seconds "
+			     "until then.",
+			     bc_rj_num(st, "stopped_by_user_at_second"));
+	if (bc_rj(st, "stopped_at_bytes_second"))
+		bc_notes_add(n, BC_NOTE_PARA, "Ended:", NULL, BC_TONE_NONE,
+			     "its volumes had moved the data it asked for (stop_bytes / "
+			     "stop_window_pct) at second %.0f.",
+			     bc_rj_num(st, "stopped_at_bytes_second"));
+	if (ss)
+		bc_notes_add(n, cJSON_IsTrue(bc_rj(ss, "reached")) ? BC_NOTE_PARA : BC_NOTE_WARN,
+			     "Stop on steady state", NULL, BC_TONE_NONE, "(%s over %.0f s): %s.",
+			     bc_rj_str("?", ss, "criterion"), bc_rj_num(ss, "window_seconds"),
+			     bc_rj_str("?", ss, "outcome"));
+}
+
 /* each agent's clock offset, or at fleet size their range, and the start skew */
 static void s_clocks(struct bc_notes *n, const cJSON *ck)
 {
@@ -220,6 +246,7 @@ void bc_notes_step(struct bc_notes *n, const struct bc_report *r, const cJSON *s
 	s_fidelity(n, st);
 	s_seconds(n, st);
 	s_agents(n, st);
+	s_ended(n, st);
 	s_steady(n, bc_rj(st, "steady_state"));
 	if (waf) {
 		char h[32], m[32];

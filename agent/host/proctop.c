@@ -132,7 +132,8 @@ int bc_proctop_read(const char *root, struct bc_proctop_snap *s)
 		s->p[s->n++] = p;
 	}
 	closedir(d);
-	qsort(s->p, (size_t)s->n, sizeof(*s->p), s_cmp);
+	if (s->n)
+		qsort(s->p, (size_t)s->n, sizeof(*s->p), s_cmp);
 	return 0;
 }
 
@@ -249,8 +250,11 @@ cJSON *bc_proctop_json(const struct bc_proctop *t, int n)
 	sorted = malloc(((size_t)t->n + 1) * sizeof(*sorted));
 	if (!sorted)
 		return NULL;
-	memcpy(sorted, t->cmd, (size_t)t->n * sizeof(*sorted));
-	qsort(sorted, (size_t)t->n, sizeof(*sorted), s_by_cpu);
+	/* no other process used the CPU (a quiet host): t->cmd is NULL, nothing to copy */
+	if (t->n) {
+		memcpy(sorted, t->cmd, (size_t)t->n * sizeof(*sorted));
+		qsort(sorted, (size_t)t->n, sizeof(*sorted), s_by_cpu);
+	}
 	for (i = 0; i < t->n; i++)
 		others += sorted[i].cpu_s;
 	o = cJSON_CreateObject();

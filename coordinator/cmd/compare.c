@@ -277,6 +277,17 @@ static const cJSON *s_step_vol(const cJSON *st, const char *agent, const char *p
 }
 
 /* the drive temperature of every volume that has one, per run, under a step's table */
+/* a per-volume table row's first cells: "| agent:path | run" */
+static void s_md_vol_run(FILE *md, const char *agent, const char *path, const char *label)
+{
+	fprintf(md, "| ");
+	bc_md_puts(md, agent);
+	fprintf(md, ":");
+	bc_md_puts(md, path);
+	fprintf(md, " | ");
+	bc_md_puts(md, label);
+}
+
 static void s_step_temps(struct s_cmp *c, const char *name)
 {
 	const cJSON *st0 = s_step(c->runs[0].run, name), *v0;
@@ -314,12 +325,7 @@ static void s_step_temps(struct s_cmp *c, const char *name)
 			printf("  %c %.1f/%.1f/%.1f%s%s%s", 'A' + r, lo, hi, mean,
 			       diff[0] ? " (" : "", diff, diff[0] ? ")" : "");
 			if (c->md) {
-				fprintf(c->md, "| ");
-				bc_md_puts(c->md, agent);
-				fprintf(c->md, ":");
-				bc_md_puts(c->md, path);
-				fprintf(c->md, " | ");
-				bc_md_puts(c->md, c->runs[r].label);
+				s_md_vol_run(c->md, agent, path, c->runs[r].label);
 				fprintf(c->md, " | %.1f | %.1f | %.1f | %s |\n", lo, hi, mean,
 					diff);
 			}
@@ -379,12 +385,7 @@ static void s_step_wafs(struct s_cmp *c, const char *name)
 			printf("  %c %.3f%s%s%s%s%s", 'A' + r, w->valuedouble, ftl[0] ? " (" : "",
 			       ftl, ftl[0] ? ")" : "", diff[0] ? " " : "", diff);
 			if (c->md) {
-				fprintf(c->md, "| ");
-				bc_md_puts(c->md, agent);
-				fprintf(c->md, ":");
-				bc_md_puts(c->md, path);
-				fprintf(c->md, " | ");
-				bc_md_puts(c->md, c->runs[r].label);
+				s_md_vol_run(c->md, agent, path, c->runs[r].label);
 				fprintf(c->md, " | %.3f | %s | %s | ", w->valuedouble, diff,
 					bc_rj_str("-", sim, "ftl"));
 				if (bc_rj(sim, "gc_overhead_pct"))

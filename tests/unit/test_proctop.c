@@ -85,20 +85,36 @@ static void s_live(void)
 	bc_proctop_destroy(&t);
 }
 
+/* a fixture root with proc/, proc/pressure/ and process 42's directory */
+static void s_mkroot(char *root)
+{
+	static const char *const dirs[] = {"proc", "proc/pressure", "proc/42"};
+	char p[256];
+	size_t i;
+
+	CHECK(mkdtemp(root) != NULL);
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", root, dirs[i]);
+		CHECK(mkdir(p, 0755) == 0);
+	}
+}
+
+static void s_rmroot(const char *root)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "rm -rf '%s'", root);
+	CHECK(system(p) == 0);
+}
+
 /* PSI and procs_running from a fixture /proc: 0.5 s of "some" stall in 1 s is 50% */
 static void s_fixture(void)
 {
-	char root[] = "/tmp/test_proctop.XXXXXX", p[256];
+	char root[] = "/tmp/test_proctop.XXXXXX";
 	struct bc_proctop t = {0};
 	cJSON *o;
 
-	CHECK(mkdtemp(root) != NULL);
-	snprintf(p, sizeof(p), "%s/proc", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/proc/pressure", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/proc/42", root);
-	mkdir(p, 0755);
+	s_mkroot(root);
 	bc_test_put(root, "proc/pressure/cpu",
 		    "some avg10=12.50 avg60=1.00 avg300=0.10 total=1000000\n"
 		    "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n");
@@ -133,8 +149,7 @@ static void s_fixture(void)
 	}
 	cJSON_Delete(o);
 	bc_proctop_destroy(&t);
-	snprintf(p, sizeof(p), "rm -rf '%s'", root);
-	CHECK(system(p) == 0);
+	s_rmroot(root);
 }
 
 /*
@@ -144,16 +159,12 @@ static void s_fixture(void)
  */
 static void s_quiet(void)
 {
-	char root[] = "/tmp/test_proctop.XXXXXX", p[256];
+	char root[] = "/tmp/test_proctop.XXXXXX";
 	const char *stat42 = "42 (idle) S 1 1 1 0 -1 0 0 0 0 0 100 0 0 0 20 0 1 0 7";
 	struct bc_proctop t = {0};
 	cJSON *o;
 
-	CHECK(mkdtemp(root) != NULL);
-	snprintf(p, sizeof(p), "%s/proc", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/proc/42", root);
-	mkdir(p, 0755);
+	s_mkroot(root);
 	bc_test_put(root, "proc/stat", "cpu  1 2 3 4\nprocs_running 1\n");
 	bc_test_put(root, "proc/42/stat", stat42);
 	CHECK(bc_proctop_begin(&t, root, 1) == 0);
@@ -168,8 +179,7 @@ static void s_quiet(void)
 	}
 	cJSON_Delete(o);
 	bc_proctop_destroy(&t);
-	snprintf(p, sizeof(p), "rm -rf '%s'", root);
-	CHECK(system(p) == 0);
+	s_rmroot(root);
 }
 
 int main(void)

@@ -223,6 +223,20 @@ static size_t s_render_size(const char *name, int nvols, const struct bc_stats_t
 	return need;
 }
 
+/* a record's first fields, as both event forms begin: agent, second, drain, flags */
+static char *s_head(char *p, const char *name, const struct bc_stats_hdr *h)
+{
+	p = s_lit(p, "{\"agent\":");
+	p = s_str(p, name);
+	p = s_lit(p, ",\"second\":");
+	p = h->second == BC_STATS_DRAIN ? s_lit(p, "-1") : s_u64(p, h->second);
+	if (h->second == BC_STATS_DRAIN)
+		p = s_lit(p, ",\"drain\":true");
+	p = s_lit(p, ",\"flags\":");
+	p = s_u64(p, h->flags);
+	return p;
+}
+
 /*
  * The "stats" event of a decoded record (volumes in the agent's order,
  * vols[i] their profile indexes) into p, which holds s_render_size bytes;
@@ -234,14 +248,7 @@ static char *s_render(char *p, const char *name, const int *vols, int nvols,
 {
 	int i, o;
 
-	p = s_lit(p, "{\"agent\":");
-	p = s_str(p, name);
-	p = s_lit(p, ",\"second\":");
-	p = h->second == BC_STATS_DRAIN ? s_lit(p, "-1") : s_u64(p, h->second);
-	if (h->second == BC_STATS_DRAIN)
-		p = s_lit(p, ",\"drain\":true");
-	p = s_lit(p, ",\"flags\":");
-	p = s_u64(p, h->flags);
+	p = s_head(p, name, h);
 	p = s_lit(p, ",\"volumes\":[");
 	for (i = 0; i < nvols; i++) {
 		if (i)
@@ -349,14 +356,7 @@ static char *s_stats_head(char *p, const struct s_item *it)
 {
 	const struct bc_stats_hdr *h = &it->hdr;
 
-	p = s_lit(p, "{\"agent\":");
-	p = s_str(p, it->name);
-	p = s_lit(p, ",\"second\":");
-	p = h->second == BC_STATS_DRAIN ? s_lit(p, "-1") : s_u64(p, h->second);
-	if (h->second == BC_STATS_DRAIN)
-		p = s_lit(p, ",\"drain\":true");
-	p = s_lit(p, ",\"flags\":");
-	p = s_u64(p, h->flags);
+	p = s_head(p, it->name, h);
 	p = s_lit(p, ",\"step\":");
 	return s_u64(p, h->step);
 }

@@ -60,6 +60,7 @@
 #define S_TF_LOW     0x4000u  /* iodepth_low: a full queue drains to it before refilling */
 #define S_TF_SYNC    0x8000u  /* an fsync or fdatasync after every N writes */
 #define S_TF_VBACK   0x10000u /* verify_backlog: every N writes are read back and checked */
+#define S_TF_FILES   0x20000u /* a file set: a file at a time, offsets within it */
 /* slow path on completion: anything but "pick and resubmit" */
 #define S_TF_SLOW                                                                                  \
 	(S_TF_SIZED | S_TF_GATED | S_TF_VERIFY | S_TF_KV | S_TF_ZONED | S_TF_SYNC | S_TF_VBACK)
@@ -137,7 +138,15 @@ struct s_jtarget {
 	struct s_extent *vb;
 	/* content rotation: buffers per slot, writes over [rot_base, rot_base + rot_mask] */
 	uint32_t nrot, rot_mask, rot_base;
-	uint64_t remaining;		     /* S_TF_SIZED: bytes still to issue */
+	uint64_t remaining; /* S_TF_SIZED: bytes still to issue */
+	/*
+	 * S_TF_FILES: this job's files are first, first + step, ... (count of
+	 * them); the current one, where a sequential walk is in it, and the
+	 * bytes still to do in it before the next is picked
+	 */
+	const struct bc_target_files *files;
+	uint32_t f_first, f_step, f_count, f_cur, f_next;
+	uint64_t f_pos, f_left;
 	uint64_t perm_lo, perm_n, perm_next; /* S_TF_PERM: indexes walked */
 	struct bc_perm perm;
 	struct bc_dist dist;
@@ -300,6 +309,47 @@ static inline uint64_t s_unit(struct bc_job *j, struct s_jtarget *jt)
 	return bc_rand_below(&j->rng, jt->nunits);
 }
 
+/*
+ * A file set (S_TF_FILES): the I/O's offset in the current file, the next
+ * file picked when it is done (vdbench's fileselect: in order, or each of
+ * the job's files equally likely); a sequential kind walks the file from
+ * its start to its end, a random kind does as many bytes as the file holds
+ * at random offsets in it (vdbench's stopafter default). *len is cut to
+ * what the file holds.
+ */
+static inline uint64_t s_file_off(struct bc_job *j, struct s_jtarget *jt, uint32_t *len)
+{
+	const struct bc_target_files *f = jt->files;
+	uint64_t size, off;
+	uint32_t k;
+
+	if (!jt->f_left) {
+		if (jt->wl.file_random) {
+			k = (uint32_t)bc_rand_below(&j->rng, jt->f_count);
+		} else {
+			k = jt->f_next;
+			jt->f_next = k + 1 == jt->f_count ? 0 : k + 1;
+		}
+		jt->f_cur = jt->f_first + k * jt->f_step;
+		jt->f_pos = 0;
+		jt->f_left = f->size[jt->f_cur];
+	}
+	size = f->size[jt->f_cur];
+	if (*len > size)
+		*len = (uint32_t)size; /* a file smaller than an I/O: all of it at once */
+	if (jt->flags & S_TF_RANDOM) {
+		off = bc_rand_below(&j->rng, (size - *len) / jt->align + 1) * jt->align;
+		jt->f_left = *len >= jt->f_left ? 0 : jt->f_left - *len;
+	} else {
+		off = jt->f_pos;
+		if (*len > size - off)
+			*len = (uint32_t)(size - off);
+		jt->f_pos += *len;
+		jt->f_left = size - jt->f_pos;
+	}
+	return f->vstart[jt->f_cur] + off;
+}
+
 /* a multi-stream target: the stream by its share, then its op, size, offset, placement */
 static inline void s_pick_stream(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
 {
@@ -351,7 +401,9 @@ static inline void s_pick(struct bc_job *j, struct s_jtarget *jt, struct s_io *i
 	}
 	if ((jt->flags & S_TF_SIZED) && len > jt->remaining)
 		len = (uint32_t)jt->remaining;
-	if (jt->flags & S_TF_SEQMIX) {
+	if (jt->flags & S_TF_FILES) {
+		io->off = s_file_off(j, jt, &len);
+	} else if (jt->flags & S_TF_SEQMIX) {
 		/* a sequential run goes on from the last I/O while it fits the window: by
 		 * chance (seq_pct), or for run_len - 1 I/Os after each random one (seq_run) */
 		bool cont =
@@ -1341,6 +1393,55 @@ static void s_ops_init(struct s_jtarget *jt)
 	jt->used_op[jt->op] = true;
 }
 
+/*
+ * A file set's offsets (S_TF_FILES, s_file_off): this job's files (every
+ * one with file_shared, else every njobs-th, so that no two jobs use a file
+ * at once, as vdbench's threads do not), and what does not apply to them
+ */
+static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_t errlen)
+{
+	const struct bc_workload *wl = &jt->wl;
+	const struct bc_target_files *f = jt->t->files;
+	uint64_t bytes = 0;
+	uint32_t i;
+
+	if (wl->dist.kind != BC_DIST_UNIFORM || wl->seq_pct || wl->seq_run > 1 || wl->seq_gap ||
+	    wl->zone_size || wl->nstreams || wl->verify || wl->verify_backlog) {
+		snprintf(err, errlen,
+			 "%s: a file set takes a sequential or random kind, fileselect and "
+			 "file_shared; not random_distribution, seq_pct, seq_run, seq_gap, zones, "
+			 "streams or verify",
+			 jt->t->path);
+		return -EINVAL;
+	}
+	if (!wl->file_shared && f->n < jt->njobs) {
+		snprintf(err, errlen,
+			 "%s: the file set has %u files for %u jobs, and a file is used by one job "
+			 "at a time (vdbench: at least one file per thread); give more files or "
+			 "\"file_shared\": true",
+			 jt->t->path, f->n, jt->njobs);
+		return -EINVAL;
+	}
+	jt->files = f;
+	jt->flags |= S_TF_FILES | (bc_workload_random(wl) ? S_TF_RANDOM : 0);
+	jt->align = wl->blockalign ? wl->blockalign : minbs;
+	jt->f_first = wl->file_shared ? 0 : jt->jidx;
+	jt->f_step = wl->file_shared ? 1 : jt->njobs;
+	jt->f_count = (f->n - jt->f_first + jt->f_step - 1) / jt->f_step;
+	/* sequential selection: jobs sharing the files start apart, not all on the first */
+	jt->f_next = wl->file_shared ? (uint32_t)((uint64_t)f->n * jt->jidx / jt->njobs) : 0;
+	if (!bc_workload_size_based(wl))
+		return 0;
+	/* one pass: each of this job's files once (or io_size over the jobs) */
+	for (i = 0; i < jt->f_count; i++)
+		bytes += f->size[jt->f_first + i * jt->f_step];
+	jt->flags |= S_TF_SIZED;
+	jt->remaining = wl->io_size	  ? wl->io_size / jt->njobs / minbs * minbs
+			: wl->file_shared ? bytes / jt->njobs / minbs * minbs
+					  : bytes;
+	return 0;
+}
+
 /* offsets: random units over the window, or this job's sequential region */
 static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_t errlen)
 {
@@ -1356,6 +1457,8 @@ static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, siz
 		minbs = wl->bs_min;
 	jt->win_start = t->win_start;
 	jt->win_end = t->win_end;
+	if (t->files)
+		return s_fileset_init(jt, minbs, err, errlen);
 	jt->align = wl->blockalign ? wl->blockalign : minbs;
 	/* "seq_regions": "shared": every job walks the whole window from its start, as fio's
 	 * numjobs clones do without offset_increment; else job j walks the j-th region */

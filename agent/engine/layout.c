@@ -17,6 +17,8 @@
 #include "engine/layout.h"
 #include "engine/rand.h"
 #include "engine/verify.h"
+#include "target/opener.h"
+#include "target/ops.h"
 
 #define S_ALIGN 4096u /* O_DIRECT offsets and lengths; the unaligned tail goes buffered */
 
@@ -185,6 +187,60 @@ static int s_volume(struct bc_layout *l, struct io_uring *ring, struct bc_layout
 	return rc;
 }
 
+/*
+ * A file set's files, each from what it held to its end: buffered writes of
+ * the stamped random blocks (each file opened through the agent's safety
+ * opener, as the target opened it), fdatasync, and its pages dropped, so
+ * the step reads from the device
+ */
+static int s_fileset(struct bc_layout *l, struct bc_layout_vol *v)
+{
+	const struct bc_target_files *f = v->fs->files;
+	char rel[BC_PATH_MAX], path[BC_PATH_MAX * 2];
+	uint32_t i;
+	int fd, rc = 0;
+
+	for (i = 0; !rc && i < f->n; i++) {
+		uint64_t pos = f->had[i], end = f->size[i];
+
+		if (pos >= end)
+			continue;
+		if (atomic_load(&l->cancel))
+			return -ECANCELED;
+		rc = bc_fileset_file_path(&v->fs->fileset, i, rel, sizeof(rel));
+		if (rc)
+			break;
+		snprintf(path, sizeof(path), "%s/%s", v->path, rel);
+		fd = bc_target_open_path(path, O_WRONLY, 0, v->err, sizeof(v->err));
+		if (fd < 0)
+			return fd;
+		while (!rc && pos < end) {
+			uint32_t n =
+			    end - pos > BC_LAYOUT_BS ? BC_LAYOUT_BS : (uint32_t)(end - pos);
+
+			/* stamped by the file's place in the set: no two blocks alike */
+			ssize_t w;
+
+			s_stamp(l->buf[0], n, f->vstart[i] + pos, l->seed);
+			w = pwrite(fd, l->buf[0], n, (off_t)pos);
+			if (w != (ssize_t)n)
+				rc = w < 0 ? -errno : -EIO; /* short: the filesystem is full */
+			else
+				atomic_fetch_add(&v->done, n);
+			pos += n;
+		}
+		if (!rc && fdatasync(fd))
+			rc = -errno;
+		if (!rc)
+			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		close(fd);
+		if (rc)
+			snprintf(v->err, sizeof(v->err), "laying out '%s': %s%s", path,
+				 strerror(-rc), rc == -ENOSPC ? " (the filesystem is full)" : "");
+	}
+	return rc;
+}
+
 static void *s_thread(void *arg)
 {
 	struct bc_layout *l = arg;
@@ -206,7 +262,7 @@ static void *s_thread(void *arg)
 			v->rc = -ECANCELED;
 			continue;
 		}
-		v->rc = s_volume(l, &ring, v);
+		v->rc = v->fs ? s_fileset(l, v) : s_volume(l, &ring, v);
 		v->seconds = (double)(bc_mono_ns() - t0) / 1e9;
 	}
 	if (!rc)

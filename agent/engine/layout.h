@@ -26,10 +26,19 @@
 #define BC_LAYOUT_QD	 4	    /* in flight: enough to keep a device's write path busy */
 #define BC_LAYOUT_WRITER UINT64_MAX /* the verify header's writer of a laid-out block */
 
+struct bc_target;
+
 struct bc_layout_vol {
 	int volume; /* index in the PREPARE body */
 	char path[BC_PATH_MAX];
 	bool direct;
+	/*
+	 * a file set (target/fileset.c), or NULL: each of its files is written
+	 * from what it held before PREPARE to its end, buffered, then synced and
+	 * dropped from the page cache; ranges are not used. files counts them.
+	 */
+	const struct bc_target *fs;
+	uint32_t files;
 	int nranges, cap;
 	struct bc_layout_range {
 		uint64_t off, len;

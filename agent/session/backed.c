@@ -94,6 +94,8 @@ static cJSON *s_lvol_json(const struct bc_layout_vol *v)
 	cJSON_AddStringToObject(o, "path", v->path);
 	cJSON_AddBoolToObject(o, "direct", v->direct);
 	cJSON_AddNumberToObject(o, "bytes", (double)v->bytes);
+	if (v->fs)
+		cJSON_AddNumberToObject(o, "files", v->files);
 	return o;
 }
 
@@ -121,6 +123,48 @@ static void s_progress(struct bc_agent *a, bool done)
 	s->layout_beat_ns = bc_mono_ns();
 }
 
+/*
+ * Every workload on volume i is one sequential write pass over the whole of
+ * it: the step itself writes every byte a layout would (a file set's
+ * format step, vdbench's format=only)
+ */
+static bool s_writes_whole(const struct bc_step_run *s, int i)
+{
+	const struct bc_workload *w = &s->vwl[i];
+	int r, n = 0;
+
+	for (r = 0; r < s->nruns; r++)
+		if (s->rvol[r] == i) {
+			w = &s->rvwl[r];
+			if (n++ || bc_workload_reads(w) || bc_workload_random(w) ||
+			    !bc_workload_size_based(w) || w->io_size || w->file_shared)
+				return false;
+		}
+	return !bc_workload_reads(w) && !bc_workload_random(w) && bc_workload_size_based(w) &&
+	       !w->io_size && !w->file_shared;
+}
+
+/* a file set's files this PREPARE created or extended, written out before the step */
+static void s_plan_fileset(struct bc_step_run *s, int i, struct bc_layout_vol *lv)
+{
+	const struct bc_target *t = &s->targets[i];
+	const struct bc_target_files *f = t->files;
+	uint32_t k;
+
+	if (!t->grew || s->layout_off[i] || s_writes_whole(s, i))
+		return;
+	lv->volume = i;
+	snprintf(lv->path, sizeof(lv->path), "%s", t->path);
+	lv->fs = t;
+	for (k = 0; k < f->n; k++)
+		if (f->had[k] < f->size[k]) {
+			lv->bytes += f->size[k] - f->had[k];
+			lv->files++;
+		}
+	if (lv->bytes)
+		s->nlvols++;
+}
+
 int bc_backed_prepare(struct bc_agent *a, const cJSON *vols, char *err, size_t errlen)
 {
 	struct bc_step_run *s = &a->step;
@@ -141,6 +185,11 @@ int bc_backed_prepare(struct bc_agent *a, const cJSON *vols, char *err, size_t e
 
 		s->layout_off[i] = cJSON_IsFalse(
 		    cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(vols, i), "layout"));
+		if (t->files) {
+			s_plan_fileset(s, i, lv);
+			total += lv->bytes;
+			continue;
+		}
 		if (t->info.kind != BC_KIND_FILE || t->fd < 0 || fstat(t->fd, &st))
 			continue;
 		m = s_made(a, st.st_dev, st.st_ino);
@@ -250,9 +299,25 @@ void bc_backed_ready_json(struct bc_agent *a, cJSON *ready)
 		cJSON *b = NULL;
 		struct stat st;
 
-		if (!s_reads(s, i))
+		if (t->files) {
+			/* a file set: its tree as built, and whether its new files were laid out */
+			const struct bc_target_files *f = t->files;
+
+			b = cJSON_CreateObject();
+			cJSON_AddStringToObject(b, "kind", "fileset");
+			cJSON_AddNumberToObject(b, "files", f->n);
+			cJSON_AddNumberToObject(b, "directories", f->ndirs);
+			cJSON_AddNumberToObject(b, "bytes", (double)f->bytes);
+			cJSON_AddNumberToObject(b, "created", f->created);
+			cJSON_AddNumberToObject(b, "extended", f->extended);
+			cJSON_AddNumberToObject(b, "deleted", f->deleted);
+			cJSON_AddBoolToObject(
+			    b, "laid_out", t->grew && !s->layout_off[i] && !s_writes_whole(s, i));
+			if (s->layout_off[i] && t->grew)
+				cJSON_AddBoolToObject(b, "layout_off", true);
+		} else if (!s_reads(s, i)) {
 			continue;
-		if (t->info.kind == BC_KIND_FILE) {
+		} else if (t->info.kind == BC_KIND_FILE) {
 			struct bc_made *m = s_made_of(a, i);
 
 			b = bc_backing_file_json(t->path, t->win_start, t->win_end);
@@ -286,7 +351,8 @@ void bc_backed_ready_json(struct bc_agent *a, cJSON *ready)
 		cJSON_AddNumberToObject(o, "ranges", v->nranges);
 		cJSON_AddNumberToObject(o, "seconds", round(v->seconds * 1000) / 1000);
 		cJSON_AddNumberToObject(o, "block_bytes", BC_LAYOUT_BS);
-		cJSON_AddNumberToObject(o, "iodepth", BC_LAYOUT_QD);
+		/* a file set's files are written one after the other, buffered */
+		cJSON_AddNumberToObject(o, "iodepth", v->fs ? 1 : BC_LAYOUT_QD);
 		cJSON_AddItemToArray(arr, o);
 	}
 }

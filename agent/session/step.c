@@ -424,6 +424,13 @@ static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, con
 		if (rc)
 			return rc;
 	}
+	/* a tree of files under the path, checked by the coordinator already */
+	if (cJSON_GetObjectItemCaseSensitive(v, "fileset")) {
+		rc = bc_fileset_spec_from_json(cJSON_GetObjectItemCaseSensitive(v, "fileset"), base,
+					       &spec.fileset, err, errlen);
+		if (rc)
+			return rc;
+	}
 	/* the volume's own workload (the step's with its overrides), when it has one */
 	*o->vwl = *wl;
 	if (cJSON_GetObjectItemCaseSensitive(v, "workload")) {
@@ -458,8 +465,10 @@ static int s_volume(struct bc_agent *a, const struct bc_workload *wl, int i, con
 	}
 	snprintf(spec.path, sizeof(spec.path), "%s", path);
 	/* the profile's consent names the volume as HELLO did: by its label */
-	rc = bc_agent_volume_gate(a, path, bc_workload_writes(o->vwl),
-				  bc_agent_volume_destructive(a, v, named), err, errlen);
+	rc = spec.fileset.enabled
+		 ? bc_agent_fileset_gate(a, path, err, errlen)
+		 : bc_agent_volume_gate(a, path, bc_workload_writes(o->vwl),
+					bc_agent_volume_destructive(a, v, named), err, errlen);
 	if (rc)
 		return rc;
 	/* a scratch path not made yet: its directory is made at PREPARE */

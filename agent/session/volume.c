@@ -48,6 +48,24 @@ bool bc_agent_volume_destructive(const struct bc_agent *a, const cJSON *vol, con
 	return false;
 }
 
+int bc_agent_fileset_gate(const struct bc_agent *a, const char *path, char *err, size_t errlen)
+{
+	static const struct bc_safety none;
+	const struct bc_safety *s = a->opts.safety ? a->opts.safety : &none;
+	char canon[BC_PATH_MAX], scratch[BC_PATH_MAX];
+	int rc = bc_safety_allowed(s, path, err, errlen);
+
+	if (rc)
+		return rc;
+	if (!bc_safety_canonical(path, canon, sizeof(canon)) &&
+	    !bc_safety_scratch(s, scratch, sizeof(scratch)) && !strcmp(canon, scratch)) {
+		snprintf(err, errlen,
+			 "%s: the scratch directory itself; a file set is a directory in it", path);
+		return -EPERM;
+	}
+	return 0;
+}
+
 int bc_agent_volume_gate(const struct bc_agent *a, const char *path, bool writes, bool destructive,
 			 char *err, size_t errlen)
 {

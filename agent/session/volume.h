@@ -30,6 +30,14 @@ int bc_agent_resolve_path(const struct bc_agent *a, const char *path, char *out,
 bool bc_agent_volume_destructive(const struct bc_agent *a, const cJSON *vol, const char *path);
 
 /*
+ * The PREPARE gate for a file set's directory (a volume with "fileset"):
+ * allowed (the scratch directory or the allowlist), and not the scratch
+ * directory itself. Its files are judged one by one as the target opens
+ * them (target/fileset.c). 0 or -errno with the message in err.
+ */
+int bc_agent_fileset_gate(const struct bc_agent *a, const char *path, char *err, size_t errlen);
+
+/*
  * The PREPARE gate for a resolved path (bc_safety_check) with the rules its
  * target declares (bc_target_safety): none for a name with nothing behind
  * it, the allowlist, and for writes the device checks. 0 or -errno with the

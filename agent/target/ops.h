@@ -197,6 +197,27 @@ struct bc_target_ops {
 };
 
 /*
+ * A file set's files as one space (target/fileset.c): file i holds
+ * [vstart[i], vstart[i] + size[i]) of the target's offsets. A job that sees
+ * it picks a file, then offsets within it (engine/job.c), so an I/O never
+ * crosses from one file into the next.
+ */
+struct bc_target_files {
+	uint32_t n, ndirs;
+	const uint64_t *vstart; /* [n] */
+	const uint64_t *size;	/* [n] bytes */
+	/*
+	 * [n] bytes of each file that held data before this PREPARE: a file
+	 * the agent created (0) or extended (its old size) is written out from
+	 * there before the step (engine/layout.h), as vdbench's format does
+	 */
+	const uint64_t *had;
+	uint64_t bytes;		    /* the files' sizes summed */
+	uint32_t created, extended; /* files this PREPARE created, extended */
+	uint32_t deleted;	    /* files "fileset_format": "fresh" deleted first */
+};
+
+/*
  * Filled by bc_target_open, then shared read-only by every job thread of the
  * step. Per-ring state (registered file index) lives in each job, not here.
  */
@@ -215,6 +236,9 @@ struct bc_target {
 	uint64_t win_end;
 	struct bc_fdp_spec fdp; /* the volume's "fdp" (targets with BC_TCAP_PLACEMENT) */
 	struct bc_sim_spec sim; /* the volume's "sim" (sim paths only), enabled false if none */
+	struct bc_fileset_spec fileset;	     /* the volume's "fileset", enabled false if none */
+	bool fileset_fresh;		     /* the workload's "fileset_format": "fresh" */
+	const struct bc_target_files *files; /* a file set's files once open, else NULL */
 	void *priv;
 };
 

@@ -19,12 +19,12 @@ extern const struct bc_target_ops bc_target_file_ops; /* files and block devices
 extern const struct bc_target_ops bc_target_nvme_ops; /* /dev/ngXnY passthrough */
 extern const struct bc_target_ops bc_target_null_ops; /* "null": NOPs, no device */
 extern const struct bc_target_ops bc_target_sim_ops;  /* "sim", "sim:NAME": a simulated SSD */
+/* a volume with a "fileset": picked by the spec, not by the path's kind */
+extern const struct bc_target_ops bc_target_fileset_ops;
 
 static const struct bc_target_ops *const s_targets[] = {
-    &bc_target_file_ops,
-    &bc_target_nvme_ops,
-    &bc_target_null_ops,
-    &bc_target_sim_ops,
+    &bc_target_file_ops, &bc_target_nvme_ops,	 &bc_target_null_ops,
+    &bc_target_sim_ops,	 &bc_target_fileset_ops,
 };
 #define S_NTARGETS (int)(sizeof(s_targets) / sizeof(s_targets[0]))
 
@@ -100,8 +100,9 @@ int bc_target_probe(const char *path, struct bc_devinfo *di, const char **kind)
 
 const char *bc_target_kind(const struct bc_target *t)
 {
-	return t->info.kind == BC_KIND_PSEUDO && t->ops ? t->ops->name
-							: bc_path_kind_name(t->info.kind);
+	return (t->info.kind == BC_KIND_PSEUDO || t->fileset.enabled) && t->ops
+		   ? t->ops->name
+		   : bc_path_kind_name(t->info.kind);
 }
 
 unsigned bc_target_safety(const char *path)
@@ -165,6 +166,12 @@ static int s_classify(struct bc_target *t, char *err, size_t errlen)
 	const char *kind;
 	int ret;
 
+	/* a tree of files: its target builds it and says what it is (target/fileset.c) */
+	if (t->fileset.enabled) {
+		memset(&t->info, 0, sizeof(t->info));
+		t->ops = &bc_target_fileset_ops;
+		return bc_target_ops_check(t->ops, err, errlen);
+	}
 	ret = bc_target_probe(t->path, &t->info, &kind);
 	if (ret) {
 		snprintf(err, errlen, "cannot access '%s': %s", t->path, strerror(-ret));
@@ -257,7 +264,9 @@ static int s_open(struct bc_target *t, const char *path, const struct bc_volume_
 	if (spec) {
 		t->fdp = spec->fdp;
 		t->sim = spec->sim;
+		t->fileset = spec->fileset;
 	}
+	t->fileset_fresh = wl->fileset_format == BC_FILESET_FRESH;
 
 	ret = s_classify(t, err, errlen);
 	if (!ret && t->ops->prepare)

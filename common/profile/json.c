@@ -63,6 +63,8 @@ static cJSON *s_volume(const struct bc_profile *p, const struct bc_volume_spec *
 		ok = cJSON_AddItemToObject(j, "fdp", bc_fdp_spec_to_json(&v->fdp));
 	if (ok && v->sim.enabled) /* a simulated SSD, every default applied (docs/sim.md) */
 		ok = cJSON_AddItemToObject(j, "sim", bc_sim_spec_to_json(&v->sim));
+	if (ok && v->fileset.enabled) /* a tree of files, every default applied */
+		ok = cJSON_AddItemToObject(j, "fileset", bc_fileset_spec_to_json(&v->fileset));
 	if (!ok) {
 		cJSON_Delete(j);
 		j = NULL;

@@ -33,8 +33,8 @@ static const char *const s_agent_keys[] = {"name", "endpoint", "server_key", NUL
 static const char *const s_node_keys[] = {"name",   "addresses",   "metrics",  "nic", "prometheus",
 					  "series", "nic_members", "nic_hash", NULL};
 static const char *const s_volume_keys[] = {
-    "agent",	"path", "size",	    "offset", "length", "node", "destructive",
-    "workload", "fdp",	"nvme_tcp", "sim",    "layout", NULL,
+    "agent",	"path", "size",	    "offset", "length", "node",	   "destructive",
+    "workload", "fdp",	"nvme_tcp", "sim",    "layout", "fileset", NULL,
 };
 /* a step's own keys, beside the workload keys of profile/workload/keys.c */
 static const char *const s_step_keys[] = {
@@ -355,6 +355,30 @@ static int s_volume_sim(struct bc_check *c, const cJSON *item, const char *base,
 	return 0;
 }
 
+/* "fileset": a tree of files under the path (profile/volume/fileset.c, docs/profiles.md) */
+static int s_volume_fileset(struct bc_check *c, const cJSON *item, const char *base,
+			    struct bc_volume_spec *vol)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(item, "fileset");
+	char msg[512];
+
+	if (!v)
+		return 0;
+	if (bc_fileset_spec_from_json(v, base, &vol->fileset, msg, sizeof(msg)))
+		return bc_check_fail(c, "", "%s", msg);
+	if (vol->nvme_tcp.set || bc_sim_path(vol->path) || !strcmp(vol->path, "null"))
+		return bc_check_fail(c, base,
+				     "\"fileset\" needs \"path\": a directory (under the agent's "
+				     "scratch directory, or one it allows)");
+	if (vol->size_bytes || vol->offset_bytes || vol->length_bytes)
+		return bc_check_fail(c, base,
+				     "\"size\", \"offset\" and \"length\" apply to one file; a "
+				     "file set's files have \"fileset\": {\"sizes\"}");
+	if (vol->fdp.policy != BC_FDP_NONE)
+		return bc_check_fail(c, base, "\"fdp\" needs an NVMe namespace, not a file set");
+	return 0;
+}
+
 static int s_parse_volume(struct bc_check *c, const cJSON *item, const char *base,
 			  struct bc_profile *p, struct bc_volume_spec *vol)
 {
@@ -434,6 +458,8 @@ static int s_parse_volume(struct bc_check *c, const cJSON *item, const char *bas
 		strcpy(vol->path, v->valuestring);
 	}
 	ret = s_volume_sim(c, item, base, vol);
+	if (!ret)
+		ret = s_volume_fileset(c, item, base, vol);
 	if (ret)
 		return ret;
 	/* the same file twice on one agent doubles its load; "null" has no state to share */

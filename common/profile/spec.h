@@ -15,6 +15,7 @@
 
 #include "profile/value/check.h"
 #include "profile/volume/fdp.h"
+#include "profile/volume/fileset.h"
 #include "profile/volume/nvme_tcp.h"
 #include "profile/volume/sim.h"
 #include "profile/format.h"
@@ -59,6 +60,9 @@ struct bc_volume_spec {
 	/* "nvme_tcp": the agent attaches it; path then holds its label (nvme-tcp://...) */
 	struct bc_nvme_tcp_vol nvme_tcp;
 	struct bc_sim_spec sim; /* "sim": simulated SSD on sim paths (profile/volume/sim.h) */
+	/* "fileset": a tree of files under the path (profile/volume/fileset.h), enabled false if
+	 * none */
+	struct bc_fileset_spec fileset;
 };
 
 struct bc_step {

@@ -18,7 +18,7 @@ bool bc_wl_override_has(const struct bc_wl_override *o, const char *name)
 {
 	const struct bc_wl_key *k = bc_wl_key_find(name);
 
-	return o && k && (o->given & (1ull << (k - bc_wl_keys)));
+	return o && k && (o->given & ((bc_wl_keyset)1 << (k - bc_wl_keys)));
 }
 
 /* o over wl, in table order; with c, the streams' mixes and the rules checked at base */
@@ -31,7 +31,7 @@ static int s_apply(struct bc_check *c, const struct bc_wl_override *o, const cha
 
 	for (i = 0; i < bc_wl_nkeys; i++) {
 		k = &bc_wl_keys[i];
-		if (!(o->given & (1ull << i)))
+		if (!(o->given & ((bc_wl_keyset)1 << i)))
 			continue;
 		if (k->type != BC_WT_STREAMS) {
 			bc_wl_key_copy(k, wl, &o->wl);

@@ -23,7 +23,7 @@ struct bc_wl_override {
 	int volume;		     /* the volume's index */
 	int run;		     /* a step's entry: which of the volume's workloads (below) */
 	bool idle;		     /* a step's entry "[]": the volume does nothing in the step */
-	uint64_t given;		     /* bit i: bc_wl_keys[i] is overridden */
+	bc_wl_keyset given;	     /* bit i: bc_wl_keys[i] is overridden */
 	uint8_t own[BC_STREAMS_MAX]; /* "streams": the keys each stream gives itself */
 	struct bc_workload wl;	     /* the given keys' values (the others are built-in) */
 };

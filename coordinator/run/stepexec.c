@@ -83,6 +83,8 @@ cJSON *bc_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int id
 			cJSON_AddItemToObject(o, "nvme_tcp", bc_nvme_tcp_vol_to_json(&v->nvme_tcp));
 		if (v->sim.enabled) /* a simulated SSD's geometry (docs/sim.md) */
 			cJSON_AddItemToObject(o, "sim", bc_sim_spec_to_json(&v->sim));
+		if (v->fileset.enabled) /* a tree of files the agent builds (docs/profiles.md) */
+			cJSON_AddItemToObject(o, "fileset", bc_fileset_spec_to_json(&v->fileset));
 		if (!v->layout) /* the agent reads the file as it is (results/fidelity.h warns) */
 			cJSON_AddBoolToObject(o, "layout", false);
 		if (bc_step_volume_overridden(st, v, c->vols[i])) {

@@ -13,6 +13,12 @@
 #   mount      a file bind-mounted over a scratch file, and a tmpfs mounted inside scratch
 #   symlink    a symlink in a path component inside scratch, and a dangling symlink to be
 #              created through
+#   fileset    a file set's tree (a "fileset" volume) with, in place of one of its files, a
+#              symlink to a file outside, a hard link to it, a FIFO, a device node (root); in
+#              place of one of its directories, a symlink to a directory outside: each refused
+#              at PREPARE naming the file, nothing outside written or deleted (also with
+#              "fileset_format": "fresh", which deletes the tree's own names: a planted symlink
+#              goes, never what it points to)
 #   scratch_swap  the scratch directory itself replaced by a symlink to a directory outside
 #              after the agent started (and a scratch path through another user's symlink)
 . "$BC_SRC/tests/e2e/lib.sh"
@@ -32,14 +38,15 @@ SUM0=$(sha256sum <"$OUTSIDE/target.dat")
 start_agent a1
 S="$T/scratch-a1"
 
-# try PATH [RW]: one 2 s step on PATH (relative paths live in scratch); sets RC, OUTPUT
+# try PATH [RW]: one 2 s step on PATH (relative paths live in scratch); sets RC, OUTPUT.
+# VOLX and STEPX add keys to the volume and the step (', "fileset": {...}')
 try() {
 	local sz=""
 	[ -z "${SIZE:-}" ] || sz=", \"size\": \"$SIZE\""
 	cat >"$T/p.json" <<JSON
 {"name": "escape", "agents": [{"name": "a1", "endpoint": "$EP_a1"}],
- "volumes": [{"agent": "a1", "path": "$1"$sz}],
- "steps": [{"name": "s", "rw": "${2:-randwrite}", "bs": "4k", "iodepth": 2, "runtime": "2s"}]}
+ "volumes": [{"agent": "a1", "path": "$1"$sz${VOLX:-}}],
+ "steps": [{"name": "s", "rw": "${2:-randwrite}", "bs": "4k", "iodepth": 2, "runtime": "2s"${STEPX:-}}]}
 JSON
 	RC=0
 	timeout 60 "$COORD" run -q -o "$T/out" "$T/p.json" >"$T/run.out" 2>&1 || RC=$?
@@ -143,6 +150,44 @@ symlink)
 	try dangling.dat randwrite
 	[ "$RC" != 0 ] || fail "a dangling symlink was created through"
 	[ ! -e "$OUTSIDE/new.dat" ] || fail "a file was created outside scratch through a dangling symlink"
+	;;
+fileset)
+	# a file set "tree" of 2 x 2 directories, 3 files each; FRESH: "fileset_format": "fresh"
+	export VOLX=', "fileset": {"depth": 2, "width": 2, "files": 3, "sizes": "64k"}'
+	FRESH=', "fileset_format": "fresh"'
+	try tree randwrite
+	[ "$RC" = 0 ] || fail "the plain file set run failed: $OUTPUT"
+	F="$S/tree/vdb.1_2.dir/vdb.2_1.dir/vdb_f0002.file"
+	[ -f "$F" ] || fail "no $F: $(find "$S/tree" | head)"
+	rm "$F" && ln -s "$OUTSIDE/target.dat" "$F"
+	refused tree "vdb_f0002.file.*symbolic link"
+	untouched
+	# "fresh" deletes the tree's own names: the link goes, the file outside stays, a file is made
+	STEPX=$FRESH try tree randread
+	[ "$RC" = 0 ] || fail "fresh over a planted symlink: $OUTPUT"
+	[ -f "$F" ] && [ ! -L "$F" ] || fail "fresh left the symlink in place"
+	untouched
+	rm -f "$F" && ln "$OUTSIDE/target.dat" "$F"
+	refused tree "vdb_f0002.file.*(2 links|hard link)"
+	refused tree "vdb_f0002.file.*(2 links|hard link)" randread
+	untouched
+	rm "$F" && mkfifo "$F"
+	refused tree "vdb_f0002.file.*FIFO" randread
+	rm "$F"
+	if [ "$(id -u)" = 0 ]; then
+		mknod "$F" c 1 3
+		refused tree "vdb_f0002.file.*(char(acter)? device|device node)"
+		rm "$F"
+	fi
+	D="$S/tree/vdb.1_2.dir"
+	mv "$D" "$T/moved.dir" && ln -s "$OUTSIDE" "$D"
+	refused tree "vdb.1_2.dir.*symbolic link"
+	STEPX=$FRESH refused tree "vdb.1_2.dir.*symbolic link"
+	untouched
+	[ -z "$(ls "$OUTSIDE" | grep -v '^target.dat$')" ] || fail "files made outside: $(ls "$OUTSIDE")"
+	rm "$D" && mv "$T/moved.dir" "$D"
+	STEPX=$FRESH try tree randread
+	[ "$RC" = 0 ] || fail "the tree restored does not run: $OUTPUT"
 	;;
 scratch_swap)
 	need_root "chown"

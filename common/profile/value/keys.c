@@ -1,12 +1,15 @@
 /*
  * profile/value/keys.c - unknown keys in a small JSON object, named with the list of
- * the known ones so the fix is in the message (see profile/value/keys.h).
+ * the known ones so the fix is in the message, and the sizes and counts such objects hold
+ * (see profile/value/keys.h).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "profile/value/keys.h"
+#include "profile/value/units.h"
 
 int bc_keys_known(const cJSON *o, const char *path, const char *const *keys, char *err,
 		  size_t errlen)
@@ -30,5 +33,26 @@ int bc_keys_known(const cJSON *o, const char *path, const char *const *keys, cha
 			snprintf(err + at, errlen - at, ")");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int bc_keys_size(const cJSON *v, uint64_t *out)
+{
+	if (cJSON_IsString(v))
+		return bc_parse_size(v->valuestring, out);
+	if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 18446744073709551616.0 &&
+	    v->valuedouble == floor(v->valuedouble)) {
+		*out = (uint64_t)v->valuedouble;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int bc_keys_uint(const cJSON *v, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	if (!cJSON_IsNumber(v) || v->valuedouble < lo || v->valuedouble > hi ||
+	    v->valuedouble != floor(v->valuedouble))
+		return -EINVAL;
+	*out = (uint32_t)v->valuedouble;
 	return 0;
 }

@@ -1,12 +1,14 @@
 /*
  * profile/value/keys.h - the "unknown key" check of the small JSON objects that both
  * the coordinator (profile validation) and the agent (PREPARE) parse with
- * a plain err buffer: "fdp", "sim", "sim.latency", "nvme_tcp".
+ * a plain err buffer: "fdp", "sim", "sim.latency", "nvme_tcp", "fileset"; and their sizes and
+ * counts.
  */
 #ifndef BC_PROFILE_VALUE_KEYS_H
 #define BC_PROFILE_VALUE_KEYS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -17,5 +19,11 @@
  */
 int bc_keys_known(const cJSON *o, const char *path, const char *const *keys, char *err,
 		  size_t errlen);
+
+/* a size: "4k", "1MiB" or a whole number of bytes; 0 or -EINVAL (-ERANGE) */
+int bc_keys_size(const cJSON *v, uint64_t *out);
+
+/* a whole number in [lo, hi]; 0 or -EINVAL */
+int bc_keys_uint(const cJSON *v, uint32_t lo, uint32_t hi, uint32_t *out);
 
 #endif

@@ -121,27 +121,6 @@ void bc_sim_spec_default(struct bc_sim_spec *s)
 	s->log_every_bytes = 1ull << 30;
 }
 
-static int s_size(const cJSON *v, uint64_t *out)
-{
-	if (cJSON_IsString(v))
-		return bc_parse_size(v->valuestring, out);
-	if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 18446744073709551616.0 &&
-	    v->valuedouble == floor(v->valuedouble)) {
-		*out = (uint64_t)v->valuedouble;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-static int s_uint(const cJSON *v, uint32_t lo, uint32_t hi, uint32_t *out)
-{
-	if (!cJSON_IsNumber(v) || v->valuedouble < lo || v->valuedouble > hi ||
-	    v->valuedouble != floor(v->valuedouble))
-		return -EINVAL;
-	*out = (uint32_t)v->valuedouble;
-	return 0;
-}
-
 /* "40us", "2ms", "1.5ms", "500ns", "0" -> ns, at most 10 s */
 static int s_ns(const cJSON *v, uint32_t *out)
 {
@@ -195,7 +174,7 @@ static int s_latency(const cJSON *o, const char *base, struct bc_sim_spec *s, ch
 	s->lat_program_ns = S_LAT_PROGRAM_NS;
 	s->lat_erase_ns = S_LAT_ERASE_NS;
 	if ((v = cJSON_GetObjectItemCaseSensitive(o, "units")) &&
-	    s_uint(v, 1, 4096, &s->lat_units)) {
+	    bc_keys_uint(v, 1, 4096, &s->lat_units)) {
 		snprintf(err, errlen, "%s.sim.latency.units: expected an integer 1..4096", base);
 		return -EINVAL;
 	}
@@ -259,7 +238,7 @@ static int s_background(const cJSON *o, const char *base, struct bc_sim_spec *s,
 		*pct = strtod(v->valuestring, &end);
 		if (end == v->valuestring || strcmp(end, "%") || !(*pct > 0 && *pct <= 100))
 			v = NULL;
-	} else if (v && !s_uint(v, 1, 1u << 30, &s->bg_free_rus)) {
+	} else if (v && !bc_keys_uint(v, 1, 1u << 30, &s->bg_free_rus)) {
 		*pct = -1;
 	} else {
 		v = NULL;
@@ -344,7 +323,7 @@ static int s_ftl(const cJSON *o, const char *base, struct bc_sim_spec *s, char *
 		}
 	for (i = 0; i < 5; i++)
 		if ((v = cJSON_GetObjectItemCaseSensitive(o, counts[i])) &&
-		    s_uint(v, i == 4 ? 0 : 1, i == 4 ? 1u << 20 : 1u << 30, count[i])) {
+		    bc_keys_uint(v, i == 4 ? 0 : 1, i == 4 ? 1u << 20 : 1u << 30, count[i])) {
 			snprintf(err, errlen, "%s.%s: expected an integer >= %d", path, counts[i],
 				 i == 4 ? 0 : 1);
 			return -EINVAL;
@@ -494,20 +473,20 @@ int bc_sim_spec_from_json(const cJSON *o, const char *base, struct bc_sim_spec *
 	if (bc_keys_known(o, path, s_keys, err, errlen))
 		return -EINVAL;
 	if ((v = cJSON_GetObjectItemCaseSensitive(o, "capacity")) &&
-	    (s_size(v, &s->capacity_bytes) || !s->capacity_bytes)) {
+	    (bc_keys_size(v, &s->capacity_bytes) || !s->capacity_bytes)) {
 		snprintf(err, errlen, "%s.sim.capacity: expected a size > 0 such as \"8GiB\"",
 			 base);
 		return -EINVAL;
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(o, "page"))) {
-		if (s_size(v, &sz) || sz > (1u << 20)) {
+		if (bc_keys_size(v, &sz) || sz > (1u << 20)) {
 			snprintf(err, errlen, "%s.sim.page: expected a size such as \"4KiB\"",
 				 base);
 			return -EINVAL;
 		}
 		s->page_bytes = (uint32_t)sz;
 	}
-	if ((v = cJSON_GetObjectItemCaseSensitive(o, "ru")) && s_size(v, &s->ru_bytes)) {
+	if ((v = cJSON_GetObjectItemCaseSensitive(o, "ru")) && bc_keys_size(v, &s->ru_bytes)) {
 		snprintf(err, errlen, "%s.sim.ru: expected a size such as \"16MiB\"", base);
 		return -EINVAL;
 	}
@@ -519,7 +498,7 @@ int bc_sim_spec_from_json(const cJSON *o, const char *base, struct bc_sim_spec *
 		s->op = v->valuedouble;
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(o, "ruhs")) &&
-	    s_uint(v, 1, S_RUHS_MAX, &s->ruhs)) {
+	    bc_keys_uint(v, 1, S_RUHS_MAX, &s->ruhs)) {
 		snprintf(err, errlen, "%s.sim.ruhs: expected an integer 1..%d", base, S_RUHS_MAX);
 		return -EINVAL;
 	}
@@ -530,12 +509,12 @@ int bc_sim_spec_from_json(const cJSON *o, const char *base, struct bc_sim_spec *
 		return -EINVAL;
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(o, "gc_start_free_rus")) &&
-	    s_uint(v, 2, 1u << 20, &s->gc_start_free_rus)) {
+	    bc_keys_uint(v, 2, 1u << 20, &s->gc_start_free_rus)) {
 		snprintf(err, errlen, "%s.sim.gc_start_free_rus: expected an integer >= 2", base);
 		return -EINVAL;
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(o, "gc_stop_free_rus")) &&
-	    s_uint(v, 2, 1u << 20, &s->gc_stop_free_rus)) {
+	    bc_keys_uint(v, 2, 1u << 20, &s->gc_stop_free_rus)) {
 		snprintf(err, errlen, "%s.sim.gc_stop_free_rus: expected an integer >= 2", base);
 		return -EINVAL;
 	}
@@ -548,7 +527,7 @@ int bc_sim_spec_from_json(const cJSON *o, const char *base, struct bc_sim_spec *
 	    s_background(v, base, s, &bg_pct, err, errlen))
 		return -EINVAL;
 	if ((v = cJSON_GetObjectItemCaseSensitive(o, "log_every")) &&
-	    s_size(v, &s->log_every_bytes)) {
+	    bc_keys_size(v, &s->log_every_bytes)) {
 		snprintf(err, errlen,
 			 "%s.sim.log_every: expected a size such as \"1GiB\" (0: no counter log)",
 			 base);

@@ -27,7 +27,8 @@ int bc_check_workload_keys(struct bc_check *c, const cJSON *obj, const char *bas
 }
 
 int bc_check_workload_given(struct bc_check *c, const cJSON *obj, const char *base,
-			    struct bc_workload *wl, uint64_t *given, uint8_t own[BC_STREAMS_MAX])
+			    struct bc_workload *wl, bc_wl_keyset *given,
+			    uint8_t own[BC_STREAMS_MAX])
 {
 	char path[BC_CHECK_PATH_LEN];
 	const struct bc_wl_key *k;
@@ -52,7 +53,7 @@ int bc_check_workload_given(struct bc_check *c, const cJSON *obj, const char *ba
 		if (ret)
 			return ret;
 		if (v && given)
-			*given |= 1ull << i;
+			*given |= (bc_wl_keyset)1 << i;
 	}
 	return bc_check_workload_rules(c, base, wl);
 }

@@ -30,7 +30,8 @@ int bc_check_workload_keys(struct bc_check *c, const cJSON *obj, const char *bas
 int bc_check_workload(struct bc_check *c, const cJSON *obj, const char *base,
 		      struct bc_workload *wl);
 int bc_check_workload_given(struct bc_check *c, const cJSON *obj, const char *base,
-			    struct bc_workload *wl, uint64_t *given, uint8_t own[BC_STREAMS_MAX]);
+			    struct bc_workload *wl, bc_wl_keyset *given,
+			    uint8_t own[BC_STREAMS_MAX]);
 
 /* the rules between keys (rwmix sums, verify sizes, hipri needs direct, streams) */
 int bc_check_workload_rules(struct bc_check *c, const char *base, const struct bc_workload *wl);

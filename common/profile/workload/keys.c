@@ -36,6 +36,8 @@ static const char *const s_process[] = {"linear", "poisson", NULL};
 static const char *const s_latfrom[] = {"submit", "intended", NULL};
 static const char *const s_regions[] = {"split", "shared", NULL};
 static const char *const s_wsync[] = {"none", "sync", "dsync", NULL};
+static const char *const s_fileselect[] = {"sequential", "random", NULL};
+static const char *const s_fsformat[] = {"restart", "fresh", NULL};
 
 _Static_assert(sizeof(enum bc_rw) == sizeof(uint32_t), "rw is stored as a 32-bit index");
 
@@ -106,6 +108,10 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"verify_backlog", BC_WT_INT, S_V | S_NZ, 0, 1u << 20, NULL, S_FIELD(verify_backlog)},
     {"buffer_pattern", BC_WT_PATTERN, S_V | S_NZ, 0, 0, NULL, S_FIELD(pattern)},
     {"scramble", BC_WT_BOOL, S_V | S_NZ, 0, 0, NULL, S_FIELD(scramble)},
+    /* a volume with a "fileset" (profile/volume/fileset.h) */
+    {"fileselect", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_fileselect, S_FIELD(file_random)},
+    {"file_shared", BC_WT_BOOL, S_V | S_NZ, 0, 0, NULL, S_FIELD(file_shared)},
+    {"fileset_format", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_fsformat, S_FIELD(fileset_format)},
     /*
      * profile/workload/streams.h; "streams" after the keys its streams inherit, "kv" after
      * the streams it makes a KV-cache store of
@@ -119,8 +125,9 @@ const struct bc_wl_key bc_wl_keys[] = {
 
 const int bc_wl_nkeys = (int)(sizeof(bc_wl_keys) / sizeof(bc_wl_keys[0]));
 
-/* an override's given keys are a 64-bit mask (struct bc_wl_override) */
-_Static_assert(sizeof(bc_wl_keys) / sizeof(bc_wl_keys[0]) <= 64, "more keys than mask bits");
+/* an override's given keys are a mask (struct bc_wl_override) */
+_Static_assert(sizeof(bc_wl_keys) / sizeof(bc_wl_keys[0]) <= 8 * sizeof(bc_wl_keyset),
+	       "more keys than mask bits");
 
 const struct bc_wl_key *bc_wl_key_find(const char *name)
 {

@@ -168,6 +168,9 @@ struct bc_steady_spec {
 	uint32_t ramp_s;   /* "ramp": seconds after the step's ramp before the first */
 };
 
+/* a set of workload keys, bit i for bc_wl_keys[i] (profile/workload/keys.h) */
+typedef unsigned __int128 bc_wl_keyset;
+
 struct bc_workload {
 	enum bc_rw rw;
 	uint32_t rwmixread; /* percent of reads for rw/randrw */
@@ -288,6 +291,25 @@ struct bc_workload {
 	uint32_t nstreams;
 	struct bc_stream streams[BC_STREAMS_MAX];
 	struct bc_kv kv; /* "kv" (profile/workload/kv.h): the streams are a KV-cache store */
+	/*
+	 * A volume with a "fileset" (profile/volume/fileset.h), as vdbench's
+	 * FWD uses one: a job works on one file at a time, the next picked in
+	 * order or at random (every file equally likely); a sequential kind
+	 * reads or writes it from its start to its end, a random kind does as
+	 * many bytes of random I/O in it as the file holds (vdbench's stopafter
+	 * default); a file is used by one job at a time unless file_shared.
+	 * fileset_format "fresh" deletes the tree's files before the step
+	 * (vdbench's format=yes), "restart" completes what is missing or short.
+	 */
+	bool file_random;	 /* "fileselect": "random"; else "sequential" */
+	bool file_shared;	 /* "file_shared": jobs may use one file at once */
+	uint32_t fileset_format; /* "fileset_format": enum bc_fileset_format */
+};
+
+/* "fileset_format": what PREPARE does to a file set's tree before the step */
+enum bc_fileset_format {
+	BC_FILESET_RESTART = 0, /* create the files that are missing, complete the short ones */
+	BC_FILESET_FRESH,	/* delete the tree's own files first, then build it anew */
 };
 
 /* p in bytes of a window of win bytes, rounded down to align (a percent's share of win) */

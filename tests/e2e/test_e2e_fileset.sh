@@ -1,0 +1,81 @@
+#!/bin/bash
+# test_e2e_fileset: a file set (a volume with "fileset", vdbench's fsd=) on a local agent, on a
+# filesystem with a block device under it:
+#  - PREPARE builds the tree (2 x 2 directories, 8 files in each of the last level, sizes
+#    32k/64k by share) and writes every file it made before the first step; the tree on disk
+#    has the planned files and sizes, and run.json says so (backing: files, bytes; layout);
+#  - a sequential one-pass read with fileselect sequential reads every file from its start to
+#    its end: exactly the set's bytes, and the device under it moved them (direct I/O);
+#  - random writes with fileselect random land in the tree's files only: every file keeps its
+#    size, no file is added, the tree's content changes;
+#  - "fileset_format": "fresh" deletes the tree's files and builds it anew.
+# About 10 s.
+. "$(dirname "$0")/lib.sh"
+
+need_block_fs "$T"
+SCR="$T/scr"
+cat >"$T/p.json" <<JSON
+{"name": "fileset",
+ "agents": [{"name": "a1", "endpoint": "local"}],
+ "volumes": [{"agent": "a1", "path": "tree",
+              "fileset": {"depth": 2, "width": 2, "files": 8,
+                          "sizes": [{"size": "32k", "pct": 50}, {"size": "64k", "pct": 50}]}}],
+ "defaults": {"direct": true, "iodepth": 1, "numjobs": 2, "ramp": "0s"},
+ "steps": [{"name": "pass", "rw": "read", "bs": "16k", "size_based": true, "runtime": "60s"},
+           {"name": "rw", "rw": "randwrite", "bs": "4k", "fileselect": "random", "runtime": "2s"}]}
+JSON
+"$COORD" validate "$T/p.json" >/dev/null || fail "validate refuses the profile"
+"$COORD" run -o "$T/out" --plain --scratch-dir "$SCR" "$T/p.json" >"$T/out1" 2>&1 || {
+	cat "$T/out1"
+	fail "the file set run failed"
+}
+R=$(run_dir "$T/out")
+RJ="$R/run.json"
+TREE="$SCR/a1/tree"
+NF=$(find "$TREE" -type f | wc -l)
+ND=$(find "$TREE" -mindepth 1 -type d | wc -l)
+[ "$NF" = 32 ] && [ "$ND" = 6 ] || fail "the tree has $NF files and $ND directories, expected 32 and 6"
+[ -f "$TREE/vdb.1_2.dir/vdb.2_1.dir/vdb_f0008.file" ] || fail "no vdbench-named file: $(find "$TREE" | head)"
+BAD=$(find "$TREE" -type f ! -size 32k ! -size 64k | head -n1)
+[ -z "$BAD" ] || fail "$BAD is $(stat -c %s "$BAD") bytes, not 32k or 64k"
+N32=$(find "$TREE" -type f -size 32k | wc -l)
+[ "$N32" -gt 0 ] && [ "$N32" -lt 32 ] || fail "$N32 of 32 files are 32k: the shares were not drawn"
+BYTES=$(find "$TREE" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
+json "$RJ" "[(b['kind'], b['files'], b['directories'], b['bytes'], b['created'], b['laid_out']) for b in r['steps'][0]['backing']]" |
+	grep -qx "\[('fileset', 32, 6, $BYTES, 32, True)\]" ||
+	fail "run.json backing: $(json "$RJ" "r['steps'][0]['backing']"), expected 32 files of $BYTES bytes"
+json "$RJ" "[(l['bytes'], l['files']) for l in r['steps'][0]['layout']]" | grep -qx "\[($BYTES, 32)\]" ||
+	fail "layout before the first step: $(json "$RJ" "r['steps'][0]['layout']")"
+[ "$(json "$RJ" "r['steps'][1]['layout']")" = "[]" ] || fail "the tree was laid out again"
+# every file read from its start to its end, once: the set's bytes exactly, from the device
+V="r['steps'][0]['agent_totals']['a1']['volumes'][0]"
+[ "$(json "$RJ" "$V['read']['bytes']")" = "$BYTES" ] ||
+	fail "the pass read $(json "$RJ" "$V['read']['bytes']") bytes, the set holds $BYTES"
+json "$RJ" "$V['device']['read_bytes'] >= $BYTES" | grep -qx True ||
+	fail "the device read $(json "$RJ" "$V['device']") for $BYTES bytes read direct"
+json "$RJ" "r['steps'][0]['device_check'][0]['pass']" | grep -qx True ||
+	fail "device check: $(json "$RJ" "r['steps'][0]['device_check']")"
+# random writes stayed in the tree's files
+W="r['steps'][1]['agent_totals']['a1']['volumes'][0]"
+json "$RJ" "$W['write']['ios'] > 0 and $W['write']['errors'] == 0" | grep -qx True ||
+	fail "the random writes: $(json "$RJ" "$W['write']")"
+[ "$(find "$TREE" -type f | wc -l)" = 32 ] || fail "files were added"
+[ "$(find "$TREE" -type f -printf '%s\n' | awk '{s += $1} END {print s}')" = "$BYTES" ] ||
+	fail "a file changed size"
+[ -z "$(find "$SCR" -type f ! -path "$TREE/*")" ] || fail "files outside the tree: $(find "$SCR" -type f ! -path "$TREE/*")"
+
+# fresh: the tree's files deleted and made anew (and laid out again)
+SUM0=$(find "$TREE" -type f -exec cat {} + | md5sum)
+sed -e 's/"fileselect": "random", "runtime": "2s"/"fileselect": "random", "runtime": "1s", "fileset_format": "fresh"/' \
+	-e 's/"rw": "randwrite"/"rw": "randread"/' "$T/p.json" >"$T/f.json"
+"$COORD" run -q -o "$T/out2" --scratch-dir "$SCR" "$T/f.json" >"$T/out2.txt" 2>&1 || {
+	cat "$T/out2.txt"
+	fail "the fresh run failed"
+}
+RJ="$(run_dir "$T/out2")/run.json"
+json "$RJ" "[(b['deleted'], b['created']) for b in r['steps'][1]['backing']]" | grep -qx "\[(32, 32)\]" ||
+	fail "fresh: $(json "$RJ" "r['steps'][1]['backing']")"
+json "$RJ" "[l['bytes'] for l in r['steps'][1]['layout']]" | grep -qx "\[$BYTES\]" ||
+	fail "fresh: not laid out anew: $(json "$RJ" "r['steps'][1]['layout']")"
+[ "$(find "$TREE" -type f -exec cat {} + | md5sum)" != "$SUM0" ] || fail "fresh left the files as they were"
+echo "PASS"

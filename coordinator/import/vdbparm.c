@@ -25,6 +25,7 @@
 #include "import/vdbparm.h"
 #include "profile/profile.h"
 #include "profile/value/units.h"
+#include "profile/volume/fileset.h"
 
 #define S_MAX_DEFS     1024
 #define S_MAX_INCLUDES 16
@@ -137,6 +138,12 @@ static int s_parse_text(struct bc_import_doc *p, const char *text, const char *s
 		if (isspace((unsigned char)*line) && !cont && !strchr(line, '='))
 			continue;
 		line = bc_import_trim(line);
+		/*
+		 * vdbench's own copy of a parameter file (output/parmfile.html) wraps it
+		 * in "<title>...</title><pre>" and "</pre>": the markup is no parameter
+		 */
+		if (*line == '<' && strrchr(line, '>'))
+			line = bc_import_trim(strrchr(line, '>') + 1);
 		if (!*line || strchr("*#/", *line))
 			continue;
 		/* a blank then '#': the rest of the line is a comment */
@@ -353,6 +360,30 @@ struct s_wd {
 	double rh, wh;
 };
 
+/* a file system definition: a volume with a "fileset" on one host */
+struct s_fsd {
+	int def;
+	const char *name;
+	/* its volume on each host (same anchor, each agent's own), -1: none or refused */
+	int vol[S_MAX_LIST];
+	uint64_t bytes; /* the tree's bytes on average (maxdata= multiplies it) */
+	uint64_t files;
+	bool shared; /* shared=yes: vdbench gives each host every nth file */
+	/* an rd's format=clean deleted the tree: the next step on it starts fresh */
+	const struct bc_import_kv *clean;
+};
+
+/* a file system workload: a workload on its fsds' volumes */
+struct s_fwd {
+	int def;
+	const char *name;
+	bool fsd[S_MAX_DEFS]; /* by index into fsds */
+	cJSON *wl;	      /* rw, rwmixread, bs, fileselect, file_shared, direct */
+	unsigned threads;
+	const struct bc_import_kv *skew, *host;
+	int hd; /* host= as an index into the hds, -1: every host */
+};
+
 struct s_map {
 	struct s_hd hd[S_MAX_LIST];
 	int nhd;
@@ -360,6 +391,10 @@ struct s_map {
 	int nsd;
 	struct s_wd *wd;
 	int nwd;
+	struct s_fsd *fsd;
+	int nfsd;
+	struct s_fwd *fwd;
+	int nfwd;
 	int nvol;
 };
 
@@ -376,7 +411,7 @@ struct s_map {
 enum s_vkind { S_V_MAPPED, S_V_INERT, S_V_DIFF };
 
 struct s_vkey {
-	const char *def;   /* "", "hd", "sd", "wd", "rd" */
+	const char *def;   /* "", "hd", "sd", "wd", "rd", "fsd", "fwd" */
 	const char *name;  /* full keyword */
 	const char *alias; /* another spelling vdbench accepts, or NULL */
 	enum s_vkind kind;
@@ -416,6 +451,7 @@ static const struct s_vkey s_vkeys[] = {
     {"hd", "shell", NULL, S_V_INERT, NULL},
     {"hd", "jvms", NULL, S_V_INERT, NULL},
     {"hd", "rsh", NULL, S_V_INERT, NULL},
+    {"hd", "master", NULL, S_V_INERT, NULL},
     {"sd", "lun", NULL, S_V_MAPPED, "volumes[].path"},
     {"sd", "openflags", NULL, S_V_MAPPED, "direct"},
     {"sd", "size", NULL, S_V_MAPPED, "volumes[].size"},
@@ -441,7 +477,7 @@ static const struct s_vkey s_vkeys[] = {
     {"wd", "iorate", NULL, S_V_DIFF, "a rate per wd has no equivalent (iorate= on rd=)"},
     {"rd", "wd", NULL, S_V_MAPPED, "steps[]"},
     {"rd", "iorate", NULL, S_V_MAPPED, "rate_iops, rate_process"},
-    {"rd", "threads", NULL, S_V_MAPPED, "iodepth"},
+    {"rd", "threads", NULL, S_V_MAPPED, "iodepth (numjobs in an rd with fwd=)"},
     {"rd", "elapsed", NULL, S_V_MAPPED, "runtime"},
     {"rd", "interval", NULL, S_V_MAPPED, "-"},
     {"rd", "warmup", NULL, S_V_MAPPED, "ramp"},
@@ -454,8 +490,34 @@ static const struct s_vkey s_vkeys[] = {
     {"rd", "openflags", NULL, S_V_MAPPED, "direct"},
     {"rd", "pause", NULL, S_V_INERT, NULL},
     {"rd", "maxdata", NULL, S_V_MAPPED, "stop_bytes"},
-    {"rd", "format", NULL, S_V_DIFF, "formatting (file system definitions) has no equivalent"},
+    {"rd", "format", NULL, S_V_MAPPED, "fileset_format; a format step"},
     {"rd", "sd", NULL, S_V_MAPPED, "steps[] (the rd's own workloads)"},
+    {"rd", "fwd", NULL, S_V_MAPPED, "steps[] (volume_workloads on file sets)"},
+    {"rd", "fwdrate", NULL, S_V_MAPPED, "rate_iops"},
+    {"rd", "operations", NULL, S_V_DIFF, "operations= (file system operations per rd) has no equivalent"},
+    {"rd", "foroperations", NULL, S_V_DIFF, "a loop over file system operations has no equivalent"},
+    {"fsd", "anchor", NULL, S_V_MAPPED, "volumes[].path"},
+    {"fsd", "depth", NULL, S_V_MAPPED, "fileset.depth"},
+    {"fsd", "width", NULL, S_V_MAPPED, "fileset.width"},
+    {"fsd", "files", NULL, S_V_MAPPED, "fileset.files"},
+    {"fsd", "sizes", "size", S_V_MAPPED, "fileset.sizes"},
+    {"fsd", "distribution", NULL, S_V_MAPPED, "fileset.distribution"},
+    {"fsd", "openflags", NULL, S_V_MAPPED, "direct"},
+    {"fsd", "shared", NULL, S_V_MAPPED, "-"},
+    {"fsd", "totalsize", NULL, S_V_DIFF, "a tree cut at a total size has no equivalent"},
+    {"fsd", "workingsetsize", "wss", S_V_DIFF, "a working set smaller than the tree has no equivalent"},
+    {"fsd", "count", NULL, S_V_DIFF, "fsd sequences (count=) have no equivalent (write each fsd)"},
+    {"fwd", "fsd", NULL, S_V_MAPPED, "-"},
+    {"fwd", "operation", NULL, S_V_MAPPED, "rw"},
+    {"fwd", "rdpct", "readpct", S_V_MAPPED, "rw, rwmixread"},
+    {"fwd", "fileio", NULL, S_V_MAPPED, "rw, file_shared"},
+    {"fwd", "fileselect", NULL, S_V_MAPPED, "fileselect"},
+    {"fwd", "xfersizes", "xfersize", S_V_MAPPED, "bs"},
+    {"fwd", "threads", NULL, S_V_MAPPED, "numjobs, jobs"},
+    {"fwd", "skew", NULL, S_V_MAPPED, "rate_iops (a share of fwdrate)"},
+    {"fwd", "openflags", NULL, S_V_MAPPED, "direct"},
+    {"fwd", "host", "hd", S_V_MAPPED, "volumes[].agent"},
+    {"fwd", "stopafter", NULL, S_V_DIFF, "stopafter= other than vdbench's default (a file's size of random I/O, a whole file sequentially) has no equivalent"},
 };
 /* clang-format on */
 
@@ -508,14 +570,6 @@ static void s_classify(struct s_ctx *c, const struct bc_import_sec *d)
 {
 	int k;
 
-	if (!strcmp(d->kind, "fsd") || !strcmp(d->kind, "fwd")) {
-		bc_import_diff(
-		    c->diffs, d->src, d->line,
-		    "%s=%s: file system workloads (fsd=/fwd=) have no bench-coord "
-		    "equivalent (it drives block devices and files, not directory trees)",
-		    d->kind, d->name);
-		return;
-	}
 	for (k = 0; k < d->nkv; k++) {
 		const struct bc_import_kv *kv = &d->kv[k];
 		const struct s_vkey *vk = s_vkey_find(d->kind, kv->key);
@@ -961,27 +1015,85 @@ static cJSON *s_hit_streams(struct s_ctx *c, const struct s_map *m, int si, cons
 	return wl;
 }
 
-/* the sds a "sd=" list names (names, "*", "prefix*") into on[]; a difference per unknown one */
-static void s_match_sds(struct s_ctx *c, const struct s_map *m, const struct bc_import_kv *kv,
-			bool *on)
+/*
+ * name is in vdbench's pattern: itself, "*", a prefix with "*" ("sd*"), or
+ * a range of numbered names ("sd1-sd12", "fsd_h1-fsd_h4": the same prefix,
+ * no leading zeros)
+ */
+static bool s_name_in(const char *pat, const char *name)
+{
+	const char *star = strchr(pat, '*'), *dash = strchr(pat, '-');
+	size_t pre;
+	char *end;
+	long a, b, x;
+
+	if (!strcmp(pat, name) || !strcmp(pat, "*") ||
+	    (star && !strncmp(pat, name, (size_t)(star - pat))))
+		return true;
+	if (!dash || dash == pat)
+		return false;
+	/* the prefix: up to the first digit of the range's start */
+	for (pre = 0; pat + pre < dash && !isdigit((unsigned char)pat[pre]); pre++)
+		;
+	if (pat + pre == dash || strncmp(pat, name, pre) || strncmp(pat, dash + 1, pre) ||
+	    !isdigit((unsigned char)name[pre]))
+		return false;
+	a = strtol(pat + pre, &end, 10);
+	if (end != dash)
+		return false;
+	b = strtol(dash + 1 + pre, &end, 10);
+	if (*end)
+		return false;
+	x = strtol(name + pre, &end, 10);
+	return !*end && name[pre] != '0' && x >= a && x <= b;
+}
+
+/*
+ * The definitions a list kv names (s_name_in: names, "*", "prefix*",
+ * "sd1-sd4") into out[] (indexes into names[], NULL names skipped), in the
+ * list's order; a difference per item naming none (what: "sd", "wd", ...).
+ * Returns the count, at most max.
+ */
+static int s_match(struct s_ctx *c, const struct bc_import_kv *kv, const char *what,
+		   const char *const *names, int n, int *out, int max)
 {
 	char buf[1024], *items[S_MAX_LIST];
-	int n = s_list(kv->val, buf, sizeof(buf), items), k, j;
+	int ni = s_list(kv->val, buf, sizeof(buf), items), no = 0, k, j;
 
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < ni; k++) {
 		int hit = 0;
 
-		for (j = 0; j < m->nsd; j++)
-			if (!strcmp(items[k], "*") || !strcmp(items[k], m->sd[j].name) ||
-			    (strchr(items[k], '*') &&
-			     !strncmp(items[k], m->sd[j].name,
-				      (size_t)(strchr(items[k], '*') - items[k])))) {
-				on[j] = true;
+		for (j = 0; j < n && no < max; j++)
+			if (names[j] && s_name_in(items[k], names[j])) {
+				out[no++] = j;
 				hit++;
 			}
 		if (!hit)
-			S_DIFF(c, kv, "sd=%s: no such sd=", items[k]);
+			S_DIFF(c, kv, "%s=%s: no such %s=", what, items[k], what);
 	}
+	return no;
+}
+
+/* s_match's definitions as flags on[] */
+static void s_match_on(struct s_ctx *c, const struct bc_import_kv *kv, const char *what,
+		       const char *const *names, int n, bool *on)
+{
+	int idx[S_MAX_DEFS], k, no = s_match(c, kv, what, names, n, idx, S_MAX_DEFS);
+
+	for (k = 0; k < no; k++)
+		on[idx[k]] = true;
+}
+
+/* the sds a "sd=" list names into on[] */
+static void s_match_sds(struct s_ctx *c, const struct s_map *m, const struct bc_import_kv *kv,
+			bool *on)
+{
+	const char *names[S_MAX_DEFS];
+	int j;
+
+	for (j = 0; j < m->nsd; j++)
+		names[j] = m->sd[j].name;
+	s_match_on(c, kv, "sd", names, m->nsd, on);
 }
 
 /*
@@ -1055,25 +1167,12 @@ static void s_wd_one(struct s_ctx *c, struct s_map *m, const struct bc_import_se
 static int s_match_wds(struct s_ctx *c, const struct s_map *m, const struct bc_import_kv *kv,
 		       int *wds)
 {
-	char buf[1024], *items[S_MAX_LIST];
-	int n = s_list(kv->val, buf, sizeof(buf), items), nw = 0, k, j;
+	const char *names[S_MAX_DEFS];
+	int j;
 
-	for (k = 0; k < n; k++) {
-		int hit = 0;
-
-		for (j = 0; j < m->nwd && nw < S_MAX_LIST; j++)
-			if (m->wd[j].rd < 0 &&
-			    (!strcmp(items[k], "*") || !strcmp(items[k], m->wd[j].name) ||
-			     (strchr(items[k], '*') &&
-			      !strncmp(items[k], m->wd[j].name,
-				       (size_t)(strchr(items[k], '*') - items[k]))))) {
-				wds[nw++] = j;
-				hit++;
-			}
-		if (!hit)
-			S_DIFF(c, kv, "wd=%s: no such wd=", items[k]);
-	}
-	return nw;
+	for (j = 0; j < m->nwd; j++)
+		names[j] = m->wd[j].rd < 0 ? m->wd[j].name : NULL;
+	return s_match(c, kv, "wd", names, m->nwd, wds, S_MAX_LIST);
 }
 
 /*
@@ -1624,8 +1723,693 @@ static void s_truncate(cJSON *list, int n)
 		cJSON_DeleteItemFromArray(list, n);
 }
 
-static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, const struct s_map *m,
-		  cJSON *steps)
+/* ---- file system definitions and workloads (fsd=, fwd=, rd= with fwd=) ---- */
+
+static void s_rd_times(struct s_ctx *c, const struct bc_import_sec *d, const struct s_view *v,
+		       double *ramp, double *runtime);
+
+/* fsd= sizes=: one size, size/percent pairs, or (n,0) for an average; NULL with a difference */
+static cJSON *s_fsd_sizes(struct s_ctx *c, const struct bc_import_kv *kv, uint64_t *avg)
+{
+	char buf[1024], *items[S_MAX_LIST];
+	int n = s_list(kv->val, buf, sizeof(buf), items), k;
+	double pct, sum = 0, mean = 0;
+	cJSON *arr;
+	uint64_t b;
+
+	if (n == 1) {
+		if (bc_parse_size(items[0], &b) || !b || b % 512) {
+			S_DIFF(c, kv, "%s=%s: a file size in multiples of 512 bytes", kv->key,
+			       kv->val);
+			return NULL;
+		}
+		*avg = b;
+		return cJSON_CreateNumber((double)b);
+	}
+	if (n < 2 || n % 2) {
+		S_DIFF(c, kv, "%s=%s: expected a size or size,percent pairs", kv->key, kv->val);
+		return NULL;
+	}
+	arr = cJSON_CreateArray();
+	for (k = 0; k < n; k += 2) {
+		cJSON *e;
+
+		if (bc_parse_size(items[k], &b) || !b || b % 512 || !s_pct(items[k + 1], &pct) ||
+		    pct != floor(pct)) {
+			S_DIFF(c, kv,
+			       "%s=%s: expected sizes in multiples of 512 bytes, each with a whole "
+			       "percent",
+			       kv->key, kv->val);
+			cJSON_Delete(arr);
+			return NULL;
+		}
+		e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "size", (double)b);
+		cJSON_AddNumberToObject(e, "pct", pct);
+		cJSON_AddItemToArray(arr, e);
+		sum += pct;
+		mean += (double)b * pct / 100;
+	}
+	if (n == 2 && sum == 0) {
+		/* (n,0): vdbench's average size */
+		*avg = b;
+		bc_import_add(c->notes,
+			      "%s:%d: %s=%s: sizes drawn uniformly around an average of %s (n/2 to "
+			      "3n/2), rounded as vdbench rounds them",
+			      kv->src, kv->line, kv->key, kv->val, items[0]);
+		return arr;
+	}
+	if (n / 2 > BC_FILESET_SIZES_MAX || fabs(sum - 100) > 1e-9) {
+		S_DIFF(c, kv, "%s=%s: %s", kv->key, kv->val,
+		       n / 2 > BC_FILESET_SIZES_MAX ? "too many sizes"
+						    : "the percentages do not add "
+						      "up to 100");
+		cJSON_Delete(arr);
+		return NULL;
+	}
+	*avg = (uint64_t)mean;
+	return arr;
+}
+
+/* the fsds by name (their volumes come once the fwds say which host runs them) */
+static void s_fsd_defs(const struct bc_import_doc *p, struct s_map *m)
+{
+	int i;
+
+	for (i = 0; i < p->nsecs && m->nfsd < S_MAX_DEFS; i++)
+		if (!strcmp(p->secs[i].kind, "fsd") && strcmp(p->secs[i].name, "default")) {
+			m->fsd[m->nfsd].def = i;
+			m->fsd[m->nfsd].name = p->secs[i].name;
+			memset(m->fsd[m->nfsd].vol, -1, sizeof(m->fsd[m->nfsd].vol));
+			m->nfsd++;
+		}
+}
+
+/* the fsds a "fsd=" list names into on[] */
+static void s_match_fsds(struct s_ctx *c, const struct s_map *m, const struct bc_import_kv *kv,
+			 bool *on)
+{
+	const char *names[S_MAX_DEFS];
+	int j;
+
+	for (j = 0; j < m->nfsd; j++)
+		names[j] = m->fsd[j].name;
+	s_match_on(c, kv, "fsd", names, m->nfsd, on);
+}
+
+/*
+ * fwd=: operation (read, write) or rdpct= a mix in each file; fileio the
+ * kind (sequential: each file from its start to its end; random: its size
+ * in random transfers, vdbench's stopafter default), (random,shared) lets
+ * threads share a file; fileselect; xfersize(s); threads; skew; openflags
+ */
+static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m)
+{
+	char buf[256], *items[S_MAX_LIST], bs[512];
+	const struct bc_import_kv *kv;
+	struct s_view v;
+	int i, n;
+
+	for (i = 0; i < p->nsecs && m->nfwd < S_MAX_DEFS; i++) {
+		const struct bc_import_sec *d = &p->secs[i];
+		struct s_fwd *w;
+		double rdpct = 100;
+		bool seq = true, shared = false, mix = false;
+
+		if (strcmp(d->kind, "fwd") || !strcmp(d->name, "default"))
+			continue;
+		s_view_of(p, i, &v);
+		w = &m->fwd[m->nfwd++];
+		w->def = i;
+		w->name = d->name;
+		w->wl = cJSON_CreateObject();
+		w->threads = 1; /* vdbench's defaults: one thread, operation=read, sequential */
+		w->skew = s_get(&v, "skew");
+		w->host = s_get(&v, "host") ? s_get(&v, "host") : s_get(&v, "hd");
+		w->hd = -1;
+		if (w->host) {
+			for (n = 0; n < m->nhd && strcmp(m->hd[n].name, w->host->val); n++)
+				;
+			if (n < m->nhd)
+				w->hd = n;
+			else
+				S_DIFF(c, w->host, "%s=%s: no such hd= (one host per fwd)",
+				       w->host->key, w->host->val);
+		}
+		if ((kv = s_get(&v, "fsd")))
+			s_match_fsds(c, m, kv, w->fsd);
+		else
+			bc_import_diff(c->diffs, d->src, d->line, "fwd=%s: no fsd=", d->name);
+		if ((kv = s_get(&v, "operation"))) {
+			if (!strcasecmp(kv->val, "write"))
+				rdpct = 0;
+			else if (strcasecmp(kv->val, "read"))
+				S_DIFF(
+				    c, kv,
+				    "operation=%s: file system metadata operations (mkdir, create, "
+				    "delete, open, getattr, ...) have no equivalent; read and "
+				    "write "
+				    "do",
+				    kv->val);
+		}
+		if ((kv = s_get(&v, "rdpct"))) {
+			if (!s_pct(kv->val, &rdpct) || rdpct != floor(rdpct))
+				S_DIFF(c, kv, "rdpct=%s: expected whole percents 0-100", kv->val);
+			mix = true;
+		}
+		if ((kv = s_get(&v, "fileio"))) {
+			n = s_list(kv->val, buf, sizeof(buf), items);
+			if (n >= 1 && !strcasecmp(items[0], "random"))
+				seq = false;
+			else if (n < 1 || (strcasecmp(items[0], "sequential") &&
+					   strcasecmp(items[0], "seq")))
+				S_DIFF(c, kv,
+				       "fileio=%s: sequential or random (sequentialnz has no "
+				       "equivalent)",
+				       kv->val);
+			if (n == 2 && !seq && !strcasecmp(items[1], "shared"))
+				shared = true;
+			else if (n >= 2)
+				S_DIFF(c, kv, "fileio=%s: only (random,shared) has an equivalent",
+				       kv->val);
+		}
+		/* vdbench: rdpct= mixes reads and writes in the selected file */
+		s_set_rw(w->wl, mix ? rdpct : rdpct >= 100 ? 100 : 0, seq);
+		if ((kv = s_get(&v, "fileselect"))) {
+			n = s_list(kv->val, buf, sizeof(buf), items);
+			if (n == 1 && !strcasecmp(items[0], "random"))
+				cJSON_AddStringToObject(w->wl, "fileselect", "random");
+			else if (n != 1 || (strcasecmp(items[0], "sequential") &&
+					    strcasecmp(items[0], "seq")))
+				S_DIFF(c, kv,
+				       "fileselect=%s: random or sequential (sequentialnz, poisson "
+				       "and once have no equivalent)",
+				       kv->val);
+		}
+		if (shared)
+			cJSON_AddBoolToObject(w->wl, "file_shared", true);
+		snprintf(bs, sizeof(bs), "128k"); /* vdbench's file system default since 5.03 */
+		if ((kv = s_get(&v, "xfersizes")))
+			s_xfer(c, kv, kv->val, bs, sizeof(bs));
+		cJSON_AddStringToObject(w->wl, "bs", bs);
+		if ((kv = s_get(&v, "threads"))) {
+			char *end;
+			unsigned long t = strtoul(kv->val, &end, 10);
+
+			if (*end || !t || t > 1024)
+				S_DIFF(c, kv, "threads=%s: expected 1-1024", kv->val);
+			else
+				w->threads = (unsigned)t;
+		}
+		if ((kv = s_get(&v, "openflags")))
+			cJSON_AddBoolToObject(w->wl, "direct", s_openflags(c, kv));
+	}
+}
+
+/* the hosts an fsd is on: those its fwds run on (host=, else every host), else the first */
+static void s_fsd_hosts(const struct s_map *m, int fi, bool *on)
+{
+	int j, h, any = 0;
+
+	for (h = 0; h < m->nhd; h++)
+		on[h] = false;
+	for (j = 0; j < m->nfwd; j++) {
+		if (!m->fwd[j].fsd[fi])
+			continue;
+		for (h = 0; h < m->nhd; h++)
+			if (m->fwd[j].hd < 0 || m->fwd[j].hd == h) {
+				on[h] = true;
+				any++;
+			}
+	}
+	if (!any)
+		on[0] = true;
+}
+
+/*
+ * each fsd a volume with a "fileset" on each host its fwds run on (the same
+ * anchor: a shared filesystem's one tree, or each host's own); refused ones
+ * get none
+ */
+static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, cJSON *vols)
+{
+	static const char *const keys[] = {"depth", "width", "files"};
+	struct s_view v;
+	int i, k;
+
+	for (i = 0; i < m->nfsd; i++) {
+		struct s_fsd *f = &m->fsd[i];
+		const struct bc_import_sec *d = &p->secs[f->def];
+		const struct bc_import_kv *kv, *anchor;
+		struct bc_fileset_spec spec;
+		cJSON *vol, *fs, *sizes = NULL;
+		char name[BC_NAME_MAX], err[512], base[32];
+		uint64_t avg = 0, nd, nf;
+		bool ok = true, direct, on[S_MAX_LIST];
+		int h;
+
+		s_view_of(p, f->def, &v);
+		anchor = s_get(&v, "anchor");
+		if (!anchor) {
+			bc_import_diff(c->diffs, d->src, d->line, "fsd=%s: no anchor=", d->name);
+			continue;
+		}
+		if (strchr(anchor->val, '\\') ||
+		    (isalpha((unsigned char)anchor->val[0]) && anchor->val[1] == ':')) {
+			S_DIFF(c, anchor,
+			       "anchor=%s: a Windows path; an agent's file set is a "
+			       "directory on Linux",
+			       anchor->val);
+			ok = false;
+		} else if (anchor->val[0] != '/') {
+			bc_import_add(c->notes,
+				      "%s:%d: anchor=%s: a relative path resolves in the agent's "
+				      "scratch directory",
+				      anchor->src, anchor->line, anchor->val);
+		}
+		fs = cJSON_CreateObject();
+		for (k = 0; k < 3; k++) {
+			char *end;
+			unsigned long n;
+
+			if (!(kv = s_get(&v, keys[k])))
+				continue;
+			n = strtoul(kv->val, &end, 10);
+			if (*end || end == kv->val) {
+				S_DIFF(c, kv, "%s=%s: expected a count", kv->key, kv->val);
+				ok = false;
+			} else {
+				cJSON_AddNumberToObject(fs, keys[k], (double)n);
+			}
+		}
+		if ((kv = s_get(&v, "distribution"))) {
+			if (strcasecmp(kv->val, "bottom") && strcasecmp(kv->val, "all")) {
+				S_DIFF(c, kv, "distribution=%s: bottom or all", kv->val);
+				ok = false;
+			} else {
+				cJSON_AddStringToObject(fs, "distribution",
+							strcasecmp(kv->val, "all") ? "bottom"
+										   : "all");
+			}
+		}
+		if (!(kv = s_get(&v, "sizes"))) {
+			bc_import_diff(c->diffs, d->src, d->line, "fsd=%s: no size=", d->name);
+			ok = false;
+		} else if (!(sizes = s_fsd_sizes(c, kv, &avg))) {
+			ok = false;
+		} else {
+			cJSON_AddItemToObject(fs, "sizes", sizes);
+		}
+		f->shared = (kv = s_get(&v, "shared")) && !strcasecmp(kv->val, "yes");
+		/* what validate would say of it, said here at the fsd's line */
+		snprintf(base, sizeof(base), "fsd=%.20s", d->name);
+		if (ok && bc_fileset_spec_from_json(fs, base, &spec, err, sizeof(err))) {
+			bc_import_diff(c->diffs, d->src, d->line, "%s", err);
+			ok = false;
+		}
+		if (!ok) {
+			cJSON_Delete(fs);
+			continue;
+		}
+		bc_fileset_count(&spec, &nd, &nf);
+		f->bytes = avg * nf;
+		f->files = nf;
+		direct = (kv = s_get(&v, "openflags")) && s_openflags(c, kv);
+		s_fsd_hosts(m, i, on);
+		for (h = 0; h < m->nhd; h++) {
+			if (!on[h])
+				continue;
+			bc_import_sanitize(m->hd[h].name, name, sizeof(name));
+			if (s_lun_taken(vols, name, anchor->val)) {
+				S_DIFF(c, anchor,
+				       "fsd=%s: anchor=%s on %s is another volume's too (dropped)",
+				       d->name, anchor->val, name);
+				continue;
+			}
+			vol = cJSON_CreateObject();
+			cJSON_AddStringToObject(vol, "agent", name);
+			cJSON_AddStringToObject(vol, "path", anchor->val);
+			cJSON_AddItemToObject(vol, "fileset", cJSON_Duplicate(fs, 1));
+			if (direct)
+				cJSON_AddBoolToObject(s_vol_wl(vol), "direct", true);
+			cJSON_AddItemToArray(vols, vol);
+			f->vol[h] = m->nvol++;
+		}
+		cJSON_Delete(fs);
+	}
+}
+
+/*
+ * rd= format=: no, restart (complete what is missing), yes (delete the
+ * tree and build it anew), only (build it and stop), (restart,only), clean
+ * (delete it and stop); the profile's "fileset_format" and, for only, a
+ * step that writes every file once. 1: a format-only rd; 2: clean; -1: a
+ * difference.
+ */
+static int s_format(struct s_ctx *c, const struct bc_import_kv *kv, bool *fresh)
+{
+	char buf[256], *items[S_MAX_LIST];
+	int n = s_list(kv->val, buf, sizeof(buf), items), k, only = 0;
+	bool restart = false, yes = false, clean = false;
+
+	for (k = 0; k < n; k++) {
+		if (!strcasecmp(items[k], "restart"))
+			restart = true;
+		else if (!strcasecmp(items[k], "yes"))
+			yes = true;
+		else if (!strcasecmp(items[k], "only"))
+			only = 1;
+		else if (!strcasecmp(items[k], "clean"))
+			clean = true;
+		else if (strcasecmp(items[k], "no")) {
+			S_DIFF(c, kv,
+			       "format=%s: %s has no equivalent (no, yes, restart, only and clean "
+			       "have)",
+			       kv->val, items[k]);
+			return -1;
+		}
+	}
+	if (clean)
+		return 2; /* delete the tree and stop, whatever else is said */
+	/* restart completes what is there; yes (alone, or with only) starts over */
+	*fresh = !restart && (yes || only);
+	return only;
+}
+
+/* the workload of fwd w on one of its fsds' volumes: its keys, threads and rate */
+static cJSON *s_fwd_run(const struct s_fwd *w, unsigned threads, double rate)
+{
+	cJSON *wl = cJSON_Duplicate(w->wl, 1);
+
+	cJSON_AddNumberToObject(wl, "iodepth", 1); /* vdbench's threads each do one I/O at once */
+	cJSON_AddNumberToObject(wl, "jobs", threads);
+	if (rate > 0)
+		cJSON_AddNumberToObject(wl, "rate_iops", rate < 1 ? 1 : (double)llround(rate));
+	return wl;
+}
+
+/*
+ * An rd with fwd=: one step; each fwd a workload on its fsd's volume
+ * (several on one volume run at once, as vdbench runs them), its threads
+ * the jobs driving it, fwdrate= the rate shared by skew, format= the
+ * file set's fileset_format or a step that writes every file once
+ */
+static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, int ri,
+		     const struct s_view *v, cJSON *steps)
+{
+	static const char *const loops[] = {"forxfersize", "forthreads", "forrdpct", "forseekpct",
+					    "iorate",	   "curve",	 "wd",	     "sd"};
+	const struct bc_import_sec *d = &p->secs[ri];
+	const struct bc_import_kv *kv, *fwdkv = s_get(v, "fwd"), *tkv = s_get(v, "threads");
+	const char *names[S_MAX_DEFS];
+	char name[BC_NAME_MAX];
+	int on[S_MAX_LIST], non = 0, k, j, h, vi, only = 0, nrun = 0, nskew = 0;
+	double rate = 0, given = 0, ramp, runtime;
+	unsigned rd_threads = 0, maxthr = 1;
+	uint64_t bytes = 0;
+	bool fresh = false, skewed = false, flow;
+	int hosts[S_MAX_DEFS] = {0}; /* per fsd: the hosts that drive it in this rd */
+	bool used[S_MAX_DEFS] = {false};
+	cJSON *st, *vw, *first = NULL;
+
+	for (k = 0; k < (int)(sizeof(loops) / sizeof(loops[0])); k++)
+		if ((kv = s_get(v, loops[k])))
+			S_DIFF(c, kv,
+			       "%s=%s in an rd with fwd=: no equivalent (loops and block "
+			       "workloads beside file system ones)",
+			       kv->key, kv->val);
+	for (j = 0; j < m->nfwd; j++)
+		names[j] = m->fwd[j].name;
+	non = s_match(c, fwdkv, "fwd", names, m->nfwd, on, S_MAX_LIST);
+	if (!non)
+		return;
+	if (tkv) {
+		char *end;
+		unsigned long t = strtoul(tkv->val, &end, 10);
+
+		if (*end || !t || t > 1024)
+			S_DIFF(c, tkv, "threads=%s: expected 1-1024", tkv->val);
+		else
+			rd_threads =
+			    (unsigned)t; /* vdbench: the rd's threads= overrides the fwds' */
+	}
+	if ((kv = s_get(v, "fwdrate")) && strcasecmp(kv->val, "max")) {
+		char *end;
+
+		rate = strtod(kv->val, &end);
+		if (*end || rate <= 0) {
+			S_DIFF(c, kv,
+			       "fwdrate=%s: max or operations per second (a list of rates "
+			       "has no equivalent)",
+			       kv->val);
+			rate = 0;
+		}
+	}
+	if ((kv = s_get(v, "format")) && (only = s_format(c, kv, &fresh)) < 0)
+		only = 0;
+	if (only == 2) {
+		/*
+		 * clean: the tree deleted, no run; the next rd on each of its fsds
+		 * starts from a fresh tree, which is what it would find
+		 */
+		for (k = 0; k < non; k++)
+			for (j = 0; j < m->nfsd; j++)
+				if (m->fwd[on[k]].fsd[j])
+					m->fsd[j].clean = kv;
+		bc_import_add(c->notes,
+			      "%s:%d: rd=%s: format=%s: no step; the next step on its file sets "
+			      "deletes their trees first (fileset_format fresh)",
+			      d->src, d->line, d->name, kv->val);
+		return;
+	}
+	for (k = 0; k < non; k++)
+		if (m->fwd[on[k]].skew) {
+			given += strtod(m->fwd[on[k]].skew->val, NULL);
+			skewed = true;
+			nskew++;
+		}
+	/*
+	 * skew at fwdrate=max: the fwds' I/O counts kept in proportion (flow), as
+	 * vdbench's shared work queue keeps the skew of an uncontrolled run
+	 */
+	flow = skewed && !rate && non > 1;
+	if (skewed && (nskew == non ? fabs(given - 100) > 1e-6 : given > 100 + 1e-6))
+		bc_import_diff(c->diffs, d->src, d->line,
+			       "rd=%s: the skews of its fwds add up to %g, not 100", d->name,
+			       given);
+	s_rd_times(c, d, v, &ramp, &runtime);
+	st = cJSON_CreateObject();
+	bc_import_sanitize(d->name, name, sizeof(name));
+	cJSON_AddStringToObject(st, "name", name);
+	vw = cJSON_CreateObject();
+	/* every volume: its fwds' workloads, or idle */
+	for (vi = 0; vi < m->nvol; vi++) {
+		cJSON *runs = cJSON_CreateArray();
+		char idx[16];
+		bool direct = false, dset = false;
+
+		for (j = 0; j < m->nfsd; j++) {
+			for (h = 0; h < m->nhd && m->fsd[j].vol[h] != vi; h++)
+				;
+			if (h == m->nhd)
+				continue;
+			for (k = 0; k < non; k++) {
+				const struct s_fwd *w = &m->fwd[on[k]];
+				unsigned thr = rd_threads ? rd_threads : w->threads;
+				double share, r;
+				const cJSON *dj;
+				cJSON *run;
+				int nf = 0, f;
+
+				if (!w->fsd[j] || (w->hd >= 0 && w->hd != h))
+					continue;
+				for (f = 0; f < m->nfsd; f++)
+					nf += w->fsd[f];
+				/* vdbench spreads a fwd's threads over its fsds, rounding up */
+				thr = (thr + (unsigned)nf - 1) / (unsigned)nf;
+				if (thr > m->fsd[j].files &&
+				    !cJSON_IsTrue(cJSON_GetObjectItem(w->wl, "file_shared")))
+					bc_import_diff(
+					    c->diffs, d->src, d->line,
+					    "rd=%s: fwd=%s: %u threads on the %llu files of "
+					    "fsd=%s; vdbench needs a file per thread (a file "
+					    "is used by one thread at a time)",
+					    d->name, w->name, thr,
+					    (unsigned long long)m->fsd[j].files, m->fsd[j].name);
+				share = skewed ? (w->skew ? strtod(w->skew->val, NULL)
+							  : (100 - given) / (non - nskew))
+					       : 100.0 / non;
+				r = rate ? rate * share / 100 / nf : 0;
+				run = s_fwd_run(w, thr, r);
+				if (flow)
+					cJSON_AddNumberToObject(run, "flow",
+								(double)(lround(share * 100) ?: 1));
+				if (only) {
+					/* the format: every file written once, in order */
+					cJSON_DeleteItemFromObject(run, "rw");
+					cJSON_DeleteItemFromObject(run, "rwmixread");
+					cJSON_DeleteItemFromObject(run, "fileselect");
+					cJSON_DeleteItemFromObject(run, "file_shared");
+					cJSON_DeleteItemFromObject(run, "rate_iops");
+					cJSON_AddStringToObject(run, "rw", "write");
+					cJSON_AddBoolToObject(run, "size_based", true);
+				}
+				if (fresh || m->fsd[j].clean)
+					cJSON_AddStringToObject(run, "fileset_format", "fresh");
+				dj = cJSON_GetObjectItem(run, "direct");
+				if (dj && dset && cJSON_IsTrue(dj) != direct)
+					S_DIFF(c, fwdkv,
+					       "fwd=%s: opened %s where another fwd on fsd=%s is "
+					       "not; the workloads of a file set share how it is "
+					       "opened",
+					       w->name, direct ? "buffered" : "with O_DIRECT",
+					       m->fsd[j].name);
+				if (dj) {
+					direct = cJSON_IsTrue(dj);
+					dset = true;
+				}
+				if (thr > maxthr)
+					maxthr = thr;
+				bytes += m->fsd[j].bytes;
+				used[j] = true;
+				if (!cJSON_GetArraySize(runs) && ++hosts[j] == 2 &&
+				    m->fsd[j].shared)
+					bc_import_diff(
+					    c->diffs, d->src, d->line,
+					    "rd=%s: fsd=%s shared=yes from several hosts: "
+					    "vdbench gives each host every nth file, here "
+					    "each uses every file",
+					    d->name, m->fsd[j].name);
+				cJSON_AddItemToArray(runs, run);
+				nrun++;
+				if (only)
+					break; /* one format pass per file set */
+			}
+		}
+		snprintf(idx, sizeof(idx), "%d", vi);
+		if (cJSON_GetArraySize(runs) == 1) {
+			cJSON *one = cJSON_DetachItemFromArray(runs, 0);
+
+			cJSON_Delete(runs);
+			if (!first)
+				first = cJSON_Duplicate(one, 1);
+			cJSON_AddItemToObject(vw, idx, one);
+		} else {
+			if (!first && cJSON_GetArraySize(runs))
+				first = cJSON_Duplicate(cJSON_GetArrayItem(runs, 0), 1);
+			cJSON_AddItemToObject(vw, idx, runs);
+		}
+	}
+	if (!nrun) {
+		bc_import_diff(c->diffs, d->src, d->line, "rd=%s: drives no volume (dropped)",
+			       d->name);
+		cJSON_Delete(st);
+		cJSON_Delete(vw);
+		cJSON_Delete(first);
+		return;
+	}
+	/* the step's keys: the first workload's (every volume restates its own) */
+	{
+		const cJSON *kj;
+
+		cJSON_ArrayForEach(kj, first) if (strcmp(kj->string, "jobs") &&
+						  strcmp(kj->string, "rate_iops"))
+		    cJSON_AddItemToObject(st, kj->string, cJSON_Duplicate(kj, 1));
+		cJSON_Delete(first);
+	}
+	cJSON_AddNumberToObject(st, "numjobs", maxthr);
+	/* a volume whose one workload is the step's, on all its threads, needs no entry */
+	for (vi = m->nvol; vi-- > 0;) {
+		cJSON *e = cJSON_GetArrayItem(vw, vi);
+		const cJSON *kj;
+		bool same = cJSON_IsObject(e);
+
+		if (!same)
+			continue;
+		if (cJSON_GetNumberValue(cJSON_GetObjectItem(e, "jobs")) == maxthr)
+			cJSON_DeleteItemFromObject(e, "jobs");
+		cJSON_ArrayForEach(kj, e) same &= s_same(kj, cJSON_GetObjectItem(st, kj->string));
+		if (same && cJSON_GetArraySize(e) == cJSON_GetArraySize(st) - 2 /* name, numjobs */)
+			cJSON_DeleteItemFromArray(vw, vi);
+	}
+	cJSON_AddNumberToObject(st, "ramp", only ? 0 : ramp);
+	/* a format runs until every file is written: the runtime is only its cap */
+	cJSON_AddNumberToObject(st, "runtime", only ? 86400 : runtime);
+	if (!only && (kv = s_get(v, "maxdata")))
+		s_maxdata(c, kv, d, bytes, st);
+	if (cJSON_GetArraySize(vw))
+		cJSON_AddItemToObject(st, "volume_workloads", vw);
+	else
+		cJSON_Delete(vw);
+	if (only)
+		bc_import_add(c->notes,
+			      "%s:%d: rd=%s: format=%s: a step that %s the file sets and writes "
+			      "every file once, sequentially, then ends (vdbench's format run)",
+			      d->src, d->line, d->name, s_get(v, "format")->val,
+			      fresh ? "deletes and rebuilds" : "completes");
+	else
+		bc_import_add(
+		    c->notes,
+		    "%s:%d: rd=%s: format=%s: the agent %s the tree at PREPARE and writes "
+		    "the files it makes before the step (not in its figures)%s",
+		    d->src, d->line, d->name, s_get(v, "format") ? s_get(v, "format")->val : "no",
+		    fresh ? "deletes and rebuilds" : "completes",
+		    s_get(v, "format") && strcasecmp(s_get(v, "format")->val, "no")
+			? ""
+			: "; vdbench's format=no would use only the files there are");
+	if (rate)
+		bc_import_add(c->notes,
+			      "%s:%d: rd=%s: fwdrate=%s: rate_iops per workload by its share, "
+			      "evenly spaced",
+			      d->src, d->line, d->name, s_get(v, "fwdrate")->val);
+	if (flow)
+		bc_import_add(
+		    c->notes,
+		    "%s:%d: rd=%s: skew= at fwdrate=max: the workloads' I/O counts kept in "
+		    "their skew's proportion (flow)",
+		    d->src, d->line, d->name);
+	for (j = 0; j < m->nfsd; j++)
+		if (used[j])
+			m->fsd[j].clean = NULL; /* its tree made anew by this step */
+	cJSON_AddItemToArray(steps, st);
+}
+
+/*
+ * An rd's ramp and measured seconds from elapsed=, interval= and warmup=.
+ * vdbench (Reporter.java) counts elapsed= in the intervals after the
+ * warmup: warmup=W runs W + elapsed seconds and measures elapsed; without
+ * it (or warmup=0) the first interval is the warmup, inside elapsed=
+ */
+static void s_rd_times(struct s_ctx *c, const struct bc_import_sec *d, const struct s_view *v,
+		       double *ramp, double *runtime)
+{
+	double elapsed = 30, interval = 1, warmup = -1;
+	const struct bc_import_kv *kv;
+
+	if ((kv = s_get(v, "elapsed")) && (!s_secs(kv->val, &elapsed) || elapsed < 1))
+		S_DIFF(c, kv, "elapsed=%s: expected seconds", kv->val);
+	if ((kv = s_get(v, "interval")) && (!s_secs(kv->val, &interval) || interval < 1))
+		S_DIFF(c, kv, "interval=%s: expected seconds", kv->val);
+	if ((kv = s_get(v, "warmup")) && !s_secs(kv->val, &warmup))
+		S_DIFF(c, kv, "warmup=%s: expected seconds", kv->val);
+	if (interval != 1)
+		bc_import_add(c->notes,
+			      "%s:%d: rd=%s: interval=%g: bench-coord reports every second%s",
+			      d->src, d->line, d->name, interval,
+			      warmup > 0 ? ""
+					 : " (the ramp is vdbench's first interval, which "
+					   "its averages leave out)");
+	*ramp = warmup > 0 ? warmup : interval;
+	*runtime = warmup > 0 ? elapsed : elapsed - *ramp;
+	if (*runtime < 1) {
+		bc_import_diff(c->diffs, d->src, d->line,
+			       "rd=%s: elapsed=%g leaves no measured second after warmup %g",
+			       d->name, elapsed, *ramp);
+		*runtime = 1;
+	}
+}
+
+static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, cJSON *steps)
 {
 	static const char *const loop_keys[] = {"forthreads", "forxfersize", "forrdpct",
 						"forseekpct", "iorate"};
@@ -1637,7 +2421,7 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, const struct s
 		const struct bc_import_kv *kv;
 		struct s_loop loops[5];
 		int wds[S_MAX_LIST], nw = 0, nl = 0, sweep_loop = -1, idx[5], total = 1;
-		double elapsed = 30, interval = 1, warmup = -1, ramp, runtime;
+		double ramp, runtime;
 		char buf[1024], *items[S_MAX_LIST];
 		cJSON *curve = NULL;
 		const char *iorate1 = NULL;
@@ -1646,6 +2430,10 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, const struct s
 		if (strcmp(d->kind, "rd") || !strcmp(d->name, "default"))
 			continue;
 		s_view_of(p, i, &v);
+		if (s_get(&v, "fwd")) {
+			s_fwd_rd(c, p, m, i, &v, steps);
+			continue;
+		}
 		/* its own workloads (sd= in the rd: s_rd_wds), else the wds it names */
 		for (k = 0; k < m->nwd && nw < S_MAX_LIST; k++)
 			if (m->wd[k].rd == i)
@@ -1681,34 +2469,7 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, const struct s
 				    m->wd[wds[k]].skew->val, m->wd[wds[k]].name, m->wd[wds[j]].name,
 				    d->name);
 		}
-		if ((kv = s_get(&v, "elapsed")) && (!s_secs(kv->val, &elapsed) || elapsed < 1))
-			S_DIFF(c, kv, "elapsed=%s: expected seconds", kv->val);
-		if ((kv = s_get(&v, "interval")) && (!s_secs(kv->val, &interval) || interval < 1))
-			S_DIFF(c, kv, "interval=%s: expected seconds", kv->val);
-		if ((kv = s_get(&v, "warmup")) && !s_secs(kv->val, &warmup))
-			S_DIFF(c, kv, "warmup=%s: expected seconds", kv->val);
-		if (interval != 1)
-			bc_import_add(
-			    c->notes,
-			    "%s:%d: rd=%s: interval=%g: bench-coord reports every second%s", d->src,
-			    d->line, d->name, interval,
-			    warmup > 0 ? ""
-				       : " (the ramp is vdbench's first interval, which "
-					 "its averages leave out)");
-		/*
-		 * vdbench (Reporter.java) counts elapsed= in the intervals after the
-		 * warmup: warmup=W runs W + elapsed seconds and measures elapsed; without
-		 * it (or warmup=0) the first interval is the warmup, inside elapsed=
-		 */
-		ramp = warmup > 0 ? warmup : interval;
-		runtime = warmup > 0 ? elapsed : elapsed - ramp;
-		if (runtime < 1) {
-			bc_import_diff(
-			    c->diffs, d->src, d->line,
-			    "rd=%s: elapsed=%g leaves no measured second after warmup %g", d->name,
-			    elapsed, ramp);
-			runtime = 1;
-		}
+		s_rd_times(c, d, &v, &ramp, &runtime);
 		for (k = 0; k < 5; k++) {
 			kv = s_get(&v, loop_keys[k]);
 			if (!kv)
@@ -1944,8 +2705,10 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 	if (m) {
 		m->sd = calloc(S_MAX_DEFS, sizeof(*m->sd));
 		m->wd = calloc(S_MAX_DEFS, sizeof(*m->wd));
+		m->fsd = calloc(S_MAX_DEFS, sizeof(*m->fsd));
+		m->fwd = calloc(S_MAX_DEFS, sizeof(*m->fwd));
 	}
-	if (!m || !m->sd || !m->wd) {
+	if (!m || !m->sd || !m->wd || !m->fsd || !m->fwd) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -1987,12 +2750,24 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 		}
 	}
 	cJSON_AddBoolToObject(defs, "direct", k && m->nsd && m->sd[0].direct);
+	/* file sets: their fwds say which host runs each */
+	s_fsd_defs(p, m);
+	s_fwds(&c, p, m);
+	s_fsd_vols(&c, p, m, vols);
 	s_wds(&c, p, m);
 	s_rds(&c, p, m, steps);
+	for (i = 0; i < m->nfsd; i++)
+		if (m->fsd[i].clean)
+			S_DIFF(
+			    &c, m->fsd[i].clean,
+			    "format=%s: fsd=%s's tree deleted after its last run has no equivalent "
+			    "(the tree stays)",
+			    m->fsd[i].clean->val, m->fsd[i].name);
 	s_loop_repeat(&c, p, prof);
 	if (!cJSON_GetArraySize(vols) || !cJSON_GetArraySize(steps)) {
 		snprintf(err, errlen, "%s: no %s could be mapped", im->src,
-			 !cJSON_GetArraySize(vols) ? "sd= (storage definition)" : "rd= (run)");
+			 !cJSON_GetArraySize(vols) ? "sd= or fsd= (storage definition)"
+						   : "rd= (run)");
 		cJSON_Delete(prof);
 		prof = NULL;
 		goto out;
@@ -2002,9 +2777,13 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 out:
 	for (i = 0; m && m->wd && i < m->nwd; i++)
 		cJSON_Delete(m->wd[i].wl);
+	for (i = 0; m && m->fwd && i < m->nfwd; i++)
+		cJSON_Delete(m->fwd[i].wl);
 	if (m) {
 		free(m->sd);
 		free(m->wd);
+		free(m->fsd);
+		free(m->fwd);
 	}
 	free(m);
 	return prof;

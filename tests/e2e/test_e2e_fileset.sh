@@ -8,8 +8,12 @@
 #    its end: exactly the set's bytes, and the device under it moved them (direct I/O);
 #  - random writes with fileselect random land in the tree's files only: every file keeps its
 #    size, no file is added, the tree's content changes;
-#  - "fileset_format": "fresh" deletes the tree's files and builds it anew.
-# About 10 s.
+#  - "fileset_format": "fresh" deletes the tree's files and builds it anew;
+#  - vdbench's own form: tests/data/vdbench/fileset.parm (fsd=, fwd=, format=only, format=no,
+#    format=yes, fwdrate=) imported and run: the format step writes every file once (the set's
+#    bytes exactly, through the device), the read step reads the files, format=yes deletes and
+#    rebuilds the tree before random writes at fwdrate=200.
+# About 25 s.
 . "$(dirname "$0")/lib.sh"
 
 need_block_fs "$T"
@@ -78,4 +82,30 @@ json "$RJ" "[(b['deleted'], b['created']) for b in r['steps'][1]['backing']]" | 
 json "$RJ" "[l['bytes'] for l in r['steps'][1]['layout']]" | grep -qx "\[$BYTES\]" ||
 	fail "fresh: not laid out anew: $(json "$RJ" "r['steps'][1]['layout']")"
 [ "$(find "$TREE" -type f -exec cat {} + | md5sum)" != "$SUM0" ] || fail "fresh left the files as they were"
+
+# the vdbench parameter file, imported and run
+"$COORD" import-vdbench -o "$T/vdb.json" "$BC_SRC/tests/data/vdbench/fileset.parm" 2>"$T/imp.err" || {
+	cat "$T/imp.err"
+	fail "fileset.parm does not import"
+}
+SCR2="$T/scr2"
+"$COORD" run -q -o "$T/out3" --scratch-dir "$SCR2" "$T/vdb.json" >"$T/out3.txt" 2>&1 || {
+	cat "$T/out3.txt"
+	fail "the imported vdbench file set run failed"
+}
+RJ="$(run_dir "$T/out3")/run.json"
+TREE2="$SCR2/local/tree"
+[ "$(find "$TREE2" -type f | wc -l)" = 32 ] || fail "the imported tree has $(find "$TREE2" -type f | wc -l) files"
+BYTES2=$(find "$TREE2" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
+V="['agent_totals']['local']['volumes'][0]"
+json "$RJ" "[(s['name'], s$V['write']['bytes'], s$V['read']['bytes'] > 0, s['device_check'][0]['pass']) for s in r['steps']]" |
+	grep -qx "\[('format', $BYTES2, False, True), ('read', 0, True, True), ('write', .*, False, True)\]" ||
+	fail "imported steps: $(json "$RJ" "[(s['name'], s$V['write']['bytes'], s$V['read']['bytes'], s['device_check']) for s in r['steps']]"), set $BYTES2 bytes"
+# format=only wrote the files itself: no layout before it; format=yes deleted and rebuilt them
+json "$RJ" "[(len(s['layout']), [(b['created'], b['deleted']) for b in s['backing']]) for s in r['steps']]" |
+	grep -qx "\[(0, \[(32, 0)\]), (0, \[(0, 0)\]), (1, \[(32, 32)\])\]" ||
+	fail "format steps: $(json "$RJ" "[(s['layout'], s['backing']) for s in r['steps']]")"
+# fwdrate=200 over 1 s of ramp and 3 measured: at most 200 writes a second, give or take one
+json "$RJ" "0 < r['steps'][2]$V['write']['ios'] <= 200 * 5" | grep -qx True ||
+	fail "fwdrate=200: $(json "$RJ" "r['steps'][2]$V['write']")"
 echo "PASS"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_e2e_import_vdbench: every vdbench parameter file of tests/data/vdbench/ imports to the
 # profile its mapping says (hosts, luns, sizes, ranges, xfersize distributions, seek patterns,
-# skews as streams, iorate, curves and for*= loops as sweeps or steps, warmup), every refusal
+# skews as streams, iorate, curves and for*= loops as sweeps or steps, warmup, fsd=/fwd= as
+# file sets with format= and fwdrate=), every refusal
 # names its file:line and exits 2, --lenient imports anyway and lists what differs; and seed
 # 002's file, with only its lun changed to a local file (and elapsed shortened to 4 s by sed),
 # imports, validates and runs, its vdbench table ending in avg_2-4.
@@ -170,6 +171,19 @@ p = prof("direct_mixed")
 assert [v.get("workload") for v in p["volumes"]] == [{"direct": True}, None], p["volumes"]
 assert p["defaults"]["direct"] is False and p["volumes"][1]["size"] == 16 << 20
 
+# file system definitions: the fsd a volume with a "fileset", each rd a step on it (format=only
+# one sequential write pass over every file, format=yes a fresh tree, fwdrate= a rate)
+p = prof("fileset")
+assert p["volumes"] == [{"agent": "local", "path": "tree", "workload": {"direct": True},
+                         "fileset": {"depth": 2, "width": 2, "files": 8,
+                                     "sizes": [{"size": 32768, "pct": 50}, {"size": 65536, "pct": 50}]}}], p["volumes"]
+got = [(s["name"], s["rw"], s.get("fileselect"), s.get("fileset_format"), s.get("size_based"),
+        s["numjobs"], s["iodepth"]) for s in p["steps"]]
+assert got == [("format", "write", None, "fresh", True, 2, 1), ("read", "read", None, None, None, 2, 1),
+               ("write", "randwrite", "random", "fresh", None, 2, 1)], got
+assert step(p, "write")["volume_workloads"]["0"]["rate_iops"] == 200, step(p, "write")
+assert "format=only: a step that deletes and rebuilds the file sets" in err("fileset")
+
 # seekpct 1-99: that share of I/Os seek, the rest continue sequentially
 p = prof("seekpct_mix")
 assert (p["steps"][0]["rw"], p["steps"][0]["seq_pct"]) == ("randread", 50), p["steps"][0]
@@ -177,7 +191,7 @@ assert (p["steps"][0]["rw"], p["steps"][0]["seq_pct"]) == ("randread", 50), p["s
 # refusals: the line of the parameter that has no equivalent
 want = {
     "refuse_openflags": ":1: openflags=o_sync",
-    "refuse_xfer_range": ":2: xfersize=(4k,64k,4k)", "refuse_fsd": ":1: fsd=fsd1",
+    "refuse_xfer_range": ":2: xfersize=(4k,64k,4k)", "refuse_fwd_mkdir": ":2: operation=mkdir",
     "refuse_maxdata": ":3: maxdata=0.001: less than 1% of the sds' size", "refuse_rhpct": ":3: rhpct=50: hits and misses of a wd that is not random",
     "refuse_distribution": ":3: distribution=uniform", "refuse_range_abs": ":2: range=(1m,2m)",
     "refuse_compratio": ":1: compratio=0.5", 

@@ -3,13 +3,16 @@
  * definitions and their pairs with lines, lists kept whole, continuation
  * lines, defaults, general parameters, syntax errors with file:line; and
  * the mapping of one small file (threads, elapsed, xfersize distribution,
- * a refused seekpct) without going through the command.
+ * a refused seekpct) without going through the command; file system
+ * workloads (fsd=, fwd=, rd= with fwd=, fwdrate=, format=) as file sets, each
+ * difference with its file:line, and every profile written valid.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "import/import.h"
 #include "import/vdbparm.h"
+#include "profile/profile.h"
 #include "bc_test.h"
 
 static const char *s_text = "* a comment\n"
@@ -59,6 +62,13 @@ static void s_parse(void)
 	CHECK(kv && kv->line == 10 && !strcmp(p->secs[4].kind, "rd"));
 	bc_import_doc_free(&p);
 	CHECK(!p);
+
+	/* vdbench's own copy of a parameter file (output/parmfile.html): the markup goes */
+	CHECK(!bc_vdb_parse("<title>Vdbench out/parmfile.html</title><pre>\n\n"
+			    "* Contents of parameter file: /x.parm\nsd=sd1,lun=/dev/sdb\n</pre>\n",
+			    "h.html", &p, err, sizeof(err)));
+	CHECK(p && p->nsecs == 1 && !strcmp(p->secs[0].kind, "sd") && p->secs[0].line == 4);
+	bc_import_doc_free(&p);
 
 	CHECK(bc_vdb_parse("sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1,rdpct\n", "x.parm", &p, err,
 			   sizeof(err)) == -EINVAL);
@@ -118,9 +128,194 @@ static void s_map(void)
 	cJSON_Delete(diffs);
 }
 
+/* text imported: the profile (validated as `bench-coord validate` would), its diffs in *diffs */
+static cJSON *s_fs_import(const char *text, cJSON **diffs)
+{
+	struct bc_import_opts im = {.src = "f.parm", .agent = "local", .endpoint = "local"};
+	struct bc_import_doc *p = NULL;
+	struct bc_profile *bp = NULL;
+	cJSON *notes = cJSON_CreateArray(), *prof = NULL;
+	char err[512], *t;
+
+	*diffs = cJSON_CreateArray();
+	CHECK_MSG(!bc_vdb_parse(text, "f.parm", &p, err, sizeof(err)), "%s", err);
+	if (p)
+		prof = bc_vdb_to_profile(p, &im, notes, *diffs, err, sizeof(err));
+	bc_import_doc_free(&p);
+	cJSON_Delete(notes);
+	if (!prof)
+		return NULL;
+	/* what --lenient writes: valid whatever the differences */
+	t = cJSON_Print(prof);
+	CHECK_MSG(!bc_profile_parse(t, "f.json", &bp, err, sizeof(err)), "invalid: %s\n%s", err, t);
+	bc_profile_destroy(&bp);
+	free(t);
+	return prof;
+}
+
+static bool s_diff_has(const cJSON *diffs, const char *want)
+{
+	const cJSON *d;
+
+	cJSON_ArrayForEach(d, diffs) if (strstr(d->valuestring, want)) return true;
+	return false;
+}
+
+static const char *s_str(const cJSON *o, const char *k)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)) ?: "";
+}
+
+static double s_num(const cJSON *o, const char *k)
+{
+	return cJSON_GetNumberValue(cJSON_GetObjectItem(o, k));
+}
+
+static void s_fs(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *vol, *st, *fs, *vw;
+
+	/* juicefs's small-file test: a file set, random writes in randomly chosen files */
+	prof = s_fs_import("data_errors=1\n"
+			   "fsd=fsd1,anchor=/tmp/vdbench/small,depth=3,width=10,files=10,size=128k,"
+			   "openflags=o_direct\n"
+			   "fwd=fwd1,fsd=fsd1,operation=write,xfersize=128k,fileio=random,"
+			   "fileselect=random,threads=4\n"
+			   "fwd=fwd3,fsd=fsd1,rdpct=70,xfersize=(4k,50,64k,50),fileio=random,"
+			   "fileselect=random,threads=4\n"
+			   "rd=rd1,fwd=fwd1,fwdrate=max,format=restart,elapsed=60,interval=1\n"
+			   "rd=rd3,fwd=fwd3,fwdrate=max,format=restart,elapsed=60,interval=1\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	vol = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "volumes"), 0);
+	fs = cJSON_GetObjectItem(vol, "fileset");
+	CHECK(!strcmp(s_str(vol, "path"), "/tmp/vdbench/small"));
+	CHECK(s_num(fs, "depth") == 3 && s_num(fs, "width") == 10 && s_num(fs, "files") == 10 &&
+	      s_num(fs, "sizes") == 131072);
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(vol, "workload"), "direct")));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(!strcmp(s_str(st, "rw"), "randwrite") && !strcmp(s_str(st, "fileselect"), "random"));
+	CHECK(!strcmp(s_str(st, "bs"), "128k") && s_num(st, "numjobs") == 4 &&
+	      s_num(st, "iodepth") == 1 && s_num(st, "ramp") == 1 && s_num(st, "runtime") == 59);
+	CHECK(!cJSON_GetObjectItem(st, "volume_workloads") &&
+	      !cJSON_GetObjectItem(st, "file_shared"));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 1);
+	CHECK(!strcmp(s_str(st, "rw"), "randrw") && s_num(st, "rwmixread") == 70 &&
+	      !strcmp(s_str(st, "bs"), "4k/50:64k/50"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* sizes by share and (n,0); two fwds at once by skew of a rate, sharing files;
+	 * format=only is one sequential write pass; format=yes builds the tree anew */
+	prof =
+	    s_fs_import("fsd=default,depth=1,width=2,files=20\n"
+			"fsd=a,anchor=ta,sizes=(32k,10,64k,90)\n"
+			"fsd=b,anchor=tb,sizes=(10m,0)\n"
+			"fwd=r,fsd=a,operation=read,fileio=(random,shared),xfersize=4k,threads=8,"
+			"skew=30\n"
+			"fwd=w,fsd=a,operation=write,fileio=sequential,xfersize=64k,threads=2\n"
+			"fwd=f,fsd=b,threads=3\n"
+			"rd=fmt,fwd=(r,f),fwdrate=max,format=only\n"
+			"rd=mix,fwd=(r,w),fwdrate=1000,format=yes,elapsed=10,warmup=5\n"
+			"rd=max,fwd=(r,w),fwdrate=max,elapsed=10\n",
+			&diffs);
+	CHECK_MSG(prof && !cJSON_GetArraySize(diffs), "%s",
+		  cJSON_GetArraySize(diffs) ? cJSON_GetArrayItem(diffs, 0)->valuestring : "");
+	vol = cJSON_GetObjectItem(prof, "volumes");
+	fs = cJSON_GetObjectItem(cJSON_GetArrayItem(vol, 0), "fileset");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(fs, "sizes")) == 2 &&
+	      s_num(cJSON_GetArrayItem(cJSON_GetObjectItem(fs, "sizes"), 1), "pct") == 90);
+	fs = cJSON_GetObjectItem(cJSON_GetArrayItem(vol, 1), "fileset");
+	CHECK(s_num(cJSON_GetArrayItem(cJSON_GetObjectItem(fs, "sizes"), 0), "pct") == 0);
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(!strcmp(s_str(st, "name"), "fmt") && !strcmp(s_str(st, "rw"), "write") &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(st, "size_based")) &&
+	      !strcmp(s_str(st, "fileset_format"), "fresh") && s_num(st, "numjobs") == 8);
+	vw = cJSON_GetObjectItem(st, "volume_workloads");
+	CHECK(s_num(cJSON_GetObjectItem(vw, "1"), "jobs") == 3 &&
+	      !strcmp(s_str(cJSON_GetObjectItem(vw, "1"), "rw"), "write"));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 1);
+	vw = cJSON_GetObjectItem(cJSON_GetObjectItem(st, "volume_workloads"), "0");
+	CHECK(cJSON_GetArraySize(vw) == 2 && s_num(st, "numjobs") == 8 && s_num(st, "ramp") == 5 &&
+	      s_num(st, "runtime") == 10 && !strcmp(s_str(st, "fileset_format"), "fresh"));
+	CHECK(!strcmp(s_str(cJSON_GetArrayItem(vw, 0), "rw"), "randread") &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetArrayItem(vw, 0), "file_shared")) &&
+	      s_num(cJSON_GetArrayItem(vw, 0), "rate_iops") == 300);
+	/* the fwd without skew= takes what the others leave */
+	CHECK(!strcmp(s_str(cJSON_GetArrayItem(vw, 1), "rw"), "write") &&
+	      s_num(cJSON_GetArrayItem(vw, 1), "rate_iops") == 700 &&
+	      s_num(cJSON_GetArrayItem(vw, 1), "jobs") == 2);
+	/* volume b idles in a step that does not use it */
+	CHECK(
+	    cJSON_IsArray(cJSON_GetObjectItem(cJSON_GetObjectItem(st, "volume_workloads"), "1")) &&
+	    !cJSON_GetArraySize(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(st, "volume_workloads"), "1")));
+	/* at fwdrate=max the skew keeps the counts in proportion */
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 2);
+	vw = cJSON_GetObjectItem(cJSON_GetObjectItem(st, "volume_workloads"), "0");
+	CHECK(s_num(cJSON_GetArrayItem(vw, 0), "flow") == 3000 &&
+	      s_num(cJSON_GetArrayItem(vw, 1), "flow") == 7000 &&
+	      !cJSON_GetObjectItem(cJSON_GetArrayItem(vw, 0), "fileset_format"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* numbered ranges of names; format=clean after the last run: the tree would stay */
+	prof = s_fs_import("fsd=default,depth=0,files=4,size=64k\nfsd=f1,anchor=a1\n"
+			   "fsd=f2,anchor=a2\nfsd=f3,anchor=a3\n"
+			   "fwd=r,fsd=(f1-f2),threads=2\nrd=r,fwd=r,fwdrate=max\n"
+			   "rd=c,fwd=r,fwdrate=max,format=clean\n",
+			   &diffs);
+	vw = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0),
+				 "volume_workloads");
+	CHECK(prof && cJSON_GetArraySize(cJSON_GetObjectItem(prof, "steps")) == 1);
+	CHECK(cJSON_IsObject(cJSON_GetObjectItem(vw, "1")) ||
+	      !cJSON_GetObjectItem(vw, "1")); /* f2 runs */
+	CHECK(cJSON_IsArray(cJSON_GetObjectItem(vw, "2")) &&
+	      !cJSON_GetArraySize(cJSON_GetObjectItem(vw, "2"))); /* f3 idles */
+	CHECK(
+	    s_diff_has(diffs, "f.parm:7: format=clean: fsd=f1's tree deleted after its last run"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* more threads than files: vdbench would give up finding a free file */
+	prof = s_fs_import("fsd=a,anchor=ta,depth=0,files=3,size=64k\n"
+			   "fwd=r,fsd=a,threads=4\nrd=r,fwd=r,fwdrate=max\n",
+			   &diffs);
+	CHECK(prof &&
+	      s_diff_has(diffs, "f.parm:3: rd=r: fwd=r: 4 threads on the 3 files of fsd=a"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* what has no equivalent: each a difference at its file:line, the rest still valid */
+	prof = s_fs_import("fsd=a,anchor=/mnt/a,depth=1,width=2,files=4,size=64k\n"
+			   "fsd=w,anchor=c:/\\vm0,size=64k\n"
+			   "fwd=md,fsd=a,operation=mkdir,threads=1\n"
+			   "fwd=p,fsd=a,fileselect=(poisson,5),stopafter=100,threads=1\n"
+			   "fwd=ok,fsd=a,operation=read,threads=2\n"
+			   "rd=r1,fwd=(md,p),fwdrate=max,format=(clean,only)\n"
+			   "rd=r2,fwd=ok,fwdrate=max,format=no,forxfersize=(4k,8k)\n",
+			   &diffs);
+	CHECK(prof);
+	CHECK(s_diff_has(diffs, "f.parm:3: operation=mkdir: file system metadata operations"));
+	CHECK(s_diff_has(diffs, "f.parm:4: fileselect=(poisson,5)"));
+	CHECK(s_diff_has(diffs, "f.parm:4: stopafter=100"));
+	CHECK(s_diff_has(diffs, "f.parm:2: anchor=c:/\\vm0: a Windows path"));
+	/* format=(clean,only): no step, the next step on the tree starts from a fresh one */
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "steps")) == 1 &&
+	      !strcmp(s_str(st, "name"), "r2") && !strcmp(s_str(st, "fileset_format"), "fresh"));
+	CHECK(s_diff_has(diffs, "f.parm:7: forxfersize=(4k,8k) in an rd with fwd="));
+	CHECK(s_diff_has(diffs, "f.parm:6: rd=r1: fwd=p: 1 threads") == false);
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "volumes")) == 1);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
 	s_map();
+	s_fs();
 	TEST_DONE();
 }

@@ -144,6 +144,49 @@ static bool s_writes_whole(const struct bc_step_run *s, int i)
 	       !w->io_size && !w->file_shared;
 }
 
+/*
+ * a file set's sizes as READY says them: each size and its count when there
+ * are few (a "sizes" distribution), else the smallest, largest and mean
+ */
+static void s_fileset_sizes(const struct bc_target_files *f, cJSON *b)
+{
+	uint64_t size[BC_FILESET_SIZES_MAX], min = UINT64_MAX, max = 0;
+	uint32_t count[BC_FILESET_SIZES_MAX], n = 0, i, k;
+	bool few = true;
+	cJSON *arr;
+
+	for (i = 0; i < f->n; i++) {
+		min = f->size[i] < min ? f->size[i] : min;
+		max = f->size[i] > max ? f->size[i] : max;
+		for (k = 0; few && k < n && size[k] != f->size[i]; k++)
+			;
+		if (!few || k < n) {
+			count[k] += few;
+			continue;
+		}
+		if (n == BC_FILESET_SIZES_MAX) {
+			few = false;
+			continue;
+		}
+		size[n] = f->size[i];
+		count[n++] = 1;
+	}
+	if (!few) {
+		cJSON_AddNumberToObject(b, "size_min", (double)min);
+		cJSON_AddNumberToObject(b, "size_max", (double)max);
+		cJSON_AddNumberToObject(b, "size_mean", f->n ? (double)f->bytes / f->n : 0);
+		return;
+	}
+	arr = cJSON_AddArrayToObject(b, "sizes");
+	for (k = 0; k < n; k++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(e, "bytes", (double)size[k]);
+		cJSON_AddNumberToObject(e, "files", count[k]);
+		cJSON_AddItemToArray(arr, e);
+	}
+}
+
 /* a file set's files this PREPARE created or extended, written out before the step */
 static void s_plan_fileset(struct bc_step_run *s, int i, struct bc_layout_vol *lv)
 {
@@ -308,6 +351,7 @@ void bc_backed_ready_json(struct bc_agent *a, cJSON *ready)
 			cJSON_AddNumberToObject(b, "files", f->n);
 			cJSON_AddNumberToObject(b, "directories", f->ndirs);
 			cJSON_AddNumberToObject(b, "bytes", (double)f->bytes);
+			s_fileset_sizes(f, b);
 			cJSON_AddNumberToObject(b, "created", f->created);
 			cJSON_AddNumberToObject(b, "extended", f->extended);
 			cJSON_AddNumberToObject(b, "deleted", f->deleted);

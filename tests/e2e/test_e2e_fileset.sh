@@ -48,6 +48,9 @@ BYTES=$(find "$TREE" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
 json "$RJ" "[(b['kind'], b['files'], b['directories'], b['bytes'], b['created'], b['laid_out']) for b in r['steps'][0]['backing']]" |
 	grep -qx "\[('fileset', 32, 6, $BYTES, 32, True)\]" ||
 	fail "run.json backing: $(json "$RJ" "r['steps'][0]['backing']"), expected 32 files of $BYTES bytes"
+json "$RJ" "sorted((e['bytes'], e['files']) for e in r['steps'][0]['backing'][0]['sizes'])" |
+	grep -qx "\[(32768, $N32), (65536, $((32 - N32)))\]" ||
+	fail "run.json sizes: $(json "$RJ" "r['steps'][0]['backing'][0]['sizes']"), expected $N32 of 32k"
 json "$RJ" "[(l['bytes'], l['files']) for l in r['steps'][0]['layout']]" | grep -qx "\[($BYTES, 32)\]" ||
 	fail "layout before the first step: $(json "$RJ" "r['steps'][0]['layout']")"
 [ "$(json "$RJ" "r['steps'][1]['layout']")" = "[]" ] || fail "the tree was laid out again"

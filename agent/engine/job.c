@@ -146,6 +146,8 @@ struct s_jtarget {
 	 */
 	const struct bc_target_files *files;
 	uint32_t f_first, f_step, f_count, f_cur, f_next;
+	/* this job's place among all the jobs of the set's workloads that own files */
+	uint32_t f_before, f_total;
 	uint64_t f_pos, f_left;
 	uint64_t perm_lo, perm_n, perm_next; /* S_TF_PERM: indexes walked */
 	struct bc_perm perm;
@@ -1395,8 +1397,9 @@ static void s_ops_init(struct s_jtarget *jt)
 
 /*
  * A file set's offsets (S_TF_FILES, s_file_off): this job's files (every
- * one with file_shared, else every njobs-th, so that no two jobs use a file
- * at once, as vdbench's threads do not), and what does not apply to them
+ * one with file_shared, else every f_total-th, so that no two jobs of the
+ * set's workloads use a file at once, as vdbench's threads do not), and
+ * what does not apply to them
  */
 static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_t errlen)
 {
@@ -1414,19 +1417,19 @@ static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_
 			 jt->t->path);
 		return -EINVAL;
 	}
-	if (!wl->file_shared && f->n < jt->njobs) {
+	if (!wl->file_shared && f->n < jt->f_total) {
 		snprintf(err, errlen,
 			 "%s: the file set has %u files for %u jobs, and a file is used by one job "
 			 "at a time (vdbench: at least one file per thread); give more files or "
 			 "\"file_shared\": true",
-			 jt->t->path, f->n, jt->njobs);
+			 jt->t->path, f->n, jt->f_total);
 		return -EINVAL;
 	}
 	jt->files = f;
 	jt->flags |= S_TF_FILES | (bc_workload_random(wl) ? S_TF_RANDOM : 0);
 	jt->align = wl->blockalign ? wl->blockalign : minbs;
-	jt->f_first = wl->file_shared ? 0 : jt->jidx;
-	jt->f_step = wl->file_shared ? 1 : jt->njobs;
+	jt->f_first = wl->file_shared ? 0 : jt->f_before + jt->jidx;
+	jt->f_step = wl->file_shared ? 1 : jt->f_total;
 	jt->f_count = (f->n - jt->f_first + jt->f_step - 1) / jt->f_step;
 	/* sequential selection: jobs sharing the files start apart, not all on the first */
 	jt->f_next = wl->file_shared ? (uint32_t)((uint64_t)f->n * jt->jidx / jt->njobs) : 0;
@@ -1775,6 +1778,20 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 	/* "jobs": the first of the step's threads drive the volume, the others leave it */
 	jt->njobs = jt->wl.jobs && jt->wl.jobs < j->numjobs ? jt->wl.jobs : j->numjobs;
 	jt->jidx = j->job_index;
+	/*
+	 * a file set's workloads (runs) at once: files are dealt over all their
+	 * jobs, so that no two use a file at once (vdbench's busy files), the
+	 * ones with file_shared apart
+	 */
+	for (d = 0; t->files && d < cfg->ntargets; d++) {
+		const struct bc_workload *w = cfg->vwl ? &cfg->vwl[d] : cfg->wl;
+		uint32_t nj = w->jobs && w->jobs < j->numjobs ? w->jobs : j->numjobs;
+
+		if (cfg->targets[d].files != t->files || w->file_shared)
+			continue;
+		jt->f_before += d < i ? nj : 0;
+		jt->f_total += nj;
+	}
 	if (jt->jidx >= jt->njobs) {
 		jt->park_cap = 1;
 		return 0;

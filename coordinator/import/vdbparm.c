@@ -2219,12 +2219,17 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 				double share, r;
 				const cJSON *dj;
 				cJSON *run;
-				int nf = 0, f;
+				int nf = 0, nv = 0, f, g;
 
 				if (!w->fsd[j] || (w->hd >= 0 && w->hd != h))
 					continue;
-				for (f = 0; f < m->nfsd; f++)
+				/* its fsds, and its volumes: each (fsd, host) it runs on */
+				for (f = 0; f < m->nfsd; f++) {
 					nf += w->fsd[f];
+					for (g = 0; w->fsd[f] && g < m->nhd; g++)
+						nv += m->fsd[f].vol[g] >= 0 &&
+						      (w->hd < 0 || w->hd == g);
+				}
 				/* vdbench spreads a fwd's threads over its fsds, rounding up */
 				thr = (thr + (unsigned)nf - 1) / (unsigned)nf;
 				if (thr > m->fsd[j].files &&
@@ -2239,7 +2244,8 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 				share = skewed ? (w->skew ? strtod(w->skew->val, NULL)
 							  : (100 - given) / (non - nskew))
 					       : 100.0 / non;
-				r = rate ? rate * share / 100 / nf : 0;
+				/* the rd's rate is the total: this fwd's share, over its volumes */
+				r = rate ? rate * share / 100 / nv : 0;
 				run = s_fwd_run(w, thr, r);
 				if (flow)
 					cJSON_AddNumberToObject(run, "flow",
@@ -2270,7 +2276,8 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 				}
 				if (thr > maxthr)
 					maxthr = thr;
-				bytes += m->fsd[j].bytes;
+				if (!cJSON_GetArraySize(runs))
+					bytes += m->fsd[j].bytes; /* each volume once */
 				used[j] = true;
 				if (!cJSON_GetArraySize(runs) && ++hosts[j] == 2 &&
 				    m->fsd[j].shared)

@@ -9,11 +9,13 @@
 #  - random writes with fileselect random land in the tree's files only: every file keeps its
 #    size, no file is added, the tree's content changes;
 #  - "fileset_format": "fresh" deletes the tree's files and builds it anew;
+#  - two workloads on the set at once deal its files over all their jobs; more jobs than
+#    files is refused;
 #  - vdbench's own form: tests/data/vdbench/fileset.parm (fsd=, fwd=, format=only, format=no,
 #    format=yes, fwdrate=) imported and run: the format step writes every file once (the set's
 #    bytes exactly, through the device), the read step reads the files, format=yes deletes and
 #    rebuilds the tree before random writes at fwdrate=200.
-# About 25 s.
+# About 30 s.
 . "$(dirname "$0")/lib.sh"
 
 need_block_fs "$T"
@@ -85,6 +87,29 @@ json "$RJ" "[(b['deleted'], b['created']) for b in r['steps'][1]['backing']]" | 
 json "$RJ" "[l['bytes'] for l in r['steps'][1]['layout']]" | grep -qx "\[$BYTES\]" ||
 	fail "fresh: not laid out anew: $(json "$RJ" "r['steps'][1]['layout']")"
 [ "$(find "$TREE" -type f -exec cat {} + | md5sum)" != "$SUM0" ] || fail "fresh left the files as they were"
+
+# two workloads on the set at once (vdbench's fwds on one fsd): the files are dealt over the
+# jobs of both; more jobs than files is refused, naming the set
+cat >"$T/two.json" <<JSON
+{"name": "two", "agents": [{"name": "a1", "endpoint": "local"}],
+ "volumes": [{"agent": "a1", "path": "two", "fileset": {"depth": 1, "width": 2, "files": 2, "sizes": "64k"}}],
+ "defaults": {"direct": true, "iodepth": 1, "numjobs": 2, "ramp": "0s", "runtime": "1s"},
+ "steps": [{"name": "two", "rw": "randread", "bs": "4k",
+            "volume_workloads": {"0": [{"rw": "randread", "bs": "4k", "fileselect": "random"},
+                                       {"rw": "write", "bs": "16k", "rate_iops": 100}]}}]}
+JSON
+"$COORD" run -q -o "$T/out4" --scratch-dir "$SCR" "$T/two.json" >"$T/out4.txt" 2>&1 || {
+	cat "$T/out4.txt"
+	fail "two workloads on one file set failed"
+}
+RJ="$(run_dir "$T/out4")/run.json"
+json "$RJ" "[(v['read']['ios'] > 0, v['write']['ios'] > 0, v['write']['errors']) for v in r['steps'][0]['agent_totals']['a1']['volumes']]" |
+	grep -qx "\[(True, True, 0)\]" || fail "two workloads: $(json "$RJ" "r['steps'][0]['agent_totals']")"
+sed -i 's/"files": 2/"files": 1/' "$T/two.json"
+rc=0
+"$COORD" run -q -o "$T/out5" --scratch-dir "$T/scr5" "$T/two.json" >"$T/out5.txt" 2>&1 || rc=$?
+[ "$rc" != 0 ] && grep -q "the file set has 2 files for 4 jobs" "$T/out5.txt" ||
+	fail "4 jobs on 2 files: exit $rc: $(cat "$T/out5.txt")"
 
 # the vdbench parameter file, imported and run
 "$COORD" import-vdbench -o "$T/vdb.json" "$BC_SRC/tests/data/vdbench/fileset.parm" 2>"$T/imp.err" || {

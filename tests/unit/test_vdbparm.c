@@ -278,6 +278,22 @@ static void s_fs(void)
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 
+	/* an fsd on two hosts: a volume on each, the rd's fwdrate the total over both */
+	prof = s_fs_import("hd=h1,system=10.0.0.1\nhd=h2,system=10.0.0.2\n"
+			   "fsd=f,anchor=/x,depth=0,files=4,size=64k\n"
+			   "fwd=w,fsd=f,threads=2\nrd=r,fwd=w,fwdrate=100,maxdata=2\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs) &&
+	      cJSON_GetArraySize(cJSON_GetObjectItem(prof, "volumes")) == 2);
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	vw = cJSON_GetObjectItem(st, "volume_workloads");
+	CHECK(s_num(cJSON_GetObjectItem(vw, "0"), "rate_iops") == 50 &&
+	      s_num(cJSON_GetObjectItem(vw, "1"), "rate_iops") == 50);
+	/* maxdata=2: twice the trees, each volume's once: 2 x 2 x 4 x 64k */
+	CHECK(s_num(st, "stop_bytes") == 2.0 * 2 * 4 * 65536);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
 	/* more threads than files: vdbench would give up finding a free file */
 	prof = s_fs_import("fsd=a,anchor=ta,depth=0,files=3,size=64k\n"
 			   "fwd=r,fsd=a,threads=4\nrd=r,fwd=r,fwdrate=max\n",

@@ -2761,6 +2761,21 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 	s_fsd_defs(p, m);
 	s_fwds(&c, p, m);
 	s_fsd_vols(&c, p, m, vols);
+	/*
+	 * file sets only, every one opened alike: the profile's default, as for
+	 * sds (their volumes' "workload" holds nothing else)
+	 */
+	if (!m->nsd && cJSON_GetArraySize(vols)) {
+		cJSON *v;
+
+		k = 1;
+		cJSON_ArrayForEach(v, vols) k &=
+		    cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(v, "workload"), "direct"));
+		for (i = 0; k && i < cJSON_GetArraySize(vols); i++)
+			cJSON_DeleteItemFromObject(cJSON_GetArrayItem(vols, i), "workload");
+		if (k)
+			cJSON_ReplaceItemInObject(defs, "direct", cJSON_CreateTrue());
+	}
 	s_wds(&c, p, m);
 	s_rds(&c, p, m, steps);
 	for (i = 0; i < m->nfsd; i++)

@@ -174,7 +174,8 @@ assert p["defaults"]["direct"] is False and p["volumes"][1]["size"] == 16 << 20
 # file system definitions: the fsd a volume with a "fileset", each rd a step on it (format=only
 # one sequential write pass over every file, format=yes a fresh tree, fwdrate= a rate)
 p = prof("fileset")
-assert p["volumes"] == [{"agent": "local", "path": "tree", "workload": {"direct": True},
+assert p["defaults"]["direct"] is True   # the fsd's openflags=o_direct, every file set alike
+assert p["volumes"] == [{"agent": "local", "path": "tree",
                          "fileset": {"depth": 2, "width": 2, "files": 8,
                                      "sizes": [{"size": 32768, "pct": 50}, {"size": 65536, "pct": 50}]}}], p["volumes"]
 got = [(s["name"], s["rw"], s.get("fileselect"), s.get("fileset_format"), s.get("size_based"),

@@ -193,7 +193,9 @@ static void s_fs(void)
 	CHECK(!strcmp(s_str(vol, "path"), "/tmp/vdbench/small"));
 	CHECK(s_num(fs, "depth") == 3 && s_num(fs, "width") == 10 && s_num(fs, "files") == 10 &&
 	      s_num(fs, "sizes") == 131072);
-	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(vol, "workload"), "direct")));
+	/* every file set opened with O_DIRECT: the profile's default */
+	CHECK(!cJSON_GetObjectItem(vol, "workload") &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(prof, "defaults"), "direct")));
 	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
 	CHECK(!strcmp(s_str(st, "rw"), "randwrite") && !strcmp(s_str(st, "fileselect"), "random"));
 	CHECK(!strcmp(s_str(st, "bs"), "128k") && s_num(st, "numjobs") == 4 &&

@@ -119,6 +119,24 @@ struct bc_step_run {
 	uint64_t pio_read0, pio_write0; /* /proc/self/io at START: this process's block I/O */
 };
 
+struct bc_replay; /* session/replay.h */
+
+/* a step that outlives its coordinator's silence (session/orphan.h) */
+struct bc_orphan {
+	uint32_t grace_ms; /* PREPARE's "orphan_grace_ms": silence the step survives, 0: none */
+	struct bc_replay *ring; /* the step's messages as sent, from PREPARE */
+	uint32_t step;		/* the step they belong to, and its START */
+	uint64_t start_ns;
+	uint32_t seconds;
+	uint32_t next_k;    /* 1 + the newest second put */
+	uint64_t silent_ns; /* CLOCK_MONOTONIC: the coordinator's last message when taken over */
+	bool started;	    /* START came: the ring is a running step's */
+	bool held;	  /* it ended while the coordinator was silent: kept for one that returns */
+	bool paused;	  /* taken over: nothing is sent until the resumed coordinator's REATTACH */
+	bool overflow;	  /* the ring is full: the session ends (control.c) */
+	bool send_failed; /* a send failed while silent: said once */
+};
+
 struct bc_agent {
 	struct bc_agent_opts opts;
 	zsock_t *sock; /* ROUTER */
@@ -126,6 +144,7 @@ struct bc_agent {
 	/* session: at most one coordinator at a time */
 	zframe_t *owner; /* routing id, NULL when free */
 	char owner_name[256];
+	char owner_key[64];	 /* its CURVE key (ZAP User-Id), "" when plain text */
 	uint64_t owner_since_ns; /* CLOCK_REALTIME */
 	uint64_t last_heard_ns;	 /* CLOCK_MONOTONIC */
 	uint64_t last_beat_ns;	 /* CLOCK_MONOTONIC, our last HEARTBEAT */
@@ -135,6 +154,7 @@ struct bc_agent {
 	bool quit;
 	char fingerprint[64]; /* of the public key (bc_curve_fingerprint), "" when insecure */
 	struct bc_step_run step;
+	struct bc_orphan orphan;
 	/* session: files made (laid out once) and block windows written (backed.c) */
 	struct bc_made *made;
 	int nmade, capmade;

@@ -19,6 +19,7 @@
 #include "session/backed.h"
 #include "session/control.h"
 #include "session/hostinfo.h"
+#include "session/orphan.h"
 #include "session/step.h"
 #include "engine/kvgen.h"
 #include "sim/dev.h"
@@ -89,6 +90,7 @@ static void s_end_session(struct bc_agent *a, const char *why)
 	bc_info("session with %s ended: %s (longest coordinator silence %llu ms)", a->owner_name,
 		why, (unsigned long long)(a->max_gap_ns / BC_NS_PER_MS));
 	bc_step_teardown(a);
+	bc_orphan_free(a);
 	/* simulated SSDs live for one session: the next run starts fresh (docs/sim.md) */
 	bc_sim_dev_forget_all();
 	/* so do the KV stores the jobs kept between steps (engine/kvgen.h) */
@@ -97,6 +99,7 @@ static void s_end_session(struct bc_agent *a, const char *why)
 	bc_backed_forget(a);
 	zframe_destroy(&a->owner);
 	a->owner_name[0] = 0;
+	a->owner_key[0] = 0;
 	cJSON_Delete(a->destructive);
 	a->destructive = NULL;
 	if (a->opts.exit_on_bye)
@@ -108,12 +111,32 @@ static void s_on_hello(struct bc_agent *a, struct bc_msg *m)
 	const cJSON *who = cJSON_GetObjectItemCaseSensitive(m->json, "coordinator");
 	cJSON *reply;
 
+	const char *why = NULL;
+	bool taken = false;
+
+	/* a resumed run's coordinator takes over the session of the step it resumes */
+	if (a->owner && !s_is_owner(a, m) &&
+	    (taken = bc_orphan_may_take(a, m->json, s_peer_key(m), &why))) {
+		a->orphan.silent_ns = bc_mono_ns() - a->last_heard_ns;
+		bc_info("session of %s taken over by %s: a resumed run re-attaches to step %u "
+			"after %llu ms of coordinator silence",
+			a->owner_name, cJSON_IsString(who) ? who->valuestring : "?", a->orphan.step,
+			(unsigned long long)(a->orphan.silent_ns / BC_NS_PER_MS));
+		zframe_destroy(&a->owner);
+		a->owner = zframe_dup(m->id);
+		snprintf(a->owner_name, sizeof(a->owner_name), "%s",
+			 cJSON_IsString(who) ? who->valuestring : "unnamed coordinator");
+		/* nothing is sent until its REATTACH says from which second */
+		a->orphan.paused = true;
+		a->orphan.send_failed = false;
+	}
 	if (a->owner && !s_is_owner(a, m)) {
 		cJSON *b = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(b, "owner", a->owner_name);
 		bc_json_add_u64(b, "since_ns", a->owner_since_ns);
-		cJSON_AddStringToObject(b, "message", "agent is serving another coordinator");
+		cJSON_AddStringToObject(b, "message",
+					why ? why : "agent is serving another coordinator");
 		zsock_set_sndtimeo(a->sock, 0);
 		bc_msg_send_json(a->sock, m->id, BC_MSG_BUSY, b);
 		zsock_set_sndtimeo(a->sock, S_SNDTIMEO_MS);
@@ -130,6 +153,7 @@ static void s_on_hello(struct bc_agent *a, struct bc_msg *m)
 		snprintf(a->owner_name, sizeof(a->owner_name), "%s",
 			 cJSON_IsString(who) ? who->valuestring : "unnamed coordinator");
 		a->owner_since_ns = bc_real_ns();
+		snprintf(a->owner_key, sizeof(a->owner_key), "%s", key ? key : "");
 		a->last_beat_ns = 0;
 		a->max_gap_ns = 0;
 		bc_info("session started by %s%s%s%s", a->owner_name, key ? " (key " : "",
@@ -150,6 +174,8 @@ static void s_on_hello(struct bc_agent *a, struct bc_msg *m)
 		return;
 	}
 	cJSON_AddItemToObject(reply, "security", bc_auth_json(a->auth));
+	if (taken)
+		cJSON_AddItemToObject(reply, "reattach", bc_orphan_hello_json(a));
 	bc_msg_send_json(a->sock, m->id, BC_MSG_HELLO_OK, reply);
 	cJSON_Delete(reply);
 }
@@ -228,6 +254,7 @@ static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
 				(unsigned long long)((now - a->last_heard_ns) / BC_NS_PER_MS),
 				a->step.running ? "I/O running" : "no I/O running");
 		a->last_heard_ns = now;
+		bc_orphan_heard(a);
 	}
 	switch (m->type) {
 	case BC_MSG_TIME:
@@ -250,6 +277,10 @@ static void s_dispatch(struct bc_agent *a, struct bc_msg *m)
 	case BC_MSG_ABORT:
 		bc_info("step aborted by the coordinator");
 		bc_step_teardown(a);
+		bc_orphan_free(a);
+		break;
+	case BC_MSG_REATTACH:
+		bc_orphan_reattach(a, m->json);
 		break;
 	case BC_MSG_BYE:
 		s_end_session(a, "BYE");
@@ -320,12 +351,15 @@ static void s_recv_one(struct bc_agent *a)
 static void s_tick(struct bc_agent *a)
 {
 	uint64_t now = bc_mono_ns();
-	uint32_t limit = a->opts.deadman_ms ? a->opts.deadman_ms
-			 : a->step.running  ? BC_AGENT_SILENCE_MS
-					    : BC_AGENT_IDLE_SILENCE_MS;
+	/* a step with an orphan_grace runs on that long (session/orphan.h) */
+	uint32_t limit = bc_orphan_limit_ms(a);
 
 	if (!a->owner)
 		return;
+	if (a->orphan.overflow) {
+		s_end_session(a, "the records kept for a silent coordinator filled their buffer");
+		return;
+	}
 	/*
 	 * A message that waits unread may be the heartbeat this thread, late on
 	 * a starved host, has not read yet: one more second for it, no more (it
@@ -334,19 +368,31 @@ static void s_tick(struct bc_agent *a)
 	if (now - a->last_heard_ns > limit * BC_NS_PER_MS &&
 	    (now - a->last_heard_ns > (limit + S_WAITING_MS) * BC_NS_PER_MS ||
 	     !(zsock_events(a->sock) & ZMQ_POLLIN))) {
-		bc_warn("coordinator %s silent for %u ms: stopping all I/O", a->owner_name, limit);
+		if (a->orphan.grace_ms && bc_orphan_holds(a))
+			bc_warn("coordinator %s silent for %u ms, its orphan_grace: stopping all "
+				"I/O; the records kept for it (seconds %u to %u) are dropped",
+				a->owner_name, limit, bc_orphan_oldest(a),
+				a->orphan.next_k ? a->orphan.next_k - 1 : 0);
+		else
+			bc_warn("coordinator %s silent for %u ms: stopping all I/O", a->owner_name,
+				limit);
 		s_end_session(a, "coordinator silent");
 		return;
 	}
+	bc_orphan_tick(a);
 	if (a->step.running)
 		bc_step_poll(a);
+	if (a->orphan.overflow) {
+		s_end_session(a, "the records kept for a silent coordinator filled their buffer");
+		return;
+	}
 	if (a->step.layout)
 		bc_step_layout_poll(a);
 	if (a->owner && now - a->last_beat_ns >= BC_NS_PER_S) {
 		int rc = bc_msg_send_json(a->sock, a->owner, BC_MSG_HEARTBEAT, NULL);
 
 		a->last_beat_ns = now;
-		if (rc && zmq_errno() == EHOSTUNREACH && !a->step.running) {
+		if (rc && zmq_errno() == EHOSTUNREACH && !bc_orphan_holds(a)) {
 			bc_warn("coordinator %s: connection closed", a->owner_name);
 			s_end_session(a, "coordinator gone");
 		}

@@ -28,6 +28,7 @@
 #include "safety/allowlist.h"
 #include "safety/safety.h"
 #include "session/backed.h"
+#include "session/orphan.h"
 #include "session/step.h"
 #include "session/volume.h"
 #include "target/devcounters.h"
@@ -705,6 +706,7 @@ static void s_send_host(struct bc_agent *a, uint32_t k)
 {
 	struct bc_step_run *s = &a->step;
 	cJSON *b, *h;
+	char *text;
 
 	if (!s->host || k == BC_STATS_DRAIN)
 		return;
@@ -723,7 +725,10 @@ static void s_send_host(struct bc_agent *a, uint32_t k)
 	cJSON_AddNumberToObject(b, "step", s->step);
 	cJSON_AddNumberToObject(b, "second", k);
 	cJSON_AddItemToObject(b, "host", h);
-	bc_msg_send_json(a->sock, a->owner, BC_MSG_HOST, b);
+	text = bc_json_print(b, false);
+	if (text)
+		(void)bc_orphan_send(a, BC_MSG_HOST, k, text, strlen(text));
+	cJSON_free(text);
 	cJSON_Delete(b);
 }
 
@@ -834,6 +839,7 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 	int bad = -1, rc, i;
 
 	bc_step_teardown(a);
+	bc_orphan_free(a); /* a coordinator that prepares a step has what the last one sent */
 	if (!cJSON_IsNumber(step) || !cJSON_IsArray(vols) || !cJSON_GetArraySize(vols)) {
 		s_send_prepare_error(a, -1, NULL, "PREPARE: missing step or volumes");
 		return -EINVAL;
@@ -850,6 +856,9 @@ int bc_step_prepare(struct bc_agent *a, const cJSON *body)
 		rc = s_open_volumes(a, vols, err, sizeof(err), &bad);
 	if (!rc)
 		rc = s_build_runs(s, vols, err, sizeof(err));
+	/* the step's records kept through a coordinator's silence (orphan_grace) */
+	if (!rc)
+		rc = bc_orphan_prepare(a, body, err, sizeof(err));
 	if (rc)
 		goto fail;
 	/* a step that writes a volume otherwise overwrites the KV store kept on it */
@@ -1047,6 +1056,7 @@ int bc_step_start(struct bc_agent *a, const cJSON *body)
 		}
 	}
 	s->running = true;
+	bc_orphan_start(a);
 	return 0;
 }
 
@@ -1259,8 +1269,9 @@ static int s_send_interval(struct bc_agent *a, uint32_t k)
 	if (bc_agent_faults.stats_out)
 		bc_agent_faults.stats_out(s->acc, s->ntargets);
 	rc = bc_stats_encode(&h, s->acc, &buf, &len);
+	/* kept for a coordinator that comes back, then sent (session/orphan.h) */
 	if (!rc)
-		rc = bc_msg_send_bin(a->sock, a->owner, BC_MSG_STATS, buf, len);
+		rc = bc_orphan_send(a, BC_MSG_STATS, k, buf, len);
 	free(buf);
 	s_send_host(a, k);
 	for (i = 0; i < s->ntargets; i++) {
@@ -1302,6 +1313,7 @@ void bc_step_poll(struct bc_agent *a)
 {
 	struct bc_step_run *s = &a->step;
 	cJSON *done;
+	char *text;
 	uint32_t k;
 	bool merged;
 	int i, all;
@@ -1322,15 +1334,22 @@ void bc_step_poll(struct bc_agent *a)
 		}
 		if (!all)
 			return;
-		if (s_send_interval(a, k))
+		if (s_send_interval(a, k) && !a->orphan.overflow)
 			bc_warn("cannot send STATS for interval %u", k);
+		if (a->orphan.overflow)
+			return; /* the session ends (control.c) */
 		memset(s->collected, 0, (size_t)s->njobs * sizeof(*s->collected));
 		s->next_k++;
 		if (k != BC_STATS_DRAIN)
 			continue;
 		done = s_totals_json(s);
-		bc_msg_send_json(a->sock, a->owner, BC_MSG_STEP_DONE, done);
+		text = bc_json_print(done, false);
+		if (text)
+			(void)bc_orphan_send(a, BC_MSG_STEP_DONE, BC_STATS_DRAIN, text,
+					     strlen(text));
+		cJSON_free(text);
 		cJSON_Delete(done);
+		bc_orphan_step_done(a);
 		bc_backed_step_done(a);
 		bc_info("step %u done", s->step);
 		bc_step_teardown(a);

@@ -135,6 +135,8 @@ cJSON *bc_profile_to_json(const struct bc_profile *p)
 		ok = cJSON_AddStringToObject(
 			 j, "on_agent_loss",
 			 p->on_agent_loss == BC_LOSS_CONTINUE ? "continue" : "abort") != NULL;
+	if (ok && p->orphan_grace_s)
+		ok = cJSON_AddNumberToObject(j, "orphan_grace", p->orphan_grace_s) != NULL;
 	/* an empty list still needs its array */
 	if (!ok || !agents || !nodes || !vols || !steps) {
 		cJSON_Delete(j);

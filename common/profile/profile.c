@@ -26,8 +26,8 @@
 #define S_NIC_MAX 15
 
 static const char *const s_root_keys[] = {
-    "name",   "description", "agents",	      "nodes",	"volumes", "defaults", "steps",
-    "expect", "destructive", "on_agent_loss", "repeat", "layout",  NULL,
+    "name",   "description", "agents",	      "nodes",	"volumes", "defaults",	   "steps",
+    "expect", "destructive", "on_agent_loss", "repeat", "layout",  "orphan_grace", NULL,
 };
 static const char *const s_agent_keys[] = {"name", "endpoint", "server_key", NULL};
 static const char *const s_node_keys[] = {"name",   "addresses",   "metrics",  "nic", "prometheus",
@@ -612,6 +612,33 @@ static int s_parse_loss_policy(struct bc_check *c, const cJSON *root, struct bc_
 			     bc_check_show(v, shown));
 }
 
+/*
+ * "orphan_grace": how long the agents run a step on through their
+ * coordinator's silence, keeping its records for a resumed one (0, the
+ * default: the dead-man switch's 5 s); at most BC_PROFILE_GRACE_MAX_S
+ */
+static int s_parse_grace(struct bc_check *c, const cJSON *root, struct bc_profile *p)
+{
+	char path[BC_CHECK_PATH_LEN];
+	const cJSON *v;
+	uint32_t s = 0;
+	int ret;
+
+	ret = bc_check_item(c, root, "", "orphan_grace", false, path, &v);
+	if (ret || !v)
+		return ret;
+	ret = bc_check_duration(c, path, v, 0, &s);
+	if (ret)
+		return ret;
+	if (s > BC_PROFILE_GRACE_MAX_S)
+		return bc_check_fail(c, path,
+				     "must be at most %u s (1h): the agents keep every record "
+				     "of the gap in memory, got %u s",
+				     BC_PROFILE_GRACE_MAX_S, s);
+	p->orphan_grace_s = s;
+	return 0;
+}
+
 static int s_parse_root(struct bc_check *c, const cJSON *root, struct bc_profile *p)
 {
 	struct bc_workload defaults = bc_workload_builtin;
@@ -656,6 +683,8 @@ static int s_parse_root(struct bc_check *c, const cJSON *root, struct bc_profile
 		ret = bc_profile_parse_expect(c, root, p);
 	if (!ret)
 		ret = s_parse_loss_policy(c, root, p);
+	if (!ret)
+		ret = s_parse_grace(c, root, p);
 	if (!ret)
 		ret = bc_profile_expand_repeats(c, root, p);
 	return ret;

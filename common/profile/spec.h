@@ -103,6 +103,15 @@ struct bc_profile {
 	struct bc_expect *expects; /* acceptance criteria, see profile/expect.h */
 	int nexpects;
 	enum bc_loss_policy on_agent_loss; /* "on_agent_loss": what a lost agent does to a run */
+	/*
+	 * "orphan_grace": a step's load runs on through this much coordinator
+	 * silence, its records kept for a resumed coordinator (0: 5 s, the
+	 * dead-man switch; agent/session/orphan.h)
+	 */
+	uint32_t orphan_grace_s;
 };
+
+/* "orphan_grace" at most 1 h: the agents hold every record of the gap in memory */
+#define BC_PROFILE_GRACE_MAX_S 3600u
 
 #endif

@@ -33,6 +33,7 @@ static const char *const s_names[BC_MSG_NR] = {
     [BC_MSG_KEY] = "KEY",
     [BC_MSG_STOP] = "STOP",
     [BC_MSG_PROGRESS] = "PROGRESS",
+    [BC_MSG_REATTACH] = "REATTACH",
 };
 
 const char *bc_msg_name(enum bc_msg_type t)

@@ -27,9 +27,12 @@
 
 /*
  * 3: PROGRESS while PREPARE lays files out; STEP_DONE carries "device" (the
- * device under each volume) and "contention"; READY carries "backing"
+ * device under each volume) and "contention"; READY carries "backing".
+ * 4: a step runs on through PREPARE's "orphan_grace_ms" of coordinator
+ * silence; HELLO's "resume" takes such a step's session over (HELLO_OK's
+ * "reattach"), REATTACH has its records sent again
  */
-#define BC_PROTO_VERSION 3
+#define BC_PROTO_VERSION 4
 
 /*
  * an agent running I/O considers the coordinator gone after this much
@@ -62,6 +65,7 @@ enum bc_msg_type {
 	BC_MSG_KEY,	      /* agent -> keyscan: {public_key, fingerprint, hostname, ...} */
 	BC_MSG_STOP,	      /* coord -> agent {step, second}: end the step at that second */
 	BC_MSG_PROGRESS,      /* agent -> coord, during PREPARE: {step, phase "layout", volumes} */
+	BC_MSG_REATTACH,      /* coord -> agent {step, from}: send seconds >= from again, go on */
 	BC_MSG_NR,
 };
 

@@ -28,6 +28,7 @@
 #include "run/live.h"
 #include "run/metrics.h"
 #include "run/rebuild.h"
+#include "run/reattach.h"
 #include "run/resume.h"
 #include "run/steprun.h"
 #include "util/clock.h"
@@ -312,40 +313,115 @@ static bool s_started(const cJSON *steps)
  */
 static int s_resume_open(struct bc_rundir *rd, const struct bc_run_opts *o,
 			 const struct bc_profile *p, cJSON **run, struct bc_resume_at *at,
-			 char *err, size_t errlen)
+			 struct bc_resume *res, char *err, size_t errlen)
 {
-	struct bc_resume res;
-	char when[32], line[BC_PATH_MAX + 400];
-	cJSON *ev;
 	int rc;
 
-	rc = bc_rebuild_resume(o->resume_dir, &res, err, errlen);
+	rc = bc_rebuild_resume(o->resume_dir, res, err, errlen);
 	if (rc)
 		return rc;
-	if (res.ended) {
+	if (res->ended) {
 		snprintf(err, errlen, "%s: the run ended (status %s): there is nothing to resume",
 			 o->resume_dir,
-			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res.run, "status"))
+			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res->run, "status"))
 			     ?: "?");
-		bc_secw_close(res.secw);
-		cJSON_Delete(res.run);
+		bc_secw_close(res->secw);
+		cJSON_Delete(res->run);
 		return -EINVAL;
 	}
-	bc_resume_plan(p, cJSON_GetObjectItemCaseSensitive(res.run, "steps"), at);
-	if (at->interrupted)
-		bc_rebuild_mark_interrupted(at->interrupted);
-	rc = bc_rundir_reopen(rd, o->resume_dir, res.secw, res.secw_steps, res.events_end,
-			      res.records_end, err, errlen);
+	bc_resume_plan(p, cJSON_GetObjectItemCaseSensitive(res->run, "steps"), at);
+	/* a step the log ends in is re-attached to only when it is the one cut short */
+	if (!at->interrupted || at->why || !res->open_step ||
+	    strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(at->interrupted, "status"))
+		       ?: "",
+		   "incomplete"))
+		bc_resume_free(res);
+	rc = bc_rundir_reopen(rd, o->resume_dir, res->secw, res->secw_steps, res->events_end,
+			      res->records_end, err, errlen);
 	if (rc) {
 		if (!rd->secw)
-			bc_secw_close(res.secw);
-		cJSON_Delete(res.run);
+			bc_secw_close(res->secw);
+		cJSON_Delete(res->run);
 		return rc;
 	}
-	*run = res.run;
+	rd->compact = o->events_format == BC_EVENTS_COMPACT;
+	rd->binary = o->events_format == BC_EVENTS_AUTO || o->events_format == BC_EVENTS_BINARY;
+	*run = res->run;
 	cJSON_DeleteItemFromObject(*run, "rebuilt_from");
 	cJSON_DeleteItemFromObject(*run, "events_skipped");
 	cJSON_ReplaceItemInObject(*run, "status", cJSON_CreateString("running"));
+	return 0;
+}
+
+struct s_reload {
+	struct bc_rundir *rd;
+	const struct bc_run_opts *o;
+	const struct bc_profile *p;
+	cJSON **run;
+	struct bc_resume_at *at;
+	struct bc_resume *res;
+	char err[1024];
+	int rc;
+};
+
+/* the log replayed again with the re-attached step in it (beside the fleet: seconds at scale) */
+static void s_reload(void *arg)
+{
+	struct s_reload *x = arg;
+
+	bc_rundir_close(x->rd);
+	cJSON_Delete(*x->run);
+	*x->run = NULL;
+	bc_resume_free(x->res);
+	x->rc = s_resume_open(x->rd, x->o, x->p, x->run, x->at, x->res, x->err, sizeof(x->err));
+}
+
+/*
+ * The step the dead coordinator left running on agents that kept it
+ * (orphan_grace): taken up to its end (run/reattach.h), then the log
+ * replayed again, so that the run goes on after it. 0, or -errno with err
+ */
+static int s_resume_reattach(struct bc_fleet *fleet, struct bc_rundir *rd,
+			     const struct bc_run_opts *o, const struct bc_profile *p, cJSON **run,
+			     struct bc_resume_at *at, struct bc_resume *res, char *name,
+			     size_t namelen, char *err, size_t errlen)
+{
+	struct s_reload x = {rd, o, p, run, at, res, "", 0};
+	char why[1024], line[1200];
+	int rc;
+
+	if (!res->open_step)
+		return 0;
+	snprintf(name, namelen, "%s",
+		 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(res->open_step, "name"))
+		     ?: "?");
+	rc = bc_reattach_run(fleet, rd, res, why, sizeof(why));
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", why);
+		return rc;
+	}
+	if (!rc) {
+		snprintf(line, sizeof(line), "the step in flight is run again from its start: %s",
+			 why);
+		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
+		name[0] = 0;
+		return 0;
+	}
+	bc_fleet_beside(fleet, s_reload, &x);
+	if (x.rc)
+		snprintf(err, errlen, "%s", x.err);
+	return x.rc;
+}
+
+/* the run_resume event, and where the run goes on; reattached: the step taken up, or "" */
+static void s_resume_note(struct bc_rundir *rd, const struct bc_profile *p, cJSON *run,
+			  const struct bc_resume_at *at, const char *reattached)
+{
+	char when[32], line[BC_PATH_MAX + 400];
+	cJSON *ev;
+
+	if (at->interrupted)
+		bc_rebuild_mark_interrupted(at->interrupted);
 	s_iso_now(when, sizeof(when));
 	ev = cJSON_CreateObject();
 	cJSON_AddStringToObject(ev, "resumed", when);
@@ -359,7 +435,9 @@ static int s_resume_open(struct bc_rundir *rd, const struct bc_run_opts *o,
 					    at->interrupted, "name")));
 	if (at->why)
 		cJSON_AddStringToObject(ev, "why", at->why);
-	bc_rebuild_resume_note(*run, ev);
+	if (reattached[0])
+		cJSON_AddStringToObject(ev, "reattached", reattached);
+	bc_rebuild_resume_note(run, ev);
 	bc_rundir_event(rd, "run_resume", ev);
 	if (at->step < p->nsteps)
 		snprintf(line, sizeof(line), "resuming %s at step %s%s%.0d%s%s%s", rd->path,
@@ -370,7 +448,6 @@ static int s_resume_open(struct bc_rundir *rd, const struct bc_run_opts *o,
 		snprintf(line, sizeof(line),
 			 "resuming %s: every step completed, writing the results", rd->path);
 	bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
-	return 0;
 }
 
 int bc_cmd_run(int argc, char **argv)
@@ -384,7 +461,8 @@ int bc_cmd_run(int argc, char **argv)
 	struct bc_rundir rd = {0};
 	cJSON *run = NULL, *steps, *ev;
 	struct bc_resume_at at = {0};
-	char err[1024] = "", when[32], ppath[BC_PATH_MAX + 16];
+	struct bc_resume res = {0};
+	char err[1024] = "", when[32], ppath[BC_PATH_MAX + 16], reattached[BC_NAME_MAX] = "";
 	int rc, i, status = 1, first_rc = 0;
 	bool degraded = false, not_started = false;
 	struct timespec final = {0};
@@ -430,15 +508,12 @@ int bc_cmd_run(int argc, char **argv)
 	zsys_init();
 	zsys_set_logstream(NULL);
 	if (o.resume_dir) {
-		rc = s_resume_open(&rd, &o, p, &run, &at, err, sizeof(err));
+		rc = s_resume_open(&rd, &o, p, &run, &at, &res, err, sizeof(err));
 		if (rc) {
 			bc_error("%s", err);
 			status = 2;
 			goto out;
 		}
-		rd.compact = o.events_format == BC_EVENTS_COMPACT;
-		rd.binary =
-		    o.events_format == BC_EVENTS_AUTO || o.events_format == BC_EVENTS_BINARY;
 		steps = cJSON_GetObjectItemCaseSensitive(run, "steps");
 		goto connect;
 	}
@@ -500,8 +575,24 @@ connect:
 	rc = bc_fleet_open(&fleet, p, &o, rd.path, err, sizeof(err));
 	fleet.counters = counters;
 	fleet.metrics = metrics;
+	/* resumed: the step in flight, taken over from agents that kept it running */
+	if (!rc)
+		bc_reattach_plan(&fleet, &res);
 	if (!rc)
 		rc = bc_fleet_hello(&fleet, err, sizeof(err));
+	if (!rc && o.resume_dir)
+		rc = s_resume_reattach(&fleet, &rd, &o, p, &run, &at, &res, reattached,
+				       sizeof(reattached), err, sizeof(err));
+	if (!run) { /* the log could not be replayed again: nothing to write results from */
+		bc_error("%s", err);
+		bc_fleet_close(&fleet);
+		status = 2;
+		goto out;
+	}
+	if (o.resume_dir) {
+		s_resume_note(&rd, p, run, &at, reattached);
+		steps = cJSON_GetObjectItemCaseSensitive(run, "steps");
+	}
 	if (!rc)
 		rc = bc_fleet_clock_sync(&fleet, err, sizeof(err));
 	/* resumed: the agents as this coordinator found them */
@@ -605,6 +696,7 @@ done:
 		bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
 	}
 out:
+	bc_resume_free(&res);
 	bc_counters_destroy(&counters);
 	bc_metrics_stop(&metrics);
 	bc_rundir_close(&rd);

@@ -31,6 +31,7 @@
 #include "util/clock.h"
 #include "util/curve.h"
 #include "util/json.h"
+#include "util/rjson.h"
 #include "util/log.h"
 #include "wire/clocksync.h"
 
@@ -690,6 +691,13 @@ static cJSON *s_hello_body(const struct bc_fleet *f, const struct bc_conn *c)
 		if (vol->destructive)
 			cJSON_AddItemToArray(destroy, cJSON_CreateString(vol->path));
 	}
+	/* a resumed run: the step in flight, for an agent that kept it running */
+	if (c->resume_start_ns) {
+		cJSON *r = cJSON_AddObjectToObject(b, "resume");
+
+		cJSON_AddNumberToObject(r, "step", c->resume_step);
+		bc_json_add_u64(r, "start_ns", c->resume_start_ns);
+	}
 	return b;
 }
 
@@ -829,7 +837,9 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 {
 	uint64_t t0 = bc_mono_ns();
 	uint64_t deadline = t0 + (uint64_t)f->opts->connect_timeout_ms * BC_NS_PER_MS;
-	uint64_t busy_until = t0 + (uint64_t)S_RESUME_WAIT_MS * BC_NS_PER_MS;
+	/* a step with an orphan_grace runs that long on without its coordinator */
+	uint64_t busy_until =
+	    t0 + ((uint64_t)S_RESUME_WAIT_MS + f->prof->orphan_grace_s * 1000ull) * BC_NS_PER_MS;
 	int i, pending = 0, rc = 0;
 
 	for (i = 0; i < f->n; i++) {
@@ -884,9 +894,11 @@ int bc_fleet_hello(struct bc_fleet *f, char *err, size_t errlen)
 		} else if (c && !rc && m.type == BC_MSG_BUSY && f->opts->resume_dir &&
 			   now < busy_until) {
 			if (!c->hello_again_ns)
-				bc_info("agent %s still serves the stopped coordinator's session: "
-					"waiting for its dead-man switch (%d s)",
-					c->spec->name, BC_AGENT_SILENCE_MS / 1000);
+				bc_info("agent %s still serves the stopped coordinator's session "
+					"(%s): waiting for it to end (dead-man switch %d s, "
+					"orphan_grace %u s)",
+					c->spec->name, bc_rj_str("busy", m.json, "message"),
+					BC_AGENT_SILENCE_MS / 1000, f->prof->orphan_grace_s);
 			c->hello_again_ns = now + 500 * BC_NS_PER_MS;
 			if (deadline < busy_until)
 				deadline = busy_until;

@@ -58,6 +58,9 @@ struct bc_conn {
 	char endpoint[BC_ENDPOINT_MAX];
 	pid_t pid;		 /* local agent process we started, 0 otherwise */
 	uint64_t hello_again_ns; /* --resume: BUSY (dead coordinator's session): HELLO again then */
+	/* --resume: the step in flight its HELLO takes over (run/reattach.h); 0: none */
+	uint64_t resume_start_ns;
+	int resume_step;
 	cJSON *hello;		 /* HELLO_OK body, owned */
 	int64_t offset_ns;	 /* agent CLOCK_REALTIME minus ours */
 	uint64_t rtt_ns;	 /* round trip of the sample the offset came from */

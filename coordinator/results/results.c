@@ -586,6 +586,8 @@ cJSON *bc_result_step_json(const struct bc_step_result *r)
 			      r->lost ? cJSON_Duplicate(r->lost, 1) : cJSON_CreateArray());
 	cJSON_AddItemToObject(o, "rejoined_agents",
 			      r->rejoined ? cJSON_Duplicate(r->rejoined, 1) : cJSON_CreateArray());
+	if (r->gaps)
+		cJSON_AddItemToObject(o, "coordinator_gaps", cJSON_Duplicate(r->gaps, 1));
 	arr = cJSON_AddArrayToObject(o, "agents_out");
 	for (i = 0; i < g->prof->nagents; i++)
 		if (bc_result_agent_out(r, i))

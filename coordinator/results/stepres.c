@@ -139,6 +139,7 @@ void bc_step_result_free(struct bc_step_result *r)
 	cJSON_Delete(r->clock_end);
 	cJSON_Delete(r->lost);
 	cJSON_Delete(r->rejoined);
+	cJSON_Delete(r->gaps);
 	bc_hostsamples_free(r->hosts);
 	cJSON_Delete(r->node_counters);
 	cJSON_Delete(r->analysis);

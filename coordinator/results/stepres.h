@@ -35,6 +35,11 @@ struct bc_step_result {
 	cJSON *lost;	  /* agents lost during this step: [{name, from_second, reason}] */
 	/* agents HELLOed again in its PREPARE (they had no session): [{name, reason}] */
 	cJSON *rejoined;
+	/*
+	 * its coordinator died and a resumed one re-attached to the step in
+	 * flight (run/reattach.h): [{gap_s, from_second, agents{...}}], owned
+	 */
+	cJSON *gaps;
 	/* agents' host samples (results/hostsamples.h), NULL before the first */
 	struct bc_hostsamples *hosts;
 	cJSON *node_counters; /* {node: bc_counters_node_json()} */

@@ -67,6 +67,11 @@ struct s_replay {
 	/* bc_rebuild_resume: the end of records.bin's last frame a line names */
 	uint64_t rec_end;
 	bool ended; /* a run_end event: the run finished */
+	/* the step being replayed as a resumed coordinator would re-attach to it */
+	cJSON *open_step; /* its step_start event */
+	uint32_t *held;	  /* [nagents]: 1 + its newest second in */
+	bool *drained, *done;
+	uint64_t last_ns;
 };
 
 static int s_conns(struct s_replay *r)
@@ -258,6 +263,8 @@ static void s_end_step_as(struct s_replay *r, bool resumed)
 			       &r->prof->steps[r->step_idx], &r->step);
 	bc_step_result_free(res);
 	r->in_step = false;
+	cJSON_Delete(r->open_step);
+	r->open_step = NULL;
 }
 
 static void s_end_step(struct s_replay *r)
@@ -302,6 +309,11 @@ static int s_step_start(struct s_replay *r, const cJSON *ev)
 	r->ready = NULL;
 	r->res.clock = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "clock"), 1);
 	r->in_step = true;
+	cJSON_Delete(r->open_step);
+	r->open_step = cJSON_Duplicate(ev, 1);
+	memset(r->held, 0, (size_t)r->prof->nagents * sizeof(*r->held));
+	memset(r->drained, 0, (size_t)r->prof->nagents * sizeof(*r->drained));
+	memset(r->done, 0, (size_t)r->prof->nagents * sizeof(*r->done));
 	rc = bc_agg_init(&r->res.agg, r->prof, r->res.step);
 	r->res.agg.volnode = r->volnode;
 	/* in seconds.bin like the live run's: a step that started (not one PREPARE failed) */
@@ -451,7 +463,7 @@ static int s_stats_rec(struct s_replay *r, struct bc_conn *c, const cJSON *off)
 	return s_add_body(r, c, rec.body, rec.len);
 }
 
-static int s_stats(struct s_replay *r, const cJSON *ev)
+static int s_stats_add(struct s_replay *r, const cJSON *ev)
 {
 	struct bc_conn *c = s_conn(r, cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent")));
 	struct bc_agg *g = &r->res.agg;
@@ -494,6 +506,22 @@ static int s_stats(struct s_replay *r, const cJSON *ev)
 	return s_io_hint(r, c, h.second, rc);
 }
 
+/* a "stats" event added; what the log holds of each agent's step, for a resume */
+static int s_stats(struct s_replay *r, const cJSON *ev)
+{
+	struct bc_conn *c = s_conn(r, cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent")));
+	double sec = s_num(ev, "second");
+	int rc = s_stats_add(r, ev);
+
+	if (rc || !c)
+		return rc;
+	if (sec < 0)
+		r->drained[c->index] = true;
+	else if ((uint32_t)sec + 1 > r->held[c->index])
+		r->held[c->index] = (uint32_t)sec + 1;
+	return 0;
+}
+
 /*
  * "second_closed": the live run closed seconds up to this one here, in the
  * log's order, so the replay closes them at the same point: a record that
@@ -516,7 +544,10 @@ static void s_second_closed(struct s_replay *r, const cJSON *ev)
 static void s_step_done(struct s_replay *r, const cJSON *ev)
 {
 	cJSON *body = cJSON_Duplicate(ev, 1);
+	struct bc_conn *c = s_conn(r, cJSON_GetStringValue(cJSON_GetObjectItem(ev, "agent")));
 
+	if (c)
+		r->done[c->index] = true;
 	cJSON_DeleteItemFromObject(body, "event");
 	cJSON_DeleteItemFromObject(body, "time_ns");
 	cJSON_DeleteItemFromObject(body, "agent");
@@ -574,6 +605,8 @@ static int s_event(struct s_replay *r, cJSON *ev)
 
 	if (!type)
 		return -EINVAL;
+	if (r->in_step)
+		r->last_ns = s_u64(ev, "time_ns");
 	if (!strcmp(type, "run_start")) {
 		bc_json_add_u64(r->run, "started_ns", s_u64(ev, "time_ns"));
 		if (cJSON_IsString(cJSON_GetObjectItem(ev, "started")))
@@ -649,6 +682,9 @@ static int s_event(struct s_replay *r, cJSON *ev)
 	} else if (!strcmp(type, "agent_rejoined") && r->in_step) {
 		/* {name, reason, version, pid} */
 		s_entry_from_event(&r->res.rejoined, ev);
+	} else if (!strcmp(type, "coordinator_gap") && r->in_step) {
+		/* a resumed coordinator re-attached: the step goes on (run/reattach.c) */
+		s_entry_from_event(&r->res.gaps, ev);
 	} else if (!strcmp(type, "error")) {
 		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "message"));
 		const char *st = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "status"));
@@ -722,6 +758,10 @@ static int s_rebuild(struct s_replay *rp, const char *dir, const char *out,
 		rc = -ENOMEM;
 	if (!rc && !(r.lost = calloc((size_t)r.prof->nagents + 1, sizeof(bool))))
 		rc = -ENOMEM;
+	if (!rc && (!(r.held = calloc((size_t)r.prof->nagents + 1, sizeof(*r.held))) ||
+		    !(r.drained = calloc((size_t)r.prof->nagents + 1, sizeof(bool))) ||
+		    !(r.done = calloc((size_t)r.prof->nagents + 1, sizeof(bool)))))
+		rc = -ENOMEM;
 	if (rc)
 		goto out;
 	r.run = cJSON_CreateObject();
@@ -770,6 +810,16 @@ static int s_rebuild(struct s_replay *rp, const char *dir, const char *out,
 		else
 			break; /* the crash's: what follows the last whole line goes */
 	}
+	/* the step the log ends in, as a resumed coordinator finds it */
+	if (resume && r.in_step && r.open_step) {
+		resume->open_step = cJSON_Duplicate(r.open_step, 1);
+		resume->held = r.held;
+		resume->drained = r.drained;
+		resume->done = r.done;
+		resume->last_ns = r.last_ns;
+		r.held = NULL;
+		r.drained = r.done = NULL;
+	}
 	s_end_step(&r);
 	bc_experiment_summarize_all(r.steps, r.prof);
 	cJSON_AddNumberToObject(r.run, "events_skipped", (double)bad);
@@ -817,6 +867,10 @@ out:
 	cJSON_Delete(r.sweep);
 	cJSON_Delete(r.ready);
 	free(r.lost);
+	free(r.held);
+	free(r.drained);
+	free(r.done);
+	cJSON_Delete(r.open_step);
 	cJSON_Delete(r.run);
 	bc_profile_destroy(&r.prof);
 	return rc;
@@ -845,7 +899,22 @@ int bc_rebuild_window(const char *dir, const char *out, uint32_t from_s, uint32_
 int bc_rebuild_resume(const char *dir, struct bc_resume *out, char *err, size_t errlen)
 {
 	struct s_replay r = {0};
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	return s_rebuild(&r, dir, dir, out, err, errlen);
+	rc = s_rebuild(&r, dir, dir, out, err, errlen);
+	if (rc)
+		bc_resume_free(out);
+	return rc;
+}
+
+void bc_resume_free(struct bc_resume *res)
+{
+	cJSON_Delete(res->open_step);
+	free(res->held);
+	free(res->drained);
+	free(res->done);
+	res->open_step = NULL;
+	res->held = NULL;
+	res->drained = res->done = NULL;
 }

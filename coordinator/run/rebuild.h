@@ -45,7 +45,20 @@ struct bc_resume {
 	uint64_t events_end;  /* events.jsonl's end after its last whole line */
 	uint64_t records_end; /* records.bin's end after the last frame a line names; 0: none */
 	bool ended;	      /* the log has the run's end: there is nothing to resume */
+	/*
+	 * the step the log ends in (no later step, no run_resume): its
+	 * step_start event, owned, or NULL; for each agent (profile order) 1 +
+	 * the newest second of its records and whether its drain and STEP_DONE
+	 * are in; the time of the step's last event (CLOCK_REALTIME): what a
+	 * resumed coordinator re-attaching to it (run/reattach.h) lacks
+	 */
+	cJSON *open_step;
+	uint32_t *held;
+	bool *drained, *done;
+	uint64_t last_ns;
 };
+/* frees what bc_rebuild_resume gave besides run and secw */
+void bc_resume_free(struct bc_resume *res);
 int bc_rebuild_resume(const char *dir, struct bc_resume *out, char *err, size_t errlen);
 
 /*

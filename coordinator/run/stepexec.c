@@ -65,6 +65,9 @@ cJSON *bc_prepare_body(const struct bc_fleet *f, const struct bc_conn *c, int id
 	cJSON_AddItemToObject(b, "workload", bc_workload_to_json(&st->wl));
 	if (st->format.set) /* Format NVM before the I/O (profile/format.h) */
 		cJSON_AddItemToObject(b, "format", bc_format_spec_to_json(&st->format));
+	/* the load runs on through this much of our silence (agent/session/orphan.h) */
+	if (f->prof->orphan_grace_s)
+		cJSON_AddNumberToObject(b, "orphan_grace_ms", f->prof->orphan_grace_s * 1000.0);
 	vols = cJSON_AddArrayToObject(b, "volumes");
 	for (i = 0; i < c->nvols; i++) {
 		const struct bc_volume_spec *v = &f->prof->volumes[c->vols[i]];

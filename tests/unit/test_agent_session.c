@@ -1,23 +1,28 @@
 /* test_agent_session: a real bench-agent (over CURVE) answers HELLO with host and path facts,
  * refuses a second coordinator with BUSY and another protocol version with ERROR, counts what it
- * refused, and reports an unopenable path by name */
+ * refused, and reports an unopenable path by name. A step with an orphan_grace outlives its
+ * coordinator: a HELLO with "resume" from the same key takes the session over once the owner is
+ * silent (not before, not for another step or key), and REATTACH has every second sent again
+ * once, in order, then the step ends as usual. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/curve.h"
 #include "wire/proto.h"
+#include "wire/stats.h"
 #include "bc_test.h"
 
 static char s_ep[256];
 static pid_t s_pid;
 static char s_keys[] = "/tmp/bc-test-session-keys-XXXXXX";
 static char s_agent_cert[320], s_auth[320], s_server_key[BC_KEY_Z85_LEN + 1];
-static zcert_t *s_coord_cert;
+static zcert_t *s_coord_cert, *s_other_cert;
 
 /* an agent key pair, a coordinator key pair, and the coordinator authorized */
 static void s_make_keys(void)
@@ -35,8 +40,17 @@ static void s_make_keys(void)
 		fprintf(stderr, "keys: %s\n", err);
 		exit(1);
 	}
-	/* the authorized directory holds only the public file */
+	/* a second authorized coordinator key (the re-attach refuses it) */
+	snprintf(path, sizeof(path), "%s/other.cert", s_auth);
+	if (bc_curve_keygen(s_auth, "other.cert", false, NULL, err, sizeof(err)) ||
+	    bc_curve_load(path, "keygen", &s_other_cert, err, sizeof(err))) {
+		fprintf(stderr, "keys: %s\n", err);
+		exit(1);
+	}
+	/* the authorized directory holds only the public files */
 	snprintf(path, sizeof(path), "%s/coord.cert_secret", s_auth);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/other.cert_secret", s_auth);
 	unlink(path);
 }
 
@@ -56,7 +70,17 @@ static void s_start_agent(const char *scratch)
 		_exit(127);
 	}
 	close(p[1]);
-	n = read(p[0], s_ep, sizeof(s_ep) - 1);
+	/*
+	 * to its newline: the agent writes the endpoint and the newline apart,
+	 * and a pipe closed between the two kills it (SIGPIPE)
+	 */
+	for (n = 0; (size_t)n < sizeof(s_ep) - 1 && !memchr(s_ep, '\n', (size_t)n);) {
+		ssize_t r = read(p[0], s_ep + n, sizeof(s_ep) - 1 - (size_t)n);
+
+		if (r <= 0)
+			break;
+		n += r;
+	}
 	close(p[0]);
 	if (n <= 0) {
 		fprintf(stderr, "bench-agent did not start\n");
@@ -66,17 +90,22 @@ static void s_start_agent(const char *scratch)
 	s_ep[strcspn(s_ep, "\n")] = 0;
 }
 
-static zsock_t *s_coord(void)
+static zsock_t *s_coord_as(zcert_t *cert)
 {
 	zsock_t *s = zsock_new(ZMQ_DEALER);
 
 	zsock_set_rcvtimeo(s, 5000);
 	zsock_set_linger(s, 0);
-	zcert_apply(s_coord_cert, s);
+	zcert_apply(cert, s);
 	zsock_set_curve_serverkey(s, s_server_key);
 	if (zsock_connect(s, "%s", s_ep))
 		exit(1);
 	return s;
+}
+
+static zsock_t *s_coord(void)
+{
+	return s_coord_as(s_coord_cert);
 }
 
 /* send type+body, receive the reply into m; returns bc_msg_recv's result */
@@ -102,6 +131,129 @@ static const char *s_str(const cJSON *o, const char *k)
 	const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
 
 	return v ? v : "";
+}
+
+/* the next message other than a heartbeat, HOST or TIME into m; bc_msg_recv's result */
+static int s_next(zsock_t *s, struct bc_msg *m)
+{
+	char err[256];
+	int rc;
+
+	for (;;) {
+		rc = bc_msg_recv(s, false, m, err, sizeof(err));
+		if (rc || (m->type != BC_MSG_HEARTBEAT && m->type != BC_MSG_HOST &&
+			   m->type != BC_MSG_TIME))
+			return rc;
+		bc_msg_clear(m);
+	}
+}
+
+/*
+ * A 6 s step with a 20 s orphan_grace on file: A starts it and goes away
+ * after its second 1; B resumes it with A's key, C with another key
+ */
+static void s_reattach(const char *file, zcert_t *other)
+{
+	zsock_t *a = s_coord(), *b = s_coord(), *c = s_coord_as(other);
+	char body[800];
+	struct bc_msg m;
+	struct bc_stats_hdr h;
+	struct timespec ts;
+	uint64_t start;
+	uint32_t next = 0;
+	int rc, stats = 0, done = 0;
+	cJSON *j;
+
+	CHECK(s_ask(a, BC_MSG_HELLO, "{\"coordinator\":\"test A\"}", &m) == 0 &&
+	      m.type == BC_MSG_HELLO_OK);
+	bc_msg_clear(&m);
+	snprintf(body, sizeof(body),
+		 "{\"step\":3,\"orphan_grace_ms\":20000,\"workload\":{\"rw\":\"randread\","
+		 "\"rwmixread\":50,\"bs\":4096,\"iodepth\":1,\"numjobs\":1,\"direct\":false,"
+		 "\"ramp\":0,\"runtime\":6,\"rate_iops\":100},\"volumes\":[{\"path\":\"%s\","
+		 "\"layout\":false}]}",
+		 file);
+	CHECK(s_ask(a, BC_MSG_PREPARE, body, &m) == 0);
+	CHECK_MSG(m.type == BC_MSG_READY, "PREPARE: %s", s_str(m.json, "message"));
+	bc_msg_clear(&m);
+	/* START in the agent's clock: this host's */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + 200000000ull;
+	snprintf(body, sizeof(body), "{\"step\":3,\"start_ns\":%llu,\"seconds\":6}",
+		 (unsigned long long)start);
+	j = cJSON_Parse(body);
+	bc_msg_send_json(a, NULL, BC_MSG_START, j);
+	cJSON_Delete(j);
+	/* A hears seconds 0 and 1 (and heartbeats, as a coordinator does), then is gone */
+	while (next < 2 && !s_next(a, &m)) {
+		if (m.type == BC_MSG_STATS && !bc_stats_decode_hdr(m.bin, m.bin_len, &h))
+			next = h.second + 1;
+		bc_msg_clear(&m);
+		bc_msg_send_json(a, NULL, BC_MSG_HEARTBEAT, NULL);
+	}
+	CHECK(next == 2);
+	/* B may not take a session whose owner just spoke, C never (another key) */
+	snprintf(body, sizeof(body),
+		 "{\"coordinator\":\"test B\",\"resume\":{\"step\":3,\"start_ns\":%llu}}",
+		 (unsigned long long)start);
+	CHECK(s_ask(b, BC_MSG_HELLO, body, &m) == 0 && m.type == BC_MSG_BUSY);
+	CHECK_MSG(strstr(s_str(m.json, "message"), "not silent") != NULL, "got '%s'",
+		  s_str(m.json, "message"));
+	bc_msg_clear(&m);
+	zsock_destroy(&a);
+	usleep(2500000);
+	CHECK(s_ask(c, BC_MSG_HELLO, body, &m) == 0 && m.type == BC_MSG_BUSY);
+	CHECK_MSG(strstr(s_str(m.json, "message"), "key") != NULL, "got '%s'",
+		  s_str(m.json, "message"));
+	bc_msg_clear(&m);
+	/* another step's start is not this one (1 ms off: exact in a JSON double) */
+	snprintf(body, sizeof(body),
+		 "{\"coordinator\":\"test B\",\"resume\":{\"step\":3,\"start_ns\":%llu}}",
+		 (unsigned long long)start + 1000000);
+	CHECK(s_ask(b, BC_MSG_HELLO, body, &m) == 0 && m.type == BC_MSG_BUSY);
+	bc_msg_clear(&m);
+	/* the step's own: handed over, with what the agent kept */
+	snprintf(body, sizeof(body),
+		 "{\"coordinator\":\"test B\",\"resume\":{\"step\":3,\"start_ns\":%llu}}",
+		 (unsigned long long)start);
+	CHECK(s_ask(b, BC_MSG_HELLO, body, &m) == 0 && m.type == BC_MSG_HELLO_OK);
+	{
+		const cJSON *r = cJSON_GetObjectItem(m.json, "reattach");
+
+		CHECK(r && cJSON_GetNumberValue(cJSON_GetObjectItem(r, "step")) == 3);
+		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(r, "sent")) >= 3);
+		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(r, "kept_from")) == 0);
+		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(r, "silent_ms")) >= 2000);
+	}
+	bc_msg_clear(&m);
+	/* a REATTACH for another step is refused */
+	CHECK(s_ask(b, BC_MSG_REATTACH, "{\"step\":4,\"from\":1}", &m) == 0);
+	CHECK(m.type == BC_MSG_ERROR && !strcmp(s_str(m.json, "code"), "reattach"));
+	bc_msg_clear(&m);
+	/* from second 1: 1 ... 5 once each, in order, the drain, STEP_DONE */
+	CHECK(s_ask(b, BC_MSG_REATTACH, "{\"step\":3,\"from\":1}", &m) == 0);
+	next = 1;
+	for (rc = 0; !rc && !done; rc = s_next(b, &m)) {
+		if (m.type == BC_MSG_STATS) {
+			CHECK(!bc_stats_decode_hdr(m.bin, m.bin_len, &h));
+			CHECK_MSG(h.second == (next < 6 ? next : BC_STATS_DRAIN),
+				  "second %u, expected %u", h.second, next);
+			next++;
+			stats++;
+		} else if (m.type != BC_MSG_HOST) {
+			done = m.type == BC_MSG_STEP_DONE;
+			CHECK_MSG(done, "got %s", bc_msg_name(m.type));
+		}
+		bc_msg_clear(&m);
+		if (done)
+			break;
+		bc_msg_send_json(b, NULL, BC_MSG_HEARTBEAT, NULL);
+	}
+	CHECK(!rc && done && stats == 6);
+	bc_msg_send_json(b, NULL, BC_MSG_BYE, NULL);
+	usleep(200000);
+	zsock_destroy(&b);
+	zsock_destroy(&c);
 }
 
 int main(void)
@@ -195,6 +347,11 @@ int main(void)
 		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(d, "refused")) >= 2);
 	}
 	bc_msg_clear(&m);
+	bc_msg_send_json(b, NULL, BC_MSG_BYE, NULL);
+	usleep(200000);
+
+	/* a step that outlives its coordinator, taken over by a resumed one */
+	s_reattach(file, s_other_cert);
 
 	zsock_destroy(&a);
 	zsock_destroy(&b);
@@ -204,6 +361,7 @@ int main(void)
 	unlink(file);
 	rmdir(scratch);
 	zcert_destroy(&s_coord_cert);
+	zcert_destroy(&s_other_cert);
 	snprintf(body, sizeof(body), "rm -rf '%s'", s_keys);
 	CHECK(system(body) == 0);
 	TEST_DONE();

@@ -72,6 +72,18 @@ static void s_agents(struct bc_notes *n, const cJSON *st)
 			     bc_rj_str("?", c, "name"), bc_rj_num(c, "from_second"),
 			     bc_rj_str("?", c, "reason"));
 	}
+	cJSON_ArrayForEach(c, bc_rj(st, "coordinator_gaps"))
+	{
+		bc_notes_add(
+		    n, BC_NOTE_PARA, NULL, NULL, BC_TONE_NONE,
+		    "The coordinator stopped in this step (its records end before second "
+		    "%.0f) and a resumed one (bench-coord run --resume) re-attached %.1f s "
+		    "after its last record; the agents kept the load running and every "
+		    "record through the gap (orphan_grace %.0f s) and sent %.0f second(s) "
+		    "of them again, each second counted once: the step is whole.",
+		    bc_rj_num(c, "from_second"), bc_rj_num(c, "gap_s"), bc_rj_num(c, "grace_s"),
+		    bc_rj_num(c, "replayed_seconds"));
+	}
 	cJSON_ArrayForEach(c, bc_rj(st, "rejoined_agents"))
 	{
 		bc_notes_add(n, BC_NOTE_PARA, NULL, NULL, BC_TONE_NONE,

@@ -147,3 +147,93 @@ if maj == 0:
 sys.exit(0 if os.path.exists("/sys/dev/block/%d:%d" % (maj, mnr)) else 1)
 PY
 }
+
+# kill_run_when CPID PYTHON: once the run directory of coordinator CPID (the only one under
+# $T/out) has an events.jsonl for which the python code PYTHON (events.jsonl's path in
+# sys.argv[1]) exits 0, kill -9 the coordinator; sets R to the run directory and keeps what it
+# wrote up to the kill in $T/events.before (its whole lines) and $T/records.before
+kill_run_when() {
+	local cpid=$1 cond=$2
+	R=""
+	for _ in $(seq 900); do
+		R=$(find "$T/out" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -n1 || true)
+		if [ -n "$R" ] && [ -s "$R/events.jsonl" ] && python3 -c "$cond" "$R/events.jsonl"; then
+			break
+		fi
+		kill -0 "$cpid" 2>/dev/null || fail "the run ended before it could be killed: $(cat "$T/stderr")"
+		sleep 0.1
+	done
+	kill -9 "$cpid"
+	wait "$cpid" 2>/dev/null || true
+	[ -n "$R" ] || fail "no run directory"
+	python3 - "$R/events.jsonl" "$T/events.before" <<'PY'
+import sys
+b = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(b[:b.rfind(b"\n") + 1])
+PY
+	cp "$R/records.bin" "$T/records.before"
+}
+
+# assert_kept: what kill_run_when kept is still the start of $R's events.jsonl and records.bin,
+# byte for byte (its whole lines, its whole frames)
+assert_kept() {
+	local n
+	n=$(stat -c %s "$T/events.before")
+	cmp -n "$n" "$T/events.before" "$R/events.jsonl" || fail "events.jsonl before the kill changed"
+	python3 - "$T/records.before" "$R/records.bin" <<'PY' || fail "records.bin before the kill changed"
+import struct, sys
+old, new = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+off = 16  # the whole frames the dead coordinator wrote must be the new file's start
+while off + 8 <= len(old):
+    n = struct.unpack("<I", old[off:off + 4])[0]
+    if off + 8 + n > len(old):
+        break
+    off += 8 + n
+sys.exit(0 if new[:off] == old[:off] else 1)
+PY
+}
+
+# kill_run_at CPID K: kill_run_when every agent of the profile $T/p.json has a record of its
+# second K or later in the run directory
+kill_run_at() {
+	kill_run_when "$1" "
+import json, sys
+want = len(json.load(open('$T/p.json'))['agents'])
+got = set()
+for line in open(sys.argv[1]):
+    try:
+        e = json.loads(line)
+    except ValueError:
+        continue
+    if e.get('event') == 'stats' and e.get('second', -1) >= $2:
+        got.add(e['agent'])
+sys.exit(0 if len(got) == want else 1)"
+}
+
+# two_agent_profile NAME TOP STEPS: $T/p.json, agents a1 and a2 (start_agent) with a 16 MiB
+# file volume each, the top-level keys TOP ('"orphan_grace": "30s", ' or '') and STEPS
+two_agent_profile() {
+	cat >"$T/p.json" <<JSON
+{"name": "$1", $2
+ "agents": [{"name": "a1", "endpoint": "$EP_a1"}, {"name": "a2", "endpoint": "$EP_a2"}],
+ "volumes": [{"agent": "a1", "path": "$T/a1.dat", "size": "16m"},
+             {"agent": "a2", "path": "$T/a2.dat", "size": "16m"}],
+ "steps": $3}
+JSON
+}
+
+# resume_run: bench-coord run --resume $R into $T/stdout2 and $T/stderr2, failing with both
+resume_run() {
+	"$COORD" run --plain --resume "$R" >"$T/stdout2" 2>"$T/stderr2" || {
+		cat "$T/stdout2" "$T/stderr2"
+		fail "run --resume failed"
+	}
+}
+
+# resume_said PATTERN WHAT: the resume's output has PATTERN (grep -E), else fail showing it
+resume_said() {
+	grep -qE "$1" "$T/stdout2" || {
+		cat "$T/stdout2" "$T/stderr2"
+		fail "$2"
+	}
+}

@@ -25,12 +25,8 @@ cat >"$T/p.json" <<JSON
             "rate_iops": 400}]}
 JSON
 "$COORD" run --plain -o "$T/out" "$T/p.json" >"$T/stdout" 2>"$T/stderr" &
-CPID=$!
-R=""
 # kill once the second sweep point (iodepth=4) has records of its seconds 0 and 1
-for _ in $(seq 600); do
-	R=$(find "$T/out" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -n1 || true)
-	if [ -n "$R" ] && python3 - "$R/events.jsonl" <<'PY'; then break; fi
+kill_run_when $! '
 import json, sys
 at, secs = False, set()
 for line in open(sys.argv[1]):
@@ -42,47 +38,16 @@ for line in open(sys.argv[1]):
         at = e.get("name") == "sw@iodepth=4"
     elif at and e.get("event") == "stats" and e.get("second", -1) >= 0:
         secs.add(e["second"])
-sys.exit(0 if {0, 1} <= secs else 1)
-PY
-	sleep 0.1
-done
-kill -9 $CPID
-wait $CPID 2>/dev/null || true
-[ -n "$R" ] || fail "no run directory"
+sys.exit(0 if {0, 1} <= secs else 1)'
 grep -q '"name":"sw@iodepth=4"' "$R/events.jsonl" || {
 	cat "$T/stdout" "$T/stderr"
 	fail "the run did not reach the second sweep point"
 }
-# what the dead coordinator left: events.jsonl up to its last whole line, records.bin whole
-python3 - "$R/events.jsonl" "$T/events.before" <<'PY'
-import sys
-b = open(sys.argv[1], "rb").read()
-open(sys.argv[2], "wb").write(b[:b.rfind(b"\n") + 1])
-PY
-cp "$R/records.bin" "$T/records.before"
 
-"$COORD" run --plain --resume "$R" >"$T/stdout2" 2>"$T/stderr2" || {
-	cat "$T/stdout2" "$T/stderr2"
-	fail "run --resume failed"
-}
-grep -q "resuming .* at step sw, after point 1" "$T/stdout2" || {
-	cat "$T/stdout2"
-	fail "the resume did not say where it goes on"
-}
+resume_run
+resume_said "resuming .* at step sw, after point 1" "the resume did not say where it goes on"
 # every record measured before the kill is still there, byte for byte, in the same files
-n=$(stat -c %s "$T/events.before")
-cmp -n "$n" "$T/events.before" "$R/events.jsonl" || fail "events.jsonl before the kill changed"
-python3 - "$T/records.before" "$R/records.bin" <<'PY' || fail "records.bin before the kill changed"
-import struct, sys
-old, new = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
-off = 16  # the whole frames the dead coordinator wrote must be the new file's start
-while off + 8 <= len(old):
-    n = struct.unpack("<I", old[off:off + 4])[0]
-    if off + 8 + n > len(old):
-        break
-    off += 8 + n
-sys.exit(0 if new[:off] == old[:off] else 1)
-PY
+assert_kept
 RJ="$R/run.json"
 json "$RJ" "[s['name'] for s in r['steps']]" >"$T/names"
 [ "$(cat "$T/names")" = "['warm', 'sw@iodepth=1', 'sw@iodepth=4', 'sw@iodepth=4', 'sw@iodepth=8', 'tail']" ] ||

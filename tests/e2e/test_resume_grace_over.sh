@@ -10,31 +10,13 @@
 CHECK="$BC_SRC/tests/faults/check_run.py"
 start_agent a1
 start_agent a2
-cat >"$T/p.json" <<JSON
-{"name": "grace-over", "orphan_grace": "4s",
- "agents": [{"name": "a1", "endpoint": "$EP_a1"}, {"name": "a2", "endpoint": "$EP_a2"}],
- "volumes": [{"agent": "a1", "path": "$T/a1.dat", "size": "16m"},
-             {"agent": "a2", "path": "$T/a2.dat", "size": "16m"}],
- "steps": [{"name": "soak", "rw": "randwrite", "bs": "4k", "iodepth": 2, "runtime": "12s",
-            "rate_iops": 400},
-           {"name": "tail", "rw": "randwrite", "bs": "4k", "iodepth": 2, "runtime": "2s",
-            "rate_iops": 400}]}
-JSON
+two_agent_profile grace-over '"orphan_grace": "4s",' '[{"name": "soak", "rw": "randwrite", "bs": "4k", "iodepth": 2, "runtime": "12s",
+	   "rate_iops": 400},
+	  {"name": "tail", "rw": "randwrite", "bs": "4k", "iodepth": 2, "runtime": "2s",
+	   "rate_iops": 400}]'
 "$COORD" run --plain -o "$T/out" "$T/p.json" >"$T/stdout" 2>"$T/stderr" &
-CPID=$!
-R=""
-for _ in $(seq 900); do
-	R=$(find "$T/out" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -n1 || true)
-	# both agents' records of second 2 are in
-	if [ -n "$R" ] && [ "$(grep -c '"second":2,.*"event":"stats"' "$R/events.jsonl" 2>/dev/null)" -ge 2 ]; then
-		break
-	fi
-	kill -0 $CPID 2>/dev/null || fail "the run ended before it could be killed: $(cat "$T/stderr")"
-	sleep 0.1
-done
-kill -9 $CPID
-wait $CPID 2>/dev/null || true
-[ -n "$R" ] || fail "no run directory"
+# kill once both agents' records of the step's second 2 are in
+kill_run_at $! 2
 
 # each agent stops by itself once the grace is over (generous: a loaded host is slow)
 for a in a1 a2; do
@@ -56,14 +38,8 @@ sleep 2
 [ "$(stat -c '%Y.%y %s' "$T/a1.dat" "$T/a2.dat")" = "$before" ] ||
 	fail "a volume was written after the agents' grace ran out"
 
-"$COORD" run --plain --resume "$R" >"$T/stdout2" 2>"$T/stderr2" || {
-	cat "$T/stdout2" "$T/stderr2"
-	fail "run --resume failed"
-}
-grep -q "run again from its start: agent a1 no longer runs the step" "$T/stdout2" || {
-	cat "$T/stdout2" "$T/stderr2"
-	fail "the resume did not say why it runs the step again"
-}
+resume_run
+resume_said "run again from its start: agent a1 no longer runs the step" "the resume did not say why it runs the step again"
 grep -q "agent a2 no longer runs the step" "$T/stdout2" || fail "no reason for agent a2"
 RJ="$R/run.json"
 json "$RJ" "[s['name'] for s in r['steps']]" >"$T/names"

@@ -13,60 +13,18 @@
 CHECK="$BC_SRC/tests/faults/check_run.py"
 start_agent a1
 start_agent a2
-cat >"$T/p.json" <<JSON
-{"name": "reattach", "orphan_grace": "30s",
- "agents": [{"name": "a1", "endpoint": "$EP_a1"}, {"name": "a2", "endpoint": "$EP_a2"}],
- "volumes": [{"agent": "a1", "path": "$T/a1.dat", "size": "16m"},
-             {"agent": "a2", "path": "$T/a2.dat", "size": "16m"}],
- "steps": [{"name": "soak", "rw": "randrw", "bs": "4k", "iodepth": 2, "runtime": "20s",
-            "rate_iops": 400},
-           {"name": "tail", "rw": "randread", "bs": "4k", "iodepth": 2, "runtime": "2s",
-            "rate_iops": 400}]}
-JSON
+two_agent_profile reattach '"orphan_grace": "30s",' '[{"name": "soak", "rw": "randrw", "bs": "4k", "iodepth": 2, "runtime": "20s",
+	   "rate_iops": 400},
+	  {"name": "tail", "rw": "randread", "bs": "4k", "iodepth": 2, "runtime": "2s",
+	   "rate_iops": 400}]'
 "$COORD" run --plain -o "$T/out" "$T/p.json" >"$T/stdout" 2>"$T/stderr" &
-CPID=$!
-R=""
 # kill once both agents' records of the step's second 4 are in
-for _ in $(seq 900); do
-	R=$(find "$T/out" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -n1 || true)
-	if [ -n "$R" ] && python3 - "$R/events.jsonl" <<'PY'; then break; fi
-import json, sys
-got = {}
-for line in open(sys.argv[1]):
-    try:
-        e = json.loads(line)
-    except ValueError:
-        continue
-    if e.get("event") == "stats" and e.get("second", -1) >= 4:
-        got[e["agent"]] = True
-sys.exit(0 if len(got) == 2 else 1)
-PY
-	kill -0 $CPID 2>/dev/null || fail "the run ended before it could be killed: $(cat "$T/stderr")"
-	sleep 0.1
-done
-kill -9 $CPID
-wait $CPID 2>/dev/null || true
-[ -n "$R" ] || fail "no run directory"
-python3 - "$R/events.jsonl" "$T/events.before" <<'PY'
-import sys
-b = open(sys.argv[1], "rb").read()
-open(sys.argv[2], "wb").write(b[:b.rfind(b"\n") + 1])
-PY
-cp "$R/records.bin" "$T/records.before"
+kill_run_at $! 4
 sleep 3
 
-"$COORD" run --plain --resume "$R" >"$T/stdout2" 2>"$T/stderr2" || {
-	cat "$T/stdout2" "$T/stderr2"
-	fail "run --resume failed"
-}
-grep -q "re-attached: soak" "$T/stdout2" || {
-	cat "$T/stdout2" "$T/stderr2"
-	fail "the resume did not re-attach to the step in flight"
-}
-grep -q "resuming .* at step tail" "$T/stdout2" || {
-	cat "$T/stdout2"
-	fail "the resume did not go on after the re-attached step"
-}
+resume_run
+resume_said "re-attached: soak" "the resume did not re-attach to the step in flight"
+resume_said "resuming .* at step tail" "the resume did not go on after the re-attached step"
 for a in a1 a2; do
 	grep -q "taken over by" "$T/agent-$a.log" || fail "agent $a: no take-over in its log"
 	grep -q "re-attached to step 0" "$T/agent-$a.log" || fail "agent $a did not send again"
@@ -75,19 +33,7 @@ for a in a1 a2; do
 	fi
 done
 # everything the dead coordinator wrote stays, byte for byte
-n=$(stat -c %s "$T/events.before")
-cmp -n "$n" "$T/events.before" "$R/events.jsonl" || fail "events.jsonl before the kill changed"
-python3 - "$T/records.before" "$R/records.bin" <<'PY' || fail "records.bin before the kill changed"
-import struct, sys
-old, new = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
-off = 16
-while off + 8 <= len(old):
-    n = struct.unpack("<I", old[off:off + 4])[0]
-    if off + 8 + n > len(old):
-        break
-    off += 8 + n
-sys.exit(0 if new[:off] == old[:off] else 1)
-PY
+assert_kept
 # each second of the step once per agent, the drain once, one STEP_DONE each, one gap
 python3 - "$R/events.jsonl" <<'PY' || fail "the step's records are not each there once"
 import collections, json, sys

@@ -187,16 +187,28 @@ static int s_volume(struct bc_layout *l, struct io_uring *ring, struct bc_layout
 	return rc;
 }
 
+/* file i of v's set opened through the agent's safety opener (as the target opened it) */
+static int s_fs_open(struct bc_layout_vol *v, uint32_t i, int flags, char *path, size_t len)
+{
+	char rel[BC_PATH_MAX];
+	int rc = bc_fileset_file_path(&v->fs->fileset, i, rel, sizeof(rel));
+
+	if (rc)
+		return rc;
+	snprintf(path, len, "%s/%s", v->path, rel);
+	return bc_target_open_path(path, flags, 0, v->err, sizeof(v->err));
+}
+
 /*
  * A file set's files, each from what it held to its end: buffered writes of
- * the stamped random blocks (each file opened through the agent's safety
- * opener, as the target opened it), fdatasync, and its pages dropped, so
- * the step reads from the device
+ * the stamped random blocks, then one syncfs for them all (a sync per file
+ * costs a journal commit each: minutes for a large tree) and every file's
+ * pages dropped, so the step reads from the device
  */
 static int s_fileset(struct bc_layout *l, struct bc_layout_vol *v)
 {
 	const struct bc_target_files *f = v->fs->files;
-	char rel[BC_PATH_MAX], path[BC_PATH_MAX * 2];
+	char path[BC_PATH_MAX * 2];
 	uint32_t i;
 	int fd, rc = 0;
 
@@ -207,20 +219,15 @@ static int s_fileset(struct bc_layout *l, struct bc_layout_vol *v)
 			continue;
 		if (atomic_load(&l->cancel))
 			return -ECANCELED;
-		rc = bc_fileset_file_path(&v->fs->fileset, i, rel, sizeof(rel));
-		if (rc)
-			break;
-		snprintf(path, sizeof(path), "%s/%s", v->path, rel);
-		fd = bc_target_open_path(path, O_WRONLY, 0, v->err, sizeof(v->err));
+		fd = s_fs_open(v, i, O_WRONLY, path, sizeof(path));
 		if (fd < 0)
 			return fd;
 		while (!rc && pos < end) {
 			uint32_t n =
 			    end - pos > BC_LAYOUT_BS ? BC_LAYOUT_BS : (uint32_t)(end - pos);
-
-			/* stamped by the file's place in the set: no two blocks alike */
 			ssize_t w;
 
+			/* stamped by the file's place in the set: no two blocks alike */
 			s_stamp(l->buf[0], n, f->vstart[i] + pos, l->seed);
 			w = pwrite(fd, l->buf[0], n, (off_t)pos);
 			if (w != (ssize_t)n)
@@ -229,14 +236,30 @@ static int s_fileset(struct bc_layout *l, struct bc_layout_vol *v)
 				atomic_fetch_add(&v->done, n);
 			pos += n;
 		}
-		if (!rc && fdatasync(fd))
-			rc = -errno;
-		if (!rc)
-			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		close(fd);
 		if (rc)
 			snprintf(v->err, sizeof(v->err), "laying out '%s': %s%s", path,
 				 strerror(-rc), rc == -ENOSPC ? " (the filesystem is full)" : "");
+	}
+	if (rc)
+		return rc;
+	fd = open(v->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || syncfs(fd)) {
+		rc = -errno;
+		snprintf(v->err, sizeof(v->err), "laying out '%s': sync: %s", v->path,
+			 strerror(-rc));
+	}
+	if (fd >= 0)
+		close(fd);
+	/* written back now: their pages leave the page cache */
+	for (i = 0; !rc && i < f->n; i++) {
+		if (f->had[i] >= f->size[i])
+			continue;
+		fd = s_fs_open(v, i, O_RDONLY, path, sizeof(path));
+		if (fd < 0)
+			return fd;
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		close(fd);
 	}
 	return rc;
 }

@@ -149,6 +149,9 @@ struct s_jtarget {
 	/* this job's place among all the jobs of the set's workloads that own files */
 	uint32_t f_before, f_total;
 	uint64_t f_pos, f_left;
+	uint32_t f_k; /* the current file among this job's (0..f_count) */
+	/* "file_stopafter": [f_count] where each file's next sequential visit starts */
+	uint64_t *f_resume;
 	uint64_t perm_lo, perm_n, perm_next; /* S_TF_PERM: indexes walked */
 	struct bc_perm perm;
 	struct bc_dist dist;
@@ -332,23 +335,36 @@ static inline uint64_t s_file_off(struct bc_job *j, struct s_jtarget *jt, uint32
 			k = jt->f_next;
 			jt->f_next = k + 1 == jt->f_count ? 0 : k + 1;
 		}
+		jt->f_k = k;
 		jt->f_cur = jt->f_first + k * jt->f_step;
-		jt->f_pos = 0;
-		jt->f_left = f->size[jt->f_cur];
+		size = f->size[jt->f_cur];
+		/* a stopped sequential visit goes on where it stopped, from the start at the end */
+		jt->f_pos = jt->f_resume && jt->f_resume[k] < size ? jt->f_resume[k] : 0;
+		jt->f_left = (jt->flags & S_TF_RANDOM) ? size : size - jt->f_pos;
+		if (!bc_pos_zero(&jt->wl.file_stopafter)) {
+			uint64_t stop = bc_pos_bytes(&jt->wl.file_stopafter, size, 1);
+
+			stop = stop ? stop : 1; /* a percent of a small file: one transfer */
+			jt->f_left =
+			    (jt->flags & S_TF_RANDOM) || stop < jt->f_left ? stop : jt->f_left;
+		}
 	}
 	size = f->size[jt->f_cur];
 	if (*len > size)
 		*len = (uint32_t)size; /* a file smaller than an I/O: all of it at once */
 	if (jt->flags & S_TF_RANDOM) {
 		off = bc_rand_below(&j->rng, (size - *len) / jt->align + 1) * jt->align;
-		jt->f_left = *len >= jt->f_left ? 0 : jt->f_left - *len;
 	} else {
 		off = jt->f_pos;
 		if (*len > size - off)
 			*len = (uint32_t)(size - off);
+		if (*len > jt->f_left)
+			*len = (uint32_t)jt->f_left; /* stopafter a percent: what it leaves */
 		jt->f_pos += *len;
-		jt->f_left = size - jt->f_pos;
+		if (jt->f_resume)
+			jt->f_resume[jt->f_k] = jt->f_pos;
 	}
+	jt->f_left = *len >= jt->f_left ? 0 : jt->f_left - *len;
 	return f->vstart[jt->f_cur] + off;
 }
 
@@ -1433,6 +1449,14 @@ static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_
 	jt->f_count = (f->n - jt->f_first + jt->f_step - 1) / jt->f_step;
 	/* sequential selection: jobs sharing the files start apart, not all on the first */
 	jt->f_next = wl->file_shared ? (uint32_t)((uint64_t)f->n * jt->jidx / jt->njobs) : 0;
+	/* stopped sequential visits resume: where, per file (allocated here, not per I/O) */
+	if (!bc_pos_zero(&wl->file_stopafter) && !(jt->flags & S_TF_RANDOM)) {
+		jt->f_resume = calloc(jt->f_count, sizeof(*jt->f_resume));
+		if (!jt->f_resume) {
+			snprintf(err, errlen, "%s: out of memory for file_stopafter", jt->t->path);
+			return -ENOMEM;
+		}
+	}
 	if (!bc_workload_size_based(wl))
 		return 0;
 	/* one pass: each of this job's files once (or io_size over the jobs) */
@@ -1892,6 +1916,7 @@ static void s_free(struct bc_job *j)
 	for (i = 0; j->tg && i < j->ntargets; i++) {
 		free(j->tg[i].park);
 		free(j->tg[i].vb);
+		free(j->tg[i].f_resume);
 		free(j->tg[i].sg);
 		bc_datagen_free(&j->tg[i].dg);
 		if (j->tg[i].kv)

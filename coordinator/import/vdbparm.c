@@ -517,7 +517,7 @@ static const struct s_vkey s_vkeys[] = {
     {"fwd", "skew", NULL, S_V_MAPPED, "rate_iops (a share of fwdrate)"},
     {"fwd", "openflags", NULL, S_V_MAPPED, "direct"},
     {"fwd", "host", "hd", S_V_MAPPED, "volumes[].agent"},
-    {"fwd", "stopafter", NULL, S_V_DIFF, "stopafter= other than vdbench's default (a file's size of random I/O, a whole file sequentially) has no equivalent"},
+    {"fwd", "stopafter", NULL, S_V_MAPPED, "file_stopafter"},
 };
 /* clang-format on */
 
@@ -1818,6 +1818,40 @@ static void s_match_fsds(struct s_ctx *c, const struct s_map *m, const struct bc
 }
 
 /*
+ * fwd= stopafter=: nn transfers (of its one xfersize) or nn% of the file
+ * done before the next file; a sequential visit goes on where the last
+ * stopped
+ */
+static void s_stopafter(struct s_ctx *c, const struct bc_import_kv *kv, const char *bs, cJSON *wl)
+{
+	size_t n = strlen(kv->val);
+	uint64_t b;
+	char *end, t[32];
+	double pct;
+	unsigned long count;
+
+	if (n > 1 && kv->val[n - 1] == '%') {
+		snprintf(t, sizeof(t), "%.*s", (int)(n - 1), kv->val);
+		if (!s_pct(t, &pct) || pct <= 0) {
+			S_DIFF(c, kv, "stopafter=%s: a percent of the file, above 0", kv->val);
+			return;
+		}
+		snprintf(t, sizeof(t), "%g%%", pct);
+		cJSON_AddStringToObject(wl, "file_stopafter", t);
+		return;
+	}
+	count = strtoul(kv->val, &end, 10);
+	if (*end || !count || strchr(bs, '/') || bc_parse_size(bs, &b)) {
+		S_DIFF(c, kv,
+		       "stopafter=%s: a count of transfers of one xfersize, or a percent "
+		       "(transfers of a size distribution have no byte count)",
+		       kv->val);
+		return;
+	}
+	cJSON_AddNumberToObject(wl, "file_stopafter", (double)(count * b));
+}
+
+/*
  * fwd=: operation (read, write) or rdpct= a mix in each file; fileio the
  * kind (sequential: each file from its start to its end; random: its size
  * in random transfers, vdbench's stopafter default), (random,shared) lets
@@ -1923,6 +1957,8 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 		}
 		if ((kv = s_get(&v, "openflags")))
 			cJSON_AddBoolToObject(w->wl, "direct", s_openflags(c, kv));
+		if ((kv = s_get(&v, "stopafter")))
+			s_stopafter(c, kv, bs, w->wl);
 	}
 }
 

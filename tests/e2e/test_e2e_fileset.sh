@@ -11,6 +11,8 @@
 #  - "fileset_format": "fresh" deletes the tree's files and builds it anew;
 #  - two workloads on the set at once deal its files over all their jobs; more jobs than
 #    files is refused;
+#  - file_stopafter: 16k of a file before the next, the next visit going on where it stopped
+#    (the writes' stamps give the order);
 #  - vdbench's own form: tests/data/vdbench/fileset.parm (fsd=, fwd=, format=only, format=no,
 #    format=yes, fwdrate=) imported and run: the format step writes every file once (the set's
 #    bytes exactly, through the device), the read step reads the files, format=yes deletes and
@@ -110,6 +112,32 @@ rc=0
 "$COORD" run -q -o "$T/out5" --scratch-dir "$T/scr5" "$T/two.json" >"$T/out5.txt" 2>&1 || rc=$?
 [ "$rc" != 0 ] && grep -q "the file set has 2 files for 4 jobs" "$T/out5.txt" ||
 	fail "4 jobs on 2 files: exit $rc: $(cat "$T/out5.txt")"
+
+# file_stopafter (vdbench's stopafter=): 16k of a file, then the next; the next visit goes on
+# where the last stopped. The writes' stamps (offset, the job's write number) show the order:
+# f1 0-16k, f2 0-16k, f1 16-32k, ...
+cat >"$T/stop.json" <<JSON
+{"name": "stop", "agents": [{"name": "a1", "endpoint": "local"}],
+ "volumes": [{"agent": "a1", "path": "stop", "fileset": {"depth": 0, "files": 2, "sizes": "64k"}}],
+ "steps": [{"name": "w", "rw": "write", "bs": "16k", "iodepth": 1, "numjobs": 1, "direct": true,
+            "size_based": true, "file_stopafter": "16k", "ramp": "0s", "runtime": "30s"}]}
+JSON
+"$COORD" run -q -o "$T/out6" --scratch-dir "$SCR" "$T/stop.json" >"$T/out6.txt" 2>&1 || {
+	cat "$T/out6.txt"
+	fail "the file_stopafter run failed"
+}
+python3 - "$SCR/a1/stop" <<'PY' || fail "file_stopafter: the writes did not stop after 16k of each file"
+import struct, sys
+d = sys.argv[1]
+got = []
+for f in ("vdb_f0001.file", "vdb_f0002.file"):
+    b = open("%s/%s" % (d, f), "rb").read()
+    got.append([struct.unpack_from("=QQ", b, off) for off in range(0, 65536, 16384)])
+# (the set's offset, the write's number): visits alternate between the two files
+want = [[(0, 0), (16384, 2), (32768, 4), (49152, 6)],
+        [(65536, 1), (81920, 3), (98304, 5), (114688, 7)]]
+assert got == want, got
+PY
 
 # the vdbench parameter file, imported and run
 "$COORD" import-vdbench -o "$T/vdb.json" "$BC_SRC/tests/data/vdbench/fileset.parm" 2>"$T/imp.err" || {

@@ -296,6 +296,19 @@ static void s_fs(void)
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 
+	/* stopafter=: transfers of the fwd's xfersize, or a percent of the file */
+	prof = s_fs_import("fsd=a,anchor=ta,depth=0,files=4,size=64k\n"
+			   "fwd=s,fsd=a,xfersize=16k,stopafter=2\nfwd=r,fsd=a,fileio=random,"
+			   "stopafter=25%\nrd=s,fwd=s,fwdrate=max\nrd=r,fwd=r,fwdrate=max\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(s_num(st, "file_stopafter") == 32768);
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 1);
+	CHECK(!strcmp(s_str(st, "file_stopafter"), "25%"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
 	/* more threads than files: vdbench would give up finding a free file */
 	prof = s_fs_import("fsd=a,anchor=ta,depth=0,files=3,size=64k\n"
 			   "fwd=r,fsd=a,threads=4\nrd=r,fwd=r,fwdrate=max\n",
@@ -306,18 +319,21 @@ static void s_fs(void)
 	cJSON_Delete(diffs);
 
 	/* what has no equivalent: each a difference at its file:line, the rest still valid */
-	prof = s_fs_import("fsd=a,anchor=/mnt/a,depth=1,width=2,files=4,size=64k\n"
-			   "fsd=w,anchor=c:/\\vm0,size=64k\n"
-			   "fwd=md,fsd=a,operation=mkdir,threads=1\n"
-			   "fwd=p,fsd=a,fileselect=(poisson,5),stopafter=100,threads=1\n"
-			   "fwd=ok,fsd=a,operation=read,threads=2\n"
-			   "rd=r1,fwd=(md,p),fwdrate=max,format=(clean,only)\n"
-			   "rd=r2,fwd=ok,fwdrate=max,format=no,forxfersize=(4k,8k)\n",
-			   &diffs);
+	prof =
+	    s_fs_import("fsd=a,anchor=/mnt/a,depth=1,width=2,files=4,size=64k\n"
+			"fsd=w,anchor=c:/\\vm0,size=64k\n"
+			"fwd=md,fsd=a,operation=mkdir,threads=1\n"
+			"fwd=p,fsd=a,fileselect=(poisson,5),xfersize=(4k,50,8k,50),stopafter=100,"
+			"threads=1\n"
+			"fwd=ok,fsd=a,operation=read,threads=2\n"
+			"rd=r1,fwd=(md,p),fwdrate=max,format=(clean,only)\n"
+			"rd=r2,fwd=ok,fwdrate=max,format=no,forxfersize=(4k,8k)\n",
+			&diffs);
 	CHECK(prof);
 	CHECK(s_diff_has(diffs, "f.parm:3: operation=mkdir: file system metadata operations"));
 	CHECK(s_diff_has(diffs, "f.parm:4: fileselect=(poisson,5)"));
-	CHECK(s_diff_has(diffs, "f.parm:4: stopafter=100"));
+	/* stopafter= a count of transfers of a size distribution: no byte count */
+	CHECK(s_diff_has(diffs, "f.parm:4: stopafter=100: a count of transfers of one xfersize"));
 	CHECK(s_diff_has(diffs, "f.parm:2: anchor=c:/\\vm0: a Windows path"));
 	/* format=(clean,only): no step, the next step on the tree starts from a fresh one */
 	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);

@@ -112,6 +112,7 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"fileselect", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_fileselect, S_FIELD(file_random)},
     {"file_shared", BC_WT_BOOL, S_V | S_NZ, 0, 0, NULL, S_FIELD(file_shared)},
     {"fileset_format", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_fsformat, S_FIELD(fileset_format)},
+    {"file_stopafter", BC_WT_POS, S_V | S_NZ, 0, 0, NULL, S_FIELD(file_stopafter)},
     /*
      * profile/workload/streams.h; "streams" after the keys its streams inherit, "kv" after
      * the streams it makes a KV-cache store of

@@ -304,6 +304,13 @@ struct bc_workload {
 	bool file_random;	 /* "fileselect": "random"; else "sequential" */
 	bool file_shared;	 /* "file_shared": jobs may use one file at once */
 	uint32_t fileset_format; /* "fileset_format": enum bc_fileset_format */
+	/*
+	 * "file_stopafter": bytes (or a percent of the file) done in a file
+	 * before the next is picked; a sequential kind's next visit to the file
+	 * goes on where this one stopped (vdbench's stopafter); 0: the default
+	 * (the whole file, or its size in random transfers)
+	 */
+	struct bc_stream_pos file_stopafter;
 };
 
 /* "fileset_format": what PREPARE does to a file set's tree before the step */

@@ -1868,7 +1868,7 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 		const struct bc_import_sec *d = &p->secs[i];
 		struct s_fwd *w;
 		double rdpct = 100;
-		bool seq = true, shared = false, mix = false;
+		bool seq = true, shared = false, mix = false, seqsel;
 
 		if (strcmp(d->kind, "fwd") || !strcmp(d->name, "default"))
 			continue;
@@ -1931,14 +1931,20 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 		s_set_rw(w->wl, mix ? rdpct : rdpct >= 100 ? 100 : 0, seq);
 		if ((kv = s_get(&v, "fileselect"))) {
 			n = s_list(kv->val, buf, sizeof(buf), items);
+			seqsel = n >= 1 && (!strcasecmp(items[0], "sequential") ||
+					    !strcasecmp(items[0], "seq"));
+
 			if (n == 1 && !strcasecmp(items[0], "random"))
 				cJSON_AddStringToObject(w->wl, "fileselect", "random");
-			else if (n != 1 || (strcasecmp(items[0], "sequential") &&
-					    strcasecmp(items[0], "seq")))
-				S_DIFF(c, kv,
-				       "fileselect=%s: random or sequential (sequentialnz, poisson "
-				       "and once have no equivalent)",
-				       kv->val);
+			else if (n == 2 && seqsel && !strcasecmp(items[1], "once"))
+				/* every file once, in order, then the run ends: one pass */
+				cJSON_AddBoolToObject(w->wl, "size_based", true);
+			else if (n != 1 || !seqsel)
+				S_DIFF(
+				    c, kv,
+				    "fileselect=%s: random, sequential or (sequential,once) "
+				    "(sequentialnz, poisson and (random,once) have no equivalent)",
+				    kv->val);
 		}
 		if (shared)
 			cJSON_AddBoolToObject(w->wl, "file_shared", true);

@@ -298,12 +298,15 @@ static void s_fs(void)
 
 	/* stopafter=: transfers of the fwd's xfersize, or a percent of the file */
 	prof = s_fs_import("fsd=a,anchor=ta,depth=0,files=4,size=64k\n"
-			   "fwd=s,fsd=a,xfersize=16k,stopafter=2\nfwd=r,fsd=a,fileio=random,"
+			   "fwd=s,fsd=a,xfersize=16k,stopafter=2,fileselect=(seq,once)\n"
+			   "fwd=r,fsd=a,fileio=random,"
 			   "stopafter=25%\nrd=s,fwd=s,fwdrate=max\nrd=r,fwd=r,fwdrate=max\n",
 			   &diffs);
 	CHECK(prof && !cJSON_GetArraySize(diffs));
 	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
 	CHECK(s_num(st, "file_stopafter") == 32768);
+	/* fileselect=(seq,once): every file once, then the run ends: one pass */
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(st, "size_based")));
 	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 1);
 	CHECK(!strcmp(s_str(st, "file_stopafter"), "25%"));
 	cJSON_Delete(prof);

@@ -57,8 +57,9 @@ JSON
 refused() {
 	try "$1" "${3:-randwrite}"
 	[ "$RC" = 1 ] || fail "$1: exit $RC, expected a refusal: $OUTPUT"
-	echo "$OUTPUT" | grep -q "error: step s: agent a1" || fail "$1: not refused by the agent: $OUTPUT"
-	echo "$OUTPUT" | grep -qE "$2" || fail "$1: the refusal does not say /$2/: $OUTPUT"
+	# a here-string, not a pipe: grep -q quitting early would SIGPIPE echo (pipefail)
+	grep -q "error: step s: agent a1" <<<"$OUTPUT" || fail "$1: not refused by the agent: $OUTPUT"
+	grep -qE "$2" <<<"$OUTPUT" || fail "$1: the refusal does not say /$2/: $OUTPUT"
 	echo "$1: refused: $(echo "$OUTPUT" | grep -E "$2" | head -n1)"
 }
 

@@ -118,17 +118,22 @@ int bc_orphan_send(struct bc_agent *a, enum bc_msg_type t, uint32_t second, cons
 	return rc;
 }
 
+/*
+ * Held until the coordinator speaks again (bc_orphan_heard): one that died
+ * a moment before the step's end heartbeats no more, and its STEP_DONE may
+ * have gone into a dying connection; a live one speaks within half a second
+ */
 void bc_orphan_step_done(struct bc_agent *a)
 {
 	struct bc_orphan *o = &a->orphan;
 
-	if (o->ring && o->started && o->grace_ms &&
-	    (o->paused || bc_mono_ns() - a->last_heard_ns > S_HEARD_MS * BC_NS_PER_MS)) {
-		o->held = true;
+	if (!o->ring || !o->started || !o->grace_ms)
+		return;
+	o->held = true;
+	if (o->paused || bc_mono_ns() - a->last_heard_ns > S_HEARD_MS * BC_NS_PER_MS)
 		bc_info("step %u ended while its coordinator is silent: its records are kept for "
 			"%u s of silence",
 			o->step, s_grace_s(o->grace_ms));
-	}
 }
 
 void bc_orphan_heard(struct bc_agent *a)

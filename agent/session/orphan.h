@@ -39,7 +39,7 @@ void bc_orphan_start(struct bc_agent *a);
  */
 int bc_orphan_send(struct bc_agent *a, enum bc_msg_type t, uint32_t second, const void *body,
 		   size_t len);
-/* STEP_DONE was sent: a step that ended while its coordinator was silent is held */
+/* STEP_DONE was sent: the step's records are held until the coordinator speaks again */
 void bc_orphan_step_done(struct bc_agent *a);
 /* a message from the session's coordinator: it hears what is sent from here on */
 void bc_orphan_heard(struct bc_agent *a);

@@ -28,6 +28,7 @@
 #include "results/files/reclog.h"
 #include "results/results.h"
 #include "results/runjson.h"
+#include "results/verdict.h"
 #include "run/experiment.h"
 #include "run/rebuild.h"
 #include "util/base64.h"
@@ -246,6 +247,16 @@ static void s_end_step_as(struct s_replay *r, bool resumed)
 	 */
 	if (!strcmp(res->status, "running") && done + lost + out == r->prof->nagents) {
 		bc_result_trim_size_based(res);
+		/*
+		 * a step a resumed coordinator re-attached to (run/reattach.c) had
+		 * no live end to judge it: its verdict from its records here, as
+		 * stepexec.c's s_finish_counters makes it (no node counters: the
+		 * coordinator that scraped them died)
+		 */
+		if (res->gaps && !res->analysis) {
+			res->analysis = bc_verdict_step(NULL, res);
+			bc_fidelity_verdict(bc_result_fidelity(res), res->analysis);
+		}
 		res->status = bc_fidelity_status(res);
 	} else if (!strcmp(res->status, "running")) {
 		res->status = "incomplete";

@@ -64,11 +64,16 @@ PY
 RJ="$R/run.json"
 json "$RJ" "[s['name'] for s in r['steps']]" >"$T/names"
 [ "$(cat "$T/names")" = "['soak', 'tail']" ] || fail "entries: $(cat "$T/names")"
-json "$RJ" "r['status'] == 'ok' and r['steps'][0]['status'] == 'ok' and r['steps'][0]['measured_seconds'] == 20 and not r['steps'][0].get('incomplete_seconds') and len(r['steps'][0]['coordinator_gaps']) == 1 and 'interrupted' not in r['steps'][0]" |
-	grep -qx True || fail "the step is not whole: $(json "$RJ" "{k: r['steps'][0].get(k) for k in ('status', 'measured_seconds', 'incomplete_seconds', 'coordinator_gaps', 'interrupted')}")"
-# 400 IOPS on each of two volumes for 20 s: no second's I/O lost to the gap
-json "$RJ" "15600 <= r['steps'][0]['total']['ios'] <= 16400" | grep -qx True ||
-	fail "the step's I/Os: $(json "$RJ" "r['steps'][0]['total']['ios']"), 16,000 planned"
+json "$RJ" "r['status'] == 'ok' and r['steps'][0]['status'] == 'ok' and 'analysis' in r['steps'][0] and r['steps'][0]['measured_seconds'] == 20 and not r['steps'][0].get('incomplete_seconds') and len(r['steps'][0]['coordinator_gaps']) == 1 and 'interrupted' not in r['steps'][0]" |
+	grep -qx True || fail "the step is not whole: $(json "$RJ" "{k: r['steps'][0].get(k) for k in ('status', 'measured_seconds', 'incomplete_seconds', 'coordinator_gaps', 'interrupted', 'analysis')}")"
+# the load ran through the gap: I/O in every second of each agent
+python3 - "$R/timeseries.csv" <<'PY' || fail "a second of the step without I/O"
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1]))
+        if r["step"] == "soak" and r["level"] == "agent"]
+secs = {(r["entity"], int(r["second"])) for r in rows if float(r["iops"]) > 0}
+sys.exit(0 if secs == {(a, k) for a in ("a1", "a2") for k in range(20)} else 1)
+PY
 python3 "$CHECK" "$R" || fail "ground truth disagrees with the re-attached run"
 grep -q "re-attached" "$R/summary.md" || fail "summary.md does not say the step was re-attached"
 grep -q "re-attached" "$R/report.html" || fail "report.html does not say the step was re-attached"

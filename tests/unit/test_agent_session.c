@@ -149,10 +149,12 @@ static int s_next(zsock_t *s, struct bc_msg *m)
 }
 
 /*
- * A 6 s step with a 20 s orphan_grace on file: A starts it and goes away
- * after its second 1; B resumes it with A's key, C with another key
+ * A step of secs seconds with a 20 s orphan_grace on file: A starts it and
+ * goes away after its second 1, silent for wait_us; B resumes it with A's
+ * key, C with another key. ended: the step is over by then (held for B)
  */
-static void s_reattach(const char *file, zcert_t *other)
+static void s_reattach(const char *file, zcert_t *other, uint32_t secs, useconds_t wait_us,
+		       bool ended)
 {
 	zsock_t *a = s_coord(), *b = s_coord(), *c = s_coord_as(other);
 	char body[800];
@@ -170,17 +172,17 @@ static void s_reattach(const char *file, zcert_t *other)
 	snprintf(body, sizeof(body),
 		 "{\"step\":3,\"orphan_grace_ms\":20000,\"workload\":{\"rw\":\"randread\","
 		 "\"rwmixread\":50,\"bs\":4096,\"iodepth\":1,\"numjobs\":1,\"direct\":false,"
-		 "\"ramp\":0,\"runtime\":6,\"rate_iops\":100},\"volumes\":[{\"path\":\"%s\","
+		 "\"ramp\":0,\"runtime\":%u,\"rate_iops\":100},\"volumes\":[{\"path\":\"%s\","
 		 "\"layout\":false}]}",
-		 file);
+		 secs, file);
 	CHECK(s_ask(a, BC_MSG_PREPARE, body, &m) == 0);
 	CHECK_MSG(m.type == BC_MSG_READY, "PREPARE: %s", s_str(m.json, "message"));
 	bc_msg_clear(&m);
 	/* START in the agent's clock: this host's */
 	clock_gettime(CLOCK_REALTIME, &ts);
 	start = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + 200000000ull;
-	snprintf(body, sizeof(body), "{\"step\":3,\"start_ns\":%llu,\"seconds\":6}",
-		 (unsigned long long)start);
+	snprintf(body, sizeof(body), "{\"step\":3,\"start_ns\":%llu,\"seconds\":%u}",
+		 (unsigned long long)start, secs);
 	j = cJSON_Parse(body);
 	bc_msg_send_json(a, NULL, BC_MSG_START, j);
 	cJSON_Delete(j);
@@ -201,7 +203,7 @@ static void s_reattach(const char *file, zcert_t *other)
 		  s_str(m.json, "message"));
 	bc_msg_clear(&m);
 	zsock_destroy(&a);
-	usleep(2500000);
+	usleep(wait_us);
 	CHECK(s_ask(c, BC_MSG_HELLO, body, &m) == 0 && m.type == BC_MSG_BUSY);
 	CHECK_MSG(strstr(s_str(m.json, "message"), "key") != NULL, "got '%s'",
 		  s_str(m.json, "message"));
@@ -224,32 +226,36 @@ static void s_reattach(const char *file, zcert_t *other)
 		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(r, "sent")) >= 3);
 		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(r, "kept_from")) == 0);
 		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(r, "silent_ms")) >= 2000);
+		CHECK(cJSON_IsTrue(cJSON_GetObjectItem(r, "ended")) == ended);
 	}
 	bc_msg_clear(&m);
 	/* a REATTACH for another step is refused */
 	CHECK(s_ask(b, BC_MSG_REATTACH, "{\"step\":4,\"from\":1}", &m) == 0);
 	CHECK(m.type == BC_MSG_ERROR && !strcmp(s_str(m.json, "code"), "reattach"));
 	bc_msg_clear(&m);
-	/* from second 1: 1 ... 5 once each, in order, the drain, STEP_DONE */
+	/* from second 1: 1 ... secs-1 once each, in order, the drain, STEP_DONE */
 	CHECK(s_ask(b, BC_MSG_REATTACH, "{\"step\":3,\"from\":1}", &m) == 0);
 	next = 1;
 	for (rc = 0; !rc && !done; rc = s_next(b, &m)) {
 		if (m.type == BC_MSG_STATS) {
 			CHECK(!bc_stats_decode_hdr(m.bin, m.bin_len, &h));
-			CHECK_MSG(h.second == (next < 6 ? next : BC_STATS_DRAIN),
+			CHECK_MSG(h.second == (next < secs ? next : BC_STATS_DRAIN),
 				  "second %u, expected %u", h.second, next);
 			next++;
 			stats++;
 		} else if (m.type != BC_MSG_HOST) {
 			done = m.type == BC_MSG_STEP_DONE;
-			CHECK_MSG(done, "got %s", bc_msg_name(m.type));
+			CHECK_MSG(done, "got %s: %s", bc_msg_name(m.type),
+				  s_str(m.json, "message"));
+			if (!done)
+				rc = -EPROTO;
 		}
 		bc_msg_clear(&m);
-		if (done)
+		if (done || rc)
 			break;
 		bc_msg_send_json(b, NULL, BC_MSG_HEARTBEAT, NULL);
 	}
-	CHECK(!rc && done && stats == 6);
+	CHECK(!rc && done && stats == (int)secs);
 	bc_msg_send_json(b, NULL, BC_MSG_BYE, NULL);
 	usleep(200000);
 	zsock_destroy(&b);
@@ -351,7 +357,9 @@ int main(void)
 	usleep(200000);
 
 	/* a step that outlives its coordinator, taken over by a resumed one */
-	s_reattach(file, s_other_cert);
+	s_reattach(file, s_other_cert, 6, 2500000, false);
+	/* one that ended in the silence: its records and STEP_DONE held for B */
+	s_reattach(file, s_other_cert, 3, 4500000, true);
 
 	zsock_destroy(&a);
 	zsock_destroy(&b);

@@ -6,12 +6,14 @@
 # Usage (root: it mounts a tmpfs and attaches a loop device, both its own, removed on exit):
 #   bench/engine-vs-fio.sh [-B build-dir] [-c cpu] [-t seconds] [-n min-rounds]
 #                          [-N max-rounds] [-e band] [-s size-MiB] [-S shape-regex] [-l] [-R] [-C]
+#                          [-T]
 #     -t  seconds per run (default 3)       -n/-N  rounds per shape, at least/at most (4/12)
 #     -e  half-width of "indistinguishable" (default 0.03: the ratio's 95% interval inside
 #         [0.97, 1.03]); -S runs the shapes whose name matches; -l lists them; -R adds the
 #         agent's RSS at 16 null volumes x 4 jobs x QD 64.
 #     -C  instead of timing: user-space instructions per I/O under valgrind --tool=callgrind,
 #         which do not depend on the machine's load (see "Instruction counts" below).
+#     -T  instead of ratios: where each I/O's time goes, per tool (see "Timeline" below).
 #
 # A round runs fio then bench-coord (odd rounds) or bench-coord then fio (even rounds) on the
 # same shape, so a neighbour's load hits both alike; a shape's ratio is the geometric mean of
@@ -45,6 +47,14 @@
 # (bench_peak drives single-bs, single-direction shapes). Prints one line per shape:
 #   <shape> Ir/io fio F bc B ratio R
 # then "max_ir_ratio: X" (the largest bc/fio instruction ratio) last.
+#
+# Timeline (-T, needs perf): -n rounds per loop shape, the tools alternating; in each run, once
+# the device counts I/O, one second of io_uring, block and scheduler tracepoints is recorded
+# system-wide and bench/engine-timeline.py follows every I/O through submission, the device,
+# the reap and the user-space gap to the next submission, the device queue's depth and the I/O
+# threads' on-CPU / runnable / asleep time. Per shape and tool it prints the median over the
+# rounds of each figure as `<shape>_<tool>_<figure>: value` lines (window_iops: the I/Os per
+# second while recorded; device_mean_depth against the shape's queue depth shows idle slots).
 set -euo pipefail
 
 BUILD=""
@@ -58,6 +68,7 @@ ONLY=""
 LIST=""
 RSS=""
 CG=""
+TL=""
 
 # name | rw | bs (size or split) | iodepth | numjobs | rwmixread | target (loop or null)
 SHAPES="randread-4k-qd1|randread|4k|1|1||loop
@@ -76,11 +87,11 @@ randrw70-4k64k-qd16|randrw|4k/80:64k/20|16|1|70|loop
 null-randread-4k-qd32|randread|4k|32|1||null"
 
 usage() {
-	sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,57p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
-while getopts "B:c:t:n:N:e:s:S:lRCh" o; do
+while getopts "B:c:t:n:N:e:s:S:lRCTh" o; do
 	case $o in
 	B) BUILD=$OPTARG ;;
 	c) CPU=$OPTARG ;;
@@ -93,6 +104,7 @@ while getopts "B:c:t:n:N:e:s:S:lRCh" o; do
 	l) LIST=1 ;;
 	R) RSS=1 ;;
 	C) CG=1 ;;
+	T) TL=1 ;;
 	*) usage ;;
 	esac
 done
@@ -121,6 +133,7 @@ die() {
 [ "$(id -u)" = 0 ] || die "needs root (tmpfs mount and a loop device)"
 [ -z "$CG" ] || [ -x "$BUILD/bench/bench_peak" ] || die "no $BUILD/bench/bench_peak for -C"
 [ -z "$CG" ] || command -v valgrind >/dev/null || die "'valgrind' not found (-C)"
+[ -z "$TL" ] || command -v perf >/dev/null || die "'perf' not found (-T)"
 for t in fio losetup taskset python3 mount umount; do
 	command -v $t >/dev/null || die "'$t' not found"
 done
@@ -304,6 +317,71 @@ EOF
 		tail -n1 "$LINES"
 	done <<<"$SHAPES"
 	echo "max_ir_ratio: $(awk '{print $NF}' "$LINES" | sort -g | tail -n1)"
+	exit 0
+fi
+
+# ---- -T: the per-I/O timeline of each tool, from tracepoints ----
+
+TL_EVENTS=io_uring:io_uring_submit_req,io_uring:io_uring_complete,block:block_rq_issue
+TL_EVENTS=$TL_EVENTS,block:block_rq_complete,sched:sched_wakeup,sched:sched_switch
+
+tl_one() { # tool shape rw bs iodepth numjobs rwmixread: appends figures to $WORK/tl-shape-tool
+	local o="$WORK/tl-$1-$2" dev=${LOOP#/dev/} pid r0 i
+	wait_free "$LOOP"
+	r0=$(awk '{print $1 + $5}' "/sys/block/$dev/stat")
+	if [ "$1" = fio ]; then
+		fio_run "$2" "$3" "$4" "$5" "$6" "$7" "$LOOP" >"$o.res" &
+	else
+		bc_run "$2" "$3" "$4" "$5" "$6" "$7" "$LOOP" >"$o.res" &
+	fi
+	pid=$!
+	# record while the tool runs its I/O: once the device counts some, half a second on
+	for i in $(seq 200); do
+		[ "$(awk '{print $1 + $5}' "/sys/block/$dev/stat")" -gt "$((r0 + 1000))" ] && break
+		sleep 0.05
+	done
+	sleep 0.5
+	perf record -q -o "$o.data" -a -e "$TL_EVENTS" -- sleep 1 >/dev/null 2>&1 ||
+		die "perf record failed (-T)"
+	wait $pid || die "$1 failed during the timeline of $2"
+	perf script -i "$o.data" -F comm,tid,cpu,time,event,trace >"$o.txt" 2>/dev/null
+	# a round whose recording missed the tool's I/O (it ended early) is left out, said
+	python3 "$SRC/bench/engine-timeline.py" "$o.txt" "$(cat "/sys/block/$dev/dev")" "$1" \
+		>"$o.fig" && cat "$o.fig" >>"$WORK/tl-$2-$1" ||
+		echo "engine-vs-fio: $2: a $1 round left out (above)" >&2
+	rm -f "$o.data" "$o.txt"
+}
+
+if [ -n "$TL" ]; then
+	echo "engine-vs-fio -T: CPU $CPU, ${RUNTIME}s runs, $NMIN rounds per shape, 1 s recorded" \
+		"per run; loop $LOOP (direct-io=$DIO); $(fio --version);" \
+		"load $(cut -d' ' -f1-3 /proc/loadavg)"
+	while IFS='|' read -r name rw bs qd nj mix tgt; do
+		[ -n "$ONLY" ] && ! echo "$name" | grep -Eq -- "$ONLY" && continue
+		[ "$tgt" = loop ] || continue
+		for r in $(seq "$NMIN"); do
+			if [ $((r % 2)) = 1 ]; then
+				tl_one fio "$name" "$rw" "$bs" "$qd" "$nj" "$mix"
+				tl_one bc "$name" "$rw" "$bs" "$qd" "$nj" "$mix"
+			else
+				tl_one bc "$name" "$rw" "$bs" "$qd" "$nj" "$mix"
+				tl_one fio "$name" "$rw" "$bs" "$qd" "$nj" "$mix"
+			fi
+		done
+		touch "$WORK/tl-$name-fio" "$WORK/tl-$name-bc"
+		python3 - "$name" "$WORK/tl-$name-fio" "$WORK/tl-$name-bc" <<'EOF'
+import collections, statistics, sys
+name = sys.argv[1]
+for path in sys.argv[2:]:
+    vals = collections.defaultdict(list)
+    for line in open(path):
+        k, _, v = line.partition(": ")
+        vals[k].append(float(v))
+    for k, v in vals.items():
+        print("%s_%s: %.2f" % (name, k, statistics.median(v)))
+EOF
+	done <<<"$SHAPES"
+	echo "load_after: $(cut -d' ' -f1 /proc/loadavg)"
 	exit 0
 fi
 

@@ -163,8 +163,10 @@ static void s_series_vs_window(cJSON *arr, const struct bc_step_result *r)
 static void s_diskstats(cJSON *arr, struct bc_step_result *r)
 {
 	const struct bc_fidelity *f = bc_result_fidelity(r);
+	static const char *const s_per_io[] = {"read_requests_per_io", "write_requests_per_io"};
 	const char *name = "agent bytes match the block device's diskstats";
 	const cJSON *d;
+	int k;
 
 	cJSON_ArrayForEach(d, f->accounting)
 	{
@@ -187,6 +189,10 @@ static void s_diskstats(cJSON *arr, struct bc_step_result *r)
 			    cJSON_IsBool(bc_rj(d, "pass")) ? cJSON_IsTrue(bc_rj(d, "pass")) : -1,
 			    detail);
 		cJSON_AddStringToObject(c, "outcome", bc_rj_str("", d, "outcome"));
+		/* the device's requests per I/O: merged below 1, split above (fidelity.c) */
+		for (k = 0; k < 2; k++)
+			if (bc_rj(d, s_per_io[k]))
+				cJSON_AddNumberToObject(c, s_per_io[k], bc_rj_num(d, s_per_io[k]));
 	}
 	if (!cJSON_GetArraySize(f->accounting))
 		s_check(arr, name, NULL, -1, "skipped: no block-device volume");

@@ -98,7 +98,8 @@ struct s_dev {
 	char key[192], device[64], how[384], vols[512];
 	double ar, aw, kr, kw; /* what the agents say they moved; what the kernel counted */
 	double pr, pw;	       /* the agents' processes' own block-layer bytes (/proc/<pid>/io) */
-	bool proc;	       /* every agent on it has all its volumes here and said pr, pw */
+	double air, aiw, kir, kiw; /* the agents' I/Os; the requests the device completed */
+	bool proc;		   /* every agent on it has all its volumes here and said pr, pw */
 	int nvols;
 	bool buffered, direct, loop_cached;
 };
@@ -631,6 +632,35 @@ static void s_ready(struct bc_step_result *r, const struct s_vmap *m, struct bc_
 }
 
 /*
+ * The same bytes in other requests: the block layer merges adjacent I/Os
+ * submitted together (io_uring plugs a batch of 3 or more) and splits an
+ * I/O above the device's max_sectors_kb, so the device may see requests of
+ * another size than the workload's bs. Beyond BC_FID_RESHAPED either way,
+ * a named warning gives both sizes; the requests per I/O go into the
+ * accounting entry whenever the agents did enough I/Os to tell.
+ */
+static void s_reshaped(struct bc_fidelity *f, cJSON *o, const struct s_dev *x, const char *dir,
+		       double ios, double bytes, double reqs)
+{
+	char key[48];
+	double per;
+
+	if (ios < BC_FID_RESHAPED_MIN || reqs <= 0)
+		return;
+	per = reqs / ios;
+	snprintf(key, sizeof(key), "%s_requests_per_io", dir);
+	cJSON_AddNumberToObject(o, key, round(per * 1000) / 1000);
+	if (fabs(per - 1) <= BC_FID_RESHAPED)
+		return;
+	s_warn(f,
+	       "device %s (%s): the block layer %s the step's %ss: %.0f I/Os of %.1f KiB on "
+	       "average reached the device as %.0f requests of %.1f KiB (%.2f requests per "
+	       "I/O): the device saw %s requests than the workload's block size",
+	       x->device, x->vols, per < 1 ? "merged" : "split", dir, ios, bytes / ios / 1024, reqs,
+	       bytes / reqs / 1024, per, per < 1 ? "larger" : "smaller");
+}
+
+/*
  * The accounting cross-check: a block-device volume's own device (the loop
  * device, the partition: STEP_DONE "diskstats") counted what the agents say
  * they asked of it, within BC_FID_MATCH, summed over the volumes and agents
@@ -665,6 +695,10 @@ static void s_accounting(struct bc_step_result *r, const struct s_vmap *m, struc
 			x->aw += (double)g->ent[BC_LVL_VOLUME][vi].all.op[BC_OP_WRITE].bytes;
 			x->kr = fmax(x->kr, bc_rj_num(d, "read_bytes"));
 			x->kw = fmax(x->kw, bc_rj_num(d, "write_bytes"));
+			x->air += (double)g->ent[BC_LVL_VOLUME][vi].all.op[BC_OP_READ].ios;
+			x->aiw += (double)g->ent[BC_LVL_VOLUME][vi].all.op[BC_OP_WRITE].ios;
+			x->kir = fmax(x->kir, bc_rj_num(d, "read_ios"));
+			x->kiw = fmax(x->kiw, bc_rj_num(d, "write_ios"));
 			s_cat(x->vols, sizeof(x->vols), "%s%s", x->nvols++ ? ", " : "",
 			      g->ent[BC_LVL_VOLUME][vi].name);
 		}
@@ -695,6 +729,11 @@ static void s_accounting(struct bc_step_result *r, const struct s_vmap *m, struc
 			cJSON_AddBoolToObject(o, "pass", ok);
 		else
 			cJSON_AddNullToObject(o, "pass");
+		/* the bytes are the step's alone: its requests can be compared with its I/Os */
+		if (ok) {
+			s_reshaped(f, o, x, "read", x->air, x->ar, x->kir);
+			s_reshaped(f, o, x, "write", x->aiw, x->aw, x->kiw);
+		}
 		cJSON_AddItemToArray(f->accounting, o);
 	}
 	free(dev);

@@ -15,7 +15,9 @@
  *    waiting for one) while processes outside the run held a large share;
  *    the top ones by name;
  *  - what backs each read window (named warnings) and the layout before the
- *    step, whose time is reported apart from it.
+ *    step, whose time is reported apart from it;
+ *  - a block-device volume's own device counted the step's bytes, and in
+ *    requests of the workload's size or merged or split into others.
  */
 #ifndef BC_RESULTS_FIDELITY_H
 #define BC_RESULTS_FIDELITY_H
@@ -31,6 +33,9 @@ struct bc_step_result;
 #define BC_FID_OTHERS 0.25 /* processes outside the run hold this share of the host: large */
 /* a host is busy at the client CPU suspect's levels: BC_ANA_CPU_U, BC_ANA_CPU_PRESSURE */
 #define BC_FID_UNBACKED 0.001 /* a read window this share unbacked gets a named warning */
+/* a block-device volume's requests per I/O this far from 1: merged or split, warned */
+#define BC_FID_RESHAPED	    0.05
+#define BC_FID_RESHAPED_MIN 1000 /* I/Os of a direction before its requests are compared */
 
 struct bc_fidelity {
 	bool suspect;		/* a device moved less than BC_FID_MOVED of the step's bytes */

@@ -35,7 +35,7 @@ struct bc_step_result;
 #define BC_FID_UNBACKED 0.001 /* a read window this share unbacked gets a named warning */
 /* a block-device volume's requests per I/O this far from 1: merged or split, warned */
 #define BC_FID_RESHAPED	    0.05
-#define BC_FID_RESHAPED_MIN 1000 /* I/Os of a direction before its requests are compared */
+#define BC_FID_RESHAPED_MIN 200 /* I/Os of a direction before its requests are compared */
 
 struct bc_fidelity {
 	bool suspect;		/* a device moved less than BC_FID_MOVED of the step's bytes */

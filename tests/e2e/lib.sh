@@ -127,6 +127,19 @@ hold_release() {
 	wait "$HOLD_PID" || true
 }
 
+# loop_image MIB: a loop device over $T/disk.img of MIB MiB of random data (written and synced,
+# direct I/O on when the kernel allows it), detached at cleanup; sets LOOP. Skips (77) without
+# root or a free loop device.
+loop_image() {
+	[ "$(id -u)" = 0 ] || { echo "skip: needs root for losetup"; exit 77; }
+	dd if=/dev/urandom of="$T/disk.img" bs=1M count="$1" status=none
+	sync "$T/disk.img"
+	LOOP=$(losetup -f --show --direct-io=on "$T/disk.img" 2>/dev/null) ||
+		LOOP=$(losetup -f --show "$T/disk.img" 2>/dev/null) ||
+		{ echo "skip: losetup failed"; exit 77; }
+	on_exit "losetup -d $LOOP 2>/dev/null"
+}
+
 # need_block_fs DIR: skip (77) unless DIR's filesystem sits on a block device the kernel
 # counts in /proc/diskstats (tmpfs, overlay and network filesystems have none: the check
 # that the device moved the bytes cannot be made there, and says so)

@@ -7,12 +7,7 @@
 # reads: the check that the device moved the bytes passes too (test_e2e_device_moved: when not).
 . "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" = 0 ] || { echo "skip: needs root for losetup"; exit 77; }
-dd if=/dev/urandom of="$T/disk.img" bs=1M count=64 status=none
-sync "$T/disk.img"
-LOOP=$(losetup -f --show --direct-io=on "$T/disk.img" 2>/dev/null) ||
-	LOOP=$(losetup -f --show "$T/disk.img" 2>/dev/null) || { echo "skip: losetup failed"; exit 77; }
-trap 'losetup -d "$LOOP" 2>/dev/null; cleanup' EXIT
+loop_image 64
 
 cat >"$T/p.json" <<JSON
 {"name": "diskstats",

@@ -11,6 +11,10 @@
 #   crash    killed by a signal (a defect: must be 0)
 #   clean_given_duration (fio) clean once --until-stopped 3600 says how long the jobs that
 #            run until their harness stops them (time_based without runtime) ran
+#   templates a file with placeholders its harness fills in before the tool sees it (${VAR}
+#            environment references, jinja {{ }} / {% %}, python %(name)s / %%): neither fio nor
+#            vdbench can run it as it is; counted in the other classes as well, and
+#            clean_pct_runnable is the clean share of the files that are not templates
 # vdbench_pov: the same counts for tests/data/vdbench/pov, parameter files bench-coord's
 # developers wrote as PoV engineers write them (not the corpus; left out of the totals).
 # Prints `name: value` lines per tool and in total; with -v also the differences named most
@@ -33,7 +37,7 @@ CORPUS="$SRC/tests/data/corpus"
 T=$(mktemp -d /tmp/bc-import-corpus.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 
-total_files=0 total_clean=0 total_invalid=0 total_crash=0
+total_files=0 total_clean=0 total_invalid=0 total_crash=0 total_tpl=0 total_tpl_clean=0
 for set in fio vdbench vdbench_pov; do
 	tool=${set%_pov}
 	if [ "$set" = vdbench_pov ]; then
@@ -44,10 +48,14 @@ for set in fio vdbench vdbench_pov; do
 		awk -F '\t' -v k="$tool" -v d="$CORPUS" '$1 == k { print d "/" $2 }' \
 			"$CORPUS/MANIFEST.tsv" >"$T/list"
 	fi
-	n=0 clean=0 refused=0 lenient=0 invalid=0 error=0 crash=0 dur=0
+	n=0 clean=0 refused=0 lenient=0 invalid=0 error=0 crash=0 dur=0 tpl=0 tpl_clean=0
 	: >"$T/diffs"
 	while read -r -u 3 f; do
 		n=$((n + 1))
+		is_tpl=0
+		if grep -q -E '\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{\{|\{%|%\([A-Za-z_]+\)[sd]|%%' "$f"; then
+			is_tpl=1 tpl=$((tpl + 1))
+		fi
 		# the corpus's ${VAR} references stay unset, as on a machine that did not set them
 		env -i PATH="$PATH" timeout 60 "$COORD" "import-$tool" -o "$T/p.json" "$f" </dev/null \
 			>/dev/null 2>"$T/err"
@@ -59,7 +67,7 @@ for set in fio vdbench vdbench_pov; do
 		fi
 		if [ $rc -eq 0 ]; then
 			if "$COORD" validate "$T/p.json" >/dev/null 2>&1; then
-				clean=$((clean + 1))
+				clean=$((clean + 1)) tpl_clean=$((tpl_clean + is_tpl))
 			else
 				invalid=$((invalid + 1))
 				echo "invalid (clean import): $f" >&2
@@ -102,6 +110,9 @@ for set in fio vdbench vdbench_pov; do
 	echo "${set}_error: $error"
 	echo "${set}_crash: $crash"
 	echo "${set}_clean_pct: $(awk -v c=$clean -v n=$n 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
+	echo "${set}_templates: $tpl"
+	echo "${set}_clean_pct_runnable: $(awk -v c=$((clean - tpl_clean)) -v n=$((n - tpl)) \
+		'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
 	if [ "$tool" = fio ]; then
 		echo "fio_clean_given_duration: $((clean + dur))"
 		echo "fio_clean_given_duration_pct: $(awk -v c=$((clean + dur)) -v n=$n 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
@@ -114,9 +125,13 @@ for set in fio vdbench vdbench_pov; do
 	[ "$set" = vdbench_pov ] && continue # the totals are the corpus's
 	total_files=$((total_files + n)) total_clean=$((total_clean + clean))
 	total_invalid=$((total_invalid + invalid)) total_crash=$((total_crash + crash))
+	total_tpl=$((total_tpl + tpl)) total_tpl_clean=$((total_tpl_clean + tpl_clean))
 done
 echo "total_files: $total_files"
 echo "total_clean: $total_clean"
 echo "total_invalid: $total_invalid"
 echo "total_crash: $total_crash"
 echo "total_clean_pct: $(awk -v c=$total_clean -v n=$total_files 'BEGIN { printf "%.1f", 100 * c / n }')"
+echo "total_templates: $total_tpl"
+echo "total_clean_pct_runnable: $(awk -v c=$((total_clean - total_tpl_clean)) \
+	-v n=$((total_files - total_tpl)) 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"

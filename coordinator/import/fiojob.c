@@ -368,6 +368,11 @@ struct s_job {
 	int nfiles;
 	uint64_t size_per_file, offset; /* 0: none */
 	bool verify_pass;		/* fio reads back and checks what it wrote */
+	/* FDP placement (fdp=1, dataplacement=fdp): plids, and random over them or round robin */
+	bool fdp, fdp_random;
+	int nplids;
+	uint16_t plids[BC_FDP_PIDS_MAX];
+	const struct bc_import_kv *fdp_o; /* where fdp was asked for */
 };
 
 struct s_ctx {
@@ -829,12 +834,10 @@ static enum s_engine s_engine(struct s_ctx *c, const struct bc_import_kv *o, boo
 		return S_ENG_SYNC;
 	if (!strcmp(v, "null"))
 		return S_ENG_NULL;
+	/* NVMe passthrough on /dev/ngXnY: bench-coord's nvme target (s_passthrough checks) */
 	if (!strcmp(v, "io_uring_cmd"))
-		S_ODIFF(c, o,
-			"ioengine=io_uring_cmd: NVMe passthrough is written in the profile "
-			"by hand (docs/nvme.md)");
-	else
-		S_ODIFF(c, o, "ioengine=%s: not block or file read/write I/O", v);
+		return S_ENG_ASYNC;
+	S_ODIFF(c, o, "ioengine=%s: not block or file read/write I/O", v);
 	return S_ENG_OTHER;
 }
 
@@ -1062,6 +1065,17 @@ static const struct s_fopt s_fopts[] = {
     {"dir", NULL, S_INERT, NULL, NULL, "profile"},
     {"threads", NULL, S_INERT, NULL, NULL, "profile"},
     {"profile", NULL, S_DIFF, NULL, NULL, "fio's built-in job profiles (tiobench, act) have no equivalent"},
+    {"cmd_type", NULL, S_MAPPED, "volumes[].path", NULL, NULL},
+    {"fdp", NULL, S_MAPPED, "volumes[].fdp, placement", NULL, NULL},
+    {"dataplacement", NULL, S_MAPPED, "volumes[].fdp, placement", NULL, NULL},
+    {"plids", "fdp_pli", S_MAPPED, "volumes[].fdp.pids, placement", NULL, NULL},
+    {"plid_select", "fdp_pli_select", S_MAPPED, "volumes[].fdp.policy, placement", NULL, NULL},
+    {"dp_scheme", NULL, S_DIFF, NULL, NULL, "placement by LBA range from a scheme file has no equivalent (streams with a range and a placement have, docs/fdp.md)"},
+    {"md_per_io_size", NULL, S_DIFF, NULL, NULL, "metadata buffers: bench-coord passes none and refuses LBA formats with metadata (docs/nvme.md)"},
+    {"pi_act", NULL, S_DIFF, NULL, NULL, "protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"},
+    {"pi_chk", NULL, S_DIFF, NULL, NULL, "protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"},
+    {"apptag", NULL, S_DIFF, NULL, NULL, "protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"},
+    {"apptag_mask", NULL, S_DIFF, NULL, NULL, "protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"},
     {"nice", NULL, S_DIFF, NULL, NULL, "process priority has no equivalent"},
     {"prio", NULL, S_DIFF, NULL, NULL, "I/O priority has no equivalent"},
     {"prioclass", NULL, S_DIFF, NULL, NULL, "I/O priority has no equivalent"},
@@ -1605,6 +1619,122 @@ static bool s_fill_device(struct s_ctx *c, const struct bc_import_kv *o, const s
 	return true;
 }
 
+/*
+ * fio's plids / fdp_pli: placement ID indexes, "0,2,5" or ranges "1,2-4";
+ * at most 16 (fio's FIO_MAX_DP_IDS, bench-coord's BC_FDP_PIDS_MAX)
+ */
+static bool s_plids(struct s_ctx *c, const struct bc_import_kv *o, struct s_job *j)
+{
+	const char *p = s_val(o);
+	char *end;
+
+	j->nplids = 0;
+	while (*p) {
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+
+		if (end == p || lo > 65535)
+			goto bad;
+		p = end;
+		if (*p == '-') {
+			hi = strtoul(++p, &end, 10);
+			if (end == p || hi < lo || hi > 65535)
+				goto bad;
+			p = end;
+		}
+		for (; lo <= hi; lo++) {
+			if (j->nplids == BC_FDP_PIDS_MAX) {
+				S_ODIFF(c, o, "%s=%s: at most %d placement IDs", o->key, s_val(o),
+					BC_FDP_PIDS_MAX);
+				return false;
+			}
+			j->plids[j->nplids++] = (uint16_t)lo;
+		}
+		if (*p && *p++ != ',')
+			goto bad;
+	}
+	if (j->nplids)
+		return true;
+bad:
+	S_ODIFF(c, o, "%s=%s: a list of placement indexes (\"0,2,5\", \"1-4\")", o->key, s_val(o));
+	return false;
+}
+
+/*
+ * ioengine=io_uring_cmd: NVMe passthrough on a generic char device, as
+ * bench-coord's nvme target (docs/nvme.md); fio's FDP options, per job,
+ * become the volume's "fdp" and the job's "placement" (s_fdp_volumes).
+ * fio uses FDP only on this engine (and xnvme, refused).
+ */
+static bool s_passthrough(struct s_ctx *c, const struct s_view *v, const struct bc_import_kv *eng_o,
+			  struct s_job *j)
+{
+	const struct bc_import_kv *o = s_opt(v, "cmd_type", NULL),
+				  *dp = s_opt(v, "dataplacement", NULL),
+				  *fdp = s_opt(v, "fdp", NULL), *pl = s_opt(v, "plids", "fdp_pli"),
+				  *sel = s_opt(v, "plid_select", "fdp_pli_select");
+	bool cmd = eng_o && !strcmp(s_val(eng_o), "io_uring_cmd");
+	int f;
+
+	if (cmd && o && strcmp(s_val(o), "nvme")) {
+		S_ODIFF(c, o, "cmd_type=%s: only NVMe commands (cmd_type=nvme) have an equivalent",
+			s_val(o));
+		return false;
+	}
+	for (f = 0; cmd && f < j->nfiles; f++)
+		if (strncmp(j->files[f], "/dev/ng", 7)) {
+			S_ODIFF(c, eng_o,
+				"ioengine=io_uring_cmd on %s: fio and bench-coord pass NVMe "
+				"commands through a generic char device /dev/ngXnY only",
+				j->files[f]);
+			return false;
+		}
+	/* dataplacement= wins over fdp= (fio: fdp=1 is dataplacement=fdp) */
+	/* a placement refused leaves the job's writes without one (what --lenient imports) */
+	if (dp && !strcmp(s_val(dp), "streams")) {
+		S_ODIFF(c, dp,
+			"dataplacement=streams: NVMe Streams directives (DTYPE 1) have no "
+			"equivalent; FDP (dataplacement=fdp) has");
+		return true;
+	}
+	if (dp && strcmp(s_val(dp), "fdp") && strcmp(s_val(dp), "none")) {
+		S_ODIFF(c, dp, "dataplacement=%s: none, fdp or streams", s_val(dp));
+		return true;
+	}
+	j->fdp = dp ? !strcmp(s_val(dp), "fdp") : fdp && s_bool(s_val(fdp));
+	j->fdp_o = dp ? dp : fdp;
+	if (!j->fdp) {
+		/* fio reads them only for a placement */
+		if (pl)
+			bc_import_add(c->inert, "%s", pl->key);
+		if (sel)
+			bc_import_add(c->inert, "%s", sel->key);
+		return true;
+	}
+	if (!cmd)
+		S_ODIFF(
+		    c, j->fdp_o,
+		    "%s=%s: FDP placement needs ioengine=io_uring_cmd on /dev/ngXnY (fio's other "
+		    "engines here have no placement)",
+		    j->fdp_o->key, s_val(j->fdp_o));
+	else if (sel && strcmp(s_val(sel), "random") && strcmp(s_val(sel), "roundrobin"))
+		S_ODIFF(c, sel,
+			"%s=%s: roundrobin or random (a scheme file of LBA ranges has no "
+			"equivalent; streams with a range and a placement have, docs/fdp.md)",
+			sel->key, s_val(sel));
+	else if (!pl)
+		S_ODIFF(c, j->fdp_o,
+			"%s=%s without plids: fio cycles over every placement handle the namespace "
+			"reports (up to 16); bench-coord's volume names them: add plids=0-N as "
+			"`nvme fdp status` lists them",
+			j->fdp_o->key, s_val(j->fdp_o));
+	else if (s_plids(c, pl, j)) {
+		j->fdp_random = sel && !strcmp(s_val(sel), "random");
+		return true;
+	}
+	j->fdp = false;
+	return true;
+}
+
 /* what one job section asks for, in j; false when it cannot run (a difference says why) */
 static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct s_view *v,
 		  struct s_job *j)
@@ -1643,6 +1773,9 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	eng = s_engine(c, eng_o, direct);
 	if (eng == S_ENG_OTHER)
 		return false;
+	/* passthrough has no page cache whatever direct= says: the nvme target's I/O */
+	if (eng_o && !strcmp(s_val(eng_o), "io_uring_cmd"))
+		direct = true;
 	j->wl = wl = cJSON_CreateObject();
 	cJSON_AddStringToObject(wl, "rw", rw);
 	if (s_mixed(rw)) {
@@ -1777,6 +1910,8 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		s_diff(c, sec->src, sec->line, "job %s: no usable filename", j->name);
 		return false;
 	}
+	if (!s_passthrough(c, v, eng_o, j))
+		return false;
 	if (fill && !s_fill_device(c, fill_o, j, rw))
 		return false;
 	if (fill_o && !fill)
@@ -2045,7 +2180,12 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		else if (n)
 			cJSON_AddNumberToObject(wl, "verify_backlog", n);
 	}
-	if (eng_o && strcmp(s_val(eng_o), "io_uring") && eng != S_ENG_NULL)
+	if (eng_o && !strcmp(s_val(eng_o), "io_uring_cmd"))
+		s_note(c,
+		       "job %s: ioengine=io_uring_cmd: NVMe read/write commands passed through "
+		       "(IORING_OP_URING_CMD), as bench-coord's nvme target sends them%s",
+		       j->name, j->fdp ? "; FDP placement as the volume's fdp" : "");
+	else if (eng_o && strcmp(s_val(eng_o), "io_uring") && eng != S_ENG_NULL)
 		s_note(c,
 		       "ioengine=%s: bench-coord drives the same reads and writes through "
 		       "io_uring",
@@ -2063,10 +2203,98 @@ static int s_key_index(char *const *keys, int n, const char *key)
 	return -1;
 }
 
-/* a volume's I/O window over every job using it: [off, end), end 0: to the device's end */
+/*
+ * a volume's I/O window over every job using it: [off, end), end 0: to the
+ * device's end; and its FDP placement IDs, the union of its jobs' plids in
+ * the order they first appear (s_volume_fdp)
+ */
 struct s_volwin {
 	uint64_t off, end;
+	int npids;
+	uint16_t pids[BC_FDP_PIDS_MAX];
+	bool any_rr, any_random; /* a job selects round robin, at random */
 };
+
+/* the volume's "fdp": its pids, random when every job draws at random, else round robin */
+static enum bc_fdp_policy s_volume_policy(const struct s_volwin *w)
+{
+	if (w->npids == 1)
+		return BC_FDP_FIXED;
+	return w->any_random && !w->any_rr ? BC_FDP_RANDOM : BC_FDP_ROUND_ROBIN;
+}
+
+static int s_pid_index(const struct s_volwin *w, uint16_t pid)
+{
+	int i;
+
+	for (i = 0; i < w->npids; i++)
+		if (w->pids[i] == pid)
+			return i;
+	return -1;
+}
+
+/* job j's plids into the volume's list; false (a difference) beyond 16 */
+static bool s_volume_fdp(struct s_ctx *c, const struct s_job *j, struct s_volwin *w,
+			 const char *path)
+{
+	int i;
+
+	if (!j->fdp)
+		return true;
+	for (i = 0; i < j->nplids; i++) {
+		if (s_pid_index(w, j->plids[i]) >= 0)
+			continue;
+		if (w->npids == BC_FDP_PIDS_MAX) {
+			S_ODIFF(c, j->fdp_o,
+				"the jobs on %s use more than %d placement IDs; a volume's fdp "
+				"names at most %d",
+				path, BC_FDP_PIDS_MAX, BC_FDP_PIDS_MAX);
+			return false;
+		}
+		w->pids[w->npids++] = j->plids[i];
+	}
+	w->any_random |= j->fdp_random && j->nplids > 1;
+	w->any_rr |= !j->fdp_random && j->nplids > 1;
+	return true;
+}
+
+/*
+ * Job j's "placement" on volume w, into its workload r: "none" for a job
+ * without FDP on a volume others place; nothing (the volume's policy) when
+ * the job uses all of the volume's IDs as the volume does; else the job's
+ * indexes into the volume's list, which each job thread goes round (fio's
+ * round robin, per job)
+ */
+static void s_job_placement(struct s_ctx *c, const struct s_job *j, const struct s_volwin *w,
+			    const char *path, cJSON *r)
+{
+	enum bc_fdp_policy pol = s_volume_policy(w);
+	bool same = j->nplids == w->npids;
+	cJSON *a;
+	int i;
+
+	if (!w->npids)
+		return;
+	if (!j->fdp) {
+		cJSON_AddStringToObject(r, "placement", "none");
+		return;
+	}
+	for (i = 0; same && i < j->nplids; i++)
+		same = j->plids[i] == w->pids[i];
+	if (same && (pol == BC_FDP_FIXED || (pol == BC_FDP_RANDOM) == j->fdp_random))
+		return;
+	if (j->fdp_random && j->nplids > 1) {
+		S_ODIFF(c, j->fdp_o,
+			"job %s: plid_select=random over some of %s's placement IDs (other jobs "
+			"on it use others): bench-coord draws at random over a volume's whole "
+			"fdp list only",
+			j->name, path);
+		return;
+	}
+	a = cJSON_AddArrayToObject(r, "placement");
+	for (i = 0; i < j->nplids; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(s_pid_index(w, j->plids[i])));
+}
 
 static cJSON *s_volume(const struct s_ctx *c, const char *key, const struct s_volwin *w)
 {
@@ -2084,6 +2312,12 @@ static cJSON *s_volume(const struct s_ctx *c, const char *key, const struct s_vo
 		    bc_fmt_size(window ? w->end - w->off : w->end, sz, sizeof(sz)));
 	if (w->off)
 		cJSON_AddStringToObject(v, "offset", bc_fmt_size(w->off, sz, sizeof(sz)));
+	if (w->npids) {
+		struct bc_fdp_spec f = {.policy = s_volume_policy(w), .npids = w->npids};
+
+		memcpy(f.pids, w->pids, sizeof(f.pids));
+		cJSON_AddItemToObject(v, "fdp", bc_fdp_spec_to_json(&f));
+	}
 	return v;
 }
 
@@ -2282,6 +2516,7 @@ static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, cha
 			if (vi < 0)
 				continue;
 			r = cJSON_Duplicate(wl, true);
+			s_job_placement(c, j, &win[vi], keys[vi], r);
 			/* the job's part of a volume other jobs use more of */
 			if (j->offset != win[vi].off)
 				cJSON_AddStringToObject(
@@ -2476,12 +2711,14 @@ static int s_collect_volumes(struct s_ctx *c, struct s_job *jobs, int nj, char *
 				vi = n;
 				keys[n++] = j->files[f];
 				win[vi] = (struct s_volwin){.off = j->offset, .end = end};
+				s_volume_fdp(c, j, &win[vi], j->files[f]);
 				if (j->files[f][0] != '/' && strcmp(s_path(j->files[f]), "null"))
 					s_note(c,
 					       "relative file names resolve in the agent's scratch "
 					       "directory, not the current directory");
 				continue;
 			}
+			s_volume_fdp(c, j, &win[vi], j->files[f]);
 			if (j->offset < win[vi].off)
 				win[vi].off = j->offset;
 			if (!end || !win[vi].end)

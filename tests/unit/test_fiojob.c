@@ -702,6 +702,114 @@ static void test_steady_fill(void)
 	cJSON_Delete(notes);
 }
 
+/* the JSON text of item k of o, for comparing small arrays and objects */
+static bool json_is(const cJSON *o, const char *k, const char *want)
+{
+	char *t = cJSON_PrintUnformatted(cJSON_GetObjectItem(o, k));
+	bool ok = t && !strcmp(t, want);
+
+	if (!ok)
+		fprintf(stderr, "%s is %s, not %s\n", k, t ? t : "absent", want);
+	cJSON_free(t);
+	return ok;
+}
+
+/* fio's FDP jobs on NVMe passthrough: the volume's fdp, each job's placement */
+static void test_fdp(void)
+{
+	cJSON *notes, *p, *vol, *vw;
+
+	/* fio's own example shape: three jobs on one namespace, each its placement IDs and range */
+	p = import("[global]\nfilename=/dev/ng0n1\nioengine=io_uring_cmd\ncmd_type=nvme\n"
+		   "iodepth=32\nbs=4K\nfdp=1\ntime_based=1\nruntime=60\n"
+		   "[hot]\nrw=randrw\nrwmixwrite=90\nfdp_pli=0,1,2,3\noffset=0%\nsize=30%\n"
+		   "[mid]\nrw=randrw\nrwmixwrite=30\nfdp_pli=4,5\noffset=30%\nsize=30%\n"
+		   "[cold]\nrw=randrw\nrwmixwrite=10\nplids=6\noffset=60%\nsize=30%\n",
+		   &notes);
+	CHECK(p && no_diffs() && valid(p));
+	vol = cJSON_GetArrayItem(cJSON_GetObjectItem(p, "volumes"), 0);
+	CHECK(!strcmp(sval(vol, "path"), "/dev/ng0n1"));
+	CHECK(json_is(vol, "fdp", "{\"pids\":[0,1,2,3,4,5,6],\"policy\":\"round-robin\"}"));
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(step(p, 0), "direct")));
+	CHECK(json_is(step(p, 0), "placement", "[0,1,2,3]"));
+	vw = cJSON_GetObjectItem(cJSON_GetObjectItem(step(p, 0), "volume_workloads"), "0");
+	CHECK(json_is(cJSON_GetArrayItem(vw, 1), "placement", "[4,5]"));
+	CHECK(json_is(cJSON_GetArrayItem(vw, 2), "placement", "[6]"));
+	CHECK(has_note(notes, "ioengine=io_uring_cmd: NVMe read/write commands passed through"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+
+	/* one job: the volume's own list and policy; random selection, ranges of IDs */
+	p = import("[j]\nioengine=io_uring_cmd\nfilename=/dev/ng1n1\nrw=randwrite\n"
+		   "dataplacement=fdp\nplids=1-3,7\nplid_select=random\nruntime=5\ntime_based\n",
+		   &notes);
+	CHECK(p && no_diffs() && valid(p));
+	vol = cJSON_GetArrayItem(cJSON_GetObjectItem(p, "volumes"), 0);
+	CHECK(json_is(vol, "fdp", "{\"pids\":[1,2,3,7],\"policy\":\"random\"}"));
+	CHECK(!cJSON_GetObjectItem(step(p, 0), "placement"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+
+	/* a job without placement beside one with it: no directive on its writes */
+	p = import("[a]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=randwrite\nfdp=1\n"
+		   "fdp_pli=2\nruntime=5\ntime_based\n"
+		   "[b]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=write\nbs=128k\n"
+		   "runtime=5\ntime_based\n",
+		   &notes);
+	CHECK(p && no_diffs() && valid(p));
+	vol = cJSON_GetArrayItem(cJSON_GetObjectItem(p, "volumes"), 0);
+	CHECK(json_is(vol, "fdp", "{\"pids\":[2],\"policy\":\"fixed\"}"));
+	vw = cJSON_GetObjectItem(cJSON_GetObjectItem(step(p, 0), "volume_workloads"), "0");
+	CHECK(json_is(cJSON_GetArrayItem(vw, 1), "placement", "\"none\""));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+
+	/* what has no equivalent: each a difference, and --lenient writes the job unplaced */
+	p = import("[a]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=randwrite\nfdp=1\n"
+		   "runtime=5\ntime_based\n",
+		   &notes);
+	CHECK(
+	    has_diff("t.fio:5: fdp=1 without plids") && p && valid(p) &&
+	    !cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(p, "volumes"), 0), "fdp"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[a]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=randwrite\n"
+		   "dataplacement=streams\nplids=1\nruntime=5\ntime_based\n",
+		   &notes);
+	CHECK(has_diff("t.fio:5: dataplacement=streams") && p && valid(p));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[a]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=randwrite\nfdp=1\n"
+		   "plids=0,1\nplid_select=random\nruntime=5\ntime_based\n"
+		   "[b]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=randwrite\nfdp=1\n"
+		   "plids=2,3\nruntime=5\ntime_based\n",
+		   &notes);
+	CHECK(has_diff("job a: plid_select=random over some of /dev/ng0n1's") && p && valid(p));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[a]\nioengine=io_uring_cmd\nfilename=/dev/nvme0n1\nrw=read\n", &notes);
+	CHECK(!p && has_diff("t.fio:2: ioengine=io_uring_cmd on /dev/nvme0n1"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[a]\nioengine=libaio\nfilename=/dev/nvme0n1\nrw=write\nfdp=1\nplids=0\n",
+		   &notes);
+	CHECK(has_diff("t.fio:5: fdp=1: FDP placement needs ioengine=io_uring_cmd") && p &&
+	      valid(p));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[a]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=write\nfdp=1\n"
+		   "plids=0\nplid_select=scheme\ndp_scheme=/tmp/s\n",
+		   &notes);
+	CHECK(has_diff("t.fio:7: plid_select=scheme") && has_diff("t.fio:8: dp_scheme"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[a]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=write\nplids=0-16\nfdp=1\n",
+		   &notes);
+	CHECK(has_diff("t.fio:5: plids=0-16: at most 16"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
 int main(void)
 {
 	test_job_shapes();
@@ -719,6 +827,7 @@ int main(void)
 	test_stonewall();
 	test_pov();
 	test_steady_fill();
+	test_fdp();
 	cJSON_Delete(s_diffs);
 	TEST_DONE();
 }

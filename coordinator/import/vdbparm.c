@@ -328,6 +328,32 @@ static bool s_pct(const char *v, double *out)
 	return true;
 }
 
+/*
+ * A vdbench size: a number, possibly with a fraction ("0.5k", "1.5g": vdbench
+ * reads the number as a double), and a suffix as bc_parse_size's; the
+ * bytes must come out whole. 0, or -EINVAL.
+ */
+static int s_size(const char *v, uint64_t *out)
+{
+	char *end, one[16];
+	uint64_t mult;
+	double d, b;
+
+	if (!bc_parse_size(v, out))
+		return 0;
+	if (!isdigit((unsigned char)v[0]) && v[0] != '.')
+		return -EINVAL;
+	d = strtod(v, &end);
+	if (end == v || d < 0 || snprintf(one, sizeof(one), "1%s", end) >= (int)sizeof(one) ||
+	    bc_parse_size(one, &mult))
+		return -EINVAL;
+	b = d * (double)mult;
+	if (b >= 1.8e19 || fabs(b - floor(b + 0.5)) > 1e-6)
+		return -EINVAL;
+	*out = (uint64_t)floor(b + 0.5);
+	return 0;
+}
+
 struct s_hd {
 	const char *name;
 	char endpoint[256];
@@ -489,6 +515,10 @@ static const struct s_vkey s_vkeys[] = {
     {"rd", "distribution", NULL, S_V_MAPPED, "rate_process"},
     {"rd", "openflags", NULL, S_V_MAPPED, "direct"},
     {"rd", "pause", NULL, S_V_INERT, NULL},
+    {"rd", "hitarea", NULL, S_V_MAPPED, "the sds' hit area in its steps"},
+    {"rd", "forhitarea", NULL, S_V_MAPPED, "the sds' hit area in its steps"},
+    {"rd", "forrhpct", NULL, S_V_DIFF, "a loop over read hit percentages has no equivalent (an rd per value)"},
+    {"rd", "forwhpct", NULL, S_V_DIFF, "a loop over write hit percentages has no equivalent (an rd per value)"},
     {"rd", "maxdata", NULL, S_V_MAPPED, "stop_bytes"},
     {"rd", "format", NULL, S_V_MAPPED, "fileset_format; a format step"},
     {"rd", "sd", NULL, S_V_MAPPED, "steps[] (the rd's own workloads)"},
@@ -687,6 +717,41 @@ static bool s_openflags(struct s_ctx *c, const struct bc_import_kv *kv)
 	return direct;
 }
 
+/*
+ * A lun= or anchor= written on Windows (the file ran there): 0 not a Windows
+ * path (out is val); 1 a file or directory, out its last component, which
+ * resolves in the agent's scratch directory as any relative name does; -1
+ * (why says what it is) a raw device (\\.\d:, \\.\PhysicalDrive1), a
+ * network share (\\server\share) or a drive's root, which name nothing an
+ * agent has.
+ */
+static int s_win_path(const char *val, char *out, size_t len, const char **why)
+{
+	const char *e, *b;
+
+	snprintf(out, len, "%s", val);
+	if (!strchr(val, '\\') && !(isalpha((unsigned char)val[0]) && val[1] == ':'))
+		return 0;
+	if (!strncmp(val, "\\\\.\\", 4) || !strncmp(val, "\\\\?\\", 4)) {
+		*why = "a Windows raw device";
+		return -1;
+	}
+	if (!strncmp(val, "\\\\", 2)) {
+		*why = "a Windows network share";
+		return -1;
+	}
+	for (e = val + strlen(val); e > val && (e[-1] == '\\' || e[-1] == '/'); e--)
+		;
+	for (b = e; b > val && b[-1] != '\\' && b[-1] != '/' && b[-1] != ':'; b--)
+		;
+	if (b == e) {
+		*why = "a Windows drive's root";
+		return -1;
+	}
+	snprintf(out, len, "%.*s", (int)(e - b), b);
+	return 1;
+}
+
 /* a volume of agent on path is made already */
 static bool s_lun_taken(const cJSON *vols, const char *agent, const char *path)
 {
@@ -715,7 +780,10 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 	for (i = 0; i < p->nsecs; i++) {
 		const struct bc_import_sec *d = &p->secs[i];
 		const struct bc_import_kv *lun, *size, *off, *of;
+		char path[1024];
+		const char *why = NULL;
 		bool on[S_MAX_LIST];
+		int win;
 		struct s_sd *sd;
 		uint64_t b, align;
 
@@ -727,7 +795,7 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		sd->name = d->name;
 		sd->vol0 = m->nvol;
 		sd->hitarea = 1 << 20;
-		if (s_get(&v, "hitarea") && bc_parse_size(s_get(&v, "hitarea")->val, &sd->hitarea))
+		if (s_get(&v, "hitarea") && s_size(s_get(&v, "hitarea")->val, &sd->hitarea))
 			S_DIFF(c, s_get(&v, "hitarea"), "hitarea=%s: not a size",
 			       s_get(&v, "hitarea")->val);
 		lun = s_get(&v, "lun");
@@ -740,7 +808,20 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			bc_import_diff(c->diffs, d->src, d->line, "sd=%s: no lun=", d->name);
 			continue;
 		}
-		if (lun->val[0] != '/')
+		win = s_win_path(lun->val, path, sizeof(path), &why);
+		if (win < 0) {
+			S_DIFF(c, lun,
+			       "lun=%s: %s has no path on an agent (name the Linux device or "
+			       "file, lun=/dev/...)",
+			       lun->val, why);
+			continue;
+		}
+		if (win)
+			bc_import_add(c->notes,
+				      "%s:%d: lun=%s: a Windows path; the file %s in the agent's "
+				      "scratch directory",
+				      lun->src, lun->line, lun->val, path);
+		else if (lun->val[0] != '/')
 			bc_import_add(c->notes,
 				      "%s:%d: lun=%s: a relative path resolves in the agent's "
 				      "scratch directory",
@@ -750,8 +831,8 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		 * transfer size, as fio's blockalign (a key of the volume's workload)
 		 */
 		align = 0;
-		if (s_get(&v, "align") && (bc_parse_size(s_get(&v, "align")->val, &align) ||
-					   !align || align % 512 || align > (1u << 30))) {
+		if (s_get(&v, "align") && (s_size(s_get(&v, "align")->val, &align) || !align ||
+					   align % 512 || align > (1u << 30))) {
 			S_DIFF(c, s_get(&v, "align"),
 			       "align=%s: a multiple of 512 bytes up to 1g is what bench-coord "
 			       "aligns to",
@@ -766,7 +847,7 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			if (!on[h])
 				continue;
 			bc_import_sanitize(m->hd[h].name, name, sizeof(name));
-			if (s_lun_taken(vols, name, lun->val)) {
+			if (s_lun_taken(vols, name, path)) {
 				S_DIFF(c, lun,
 				       "sd=%s: lun=%s on %s is another sd's too; vdbench drives "
 				       "both (each its own range and threads), a profile has one "
@@ -776,9 +857,9 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			}
 			vol = cJSON_CreateObject();
 			cJSON_AddStringToObject(vol, "agent", name);
-			cJSON_AddStringToObject(vol, "path", lun->val);
+			cJSON_AddStringToObject(vol, "path", path);
 			if (size) {
-				if (bc_parse_size(size->val, &b))
+				if (s_size(size->val, &b))
 					S_DIFF(c, size, "size=%s: not a size", size->val);
 				else {
 					sd->size = b;
@@ -790,7 +871,7 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 				}
 			}
 			if (off) {
-				if (bc_parse_size(off->val, &b))
+				if (s_size(off->val, &b))
 					S_DIFF(c, off, "offset=%s: not a size", off->val);
 				else
 					cJSON_AddNumberToObject(vol, "offset", (double)b);
@@ -824,18 +905,18 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 static bool s_xfer(struct s_ctx *c, const struct bc_import_kv *kv, const char *val, char *out,
 		   size_t len)
 {
-	char buf[1024], *items[S_MAX_LIST];
+	char buf[1024], *items[S_MAX_LIST], sz[32];
 	int k, n = s_list(val, buf, sizeof(buf), items);
 	size_t used = 0;
 	uint64_t b;
 	double pct, sum = 0;
 
 	if (n == 1) {
-		if (bc_parse_size(items[0], &b) || !b) {
+		if (s_size(items[0], &b) || !b) {
 			S_DIFF(c, kv, "xfersize=%s: not a size", val);
 			return false;
 		}
-		snprintf(out, len, "%s", items[0]);
+		bc_fmt_size(b, out, len);
 		return true;
 	}
 	if (n < 2 || n % 2) {
@@ -848,13 +929,14 @@ static bool s_xfer(struct s_ctx *c, const struct bc_import_kv *kv, const char *v
 	}
 	out[0] = '\0';
 	for (k = 0; k < n; k += 2) {
-		if (bc_parse_size(items[k], &b) || !b || !s_pct(items[k + 1], &pct)) {
+		if (s_size(items[k], &b) || !b || !s_pct(items[k + 1], &pct)) {
 			S_DIFF(c, kv, "xfersize=%s: expected size,percent pairs", val);
 			return false;
 		}
 		sum += pct;
-		used += (size_t)snprintf(out + used, len > used ? len - used : 0, "%s%s/%s",
-					 k ? ":" : "", items[k], items[k + 1]);
+		used +=
+		    (size_t)snprintf(out + used, len > used ? len - used : 0, "%s%s/%s",
+				     k ? ":" : "", bc_fmt_size(b, sz, sizeof(sz)), items[k + 1]);
 	}
 	if (fabs(sum - 100) > 1e-9) {
 		S_DIFF(c, kv, "xfersize=%s: the percentages add up to %g, not 100", val, sum);
@@ -1016,19 +1098,19 @@ static cJSON *s_hit_streams(struct s_ctx *c, const struct s_map *m, int si, cons
 }
 
 /*
- * name is in vdbench's pattern: itself, "*", a prefix with "*" ("sd*"), or
- * a range of numbered names ("sd1-sd12", "fsd_h1-fsd_h4": the same prefix,
- * no leading zeros)
+ * name is in vdbench's pattern: itself, "*", a prefix with a trailing "*"
+ * ("sd*", "OLTP1*": vdbench's only wildcard, case-sensitive; a "*" inside a
+ * name is a character), or a range of numbered names ("sd1-sd12",
+ * "fsd_h1-fsd_h4": the same prefix, no leading zeros)
  */
 static bool s_name_in(const char *pat, const char *name)
 {
-	const char *star = strchr(pat, '*'), *dash = strchr(pat, '-');
-	size_t pre;
+	size_t np = strlen(pat), pre;
+	const char *dash = strchr(pat, '-');
 	char *end;
 	long a, b, x;
 
-	if (!strcmp(pat, name) || !strcmp(pat, "*") ||
-	    (star && !strncmp(pat, name, (size_t)(star - pat))))
+	if (!strcmp(pat, name) || (np && pat[np - 1] == '*' && !strncmp(pat, name, np - 1)))
 		return true;
 	if (!dash || dash == pat)
 		return false;
@@ -1068,8 +1150,10 @@ static int s_match(struct s_ctx *c, const struct bc_import_kv *kv, const char *w
 				out[no++] = j;
 				hit++;
 			}
+		/* vdbench stops there too ("Could not find WD=... for RD=...") */
 		if (!hit)
-			S_DIFF(c, kv, "%s=%s: no such %s=", what, items[k], what);
+			S_DIFF(c, kv, "%s=%s: no such %s= (vdbench stops at it too)", what,
+			       items[k], what);
 	}
 	return no;
 }
@@ -1461,7 +1545,7 @@ static void s_maxdata(struct s_ctx *c, const struct bc_import_kv *kv,
 			return;
 		}
 		b = (uint64_t)(x * (double)sd_bytes);
-	} else if (bc_parse_size(kv->val, &b) || !b) {
+	} else if (s_size(kv->val, &b) || !b) {
 		S_DIFF(c, kv, "maxdata=%s: expected a size, or a multiple of the sds' size",
 		       kv->val);
 		return;
@@ -1738,7 +1822,7 @@ static cJSON *s_fsd_sizes(struct s_ctx *c, const struct bc_import_kv *kv, uint64
 	uint64_t b;
 
 	if (n == 1) {
-		if (bc_parse_size(items[0], &b) || !b || b % 512) {
+		if (s_size(items[0], &b) || !b || b % 512) {
 			S_DIFF(c, kv, "%s=%s: a file size in multiples of 512 bytes", kv->key,
 			       kv->val);
 			return NULL;
@@ -1754,7 +1838,7 @@ static cJSON *s_fsd_sizes(struct s_ctx *c, const struct bc_import_kv *kv, uint64
 	for (k = 0; k < n; k += 2) {
 		cJSON *e;
 
-		if (bc_parse_size(items[k], &b) || !b || b % 512 || !s_pct(items[k + 1], &pct) ||
+		if (s_size(items[k], &b) || !b || b % 512 || !s_pct(items[k + 1], &pct) ||
 		    pct != floor(pct)) {
 			S_DIFF(c, kv,
 			       "%s=%s: expected sizes in multiples of 512 bytes, each with a whole "
@@ -1841,7 +1925,7 @@ static void s_stopafter(struct s_ctx *c, const struct bc_import_kv *kv, const ch
 		return;
 	}
 	count = strtoul(kv->val, &end, 10);
-	if (*end || !count || strchr(bs, '/') || bc_parse_size(bs, &b)) {
+	if (*end || !count || strchr(bs, '/') || s_size(bs, &b)) {
 		S_DIFF(c, kv,
 		       "stopafter=%s: a count of transfers of one xfersize, or a percent "
 		       "(transfers of a size distribution have no byte count)",
@@ -2005,10 +2089,11 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 		const struct bc_import_kv *kv, *anchor;
 		struct bc_fileset_spec spec;
 		cJSON *vol, *fs, *sizes = NULL;
-		char name[BC_NAME_MAX], err[512], base[32];
+		char name[BC_NAME_MAX], err[512], base[32], path[1024];
+		const char *why = NULL;
 		uint64_t avg = 0, nd, nf;
 		bool ok = true, direct, on[S_MAX_LIST];
-		int h;
+		int h, win;
 
 		s_view_of(p, f->def, &v);
 		anchor = s_get(&v, "anchor");
@@ -2016,13 +2101,18 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 			bc_import_diff(c->diffs, d->src, d->line, "fsd=%s: no anchor=", d->name);
 			continue;
 		}
-		if (strchr(anchor->val, '\\') ||
-		    (isalpha((unsigned char)anchor->val[0]) && anchor->val[1] == ':')) {
+		win = s_win_path(anchor->val, path, sizeof(path), &why);
+		if (win < 0) {
 			S_DIFF(c, anchor,
-			       "anchor=%s: a Windows path; an agent's file set is a "
-			       "directory on Linux",
-			       anchor->val);
+			       "anchor=%s: %s has no directory on an agent (name the Linux "
+			       "directory, anchor=/mnt/...)",
+			       anchor->val, why);
 			ok = false;
+		} else if (win) {
+			bc_import_add(c->notes,
+				      "%s:%d: anchor=%s: a Windows path; the directory %s in the "
+				      "agent's scratch directory",
+				      anchor->src, anchor->line, anchor->val, path);
 		} else if (anchor->val[0] != '/') {
 			bc_import_add(c->notes,
 				      "%s:%d: anchor=%s: a relative path resolves in the agent's "
@@ -2082,7 +2172,7 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 			if (!on[h])
 				continue;
 			bc_import_sanitize(m->hd[h].name, name, sizeof(name));
-			if (s_lun_taken(vols, name, anchor->val)) {
+			if (s_lun_taken(vols, name, path)) {
 				S_DIFF(c, anchor,
 				       "fsd=%s: anchor=%s on %s is another volume's too (dropped)",
 				       d->name, anchor->val, name);
@@ -2090,7 +2180,7 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 			}
 			vol = cJSON_CreateObject();
 			cJSON_AddStringToObject(vol, "agent", name);
-			cJSON_AddStringToObject(vol, "path", anchor->val);
+			cJSON_AddStringToObject(vol, "path", path);
 			cJSON_AddItemToObject(vol, "fileset", cJSON_Duplicate(fs, 1));
 			if (direct)
 				cJSON_AddBoolToObject(s_vol_wl(vol), "direct", true);
@@ -2458,13 +2548,59 @@ static void s_rd_times(struct s_ctx *c, const struct bc_import_sec *d, const str
 	}
 }
 
+/*
+ * hitarea= (or a forhitarea= of one value) on an rd: the size of its sds'
+ * hit area in that run. It shapes only the I/O of wds with rhpct= or whpct=
+ * above 0, whose hits go to an sd's first hitarea bytes (s_hits); beside
+ * none of those, and in an rd with fwd= (file workloads have no hit area),
+ * vdbench's load is the same without it: a note. Returns the size, 0 when
+ * the sds keep their own.
+ */
+static uint64_t s_rd_hitarea(struct s_ctx *c, const struct s_view *v, const struct s_map *m,
+			     const int *wds, int nw)
+{
+	const struct bc_import_kv *kv = s_get(v, "hitarea");
+	char buf[256], *items[S_MAX_LIST];
+	bool hits = false;
+	uint64_t b = 0;
+	int k, n;
+
+	if (!kv)
+		kv = s_get(v, "forhitarea");
+	if (!kv)
+		return 0;
+	for (k = 0; k < nw; k++)
+		hits |= m->wd[wds[k]].hit || m->wd[wds[k]].hitmix;
+	if (!hits) {
+		bc_import_add(c->notes,
+			      "%s:%d: %s=%s: inert (no workload of the rd has rhpct= or whpct= "
+			      "above 0, so none aims at a hit area)",
+			      kv->src, kv->line, kv->key, kv->val);
+		return 0;
+	}
+	n = s_list(kv->val, buf, sizeof(buf), items);
+	if (n != 1) {
+		S_DIFF(c, kv, "%s=%s: a loop over hit areas has no equivalent (an rd per size)",
+		       kv->key, kv->val);
+		return 0;
+	}
+	if (s_size(items[0], &b) || !b) {
+		S_DIFF(c, kv, "%s=%s: not a size", kv->key, kv->val);
+		return 0;
+	}
+	return b;
+}
+
 static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, cJSON *steps)
 {
 	static const char *const loop_keys[] = {"forthreads", "forxfersize", "forrdpct",
 						"forseekpct", "iorate"};
+	uint64_t own_hit[S_MAX_DEFS]; /* the sds' own hitarea= */
 	struct s_view v;
 	int i, k;
 
+	for (k = 0; k < m->nsd; k++)
+		own_hit[k] = m->sd[k].hitarea;
 	for (i = 0; i < p->nsecs; i++) {
 		const struct bc_import_sec *d = &p->secs[i];
 		const struct bc_import_kv *kv;
@@ -2475,11 +2611,13 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		cJSON *curve = NULL;
 		const char *iorate1 = NULL;
 		bool iocurve = false;
+		uint64_t hitarea;
 
 		if (strcmp(d->kind, "rd") || !strcmp(d->name, "default"))
 			continue;
 		s_view_of(p, i, &v);
 		if (s_get(&v, "fwd")) {
+			s_rd_hitarea(c, &v, m, NULL, 0);
 			s_fwd_rd(c, p, m, i, &v, steps);
 			continue;
 		}
@@ -2518,6 +2656,10 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 				    m->wd[wds[k]].skew->val, m->wd[wds[k]].name, m->wd[wds[j]].name,
 				    d->name);
 		}
+		/* the rd's hit area for its sds, else their own */
+		hitarea = s_rd_hitarea(c, &v, m, wds, nw);
+		for (k = 0; k < m->nsd; k++)
+			m->sd[k].hitarea = hitarea ? hitarea : own_hit[k];
 		s_rd_times(c, d, &v, &ramp, &runtime);
 		for (k = 0; k < 5; k++) {
 			kv = s_get(&v, loop_keys[k]);
@@ -2641,6 +2783,8 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		}
 		cJSON_Delete(curve);
 	}
+	for (k = 0; k < m->nsd; k++)
+		m->sd[k].hitarea = own_hit[k];
 }
 
 /*
@@ -2718,7 +2862,7 @@ static void s_reduction(struct s_ctx *c, const struct bc_import_doc *p, cJSON *d
 						      comp ? "zeros" : "repeated units",
 						      100 / (100 - (double)lround(100 - 100 / r)));
 			} else if (!strcmp(kv->key, "dedupunit")) {
-				if (bc_parse_size(kv->val, &b) || !b || b % 512)
+				if (s_size(kv->val, &b) || !b || b % 512)
 					S_DIFF(c, kv, "dedupunit=%s: a multiple of 512 bytes",
 					       kv->val);
 				else

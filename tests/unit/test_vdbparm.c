@@ -324,7 +324,7 @@ static void s_fs(void)
 	/* what has no equivalent: each a difference at its file:line, the rest still valid */
 	prof =
 	    s_fs_import("fsd=a,anchor=/mnt/a,depth=1,width=2,files=4,size=64k\n"
-			"fsd=w,anchor=c:/\\vm0,size=64k\n"
+			"fsd=w,anchor=\\\\srv\\share\\vm0,size=64k\n"
 			"fwd=md,fsd=a,operation=mkdir,threads=1\n"
 			"fwd=p,fsd=a,fileselect=(poisson,5),xfersize=(4k,50,8k,50),stopafter=100,"
 			"threads=1\n"
@@ -337,7 +337,7 @@ static void s_fs(void)
 	CHECK(s_diff_has(diffs, "f.parm:4: fileselect=(poisson,5)"));
 	/* stopafter= a count of transfers of a size distribution: no byte count */
 	CHECK(s_diff_has(diffs, "f.parm:4: stopafter=100: a count of transfers of one xfersize"));
-	CHECK(s_diff_has(diffs, "f.parm:2: anchor=c:/\\vm0: a Windows path"));
+	CHECK(s_diff_has(diffs, "f.parm:2: anchor=\\\\srv\\share\\vm0: a Windows network share"));
 	/* format=(clean,only): no step, the next step on the tree starts from a fresh one */
 	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
 	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "steps")) == 1 &&
@@ -349,10 +349,98 @@ static void s_fs(void)
 	cJSON_Delete(diffs);
 }
 
+/* files run on Windows: a file or directory by its last name, a device refused */
+static void s_windows(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *vols;
+
+	prof = s_fs_import("fsd=f,anchor=c:/\\vm0_testfile,depth=0,width=1,files=2,size=1m\n"
+			   "fwd=w,fsd=f,operation=write,threads=1\n"
+			   "rd=r,fwd=w,fwdrate=max,format=yes,elapsed=10\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	vols = cJSON_GetObjectItem(prof, "volumes");
+	CHECK(!strcmp(s_str(cJSON_GetArrayItem(vols, 0), "path"), "vm0_testfile"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	prof = s_fs_import("sd=a,lun=c:\\data\\disk1.dat,size=1g\n"
+			   "sd=b,lun=\\\\.\\PhysicalDrive1\n"
+			   "sd=c,lun=\\\\.\\d:\n"
+			   "wd=w,sd=a\nrd=r,wd=w,elapsed=10\n",
+			   &diffs);
+	vols = cJSON_GetObjectItem(prof, "volumes");
+	CHECK(cJSON_GetArraySize(vols) == 1 &&
+	      !strcmp(s_str(cJSON_GetArrayItem(vols, 0), "path"), "disk1.dat"));
+	CHECK(s_diff_has(diffs, "f.parm:2: lun=\\\\.\\PhysicalDrive1: a Windows raw device"));
+	CHECK(s_diff_has(diffs, "f.parm:3: lun=\\\\.\\d:: a Windows raw device"));
+	CHECK(cJSON_GetArraySize(diffs) == 2);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
+/* hitarea= on an rd: the sds' hit area where a wd aims at it, else inert */
+static void s_hitarea(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *st;
+
+	prof = s_fs_import("sd=s,lun=/dev/sdb\nwd=h,sd=s,rhpct=100\nwd=m,sd=s\n"
+			   "rd=r1,wd=h,hitarea=2m,elapsed=10\nrd=r2,wd=h,elapsed=10\n"
+			   "rd=r3,wd=m,hitarea=2m,elapsed=10\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	st = cJSON_GetObjectItem(prof, "steps");
+	CHECK(!strcmp(s_str(cJSON_GetArrayItem(st, 0), "window_length"), "2m"));
+	/* the next rd has the sd's own (vdbench's default 1m) */
+	CHECK(!strcmp(s_str(cJSON_GetArrayItem(st, 1), "window_length"), "1m"));
+	CHECK(!cJSON_GetObjectItem(cJSON_GetArrayItem(st, 2), "window_length"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* a loop over hit areas of a wd with hits: a difference */
+	prof = s_fs_import("sd=s,lun=/dev/sdb\nwd=h,sd=s,rhpct=100\n"
+			   "rd=r1,wd=h,forhitarea=(1m,2m),elapsed=10\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:3: forhitarea=(1m,2m): a loop over hit areas"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
+/* fractional sizes (0.5k); only a trailing '*' is a wildcard; a name matching nothing */
+static void s_names_sizes(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *st;
+
+	prof = s_fs_import("sd=sd1,lun=/dev/sdb\nsd=sd2,lun=/dev/sdc\n"
+			   "wd=OLTP1_a,sd=sd*,xfersize=0.5k\nwd=OLTP1_b,sd=(sd1,sd2),"
+			   "xfersize=(0.5k,50,1.5k,50)\n"
+			   "rd=r,wd=OLTP1*,elapsed=10\nrd=x,wd=OLTP2*,elapsed=10\n"
+			   "rd=y,wd=O*1_a,elapsed=10\n",
+			   &diffs);
+	CHECK(prof);
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(st && cJSON_GetArraySize(cJSON_GetObjectItem(st, "streams")) == 2);
+	CHECK(
+	    !strcmp(s_str(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "streams"), 0), "bs"), "512"));
+	CHECK(!strcmp(s_str(cJSON_GetArrayItem(cJSON_GetObjectItem(st, "streams"), 1), "bs"),
+		      "512/50:1536/50"));
+	CHECK(s_diff_has(diffs, "f.parm:6: wd=OLTP2*: no such wd= (vdbench stops"));
+	CHECK(s_diff_has(diffs, "f.parm:7: wd=O*1_a: no such wd="));
+	CHECK(cJSON_GetArraySize(diffs) == 2);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
 	s_map();
 	s_fs();
+	s_windows();
+	s_hitarea();
+	s_names_sizes();
 	TEST_DONE();
 }

@@ -26,6 +26,7 @@
 #include "engine/kvgen.h"
 #include "engine/rand.h"
 #include "engine/rate.h"
+#include "engine/seqmix.h"
 #include "engine/streamgen.h"
 #include "profile/workload/kv.h"
 #include "util/clock.h"
@@ -107,8 +108,7 @@ struct s_jtarget {
 	uint32_t split_below[BC_BSSPLIT_MAX]; /* cumulative thresholds on a 32-bit draw */
 	uint32_t split_bs[BC_BSSPLIT_MAX];
 	uint64_t win_start, win_end;
-	uint64_t rnext;	      /* S_TF_SEQMIX: where the last I/O ended */
-	uint32_t seq_below;   /* S_TF_SEQMIX: a 32-bit draw below it continues sequentially */
+	struct bc_seqmix sm;  /* S_TF_SEQMIX: its draw and where the last I/O ended */
 	unsigned jidx, njobs; /* this job among the ones driving the volume ("jobs") */
 	uint64_t align;	      /* random offsets: win_start + unit * align */
 	uint64_t nunits;      /* random offsets: units that leave room for the largest I/O */
@@ -372,7 +372,7 @@ static inline uint64_t s_file_off(struct bc_job *j, struct s_jtarget *jt, uint32
 /* a multi-stream target: the stream by its share, then its op, size, offset, placement */
 static inline void s_pick_stream(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
 {
-	struct bc_sgen *g = &jt->sg->g[bc_sgens_pick(jt->sg, s_rand32(j))];
+	struct bc_sgen *g = &jt->sg->g[bc_sgens_pick(jt->sg, bc_rand_next(&j->rng))];
 	uint32_t len;
 	uint8_t op;
 	int pl;
@@ -425,14 +425,14 @@ static inline void s_pick(struct bc_job *j, struct s_jtarget *jt, struct s_io *i
 	} else if (jt->flags & S_TF_SEQMIX) {
 		/* a sequential run goes on from the last I/O while it fits the window: by
 		 * chance (seq_pct), or for run_len - 1 I/Os after each random one (seq_run) */
-		bool cont =
-		    jt->run_len ? jt->run_i++ % jt->run_len != 0 : s_rand32(j) < jt->seq_below;
+		bool cont = jt->run_len ? jt->run_i++ % jt->run_len != 0
+					: bc_seqmix_draw(&jt->sm, s_rand32(j));
 
-		if (cont && jt->rnext + len <= jt->win_end)
-			io->off = jt->rnext;
+		if (bc_seqmix_fits(&jt->sm, cont, len, jt->win_end))
+			io->off = jt->sm.next;
 		else
 			io->off = jt->win_start + s_unit(j, jt) * jt->align;
-		jt->rnext = io->off + len;
+		bc_seqmix_done(&jt->sm, io->off, len);
 	} else if (jt->flags & S_TF_RANDOM) {
 		io->off = jt->win_start + s_unit(j, jt) * jt->align;
 	} else {
@@ -613,7 +613,7 @@ static void s_zone_set(struct s_jtarget *jt)
 		end = jt->t->win_end;
 	jt->win_start = jt->zone_base;
 	jt->win_end = end;
-	jt->seq_start = jt->seq_next = jt->rnext = jt->zone_base;
+	jt->seq_start = jt->seq_next = jt->sm.next = jt->zone_base;
 	jt->seq_end = jt->zone_base + (end - jt->zone_base) / jt->bs * jt->bs;
 	jt->nunits = (end - jt->zone_base - jt->bs) / jt->align + 1;
 }
@@ -1557,10 +1557,7 @@ static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, siz
 		jt->flags |= S_TF_RANDOM;
 		if (wl->seq_pct) {
 			jt->flags |= S_TF_SEQMIX;
-			jt->seq_below = wl->seq_pct >= 100
-					    ? UINT32_MAX
-					    : (uint32_t)(((uint64_t)wl->seq_pct << 32) / 100);
-			jt->rnext = jt->seq_start;
+			bc_seqmix_init(&jt->sm, wl->seq_pct, jt->seq_start);
 		}
 		/* every unit leaves room for the largest I/O: the window is never left */
 		jt->nunits = (win - wl->bs) / jt->align + 1;
@@ -1742,7 +1739,7 @@ static int s_shape_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_
 	if (wl->seq_run > 1 && (jt->flags & S_TF_RANDOM)) {
 		jt->flags |= S_TF_SEQMIX;
 		jt->run_len = wl->seq_run;
-		jt->rnext = jt->seq_start;
+		bc_seqmix_init(&jt->sm, 0, jt->seq_start);
 	}
 	if (wl->zone_size) {
 		/* every job walks the zones from the window's start, as fio's clones do */

@@ -1,8 +1,9 @@
 /*
  * engine/streamgen.c - precomputed per-job tables of a multi-stream workload
- * (engine/streamgen.h): share thresholds, op and size thresholds per stream, the
- * stream's region, its sequential part per job, its distribution and its
- * placement. Runs once per job and target at PREPARE, never on the I/O path.
+ * (engine/streamgen.h): the shares' alias table, op and size thresholds per stream,
+ * the stream's region, its sequential part per job, its sequential share,
+ * its distribution and its placement. Runs once per job and target at PREPARE, never on the I/O
+ * path.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -95,12 +96,6 @@ static double s_mean_bytes(const struct bc_stream *st)
 	return m;
 }
 
-static bool s_random(enum bc_rw rw)
-{
-	return rw == BC_RW_RANDREAD || rw == BC_RW_RANDWRITE || rw == BC_RW_RANDRW ||
-	       rw == BC_RW_RANDTRIM;
-}
-
 static int s_one(struct bc_sgen *g, const struct bc_stream *st, const struct bc_workload *wl,
 		 const char *path, uint64_t win_start, uint64_t win_end, unsigned job_index,
 		 unsigned numjobs, uint32_t lbs, uint64_t seed, char *err, size_t errlen)
@@ -130,7 +125,7 @@ static int s_one(struct bc_sgen *g, const struct bc_stream *st, const struct bc_
 	nblocks = len / st->bs;
 	lo = nblocks * job_index / numjobs;
 	hi = nblocks * (job_index + 1) / numjobs;
-	if (!s_random(st->rw) && hi == lo) {
+	if (!bc_rw_random(st->rw) && hi == lo) {
 		snprintf(err, errlen,
 			 "%s: stream \"%s\": its region holds %llu blocks of %u bytes, too few for "
 			 "%u sequential jobs",
@@ -140,8 +135,12 @@ static int s_one(struct bc_sgen *g, const struct bc_stream *st, const struct bc_
 	g->seq_start = g->start + lo * st->bs;
 	g->seq_end = g->start + hi * st->bs;
 	g->seq_next = g->seq_start;
-	if (s_random(st->rw)) {
+	if (bc_rw_random(st->rw)) {
 		g->flags |= BC_SG_RANDOM;
+		/* a sequential share: each job's runs start in its own part of the region */
+		bc_seqmix_init(&g->sm, st->seq_pct, g->seq_start);
+		if (st->seq_pct)
+			g->flags |= BC_SG_SEQMIX;
 		/* every unit leaves room for the stream's largest I/O */
 		g->nunits = (len - st->bs) / g->align + 1;
 		if (st->dist.kind != BC_DIST_UNIFORM) {
@@ -166,11 +165,43 @@ unaligned:
 	return -EINVAL;
 }
 
+/*
+ * The alias table of weights w (Vose's form of Walker's method): each column
+ * holds a stream's weight up to 1/n and, above it, another stream's surplus
+ */
+static void s_alias(struct bc_sgens *s, const double *w, double sum)
+{
+	double p[BC_STREAMS_MAX];
+	uint8_t small[BC_STREAMS_MAX], large[BC_STREAMS_MAX];
+	unsigned ns = 0, nl = 0, i;
+
+	for (i = 0; i < s->n; i++) {
+		p[i] = w[i] * s->n / sum;
+		s->keep[i] = UINT32_MAX; /* a full column: its alias is itself */
+		s->alias[i] = (uint8_t)i;
+		if (p[i] < 1.0)
+			small[ns++] = (uint8_t)i;
+		else
+			large[nl++] = (uint8_t)i;
+	}
+	while (ns && nl) {
+		uint8_t lo = small[--ns], hi = large[--nl];
+
+		s->keep[lo] = (uint32_t)(p[lo] * 4294967296.0);
+		s->alias[lo] = hi;
+		p[hi] -= 1.0 - p[lo];
+		if (p[hi] < 1.0)
+			small[ns++] = hi;
+		else
+			large[nl++] = hi;
+	}
+}
+
 int bc_sgens_init(struct bc_sgens *s, const struct bc_workload *wl, const char *path,
 		  uint64_t win_start, uint64_t win_end, unsigned job_index, unsigned numjobs,
 		  uint32_t lbs, uint64_t seed, char *err, size_t errlen)
 {
-	double w[BC_STREAMS_MAX], sum = 0, cum = 0;
+	double w[BC_STREAMS_MAX], sum = 0;
 	uint32_t i;
 	int ret;
 
@@ -195,12 +226,6 @@ int bc_sgens_init(struct bc_sgens *s, const struct bc_workload *wl, const char *
 		w[i] = wl->share_bytes ? st->share / s_mean_bytes(st) : st->share;
 		sum += w[i];
 	}
-	for (i = 0; i < s->n; i++) {
-		cum += w[i];
-		s->below[i] = i + 1 == s->n ? UINT32_MAX
-					    : (uint32_t)(cum / sum * 4294967296.0 > 4294967295.0
-							     ? 4294967295.0
-							     : cum / sum * 4294967296.0);
-	}
+	s_alias(s, w, sum);
 	return 0;
 }

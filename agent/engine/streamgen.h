@@ -1,10 +1,12 @@
 /*
  * engine/streamgen.h - the job thread's side of multi-stream workloads
  * (common/profile/workload/streams.h): per job and target, a table that picks a stream per
- * I/O by its share (cumulative thresholds on one 32-bit draw, at most 8
- * compares), and per stream its op, size, offset within its own region and
- * FDP placement. Everything is precomputed by bc_sgens_init; a draw reads
- * the tables and the job's own RNG only: no allocation, no locks.
+ * I/O by its share (Walker's alias method on one 64-bit draw: one multiply and
+ * one compare, whatever the number of streams), and per stream its op, size,
+ * offset within its own region (random, sequential, or random with a
+ * sequential share and its own cursor, engine/seqmix.h) and FDP placement.
+ * Everything is precomputed by bc_sgens_init; a draw reads the tables and the
+ * job's own RNG only: no allocation, no locks.
  */
 #ifndef BC_ENGINE_STREAMGEN_H
 #define BC_ENGINE_STREAMGEN_H
@@ -15,6 +17,7 @@
 
 #include "engine/dist.h"
 #include "engine/rand.h"
+#include "engine/seqmix.h"
 #include "profile/profile.h"
 #include "wire/stats.h"
 
@@ -28,7 +31,8 @@ struct bc_splace {
 #define BC_SG_MIX    0x1u /* op drawn per I/O */
 #define BC_SG_SPLIT  0x2u /* size drawn per I/O */
 #define BC_SG_RANDOM 0x4u
-#define BC_SG_DIST   0x8u /* non-uniform offsets */
+#define BC_SG_DIST   0x8u  /* non-uniform offsets */
+#define BC_SG_SEQMIX 0x10u /* random with a sequential share (seq_pct) */
 
 /* one stream in one job */
 struct bc_sgen {
@@ -42,17 +46,25 @@ struct bc_sgen {
 	uint64_t start, end;		       /* the stream's region, bytes of the target */
 	uint64_t align, nunits;		       /* random: start + unit * align */
 	uint64_t seq_start, seq_end, seq_next; /* sequential: this job's part of the region */
+	struct bc_seqmix sm; /* BC_SG_SEQMIX: from this job's part, within the whole region */
 	struct bc_dist dist;
 	struct bc_splace place;
 	bool used_op[BC_OP_NR];
 };
 
+/*
+ * The alias table: a draw's high half picks a column i uniformly, its low
+ * half keeps stream i when below keep[i], else takes stream alias[i]; the
+ * columns are built so that stream i gets exactly its share (to 2^-32)
+ */
 struct bc_sgens {
 	uint32_t n;
-	uint32_t below[BC_STREAMS_MAX]; /* stream i when the draw is < below[i] */
-	uint32_t maxbs;			/* the largest I/O of any stream, bytes */
+	uint32_t keep[BC_STREAMS_MAX];
+	uint8_t alias[BC_STREAMS_MAX];
+	uint32_t maxbs; /* the largest I/O of any stream, bytes */
 	struct bc_sgen g[BC_STREAMS_MAX];
 };
+_Static_assert(BC_STREAMS_MAX <= 256, "alias indexes are bytes");
 
 /*
  * The placement a job applies: wl's, or a stream's own when it has one
@@ -85,14 +97,12 @@ int bc_sgens_init(struct bc_sgens *s, const struct bc_workload *wl, const char *
 		  uint64_t win_start, uint64_t win_end, unsigned job_index, unsigned numjobs,
 		  uint32_t lbs, uint64_t seed, char *err, size_t errlen);
 
-/* the stream of a 32-bit draw */
-static inline unsigned bc_sgens_pick(const struct bc_sgens *s, uint32_t r)
+/* the stream of a 64-bit draw */
+static inline unsigned bc_sgens_pick(const struct bc_sgens *s, uint64_t r)
 {
-	unsigned i;
+	unsigned i = (unsigned)(((r >> 32) * s->n) >> 32);
 
-	for (i = 0; i + 1 < s->n && r >= s->below[i]; i++)
-		;
-	return i;
+	return (uint32_t)r < s->keep[i] ? i : s->alias[i];
 }
 
 /* the next I/O of stream g: op, bytes, byte offset and placement (writes only) */
@@ -115,11 +125,17 @@ static inline void bc_sgen_next(struct bc_sgen *g, struct bc_rand *rng, uint8_t 
 			l = g->split_bs[i];
 		}
 	}
-	if (g->flags & BC_SG_RANDOM) {
+	if ((g->flags & BC_SG_SEQMIX) &&
+	    bc_seqmix_fits(&g->sm, bc_seqmix_draw(&g->sm, (uint32_t)(bc_rand_next(rng) >> 32)), l,
+			   g->end)) {
+		*off = g->sm.next;
+		bc_seqmix_done(&g->sm, *off, l);
+	} else if (g->flags & BC_SG_RANDOM) {
 		uint64_t u = (g->flags & BC_SG_DIST) ? bc_dist_next(&g->dist, rng)
 						     : bc_rand_below(rng, g->nunits);
 
 		*off = g->start + u * g->align;
+		bc_seqmix_done(&g->sm, *off, l);
 	} else {
 		if (g->seq_next + l > g->seq_end)
 			g->seq_next = g->seq_start;

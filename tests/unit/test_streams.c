@@ -1,7 +1,8 @@
 /* test_streams.c - multi-stream workloads and FDP experiments: profile parsing and its exact
  * errors, the wire form, stream selection by share (1M draws within 1%), offsets inside each
- * stream's region, placement per stream and per mode, and a job on a file whose writes land only
- * in the writing stream's region */
+ * stream's region, 32 streams each with its own share, read share and sequential share (seq_pct,
+ * 4M draws), placement per stream and per mode, and a job on a file whose writes land only in the
+ * writing stream's region */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -105,7 +106,7 @@ static void test_parse(void)
 	bc_profile_destroy(&p);
 
 	BAD("'streams':{}", "",
-	    "p.json: steps[0].streams: expected an array of 0 to 8 streams, got {}");
+	    "p.json: steps[0].streams: expected an array of 0 to 32 streams, got {}");
 	BAD("'streams':[{'share':1}]", "",
 	    "p.json: steps[0].streams[0].name: required key missing");
 	BAD("'streams':[{'name':'a'}]", "",
@@ -201,7 +202,7 @@ static void test_selection(void)
 	CHECK(!bc_sgens_init(sg, &p->steps[0].wl, "t", 0, win, 0, 1, 512, 7, s_err, sizeof(s_err)));
 	bc_rand_seed(&rng, 42);
 	for (i = 0; i < draws; i++) {
-		unsigned s = bc_sgens_pick(sg, (uint32_t)(bc_rand_next(&rng) >> 32));
+		unsigned s = bc_sgens_pick(sg, bc_rand_next(&rng));
 		uint64_t off;
 		uint32_t len;
 		uint8_t op;
@@ -224,7 +225,7 @@ static void test_selection(void)
 	CHECK(!bc_sgens_init(sg, &p->steps[0].wl, "t", 0, win, 0, 1, 512, 7, s_err, sizeof(s_err)));
 	memset(bytes, 0, sizeof(bytes));
 	for (i = 0; i < draws; i++) {
-		unsigned s = bc_sgens_pick(sg, (uint32_t)(bc_rand_next(&rng) >> 32));
+		unsigned s = bc_sgens_pick(sg, bc_rand_next(&rng));
 		uint64_t off;
 		uint32_t len;
 		uint8_t op;
@@ -246,6 +247,126 @@ static void test_selection(void)
 	CHECK_MSG(strstr(s_err, "stream \"a\": range of 28672 bytes") ||
 		      strstr(s_err, "stream \"c\""),
 		  "%s", s_err);
+out:
+	free(sg);
+	bc_profile_destroy(&p);
+}
+
+/* seq_pct in a stream: its own, inherited by random streams only, refused on a sequential one */
+static void test_seq_parse(void)
+{
+	struct bc_profile *p;
+	const struct bc_workload *wl;
+	char step[8192];
+	size_t n;
+	int i;
+
+	p = OK("'rw':'randread','seq_pct':30,'streams':[{'name':'a','share':1},"
+	       "{'name':'b','share':1,'seq_pct':80},{'name':'c','share':1,'rw':'write'},"
+	       "{'name':'d','share':1,'rw':'randwrite','seq_pct':0}]",
+	       "");
+	wl = p ? &p->steps[0].wl : NULL;
+	CHECK(wl && wl->streams[0].seq_pct == 30 && wl->streams[1].seq_pct == 80 &&
+	      wl->streams[2].seq_pct == 0 && wl->streams[3].seq_pct == 0);
+	bc_profile_destroy(&p);
+	BAD("'rw':'randread','streams':[{'name':'a','share':1,'rw':'read','seq_pct':20}]", "",
+	    "p.json: steps[0].streams[0].seq_pct: applies to random kinds (randread, randwrite, "
+	    "randrw, randtrim); the stream's rw read is all sequential");
+	/* a volume's streams in a step: the step's seq_pct reaches the random ones */
+	p = OK(
+	    "'rw':'randwrite','seq_pct':40",
+	    "'workload':{'streams':[{'name':'a','share':1},{'name':'b','share':1,'rw':'write'}]}");
+	if (p) {
+		struct bc_workload vw;
+
+		bc_volume_workload(&p->steps[0].wl, &p->volumes[0], &vw);
+		CHECK_MSG(vw.nstreams == 2 && vw.streams[0].seq_pct == 40 && !vw.streams[1].seq_pct,
+			  "%u streams, seq_pct %u / %u", vw.nstreams, vw.streams[0].seq_pct,
+			  vw.streams[1].seq_pct);
+	}
+	bc_profile_destroy(&p);
+	/* 32 streams are the most; 33 are named */
+	n = (size_t)snprintf(step, sizeof(step), "'rw':'randread','streams':[");
+	for (i = 0; i < 33; i++)
+		n += (size_t)snprintf(step + n, sizeof(step) - n, "%s{'name':'s%d','share':1}",
+				      i ? "," : "", i);
+	snprintf(step + n, sizeof(step) - n, "]");
+	BAD(step, "",
+	    "p.json: steps[0].streams: expected an array of 0 to 32 streams, got [{\"name\":\"s0\","
+	    "\"share\":1},{\"name\":\"s1\",\"share...");
+	strcpy(strrchr(step, '{') - 1, "]");
+	p = OK(step, "");
+	CHECK(p && p->steps[0].wl.nstreams == 32);
+	bc_profile_destroy(&p);
+}
+
+/*
+ * 32 streams of unequal shares, each with its own read share and sequential share: over 4M
+ * draws each stream's share of the I/Os, of its reads and of its I/Os that continue where its
+ * last one ended are those asked (within 3 standard deviations, and 1% of the share)
+ */
+static void test_seq_mix(void)
+{
+	enum { NS = 32 };
+	char step[16384];
+	struct bc_profile *p;
+	struct bc_sgens *sg = malloc(sizeof(*sg));
+	uint64_t n[NS] = {0}, rd[NS] = {0}, cont[NS] = {0}, last[NS], draws = 4000000, i;
+	uint64_t win = 64ull << 30;
+	double wsum = 0;
+	struct bc_rand rng;
+	size_t len;
+	int k, pl, bad = 0, outside = 0;
+
+	len = (size_t)snprintf(step, sizeof(step), "'rw':'randrw','streams':[");
+	for (k = 0; k < NS; k++) {
+		/* shares 1..32, reads 0..93%, sequential 0, 3, ... 93 and 100 */
+		len += (size_t)snprintf(step + len, sizeof(step) - len,
+					"%s{'name':'s%d','share':%d,'rwmixread':%d,'seq_pct':%d,"
+					"'range':{'offset':'%g%%','size':'%g%%'}}",
+					k ? "," : "", k, k + 1, k * 3, k == NS - 1 ? 100 : k * 3,
+					k * 100.0 / NS, 100.0 / NS);
+		wsum += k + 1;
+	}
+	snprintf(step + len, sizeof(step) - len, "]");
+	p = OK(step, "");
+	if (!p || !sg)
+		goto out;
+	CHECK(!bc_sgens_init(sg, &p->steps[0].wl, "t", 0, win, 0, 1, 512, 7, s_err, sizeof(s_err)));
+	memset(last, 0xff, sizeof(last));
+	bc_rand_seed(&rng, 4242);
+	for (i = 0; i < draws; i++) {
+		unsigned s = bc_sgens_pick(sg, bc_rand_next(&rng));
+		uint64_t off;
+		uint32_t l;
+		uint8_t op;
+
+		bc_sgen_next(&sg->g[s], &rng, &op, &l, &off, &pl);
+		n[s]++;
+		rd[s] += op == BC_OP_READ;
+		cont[s] += off == last[s];
+		last[s] = off + l;
+		outside += off < sg->g[s].start || off + l > sg->g[s].end;
+	}
+	for (k = 0; k < NS; k++) {
+		double share = (k + 1) / wsum, got = (double)n[k] / (double)draws;
+		double pr = k * 0.03, ps = k == NS - 1 ? 1.0 : k * 0.03, fr, fs;
+
+		fr = (double)rd[k] / (double)n[k];
+		fs = (double)cont[k] / (double)n[k];
+		if (fabs(got - share) >
+			3 * sqrt(share * (1 - share) / (double)draws) + 0.01 * share ||
+		    fabs(fr - pr) > 3 * sqrt(pr * (1 - pr) / (double)n[k]) + 0.002 ||
+		    fabs(fs - ps) > 3 * sqrt(ps * (1 - ps) / (double)n[k]) + 0.002) {
+			fprintf(stderr,
+				"stream %d: %.5f of the I/Os (want %.5f), %.4f reads (want %.2f), "
+				"%.4f continue (want %.2f)\n",
+				k, got, share, fr, pr, fs, ps);
+			bad++;
+		}
+	}
+	CHECK_MSG(!bad, "%d of %d streams off their shares", bad, NS);
+	CHECK_MSG(!outside, "%d I/Os outside their stream's region", outside);
 out:
 	free(sg);
 	bc_profile_destroy(&p);
@@ -468,6 +589,8 @@ int main(void)
 	test_parse();
 	test_wire();
 	test_selection();
+	test_seq_parse();
+	test_seq_mix();
 	test_placement();
 	test_experiment();
 	test_job_regions();

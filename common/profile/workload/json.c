@@ -95,10 +95,6 @@ static int s_check_shape(struct bc_check *c, const char *base, const struct bc_w
 				     "applies to random kinds (randread, randwrite, "
 				     "randrw, randtrim); a sequential one is all sequential");
 	}
-	if (wl->seq_pct && wl->nstreams) {
-		bc_check_path(path, base, "seq_pct");
-		return bc_check_fail(c, path, "not supported with \"streams\"");
-	}
 	if ((wl->rate_poisson || wl->lat_intended) && !rated) {
 		bc_check_path(path, base, wl->rate_poisson ? "rate_process" : "latency_from");
 		return bc_check_fail(c, path,

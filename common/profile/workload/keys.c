@@ -81,7 +81,7 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"latency_from", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_latfrom, S_FIELD(lat_intended)},
     {"start_delay", BC_WT_DURATION, S_V | S_NZ, 0, 0, NULL, S_FIELD(start_delay_s)},
     {"jobs", BC_WT_INT, S_V | S_NZ, 0, 1024, NULL, S_FIELD(jobs)},
-    {"seq_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(seq_pct)},
+    {"seq_pct", BC_WT_INT, S_V | S_S | S_NZ, 0, 100, NULL, S_FIELD(seq_pct)},
     {"window_offset", BC_WT_POS, S_V | S_NZ, 0, 0, NULL, S_FIELD(window_offset)},
     {"window_length", BC_WT_POS, S_V | S_NZ, 0, 0, NULL, S_FIELD(window_length)},
     {"compress_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(compress_pct)},

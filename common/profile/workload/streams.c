@@ -18,11 +18,11 @@
 
 /* a stream object's keys, in the order they are read and written */
 static const char *const s_stream_keys[] = {
-    "name",  "class",	   "share",
-    "rw",    "rwmixread",  "rwmixtrim",
-    "bs",    "blockalign", "random_distribution",
-    "range", "placement",  "kv",
-    NULL,
+    "name",    "class",	     "share",
+    "rw",      "rwmixread",  "rwmixtrim",
+    "bs",      "blockalign", "random_distribution",
+    "seq_pct", "range",	     "placement",
+    "kv",      NULL,
 };
 /*
  * The keys a stream takes from the workload (BC_WK_STREAM in profile/workload/keys.c,
@@ -30,7 +30,8 @@ static const char *const s_stream_keys[] = {
  * of a stream's own mask is s_stream_keys[S_INHERIT0 + i].
  */
 #define S_INHERIT0 3
-#define S_NINHERIT 6
+#define S_NINHERIT 7
+#define S_OWN_SEQ  (1u << 6) /* seq_pct */
 static const char *const s_range_keys[] = {"offset", "size", NULL};
 
 bool bc_stream_writes(const struct bc_stream *s)
@@ -49,11 +50,17 @@ static void s_stream_to_wl(const struct bc_stream *st, struct bc_workload *wl)
 	memcpy(wl->bssplit, st->bssplit, sizeof(wl->bssplit));
 	wl->blockalign = st->blockalign;
 	wl->dist = st->dist;
+	wl->seq_pct = st->seq_pct;
 }
 
-/* the inherited values into st (always), then their mix checked (the stream's path is base) */
+/*
+ * The inherited values into st (always), then their mix checked (the stream's path is
+ * base). seq_pct is the share of a random kind's I/Os that continue sequentially
+ * (the rule of engine/seqmix.h): a sequential stream takes none from the workload, and
+ * one it gives itself is refused as the workload's is (own_seq: the stream gave it).
+ */
 static int s_wl_to_stream(struct bc_check *c, const char *base, const struct bc_workload *wl,
-			  struct bc_stream *st)
+			  bool own_seq, struct bc_stream *st)
 {
 	char path[BC_CHECK_PATH_LEN];
 
@@ -65,6 +72,14 @@ static int s_wl_to_stream(struct bc_check *c, const char *base, const struct bc_
 	memcpy(st->bssplit, wl->bssplit, sizeof(st->bssplit));
 	st->blockalign = wl->blockalign;
 	st->dist = wl->dist;
+	st->seq_pct = bc_rw_random(wl->rw) || own_seq ? wl->seq_pct : 0;
+	if (st->seq_pct && !bc_rw_random(st->rw)) {
+		bc_check_path(path, base, "seq_pct");
+		return bc_check_fail(c, path,
+				     "applies to random kinds (randread, randwrite, randrw, "
+				     "randtrim); the stream's rw %s is all sequential",
+				     bc_rw_names[st->rw]);
+	}
 	if (wl->bs_min) {
 		bc_check_path(path, base, "bs");
 		return bc_check_fail(c, path,
@@ -183,7 +198,7 @@ static int s_stream(struct bc_check *c, const char *base, const cJSON *item,
 		}
 	}
 	if (!ret)
-		ret = s_wl_to_stream(c, base, tmp, st);
+		ret = s_wl_to_stream(c, base, tmp, *own & S_OWN_SEQ, st);
 	free(tmp);
 	if (!ret)
 		ret = bc_check_item(c, item, base, "range", false, path, &v);
@@ -259,7 +274,7 @@ int bc_streams_inherit(struct bc_check *c, const char *path, const struct bc_wor
 					       &mine);
 		snprintf(base, sizeof(base), "%s[%u]", path, i);
 		/* the first error is the message; the streams after it are still resolved */
-		one = s_wl_to_stream(ret ? &quiet : c, base, &tmp, &st);
+		one = s_wl_to_stream(ret ? &quiet : c, base, &tmp, own[i] & S_OWN_SEQ, &st);
 		ret = ret ? ret : one;
 		wl->streams[i] = st;
 	}

@@ -8,13 +8,13 @@
  *   "streams": [{"name": "hot", "class": "hot_churn", "share": 60,
  *                "rw": "randwrite", "rwmixread": 0, "rwmixtrim": 0, "bs": "4k",
  *                "blockalign": "4k", "random_distribution": "zipf:0.99",
- *                "range": {"offset": "0%", "size": "20%"},
- *                "placement": "volume" | "none" | [0, 1]}, ...]     1..8 streams
+ *                "seq_pct": 30, "range": {"offset": "0%", "size": "20%"},
+ *                "placement": "volume" | "none" | [0, 1]}, ...]     1..32 streams
  *   "stream_share": "ios" (default) | "bytes"
  *   "placement": "volume" (default) | "none" | [0, 1]     every write, or the
  *                                        streams that have no placement of their own
- * A stream's rw, rwmixread, rwmixtrim, bs, blockalign and random_distribution
- * default to the workload's values where "streams" is written; "class"
+ * A stream's rw, rwmixread, rwmixtrim, bs, blockalign, random_distribution and
+ * seq_pct (a random stream's) default to the workload's values where "streams" is written; "class"
  * defaults to the name; "range" offset/size are sizes or "N%" of the
  * volume's window (size 0 or absent: to the window's end).
  */

@@ -91,10 +91,15 @@ bool bc_workload_reads(const struct bc_workload *wl)
 	return bc_rw_ops(wl->rw, wl->rwmixread, wl->rwmixtrim) & BC_RW_OPS_READ;
 }
 
+bool bc_rw_random(enum bc_rw rw)
+{
+	return rw == BC_RW_RANDREAD || rw == BC_RW_RANDWRITE || rw == BC_RW_RANDRW ||
+	       rw == BC_RW_RANDTRIM;
+}
+
 bool bc_workload_random(const struct bc_workload *wl)
 {
-	return wl->rw == BC_RW_RANDREAD || wl->rw == BC_RW_RANDWRITE || wl->rw == BC_RW_RANDRW ||
-	       wl->rw == BC_RW_RANDTRIM;
+	return bc_rw_random(wl->rw);
 }
 
 bool bc_workload_size_based(const struct bc_workload *wl)

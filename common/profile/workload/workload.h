@@ -88,11 +88,18 @@ struct bc_placement {
 
 /*
  * One stream of a multi-stream workload ("streams", profile/workload/streams.c): its
- * share of the I/Os (or bytes), op mix, sizes, offset distribution, region
- * of the volume's window and lifetime class. A stream's keys that are not
- * given take the workload's values where "streams" is written.
+ * share of the I/Os (or bytes), op mix, sizes, offset distribution, sequential
+ * share, region of the volume's window and lifetime class. A stream's keys
+ * that are not given take the workload's values where "streams" is written.
+ *
+ * At most 32 streams on a volume: a vdbench parameter file runs every wd=
+ * on an sd= as one stream, and the real files have up to 9 of them (the
+ * corpus in tests/data/corpus); 32 leaves room for generated files while a
+ * workload, which carries its streams inline and is copied per step and
+ * per job target, stays near 24 KiB. A stream is picked per I/O in constant
+ * time whatever their number (engine/streamgen.h).
  */
-#define BC_STREAMS_MAX	   8
+#define BC_STREAMS_MAX	   32
 #define BC_STREAM_NAME_MAX 32
 struct bc_stream_pos {
 	bool pct;	/* pct of the window, else bytes */
@@ -136,6 +143,7 @@ struct bc_stream {
 	struct bc_bssplit bssplit[BC_BSSPLIT_MAX];
 	uint32_t blockalign; /* 0: the stream's smallest bs */
 	struct bc_dist_spec dist;
+	uint32_t seq_pct;	       /* random kinds: percent continuing sequentially */
 	bool range_set;		       /* else the whole window */
 	struct bc_stream_pos off;      /* from the window's start */
 	struct bc_stream_pos len;      /* 0 bytes: to the window's end */
@@ -358,6 +366,7 @@ bool bc_workload_writes(const struct bc_workload *wl);
 bool bc_workload_reads(const struct bc_workload *wl);
 
 /* offsets are random (randread, randwrite, randrw, randtrim) */
+bool bc_rw_random(enum bc_rw rw);
 bool bc_workload_random(const struct bc_workload *wl);
 
 /* the step stops after one pass (size_based or io_size) instead of at runtime */

@@ -969,6 +969,24 @@ static bool s_seek(struct s_ctx *c, const struct bc_import_kv *kv, const char *v
 	return true;
 }
 
+/*
+ * seekpct 1..99: that share of the I/Os seeks, the rest continue where the one
+ * before ended: the profile's seq_pct (100 - seekpct), 0 for any other value;
+ * a fraction of a percent is a difference named at kv
+ */
+static unsigned s_seek_seq_pct(struct s_ctx *c, const struct bc_import_kv *kv, const char *val)
+{
+	unsigned q;
+	double sp;
+
+	if (!s_pct(val, &sp) || sp <= 0 || sp >= 100)
+		return 0;
+	q = (unsigned)lround(100 - sp);
+	if (fabs(100 - sp - q) > 1e-9)
+		S_DIFF(c, kv, "seekpct=%s: whole percents only", val);
+	return q;
+}
+
 static void s_set_rw(cJSON *wl, double rdpct, bool seq)
 {
 	cJSON_DeleteItemFromObject(wl, "rw");
@@ -1216,15 +1234,8 @@ static void s_wd_one(struct s_ctx *c, struct s_map *m, const struct bc_import_se
 		S_DIFF(c, kv, "rdpct=%s: %ld%% of reads in a profile (whole percents)", kv->val,
 		       lround(w->rdpct));
 	if ((kv = s_get(v, "seekpct"))) {
-		double sp;
-
 		s_seek(c, kv, kv->val, &w->seq, &eof);
-		/* 1..99: that share seeks, the rest continue where the last one ended */
-		if (s_pct(kv->val, &sp) && sp > 0 && sp < 100) {
-			w->seq_pct = (unsigned)lround(100 - sp);
-			if (fabs(100 - sp - w->seq_pct) > 1e-9)
-				S_DIFF(c, kv, "seekpct=%s: whole percents only", kv->val);
-		}
+		w->seq_pct = s_seek_seq_pct(c, kv, kv->val);
 	}
 	s_set_rw(w->wl, w->rdpct, w->seq);
 	if (w->seq_pct)
@@ -1395,6 +1406,9 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 
 		if (seek_over)
 			s_seek(c, rd->kv, seek_over, &seq, &eof);
+		/* a forseekpct with a sequential share is not random over the sd either */
+		if (seek_over && s_seek_seq_pct(c, rd->kv, seek_over))
+			seq = true;
 		wl = s_hit_streams(c, m, si, on[0], rd, rdpct_over >= 0 ? rdpct_over : on[0]->rdpct,
 				   seq);
 		if (wl && bs_over) {
@@ -1420,13 +1434,14 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 	} else {
 		wl = cJSON_CreateObject();
 		streams = cJSON_AddArrayToObject(wl, "streams");
-		if (n > 8)
+		if (n > BC_STREAMS_MAX)
 			bc_import_diff(c->diffs, rd->src, rd->line,
-				       "rd=%s: %d workloads on sd=%s; bench-coord runs at most 8 "
+				       "rd=%s: %d workloads on sd=%s; bench-coord runs at most %d "
 				       "streams on a volume",
-				       rd->name, n, m->sd[si].name);
+				       rd->name, n, m->sd[si].name, BC_STREAMS_MAX);
 	}
-	for (i = 0; i < n && i < 8; i++) {
+	/* each wd a stream: its own skew, xfersize, rdpct, range and seekpct (seq_pct) */
+	for (i = 0; i < n && i < BC_STREAMS_MAX; i++) {
 		cJSON *s = streams ? cJSON_CreateObject() : wl;
 		const struct bc_import_kv *rg = on[i]->range ? on[i]->range : m->sd[si].range;
 
@@ -1461,14 +1476,6 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 				if (r)
 					cJSON_AddItemToObject(s, "range", r);
 			}
-			if (cJSON_GetObjectItem(s, "seq_pct")) {
-				cJSON_DeleteItemFromObject(s, "seq_pct");
-				bc_import_diff(
-				    c->diffs, rd->src, rd->line,
-				    "rd=%s: seekpct %u in wd=%s beside other workloads on "
-				    "sd=%s: a stream has no sequential share",
-				    rd->name, 100 - on[i]->seq_pct, on[i]->name, m->sd[si].name);
-			}
 			cJSON_AddItemToArray(streams, s);
 		}
 		if (bs_over) {
@@ -1483,6 +1490,14 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 			if (seek_over)
 				s_seek(c, rd->kv, seek_over, &seq, &eof);
 			s_set_rw(s, rp, seq);
+			/* forseekpct: the loop's value replaces the wd's sequential share too */
+			if (seek_over) {
+				unsigned q = s_seek_seq_pct(c, rd->kv, seek_over);
+
+				cJSON_DeleteItemFromObject(s, "seq_pct");
+				if (q)
+					cJSON_AddNumberToObject(s, "seq_pct", q);
+			}
 		}
 	}
 	if (streams && fabs(given + left * unset - 100) > 1e-6)

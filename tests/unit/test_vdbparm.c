@@ -434,6 +434,76 @@ static void s_names_sizes(void)
 	cJSON_Delete(diffs);
 }
 
+/* the stream of wd name in step st */
+static const cJSON *s_stream(const cJSON *st, const char *name)
+{
+	const cJSON *s;
+
+	cJSON_ArrayForEach(s, cJSON_GetObjectItem(st, "streams"))
+	{
+		if (!strcmp(s_str(s, "name"), name))
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * Several wds on one sd, each a stream with its own skew, rdpct and seekpct: seekpct 70 is
+ * seq_pct 30 in its stream, 0 and 100 sequential and random; twelve wds are twelve streams;
+ * forseekpct replaces each stream's sequential share; more than 32 wds are a difference
+ */
+static void s_wd_streams(void)
+{
+	char text[8192];
+	cJSON *prof, *diffs;
+	const cJSON *st, *s;
+	size_t n;
+	int i;
+
+	n = (size_t)snprintf(text, sizeof(text), "sd=sd1,lun=/dev/sdb\n");
+	for (i = 1; i <= 12; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "wd=wd%d,sd=sd1,skew=%s,rdpct=%d,seekpct=%s\n", i,
+				      i <= 2 ? "20" : "6", i * 5,
+				      i == 1   ? "70"
+				      : i == 2 ? "0"
+					       : "100");
+	snprintf(text + n, sizeof(text) - n,
+		 "rd=r,wd=wd*,iorate=max,elapsed=10\nrd=f,wd=wd*,forseekpct=(40,seq),elapsed=10\n");
+	prof = s_fs_import(text, &diffs);
+	CHECK_MSG(prof && !cJSON_GetArraySize(diffs), "%s",
+		  cJSON_GetArraySize(diffs) ? cJSON_GetArrayItem(diffs, 0)->valuestring : "");
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(st && cJSON_GetArraySize(cJSON_GetObjectItem(st, "streams")) == 12);
+	s = s_stream(st, "wd1");
+	CHECK(s && !strcmp(s_str(s, "rw"), "randrw") && s_num(s, "seq_pct") == 30 &&
+	      s_num(s, "rwmixread") == 5 && s_num(s, "share") == 20);
+	s = s_stream(st, "wd2");
+	CHECK(s && !strcmp(s_str(s, "rw"), "rw") && !cJSON_GetObjectItem(s, "seq_pct"));
+	s = s_stream(st, "wd12");
+	CHECK(s && !strcmp(s_str(s, "rw"), "randrw") && !cJSON_GetObjectItem(s, "seq_pct") &&
+	      s_num(s, "share") == 6 && s_num(s, "rwmixread") == 60);
+	/* forseekpct=40: every stream seeks 40%, continues 60%; seq: all sequential */
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 1);
+	s = s_stream(st, "wd2");
+	CHECK(s && !strcmp(s_str(s, "rw"), "randrw") && s_num(s, "seq_pct") == 60);
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 2);
+	s = s_stream(st, "wd1");
+	CHECK(s && !strcmp(s_str(s, "rw"), "rw") && !cJSON_GetObjectItem(s, "seq_pct"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	n = (size_t)snprintf(text, sizeof(text), "sd=sd1,lun=/dev/sdb\n");
+	for (i = 1; i <= 33; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "wd=w%d,sd=sd1\n", i);
+	snprintf(text + n, sizeof(text) - n, "rd=r,wd=w*,elapsed=10\n");
+	prof = s_fs_import(text, &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:35: rd=r: 33 workloads on sd=sd1; bench-coord runs at "
+				"most 32 streams"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
@@ -442,5 +512,6 @@ int main(void)
 	s_windows();
 	s_hitarea();
 	s_names_sizes();
+	s_wd_streams();
 	TEST_DONE();
 }

@@ -1,6 +1,7 @@
 /*
- * cmd/import_fio.c - `bench-coord import-fio JOBFILE`: a fio job file as a
- * bench-coord profile (fiojob.c does the mapping). The profile goes to
+ * cmd/import_fio.c - `bench-coord import-fio JOBFILE`: a fio job file, or
+ * fio command lines (fiocmd.c reads them as a job file), as a bench-coord
+ * profile (fiojob.c does the mapping). JOBFILE "-" is standard input. The profile goes to
  * stdout or -o FILE, validated first. Notes (the same load, remarked on) go
  * to stderr. A job file whose load the profile would change - an option
  * with no equivalent, an engine that is not block or file I/O - is refused
@@ -13,13 +14,16 @@
 
 #include "cmd/cmd.h"
 #include "cmd/opts.h"
+#include "import/fiocmd.h"
 #include "import/fiojob.h"
 #include "import/import.h"
 
 static void s_usage(FILE *f)
 {
 	fprintf(f, "usage: bench-coord import-fio [options] JOBFILE\n"
-		   "  translate a fio job file into a bench-coord profile\n"
+		   "  translate a fio job file, or fio command lines (\"fio --name=...\",\n"
+		   "  as a README or a script gives them), into a bench-coord profile;\n"
+		   "  JOBFILE - reads standard input\n"
 		   "  -o, --output FILE   write the profile to FILE (default: stdout)\n"
 		   "      --agent NAME    the agent every volume belongs to (default: local)\n"
 		   "      --endpoint EP   that agent's endpoint (default: local, started by\n"
@@ -39,7 +43,11 @@ static int s_map(const char *text, const struct bc_import_opts *im, cJSON *notes
 {
 	struct bc_import_doc *jf = NULL;
 
-	if (bc_fio_parse(text, im->src, &jf, err, errlen))
+	int rc = bc_fio_cmd_is(text)
+		     ? bc_fio_cmd_parse(text, im->src, notes, diffs, &jf, err, errlen)
+		     : bc_fio_parse(text, im->src, &jf, err, errlen);
+
+	if (rc)
 		return 1;
 	*prof = bc_fio_to_profile(jf, im, notes, diffs, err, errlen);
 	bc_import_doc_free(&jf);

@@ -329,6 +329,16 @@ static int s_parse_text(struct bc_import_doc *jf, const char *text, const char *
 	return rc;
 }
 
+int bc_fio_parse_file(struct bc_import_doc *jf, const char *name, const char *src, int line,
+		      char *err, size_t errlen)
+{
+	int rc = s_include(jf, name, src, line, 0, err, errlen);
+
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", src);
+	return rc;
+}
+
 int bc_fio_parse(const char *text, const char *src, struct bc_import_doc **out, char *err,
 		 size_t errlen)
 {

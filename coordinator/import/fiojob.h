@@ -34,6 +34,14 @@ int bc_fio_parse(const char *text, const char *src, struct bc_import_doc **out, 
 		 size_t errlen);
 
 /*
+ * The job file name (relative to src's directory unless absolute) parsed
+ * into jf after what it holds, as `include name` at src:line would; 0 or
+ * -EINVAL / -ENOMEM with "<file>:<line>: <what>" in err.
+ */
+int bc_fio_parse_file(struct bc_import_doc *jf, const char *name, const char *src, int line,
+		      char *err, size_t errlen);
+
+/*
  * The profile (as JSON) that runs jf's jobs. Notes (the same load, with a
  * remark) are appended to notes, differences ("file:line: option=value:
  * why") to diffs. With im->lenient the differences are also listed in the

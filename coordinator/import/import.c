@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "import/import.h"
 #include "profile/profile.h"
@@ -110,7 +111,8 @@ int bc_import_fail(char *err, size_t errlen, const char *src, int line, const ch
 
 char *bc_import_slurp(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	/* "-": standard input (a command pasted or piped in) */
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : fdopen(dup(0), "r");
 	char *buf = NULL, *grown;
 	size_t len = 0, cap = 0, n;
 
@@ -203,7 +205,8 @@ void bc_import_name(const char *name, const char *src, const char *ext, char *ou
 		bc_import_sanitize(name, out, len);
 		return;
 	}
-	snprintf(tmp, sizeof(tmp), "%s", src);
+	/* standard input has no name of its own */
+	snprintf(tmp, sizeof(tmp), "%s", strcmp(src, "-") ? src : "stdin");
 	bc_import_sanitize(basename(tmp), out, len);
 	n = strlen(out);
 	if (e && n > e && !strcmp(out + n - e, ext))
@@ -290,7 +293,13 @@ int bc_import_run(const struct bc_import_opts *im, const char *tool, const char 
 {
 	cJSON *notes = cJSON_CreateArray(), *diffs = cJSON_CreateArray(), *prof = NULL;
 	char err[1024], *text = bc_import_slurp(im->src);
+	/* messages name standard input "stdin", not "-" */
+	struct bc_import_opts named = *im;
 	int status = 1;
+
+	if (!strcmp(im->src, "-"))
+		named.src = "stdin";
+	im = &named;
 
 	if (!text) {
 		bc_error("cannot read '%s': %s", im->src, strerror(errno));

@@ -69,7 +69,7 @@ char *bc_import_trim(char *s);
 /* "src:line: what" into err; returns -EINVAL */
 int bc_import_fail(char *err, size_t errlen, const char *src, int line, const char *what);
 
-/* a file's text (at most 64 MiB), NULL with errno set; caller frees */
+/* a file's text (at most 64 MiB; "-": standard input), NULL with errno set; caller frees */
 char *bc_import_slurp(const char *path);
 /*
  * The text of an included file name (bc_import_slurp), relative to the

@@ -131,4 +131,25 @@ rc=$?
 set -e
 [ "$rc" = 2 ] && grep -q "engine-net.fio:3: ioengine=net: not block or file read/write I/O" "$T/net.err" ||
 	{ cat "$T/net.err"; fail "ioengine=net not refused (rc $rc)"; }
+
+# fio command lines on standard input, as a README shows them: imported and run (~3 s)
+printf '%s\n' "F=$T/cmd.dat" \
+	'fio --name=w --filename=$F --size=8m --rw=write --bs=64k --direct=1 --runtime=1 \' \
+	'    --time_based --output-format=json > fio.log &' \
+	'fio --name=r --filename=$F --size=8m --rw=randread --bs=4k --direct=1 --runtime=1 \' \
+	'    --time_based' | "$COORD" import-fio -o "$T/cmd.json" - 2>"$T/cmd.err" ||
+	{ cat "$T/cmd.err"; fail "import-fio - (commands) failed"; }
+python3 - "$T/cmd.json" <<'PY' || fail "the commands imported wrongly"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["name"] == "stdin", p["name"]
+assert len(p["steps"]) == 1 and len(p["volumes"]) == 1, p
+st = p["steps"][0]
+assert st["rw"] == "write" and st["bs"] == "64k", st
+assert p["steps"][0]["volume_workloads"]["0"][1]["rw"] == "randread", st
+PY
+grep -q 'note: stdin:3: --output-format: fio' "$T/cmd.err" ||
+	{ cat "$T/cmd.err"; fail "--output-format not noted at its line"; }
+"$COORD" run -q -o "$T/cmdout" "$T/cmd.json" >"$T/cmdrun.out" 2>&1 ||
+	{ cat "$T/cmdrun.out"; fail "the imported commands did not run"; }
 echo "PASS"

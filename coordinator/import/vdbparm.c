@@ -261,6 +261,17 @@ static const struct bc_import_kv *s_get(const struct s_view *v, const char *key)
 	return NULL;
 }
 
+/*
+ * skew=: vdbench's default is 0, "no skew of its own" (the workload shares
+ * what the others leave), so skew=0 written out is the same as none
+ */
+static const struct bc_import_kv *s_get_skew(const struct s_view *v)
+{
+	const struct bc_import_kv *kv = s_get(v, "skew");
+
+	return kv && kv->val && strtod(kv->val, NULL) == 0 ? NULL : kv;
+}
+
 static void s_view_of(const struct bc_import_doc *p, int idx, struct s_view *v)
 {
 	const struct bc_import_sec *d = &p->secs[idx];
@@ -1222,7 +1233,7 @@ static void s_wd_one(struct s_ctx *c, struct s_map *m, const struct bc_import_se
 	w->wl = cJSON_CreateObject();
 	w->rdpct = 100; /* vdbench's defaults: all reads, all random, 4k */
 	w->seq = false;
-	w->skew = s_get(v, "skew");
+	w->skew = s_get_skew(v);
 	w->range = s_get(v, "range");
 	if (!sdkv)
 		bc_import_diff(c->diffs, d->src, d->line, "wd=%s: no sd=", d->name);
@@ -1977,7 +1988,7 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 		w->name = d->name;
 		w->wl = cJSON_CreateObject();
 		w->threads = 1; /* vdbench's defaults: one thread, operation=read, sequential */
-		w->skew = s_get(&v, "skew");
+		w->skew = s_get_skew(&v);
 		w->host = s_get(&v, "host") ? s_get(&v, "host") : s_get(&v, "hd");
 		w->hd = -1;
 		if (w->host) {

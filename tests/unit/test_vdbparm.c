@@ -504,6 +504,34 @@ static void s_wd_streams(void)
 	cJSON_Delete(diffs);
 }
 
+/* skew=0 is vdbench's default ("none of its own"): written out, it is the same as absent */
+static void s_skew_zero(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *st;
+
+	prof = s_fs_import("sd=sd1,lun=/dev/sdb\n"
+			   "wd=a,sd=sd1,rdpct=70,xfersize=4k,skew=0\n"
+			   "wd=b,sd=sd1,rdpct=0,xfersize=64k,seekpct=0,skew=0\n"
+			   "rd=r,wd=*,iorate=max,elapsed=10\n",
+			   &diffs);
+	CHECK_MSG(prof && !cJSON_GetArraySize(diffs), "%s",
+		  cJSON_GetArraySize(diffs) ? cJSON_GetArrayItem(diffs, 0)->valuestring : "");
+	st = prof ? cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0) : NULL;
+	CHECK(st && s_num(s_stream(st, "a"), "share") == 50 &&
+	      s_num(s_stream(st, "b"), "share") == 50);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	prof = s_fs_import("fsd=fsd1,anchor=/mnt/data,depth=2,width=4,files=100,size=1m\n"
+			   "fwd=fwd1,fsd=fsd1,rdpct=70,xfersize=64k,skew=0,fileio=random\n"
+			   "rd=rd1,fwd=fwd1,elapsed=60,interval=1,fwdrate=max,format=yes\n",
+			   &diffs);
+	CHECK_MSG(prof && !cJSON_GetArraySize(diffs), "%s",
+		  cJSON_GetArraySize(diffs) ? cJSON_GetArrayItem(diffs, 0)->valuestring : "");
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
@@ -513,5 +541,6 @@ int main(void)
 	s_hitarea();
 	s_names_sizes();
 	s_wd_streams();
+	s_skew_zero();
 	TEST_DONE();
 }

@@ -107,6 +107,8 @@ static void test_parse(void)
 	BAD("'rate_iops':100,'streams':[{'name':'a','kv':{'stores':1,'capacity':'1g'}}]",
 	    "steps[0].rate_iops: not with a KV workload");
 	BAD("'kv':{'trim':true}", "steps[0].kv: no stream is a KV class");
+	BAD("'streams':[{'name':'a','seq_pct':20,'kv':{'stores':1,'capacity':'1g'}}]",
+	    "steps[0].streams[0].seq_pct: not in a KV class or log: its offsets are its records'");
 	BAD("'streams':[{'name':'a','kv':{'stores':1,'capacity':'1g'}}],'kv':{'trim':'maybe'}",
 	    "steps[0].kv.trim: expected \"auto\", true or false");
 }

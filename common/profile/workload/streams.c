@@ -56,8 +56,8 @@ static void s_stream_to_wl(const struct bc_stream *st, struct bc_workload *wl)
 /*
  * The inherited values into st (always), then their mix checked (the stream's path is
  * base). seq_pct is the share of a random kind's I/Os that continue sequentially
- * (the rule of engine/seqmix.h): a sequential stream takes none from the workload, and
- * one it gives itself is refused as the workload's is (own_seq: the stream gave it).
+ * (the rule of engine/seqmix.h): a sequential stream or a KV class takes none from the
+ * workload, and one it gives itself is refused (own_seq: the stream gave it).
  */
 static int s_wl_to_stream(struct bc_check *c, const char *base, const struct bc_workload *wl,
 			  bool own_seq, struct bc_stream *st)
@@ -72,7 +72,12 @@ static int s_wl_to_stream(struct bc_check *c, const char *base, const struct bc_
 	memcpy(st->bssplit, wl->bssplit, sizeof(st->bssplit));
 	st->blockalign = wl->blockalign;
 	st->dist = wl->dist;
-	st->seq_pct = bc_rw_random(wl->rw) || own_seq ? wl->seq_pct : 0;
+	st->seq_pct = (bc_rw_random(wl->rw) && !st->kv.role) || own_seq ? wl->seq_pct : 0;
+	if (st->seq_pct && st->kv.role) {
+		bc_check_path(path, base, "seq_pct");
+		return bc_check_fail(c, path,
+				     "not in a KV class or log: its offsets are its records'");
+	}
 	if (st->seq_pct && !bc_rw_random(st->rw)) {
 		bc_check_path(path, base, "seq_pct");
 		return bc_check_fail(c, path,

@@ -180,6 +180,17 @@ static void test_wire(void)
 }
 
 /* 1M draws: each stream's share within 1% (relative), every offset in its region */
+/* the streams' next I/O: its stream (returned), op, size and offset */
+static unsigned s_next(struct bc_sgens *sg, struct bc_rand *rng, uint8_t *op, uint32_t *len,
+		       uint64_t *off)
+{
+	unsigned s = bc_sgens_pick(sg, bc_rand_next(rng));
+	int pl;
+
+	bc_sgen_next(&sg->g[s], rng, op, len, off, &pl);
+	return s;
+}
+
 static void test_selection(void)
 {
 	struct bc_profile *p =
@@ -195,19 +206,18 @@ static void test_selection(void)
 	uint64_t n[4] = {0}, bytes[4] = {0}, win = 1ull << 30, draws = 1000000, i;
 	struct bc_rand rng;
 	double want[4] = {0.5, 0.3, 0.15, 0.05};
-	int bad = 0, k, pl;
+	int bad = 0, k;
 
 	if (!p || !sg)
 		goto out;
 	CHECK(!bc_sgens_init(sg, &p->steps[0].wl, "t", 0, win, 0, 1, 512, 7, s_err, sizeof(s_err)));
 	bc_rand_seed(&rng, 42);
 	for (i = 0; i < draws; i++) {
-		unsigned s = bc_sgens_pick(sg, bc_rand_next(&rng));
 		uint64_t off;
 		uint32_t len;
 		uint8_t op;
+		unsigned s = s_next(sg, &rng, &op, &len, &off);
 
-		bc_sgen_next(&sg->g[s], &rng, &op, &len, &off, &pl);
 		n[s]++;
 		bytes[s] += len;
 		if (off < sg->g[s].start || off + len > sg->g[s].end)
@@ -225,12 +235,11 @@ static void test_selection(void)
 	CHECK(!bc_sgens_init(sg, &p->steps[0].wl, "t", 0, win, 0, 1, 512, 7, s_err, sizeof(s_err)));
 	memset(bytes, 0, sizeof(bytes));
 	for (i = 0; i < draws; i++) {
-		unsigned s = bc_sgens_pick(sg, bc_rand_next(&rng));
 		uint64_t off;
 		uint32_t len;
 		uint8_t op;
+		unsigned s = s_next(sg, &rng, &op, &len, &off);
 
-		bc_sgen_next(&sg->g[s], &rng, &op, &len, &off, &pl);
 		bytes[s] += len;
 	}
 	{
@@ -316,7 +325,7 @@ static void test_seq_mix(void)
 	double wsum = 0;
 	struct bc_rand rng;
 	size_t len;
-	int k, pl, bad = 0, outside = 0;
+	int k, bad = 0, outside = 0;
 
 	len = (size_t)snprintf(step, sizeof(step), "'rw':'randrw','streams':[");
 	for (k = 0; k < NS; k++) {
@@ -336,12 +345,11 @@ static void test_seq_mix(void)
 	memset(last, 0xff, sizeof(last));
 	bc_rand_seed(&rng, 4242);
 	for (i = 0; i < draws; i++) {
-		unsigned s = bc_sgens_pick(sg, bc_rand_next(&rng));
 		uint64_t off;
 		uint32_t l;
 		uint8_t op;
+		unsigned s = s_next(sg, &rng, &op, &l, &off);
 
-		bc_sgen_next(&sg->g[s], &rng, &op, &l, &off, &pl);
 		n[s]++;
 		rd[s] += op == BC_OP_READ;
 		cont[s] += off == last[s];

@@ -27,6 +27,7 @@
 #include "engine/rand.h"
 #include "engine/rate.h"
 #include "engine/seqmix.h"
+#include "engine/sqeflags.h"
 #include "engine/streamgen.h"
 #include "profile/workload/kv.h"
 #include "util/clock.h"
@@ -128,6 +129,9 @@ struct s_jtarget {
 	bool low_draining;
 	/* sync: writes' RWF flags; S_TF_SYNC: every sync_every writes a sync_op */
 	int wflags;
+	/* ioprio, cmdprio, nowait, force_async on the SQEs (engine/sqeflags.h); sqe_x: any */
+	struct bc_sqe_extra sx;
+	bool sqe_x;
 	uint32_t sync_every, writes_since;
 	uint8_t sync_op;
 	bool end_sync;
@@ -484,6 +488,9 @@ static inline void s_issue(struct bc_job *j, struct s_jtarget *jt, struct s_io *
 	    .rw_flags = io->op == BC_OP_WRITE ? jt->wflags : 0,
 	};
 	jt->prep(jt->t, sqe, &d);
+	if (jt->sqe_x)
+		bc_sqe_extra_apply(&jt->sx, sqe, d.op == BC_OP_READ || d.op == BC_OP_WRITE,
+				   jt->sx.prio_below ? s_rand32(j) : 0);
 	io_uring_sqe_set_data(sqe, io);
 	j->inflight++;
 	j->unsubmitted++;
@@ -1388,6 +1395,14 @@ static int s_setup(struct bc_job *j)
 	unsigned entries;
 	int ret;
 
+	/* "nice": this thread's own (Linux's nice is per thread), as fio's nice= on its job */
+	if (j->wl.nice && setpriority(PRIO_PROCESS, (id_t)gettid(), j->wl.nice)) {
+		ret = -errno;
+		snprintf(j->setup_err, sizeof(j->setup_err), "job %u: nice %d: setpriority: %s",
+			 j->job_index, j->wl.nice, strerror(-ret));
+		return ret;
+	}
+
 	for (entries = 1; entries < j->nios; entries <<= 1)
 		;
 	/*
@@ -1781,6 +1796,18 @@ static int s_shape_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_
 		 */
 		jt->sync_every = wl->fsync_every ? wl->fsync_every : wl->fdatasync_every;
 		jt->sync_op = wl->fsync_every ? BC_IO_FSYNC : BC_IO_FDATASYNC;
+	}
+	/* ioprio and RWF_NOWAIT are fields of a read or write SQE; a NOP's or URING_CMD's differ */
+	if (!ret && bc_sqe_extra_init(&jt->sx, wl)) {
+		jt->sqe_x = true;
+		if ((jt->sx.prio || jt->sx.prio_hi || jt->sx.rw_flags) &&
+		    !(jt->t->ops->caps & BC_TCAP_SYNC)) {
+			snprintf(err, errlen,
+				 "%s: \"ioprio\", \"cmdprio_pct\" and \"nowait\" need a file or "
+				 "block device (%s: its I/O is no read or write SQE)",
+				 jt->t->path, jt->t->ops->desc);
+			ret = -EINVAL;
+		}
 	}
 	if (!ret && wl->end_fsync) {
 		ret = s_sync_cap(jt, "end_fsync", err, errlen);

@@ -1086,9 +1086,17 @@ static const struct s_fopt s_fopts[] = {
     {"pi_chk", NULL, S_DIFF, NULL, NULL, "protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"},
     {"apptag", NULL, S_DIFF, NULL, NULL, "protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"},
     {"apptag_mask", NULL, S_DIFF, NULL, NULL, "protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"},
-    {"nice", NULL, S_DIFF, NULL, NULL, "process priority has no equivalent"},
-    {"prio", NULL, S_DIFF, NULL, NULL, "I/O priority has no equivalent"},
-    {"prioclass", NULL, S_DIFF, NULL, NULL, "I/O priority has no equivalent"},
+    {"nice", NULL, S_MAPPED, "nice", NULL, NULL},
+    {"prio", NULL, S_MAPPED, "ioprio_class, ioprio", NULL, NULL},
+    {"prioclass", NULL, S_MAPPED, "ioprio_class", NULL, NULL},
+    {"priohint", NULL, S_MAPPED, "-", NULL, NULL},
+    {"cmdprio_percentage", NULL, S_MAPPED, "cmdprio_pct", NULL, NULL},
+    {"cmdprio_class", NULL, S_MAPPED, "cmdprio_class", NULL, NULL},
+    {"cmdprio", NULL, S_MAPPED, "cmdprio", NULL, NULL},
+    {"cmdprio_hint", NULL, S_MAPPED, "-", NULL, NULL},
+    {"cmdprio_bssplit", NULL, S_DIFF, NULL, NULL, "priorities by block size have no equivalent (cmdprio_percentage has)"},
+    {"nowait", NULL, S_MAPPED, "nowait", NULL, NULL},
+    {"force_async", NULL, S_MAPPED, "force_async", NULL, NULL},
 };
 /* clang-format on */
 
@@ -1745,6 +1753,153 @@ static bool s_passthrough(struct s_ctx *c, const struct s_view *v, const struct 
 	return true;
 }
 
+/* fio's prioclass / cmdprio_class value (ionice's numbers) as the profile's class name */
+static const char *s_prio_class(const char *v, bool cmd)
+{
+	static const char *const names[] = {"be", "rt", "be", "idle"};
+	unsigned n;
+
+	/* class 0 (none) is best effort in fio's ioprio_value; cmdprio_class starts at 1 */
+	if (!s_uint(v, 3, &n) || (cmd && !n))
+		return NULL;
+	return names[n];
+}
+
+/*
+ * The I/O priority of each read and write, as fio's io_uring engine puts it
+ * on the SQE: prio/prioclass for all of them (fio: prio alone is class be,
+ * a class alone level 0), cmdprio_percentage of them with cmdprio_class
+ * (default rt) and cmdprio (default 0) instead. fio's cmdprio options
+ * exist on its io_uring and libaio engines only.
+ */
+static void s_prio(struct s_ctx *c, const struct s_view *v, const struct bc_import_kv *eng_o,
+		   enum s_engine eng, const char *rw, cJSON *wl)
+{
+	const struct bc_import_kv *pr = s_opt(v, "prio", NULL), *pc = s_opt(v, "prioclass", NULL),
+				  *pct = s_opt(v, "cmdprio_percentage", NULL), *o;
+	const char *e = eng_o ? s_val(eng_o) : "psync", *cls;
+	char buf[128];
+	unsigned n = 0;
+
+	if (!strcmp(e, "io_uring_cmd") || eng == S_ENG_NULL) {
+		/* fio's null engine drops it; passthrough commands carry no I/O priority */
+		for (o = pr ? pr : pc ? pc : pct; o; o = NULL) {
+			if (eng == S_ENG_NULL)
+				bc_import_add(c->inert, "%s", o->key);
+			else
+				S_ODIFF(c, o,
+					"%s=%s with ioengine=io_uring_cmd: an I/O priority on "
+					"passthrough commands has no equivalent",
+					o->key, s_val(o));
+		}
+		return;
+	}
+	if (pr || pc) {
+		if (pr && !s_uint(s_val(pr), 7, &n))
+			S_ODIFF(c, pr, "prio=%s: expected 0..7", s_val(pr));
+		else if (pc && !(cls = s_prio_class(s_val(pc), false)))
+			S_ODIFF(c, pc, "prioclass=%s: expected 0..3", s_val(pc));
+		else {
+			cJSON_AddStringToObject(wl, "ioprio_class",
+						pc ? s_prio_class(s_val(pc), false) : "be");
+			if (n)
+				cJSON_AddNumberToObject(wl, "ioprio", n);
+		}
+	}
+	if ((o = s_opt(v, "priohint", NULL)) && !strcmp(s_val(o), "0"))
+		bc_import_add(c->inert, "%s", o->key);
+	else if (o)
+		S_ODIFF(c, o,
+			"priohint=%s: I/O priority hints (command duration limits) have no "
+			"equivalent",
+			s_val(o));
+	if ((o = s_opt(v, "cmdprio_hint", NULL)) && !strcmp(s_val(o), "0"))
+		bc_import_add(c->inert, "%s", o->key);
+	else if (o)
+		S_ODIFF(c, o,
+			"cmdprio_hint=%s: I/O priority hints (command duration limits) have "
+			"no equivalent",
+			s_val(o));
+	if (!pct)
+		return;
+	if (strcmp(e, "io_uring") && strcmp(e, "libaio")) {
+		S_ODIFF(c, pct,
+			"cmdprio_percentage=%s: fio has it on io_uring and libaio only, not "
+			"ioengine=%s",
+			s_val(pct), e);
+		return;
+	}
+	if (!s_dir_value(c, pct, rw, buf, sizeof(buf)))
+		return;
+	if (!s_uint(buf, 100, &n)) {
+		S_ODIFF(c, pct, "cmdprio_percentage=%s: expected 0..100", s_val(pct));
+		return;
+	}
+	if (!n)
+		return;
+	cJSON_AddNumberToObject(wl, "cmdprio_pct", n);
+	if ((o = s_opt(v, "cmdprio_class", NULL)) && s_dir_value(c, o, rw, buf, sizeof(buf))) {
+		if (!(cls = s_prio_class(buf, true)))
+			S_ODIFF(c, o, "cmdprio_class=%s: expected 1..3", s_val(o));
+		else if (strcmp(cls, "rt"))
+			cJSON_AddStringToObject(wl, "cmdprio_class", cls);
+	}
+	if ((o = s_opt(v, "cmdprio", NULL)) && s_dir_value(c, o, rw, buf, sizeof(buf))) {
+		if (!s_uint(buf, 7, &n))
+			S_ODIFF(c, o, "cmdprio=%s: expected 0..7", s_val(o));
+		else if (n)
+			cJSON_AddNumberToObject(wl, "cmdprio", n);
+	}
+}
+
+/*
+ * fio's io_uring SQE flags: nowait (RWF_NOWAIT on reads and writes) and
+ * force_async (IOSQE_ASYNC every Nth); nice, the job thread's nice value
+ */
+static void s_sqe_opts(struct s_ctx *c, const struct s_view *v, const struct bc_import_kv *eng_o,
+		       cJSON *wl)
+{
+	const char *e = eng_o ? s_val(eng_o) : "psync";
+	const struct bc_import_kv *o;
+	unsigned n;
+
+	if ((o = s_opt(v, "nowait", NULL)) && s_bool(s_val(o))) {
+		/* fio's engines with it: pvsync2, libaio, io_uring (io_uring_cmd: a command flag)
+		 */
+		if (strcmp(e, "io_uring") && strcmp(e, "libaio") && strcmp(e, "pvsync2"))
+			S_ODIFF(c, o, "nowait=%s with ioengine=%s: %s", s_val(o), e,
+				strcmp(e, "io_uring_cmd")
+				    ? "fio has it on pvsync2, libaio and io_uring only"
+				    : "RWF_NOWAIT on passthrough commands has no equivalent");
+		else
+			cJSON_AddBoolToObject(wl, "nowait", true);
+	} else if (o) {
+		bc_import_add(c->inert, "%s", o->key);
+	}
+	if ((o = s_opt(v, "force_async", NULL))) {
+		if (!s_uint(s_val(o), 1u << 30, &n))
+			S_ODIFF(c, o, "force_async=%s: expected a count of SQEs", s_val(o));
+		else if (n && strcmp(e, "io_uring") && strcmp(e, "io_uring_cmd"))
+			S_ODIFF(c, o,
+				"force_async=%s: fio has it on io_uring and io_uring_cmd only, "
+				"not ioengine=%s",
+				s_val(o), e);
+		else if (n)
+			cJSON_AddNumberToObject(wl, "force_async", n);
+		else
+			bc_import_add(c->inert, "%s", o->key);
+	}
+	if ((o = s_opt(v, "nice", NULL))) {
+		char *end;
+		long nv = strtol(s_val(o), &end, 10);
+
+		if (*end || end == s_val(o) || nv < -20 || nv > 19)
+			S_ODIFF(c, o, "nice=%s: expected -20..19", s_val(o));
+		else if (nv)
+			cJSON_AddNumberToObject(wl, "nice", (double)nv);
+	}
+}
+
 /* what one job section asks for, in j; false when it cannot run (a difference says why) */
 static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct s_view *v,
 		  struct s_job *j)
@@ -2171,6 +2326,8 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 				s_fopts[t].conv(c, o, &jx);
 	}
 	s_content(c, v, j, wl, strstr(rw, "write") || s_mixed(rw));
+	s_prio(c, v, eng_o, eng, rw, wl);
+	s_sqe_opts(c, v, eng_o, wl);
 	s_zones(c, v, wl);
 	if ((o = s_opt(v, "flow", NULL))) {
 		if (!s_uint(s_val(o), 1u << 20, &n))

@@ -810,6 +810,74 @@ static void test_fdp(void)
 	cJSON_Delete(notes);
 }
 
+/* I/O priorities, nowait, force_async and nice as fio's io_uring engine and job thread set them */
+static void test_prio(void)
+{
+	cJSON *notes, *p;
+
+	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=randread\nprio=3\n", &notes);
+	CHECK(p && no_diffs() && valid(p));
+	CHECK(p && !strcmp(sval(step(p, 0), "ioprio_class"), "be") &&
+	      nval(step(p, 0), "ioprio") == 3);
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=randread\nprioclass=1\n", &notes);
+	CHECK(p && no_diffs() && !strcmp(sval(step(p, 0), "ioprio_class"), "rt") &&
+	      !cJSON_GetObjectItem(step(p, 0), "ioprio"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nfilename=/tmp/x\nsize=1m\nioengine=io_uring\nrw=randrw\n"
+		   "cmdprio_percentage=30\ncmdprio_class=2\ncmdprio=5\nnowait=1\nforce_async=4\n"
+		   "nice=5\n",
+		   &notes);
+	CHECK(p && no_diffs() && valid(p));
+	CHECK(p && nval(step(p, 0), "cmdprio_pct") == 30 &&
+	      !strcmp(sval(step(p, 0), "cmdprio_class"), "be") &&
+	      nval(step(p, 0), "cmdprio") == 5 &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(step(p, 0), "nowait")) &&
+	      nval(step(p, 0), "force_async") == 4 && nval(step(p, 0), "nice") == 5);
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* the default cmdprio class is rt, left to the profile's default */
+	p = import("[j]\nfilename=/tmp/x\nsize=1m\nioengine=libaio\ndirect=1\nrw=randread\n"
+		   "cmdprio_percentage=10\n",
+		   &notes);
+	CHECK(p && no_diffs() && nval(step(p, 0), "cmdprio_pct") == 10 &&
+	      !cJSON_GetObjectItem(step(p, 0), "cmdprio_class"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* what fio does not have, or bench-coord cannot do */
+	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=randread\ncmdprio_percentage=30\n", &notes);
+	CHECK(has_diff("t.fio:5: cmdprio_percentage=30: fio has it on io_uring and libaio only"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nfilename=/tmp/x\nsize=1m\nioengine=io_uring\nrw=randrw\n"
+		   "cmdprio_percentage=30,10\npriohint=1\ncmdprio_bssplit=4k/10\n",
+		   &notes);
+	CHECK(has_diff("t.fio:6: cmdprio_percentage=30,10: reads and writes use different") &&
+	      has_diff("t.fio:7: priohint=1") && has_diff("t.fio:8: cmdprio_bssplit"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=randread\nprio=1\n"
+		   "nowait=1\n",
+		   &notes);
+	CHECK(has_diff("t.fio:5: prio=1 with ioengine=io_uring_cmd") &&
+	      has_diff("t.fio:6: nowait=1 with ioengine=io_uring_cmd"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=read\nnice=-21\nforce_async=2\n", &notes);
+	CHECK(has_diff("t.fio:5: nice=-21: expected -20..19") &&
+	      has_diff("t.fio:6: force_async=2: fio has it on io_uring and io_uring_cmd only"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* the null engine drops a priority: inert */
+	p = import("[j]\nioengine=null\nsize=1m\nrw=read\nprio=2\n", &notes);
+	CHECK(p && no_diffs() && !cJSON_GetObjectItem(step(p, 0), "ioprio_class") &&
+	      has_note(notes, "prio"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
 int main(void)
 {
 	test_job_shapes();
@@ -828,6 +896,7 @@ int main(void)
 	test_pov();
 	test_steady_fill();
 	test_fdp();
+	test_prio();
 	cJSON_Delete(s_diffs);
 	TEST_DONE();
 }

@@ -38,6 +38,9 @@ static const char *const s_regions[] = {"split", "shared", NULL};
 static const char *const s_wsync[] = {"none", "sync", "dsync", NULL};
 static const char *const s_fileselect[] = {"sequential", "random", NULL};
 static const char *const s_fsformat[] = {"restart", "fresh", NULL};
+/* Linux's IOPRIO_CLASS_* in order (none: 0); cmdprio's from rt, fio's default */
+static const char *const s_prioclass[] = {"none", "rt", "be", "idle", NULL};
+static const char *const s_cmdclass[] = {"rt", "be", "idle", NULL};
 
 _Static_assert(sizeof(enum bc_rw) == sizeof(uint32_t), "rw is stored as a 32-bit index");
 
@@ -108,6 +111,14 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"verify_backlog", BC_WT_INT, S_V | S_NZ, 0, 1u << 20, NULL, S_FIELD(verify_backlog)},
     {"buffer_pattern", BC_WT_PATTERN, S_V | S_NZ, 0, 0, NULL, S_FIELD(pattern)},
     {"scramble", BC_WT_BOOL, S_V | S_NZ, 0, 0, NULL, S_FIELD(scramble)},
+    {"ioprio_class", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_prioclass, S_FIELD(ioprio_class)},
+    {"ioprio", BC_WT_INT, S_V | S_NZ, 0, 7, NULL, S_FIELD(ioprio)},
+    {"cmdprio_pct", BC_WT_INT, S_V | S_NZ, 0, 100, NULL, S_FIELD(cmdprio_pct)},
+    {"cmdprio_class", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_cmdclass, S_FIELD(cmdprio_class)},
+    {"cmdprio", BC_WT_INT, S_V | S_NZ, 0, 7, NULL, S_FIELD(cmdprio)},
+    {"nowait", BC_WT_BOOL, S_V | S_NZ, 0, 0, NULL, S_FIELD(nowait)},
+    {"force_async", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(force_async)},
+    {"nice", BC_WT_INT, S_NZ, -20, 19, NULL, S_FIELD(nice)},
     /* a volume with a "fileset" (profile/volume/fileset.h) */
     {"fileselect", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_fileselect, S_FIELD(file_random)},
     {"file_shared", BC_WT_BOOL, S_V | S_NZ, 0, 0, NULL, S_FIELD(file_shared)},

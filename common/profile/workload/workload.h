@@ -290,7 +290,22 @@ struct bc_workload {
 	bool end_fsync;		  /* one fsync of the volume when the job's I/O is done */
 	uint32_t verify_backlog;  /* verify: read back and check every this many writes */
 	bool scramble;		  /* compress_pct 100: fio's scramble per write over it */
-	uint32_t pattern_len;	  /* "buffer_pattern": bytes of pattern, 0: none */
+	/*
+	 * Per SQE of a read or write (fio's io_uring engine: prio, prioclass,
+	 * cmdprio_percentage, cmdprio_class, cmdprio, nowait, force_async):
+	 * the I/O priority every one carries (class 0: none, the thread's own),
+	 * cmdprio_pct percent of them cmdprio_class/cmdprio instead, RWF_NOWAIT,
+	 * IOSQE_ASYNC on every force_async-th SQE
+	 */
+	uint32_t ioprio_class;	/* enum bc_ioprio_class */
+	uint32_t ioprio;	/* level 0..7 */
+	uint32_t cmdprio_pct;	/* 0..100 */
+	uint32_t cmdprio_class; /* index in rt, be, idle */
+	uint32_t cmdprio;	/* level 0..7 */
+	bool nowait;
+	uint32_t force_async;
+	int32_t nice;	      /* the job thread's nice value (setpriority on its tid); 0: left */
+	uint32_t pattern_len; /* "buffer_pattern": bytes of pattern, 0: none */
 	uint8_t pattern[BC_PATTERN_MAX];
 	/* profile/workload/streams.c: placement of writes, and the streams (none: one implicit
 	 * stream) */

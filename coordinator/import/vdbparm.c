@@ -241,6 +241,7 @@ int bc_vdb_parse(const char *text, const char *src, struct bc_import_doc **out, 
 struct s_ctx {
 	const struct bc_import_opts *im;
 	cJSON *notes, *diffs;
+	bool verify; /* validate=yes */
 };
 
 #define S_DIFF(c, kv, ...) bc_import_diff((c)->diffs, (kv)->src, (kv)->line, __VA_ARGS__)
@@ -433,6 +434,7 @@ struct s_map {
 	struct s_fwd *fwd;
 	int nfwd;
 	int nvol;
+	bool hd_implicit; /* no hd=: vdbench's one host, "localhost" */
 };
 
 /*
@@ -472,8 +474,8 @@ static const struct s_vkey s_vkeys[] = {
     {"", "port", NULL, S_V_INERT, NULL},
     {"", "formatxfersize", NULL, S_V_INERT, NULL},
     {"", "showlba", NULL, S_V_INERT, NULL},
-    {"", "startcmd", NULL, S_V_INERT, NULL},
-    {"", "endcmd", NULL, S_V_INERT, NULL},
+    {"", "startcmd", "start_cmd", S_V_INERT, "not run: vdbench runs it before the first rd (run it yourself)"},
+    {"", "endcmd", "end_cmd", S_V_INERT, "not run: vdbench runs it after the last rd (run it yourself)"},
     {"", "debug", NULL, S_V_INERT, NULL},
     {"", "journal", NULL, S_V_DIFF, "journaling of data validation has no equivalent"},
     {"", "concatenate", NULL, S_V_DIFF, "concatenated sds have no equivalent"},
@@ -527,6 +529,13 @@ static const struct s_vkey s_vkeys[] = {
     {"rd", "openflags", NULL, S_V_MAPPED, "direct"},
     {"rd", "pause", NULL, S_V_INERT, NULL},
     {"rd", "hitarea", NULL, S_V_MAPPED, "the sds' hit area in its steps"},
+    {"rd", "forcompratio", "compratio", S_V_MAPPED, "compress_pct"},
+    {"rd", "stopcurve", NULL, S_V_DIFF, "a curve stopped at a response time has no equivalent"},
+    {"rd", "startcmd", "start_cmd", S_V_INERT, "not run: vdbench runs it before the rd (run it yourself)"},
+    {"rd", "endcmd", "end_cmd", S_V_INERT, "not run: vdbench runs it after the rd (run it yourself)"},
+    {"", "abort_failed_skew", NULL, S_V_INERT, "inert (vdbench's check that the skew was met)"},
+    {"sd", "journal", NULL, S_V_DIFF, "journaling of data validation has no equivalent"},
+    {"sd", "count", NULL, S_V_DIFF, "sd sequences (count=) have no equivalent (write each sd)"},
     {"rd", "forhitarea", NULL, S_V_MAPPED, "the sds' hit area in its steps"},
     {"rd", "forrhpct", NULL, S_V_DIFF, "a loop over read hit percentages has no equivalent (an rd per value)"},
     {"rd", "forwhpct", NULL, S_V_DIFF, "a loop over write hit percentages has no equivalent (an rd per value)"},
@@ -630,10 +639,10 @@ static void s_classify(struct s_ctx *c, const struct bc_import_sec *d)
 		if (vk && vk->kind == S_V_MAPPED)
 			continue;
 		if (vk && vk->kind == S_V_INERT) {
-			bc_import_add(c->notes,
-				      "%s:%d: %s=%s: inert (reporting or how vdbench "
-				      "reaches its hosts)",
-				      kv->src, kv->line, kv->key, kv->val);
+			bc_import_add(
+			    c->notes, "%s:%d: %s=%s: %s", kv->src, kv->line, kv->key, kv->val,
+			    vk->key ? vk->key
+				    : "inert (reporting or how vdbench reaches its hosts)");
 			continue;
 		}
 		if (vk)
@@ -673,6 +682,7 @@ static void s_hosts(struct s_ctx *c, const struct bc_import_doc *p, struct s_map
 		}
 	}
 	if (!m->nhd) {
+		m->hd_implicit = true;
 		m->nhd = 1;
 		m->hd[0].name = c->im->agent;
 		snprintf(m->hd[0].endpoint, sizeof(m->hd[0].endpoint), "%s", c->im->endpoint);
@@ -686,6 +696,12 @@ static void s_hosts(struct s_ctx *c, const struct bc_import_doc *p, struct s_map
 		cJSON_AddStringToObject(a, "endpoint", m->hd[i].endpoint);
 		cJSON_AddItemToArray(agents, a);
 	}
+}
+
+/* host i is named name: its hd= name, or "localhost" for the one host without hd= */
+static bool s_host_is(const struct s_map *m, int i, const char *name)
+{
+	return !strcmp(name, m->hd[i].name) || (m->hd_implicit && !strcmp(name, "localhost"));
 }
 
 /* host= / hd= of an sd: which of m's hosts it is on (all without it) */
@@ -704,7 +720,7 @@ static void s_sd_hosts(struct s_ctx *c, const struct s_map *m, const struct bc_i
 		bool found = false;
 
 		for (i = 0; i < m->nhd; i++)
-			if (!strcmp(items[k], "*") || !strcmp(items[k], m->hd[i].name))
+			if (!strcmp(items[k], "*") || s_host_is(m, i, items[k]))
 				on[i] = found = true;
 		if (!found)
 			S_DIFF(c, kv, "%s=%s: no hd=%s", kv->key, kv->val, items[k]);
@@ -930,11 +946,30 @@ static bool s_xfer(struct s_ctx *c, const struct bc_import_kv *kv, const char *v
 		bc_fmt_size(b, out, len);
 		return true;
 	}
+	if (n == 3) {
+		/*
+		 * (min,max,align): a size drawn uniformly between min and max, a
+		 * multiple of align; with align = min that is the profile's range
+		 * "min-max" (uniform over min's multiples)
+		 */
+		uint64_t lo, hi, al;
+
+		if (s_size(items[0], &lo) || s_size(items[1], &hi) || s_size(items[2], &al) ||
+		    !lo || hi <= lo || al != lo) {
+			S_DIFF(c, kv,
+			       "xfersize=%s: a size range whose align= is not its minimum has no "
+			       "bench-coord equivalent (sizes are multiples of the minimum)",
+			       val);
+			return false;
+		}
+		snprintf(out, len, "%s-", bc_fmt_size(lo, sz, sizeof(sz)));
+		used = strlen(out);
+		snprintf(out + used, len > used ? len - used : 0, "%s",
+			 bc_fmt_size(hi, sz, sizeof(sz)));
+		return true;
+	}
 	if (n < 2 || n % 2) {
-		/* (min,max,align): a random size in a range */
-		S_DIFF(c, kv,
-		       "xfersize=%s: a size range has no bench-coord equivalent (only "
-		       "size,percent pairs)",
+		S_DIFF(c, kv, "xfersize=%s: expected a size, size,percent pairs or (min,max,align)",
 		       val);
 		return false;
 	}
@@ -963,9 +998,11 @@ static bool s_seek(struct s_ctx *c, const struct bc_import_kv *kv, const char *v
 	double d;
 
 	*eof = false;
-	if (!strcasecmp(val, "seq") || !strcasecmp(val, "sequential") || !strcasecmp(val, "eof")) {
+	/* -1 is eof, as vdbench documents it */
+	if (!strcasecmp(val, "seq") || !strcasecmp(val, "sequential") || !strcasecmp(val, "eof") ||
+	    !strcmp(val, "-1")) {
 		*seq = true;
-		*eof = !strcasecmp(val, "eof");
+		*eof = strcasecmp(val, "seq") && strcasecmp(val, "sequential");
 		return true;
 	}
 	if (!strcasecmp(val, "random")) {
@@ -1013,27 +1050,42 @@ static void s_set_rw(cJSON *wl, double rdpct, bool seq)
 	}
 }
 
-/* range=(a,b): percent of the sd, as a stream's region */
+/*
+ * range=(a,b): percent of the sd, as a stream's region; values above 200
+ * are bytes (range=(1g,2g)), as vdbench reads them. An end between 100 and
+ * 200 wraps over the sd's end: no equivalent.
+ */
 static cJSON *s_range(struct s_ctx *c, const struct bc_import_kv *kv)
 {
 	char buf[256], *items[S_MAX_LIST], t[32];
 	double a, b;
+	uint64_t x, y;
 	cJSON *r;
 
-	if (s_list(kv->val, buf, sizeof(buf), items) != 2 || !s_pct(items[0], &a) ||
-	    !s_pct(items[1], &b) || b <= a) {
-		S_DIFF(c, kv,
-		       "range=%s: expected (start%%,end%%) within 0-100 (absolute ranges "
-		       "have no equivalent)",
-		       kv->val);
-		return NULL;
+	if (s_list(kv->val, buf, sizeof(buf), items) != 2)
+		goto bad;
+	if (!s_size(items[1], &y) && y > 200) {
+		if (s_size(items[0], &x) || x >= y)
+			goto bad;
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "offset", bc_fmt_size(x, t, sizeof(t)));
+		cJSON_AddStringToObject(r, "size", bc_fmt_size(y - x, t, sizeof(t)));
+		return r;
 	}
+	if (!s_pct(items[0], &a) || !s_pct(items[1], &b) || b <= a)
+		goto bad;
 	r = cJSON_CreateObject();
 	snprintf(t, sizeof(t), "%g%%", a);
 	cJSON_AddStringToObject(r, "offset", t);
 	snprintf(t, sizeof(t), "%g%%", b - a);
 	cJSON_AddStringToObject(r, "size", t);
 	return r;
+bad:
+	S_DIFF(c, kv,
+	       "range=%s: expected (start%%,end%%) within 0-100 or (start,end) in bytes above 200 "
+	       "(a range wrapping over the end, up to 200%%, has no equivalent)",
+	       kv->val);
+	return NULL;
 }
 
 /*
@@ -1262,11 +1314,20 @@ static void s_wd_one(struct s_ctx *c, struct s_map *m, const struct bc_import_se
 	}
 	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv))
 		cJSON_AddBoolToObject(w->wl, "direct", true);
-	if ((kv = s_get(v, "host") ? s_get(v, "host") : s_get(v, "hd")))
-		S_DIFF(c, kv,
-		       "%s=%s on wd=: a workload on some of an sd's hosts has no "
-		       "equivalent (set host= on the sd)",
-		       kv->key, kv->val);
+	if ((kv = s_get(v, "host") ? s_get(v, "host") : s_get(v, "hd"))) {
+		bool on[S_MAX_LIST];
+		int i, k, nd = cJSON_GetArraySize(c->diffs);
+
+		/* every host (the one there is, or "*"): as without host= */
+		s_sd_hosts(c, m, kv, on);
+		for (i = 0, k = 0; i < m->nhd; i++)
+			k += on[i];
+		if (k < m->nhd && cJSON_GetArraySize(c->diffs) == nd)
+			S_DIFF(c, kv,
+			       "%s=%s on wd=: a workload on some of an sd's hosts has no "
+			       "equivalent (set host= on the sd)",
+			       kv->key, kv->val);
+	}
 }
 
 /* the wds (not an rd's own) a "wd=" list names into wds[]; returns their count */
@@ -1380,6 +1441,33 @@ static int s_loop_values(struct s_ctx *c, struct s_loop *l)
 	return l->n;
 }
 
+/*
+ * A stream draws its sizes from a split, not a range: xfersize=(min,max,align)
+ * of a wd that became a stream (beside other wds, with range= or hits) is a
+ * difference, its stream at the smallest size (so --lenient writes a valid
+ * profile)
+ */
+static cJSON *s_stream_bs(struct s_ctx *c, const struct bc_import_sec *rd, cJSON *wl)
+{
+	cJSON *st;
+
+	cJSON_ArrayForEach(st, cJSON_GetObjectItem(wl, "streams"))
+	{
+		const char *bs = cJSON_GetStringValue(cJSON_GetObjectItem(st, "bs"));
+		char lo[32];
+
+		if (!bs || !strchr(bs, '-'))
+			continue;
+		bc_import_diff(c->diffs, rd->src, rd->line,
+			       "rd=%s: xfersize %s in a stream (%s: beside other workloads, with "
+			       "range= or hits): a stream draws sizes from a split, not a range",
+			       rd->name, bs, cJSON_GetStringValue(cJSON_GetObjectItem(st, "name")));
+		snprintf(lo, sizeof(lo), "%.*s", (int)(strchr(bs, '-') - bs), bs);
+		cJSON_ReplaceItemInObject(st, "bs", cJSON_CreateString(lo));
+	}
+	return wl;
+}
+
 /* the workload of volume vol (of sd si) in an rd with wds: one wd's keys, or streams */
 static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const int *wds, int nw,
 			  const struct bc_import_sec *rd, const char *bs_over, double rdpct_over,
@@ -1431,7 +1519,7 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 				cJSON_AddStringToObject(st, "bs", bs_over);
 			}
 		}
-		return wl ? wl : cJSON_CreateObject();
+		return wl ? s_stream_bs(c, rd, wl) : cJSON_CreateObject();
 	}
 	if (n == 1 && !on[0]->range && !m->sd[si].range) {
 		wl = cJSON_Duplicate(on[0]->wl, 1);
@@ -1518,7 +1606,7 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 	for (i = 0; i < n && !cJSON_GetObjectItem(wl, "direct"); i++)
 		if (cJSON_IsTrue(cJSON_GetObjectItem(on[i]->wl, "direct")))
 			cJSON_AddBoolToObject(wl, "direct", true);
-	return wl;
+	return s_stream_bs(c, rd, wl);
 }
 
 static bool s_same(const cJSON *a, const cJSON *b)
@@ -1582,6 +1670,55 @@ static void s_maxdata(struct s_ctx *c, const struct bc_import_kv *kv,
 		      "%llu bytes after the ramp (stop_bytes), checked every second where vdbench "
 		      "checks at the end of each interval",
 		      kv->src, kv->line, rd->name, kv->val, (unsigned long long)b);
+}
+
+/*
+ * compratio=r / dedupratio=r as the percent of zeros per chunk or of
+ * repeated units that gives r : 1 (100 - 100 / r), whole; a note where
+ * rounding moves the ratio
+ */
+static bool s_ratio(struct s_ctx *c, const struct bc_import_kv *kv, long *pct)
+{
+	bool comp = kv->key[0] == 'c';
+	char *end;
+	double r = strtod(kv->val, &end);
+
+	if (end == kv->val || *end || r < 1 || (comp && r > 100)) {
+		S_DIFF(c, kv, "%s=%s: expected a ratio from 1%s", kv->key, kv->val,
+		       comp ? " to 100" : "");
+		return false;
+	}
+	*pct = lround(100 - 100 / r);
+	/* verify's headers are the data written: no room for zeros or repeats */
+	if (*pct && c->verify) {
+		S_DIFF(c, kv,
+		       "%s=%s with validate=yes: bench-coord verifies data it writes whole "
+		       "(headers and CRC), so data reduction and verification have no equivalent "
+		       "together (--lenient keeps validate)",
+		       kv->key, kv->val);
+		return false;
+	}
+	if (fabs(100 - 100 / r - (double)*pct) > 0.5 / r)
+		bc_import_add(c->notes, "%s:%d: %s=%s: %ld%% %s, %.3f : 1", kv->src, kv->line,
+			      kv->key, kv->val, *pct, comp ? "zeros" : "repeated units",
+			      100 / (100 - (double)*pct));
+	return true;
+}
+
+/* an rd's own compratio= (forcompratio= of one value): its step's writes' compress_pct */
+static void s_rd_comp(struct s_ctx *c, const struct s_view *v, cJSON *st)
+{
+	const struct bc_import_kv *kv = s_get(v, "forcompratio");
+	long pct;
+
+	if (!kv)
+		return;
+	if (strchr(kv->val, ','))
+		S_DIFF(c, kv,
+		       "%s=%s: a loop over compression ratios has no equivalent (an rd per ratio)",
+		       kv->key, kv->val);
+	else if (s_ratio(c, kv, &pct))
+		cJSON_AddNumberToObject(st, "compress_pct", (double)pct);
 }
 
 static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_import_sec *rd,
@@ -1737,6 +1874,7 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 	}
 	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv))
 		cJSON_AddBoolToObject(st, "direct", true);
+	s_rd_comp(c, v, st);
 	if (vw)
 		cJSON_AddItemToObject(st, "volume_workloads", vw);
 	if (sweep)
@@ -1992,7 +2130,7 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 		w->host = s_get(&v, "host") ? s_get(&v, "host") : s_get(&v, "hd");
 		w->hd = -1;
 		if (w->host) {
-			for (n = 0; n < m->nhd && strcmp(m->hd[n].name, w->host->val); n++)
+			for (n = 0; n < m->nhd && !s_host_is(m, n, w->host->val); n++)
 				;
 			if (n < m->nhd)
 				w->hd = n;
@@ -2536,6 +2674,7 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 	for (j = 0; j < m->nfsd; j++)
 		if (used[j])
 			m->fsd[j].clean = NULL; /* its tree made anew by this step */
+	s_rd_comp(c, v, st);
 	cJSON_AddItemToArray(steps, st);
 }
 
@@ -2865,28 +3004,15 @@ static void s_reduction(struct s_ctx *c, const struct bc_import_doc *p, cJSON *d
 		for (k = 0; !*p->secs[i].kind && k < p->secs[i].nkv; k++) {
 			const struct bc_import_kv *kv = &p->secs[i].kv[k];
 			char *end, sz[32];
-			double r;
 			uint64_t b;
 
 			if (!strcmp(kv->key, "compratio") || !strcmp(kv->key, "dedupratio")) {
-				bool comp = kv->key[0] == 'c';
+				long pct;
 
-				r = strtod(kv->val, &end);
-				if (*end || r < 1 || (comp && r > 100)) {
-					S_DIFF(c, kv, "%s=%s: expected a ratio from 1%s", kv->key,
-					       kv->val, comp ? " to 100" : "");
-					continue;
-				}
-				if (r > 1)
+				if (s_ratio(c, kv, &pct) && pct)
 					cJSON_AddNumberToObject(
-					    defs, comp ? "compress_pct" : "dedupe_pct",
-					    (double)lround(100 - 100 / r));
-				if (fabs(100 - 100 / r - lround(100 - 100 / r)) > 0.5 / r)
-					bc_import_add(c->notes, "%s:%d: %s=%s: %ld%% %s, %.3f : 1",
-						      kv->src, kv->line, kv->key, kv->val,
-						      lround(100 - 100 / r),
-						      comp ? "zeros" : "repeated units",
-						      100 / (100 - (double)lround(100 - 100 / r)));
+					    defs, kv->key[0] == 'c' ? "compress_pct" : "dedupe_pct",
+					    (double)pct);
 			} else if (!strcmp(kv->key, "dedupunit")) {
 				if (s_size(kv->val, &b) || !b || b % 512)
 					S_DIFF(c, kv, "dedupunit=%s: a multiple of 512 bytes",
@@ -2937,6 +3063,7 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 			if (!strcmp(p->secs[i].kv[k].key, "validate"))
 				verify = !strcasecmp(p->secs[i].kv[k].val, "yes");
 	}
+	c.verify = verify;
 	prof = cJSON_CreateObject();
 	/* parameter files carry no one extension: the usual ones go */
 	bc_import_name(im->name, im->src, NULL, pname, sizeof(pname));

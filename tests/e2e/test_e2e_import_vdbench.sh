@@ -192,9 +192,9 @@ assert (p["steps"][0]["rw"], p["steps"][0]["seq_pct"]) == ("randread", 50), p["s
 # refusals: the line of the parameter that has no equivalent
 want = {
     "refuse_openflags": ":1: openflags=o_sync",
-    "refuse_xfer_range": ":2: xfersize=(4k,64k,4k)", "refuse_fwd_mkdir": ":2: operation=mkdir",
+    "refuse_xfer_range": ":2: xfersize=(4k,64k,512)", "refuse_fwd_mkdir": ":2: operation=mkdir",
     "refuse_maxdata": ":3: maxdata=0.001: less than 1% of the sds' size", "refuse_rhpct": ":3: rhpct=50: hits and misses of a wd that is not random",
-    "refuse_distribution": ":3: distribution=uniform", "refuse_range_abs": ":2: range=(1m,2m)",
+    "refuse_distribution": ":3: distribution=uniform", "refuse_range_wrap": ":2: range=(90,110)",
     "refuse_compratio": ":1: compratio=0.5", 
     "refuse_skew_sum": ":4: rd=rd1: the skews", "refuse_rd_sd_single": ":4: sd=single: one run per sd", "refuse_align": ":2: align=100: a multiple of 512", "refuse_loop_time": ":4: loop=2h: repeating the rds until a time", "refuse_skew_luns": ":3: skew=80: wd=a and wd=b",
 }

@@ -532,6 +532,60 @@ static void s_skew_zero(void)
 	cJSON_Delete(diffs);
 }
 
+/* vdbench's keywords that have an exact mapping: each one small file */
+static void s_keywords(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *st, *steps;
+
+	/* host=localhost without hd= is vdbench's one host; seekpct=-1 is eof */
+	prof = s_fs_import("sd=s,lun=/dev/sdb,host=localhost\n"
+			   "wd=w,sd=s,host=localhost,seekpct=-1,xfersize=(4k,64k,4k)\n"
+			   "wd=b,sd=s,range=(1g,3g)\n"
+			   "rd=r,wd=w,compratio=4,elapsed=10,startcmd=sync\nrd=q,wd=b,elapsed=10\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	steps = cJSON_GetObjectItem(prof, "steps");
+	st = cJSON_GetArrayItem(steps, 0);
+	CHECK(!strcmp(s_str(st, "rw"), "read") &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(st, "size_based")));
+	/* xfersize=(min,max,align) with align = min: the profile's range of sizes */
+	CHECK(!strcmp(s_str(st, "bs"), "4k-64k"));
+	/* compratio= on the rd: its step's writes (4 : 1 is 75% zeros) */
+	CHECK(s_num(st, "compress_pct") == 75);
+	/* range= above 200 is bytes */
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(steps, 1), "streams"), 0);
+	CHECK(!strcmp(s_str(cJSON_GetObjectItem(st, "range"), "offset"), "1g") &&
+	      !strcmp(s_str(cJSON_GetObjectItem(st, "range"), "size"), "2g"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* a size range in a stream: a difference, and still a valid profile */
+	prof = s_fs_import("sd=s,lun=/dev/sdb\nwd=w,sd=s,range=(0,50),xfersize=(4k,64k,4k)\n"
+			   "rd=r,wd=w,elapsed=10\n",
+			   &diffs);
+	CHECK(prof && s_diff_has(diffs, "f.parm:3: rd=r: xfersize 4k-64k in a stream"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	prof = s_fs_import("sd=s,lun=/dev/sdb\nwd=w,sd=s,range=(90,110),xfersize=(4k,64k,512)\n"
+			   "rd=r,wd=w,forcompratio=(1,2),elapsed=10\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:2: range=(90,110): expected"));
+	CHECK(s_diff_has(diffs, "f.parm:2: xfersize=(4k,64k,512): a size range whose align"));
+	CHECK(s_diff_has(diffs, "f.parm:3: forcompratio=(1,2): a loop over compression"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* validate=yes writes whole verified blocks: no ratio beside it, still valid */
+	prof = s_fs_import("validate=yes\ncompratio=2\nsd=s,lun=/dev/sdb\nwd=w,sd=s,rdpct=0\n"
+			   "rd=r,wd=w,elapsed=10\n",
+			   &diffs);
+	CHECK(prof && s_diff_has(diffs, "f.parm:2: compratio=2 with validate=yes"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
@@ -542,5 +596,6 @@ int main(void)
 	s_names_sizes();
 	s_wd_streams();
 	s_skew_zero();
+	s_keywords();
 	TEST_DONE();
 }

@@ -202,6 +202,35 @@ static int s_numa_cpus(const struct bc_target *t, int nt, cpu_set_t *set, char *
 	return 0;
 }
 
+/* "numa:LIST": the union of those nodes' CPUs (fio's numa_cpu_nodes); a node without any refused */
+static int s_node_cpus(const char *nodes, cpu_set_t *set, char *err, size_t errlen)
+{
+	char file[96], line[1024];
+	cpu_set_t want, one;
+	int node;
+
+	CPU_ZERO(set);
+	if (bc_cpus_parse(nodes, &want)) {
+		snprintf(err, errlen, "cpus_allowed: bad NUMA node list \"%s\"", nodes);
+		return -EINVAL;
+	}
+	for (node = 0; node < CPU_SETSIZE; node++) {
+		if (!CPU_ISSET(node, &want))
+			continue;
+		snprintf(file, sizeof(file), "/sys/devices/system/node/node%d/cpulist", node);
+		if (s_read_line(file, line, sizeof(line)) || bc_cpus_parse(line, &one) ||
+		    !CPU_COUNT(&one)) {
+			snprintf(
+			    err, errlen,
+			    "cpus_allowed \"numa:%s\": NUMA node %d has no CPUs on this host (%s)",
+			    nodes, node, file);
+			return -EINVAL;
+		}
+		CPU_OR(set, set, &one);
+	}
+	return 0;
+}
+
 int bc_affinity_job(const char *cpus_allowed, bool split, const struct bc_target *targets,
 		    int ntargets, unsigned job, cpu_set_t *set, bool *pinned, char *desc,
 		    size_t desclen, char *err, size_t errlen)
@@ -220,7 +249,22 @@ int bc_affinity_job(const char *cpus_allowed, bool split, const struct bc_target
 		return -errno;
 	}
 	bc_cpus_format(&avail, avail_txt, sizeof(avail_txt));
-	if (!strcmp(cpus_allowed, "numa")) {
+	if (!strncmp(cpus_allowed, "numa:", 5)) {
+		int ret = s_node_cpus(cpus_allowed + 5, set, err, errlen);
+
+		if (ret)
+			return ret;
+		CPU_AND(set, set, &avail);
+		if (!CPU_COUNT(set)) {
+			snprintf(err, errlen,
+				 "cpus_allowed \"%s\": none of the nodes' CPUs is available to the "
+				 "agent (it may use %s)",
+				 cpus_allowed, avail_txt);
+			return -EINVAL;
+		}
+		bc_cpus_format(set, list, sizeof(list));
+		snprintf(desc, desclen, "%s (numa node %s)", list, cpus_allowed + 5);
+	} else if (!strcmp(cpus_allowed, "numa")) {
 		s_numa_cpus(targets, ntargets, set, nodes, sizeof(nodes));
 		CPU_AND(set, set, &avail);
 		if (!CPU_COUNT(set)) {

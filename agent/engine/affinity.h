@@ -50,7 +50,8 @@ void bc_cpus_format(const cpu_set_t *set, char *buf, size_t len);
  * The CPUs job `job` may run on for cpus_allowed / cpus_allowed_policy:
  * "" leaves the thread unpinned (*pinned = false); "numa" takes the CPUs of
  * the NUMA nodes of the volumes' devices (all CPUs, unpinned, when none has
- * a node); a list must name online CPUs. "split" pins job i to the i-th CPU
+ * a node); "numa:LIST" the CPUs of those NUMA nodes (fio's numa_cpu_nodes;
+ * a node without CPUs is refused); a list must name online CPUs. "split" pins job i to the i-th CPU
  * of the set (modulo its size). desc gets a human description for READY.
  * Returns 0, or -EINVAL with a message in err.
  */

@@ -890,6 +890,8 @@ static void s_conv_fst(struct s_ctx *c, const struct bc_import_kv *o, struct s_j
 static void s_conv_cpumask(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
 static void s_conv_fsync(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
 static void s_conv_vbatch(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_numa_cpu(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
+static void s_conv_numa_mem(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
 
 /* clang-format off */
 static const struct s_fopt s_fopts[] = {
@@ -948,9 +950,13 @@ static const struct s_fopt s_fopts[] = {
     {"end_fsync", NULL, S_MAPPED, "-", s_conv_end_fsync, NULL},
     {"overwrite", NULL, S_MAPPED, "-", s_conv_overwrite, NULL},
     {"steadystate", "ss", S_MAPPED, "stop_steady", NULL, NULL},
-    {"ss_dur", NULL, S_MAPPED, "stop_steady", NULL, NULL},
-    {"ss_ramp", NULL, S_MAPPED, "stop_steady", NULL, NULL},
-    {"ss_interval", NULL, S_MAPPED, "stop_steady", NULL, NULL},
+    {"steadystate_duration", "ss_dur", S_MAPPED, "stop_steady", NULL, NULL},
+    {"steadystate_ramp_time", "ss_ramp", S_MAPPED, "stop_steady", NULL, NULL},
+    {"steadystate_check_interval", "ss_interval", S_MAPPED, "stop_steady", NULL, NULL},
+    {"userspace_reap", NULL, S_INERT, NULL, NULL, "process"},
+    {"numa_cpu_nodes", NULL, S_MAPPED, "cpus_allowed", s_conv_numa_cpu, NULL},
+    {"numa_mem_policy", NULL, S_MAPPED, "-", s_conv_numa_mem, NULL},
+    {"wait_for", NULL, S_MAPPED, "steps[]", NULL, NULL},
     {"fill_device", "fill_fs", S_MAPPED, "stop_window_pct", NULL, NULL},
     {"name", NULL, S_INERT, NULL, NULL, "statistics"},
     {"description", NULL, S_INERT, NULL, NULL, "statistics"},
@@ -1314,6 +1320,50 @@ static void s_conv_cpumask(struct s_ctx *c, const struct bc_import_kv *o, struct
 	cJSON_AddStringToObject(x->wl, "cpus_allowed", list);
 }
 
+/* numa_cpu_nodes: the CPUs of those nodes, resolved by the agent from its sysfs */
+static void s_conv_numa_cpu(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	const char *v = s_val(o), *p;
+	char buf[BC_CPUS_MAX];
+
+	if (!strcmp(v, "all")) { /* every node's CPUs: no binding */
+		bc_import_add(c->inert, "%s", o->key);
+		return;
+	}
+	for (p = v; *p && (isdigit((unsigned char)*p) || *p == ',' || *p == '-'); p++)
+		;
+	if (*p || !*v || strlen(v) + 6 > sizeof(buf)) {
+		S_ODIFF(c, o, "numa_cpu_nodes=%s: a list of NUMA nodes (\"0,2-3\") or all", v);
+		return;
+	}
+	if (cJSON_GetObjectItem(x->wl, "cpus_allowed")) {
+		S_ODIFF(c, o,
+			"numa_cpu_nodes=%s beside cpus_allowed or cpumask: one CPU set per job "
+			"here",
+			v);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "numa:%s", v);
+	cJSON_AddStringToObject(x->wl, "cpus_allowed", buf);
+}
+
+/*
+ * numa_mem_policy: default and local are what a job thread has, whose
+ * memory is set up on its own CPUs; a policy binding it elsewhere is not
+ */
+static void s_conv_numa_mem(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x)
+{
+	(void)x;
+	if (!strcmp(s_val(o), "default") || !strcmp(s_val(o), "local"))
+		bc_import_add(c->inert, "%s", o->key);
+	else
+		S_ODIFF(c, o,
+			"numa_mem_policy=%s: bench-coord's job threads allocate their buffers on "
+			"their own CPUs' node (local); binding, interleaving or preferring other "
+			"nodes has no equivalent",
+			s_val(o));
+}
+
 static const struct s_fopt *s_fopt_find(const char *key)
 {
 	size_t i;
@@ -1562,9 +1612,9 @@ static const char *s_path(const char *key)
 static void s_steadystate(struct s_ctx *c, const struct s_view *v, const struct bc_import_kv *o,
 			  const struct s_job *j, unsigned numjobs, cJSON *wl)
 {
-	const struct bc_import_kv *dur = s_opt(v, "ss_dur", NULL),
-				  *ramp = s_opt(v, "ss_ramp", NULL),
-				  *ival = s_opt(v, "ss_interval", NULL);
+	const struct bc_import_kv *dur = s_opt(v, "steadystate_duration", "ss_dur"),
+				  *ramp = s_opt(v, "steadystate_ramp_time", "ss_ramp"),
+				  *ival = s_opt(v, "steadystate_check_interval", "ss_interval");
 	struct bc_steady_spec ss;
 	unsigned win = 0, rs = 0, iv;
 	cJSON *x;
@@ -2287,7 +2337,9 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		cJSON_AddBoolToObject(wl, "until_stopped", true);
 	if ((o = s_opt(v, "steadystate", "ss")))
 		s_steadystate(c, v, o, j, numjobs, wl);
-	else if ((o = s_opt(v, "ss_dur", NULL)) || (o = s_opt(v, "ss_ramp", NULL)))
+	else if ((o = s_opt(v, "steadystate_duration", "ss_dur")) ||
+		 (o = s_opt(v, "steadystate_ramp_time", "ss_ramp")) ||
+		 (o = s_opt(v, "steadystate_check_interval", "ss_interval")))
 		bc_import_add(c->inert, "%s", o->key);
 	if (!runtime && time_based)
 		s_note(c, "job %s: no runtime: bench-coord's default 10 s", j->name);
@@ -2899,6 +2951,44 @@ static int s_collect_volumes(struct s_ctx *c, struct s_job *jobs, int nj, char *
 	return n;
 }
 
+/*
+ * wait_for=NAME: the job starts once every clone of job NAME is done. When
+ * NAME is all of the current group, that is a new step after it, as a
+ * stonewall; when NAME ran in an earlier group it is done already (inert).
+ * True when the job starts a group that way.
+ */
+static bool s_wait_for(struct s_ctx *c, const struct bc_import_kv *o, const struct s_job *jobs,
+		       int nj, int *group)
+{
+	char want[BC_NAME_MAX];
+	int i, w = -1, in_group = 0;
+
+	bc_import_sanitize(s_val(o), want, sizeof(want));
+	for (i = 0; i < nj; i++) {
+		if (!strcmp(jobs[i].name, want))
+			w = i;
+		in_group += jobs[i].group == *group;
+	}
+	if (w < 0) {
+		S_ODIFF(c, o,
+			"wait_for=%s: no job of that name before it (fio needs the waitee first)",
+			s_val(o));
+		return false;
+	}
+	if (jobs[w].group < *group) {
+		bc_import_add(c->inert, "%s", o->key);
+		return false;
+	}
+	if (in_group > 1)
+		S_ODIFF(
+		    c, o,
+		    "wait_for=%s: fio starts the job when %s is done while the other %d jobs of "
+		    "its group go on; a later step waits for all of them",
+		    s_val(o), s_val(o), in_group - 1);
+	(*group)++;
+	return true;
+}
+
 cJSON *bc_fio_to_profile(const struct bc_import_doc *jf, const struct bc_import_opts *im,
 			 cJSON *notes, cJSON *diffs, char *err, size_t errlen)
 {
@@ -2910,6 +3000,7 @@ cJSON *bc_fio_to_profile(const struct bc_import_doc *jf, const struct bc_import_
 	cJSON *prof = NULL, *vols = NULL, *steps, *a;
 	char pname[BC_NAME_MAX];
 	int i, k, g, nj = 0, nkeys, group = -1;
+	bool waited = false; /* the current group began with a wait_for */
 
 	c.inert = cJSON_CreateArray();
 	if (!jobs || !keys || !win || !c.inert) {
@@ -2935,8 +3026,18 @@ cJSON *bc_fio_to_profile(const struct bc_import_doc *jf, const struct bc_import_
 			v.opt[v.n++] = &sec->kv[k];
 		/* the first job, and each that waits for the ones before it, starts a group */
 		if (group < 0 || s_bool(s_get(&v, "stonewall")) ||
-		    s_bool(s_get(&v, "wait_for_previous")))
+		    s_bool(s_get(&v, "wait_for_previous"))) {
 			group++;
+			waited = false;
+		} else if (s_opt(&v, "wait_for", NULL)) {
+			waited = s_wait_for(&c, s_opt(&v, "wait_for", NULL), jobs, nj, &group);
+		} else if (waited) {
+			s_diff(
+			    &c, sec->src, sec->line,
+			    "job %s: starts with the job before it that waits (wait_for) in fio's "
+			    "group; here it would wait too, in that job's step",
+			    sec->name);
+		}
 		if (!s_job(&c, sec, &v, j)) {
 			for (k = 0; k < j->nfiles; k++)
 				free(j->files[k]);

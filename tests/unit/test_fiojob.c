@@ -878,6 +878,62 @@ static void test_prio(void)
 	cJSON_Delete(notes);
 }
 
+/* steadystate's long names, numa_cpu_nodes, numa_mem_policy, userspace_reap, wait_for */
+static void test_small_opts(void)
+{
+	cJSON *notes, *p;
+	const cJSON *ss;
+
+	p = import("[j]\nfilename=/dev/sdb\nrw=read\nsteadystate=iops:2%\n"
+		   "steadystate_duration=10\nsteadystate_ramp_time=5\n"
+		   "steadystate_check_interval=1\ntime_based\nruntime=60\n",
+		   &notes);
+	ss = p ? cJSON_GetObjectItem(step(p, 0), "stop_steady") : NULL;
+	CHECK(p && no_diffs() && ss && nval(ss, "window") == 10 && nval(ss, "ramp") == 5);
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=write\nnuma_cpu_nodes=0,2-3\n"
+		   "numa_mem_policy=local\nuserspace_reap=1\n",
+		   &notes);
+	CHECK(p && no_diffs() && valid(p) &&
+	      !strcmp(sval(step(p, 0), "cpus_allowed"), "numa:0,2-3") &&
+	      has_note(notes, "userspace_reap, numa_mem_policy"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=write\nnuma_cpu_nodes=all\n"
+		   "numa_mem_policy=interleave:0-1\n",
+		   &notes);
+	CHECK(p && !cJSON_GetObjectItem(step(p, 0), "cpus_allowed") &&
+	      has_diff("t.fio:6: numa_mem_policy=interleave:0-1"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=write\ncpus_allowed=0\nnuma_cpu_nodes=1\n",
+		   &notes);
+	CHECK(has_diff("t.fio:6: numa_cpu_nodes=1 beside cpus_allowed"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* wait_for the whole group before it: a later step, as a stonewall */
+	p = import("[a]\nfilename=/tmp/x\nsize=1m\nrw=write\n"
+		   "[b]\nfilename=/tmp/x\nsize=1m\nrw=read\nwait_for=a\n"
+		   "[c]\nfilename=/tmp/y\nsize=1m\nrw=read\nwait_for=a\n",
+		   &notes);
+	CHECK(p && cJSON_GetArraySize(cJSON_GetObjectItem(p, "steps")) == 2 && no_diffs());
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* a waitee beside others in its group, an unknown waitee, a job beside a waiter */
+	p = import("[a]\nfilename=/tmp/x\nsize=1m\nrw=write\n[c]\nfilename=/tmp/y\nsize=1m\n"
+		   "rw=write\n[b]\nfilename=/tmp/x\nsize=1m\nrw=read\nwait_for=a\n"
+		   "[d]\nfilename=/tmp/z\nsize=1m\nrw=read\n[e]\nfilename=/tmp/z\nsize=1m\n"
+		   "rw=read\nwait_for=zz\n",
+		   &notes);
+	CHECK(has_diff("t.fio:13: wait_for=a: fio starts the job when a is done while the other "
+		       "1 jobs") &&
+	      has_diff("job d: starts with the job before it that waits") &&
+	      has_diff("t.fio:22: wait_for=zz: no job of that name"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+}
+
 int main(void)
 {
 	test_job_shapes();
@@ -897,6 +953,7 @@ int main(void)
 	test_steady_fill();
 	test_fdp();
 	test_prio();
+	test_small_opts();
 	cJSON_Delete(s_diffs);
 	TEST_DONE();
 }

@@ -106,6 +106,11 @@ static void test_parse(void)
 	p = OK("'cpus_allowed':'0-3,8','cpus_allowed_policy':'split'", "");
 	CHECK(p && !strcmp(p->steps[0].wl.cpus_allowed, "0-3,8") && p->steps[0].wl.cpus_split);
 	bc_profile_destroy(&p);
+	p = OK("'cpus_allowed':'numa:0-1,3'", "");
+	CHECK(p && !strcmp(p->steps[0].wl.cpus_allowed, "numa:0-1,3"));
+	bc_profile_destroy(&p);
+	BAD("'cpus_allowed':'numa:'", "", "NUMA node list");
+	BAD("'cpus_allowed':'numa:x'", "", "NUMA node list");
 	BAD("'cpus_allowed':'3-1'", "", "CPU list");
 	BAD("'cpus_allowed':'2000'", "", "CPU list");
 

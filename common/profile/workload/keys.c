@@ -407,6 +407,9 @@ static int s_cpus(struct bc_check *c, const char *path, const cJSON *v, struct b
 	if (!cJSON_IsString(v) || strlen(v->valuestring) >= BC_CPUS_MAX)
 		goto bad;
 	p = v->valuestring;
+	/* "numa:0,1": the CPUs of those NUMA nodes, read from sysfs at the agent */
+	if (!strncmp(p, "numa:", 5) && !*(p += 5))
+		goto bad;
 	if (*p && strcmp(p, "numa")) {
 		while (*p) {
 			comma = strchr(p, ',');
@@ -425,10 +428,11 @@ static int s_cpus(struct bc_check *c, const char *path, const cJSON *v, struct b
 	snprintf(wl->cpus_allowed, sizeof(wl->cpus_allowed), "%s", v->valuestring);
 	return 0;
 bad:
-	return bc_check_fail(c, path,
-			     "expected \"numa\" or a CPU list such as \"0-3,8\" (CPUs below %d), "
-			     "got %s",
-			     S_CPU_MAX, bc_check_show(v, shown));
+	return bc_check_fail(
+	    c, path,
+	    "expected \"numa\", \"numa:\" and a NUMA node list, or a CPU list such "
+	    "as \"0-3,8\" (CPUs below %d), got %s",
+	    S_CPU_MAX, bc_check_show(v, shown));
 }
 
 /* "250us", "2ms", "1s", or integer microseconds */

@@ -207,16 +207,7 @@ fio_run() { # shape rw bs iodepth numjobs rwmixread target
 		--iodepth="$4" --numjobs="$5" --group_reporting --time_based --runtime="$RUNTIME" \
 		--norandommap --randrepeat=0 --lat_percentiles=1 --percentile_list=50 \
 		--output-format=json >"$out" 2>/dev/null || die "fio failed ($1)"
-	python3 - "$out" <<'EOF'
-import json, sys
-j = json.load(open(sys.argv[1]))["jobs"][0]
-r, w = j["read"], j["write"]
-ios = (r["total_ios"] + w["total_ios"]) or 1
-rt_ns = j["job_runtime"] * 1e6
-d = r if r["total_ios"] else w
-p50 = d["lat_ns"].get("percentile", {}).get("50.000000", 0) / 1e3
-print("%.0f %.1f %.2f" % (r["iops"] + w["iops"], (j["usr_cpu"] + j["sys_cpu"]) / 100 * rt_ns / ios, p50))
-EOF
+	python3 "$SRC/bench/engine-vs-fio.py" fio "$out"
 }
 
 bc_run() { # shape rw bs iodepth numjobs rwmixread target
@@ -232,44 +223,12 @@ EOF
 	taskset -c "$CPU" "$COORD" run -q --insecure -o "$out" "$p" >"$WORK/bc-$1.log" 2>&1 ||
 		die "bench-coord failed ($1): $(tail -n 5 "$WORK/bc-$1.log")"
 	rd=$(find "$out" -mindepth 1 -maxdepth 1 -type d | head -n1)
-	python3 - "$rd/run.json" <<'EOF'
-import json, sys
-s = json.load(open(sys.argv[1]))["steps"][0]
-t = s["total"]
-ios = cpu = 0
-for a in s["agent_totals"].values():
-    for v in a["volumes"]:
-        ios += sum(v[o]["ios"] for o in ("read", "write", "trim"))
-    cpu += a["cpu"]["process_user_ns"] + a["cpu"]["process_sys_ns"]
-lat = t["read"]["lat_us"] if t.get("read", {}).get("ios") else t["lat_us"]
-print("%.0f %.1f %.2f" % (t["iops"], cpu / (ios or 1), lat.get("p50") or 0))
-EOF
+	python3 "$SRC/bench/engine-vs-fio.py" bc "$rd/run.json"
 }
 
 # the shape's verdict so far: prints "<n> <ratio> <lo> <hi> <verdict>"
 verdict() { # results-file
-	python3 - "$1" "$BAND" <<'EOF'
-import math, sys
-rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
-band = float(sys.argv[2])
-lr = [math.log(float(b[0]) / float(f[0])) for f, b in ((r[:3], r[3:]) for r in rows)]
-n = len(lr)
-m = sum(lr) / n
-sd = math.sqrt(sum((x - m) ** 2 for x in lr) / (n - 1)) if n > 1 else float("inf")
-# two-sided 95% Student t quantiles, df 1..30 (beyond: 1.96)
-T = [12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14, 2.13,
-     2.12, 2.11, 2.10, 2.09, 2.09, 2.08, 2.07, 2.07, 2.06, 2.06, 2.06, 2.05, 2.05, 2.05, 2.04]
-h = (T[n - 2] if n - 2 < len(T) else 1.96) * sd / math.sqrt(n) if n > 1 else float("inf")
-lo, hi = math.exp(m - h), math.exp(m + h)
-v = "undecided"
-if lo > 1:
-    v = "above"
-elif hi < 1:
-    v = "below"
-elif lo >= 1 - band and hi <= 1 + band:
-    v = "indistinguishable"
-print(n, "%.3f %.3f %.3f" % (math.exp(m), lo, hi), v)
-EOF
+	python3 "$SRC/bench/engine-vs-fio.py" verdict "$1" "$BAND"
 }
 
 LINES="$WORK/lines"
@@ -410,17 +369,8 @@ while IFS='|' read -r name rw bs qd nj mix tgt; do
 		[ "$v" != undecided ] && break
 	done
 	read -r n ratio lo hi v <<<"$(verdict "$res")"
-	line=$(python3 - "$res" "$name" "$n" "$ratio" "$lo" "$hi" "$v" \
-		"$(cut -d' ' -f1 /proc/loadavg)" <<'EOF'
-import math, sys
-rows = [[float(x) for x in l.split()] for l in open(sys.argv[1]) if l.strip()]
-g = lambda k: math.exp(sum(math.log(max(r[k], 1e-9)) for r in rows) / len(rows))
-name, n, ratio, lo, hi, v, load = sys.argv[2:]
-print("%-22s ratio %s [%s, %s] %-17s n=%-2s | IOPS fio %.0f bc %.0f | CPU/io %.2f of fio's"
-      " | p50 us fio %.1f bc %.1f | load %s" % (name, ratio, lo, hi, v, n, g(0), g(3),
-      g(4) / g(1), g(2), g(5), load))
-EOF
-	)
+	line=$(python3 "$SRC/bench/engine-vs-fio.py" line "$res" "$name" \
+		"$(cut -d' ' -f1 /proc/loadavg)" "$BAND")
 	echo "$line"
 	echo "$ratio" >>"$LINES"
 done <<<"$SHAPES"

@@ -7,6 +7,8 @@
 #   base-<hash>.cpio.gz     busybox (static), /init, the modules, modules.dep
 #   agent-<hash>.cpio.gz    bench-agent and its shared libraries (ldd), ld-linux
 #   nodeexp-<hash>.cpio.gz  prometheus-node-exporter and its libraries (optional)
+#   fio-<hash>.cpio.gz      the host's fio (Debian's fio package) and its libraries,
+#                           only with BC_VMLAB_FIO=1 (bench/engine-vs-fio-vm.sh)
 #
 # vm.sh appends a per-guest piece (config, keys, setup script) and boots it.
 # Everything lives under $BC_VMLAB_CACHE (default /var/cache/bench-coord-vmlab as
@@ -17,9 +19,10 @@
 #        default $BC_BIN). --print writes shell assignments of the paths:
 #          VMLAB_KERNEL VMLAB_KVER VMLAB_INITRD_BASE VMLAB_INITRD_AGENT
 #          VMLAB_INITRD_NODEEXP (empty without prometheus-node-exporter)
+#          VMLAB_INITRD_FIO (empty without fio; VMLAB_FIO_SKIP says why)
 # Exit 0, 77 (cannot build here: the reason on stderr), 1 (a bug).
-# Environment: BC_VMLAB_CACHE, BC_VMLAB_KERNEL_PKG (an exact package name,
-# default: what linux-image-cloud-amd64 depends on).
+# Environment: BC_VMLAB_CACHE, BC_VMLAB_FIO (1: the fio piece too), BC_VMLAB_KERNEL_PKG
+# (an exact package name, default: what linux-image-cloud-amd64 depends on).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -226,16 +229,46 @@ if [ -n "$ne" ]; then
 	fi
 fi
 
+# ---- fio (the VM-lab comparison of the engine with fio) ----
+
+# on demand only (its ~30 MB in the cache serve one script); ~85 MB unpacked in the guest's
+# RAM: Debian's fio links librbd, libgfapi, libnbd, RDMA and PMEM libraries, and
+# each must be there for the dynamic loader even though the lab's jobs use io_uring alone
+FIO=""
+FIO_SKIP=""
+fio_bin=$(command -v fio || true)
+if [ "${BC_VMLAB_FIO:-}" != 1 ]; then
+	FIO_SKIP="the fio piece was not asked for (BC_VMLAB_FIO=1)"
+elif [ -z "$fio_bin" ]; then
+	FIO_SKIP="fio is not installed on the host (apt-get install fio)"
+elif ldd "$fio_bin" 2>/dev/null | grep -q 'not found'; then
+	FIO_SKIP="$fio_bin: a shared library is missing ($(ldd "$fio_bin" | grep -m1 'not found' | xargs))"
+else
+	fio_key=$( (
+		sha256sum "$fio_bin"
+		ldd "$fio_bin" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p' | xargs -r sha256sum
+	) | s_hash)
+	FIO="$CACHE/guest/fio-$fio_key.cpio.gz"
+	if [ ! -s "$FIO" ]; then
+		say "building $FIO"
+		s=$TMP/fio
+		mkdir -p "$s"
+		s_copy_with_libs "$s" "$fio_bin" /usr/bin/fio
+		s_pack "$s" "$FIO"
+	fi
+fi
+
 # pieces nobody used lately (each is touched when used): every rebuild of bench-agent
 # makes a new 6 MB agent piece, so those go after a day, the rest after two weeks
 find "$CACHE/guest" -maxdepth 1 -name 'agent-*.cpio.gz' -mmin +1440 -delete 2>/dev/null || true
 find "$CACHE/guest" -maxdepth 1 -name '*.cpio.gz' -mtime +14 -delete 2>/dev/null || true
-touch "$BASE" "$AGENT" ${NODEEXP:+"$NODEEXP"}
+touch "$BASE" "$AGENT" ${NODEEXP:+"$NODEEXP"} ${FIO:+"$FIO"}
 
 if [ "$PRINT" = 1 ]; then
 	printf 'VMLAB_KERNEL=%q\nVMLAB_KVER=%q\nVMLAB_INITRD_BASE=%q\nVMLAB_INITRD_AGENT=%q\nVMLAB_INITRD_NODEEXP=%q\n' \
 		"$KDIR/vmlinuz" "$KVER" "$BASE" "$AGENT" "$NODEEXP"
+	printf 'VMLAB_INITRD_FIO=%q\nVMLAB_FIO_SKIP=%q\n' "$FIO" "$FIO_SKIP"
 else
 	say "kernel $KDIR/vmlinuz ($KVER)"
-	say "initramfs pieces: $BASE $AGENT ${NODEEXP:-(no node exporter)}"
+	say "initramfs pieces: $BASE $AGENT ${NODEEXP:-(no node exporter)} ${FIO:-(no fio: $FIO_SKIP)}"
 fi

@@ -27,6 +27,9 @@
 #                         (no subsystem, no FDP; the guest's next nvmeN)
 #   vm_conf NAME 'K=V'    a line of /etc/vmlab.conf (guest-init.sh lists keys)
 #   vm_setup NAME 'sh'    a line of the guest's setup script (before services)
+#   vm_fio NAME           the host's fio in the guest (/usr/bin/fio, its own initramfs
+#                         piece; export BC_VMLAB_FIO=1 before vmlab_init, which builds
+#                         it); vm_boot skips (77) with the reason when it cannot be had
 #   vm_nice NAME N        run its QEMU at nice N (a CPU-hungry client yields to the
 #                         storage nodes' node_exporter scrapes)
 #   vm_link NODE CLIENT   a point-to-point link; NODE listens, CLIENT connects;
@@ -66,7 +69,7 @@ VT=""
 VM_NAMES=()
 VM_WD=()
 declare -A VM_EP VM_KEY VM_METRICS VM_PID VM_NSN VM_MEM VM_EXECPORT VM_LINKN VM_NICE
-declare -A VM_QEMU VM_CTRL VM_CTRLNS VM_CTRLOPTS VM_NSOPTS
+declare -A VM_QEMU VM_CTRL VM_CTRLNS VM_CTRLOPTS VM_NSOPTS VM_FIO
 VM_LINKS=0
 
 vm_skip() {
@@ -197,6 +200,10 @@ vm_nice() {
 	VM_NICE[$1]=$2
 }
 
+vm_fio() {
+	VM_FIO[$1]=1
+}
+
 vm_conf() {
 	echo "$2" >>"$VT/$1/overlay/etc/vmlab.conf"
 }
@@ -312,6 +319,10 @@ vm_boot() {
 		[ -n "$VMLAB_INITRD_NODEEXP" ] ||
 			vm_skip "prometheus-node-exporter is not installed on the host (deploy/install-deps.sh --test)"
 		cat "$VMLAB_INITRD_NODEEXP" >>"$initrd"
+	fi
+	if [ -n "${VM_FIO[$n]:-}" ]; then
+		[ -n "${VMLAB_INITRD_FIO:-}" ] || vm_skip "no fio for guest $n: ${VMLAB_FIO_SKIP:-}"
+		cat "$VMLAB_INITRD_FIO" >>"$initrd"
 	fi
 	cat "$d/overlay.cpio.gz" >>"$initrd"
 	mapfile -t args <"$d/qemu.args"

@@ -580,6 +580,9 @@ connect:
 		bc_reattach_plan(&fleet, &res);
 	if (!rc)
 		rc = bc_fleet_hello(&fleet, err, sizeof(err));
+	/* before a step in flight is taken up: its clock drift is measured from here */
+	if (!rc)
+		rc = bc_fleet_clock_sync(&fleet, err, sizeof(err));
 	if (!rc && o.resume_dir)
 		rc = s_resume_reattach(&fleet, &rd, &o, p, &run, &at, &res, reattached,
 				       sizeof(reattached), err, sizeof(err));
@@ -593,8 +596,6 @@ connect:
 		s_resume_note(&rd, p, run, &at, reattached);
 		steps = cJSON_GetObjectItemCaseSensitive(run, "steps");
 	}
-	if (!rc)
-		rc = bc_fleet_clock_sync(&fleet, err, sizeof(err));
 	/* resumed: the agents as this coordinator found them */
 	if (cJSON_GetObjectItemCaseSensitive(run, "agents"))
 		cJSON_ReplaceItemInObject(run, "agents", s_agents_json(&fleet));

@@ -133,7 +133,13 @@ bool bc_counters_active(const struct bc_counters *c)
 void bc_counters_step_begin(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds,
 			    uint32_t ramp_s)
 {
-	struct bc_counter_step st = {start_real_ns, seconds, ramp_s};
+	bc_counters_step_resume(c, start_real_ns, seconds, ramp_s, 0);
+}
+
+void bc_counters_step_resume(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds,
+			     uint32_t ramp_s, uint32_t from_b)
+{
+	struct bc_counter_step st = {start_real_ns, seconds, ramp_s, from_b};
 	int i;
 
 	if (!c)

@@ -75,6 +75,16 @@ bool bc_counters_active(const struct bc_counters *c);
 void bc_counters_step_begin(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds,
 			    uint32_t ramp_s);
 
+/*
+ * The same for a step taken up while it runs (run/reattach.h): boundaries
+ * before from_b are not sampled (no coordinator ran then) and not counted
+ * as failed scrapes; their seconds stay missing ("missing_seconds"), the
+ * window runs from the first boundary sampled, and "sampled_from_second"
+ * says so. A Prometheus server, which scraped through the gap, is asked
+ * for the whole step as always.
+ */
+void bc_counters_step_resume(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds,
+			     uint32_t ramp_s, uint32_t from_b);
 /* the step ends after `seconds` instead (the user stopped it): no boundary after it is read */
 void bc_counters_step_end(struct bc_counters *c, uint32_t seconds);
 

@@ -33,6 +33,11 @@ struct bc_counter_step {
 	uint64_t start_ns; /* boundary 0, CLOCK_REALTIME */
 	uint32_t seconds;  /* boundaries 0..seconds */
 	uint32_t ramp_s;
+	/*
+	 * the first boundary to sample: a resumed coordinator takes up a step
+	 * in flight (run/reattach.h) and nobody scraped the boundaries before
+	 */
+	uint32_t from_b;
 };
 
 #define BC_COUNTER_SHARED_MAX 4

@@ -195,7 +195,7 @@ static void s_step_begin(struct bc_counter_src *s, const struct bc_counter_step 
 	p->secs = calloc(st->seconds ? st->seconds : 1, sizeof(*p->secs));
 	p->sec_ok = calloc(st->seconds ? st->seconds : 1, sizeof(*p->sec_ok));
 	p->active = p->secs && p->sec_ok;
-	p->next_b = 0;
+	p->next_b = st->from_b; /* a step taken up: nothing before was scraped */
 	p->cur_b = p->prev_b = p->win0_b = -1;
 	p->pending = 0;
 	p->ok = p->failed = 0;
@@ -675,6 +675,9 @@ static void s_step_json(struct bc_counter_src *s, cJSON *o)
 		cJSON_AddNumberToObject(x, "unreadable_lines", p->parse.bad);
 	if (p->last_error[0])
 		cJSON_AddStringToObject(x, "last_error", p->last_error);
+	/* a step taken up after a coordinator gap: no second before this has counters */
+	if (p->st.from_b)
+		cJSON_AddNumberToObject(o, "sampled_from_second", p->st.from_b);
 	if (!s_window(s, w, NULL)) {
 		cJSON_AddItemToObject(o, "link_mbps", bc_hostfig_num(w->link_bps * 1e-6));
 		ifs = cJSON_AddArrayToObject(o, "interfaces");

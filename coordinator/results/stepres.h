@@ -57,6 +57,16 @@ struct bc_step_result {
 	uint64_t ready_window_bytes;
 	/* "stop_steady": its window and whether, and when, the step was steady */
 	struct bc_steady_track steady;
+	/*
+	 * a step a resumed coordinator takes up (run/reattach.h): per agent
+	 * (profile order) 1 + its newest second the log holds, and whether its
+	 * drain and STEP_DONE are in; what the agents send again of these is
+	 * dropped. NULL in any other step; not owned
+	 */
+	const uint32_t *held;
+	const bool *held_drain, *held_done;
+	/* and when (CLOCK_REALTIME): a second that ended before is due from then */
+	uint64_t taken_up_ns;
 };
 
 /* free what a step result owns and zero it, for the next step */

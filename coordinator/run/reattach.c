@@ -1,34 +1,31 @@
 /*
  * run/reattach.c - a resumed run takes up the step in flight (run/reattach.h).
- * Nothing is aggregated here: the records go into the run directory exactly
- * as the live step writes them (bc_rundir_stats, "host", "step_done"), each
- * once - a record of a second the log holds already, sent again because the
- * agent cannot know what reached the disk, is dropped - and the replay of the
- * whole log (run/rebuild.c, the same aggregation as live) makes the step's
- * figures. The live panel is not drawn meanwhile: one line every 10 s.
+ * The log is replayed up to its end with the step left open (run/rebuild.h
+ * bc_rebuild_open_step) and the step then runs live from there as any step
+ * (run/stepexec.h bc_step_take_up): a record of a second the log holds
+ * already, sent again because the agent cannot know what reached the disk,
+ * is dropped; everything else is aggregated, shown, judged and logged as
+ * live, and the replay of the whole log afterwards makes the step's entry.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "counters/counters.h"
 #include "fleet/fleet.h"
 #include "profile/workload/workload.h"
 #include "results/files/rundir.h"
 #include "run/live.h"
 #include "run/reattach.h"
 #include "run/rebuild.h"
+#include "run/stepexec.h"
+#include "run/steprun.h"
+#include "run/steptable.h"
 #include "util/clock.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/rjson.h"
 #include "wire/stats.h"
-
-/* an agent silent this long in the re-attached step stops it (heartbeats are 1/s) */
-#define S_SILENCE_MS 5000
-/* after the step's planned end, agents have this long to drain and say STEP_DONE */
-#define S_DRAIN_MS 30000
-/* a progress line this often */
-#define S_LINE_NS (10 * BC_NS_PER_S)
 
 struct s_att {
 	int step;
@@ -108,85 +105,24 @@ static bool s_all_attached(struct bc_fleet *f, const struct bc_resume *res, char
 	return ok;
 }
 
-/* a step whose end the coordinator decides from its seconds as they close (stepexec.c) */
-static bool s_judged_live(const struct bc_workload *wl)
+/* what the live view shows from here on, said once */
+static void s_line(const struct s_att *a, uint32_t live_from)
 {
-	return wl->until_stopped || wl->stop_bytes || wl->stop_window_pct || wl->steady.window_s;
-}
+	char line[BC_NAME_MAX + 200];
 
-/* the step's progress now and then, as records come */
-static void s_line(const struct s_att *a, uint32_t k, bool first)
-{
-	char line[BC_NAME_MAX + 160];
-
-	snprintf(line, sizeof(line), "%s %s: second %u of %u%s", first ? "re-attached:" : "  ",
-		 a->name, k, a->seconds,
-		 first ? " (the agents kept the load and its records through the gap)" : "");
+	snprintf(line, sizeof(line),
+		 "re-attached: %s at second %u of %u: the agents kept the load and its "
+		 "records through the gap; the seconds they kept come first",
+		 a->name, live_from, a->seconds);
 	bc_live_fold(bc_live_out(), bc_live_cols(), 4, line);
 	fflush(bc_live_out());
 }
 
-/*
- * one message of the re-attached step, logged as stepexec.c logs it unless
- * the log has it already; *pending counts the agents without STEP_DONE
- */
-static int s_on_message(struct bc_rundir *rd, const struct bc_resume *res, struct bc_conn *c,
-			struct bc_msg *m, int *pending, char *err, size_t errlen)
-{
-	struct bc_stats_hdr h;
-	cJSON *ev;
-	double k;
-
-	switch (m->type) {
-	case BC_MSG_STATS:
-		if (bc_stats_decode_hdr(m->bin, m->bin_len, &h)) {
-			snprintf(err, errlen, "agent %s (%s): malformed STATS record",
-				 c->spec->name, c->endpoint);
-			return -EBADMSG;
-		}
-		if (h.second == BC_STATS_DRAIN ? res->drained[c->index]
-					       : h.second < res->held[c->index])
-			return 0; /* in the log already: sent again, dropped */
-		if (h.second != BC_STATS_DRAIN && h.second >= c->stats_next)
-			c->stats_next = h.second + 1;
-		bc_rundir_stats(rd, NULL, c, &h, m->bin, m->bin_len);
-		return 0;
-	case BC_MSG_HOST:
-		k = bc_rj_num(m->json, "second");
-		if (k < res->held[c->index])
-			return 0;
-		ev = cJSON_Duplicate(m->json, 1);
-		cJSON_AddStringToObject(ev, "agent", c->spec->name);
-		bc_rundir_event(rd, "host", ev);
-		return 0;
-	case BC_MSG_STEP_DONE:
-		if (!c->done) {
-			c->done = true;
-			(*pending)--;
-			if (!res->done[c->index]) {
-				ev = cJSON_Duplicate(m->json, 1);
-				cJSON_AddStringToObject(ev, "agent", c->spec->name);
-				bc_rundir_event(rd, "step_done", ev);
-			}
-		}
-		return 0;
-	case BC_MSG_HEARTBEAT:
-	case BC_MSG_TIME:
-		return 0;
-	default:
-		snprintf(err, errlen, "agent %s (%s): %s in the re-attached step: %s",
-			 c->spec->name, c->endpoint, bc_msg_name(m->type),
-			 bc_rj_str("", m->json, "message"));
-		return -EIO;
-	}
-}
-
 /* the coordinator_gap event: where each agent goes on, how long the gap was */
 static void s_gap_event(struct bc_fleet *f, struct bc_rundir *rd, const struct bc_resume *res,
-			const struct s_att *a)
+			const struct s_att *a, uint64_t now, uint32_t live_from)
 {
 	cJSON *ev = cJSON_CreateObject(), *ags = cJSON_CreateObject();
-	uint64_t now = bc_real_ns();
 	uint32_t from = UINT32_MAX, replayed = 0;
 	int i;
 
@@ -214,109 +150,85 @@ static void s_gap_event(struct bc_fleet *f, struct bc_rundir *rd, const struct b
 				    : 0);
 	cJSON_AddNumberToObject(ev, "grace_s", f->prof->orphan_grace_s);
 	cJSON_AddNumberToObject(ev, "replayed_seconds", replayed);
+	/*
+	 * what this coordinator measures itself from the second boundary after
+	 * it re-attached: node counters scraped from node_exporter (a
+	 * Prometheus server scraped through the gap: its series are whole)
+	 */
+	cJSON_AddNumberToObject(ev, "live_from_second", live_from);
+	if (bc_counters_active(f->counters))
+		cJSON_AddNumberToObject(ev, "node_counters_from_second", live_from);
 	cJSON_AddItemToObject(ev, "agents", ags);
 	bc_rundir_event(rd, "coordinator_gap", ev);
+}
+
+/* the step's place in the run, for the live view's ETAs */
+static void s_progress(struct bc_fleet *f, const struct s_att *a)
+{
+	f->progress.step = a->step;
+	f->progress.nsteps = f->prof->nsteps;
+	f->progress.after_s = bc_run_seconds_after(f->prof, a->step, &f->progress.after_entries);
 }
 
 int bc_reattach_run(struct bc_fleet *f, struct bc_rundir *rd, const struct bc_resume *res,
 		    char *why, size_t whylen)
 {
+	struct bc_open_step os;
 	struct s_att a;
-	uint64_t end, last_line = 0;
-	uint32_t shown = 0;
-	int i, rc = 0, pending = 0;
+	uint64_t now;
+	uint32_t live_from;
+	int i, rc;
 
 	why[0] = 0;
 	if (!res->open_step || !f->prof->orphan_grace_s)
 		return 0;
 	s_step_of(res, &a);
-	if (a.step >= 0 && a.step < f->prof->nsteps && s_judged_live(&f->prof->steps[a.step].wl))
-		snprintf(why, whylen,
-			 "step %s ends by a rule judged on its live seconds (until_stopped, "
-			 "stop_bytes, stop_window_pct or stop_steady), which a re-attached step "
-			 "does not judge",
-			 a.name);
-	if (why[0] || !s_all_attached(f, res, why, whylen)) {
+	rc = s_all_attached(f, res, why, whylen) ? 0 : -EAGAIN;
+	/* the step as the log leaves it, its seconds and its stop rules' state */
+	if (!rc)
+		rc = bc_rebuild_open_step(rd->path, (struct bc_profile *)f->prof, &os, why, whylen);
+	if (rc) {
 		/* a step cannot go on with part of its agents: it runs again, from its start */
 		for (i = 0; i < f->n; i++)
 			if (cJSON_GetObjectItemCaseSensitive(f->conns[i].hello, "reattach"))
 				bc_fleet_send(f, &f->conns[i], BC_MSG_ABORT, NULL);
 		return 0;
 	}
-	s_gap_event(f, rd, res, &a);
+	now = bc_real_ns();
+	live_from = now > a.start_ns ? (uint32_t)((now - a.start_ns) / BC_NS_PER_S) + 1 : 0;
+	s_gap_event(f, rd, res, &a, now, live_from);
+	os.res.idx = a.step;
+	os.res.held = res->held;
+	os.res.held_drain = res->drained;
+	os.res.held_done = res->done;
+	/* each volume's node as the dead coordinator's READYs decided it */
+	if (!f->volnode) {
+		f->volnode = os.volnode;
+		os.volnode = NULL;
+	}
+	os.res.agg.volnode = f->volnode;
 	for (i = 0; i < f->n; i++) {
 		struct bc_conn *c = &f->conns[i];
 		cJSON *b = cJSON_CreateObject();
 
-		c->done = false;
 		c->stats_next = res->held[c->index];
-		c->last_heard_ns = bc_mono_ns();
 		cJSON_AddNumberToObject(b, "step", a.step);
 		cJSON_AddNumberToObject(b, "from", res->held[c->index]);
 		bc_fleet_send(f, c, BC_MSG_REATTACH, b);
 		cJSON_Delete(b);
-		pending++;
 	}
-	end = a.start_ns + (uint64_t)a.seconds * BC_NS_PER_S;
-	while (pending && !rc) {
-		struct bc_conn *c = NULL;
-		struct bc_msg m;
-		char rerr[256] = "";
-		uint64_t mono;
-
-		if (zsys_interrupted) {
-			snprintf(why, whylen, "interrupted");
-			rc = -EINTR;
-			break;
-		}
-		rc = bc_fleet_recv(f, 100, &c, &m, rerr, sizeof(rerr));
-		if (rc == -ETIMEDOUT || rc == -EINTR)
-			rc = 0;
-		else if (c && !rc)
-			rc = s_on_message(rd, res, c, &m, &pending, why, whylen);
-		else if (c) {
-			snprintf(why, whylen, "agent %s (%s): %s", c->spec->name, c->endpoint,
-				 rerr);
-			rc = -EIO;
-		}
-		bc_msg_clear(&m);
-		bc_fleet_beat(f);
-		mono = bc_mono_ns();
-		for (i = 0; i < f->n && !rc; i++) {
-			struct bc_conn *x = &f->conns[i];
-
-			if (x->done || mono - x->last_heard_ns <= S_SILENCE_MS * BC_NS_PER_MS ||
-			    bc_fleet_waiting(f, x))
-				continue;
-			snprintf(why, whylen,
-				 "agent %s (%s) silent for %d s in the re-attached step (its last "
-				 "record: second %u)",
-				 x->spec->name, x->endpoint, S_SILENCE_MS / 1000,
-				 x->stats_next ? x->stats_next - 1 : 0);
-			rc = -ETIMEDOUT;
-		}
-		if (!rc && bc_real_ns() > end + S_DRAIN_MS * BC_NS_PER_MS) {
-			snprintf(why, whylen,
-				 "%d agent(s) did not finish the re-attached step within %d s of "
-				 "its end",
-				 pending, S_DRAIN_MS / 1000);
-			rc = -ETIMEDOUT;
-		}
-		if (!f->opts->quiet && (!last_line || mono - last_line >= S_LINE_NS)) {
-			uint32_t k = UINT32_MAX;
-
-			for (i = 0; i < f->n; i++)
-				if (f->conns[i].stats_next < k)
-					k = f->conns[i].stats_next;
-			if (!last_line || k != shown)
-				s_line(&a, k, !last_line);
-			shown = k;
-			last_line = mono;
-		}
-	}
-	if (rc) {
-		bc_fleet_broadcast(f, BC_MSG_ABORT, NULL);
+	if (!f->opts->quiet)
+		s_line(&a, live_from);
+	s_progress(f, &a);
+	rc = bc_step_take_up(f, rd, &os.res, live_from);
+	bc_live_step_end();
+	if (rc)
+		snprintf(why, whylen, "%s", os.res.error);
+	else if (!f->opts->quiet)
+		bc_result_print_step(bc_live_out(), &os.res, bc_live_cols());
+	bc_fleet_step_free(f, &os.res);
+	bc_open_step_free(&os);
+	if (rc)
 		return rc == -EINTR ? rc : 0;
-	}
 	return 1;
 }

@@ -73,6 +73,12 @@ struct s_replay {
 	uint32_t *held;	  /* [nagents]: 1 + its newest second in */
 	bool *drained, *done;
 	uint64_t last_ns;
+	/*
+	 * bc_rebuild_open_step: the profile to replay with (not loaded, not
+	 * freed), no output written, and the step the log ends in kept open
+	 */
+	struct bc_profile *given;
+	struct bc_open_step *keep;
 };
 
 static int s_conns(struct s_replay *r)
@@ -248,10 +254,9 @@ static void s_end_step_as(struct s_replay *r, bool resumed)
 	if (!strcmp(res->status, "running") && done + lost + out == r->prof->nagents) {
 		bc_result_trim_size_based(res);
 		/*
-		 * a step a resumed coordinator re-attached to (run/reattach.c) had
-		 * no live end to judge it: its verdict from its records here, as
-		 * stepexec.c's s_finish_counters makes it (no node counters: the
-		 * coordinator that scraped them died)
+		 * a step a resumed coordinator re-attached to (run/reattach.c)
+		 * whose live end left no verdict in the log: its verdict from its
+		 * records here, as stepexec.c's s_finish_counters makes it
 		 */
 		if (res->gaps && !res->analysis) {
 			res->analysis = bc_verdict_step(NULL, res);
@@ -745,6 +750,31 @@ static int s_event(struct s_replay *r, cJSON *ev)
 }
 
 /*
+ * bc_rebuild_open_step's end: the step the log ends in handed over as it
+ * stands, its seconds closed as far as the dead coordinator closed them
+ */
+static int s_keep_open(struct s_replay *r, char *err, size_t errlen)
+{
+	struct bc_open_step *k = r->keep;
+
+	if (!r->in_step || !r->open_step) {
+		snprintf(err, errlen, "%s: the log ends in no step", r->dir);
+		return -ENOENT;
+	}
+	k->step = malloc(sizeof(*k->step));
+	if (!k->step)
+		return -ENOMEM;
+	*k->step = r->step;
+	k->res = r->res;
+	k->res.step = k->step;
+	k->volnode = r->volnode;
+	memset(&r->res, 0, sizeof(r->res));
+	r->volnode = NULL;
+	r->in_step = false;
+	return 0;
+}
+
+/*
  * The replay of dir/events.jsonl into out/run.json and out/seconds.bin;
  * r comes with its window set (or not), everything else zero.
  */
@@ -760,7 +790,7 @@ static int s_rebuild(struct s_replay *rp, const char *dir, const char *out,
 	int rc, i;
 
 	snprintf(path, sizeof(path), "%s/profile.json", dir);
-	rc = bc_profile_load(path, &r.prof, err, errlen);
+	rc = r.given ? 0 : bc_profile_load(path, &r.prof, err, errlen);
 	if (rc)
 		goto out;
 	r.dir = dir;
@@ -794,8 +824,9 @@ static int s_rebuild(struct s_replay *rp, const char *dir, const char *out,
 	cJSON_AddItemToObject(r.run, "agents", cJSON_CreateArray());
 	r.steps = cJSON_AddArrayToObject(r.run, "steps");
 	/* seconds.bin beside the old one until run.json is written from it */
-	snprintf(secf, sizeof(secf), "%s/%s.tmp", out, BC_SECF_NAME);
-	rc = bc_secw_open(&r.secw, secf, err, errlen);
+	if (out)
+		snprintf(secf, sizeof(secf), "%s/%s.tmp", out, BC_SECF_NAME);
+	rc = out ? bc_secw_open(&r.secw, secf, err, errlen) : 0;
 	if (rc)
 		goto out;
 	snprintf(path, sizeof(path), "%s/events.jsonl", dir);
@@ -830,6 +861,10 @@ static int s_rebuild(struct s_replay *rp, const char *dir, const char *out,
 		resume->last_ns = r.last_ns;
 		r.held = NULL;
 		r.drained = r.done = NULL;
+	}
+	if (r.keep) {
+		rc = s_keep_open(&r, err, errlen);
+		goto out;
 	}
 	s_end_step(&r);
 	bc_experiment_summarize_all(r.steps, r.prof);
@@ -883,6 +918,8 @@ out:
 	free(r.done);
 	cJSON_Delete(r.open_step);
 	cJSON_Delete(r.run);
+	if (r.given)
+		r.prof = NULL;
 	bc_profile_destroy(&r.prof);
 	return rc;
 }
@@ -917,6 +954,24 @@ int bc_rebuild_resume(const char *dir, struct bc_resume *out, char *err, size_t 
 	if (rc)
 		bc_resume_free(out);
 	return rc;
+}
+
+int bc_rebuild_open_step(const char *dir, struct bc_profile *p, struct bc_open_step *out, char *err,
+			 size_t errlen)
+{
+	struct s_replay r = {.given = p, .keep = out};
+
+	memset(out, 0, sizeof(*out));
+	r.prof = p;
+	return s_rebuild(&r, dir, NULL, NULL, err, errlen);
+}
+
+void bc_open_step_free(struct bc_open_step *o)
+{
+	bc_step_result_free(&o->res);
+	free(o->step);
+	free(o->volnode);
+	memset(o, 0, sizeof(*o));
 }
 
 void bc_resume_free(struct bc_resume *res)

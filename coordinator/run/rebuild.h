@@ -11,7 +11,12 @@
 
 #include <cjson/cJSON.h>
 
+#include "results/stepres.h"
+
+struct bc_profile;
 struct bc_secw;
+struct bc_step;
+struct bc_volnode;
 
 /*
  * Reconstruct DIR/run.json from DIR/events.jsonl (the
@@ -57,6 +62,25 @@ struct bc_resume {
 	bool *drained, *done;
 	uint64_t last_ns;
 };
+/*
+ * The step the log of run directory dir ends in, replayed as far as the
+ * log goes and left open, for a resumed coordinator to take it up live
+ * (run/reattach.h): its records added and its seconds closed as the dead
+ * coordinator closed them, its host samples, READY bodies, STEP_DONE
+ * bodies and the events its stop rules logged; step: the step as it ran
+ * (res.step points at it); volnode: each volume's node. p: the profile
+ * the directory holds, kept. Nothing is written. 0, -ENOENT (the log ends
+ * in no step) or -errno, with err.
+ */
+struct bc_open_step {
+	struct bc_step_result res;
+	struct bc_step *step;
+	struct bc_volnode *volnode;
+};
+int bc_rebuild_open_step(const char *dir, struct bc_profile *p, struct bc_open_step *out, char *err,
+			 size_t errlen);
+void bc_open_step_free(struct bc_open_step *o);
+
 /* frees what bc_rebuild_resume gave besides run and secw */
 void bc_resume_free(struct bc_resume *res);
 int bc_rebuild_resume(const char *dir, struct bc_resume *out, char *err, size_t errlen);

@@ -33,6 +33,7 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "util/rjson.h"
+#include "wire/stats.h"
 
 /* lead time between START and interval 0: covers sending START to every agent */
 #define S_START_LEAD_MS 300
@@ -648,12 +649,14 @@ static void s_close_seconds(struct bc_fleet *f, struct bc_rundir *rd, struct bc_
 	while (g->closed < g->seconds) {
 		uint32_t k = g->closed;
 		uint64_t end = res->start_ns + (uint64_t)(k + 1) * BC_NS_PER_S;
+		/* taken up (run/reattach.h): a second of the gap comes again from then on */
+		uint64_t due = end > res->taken_up_ns ? end : res->taken_up_ns;
 
 		if (!all && g->agents_reported[k] < (uint32_t)f->n && alive < 0)
 			alive = s_alive(f);
 		if (!all && g->agents_reported[k] < (uint32_t)f->n &&
 		    g->agents_reported[k] < (uint32_t)alive &&
-		    now < end + S_SECOND_GRACE_MS * BC_NS_PER_MS)
+		    now < due + S_SECOND_GRACE_MS * BC_NS_PER_MS)
 			break;
 		bc_agg_close_second(g, k);
 		s_count_bytes(f, rd, res, k);
@@ -708,6 +711,10 @@ static void s_on_host(struct bc_rundir *rd, struct bc_step_result *res, const st
 
 	if (!host)
 		return;
+	/* a step taken up: a second the log holds already, sent again */
+	if (res->held && cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(body, "second")) <
+			     res->held[c->index])
+		return;
 	(void)bc_result_host_sample(
 	    res, c->index, cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(body, "second")),
 	    host);
@@ -729,6 +736,11 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 		return s_agent_lost(f, rd, res, c, pending, "restarted (it has no session)", false);
 	switch (m->type) {
 	case BC_MSG_STATS:
+		/* a step taken up: what the log holds already, sent again, is dropped */
+		if (res->held && !bc_stats_decode_hdr(m->bin, m->bin_len, &h) &&
+		    (h.second == BC_STATS_DRAIN ? res->held_drain[c->index]
+						: h.second < res->held[c->index]))
+			return 0;
 		/* added here, or handed to an aggregation worker (agg/pool.c) */
 		rc = bc_agg_submit(&res->agg, c, m->bin, m->bin_len, &h, &bad);
 		if (rc) {
@@ -746,7 +758,10 @@ static int s_on_message(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 		bc_rundir_stats(rd, &res->agg, c, &h, m->bin, m->bin_len);
 		return 0;
 	case BC_MSG_STEP_DONE:
-		if (!c->done) {
+		if (!c->done && res->held_done && res->held_done[c->index]) {
+			c->done = true; /* its STEP_DONE is in the log (and in agent_totals) */
+			(*pending)--;
+		} else if (!c->done) {
 			c->done = true;
 			(*pending)--;
 			cJSON_AddItemToObject(res->agent_totals, c->spec->name,
@@ -1060,6 +1075,74 @@ static int s_clock_recheck(struct bc_fleet *f, struct bc_step_result *res)
 	return 0;
 }
 
+/*
+ * The step from START on: its seconds as they come, its end, its clock
+ * drift, node counters and verdict. 0 or -errno (res->error).
+ */
+static int s_run_to_end(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res)
+{
+	int rc;
+
+	rc = s_run_loop(f, rd, res);
+	s_clock_end(f, rd, res);
+	s_close_seconds(f, rd, res, true);
+	s_steady_missed(rd, res);
+	/* late and drain records the workers still hold; serial from here on */
+	bc_agg_finish(&res->agg);
+	res->agg.wait_fn = NULL; /* the agg may be freed beside the fleet, off this thread */
+	if (!rc)
+		bc_result_trim_size_based(res);
+	bc_agg_secfile_end(&res->agg);
+	if (!rc)
+		s_finish_counters(f, rd, res);
+	return rc;
+}
+
+int bc_step_take_up(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
+		    uint32_t from_b)
+{
+	uint32_t k;
+	int i, rc;
+
+	res->taken_up_ns = bc_real_ns();
+	if (!res->agent_totals)
+		res->agent_totals = cJSON_CreateObject();
+	if (!res->ready)
+		res->ready = cJSON_CreateObject();
+	for (i = 0; i < f->n; i++) {
+		f->conns[i].done = f->conns[i].ready = false;
+		f->conns[i].last_heard_ns = bc_mono_ns();
+		/* stop_window_pct's bytes, from the READY bodies the log kept */
+		s_windows_from_ready(
+		    res, &f->conns[i],
+		    cJSON_GetObjectItemCaseSensitive(res->ready, f->conns[i].spec->name));
+	}
+	if (!f->opts->quiet)
+		bc_live_header(res);
+	/*
+	 * The stop rules over the seconds the dead coordinator closed, judged
+	 * as it judged them: stop_bytes' count and stop_steady's window are
+	 * made again from those seconds' totals; a rule that fired is in the
+	 * log (its event, replayed into res) and is not judged again, one that
+	 * comes due in them ends the step from now, as it would have live.
+	 */
+	for (k = 0; k < res->agg.closed; k++) {
+		s_count_bytes(f, rd, res, k);
+		s_judge_steady(f, rd, res, k);
+	}
+	bc_counters_step_resume(f->counters, res->start_ns, res->agg.seconds, res->step->wl.ramp_s,
+				from_b);
+	rc = s_run_to_end(f, rd, res);
+	if (rc) {
+		bc_fleet_broadcast(f, BC_MSG_ABORT, NULL);
+		res->status = rc == -EINTR ? "aborted" : "failed";
+	} else {
+		res->status = bc_fidelity_status(res);
+	}
+	bc_result_hosts_settle(res);
+	return rc;
+}
+
 int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const struct bc_step *st,
 		    struct bc_step_result *res)
 {
@@ -1180,18 +1263,7 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int idx, const str
 	/* heartbeats while the loop waits for a worker behind on a busy host */
 	res->agg.wait_fn = s_agg_wait;
 	res->agg.wait_arg = f;
-	rc = s_run_loop(f, rd, res);
-	s_clock_end(f, rd, res);
-	s_close_seconds(f, rd, res, true);
-	s_steady_missed(rd, res);
-	/* late and drain records the workers still hold; serial from here on */
-	bc_agg_finish(&res->agg);
-	res->agg.wait_fn = NULL; /* the agg may be freed beside the fleet, off this thread */
-	if (!rc)
-		bc_result_trim_size_based(res);
-	bc_agg_secfile_end(&res->agg);
-	if (!rc)
-		s_finish_counters(f, rd, res);
+	rc = s_run_to_end(f, rd, res);
 out:
 	res->agg.wait_fn = NULL;
 	if (rc) {

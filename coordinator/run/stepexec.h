@@ -25,6 +25,19 @@ int bc_step_execute(struct bc_fleet *f, struct bc_rundir *rd, int step_idx,
 		    const struct bc_step *st, struct bc_step_result *res);
 
 /*
+ * A step in flight taken up by a resumed coordinator (run/reattach.h):
+ * res as the replay of the log left it (run/rebuild.h bc_rebuild_open_step,
+ * its held filters set), the agents told to send on (REATTACH). From here
+ * it runs as any step: the live view, the stop rules (their state made
+ * again from the seconds in the log), node counters from second boundary
+ * from_b on (none before: no coordinator scraped them), the clock drift
+ * check and the verdict, each logged for the replay. 0 or -errno
+ * (res->error; the agents are told ABORT).
+ */
+int bc_step_take_up(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
+		    uint32_t from_b);
+
+/*
  * Work of the loop thread that takes seconds at scale, run beside the fleet
  * (bc_fleet_beside) so every session stays alive: bc_agg_init (it zeroes
  * every second's slots) with bc_agg_pool_start (threads workers; their

@@ -161,6 +161,11 @@ void bc_run_profile_size(const struct bc_profile *p, uint32_t *seconds, uint32_t
 	*seconds = s_steps_after(p, -1, entries);
 }
 
+uint32_t bc_run_seconds_after(const struct bc_profile *p, int idx, uint32_t *entries)
+{
+	return s_steps_after(p, idx, entries);
+}
+
 /* seconds of a step's remaining points, and of every profile step after it */
 static uint32_t s_seconds_after(const struct bc_profile *p, int idx,
 				const struct bc_sweep_state *sw, int done, uint32_t *entries)

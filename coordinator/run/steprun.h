@@ -18,6 +18,8 @@ struct bc_profile;
 
 /* the seconds a whole profile runs (steps, sweep points, experiments) and its run.json entries */
 void bc_run_profile_size(const struct bc_profile *p, uint32_t *seconds, uint32_t *entries);
+/* the same of every profile step after step idx */
+uint32_t bc_run_seconds_after(const struct bc_profile *p, int idx, uint32_t *entries);
 
 /*
  * profile step idx into steps; skip: of a sweep, its first points, which a

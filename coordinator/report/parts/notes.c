@@ -83,6 +83,16 @@ static void s_agents(struct bc_notes *n, const cJSON *st)
 		    "of them again, each second counted once: the step is whole.",
 		    bc_rj_num(c, "from_second"), bc_rj_num(c, "gap_s"), bc_rj_num(c, "grace_s"),
 		    bc_rj_num(c, "replayed_seconds"));
+		/* what the coordinators did not measure themselves: no scrape in the gap */
+		if (cJSON_IsNumber(bc_rj(c, "node_counters_from_second")))
+			bc_notes_add(n, BC_NOTE_PARA, NULL, NULL, BC_TONE_NONE,
+				     "Node counters scraped from node_exporter cover seconds "
+				     "%.0f to the step's end only (the seconds before are "
+				     "missing_seconds: the dead coordinator's scrapes died with "
+				     "it and nobody scraped the gap), so the step's node figures "
+				     "are those seconds'; its clock drift is measured from the "
+				     "re-attach to its end.",
+				     bc_rj_num(c, "node_counters_from_second"));
 	}
 	cJSON_ArrayForEach(c, bc_rj(st, "rejoined_agents"))
 	{

@@ -1,0 +1,59 @@
+#!/bin/bash
+# test_resume_twice: a coordinator that dies again in the step it re-attached to is resumed
+# again. Two agents with an orphan_grace of 30 s run a 24 s step; the coordinator is killed
+# with -9 at second 3, `run --resume` follows 2 s later, that resumed coordinator is killed
+# with -9 too once the step's second 11 is in, and a second `run --resume` follows 2 s later.
+# Checked: both resumes re-attach (no run again), the step stays one entry of 24 measured
+# seconds with two coordinator_gaps, every second 0..23 and the drain of each agent exactly
+# once in events.jsonl, one STEP_DONE each, what each dead coordinator wrote unchanged, the
+# step after it run, the checker agreeing. About 35 s.
+. "$(dirname "$0")/lib.sh"
+
+CHECK="$BC_SRC/tests/faults/check_run.py"
+start_agent a1
+start_agent a2
+two_agent_profile twice '"orphan_grace": "30s",' '[{"name": "soak", "rw": "randrw", "bs": "4k", "iodepth": 2, "runtime": "24s",
+	   "rate_iops": 400},
+	  {"name": "tail", "rw": "randwrite", "bs": "4k", "iodepth": 2, "runtime": "2s",
+	   "rate_iops": 400}]'
+"$COORD" run --plain -o "$T/out" "$T/p.json" >"$T/stdout" 2>"$T/stderr" &
+kill_run_at $! 3
+sleep 2
+"$COORD" run --plain --resume "$R" >"$T/stdout1" 2>"$T/stderr1" &
+kill_run_at $! 11
+grep -q "re-attached: soak" "$T/stdout1" || fail "the first resume did not re-attach: $(cat "$T/stdout1" "$T/stderr1")"
+sleep 2
+resume_run
+resume_said "re-attached: soak" "the second resume did not re-attach to the step in flight"
+if grep -q "run again" "$T/stdout2"; then fail "the step ran again: $(cat "$T/stdout2")"; fi
+assert_kept
+python3 - "$R/events.jsonl" <<'PY' || fail "the step's records are not each there once"
+import collections, json, sys
+seen, done, gaps = collections.Counter(), collections.Counter(), []
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("step") != 0:
+        continue
+    if e["event"] == "stats":
+        seen[(e["agent"], e["second"])] += 1
+    elif e["event"] == "step_done":
+        done[e["agent"]] += 1
+    elif e["event"] == "coordinator_gap":
+        gaps.append(e)
+want = {(a, k) for a in ("a1", "a2") for k in list(range(24)) + [-1]}
+bad = {k: v for k, v in seen.items() if v != 1}
+if set(seen) != want or bad:
+    print("missing", sorted(want - set(seen)), "extra", sorted(set(seen) - want), "twice", bad)
+    sys.exit(1)
+if done != {"a1": 1, "a2": 1} or len(gaps) != 2 or not gaps[0]["from_second"] < gaps[1]["from_second"]:
+    print("step_done", done, "gaps", gaps)
+    sys.exit(1)
+print("gaps from seconds %d and %d" % (gaps[0]["from_second"], gaps[1]["from_second"]))
+PY
+RJ="$R/run.json"
+[ "$(json "$RJ" "[s['name'] for s in r['steps']]")" = "['soak', 'tail']" ] ||
+	fail "entries: $(json "$RJ" "[s['name'] for s in r['steps']]")"
+json "$RJ" "r['status'] == 'ok' and r['steps'][0]['status'] == 'ok' and r['steps'][0]['measured_seconds'] == 24 and not r['steps'][0].get('incomplete_seconds') and len(r['steps'][0]['coordinator_gaps']) == 2" |
+	grep -qx True || fail "the step is not whole: $(json "$RJ" "{k: r['steps'][0].get(k) for k in ('status', 'measured_seconds', 'incomplete_seconds', 'coordinator_gaps')}")"
+python3 "$CHECK" "$R" || fail "ground truth disagrees with the twice re-attached run"
+echo "PASS"

@@ -727,19 +727,45 @@ static void s_sd_hosts(struct s_ctx *c, const struct s_map *m, const struct bc_i
 	}
 }
 
-/* openflags: o_direct / directio is O_DIRECT; the rest changes what the device sees */
-static bool s_openflags(struct s_ctx *c, const struct bc_import_kv *kv)
+/*
+ * openflags: o_direct / directio is O_DIRECT (directio_off the default,
+ * buffered). On Linux vdbench passes o_sync, o_dsync and o_rsync alike as
+ * 0x1000, O_DSYNC: every write waits for its data on stable storage, the
+ * workload's write_sync "dsync"; fsync is one fsync() before the file is
+ * closed, at the end of the run: end_fsync. Those two go into sync (a
+ * volume's or a step's workload); where there is none (wd=, fsd=, fwd=)
+ * they are differences, as is any other flag (a hex value, clear_cache).
+ */
+static bool s_openflags(struct s_ctx *c, const struct bc_import_kv *kv, cJSON *sync)
 {
 	char buf[256], *items[S_MAX_LIST];
 	int k, n = s_list(kv->val, buf, sizeof(buf), items);
 	bool direct = false;
 
 	for (k = 0; k < n; k++) {
-		if (!strcasecmp(items[k], "o_direct") || !strcasecmp(items[k], "directio"))
+		const char *f = items[k];
+		bool wsync = !strcasecmp(f, "o_sync") || !strcasecmp(f, "o_dsync") ||
+			     !strcasecmp(f, "o_rsync");
+
+		if (!strcasecmp(f, "o_direct") || !strcasecmp(f, "directio"))
 			direct = true;
-		else
-			S_DIFF(c, kv, "openflags=%s: no bench-coord equivalent (only o_direct)",
-			       items[k]);
+		else if (!strcasecmp(f, "directio_off"))
+			continue;
+		else if ((wsync || !strcasecmp(f, "fsync")) && !sync)
+			S_DIFF(c, kv,
+			       "openflags=%s: synchronous writes or a final fsync of one wd=, fsd= "
+			       "or fwd= have no equivalent (on its sd= or the rd= they have)",
+			       f);
+		else if (wsync && !cJSON_GetObjectItem(sync, "write_sync"))
+			cJSON_AddStringToObject(sync, "write_sync", "dsync");
+		else if (!strcasecmp(f, "fsync") && !cJSON_GetObjectItem(sync, "end_fsync"))
+			cJSON_AddBoolToObject(sync, "end_fsync", true);
+		else if (!wsync && strcasecmp(f, "fsync"))
+			S_DIFF(
+			    c, kv,
+			    "openflags=%s: no bench-coord equivalent (o_direct, directio, o_sync, "
+			    "o_dsync, o_rsync and fsync have)",
+			    f);
 	}
 	return direct;
 }
@@ -747,8 +773,9 @@ static bool s_openflags(struct s_ctx *c, const struct bc_import_kv *kv)
 /*
  * A lun= or anchor= written on Windows (the file ran there): 0 not a Windows
  * path (out is val); 1 a file or directory, out its last component, which
- * resolves in the agent's scratch directory as any relative name does; -1
- * (why says what it is) a raw device (\\.\d:, \\.\PhysicalDrive1), a
+ * resolves in the agent's scratch directory as any relative name does; 2 a
+ * file opened raw (\\.\c:\temp\file: unbuffered, O_DIRECT), out likewise;
+ * -1 (why says what it is) a raw device (\\.\d:, \\.\PhysicalDrive1), a
  * network share (\\server\share) or a drive's root, which name nothing an
  * agent has.
  */
@@ -760,6 +787,13 @@ static int s_win_path(const char *val, char *out, size_t len, const char **why)
 	if (!strchr(val, '\\') && !(isalpha((unsigned char)val[0]) && val[1] == ':'))
 		return 0;
 	if (!strncmp(val, "\\\\.\\", 4) || !strncmp(val, "\\\\?\\", 4)) {
+		const char *f = val + 4;
+
+		/* a drive, then a path in it: a file, raw */
+		if (isalpha((unsigned char)f[0]) && f[1] == ':' && (f[2] == '\\' || f[2] == '/') &&
+		    s_win_path(f, out, len, why) == 1)
+			return 2;
+		snprintf(out, len, "%s", val);
 		*why = "a Windows raw device";
 		return -1;
 	}
@@ -801,6 +835,8 @@ static cJSON *s_vol_wl(cJSON *vol)
 
 static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, cJSON *vols)
 {
+	cJSON *osync = NULL; /* the sd's openflags as workload keys (write_sync, end_fsync) */
+	const cJSON *k;
 	struct s_view v;
 	int i, h;
 
@@ -830,7 +866,9 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		off = s_get(&v, "offset");
 		of = s_get(&v, "openflags");
 		sd->range = s_get(&v, "range");
-		sd->direct = of && s_openflags(c, of);
+		cJSON_Delete(osync);
+		osync = cJSON_CreateObject();
+		sd->direct = of && s_openflags(c, of, osync);
 		if (!lun) {
 			bc_import_diff(c->diffs, d->src, d->line, "sd=%s: no lun=", d->name);
 			continue;
@@ -846,8 +884,11 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		if (win)
 			bc_import_add(c->notes,
 				      "%s:%d: lun=%s: a Windows path; the file %s in the agent's "
-				      "scratch directory",
-				      lun->src, lun->line, lun->val, path);
+				      "scratch directory%s",
+				      lun->src, lun->line, lun->val, path,
+				      win == 2 ? ", opened raw (direct)" : "");
+		if (win == 2)
+			sd->direct = true;
 		else if (lun->val[0] != '/')
 			bc_import_add(c->notes,
 				      "%s:%d: lun=%s: a relative path resolves in the agent's "
@@ -906,6 +947,8 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			/* vdbench opens without O_DIRECT unless openflags says so (defaults) */
 			if (sd->direct)
 				cJSON_AddBoolToObject(s_vol_wl(vol), "direct", true);
+			cJSON_ArrayForEach(k, osync)
+			    cJSON_AddItemToObject(s_vol_wl(vol), k->string, cJSON_Duplicate(k, 1));
 			if (align)
 				cJSON_AddNumberToObject(s_vol_wl(vol), "blockalign", (double)align);
 			/* threads= on an sd: its outstanding I/Os, whatever the rd's */
@@ -926,6 +969,7 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			m->nvol++;
 		}
 	}
+	cJSON_Delete(osync);
 }
 
 /* xfersize=4k, or the distribution (4k,50,8k,50): size/percent pairs */
@@ -1312,7 +1356,7 @@ static void s_wd_one(struct s_ctx *c, struct s_map *m, const struct bc_import_se
 		/* vdbench stops at end of file: one pass over the lun */
 		cJSON_AddBoolToObject(w->wl, "size_based", true);
 	}
-	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv))
+	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv, NULL))
 		cJSON_AddBoolToObject(w->wl, "direct", true);
 	if ((kv = s_get(v, "host") ? s_get(v, "host") : s_get(v, "hd"))) {
 		bool on[S_MAX_LIST];
@@ -1872,7 +1916,7 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 				       "no equivalent (poisson or evenly spaced)");
 		}
 	}
-	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv))
+	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv, st))
 		cJSON_AddBoolToObject(st, "direct", true);
 	s_rd_comp(c, v, st);
 	if (vw)
@@ -2210,7 +2254,7 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 				w->threads = (unsigned)t;
 		}
 		if ((kv = s_get(&v, "openflags")))
-			cJSON_AddBoolToObject(w->wl, "direct", s_openflags(c, kv));
+			cJSON_AddBoolToObject(w->wl, "direct", s_openflags(c, kv, NULL));
 		if ((kv = s_get(&v, "stopafter")))
 			s_stopafter(c, kv, bs, w->wl);
 	}
@@ -2330,7 +2374,7 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 		bc_fileset_count(&spec, &nd, &nf);
 		f->bytes = avg * nf;
 		f->files = nf;
-		direct = (kv = s_get(&v, "openflags")) && s_openflags(c, kv);
+		direct = (kv = s_get(&v, "openflags")) && s_openflags(c, kv, NULL);
 		s_fsd_hosts(m, i, on);
 		for (h = 0; h < m->nhd; h++) {
 			if (!on[h])

@@ -586,6 +586,39 @@ static void s_keywords(void)
 	cJSON_Delete(diffs);
 }
 
+/* openflags: o_sync/o_dsync/o_rsync are O_DSYNC on Linux (write_sync), fsync an end_fsync */
+static void s_openflags_sync(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *vol, *wl, *st;
+
+	prof = s_fs_import("sd=s,lun=/dev/sdb,openflags=(o_direct,o_sync,fsync)\n"
+			   "sd=t,lun=\\\\.\\c:\\temp\\t.dat,size=1g\n"
+			   "wd=w,sd=*,rdpct=0\nrd=r,wd=w,elapsed=10,openflags=o_rsync\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	vol = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "volumes"), 0);
+	wl = cJSON_GetObjectItem(vol, "workload");
+	CHECK(!strcmp(s_str(wl, "write_sync"), "dsync") &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(wl, "end_fsync")));
+	/* \\.\c:\temp\t.dat: the file t.dat, opened raw (O_DIRECT), like sd=s */
+	vol = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "volumes"), 1);
+	CHECK(!strcmp(s_str(vol, "path"), "t.dat") &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(prof, "defaults"), "direct")));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(!strcmp(s_str(st, "write_sync"), "dsync"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	prof = s_fs_import("sd=s,lun=/dev/sdb\nwd=w,sd=s,rdpct=0,openflags=(o_sync,0x1000)\n"
+			   "rd=r,wd=w,elapsed=10\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:2: openflags=o_sync: synchronous writes or a final"));
+	CHECK(s_diff_has(diffs, "f.parm:2: openflags=0x1000: no bench-coord equivalent"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
@@ -597,5 +630,6 @@ int main(void)
 	s_wd_streams();
 	s_skew_zero();
 	s_keywords();
+	s_openflags_sync();
 	TEST_DONE();
 }

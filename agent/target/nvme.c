@@ -116,9 +116,19 @@ static int s_fdp_map(struct bc_target *t, struct s_nvme *n, const struct bc_nvme
 	if (!f)
 		return -ENOMEM;
 	bc_nvme_fdp_discover(t->path, id, f);
+	/* "all": checked as index 0 (whether the drive places at all), then every handle */
+	if (t->fdp.all) {
+		t->fdp.npids = 1;
+		t->fdp.pids[0] = 0;
+	}
 	ret = bc_nvme_fdp_check(f, t->path, &t->fdp, err, errlen);
 	if (ret)
 		goto out;
+	if (t->fdp.all) {
+		t->fdp.npids = f->nruhs < BC_FDP_PIDS_MAX ? f->nruhs : BC_FDP_PIDS_MAX;
+		for (i = 0; i < t->fdp.npids; i++)
+			t->fdp.pids[i] = (uint16_t)i;
+	}
 	for (i = 0; i < t->fdp.npids; i++)
 		n->pids[i] = f->ruhs[t->fdp.pids[i]].pid;
 	n->npids = t->fdp.npids;

@@ -122,6 +122,12 @@ static int s_sim_open(struct bc_target *t, char *err, size_t errlen)
 	if (!s)
 		return -ENOMEM;
 	t->priv = s;
+	/* "all": every RUH of the simulated SSD, up to 16 */
+	if (t->fdp.all) {
+		t->fdp.npids = (int)(t->sim.ruhs < BC_FDP_PIDS_MAX ? t->sim.ruhs : BC_FDP_PIDS_MAX);
+		for (i = 0; i < t->fdp.npids; i++)
+			t->fdp.pids[i] = (uint16_t)i;
+	}
 	for (i = 0; i < t->fdp.npids; i++) {
 		if (t->fdp.pids[i] >= t->sim.ruhs) {
 			snprintf(err, errlen,

@@ -271,7 +271,8 @@ static int s_open(struct bc_target *t, const char *path, const struct bc_volume_
 	ret = s_classify(t, err, errlen);
 	if (!ret && t->ops->prepare)
 		ret = t->ops->prepare(t, dry, err, errlen);
-	if (!ret)
+	/* with "pids": "all" the target knows its pids only once open (below) */
+	if (!ret && !t->fdp.all)
 		ret = s_check_placements(t, wl, err, errlen);
 	if (!ret)
 		ret = s_check_caps(t, wl, err, errlen);
@@ -281,6 +282,8 @@ static int s_open(struct bc_target *t, const char *path, const struct bc_volume_
 		ret = t->ops->check ? t->ops->check(t, err, errlen) : 0;
 	else
 		ret = t->ops->open(t, err, errlen);
+	if (!ret && !dry && t->fdp.all)
+		ret = s_check_placements(t, wl, err, errlen);
 	if (ret)
 		goto out;
 	/* an NVMe namespace's size comes from Identify at open: unknown in a dry run */

@@ -282,7 +282,8 @@ static int s_check_pids(struct bc_check *c, const char *base, const struct bc_pr
 			for (k = 0; k < ncls; k++) {
 				const struct bc_placement *pl = &x->modes[m].cls[k];
 
-				for (i = 0; pl->kind == 1 && i < pl->n; i++) {
+				/* "all": the agent checks the indexes against the drive's */
+				for (i = 0; pl->kind == 1 && !f->all && i < pl->n; i++) {
 					if (pl->idx[i] < f->npids)
 						continue;
 					snprintf(path, sizeof(path), "%s.experiment.modes[%d]",

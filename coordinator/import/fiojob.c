@@ -1789,13 +1789,8 @@ static bool s_passthrough(struct s_ctx *c, const struct s_view *v, const struct 
 			"%s=%s: roundrobin or random (a scheme file of LBA ranges has no "
 			"equivalent; streams with a range and a placement have, docs/fdp.md)",
 			sel->key, s_val(sel));
-	else if (!pl)
-		S_ODIFF(c, j->fdp_o,
-			"%s=%s without plids: fio cycles over every placement handle the namespace "
-			"reports (up to 16); bench-coord's volume names them: add plids=0-N as "
-			"`nvme fdp status` lists them",
-			j->fdp_o->key, s_val(j->fdp_o));
-	else if (s_plids(c, pl, j)) {
+	else if (!pl || s_plids(c, pl, j)) {
+		/* no plids: every handle the namespace reports, up to 16 (nplids 0: "all") */
 		j->fdp_random = sel && !strcmp(s_val(sel), "random");
 		return true;
 	}
@@ -2432,11 +2427,15 @@ struct s_volwin {
 	int npids;
 	uint16_t pids[BC_FDP_PIDS_MAX];
 	bool any_rr, any_random; /* a job selects round robin, at random */
+	bool all;		 /* a job takes every handle (fdp without plids): "pids": "all" */
+	bool all_rr, all_random; /* such a job selects round robin, at random */
 };
 
 /* the volume's "fdp": its pids, random when every job draws at random, else round robin */
 static enum bc_fdp_policy s_volume_policy(const struct s_volwin *w)
 {
+	if (w->all) /* the jobs with lists of their own go round them */
+		return w->all_random && !w->all_rr ? BC_FDP_RANDOM : BC_FDP_ROUND_ROBIN;
 	if (w->npids == 1)
 		return BC_FDP_FIXED;
 	return w->any_random && !w->any_rr ? BC_FDP_RANDOM : BC_FDP_ROUND_ROBIN;
@@ -2460,7 +2459,12 @@ static bool s_volume_fdp(struct s_ctx *c, const struct s_job *j, struct s_volwin
 
 	if (!j->fdp)
 		return true;
-	for (i = 0; i < j->nplids; i++) {
+	w->all |= !j->nplids;
+	w->all_random |= j->fdp_random && !j->nplids;
+	w->all_rr |= !j->fdp_random && !j->nplids;
+	w->any_random |= j->fdp_random && j->nplids != 1;
+	w->any_rr |= !j->fdp_random && j->nplids != 1;
+	for (i = 0; i < j->nplids && !w->all; i++) {
 		if (s_pid_index(w, j->plids[i]) >= 0)
 			continue;
 		if (w->npids == BC_FDP_PIDS_MAX) {
@@ -2472,8 +2476,6 @@ static bool s_volume_fdp(struct s_ctx *c, const struct s_job *j, struct s_volwin
 		}
 		w->pids[w->npids++] = j->plids[i];
 	}
-	w->any_random |= j->fdp_random && j->nplids > 1;
-	w->any_rr |= !j->fdp_random && j->nplids > 1;
 	return true;
 }
 
@@ -2488,20 +2490,28 @@ static void s_job_placement(struct s_ctx *c, const struct s_job *j, const struct
 			    const char *path, cJSON *r)
 {
 	enum bc_fdp_policy pol = s_volume_policy(w);
-	bool same = j->nplids == w->npids;
+	/* with "all" the volume's pids are the handles' indexes: a job's plids as they are */
+	bool same = w->all ? !j->nplids : j->nplids == w->npids;
 	cJSON *a;
 	int i;
 
-	if (!w->npids)
+	if (!w->npids && !w->all)
 		return;
 	if (!j->fdp) {
 		cJSON_AddStringToObject(r, "placement", "none");
 		return;
 	}
-	for (i = 0; same && i < j->nplids; i++)
+	for (i = 0; same && !w->all && i < j->nplids; i++)
 		same = j->plids[i] == w->pids[i];
 	if (same && (pol == BC_FDP_FIXED || (pol == BC_FDP_RANDOM) == j->fdp_random))
 		return;
+	if (same) {
+		S_ODIFF(c, j->fdp_o,
+			"job %s: plid_select=%s over every handle of %s while another job there "
+			"selects otherwise: a volume has one policy",
+			j->name, j->fdp_random ? "random" : "roundrobin", path);
+		return;
+	}
 	if (j->fdp_random && j->nplids > 1) {
 		S_ODIFF(c, j->fdp_o,
 			"job %s: plid_select=random over some of %s's placement IDs (other jobs "
@@ -2512,7 +2522,8 @@ static void s_job_placement(struct s_ctx *c, const struct s_job *j, const struct
 	}
 	a = cJSON_AddArrayToObject(r, "placement");
 	for (i = 0; i < j->nplids; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(s_pid_index(w, j->plids[i])));
+		cJSON_AddItemToArray(
+		    a, cJSON_CreateNumber(w->all ? j->plids[i] : s_pid_index(w, j->plids[i])));
 }
 
 static cJSON *s_volume(const struct s_ctx *c, const char *key, const struct s_volwin *w)
@@ -2531,8 +2542,9 @@ static cJSON *s_volume(const struct s_ctx *c, const char *key, const struct s_vo
 		    bc_fmt_size(window ? w->end - w->off : w->end, sz, sizeof(sz)));
 	if (w->off)
 		cJSON_AddStringToObject(v, "offset", bc_fmt_size(w->off, sz, sizeof(sz)));
-	if (w->npids) {
-		struct bc_fdp_spec f = {.policy = s_volume_policy(w), .npids = w->npids};
+	if (w->npids || w->all) {
+		struct bc_fdp_spec f = {
+		    .policy = s_volume_policy(w), .npids = w->all ? 0 : w->npids, .all = w->all};
 
 		memcpy(f.pids, w->pids, sizeof(f.pids));
 		cJSON_AddItemToObject(v, "fdp", bc_fdp_spec_to_json(&f));

@@ -764,15 +764,30 @@ static void test_fdp(void)
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
 
-	/* what has no equivalent: each a difference, and --lenient writes the job unplaced */
+	/* without plids fio takes every handle the namespace reports: "all" */
 	p = import("[a]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=randwrite\nfdp=1\n"
 		   "runtime=5\ntime_based\n",
 		   &notes);
-	CHECK(
-	    has_diff("t.fio:5: fdp=1 without plids") && p && valid(p) &&
-	    !cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(p, "volumes"), 0), "fdp"));
+	CHECK(p && no_diffs() && valid(p));
+	vol = p ? cJSON_GetArrayItem(cJSON_GetObjectItem(p, "volumes"), 0) : NULL;
+	CHECK(json_is(vol, "fdp", "{\"pids\":\"all\",\"policy\":\"round-robin\"}"));
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
+	/* beside a job with some handles: those as indexes of every handle */
+	p = import("[a]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=randwrite\nfdp=1\n"
+		   "plid_select=random\n[b]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\n"
+		   "rw=write\nfdp=1\nplids=3,5\n",
+		   &notes);
+	CHECK(p && no_diffs() && valid(p));
+	vol = p ? cJSON_GetArrayItem(cJSON_GetObjectItem(p, "volumes"), 0) : NULL;
+	CHECK(json_is(vol, "fdp", "{\"pids\":\"all\",\"policy\":\"random\"}"));
+	vw = p ? cJSON_GetObjectItem(cJSON_GetObjectItem(step(p, 0), "volume_workloads"), "0")
+	       : NULL;
+	CHECK(json_is(cJSON_GetArrayItem(vw, 1), "placement", "[3,5]"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+
+	/* what has no equivalent: each a difference, and --lenient writes the job unplaced */
 	p = import("[a]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=randwrite\n"
 		   "dataplacement=streams\nplids=1\nruntime=5\ntime_based\n",
 		   &notes);

@@ -114,6 +114,25 @@ static void test_fdp_spec_json(void)
 	CHECK(strstr(err, "plids") != NULL);
 	cJSON_Delete(o);
 	CHECK(bc_fdp_spec_to_json(&(struct bc_fdp_spec){0}) == NULL);
+	/* "all": every handle the drive reports (fio's fdp=1 without plids), round-robin */
+	o = cJSON_Parse("{\"pids\":\"all\"}");
+	CHECK(!bc_fdp_spec_from_json(o, "v", &f, err, sizeof(err)) && f.all && !f.npids &&
+	      f.policy == BC_FDP_ROUND_ROBIN);
+	back = bc_fdp_spec_to_json(&f);
+	CHECK(back && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(back, "pids")), "all"));
+	cJSON_Delete(back);
+	cJSON_Delete(o);
+	o = cJSON_Parse("{\"pids\":\"all\",\"policy\":\"random\"}");
+	CHECK(!bc_fdp_spec_from_json(o, "v", &f, err, sizeof(err)) && f.policy == BC_FDP_RANDOM);
+	cJSON_Delete(o);
+	o = cJSON_Parse("{\"pids\":\"all\",\"policy\":\"fixed\"}");
+	CHECK(bc_fdp_spec_from_json(o, "v", &f, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "not \"all\""));
+	cJSON_Delete(o);
+	o = cJSON_Parse("{\"pids\":\"some\"}");
+	CHECK(bc_fdp_spec_from_json(o, "v", &f, err, sizeof(err)) == -EINVAL &&
+	      strstr(err, "expected \"all\" or an array"));
+	cJSON_Delete(o);
 }
 
 static void test_profile_fdp_key(void)

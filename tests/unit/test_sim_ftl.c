@@ -532,6 +532,24 @@ static void test_target_placement(void)
 	CHECK(!bc_sim_dev_get("sim:nofdp", &t.sim, &d, err, sizeof(err)));
 	CHECK(bc_sim_dev_ruh_valid_pages(d, 0) == 50 && !bc_sim_dev_ruh_valid_pages(d, 1));
 	bc_target_close(&t);
+
+	/* "pids": "all": every RUH, round-robin (fio's fdp=1 without plids) */
+	spec.fdp = (struct bc_fdp_spec){.policy = BC_FDP_ROUND_ROBIN, .all = true};
+	ret = bc_target_open(&t, "sim:all", &spec, &wl, err, sizeof(err));
+	CHECK_MSG(!ret, "%s", err);
+	if (ret)
+		return;
+	CHECK(t.fdp.npids == 4 && t.fdp.pids[3] == 3);
+	s_write_pages(&t, 0, 100, -1);
+	CHECK(!bc_sim_dev_get("sim:all", &t.sim, &d, err, sizeof(err)));
+	CHECK(bc_sim_dev_ruh_valid_pages(d, 0) == 25 && bc_sim_dev_ruh_valid_pages(d, 3) == 25);
+	bc_target_close(&t);
+	/* a workload's placement index beyond them: refused once the target knows them */
+	wl.placement = (struct bc_placement){.kind = 1, .n = 1, .idx = {4}};
+	ret = bc_target_open(&t, "sim:all2", &spec, &wl, err, sizeof(err));
+	CHECK(ret == -EINVAL && strstr(err, "placement index 4 refused"));
+	if (!ret)
+		bc_target_close(&t);
 	bc_sim_dev_forget_all();
 }
 

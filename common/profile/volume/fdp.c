@@ -43,9 +43,14 @@ int bc_fdp_spec_from_json(const cJSON *o, const char *base, struct bc_fdp_spec *
 	if (bc_keys_known(o, path, keys, err, errlen))
 		return -EINVAL;
 	pids = cJSON_GetObjectItemCaseSensitive(o, "pids");
-	if (!cJSON_IsArray(pids) || !cJSON_GetArraySize(pids) ||
-	    cJSON_GetArraySize(pids) > BC_FDP_PIDS_MAX) {
-		snprintf(err, errlen, "%s.fdp.pids: expected an array of 1 to %d placement indexes",
+	if (cJSON_IsString(pids) && !strcmp(pids->valuestring, "all")) {
+		f->all = true;
+		n = 2; /* a list: round-robin by default, never "fixed" */
+		pids = NULL;
+	} else if (!cJSON_IsArray(pids) || !cJSON_GetArraySize(pids) ||
+		   cJSON_GetArraySize(pids) > BC_FDP_PIDS_MAX) {
+		snprintf(err, errlen,
+			 "%s.fdp.pids: expected \"all\" or an array of 1 to %d placement indexes",
 			 base, BC_FDP_PIDS_MAX);
 		return -EINVAL;
 	}
@@ -59,7 +64,7 @@ int bc_fdp_spec_from_json(const cJSON *o, const char *base, struct bc_fdp_spec *
 		}
 		f->pids[n++] = (uint16_t)it->valuedouble;
 	}
-	f->npids = n;
+	f->npids = f->all ? 0 : n;
 	pol = cJSON_GetObjectItemCaseSensitive(o, "policy");
 	if (!pol)
 		f->policy = n == 1 ? BC_FDP_FIXED : BC_FDP_ROUND_ROBIN;
@@ -72,6 +77,11 @@ int bc_fdp_spec_from_json(const cJSON *o, const char *base, struct bc_fdp_spec *
 	else {
 		snprintf(err, errlen,
 			 "%s.fdp.policy: expected \"fixed\", \"round-robin\" or \"random\"", base);
+		return -EINVAL;
+	}
+	if (f->policy == BC_FDP_FIXED && f->all) {
+		snprintf(err, errlen, "%s.fdp: policy \"fixed\" takes exactly one pid, not \"all\"",
+			 base);
 		return -EINVAL;
 	}
 	if (f->policy == BC_FDP_FIXED && n != 1) {
@@ -92,7 +102,12 @@ cJSON *bc_fdp_spec_to_json(const struct bc_fdp_spec *f)
 	o = cJSON_CreateObject();
 	if (!o)
 		return NULL;
-	arr = cJSON_AddArrayToObject(o, "pids");
+	if (f->all) {
+		cJSON_AddStringToObject(o, "pids", "all");
+		arr = NULL;
+	} else {
+		arr = cJSON_AddArrayToObject(o, "pids");
+	}
 	for (i = 0; arr && i < f->npids; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateNumber(f->pids[i]));
 	cJSON_AddStringToObject(o, "policy", bc_fdp_policy_name(f->policy));

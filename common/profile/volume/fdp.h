@@ -6,6 +6,7 @@
 #ifndef BC_PROFILE_VOLUME_FDP_H
 #define BC_PROFILE_VOLUME_FDP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,9 +29,14 @@ struct bc_fdp_spec {
 	enum bc_fdp_policy policy;
 	int npids;
 	uint16_t pids[BC_FDP_PIDS_MAX];
+	/*
+	 * "pids": "all": every handle the namespace reports, up to 16 (fio's
+	 * fdp=1 without plids); the target fills pids 0..n-1 when it opens
+	 */
+	bool all;
 };
 
-/* parse {"pids": [..], "policy": ".."}: 0 or -EINVAL with a message naming base */
+/* parse {"pids": [..] | "all", "policy": ".."}: 0 or -EINVAL with a message naming base */
 int bc_fdp_spec_from_json(const cJSON *o, const char *base, struct bc_fdp_spec *f, char *err,
 			  size_t errlen);
 /* NULL when f->policy is BC_FDP_NONE; caller owns the result */

@@ -171,6 +171,49 @@ grep -q "$FDPNG: the workload's placement index 3 refused: the volume's \"fdp\" 
 	{ cat "$VT/badplace.out"; fail "the placement refusal does not name the device and the index"; }
 grep -h "refused" "$VT/badpid.out" "$VT/nofdp.out" "$VT/badplace.out"
 
+# ---- an SSD evaluator's fio FDP job, imported: fdp=1 without plids is every handle ----
+
+# fio places its writes round-robin over every handle the namespace reports ("pids": "all"):
+# eight 128 KiB writes, one per handle of the eight
+cat >"$VT/fdp.fio" <<FIO
+[w]
+ioengine=io_uring_cmd
+cmd_type=nvme
+filename=$FDPNG
+rw=write
+bs=128k
+iodepth=4
+fdp=1
+io_size=1m
+FIO
+"$COORD" import-fio --agent g1 --endpoint "${VM_EP[g1]}" -o "$VT/fiofdp.json" "$VT/fdp.fio" \
+	>"$VT/fiofdp.import" 2>&1 || { cat "$VT/fiofdp.import"; fail "import-fio of an FDP job refused"; }
+grep -q '"pids":[[:space:]]*"all"' "$VT/fiofdp.json" || fail "the imported volume has no \"pids\": \"all\""
+"$COORD" run --plain -o "$VT/out-fiofdp" "$VT/fiofdp.json" >"$VT/fiofdp.out" 2>&1 ||
+	{ cat "$VT/fiofdp.out"; fail "bench-coord run of the imported FDP job failed"; }
+python3 - "$(run_dir "$VT/out-fiofdp")/run.json" <<'EOF' || fail "\"pids\": \"all\" did not place a write on every handle"
+import json, sys
+r = json.load(open(sys.argv[1]))
+RU, N = 256, 128 * 1024 // 4096
+v = r["steps"][0]["agent_totals"]["g1"]["volumes"][0]
+ruhs = v["nvme"]["ruhs"]
+start = [h["ruamw_start"] for h in ruhs]
+end = [h["ruamw_end"] for h in ruhs]
+# one write of N blocks per handle; one that reaches the unit's end moves it to a fresh unit
+pred = [s - N if N < s else RU - (N - s) for s in start]
+print("imported fdp=1: wrote %d B in %d writes; RUAMW %s -> %s (predicted %s)" %
+      (v["write"]["bytes"], v["write"]["ios"], start, end, pred))
+assert v["write"]["ios"] == 8 and len(ruhs) == 8, (v["write"], len(ruhs))
+assert end == pred, (end, pred)
+assert v["nvme"]["fdp_events"]["host"]["invalid_placement_id"] == 0
+EOF
+# with "all" a placement index is checked once the agent knows the handles
+if run allplace "{\"agent\": \"g1\", \"path\": \"$FDPNG\", \"fdp\": {\"pids\": \"all\"}}" "$(wstep w 128k '[9]')"; then
+	fail "a placement index beyond every handle was accepted"
+fi
+grep -q "$FDPNG: the workload's placement index 9 refused: the volume's \"fdp\" has 8 pids" "$VT/allplace.out" ||
+	{ cat "$VT/allplace.out"; fail "the placement refusal with \"all\" does not name the index"; }
+
 # ---- seed 000's experiment (profiles/fdp-waf-3mode.json) shrunk to the guest ----
 
 # the profile's five KV classes and three metadata logs on the 64 MiB namespace of the 1 GiB-RU

@@ -484,6 +484,7 @@ static const struct s_vkey s_vkeys[] = {
     {"", "patterns", NULL, S_V_DIFF, "data patterns from files have no equivalent"},
     {"", "swat", NULL, S_V_DIFF, "trace replay (swat) has no equivalent"},
     {"", "dedupflipflop", NULL, S_V_DIFF, "dedup flip-flop has no equivalent"},
+    {"", "abort_failed_skew", NULL, S_V_INERT, "inert (vdbench's check that the skew was met)"},
     {"hd", "system", NULL, S_V_MAPPED, "agents[].endpoint"},
     {"hd", "vdbench", NULL, S_V_INERT, NULL},
     {"hd", "user", NULL, S_V_INERT, NULL},
@@ -500,6 +501,8 @@ static const struct s_vkey s_vkeys[] = {
     {"sd", "align", NULL, S_V_MAPPED, "blockalign"},
     {"sd", "threads", NULL, S_V_MAPPED, "iodepth"},
     {"sd", "hitarea", NULL, S_V_MAPPED, "window_length"},
+    {"sd", "journal", NULL, S_V_DIFF, "journaling of data validation has no equivalent"},
+    {"sd", "count", NULL, S_V_DIFF, "sd sequences (count=) have no equivalent (write each sd)"},
     {"wd", "sd", NULL, S_V_MAPPED, "-"},
     {"wd", "xfersize", NULL, S_V_MAPPED, "bs"},
     {"wd", "rdpct", "readpct", S_V_MAPPED, "rw, rwmixread"},
@@ -533,9 +536,6 @@ static const struct s_vkey s_vkeys[] = {
     {"rd", "stopcurve", NULL, S_V_DIFF, "a curve stopped at a response time has no equivalent"},
     {"rd", "startcmd", "start_cmd", S_V_INERT, "not run: vdbench runs it before the rd (run it yourself)"},
     {"rd", "endcmd", "end_cmd", S_V_INERT, "not run: vdbench runs it after the rd (run it yourself)"},
-    {"", "abort_failed_skew", NULL, S_V_INERT, "inert (vdbench's check that the skew was met)"},
-    {"sd", "journal", NULL, S_V_DIFF, "journaling of data validation has no equivalent"},
-    {"sd", "count", NULL, S_V_DIFF, "sd sequences (count=) have no equivalent (write each sd)"},
     {"rd", "forhitarea", NULL, S_V_MAPPED, "the sds' hit area in its steps"},
     {"rd", "forrhpct", NULL, S_V_DIFF, "a loop over read hit percentages has no equivalent (an rd per value)"},
     {"rd", "forwhpct", NULL, S_V_DIFF, "a loop over write hit percentages has no equivalent (an rd per value)"},
@@ -1149,6 +1149,16 @@ static void s_hits(struct s_ctx *c, const struct s_view *v, struct s_wd *w)
 		S_DIFF(c, wh, "whpct=%s: expected 0-100", wh->val);
 	if (!r && !x)
 		return;
+	/* rhpct of a wd without reads (whpct without writes) aims nothing at the hit area */
+	if (!(w->rdpct > 0 && r) && !(w->rdpct < 100 && x)) {
+		const struct bc_import_kv *kv = r ? rh : wh;
+
+		bc_import_add(c->notes,
+			      "%s:%d: %s=%s: inert (wd=%s does no %s; vdbench aims only those at "
+			      "the hit area)",
+			      kv->src, kv->line, kv->key, kv->val, w->name, r ? "reads" : "writes");
+		return;
+	}
 	/* every op of the wd hits: its I/O stays in the hit area */
 	if ((w->rdpct <= 0 || r == 100) && (w->rdpct >= 100 || x == 100)) {
 		w->hit = 1;

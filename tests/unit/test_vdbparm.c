@@ -399,6 +399,15 @@ static void s_hitarea(void)
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 
+	/* rhpct= of a wd that only writes: inert, the whole sd as without it */
+	prof = s_fs_import("sd=s,lun=/dev/sdb\nwd=h,sd=s,rdpct=0,rhpct=50\nrd=r,wd=h,elapsed=10\n",
+			   &diffs);
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(prof && !cJSON_GetArraySize(diffs) && !strcmp(s_str(st, "rw"), "randwrite") &&
+	      !cJSON_GetObjectItem(st, "streams") && !cJSON_GetObjectItem(st, "window_length"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
 	/* a loop over hit areas of a wd with hits: a difference */
 	prof = s_fs_import("sd=s,lun=/dev/sdb\nwd=h,sd=s,rhpct=100\n"
 			   "rd=r1,wd=h,forhitarea=(1m,2m),elapsed=10\n",

@@ -25,8 +25,8 @@
 #   <shape> ratio R [lo, hi] <verdict> n=N | IOPS fio F bc B | CPU/io x.xx of fio's |
 #   p50 us fio F bc B | load L
 # then "min_ratio: X", the smallest ratio over the shapes run, last. A benchmark, not a test:
-# it prints figures and asserts nothing. Where each figure comes from (docs/engine.md,
-# "Measuring the engine"):
+# it prints figures and asserts nothing. Where each figure comes from (bench/engine-vs-fio.py
+# computes them; docs/engine.md, "Measuring the engine"):
 #   IOPS      fio: read + write "iops" of its JSON (group_reporting over numjobs);
 #             bench-coord: run.json's total IOPS over the measured seconds. Same runtime, no ramp.
 #   CPU/io    user + system CPU of the process doing the I/O per I/O: fio's usr_cpu/sys_cpu x

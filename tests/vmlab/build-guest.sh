@@ -159,6 +159,25 @@ s_hash() {
 	sha256sum | cut -c1-16
 }
 
+# s_bin_piece NAME BIN DEST: the piece NAME-<hash>.cpio.gz holding BIN at DEST and its
+# libraries, keyed by their contents, built when missing; prints its path
+s_bin_piece() {
+	local name=$1 bin=$2 dest=$3 key out
+	key=$( (
+		sha256sum "$bin"
+		# a static binary: ldd fails and names nothing
+		ldd "$bin" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p' | xargs -r sha256sum || true
+	) | s_hash)
+	out="$CACHE/guest/$name-$key.cpio.gz"
+	if [ ! -s "$out" ]; then
+		say "building $out"
+		mkdir -p "$TMP/$name"
+		s_copy_with_libs "$TMP/$name" "$bin" "$dest"
+		s_pack "$TMP/$name" "$out"
+	fi
+	echo "$out"
+}
+
 mkdir -p "$CACHE/guest"
 TMP=$(mktemp -d "$CACHE/guest/.stage.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
@@ -200,39 +219,20 @@ fi
 
 # ---- agent: bench-agent and its libraries ----
 
-agent_key=$( (
-	sha256sum "$BIN/bench-agent"
-	ldd "$BIN/bench-agent" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p' | xargs -r sha256sum
-) | s_hash)
-AGENT="$CACHE/guest/agent-$agent_key.cpio.gz"
-if [ ! -s "$AGENT" ]; then
-	say "building $AGENT"
-	s=$TMP/agent
-	mkdir -p "$s"
-	s_copy_with_libs "$s" "$BIN/bench-agent" /usr/bin/bench-agent
-	s_pack "$s" "$AGENT"
-fi
+AGENT=$(s_bin_piece agent "$BIN/bench-agent" /usr/bin/bench-agent)
 
 # ---- node exporter (storage-node guests of the PoV) ----
 
 NODEEXP=""
 ne=$(command -v prometheus-node-exporter || true)
 if [ -n "$ne" ]; then
-	ne_key=$(sha256sum "$ne" | s_hash)
-	NODEEXP="$CACHE/guest/nodeexp-$ne_key.cpio.gz"
-	if [ ! -s "$NODEEXP" ]; then
-		say "building $NODEEXP"
-		s=$TMP/nodeexp
-		mkdir -p "$s"
-		s_copy_with_libs "$s" "$ne" /usr/bin/prometheus-node-exporter
-		s_pack "$s" "$NODEEXP"
-	fi
+	NODEEXP=$(s_bin_piece nodeexp "$ne" /usr/bin/prometheus-node-exporter)
 fi
 
 # ---- fio (the VM-lab comparison of the engine with fio) ----
 
-# on demand only (its ~30 MB in the cache serve one script); ~85 MB unpacked in the guest's
-# RAM: Debian's fio links librbd, libgfapi, libnbd, RDMA and PMEM libraries, and
+# on demand only (its ~36 MB in the cache serve one script and one test); ~85 MB unpacked in
+# the guest's RAM: Debian's fio links librbd, libgfapi, libnbd, RDMA and PMEM libraries, and
 # each must be there for the dynamic loader even though the lab's jobs use io_uring alone
 FIO=""
 FIO_SKIP=""
@@ -244,18 +244,7 @@ elif [ -z "$fio_bin" ]; then
 elif ldd "$fio_bin" 2>/dev/null | grep -q 'not found'; then
 	FIO_SKIP="$fio_bin: a shared library is missing ($(ldd "$fio_bin" | grep -m1 'not found' | xargs))"
 else
-	fio_key=$( (
-		sha256sum "$fio_bin"
-		ldd "$fio_bin" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p' | xargs -r sha256sum
-	) | s_hash)
-	FIO="$CACHE/guest/fio-$fio_key.cpio.gz"
-	if [ ! -s "$FIO" ]; then
-		say "building $FIO"
-		s=$TMP/fio
-		mkdir -p "$s"
-		s_copy_with_libs "$s" "$fio_bin" /usr/bin/fio
-		s_pack "$s" "$FIO"
-	fi
+	FIO=$(s_bin_piece fio "$fio_bin" /usr/bin/fio)
 fi
 
 # pieces nobody used lately (each is touched when used): every rebuild of bench-agent

@@ -830,7 +830,14 @@ static const char *s_map_rw(struct s_ctx *c, const struct bc_import_kv *o)
 /* the engine: what kind of I/O the job does, and its effective queue depth rule */
 enum s_engine { S_ENG_ASYNC, S_ENG_SYNC, S_ENG_NULL, S_ENG_OTHER };
 
-static enum s_engine s_engine(struct s_ctx *c, const struct bc_import_kv *o, bool direct)
+/* fio's engines that pass NVMe commands through /dev/ngXnY: bench-coord's nvme target */
+static bool s_passthru_engine(const struct bc_import_kv *eng_o)
+{
+	return eng_o && (!strcmp(s_val(eng_o), "io_uring_cmd") || !strcmp(s_val(eng_o), "xnvme"));
+}
+
+static enum s_engine s_engine(struct s_ctx *c, const struct s_view *view,
+			      const struct bc_import_kv *o, bool direct)
 {
 	const char *v = o ? s_val(o) : "psync"; /* fio's default on Linux */
 
@@ -847,6 +854,23 @@ static enum s_engine s_engine(struct s_ctx *c, const struct bc_import_kv *o, boo
 	/* NVMe passthrough on /dev/ngXnY: bench-coord's nvme target (s_passthrough checks) */
 	if (!strcmp(v, "io_uring_cmd"))
 		return S_ENG_ASYNC;
+	/*
+	 * xnvme: its io_uring_cmd backend is the same passthrough; its default
+	 * "emu" backend is one thread over the NVMe ioctl, a command at a time
+	 */
+	if (!strcmp(v, "xnvme")) {
+		const char *as = s_get(view, "xnvme_async");
+
+		if (as && !strcmp(as, "io_uring_cmd"))
+			return S_ENG_ASYNC;
+		if (!as || !strcmp(as, "emu"))
+			return S_ENG_SYNC;
+		S_ODIFF(c, s_opt(view, "xnvme_async", NULL),
+			"xnvme_async=%s: only xNVMe's io_uring_cmd and emu backends have an "
+			"equivalent (the nvme target's passthrough)",
+			as);
+		return S_ENG_OTHER;
+	}
 	S_ODIFF(c, o, "ioengine=%s: not block or file read/write I/O", v);
 	return S_ENG_OTHER;
 }
@@ -1082,6 +1106,10 @@ static const struct s_fopt s_fopts[] = {
     {"threads", NULL, S_INERT, NULL, NULL, "profile"},
     {"profile", NULL, S_DIFF, NULL, NULL, "fio's built-in job profiles (tiobench, act) have no equivalent"},
     {"cmd_type", NULL, S_MAPPED, "volumes[].path", NULL, NULL},
+    {"xnvme_async", NULL, S_MAPPED, "volumes[].path, iodepth", NULL, NULL},
+    {"xnvme_sync", NULL, S_INERT, NULL, NULL, "process"},
+    {"xnvme_admin", NULL, S_INERT, NULL, NULL, "process"},
+    {"xnvme_iovec", NULL, S_INERT, NULL, NULL, "process"},
     {"fdp", NULL, S_MAPPED, "volumes[].fdp, placement", NULL, NULL},
     {"dataplacement", NULL, S_MAPPED, "volumes[].fdp, placement", NULL, NULL},
     {"plids", "fdp_pli", S_MAPPED, "volumes[].fdp.pids, placement", NULL, NULL},
@@ -1740,7 +1768,7 @@ static bool s_passthrough(struct s_ctx *c, const struct s_view *v, const struct 
 				  *dp = s_opt(v, "dataplacement", NULL),
 				  *fdp = s_opt(v, "fdp", NULL), *pl = s_opt(v, "plids", "fdp_pli"),
 				  *sel = s_opt(v, "plid_select", "fdp_pli_select");
-	bool cmd = eng_o && !strcmp(s_val(eng_o), "io_uring_cmd");
+	bool cmd = s_passthru_engine(eng_o);
 	int f;
 
 	if (cmd && o && strcmp(s_val(o), "nvme")) {
@@ -1751,9 +1779,9 @@ static bool s_passthrough(struct s_ctx *c, const struct s_view *v, const struct 
 	for (f = 0; cmd && f < j->nfiles; f++)
 		if (strncmp(j->files[f], "/dev/ng", 7)) {
 			S_ODIFF(c, eng_o,
-				"ioengine=io_uring_cmd on %s: fio and bench-coord pass NVMe "
-				"commands through a generic char device /dev/ngXnY only",
-				j->files[f]);
+				"ioengine=%s on %s: bench-coord passes NVMe commands through a "
+				"generic char device /dev/ngXnY only",
+				s_val(eng_o), j->files[f]);
 			return false;
 		}
 	/* dataplacement= wins over fdp= (fio: fdp=1 is dataplacement=fdp) */
@@ -1826,16 +1854,16 @@ static void s_prio(struct s_ctx *c, const struct s_view *v, const struct bc_impo
 	char buf[128];
 	unsigned n = 0;
 
-	if (!strcmp(e, "io_uring_cmd") || eng == S_ENG_NULL) {
+	if (s_passthru_engine(eng_o) || eng == S_ENG_NULL) {
 		/* fio's null engine drops it; passthrough commands carry no I/O priority */
 		for (o = pr ? pr : pc ? pc : pct; o; o = NULL) {
 			if (eng == S_ENG_NULL)
 				bc_import_add(c->inert, "%s", o->key);
 			else
 				S_ODIFF(c, o,
-					"%s=%s with ioengine=io_uring_cmd: an I/O priority on "
+					"%s=%s with ioengine=%s: an I/O priority on "
 					"passthrough commands has no equivalent",
-					o->key, s_val(o));
+					o->key, s_val(o), e);
 		}
 		return;
 	}
@@ -1980,11 +2008,11 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	/* fio's default is buffered I/O, bench-coord's direct: always say which */
 	o = s_opt(v, "direct", NULL);
 	direct = o ? s_bool(s_val(o)) : s_get(v, "buffered") && !s_bool(s_get(v, "buffered"));
-	eng = s_engine(c, eng_o, direct);
+	eng = s_engine(c, v, eng_o, direct);
 	if (eng == S_ENG_OTHER)
 		return false;
 	/* passthrough has no page cache whatever direct= says: the nvme target's I/O */
-	if (eng_o && !strcmp(s_val(eng_o), "io_uring_cmd"))
+	if (s_passthru_engine(eng_o))
 		direct = true;
 	j->wl = wl = cJSON_CreateObject();
 	cJSON_AddStringToObject(wl, "rw", rw);
@@ -2033,7 +2061,11 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		s_note(c,
 		       "job %s: ioengine=%s%s completes each I/O before the next: iodepth=%u has "
 		       "no effect in fio, imported as iodepth 1",
-		       j->name, x, strcmp(x, "libaio") ? "" : " on buffered I/O", iodepth);
+		       j->name, x,
+		       !strcmp(x, "libaio")  ? " on buffered I/O"
+		       : !strcmp(x, "xnvme") ? " (its emu backend: one thread over the NVMe ioctl)"
+					     : "",
+		       iodepth);
 		iodepth = 1;
 	}
 	if ((o = s_opt(v, "loops", NULL)) && strcmp(s_val(o), "1")) {
@@ -2394,11 +2426,11 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		else if (n)
 			cJSON_AddNumberToObject(wl, "verify_backlog", n);
 	}
-	if (eng_o && !strcmp(s_val(eng_o), "io_uring_cmd"))
+	if (s_passthru_engine(eng_o))
 		s_note(c,
-		       "job %s: ioengine=io_uring_cmd: NVMe read/write commands passed through "
+		       "job %s: ioengine=%s: NVMe read/write commands passed through "
 		       "(IORING_OP_URING_CMD), as bench-coord's nvme target sends them%s",
-		       j->name, j->fdp ? "; FDP placement as the volume's fdp" : "");
+		       j->name, s_val(eng_o), j->fdp ? "; FDP placement as the volume's fdp" : "");
 	else if (eng_o && strcmp(s_val(eng_o), "io_uring") && eng != S_ENG_NULL)
 		s_note(c,
 		       "ioengine=%s: bench-coord drives the same reads and writes through "

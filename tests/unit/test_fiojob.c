@@ -787,6 +787,26 @@ static void test_fdp(void)
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
 
+	/* xNVMe's io_uring_cmd backend is the same passthrough; its emu backend one at a time */
+	p = import("[j]\nioengine=xnvme\nxnvme_async=io_uring_cmd\nfilename=/dev/ng0n1\n"
+		   "rw=randwrite\niodepth=16\nfdp=1\nfdp_pli=4,5\n",
+		   &notes);
+	CHECK(p && no_diffs() && valid(p) && nval(step(p, 0), "iodepth") == 16);
+	vol = p ? cJSON_GetArrayItem(cJSON_GetObjectItem(p, "volumes"), 0) : NULL;
+	CHECK(json_is(vol, "fdp", "{\"pids\":[4,5],\"policy\":\"round-robin\"}"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nioengine=xnvme\nfilename=/dev/ng0n1\nrw=randwrite\niodepth=16\n", &notes);
+	CHECK(p && no_diffs() && nval(step(p, 0), "iodepth") == 1 &&
+	      has_note(notes, "its emu backend: one thread over the NVMe ioctl"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	p = import("[j]\nioengine=xnvme\nxnvme_async=thrpool\nfilename=/dev/ng0n1\nrw=read\n",
+		   &notes);
+	CHECK(!p && has_diff("t.fio:3: xnvme_async=thrpool"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+
 	/* what has no equivalent: each a difference, and --lenient writes the job unplaced */
 	p = import("[a]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=randwrite\n"
 		   "dataplacement=streams\nplids=1\nruntime=5\ntime_based\n",

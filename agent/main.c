@@ -71,6 +71,8 @@ static void s_usage(FILE *f)
 	    "      --deadman-ms MS       for tests: end the session (and stop I/O) after MS ms\n"
 	    "                            of coordinator silence, running or idle (default:\n"
 	    "                            5000 while I/O runs, 60000 between steps)\n"
+	    "      --orphan-ring-kib N   for tests: the records kept for a silent coordinator\n"
+	    "                            (orphan_grace) get N KiB instead of their budget\n"
 	    "  -v, --verbose             debug messages\n"
 	    "  -V, --version             print the version\n",
 	    dir, dir, dir);
@@ -197,6 +199,7 @@ int main(int argc, char **argv)
 	    {"ready-fd", required_argument, NULL, 'R'},
 	    {"exit-on-bye", no_argument, NULL, 'E'},
 	    {"deadman-ms", required_argument, NULL, 'T'},
+	    {"orphan-ring-kib", required_argument, NULL, 'O'},
 	    {"key-announce", required_argument, NULL, 'k'},
 	    {"handshake-timeout", required_argument, NULL, 'H'},
 	    {"debug-clock-ppm", required_argument, NULL, 'P'},
@@ -276,6 +279,19 @@ int main(int argc, char **argv)
 				goto out;
 			}
 			a.opts.deadman_ms = (uint32_t)ms;
+			break;
+		}
+		case 'O': {
+			unsigned long kib = strtoul(optarg, &end, 10);
+
+			if (*end || end == optarg || kib < 1 || kib > 1048576) {
+				fprintf(stderr,
+					"bench-agent: --orphan-ring-kib: expected 1-1048576, got "
+					"'%s'\n",
+					optarg);
+				goto out;
+			}
+			a.opts.orphan_ring_kib = (uint32_t)kib;
 			break;
 		}
 		case 'k':

@@ -43,6 +43,7 @@ struct bc_agent_opts {
 	int ready_fd;		     /* write the bound endpoint here, then close (-1: none) */
 	bool exit_on_bye;	     /* end the process when the session ends (local agents) */
 	uint32_t deadman_ms;	     /* for tests (--deadman-ms): silence limit, running or idle */
+	uint32_t orphan_ring_kib;    /* for tests (--orphan-ring-kib): the record buffer's size */
 	const char *announce;	     /* plain-text key announcement endpoint, NULL/"": none */
 	bool announce_given;	     /* --key-announce EP: failing to bind it is fatal */
 	uint32_t handshake_ms;	     /* --handshake-timeout: unauthenticated connections' limit */
@@ -137,6 +138,21 @@ struct bc_orphan {
 	bool send_failed; /* a send failed while silent: said once */
 };
 
+/*
+ * The last step this agent stopped for a silent coordinator (its grace ran
+ * out, or its record buffer filled): kept past the session, so that the
+ * resume asking for that step learns what was lost (HELLO_OK "orphan_end")
+ */
+struct bc_orphan_end {
+	bool set;
+	uint32_t step;
+	uint64_t start_ns;
+	uint32_t kept_from;  /* records of seconds kept_from .. stopped_at-1 were dropped */
+	uint32_t stopped_at; /* the second its I/O stopped in */
+	uint32_t silent_ms;
+	char why[96];
+};
+
 struct bc_agent {
 	struct bc_agent_opts opts;
 	zsock_t *sock; /* ROUTER */
@@ -155,6 +171,7 @@ struct bc_agent {
 	char fingerprint[64]; /* of the public key (bc_curve_fingerprint), "" when insecure */
 	struct bc_step_run step;
 	struct bc_orphan orphan;
+	struct bc_orphan_end orphan_end;
 	/* session: files made (laid out once) and block windows written (backed.c) */
 	struct bc_made *made;
 	int nmade, capmade;

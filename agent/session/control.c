@@ -109,7 +109,7 @@ static void s_end_session(struct bc_agent *a, const char *why)
 static void s_on_hello(struct bc_agent *a, struct bc_msg *m)
 {
 	const cJSON *who = cJSON_GetObjectItemCaseSensitive(m->json, "coordinator");
-	cJSON *reply;
+	cJSON *reply, *o;
 
 	const char *why = NULL;
 	bool taken = false;
@@ -176,6 +176,8 @@ static void s_on_hello(struct bc_agent *a, struct bc_msg *m)
 	cJSON_AddItemToObject(reply, "security", bc_auth_json(a->auth));
 	if (taken)
 		cJSON_AddItemToObject(reply, "reattach", bc_orphan_hello_json(a));
+	else if ((o = bc_orphan_end_json(a, m->json)))
+		cJSON_AddItemToObject(reply, "orphan_end", o); /* what the resume lost */
 	bc_msg_send_json(a->sock, m->id, BC_MSG_HELLO_OK, reply);
 	cJSON_Delete(reply);
 }
@@ -357,6 +359,8 @@ static void s_tick(struct bc_agent *a)
 	if (!a->owner)
 		return;
 	if (a->orphan.overflow) {
+		bc_orphan_note_end(a, "the records it kept for its silent coordinator filled "
+				      "their buffer");
 		s_end_session(a, "the records kept for a silent coordinator filled their buffer");
 		return;
 	}
@@ -368,12 +372,13 @@ static void s_tick(struct bc_agent *a)
 	if (now - a->last_heard_ns > limit * BC_NS_PER_MS &&
 	    (now - a->last_heard_ns > (limit + S_WAITING_MS) * BC_NS_PER_MS ||
 	     !(zsock_events(a->sock) & ZMQ_POLLIN))) {
-		if (a->orphan.grace_ms && bc_orphan_holds(a))
+		if (a->orphan.grace_ms && bc_orphan_holds(a)) {
 			bc_warn("coordinator %s silent for %u ms, its orphan_grace: stopping all "
 				"I/O; the records kept for it (seconds %u to %u) are dropped",
 				a->owner_name, limit, bc_orphan_oldest(a),
 				a->orphan.next_k ? a->orphan.next_k - 1 : 0);
-		else
+			bc_orphan_note_end(a, "its orphan_grace ran out");
+		} else
 			bc_warn("coordinator %s silent for %u ms: stopping all I/O", a->owner_name,
 				limit);
 		s_end_session(a, "coordinator silent");
@@ -383,6 +388,8 @@ static void s_tick(struct bc_agent *a)
 	if (a->step.running)
 		bc_step_poll(a);
 	if (a->orphan.overflow) {
+		bc_orphan_note_end(a, "the records it kept for its silent coordinator filled "
+				      "their buffer");
 		s_end_session(a, "the records kept for a silent coordinator filled their buffer");
 		return;
 	}

@@ -63,7 +63,7 @@ int bc_orphan_prepare(struct bc_agent *a, const cJSON *body, char *err, size_t e
 			 BC_ORPHAN_RING_MAX >> 20);
 		return -E2BIG;
 	}
-	o->ring = bc_replay_new(secs, a->step.ntargets);
+	o->ring = bc_replay_new(secs, a->step.ntargets, (size_t)a->opts.orphan_ring_kib << 10);
 	if (!o->ring) {
 		snprintf(err, errlen,
 			 "PREPARE: no memory for a %zu MiB record buffer (orphan_grace)",
@@ -269,4 +269,39 @@ void bc_orphan_free(struct bc_agent *a)
 {
 	bc_replay_free(&a->orphan.ring);
 	memset(&a->orphan, 0, sizeof(a->orphan));
+}
+
+void bc_orphan_note_end(struct bc_agent *a, const char *why)
+{
+	const struct bc_orphan *o = &a->orphan;
+	struct bc_orphan_end *e = &a->orphan_end;
+
+	if (!o->ring || !o->started)
+		return;
+	e->set = true;
+	e->step = o->step;
+	e->start_ns = o->start_ns;
+	e->kept_from = bc_orphan_oldest(a);
+	e->stopped_at = o->next_k;
+	e->silent_ms = (uint32_t)((bc_mono_ns() - a->last_heard_ns) / BC_NS_PER_MS);
+	snprintf(e->why, sizeof(e->why), "%s", why);
+}
+
+cJSON *bc_orphan_end_json(const struct bc_agent *a, const cJSON *hello)
+{
+	const struct bc_orphan_end *e = &a->orphan_end;
+	const cJSON *r = cJSON_GetObjectItemCaseSensitive(hello, "resume");
+	const cJSON *st = cJSON_GetObjectItemCaseSensitive(r, "step");
+	cJSON *j;
+
+	if (!e->set || !cJSON_IsNumber(st) || (uint32_t)st->valuedouble != e->step ||
+	    bc_json_u64_of(cJSON_GetObjectItemCaseSensitive(r, "start_ns")) != e->start_ns)
+		return NULL;
+	j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "step", e->step);
+	cJSON_AddNumberToObject(j, "stopped_at", e->stopped_at);
+	cJSON_AddNumberToObject(j, "kept_from", e->kept_from);
+	cJSON_AddNumberToObject(j, "silent_ms", e->silent_ms);
+	cJSON_AddStringToObject(j, "reason", e->why);
+	return j;
 }

@@ -64,5 +64,13 @@ cJSON *bc_orphan_hello_json(const struct bc_agent *a);
 void bc_orphan_reattach(struct bc_agent *a, const cJSON *body);
 /* drop the ring (the next PREPARE, ABORT, the end of the session) */
 void bc_orphan_free(struct bc_agent *a);
+/* the step is stopped for its silent coordinator (why: the grace ran out, the buffer filled) */
+void bc_orphan_note_end(struct bc_agent *a, const char *why);
+/*
+ * HELLO_OK's "orphan_end" for a HELLO whose "resume" names the step this
+ * agent stopped so: {step, stopped_at, kept_from, silent_ms, reason}; NULL
+ * for any other HELLO
+ */
+cJSON *bc_orphan_end_json(const struct bc_agent *a, const cJSON *hello);
 
 #endif

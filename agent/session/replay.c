@@ -26,13 +26,13 @@ size_t bc_replay_bytes(uint32_t seconds, int nvol)
 	return (size_t)seconds * ((size_t)nvol * S_VOL_SECOND + S_HOST_SECOND) + S_END_BYTES(nvol);
 }
 
-struct bc_replay *bc_replay_new(uint32_t seconds, int nvol)
+struct bc_replay *bc_replay_new(uint32_t seconds, int nvol, size_t cap)
 {
 	struct bc_replay *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
-	r->cap = bc_replay_bytes(seconds, nvol);
+	r->cap = cap ? cap : bc_replay_bytes(seconds, nvol);
 	/* two messages a second, the drain and STEP_DONE */
 	r->ent_cap = 2 * seconds + 8;
 	r->buf = malloc(r->cap);

@@ -31,9 +31,11 @@ struct bc_replay {
 
 /*
  * a ring for `seconds` seconds of nvol volumes (its budget: a generous
- * record per volume-second plus the host sample), bytes; NULL on ENOMEM
+ * record per volume-second plus the host sample), bytes; NULL on ENOMEM.
+ * cap: its bytes instead of that budget, 0: the budget (a test's small
+ * ring, bench-agent --orphan-ring-kib)
  */
-struct bc_replay *bc_replay_new(uint32_t seconds, int nvol);
+struct bc_replay *bc_replay_new(uint32_t seconds, int nvol, size_t cap);
 /* the bytes bc_replay_new would allocate */
 size_t bc_replay_bytes(uint32_t seconds, int nvol);
 void bc_replay_free(struct bc_replay **r);

@@ -88,7 +88,27 @@ static bool s_all_attached(struct bc_fleet *f, const struct bc_resume *res, char
 		const struct bc_conn *c = &f->conns[i];
 		const cJSON *r = cJSON_GetObjectItemCaseSensitive(c->hello, "reattach");
 
-		if (!r) {
+		const cJSON *e = cJSON_GetObjectItemCaseSensitive(c->hello, "orphan_end");
+		uint32_t held = res->held[c->index], at = (uint32_t)bc_rj_num(e, "stopped_at");
+
+		if (!r && e && at > held) {
+			/* it said what it stopped and what it dropped (agent/session/orphan.h) */
+			s_why(why, len,
+			      "agent %s no longer runs the step: it stopped its I/O in second %u "
+			      "after %.0f ms of coordinator silence (%s); its records of seconds "
+			      "%u to %u never reached the run directory and are lost",
+			      c->spec->name, at, bc_rj_num(e, "silent_ms"),
+			      bc_rj_str("?", e, "reason"), held, at - 1);
+			ok = false;
+		} else if (!r && e) {
+			s_why(why, len,
+			      "agent %s no longer runs the step: it stopped its I/O in second %u "
+			      "after %.0f ms of coordinator silence (%s); the run directory has "
+			      "every record it made",
+			      c->spec->name, at, bc_rj_num(e, "silent_ms"),
+			      bc_rj_str("?", e, "reason"));
+			ok = false;
+		} else if (!r) {
 			s_why(why, len,
 			      "agent %s no longer runs the step (its orphan_grace ran out, or it "
 			      "restarted)",

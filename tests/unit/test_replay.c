@@ -32,7 +32,7 @@ static int s_same(const uint8_t *b, uint32_t k, size_t len)
 
 int main(void)
 {
-	struct bc_replay *r = bc_replay_new(4, 1);
+	struct bc_replay *r = bc_replay_new(4, 1, 0);
 	static uint8_t buf[1 << 20];
 	const struct bc_replay_ent *e;
 	const uint8_t *b;
@@ -86,7 +86,7 @@ int main(void)
 	CHECK(!r);
 
 	/* the entries' ring also bounds: two a second plus the end, oldest go first */
-	r = bc_replay_new(2, 1);
+	r = bc_replay_new(2, 1, 0);
 	r->keep_from = UINT32_MAX;
 	for (k = 0; k < 100; k++) {
 		s_fill(buf, k, 16);
@@ -102,7 +102,7 @@ int main(void)
 	CHECK(bc_replay_has_from(r, 95) && !bc_replay_has_from(r, 10));
 	/* an empty ring takes a record as large as itself, and none larger */
 	bc_replay_free(&r);
-	r = bc_replay_new(1, 1);
+	r = bc_replay_new(1, 1, 0);
 	len = r->cap;
 	s_fill(buf, 3, len);
 	CHECK(bc_replay_put(r, 1, 3, buf, len) == 0);

@@ -917,6 +917,10 @@ static void s_conv_vbatch(struct s_ctx *c, const struct bc_import_kv *o, struct 
 static void s_conv_numa_cpu(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
 static void s_conv_numa_mem(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
 
+/* the options of NVMe protection information: the nvme target refuses formats with metadata */
+#define S_WHY_PI                                                                                   \
+	"protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"
+
 /* clang-format off */
 static const struct s_fopt s_fopts[] = {
     {"rw", "readwrite", S_MAPPED, "rw", NULL, NULL},
@@ -1116,10 +1120,10 @@ static const struct s_fopt s_fopts[] = {
     {"plid_select", "fdp_pli_select", S_MAPPED, "volumes[].fdp.policy, placement", NULL, NULL},
     {"dp_scheme", NULL, S_DIFF, NULL, NULL, "placement by LBA range from a scheme file has no equivalent (streams with a range and a placement have, docs/fdp.md)"},
     {"md_per_io_size", NULL, S_DIFF, NULL, NULL, "metadata buffers: bench-coord passes none and refuses LBA formats with metadata (docs/nvme.md)"},
-    {"pi_act", NULL, S_DIFF, NULL, NULL, "protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"},
-    {"pi_chk", NULL, S_DIFF, NULL, NULL, "protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"},
-    {"apptag", NULL, S_DIFF, NULL, NULL, "protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"},
-    {"apptag_mask", NULL, S_DIFF, NULL, NULL, "protection information: bench-coord refuses LBA formats with metadata (docs/nvme.md)"},
+    {"pi_act", NULL, S_DIFF, NULL, NULL, S_WHY_PI},
+    {"pi_chk", NULL, S_DIFF, NULL, NULL, S_WHY_PI},
+    {"apptag", NULL, S_DIFF, NULL, NULL, S_WHY_PI},
+    {"apptag_mask", NULL, S_DIFF, NULL, NULL, S_WHY_PI},
     {"nice", NULL, S_MAPPED, "nice", NULL, NULL},
     {"prio", NULL, S_MAPPED, "ioprio_class, ioprio", NULL, NULL},
     {"prioclass", NULL, S_MAPPED, "ioprio_class", NULL, NULL},

@@ -250,3 +250,50 @@ resume_said() {
 		fail "$2"
 	}
 }
+
+# assert_each_once SECONDS GAPS: in $R/events.jsonl, step 0 has a record of every second
+# 0..SECONDS-1 and the drain of agents a1 and a2 exactly once each, one step_done per agent
+# and GAPS coordinator_gap events, each from a later second than the one before
+assert_each_once() {
+	python3 - "$R/events.jsonl" "$1" "$2" <<'PY' || fail "the step's records are not each there once"
+import collections, json, sys
+seen, done, gaps = collections.Counter(), collections.Counter(), []
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("step") != 0:
+        continue
+    if e["event"] == "stats":
+        seen[(e["agent"], e["second"])] += 1
+    elif e["event"] == "step_done":
+        done[e["agent"]] += 1
+    elif e["event"] == "coordinator_gap":
+        gaps.append(e)
+want = {(a, k) for a in ("a1", "a2") for k in list(range(int(sys.argv[2]))) + [-1]}
+bad = {k: v for k, v in seen.items() if v != 1}
+if set(seen) != want or bad:
+    print("missing", sorted(want - set(seen)), "extra", sorted(set(seen) - want), "twice", bad)
+    sys.exit(1)
+froms = [g["from_second"] for g in gaps]
+if done != {"a1": 1, "a2": 1} or len(gaps) != int(sys.argv[3]) or froms != sorted(set(froms)):
+    print("step_done", done, "gaps", gaps)
+    sys.exit(1)
+for g in gaps:
+    print("gap %.1f s from second %d, %d second(s) sent again" %
+          (g["gap_s"], g["from_second"], g["replayed_seconds"]))
+PY
+}
+
+# assert_agents_stopped WHY: no agent has a job thread left and the volumes $T/a1.dat and
+# $T/a2.dat are not written for 2 s (WHY: after what, for the failure message)
+assert_agents_stopped() {
+	local before p
+	for p in "${AGENT_PIDS[@]}"; do
+		if grep -qs '^bc-job' /proc/"$p"/task/*/comm; then
+			fail "agent pid $p still has job threads after $1"
+		fi
+	done
+	before=$(stat -c '%Y.%y %s' "$T/a1.dat" "$T/a2.dat")
+	sleep 2
+	[ "$(stat -c '%Y.%y %s' "$T/a1.dat" "$T/a2.dat")" = "$before" ] ||
+		fail "a volume was written after $1"
+}

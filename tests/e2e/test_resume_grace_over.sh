@@ -28,15 +28,7 @@ for a in a1 a2; do
 		fail "agent $a did not stop at the end of its grace: $(tail -5 "$T/agent-$a.log")"
 done
 # nothing runs and nothing is written after it
-for pid in "${AGENT_PIDS[@]}"; do
-	if grep -qs '^bc-job' /proc/"$pid"/task/*/comm; then
-		fail "agent pid $pid still has job threads after its grace"
-	fi
-done
-before=$(stat -c '%Y.%y %s' "$T/a1.dat" "$T/a2.dat")
-sleep 2
-[ "$(stat -c '%Y.%y %s' "$T/a1.dat" "$T/a2.dat")" = "$before" ] ||
-	fail "a volume was written after the agents' grace ran out"
+assert_agents_stopped "their grace ran out"
 
 resume_run
 resume_said "run again from its start: agent a1 no longer runs the step" "the resume did not say why it runs the step again"

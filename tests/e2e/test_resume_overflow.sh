@@ -28,15 +28,7 @@ for a in a1 a2; do
 	grep -q "ended: the records kept for a silent coordinator filled their buffer" "$T/agent-$a.log" ||
 		fail "agent $a did not end its session: $(tail -5 "$T/agent-$a.log")"
 done
-for pid in "${AGENT_PIDS[@]}"; do
-	if grep -qs '^bc-job' /proc/"$pid"/task/*/comm; then
-		fail "agent pid $pid still has job threads after its buffer filled"
-	fi
-done
-before=$(stat -c '%Y.%y %s' "$T/a1.dat" "$T/a2.dat")
-sleep 2
-[ "$(stat -c '%Y.%y %s' "$T/a1.dat" "$T/a2.dat")" = "$before" ] ||
-	fail "a volume was written after the agents' buffers filled"
+assert_agents_stopped "their buffers filled"
 
 resume_run
 for a in a1 a2; do

@@ -27,29 +27,7 @@ resume_run
 resume_said "re-attached: soak" "the second resume did not re-attach to the step in flight"
 if grep -q "run again" "$T/stdout2"; then fail "the step ran again: $(cat "$T/stdout2")"; fi
 assert_kept
-python3 - "$R/events.jsonl" <<'PY' || fail "the step's records are not each there once"
-import collections, json, sys
-seen, done, gaps = collections.Counter(), collections.Counter(), []
-for line in open(sys.argv[1]):
-    e = json.loads(line)
-    if e.get("step") != 0:
-        continue
-    if e["event"] == "stats":
-        seen[(e["agent"], e["second"])] += 1
-    elif e["event"] == "step_done":
-        done[e["agent"]] += 1
-    elif e["event"] == "coordinator_gap":
-        gaps.append(e)
-want = {(a, k) for a in ("a1", "a2") for k in list(range(24)) + [-1]}
-bad = {k: v for k, v in seen.items() if v != 1}
-if set(seen) != want or bad:
-    print("missing", sorted(want - set(seen)), "extra", sorted(set(seen) - want), "twice", bad)
-    sys.exit(1)
-if done != {"a1": 1, "a2": 1} or len(gaps) != 2 or not gaps[0]["from_second"] < gaps[1]["from_second"]:
-    print("step_done", done, "gaps", gaps)
-    sys.exit(1)
-print("gaps from seconds %d and %d" % (gaps[0]["from_second"], gaps[1]["from_second"]))
-PY
+assert_each_once 24 2
 RJ="$R/run.json"
 [ "$(json "$RJ" "[s['name'] for s in r['steps']]")" = "['soak', 'tail']" ] ||
 	fail "entries: $(json "$RJ" "[s['name'] for s in r['steps']]")"

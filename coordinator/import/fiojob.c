@@ -2516,6 +2516,38 @@ static bool s_volume_fdp(struct s_ctx *c, const struct s_job *j, struct s_volwin
 }
 
 /*
+ * Jobs on a volume with lists of their own: the volume's pids become the
+ * handles' indexes 0..max (when below 16), so each job's placement reads
+ * as its plids did (plids=3,4: "placement": [3, 4]); PREPARE then asks the
+ * namespace for max + 1 handles, which fio asks too (every plid below its
+ * handle count)
+ */
+static void s_volume_identity(const struct s_job *jobs, int nj, char *const *keys,
+			      struct s_volwin *win, int nkeys)
+{
+	int i, f, k, vi, max;
+
+	for (vi = 0; vi < nkeys; vi++) {
+		struct s_volwin *w = &win[vi];
+		bool differ = false;
+
+		for (i = 0; i < nj && !w->all && w->npids; i++)
+			for (f = 0; f < jobs[i].nfiles; f++)
+				if (jobs[i].fdp && !strcmp(jobs[i].files[f], keys[vi]))
+					differ |= jobs[i].nplids != w->npids ||
+						  memcmp(jobs[i].plids, w->pids,
+							 sizeof(w->pids[0]) * (size_t)w->npids);
+		for (k = max = 0; k < w->npids; k++)
+			max = w->pids[k] > max ? w->pids[k] : max;
+		if (!differ || max >= BC_FDP_PIDS_MAX)
+			continue;
+		w->npids = max + 1;
+		for (k = 0; k <= max; k++)
+			w->pids[k] = (uint16_t)k;
+	}
+}
+
+/*
  * Job j's "placement" on volume w, into its workload r: "none" for a job
  * without FDP on a volume others place; nothing (the volume's policy) when
  * the job uses all of the volume's IDs as the volume does; else the job's
@@ -2994,6 +3026,7 @@ static int s_collect_volumes(struct s_ctx *c, struct s_job *jobs, int nj, char *
 				win[vi].end = end;
 		}
 	}
+	s_volume_identity(jobs, nj, keys, win, n);
 	for (vi = 0; vi < n; vi++)
 		cJSON_AddItemToArray(vols, s_volume(c, keys[vi], &win[vi]));
 	return n;

@@ -787,6 +787,21 @@ static void test_fdp(void)
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
 
+	/* jobs with lists of their own: the volume names handles 0..max, placements read as plids
+	 */
+	p = import("[hot]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=randwrite\nfdp=1\n"
+		   "plids=0,1\n[cold]\nioengine=io_uring_cmd\nfilename=/dev/ng0n1\nrw=write\n"
+		   "fdp=1\nplids=3,4\n",
+		   &notes);
+	CHECK(p && no_diffs() && valid(p));
+	vol = p ? cJSON_GetArrayItem(cJSON_GetObjectItem(p, "volumes"), 0) : NULL;
+	CHECK(json_is(vol, "fdp", "{\"pids\":[0,1,2,3,4],\"policy\":\"round-robin\"}"));
+	CHECK(json_is(step(p, 0), "placement", "[0,1]"));
+	vw = p ? cJSON_GetObjectItem(cJSON_GetObjectItem(step(p, 0), "volume_workloads"), "0")
+	       : NULL;
+	CHECK(json_is(cJSON_GetArrayItem(vw, 1), "placement", "[3,4]"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
 	/* xNVMe's io_uring_cmd backend is the same passthrough; its emu backend one at a time */
 	p = import("[j]\nioengine=xnvme\nxnvme_async=io_uring_cmd\nfilename=/dev/ng0n1\n"
 		   "rw=randwrite\niodepth=16\nfdp=1\nfdp_pli=4,5\n",

@@ -242,6 +242,7 @@ struct s_ctx {
 	const struct bc_import_opts *im;
 	cJSON *notes, *diffs;
 	bool verify; /* validate=yes */
+	char *comp;  /* the forcompratio= value of the rd being mapped, or NULL */
 };
 
 #define S_DIFF(c, kv, ...) bc_import_diff((c)->diffs, (kv)->src, (kv)->line, __VA_ARGS__)
@@ -1763,10 +1764,17 @@ static bool s_ratio(struct s_ctx *c, const struct bc_import_kv *kv, long *pct)
 static void s_rd_comp(struct s_ctx *c, const struct s_view *v, cJSON *st)
 {
 	const struct bc_import_kv *kv = s_get(v, "forcompratio");
+	struct bc_import_kv one;
 	long pct;
 
 	if (!kv)
 		return;
+	if (c->comp) {
+		/* one value of a forcompratio= loop (s_rds runs the rd once per value) */
+		one = *kv;
+		one.val = c->comp;
+		kv = &one;
+	}
 	if (strchr(kv->val, ','))
 		S_DIFF(c, kv,
 		       "%s=%s: a loop over compression ratios has no equivalent (an rd per ratio)",
@@ -2810,10 +2818,220 @@ static uint64_t s_rd_hitarea(struct s_ctx *c, const struct s_view *v, const stru
 	return b;
 }
 
-static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, cJSON *steps)
+/*
+ * One rd= with wds (its steps, one per loop value or a sweep) or with fwds
+ * (s_fwd_rd); own_hit is each sd's own hitarea=
+ */
+static void s_rd_one(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, int i,
+		     const uint64_t *own_hit, cJSON *steps)
 {
 	static const char *const loop_keys[] = {"forthreads", "forxfersize", "forrdpct",
 						"forseekpct", "iorate"};
+	struct s_view v;
+	int k;
+
+	const struct bc_import_sec *d = &p->secs[i];
+	const struct bc_import_kv *kv;
+	struct s_loop loops[5];
+	int wds[S_MAX_LIST], nw = 0, nl = 0, sweep_loop = -1, idx[5], total = 1;
+	double ramp, runtime;
+	char buf[1024], *items[S_MAX_LIST];
+	cJSON *curve = NULL;
+	const char *iorate1 = NULL;
+	bool iocurve = false;
+	uint64_t hitarea;
+
+	if (strcmp(d->kind, "rd") || !strcmp(d->name, "default"))
+		return;
+	s_view_of(p, i, &v);
+	if (s_get(&v, "fwd")) {
+		s_rd_hitarea(c, &v, m, NULL, 0);
+		s_fwd_rd(c, p, m, i, &v, steps);
+		return;
+	}
+	/* its own workloads (sd= in the rd: s_rd_wds), else the wds it names */
+	for (k = 0; k < m->nwd && nw < S_MAX_LIST; k++)
+		if (m->wd[k].rd == i)
+			wds[nw++] = k;
+	if (s_get(&v, "sd") && !nw)
+		return; /* its sd= could not be mapped: a difference says why */
+	kv = s_get(&v, "wd");
+	if (!kv && !nw) {
+		bc_import_diff(c->diffs, d->src, d->line, "rd=%s: no wd= and no sd=", d->name);
+		return;
+	}
+	if (!nw)
+		nw = s_match_wds(c, m, kv, wds);
+	if (!nw)
+		return;
+	/* skew between workloads on different sds would be a ratio of rates: none here */
+	for (k = 0; k < nw; k++) {
+		int j;
+
+		if (!m->wd[wds[k]].skew)
+			continue;
+		for (j = 0; j < nw; j++)
+			if (memcmp(m->wd[wds[k]].sd, m->wd[wds[j]].sd, sizeof(m->wd[0].sd)))
+				break;
+		if (j < nw)
+			S_DIFF(c, m->wd[wds[k]].skew,
+			       "skew=%s: wd=%s and wd=%s of rd=%s drive different sds; a skew "
+			       "between volumes has no bench-coord equivalent (each runs at "
+			       "its "
+			       "own pace)",
+			       m->wd[wds[k]].skew->val, m->wd[wds[k]].name, m->wd[wds[j]].name,
+			       d->name);
+	}
+	/* the rd's hit area for its sds, else their own */
+	hitarea = s_rd_hitarea(c, &v, m, wds, nw);
+	for (k = 0; k < m->nsd; k++)
+		m->sd[k].hitarea = hitarea ? hitarea : own_hit[k];
+	s_rd_times(c, d, &v, &ramp, &runtime);
+	for (k = 0; k < 5; k++) {
+		kv = s_get(&v, loop_keys[k]);
+		if (!kv)
+			continue;
+		if (k == 4) {
+			if (!strcasecmp(kv->val, "max"))
+				continue;
+			if (!strcasecmp(kv->val, "curve")) {
+				iocurve = true;
+				continue;
+			}
+		}
+		loops[nl].kv = kv;
+		if (s_loop_values(c, &loops[nl]) <= 0)
+			continue;
+		/* one value is no loop: iorate=1000 is the step's rate */
+		if (loops[nl].n == 1 && k == 4) {
+			iorate1 = loops[nl].v[0];
+			continue;
+		}
+		total *= loops[nl].n;
+		nl++;
+	}
+	if (iocurve) {
+		const char *cv =
+		    s_get(&v, "curve") ? s_get(&v, "curve")->val : "(10,50,70,80,90,100)";
+		int n = s_list(cv, buf, sizeof(buf), items);
+
+		curve = cJSON_CreateArray();
+		for (k = 0; k < n; k++) {
+			double pc;
+
+			if (!s_pct(items[k], &pc) || !pc)
+				S_DIFF(c, s_get(&v, "curve"), "curve=%s: expected percentages", cv);
+			else
+				cJSON_AddItemToArray(curve, cJSON_CreateNumber(pc));
+		}
+	} else if (nl == 1 && s_sweepable(&loops[0])) {
+		sweep_loop = 0;
+	} else if (s_get(&v, "curve")) {
+		S_DIFF(c, s_get(&v, "curve"), "curve= without iorate=curve");
+	}
+	if (total > S_MAX_LIST) {
+		bc_import_diff(c->diffs, d->src, d->line,
+			       "rd=%s: its loops make %d runs, "
+			       "more than %d",
+			       d->name, total, S_MAX_LIST);
+		return;
+	}
+	/* a lone loop as a sweep of one step; a step that cannot carry it: a step each */
+	if (sweep_loop >= 0) {
+		struct s_point pt = {0};
+		const char *key = loops[0].kv->key;
+		int nsteps = cJSON_GetArraySize(steps), nnotes = cJSON_GetArraySize(c->notes),
+		    ndiffs = cJSON_GetArraySize(c->diffs);
+
+		/* the step at the loop's first value; forrdpct: a mix, its share swept */
+		if (!strcmp(key, "forrdpct"))
+			pt.rdpct = "50";
+		else if (!strcmp(key, "forseekpct"))
+			pt.seek = loops[0].v[0];
+		pt.iorate = iorate1;
+		s_rd_step(c, m, d, &v, wds, nw, &pt, NULL, ramp, runtime, steps);
+		if (cJSON_GetArraySize(steps) > nsteps &&
+		    s_loop_sweep(c, &loops[0], cJSON_GetArrayItem(steps, nsteps))) {
+			cJSON_Delete(curve);
+			return;
+		}
+		s_truncate(steps, nsteps);
+		s_truncate(c->notes, nnotes);
+		s_truncate(c->diffs, ndiffs);
+		sweep_loop = -1;
+	}
+	memset(idx, 0, sizeof(idx));
+	for (;;) {
+		struct s_point pt = {0};
+		size_t used = 0;
+		cJSON *sweep = NULL;
+
+		for (k = 0; k < nl; k++) {
+			const char *key = loops[k].kv->key, *val = loops[k].v[idx[k]];
+
+			if (k == sweep_loop)
+				continue;
+			if (!strcmp(key, "forthreads"))
+				pt.threads = val;
+			else if (!strcmp(key, "forxfersize"))
+				pt.xfer = val;
+			else if (!strcmp(key, "forrdpct"))
+				pt.rdpct = val;
+			else if (!strcmp(key, "forseekpct"))
+				pt.seek = val;
+			else
+				pt.iorate = val;
+			if (loops[k].n < 2)
+				continue;
+			used += (size_t)snprintf(
+			    pt.suffix + used,
+			    sizeof(pt.suffix) > used ? sizeof(pt.suffix) - used : 0, "_%s=%s",
+			    !strncmp(key, "for", 3) ? key + 3 : key, val);
+		}
+		if (!pt.iorate)
+			pt.iorate = iorate1;
+		if (curve) {
+			sweep = cJSON_CreateObject();
+			cJSON_AddItemToObject(sweep, "curve", cJSON_Duplicate(curve, 1));
+		}
+		s_rd_step(c, m, d, &v, wds, nw, &pt, sweep, ramp, runtime, steps);
+		for (k = nl - 1; k >= 0; k--) {
+			if (k == sweep_loop)
+				continue;
+			if (++idx[k] < loops[k].n)
+				break;
+			idx[k] = 0;
+		}
+		if (k < 0)
+			break;
+	}
+	cJSON_Delete(curve);
+}
+
+/* entries of list from "from" on that repeat one in [first, from) */
+static void s_drop_repeats(cJSON *list, int first, int from)
+{
+	int i = from, j;
+
+	while (i < cJSON_GetArraySize(list)) {
+		const char *s = cJSON_GetStringValue(cJSON_GetArrayItem(list, i));
+
+		for (j = first; j < from; j++)
+			if (!strcmp(s, cJSON_GetStringValue(cJSON_GetArrayItem(list, j))))
+				break;
+		if (j < from)
+			cJSON_DeleteItemFromArray(list, i);
+		else
+			i++;
+	}
+}
+
+/*
+ * Every rd= in order. forcompratio=(a,b,..) runs the rd once per ratio, as
+ * vdbench does: its steps once per value, named _compratio-a ...
+ */
+static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, cJSON *steps)
+{
 	uint64_t own_hit[S_MAX_DEFS]; /* the sds' own hitarea= */
 	struct s_view v;
 	int i, k;
@@ -2821,186 +3039,45 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 	for (k = 0; k < m->nsd; k++)
 		own_hit[k] = m->sd[k].hitarea;
 	for (i = 0; i < p->nsecs; i++) {
-		const struct bc_import_sec *d = &p->secs[i];
-		const struct bc_import_kv *kv;
-		struct s_loop loops[5];
-		int wds[S_MAX_LIST], nw = 0, nl = 0, sweep_loop = -1, idx[5], total = 1;
-		double ramp, runtime;
+		const struct bc_import_kv *fc;
 		char buf[1024], *items[S_MAX_LIST];
-		cJSON *curve = NULL;
-		const char *iorate1 = NULL;
-		bool iocurve = false;
-		uint64_t hitarea;
+		int n, nn = 0, nd = 0;
 
-		if (strcmp(d->kind, "rd") || !strcmp(d->name, "default"))
+		if (strcmp(p->secs[i].kind, "rd") || !strcmp(p->secs[i].name, "default"))
 			continue;
 		s_view_of(p, i, &v);
-		if (s_get(&v, "fwd")) {
-			s_rd_hitarea(c, &v, m, NULL, 0);
-			s_fwd_rd(c, p, m, i, &v, steps);
+		fc = s_get(&v, "forcompratio");
+		n = fc ? s_list(fc->val, buf, sizeof(buf), items) : 0;
+		if (n < 2) {
+			s_rd_one(c, p, m, i, own_hit, steps);
 			continue;
 		}
-		/* its own workloads (sd= in the rd: s_rd_wds), else the wds it names */
-		for (k = 0; k < m->nwd && nw < S_MAX_LIST; k++)
-			if (m->wd[k].rd == i)
-				wds[nw++] = k;
-		if (s_get(&v, "sd") && !nw)
-			continue; /* its sd= could not be mapped: a difference says why */
-		kv = s_get(&v, "wd");
-		if (!kv && !nw) {
-			bc_import_diff(c->diffs, d->src, d->line,
-				       "rd=%s: no wd= and no sd=", d->name);
-			continue;
-		}
-		if (!nw)
-			nw = s_match_wds(c, m, kv, wds);
-		if (!nw)
-			continue;
-		/* skew between workloads on different sds would be a ratio of rates: none here */
-		for (k = 0; k < nw; k++) {
-			int j;
+		for (k = 0; k < n; k++) {
+			int s0 = cJSON_GetArraySize(steps), n0 = cJSON_GetArraySize(c->notes),
+			    d0 = cJSON_GetArraySize(c->diffs);
+			cJSON *st;
 
-			if (!m->wd[wds[k]].skew)
-				continue;
-			for (j = 0; j < nw; j++)
-				if (memcmp(m->wd[wds[k]].sd, m->wd[wds[j]].sd, sizeof(m->wd[0].sd)))
-					break;
-			if (j < nw)
-				S_DIFF(
-				    c, m->wd[wds[k]].skew,
-				    "skew=%s: wd=%s and wd=%s of rd=%s drive different sds; a skew "
-				    "between volumes has no bench-coord equivalent (each runs at "
-				    "its "
-				    "own pace)",
-				    m->wd[wds[k]].skew->val, m->wd[wds[k]].name, m->wd[wds[j]].name,
-				    d->name);
-		}
-		/* the rd's hit area for its sds, else their own */
-		hitarea = s_rd_hitarea(c, &v, m, wds, nw);
-		for (k = 0; k < m->nsd; k++)
-			m->sd[k].hitarea = hitarea ? hitarea : own_hit[k];
-		s_rd_times(c, d, &v, &ramp, &runtime);
-		for (k = 0; k < 5; k++) {
-			kv = s_get(&v, loop_keys[k]);
-			if (!kv)
-				continue;
-			if (k == 4) {
-				if (!strcasecmp(kv->val, "max"))
-					continue;
-				if (!strcasecmp(kv->val, "curve")) {
-					iocurve = true;
-					continue;
-				}
-			}
-			loops[nl].kv = kv;
-			if (s_loop_values(c, &loops[nl]) <= 0)
-				continue;
-			/* one value is no loop: iorate=1000 is the step's rate */
-			if (loops[nl].n == 1 && k == 4) {
-				iorate1 = loops[nl].v[0];
-				continue;
-			}
-			total *= loops[nl].n;
-			nl++;
-		}
-		if (iocurve) {
-			const char *cv =
-			    s_get(&v, "curve") ? s_get(&v, "curve")->val : "(10,50,70,80,90,100)";
-			int n = s_list(cv, buf, sizeof(buf), items);
+			c->comp = items[k];
+			s_rd_one(c, p, m, i, own_hit, steps);
+			for (st = cJSON_GetArrayItem(steps, s0); st; st = st->next) {
+				char name[BC_NAME_MAX + 64], clean[BC_NAME_MAX];
 
-			curve = cJSON_CreateArray();
-			for (k = 0; k < n; k++) {
-				double pc;
-
-				if (!s_pct(items[k], &pc) || !pc)
-					S_DIFF(c, s_get(&v, "curve"),
-					       "curve=%s: expected percentages", cv);
-				else
-					cJSON_AddItemToArray(curve, cJSON_CreateNumber(pc));
+				snprintf(name, sizeof(name), "%s_compratio-%s",
+					 cJSON_GetStringValue(cJSON_GetObjectItem(st, "name")),
+					 items[k]);
+				bc_import_sanitize(name, clean, sizeof(clean));
+				cJSON_ReplaceItemInObject(st, "name", cJSON_CreateString(clean));
 			}
-		} else if (nl == 1 && s_sweepable(&loops[0])) {
-			sweep_loop = 0;
-		} else if (s_get(&v, "curve")) {
-			S_DIFF(c, s_get(&v, "curve"), "curve= without iorate=curve");
+			/* the same notes and differences once, not once per ratio */
+			if (k) {
+				s_drop_repeats(c->notes, nn, n0);
+				s_drop_repeats(c->diffs, nd, d0);
+			} else {
+				nn = n0;
+				nd = d0;
+			}
 		}
-		if (total > S_MAX_LIST) {
-			bc_import_diff(c->diffs, d->src, d->line,
-				       "rd=%s: its loops make %d runs, "
-				       "more than %d",
-				       d->name, total, S_MAX_LIST);
-			continue;
-		}
-		/* a lone loop as a sweep of one step; a step that cannot carry it: a step each */
-		if (sweep_loop >= 0) {
-			struct s_point pt = {0};
-			const char *key = loops[0].kv->key;
-			int nsteps = cJSON_GetArraySize(steps),
-			    nnotes = cJSON_GetArraySize(c->notes),
-			    ndiffs = cJSON_GetArraySize(c->diffs);
-
-			/* the step at the loop's first value; forrdpct: a mix, its share swept */
-			if (!strcmp(key, "forrdpct"))
-				pt.rdpct = "50";
-			else if (!strcmp(key, "forseekpct"))
-				pt.seek = loops[0].v[0];
-			pt.iorate = iorate1;
-			s_rd_step(c, m, d, &v, wds, nw, &pt, NULL, ramp, runtime, steps);
-			if (cJSON_GetArraySize(steps) > nsteps &&
-			    s_loop_sweep(c, &loops[0], cJSON_GetArrayItem(steps, nsteps))) {
-				cJSON_Delete(curve);
-				continue;
-			}
-			s_truncate(steps, nsteps);
-			s_truncate(c->notes, nnotes);
-			s_truncate(c->diffs, ndiffs);
-			sweep_loop = -1;
-		}
-		memset(idx, 0, sizeof(idx));
-		for (;;) {
-			struct s_point pt = {0};
-			size_t used = 0;
-			cJSON *sweep = NULL;
-
-			for (k = 0; k < nl; k++) {
-				const char *key = loops[k].kv->key, *val = loops[k].v[idx[k]];
-
-				if (k == sweep_loop)
-					continue;
-				if (!strcmp(key, "forthreads"))
-					pt.threads = val;
-				else if (!strcmp(key, "forxfersize"))
-					pt.xfer = val;
-				else if (!strcmp(key, "forrdpct"))
-					pt.rdpct = val;
-				else if (!strcmp(key, "forseekpct"))
-					pt.seek = val;
-				else
-					pt.iorate = val;
-				if (loops[k].n < 2)
-					continue;
-				used += (size_t)snprintf(
-				    pt.suffix + used,
-				    sizeof(pt.suffix) > used ? sizeof(pt.suffix) - used : 0,
-				    "_%s=%s", !strncmp(key, "for", 3) ? key + 3 : key, val);
-			}
-			if (!pt.iorate)
-				pt.iorate = iorate1;
-			if (curve) {
-				sweep = cJSON_CreateObject();
-				cJSON_AddItemToObject(sweep, "curve", cJSON_Duplicate(curve, 1));
-			}
-			s_rd_step(c, m, d, &v, wds, nw, &pt, sweep, ramp, runtime, steps);
-			for (k = nl - 1; k >= 0; k--) {
-				if (k == sweep_loop)
-					continue;
-				if (++idx[k] < loops[k].n)
-					break;
-				idx[k] = 0;
-			}
-			if (k < 0)
-				break;
-		}
-		cJSON_Delete(curve);
+		c->comp = NULL;
 	}
 	for (k = 0; k < m->nsd; k++)
 		m->sd[k].hitarea = own_hit[k];

@@ -582,7 +582,11 @@ static void s_keywords(void)
 			   &diffs);
 	CHECK(s_diff_has(diffs, "f.parm:2: range=(90,110): expected"));
 	CHECK(s_diff_has(diffs, "f.parm:2: xfersize=(4k,64k,512): a size range whose align"));
-	CHECK(s_diff_has(diffs, "f.parm:3: forcompratio=(1,2): a loop over compression"));
+	/* forcompratio=(1,2): the rd once per ratio, each difference said once */
+	steps = cJSON_GetObjectItem(prof, "steps");
+	CHECK(cJSON_GetArraySize(steps) == 2 && cJSON_GetArraySize(diffs) == 2);
+	st = cJSON_GetArrayItem(steps, 1);
+	CHECK(!strcmp(s_str(st, "name"), "r_compratio-2") && s_num(st, "compress_pct") == 50);
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 

@@ -161,11 +161,10 @@ sys.exit(0 if os.path.exists("/sys/dev/block/%d:%d" % (maj, mnr)) else 1)
 PY
 }
 
-# kill_run_when CPID PYTHON: once the run directory of coordinator CPID (the only one under
-# $T/out) has an events.jsonl for which the python code PYTHON (events.jsonl's path in
-# sys.argv[1]) exits 0, kill -9 the coordinator; sets R to the run directory and keeps what it
-# wrote up to the kill in $T/events.before (its whole lines) and $T/records.before
-kill_run_when() {
+# wait_run_when CPID PYTHON: wait until the run directory of coordinator CPID (the only one
+# under $T/out) has an events.jsonl for which the python code PYTHON (events.jsonl's path in
+# sys.argv[1]) exits 0; sets R to the run directory
+wait_run_when() {
 	local cpid=$1 cond=$2
 	R=""
 	for _ in $(seq 900); do
@@ -173,12 +172,18 @@ kill_run_when() {
 		if [ -n "$R" ] && [ -s "$R/events.jsonl" ] && python3 -c "$cond" "$R/events.jsonl"; then
 			break
 		fi
-		kill -0 "$cpid" 2>/dev/null || fail "the run ended before it could be killed: $(cat "$T/stderr")"
+		kill -0 "$cpid" 2>/dev/null || fail "the run ended before it got there: $(cat "$T/stderr")"
 		sleep 0.1
 	done
-	kill -9 "$cpid"
-	wait "$cpid" 2>/dev/null || true
 	[ -n "$R" ] || fail "no run directory"
+}
+
+# kill_run_when CPID PYTHON: wait_run_when, then kill -9 the coordinator; keeps what it wrote up
+# to the kill in $T/events.before (its whole lines) and $T/records.before
+kill_run_when() {
+	wait_run_when "$1" "$2"
+	kill -9 "$1"
+	wait "$1" 2>/dev/null || true
 	python3 - "$R/events.jsonl" "$T/events.before" <<'PY'
 import sys
 b = open(sys.argv[1], "rb").read()
@@ -206,10 +211,10 @@ sys.exit(0 if new[:off] == old[:off] else 1)
 PY
 }
 
-# kill_run_at CPID K: kill_run_when every agent of the profile $T/p.json has a record of its
-# second K or later in the run directory
-kill_run_at() {
-	kill_run_when "$1" "
+# at_second K: the python condition "every agent of the profile $T/p.json has a record of its
+# second K or later" for wait_run_when and kill_run_when
+at_second() {
+	echo "
 import json, sys
 want = len(json.load(open('$T/p.json'))['agents'])
 got = set()
@@ -218,9 +223,14 @@ for line in open(sys.argv[1]):
         e = json.loads(line)
     except ValueError:
         continue
-    if e.get('event') == 'stats' and e.get('second', -1) >= $2:
+    if e.get('event') == 'stats' and e.get('second', -1) >= $1:
         got.add(e['agent'])
 sys.exit(0 if len(got) == want else 1)"
+}
+
+# kill_run_at CPID K: kill_run_when every agent has a record of its second K or later
+kill_run_at() {
+	kill_run_when "$1" "$(at_second "$2")"
 }
 
 # two_agent_profile NAME TOP STEPS: $T/p.json, agents a1 and a2 (start_agent) with a 16 MiB

@@ -21,22 +21,7 @@ kill_run_at $! 3
 sleep 2
 "$COORD" run --plain --resume "$R" >"$T/stdout2" 2>"$T/stderr2" &
 CPID=$!
-for _ in $(seq 600); do
-	python3 - "$R/events.jsonl" <<'PY' && break
-import json, sys
-got = set()
-for line in open(sys.argv[1]):
-    try:
-        e = json.loads(line)
-    except ValueError:
-        continue
-    if e.get("event") == "stats" and e.get("second", -1) >= 9:
-        got.add(e["agent"])
-sys.exit(0 if len(got) == 2 else 1)
-PY
-	kill -0 "$CPID" 2>/dev/null || fail "the resume ended before it could be stopped: $(cat "$T/stdout2" "$T/stderr2")"
-	sleep 0.1
-done
+wait_run_when "$CPID" "$(at_second 9)"
 kill -INT "$CPID"
 RC=0
 wait "$CPID" || RC=$?

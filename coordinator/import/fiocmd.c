@@ -437,7 +437,7 @@ struct s_fio {
 	int ng, gcap;
 	struct bc_import_sec *job; /* the job options go to; NULL: the defaults */
 	bool stonewall;		   /* the command's first job starts a new group */
-	int njobs, nfiles;
+	int njobs;
 	const char *file; /* a job file named on the command line */
 	int file_line;
 	bool writes, readonly;
@@ -779,7 +779,7 @@ int bc_fio_cmd_parse(const char *text, const char *src, cJSON *notes, cJSON *dif
 	*x =
 	    (struct s_lex){.p = text, .src = d->srcs[0], .line = 1, .notes = notes, .diffs = diffs};
 	while (*x->p) {
-		int line = x->line, i = 0;
+		int line, i = 0;
 		size_t nlen;
 
 		rc = s_command(x, w, &nw, &end);

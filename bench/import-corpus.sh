@@ -12,8 +12,9 @@
 #   clean_given_duration (fio) clean once --until-stopped 3600 says how long the jobs that
 #            run until their harness stops them (time_based without runtime) ran
 #   templates a file with placeholders its harness fills in before the tool sees it (${VAR}
-#            environment references, jinja {{ }} / {% %}, python %(name)s / %%): neither fio nor
-#            vdbench can run it as it is; counted in the other classes as well, and
+#            environment references, jinja {{ }} / {% %}, python %(name)s / %%, and in vdbench
+#            files a value $name that vdbench's command line fills in, lun=$lun): neither fio
+#            nor vdbench can run it as it is; counted in the other classes as well, and
 #            clean_pct_runnable is the clean share of the files that are not templates
 # vdbench_pov: the same counts for tests/data/vdbench/pov, parameter files bench-coord's
 # developers wrote as PoV engineers write them (not the corpus; left out of the totals).
@@ -53,7 +54,9 @@ for set in fio vdbench vdbench_pov; do
 	while read -r -u 3 f; do
 		n=$((n + 1))
 		is_tpl=0
-		if grep -q -E '\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{\{|\{%|%\([A-Za-z_]+\)[sd]|%%' "$f"; then
+		if grep -q -E '\$\{[A-Za-z_][A-Za-z0-9_]*\}|\{\{|\{%|%\([A-Za-z_]+\)[sd]|%%' "$f" ||
+			{ [ "$tool" = vdbench ] && grep -v -E '^[[:space:]]*[*#/]' "$f" |
+				grep -q -E '=[(]?\$[A-Za-z_]'; }; then
 			is_tpl=1 tpl=$((tpl + 1))
 		fi
 		# the corpus's ${VAR} references stay unset, as on a machine that did not set them

@@ -754,6 +754,29 @@ static int s_under(struct bc_step_run *s)
 }
 
 /*
+ * The prepared step in the log: its depth is each volume's own (an sd's
+ * threads=, a volume_workloads entry), so a range when they differ
+ */
+static void s_log_prepared(const struct bc_step_run *s)
+{
+	const struct bc_workload *w = s->rvwl ? s->rvwl : s->vwl;
+	int i, n = s->rtargets ? s->nruns : s->ntargets;
+	uint32_t lo = s->wl.iodepth, hi = s->wl.iodepth;
+	char qd[48];
+
+	for (i = 0; w && i < n; i++) {
+		lo = !i || w[i].iodepth < lo ? w[i].iodepth : lo;
+		hi = !i || w[i].iodepth > hi ? w[i].iodepth : hi;
+	}
+	if (lo == hi)
+		snprintf(qd, sizeof(qd), "%u", lo);
+	else
+		snprintf(qd, sizeof(qd), "%u-%u (per volume)", lo, hi);
+	bc_info("step %u prepared: %d volume(s), %d job(s), %s bs=%u qd=%s", s->step, s->ntargets,
+		s->njobs, bc_rw_names[s->wl.rw], s->wl.bs, qd);
+}
+
+/*
  * PREPARE's second half, once the files it reads are laid out: the job
  * threads, the counters read around the step, READY. 0, or -errno with the
  * PREPARE error sent and the step torn down.
@@ -820,8 +843,7 @@ static int s_prepare_rest(struct bc_agent *a)
 	cJSON_Delete(ready);
 	/* who else uses this host's CPU from here to START */
 	bc_proctop_begin(&s->top, "", getpid());
-	bc_info("step %u prepared: %d volume(s), %d job(s), %s bs=%u qd=%u", s->step, s->ntargets,
-		s->njobs, bc_rw_names[s->wl.rw], s->wl.bs, s->wl.iodepth);
+	s_log_prepared(s);
 	return 0;
 fail:
 	s_send_prepare_error(a, -1, NULL, err);

@@ -814,6 +814,58 @@ static int s_win_path(const char *val, char *out, size_t len, const char **why)
 	return 1;
 }
 
+/*
+ * A variable in a value, which vdbench fills in before it reads the file:
+ * "$name" from its command line (vdbench -f FILE name=VALUE), "$host",
+ * "!host" or "#host" by repeating the definition once per host. true with
+ * why saying which and what to do; the value itself names nothing.
+ */
+static bool s_var(const char *val, char *why, size_t len)
+{
+	const char *p, *e;
+
+	for (p = val; *p; p++) {
+		if (*p != '$' && *p != '!' && *p != '#')
+			continue;
+		for (e = p + 1; isalnum((unsigned char)*e) || *e == '_'; e++)
+			;
+		if (e == p + 1 || (!isalpha((unsigned char)p[1]) && p[1] != '_'))
+			continue;
+		if ((e - p == 5 || (e - p == 6 && *p == '#')) && !strncmp(p + 1, "host", 4)) {
+			snprintf(why, len,
+				 "%.*s: vdbench repeats the definition once per host with the "
+				 "host's name or number in its place; write a definition per host",
+				 (int)(e - p), p);
+			return true;
+		}
+		if (*p != '$')
+			continue;
+		snprintf(why, len,
+			 "%.*s is a variable vdbench's command line fills in (vdbench -f FILE "
+			 "%.*s=...); write its value in the file",
+			 (int)(e - p), p, (int)(e - p - 1), p + 1);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * An rd that would drive nothing is dropped: a difference, unless its sds
+ * (fsds) were dropped already, whose own difference says why; then the rd
+ * goes with them, a note, not a second difference for one cause
+ */
+static void s_rd_idle(struct s_ctx *c, const struct bc_import_sec *rd, bool refused,
+		      const char *what)
+{
+	if (refused)
+		bc_import_add(c->notes,
+			      "%s:%d: rd=%s: its %s were refused (above); dropped with them",
+			      rd->src, rd->line, rd->name, what);
+	else
+		bc_import_diff(c->diffs, rd->src, rd->line, "rd=%s: drives no volume (dropped)",
+			       rd->name);
+}
+
 /* a volume of agent on path is made already */
 static bool s_lun_taken(const cJSON *vols, const char *agent, const char *path)
 {
@@ -872,6 +924,10 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		sd->direct = of && s_openflags(c, of, osync);
 		if (!lun) {
 			bc_import_diff(c->diffs, d->src, d->line, "sd=%s: no lun=", d->name);
+			continue;
+		}
+		if (s_var(lun->val, path, sizeof(path))) {
+			S_DIFF(c, lun, "lun=%s: %s", lun->val, path);
 			continue;
 		}
 		win = s_win_path(lun->val, path, sizeof(path), &why);
@@ -1794,7 +1850,8 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 	unsigned long threads = 8;
 	uint64_t sd_bytes = 0; /* the sizes of the sds the rd uses (maxdata <= 100) */
 	bool sd_known = true;
-	int nact = 0; /* the volumes the rd drives (the others idle in the step) */
+	int nact = 0;	  /* the volumes the rd drives (the others idle in the step) */
+	int ndropped = 0; /* the sds it uses that a difference dropped (no volume) */
 	int si, h;
 
 	if (pt->xfer && !s_xfer(c, rd->kv, pt->xfer, bs, sizeof(bs)))
@@ -1844,6 +1901,7 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 			continue;
 		}
 		nact += m->sd[si].nvol;
+		ndropped += !m->sd[si].nvol;
 		sd_bytes += m->sd[si].size;
 		sd_known &= m->sd[si].size > 0;
 		for (h = 0; h < m->sd[si].nvol; h++) {
@@ -1863,9 +1921,7 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 		cJSON_Delete(wl);
 	}
 	if (!nact) {
-		/* its sds were dropped (a difference says why): a step would drive nothing */
-		bc_import_diff(c->diffs, rd->src, rd->line, "rd=%s: drives no volume (dropped)",
-			       rd->name);
+		s_rd_idle(c, rd, ndropped > 0, "sds");
 		cJSON_Delete(vw);
 		cJSON_Delete(sweep);
 		cJSON_Delete(st);
@@ -2327,8 +2383,13 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 			bc_import_diff(c->diffs, d->src, d->line, "fsd=%s: no anchor=", d->name);
 			continue;
 		}
-		win = s_win_path(anchor->val, path, sizeof(path), &why);
-		if (win < 0) {
+		win = s_var(anchor->val, path, sizeof(path))
+			  ? -2
+			  : s_win_path(anchor->val, path, sizeof(path), &why);
+		if (win == -2) {
+			S_DIFF(c, anchor, "anchor=%s: %s", anchor->val, path);
+			ok = false;
+		} else if (win < 0) {
 			S_DIFF(c, anchor,
 			       "anchor=%s: %s has no directory on an agent (name the Linux "
 			       "directory, anchor=/mnt/...)",
@@ -2666,8 +2727,15 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 		}
 	}
 	if (!nrun) {
-		bc_import_diff(c->diffs, d->src, d->line, "rd=%s: drives no volume (dropped)",
-			       d->name);
+		bool dropped = false; /* a fsd of its fwds that a difference left no volume */
+
+		for (k = 0; k < non; k++)
+			for (j = 0; j < m->nfsd; j++) {
+				for (h = 0; h < m->nhd && m->fsd[j].vol[h] < 0; h++)
+					;
+				dropped |= m->fwd[on[k]].fsd[j] && h == m->nhd;
+			}
+		s_rd_idle(c, d, dropped, "fsds");
 		cJSON_Delete(st);
 		cJSON_Delete(vw);
 		cJSON_Delete(first);

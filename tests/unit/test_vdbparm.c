@@ -380,6 +380,38 @@ static void s_windows(void)
 	cJSON_Delete(diffs);
 }
 
+/*
+ * a variable vdbench fills in ($lun from its command line, $host per host)
+ * refuses its sd or fsd, naming it; the rds of a refused sd go with it
+ * without a difference of their own
+ */
+static void s_variables(void)
+{
+	cJSON *prof, *diffs;
+
+	prof = s_fs_import("sd=a,lun=$lun\nsd=b,lun=/dev/sd$host\nsd=c,lun=/dev/sdc\n"
+			   "wd=w,sd=a\nwd=x,sd=c\nrd=r,wd=w,elapsed=10\nrd=q,wd=x,elapsed=10\n",
+			   &diffs);
+	CHECK(prof && cJSON_GetArraySize(cJSON_GetObjectItem(prof, "volumes")) == 1);
+	CHECK(s_diff_has(diffs, "f.parm:1: lun=$lun: $lun is a variable vdbench's command line "
+				"fills in (vdbench -f FILE lun=...)"));
+	CHECK(s_diff_has(diffs, "f.parm:2: lun=/dev/sd$host: $host: vdbench repeats"));
+	CHECK_MSG(cJSON_GetArraySize(diffs) == 2, "%d differences",
+		  cJSON_GetArraySize(diffs)); /* not rd=r's "drives no volume" */
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "steps")) == 1);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	prof = s_fs_import("fsd=f,anchor=/mnt/$dir,depth=0,width=1,files=2,size=1m\n"
+			   "fsd=g,anchor=/mnt/g,depth=0,width=1,files=2,size=1m\n"
+			   "fwd=w,fsd=f,operation=read\nfwd=v,fsd=g,operation=read\n"
+			   "rd=r,fwd=w,fwdrate=max,elapsed=10\nrd=s,fwd=v,fwdrate=max,elapsed=10\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:1: anchor=/mnt/$dir: $dir is a variable"));
+	CHECK_MSG(cJSON_GetArraySize(diffs) == 1, "%d differences", cJSON_GetArraySize(diffs));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 /* hitarea= on an rd: the sds' hit area where a wd aims at it, else inert */
 static void s_hitarea(void)
 {
@@ -638,6 +670,7 @@ int main(void)
 	s_map();
 	s_fs();
 	s_windows();
+	s_variables();
 	s_hitarea();
 	s_names_sizes();
 	s_wd_streams();

@@ -54,10 +54,15 @@ LIST=""
 # name | rw | bs (size or split) | iodepth | numjobs | rwmixread (the loop mode's shapes that
 # mean something on one vCPU: no second job, no null target)
 SHAPES="randread-4k-qd1|randread|4k|1|1|
+randread-4k-qd8|randread|4k|8|1|
 randread-4k-qd32|randread|4k|32|1|
+randread-4k-qd128|randread|4k|128|1|
 randwrite-4k-qd1|randwrite|4k|1|1|
+randwrite-4k-qd8|randwrite|4k|8|1|
 randwrite-4k-qd32|randwrite|4k|32|1|
+randwrite-4k-qd128|randwrite|4k|128|1|
 read-128k-qd4|read|128k|4|1|
+read-1m-qd4|read|1m|4|1|
 write-1m-qd4|write|1m|4|1|
 randrw70-4k64k-qd16|randrw|4k/80:64k/20|16|1|70"
 

@@ -23,6 +23,11 @@ on_exit() {
 # BC_KEEP=DIR: a copy of the work directory (logs, run directory) is left there, to debug
 cleanup() {
 	local rc=$? i
+	# what the test left running in the background when it failed (a coordinator it meant to
+	# kill, a server): this shell's own jobs, nothing else
+	for p in $(jobs -p); do
+		kill "$p" 2>/dev/null || true
+	done
 	for p in "${AGENT_PIDS[@]}"; do
 		kill "$p" 2>/dev/null || true
 	done
@@ -53,6 +58,28 @@ export XDG_CONFIG_HOME="$T/config"
 COORD_CERT="$XDG_CONFIG_HOME/bench-coord/coord.cert"
 KNOWN_HOSTS="$XDG_CONFIG_HOME/bench-coord/known_hosts"
 : >"$KNOWN_HOSTS"
+
+# free_port: a TCP port on loopback nobody listens on (now)
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# start_node_exporter [ARGS...]: a real prometheus-node-exporter on a free loopback port, its
+# /metrics at $NE_URL, stopped at exit; the test is skipped (77) when it is not installed
+start_node_exporter() {
+	local port pid
+	command -v prometheus-node-exporter >/dev/null ||
+		{ echo "skip: prometheus-node-exporter not installed (deploy/install-deps.sh --test)"; exit 77; }
+	port=$(free_port)
+	prometheus-node-exporter --web.listen-address="127.0.0.1:$port" "$@" >"$T/ne.log" 2>&1 &
+	pid=$!
+	on_exit "kill $pid; wait $pid"
+	NE_URL="http://127.0.0.1:$port/metrics"
+	for _ in $(seq 50); do
+		python3 -c "import urllib.request; urllib.request.urlopen('$NE_URL')" 2>/dev/null && break
+		sleep 0.1
+	done
+}
 
 # add_known_host ENDPOINT-OR-NAME KEY: the coordinator trusts KEY for it
 add_known_host() {

@@ -14,7 +14,7 @@ command -v tmux >/dev/null || {
 SOCK="$T/tmux.sock"
 tm() { tmux -S "$SOCK" "$@"; }
 stop_tmux() { tm kill-server 2>/dev/null || true; }
-trap 'rc=$?; stop_tmux; (exit $rc); cleanup' EXIT
+on_exit stop_tmux
 
 cat >"$T/p.json" <<JSON
 {

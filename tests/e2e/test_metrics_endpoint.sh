@@ -23,7 +23,7 @@ YML
 prometheus --config.file="$T/prom.yml" --storage.tsdb.path="$T/tsdb" \
 	--web.listen-address="127.0.0.1:$PP" >"$T/prom.log" 2>&1 &
 PROM=$!
-trap 'rc=$?; kill $PROM 2>/dev/null || true; wait $PROM 2>/dev/null || true; (exit $rc); cleanup' EXIT
+on_exit "kill $PROM; wait $PROM"
 "$COORD" run -q --metrics-listen "127.0.0.1:$MP" -o "$T/out" --scratch-dir "$T/scr" "$T/p.json" \
 	>"$T/stdout" 2>&1 &
 CPID=$!

@@ -5,23 +5,12 @@
 # second node whose endpoint is dead only loses its own seconds, never the run.
 . "$(dirname "$0")/lib.sh"
 
-command -v prometheus-node-exporter >/dev/null ||
-	{ echo "skip: prometheus-node-exporter not installed (deploy/install-deps.sh --test)"; exit 77; }
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-PORT=$(free_port)
+start_node_exporter --collector.netdev.device-exclude='^$'
 DEAD=$(free_port)
-prometheus-node-exporter --web.listen-address="127.0.0.1:$PORT" \
-	--collector.netdev.device-exclude='^$' >"$T/ne.log" 2>&1 &
-NE=$!
-trap 'rc=$?; kill $NE 2>/dev/null || true; wait $NE 2>/dev/null || true; (exit $rc); cleanup' EXIT
-for _ in $(seq 50); do
-	python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$PORT/metrics')" 2>/dev/null && break
-	sleep 0.1
-done
 cat >"$T/p.json" <<JSON
 {"name": "nodes",
  "agents": [{"name": "c1", "endpoint": "local"}],
- "nodes": [{"name": "n1", "metrics": ["http://127.0.0.1:$PORT/metrics"], "nic": "lo"},
+ "nodes": [{"name": "n1", "metrics": ["$NE_URL"], "nic": "lo"},
            {"name": "dead", "metrics": ["http://127.0.0.1:$DEAD/metrics"]}],
  "volumes": [{"agent": "c1", "path": "a.dat", "size": "16m", "node": "n1"},
              {"agent": "c1", "path": "b.dat", "size": "16m", "node": "dead"}],

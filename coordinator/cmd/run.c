@@ -233,6 +233,12 @@ static void s_iso_now(char *buf, size_t len)
  * write run.json and (reports) the reports made from it; all reflect what
  * is known so far
  */
+/* a node counter sample (counters/counters.h) into the run's log */
+static void s_log_scrape(void *arg, cJSON *ev)
+{
+	bc_rundir_event(arg, "node_scrape", ev);
+}
+
 static void s_write_results(struct bc_rundir *rd, const struct bc_profile *p, cJSON *run,
 			    bool reports)
 {
@@ -505,6 +511,8 @@ int bc_cmd_run(int argc, char **argv)
 		bc_profile_destroy(&p);
 		return 2;
 	}
+	/* every sample into events.jsonl as it is taken: a kill loses none (run/rebuild.h) */
+	bc_counters_set_log(counters, s_log_scrape, &rd);
 	zsys_init();
 	zsys_set_logstream(NULL);
 	if (o.resume_dir) {

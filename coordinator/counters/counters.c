@@ -42,6 +42,7 @@ const struct bc_counter_ops *bc_counter_ops_find(const char *name)
 struct bc_counters {
 	const struct bc_profile *prof;
 	struct bc_counter_shared shared; /* the sources' transports (counters/http.h) */
+	struct bc_counter_log log;	 /* where the sources' samples go */
 	struct bc_counter_src *srcs;
 	int nsrcs;
 };
@@ -67,6 +68,8 @@ int bc_counter_ops_check(const struct bc_counter_ops *o, char *err, size_t errle
 	return 0;
 }
 
+static void s_log_sample(struct bc_counter_src *s, cJSON *body);
+
 struct bc_counters *bc_counters_new(const struct bc_profile *p, char *err, size_t errlen)
 {
 	struct bc_counters *c = calloc(1, sizeof(*c));
@@ -77,6 +80,7 @@ struct bc_counters *bc_counters_new(const struct bc_profile *p, char *err, size_
 	if (!c)
 		goto nomem;
 	c->prof = p;
+	c->log.sample = s_log_sample;
 	c->srcs = calloc((size_t)p->nnodes * S_NKINDS + 1, sizeof(*c->srcs));
 	if (!c->srcs)
 		goto nomem;
@@ -94,6 +98,7 @@ struct bc_counters *bc_counters_new(const struct bc_profile *p, char *err, size_
 			s->prof = p;
 			s->node = i;
 			s->shared = &c->shared;
+			s->log = &c->log;
 			rc = s->ops->open(s, p->nodes[i].json, err, errlen);
 			if (rc == -ENOENT)
 				continue;
@@ -130,14 +135,8 @@ bool bc_counters_active(const struct bc_counters *c)
 	return c && c->nsrcs > 0;
 }
 
-void bc_counters_step_begin(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds,
-			    uint32_t ramp_s)
-{
-	bc_counters_step_resume(c, start_real_ns, seconds, ramp_s, 0);
-}
-
-void bc_counters_step_resume(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds,
-			     uint32_t ramp_s, uint32_t from_b)
+static void s_step(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds, uint32_t ramp_s,
+		   uint32_t from_b)
 {
 	struct bc_counter_step st = {start_real_ns, seconds, ramp_s, from_b};
 	int i;
@@ -146,6 +145,65 @@ void bc_counters_step_resume(struct bc_counters *c, uint64_t start_real_ns, uint
 		return;
 	for (i = 0; i < c->nsrcs; i++)
 		c->srcs[i].ops->ctl(&c->srcs[i], BC_CCTL_STEP_BEGIN, &st);
+}
+
+void bc_counters_step_begin(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds,
+			    uint32_t ramp_s)
+{
+	s_step(c, start_real_ns, seconds, ramp_s, 0);
+}
+
+void bc_counters_step_replay(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds,
+			     uint32_t ramp_s)
+{
+	s_step(c, start_real_ns, seconds, ramp_s, UINT32_MAX);
+}
+
+void bc_counters_set_log(struct bc_counters *c, void (*fn)(void *arg, cJSON *ev), void *arg)
+{
+	if (!c)
+		return;
+	c->log.fn = fn;
+	c->log.arg = arg;
+}
+
+/* a source's sample (counters/ops.h), named, into the run's log */
+static void s_log_sample(struct bc_counter_src *s, cJSON *body)
+{
+	if (!body)
+		return;
+	if (!s->log->fn) {
+		cJSON_Delete(body);
+		return;
+	}
+	cJSON_AddStringToObject(body, "node", s->prof->nodes[s->node].name);
+	cJSON_AddStringToObject(body, "source", s->ops->name);
+	s->log->fn(s->log->arg, body);
+}
+
+int bc_counters_sample(struct bc_counters *c, const cJSON *ev)
+{
+	const char *node = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "node"));
+	const char *src = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "source"));
+	int i;
+
+	for (i = 0; c && node && src && i < c->nsrcs; i++) {
+		struct bc_counter_src *s = &c->srcs[i];
+
+		if (!strcmp(s->ops->name, src) && !strcmp(c->prof->nodes[s->node].name, node))
+			return s->ops->ctl(s, BC_CCTL_SAMPLE, (void *)ev);
+	}
+	return -ENOENT;
+}
+
+void bc_counters_step_from(struct bc_counters *c, uint32_t from_b)
+{
+	int i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nsrcs; i++)
+		c->srcs[i].ops->ctl(&c->srcs[i], BC_CCTL_STEP_FROM, &from_b);
 }
 
 void bc_counters_step_end(struct bc_counters *c, uint32_t seconds)

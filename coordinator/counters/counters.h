@@ -13,6 +13,7 @@
  *
  *   c = bc_counters_new(prof, err, len);      once per run, after loading the
  *                                             profile; NULL + err on bad config
+ *   bc_counters_set_log(c, fn, arg);          every sample into the run's log
  *   per step:
  *     bc_counters_step_begin(c, res->start_ns, res->agg.seconds, ramp_s);
  *                                             right after START is sent
@@ -76,15 +77,31 @@ void bc_counters_step_begin(struct bc_counters *c, uint64_t start_real_ns, uint3
 			    uint32_t ramp_s);
 
 /*
- * The same for a step taken up while it runs (run/reattach.h): boundaries
- * before from_b are not sampled (no coordinator ran then) and not counted
- * as failed scrapes; their seconds stay missing ("missing_seconds"), the
- * window runs from the first boundary sampled, and "sampled_from_second"
- * says so. A Prometheus server, which scraped through the gap, is asked
- * for the whole step as always.
+ * Every sample as it is taken goes to fn(arg, ev) as a "node_scrape"
+ * event (ev owned by fn: the run directory's event log), so that the
+ * replay of the log (run/rebuild.h) gives the step's node counters again
+ * up to the last sample a dead coordinator took. NULL fn: not logged.
  */
-void bc_counters_step_resume(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds,
-			     uint32_t ramp_s, uint32_t from_b);
+void bc_counters_set_log(struct bc_counters *c, void (*fn)(void *arg, cJSON *ev), void *arg);
+
+/*
+ * A step replayed from the log: begun as bc_counters_step_begin, but no
+ * boundary is sampled until bc_counters_step_from; the "node_scrape"
+ * events of the step go to bc_counters_sample in log order.
+ */
+void bc_counters_step_replay(struct bc_counters *c, uint64_t start_real_ns, uint32_t seconds,
+			     uint32_t ramp_s);
+/* one "node_scrape" event of the step being replayed; 0, -ENOENT (no such source) */
+int bc_counters_sample(struct bc_counters *c, const cJSON *ev);
+/*
+ * A replayed step taken up live (run/reattach.h): sampled from boundary
+ * from_b on. Boundaries before it that no coordinator sampled (the gap)
+ * are not counted as failed scrapes; their seconds stay missing and are
+ * listed in "coordinator_gaps"; the window runs from the first boundary
+ * sampled, before the gap or after it. A Prometheus server, which scraped
+ * through the gap, is asked for the whole step as always.
+ */
+void bc_counters_step_from(struct bc_counters *c, uint32_t from_b);
 /* the step ends after `seconds` instead (the user stopped it): no boundary after it is read */
 void bc_counters_step_end(struct bc_counters *c, uint32_t seconds);
 

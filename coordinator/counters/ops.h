@@ -34,8 +34,9 @@ struct bc_counter_step {
 	uint32_t seconds;  /* boundaries 0..seconds */
 	uint32_t ramp_s;
 	/*
-	 * the first boundary to sample: a resumed coordinator takes up a step
-	 * in flight (run/reattach.h) and nobody scraped the boundaries before
+	 * the first boundary to sample: 0 live, UINT32_MAX for a step replayed
+	 * from the log (BC_CCTL_SAMPLE) until BC_CCTL_STEP_FROM names the
+	 * boundary a resumed coordinator goes on from (run/reattach.h)
 	 */
 	uint32_t from_b;
 };
@@ -52,13 +53,40 @@ struct bc_counter_shared {
 	void *ptr[BC_COUNTER_SHARED_MAX];
 };
 
+/*
+ * Where a source's samples go as they are taken (counters.h,
+ * bc_counters_set_log): the run directory's event log, so that a
+ * coordinator killed mid-step loses none of them (run/reattach.h replays
+ * them through BC_CCTL_SAMPLE). sample is counters.c's: it names the node
+ * and the source in body and hands it to fn, which takes ownership.
+ */
+struct bc_counter_src;
+struct bc_counter_log {
+	void (*sample)(struct bc_counter_src *s, cJSON *body);
+	void (*fn)(void *arg, cJSON *ev);
+	void *arg;
+};
+
 struct bc_counter_src {
 	const struct bc_counter_ops *ops;
 	const struct bc_profile *prof;
 	int node;			  /* index into prof->nodes */
 	void *priv;			  /* the source's state */
 	struct bc_counter_shared *shared; /* the run's, for the transports */
+	const struct bc_counter_log *log; /* the run's; fn NULL: not logged */
 };
+
+/*
+ * A sample of source s, body (owned), as a "node_scrape" event with the
+ * node's and the source's names: what BC_CCTL_SAMPLE takes back
+ */
+static inline void bc_counter_log_sample(struct bc_counter_src *s, cJSON *body)
+{
+	if (s->log && s->log->sample)
+		s->log->sample(s, body);
+	else
+		cJSON_Delete(body);
+}
 
 /* the control calls; a source answers -ENOTSUP to one it does not know */
 enum bc_counter_ctl {
@@ -79,6 +107,16 @@ enum bc_counter_ctl {
 	BC_CCTL_FACTS,
 	/* arg: const uint32_t *: the step ends after that many seconds (stopped by the user) */
 	BC_CCTL_STEP_END,
+	/*
+	 * arg: const cJSON * (a "node_scrape" event this source logged): apply
+	 * it as when it was taken, without logging it again
+	 */
+	BC_CCTL_SAMPLE,
+	/*
+	 * arg: const uint32_t *: sample live from that boundary on; a step
+	 * begun with from_b UINT32_MAX (replayed) samples nothing before this
+	 */
+	BC_CCTL_STEP_FROM,
 };
 
 struct bc_counter_ops {

@@ -24,8 +24,12 @@
 #include "profile/counters.h"
 #include "counters/promtext.h"
 #include "util/clock.h"
+#include "util/json.h"
 
 #define S_URL_MAX 1024
+
+/* a boundary: not sampled by any coordinator (yet), sampled, or its scrape failed */
+enum { S_B_NONE = 0, S_B_OK, S_B_FAILED };
 
 struct s_custom {
 	char name[BC_NAME_MAX];
@@ -65,6 +69,7 @@ struct s_prom {
 	struct bc_hostsnap cur, prev, win0;
 	struct bc_hostfig *secs; /* [seconds] */
 	bool *sec_ok;
+	uint8_t *bstate;     /* [seconds + 1]: S_B_*, what became of each boundary */
 	uint32_t ok, failed; /* boundary samples */
 	char last_error[256];
 	struct bc_prom_stats parse; /* of the last page, for the JSON */
@@ -172,6 +177,7 @@ static void s_close(struct bc_counter_src *s)
 	bc_hostsnap_free(&p->win0);
 	free(p->secs);
 	free(p->sec_ok);
+	free(p->bstate);
 	curl_slist_free_all(p->hdrs);
 	free(p->urls);
 	bc_counter_http_close(&p->http);
@@ -191,11 +197,14 @@ static void s_step_begin(struct bc_counter_src *s, const struct bc_counter_step 
 		}
 	free(p->secs);
 	free(p->sec_ok);
+	free(p->bstate);
 	p->st = *st;
 	p->secs = calloc(st->seconds ? st->seconds : 1, sizeof(*p->secs));
 	p->sec_ok = calloc(st->seconds ? st->seconds : 1, sizeof(*p->sec_ok));
-	p->active = p->secs && p->sec_ok;
-	p->next_b = st->from_b; /* a step taken up: nothing before was scraped */
+	p->bstate = calloc((size_t)st->seconds + 1, sizeof(*p->bstate));
+	p->active = p->secs && p->sec_ok && p->bstate;
+	/* replayed (UINT32_MAX): nothing is due until BC_CCTL_STEP_FROM */
+	p->next_b = st->from_b;
 	p->cur_b = p->prev_b = p->win0_b = -1;
 	p->pending = 0;
 	p->ok = p->failed = 0;
@@ -225,9 +234,12 @@ static bool s_step_done(const struct bc_counter_src *s)
 	return !p->active || (p->next_b > p->st.seconds && p->cur_b < 0);
 }
 
+static void s_failed(struct bc_counter_src *s, uint32_t b, const char *why);
+
 static void s_start(struct bc_counter_src *s, uint64_t now)
 {
 	struct s_prom *p = s->priv;
+	char why[96];
 	int i;
 
 	if (!p->active || p->cur_b >= 0)
@@ -236,10 +248,10 @@ static void s_start(struct bc_counter_src *s, uint64_t now)
 		uint32_t b = p->next_b++;
 
 		if (now - s_boundary_ns(p, b) > BC_COUNTER_LATE_MS * BC_NS_PER_MS) {
-			p->failed++;
-			snprintf(p->last_error, sizeof(p->last_error),
+			snprintf(why, sizeof(why),
 				 "boundary %u: scrape could not start within %d ms", b,
 				 BC_COUNTER_LATE_MS);
+			s_failed(s, b, why);
 			continue;
 		}
 		bc_hostsnap_reset(&p->cur);
@@ -260,7 +272,7 @@ static void s_start(struct bc_counter_src *s, uint64_t now)
 		}
 		if (!p->pending) {
 			p->cur_b = -1;
-			p->failed++;
+			s_failed(s, b, NULL);
 		}
 		return;
 	}
@@ -506,23 +518,30 @@ static int s_on_sample(void *arg, const struct bc_prom_sample *smp)
 	return 0;
 }
 
-static void s_boundary_done(struct s_prom *p)
+/*
+ * ---- what became of a boundary: the one rule for a live scrape and for
+ * its "node_scrape" event replayed from the log (BC_CCTL_SAMPLE) ----
+ */
+
+static void s_apply_failed(struct s_prom *p, uint32_t b, const char *why)
 {
-	int64_t b = p->cur_b;
+	p->failed++;
+	if (why && why != p->last_error)
+		snprintf(p->last_error, sizeof(p->last_error), "%s", why);
+	if (b <= p->st.seconds)
+		p->bstate[b] = S_B_FAILED;
+}
+
+/* p->cur holds boundary b's counters */
+static void s_apply_ok(struct s_prom *p, uint32_t b)
+{
 	struct bc_hostsnap tmp;
 	struct bc_hostfig_opts o = {p->nic[0] ? p->nic : NULL, p->custom_rate,
 				    p->members[0] ? p->members : NULL};
 
-	p->cur_b = -1;
-	if (!p->ok_urls) {
-		p->failed++;
-		return;
-	}
 	p->ok++;
-	if (p->facts_next.any)
-		p->facts = p->facts_next;
-	p->cur.t_ns = p->t_sum / (uint64_t)p->ok_urls;
-	if (p->prev_b == b - 1 && b >= 1 && (uint64_t)(b - 1) < p->st.seconds &&
+	p->bstate[b] = S_B_OK;
+	if (p->prev_b == (int64_t)b - 1 && b >= 1 && b - 1 < p->st.seconds &&
 	    !bc_hostfig_compute(&p->prev, &p->cur, &o, &p->secs[b - 1]))
 		p->sec_ok[b - 1] = true;
 	if (p->win0_b < 0 && b >= p->st.ramp_s && !bc_hostsnap_copy(&p->win0, &p->cur))
@@ -531,6 +550,219 @@ static void s_boundary_done(struct s_prom *p)
 	p->prev = p->cur;
 	p->cur = tmp;
 	p->prev_b = b;
+}
+
+static cJSON *s_nums(const double *v, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	int i;
+
+	for (i = 0; a && i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i])); /* NaN is written null */
+	return a;
+}
+
+/* up to n numbers of a (null: NaN) into v; the count read */
+static int s_read_nums(const cJSON *a, double *v, int n)
+{
+	const cJSON *x;
+	int i = 0;
+
+	cJSON_ArrayForEach(x, a)
+	{
+		if (i == n)
+			break;
+		v[i++] = cJSON_IsNumber(x) ? x->valuedouble : NAN;
+	}
+	return i;
+}
+
+/*
+ * The counters of a boundary as logged: what this source reads of a page
+ * (s_on_sample), every double printed so that it reads back the same
+ * (util/json.h); names lead the interface and disk rows. The node's facts
+ * are not in it (they are the last page's, and a resumed coordinator reads
+ * its own).
+ */
+static cJSON *s_snap_json(const struct bc_hostsnap *c, uint32_t b)
+{
+	cJSON *o = cJSON_CreateObject(), *a, *x;
+	double v[8];
+	int i;
+
+	cJSON_AddNumberToObject(o, "b", b);
+	cJSON_AddBoolToObject(o, "ok", true);
+	bc_json_add_u64(o, "t_ns", c->t_ns);
+	a = cJSON_AddArrayToObject(o, "cpu");
+	for (i = 0; i < c->ncpu; i++)
+		cJSON_AddItemToArray(a, s_nums(c->cpu[i], BC_CPU_MODE_NR));
+	a = cJSON_AddArrayToObject(o, "nics");
+	for (i = 0; i < c->nnics; i++) {
+		const struct bc_hostsnap_nic *n = &c->nics[i];
+
+		v[0] = n->tx_bytes, v[1] = n->rx_bytes, v[2] = n->tx_drop, v[3] = n->rx_drop;
+		v[4] = n->speed_bytes, v[5] = n->mtu;
+		x = s_nums(v, 6);
+		cJSON_InsertItemInArray(x, 0, cJSON_CreateString(n->name));
+		cJSON_AddItemToArray(a, x);
+	}
+	a = cJSON_AddArrayToObject(o, "disks");
+	for (i = 0; i < c->ndisks; i++) {
+		const struct bc_hostsnap_disk *d = &c->disks[i];
+
+		v[0] = d->rd_bytes, v[1] = d->wr_bytes, v[2] = d->reads, v[3] = d->writes;
+		v[4] = d->rd_time_s, v[5] = d->wr_time_s, v[6] = d->io_time_s, v[7] = d->io_wtime_s;
+		x = s_nums(v, 8);
+		cJSON_InsertItemInArray(x, 0, cJSON_CreateString(d->name));
+		cJSON_AddItemToArray(a, x);
+	}
+	v[0] = c->mem_total, v[1] = c->mem_avail, v[2] = c->load1, v[3] = c->softnet_squeezed;
+	v[4] = c->softnet_dropped, v[5] = c->tcp_retrans, v[6] = c->tcp_out;
+	cJSON_AddItemToObject(o, "host", s_nums(v, 7));
+	if (c->ncustom)
+		cJSON_AddItemToObject(o, "custom", s_nums(c->custom, c->ncustom));
+	if (c->kernel[0])
+		cJSON_AddStringToObject(o, "kernel", c->kernel);
+	return o;
+}
+
+/* s_snap_json's object back into c; 0, -EINVAL (not one) or -ENOMEM */
+static int s_snap_read(struct bc_hostsnap *c, int ncustom, const cJSON *o)
+{
+	const cJSON *x;
+	double v[9];
+	int i = 0, m, rc;
+
+	bc_hostsnap_reset(c);
+	c->ncustom = ncustom;
+	if (!bc_json_get_u64(cJSON_GetObjectItemCaseSensitive(o, "t_ns"), &c->t_ns))
+		return -EINVAL;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(o, "cpu"))
+	{
+		s_read_nums(x, v, BC_CPU_MODE_NR);
+		for (m = 0; m < BC_CPU_MODE_NR; m++) {
+			rc = isnan(v[m]) ? 0 : bc_hostsnap_cpu_set(c, i, (enum bc_cpu_mode)m, v[m]);
+			if (rc)
+				return rc;
+		}
+		i++;
+	}
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(o, "nics"))
+	{
+		const char *name = cJSON_GetStringValue(cJSON_GetArrayItem(x, 0));
+		struct bc_hostsnap_nic *n = name ? bc_hostsnap_nic(c, name) : NULL;
+
+		if (!n || s_read_nums(x, v, 7) != 7)
+			return -EINVAL;
+		n->tx_bytes = v[1], n->rx_bytes = v[2], n->tx_drop = v[3], n->rx_drop = v[4];
+		n->speed_bytes = v[5], n->mtu = v[6];
+	}
+	cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(o, "disks"))
+	{
+		const char *name = cJSON_GetStringValue(cJSON_GetArrayItem(x, 0));
+		struct bc_hostsnap_disk *d = name ? bc_hostsnap_disk(c, name) : NULL;
+
+		if (!d || s_read_nums(x, v, 9) != 9)
+			return -EINVAL;
+		d->rd_bytes = v[1], d->wr_bytes = v[2], d->reads = v[3], d->writes = v[4];
+		d->rd_time_s = v[5], d->wr_time_s = v[6], d->io_time_s = v[7], d->io_wtime_s = v[8];
+	}
+	if (s_read_nums(cJSON_GetObjectItemCaseSensitive(o, "host"), v, 7) != 7)
+		return -EINVAL;
+	c->mem_total = v[0], c->mem_avail = v[1], c->load1 = v[2], c->softnet_squeezed = v[3];
+	c->softnet_dropped = v[4], c->tcp_retrans = v[5], c->tcp_out = v[6];
+	s_read_nums(cJSON_GetObjectItemCaseSensitive(o, "custom"), c->custom, ncustom);
+	x = cJSON_GetObjectItemCaseSensitive(o, "kernel");
+	if (cJSON_IsString(x))
+		snprintf(c->kernel, sizeof(c->kernel), "%s", x->valuestring);
+	return 0;
+}
+
+/* boundary b's scrape failed (why: the reason, NULL: the last one stands); logged */
+static void s_failed(struct bc_counter_src *s, uint32_t b, const char *why)
+{
+	struct s_prom *p = s->priv;
+	cJSON *ev = cJSON_CreateObject();
+
+	s_apply_failed(p, b, why);
+	cJSON_AddNumberToObject(ev, "b", b);
+	cJSON_AddBoolToObject(ev, "ok", false);
+	if (p->last_error[0])
+		cJSON_AddStringToObject(ev, "error", p->last_error);
+	bc_counter_log_sample(s, ev);
+}
+
+static void s_boundary_done(struct bc_counter_src *s)
+{
+	struct s_prom *p = s->priv;
+	int64_t b = p->cur_b;
+
+	p->cur_b = -1;
+	if (!p->ok_urls) {
+		s_failed(s, (uint32_t)b, NULL);
+		return;
+	}
+	if (p->facts_next.any)
+		p->facts = p->facts_next;
+	p->cur.t_ns = p->t_sum / (uint64_t)p->ok_urls;
+	/* logged as it is taken: the log holds every boundary this coordinator read */
+	bc_counter_log_sample(s, s_snap_json(&p->cur, (uint32_t)b));
+	s_apply_ok(p, (uint32_t)b);
+}
+
+/* BC_CCTL_SAMPLE: a boundary as the log holds it */
+static int s_sample(struct bc_counter_src *s, const cJSON *ev)
+{
+	struct s_prom *p = s->priv;
+	const cJSON *bj = cJSON_GetObjectItemCaseSensitive(ev, "b");
+	uint32_t b;
+	int rc;
+
+	if (!p->active || !cJSON_IsNumber(bj) || bj->valuedouble < 0 ||
+	    bj->valuedouble > p->st.seconds)
+		return -ERANGE;
+	b = (uint32_t)bj->valuedouble;
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ev, "ok"))) {
+		s_apply_failed(p, b,
+			       cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "error")));
+		return 0;
+	}
+	rc = s_snap_read(&p->cur, p->ncustom, ev);
+	if (!rc)
+		s_apply_ok(p, b);
+	return rc;
+}
+
+/*
+ * "coordinator_gaps": the seconds no coordinator sampled, [{from_second,
+ * to_second}]: boundaries nobody tried (a dead coordinator's last ones and
+ * the gap up to its resumed successor's first) make the seconds on both
+ * sides missing. Only between samples or before the live part: the
+ * boundaries after the last sample of a step that never went on are its end.
+ */
+static void s_gaps_json(const struct s_prom *p, cJSON *o)
+{
+	uint32_t lim = 0, b, u;
+	cJSON *arr = NULL, *g;
+
+	if (p->st.from_b != UINT32_MAX)
+		lim = p->st.from_b < p->st.seconds + 1 ? p->st.from_b : p->st.seconds + 1;
+	else
+		for (b = 0; b <= p->st.seconds; b++)
+			if (p->bstate[b] != S_B_NONE)
+				lim = b + 1;
+	for (b = 0; b < lim; b++) {
+		if (p->bstate[b] != S_B_NONE)
+			continue;
+		for (u = b; b + 1 < lim && p->bstate[b + 1] == S_B_NONE; b++)
+			;
+		if (!arr)
+			arr = cJSON_AddArrayToObject(o, "coordinator_gaps");
+		g = cJSON_CreateObject();
+		cJSON_AddNumberToObject(g, "from_second", u ? u - 1 : 0);
+		cJSON_AddNumberToObject(g, "to_second", b < p->st.seconds ? b : p->st.seconds - 1);
+		cJSON_AddItemToArray(arr, g);
+	}
 }
 
 static void s_done(struct bc_counter_src *s, CURL *easy, CURLcode rc)
@@ -563,7 +795,7 @@ static void s_done(struct bc_counter_src *s, CURL *easy, CURLcode rc)
 		p->ok_urls++;
 	}
 	if (!p->pending && p->cur_b >= 0)
-		s_boundary_done(p);
+		s_boundary_done(s);
 }
 
 /* ---- results ---- */
@@ -675,9 +907,8 @@ static void s_step_json(struct bc_counter_src *s, cJSON *o)
 		cJSON_AddNumberToObject(x, "unreadable_lines", p->parse.bad);
 	if (p->last_error[0])
 		cJSON_AddStringToObject(x, "last_error", p->last_error);
-	/* a step taken up after a coordinator gap: no second before this has counters */
-	if (p->st.from_b)
-		cJSON_AddNumberToObject(o, "sampled_from_second", p->st.from_b);
+	/* a step taken up after a coordinator gap: the seconds nobody sampled */
+	s_gaps_json(p, o);
 	if (!s_window(s, w, NULL)) {
 		cJSON_AddItemToObject(o, "link_mbps", bc_hostfig_num(w->link_bps * 1e-6));
 		ifs = cJSON_AddArrayToObject(o, "interfaces");
@@ -788,6 +1019,13 @@ static int s_ctl(struct bc_counter_src *s, int op, void *arg)
 		/* the boundaries after the new end are never sampled */
 		if (*(const uint32_t *)arg < p->st.seconds)
 			p->st.seconds = *(const uint32_t *)arg;
+		return 0;
+	}
+	if (op == BC_CCTL_SAMPLE)
+		return s_sample(s, arg);
+	if (op == BC_CCTL_STEP_FROM) {
+		p->st.from_b = *(const uint32_t *)arg;
+		p->next_b = p->st.from_b;
 		return 0;
 	}
 	if (op == BC_CCTL_FACTS) {

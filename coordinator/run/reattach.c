@@ -206,7 +206,8 @@ int bc_reattach_run(struct bc_fleet *f, struct bc_rundir *rd, const struct bc_re
 	rc = s_all_attached(f, res, why, whylen) ? 0 : -EAGAIN;
 	/* the step as the log leaves it, its seconds and its stop rules' state */
 	if (!rc)
-		rc = bc_rebuild_open_step(rd->path, (struct bc_profile *)f->prof, &os, why, whylen);
+		rc = bc_rebuild_open_step(rd->path, (struct bc_profile *)f->prof, f->counters, &os,
+					  why, whylen);
 	if (rc) {
 		/* a step cannot go on with part of its agents: it runs again, from its start */
 		for (i = 0; i < f->n; i++)

@@ -22,6 +22,7 @@
 #include "agg/pool.h"
 #include "agg/secfile.h"
 #include "agg/volnode.h"
+#include "counters/counters.h"
 #include "fleet/fleet.h"
 #include "results/fidelity.h"
 #include "results/hostsamples.h"
@@ -79,6 +80,13 @@ struct s_replay {
 	 */
 	struct bc_profile *given;
 	struct bc_open_step *keep;
+	/*
+	 * the node counters' samples ("node_scrape" events) replayed into
+	 * them (counters/counters.h): a step the log ends in without its
+	 * node_counters event gets them from there; own: made here, freed here
+	 */
+	struct bc_counters *counters;
+	bool own_counters, scraped;
 };
 
 static int s_conns(struct s_replay *r)
@@ -267,6 +275,11 @@ static void s_end_step_as(struct s_replay *r, bool resumed)
 		res->status = "incomplete";
 	}
 	interrupted = !strcmp(res->status, "incomplete");
+	/* no node_counters event (the coordinator died in the step): its samples, as logged */
+	if (!res->node_counters && r->scraped) {
+		bc_counters_step_end(r->counters, res->agg.seconds);
+		res->node_counters = bc_counters_step_json(r->counters);
+	}
 	bc_result_hosts_settle(res);
 	bc_agg_secfile_end(&res->agg);
 	sj = bc_result_step_json(res);
@@ -332,6 +345,10 @@ static int s_step_start(struct s_replay *r, const cJSON *ev)
 	memset(r->done, 0, (size_t)r->prof->nagents * sizeof(*r->done));
 	rc = bc_agg_init(&r->res.agg, r->prof, r->res.step);
 	r->res.agg.volnode = r->volnode;
+	r->scraped = false;
+	if (!rc && !r->windowed)
+		bc_counters_step_replay(r->counters, r->res.start_ns, r->res.agg.seconds,
+					r->step.wl.ramp_s);
 	/* in seconds.bin like the live run's: a step that started (not one PREPARE failed) */
 	ename = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ev, "event"));
 	if (!rc && r->secw && ename && !strcmp(ename, "step_start"))
@@ -655,6 +672,10 @@ static int s_event(struct s_replay *r, cJSON *ev)
 		cJSON_Delete(r->res.clock_end);
 		r->res.clock_end =
 		    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(ev, "agents"), 1);
+	} else if (!strcmp(type, "node_scrape") && r->in_step) {
+		/* a node counter sample as it was taken (counters/counters.h) */
+		if (!r->windowed && !bc_counters_sample(r->counters, ev))
+			r->scraped = true;
 	} else if (!strcmp(type, "node_counters") && r->in_step) {
 		cJSON_Delete(r->res.node_counters);
 		r->res.node_counters =
@@ -799,6 +820,11 @@ static int s_rebuild(struct s_replay *rp, const char *dir, const char *out,
 		rc = -ENOMEM;
 	if (!rc && !(r.lost = calloc((size_t)r.prof->nagents + 1, sizeof(bool))))
 		rc = -ENOMEM;
+	if (!rc && !r.counters && r.prof->nnodes) {
+		r.counters = bc_counters_new(r.prof, err, errlen);
+		r.own_counters = true;
+		rc = r.counters ? 0 : -EINVAL;
+	}
 	if (!rc && (!(r.held = calloc((size_t)r.prof->nagents + 1, sizeof(*r.held))) ||
 		    !(r.drained = calloc((size_t)r.prof->nagents + 1, sizeof(bool))) ||
 		    !(r.done = calloc((size_t)r.prof->nagents + 1, sizeof(bool)))))
@@ -918,6 +944,8 @@ out:
 	free(r.done);
 	cJSON_Delete(r.open_step);
 	cJSON_Delete(r.run);
+	if (r.own_counters)
+		bc_counters_destroy(&r.counters);
 	if (r.given)
 		r.prof = NULL;
 	bc_profile_destroy(&r.prof);
@@ -956,10 +984,10 @@ int bc_rebuild_resume(const char *dir, struct bc_resume *out, char *err, size_t 
 	return rc;
 }
 
-int bc_rebuild_open_step(const char *dir, struct bc_profile *p, struct bc_open_step *out, char *err,
-			 size_t errlen)
+int bc_rebuild_open_step(const char *dir, struct bc_profile *p, struct bc_counters *counters,
+			 struct bc_open_step *out, char *err, size_t errlen)
 {
-	struct s_replay r = {.given = p, .keep = out};
+	struct s_replay r = {.given = p, .keep = out, .counters = counters};
 
 	memset(out, 0, sizeof(*out));
 	r.prof = p;

@@ -67,7 +67,9 @@ struct bc_resume {
  * log goes and left open, for a resumed coordinator to take it up live
  * (run/reattach.h): its records added and its seconds closed as the dead
  * coordinator closed them, its host samples, READY bodies, STEP_DONE
- * bodies and the events its stop rules logged; step: the step as it ran
+ * bodies and the events its stop rules logged, and its node counters'
+ * samples into counters (counters/counters.h: the step replayed, to be
+ * taken up with bc_counters_step_from); step: the step as it ran
  * (res.step points at it); volnode: each volume's node. p: the profile
  * the directory holds, kept. Nothing is written. 0, -ENOENT (the log ends
  * in no step) or -errno, with err.
@@ -77,8 +79,9 @@ struct bc_open_step {
 	struct bc_step *step;
 	struct bc_volnode *volnode;
 };
-int bc_rebuild_open_step(const char *dir, struct bc_profile *p, struct bc_open_step *out, char *err,
-			 size_t errlen);
+struct bc_counters;
+int bc_rebuild_open_step(const char *dir, struct bc_profile *p, struct bc_counters *counters,
+			 struct bc_open_step *out, char *err, size_t errlen);
 void bc_open_step_free(struct bc_open_step *o);
 
 /* frees what bc_rebuild_resume gave besides run and secw */

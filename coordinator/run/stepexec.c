@@ -1130,8 +1130,8 @@ int bc_step_take_up(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_res
 		s_count_bytes(f, rd, res, k);
 		s_judge_steady(f, rd, res, k);
 	}
-	bc_counters_step_resume(f->counters, res->start_ns, res->agg.seconds, res->step->wl.ramp_s,
-				from_b);
+	/* the node counters go on from the samples the log holds (replayed into them) */
+	bc_counters_step_from(f->counters, from_b);
 	rc = s_run_to_end(f, rd, res);
 	if (rc) {
 		bc_fleet_broadcast(f, BC_MSG_ABORT, NULL);

@@ -60,6 +60,38 @@ void bc_notes_free(struct bc_notes *n)
 	memset(n, 0, sizeof(*n));
 }
 
+/*
+ * the node counters of a coordinator gap whose successor scraped from
+ * second live on: the seconds no one scraped (nodes[].counters'
+ * coordinator_gaps), the rest measured
+ */
+static void s_node_gap(struct bc_notes *n, const cJSON *st, double live)
+{
+	const cJSON *nd, *g;
+	double from = -1;
+
+	cJSON_ArrayForEach(nd, bc_rj(st, "nodes"))
+	{
+		cJSON_ArrayForEach(g, bc_rj(nd, "counters", "coordinator_gaps"))
+		{
+			if (bc_rj_num(g, "to_second") + 1 == live)
+				from = bc_rj_num(g, "from_second");
+		}
+	}
+	if (from < 0) /* a Prometheus server's only: it scraped through the gap */
+		bc_notes_add(n, BC_NOTE_PARA, NULL, NULL, BC_TONE_NONE,
+			     "Its clock drift is measured from the re-attach to its end.");
+	else
+		bc_notes_add(n, BC_NOTE_PARA, NULL, NULL, BC_TONE_NONE,
+			     "Node counters scraped from node_exporter have no values for seconds "
+			     "%.0f to %.0f (coordinator_gaps: nobody scraped between the dead "
+			     "coordinator's last scrape, which its log kept, and the resumed one's "
+			     "first); every second before and after is measured, and the node's "
+			     "window figures run across the gap (its counters are cumulative). "
+			     "Its clock drift is measured from the re-attach to its end.",
+			     from, live - 1);
+}
+
 /* the agents lost in the step and those that joined again before it */
 static void s_agents(struct bc_notes *n, const cJSON *st)
 {
@@ -83,16 +115,9 @@ static void s_agents(struct bc_notes *n, const cJSON *st)
 		    "of them again, each second counted once: the step is whole.",
 		    bc_rj_num(c, "from_second"), bc_rj_num(c, "gap_s"), bc_rj_num(c, "grace_s"),
 		    bc_rj_num(c, "replayed_seconds"));
-		/* what the coordinators did not measure themselves: no scrape in the gap */
+		/* what no coordinator measured: the node counters of the gap */
 		if (cJSON_IsNumber(bc_rj(c, "node_counters_from_second")))
-			bc_notes_add(n, BC_NOTE_PARA, NULL, NULL, BC_TONE_NONE,
-				     "Node counters scraped from node_exporter cover seconds "
-				     "%.0f to the step's end only (the seconds before are "
-				     "missing_seconds: the dead coordinator's scrapes died with "
-				     "it and nobody scraped the gap), so the step's node figures "
-				     "are those seconds'; its clock drift is measured from the "
-				     "re-attach to its end.",
-				     bc_rj_num(c, "node_counters_from_second"));
+			s_node_gap(n, st, bc_rj_num(c, "node_counters_from_second"));
 	}
 	cJSON_ArrayForEach(c, bc_rj(st, "rejoined_agents"))
 	{

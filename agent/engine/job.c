@@ -9,6 +9,7 @@
  * Design and latency definition: docs/engine.md.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -154,6 +155,8 @@ struct s_jtarget {
 	uint32_t f_before, f_total;
 	uint64_t f_pos, f_left;
 	uint32_t f_k; /* the current file among this job's (0..f_count) */
+	/* "fileselect": "poisson": the mean of the exponential draw, f_count / midpoint */
+	double f_pmean;
 	/* "file_stopafter": [f_count] where each file's next sequential visit starts */
 	uint64_t *f_resume;
 	uint64_t perm_lo, perm_n, perm_next; /* S_TF_PERM: indexes walked */
@@ -321,8 +324,11 @@ static inline uint64_t s_unit(struct bc_job *j, struct s_jtarget *jt)
 
 /*
  * A file set (S_TF_FILES): the I/O's offset in the current file, the next
- * file picked when it is done (vdbench's fileselect: in order, or each of
- * the job's files equally likely); a sequential kind walks the file from
+ * file picked when it is done (vdbench's fileselect: in order, each of the
+ * job's files equally likely, or poisson: vdbench's FileAnchor draws the
+ * file's index in its list as an exponential variate of mean files /
+ * midpoint, wrapped at the number of files, so the first files of the
+ * tree's order take most picks); a sequential kind walks the file from
  * its start to its end, a random kind does as many bytes as the file holds
  * at random offsets in it (vdbench's stopafter default). *len is cut to
  * what the file holds.
@@ -334,7 +340,12 @@ static inline uint64_t s_file_off(struct bc_job *j, struct s_jtarget *jt, uint32
 	uint32_t k;
 
 	if (!jt->f_left) {
-		if (jt->wl.file_random) {
+		if (jt->wl.fileselect == BC_FILESEL_POISSON) {
+			/* 1 - u in (0, 1]: -log of it is finite */
+			k = (uint32_t)((uint64_t)(-log(1.0 - bc_rand_double(&j->rng)) *
+						  jt->f_pmean) %
+				       jt->f_count);
+		} else if (jt->wl.fileselect == BC_FILESEL_RANDOM) {
 			k = (uint32_t)bc_rand_below(&j->rng, jt->f_count);
 		} else {
 			k = jt->f_next;
@@ -1513,6 +1524,13 @@ static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_
 	jt->f_first = wl->file_shared ? 0 : jt->f_before + jt->jidx;
 	jt->f_step = wl->file_shared ? 1 : jt->f_total;
 	jt->f_count = (f->n - jt->f_first + jt->f_step - 1) / jt->f_step;
+	/*
+	 * poisson over this job's files: its k-th is the set's f_first + k x
+	 * f_step, so the set's files are drawn with a mean of files / midpoint
+	 * in the tree's order, as vdbench's one list
+	 */
+	jt->f_pmean = (double)jt->f_count /
+		      (wl->fileselect_midpoint ? wl->fileselect_midpoint : BC_FILESEL_MIDPOINT);
 	/* sequential selection: jobs sharing the files start apart, not all on the first */
 	jt->f_next = wl->file_shared ? (uint32_t)((uint64_t)f->n * jt->jidx / jt->njobs) : 0;
 	/* stopped sequential visits resume: where, per file (allocated here, not per I/O) */

@@ -562,7 +562,7 @@ static const struct s_vkey s_vkeys[] = {
     {"fwd", "operation", NULL, S_V_MAPPED, "rw"},
     {"fwd", "rdpct", "readpct", S_V_MAPPED, "rw, rwmixread"},
     {"fwd", "fileio", NULL, S_V_MAPPED, "rw, file_shared"},
-    {"fwd", "fileselect", NULL, S_V_MAPPED, "fileselect"},
+    {"fwd", "fileselect", NULL, S_V_MAPPED, "fileselect, fileselect_midpoint"},
     {"fwd", "xfersizes", "xfersize", S_V_MAPPED, "bs"},
     {"fwd", "threads", NULL, S_V_MAPPED, "numjobs, jobs"},
     {"fwd", "skew", NULL, S_V_MAPPED, "rate_iops (a share of fwdrate)"},
@@ -864,6 +864,74 @@ static void s_rd_idle(struct s_ctx *c, const struct bc_import_sec *rd, bool refu
 	else
 		bc_import_diff(c->diffs, rd->src, rd->line, "rd=%s: drives no volume (dropped)",
 			       rd->name);
+}
+
+/*
+ * fwd's fileselect=, read as vdbench reads its list: "random" or
+ * "sequential" (or a prefix of either), "once", "poisson" (or "skewed":
+ * random, skew 3), "midpoint=N" or a number N (the skew); the poisson draw
+ * is vdbench's index in its file list, an exponential variate of mean
+ * files / N wrapped at the number of files
+ */
+static void s_fileselect(struct s_ctx *c, const struct bc_import_kv *kv, cJSON *wl)
+{
+	char buf[256], *items[S_MAX_LIST], *end;
+	bool rnd = false, once = false, bad = false;
+	double mid = 0, x;
+	int i, n = s_list(kv->val, buf, sizeof(buf), items);
+
+	for (i = 0; i < n; i++) {
+		const char *it = items[i];
+
+		if (*it && !strncasecmp("random", it, strlen(it)))
+			rnd = true;
+		else if (*it && !strncasecmp("sequential", it, strlen(it)))
+			rnd = false;
+		else if (!strcasecmp(it, "once"))
+			once = true;
+		else if (!strcasecmp(it, "poisson") || !strcasecmp(it, "skewed"))
+			rnd = true, mid = mid ? mid : BC_FILESEL_MIDPOINT;
+		else if (!strncasecmp(it, "midpoint=", 9) && (x = strtod(it + 9, &end)) > 0 &&
+			 !*end)
+			rnd = true, mid = x;
+		else if ((x = strtod(it, &end)) > 0 && !*end && end != it)
+			mid = x;
+		else
+			bad = true;
+	}
+	if (bad || !n) {
+		S_DIFF(c, kv,
+		       "fileselect=%s: random, sequential, (sequential,once) or (poisson,N) "
+		       "(sequentialnz and (random,once) have no equivalent)",
+		       kv->val);
+		return;
+	}
+	if (once && rnd) {
+		S_DIFF(c, kv, "fileselect=%s: (random,once) has no equivalent", kv->val);
+		return;
+	}
+	if (once) {
+		/* every file once, in order, then the run ends: one pass */
+		cJSON_AddBoolToObject(wl, "size_based", true);
+		return;
+	}
+	if (!rnd)
+		return; /* sequential: the default (a skew without random is unused, as in vdbench)
+			 */
+	if (!mid) {
+		cJSON_AddStringToObject(wl, "fileselect", "random");
+		return;
+	}
+	if (mid != floor(mid) || mid > 1000000) {
+		S_DIFF(c, kv,
+		       "fileselect=%s: a poisson midpoint of %g; the profile's is a whole number "
+		       "from 1 to 1000000",
+		       kv->val, mid);
+		return;
+	}
+	cJSON_AddStringToObject(wl, "fileselect", "poisson");
+	if (mid != BC_FILESEL_MIDPOINT)
+		cJSON_AddNumberToObject(wl, "fileselect_midpoint", mid);
 }
 
 /* a volume of agent on path is made already */
@@ -2234,7 +2302,7 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 		const struct bc_import_sec *d = &p->secs[i];
 		struct s_fwd *w;
 		double rdpct = 100;
-		bool seq = true, shared = false, mix = false, seqsel;
+		bool seq = true, shared = false, mix = false;
 
 		if (strcmp(d->kind, "fwd") || !strcmp(d->name, "default"))
 			continue;
@@ -2295,23 +2363,8 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 		}
 		/* vdbench: rdpct= mixes reads and writes in the selected file */
 		s_set_rw(w->wl, mix ? rdpct : rdpct >= 100 ? 100 : 0, seq);
-		if ((kv = s_get(&v, "fileselect"))) {
-			n = s_list(kv->val, buf, sizeof(buf), items);
-			seqsel = n >= 1 && (!strcasecmp(items[0], "sequential") ||
-					    !strcasecmp(items[0], "seq"));
-
-			if (n == 1 && !strcasecmp(items[0], "random"))
-				cJSON_AddStringToObject(w->wl, "fileselect", "random");
-			else if (n == 2 && seqsel && !strcasecmp(items[1], "once"))
-				/* every file once, in order, then the run ends: one pass */
-				cJSON_AddBoolToObject(w->wl, "size_based", true);
-			else if (n != 1 || !seqsel)
-				S_DIFF(
-				    c, kv,
-				    "fileselect=%s: random, sequential or (sequential,once) "
-				    "(sequentialnz, poisson and (random,once) have no equivalent)",
-				    kv->val);
-		}
+		if ((kv = s_get(&v, "fileselect")))
+			s_fileselect(c, kv, w->wl);
 		if (shared)
 			cJSON_AddBoolToObject(w->wl, "file_shared", true);
 		snprintf(bs, sizeof(bs), "128k"); /* vdbench's file system default since 5.03 */
@@ -2674,6 +2727,7 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 					cJSON_DeleteItemFromObject(run, "rw");
 					cJSON_DeleteItemFromObject(run, "rwmixread");
 					cJSON_DeleteItemFromObject(run, "fileselect");
+					cJSON_DeleteItemFromObject(run, "fileselect_midpoint");
 					cJSON_DeleteItemFromObject(run, "file_shared");
 					cJSON_DeleteItemFromObject(run, "rate_iops");
 					cJSON_AddStringToObject(run, "rw", "write");

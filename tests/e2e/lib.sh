@@ -188,6 +188,27 @@ sys.exit(0 if os.path.exists("/sys/dev/block/%d:%d" % (maj, mnr)) else 1)
 PY
 }
 
+# need_iomap_trace DIR NAME: skip (77) unless this test can record the kernel's direct I/Os on
+# files under DIR (root, tracefs with the iomap_dio_rw_begin event, a filesystem whose direct
+# I/O goes through iomap); then I is a tracing instance of the test's own named NAME (removed at
+# exit) and EV the event's path in it
+need_iomap_trace() {
+	local tr=/sys/kernel/tracing
+	EV=events/iomap/iomap_dio_rw_begin
+	[ "$(id -u)" = 0 ] || { echo "skip: needs root for tracefs"; exit 77; }
+	[ -d "$tr/instances" ] && [ -e "$tr/$EV/format" ] ||
+		{ echo "skip: no tracefs with iomap_dio_rw_begin"; exit 77; }
+	case $(stat -f -c %T "$1") in
+	ext2/ext3 | xfs | btrfs) ;;
+	*) echo "skip: $(stat -f -c %T "$1") under $1: direct I/O there does not go through iomap"
+		exit 77 ;;
+	esac
+	I="$tr/instances/$2-$$"
+	mkdir "$I" || { echo "skip: cannot create a tracing instance"; exit 77; }
+	on_exit "echo 0 > '$I/$EV/enable'; rmdir '$I'"
+	echo 8192 >"$I/buffer_size_kb"
+}
+
 # wait_run_when CPID PYTHON: wait until the run directory of coordinator CPID (the only one
 # under $T/out) has an events.jsonl for which the python code PYTHON (events.jsonl's path in
 # sys.argv[1]) exits 0; sets R to the run directory

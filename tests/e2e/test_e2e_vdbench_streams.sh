@@ -10,23 +10,11 @@
 # Needs root and tracefs with the iomap events (skips otherwise); about 7 s.
 . "$(dirname "$0")/lib.sh"
 
-TR=/sys/kernel/tracing
-EV=events/iomap/iomap_dio_rw_begin
-skip() {
-	echo "skip: $*"
-	exit 77
-}
-[ "$(id -u)" = 0 ] || skip "needs root for tracefs"
-[ -d "$TR/instances" ] && [ -e "$TR/$EV/format" ] || skip "no tracefs with iomap_dio_rw_begin"
-
 LUN="$T/lun.dat"
 # written out first: reads of it measure the file, and the agent lays nothing out
 dd if=/dev/zero of="$LUN" bs=1M count=64 oflag=direct status=none
 INO=$(stat -c %i "$LUN")
-case $(stat -f -c %T "$LUN") in
-ext2/ext3 | xfs | btrfs) ;;
-*) skip "$(stat -f -c %T "$LUN") under $T: direct I/O there does not go through iomap" ;;
-esac
+need_iomap_trace "$T" bc-e2e-streams
 
 cat >"$T/streams.parm" <<EOF
 sd=sd1,lun=$LUN,threads=1,openflags=o_direct
@@ -50,11 +38,7 @@ assert got == [("wa", 40, "randrw", 80, 70, "4k"), ("wb", 30, "randrw", 20, 30, 
 assert (p["volumes"][0]["workload"]["iodepth"], s["numjobs"], s["rate_iops"]) == (1, 1, 4000), p
 PY
 
-# this test's own tracing instance: nobody else's events, nobody else's settings
-I="$TR/instances/bc-e2e-streams-$$"
-mkdir "$I" || skip "cannot create a tracing instance"
-on_exit "echo 0 > '$I/$EV/enable'; rmdir '$I'"
-echo 8192 >"$I/buffer_size_kb"
+# this test's own tracing instance (need_iomap_trace): nobody else's events or settings
 echo "ino == $INO" >"$I/$EV/filter"
 echo 1 >"$I/$EV/enable"
 "$COORD" run --plain -o "$T/out" "$T/streams.json" >"$T/run.out" 2>&1 || {

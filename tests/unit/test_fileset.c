@@ -62,7 +62,11 @@ int main(void)
 	s.all = true; /* files in every directory */
 	CHECK(bc_fileset_count(&s, &nd, &nf) && nf == 3905 * 5);
 
-	/* names: breadth-first directories, the files of the last level in order */
+	/*
+	 * names: breadth-first directories, each level in vdbench's order (its
+	 * FileAnchor sorts them by level, then by the last name's number, stably
+	 * over its depth-first build), the files of the last level in that order
+	 */
 	CHECK(s_parse("{\"depth\": 2, \"width\": 3, \"files\": 4, \"sizes\": [{\"size\": \"32k\", "
 		      "\"pct\": 30}, {\"size\": \"64k\", \"pct\": 70}]}",
 		      &s, err, sizeof(err)) == 0);
@@ -73,7 +77,13 @@ int main(void)
 	      !strcmp(path, "vdb.1_3.dir/vdb.2_3.dir"));
 	CHECK(bc_fileset_file_path(&s, 0, path, sizeof(path)) == 0 &&
 	      !strcmp(path, "vdb.1_1.dir/vdb.2_1.dir/vdb_f0001.file"));
+	CHECK(bc_fileset_dir_path(&s, 4, path, sizeof(path)) == 0 &&
+	      !strcmp(path, "vdb.1_2.dir/vdb.2_1.dir"));
+	CHECK(bc_fileset_dir_path(&s, 6, path, sizeof(path)) == 0 &&
+	      !strcmp(path, "vdb.1_1.dir/vdb.2_2.dir"));
 	CHECK(bc_fileset_file_path(&s, 5, path, sizeof(path)) == 0 &&
+	      !strcmp(path, "vdb.1_2.dir/vdb.2_1.dir/vdb_f0002.file"));
+	CHECK(bc_fileset_file_path(&s, 13, path, sizeof(path)) == 0 &&
 	      !strcmp(path, "vdb.1_1.dir/vdb.2_2.dir/vdb_f0002.file"));
 	CHECK(bc_fileset_file_path(&s, 35, path, sizeof(path)) == 0 &&
 	      !strcmp(path, "vdb.1_3.dir/vdb.2_3.dir/vdb_f0004.file"));

@@ -326,7 +326,7 @@ static void s_fs(void)
 	    s_fs_import("fsd=a,anchor=/mnt/a,depth=1,width=2,files=4,size=64k\n"
 			"fsd=w,anchor=\\\\srv\\share\\vm0,size=64k\n"
 			"fwd=md,fsd=a,operation=mkdir,threads=1\n"
-			"fwd=p,fsd=a,fileselect=(poisson,5),xfersize=(4k,50,8k,50),stopafter=100,"
+			"fwd=p,fsd=a,fileselect=(random,once),xfersize=(4k,50,8k,50),stopafter=100,"
 			"threads=1\n"
 			"fwd=ok,fsd=a,operation=read,threads=2\n"
 			"rd=r1,fwd=(md,p),fwdrate=max,format=(clean,only)\n"
@@ -334,7 +334,7 @@ static void s_fs(void)
 			&diffs);
 	CHECK(prof);
 	CHECK(s_diff_has(diffs, "f.parm:3: operation=mkdir: file system metadata operations"));
-	CHECK(s_diff_has(diffs, "f.parm:4: fileselect=(poisson,5)"));
+	CHECK(s_diff_has(diffs, "f.parm:4: fileselect=(random,once): (random,once) has no"));
 	/* stopafter= a count of transfers of a size distribution: no byte count */
 	CHECK(s_diff_has(diffs, "f.parm:4: stopafter=100: a count of transfers of one xfersize"));
 	CHECK(s_diff_has(diffs, "f.parm:2: anchor=\\\\srv\\share\\vm0: a Windows network share"));
@@ -378,6 +378,49 @@ static void s_windows(void)
 	CHECK(cJSON_GetArraySize(diffs) == 2);
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
+}
+
+/*
+ * fileselect= as vdbench reads it: (poisson,N) and its aliases a poisson
+ * draw of midpoint N (3 by default), a fractional midpoint a difference
+ */
+static void s_fileselect_poisson(void)
+{
+	static const struct {
+		const char *val, *sel;
+		int mid; /* 0: no fileselect_midpoint; -1: a difference */
+	} cases[] = {
+	    {"(poisson,5)", "poisson", 5}, {"poisson", "poisson", 0},
+	    {"skewed", "poisson", 0},	   {"(random,midpoint=8)", "poisson", 8},
+	    {"(poisson,2.5)", NULL, -1},   {"r", "random", 0},
+	    {"(seq,4)", NULL, 0},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[512];
+		cJSON *prof, *diffs;
+		const cJSON *st;
+
+		snprintf(text, sizeof(text),
+			 "fsd=a,anchor=/mnt/a,depth=0,width=1,files=8,size=64k\n"
+			 "fwd=p,fsd=a,operation=read,fileselect=%s,threads=1\n"
+			 "rd=r,fwd=p,fwdrate=max,elapsed=10\n",
+			 cases[i].val);
+		prof = s_fs_import(text, &diffs);
+		st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+		CHECK_MSG(cJSON_GetArraySize(diffs) == (cases[i].mid < 0), "%s: %d differences",
+			  cases[i].val, cJSON_GetArraySize(diffs));
+		CHECK_MSG(cases[i].sel ? !strcmp(s_str(st, "fileselect"), cases[i].sel)
+				       : !cJSON_GetObjectItem(st, "fileselect"),
+			  "%s", cases[i].val);
+		CHECK_MSG(cases[i].mid > 0 ? cJSON_GetNumberValue(cJSON_GetObjectItem(
+						 st, "fileselect_midpoint")) == cases[i].mid
+					   : !cJSON_GetObjectItem(st, "fileselect_midpoint"),
+			  "%s", cases[i].val);
+		cJSON_Delete(prof);
+		cJSON_Delete(diffs);
+	}
 }
 
 /*
@@ -671,6 +714,7 @@ int main(void)
 	s_fs();
 	s_windows();
 	s_variables();
+	s_fileselect_poisson();
 	s_hitarea();
 	s_names_sizes();
 	s_wd_streams();

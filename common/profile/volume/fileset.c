@@ -264,9 +264,15 @@ void bc_fileset_plan_free(struct bc_fileset_plan *p)
 }
 
 /*
- * Directory d in breadth-first order: its level (1..depth) and index k in
- * the level; its name at level j is vdb.j_<digit j of k in base width,
- * plus 1>.dir
+ * Directory k of a level (1..depth), in vdbench's order: vdbench makes the
+ * tree depth-first, then sorts its directories by level and, within one,
+ * by each one's number among its siblings, keeping the depth-first order
+ * of equals (a stable sort). So within a level the last name's number
+ * counts first, then the names from the top down: with width 2,
+ * vdb.1_1/vdb.2_1, vdb.1_2/vdb.2_1, vdb.1_1/vdb.2_2, vdb.1_2/vdb.2_2. Its
+ * files are vdbench's file list in that order too (what fileselect walks
+ * or draws from). k's base-width digits, most significant first, are the
+ * last name's number, then the first's, the second's, ...
  */
 static int s_dir(const struct bc_fileset_spec *s, uint32_t level, uint64_t k, char *out, size_t len)
 {
@@ -281,7 +287,7 @@ static int s_dir(const struct bc_fileset_spec *s, uint32_t level, uint64_t k, ch
 	out[0] = 0;
 	for (j = 1; j <= level; j++) {
 		w = snprintf(out + n, len - n, "%svdb.%u_%u.dir", j > 1 ? "/" : "", j,
-			     digit[j] + 1);
+			     (j == level ? digit[1] : digit[j + 1]) + 1);
 		if (w < 0 || (size_t)w >= len - n)
 			return -ENAMETOOLONG;
 		n += (size_t)w;

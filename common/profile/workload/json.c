@@ -101,6 +101,10 @@ static int s_check_shape(struct bc_check *c, const char *base, const struct bc_w
 				     "needs a rate (rate_iops, rate_bw or a "
 				     "per-direction one): arrivals follow the rate");
 	}
+	if (wl->fileselect_midpoint && wl->fileselect != BC_FILESEL_POISSON) {
+		bc_check_path(path, base, "fileselect_midpoint");
+		return bc_check_fail(c, path, "the skew of \"fileselect\": \"poisson\"; needs it");
+	}
 	if ((wl->compress_pct || wl->dedupe_pct) && wl->verify) {
 		bc_check_path(path, base, wl->compress_pct ? "compress_pct" : "dedupe_pct");
 		return bc_check_fail(c, path, "not with \"verify\" (its headers are the content)");

@@ -36,7 +36,7 @@ static const char *const s_process[] = {"linear", "poisson", NULL};
 static const char *const s_latfrom[] = {"submit", "intended", NULL};
 static const char *const s_regions[] = {"split", "shared", NULL};
 static const char *const s_wsync[] = {"none", "sync", "dsync", NULL};
-static const char *const s_fileselect[] = {"sequential", "random", NULL};
+static const char *const s_fileselect[] = {"sequential", "random", "poisson", NULL};
 static const char *const s_fsformat[] = {"restart", "fresh", NULL};
 /* Linux's IOPRIO_CLASS_* in order (none: 0); cmdprio's from rt, fio's default */
 static const char *const s_prioclass[] = {"none", "rt", "be", "idle", NULL};
@@ -120,7 +120,8 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"force_async", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(force_async)},
     {"nice", BC_WT_INT, S_NZ, -20, 19, NULL, S_FIELD(nice)},
     /* a volume with a "fileset" (profile/volume/fileset.h) */
-    {"fileselect", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_fileselect, S_FIELD(file_random)},
+    {"fileselect", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_fileselect, S_FIELD(fileselect)},
+    {"fileselect_midpoint", BC_WT_INT, S_V | S_NZ, 0, 1000000, NULL, S_FIELD(fileselect_midpoint)},
     {"file_shared", BC_WT_BOOL, S_V | S_NZ, 0, 0, NULL, S_FIELD(file_shared)},
     {"fileset_format", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_fsformat, S_FIELD(fileset_format)},
     {"file_stopafter", BC_WT_POS, S_V | S_NZ, 0, 0, NULL, S_FIELD(file_stopafter)},

@@ -324,7 +324,12 @@ struct bc_workload {
 	 * fileset_format "fresh" deletes the tree's files before the step
 	 * (vdbench's format=yes), "restart" completes what is missing or short.
 	 */
-	bool file_random;	 /* "fileselect": "random"; else "sequential" */
+	uint32_t fileselect; /* "fileselect": enum bc_fileselect */
+	/*
+	 * "fileselect_midpoint": "poisson"'s skew, the number of files over
+	 * the mean of the index drawn (0: BC_FILESEL_MIDPOINT, vdbench's 3)
+	 */
+	uint32_t fileselect_midpoint;
 	bool file_shared;	 /* "file_shared": jobs may use one file at once */
 	uint32_t fileset_format; /* "fileset_format": enum bc_fileset_format */
 	/*
@@ -335,6 +340,19 @@ struct bc_workload {
 	 */
 	struct bc_stream_pos file_stopafter;
 };
+
+/*
+ * "fileselect": the next file a job of a file set works on: in the tree's
+ * order, each equally likely, or an exponential draw over the tree's
+ * order (vdbench's fileselect=(poisson,midpoint))
+ */
+enum bc_fileselect {
+	BC_FILESEL_SEQUENTIAL,
+	BC_FILESEL_RANDOM,
+	BC_FILESEL_POISSON,
+};
+/* vdbench's midpoint without a number (fileselect=poisson): the mean index is files / 3 */
+#define BC_FILESEL_MIDPOINT 3
 
 /* "fileset_format": what PREPARE does to a file set's tree before the step */
 enum bc_fileset_format {

@@ -380,6 +380,7 @@ struct s_sd {
 	const struct bc_import_kv *range;
 	uint64_t hitarea; /* bytes, vdbench's default 1m */
 	uint64_t size;	  /* size= in bytes, 0: not given (maxdata= multiplies it) */
+	unsigned threads; /* threads= on the sd, 0: not given (an rd's own wins) */
 };
 
 struct s_wd {
@@ -531,7 +532,7 @@ static const struct s_vkey s_vkeys[] = {
     {"rd", "curve", NULL, S_V_MAPPED, "sweep.curve"},
     {"rd", "distribution", NULL, S_V_MAPPED, "rate_process"},
     {"rd", "openflags", NULL, S_V_MAPPED, "direct"},
-    {"rd", "pause", NULL, S_V_INERT, NULL},
+    {"rd", "pause", NULL, S_V_MAPPED, "start_delay, ramp (of the next step)"},
     {"rd", "hitarea", NULL, S_V_MAPPED, "the sds' hit area in its steps"},
     {"rd", "forcompratio", "compratio", S_V_MAPPED, "compress_pct"},
     {"rd", "stopcurve", NULL, S_V_DIFF, "a curve stopped at a response time has no equivalent"},
@@ -1032,6 +1033,21 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			       s_get(&v, "align")->val);
 			align = 0;
 		}
+		/*
+		 * threads= on an sd: its outstanding I/Os in the rds that give no
+		 * threads= or forthreads= of their own (s_rd_step), as vdbench's
+		 * RD_entry.getThreadsFromSdOrRd: the rd's when given, else the sd's
+		 */
+		if (s_get(&v, "threads")) {
+			char *end;
+			unsigned long t = strtoul(s_get(&v, "threads")->val, &end, 10);
+
+			if (*end || !t || t > 4096)
+				S_DIFF(c, s_get(&v, "threads"), "threads=%s: expected 1-4096",
+				       s_get(&v, "threads")->val);
+			else
+				sd->threads = (unsigned)t;
+		}
 		s_sd_hosts(c, m, s_get(&v, "host") ? s_get(&v, "host") : s_get(&v, "hd"), on);
 		for (h = 0; h < m->nhd; h++) {
 			cJSON *vol;
@@ -1076,19 +1092,6 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			    cJSON_AddItemToObject(s_vol_wl(vol), k->string, cJSON_Duplicate(k, 1));
 			if (align)
 				cJSON_AddNumberToObject(s_vol_wl(vol), "blockalign", (double)align);
-			/* threads= on an sd: its outstanding I/Os, whatever the rd's */
-			if (s_get(&v, "threads")) {
-				char *end;
-				unsigned long t = strtoul(s_get(&v, "threads")->val, &end, 10);
-
-				if (*end || !t || t > 65536)
-					S_DIFF(c, s_get(&v, "threads"),
-					       "threads=%s: expected 1-65536",
-					       s_get(&v, "threads")->val);
-				else
-					cJSON_AddNumberToObject(s_vol_wl(vol), "iodepth",
-								(double)t);
-			}
 			cJSON_AddItemToArray(vols, vol);
 			sd->nvol++;
 			m->nvol++;
@@ -1917,7 +1920,7 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 	double rdpct = -1;
 	unsigned long threads = 8;
 	uint64_t sd_bytes = 0; /* the sizes of the sds the rd uses (maxdata <= 100) */
-	bool sd_known = true;
+	bool sd_known = true, rd_threads;
 	int nact = 0;	  /* the volumes the rd drives (the others idle in the step) */
 	int ndropped = 0; /* the sds it uses that a difference dropped (no volume) */
 	int si, h;
@@ -1953,8 +1956,14 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 		} while (used && n < 10000);
 		cJSON_AddStringToObject(st, "name", uniq);
 	}
+	/* the rd's threads= or forthreads= when given, else each sd's, else vdbench's 8 */
+	rd_threads = pt->threads || s_get(v, "threads") || s_get(v, "forthreads");
 	for (si = 0; si < m->nsd; si++) {
 		cJSON *wl = s_volume_wl(c, m, si, wds, nw, rd, bs[0] ? bs : NULL, rdpct, pt->seek);
+
+		if (wl && !rd_threads)
+			cJSON_AddNumberToObject(wl, "iodepth",
+						m->sd[si].threads ? m->sd[si].threads : 8);
 
 		if (!wl) {
 			/* an sd the rd does not use: vdbench leaves it alone, the step too */
@@ -2015,7 +2024,9 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 			threads = 8;
 		}
 	}
-	cJSON_AddNumberToObject(st, "iodepth", (double)threads);
+	/* without the rd's threads, the volumes' own (the base's is the step's) */
+	if (rd_threads)
+		cJSON_AddNumberToObject(st, "iodepth", (double)threads);
 	cJSON_AddNumberToObject(st, "numjobs", 1);
 	cJSON_AddNumberToObject(st, "ramp", ramp);
 	cJSON_AddNumberToObject(st, "runtime", runtime);
@@ -2940,6 +2951,20 @@ static uint64_t s_rd_hitarea(struct s_ctx *c, const struct s_view *v, const stru
 	return b;
 }
 
+/* an rd's pause= in seconds, 0 without one (a difference, c given, when it is no time) */
+static double s_pause(struct s_ctx *c, const struct s_view *v)
+{
+	const struct bc_import_kv *kv = s_get(v, "pause");
+	double secs = 0;
+
+	if (kv && (!s_secs(kv->val, &secs) || secs < 0)) {
+		if (c)
+			S_DIFF(c, kv, "pause=%s: expected seconds", kv->val);
+		secs = 0;
+	}
+	return secs;
+}
+
 /*
  * One rd= with wds (its steps, one per loop value or a sweep) or with fwds
  * (s_fwd_rd); own_hit is each sd's own hitarea=
@@ -3046,7 +3071,8 @@ static void s_rd_one(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 			else
 				cJSON_AddItemToArray(curve, cJSON_CreateNumber(pc));
 		}
-	} else if (nl == 1 && s_sweepable(&loops[0])) {
+	} else if (nl == 1 && s_sweepable(&loops[0]) && !s_pause(NULL, &v)) {
+		/* a pause= between the loop's runs: a step each (s_rds idles each's start) */
 		sweep_loop = 0;
 	} else if (s_get(&v, "curve")) {
 		S_DIFF(c, s_get(&v, "curve"), "curve= without iorate=curve");
@@ -3149,6 +3175,26 @@ static void s_drop_repeats(cJSON *list, int first, int from)
 }
 
 /*
+ * pause=N: vdbench sleeps N seconds after each run of the rd before the
+ * next run starts (Reporter's prepareNextRun), the load off the device (an
+ * SSD collects garbage then). Each step after such a run starts with its
+ * volumes idle for N seconds (start_delay) and its ramp N seconds longer, so
+ * the idle seconds are not measured and the measured ones are the same.
+ */
+static void s_pause_step(cJSON *st, double secs)
+{
+	cJSON *ramp = cJSON_GetObjectItem(st, "ramp");
+
+	if (secs <= 0)
+		return;
+	cJSON_AddNumberToObject(st, "start_delay", secs);
+	if (ramp)
+		cJSON_SetNumberValue(ramp, cJSON_GetNumberValue(ramp) + secs);
+	else
+		cJSON_AddNumberToObject(st, "ramp", secs);
+}
+
+/*
  * Every rd= in order. forcompratio=(a,b,..) runs the rd once per ratio, as
  * vdbench does: its steps once per value, named _compratio-a ...
  */
@@ -3156,6 +3202,7 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 {
 	uint64_t own_hit[S_MAX_DEFS]; /* the sds' own hitarea= */
 	struct s_view v;
+	double pending = 0; /* the pause= of the rd whose run came last */
 	int i, k;
 
 	for (k = 0; k < m->nsd; k++)
@@ -3163,25 +3210,25 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 	for (i = 0; i < p->nsecs; i++) {
 		const struct bc_import_kv *fc;
 		char buf[1024], *items[S_MAX_LIST];
-		int n, nn = 0, nd = 0;
+		int n, nn = 0, nd = 0, s0 = cJSON_GetArraySize(steps), s1;
+		double pause;
 
 		if (strcmp(p->secs[i].kind, "rd") || !strcmp(p->secs[i].name, "default"))
 			continue;
 		s_view_of(p, i, &v);
+		pause = s_pause(c, &v);
 		fc = s_get(&v, "forcompratio");
 		n = fc ? s_list(fc->val, buf, sizeof(buf), items) : 0;
-		if (n < 2) {
+		if (n < 2)
 			s_rd_one(c, p, m, i, own_hit, steps);
-			continue;
-		}
-		for (k = 0; k < n; k++) {
-			int s0 = cJSON_GetArraySize(steps), n0 = cJSON_GetArraySize(c->notes),
+		for (k = 0; n >= 2 && k < n; k++) {
+			int r0 = cJSON_GetArraySize(steps), n0 = cJSON_GetArraySize(c->notes),
 			    d0 = cJSON_GetArraySize(c->diffs);
 			cJSON *st;
 
 			c->comp = items[k];
 			s_rd_one(c, p, m, i, own_hit, steps);
-			for (st = cJSON_GetArrayItem(steps, s0); st; st = st->next) {
+			for (st = cJSON_GetArrayItem(steps, r0); st; st = st->next) {
 				char name[BC_NAME_MAX + 64], clean[BC_NAME_MAX];
 
 				snprintf(name, sizeof(name), "%s_compratio-%s",
@@ -3200,6 +3247,39 @@ static void s_rds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			}
 		}
 		c->comp = NULL;
+		/* the pause after the run before, then this rd's after each of its runs */
+		s1 = cJSON_GetArraySize(steps);
+		for (k = s0; k < s1; k++) {
+			cJSON *st = cJSON_GetArrayItem(steps, k);
+
+			/*
+			 * a curve's points are one step's: each starts with the
+			 * rd's pause, the first too (vdbench's max run follows the
+			 * run before after that run's pause)
+			 */
+			if (!cJSON_GetObjectItem(cJSON_GetObjectItem(st, "sweep"), "curve") ||
+			    pause <= 0) {
+				s_pause_step(st, k == s0 ? pending : pause);
+				continue;
+			}
+			s_pause_step(st, pause);
+			if (k == s0 && k > 0 && pending != pause)
+				bc_import_add(c->notes,
+					      "%s:%d: rd=%s: pause=%s: the first run of its curve "
+					      "idles %g s too, where vdbench starts it %g s after "
+					      "the run before",
+					      s_get(&v, "pause")->src, s_get(&v, "pause")->line,
+					      p->secs[i].name, s_get(&v, "pause")->val, pause,
+					      pending);
+		}
+		if (s1 > s0)
+			pending = pause;
+		if (pause > 0 && s1 > s0)
+			bc_import_add(c->notes,
+				      "%s:%d: rd=%s: pause=%s: the volumes idle %g s after each of "
+				      "its runs (start_delay of the next step, inside its ramp)",
+				      s_get(&v, "pause")->src, s_get(&v, "pause")->line,
+				      p->secs[i].name, s_get(&v, "pause")->val, pause);
 	}
 	for (k = 0; k < m->nsd; k++)
 		m->sd[k].hitarea = own_hit[k];

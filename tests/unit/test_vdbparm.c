@@ -707,6 +707,75 @@ static void s_openflags_sync(void)
 	cJSON_Delete(diffs);
 }
 
+/*
+ * threads: the rd's threads= or forthreads= when given, else the sd's, else
+ * 8 (vdbench's RD_entry.getThreadsFromSdOrRd); pause=: the next step idles
+ */
+static void s_threads_pause(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *st, *steps, *vw;
+
+	/* rd threads=16 beside sd threads=32: 16, and no volume keeps the sd's */
+	prof = s_fs_import("sd=sd1,lun=/dev/sdx,threads=32\nwd=wd1,sd=sd1,xfersize=4k,rdpct=70\n"
+			   "rd=rd1,wd=wd1,iorate=max,elapsed=60,interval=1,threads=16\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(s_num(st, "iodepth") == 16 && !cJSON_GetObjectItem(st, "volume_workloads"));
+	CHECK(!cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "volumes"), 0),
+				   "workload"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* forthreads=(4,16): the sweep's, not the sd's 32 */
+	prof = s_fs_import("sd=sd1,lun=/dev/sdx,threads=32\nwd=wd1,sd=sd1,xfersize=4k,rdpct=70\n"
+			   "rd=rd1,wd=wd1,iorate=max,elapsed=60,interval=1,forthreads=(4,16)\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	vw = cJSON_GetObjectItem(cJSON_GetObjectItem(st, "sweep"), "iodepth");
+	CHECK(cJSON_GetArraySize(vw) == 2 && cJSON_GetArrayItem(vw, 1)->valuedouble == 16);
+	CHECK(!cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "volumes"), 0),
+				   "workload"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* no rd threads: each sd's own (32), else 8; pause=5 and 1m idle the next steps */
+	prof = s_fs_import("sd=s1,lun=/dev/sdx,threads=32\nsd=s2,lun=/dev/sdy\nwd=w,sd=*\n"
+			   "rd=a,wd=w,elapsed=10,pause=5\n"
+			   "rd=b,wd=w,elapsed=10,forxfersize=(4k,8k),pause=1m\n"
+			   "rd=c,wd=w,elapsed=10\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	steps = cJSON_GetObjectItem(prof, "steps");
+	CHECK(cJSON_GetArraySize(steps) == 4);
+	st = cJSON_GetArrayItem(steps, 0);
+	vw = cJSON_GetObjectItem(cJSON_GetObjectItem(st, "volume_workloads"), "1");
+	CHECK(s_num(st, "iodepth") == 32 && s_num(vw, "iodepth") == 8);
+	CHECK(!cJSON_GetObjectItem(st, "start_delay") && s_num(st, "ramp") == 1);
+	/* the loop with a pause: a step per value, each after a pause */
+	st = cJSON_GetArrayItem(steps, 1);
+	CHECK(!cJSON_GetObjectItem(st, "sweep") && s_num(st, "start_delay") == 5 &&
+	      s_num(st, "ramp") == 6 && s_num(st, "runtime") == 9);
+	st = cJSON_GetArrayItem(steps, 2);
+	CHECK(s_num(st, "start_delay") == 60 && s_num(st, "ramp") == 61);
+	st = cJSON_GetArrayItem(steps, 3);
+	CHECK(!strcmp(s_str(st, "name"), "c") && s_num(st, "start_delay") == 60);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* a curve's points: each idles first (one step) */
+	prof =
+	    s_fs_import("sd=s,lun=/dev/sdx\nwd=w,sd=s\nrd=r,wd=w,iorate=curve,pause=10\n", &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(s_num(st, "start_delay") == 10 && s_num(st, "ramp") == 11 &&
+	      cJSON_GetObjectItem(cJSON_GetObjectItem(st, "sweep"), "curve"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
@@ -721,5 +790,6 @@ int main(void)
 	s_skew_zero();
 	s_keywords();
 	s_openflags_sync();
+	s_threads_pause();
 	TEST_DONE();
 }

@@ -17,9 +17,10 @@
 
 static void s_usage(FILE *f)
 {
-	fprintf(f, "usage: bench-coord import-vdbench [options] PARMFILE\n"
+	fprintf(f, "usage: bench-coord import-vdbench [options] PARMFILE [NAME=VALUE ...]\n"
 		   "  translate a vdbench parameter file (hd=, sd=, wd=, rd=) into a\n"
-		   "  bench-coord profile\n"
+		   "  bench-coord profile; NAME=VALUE fills in $NAME in it, as on\n"
+		   "  vdbench's command line (lun=/dev/sdb for lun=$lun)\n"
 		   "  -o, --output FILE   write the profile to FILE (default: stdout)\n"
 		   "      --agent NAME    the agent of a file without hd= (default: local)\n"
 		   "      --endpoint EP   that agent's endpoint (default: local, started by\n"
@@ -35,7 +36,7 @@ static int s_map(const char *text, const struct bc_import_opts *im, cJSON *notes
 {
 	struct bc_import_doc *p = NULL;
 
-	if (bc_vdb_parse(text, im->src, &p, err, errlen))
+	if (bc_vdb_parse_vars(text, im->src, im->vars, im->nvars, &p, err, errlen))
 		return 2;
 	*prof = bc_vdb_to_profile(p, im, notes, diffs, err, errlen);
 	bc_import_doc_free(&p);

@@ -146,8 +146,14 @@ int bc_cmd_import_args(int argc, char **argv, void (*usage)(FILE *f), struct bc_
 			return bc_cmd_help(c, usage);
 		}
 	}
-	if (optind != argc - 1)
+	if (optind >= argc)
 		return bc_cmd_bad_usage(usage);
 	a->im.src = argv[optind];
+	/* name=value operands after the file: vdbench's command-line variables */
+	a->im.vars = argv + optind + 1;
+	a->im.nvars = argc - optind - 1;
+	for (c = 0; c < a->im.nvars; c++)
+		if (!strchr(a->im.vars[c], '=') || a->im.vars[c][0] == '=')
+			return bc_cmd_bad_usage(usage);
 	return -1;
 }

@@ -64,7 +64,10 @@ int bc_cmd_bad_usage(void (*usage)(FILE *f));
  */
 int bc_cmd_parse_secs(const char *opt, const char *arg, double max_s, uint32_t *ms);
 
-/* what import-fio and import-vdbench take: the same options, one FILE operand */
+/*
+ * what import-fio and import-vdbench take: the same options, one FILE
+ * operand (import-vdbench: then name=value operands, vdbench's variables)
+ */
 struct bc_cmd_import_args {
 	const char *out; /* -o FILE, NULL: stdout */
 	/* the operand, --name NAME (NULL: from the file), --agent NAME and --endpoint EP

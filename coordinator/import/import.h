@@ -23,6 +23,13 @@ struct bc_import_opts {
 	const char *endpoint; /* its endpoint ("local" or tcp://...) */
 	bool lenient;	      /* differences go into the description instead of failing */
 	/*
+	 * import-vdbench's operands after the file, "name=value" each: what
+	 * vdbench's command line substitutes for $name (and !name) in the
+	 * parameter file and the files it includes
+	 */
+	char *const *vars;
+	int nvars;
+	/*
 	 * how long a job that runs until it is stopped (fio's time_based
 	 * without runtime) runs: the harness's duration; 0 when not given
 	 */
@@ -53,6 +60,9 @@ struct bc_import_doc {
 	int nsecs;
 	char **srcs; /* file names, the top one first */
 	int nsrcs;
+	/* vdbench: "name=value" substituted for $name and !name in every line read */
+	char *const *vars;
+	int nvars;
 };
 
 /* a copy of src that d keeps for its pairs to point at; NULL without memory */

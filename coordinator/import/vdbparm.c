@@ -113,11 +113,49 @@ static int s_include(struct bc_import_doc *p, const char *name, const char *src,
 	return rc;
 }
 
+/*
+ * text with vdbench's command-line variables filled in: for each
+ * "name=value" of p's, every $name and !name is value (InsertHosts'
+ * substitution); a copy the caller frees, NULL without memory
+ */
+static char *s_subst(const struct bc_import_doc *p, const char *text)
+{
+	char *out = strdup(text), *next, *at;
+	size_t klen, vlen, pre;
+	int i;
+
+	for (i = 0; out && i < p->nvars; i++) {
+		const char *eq = strchr(p->vars[i], '=');
+
+		klen = (size_t)(eq - p->vars[i]);
+		vlen = strlen(eq + 1);
+		for (at = out; (at = strpbrk(at, "$!"));) {
+			if (strncmp(at + 1, p->vars[i], klen)) {
+				at++;
+				continue;
+			}
+			pre = (size_t)(at - out);
+			next = malloc(strlen(out) - klen - 1 + vlen + 1);
+			if (!next) {
+				free(out);
+				return NULL;
+			}
+			memcpy(next, out, pre);
+			memcpy(next + pre, eq + 1, vlen);
+			strcpy(next + pre + vlen, at + 1 + klen);
+			free(out);
+			out = next;
+			at = out + pre + vlen;
+		}
+	}
+	return out;
+}
+
 static int s_parse_text(struct bc_import_doc *p, const char *text, const char *src, int depth,
 			char *err, size_t errlen)
 {
 	const char *s = bc_import_add_src(p, src);
-	char *copy = strdup(text), *line, *save = NULL, *c;
+	char *copy = s_subst(p, text), *line, *save = NULL, *c;
 	bool cont = false; /* the previous line ended in a comma */
 	int lineno = 0, rc = 0;
 
@@ -217,12 +255,20 @@ static int s_canonical(struct bc_import_doc *p);
 int bc_vdb_parse(const char *text, const char *src, struct bc_import_doc **out, char *err,
 		 size_t errlen)
 {
+	return bc_vdb_parse_vars(text, src, NULL, 0, out, err, errlen);
+}
+
+int bc_vdb_parse_vars(const char *text, const char *src, char *const *vars, int nvars,
+		      struct bc_import_doc **out, char *err, size_t errlen)
+{
 	struct bc_import_doc *p = calloc(1, sizeof(*p));
 	int rc;
 
 	*out = NULL;
 	if (!p)
 		return -ENOMEM;
+	p->vars = vars;
+	p->nvars = nvars;
 	rc = s_parse_text(p, text, src, 0, err, errlen);
 	if (!rc)
 		rc = s_canonical(p);
@@ -843,8 +889,9 @@ static bool s_var(const char *val, char *why, size_t len)
 			continue;
 		snprintf(why, len,
 			 "%.*s is a variable vdbench's command line fills in (vdbench -f FILE "
-			 "%.*s=...); write its value in the file",
-			 (int)(e - p), p, (int)(e - p - 1), p + 1);
+			 "%.*s=...); give it the same way (bench-coord import-vdbench FILE "
+			 "%.*s=...)",
+			 (int)(e - p), p, (int)(e - p - 1), p + 1, (int)(e - p - 1), p + 1);
 		return true;
 	}
 	return false;

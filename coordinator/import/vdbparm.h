@@ -35,6 +35,13 @@
  */
 int bc_vdb_parse(const char *text, const char *src, struct bc_import_doc **out, char *err,
 		 size_t errlen);
+/*
+ * The same, with vdbench's command-line variables: each of vars[nvars],
+ * "name=value", replaces $name and !name in every line of the file and of
+ * the files it includes, as vdbench does (vdbench -f FILE lun=/dev/sdb)
+ */
+int bc_vdb_parse_vars(const char *text, const char *src, char *const *vars, int nvars,
+		      struct bc_import_doc **out, char *err, size_t errlen);
 
 /*
  * The profile (as JSON) that runs p's run definitions, one step (or sweep)

@@ -453,6 +453,32 @@ static void s_variables(void)
 	CHECK_MSG(cJSON_GetArraySize(diffs) == 1, "%d differences", cJSON_GetArraySize(diffs));
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
+	{
+		/* given as on vdbench's command line: $name and !name filled in, a prefix too */
+		char *const vars[] = {"lun=/dev/sdb", "n=4"};
+		struct bc_import_opts im = {.src = "f.parm", .agent = "local", .endpoint = "local"};
+		struct bc_import_doc *p = NULL;
+		cJSON *notes = cJSON_CreateArray();
+		char err[256];
+
+		diffs = cJSON_CreateArray();
+		CHECK(!bc_vdb_parse_vars("sd=a,lun=$lun\nsd=b,lun=!lunx,threads=$n\n"
+					 "wd=w,sd=*\nrd=r,wd=w,elapsed=10\n",
+					 "f.parm", vars, 2, &p, err, sizeof(err)));
+		prof = p ? bc_vdb_to_profile(p, &im, notes, diffs, err, sizeof(err)) : NULL;
+		CHECK_MSG(prof && !cJSON_GetArraySize(diffs), "%d differences",
+			  cJSON_GetArraySize(diffs));
+		CHECK(!strcmp(
+		    s_str(cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "volumes"), 0), "path"),
+		    "/dev/sdb"));
+		CHECK(!strcmp(
+		    s_str(cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "volumes"), 1), "path"),
+		    "/dev/sdbx"));
+		bc_import_doc_free(&p);
+		cJSON_Delete(prof);
+		cJSON_Delete(notes);
+		cJSON_Delete(diffs);
+	}
 }
 
 /* hitarea= on an rd: the sds' hit area where a wd aims at it, else inert */

@@ -593,7 +593,7 @@ static const struct s_vkey s_vkeys[] = {
     {"rd", "fwd", NULL, S_V_MAPPED, "steps[] (volume_workloads on file sets)"},
     {"rd", "fwdrate", NULL, S_V_MAPPED, "rate_iops"},
     {"rd", "operations", NULL, S_V_DIFF, "operations= (file system operations per rd) has no equivalent"},
-    {"rd", "foroperations", NULL, S_V_DIFF, "a loop over file system operations has no equivalent"},
+    {"rd", "foroperations", NULL, S_V_DIFF, "one run per file system operation; the metadata ones (mkdir, create, getattr, ...) have no equivalent"},
     {"fsd", "anchor", NULL, S_V_MAPPED, "volumes[].path"},
     {"fsd", "depth", NULL, S_V_MAPPED, "fileset.depth"},
     {"fsd", "width", NULL, S_V_MAPPED, "fileset.width"},
@@ -2392,10 +2392,11 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 			else if (strcasecmp(kv->val, "read"))
 				S_DIFF(
 				    c, kv,
-				    "operation=%s: file system metadata operations (mkdir, create, "
-				    "delete, open, getattr, ...) have no equivalent; read and "
-				    "write "
-				    "do",
+				    "operation=%s: file system metadata operations (mkdir, rmdir, "
+				    "create, delete, open, close, getattr, setattr, access, copy, "
+				    "move) have no equivalent: a file set's workloads read and "
+				    "write, and the figures count reads, writes and trims; "
+				    "operation=read and write map",
 				    kv->val);
 		}
 		if ((kv = s_get(&v, "rdpct"))) {

@@ -214,6 +214,9 @@ static int s_parse_text(struct bc_import_doc *p, const char *text, const char *s
 			for (c = key; *c; c++)
 				*c = (char)tolower((unsigned char)*c);
 			eq = bc_import_trim(eq + 1);
+			/* host= beginning a line: vdbench's deprecated spelling of hd= */
+			if (first && !cont && !strcmp(key, "host"))
+				snprintf(key, sizeof(key), "hd");
 			if (first && !cont && !strcmp(key, "include")) {
 				rc = s_include(p, eq, s, lineno, depth, err, errlen);
 				break;
@@ -435,6 +438,7 @@ struct s_wd {
 	int rd; /* an rd's own workload (its sd=, vdbench's wd parameters in the rd): that
 		   rd's definition index, else -1 */
 	bool sd[S_MAX_DEFS]; /* by index into sds */
+	bool nosd;	     /* no sd=: only in rds that give sd= (vdbench's RD_entry) */
 	cJSON *wl;	     /* rw, rwmixread, bs, size_based */
 	const struct bc_import_kv *skew, *range, *xfer;
 	double rdpct;
@@ -746,10 +750,15 @@ static void s_hosts(struct s_ctx *c, const struct bc_import_doc *p, struct s_map
 	}
 }
 
-/* host i is named name: its hd= name, or "localhost" for the one host without hd= */
+static bool s_name_in(const char *pat, const char *name);
+
+/*
+ * host i is named name: its hd= name, or "localhost" for the one host without
+ * hd=; name may be a wildcard (hd*, hd1-hd4) as vdbench's Host.findSelectedHosts
+ */
 static bool s_host_is(const struct s_map *m, int i, const char *name)
 {
-	return !strcmp(name, m->hd[i].name) || (m->hd_implicit && !strcmp(name, "localhost"));
+	return s_name_in(name, m->hd[i].name) || (m->hd_implicit && !strcmp(name, "localhost"));
 }
 
 /* host= / hd= of an sd: which of m's hosts it is on (all without it) */
@@ -768,7 +777,7 @@ static void s_sd_hosts(struct s_ctx *c, const struct s_map *m, const struct bc_i
 		bool found = false;
 
 		for (i = 0; i < m->nhd; i++)
-			if (!strcmp(items[k], "*") || s_host_is(m, i, items[k]))
+			if (s_host_is(m, i, items[k]))
 				on[i] = found = true;
 		if (!found)
 			S_DIFF(c, kv, "%s=%s: no hd=%s", kv->key, kv->val, items[k]);
@@ -1211,22 +1220,51 @@ static bool s_xfer(struct s_ctx *c, const struct bc_import_kv *kv, const char *v
 }
 
 /* rw from rdpct and seekpct: seekpct 0/seq/sequential/eof sequential, 100/random random */
+/*
+ * A seekpct word as vdbench's WD_entry.parseSeekpct reads it: any leading
+ * part of "sequential" ('s': "seq", "s"), "eof" ('e'), of "random" ('r':
+ * "rand") or of "poisson" ('p'); 0 for a number or anything else
+ */
+static char s_seek_word(const char *val)
+{
+	size_t n = strlen(val);
+
+	if (!n)
+		return 0;
+	if (!strncasecmp("sequential", val, n) && n <= 10)
+		return 's';
+	if (!strcasecmp(val, "eof"))
+		return 'e';
+	if (!strncasecmp("random", val, n) && n <= 6)
+		return 'r';
+	if (!strncasecmp("poisson", val, n) && n <= 7)
+		return 'p';
+	return 0;
+}
+
 static bool s_seek(struct s_ctx *c, const struct bc_import_kv *kv, const char *val, bool *seq,
 		   bool *eof)
 {
+	char w = s_seek_word(val);
 	double d;
 
 	*eof = false;
 	/* -1 is eof, as vdbench documents it */
-	if (!strcasecmp(val, "seq") || !strcasecmp(val, "sequential") || !strcasecmp(val, "eof") ||
-	    !strcmp(val, "-1")) {
+	if (w == 's' || w == 'e' || !strcmp(val, "-1")) {
 		*seq = true;
-		*eof = strcasecmp(val, "seq") && strcasecmp(val, "sequential");
+		*eof = w != 's';
 		return true;
 	}
-	if (!strcasecmp(val, "random")) {
+	if (w == 'r') {
 		*seq = false;
 		return true;
+	}
+	if (w == 'p') {
+		S_DIFF(c, kv,
+		       "seekpct=%s: seeks whose distances follow a Poisson distribution have no "
+		       "equivalent (random is uniform over the range)",
+		       val);
+		return false;
 	}
 	if (!s_pct(val, &d)) {
 		S_DIFF(c, kv, "seekpct=%s: expected 0-100, seq, random or eof", val);
@@ -1516,7 +1554,10 @@ static void s_wd_one(struct s_ctx *c, struct s_map *m, const struct bc_import_se
 	w->seq = false;
 	w->skew = s_get_skew(v);
 	w->range = s_get(v, "range");
-	if (!sdkv)
+	/* a wd without sd= drives the sds of the rds that give sd= (s_rd_wds); others say so */
+	if (!sdkv && rd < 0)
+		w->nosd = true;
+	else if (!sdkv)
 		bc_import_diff(c->diffs, d->src, d->line, "wd=%s: no sd=", d->name);
 	else
 		s_match_sds(c, m, sdkv, w->sd);
@@ -2145,8 +2186,7 @@ static bool s_sweepable(const struct s_loop *l)
 
 		if (!strcmp(key, "forrdpct") && !s_pct(v, &d))
 			return false;
-		if (!strcmp(key, "forseekpct") && strcasecmp(v, "seq") &&
-		    strcasecmp(v, "sequential") && strcasecmp(v, "random") &&
+		if (!strcmp(key, "forseekpct") && s_seek_word(v) != 's' && s_seek_word(v) != 'r' &&
 		    (!s_pct(v, &d) || (d != 0 && d != 100)))
 			return false;
 	}
@@ -2157,7 +2197,7 @@ static bool s_sweepable(const struct s_loop *l)
 static const char *s_rw_seek(const char *rw, const char *v, char *buf, size_t len)
 {
 	const char *kind = strncmp(rw, "rand", 4) ? rw : rw + 4;
-	bool seq = !strcasecmp(v, "seq") || !strcasecmp(v, "sequential") || !strcmp(v, "0");
+	bool seq = s_seek_word(v) == 's' || !strcmp(v, "0");
 
 	snprintf(buf, len, "%s%s", seq ? "" : "rand", kind);
 	return buf;
@@ -3055,8 +3095,15 @@ static void s_rd_one(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 		bc_import_diff(c->diffs, d->src, d->line, "rd=%s: no wd= and no sd=", d->name);
 		return;
 	}
-	if (!nw)
+	if (!nw) {
 		nw = s_match_wds(c, m, kv, wds);
+		for (k = 0; k < nw; k++)
+			if (m->wd[wds[k]].nosd)
+				bc_import_diff(c->diffs, p->secs[m->wd[wds[k]].def].src,
+					       p->secs[m->wd[wds[k]].def].line,
+					       "wd=%s: no sd=, and rd=%s gives none either",
+					       m->wd[wds[k]].name, d->name);
+	}
 	if (!nw)
 		return;
 	/* skew between workloads on different sds would be a ratio of rates: none here */

@@ -802,6 +802,56 @@ static void s_threads_pause(void)
 	cJSON_Delete(diffs);
 }
 
+/* what vdbench accepts: a wd without sd= in an rd with sd=, host=, hd*, seekpct=rand */
+static void s_accepted(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *st, *vols;
+
+	/* the rd's sd= gives the wd its sds (vdbench's RD_entry) */
+	prof = s_fs_import("sd=sd1,lun=/dev/sdx\nsd=sd2,lun=/dev/sdy\nwd=wd1,xfersize=4k,rdpct=70\n"
+			   "rd=rd1,wd=wd1,sd=(sd1,sd2),iorate=max,elapsed=10,interval=1\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(s_num(st, "rwmixread") == 70 && !cJSON_GetObjectItem(st, "volume_workloads"));
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "volumes")) == 2);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	/* ... and where no rd gives one, the wd's line says so */
+	prof = s_fs_import("sd=sd1,lun=/dev/sdx\nwd=wd1,xfersize=4k\nrd=rd1,wd=wd1\n", &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:2: wd=wd1: no sd=, and rd=rd1 gives none either"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* host= is hd= (deprecated); an sd's host=hd* is every host it matches */
+	prof = s_fs_import(
+	    "host=default,user=root,shell=ssh\nhd=one,system=10.0.0.1\n"
+	    "hd=two,system=10.0.0.2\nhd=x,system=10.0.0.3\n"
+	    "sd=sd1,host=(o*,tw*),lun=/dev/vdb\nwd=wd1,sd=sd*,xfersize=4k,seekpct=rand\n"
+	    "rd=rd1,wd=wd1,iorate=max,elapsed=10,interval=1\n",
+	    &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	vols = cJSON_GetObjectItem(prof, "volumes");
+	CHECK(cJSON_GetArraySize(vols) == 2 &&
+	      !strcmp(s_str(cJSON_GetArrayItem(vols, 0), "agent"), "one") &&
+	      !strcmp(s_str(cJSON_GetArrayItem(vols, 1), "agent"), "two"));
+	/* seekpct=rand: vdbench takes any leading part of "random" */
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(!strcmp(s_str(st, "rw"), "randread"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	prof = s_fs_import("sd=s,lun=/dev/sdx\nwd=w,sd=s,seekpct=s\nwd=p,sd=s,seekpct=poisson\n"
+			   "rd=r,wd=w,elapsed=10\nrd=q,wd=p,elapsed=10\n",
+			   &diffs);
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(!strcmp(s_str(st, "rw"), "read"));
+	CHECK(s_diff_has(diffs, "f.parm:3: seekpct=poisson: seeks whose distances"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
@@ -817,5 +867,6 @@ int main(void)
 	s_keywords();
 	s_openflags_sync();
 	s_threads_pause();
+	s_accepted();
 	TEST_DONE();
 }

@@ -1488,6 +1488,12 @@ static void s_ops_init(struct s_jtarget *jt)
 	jt->used_op[jt->op] = true;
 }
 
+/* a size-bound workload's passes over its window or files ("passes"; unset: one) */
+static uint64_t s_passes(const struct bc_workload *wl)
+{
+	return wl->passes ? wl->passes : 1;
+}
+
 /*
  * A file set's offsets (S_TF_FILES, s_file_off): this job's files (every
  * one with file_shared, else every f_total-th, so that no two jobs of the
@@ -1543,9 +1549,10 @@ static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_
 	}
 	if (!bc_workload_size_based(wl))
 		return 0;
-	/* one pass: each of this job's files once (or io_size over the jobs) */
+	/* one pass: each of this job's files once (or io_size over the jobs), times passes */
 	for (i = 0; i < jt->f_count; i++)
 		bytes += f->size[jt->f_first + i * jt->f_step];
+	bytes *= s_passes(wl);
 	jt->flags |= S_TF_SIZED;
 	jt->remaining = wl->io_size	  ? wl->io_size / jt->njobs / minbs * minbs
 			: wl->file_shared ? bytes / jt->njobs / minbs * minbs
@@ -1612,11 +1619,11 @@ static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, siz
 		return 0;
 	jt->flags |= S_TF_SIZED;
 	if (!(jt->flags & S_TF_RANDOM) && !wl->io_size) {
-		/* one sequential pass: exactly this job's region */
-		jt->remaining = jt->seq_end - jt->seq_start;
+		/* one sequential pass: exactly this job's region (passes: again from its start) */
+		jt->remaining = (jt->seq_end - jt->seq_start) * s_passes(wl);
 		return 0;
 	}
-	share = wl->io_size ? wl->io_size : win;
+	share = wl->io_size ? wl->io_size : win * s_passes(wl);
 	/* whole smallest blocks per job, so the last I/O keeps the size alignment */
 	share = share / jt->njobs / minbs * minbs;
 	jt->remaining = share;
@@ -1627,8 +1634,8 @@ static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, siz
 		bc_perm_init(&jt->perm, jt->nunits, t->win_start ^ 0x62632d7061737321ull);
 		jt->perm_lo = jt->nunits * jt->jidx / jt->njobs;
 		jt->perm_n = jt->nunits * (jt->jidx + 1) / jt->njobs - jt->perm_lo;
-		if (!wl->io_size)
-			jt->remaining = jt->perm_n * wl->bs;
+		if (!wl->io_size) /* the permutation again for each further pass */
+			jt->remaining = jt->perm_n * wl->bs * s_passes(wl);
 		if (!jt->perm_n)
 			jt->remaining = 0;
 	}
@@ -1767,7 +1774,7 @@ static int s_shape_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_
 		/* one pass over a window with holes: the I/Os that fit it, not its bytes */
 		if ((jt->flags & S_TF_SIZED) && !wl->io_size)
 			jt->remaining = (jt->seq_end - jt->seq_start + wl->seq_gap) /
-					(jt->bs + wl->seq_gap) * jt->bs;
+					(jt->bs + wl->seq_gap) * jt->bs * s_passes(wl);
 	}
 	if (wl->seq_run > 1 && (jt->flags & S_TF_RANDOM)) {
 		jt->flags |= S_TF_SEQMIX;

@@ -519,7 +519,7 @@ static bool s_secs(struct s_ctx *c, const struct bc_import_kv *o, unsigned *out)
 
 /*
  * A fio size as fio's parse.c reads it: a number, then a unit whose first
- * letters decide (k, m, g, t, p and their "b" forms; "kib" ... "pib"). With
+ * letters decide (k, m, g, t, p, whatever follows them; "kib" ... "pib"). With
  * kb_base=1024, fio's default, the SI-looking units are powers of 1024 and
  * the IEC ones powers of 1000 ("4KiB" is 4000 bytes); kb_base=1000 swaps
  * them back. 0 or -EINVAL; a "%" is -EDOM.
@@ -549,10 +549,10 @@ static int s_fio_bytes(const char *v, unsigned kb_base, uint64_t *out)
 		return -EDOM;
 	if (unit[0] && strchr(pfx, unit[0])) {
 		pow = (int)(strchr(pfx, unit[0]) - pfx) + 1;
-		if (!strcmp(unit + 1, "ib")) /* IEC: the other base */
+		/* fio compares prefixes: "kib..." is IEC, any other "k..." ("Ki",
+		 * "KB", "Kbytes") reads by its first letter */
+		if (!strncmp(unit + 1, "ib", 2)) /* IEC: the other base */
 			base = kb_base == 1000 ? 1024 : 1000;
-		else if (unit[1] && strcmp(unit + 1, "b"))
-			return -EINVAL;
 	} else if (unit[0] && strcmp(unit, "b")) {
 		return -EINVAL;
 	}
@@ -2075,10 +2075,16 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	if ((o = s_opt(v, "loops", NULL)) && strcmp(s_val(o), "1")) {
 		unsigned nl;
 
-		/* a size-bound job repeated: that many times its bytes; time bounds the rest */
-		if (!s_uint(s_val(o), 1000000, &nl) || !nl)
-			S_ODIFF(c, o, "loops=%s: expected a count", s_val(o));
-		else if (!time_based)
+		/*
+		 * a size-bound job repeated: that many times its bytes; a
+		 * time_based job repeats until its time is up whatever the
+		 * count (fio's loops=90000000 beside time_based is common)
+		 */
+		if (time_based)
+			;
+		else if (!s_uint(s_val(o), 1000000, &nl) || !nl)
+			S_ODIFF(c, o, "loops=%s: expected a count from 1 to 1000000", s_val(o));
+		else
 			loops = nl;
 	}
 	if ((o = s_opt(v, "ramp_time", NULL)))
@@ -2249,12 +2255,36 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		uint64_t bytes = time_based ? 0 : (io_size ? io_size : size) * loops;
 		char sz[32];
 
-		if (!time_based && loops > 1 && !bytes)
+		uint64_t passes = 0;
+
+		/* filesize alone: each clone's pass is its files, every loop */
+		if (!time_based && !bytes)
 			bytes = j->size_per_file * (shared ? (uint64_t)j->nfiles : nrfiles) * loops;
 		if (nios_bytes && (!bytes || nios_bytes < bytes)) {
 			bytes = nios_bytes;
 			s_note(c, "job %s: number_ios: the job's bytes are %s x %llu", j->name,
 			       s_val(s_opt(v, "number_ios", NULL)), (unsigned long long)bs);
+		}
+		/*
+		 * no size known here (a device, a percent of it): the agent's one
+		 * pass is the window once over all the jobs (random) or once per
+		 * job (sequential clones from the start); fio's clones each do a
+		 * pass of their own, every loop
+		 */
+		if (!bytes)
+			passes = (uint64_t)loops * (shared && s_random(rw) ? numjobs : 1);
+		if (passes > 1000000) {
+			s_diff(c, sec->src, sec->line,
+			       "job %s: %llu passes over the device (numjobs x loops): more than "
+			       "1000000",
+			       j->name, (unsigned long long)passes);
+		} else if (passes > 1) {
+			cJSON_AddNumberToObject(wl, "passes", (double)passes);
+			s_note(c,
+			       "job %s: %llu passes over the window (passes), as fio's numjobs=%u "
+			       "clones x loops=%llu each do their own",
+			       j->name, (unsigned long long)passes, numjobs,
+			       (unsigned long long)loops);
 		}
 
 		cJSON_AddBoolToObject(wl, "size_based", true);
@@ -2276,6 +2306,7 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	if (fill) {
 		/* one whole pass of every device the job writes, then the step ends */
 		cJSON_DeleteItemFromObject(wl, "io_size");
+		cJSON_DeleteItemFromObject(wl, "passes");
 		if (!cJSON_GetObjectItem(wl, "size_based"))
 			cJSON_AddBoolToObject(wl, "size_based", true);
 		cJSON_AddNumberToObject(wl, "stop_window_pct", 100);
@@ -2681,6 +2712,15 @@ static bool s_same_but_depth(const cJSON *a, const cJSON *b)
 
 	cJSON_DeleteItemFromObject(x, "iodepth");
 	cJSON_DeleteItemFromObject(y, "iodepth");
+	/* bytes add up as depths do (s_add_pass), when both are counted the same way */
+	if (!cJSON_GetObjectItem(x, "io_size") == !cJSON_GetObjectItem(y, "io_size")) {
+		static const char *const pass[] = {"io_size", "passes", NULL};
+
+		for (k = pass; *k; k++) {
+			cJSON_DeleteItemFromObject(x, *k);
+			cJSON_DeleteItemFromObject(y, *k);
+		}
+	}
 	for (k = s_rate_keys; *k; k++) {
 		cJSON_DeleteItemFromObject(x, *k);
 		cJSON_DeleteItemFromObject(y, *k);
@@ -2701,6 +2741,29 @@ static void s_add_num(cJSON *wl, const char *key, double add)
 		cJSON_SetNumberValue(x, x->valuedouble + add);
 	else if (add)
 		cJSON_AddNumberToObject(wl, key, add);
+}
+
+/*
+ * two size-bound jobs on one file at once: fio does each one's bytes, so the
+ * workload they merge into does the sum (io_size), or as many passes
+ */
+static void s_add_pass(cJSON *run, const cJSON *r)
+{
+	const char *a = cJSON_GetStringValue(cJSON_GetObjectItem(run, "io_size"));
+	const char *b = cJSON_GetStringValue(cJSON_GetObjectItem(r, "io_size"));
+	double p = cJSON_GetNumberValue(cJSON_GetObjectItem(run, "passes"));
+	double q = cJSON_GetNumberValue(cJSON_GetObjectItem(r, "passes"));
+	uint64_t x, y;
+	char sz[32];
+
+	if (a && b && !bc_parse_size(a, &x) && !bc_parse_size(b, &y)) {
+		cJSON_ReplaceItemInObject(run, "io_size",
+					  cJSON_CreateString(bc_fmt_size(x + y, sz, sizeof(sz))));
+	} else if (!a && !b && cJSON_IsTrue(cJSON_GetObjectItem(run, "size_based"))) {
+		p = (isnan(p) ? 1 : p) + (isnan(q) ? 1 : q);
+		cJSON_DeleteItemFromObject(run, "passes");
+		cJSON_AddNumberToObject(run, "passes", p);
+	}
 }
 
 /* the step-level keys of a job against the step's: refused where fio would differ */
@@ -2837,7 +2900,10 @@ static void s_group_step(struct s_ctx *c, struct s_job *jobs, int nj, int g, cha
 				for (a = s_rate_keys; *a; a++)
 					s_add_num(run, *a,
 						  cJSON_GetNumberValue(cJSON_GetObjectItem(r, *a)));
-				s_note(c, "jobs on %s at once with one workload: their depths add",
+				s_add_pass(run, r);
+				s_note(c,
+				       "jobs on %s at once with one workload: their depths and "
+				       "bytes add",
 				       s_path(keys[vi]));
 				cJSON_Delete(r);
 			} else {

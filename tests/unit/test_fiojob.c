@@ -300,6 +300,53 @@ static void test_size_based(void)
 	CHECK(p && !strcmp(sval(step(p, 0), "io_size"), "400m"));
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
+	/* filesize alone: each clone's pass is the file, every loop: 8 x 2 x 1g */
+	p = import("[f]\nrw=randwrite\nfilename=/tmp/f\nfilesize=1g\nbs=1m\nnumjobs=8\nloops=2\n",
+		   &notes);
+	CHECK(p && valid(p) && no_diffs() && !strcmp(sval(step(p, 0), "io_size"), "16g"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* a device's size is the agent's to know: fio's clones x loops as passes */
+	p = import("[d]\nrw=randwrite\nfilename=/dev/nvme0n1\nnumjobs=4\nloops=3\n", &notes);
+	CHECK(p && valid(p) && no_diffs() && nval(step(p, 0), "passes") == 12 &&
+	      cJSON_IsTrue(cJSON_GetObjectItem(step(p, 0), "size_based")) &&
+	      has_note(notes, "12 passes over the window"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* sequential clones each walk the window already: loops alone are passes */
+	p = import("[s]\nrw=write\nfilename=/dev/nvme0n1\nbs=128k\nnumjobs=4\nloops=3\n", &notes);
+	CHECK(p && valid(p) && nval(step(p, 0), "passes") == 3);
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* half the device from 50%, four random clones: four passes over that half */
+	p = import("[h]\nrw=randwrite\nfilename=/dev/nvme0n1\noffset=50%\nbs=1m\nnumjobs=4\n",
+		   &notes);
+	CHECK(p && valid(p) && nval(step(p, 0), "passes") == 4 &&
+	      !strcmp(sval(step(p, 0), "window_offset"), "50%"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* fio reads a unit by its first letters: "1Mi" is 1 MiB, "4KiB" (IEC) 4000 bytes */
+	p = import("[u]\nrw=read\nfilename=/tmp/u\nsize=1g\nblocksize=1Mi\n", &notes);
+	CHECK(p && valid(p) && no_diffs() && !strcmp(sval(step(p, 0), "bs"), "1m"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* loops beside time_based: fio ignores the count, whatever it is */
+	p = import("[t]\nrw=randread\nfilename=/tmp/t\nsize=1g\ntime_based\nruntime=60\n"
+		   "loops=90000000\n",
+		   &notes);
+	CHECK(p && valid(p) && no_diffs() && !cJSON_GetObjectItem(step(p, 0), "io_size") &&
+	      !cJSON_GetObjectItem(step(p, 0), "passes"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* two jobs on one file at once: fio does each one's bytes, as their depths add */
+	p = import("[global]\nrw=randwrite\nbs=4k\nioengine=io_uring\niodepth=64\n[b]\nfilename=/"
+		   "tmp/b\nsize=1g\n"
+		   "[c]\nfilename=/tmp/b\nsize=1g\n[e]\nfilename=/tmp/b\nsize=1g\n",
+		   &notes);
+	CHECK(p && valid(p) && no_diffs() && nval(step(p, 0), "iodepth") == 192 &&
+	      !strcmp(sval(step(p, 0), "io_size"), "3g"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
 }
 
 /* concurrent jobs with different workloads: one step, per-volume workloads */

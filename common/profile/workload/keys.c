@@ -71,6 +71,7 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"rate_bw", BC_WT_SIZE, S_V, 0, 0, NULL, S_FIELD(rate_bw)},
     {"size_based", BC_WT_BOOL, S_V, 0, 0, NULL, S_FIELD(size_based)},
     {"io_size", BC_WT_SIZE, S_V, 0, 0, NULL, S_FIELD(io_size)},
+    {"passes", BC_WT_INT, S_V | S_NZ, 1, 1000000, NULL, S_FIELD(passes)},
     {"thinktime", BC_WT_THINKTIME, S_V, 0, (double)S_THINK_MAX_US, NULL, S_FIELD(thinktime_us)},
     {"verify", BC_WT_BOOL, S_V, 0, 0, NULL, S_FIELD(verify)},
     {"sqpoll", BC_WT_BOOL, 0, 0, 0, NULL, S_FIELD(sqpoll)},

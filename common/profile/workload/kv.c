@@ -405,11 +405,12 @@ int bc_kv_rules(struct bc_check *c, const char *base, const struct bc_workload *
 				     "not with a KV workload (a class's \"store_rate\" or the "
 				     "\"kv\".\"pace\" paces its records)");
 	}
-	if (wl->verify || wl->size_based || wl->io_size) {
+	if (wl->verify || wl->size_based || wl->io_size || wl->passes) {
 		bc_check_path(path, base,
 			      wl->verify       ? "verify"
 			      : wl->size_based ? "size_based"
-					       : "io_size");
+			      : wl->io_size    ? "io_size"
+					       : "passes");
 		return bc_check_fail(c, path,
 				     "not with a KV workload (its records end the step; nothing "
 				     "is verified)");

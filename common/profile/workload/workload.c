@@ -110,7 +110,7 @@ bool bc_workload_size_based(const struct bc_workload *wl)
 	for (i = 0; i < wl->nstreams; i++)
 		if (wl->streams[i].kv.role)
 			return true;
-	return wl->size_based || wl->io_size;
+	return wl->size_based || wl->io_size || wl->passes;
 }
 
 /* the shortest "%g" text that reads back as the same double */

@@ -202,6 +202,7 @@ struct bc_workload {
 	uint64_t rate_bw;		/* bytes/s per volume, over all jobs; 0 = unlimited */
 	bool size_based;		/* one pass over the window (or io_size), then stop */
 	uint64_t io_size;		/* bytes per volume over all jobs; 0 = the window */
+	uint32_t passes;		/* size-bound: this many times the one pass (0 = once) */
 	uint64_t thinktime_us;		/* per slot: completion to next submission */
 	bool verify;			/* writes carry headers, reads check them */
 	bool sqpoll;			/* IORING_SETUP_SQPOLL */

@@ -487,6 +487,13 @@ struct s_map {
 	int nfwd;
 	int nvol;
 	bool hd_implicit; /* no hd=: vdbench's one host, "localhost" */
+	/*
+	 * fwd=format: the threads, first xfersize and openflags of vdbench's
+	 * format runs (FwdEntry's format_fwd, default 8 threads of 128k)
+	 */
+	unsigned fmt_threads;
+	char fmt_bs[32];
+	int fmt_direct; /* -1: not said (each fwd's own) */
 };
 
 /*
@@ -2389,6 +2396,51 @@ static void s_stopafter(struct s_ctx *c, const struct bc_import_kv *kv, const ch
  * in random transfers, vdbench's stopafter default), (random,shared) lets
  * threads share a file; fileselect; xfersize(s); threads; skew; openflags
  */
+/*
+ * fwd=format is no workload: vdbench's format runs take its threads=, its
+ * first xfersize= and its openflags= (FwdEntry, RD_entry's
+ * setFormatOperation), and nothing else of it
+ */
+static void s_fwd_format(struct s_ctx *c, const struct bc_import_sec *d, const struct s_view *v,
+			 struct s_map *m)
+{
+	const struct bc_import_kv *kv;
+	char buf[256], *items[S_MAX_LIST];
+	uint64_t b;
+	int k;
+
+	if ((kv = s_get(v, "threads"))) {
+		char *end;
+		unsigned long t = strtoul(kv->val, &end, 10);
+
+		if (*end || !t || t > 1024)
+			S_DIFF(c, kv, "threads=%s: expected 1-1024", kv->val);
+		else
+			m->fmt_threads = (unsigned)t;
+	}
+	if ((kv = s_get(v, "xfersizes"))) {
+		if (s_list(kv->val, buf, sizeof(buf), items) < 1 || s_size(items[0], &b) || !b ||
+		    b % 512)
+			S_DIFF(c, kv, "xfersize=%s: a multiple of 512 bytes first", kv->val);
+		else
+			bc_fmt_size(b, m->fmt_bs, sizeof(m->fmt_bs));
+	}
+	if ((kv = s_get(v, "openflags")))
+		m->fmt_direct = s_openflags(c, kv, NULL);
+	bc_import_add(c->notes,
+		      "%s:%d: fwd=format: the threads, size and flags of the format=only steps "
+		      "(%u threads of %s on each file set); a format=yes or restart tree is "
+		      "written by the agent at PREPARE its own way, the same files",
+		      d->src, d->line, m->fmt_threads, m->fmt_bs);
+	for (k = 0; k < d->nkv; k++)
+		if (strcmp(d->kv[k].key, "threads") && strcmp(d->kv[k].key, "xfersizes") &&
+		    strcmp(d->kv[k].key, "openflags"))
+			bc_import_add(c->notes,
+				      "%s:%d: fwd=format: %s=%s: inert (vdbench's format runs use "
+				      "only threads=, the first xfersize= and openflags=)",
+				      d->kv[k].src, d->kv[k].line, d->kv[k].key, d->kv[k].val);
+}
+
 static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m)
 {
 	char buf[256], *items[S_MAX_LIST], bs[512];
@@ -2405,6 +2457,10 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 		if (strcmp(d->kind, "fwd") || !strcmp(d->name, "default"))
 			continue;
 		s_view_of(p, i, &v);
+		if (!strcmp(d->name, "format")) {
+			s_fwd_format(c, d, &v, m);
+			continue;
+		}
 		w = &m->fwd[m->nfwd++];
 		w->def = i;
 		w->name = d->name;
@@ -2763,7 +2819,7 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 	 * skew at fwdrate=max: the fwds' I/O counts kept in proportion (flow), as
 	 * vdbench's shared work queue keeps the skew of an uncontrolled run
 	 */
-	flow = skewed && !rate && non > 1;
+	flow = skewed && !rate && non > 1 && !only; /* a format run has no skew */
 	if (skewed && (nskew == non ? fabs(given - 100) > 1e-6 : given > 100 + 1e-6))
 		bc_import_diff(c->diffs, d->src, d->line,
 			       "rd=%s: the skews of its fwds add up to %g, not 100", d->name,
@@ -2803,7 +2859,10 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 				}
 				/* vdbench spreads a fwd's threads over its fsds, rounding up */
 				thr = (thr + (unsigned)nf - 1) / (unsigned)nf;
-				if (thr > m->fsd[j].files &&
+				/* a format run: fwd=format's threads on each (fsd, host) */
+				if (only)
+					thr = m->fmt_threads;
+				if (!only && thr > m->fsd[j].files &&
 				    !cJSON_IsTrue(cJSON_GetObjectItem(w->wl, "file_shared")))
 					bc_import_diff(
 					    c->diffs, d->src, d->line,
@@ -2831,6 +2890,13 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 					cJSON_DeleteItemFromObject(run, "rate_iops");
 					cJSON_AddStringToObject(run, "rw", "write");
 					cJSON_AddBoolToObject(run, "size_based", true);
+					cJSON_ReplaceItemInObject(run, "bs",
+								  cJSON_CreateString(m->fmt_bs));
+					if (m->fmt_direct >= 0 && !s_get(v, "openflags")) {
+						cJSON_DeleteItemFromObject(run, "direct");
+						cJSON_AddBoolToObject(run, "direct",
+								      m->fmt_direct > 0);
+					}
 				}
 				if (fresh || m->fsd[j].clean)
 					cJSON_AddStringToObject(run, "fileset_format", "fresh");
@@ -3480,6 +3546,9 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 		m->wd = calloc(S_MAX_DEFS, sizeof(*m->wd));
 		m->fsd = calloc(S_MAX_DEFS, sizeof(*m->fsd));
 		m->fwd = calloc(S_MAX_DEFS, sizeof(*m->fwd));
+		m->fmt_threads = 8; /* vdbench's format_fwd without fwd=format */
+		snprintf(m->fmt_bs, sizeof(m->fmt_bs), "128k");
+		m->fmt_direct = -1;
 	}
 	if (!m || !m->sd || !m->wd || !m->fsd || !m->fwd) {
 		snprintf(err, errlen, "out of memory");

@@ -180,7 +180,8 @@ assert p["volumes"] == [{"agent": "local", "path": "tree",
                                      "sizes": [{"size": 32768, "pct": 50}, {"size": 65536, "pct": 50}]}}], p["volumes"]
 got = [(s["name"], s["rw"], s.get("fileselect"), s.get("fileset_format"), s.get("size_based"),
         s["numjobs"], s["iodepth"]) for s in p["steps"]]
-assert got == [("format", "write", None, "fresh", True, 2, 1), ("read", "read", None, None, None, 2, 1),
+# the format step: vdbench's format run, 8 threads of 128k (no fwd=format in the file)
+assert got == [("format", "write", None, "fresh", True, 8, 1), ("read", "read", None, None, None, 2, 1),
                ("write", "randwrite", "random", "fresh", None, 2, 1)], got
 assert step(p, "write")["volume_workloads"]["0"]["rate_iops"] == 200, step(p, "write")
 assert "format=only: a step that deletes and rebuilds the file sets" in err("fileset")

@@ -235,8 +235,8 @@ static void s_fs(void)
 	      cJSON_IsTrue(cJSON_GetObjectItem(st, "size_based")) &&
 	      !strcmp(s_str(st, "fileset_format"), "fresh") && s_num(st, "numjobs") == 8);
 	vw = cJSON_GetObjectItem(st, "volume_workloads");
-	CHECK(s_num(cJSON_GetObjectItem(vw, "1"), "jobs") == 3 &&
-	      !strcmp(s_str(cJSON_GetObjectItem(vw, "1"), "rw"), "write"));
+	/* a format run is vdbench's format_fwd's: 8 threads of 128k on each file set, alike */
+	CHECK(!vw && !strcmp(s_str(st, "bs"), "128k") && !cJSON_GetObjectItem(st, "flow"));
 	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 1);
 	vw = cJSON_GetObjectItem(cJSON_GetObjectItem(st, "volume_workloads"), "0");
 	CHECK(cJSON_GetArraySize(vw) == 2 && s_num(st, "numjobs") == 8 && s_num(st, "ramp") == 5 &&
@@ -852,6 +852,42 @@ static void s_accepted(void)
 	cJSON_Delete(diffs);
 }
 
+/* fwd=format: no workload; the threads, first size and flags of format runs */
+static void s_fwd_format(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *st;
+
+	prof = s_fs_import("fsd=fsd1,anchor=/tmp/h33_fs,depth=1,width=1,files=4,size=1m\n"
+			   "fwd=format,threads=4,xfersize=(64k,128k)\n"
+			   "fwd=fwd1,fsd=fsd1,xfersize=4k,fileio=random,fileselect=random,rdpct=50,"
+			   "threads=2\n"
+			   "rd=rd1,fwd=fwd*,fwdrate=max,format=yes,elapsed=10,interval=1\n"
+			   "rd=rd2,fwd=fwd1,fwdrate=max,format=only\n",
+			   &diffs);
+	CHECK_MSG(prof && !cJSON_GetArraySize(diffs), "%s",
+		  cJSON_GetArraySize(diffs) ? cJSON_GetArrayItem(diffs, 0)->valuestring : "");
+	/* fwd* does not take format; the run is fwd1's */
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(!strcmp(s_str(st, "bs"), "4k") && s_num(st, "numjobs") == 2 &&
+	      !strcmp(s_str(st, "fileset_format"), "fresh"));
+	/* format=only: the format's 4 threads of 64k, not fwd1's 2 of 4k */
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 1);
+	CHECK(!strcmp(s_str(st, "bs"), "64k") && s_num(st, "numjobs") == 4 &&
+	      !strcmp(s_str(st, "rw"), "write"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* without fwd=format: vdbench's 8 threads of 128k */
+	prof = s_fs_import("fsd=f,anchor=/tmp/h36_fs,depth=1,width=1,files=16,size=1m\n"
+			   "fwd=w,fsd=f,xfersize=4k,threads=1\nrd=r,fwd=w,format=only\n",
+			   &diffs);
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(prof && !strcmp(s_str(st, "bs"), "128k") && s_num(st, "numjobs") == 8);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
@@ -868,5 +904,6 @@ int main(void)
 	s_openflags_sync();
 	s_threads_pause();
 	s_accepted();
+	s_fwd_format();
 	TEST_DONE();
 }

@@ -1098,11 +1098,27 @@ static int s_run_to_end(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step
 	return rc;
 }
 
+struct s_agg_init {
+	struct bc_agg *g;
+	const struct bc_profile *p;
+	const struct bc_step *st;
+	int threads;
+	int rc;
+};
+
+static void s_pool_start(void *p)
+{
+	struct s_agg_init *x = p;
+
+	x->rc = bc_agg_pool_start(x->g, x->threads);
+}
+
 int bc_step_take_up(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_result *res,
 		    uint32_t from_b)
 {
+	struct s_agg_init x = {0};
 	uint32_t k;
-	int i, rc;
+	int i, rc, threads;
 
 	res->taken_up_ns = bc_real_ns();
 	if (!res->agent_totals)
@@ -1132,6 +1148,20 @@ int bc_step_take_up(struct bc_fleet *f, struct bc_rundir *rd, struct bc_step_res
 	}
 	/* the node counters go on from the samples the log holds (replayed into them) */
 	bc_counters_step_from(f->counters, from_b);
+	/*
+	 * the workers of a live step, started on the replayed agg: they add
+	 * into it as the serial path does (agg/pool.h), and the burst of the
+	 * seconds sent again is what they are for
+	 */
+	threads = f->opts->agg_threads >= 0 ? f->opts->agg_threads : bc_agg_threads_auto(f->n);
+	x.g = &res->agg;
+	x.threads = threads;
+	bc_fleet_beside(f, s_pool_start, &x);
+	if (x.rc)
+		bc_warn("step %s: aggregated on the loop thread: no workers (%s)", res->step->name,
+			strerror(-x.rc));
+	res->agg.wait_fn = s_agg_wait;
+	res->agg.wait_arg = f;
 	rc = s_run_to_end(f, rd, res);
 	if (rc) {
 		bc_fleet_broadcast(f, BC_MSG_ABORT, NULL);
@@ -1317,21 +1347,13 @@ void bc_fleet_step_free(struct bc_fleet *f, struct bc_step_result *res)
 	bc_fleet_beside(f, s_step_free, res);
 }
 
-struct s_agg_init {
-	struct bc_agg *g;
-	const struct bc_profile *p;
-	const struct bc_step *st;
-	int threads;
-	int rc;
-};
-
 static void s_agg_init(void *p)
 {
 	struct s_agg_init *x = p;
 
 	x->rc = bc_agg_init(x->g, x->p, x->st);
 	if (!x->rc)
-		x->rc = bc_agg_pool_start(x->g, x->threads);
+		s_pool_start(x);
 }
 
 int bc_fleet_agg_init(struct bc_fleet *f, struct bc_agg *g, const struct bc_step *st, int threads)

@@ -293,9 +293,10 @@ two_agent_profile() {
 JSON
 }
 
-# resume_run: bench-coord run --resume $R into $T/stdout2 and $T/stderr2, failing with both
+# resume_run [OPTIONS]: bench-coord run --resume $R (and OPTIONS) into $T/stdout2 and
+# $T/stderr2, failing with both
 resume_run() {
-	"$COORD" run --plain --resume "$R" >"$T/stdout2" 2>"$T/stderr2" || {
+	"$COORD" run --plain --resume "$R" "$@" >"$T/stdout2" 2>"$T/stderr2" || {
 		cat "$T/stdout2" "$T/stderr2"
 		fail "run --resume failed"
 	}

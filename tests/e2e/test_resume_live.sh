@@ -6,10 +6,11 @@
 # `run --resume` follows 3 s later. Checked: the step is re-attached, not run again; the resume
 # prints the step's per-second lines after the re-attach; stop_bytes fires in the taken-up step
 # (its count made again from the seconds in the log) and the step ends there, each second and
-# the drain of each agent once; the node's counters are scraped again from the gap event's
-# node_counters_from_second on (measured after it; the seconds before it that nobody scraped are
-# its coordinator_gaps entry) and summary.md says so; each agent's clock drift is measured at the
-# step's end; the checker agrees. About 25 s.
+# the drain of each agent once (the taken-up step aggregated on two workers, --agg-threads 2);
+# the node's counters are scraped again from the gap event's node_counters_from_second on
+# (measured after it; the seconds before it that nobody scraped are its coordinator_gaps entry)
+# and summary.md says so; each agent's clock drift is measured at the step's end; the checker
+# agrees. About 25 s.
 . "$(dirname "$0")/lib.sh"
 
 start_node_exporter
@@ -28,7 +29,8 @@ JSON
 "$COORD" run --plain -o "$T/out" "$T/p.json" >"$T/stdout" 2>"$T/stderr" &
 kill_run_at $! 4
 sleep 3
-resume_run
+# the taken-up step's records go to aggregation workers, as a live step's at 64 agents and more
+resume_run --agg-threads 2
 resume_said "re-attached: soak" "the resume did not re-attach to the step in flight"
 resume_said "stop_bytes reached at second" "stop_bytes was not judged in the taken-up step"
 if grep -q "run again" "$T/stdout2"; then fail "the step ran again: $(cat "$T/stdout2")"; fi

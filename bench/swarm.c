@@ -11,7 +11,13 @@
  * each woken socket drained (zmq_poll over 1,000 sockets costs about a
  * millisecond per call, which would make the swarm itself the bottleneck),
  * every socket re-checked every 50 ms and after each send (a send can eat
- * the wake-up of a message that waits). STATS bodies are assembled from a
+ * the wake-up of a message that waits). A resumed coordinator
+ * (bench-coord run --resume) takes a step in flight over as from bench-agent
+ * with an orphan_grace: HELLO with resume {step, start_ns} after 2 s of the
+ * owner's silence gets HELLO_OK reattach {...}, REATTACH {from} has every
+ * second from there sent again. The records are a pure function of (step,
+ * second, agent), so none is kept: they are made again, and the STEP_DONE
+ * totals count each second once. STATS bodies are assembled from a
  * pool of per-volume payloads encoded once with bc_stats_encode from
  * synthetic latency distributions (lognormal body, a slow tail), so the
  * swarm spends little CPU and leaves the machine to the coordinator.
@@ -48,7 +54,12 @@ struct s_agent {
 	zsock_t *sock;
 	zframe_t *owner;       /* routing id of the session's coordinator */
 	uint64_t last_beat_ns; /* CLOCK_MONOTONIC */
+	uint64_t heard_ns;     /* CLOCK_MONOTONIC: the owner's last message */
 	bool prepared, running;
+	bool ended;	  /* the step's STEP_DONE went out: a resumed coordinator may ask again */
+	bool paused;	  /* taken over: nothing is sent until REATTACH */
+	uint32_t counted; /* seconds [0, counted) are in tot */
+	bool drain_counted;
 	uint32_t step, seconds, next_k;
 	uint64_t start_ns;	      /* CLOCK_REALTIME of interval 0 */
 	uint64_t jitter_ns;	      /* this agent sends this long after each boundary */
@@ -80,10 +91,21 @@ static void s_send(struct s_agent *a, enum bc_msg_type t, cJSON *b)
 
 static void s_on_hello(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 {
-	cJSON *r = cJSON_CreateObject(), *paths, *sec, *drop, *p;
+	cJSON *r = cJSON_CreateObject(), *paths, *sec, *drop, *p, *ra;
 	char host[64];
 	const cJSON *ps = cJSON_GetObjectItemCaseSensitive(m->json, "paths");
+	const cJSON *rs = cJSON_GetObjectItemCaseSensitive(m->json, "resume");
+	uint64_t silent = bc_mono_ns() - a->heard_ns;
+	/* the step in flight, asked for by its start, its owner silent 2 s (as bench-agent) */
+	bool take =
+	    a->owner && !zframe_eq(a->owner, m->id) && rs && (a->running || a->ended) &&
+	    (uint32_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rs, "step")) ==
+		a->step &&
+	    bc_json_u64_of(cJSON_GetObjectItemCaseSensitive(rs, "start_ns")) == a->start_ns &&
+	    silent >= 2 * BC_NS_PER_S;
 
+	if (take)
+		zframe_destroy(&a->owner);
 	if (a->owner && !zframe_eq(a->owner, m->id)) {
 		cJSON_AddStringToObject(r, "owner", "another coordinator");
 		cJSON_AddStringToObject(r, "message", "agent is serving another coordinator");
@@ -122,6 +144,19 @@ static void s_on_hello(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 		cJSON_AddStringToObject(sec, "public_key", w->public_txt);
 	drop = cJSON_AddObjectToObject(sec, "dropped");
 	cJSON_AddNumberToObject(drop, "rejected_keys", (double)w->rejected);
+	a->paused = take;
+	if (take) {
+		ra = cJSON_AddObjectToObject(r, "reattach");
+		cJSON_AddNumberToObject(ra, "step", a->step);
+		bc_json_add_u64(ra, "start_ns", a->start_ns);
+		cJSON_AddNumberToObject(ra, "seconds", a->seconds);
+		cJSON_AddNumberToObject(ra, "sent",
+					a->next_k < a->seconds ? a->next_k : a->seconds);
+		cJSON_AddNumberToObject(ra, "kept_from", 0); /* every second can be made again */
+		cJSON_AddBoolToObject(ra, "ended", a->ended);
+		cJSON_AddNumberToObject(ra, "silent_ms", (double)(silent / BC_NS_PER_MS));
+		cJSON_AddNumberToObject(ra, "grace_ms", 0);
+	}
 	s_send(a, BC_MSG_HELLO_OK, r);
 }
 
@@ -140,7 +175,7 @@ static void s_on_prepare(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 	}
 	a->step = (uint32_t)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m->json, "step"));
 	a->prepared = true;
-	a->running = false;
+	a->running = a->ended = a->paused = false;
 	cJSON_AddNumberToObject(r, "step", a->step);
 	cJSON_AddNumberToObject(r, "jobs", 1);
 	arr = cJSON_AddArrayToObject(r, "volumes");
@@ -183,7 +218,8 @@ static void s_on_start(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 	}
 	a->start_ns = st;
 	a->seconds = (uint32_t)sec;
-	a->next_k = 0;
+	a->next_k = a->counted = 0;
+	a->drain_counted = false;
 	a->running = true;
 	a->prepared = false;
 	memset(a->tot, 0, sizeof(*a->tot) * (size_t)w->m);
@@ -201,7 +237,21 @@ static void s_dispatch(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 		bc_msg_send_error(a->sock, m->id, BC_ERR_NO_SESSION, "send HELLO first");
 		return;
 	}
+	a->heard_ns = bc_mono_ns();
 	switch (m->type) {
+	case BC_MSG_REATTACH:
+		if (!a->paused) {
+			bc_msg_send_error(a->sock, a->owner, "reattach", "no step taken over");
+			break;
+		}
+		/* every second from `from` on again, then live; an ended step's drain and end too
+		 */
+		a->next_k = (uint32_t)cJSON_GetNumberValue(
+		    cJSON_GetObjectItemCaseSensitive(m->json, "from"));
+		a->paused = false;
+		a->running = true;
+		a->ended = false;
+		break;
 	case BC_MSG_TIME:
 		r = cJSON_CreateObject();
 		cJSON_AddNumberToObject(
@@ -217,10 +267,10 @@ static void s_dispatch(struct s_swarm *w, struct s_agent *a, struct bc_msg *m)
 		s_on_start(w, a, m);
 		break;
 	case BC_MSG_ABORT:
-		a->running = a->prepared = false;
+		a->running = a->prepared = a->ended = a->paused = false;
 		break;
 	case BC_MSG_BYE:
-		a->running = a->prepared = false;
+		a->running = a->prepared = a->ended = a->paused = false;
 		zframe_destroy(&a->owner);
 		break;
 	default:
@@ -247,13 +297,18 @@ static int s_send_stats(struct s_swarm *w, struct s_agent *a, uint32_t k)
 						    w->drain, S_DRAIN_POOL, w->picked)
 				  : bc_synth_record(w->body, need, a->step, k, a->idx, w->m,
 						    w->pool, S_POOL, w->picked);
-	for (v = 0; v < w->m; v++)
+	/* a second made again for a resumed coordinator is in the totals once */
+	for (v = 0; (k == BC_STATS_DRAIN ? !a->drain_counted : k >= a->counted) && v < w->m; v++)
 		for (o = 0; o < BC_OP_NR; o++) {
 			a->tot[v][0][o] += w->picked[v]->ios[o];
 			a->tot[v][1][o] += w->picked[v]->bytes[o];
 			a->tot[v][2][o] += w->picked[v]->errors[o];
 			a->tot[v][3][o] += w->picked[v]->short_ios[o];
 		}
+	if (k == BC_STATS_DRAIN)
+		a->drain_counted = true;
+	else if (k >= a->counted)
+		a->counted = k + 1;
 	w->records++;
 	w->bytes_sent += off;
 	return bc_msg_send_bin(a->sock, a->owner, BC_MSG_STATS, w->body, off);
@@ -297,7 +352,7 @@ static bool s_tick(struct s_swarm *w, struct s_agent *a, uint64_t real, uint64_t
 {
 	bool sent = false;
 
-	while (a->running) {
+	while (a->running && !a->paused) {
 		uint64_t due = a->start_ns + (uint64_t)(a->next_k + 1) * BC_NS_PER_S + a->jitter_ns;
 
 		if (real < due)
@@ -314,6 +369,7 @@ static bool s_tick(struct s_swarm *w, struct s_agent *a, uint64_t real, uint64_t
 			s_send_stats(w, a, BC_STATS_DRAIN);
 			s_send_done(w, a);
 			a->running = false;
+			a->ended = true;
 		}
 		a->next_k++;
 	}

@@ -30,20 +30,23 @@ for line in open(path, errors="replace"):
     m = LINE.match(line)
     if m:
         comm, tid, cpu, t, name, rest = m.groups()
-        ev.append((float(t) * 1e6, int(tid), name, rest))
+        ev.append((float(t) * 1e6, int(tid), name, rest, int(cpu)))
 ev.sort(key=lambda e: e[0])
 
 rq_re = re.compile(r"^(\d+),(\d+) \S+ (?:\d+ )?\(\S*\) (\d+) \+ (\d+)")
 # the tool's I/O threads: they submit to io_uring and issue requests to DEV from their own
 # context; other processes' rings (a neighbour's test on the null target) are not the tool's
-submitters = {tid for _, tid, name, _ in ev if name == "io_uring:io_uring_submit_req"}
-issuers = set()
-for _, tid, name, rest in ev:
-    if name == "block:block_rq_issue":
+submitters = {tid for _, tid, name, _, _ in ev if name == "io_uring:io_uring_submit_req"}
+issuers, workers = set(), set()
+for _, tid, name, rest, _ in ev:
+    if name in ("block:block_rq_issue", "block:block_rq_complete"):
         m = rq_re.match(rest)
         if m and "%s,%s" % m.group(1, 2) == dev:
-            issuers.add(tid)
+            (issuers if name == "block:block_rq_issue" else workers).add(tid)
 io_tids = submitters & issuers
+# the device's own threads: those that complete its requests (a loop device's worker; none for
+# a device that completes in interrupts, where the completing thread is whoever ran)
+workers -= io_tids
 if not io_tids:
     sys.exit("engine-timeline: no thread both submits to io_uring and issues to %s in %s" % (dev, path))
 pending_sub = collections.defaultdict(collections.deque)  # tid -> submit times not yet issued
@@ -53,8 +56,24 @@ done_fifo = collections.deque()  # completed requests in order, to pair with CQE
 ph = collections.defaultdict(list)
 last_cqe = {}  # tid -> time of its last CQE not yet followed by a submission
 wakes = switches = 0
-state = {}  # tid -> ("run"|"runnable"|"sleep", since)
-acc = collections.Counter()
+state = {}  # tid -> ("run"|"runnable"|"sleep", since, cpu)
+acc = collections.Counter()  # the I/O threads' on_cpu, runnable, sleep
+wacc = collections.Counter()  # the device workers' the same, and on_cpu<N> per CPU
+def sched_in(tid, t, cpu):
+    a = acc if tid in io_tids else wacc
+    st = state.get(tid)
+    if st and st[0] == "runnable":
+        a["runnable"] += t - st[1]
+    state[tid] = ("run", t, cpu)
+def sched_out(tid, t, runnable):
+    a = acc if tid in io_tids else wacc
+    st = state.get(tid)
+    if st and st[0] == "run":
+        a["on_cpu"] += t - st[1]
+        if tid in workers:
+            a["on_cpu%d" % st[2]] += t - st[1]
+    # preempted (R) waits for a CPU; anything else sleeps until woken
+    state[tid] = ("runnable" if runnable else "sleep", t, None)
 ios = nsub = nrq = 0
 depth, depth_t, t_first, busy = 0, None, None, collections.Counter()
 def dev_depth(t, d):
@@ -65,7 +84,7 @@ def dev_depth(t, d):
     else:
         t_first = t
     depth, depth_t = depth + d, t
-for t, tid, name, rest in ev:
+for t, tid, name, rest, cpu in ev:
     if name == "io_uring:io_uring_submit_req" and tid in io_tids:
         pending_sub[tid].append(t)
         nsub += 1
@@ -100,29 +119,22 @@ for t, tid, name, rest in ev:
     elif name == "sched:sched_wakeup":
         m = re.search(r"pid=(\d+)", rest)
         w = int(m.group(1)) if m else -1
-        if w in io_tids:
-            wakes += 1
+        if w in io_tids or w in workers:
+            if w in io_tids:
+                wakes += 1
             st = state.get(w)
             if st and st[0] == "sleep":
-                acc["sleep"] += t - st[1]
-            state[w] = ("runnable", t)
+                (acc if w in io_tids else wacc)["sleep"] += t - st[1]
+            state[w] = ("runnable", t, None)
     elif name == "sched:sched_switch":
         prev = re.search(r"prev_pid=(\d+) prev_prio=\d+ prev_state=(\S+)", rest)
         nxt = re.search(r"next_pid=(\d+)", rest)
-        if prev and int(prev.group(1)) in io_tids:
-            p = int(prev.group(1))
-            switches += 1
-            st = state.get(p)
-            if st and st[0] == "run":
-                acc["on_cpu"] += t - st[1]
-            # preempted (R) waits for a CPU; anything else sleeps until woken
-            state[p] = ("runnable" if prev.group(2).startswith("R") else "sleep", t)
-        if nxt and int(nxt.group(1)) in io_tids:
-            n = int(nxt.group(1))
-            st = state.get(n)
-            if st and st[0] == "runnable":
-                acc["runnable"] += t - st[1]
-            state[n] = ("run", t)
+        if prev and (int(prev.group(1)) in io_tids or int(prev.group(1)) in workers):
+            if int(prev.group(1)) in io_tids:
+                switches += 1
+            sched_out(int(prev.group(1)), t, prev.group(2).startswith("R"))
+        if nxt and (int(nxt.group(1)) in io_tids or int(nxt.group(1)) in workers):
+            sched_in(int(nxt.group(1)), t, cpu)
 
 print("%s_ios: %d" % (label, ios))
 if len(ev) > 1 and ev[-1][0] > ev[0][0]:
@@ -148,3 +160,10 @@ if ios:
     print("%s_switches_per_io: %.2f" % (label, switches / ios))
     for k in ("on_cpu", "runnable", "sleep"):
         print("%s_%s_us_per_io: %.2f" % (label, k, acc[k] / ios))
+    # the device's worker threads (a loop device's kworker): their time per I/O, and on
+    # which CPUs it ran (on the tool's own CPU it competes with the I/O thread)
+    if workers:
+        for k in ("on_cpu", "runnable", "sleep"):
+            print("%s_worker_%s_us_per_io: %.2f" % (label, k, wacc[k] / ios))
+        for c in sorted(int(k[6:]) for k in wacc if k.startswith("on_cpu") and k != "on_cpu"):
+            print("%s_worker_on_cpu%d_pct: %.1f" % (label, c, 100.0 * wacc["on_cpu%d" % c] / max(wacc["on_cpu"], 1e-9)))

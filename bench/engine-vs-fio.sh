@@ -6,7 +6,7 @@
 # Usage (root: it mounts a tmpfs and attaches a loop device, both its own, removed on exit):
 #   bench/engine-vs-fio.sh [-B build-dir] [-c cpu] [-t seconds] [-n min-rounds]
 #                          [-N max-rounds] [-e band] [-s size-MiB] [-S shape-regex] [-l] [-R] [-C]
-#                          [-T]
+#                          [-T] [-W keys]
 #     -t  seconds per run (default 3)       -n/-N  rounds per shape, at least/at most (4/12)
 #     -e  half-width of "indistinguishable" (default 0.03: the ratio's 95% interval inside
 #         [0.97, 1.03]); -S runs the shapes whose name matches; -l lists them; -R adds the
@@ -14,6 +14,8 @@
 #     -C  instead of timing: user-space instructions per I/O under valgrind --tool=callgrind,
 #         which do not depend on the machine's load (see "Instruction counts" below).
 #     -T  instead of ratios: where each I/O's time goes, per tool (see "Timeline" below).
+#     -W  workload keys added to bench-coord's step, as JSON members, e.g.
+#         -W '"submit_mode": "batch"' (a policy forced, against the engine's own choice).
 #
 # A round runs fio then bench-coord (odd rounds) or bench-coord then fio (even rounds) on the
 # same shape, so a neighbour's load hits both alike; a shape's ratio is the geometric mean of
@@ -69,6 +71,7 @@ LIST=""
 RSS=""
 CG=""
 TL=""
+XKEYS=""
 
 # name | rw | bs (size or split) | iodepth | numjobs | rwmixread | target (loop or null)
 SHAPES="randread-4k-qd1|randread|4k|1|1||loop
@@ -87,11 +90,11 @@ randrw70-4k64k-qd16|randrw|4k/80:64k/20|16|1|70|loop
 null-randread-4k-qd32|randread|4k|32|1||null"
 
 usage() {
-	sed -n '2,57p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,59p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
-while getopts "B:c:t:n:N:e:s:S:lRCTh" o; do
+while getopts "B:c:t:n:N:e:s:S:lRCTW:h" o; do
 	case $o in
 	B) BUILD=$OPTARG ;;
 	c) CPU=$OPTARG ;;
@@ -105,6 +108,7 @@ while getopts "B:c:t:n:N:e:s:S:lRCTh" o; do
 	R) RSS=1 ;;
 	C) CG=1 ;;
 	T) TL=1 ;;
+	W) XKEYS=", $OPTARG" ;;
 	*) usage ;;
 	esac
 done
@@ -218,7 +222,7 @@ bc_run() { # shape rw bs iodepth numjobs rwmixread target
 {"name": "engine-vs-fio", "agents": [{"name": "local", "endpoint": "local"}],
  "volumes": [{"agent": "local", "path": "$7"}],
  "steps": [{"name": "s", "rw": "$2", "bs": "$3", "iodepth": $4, "numjobs": $5$mix,
-            "direct": true, "ramp": 0, "runtime": $RUNTIME}]}
+            "direct": true, "ramp": 0, "runtime": $RUNTIME$XKEYS}]}
 EOF
 	taskset -c "$CPU" "$COORD" run -q --insecure -o "$out" "$p" >"$WORK/bc-$1.log" 2>&1 ||
 		die "bench-coord failed ($1): $(tail -n 5 "$WORK/bc-$1.log")"

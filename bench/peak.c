@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	int c, i, nt, k, rwi;
 	bool merged;
 
-	while ((c = getopt(argc, argv, "t:d:j:b:w:B:")) != -1) {
+	while ((c = getopt(argc, argv, "t:d:j:b:w:B:P:")) != -1) {
 		switch (c) {
 		case 't':
 			wl.runtime_s = (uint32_t)atoi(optarg);
@@ -77,6 +77,9 @@ int main(int argc, char **argv)
 			break;
 		case 'B':
 			wl.batch_submit = wl.batch_complete = (uint32_t)atoi(optarg);
+			break;
+		case 'P': /* submit_mode: 0 auto, 1 batch, 2 pairs, 3 each */
+			wl.submit_mode = (uint32_t)atoi(optarg);
 			break;
 		default:
 			fprintf(stderr,
@@ -143,8 +146,17 @@ int main(int argc, char **argv)
 	       bc_hist_percentile(&all.op[0].hist, 99) / 1e3,
 	       (unsigned long long)(all.op[0].errors + all.op[1].errors + all.op[2].errors),
 	       (double)ios / wl.runtime_s);
-	for (i = 0; i < (int)wl.numjobs; i++)
+	for (i = 0; i < (int)wl.numjobs; i++) {
+		struct bc_job_info ji;
+
+		bc_job_get_info(jobs[i], &ji);
+		printf("job %d submit %s (%s) probe IOPS batch %.0f pairs %.0f enters/io %.3f\n", i,
+		       ji.submit, ji.submit_why,
+		       ji.probe_ns ? (double)ji.probe_ios[0] * 1e9 / (double)ji.probe_ns : 0.0,
+		       ji.probe_ns ? (double)ji.probe_ios[1] * 1e9 / (double)ji.probe_ns : 0.0,
+		       (double)ji.submit_calls / (double)(ios ? ios : 1));
 		bc_job_destroy(&jobs[i]);
+	}
 	for (i = 0; i < nt; i++)
 		bc_target_close(&t[i]);
 	free(tmp);

@@ -217,7 +217,11 @@ struct bc_job {
 	cpu_set_t cpus;
 	bool pinned;
 	bool gated; /* some target parks slots */
-	bool pairs; /* submit every second prepared I/O at once (s_issue): no plug to merge them */
+	/*
+	 * s_issue submits as soon as this many I/Os are prepared (2: pairs, which
+	 * are not plugged; 1: each alone); 0: the next enter sends the batch
+	 */
+	unsigned submit_every;
 	/* flow: the weights and issues of the targets with a flow, over this job thread */
 	uint64_t flow_w_total, flow_n_total;
 	pthread_t thread;
@@ -486,6 +490,7 @@ static inline void s_issue(struct bc_job *j, struct s_jtarget *jt, struct s_io *
 			io_uring_sqring_wait(&j->ring);
 		else if (io_uring_submit(&j->ring) >= 0)
 			j->unsubmitted = 0;
+		j->info.submit_calls++;
 		sqe = io_uring_get_sqe(&j->ring);
 	}
 	d = (struct bc_io_desc){
@@ -507,14 +512,14 @@ static inline void s_issue(struct bc_job *j, struct s_jtarget *jt, struct s_io *
 	j->unsubmitted++;
 	j->batch[j->nbatch++] = io;
 	/*
-	 * Three or more SQEs in one enter are plugged, and the block layer
-	 * merges neighbouring sequential I/Os into requests larger than bs
-	 * (128k reads at QD 16 on a loop device: 0.55 requests per I/O). A
-	 * pair is not plugged, so a job with sequential I/O sends them two at
-	 * a time, as fio's batch of one leaves them whole (docs/engine.md).
+	 * Pairs (or single I/Os) go as they are prepared, the rest with the
+	 * next enter (the submission policy, s_submit_policy).
 	 */
-	if (j->pairs && j->unsubmitted >= 2 && io_uring_submit(&j->ring) >= 0)
-		j->unsubmitted = 0;
+	if (j->submit_every && j->unsubmitted >= j->submit_every) {
+		if (io_uring_submit(&j->ring) >= 0)
+			j->unsubmitted = 0;
+		j->info.submit_calls++;
+	}
 }
 
 static inline void s_park(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, uint64_t ready)
@@ -941,15 +946,20 @@ static bool s_enter_ok(int ret)
 	return ret >= 0 || ret == -ETIME || ret == -EINTR || ret == -EAGAIN || ret == -EBUSY;
 }
 
-/* stamp the batch prepared since the last clock read with one new clock read */
-static uint64_t s_stamp_batch(struct bc_job *j, uint64_t fallback)
+/*
+ * Stamp the batch prepared since the last clock read: with one new clock
+ * read, before the enter that sends it; or, where I/Os went out as they were
+ * prepared (pairs, each), with the clock read before they were prepared
+ * (`now`), so that no I/O's latency starts after its submission.
+ */
+static uint64_t s_stamp_batch(struct bc_job *j, uint64_t now)
 {
 	uint64_t t;
 	unsigned i;
 
 	if (!j->nbatch)
-		return fallback;
-	t = bc_mono_ns();
+		return now;
+	t = j->submit_every ? now : bc_mono_ns();
 	/* an arrival released late counts from when it was due ("latency_from") */
 	for (i = 0; i < j->nbatch; i++)
 		j->batch[i]->submit_ns = j->batch[i]->intended_ns ? j->batch[i]->intended_ns : t;
@@ -1030,6 +1040,7 @@ static void s_run(struct bc_job *j)
 			ret = io_uring_submit_and_wait_timeout(&j->ring, &cqe,
 							       wait_nr ? wait_nr : 1, &ts, NULL);
 			j->unsubmitted = 0;
+			j->info.submit_calls++;
 		} else {
 			/* a submit batch is filling (or nothing to send): only reap */
 			wait_nr = kernel < batch_cpl ? kernel : batch_cpl;
@@ -1374,11 +1385,15 @@ static int s_stats_init(struct bc_job *j)
 }
 
 /*
- * Whether the job submits in pairs (s_issue): some of its I/O may be
- * sequential (a sequential kind, seq_pct, seq_run, streams, a KV store or a
- * file set, which walk runs of blocks) on a target with a block layer, and
- * the workload did not ask for batches (iodepth_batch_submit), with which
- * fio merges alike.
+ * Whether the job must submit in pairs (s_issue): three or more SQEs in one
+ * enter are plugged, and the block layer merges neighbouring sequential
+ * I/Os into requests larger than bs (128k reads at QD 16 on a loop device:
+ * 0.55 requests per I/O); a pair is not plugged. So when some of its I/O
+ * may be sequential (a sequential kind, seq_pct, seq_run, streams, a KV
+ * store or a file set, which walk runs of blocks) on a target with a block
+ * layer, and the workload did not ask for batches (iodepth_batch_submit,
+ * with which fio merges alike), the job sends pairs, as fio's batch of one
+ * leaves them whole (docs/engine.md).
  */
 static bool s_pairs(const struct bc_job *j)
 {
@@ -1398,6 +1413,167 @@ static bool s_pairs(const struct bc_job *j)
 			return true;
 	}
 	return false;
+}
+
+/* the probe's trial of one policy, per policy and round (S_PROBE_ROUNDS rounds of both) */
+#define S_PROBE_NS     (25 * BC_NS_PER_MS)
+#define S_PROBE_ROUNDS 4
+/* pairs must complete this many percent more I/Os than batches to be picked */
+#define S_PROBE_MARGIN_PCT 3
+
+/*
+ * The op the probe drives a target with: reads where its workload reads,
+ * else writes where it writes (never a write to a volume the step does not
+ * write); BC_OP_NR: not probed (trims only, no file or block device,
+ * buffered I/O, whose probe reads would fill the page cache the step then
+ * reads from, or a workload that sets its own pace or offsets: a rate or
+ * thinktime is not to be exceeded, a KV store, file set or zones are not a
+ * window of blocks).
+ */
+static enum bc_op s_probe_op(const struct s_jtarget *jt)
+{
+	if (!(jt->t->ops->caps & BC_TCAP_SYNC) || !jt->nslots || !jt->wl.direct ||
+	    (jt->flags & (S_TF_GATED | S_TF_KV | S_TF_FILES | S_TF_ZONED)))
+		return BC_OP_NR;
+	if (jt->used_op[BC_OP_READ])
+		return BC_OP_READ;
+	return jt->used_op[BC_OP_WRITE] ? BC_OP_WRITE : BC_OP_NR;
+}
+
+/* a probe I/O: the workload's smallest size at a uniform random offset of its window */
+static void s_probe_pick(struct bc_job *j, struct bc_rand *rng, struct s_jtarget *jt,
+			 struct s_io *io, uint8_t op)
+{
+	uint32_t len = jt->bs, k;
+
+	if (jt->flags & S_TF_BSRANGE)
+		len = jt->bs_min;
+	for (k = 0; k < jt->nsplit; k++)
+		if (jt->split_bs[k] < len)
+			len = jt->split_bs[k];
+	io->op = op;
+	io->len = len;
+	io->off = jt->win_start + bc_rand_below(rng, jt->nunits) * jt->align;
+	io->placement = BC_PLACEMENT_VOLUME;
+	s_issue(j, jt, io);
+}
+
+/*
+ * One trial: every probed slot busy for ns with submit_every = every;
+ * returns the I/Os that completed whole. The probe's I/Os are counted
+ * nowhere else. A ring that fails ends the trial (and the probe) early.
+ */
+static int s_probe_trial(struct bc_job *j, struct bc_rand *rng, unsigned every, uint64_t ns,
+			 uint64_t *done)
+{
+	struct __kernel_timespec ts = s_ts(100 * BC_NS_PER_MS);
+	struct io_uring_cqe *cqe;
+	unsigned head, seen, ready, i;
+	uint64_t end;
+	bool stop = false;
+	int t, ret;
+
+	j->submit_every = every;
+	for (t = 0; t < j->ntargets; t++) {
+		struct s_jtarget *jt = &j->tg[t];
+		enum bc_op op = s_probe_op(jt);
+
+		for (i = 0; op != BC_OP_NR && i < jt->nslots; i++)
+			s_probe_pick(j, rng, jt, &j->ios[jt->slot0 + i], (uint8_t)op);
+	}
+	end = bc_mono_ns() + ns;
+	while (j->inflight) {
+		if (j->unsubmitted)
+			ret = io_uring_submit_and_wait_timeout(&j->ring, &cqe, 1, &ts, NULL);
+		else
+			ret = io_uring_wait_cqes(&j->ring, &cqe, 1, &ts, NULL);
+		j->unsubmitted = 0;
+		j->nbatch = 0; /* the probe stamps no latency */
+		if (!s_enter_ok(ret))
+			return ret;
+		stop = stop || bc_mono_ns() >= end;
+		seen = 0;
+		ready = io_uring_cq_ready(&j->ring);
+		io_uring_for_each_cqe(&j->ring, head, cqe)
+		{
+			struct s_io *io = io_uring_cqe_get_data(cqe);
+
+			if (seen == ready)
+				break;
+			seen++;
+			j->inflight--;
+			*done += cqe->res == (int32_t)io->len;
+			if (!stop)
+				s_probe_pick(j, rng, &j->tg[io->target], io, io->op);
+		}
+		io_uring_cq_advance(&j->ring, seen);
+	}
+	return 0;
+}
+
+/*
+ * When the job submits what it prepared from a batch of completions
+ * (docs/engine.md, "Submission policy"): what the profile says; pairs for
+ * sequential I/O (s_pairs); else, where a trial means something, the
+ * faster of batch and pairs in a short timed trial on the job's own
+ * volumes, alternating, in the job's setup (PREPARE). A batch costs one
+ * enter for many I/Os but the kernel plugs it and hands it to the device
+ * at its end; pairs cost an enter per two I/Os and reach the device at
+ * once. Which one completes more I/Os depends on the device and the kernel.
+ */
+static void s_submit_policy(struct bc_job *j)
+{
+	/* by submit_every */
+	static const char *const names[] = {"batch", "each", "pairs"};
+	uint64_t done[2] = {0, 0};
+	struct bc_rand rng; /* its own: the job's draws stay those of its seed */
+	const char *why = NULL;
+	bool probe = false;
+	unsigned r, k;
+	int t;
+
+	j->submit_every = 0;
+	if (j->wl.submit_mode != BC_SUBMIT_AUTO) {
+		j->submit_every = j->wl.submit_mode == BC_SUBMIT_PAIRS	? 2
+				  : j->wl.submit_mode == BC_SUBMIT_EACH ? 1
+									: 0;
+		why = "profile";
+	} else if (s_pairs(j)) {
+		j->submit_every = 2;
+		why = "sequential";
+	} else if (j->wl.sqpoll || j->wl.hipri || j->wl.batch_submit > 1) {
+		why = "ring or batch options";
+	} else if (j->nios <= 2) {
+		why = "depth <= 2"; /* a pair is never plugged: both policies are the same */
+	}
+	for (t = 0; !why && t < j->ntargets; t++)
+		probe = probe || s_probe_op(&j->tg[t]) != BC_OP_NR;
+	if (!why && !probe)
+		why = "nothing to probe";
+	if (why)
+		goto out;
+	bc_rand_seed(&rng, 0x70726f6265ull + j->job_index);
+	/* alternating, so a neighbour's load falls on both alike */
+	for (r = 0; r < S_PROBE_ROUNDS; r++)
+		for (k = 0; k < 2; k++) {
+			unsigned p = (k + r) & 1; /* 0: batch, 1: pairs */
+
+			/* a failing ring fails the step's first enter too: batch, said */
+			if (s_probe_trial(j, &rng, p ? 2 : 0, S_PROBE_NS, &done[p])) {
+				j->submit_every = 0;
+				why = "probe failed";
+				goto out;
+			}
+		}
+	j->info.submit_calls = 0; /* the run's, not the probe's */
+	j->info.probe_ns = (uint64_t)S_PROBE_ROUNDS * S_PROBE_NS;
+	j->info.probe_ios[0] = done[0];
+	j->info.probe_ios[1] = done[1];
+	j->submit_every = done[1] * 100 > done[0] * (100 + S_PROBE_MARGIN_PCT) ? 2 : 0;
+	why = "probe";
+out:
+	snprintf(j->info.submit, sizeof(j->info.submit), "%s", names[j->submit_every]);
+	snprintf(j->info.submit_why, sizeof(j->info.submit_why), "%s", why);
 }
 
 /* the job thread's setup: ring, buffers, files, stats; message in setup_err on failure */
@@ -1423,13 +1599,14 @@ static int s_setup(struct bc_job *j)
 	if (j->wl.sqpoll && entries < BC_JOB_MAX_ENTRIES)
 		entries <<= 1;
 	ret = s_ring_init(j, entries);
-	j->pairs = s_pairs(j);
 	if (!ret)
 		ret = s_buffers_init(j);
 	if (!ret) {
 		s_files_init(j);
 		ret = s_stats_init(j);
 	}
+	if (!ret)
+		s_submit_policy(j);
 	if (ret && j->ring_ok) {
 		io_uring_queue_exit(&j->ring);
 		j->ring_ok = false;

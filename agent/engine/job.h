@@ -129,6 +129,15 @@ struct bc_job_info {
 	bool fixed_files;	 /* IOSQE_FIXED_FILE for targets with an fd */
 	char ring_setup[64];	 /* io_uring setup flags in use, e.g. "submit_all,coop_taskrun" */
 	char cpus[96];		 /* where the thread runs: "any", "0-3", "2", "0-7 (numa node 0)" */
+	/* the submission policy in use ("batch", "pairs", "each") and why ("probe", "profile", ...)
+	 */
+	char submit[8];
+	char submit_why[32];
+	/* the probe (submit_why "probe"): I/Os completed with batch [0] and pairs [1], each in
+	 * probe_ns */
+	uint64_t probe_ios[2];
+	uint64_t probe_ns;
+	uint64_t submit_calls; /* io_uring_enter calls that submitted, over the run */
 	/* the job thread's CPU time (getrusage RUSAGE_THREAD) over the run; read once finished */
 	uint64_t cpu_user_ns;
 	uint64_t cpu_sys_ns;

@@ -38,6 +38,17 @@ void bc_jobreport_setup(cJSON *r, struct bc_job **jobs, int njobs)
 		cJSON_AddNumberToObject(o, "ios", ji.ios);
 		cJSON_AddBoolToObject(o, "fixed_buffers", ji.fixed_buffers);
 		cJSON_AddBoolToObject(o, "fixed_files", ji.fixed_files);
+		cJSON_AddStringToObject(o, "submit", ji.submit);
+		cJSON_AddStringToObject(o, "submit_why", ji.submit_why);
+		if (ji.probe_ns) {
+			cJSON *pr = cJSON_AddObjectToObject(o, "submit_probe_iops");
+
+			cJSON_AddNumberToObject(
+			    pr, "batch", (double)ji.probe_ios[0] * 1e9 / (double)ji.probe_ns);
+			cJSON_AddNumberToObject(
+			    pr, "pairs", (double)ji.probe_ios[1] * 1e9 / (double)ji.probe_ns);
+		}
+		cJSON_AddNumberToObject(o, "submit_calls", (double)ji.submit_calls);
 		cJSON_AddItemToArray(arr, o);
 	}
 }

@@ -1,7 +1,9 @@
 #!/bin/bash
 # test_e2e_engine_features: through bench-coord and a local agent - a size-based verified fill ends
 # early with a measured window that ends with the pass, a verified read finds no errors, per-volume
-# overrides (rate_iops, bssplit) hold, and a trim mix trims.
+# overrides (rate_iops, bssplit) hold, and a trim mix trims; run.json says per job which
+# submission policy it used and why (the fill's sequential pairs, the check's probe, the mix's
+# forced "each", honoured: an enter per I/O).
 . "$(dirname "$0")/lib.sh"
 
 SCR="$T/scratch"
@@ -17,7 +19,7 @@ cat >"$T/p.json" <<'JSON'
            {"name": "check", "rw": "randread", "iodepth": 8, "runtime": "2s",
             "random_distribution": "zoned:80/20"},
            {"name": "trim-mix", "rw": "randrw", "rwmixread": 60, "rwmixtrim": 20,
-            "iodepth": 4, "runtime": "2s", "verify": false}]}
+            "iodepth": 4, "runtime": "2s", "verify": false, "submit_mode": "each"}]}
 JSON
 "$COORD" run -o "$T/out" --scratch-dir "$SCR" "$T/p.json" >"$T/stdout" 2>"$T/stderr" || {
 	cat "$T/stdout" "$T/stderr"
@@ -71,6 +73,33 @@ for s in r["steps"]:
                                                            s["workload"]["numjobs"]))
     if any(g != want for g in got) or any(j["ring_entries"] <= 0 for j in js):
         sys.exit("%s: rings %s, the kernel accepts %r" % (s["name"], got, want))
+EOF
+# the submission policy per job: why it was chosen, the probe's figures where it ran, and a
+# forced policy honoured (each: one submitting enter per I/O; the mix's I/Os are counted by the
+# agent, the enters by the job, which are independent figures)
+python3 - "$RJ" <<'EOF' || fail "submission policy missing from job_setup or not honoured"
+import json, sys
+r = json.load(open(sys.argv[1]))
+# the check's v1.dat has a rate (not probed: it is not to be exceeded), its v0.dat is probed
+want = {"fill": ("pairs", "sequential"), "check": (None, "probe"), "trim-mix": ("each", "profile")}
+for s in r["steps"]:
+    at = s["agent_totals"]["local"]
+    for j in at["job_setup"]:
+        pol, why = want[s["name"]]
+        print("%s: submit %s (%s) probe %s calls %d" % (s["name"], j["submit"], j["submit_why"],
+              j.get("submit_probe_iops"), j["submit_calls"]))
+        if j["submit_why"] != why or (pol and j["submit"] != pol):
+            sys.exit("%s: submit %s (%s), expected %s (%s)" % (s["name"], j["submit"],
+                                                               j["submit_why"], pol, why))
+        if why == "probe" and (j["submit"] not in ("batch", "pairs") or
+                               min(j["submit_probe_iops"].values()) <= 0):
+            sys.exit("%s: probe figures %s" % (s["name"], j.get("submit_probe_iops")))
+    if s["name"] == "trim-mix":
+        ios = sum(at["volumes"][0][op]["ios"] for op in ("read", "write", "trim"))
+        calls = sum(j["submit_calls"] for j in at["job_setup"])
+        if not ios or calls < ios:
+            sys.exit("trim-mix: %d submitting enters for %d I/Os with submit_mode each"
+                     % (calls, ios))
 EOF
 sleep 0.2
 assert_no_agents "$SCR"

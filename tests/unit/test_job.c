@@ -1,4 +1,7 @@
-/* test_job.c - job threads on a file and the null target: stats, placement, folding, cancel */
+/*
+ * test_job.c - job threads on a file and the null target: stats, placement, folding, cancel,
+ * the submission policy (forced, probed, and where no probe applies)
+ */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,10 +25,11 @@
 struct run {
 	int nt; /* targets */
 	uint32_t seconds;
-	struct bc_volstat *sec;	  /* [seconds * nt], merged over jobs */
-	struct bc_volstat *drain; /* [nt] */
-	struct bc_volstat *job;	  /* [njobs * nt]: totals per job, drain included */
-	bool merged[16];	  /* per second: some job folded */
+	struct bc_volstat *sec;		   /* [seconds * nt], merged over jobs */
+	struct bc_volstat *drain;	   /* [nt] */
+	struct bc_volstat *job;		   /* [njobs * nt]: totals per job, drain included */
+	bool merged[16];		   /* per second: some job folded */
+	struct bc_job_info info[MAX_JOBS]; /* each job's, once finished */
 };
 
 static void s_run_free(struct run *r)
@@ -122,6 +126,7 @@ static int s_run(struct bc_target *targets, int nt, const struct bc_workload *wl
 	for (i = 0; i < n; i++) {
 		CHECK(bc_job_finished(jobs[i]));
 		CHECK(bc_job_error(jobs[i]) == 0);
+		bc_job_get_info(jobs[i], &r->info[i]);
 	}
 out:
 	for (i = 0; i < n; i++)
@@ -489,6 +494,108 @@ static void test_cancel_unstarted(void)
 	bc_target_close(&t);
 }
 
+/*
+ * The submission policy (docs/engine.md, "Submission policy"): a forced one
+ * is the one used, and each or pairs send every I/O (pair) in an enter of
+ * its own; auto probes a random workload on a file and says what it found;
+ * where a probe means nothing (null, sequential, QD 1) it says why not. Which
+ * policy a probe picks depends on timing: not asserted.
+ */
+static void test_submit_policy(void)
+{
+	static const struct {
+		enum bc_submit_mode mode;
+		const char *name;
+	} forced[] = {
+	    {BC_SUBMIT_BATCH, "batch"}, {BC_SUBMIT_PAIRS, "pairs"}, {BC_SUBMIT_EACH, "each"}};
+	struct bc_volume_spec spec = {.node = -1, .size_bytes = FILE_BYTES};
+	struct bc_workload wl = s_wl(BC_RW_RANDREAD, 4096, 8, 1, true);
+	struct bc_target t, tn;
+	char path[64], err[512] = "";
+	struct run r;
+	uint64_t ios;
+	unsigned i;
+	int fd, ret;
+
+	fd = s_tempfile(path, sizeof(path), 0);
+	wl.runtime_s = 1;
+	ret = bc_target_open(&t, path, &spec, &wl, err, sizeof(err));
+	if (ret == -EINVAL && strstr(err, "O_DIRECT")) {
+		wl.direct = false;
+		ret = bc_target_open(&t, path, &spec, &wl, err, sizeof(err));
+	}
+	CHECK_MSG(ret == 0, "open %s: %s", path, err);
+	if (ret)
+		goto out;
+	for (i = 0; i < sizeof(forced) / sizeof(forced[0]); i++) {
+		wl.submit_mode = forced[i].mode;
+		if (s_run(&t, 1, &wl, 1, 0, 0, &r))
+			continue;
+		ios = r.job[0].op[BC_OP_READ].ios;
+		CHECK_MSG(!strcmp(r.info[0].submit, forced[i].name) &&
+			      !strcmp(r.info[0].submit_why, "profile") && !r.info[0].probe_ns,
+			  "forced %s: job says %s (%s)", forced[i].name, r.info[0].submit,
+			  r.info[0].submit_why);
+		/* each: an enter per I/O; pairs: one per two, and one for a last odd one */
+		if (forced[i].mode != BC_SUBMIT_BATCH)
+			CHECK_MSG(ios && r.info[0].submit_calls *
+						 (forced[i].mode == BC_SUBMIT_EACH ? 1 : 2) >=
+					     ios,
+				  "%s: %llu submitting enters for %llu I/Os", forced[i].name,
+				  (unsigned long long)r.info[0].submit_calls,
+				  (unsigned long long)ios);
+		s_run_free(&r);
+	}
+	wl.submit_mode = BC_SUBMIT_AUTO;
+	/* buffered: no probe (its reads would fill the page cache the step reads from) */
+	if (!wl.direct && !s_run(&t, 1, &wl, 1, 0, 0, &r)) {
+		CHECK(!strcmp(r.info[0].submit, "batch") &&
+		      !strcmp(r.info[0].submit_why, "nothing to probe"));
+		s_run_free(&r);
+	}
+	if (wl.direct && !s_run(&t, 1, &wl, 1, 0, 0, &r)) {
+		CHECK_MSG(
+		    !strcmp(r.info[0].submit_why, "probe") && r.info[0].probe_ns &&
+			r.info[0].probe_ios[0] && r.info[0].probe_ios[1] &&
+			(!strcmp(r.info[0].submit, "batch") || !strcmp(r.info[0].submit, "pairs")),
+		    "auto on a file: %s (%s), probe %llu / %llu I/Os", r.info[0].submit,
+		    r.info[0].submit_why, (unsigned long long)r.info[0].probe_ios[0],
+		    (unsigned long long)r.info[0].probe_ios[1]);
+		printf("  randread 4k qd8 file: probe %llu I/Os batch, %llu pairs in %llu ms each: "
+		       "%s\n",
+		       (unsigned long long)r.info[0].probe_ios[0],
+		       (unsigned long long)r.info[0].probe_ios[1],
+		       (unsigned long long)(r.info[0].probe_ns / BC_NS_PER_MS), r.info[0].submit);
+		s_run_free(&r);
+	}
+	wl.iodepth = 1;
+	if (!s_run(&t, 1, &wl, 1, 0, 0, &r)) {
+		CHECK(!strcmp(r.info[0].submit, "batch") &&
+		      !strcmp(r.info[0].submit_why, "depth <= 2") && !r.info[0].probe_ns);
+		s_run_free(&r);
+	}
+	wl.iodepth = 4;
+	wl.rw = BC_RW_READ;
+	if (!s_run(&t, 1, &wl, 1, 0, 0, &r)) {
+		CHECK(!strcmp(r.info[0].submit, "pairs") &&
+		      !strcmp(r.info[0].submit_why, "sequential"));
+		s_run_free(&r);
+	}
+	bc_target_close(&t);
+	wl.rw = BC_RW_RANDREAD;
+	wl.iodepth = 8;
+	CHECK_MSG(bc_target_open(&tn, "null", NULL, &wl, err, sizeof(err)) == 0, "null: %s", err);
+	if (!s_run(&tn, 1, &wl, 1, 0, 0, &r)) {
+		CHECK(!strcmp(r.info[0].submit, "batch") &&
+		      !strcmp(r.info[0].submit_why, "nothing to probe"));
+		s_run_free(&r);
+	}
+	bc_target_close(&tn);
+out:
+	close(fd);
+	unlink(path);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -498,5 +605,6 @@ int main(void)
 	test_cancel();
 	test_cancel_unstarted();
 	test_slot_folding();
+	test_submit_policy();
 	TEST_DONE();
 }

@@ -41,6 +41,8 @@ static const char *const s_fsformat[] = {"restart", "fresh", NULL};
 /* Linux's IOPRIO_CLASS_* in order (none: 0); cmdprio's from rt, fio's default */
 static const char *const s_prioclass[] = {"none", "rt", "be", "idle", NULL};
 static const char *const s_cmdclass[] = {"rt", "be", "idle", NULL};
+/* enum bc_submit_mode in order */
+static const char *const s_submit[] = {"auto", "batch", "pairs", "each", NULL};
 
 _Static_assert(sizeof(enum bc_rw) == sizeof(uint32_t), "rw is stored as a 32-bit index");
 
@@ -119,6 +121,7 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"cmdprio", BC_WT_INT, S_V | S_NZ, 0, 7, NULL, S_FIELD(cmdprio)},
     {"nowait", BC_WT_BOOL, S_V | S_NZ, 0, 0, NULL, S_FIELD(nowait)},
     {"force_async", BC_WT_INT, S_V | S_NZ, 0, 1u << 30, NULL, S_FIELD(force_async)},
+    {"submit_mode", BC_WT_CHOICE, S_NZ, 0, 0, s_submit, S_FIELD(submit_mode)},
     {"nice", BC_WT_INT, S_NZ, -20, 19, NULL, S_FIELD(nice)},
     /* a volume with a "fileset" (profile/volume/fileset.h) */
     {"fileselect", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_fileselect, S_FIELD(fileselect)},

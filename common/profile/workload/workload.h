@@ -41,6 +41,18 @@ enum bc_write_sync {
 	BC_WSYNC_DSYNC, /* O_DSYNC semantics per write (RWF_DSYNC) */
 };
 
+/*
+ * "submit_mode": when the job sends the I/Os it prepared from a batch of
+ * completions (docs/engine.md, "Submission policy"). auto: batch, or pairs
+ * where a short trial at PREPARE finds them faster on the step's own volumes
+ */
+enum bc_submit_mode {
+	BC_SUBMIT_AUTO = 0,
+	BC_SUBMIT_BATCH, /* all of them in the next io_uring_enter */
+	BC_SUBMIT_PAIRS, /* two at a time as they are prepared: never plugged */
+	BC_SUBMIT_EACH,	 /* one io_uring_enter per I/O, as fio's iodepth_batch_submit=1 */
+};
+
 /* bounds of the vocabulary the table of profile/workload/keys.c parses */
 #define BC_PATTERN_MAX 64
 #define BC_BSSPLIT_MAX 16
@@ -196,6 +208,7 @@ struct bc_workload {
 	struct bc_dist_spec dist; /* random offsets only */
 	uint32_t batch_submit;	  /* iodepth_batch_submit: hold SQEs until this many; 0 = 1 */
 	uint32_t batch_complete;  /* iodepth_batch_complete: wait for this many CQEs; 0 = 1 */
+	uint32_t submit_mode;	  /* enum bc_submit_mode */
 	char cpus_allowed[BC_CPUS_MAX]; /* "" (any CPU), "numa" or a list "0-3,8" */
 	bool cpus_split;		/* cpus_allowed_policy "split": job i on the i-th CPU */
 	uint64_t rate_iops;		/* per volume, over all jobs; 0 = unlimited */

@@ -2,7 +2,8 @@
 # test_run_node_counters: `bench-coord run` with a storage node whose metrics endpoint is a real
 # prometheus-node-exporter on loopback: run.json carries that node's counters for every second of
 # the step (CPU, NIC), the client host's counters from the agent, and a verdict with evidence; a
-# second node whose endpoint is dead only loses its own seconds, never the run.
+# second node whose endpoint is dead only loses its own seconds, never the run; the scrapes in
+# events.jsonl (node_scrape), replayed, give the same node counters as the run.
 . "$(dirname "$0")/lib.sh"
 
 start_node_exporter --collector.netdev.device-exclude='^$'
@@ -50,4 +51,20 @@ cp -r "$R" "$T/rebuilt"
 "$COORD" report --rebuild "$T/rebuilt" >/dev/null || fail "rebuild failed"
 python3 "$BC_SRC/tests/faults/check_run.py" "$T/rebuilt" --same-as "$R" ||
 	fail "the rebuild of a run with node counters differs from the run"
+# without the step's node_counters line (as when its coordinator died), the replay of the
+# node_scrape lines gives the node counters the run computed from the scrapes themselves
+cp -r "$R" "$T/scrapes"
+grep -v '"event":"node_counters"' "$R/events.jsonl" >"$T/scrapes/events.jsonl"
+"$COORD" report --rebuild "$T/scrapes" >/dev/null || fail "rebuild without node_counters failed"
+python3 - "$RJ" "$T/scrapes/run.json" <<'PY' || fail "the scrapes replayed differ from the run's"
+import json, sys
+run, rep = (json.load(open(f))["steps"][0] for f in sys.argv[1:3])
+for a, b in zip(run["nodes"], rep["nodes"]):
+    ca, cb = a["counters"], b["counters"]
+    for k in ("series", "window", "missing_seconds", "link_mbps", "interfaces"):
+        assert ca.get(k) == cb.get(k), (a["name"], k, ca.get(k), cb.get(k))
+    for k in ("ok", "failed", "last_error"):
+        assert ca["scrapes"].get(k) == cb["scrapes"].get(k), (a["name"], k, ca["scrapes"], cb["scrapes"])
+print("node counters from the node_scrape lines: as the run's, %d nodes" % len(run["nodes"]))
+PY
 echo "PASS"

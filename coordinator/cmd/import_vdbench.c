@@ -8,6 +8,7 @@
  * profile's description. Exit 0 on success, 1 when the file cannot be read
  * or mapped, 2 for bad usage and for a refused import.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "cmd/cmd.h"
@@ -30,14 +31,18 @@ static void s_usage(FILE *f)
 		   "                      vdbench's; the differences go into the description\n");
 }
 
-/* the parameter file parsed and mapped; a file that does not parse exits 2 */
+/*
+ * the parameter file parsed and mapped; a file that does not parse exits 2,
+ * one that cannot be read (an include=, as fio's) or no memory 1
+ */
 static int s_map(const char *text, const struct bc_import_opts *im, cJSON *notes, cJSON *diffs,
 		 cJSON **prof, char *err, size_t errlen)
 {
 	struct bc_import_doc *p = NULL;
+	int rc = bc_vdb_parse_vars(text, im->src, im->vars, im->nvars, &p, err, errlen);
 
-	if (bc_vdb_parse_vars(text, im->src, im->vars, im->nvars, &p, err, errlen))
-		return 2;
+	if (rc)
+		return rc == -EINVAL ? 2 : 1;
 	*prof = bc_vdb_to_profile(p, im, notes, diffs, err, errlen);
 	bc_import_doc_free(&p);
 	return 0;

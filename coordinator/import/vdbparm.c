@@ -106,7 +106,8 @@ static int s_include(struct bc_import_doc *p, const char *name, const char *src,
 	if (!text) {
 		snprintf(msg, sizeof(msg), "include=%s: cannot read '%s': %s", name, path,
 			 strerror(errno));
-		return bc_import_fail(err, errlen, src, line, msg);
+		bc_import_fail(err, errlen, src, line, msg);
+		return -EIO; /* an error, not a file vdbench would refuse */
 	}
 	rc = s_parse_text(p, text, path, depth + 1, err, errlen);
 	free(text);
@@ -419,6 +420,7 @@ static int s_size(const char *v, uint64_t *out)
 struct s_hd {
 	const char *name;
 	char endpoint[256];
+	int agent; /* the hd whose agent this is: itself, or the first on the same system */
 };
 
 struct s_sd {
@@ -716,7 +718,8 @@ static void s_classify(struct s_ctx *c, const struct bc_import_sec *d)
 static void s_hosts(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, cJSON *agents)
 {
 	struct s_view v;
-	int i;
+	const char *sysname;
+	int i, k;
 
 	for (i = 0; i < p->nsecs && m->nhd < S_MAX_LIST; i++) {
 		const struct bc_import_sec *d = &p->secs[i];
@@ -727,18 +730,35 @@ static void s_hosts(struct s_ctx *c, const struct bc_import_doc *p, struct s_map
 			continue;
 		s_view_of(p, i, &v);
 		sys = s_get(&v, "system");
-		h = &m->hd[m->nhd++];
+		h = &m->hd[m->nhd];
 		h->name = d->name;
-		if (!sys || !strcmp(sys->val, "localhost") || !strcmp(sys->val, "127.0.0.1")) {
+		h->agent = m->nhd++;
+		/* without system=, vdbench takes the hd's name for the host (HostParms) */
+		sysname = sys ? sys->val : d->name;
+		if (!strcmp(sysname, "localhost") || !strcmp(sysname, "127.0.0.1"))
 			snprintf(h->endpoint, sizeof(h->endpoint), "%s", c->im->endpoint);
-		} else {
-			snprintf(h->endpoint, sizeof(h->endpoint), "tcp://%s:7470", sys->val);
+		else
+			snprintf(h->endpoint, sizeof(h->endpoint), "tcp://%s:7470", sysname);
+		/*
+		 * several hds on one system are vdbench slaves on one host: one
+		 * agent, whose volume of an sd on several of them is one
+		 */
+		for (k = 0; k < m->nhd - 1 && strcmp(m->hd[k].endpoint, h->endpoint); k++)
+			;
+		if (k < m->nhd - 1) {
+			h->agent = m->hd[k].agent;
+			bc_import_add(
+			    c->notes,
+			    "%s:%d: hd=%s: the same host as hd=%s (%s): one agent; vdbench "
+			    "runs a slave per hd there, an sd on several of them is one "
+			    "volume with the sd's threads",
+			    d->src, d->line, d->name, m->hd[k].name, h->endpoint);
+		} else if (strcmp(h->endpoint, c->im->endpoint))
 			bc_import_add(
 			    c->notes,
 			    "%s:%d: hd=%s: agent %s at %s (run bench-agent there; trust its "
 			    "key with bench-coord trust)",
 			    d->src, d->line, d->name, d->name, h->endpoint);
-		}
 	}
 	if (!m->nhd) {
 		m->hd_implicit = true;
@@ -747,9 +767,12 @@ static void s_hosts(struct s_ctx *c, const struct bc_import_doc *p, struct s_map
 		snprintf(m->hd[0].endpoint, sizeof(m->hd[0].endpoint), "%s", c->im->endpoint);
 	}
 	for (i = 0; i < m->nhd; i++) {
-		cJSON *a = cJSON_CreateObject();
+		cJSON *a;
 		char name[BC_NAME_MAX];
 
+		if (m->hd[i].agent != i)
+			continue;
+		a = cJSON_CreateObject();
 		bc_import_sanitize(m->hd[i].name, name, sizeof(name));
 		cJSON_AddStringToObject(a, "name", name);
 		cJSON_AddStringToObject(a, "endpoint", m->hd[i].endpoint);
@@ -758,6 +781,17 @@ static void s_hosts(struct s_ctx *c, const struct bc_import_doc *p, struct s_map
 }
 
 static bool s_name_in(const char *pat, const char *name);
+
+/* host h shares its agent with a host before it that on[] selects too */
+static bool s_same_agent(const struct s_map *m, const bool *on, int h)
+{
+	int k;
+
+	for (k = 0; k < h; k++)
+		if (on[k] && m->hd[k].agent == m->hd[h].agent)
+			return true;
+	return false;
+}
 
 /*
  * host i is named name: its hd= name, or "localhost" for the one host without
@@ -1116,9 +1150,9 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 			cJSON *vol;
 			char name[BC_NAME_MAX];
 
-			if (!on[h])
+			if (!on[h] || s_same_agent(m, on, h))
 				continue;
-			bc_import_sanitize(m->hd[h].name, name, sizeof(name));
+			bc_import_sanitize(m->hd[m->hd[h].agent].name, name, sizeof(name));
 			if (s_lun_taken(vols, name, path)) {
 				S_DIFF(c, lun,
 				       "sd=%s: lun=%s on %s is another sd's too; vdbench drives "
@@ -1171,7 +1205,8 @@ static bool s_xfer(struct s_ctx *c, const struct bc_import_kv *kv, const char *v
 	int k, n = s_list(val, buf, sizeof(buf), items);
 	size_t used = 0;
 	uint64_t b;
-	double pct, sum = 0;
+	double pct, sum = 0, share[S_MAX_LIST / 2];
+	bool frac = false;
 
 	if (n == 1) {
 		if (s_size(items[0], &b) || !b) {
@@ -1214,14 +1249,46 @@ static bool s_xfer(struct s_ctx *c, const struct bc_import_kv *kv, const char *v
 			S_DIFF(c, kv, "xfersize=%s: expected size,percent pairs", val);
 			return false;
 		}
+		share[k / 2] = pct;
 		sum += pct;
-		used +=
-		    (size_t)snprintf(out + used, len > used ? len - used : 0, "%s%s/%s",
-				     k ? ":" : "", bc_fmt_size(b, sz, sizeof(sz)), items[k + 1]);
+		frac |= pct != floor(pct);
 	}
 	if (fabs(sum - 100) > 1e-9) {
 		S_DIFF(c, kv, "xfersize=%s: the percentages add up to %g, not 100", val, sum);
 		return false;
+	}
+	/*
+	 * a profile's split is whole percents: fractions are rounded by the
+	 * largest remainders (still 100 in all), a difference at kv
+	 */
+	if (frac) {
+		long whole[S_MAX_LIST / 2], left = 100;
+		int i, j;
+
+		for (i = 0; i < n / 2; i++)
+			left -= whole[i] = (long)floor(share[i]);
+		for (; left > 0; left--) {
+			for (j = -1, i = 0; i < n / 2; i++)
+				if (j < 0 ||
+				    share[i] - floor(share[i]) > share[j] - floor(share[j]))
+					j = i;
+			whole[j]++;
+			share[j] = floor(share[j]); /* its remainder taken */
+		}
+		for (i = 0; i < n / 2; i++)
+			share[i] = (double)whole[i];
+		S_DIFF(c, kv,
+		       "xfersize=%s: fractions of a percent; a profile's split is whole "
+		       "percents (rounded, largest remainders first)",
+		       val);
+	}
+	for (k = 0; k < n; k += 2) {
+		s_size(items[k], &b);
+		if (!share[k / 2])
+			continue; /* rounded away */
+		used +=
+		    (size_t)snprintf(out + used, len > used ? len - used : 0, "%s%s/%g",
+				     used ? ":" : "", bc_fmt_size(b, sz, sizeof(sz)), share[k / 2]);
 	}
 	return true;
 }
@@ -1684,36 +1751,84 @@ struct s_loop {
 	const struct bc_import_kv *kv;
 	char buf[1024];
 	char *v[S_MAX_LIST];
+	char gen[S_MAX_LIST][32]; /* the values a range makes */
 	int n;
 };
 
-/* forthreads=(1-32,d): doubling; (1-10,1): steps; a list as written */
+/* a loop value: bytes for forxfersize (4k, 0.5k), else a number */
+static bool s_loop_num(const struct s_loop *l, const char *v, double *out)
+{
+	uint64_t b;
+	char *end;
+
+	if (!strcmp(l->kv->key, "forxfersize")) {
+		if (s_size(v, &b))
+			return false;
+		*out = (double)b;
+		return true;
+	}
+	*out = strtod(v, &end);
+	return end != v && !*end;
+}
+
+/*
+ * The values of a loop as vdbench's Var_parms expands them: a list as
+ * written, in which "a-b" followed by "d" doubles from a up to b (or halves
+ * down to b: 64k-1k,d) and followed by a number n steps a, a+n, ... up to b;
+ * sizes with their units (forxfersize=(4k-64k,d)). -1 with a difference.
+ */
 static int s_loop_values(struct s_ctx *c, struct s_loop *l)
 {
-	char *dash;
-	long a, b, step;
-	static char gen[S_MAX_LIST][16];
+	char *items[S_MAX_LIST];
+	int k, n = s_list(l->kv->val, l->buf, sizeof(l->buf), items);
+	bool xfer = !strcmp(l->kv->key, "forxfersize");
 
-	l->n = s_list(l->kv->val, l->buf, sizeof(l->buf), l->v);
-	if (l->n < 0) {
+	if (n < 0) {
 		S_DIFF(c, l->kv, "%s=%s: more than %d values", l->kv->key, l->kv->val, S_MAX_LIST);
 		return -1;
 	}
-	if (l->n == 2 && (dash = strchr(l->v[0], '-')) && dash != l->v[0]) {
-		/* a range form: only for thread counts */
-		a = strtol(l->v[0], NULL, 10);
-		b = strtol(dash + 1, NULL, 10);
-		step = !strcasecmp(l->v[1], "d") ? 0 : strtol(l->v[1], NULL, 10);
-		if (a <= 0 || b < a || (step < 0)) {
-			S_DIFF(c, l->kv, "%s=%s: not a range", l->kv->key, l->kv->val);
+	l->n = 0;
+	for (k = 0; k < n; k++) {
+		char *dash = strchr(items[k], '-'), lo[32];
+		double a, b, step = 0, x;
+		bool dbl;
+
+		if (!dash || dash == items[k] || strcmp(l->kv->key, "forseekpct") == 0) {
+			if (l->n >= S_MAX_LIST)
+				break;
+			l->v[l->n++] = items[k];
+			continue;
+		}
+		/* a range: its bounds, then its step */
+		snprintf(lo, sizeof(lo), "%.*s", (int)(dash - items[k]), items[k]);
+		dbl = k + 1 < n && !strcasecmp(items[k + 1], "d");
+		if (!s_loop_num(l, lo, &a) || !s_loop_num(l, dash + 1, &b) || a <= 0 || b <= 0 ||
+		    k + 1 >= n || (!dbl && (!s_loop_num(l, items[k + 1], &step) || step <= 0)) ||
+		    (!dbl && b < a)) {
+			S_DIFF(c, l->kv, "%s=%s: not a range (a-b,d or a-b,step)", l->kv->key,
+			       l->kv->val);
 			return -1;
 		}
-		l->n = 0;
-		for (; a <= b && l->n < S_MAX_LIST; a = step ? a + step : a * 2) {
-			snprintf(gen[l->n], sizeof(gen[l->n]), "%ld", a);
-			l->v[l->n] = gen[l->n];
+		for (x = a; (b >= a ? x <= b * (1 + 1e-12) : x >= b * (1 - 1e-12));
+		     x = dbl ? (b >= a ? x * 2 : x / 2) : x + step) {
+			if (l->n >= S_MAX_LIST) {
+				S_DIFF(c, l->kv, "%s=%s: more than %d values", l->kv->key,
+				       l->kv->val, S_MAX_LIST);
+				return -1;
+			}
+			if (xfer && x != floor(x)) {
+				S_DIFF(c, l->kv, "%s=%s: %g bytes is no whole size", l->kv->key,
+				       l->kv->val, x);
+				return -1;
+			}
+			if (xfer)
+				bc_fmt_size((uint64_t)x, l->gen[l->n], sizeof(l->gen[l->n]));
+			else
+				snprintf(l->gen[l->n], sizeof(l->gen[l->n]), "%.15g", x);
+			l->v[l->n] = l->gen[l->n];
 			l->n++;
 		}
+		k++; /* the step */
 	}
 	return l->n;
 }
@@ -2473,7 +2588,7 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 			for (n = 0; n < m->nhd && !s_host_is(m, n, w->host->val); n++)
 				;
 			if (n < m->nhd)
-				w->hd = n;
+				w->hd = m->hd[n].agent; /* the hd whose volumes its agent has */
 			else
 				S_DIFF(c, w->host, "%s=%s: no such hd= (one host per fwd)",
 				       w->host->key, w->host->val);
@@ -2664,9 +2779,9 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 		direct = (kv = s_get(&v, "openflags")) && s_openflags(c, kv, NULL);
 		s_fsd_hosts(m, i, on);
 		for (h = 0; h < m->nhd; h++) {
-			if (!on[h])
+			if (!on[h] || s_same_agent(m, on, h))
 				continue;
-			bc_import_sanitize(m->hd[h].name, name, sizeof(name));
+			bc_import_sanitize(m->hd[m->hd[h].agent].name, name, sizeof(name));
 			if (s_lun_taken(vols, name, path)) {
 				S_DIFF(c, anchor,
 				       "fsd=%s: anchor=%s on %s is another volume's too (dropped)",

@@ -30,8 +30,9 @@
  * section per definition, its kind "hd", "sd", "wd", "rd", "fsd" or "fwd"
  * and its name ("default" for a kind's defaults), or of kind "" and no name
  * for general parameters; its pairs after the name, values as written
- * ("(4k,50,8k,50)" lists keep their parentheses). Or -EINVAL / -ENOMEM with
- * "<file>:<line>: <what>" in err.
+ * ("(4k,50,8k,50)" lists keep their parentheses). Or, with
+ * "<file>:<line>: <what>" in err, -EINVAL (what vdbench would not read),
+ * -EIO (an include= that cannot be read) or -ENOMEM.
  */
 int bc_vdb_parse(const char *text, const char *src, struct bc_import_doc **out, char *err,
 		 size_t errlen);

@@ -218,7 +218,8 @@ rc=0
 printf 'include=nothere.inc\n' >"$T/inc.parm"
 rc=0
 "$COORD" import-vdbench "$T/inc.parm" >/dev/null 2>"$T/inc.err" || rc=$?
-[ "$rc" = 2 ] && grep -q "inc.parm:1: include=nothere.inc: cannot read" "$T/inc.err" ||
+# an unreadable include is an error (exit 1, as import-fio's), not a refusal
+[ "$rc" = 1 ] && grep -q "inc.parm:1: include=nothere.inc: cannot read" "$T/inc.err" ||
 	fail "missing include: exit $rc: $(cat "$T/inc.err")"
 
 # seed 002 on a local file: only the lun changes (and elapsed, shortened here)

@@ -888,6 +888,71 @@ static void s_fwd_format(void)
 	cJSON_Delete(diffs);
 }
 
+/* what the import once built invalid: size ranges, fractional shares, hds on one host */
+static void s_valid(void)
+{
+	struct bc_import_doc *p = NULL;
+	cJSON *prof, *diffs;
+	const cJSON *st, *sw, *vols;
+	char err[512];
+
+	/* forxfersize=(4k-64k,d): sizes doubling, as vdbench's Var_parms; (64k-16k,d) halves */
+	prof =
+	    s_fs_import("sd=sd1,lun=/dev/sdx\nwd=wd1,sd=sd1\n"
+			"rd=rd1,wd=wd1,iorate=max,elapsed=10,forxfersize=(4k-64k,d)\n"
+			"rd=rd2,wd=wd1,elapsed=10,forxfersize=(64k-16k,d),forthreads=(1,4-8,4)\n",
+			&diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	sw = cJSON_GetObjectItem(cJSON_GetObjectItem(st, "sweep"), "bs");
+	CHECK(cJSON_GetArraySize(sw) == 5 &&
+	      !strcmp(cJSON_GetArrayItem(sw, 0)->valuestring, "4k") &&
+	      !strcmp(cJSON_GetArrayItem(sw, 4)->valuestring, "64k"));
+	/* 3 sizes x threads 1, 4, 8: 9 steps after rd1's */
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "steps")) == 10);
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 9);
+	CHECK(!strcmp(s_str(st, "bs"), "16k") && s_num(st, "iodepth") == 8);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* fractional shares: a difference; --lenient's split is whole and adds to 100 */
+	prof =
+	    s_fs_import("sd=sd1,lun=/dev/sdx\nwd=wd1,sd=sd1,xfersize=(4k,4.5,8k,41.05,16k,54.45)\n"
+			"rd=rd1,wd=wd1,elapsed=10\n",
+			&diffs);
+	CHECK(prof &&
+	      s_diff_has(diffs, "f.parm:2: xfersize=(4k,4.5,8k,41.05,16k,54.45): fractions"));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK_MSG(!strcmp(s_str(st, "bs"), "4k/5:8k/41:16k/54"), "%s", s_str(st, "bs"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* two hds on one system: one agent, its volumes; an hd without system= is its name */
+	prof = s_fs_import("hd=default,vdbench=/opt/vdbench,shell=ssh\nhd=hd1,system=10.0.0.1\n"
+			   "hd=hd2,system=10.0.0.1\nhd=mc022\nsd=sd1,host=hd1,lun=/dev/vdb\n"
+			   "sd=sd2,host=hd2,lun=/dev/vdc\nsd=sd3,lun=/dev/vdd\nwd=wd1,sd=sd*\n"
+			   "rd=rd1,wd=wd1,elapsed=10\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "agents")) == 2);
+	CHECK(!strcmp(s_str(cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "agents"), 1), "endpoint"),
+		      "tcp://mc022:7470"));
+	vols = cJSON_GetObjectItem(prof, "volumes");
+	/* sd3 on every host: once on hd1's agent (hd2 is the same), once on mc022 */
+	CHECK(cJSON_GetArraySize(vols) == 4 &&
+	      !strcmp(s_str(cJSON_GetArrayItem(vols, 1), "agent"), "hd1") &&
+	      !strcmp(s_str(cJSON_GetArrayItem(vols, 3), "agent"), "mc022"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	/* an include= that cannot be read: an error (-EIO) at its file:line, not a refusal */
+	CHECK(bc_vdb_parse("sd=sd1,lun=/dev/sdx\ninclude=/nonexistent/h36_inc\n", "i.parm", &p, err,
+			   sizeof(err)) == -EIO);
+	CHECK_MSG(!strncmp(err, "i.parm:2: include=/nonexistent/h36_inc: cannot read", 51), "%s",
+		  err);
+	CHECK(!p);
+}
+
 int main(void)
 {
 	s_parse();
@@ -905,5 +970,6 @@ int main(void)
 	s_threads_pause();
 	s_accepted();
 	s_fwd_format();
+	s_valid();
 	TEST_DONE();
 }

@@ -293,6 +293,7 @@ struct s_ctx {
 	cJSON *notes, *diffs;
 	bool verify; /* validate=yes */
 	char *comp;  /* the forcompratio= value of the rd being mapped, or NULL */
+	bool split;  /* the step just made spreads an sd's threads over its hosts */
 };
 
 #define S_DIFF(c, kv, ...) bc_import_diff((c)->diffs, (kv)->src, (kv)->line, __VA_ARGS__)
@@ -2120,6 +2121,17 @@ static void s_rd_comp(struct s_ctx *c, const struct s_view *v, cJSON *st)
 		cJSON_AddNumberToObject(st, "compress_pct", (double)pct);
 }
 
+/* sd si is driven by one of the rd's workloads wds[nw] */
+static bool s_sd_used(const struct s_map *m, int si, const int *wds, int nw)
+{
+	int i;
+
+	for (i = 0; i < nw; i++)
+		if (m->wd[wds[i]].sd[si])
+			return true;
+	return false;
+}
+
 static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_import_sec *rd,
 		      const struct s_view *v, const int *wds, int nw, const struct s_point *pt,
 		      cJSON *sweep, double ramp, double runtime, cJSON *steps)
@@ -2166,14 +2178,32 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 		} while (used && n < 10000);
 		cJSON_AddStringToObject(st, "name", uniq);
 	}
-	/* the rd's threads= or forthreads= when given, else each sd's, else vdbench's 8 */
+	/* threads: outstanding I/Os per sd, io_uring's iodepth on one job per volume */
+	if ((kv = s_get(v, "threads")) || pt->threads) {
+		const char *t = pt->threads ? pt->threads : kv->val;
+		char *end;
+
+		threads = strtoul(t, &end, 10);
+		if (*end || !threads || threads > 4096) {
+			bc_import_diff(c->diffs, rd->src, rd->line,
+				       "rd=%s: threads=%s: expected 1-4096", rd->name, t);
+			threads = 8;
+		}
+	}
+	/*
+	 * the rd's threads= or forthreads= when given, else each sd's, else
+	 * vdbench's 8; an sd on several hosts has them round-robin over its
+	 * hosts (RD_entry's spreadSdThreadsAcrossSlaves): each volume its share
+	 */
 	rd_threads = pt->threads || s_get(v, "threads") || s_get(v, "forthreads");
+	c->split = false;
+	for (si = 0; si < m->nsd; si++)
+		c->split |= m->sd[si].nvol > 1 && s_sd_used(m, si, wds, nw);
 	for (si = 0; si < m->nsd; si++) {
 		cJSON *wl = s_volume_wl(c, m, si, wds, nw, rd, bs[0] ? bs : NULL, rdpct, pt->seek);
-
-		if (wl && !rd_threads)
-			cJSON_AddNumberToObject(wl, "iodepth",
-						m->sd[si].threads ? m->sd[si].threads : 8);
+		unsigned long sdt = rd_threads		? threads
+				    : m->sd[si].threads ? m->sd[si].threads
+							: 8;
 
 		if (!wl) {
 			/* an sd the rd does not use: vdbench leaves it alone, the step too */
@@ -2192,18 +2222,34 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 		sd_bytes += m->sd[si].size;
 		sd_known &= m->sd[si].size > 0;
 		for (h = 0; h < m->sd[si].nvol; h++) {
+			unsigned long n = (unsigned long)m->sd[si].nvol;
+			unsigned long t = sdt / n + ((unsigned long)h < sdt % n);
+			cJSON *one = cJSON_Duplicate(wl, 1);
 			char idx[16];
 
+			snprintf(idx, sizeof(idx), "%d", m->sd[si].vol0 + h);
+			if (!rd_threads || c->split) {
+				if (!t) {
+					if (!vw)
+						vw = cJSON_CreateObject();
+					/* fewer threads than hosts: this one gets none */
+					cJSON_AddItemToObject(vw, idx, cJSON_CreateArray());
+					cJSON_Delete(one);
+					continue;
+				}
+				cJSON_AddNumberToObject(one, "iodepth", (double)t);
+			}
 			if (!base) {
-				base = cJSON_Duplicate(wl, 1);
+				base = one;
 				continue;
 			}
-			if (s_same(wl, base))
+			if (s_same(one, base)) {
+				cJSON_Delete(one);
 				continue;
+			}
 			if (!vw)
 				vw = cJSON_CreateObject();
-			snprintf(idx, sizeof(idx), "%d", m->sd[si].vol0 + h);
-			cJSON_AddItemToObject(vw, idx, cJSON_Duplicate(wl, 1));
+			cJSON_AddItemToObject(vw, idx, one);
 		}
 		cJSON_Delete(wl);
 	}
@@ -2222,20 +2268,8 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 		/* the base's keys are the step's: a volume override must restate what differs */
 		cJSON_Delete(base);
 	}
-	/* threads: outstanding I/Os per sd, io_uring's iodepth on one job per volume */
-	if ((kv = s_get(v, "threads")) || pt->threads) {
-		const char *t = pt->threads ? pt->threads : kv->val;
-		char *end;
-
-		threads = strtoul(t, &end, 10);
-		if (*end || !threads || threads > 4096) {
-			bc_import_diff(c->diffs, rd->src, rd->line,
-				       "rd=%s: threads=%s: expected 1-4096", rd->name, t);
-			threads = 8;
-		}
-	}
-	/* without the rd's threads, the volumes' own (the base's is the step's) */
-	if (rd_threads)
+	/* the rd's threads alike on every volume; else each volume's own, the base's the step's */
+	if (rd_threads && !cJSON_GetObjectItem(st, "iodepth"))
 		cJSON_AddNumberToObject(st, "iodepth", (double)threads);
 	cJSON_AddNumberToObject(st, "numjobs", 1);
 	cJSON_AddNumberToObject(st, "ramp", ramp);
@@ -2339,6 +2373,9 @@ static bool s_loop_sweep(struct s_ctx *c, const struct s_loop *l, cJSON *st)
 	cJSON *sweep, *arr;
 	int k;
 
+	/* a sweep of iodepth cannot carry threads spread over an sd's hosts */
+	if (thr && c->split)
+		return false;
 	if (!thr && !xfer &&
 	    (!rw || cJSON_GetObjectItem(st, "streams") ||
 	     cJSON_GetObjectItem(st, "volume_workloads") ||

@@ -56,7 +56,10 @@ assert [(a["name"], a["endpoint"]) for a in p["agents"]] == \
 assert [(v["agent"], v["path"]) for v in p["volumes"]] == \
     [("h1", "/dev/sdb"), ("h2", "/dev/sdb"), ("h2", "/dev/sdc")], p["volumes"]
 s = p["steps"][0]
-assert (s["rw"], s["rwmixread"], s["bs"], s["iodepth"], s["runtime"]) == ("randrw", 70, "8k", 16, 59)
+# threads=16 per sd: sd1 on both hosts has 8 on each (vdbench round-robins an sd's threads
+# over its hosts), sd2 on h2 alone all 16
+assert (s["rw"], s["rwmixread"], s["bs"], s["iodepth"], s["runtime"]) == ("randrw", 70, "8k", 8, 59)
+assert s["volume_workloads"]["2"]["iodepth"] == 16, s
 assert "hosts.parm:3: hd=h1: agent h1 at tcp://10.0.0.1:7470" in err("hosts")
 
 p = prof("sd_size_offset")

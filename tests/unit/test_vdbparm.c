@@ -953,6 +953,39 @@ static void s_valid(void)
 	CHECK(!p);
 }
 
+/* an sd on several hosts: its threads round-robin over them (vdbench's RD_entry) */
+static void s_threads_hosts(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *st, *steps, *vw;
+
+	prof =
+	    s_fs_import("hd=a,system=10.0.0.1\nhd=b,system=10.0.0.2\n"
+			"sd=s1,lun=/dev/vdb,threads=5\nsd=s2,lun=/dev/vdc,host=b,threads=1\n"
+			"wd=w,sd=s*\nrd=r,wd=w,elapsed=10\n"
+			"sd=s3,lun=/dev/vdd\nwd=x,sd=s3\nrd=q,wd=x,elapsed=10,forthreads=(1,4)\n",
+			&diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	steps = cJSON_GetObjectItem(prof, "steps");
+	/* s1: 3 on a, 2 on b; s2 (b alone): 1; s3 idle */
+	st = cJSON_GetArrayItem(steps, 0);
+	vw = cJSON_GetObjectItem(st, "volume_workloads");
+	CHECK(s_num(st, "iodepth") == 3 && s_num(cJSON_GetObjectItem(vw, "1"), "iodepth") == 2 &&
+	      s_num(cJSON_GetObjectItem(vw, "2"), "iodepth") == 1);
+	/* forthreads over s3's two hosts: a step per value, not a sweep; 1 leaves b idle */
+	CHECK(cJSON_GetArraySize(steps) == 3);
+	st = cJSON_GetArrayItem(steps, 1);
+	vw = cJSON_GetObjectItem(st, "volume_workloads");
+	CHECK(!cJSON_GetObjectItem(st, "sweep") && s_num(st, "iodepth") == 1 &&
+	      cJSON_IsArray(cJSON_GetObjectItem(vw, "4")) &&
+	      !cJSON_GetArraySize(cJSON_GetObjectItem(vw, "4")));
+	st = cJSON_GetArrayItem(steps, 2);
+	vw = cJSON_GetObjectItem(st, "volume_workloads");
+	CHECK(s_num(st, "iodepth") == 2 && !cJSON_GetObjectItem(vw, "4"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
@@ -971,5 +1004,6 @@ int main(void)
 	s_accepted();
 	s_fwd_format();
 	s_valid();
+	s_threads_hosts();
 	TEST_DONE();
 }

@@ -5,7 +5,11 @@
  * the mapping of one small file (threads, elapsed, xfersize distribution,
  * a refused seekpct) without going through the command; file system
  * workloads (fsd=, fwd=, rd= with fwd=, fwdrate=, format=) as file sets, each
- * difference with its file:line, and every profile written valid.
+ * difference with its file:line, and every profile written valid. vdbench's
+ * own rules where files met them: the rd's threads over the sd's, spread
+ * over an sd's hosts; pause= as idle time; what vdbench accepts (a wd
+ * without sd=, host=, seekpct=rand, fwd=format); loop ranges of sizes,
+ * fractional shares, several hds on one system, an unreadable include=.
  */
 #include <errno.h>
 #include <string.h>

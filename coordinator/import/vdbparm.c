@@ -3314,13 +3314,22 @@ static void s_rd_one(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 		return;
 	}
 	if (!nw) {
+		int nosd = 0;
+
 		nw = s_match_wds(c, m, kv, wds);
 		for (k = 0; k < nw; k++)
-			if (m->wd[wds[k]].nosd)
+			if (m->wd[wds[k]].nosd) {
 				bc_import_diff(c->diffs, p->secs[m->wd[wds[k]].def].src,
 					       p->secs[m->wd[wds[k]].def].line,
 					       "wd=%s: no sd=, and rd=%s gives none either",
 					       m->wd[wds[k]].name, d->name);
+				nosd++;
+			}
+		/* one cause, one difference: the rd goes with its sd-less wds */
+		if (nw && nosd == nw) {
+			s_rd_idle(c, d, true, "wds");
+			return;
+		}
 	}
 	if (!nw)
 		return;

@@ -59,7 +59,7 @@ int bc_cmd_import_fio(int argc, char **argv)
 	struct bc_cmd_import_args a;
 	int status = bc_cmd_import_args(argc, argv, s_usage, &a);
 
-	if (status < 0 && a.im.nvars) /* one job file; name=value is vdbench's */
+	if (status < 0 && (a.im.nvars || a.im.nluns)) /* name=value, --lun: vdbench's */
 		status = bc_cmd_bad_usage(s_usage);
 	return status >= 0 ? status : bc_import_run(&a.im, "fio", a.out, s_map);
 }

@@ -27,6 +27,9 @@ static void s_usage(FILE *f)
 		   "      --endpoint EP   that agent's endpoint (default: local, started by\n"
 		   "                      bench-coord itself)\n"
 		   "      --name NAME     the profile's name (default: from PARMFILE)\n"
+		   "      --lun SD=PATH   sd=SD drives PATH (a device or file) instead of\n"
+		   "                      its lun=; --lun 'LUN=PATH': every sd whose lun=\n"
+		   "                      is LUN (a Windows \\\\.\\PhysicalDrive1), repeatable\n"
 		   "      --lenient       import even where the load would differ from\n"
 		   "                      vdbench's; the differences go into the description\n");
 }

@@ -106,6 +106,7 @@ int bc_cmd_import_args(int argc, char **argv, void (*usage)(FILE *f), struct bc_
 	    {"help", no_argument, NULL, 'h'},
 	    {"lenient", no_argument, NULL, 'l'},
 	    {"until-stopped", required_argument, NULL, 'u'},
+	    {"lun", required_argument, NULL, 'L'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -142,6 +143,19 @@ int bc_cmd_import_args(int argc, char **argv, void (*usage)(FILE *f), struct bc_
 			a->im.until_stopped_s = (unsigned)secs;
 			break;
 		}
+		case 'L':
+			/* SD=PATH or LUN=PATH: the first '=' splits (a lun has none) */
+			if (!strchr(optarg, '=') || optarg[0] == '=' || !strchr(optarg, '=')[1] ||
+			    a->im.nluns == BC_IMPORT_LUNS_MAX) {
+				fprintf(stderr,
+					"bench-coord: --lun: expected SD=PATH or LUN=PATH (at most "
+					"%d), got \"%s\"\n",
+					BC_IMPORT_LUNS_MAX, optarg);
+				return 2;
+			}
+			a->luns[a->im.nluns++] = optarg;
+			a->im.luns = a->luns;
+			break;
 		default:
 			return bc_cmd_help(c, usage);
 		}

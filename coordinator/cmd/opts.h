@@ -73,6 +73,7 @@ struct bc_cmd_import_args {
 	/* the operand, --name NAME (NULL: from the file), --agent NAME and --endpoint EP
 	 * (default "local" both), --lenient */
 	struct bc_import_opts im;
+	char *luns[BC_IMPORT_LUNS_MAX]; /* --lun KEY=PATH (import-vdbench), im.luns points here */
 };
 
 /*

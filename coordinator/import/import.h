@@ -15,6 +15,8 @@
 
 #include <cjson/cJSON.h>
 
+#define BC_IMPORT_LUNS_MAX 64
+
 /* what both importers take: the file, the profile's name, where the volumes go */
 struct bc_import_opts {
 	const char *src;      /* the file's name, for the profile's description */
@@ -29,6 +31,13 @@ struct bc_import_opts {
 	 */
 	char *const *vars;
 	int nvars;
+	/*
+	 * import-vdbench's --lun KEY=PATH, each: the sd= named KEY, or every
+	 * sd= whose lun= is KEY (a Windows raw device, \\.\PhysicalDrive1),
+	 * drives PATH on its agents instead of its lun=
+	 */
+	char *const *luns;
+	int nluns;
 	/*
 	 * how long a job that runs until it is stopped (fio's time_based
 	 * without runtime) runs: the harness's duration; 0 when not given

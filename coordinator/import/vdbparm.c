@@ -294,6 +294,7 @@ struct s_ctx {
 	bool verify; /* validate=yes */
 	char *comp;  /* the forcompratio= value of the rd being mapped, or NULL */
 	bool split;  /* the step just made spreads an sd's threads over its hosts */
+	bool lun_used[BC_IMPORT_LUNS_MAX]; /* im->luns[i] named an sd= or a lun= */
 };
 
 #define S_DIFF(c, kv, ...) bc_import_diff((c)->diffs, (kv)->src, (kv)->line, __VA_ARGS__)
@@ -1045,6 +1046,30 @@ static bool s_lun_taken(const cJSON *vols, const char *agent, const char *path)
 	return false;
 }
 
+/*
+ * The path --lun gives sd name (its lun= lun, may be NULL): an entry
+ * name=PATH, else one whose key is the lun= value (Windows names compared
+ * without case, as Windows does); NULL when none does
+ */
+static const char *s_lun_given(struct s_ctx *c, const char *name, const struct bc_import_kv *lun)
+{
+	int i, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < c->im->nluns; i++) {
+			const char *e = c->im->luns[i], *eq = strchr(e, '=');
+			size_t n = (size_t)(eq - e);
+
+			if (pass == 0
+				? strlen(name) == n && !strncmp(e, name, n)
+				: lun && strlen(lun->val) == n && !strncasecmp(e, lun->val, n)) {
+				c->lun_used[i] = true;
+				return eq + 1;
+			}
+		}
+	return NULL;
+}
+
 /* a volume's "workload" object, made at the first use */
 static cJSON *s_vol_wl(cJSON *vol)
 {
@@ -1064,7 +1089,7 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		const struct bc_import_sec *d = &p->secs[i];
 		const struct bc_import_kv *lun, *size, *off, *of;
 		char path[1024];
-		const char *why = NULL;
+		const char *why = NULL, *lunval;
 		bool on[S_MAX_LIST];
 		int win;
 		struct s_sd *sd;
@@ -1089,22 +1114,32 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		cJSON_Delete(osync);
 		osync = cJSON_CreateObject();
 		sd->direct = of && s_openflags(c, of, osync);
-		if (!lun) {
-			bc_import_diff(c->diffs, d->src, d->line, "sd=%s: no lun=", d->name);
+		lunval = s_lun_given(c, d->name, lun);
+		if (lunval) {
+			bc_import_add(c->notes, "%s:%d: sd=%s: lun=%s, as --lun says", d->src,
+				      d->line, d->name, lunval);
+			snprintf(path, sizeof(path), "%s", lunval);
+			win = 0;
+		} else if (!lun) {
+			bc_import_diff(c->diffs, d->src, d->line,
+				       "sd=%s: no lun= (give it: --lun %s=/dev/...)", d->name,
+				       d->name);
 			continue;
-		}
-		if (s_var(lun->val, path, sizeof(path))) {
+		} else if (s_var(lun->val, path, sizeof(path))) {
 			S_DIFF(c, lun, "lun=%s: %s", lun->val, path);
 			continue;
-		}
-		win = s_win_path(lun->val, path, sizeof(path), &why);
+		} else
+			win = s_win_path(lun->val, path, sizeof(path), &why);
 		if (win < 0) {
 			S_DIFF(c, lun,
-			       "lun=%s: %s has no path on an agent (name the Linux device or "
-			       "file, lun=/dev/...)",
-			       lun->val, why);
+			       "lun=%s: %s has no path on an agent; name the Linux device or "
+			       "file: import-vdbench --lun '%s=/dev/...' (this sd) or --lun "
+			       "'%s=/dev/...' (every sd on this lun)",
+			       lun->val, why, d->name, lun->val);
 			continue;
 		}
+		if (!lunval)
+			lunval = lun->val;
 		if (win)
 			bc_import_add(c->notes,
 				      "%s:%d: lun=%s: a Windows path; the file %s in the agent's "
@@ -1113,11 +1148,11 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 				      win == 2 ? ", opened raw (direct)" : "");
 		if (win == 2)
 			sd->direct = true;
-		else if (lun->val[0] != '/')
+		else if (!win && lunval[0] != '/')
 			bc_import_add(c->notes,
 				      "%s:%d: lun=%s: a relative path resolves in the agent's "
 				      "scratch directory",
-				      lun->src, lun->line, lun->val);
+				      lun ? lun->src : d->src, lun ? lun->line : d->line, lunval);
 		/*
 		 * align=: the boundary of the sd's random offsets instead of each
 		 * transfer size, as fio's blockalign (a key of the volume's workload)
@@ -1155,11 +1190,12 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 				continue;
 			bc_import_sanitize(m->hd[m->hd[h].agent].name, name, sizeof(name));
 			if (s_lun_taken(vols, name, path)) {
-				S_DIFF(c, lun,
-				       "sd=%s: lun=%s on %s is another sd's too; vdbench drives "
-				       "both (each its own range and threads), a profile has one "
-				       "volume per file (dropped)",
-				       d->name, lun->val, name);
+				bc_import_diff(c->diffs, lun ? lun->src : d->src,
+					       lun ? lun->line : d->line,
+					       "sd=%s: lun=%s on %s is another sd's too; vdbench "
+					       "drives both (each its own range and threads), a "
+					       "profile has one volume per file (dropped)",
+					       d->name, lunval, name);
 				continue;
 			}
 			vol = cJSON_CreateObject();
@@ -1173,7 +1209,7 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 					/* a device is not grown: vdbench uses its first size bytes
 					 */
 					cJSON_AddNumberToObject(
-					    vol, strncmp(lun->val, "/dev/", 5) ? "size" : "length",
+					    vol, strncmp(path, "/dev/", 5) ? "size" : "length",
 					    (double)b);
 				}
 			}
@@ -3740,6 +3776,18 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 	s_reduction(&c, p, defs);
 	steps = cJSON_AddArrayToObject(prof, "steps");
 	s_sds(&c, p, m, vols);
+	for (i = 0; i < im->nluns; i++)
+		if (!c.lun_used[i]) {
+			/* a mistyped option, not a difference of the file: it alone is said */
+			while (cJSON_GetArraySize(diffs))
+				cJSON_DeleteItemFromArray(diffs, 0);
+			snprintf(err, errlen,
+				 "--lun %s: no sd= of that name and no lun= of that value",
+				 im->luns[i]);
+			cJSON_Delete(prof);
+			prof = NULL;
+			goto out;
+		}
 	/* every sd opened alike (the usual file): the profile's default, not each volume's */
 	for (i = 1, k = 1; i < m->nsd; i++)
 		k &= m->sd[i].direct == m->sd[0].direct;

@@ -225,6 +225,28 @@ rc=0
 [ "$rc" = 1 ] && grep -q "inc.parm:1: include=nothere.inc: cannot read" "$T/inc.err" ||
 	fail "missing include: exit $rc: $(cat "$T/inc.err")"
 
+# a Windows raw device: refused, the message names --lun; --lun by sd or by lun value
+# imports it clean onto the named path, a --lun naming nothing is an error
+printf 'sd=sd1,lun=\\\\.\\PHYSICALDRIVE1,openflags=directio\nsd=sd2,lun=\\\\.\\d:\n%s\n%s\n' \
+	'wd=wd1,sd=*,xfersize=4k,rdpct=100' 'rd=rd1,wd=wd1,iorate=max,elapsed=10,threads=4' >"$T/win.parm"
+rc=0
+"$COORD" import-vdbench "$T/win.parm" >/dev/null 2>"$T/win.err" || rc=$?
+[ "$rc" = 2 ] && grep -qF 'win.parm:1: lun=\\.\PHYSICALDRIVE1: a Windows raw device' "$T/win.err" &&
+	grep -qF -- "--lun '\\\\.\\PHYSICALDRIVE1=/dev/...'" "$T/win.err" &&
+	grep -qF -- "--lun 'sd2=/dev/...'" "$T/win.err" || fail "windows lun: exit $rc: $(cat "$T/win.err")"
+"$COORD" import-vdbench --lun '\\.\physicaldrive1=/dev/sdb' --lun sd2=/dev/sdc \
+	-o "$T/win.json" "$T/win.parm" 2>"$T/win.err" || fail "--lun: $(cat "$T/win.err")"
+"$COORD" validate "$T/win.json" >/dev/null || fail "--lun: the profile does not validate"
+python3 - "$T/win.json" <<'PY' || fail "--lun: not the named devices"
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert [v["path"] for v in p["volumes"]] == ["/dev/sdb", "/dev/sdc"], p["volumes"]
+PY
+rc=0
+"$COORD" import-vdbench --lun sd9=/dev/sdb "$T/win.parm" >/dev/null 2>"$T/win.err" || rc=$?
+[ "$rc" = 1 ] && grep -qF -- "--lun sd9=/dev/sdb: no sd= of that name" "$T/win.err" ||
+	fail "--lun naming nothing: exit $rc: $(cat "$T/win.err")"
+
 # seed 002 on a local file: only the lun changes (and elapsed, shortened here)
 truncate -s 64M "$T/nvme5n1p1.dat"
 sed -e "s|/dev/nvme5n1p1|$T/nvme5n1p1.dat|" -e 's/elapsed=600/elapsed=4/' "$D/seed002.parm" >"$T/seed.parm"

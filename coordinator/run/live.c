@@ -23,6 +23,7 @@
 #include "results/results.h"
 #include "run/live.h"
 #include "util/clock.h"
+#include "util/json.h"
 
 /* the panel shows at most this many rows per level; more are summarised */
 #define S_PANEL_ROWS 8
@@ -278,8 +279,8 @@ static void s_json(const struct bc_step_result *res, uint32_t k, int nagents)
 	cJSON_AddStringToObject(o, "step", res->step->name);
 	cJSON_AddNumberToObject(o, "second", k);
 	cJSON_AddStringToObject(o, "phase", k < g->ramp_s ? "ramp" : "run");
-	cJSON_AddNumberToObject(o, "time_ns",
-				(double)(res->start_ns + (uint64_t)(k + 1) * BC_NS_PER_S));
+	/* an integer, exact: a double keeps only 53 bits of the nanoseconds since 1970 */
+	bc_json_add_u64(o, "time_ns", res->start_ns + (uint64_t)(k + 1) * BC_NS_PER_S);
 	cJSON_AddNumberToObject(o, "agents_reported", g->agents_reported[k]);
 	cJSON_AddNumberToObject(o, "agents_expected", nagents);
 	cJSON_AddNumberToObject(o, "iops", (double)x.ios);
@@ -300,10 +301,10 @@ static void s_json(const struct bc_step_result *res, uint32_t k, int nagents)
 			cJSON_AddNumberToObject(r, "lat_p99_ms", e.p99_ms);
 		}
 	}
-	text = cJSON_PrintUnformatted(o);
+	text = bc_json_print(o, false);
 	if (text)
 		printf("%s\n", text);
-	cJSON_free(text);
+	free(text);
 	cJSON_Delete(o);
 }
 

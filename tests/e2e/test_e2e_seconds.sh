@@ -10,7 +10,8 @@
 # default (binary) form: records.bin holds the STATS bodies, events.jsonl a line naming each;
 # `dump-events` prints the log as the json form, which rebuilds into the same seconds.bin byte for
 # byte without records.bin; records.bin cut short rebuilds from the records before the cut, and
-# the checker, reading records.bin itself, agrees with that rebuild.
+# the checker, reading records.bin itself, agrees with that rebuild. `run --json` prints each
+# second of the total as a JSON line with the figures of run.json.
 . "$(dirname "$0")/lib.sh"
 
 start_agent a1
@@ -27,11 +28,26 @@ cat >"$T/p.json" <<JSON
            {"name": "sw", "rw": "randread", "bs": "4k", "ramp": "1s", "runtime": "2s",
             "sweep": {"iodepth": [1, 4]}}]}
 JSON
-"$COORD" run -q -o "$T/out" "$T/p.json" >"$T/stdout" 2>"$T/stderr" || {
+"$COORD" run --json -o "$T/out" "$T/p.json" >"$T/stdout" 2>"$T/stderr" || {
 	cat "$T/stdout" "$T/stderr"
 	fail "the run failed"
 }
 R=$(run_dir "$T/out")
+# --json's live lines: one a second per step, the total's IOPS of run.json's series, and
+# time_ns an exact integer a second apart (not a double's 53 bits)
+python3 - "$R" "$T/stdout" <<'PY' || fail "run --json's lines disagree with run.json"
+import json, re, sys
+run = json.load(open(sys.argv[1] + "/run.json"))
+raw = open(sys.argv[2]).read().splitlines()
+lines = [json.loads(l) for l in raw]
+assert all(re.search(r'"time_ns":\d{19},', l) for l in raw), raw[0]
+for st in run["steps"]:
+    mine = [l for l in lines if l["step"] == st["name"]]
+    assert [l["second"] for l in mine] == list(range(len(st["total"]["series"]["iops"]))), mine
+    assert [l["iops"] for l in mine] == st["total"]["series"]["iops"], (st["name"], mine)
+    ts = [l["time_ns"] for l in mine]
+    assert all(b - a == 10**9 for a, b in zip(ts, ts[1:])), ts
+PY
 [ -s "$R/seconds.bin" ] || fail "no seconds.bin in $R"
 
 "$COORD" dump-seconds "$R" >"$T/rows.csv" || fail "dump-seconds failed: $(cat "$T/rows.csv")"

@@ -1988,7 +1988,8 @@ static int s_shape_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_
 		j->gated = true;
 	}
 	if (wl->write_sync) {
-		ret = s_sync_cap(jt, "write_sync", err, errlen);
+		ret = jt->t->ops->caps & BC_TCAP_WSYNC ? 0
+						       : s_sync_cap(jt, "write_sync", err, errlen);
 		jt->wflags = wl->write_sync == BC_WSYNC_DSYNC ? RWF_DSYNC : RWF_SYNC;
 	}
 	if (!ret && (wl->fsync_every || wl->fdatasync_every)) {

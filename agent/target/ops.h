@@ -61,6 +61,12 @@ enum bc_target_cap {
 	 * (RWF_SYNC, RWF_DSYNC): a file or block device behind an fd
 	 */
 	BC_TCAP_SYNC = 1u << 5,
+	/*
+	 * takes a write's rw_flags (RWF_SYNC, RWF_DSYNC) but no fsync: a file
+	 * set, whose writes go to many files (vdbench's openflags=o_sync on an
+	 * fsd opens each with O_DSYNC; RWF_DSYNC on each write is the same)
+	 */
+	BC_TCAP_WSYNC = 1u << 6,
 };
 
 /*

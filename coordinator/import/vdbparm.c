@@ -615,7 +615,7 @@ static const struct s_vkey s_vkeys[] = {
     {"fsd", "files", NULL, S_V_MAPPED, "fileset.files"},
     {"fsd", "sizes", "size", S_V_MAPPED, "fileset.sizes"},
     {"fsd", "distribution", NULL, S_V_MAPPED, "fileset.distribution"},
-    {"fsd", "openflags", NULL, S_V_MAPPED, "direct"},
+    {"fsd", "openflags", NULL, S_V_MAPPED, "direct, write_sync"},
     {"fsd", "shared", NULL, S_V_MAPPED, "-"},
     {"fsd", "totalsize", NULL, S_V_DIFF, "a tree cut at a total size has no equivalent"},
     {"fsd", "workingsetsize", "wss", S_V_DIFF, "a working set smaller than the tree has no equivalent"},
@@ -628,7 +628,7 @@ static const struct s_vkey s_vkeys[] = {
     {"fwd", "xfersizes", "xfersize", S_V_MAPPED, "bs"},
     {"fwd", "threads", NULL, S_V_MAPPED, "numjobs, jobs"},
     {"fwd", "skew", NULL, S_V_MAPPED, "rate_iops (a share of fwdrate)"},
-    {"fwd", "openflags", NULL, S_V_MAPPED, "direct"},
+    {"fwd", "openflags", NULL, S_V_MAPPED, "direct, write_sync"},
     {"fwd", "host", "hd", S_V_MAPPED, "volumes[].agent"},
     {"fwd", "stopafter", NULL, S_V_MAPPED, "file_stopafter"},
 };
@@ -833,10 +833,13 @@ static void s_sd_hosts(struct s_ctx *c, const struct s_map *m, const struct bc_i
  * 0x1000, O_DSYNC: every write waits for its data on stable storage, the
  * workload's write_sync "dsync"; fsync is one fsync() before the file is
  * closed, at the end of the run: end_fsync. Those two go into sync (a
- * volume's or a step's workload); where there is none (wd=, fsd=, fwd=)
- * they are differences, as is any other flag (a hex value, clear_cache).
+ * volume's or a step's workload); where there is none (wd=) they are
+ * differences, as is any other flag (a hex value, clear_cache). On a file
+ * set (files: fsd=, fwd=) o_sync is the same write_sync, but fsync is a
+ * difference: vdbench fsyncs each file it closes, each time a thread moves
+ * on to another, and a file set's files stay open for the step.
  */
-static bool s_openflags(struct s_ctx *c, const struct bc_import_kv *kv, cJSON *sync)
+static bool s_openflags(struct s_ctx *c, const struct bc_import_kv *kv, cJSON *sync, bool files)
 {
 	char buf[256], *items[S_MAX_LIST];
 	int k, n = s_list(kv->val, buf, sizeof(buf), items);
@@ -851,10 +854,16 @@ static bool s_openflags(struct s_ctx *c, const struct bc_import_kv *kv, cJSON *s
 			direct = true;
 		else if (!strcasecmp(f, "directio_off"))
 			continue;
+		else if (files && !strcasecmp(f, "fsync"))
+			S_DIFF(c, kv,
+			       "openflags=%s: vdbench fsyncs each file as it closes it, whenever a "
+			       "thread moves to another file; a file set's files stay open for "
+			       "the step: no equivalent",
+			       f);
 		else if ((wsync || !strcasecmp(f, "fsync")) && !sync)
 			S_DIFF(c, kv,
-			       "openflags=%s: synchronous writes or a final fsync of one wd=, fsd= "
-			       "or fwd= have no equivalent (on its sd= or the rd= they have)",
+			       "openflags=%s: synchronous writes or a final fsync of one wd= "
+			       "have no equivalent (on its sd= or the rd= they have)",
 			       f);
 		else if (wsync && !cJSON_GetObjectItem(sync, "write_sync"))
 			cJSON_AddStringToObject(sync, "write_sync", "dsync");
@@ -1113,7 +1122,7 @@ static void s_sds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *
 		sd->range = s_get(&v, "range");
 		cJSON_Delete(osync);
 		osync = cJSON_CreateObject();
-		sd->direct = of && s_openflags(c, of, osync);
+		sd->direct = of && s_openflags(c, of, osync, false);
 		lunval = s_lun_given(c, d->name, lun);
 		if (lunval) {
 			bc_import_add(c->notes, "%s:%d: sd=%s: lun=%s, as --lun says", d->src,
@@ -1693,7 +1702,7 @@ static void s_wd_one(struct s_ctx *c, struct s_map *m, const struct bc_import_se
 		/* vdbench stops at end of file: one pass over the lun */
 		cJSON_AddBoolToObject(w->wl, "size_based", true);
 	}
-	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv, NULL))
+	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv, NULL, false))
 		cJSON_AddBoolToObject(w->wl, "direct", true);
 	if ((kv = s_get(v, "host") ? s_get(v, "host") : s_get(v, "hd"))) {
 		bool on[S_MAX_LIST];
@@ -2349,7 +2358,7 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 				       "no equivalent (poisson or evenly spaced)");
 		}
 	}
-	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv, st))
+	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv, st, false))
 		cJSON_AddBoolToObject(st, "direct", true);
 	s_rd_comp(c, v, st);
 	if (vw)
@@ -2614,7 +2623,7 @@ static void s_fwd_format(struct s_ctx *c, const struct bc_import_sec *d, const s
 			bc_fmt_size(b, m->fmt_bs, sizeof(m->fmt_bs));
 	}
 	if ((kv = s_get(v, "openflags")))
-		m->fmt_direct = s_openflags(c, kv, NULL);
+		m->fmt_direct = s_openflags(c, kv, NULL, true);
 	bc_import_add(c->notes,
 		      "%s:%d: fwd=format: the threads, size and flags of the format=only steps "
 		      "(%u threads of %s on each file set); a format=yes or restart tree is "
@@ -2724,7 +2733,7 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 				w->threads = (unsigned)t;
 		}
 		if ((kv = s_get(&v, "openflags")))
-			cJSON_AddBoolToObject(w->wl, "direct", s_openflags(c, kv, NULL));
+			cJSON_AddBoolToObject(w->wl, "direct", s_openflags(c, kv, w->wl, true));
 		if ((kv = s_get(&v, "stopafter")))
 			s_stopafter(c, kv, bs, w->wl);
 	}
@@ -2766,7 +2775,8 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 		const struct bc_import_sec *d = &p->secs[f->def];
 		const struct bc_import_kv *kv, *anchor;
 		struct bc_fileset_spec spec;
-		cJSON *vol, *fs, *sizes = NULL;
+		cJSON *vol, *fs, *sizes = NULL, *osync;
+		const cJSON *k2;
 		char name[BC_NAME_MAX], err[512], base[32], path[1024];
 		const char *why = NULL;
 		uint64_t avg = 0, nd, nf;
@@ -2849,7 +2859,8 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 		bc_fileset_count(&spec, &nd, &nf);
 		f->bytes = avg * nf;
 		f->files = nf;
-		direct = (kv = s_get(&v, "openflags")) && s_openflags(c, kv, NULL);
+		osync = cJSON_CreateObject(); /* o_sync: each of its volumes' write_sync */
+		direct = (kv = s_get(&v, "openflags")) && s_openflags(c, kv, osync, true);
 		s_fsd_hosts(m, i, on);
 		for (h = 0; h < m->nhd; h++) {
 			if (!on[h] || s_same_agent(m, on, h))
@@ -2867,9 +2878,12 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 			cJSON_AddItemToObject(vol, "fileset", cJSON_Duplicate(fs, 1));
 			if (direct)
 				cJSON_AddBoolToObject(s_vol_wl(vol), "direct", true);
+			cJSON_ArrayForEach(k2, osync) cJSON_AddItemToObject(
+			    s_vol_wl(vol), k2->string, cJSON_Duplicate(k2, 1));
 			cJSON_AddItemToArray(vols, vol);
 			f->vol[h] = m->nvol++;
 		}
+		cJSON_Delete(osync);
 		cJSON_Delete(fs);
 	}
 }
@@ -3808,7 +3822,7 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 	s_fsd_vols(&c, p, m, vols);
 	/*
 	 * file sets only, every one opened alike: the profile's default, as for
-	 * sds (their volumes' "workload" holds nothing else)
+	 * sds (their volumes' "workload" keeps its write_sync)
 	 */
 	if (!m->nsd && cJSON_GetArraySize(vols)) {
 		cJSON *v;
@@ -3816,8 +3830,14 @@ cJSON *bc_vdb_to_profile(const struct bc_import_doc *p, const struct bc_import_o
 		k = 1;
 		cJSON_ArrayForEach(v, vols) k &=
 		    cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(v, "workload"), "direct"));
-		for (i = 0; k && i < cJSON_GetArraySize(vols); i++)
-			cJSON_DeleteItemFromObject(cJSON_GetArrayItem(vols, i), "workload");
+		cJSON_ArrayForEach(v, vols)
+		{
+			if (!k)
+				break;
+			cJSON_DeleteItemFromObject(cJSON_GetObjectItem(v, "workload"), "direct");
+			if (!cJSON_GetArraySize(cJSON_GetObjectItem(v, "workload")))
+				cJSON_DeleteItemFromObject(v, "workload");
+		}
 		if (k)
 			cJSON_ReplaceItemInObject(defs, "direct", cJSON_CreateTrue());
 	}

@@ -735,6 +735,33 @@ static void s_openflags_sync(void)
 	CHECK(s_diff_has(diffs, "f.parm:2: openflags=0x1000: no bench-coord equivalent"));
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
+
+	/* file sets: o_sync on an fsd its volumes' write_sync, on a fwd its workload's */
+	prof = s_fs_import("fsd=a,anchor=ta,depth=0,files=4,size=64k,openflags=(o_direct,o_sync)\n"
+			   "fsd=b,anchor=tb,depth=0,files=4,size=64k,openflags=o_direct\n"
+			   "fwd=w,fsd=(a,b),operation=write,threads=2\n"
+			   "fwd=v,fsd=b,operation=write,threads=2,openflags=o_dsync\n"
+			   "rd=r,fwd=(w,v),elapsed=10\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	vol = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "volumes"), 0);
+	CHECK(!strcmp(s_str(cJSON_GetObjectItem(vol, "workload"), "write_sync"), "dsync"));
+	vol = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "volumes"), 1);
+	CHECK(!cJSON_GetObjectItem(vol, "workload"));
+	CHECK(cJSON_IsTrue(cJSON_GetObjectItem(cJSON_GetObjectItem(prof, "defaults"), "direct")));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	wl = cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(st, "volume_workloads"), "1"), 1);
+	CHECK(wl && !strcmp(s_str(wl, "write_sync"), "dsync"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	/* fsync on a file set: vdbench fsyncs each file it closes; the set's stay open */
+	prof = s_fs_import("fsd=a,anchor=ta,depth=0,files=4,size=64k,openflags=fsync\n"
+			   "fwd=w,fsd=a,operation=write\nrd=r,fwd=w,elapsed=10\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:1: openflags=fsync: vdbench fsyncs each file"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
 }
 
 /*

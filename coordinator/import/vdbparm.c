@@ -1608,14 +1608,17 @@ static int s_match(struct s_ctx *c, const struct bc_import_kv *kv, const char *w
 		   const char *const *names, int n, int *out, int max)
 {
 	char buf[1024], *items[S_MAX_LIST];
-	int ni = s_list(kv->val, buf, sizeof(buf), items), no = 0, k, j;
+	int ni = s_list(kv->val, buf, sizeof(buf), items), no = 0, over = 0, k, j;
 
 	for (k = 0; k < ni; k++) {
 		int hit = 0;
 
-		for (j = 0; j < n && no < max; j++)
+		for (j = 0; j < n; j++)
 			if (names[j] && s_name_in(items[k], names[j])) {
-				out[no++] = j;
+				if (no < max)
+					out[no++] = j;
+				else
+					over++;
 				hit++;
 			}
 		/* vdbench stops there too ("Could not find WD=... for RD=...") */
@@ -1623,6 +1626,11 @@ static int s_match(struct s_ctx *c, const struct bc_import_kv *kv, const char *w
 			S_DIFF(c, kv, "%s=%s: no such %s= (vdbench stops at it too)", what,
 			       items[k], what);
 	}
+	if (over)
+		S_DIFF(c, kv,
+		       "%s=%s: names %d definitions; bench-coord maps at most %d (the rest "
+		       "dropped)",
+		       what, kv->val, no + over, max);
 	return no;
 }
 

@@ -1,6 +1,6 @@
 /* test_streams.c - multi-stream workloads and FDP experiments: profile parsing and its exact
  * errors, the wire form, stream selection by share (1M draws within 1%), offsets inside each
- * stream's region, 32 streams each with its own share, read share and sequential share (seq_pct,
+ * stream's region, 64 streams each with its own share, read share and sequential share (seq_pct,
  * 4M draws), placement per stream and per mode, and a job on a file whose writes land only in the
  * writing stream's region */
 #include <errno.h>
@@ -106,7 +106,7 @@ static void test_parse(void)
 	bc_profile_destroy(&p);
 
 	BAD("'streams':{}", "",
-	    "p.json: steps[0].streams: expected an array of 0 to 32 streams, got {}");
+	    "p.json: steps[0].streams: expected an array of 0 to 64 streams, got {}");
 	BAD("'streams':[{'share':1}]", "",
 	    "p.json: steps[0].streams[0].name: required key missing");
 	BAD("'streams':[{'name':'a'}]", "",
@@ -294,29 +294,29 @@ static void test_seq_parse(void)
 			  vw.streams[1].seq_pct);
 	}
 	bc_profile_destroy(&p);
-	/* 32 streams are the most; 33 are named */
+	/* 64 streams are the most; 65 are named */
 	n = (size_t)snprintf(step, sizeof(step), "'rw':'randread','streams':[");
-	for (i = 0; i < 33; i++)
+	for (i = 0; i < 65; i++)
 		n += (size_t)snprintf(step + n, sizeof(step) - n, "%s{'name':'s%d','share':1}",
 				      i ? "," : "", i);
 	snprintf(step + n, sizeof(step) - n, "]");
 	BAD(step, "",
-	    "p.json: steps[0].streams: expected an array of 0 to 32 streams, got [{\"name\":\"s0\","
+	    "p.json: steps[0].streams: expected an array of 0 to 64 streams, got [{\"name\":\"s0\","
 	    "\"share\":1},{\"name\":\"s1\",\"share...");
 	strcpy(strrchr(step, '{') - 1, "]");
 	p = OK(step, "");
-	CHECK(p && p->steps[0].wl.nstreams == 32);
+	CHECK(p && p->steps[0].wl.nstreams == 64);
 	bc_profile_destroy(&p);
 }
 
 /*
- * 32 streams of unequal shares, each with its own read share and sequential share: over 4M
- * draws each stream's share of the I/Os, of its reads and of its I/Os that continue where its
+ * 64 streams (the most) of unequal shares, each with its own read share and sequential share: over
+ * 4M draws each stream's share of the I/Os, of its reads and of its I/Os that continue where its
  * last one ended are those asked (within 3 standard deviations, and 1% of the share)
  */
 static void test_seq_mix(void)
 {
-	enum { NS = 32 };
+	enum { NS = BC_STREAMS_MAX };
 	char step[16384];
 	struct bc_profile *p;
 	struct bc_sgens *sg = malloc(sizeof(*sg));
@@ -329,12 +329,12 @@ static void test_seq_mix(void)
 
 	len = (size_t)snprintf(step, sizeof(step), "'rw':'randrw','streams':[");
 	for (k = 0; k < NS; k++) {
-		/* shares 1..32, reads 0..93%, sequential 0, 3, ... 93 and 100 */
+		/* shares 1..64, reads 0..94%, sequential 0, 1, 3, ... 94 and 100 */
 		len += (size_t)snprintf(step + len, sizeof(step) - len,
 					"%s{'name':'s%d','share':%d,'rwmixread':%d,'seq_pct':%d,"
 					"'range':{'offset':'%g%%','size':'%g%%'}}",
-					k ? "," : "", k, k + 1, k * 3, k == NS - 1 ? 100 : k * 3,
-					k * 100.0 / NS, 100.0 / NS);
+					k ? "," : "", k, k + 1, k * 3 / 2,
+					k == NS - 1 ? 100 : k * 3 / 2, k * 100.0 / NS, 100.0 / NS);
 		wsum += k + 1;
 	}
 	snprintf(step + len, sizeof(step) - len, "]");
@@ -358,7 +358,7 @@ static void test_seq_mix(void)
 	}
 	for (k = 0; k < NS; k++) {
 		double share = (k + 1) / wsum, got = (double)n[k] / (double)draws;
-		double pr = k * 0.03, ps = k == NS - 1 ? 1.0 : k * 0.03, fr, fs;
+		double pr = (k * 3 / 2) * 0.01, ps = k == NS - 1 ? 1.0 : pr, fr, fs;
 
 		fr = (double)rd[k] / (double)n[k];
 		fs = (double)cont[k] / (double)n[k];

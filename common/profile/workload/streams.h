@@ -9,7 +9,7 @@
  *                "rw": "randwrite", "rwmixread": 0, "rwmixtrim": 0, "bs": "4k",
  *                "blockalign": "4k", "random_distribution": "zipf:0.99",
  *                "seq_pct": 30, "range": {"offset": "0%", "size": "20%"},
- *                "placement": "volume" | "none" | [0, 1]}, ...]     1..32 streams
+ *                "placement": "volume" | "none" | [0, 1]}, ...]     1..64 streams
  *   "stream_share": "ios" (default) | "bytes"
  *   "placement": "volume" (default) | "none" | [0, 1]     every write, or the
  *                                        streams that have no placement of their own

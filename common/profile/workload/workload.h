@@ -104,14 +104,15 @@ struct bc_placement {
  * share, region of the volume's window and lifetime class. A stream's keys
  * that are not given take the workload's values where "streams" is written.
  *
- * At most 32 streams on a volume: a vdbench parameter file runs every wd=
- * on an sd= as one stream, and the real files have up to 9 of them (the
- * corpus in tests/data/corpus); 32 leaves room for generated files while a
- * workload, which carries its streams inline and is copied per step and
- * per job target, stays near 24 KiB. A stream is picked per I/O in constant
- * time whatever their number (engine/streamgen.h).
+ * At most 64 streams on a volume: a vdbench parameter file runs every wd=
+ * on an sd= as one stream; hand-written files have up to 9 of them, a
+ * hot-spot generator's output 51 (the corpus in tests/data/corpus). A
+ * workload carries its streams inline and is copied per step and per job
+ * target: 46 KiB at 64 (704 bytes a stream). A stream is picked per I/O in
+ * constant time whatever their number (engine/streamgen.h), and only the
+ * streams given go on the wire.
  */
-#define BC_STREAMS_MAX	   32
+#define BC_STREAMS_MAX	   64
 #define BC_STREAM_NAME_MAX 32
 struct bc_stream_pos {
 	bool pct;	/* pct of the window, else bytes */

@@ -191,7 +191,7 @@ static int s_volume(struct bc_layout *l, struct io_uring *ring, struct bc_layout
 static int s_fs_open(struct bc_layout_vol *v, uint32_t i, int flags, char *path, size_t len)
 {
 	char rel[BC_PATH_MAX];
-	int rc = bc_fileset_file_path(&v->fs->fileset, i, rel, sizeof(rel));
+	int rc = bc_fileset_file_path(&v->fs->fileset, v->fs->files->tree[i], rel, sizeof(rel));
 
 	if (rc)
 		return rc;

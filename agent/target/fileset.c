@@ -123,7 +123,12 @@ static int s_root(struct bc_target *t, bool dry, char *err, size_t errlen)
 	return fd;
 }
 
-/* vdbench's format=yes: the tree's own files and directories deleted, nothing else */
+/*
+ * vdbench's format=yes: the tree's own files and directories deleted,
+ * nothing else (files beside a totalsize subset too). A shared tree's
+ * volume deletes only its own files and no directory: another host may be
+ * making its files in them at that moment.
+ */
 static int s_delete(struct bc_target *t, struct s_fs *fs, int root, char *err, size_t errlen)
 {
 	char rel[BC_PATH_MAX];
@@ -131,7 +136,9 @@ static int s_delete(struct bc_target *t, struct s_fs *fs, int root, char *err, s
 	uint32_t i;
 	int dfd, rc;
 
-	for (i = 0; i < fs->plan.nfiles; i++) {
+	for (i = 0; i < fs->plan.ntree; i++) {
+		if (!bc_fileset_mine(&t->fileset, i))
+			continue;
 		rc = bc_fileset_file_path(&t->fileset, i, rel, sizeof(rel));
 		dfd = rc ? rc : s_parent(root, rel, &base);
 		if (dfd == -ENOENT)
@@ -152,7 +159,7 @@ static int s_delete(struct bc_target *t, struct s_fs *fs, int root, char *err, s
 		close(dfd);
 	}
 	/* directories deepest first; one that holds files of someone else's stays */
-	for (i = fs->plan.ndirs; i-- > 0;) {
+	for (i = t->fileset.share_count ? 0 : fs->plan.ndirs; i-- > 0;) {
 		if (bc_fileset_dir_path(&t->fileset, i, rel, sizeof(rel)))
 			continue;
 		dfd = s_parent(root, rel, &base);
@@ -204,7 +211,7 @@ static int s_file(struct bc_target *t, struct s_fs *fs, int root, uint32_t i, ch
 	bool missing, grow;
 	int dfd, fd, flags, rc;
 
-	rc = bc_fileset_file_path(&t->fileset, i, rel, sizeof(rel));
+	rc = bc_fileset_file_path(&t->fileset, fs->plan.tree[i], rel, sizeof(rel));
 	dfd = rc ? rc : s_parent(root, rel, &base);
 	if (dfd < 0) {
 		snprintf(err, errlen, "%s/%s: %s", t->path, rel, s_why(dfd));
@@ -308,10 +315,13 @@ static int s_fs_prepare(struct bc_target *t, bool dry, char *err, size_t errlen)
 	uint32_t i;
 	int root = -1, rc;
 
-	if (!fs || bc_fileset_plan(&t->fileset, &fs->plan)) {
+	rc = fs ? bc_fileset_plan(&t->fileset, &fs->plan) : -ENOMEM;
+	if (rc) {
 		free(fs);
-		snprintf(err, errlen, "%s: out of memory for the file set's plan", t->path);
-		return -ENOMEM;
+		snprintf(err, errlen, "%s: %s", t->path,
+			 rc == -ERANGE ? "\"totalsize\" is more than the file set's files hold"
+				       : "out of memory for the file set's plan");
+		return rc;
 	}
 	fs->fd = malloc(fs->plan.nfiles * sizeof(*fs->fd));
 	fs->had = calloc(fs->plan.nfiles, sizeof(*fs->had));
@@ -349,6 +359,7 @@ static int s_fs_prepare(struct bc_target *t, bool dry, char *err, size_t errlen)
 	fs->files = (struct bc_target_files){
 	    .n = fs->plan.nfiles,
 	    .ndirs = fs->plan.ndirs,
+	    .tree = fs->plan.tree,
 	    .vstart = fs->plan.vstart,
 	    .size = fs->plan.size,
 	    .had = fs->had,

@@ -210,6 +210,7 @@ struct bc_target_ops {
  */
 struct bc_target_files {
 	uint32_t n, ndirs;
+	const uint32_t *tree;	/* [n] each file's number in the tree: its path */
 	const uint64_t *vstart; /* [n] */
 	const uint64_t *size;	/* [n] bytes */
 	/*

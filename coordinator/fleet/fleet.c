@@ -128,9 +128,12 @@ static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *skey, char
 	char bin[PATH_MAX], scratch[BC_PATH_MAX + BC_NAME_MAX + 2], log[BC_PATH_MAX + 96];
 	char cert[BC_PATH_MAX + BC_NAME_MAX + 8], auth[BC_PATH_MAX + 16];
 	zcert_t *ac = zcert_new();
-	/* fixed options, "--allow PATH" (and its namespace) per volume, 4 for NVMe/TCP volumes */
-	const char **argv = calloc(20 + 4 * (size_t)c->nvols, sizeof(*argv));
-	char(*ns)[BC_PATH_MAX] = calloc((size_t)c->nvols + 1, sizeof(*ns));
+	/*
+	 * fixed options, "--allow PATH" (and its namespace, or a file set's
+	 * tree) per volume, 4 for NVMe/TCP volumes; ns[nvols + v]: volume v's tree
+	 */
+	const char **argv = calloc(20 + 6 * (size_t)c->nvols, sizeof(*argv));
+	char(*ns)[BC_PATH_MAX] = calloc(2 * (size_t)c->nvols + 1, sizeof(*ns));
 	bool tcp_allowed = false, formats = false;
 	unsigned part;
 	struct pollfd pfd;
@@ -176,6 +179,12 @@ static int s_spawn_local(struct bc_fleet *f, struct bc_conn *c, char *skey, char
 		if (p[0] == '/') {
 			argv[k++] = "--allow";
 			argv[k++] = p;
+		}
+		/* a file set's files are below its directory: all of them, as its tree has */
+		if (p[0] == '/' && f->prof->volumes[c->vols[v]].fileset.enabled) {
+			snprintf(ns[c->nvols + v], sizeof(ns[0]), "%s/**", p);
+			argv[k++] = "--allow";
+			argv[k++] = ns[c->nvols + v];
 		}
 		/* a step that formats touches the partition's whole namespace: allowed as well */
 		if (p[0] == '/' && formats &&

@@ -616,8 +616,8 @@ static const struct s_vkey s_vkeys[] = {
     {"fsd", "sizes", "size", S_V_MAPPED, "fileset.sizes"},
     {"fsd", "distribution", NULL, S_V_MAPPED, "fileset.distribution"},
     {"fsd", "openflags", NULL, S_V_MAPPED, "direct, write_sync"},
-    {"fsd", "shared", NULL, S_V_MAPPED, "-"},
-    {"fsd", "totalsize", NULL, S_V_DIFF, "a tree cut at a total size has no equivalent"},
+    {"fsd", "shared", NULL, S_V_MAPPED, "fileset.share"},
+    {"fsd", "totalsize", NULL, S_V_MAPPED, "fileset.totalsize"},
     {"fsd", "workingsetsize", "wss", S_V_DIFF, "a working set smaller than the tree has no equivalent"},
     {"fsd", "count", NULL, S_V_DIFF, "fsd sequences (count=) have no equivalent (write each fsd)"},
     {"fwd", "fsd", NULL, S_V_MAPPED, "-"},
@@ -2768,6 +2768,47 @@ static void s_fsd_hosts(const struct s_map *m, int fi, bool *on)
 }
 
 /*
+ * The "fileset" of fsd f's volume on the hi-th of the nh hosts it is on:
+ * with shared=yes, that host's share, every nh-th file from the hi-th
+ * (vdbench gives each slave every nth file, n the slaves; one per host);
+ * totalsize=, split over the hosts as vdbench splits it (RD_entry divides
+ * it by the fwd's hosts), its "totalsize". NULL with a difference when
+ * validate would refuse it (totalsize more than the files hold: vdbench
+ * stops at that too). f's bytes and files become the volume's.
+ */
+static cJSON *s_fsd_share(struct s_ctx *c, const struct bc_import_sec *d, struct s_fsd *f,
+			  const cJSON *fs, int hi, int nh, uint64_t total)
+{
+	cJSON *vfs = cJSON_Duplicate(fs, 1), *o;
+	struct bc_fileset_spec spec;
+	struct bc_fileset_plan plan;
+	char err[512], base[32];
+
+	if (f->shared && nh > 1) {
+		o = cJSON_AddObjectToObject(vfs, "share");
+		cJSON_AddNumberToObject(o, "count", nh);
+		cJSON_AddNumberToObject(o, "index", hi);
+	}
+	if (total)
+		cJSON_AddNumberToObject(vfs, "totalsize", (double)(total / (uint64_t)nh));
+	if (!cJSON_GetObjectItem(vfs, "share") && !total)
+		return vfs;
+	snprintf(base, sizeof(base), "fsd=%.20s", d->name);
+	if (bc_fileset_spec_from_json(vfs, base, &spec, err, sizeof(err))) {
+		if (!hi)
+			bc_import_diff(c->diffs, d->src, d->line, "%s", err);
+		cJSON_Delete(vfs);
+		return NULL;
+	}
+	if (!hi && !bc_fileset_plan(&spec, &plan)) {
+		f->bytes = plan.bytes;
+		f->files = plan.nfiles;
+		bc_fileset_plan_free(&plan);
+	}
+	return vfs;
+}
+
+/*
  * each fsd a volume with a "fileset" on each host its fwds run on (the same
  * anchor: a shared filesystem's one tree, or each host's own); refused ones
  * get none
@@ -2783,8 +2824,10 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 		const struct bc_import_sec *d = &p->secs[f->def];
 		const struct bc_import_kv *kv, *anchor;
 		struct bc_fileset_spec spec;
-		cJSON *vol, *fs, *sizes = NULL, *osync;
+		cJSON *vol, *fs, *sizes = NULL, *osync, *vfs;
 		const cJSON *k2;
+		uint64_t total = 0;
+		int nh, hi;
 		char name[BC_NAME_MAX], err[512], base[32], path[1024];
 		const char *why = NULL;
 		uint64_t avg = 0, nd, nf;
@@ -2870,20 +2913,30 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 		osync = cJSON_CreateObject(); /* o_sync: each of its volumes' write_sync */
 		direct = (kv = s_get(&v, "openflags")) && s_openflags(c, kv, osync, true);
 		s_fsd_hosts(m, i, on);
-		for (h = 0; h < m->nhd; h++) {
+		for (h = 0, nh = 0; h < m->nhd; h++)
+			nh += on[h] && !s_same_agent(m, on, h);
+		if ((kv = s_get(&v, "totalsize")) && (s_size(kv->val, &total) || !total)) {
+			S_DIFF(c, kv, "totalsize=%s: not a size", kv->val);
+			total = 0;
+		}
+		for (h = 0, hi = 0; h < m->nhd; h++) {
 			if (!on[h] || s_same_agent(m, on, h))
+				continue;
+			vfs = s_fsd_share(c, d, f, fs, hi++, nh, total);
+			if (!vfs)
 				continue;
 			bc_import_sanitize(m->hd[m->hd[h].agent].name, name, sizeof(name));
 			if (s_lun_taken(vols, name, path)) {
 				S_DIFF(c, anchor,
 				       "fsd=%s: anchor=%s on %s is another volume's too (dropped)",
 				       d->name, anchor->val, name);
+				cJSON_Delete(vfs);
 				continue;
 			}
 			vol = cJSON_CreateObject();
 			cJSON_AddStringToObject(vol, "agent", name);
 			cJSON_AddStringToObject(vol, "path", path);
-			cJSON_AddItemToObject(vol, "fileset", cJSON_Duplicate(fs, 1));
+			cJSON_AddItemToObject(vol, "fileset", vfs);
 			if (direct)
 				cJSON_AddBoolToObject(s_vol_wl(vol), "direct", true);
 			cJSON_ArrayForEach(k2, osync) cJSON_AddItemToObject(
@@ -2965,8 +3018,7 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 	unsigned rd_threads = 0, maxthr = 1;
 	uint64_t bytes = 0;
 	bool fresh = false, skewed = false, flow;
-	int hosts[S_MAX_DEFS] = {0}; /* per fsd: the hosts that drive it in this rd */
-	bool used[S_MAX_DEFS] = {false};
+	bool used[S_MAX_DEFS] = {false}, shared_said[S_MAX_DEFS] = {false};
 	cJSON *st, *vw, *first = NULL;
 
 	for (k = 0; k < (int)(sizeof(loops) / sizeof(loops[0])); k++)
@@ -3126,15 +3178,16 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 					maxthr = thr;
 				if (!cJSON_GetArraySize(runs))
 					bytes += m->fsd[j].bytes; /* each volume once */
+				if (fresh && m->fsd[j].shared && !shared_said[j]) {
+					shared_said[j] = true;
+					S_DIFF(c, s_get(v, "format"),
+					       "format=%s on fsd=%s, shared=yes: vdbench stops at "
+					       "it too (another host could delete what one has "
+					       "just made); it asks for format=(clean,only), then "
+					       "format=(restart,only)",
+					       s_get(v, "format")->val, m->fsd[j].name);
+				}
 				used[j] = true;
-				if (!cJSON_GetArraySize(runs) && ++hosts[j] == 2 &&
-				    m->fsd[j].shared)
-					bc_import_diff(
-					    c->diffs, d->src, d->line,
-					    "rd=%s: fsd=%s shared=yes from several hosts: "
-					    "vdbench gives each host every nth file, here "
-					    "each uses every file",
-					    d->name, m->fsd[j].name);
 				cJSON_AddItemToArray(runs, run);
 				nrun++;
 				if (only)

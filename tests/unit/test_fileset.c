@@ -2,7 +2,8 @@
  * test_fileset: a volume's "fileset" (profile/volume/fileset.h): the spec's
  * checks name the JSON path, the tree's counts and vdbench's names, sizes
  * drawn by their shares (the same every time) and vdbench's rounding of an
- * average size, and the set's space with each file on a 4 KiB boundary.
+ * average size, the set's space with each file on a 4 KiB boundary, a
+ * host's share of a shared tree and a totalsize subset.
  */
 #include <stdio.h>
 #include <string.h>
@@ -138,5 +139,76 @@ int main(void)
 		cJSON_free(t);
 	}
 	cJSON_Delete(j);
+
+	/*
+	 * share (vdbench's shared=yes): host k of n uses the tree's files i with
+	 * i % n == k, each at the size the whole tree gives it; the n shares make
+	 * the tree, no file in two
+	 */
+	s_refused("{\"sizes\": \"64k\", \"files\": 4, \"share\": {\"count\": 2, \"index\": 2}}",
+		  "volumes[0].fileset.share");
+	s_refused("{\"sizes\": \"64k\", \"files\": 4, \"share\": {\"count\": 5, \"index\": 0}}",
+		  "5 hosts for 4 files");
+	CHECK(s_parse("{\"depth\": 1, \"width\": 3, \"files\": 7, \"sizes\": [{\"size\": \"32k\", "
+		      "\"pct\": 50}, {\"size\": \"64k\", \"pct\": 50}]}",
+		      &s, err, sizeof(err)) == 0);
+	CHECK(bc_fileset_plan(&s, &p) == 0 && p.nfiles == 21 && p.ntree == 21);
+	{
+		struct bc_fileset_plan q;
+		uint32_t seen[21] = {0}, k;
+
+		for (k = 0; k < 3; k++) {
+			s.share_count = 3;
+			s.share_index = k;
+			CHECK(bc_fileset_plan(&s, &q) == 0 && q.nfiles == 7 && q.ntree == 21);
+			for (i = 0; i < q.nfiles; i++) {
+				CHECK(q.tree[i] % 3 == k && q.size[i] == p.size[q.tree[i]]);
+				seen[q.tree[i]]++;
+			}
+			bc_fileset_plan_free(&q);
+		}
+		for (i = 0; i < 21; i++)
+			CHECK_MSG(seen[i] == 1, "file %u in %u shares", i, seen[i]);
+	}
+	bc_fileset_plan_free(&p);
+
+	/*
+	 * totalsize (vdbench's totalsize=): files drawn at random until their
+	 * sizes reach it, in tree order, the same every time; beyond what the
+	 * files hold is refused (vdbench stops at it)
+	 */
+	s_refused("{\"sizes\": \"64k\", \"files\": 4, \"totalsize\": \"257k\"}",
+		  "volumes[0].fileset.totalsize: 263168 bytes, and the tree's files hold 262144");
+	CHECK(s_parse("{\"depth\": 2, \"width\": 4, \"files\": 10, \"sizes\": [{\"size\": \"1m\", "
+		      "\"pct\": 20}, {\"size\": \"64k\", \"pct\": 80}], \"totalsize\": \"20m\"}",
+		      &s, err, sizeof(err)) == 0);
+	CHECK(bc_fileset_plan(&s, &p) == 0 && p.ntree == 160 && p.nfiles < 160);
+	{
+		struct bc_fileset_plan q;
+		uint64_t big = 0;
+
+		CHECK_MSG(p.bytes >= 20u << 20 && p.bytes < (20u << 20) + (1u << 20),
+			  "%llu bytes for totalsize 20m", (unsigned long long)p.bytes);
+		for (i = 0; i < p.nfiles; i++) {
+			CHECK(i == 0 || p.tree[i] > p.tree[i - 1]);
+			big += p.size[i] == 1u << 20;
+		}
+		/* a random pick, not the tree's first files: spread over the whole tree */
+		CHECK_MSG(p.tree[p.nfiles - 1] > 120 && p.tree[0] < 40, "files %u..%u", p.tree[0],
+			  p.tree[p.nfiles - 1]);
+		CHECK(big > 0 && big < p.nfiles);
+		CHECK(bc_fileset_plan(&s, &q) == 0 && q.nfiles == p.nfiles &&
+		      !memcmp(q.tree, p.tree, p.nfiles * sizeof(*p.tree)));
+		bc_fileset_plan_free(&q);
+		/* with a share: drawn from the host's own files */
+		s.share_count = 2;
+		s.share_index = 1;
+		s.totalsize = 10u << 20;
+		CHECK(bc_fileset_plan(&s, &q) == 0 && q.bytes >= 10u << 20);
+		for (i = 0; i < q.nfiles; i++)
+			CHECK(q.tree[i] % 2 == 1);
+		bc_fileset_plan_free(&q);
+	}
+	bc_fileset_plan_free(&p);
 	TEST_DONE();
 }

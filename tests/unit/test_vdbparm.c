@@ -766,6 +766,55 @@ static void s_openflags_sync(void)
 }
 
 /*
+ * shared=yes from several hosts: each host's volume its share of the tree
+ * (every nth file); totalsize= split over them; format=yes on a shared fsd
+ * and a totalsize beyond the tree stop vdbench: differences
+ */
+static void s_fsd_shared_total(void)
+{
+	const char *hds = "hd=h1,system=a\nhd=h2,system=b\nhd=h3,system=c\n";
+	const cJSON *vol, *fs;
+	cJSON *prof, *diffs;
+	char buf[1024];
+	int k;
+
+	snprintf(buf, sizeof(buf),
+		 "%sfsd=f,anchor=/mnt/t,depth=1,width=3,files=10,size=1m,shared=yes,"
+		 "totalsize=12m\nfwd=w,fsd=f,operation=read,threads=2\n"
+		 "rd=r,fwd=w,format=restart,elapsed=10\n",
+		 hds);
+	prof = s_fs_import(buf, &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "volumes")) == 3);
+	for (k = 0; k < 3; k++) {
+		vol = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "volumes"), k);
+		fs = cJSON_GetObjectItem(vol, "fileset");
+		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(fs, "totalsize")) == 4 << 20);
+		fs = cJSON_GetObjectItem(fs, "share");
+		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(fs, "count")) == 3 &&
+		      cJSON_GetNumberValue(cJSON_GetObjectItem(fs, "index")) == k);
+	}
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	/* one host: no share; totalsize beyond the 30 files' 30m */
+	prof = s_fs_import("fsd=f,anchor=/mnt/t,depth=1,width=3,files=10,size=1m,shared=yes,"
+			   "totalsize=40m\nfwd=w,fsd=f,operation=read\nrd=r,fwd=w,elapsed=10\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:1: fsd=f.fileset.totalsize: 41943040 bytes, and the "
+				"tree's files hold 31457280 (vdbench stops at that too)"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	snprintf(buf, sizeof(buf),
+		 "%sfsd=f,anchor=/mnt/t,depth=1,width=3,files=10,size=1m,shared=yes\n"
+		 "fwd=w,fsd=f,operation=read\nrd=r,fwd=w,format=yes,elapsed=10\n",
+		 hds);
+	prof = s_fs_import(buf, &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:6: format=yes on fsd=f, shared=yes: vdbench stops"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
+/*
  * threads: the rd's threads= or forthreads= when given, else the sd's, else
  * 8 (vdbench's RD_entry.getThreadsFromSdOrRd); pause=: the next step idles
  */
@@ -1032,6 +1081,7 @@ int main(void)
 	s_skew_zero();
 	s_keywords();
 	s_openflags_sync();
+	s_fsd_shared_total();
 	s_threads_pause();
 	s_accepted();
 	s_fwd_format();

@@ -17,8 +17,10 @@
 #include "profile/value/units.h"
 #include "profile/volume/fileset.h"
 
-static const char *const s_keys[] = {"depth", "width", "files", "distribution", "sizes", NULL};
+static const char *const s_keys[] = {"depth", "width", "files",	    "distribution",
+				     "sizes", "share", "totalsize", NULL};
 static const char *const s_size_keys[] = {"size", "pct", NULL};
+static const char *const s_share_keys[] = {"count", "index", NULL};
 
 bool bc_fileset_count(const struct bc_fileset_spec *s, uint64_t *ndirs, uint64_t *nfiles)
 {
@@ -159,6 +161,48 @@ int bc_fileset_spec_from_json(const cJSON *o, const char *base, struct bc_filese
 			 path, s->depth, s->width, s->files, BC_FILESET_FILES_MAX);
 		return -EINVAL;
 	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(o, "share"))) {
+		char sp[176];
+
+		snprintf(sp, sizeof(sp), "%s.share", path);
+		if (!cJSON_IsObject(v) || bc_keys_known(v, sp, s_share_keys, err, errlen) ||
+		    bc_keys_uint(cJSON_GetObjectItemCaseSensitive(v, "count"), 1, 1 << 20,
+				 &s->share_count) ||
+		    bc_keys_uint(cJSON_GetObjectItemCaseSensitive(v, "index"), 0,
+				 s->share_count - 1, &s->share_index)) {
+			if (!err[0] || cJSON_IsObject(v))
+				snprintf(err, errlen,
+					 "%s: expected {\"count\": hosts sharing the tree, "
+					 "\"index\": 0..count-1}",
+					 sp);
+			return -EINVAL;
+		}
+		if (s->share_count > nf) {
+			snprintf(err, errlen, "%s: %u hosts for %llu files: one has none", sp,
+				 s->share_count, (unsigned long long)nf);
+			return -EINVAL;
+		}
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(o, "totalsize"))) {
+		uint64_t have = 0, f;
+
+		if (bc_keys_size(v, &s->totalsize) || !s->totalsize) {
+			snprintf(err, errlen, "%s.totalsize: expected a size (\"50g\")", path);
+			return -EINVAL;
+		}
+		for (f = 0; f < nf; f++)
+			if (bc_fileset_mine(s, (uint32_t)f))
+				have += bc_fileset_file_size(s, (uint32_t)f);
+		if (s->totalsize > have) {
+			snprintf(err, errlen,
+				 "%s.totalsize: %llu bytes, and the %s files hold %llu (vdbench "
+				 "stops at that too)",
+				 path, (unsigned long long)s->totalsize,
+				 s->share_count ? "volume's share of the" : "tree's",
+				 (unsigned long long)have);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -182,6 +226,14 @@ cJSON *bc_fileset_spec_to_json(const struct bc_fileset_spec *s)
 		cJSON_AddNumberToObject(e, "pct", s->pct[i]);
 		cJSON_AddItemToArray(arr, e);
 	}
+	if (s->share_count) {
+		cJSON *e = cJSON_AddObjectToObject(o, "share");
+
+		cJSON_AddNumberToObject(e, "count", s->share_count);
+		cJSON_AddNumberToObject(e, "index", s->share_index);
+	}
+	if (s->totalsize)
+		cJSON_AddNumberToObject(o, "totalsize", (double)s->totalsize);
 	return o;
 }
 
@@ -210,7 +262,7 @@ static uint64_t s_vdb_round(uint64_t b)
 	return b ? b : 1024;
 }
 
-static uint64_t s_file_size(const struct bc_fileset_spec *s, uint32_t f)
+uint64_t bc_fileset_file_size(const struct bc_fileset_spec *s, uint32_t f)
 {
 	uint64_t h = s_mix((uint64_t)f ^ 0x6673657473697a65ull);
 	uint32_t u, i, acc = 0;
@@ -230,36 +282,101 @@ static uint64_t s_file_size(const struct bc_fileset_spec *s, uint32_t f)
 	return s->size[i];
 }
 
+bool bc_fileset_mine(const struct bc_fileset_spec *s, uint32_t f)
+{
+	return !s->share_count || f % s->share_count == s->share_index;
+}
+
+/*
+ * totalsize: the volume's files drawn at random, no file twice (a partial
+ * Fisher-Yates shuffle with a fixed seed: the same subset every run, as
+ * vdbench's Random(0) gives it the same), until their sizes reach it;
+ * pick[] marks them. -ERANGE when they all fall short.
+ */
+static int s_subset(const struct bc_fileset_spec *s, const uint32_t *mine, const uint64_t *size,
+		    uint32_t n, bool *pick)
+{
+	uint32_t *perm = malloc((size_t)n * sizeof(*perm)), i, j;
+	uint64_t got = 0;
+
+	if (!perm)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	for (i = 0; i < n && got < s->totalsize; i++) {
+		uint64_t h = s_mix((uint64_t)i ^ 0x746f74616c73697aull);
+		uint32_t t;
+
+		j = i + (uint32_t)((double)(h >> 11) / 9007199254740992.0 * (double)(n - i));
+		t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+		pick[perm[i]] = true;
+		got += size[mine[perm[i]]];
+	}
+	free(perm);
+	return got < s->totalsize ? -ERANGE : 0;
+}
+
 int bc_fileset_plan(const struct bc_fileset_spec *s, struct bc_fileset_plan *p)
 {
-	uint64_t nd, nf, at = 0;
-	uint32_t f;
+	uint64_t nd, nf, at = 0, *size = NULL;
+	uint32_t f, n = 0, *mine = NULL;
+	bool *pick = NULL;
+	int rc = -ENOMEM;
 
 	memset(p, 0, sizeof(*p));
 	if (!bc_fileset_count(s, &nd, &nf) || !nf)
 		return -EINVAL;
 	p->ndirs = (uint32_t)nd;
-	p->nfiles = (uint32_t)nf;
-	p->size = malloc(nf * sizeof(*p->size));
-	p->vstart = malloc(nf * sizeof(*p->vstart));
-	if (!p->size || !p->vstart) {
-		bc_fileset_plan_free(p);
-		return -ENOMEM;
+	p->ntree = (uint32_t)nf;
+	/* each tree file's size, drawn whoever uses it (vdbench draws before it shares) */
+	size = malloc(nf * sizeof(*size));
+	mine = malloc(nf * sizeof(*mine));
+	pick = calloc(nf, sizeof(*pick));
+	if (!size || !mine || !pick)
+		goto out;
+	for (f = 0; f < p->ntree; f++) {
+		size[f] = bc_fileset_file_size(s, f);
+		if (bc_fileset_mine(s, f))
+			mine[n++] = f;
 	}
-	for (f = 0; f < p->nfiles; f++) {
-		p->size[f] = s_file_size(s, f);
-		p->vstart[f] = at;
-		p->bytes += p->size[f];
-		at += (p->size[f] + BC_FILESET_ALIGN - 1) / BC_FILESET_ALIGN * BC_FILESET_ALIGN;
+	if (s->totalsize && (rc = s_subset(s, mine, size, n, pick)))
+		goto out;
+	rc = -ENOMEM;
+	p->size = malloc(n * sizeof(*p->size));
+	p->vstart = malloc(n * sizeof(*p->vstart));
+	p->tree = malloc(n * sizeof(*p->tree));
+	if (!p->size || !p->vstart || !p->tree)
+		goto out;
+	for (f = 0; f < n; f++) {
+		uint32_t i = p->nfiles;
+
+		if (s->totalsize && !pick[f])
+			continue;
+		p->tree[i] = mine[f];
+		p->size[i] = size[mine[f]];
+		p->vstart[i] = at;
+		p->bytes += p->size[i];
+		at += (p->size[i] + BC_FILESET_ALIGN - 1) / BC_FILESET_ALIGN * BC_FILESET_ALIGN;
+		p->nfiles++;
 	}
 	p->space = at;
-	return 0;
+	rc = 0;
+out:
+	free(size);
+	free(mine);
+	free(pick);
+	if (rc)
+		bc_fileset_plan_free(p);
+	return rc;
 }
 
 void bc_fileset_plan_free(struct bc_fileset_plan *p)
 {
 	free(p->size);
 	free(p->vstart);
+	free(p->tree);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -38,12 +38,26 @@ struct bc_fileset_spec {
 	uint32_t nsizes;
 	uint64_t size[BC_FILESET_SIZES_MAX];
 	uint32_t pct[BC_FILESET_SIZES_MAX];
+	/*
+	 * "share": {"count": n, "index": k}: this volume uses the tree's files
+	 * i with i % n == k, the others being other hosts' (vdbench's
+	 * shared=yes: each of n slaves every nth file); count 0: every file
+	 */
+	uint32_t share_count, share_index;
+	/*
+	 * "totalsize": only a subset of the volume's files, drawn at random
+	 * (fixed seed, no file twice) until their sizes reach this many bytes,
+	 * kept in tree order (vdbench's totalsize=); 0: all of them
+	 */
+	uint64_t totalsize;
 };
 
 /* the tree a spec describes (bc_fileset_plan); arrays owned, freed by bc_fileset_plan_free */
 struct bc_fileset_plan {
 	uint32_t ndirs;	  /* directories below the path, in creation order (parents first) */
-	uint32_t nfiles;  /* files, in vdbench's order */
+	uint32_t nfiles;  /* the volume's files (share, totalsize), in vdbench's order */
+	uint32_t ntree;	  /* the tree's files, the volume's and the rest */
+	uint32_t *tree;	  /* [nfiles] each file's number in the tree (its path) */
 	uint64_t *size;	  /* [nfiles] bytes */
 	uint64_t *vstart; /* [nfiles] where each file starts in the set's space (aligned) */
 	uint64_t space;	  /* the space's end: vstart + size of the last file, aligned */
@@ -64,8 +78,15 @@ cJSON *bc_fileset_spec_to_json(const struct bc_fileset_spec *s);
 /* how many directories and files s makes; false when beyond BC_FILESET_FILES_MAX */
 bool bc_fileset_count(const struct bc_fileset_spec *s, uint64_t *ndirs, uint64_t *nfiles);
 
-/* the tree of s: every file's size and place in the set's space; 0 or -ENOMEM */
+/*
+ * the volume's files of s: each one's number in the tree, size and place in
+ * the set's space; 0, -ENOMEM, or -ERANGE when "totalsize" is more than the
+ * volume's files hold (vdbench stops at that too)
+ */
 int bc_fileset_plan(const struct bc_fileset_spec *s, struct bc_fileset_plan *p);
+/* file f of the tree: its size (a pure function of s and f), and whether the volume uses it */
+uint64_t bc_fileset_file_size(const struct bc_fileset_spec *s, uint32_t f);
+bool bc_fileset_mine(const struct bc_fileset_spec *s, uint32_t f);
 void bc_fileset_plan_free(struct bc_fileset_plan *p);
 
 /*

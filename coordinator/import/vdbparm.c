@@ -1856,14 +1856,25 @@ static int s_loop_values(struct s_ctx *c, struct s_loop *l)
 		/* a range: its bounds, then its step */
 		snprintf(lo, sizeof(lo), "%.*s", (int)(dash - items[k]), items[k]);
 		dbl = k + 1 < n && !strcasecmp(items[k + 1], "d");
-		if (!s_loop_num(l, lo, &a) || !s_loop_num(l, dash + 1, &b) || a <= 0 || b <= 0 ||
-		    k + 1 >= n || (!dbl && (!s_loop_num(l, items[k + 1], &step) || step <= 0)) ||
-		    (!dbl && b < a)) {
+		if (!s_loop_num(l, lo, &a) || !s_loop_num(l, dash + 1, &b) || a < 0 || b < 0 ||
+		    (dbl && (a <= 0 || b <= 0)) || k + 1 >= n ||
+		    (!dbl && (!s_loop_num(l, items[k + 1], &step) || step <= 0))) {
 			S_DIFF(c, l->kv, "%s=%s: not a range (a-b,d or a-b,step)", l->kv->key,
 			       l->kv->val);
 			return -1;
 		}
-		for (x = a; (b >= a ? x <= b * (1 + 1e-12) : x >= b * (1 - 1e-12));
+		/*
+		 * a-b,step with b below a: vdbench's Var_parms counts up from a by
+		 * step while it stays at most b, so only a itself is run
+		 */
+		if (!dbl && b < a)
+			bc_import_add(
+			    c->notes,
+			    "%s:%d: %s=%s: vdbench counts %s-%s upwards by %s, so it runs "
+			    "%s alone",
+			    l->kv->src, l->kv->line, l->kv->key, l->kv->val, lo, dash + 1,
+			    items[k + 1], lo);
+		for (x = a; x == a || (b >= a ? x <= b * (1 + 1e-12) : dbl && x >= b * (1 - 1e-12));
 		     x = dbl ? (b >= a ? x * 2 : x / 2) : x + step) {
 			if (l->n >= S_MAX_LIST) {
 				S_DIFF(c, l->kv, "%s=%s: more than %d values", l->kv->key,
@@ -2999,16 +3010,30 @@ static cJSON *s_fwd_run(const struct s_fwd *w, unsigned threads, double rate)
 }
 
 /*
+ * a for-loop's value on a fwd's workload: forrdpct= mixes reads and writes
+ * in each file (vdbench's FwgEntry readpct, the kind kept), forxfersize= the
+ * transfer size (forthreads= is the rd's thread count, in s_fwd_step)
+ */
+static void s_fwd_point(const struct s_point *pt, cJSON *run)
+{
+	const char *rw = cJSON_GetStringValue(cJSON_GetObjectItem(run, "rw"));
+
+	if (pt->rdpct)
+		s_set_rw(run, strtod(pt->rdpct, NULL), !rw || strncmp(rw, "rand", 4));
+	if (pt->xfer)
+		cJSON_ReplaceItemInObject(run, "bs", cJSON_CreateString(pt->xfer));
+}
+
+/*
  * An rd with fwd=: one step; each fwd a workload on its fsd's volume
  * (several on one volume run at once, as vdbench runs them), its threads
  * the jobs driving it, fwdrate= the rate shared by skew, format= the
  * file set's fileset_format or a step that writes every file once
  */
-static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, int ri,
-		     const struct s_view *v, cJSON *steps)
+static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, int ri,
+		       const struct s_view *v, const struct s_point *pt, cJSON *steps)
 {
-	static const char *const loops[] = {"forxfersize", "forthreads", "forrdpct", "forseekpct",
-					    "iorate",	   "curve",	 "wd",	     "sd"};
+	static const char *const loops[] = {"forseekpct", "iorate", "curve", "wd", "sd"};
 	const struct bc_import_sec *d = &p->secs[ri];
 	const struct bc_import_kv *kv, *fwdkv = s_get(v, "fwd"), *tkv = s_get(v, "threads");
 	const char *names[S_MAX_DEFS];
@@ -3032,12 +3057,14 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 	non = s_match(c, fwdkv, "fwd", names, m->nfwd, on, S_MAX_LIST);
 	if (!non)
 		return;
-	if (tkv) {
+	if (tkv || pt->threads) {
+		const char *tv = pt->threads ? pt->threads : tkv->val;
 		char *end;
-		unsigned long t = strtoul(tkv->val, &end, 10);
+		unsigned long t = strtoul(tv, &end, 10);
 
 		if (*end || !t || t > 1024)
-			S_DIFF(c, tkv, "threads=%s: expected 1-1024", tkv->val);
+			S_DIFF(c, pt->threads ? s_get(v, "forthreads") : tkv,
+			       "threads=%s: expected 1-1024", tv);
 		else
 			rd_threads =
 			    (unsigned)t; /* vdbench: the rd's threads= overrides the fwds' */
@@ -3088,7 +3115,8 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 			       given);
 	s_rd_times(c, d, v, &ramp, &runtime);
 	st = cJSON_CreateObject();
-	bc_import_sanitize(d->name, name, sizeof(name));
+	snprintf(name, sizeof(name), "%s%s", d->name, pt->suffix);
+	bc_import_sanitize(name, name, sizeof(name));
 	cJSON_AddStringToObject(st, "name", name);
 	vw = cJSON_CreateObject();
 	/* every volume: its fwds' workloads, or idle */
@@ -3139,6 +3167,7 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 				/* the rd's rate is the total: this fwd's share, over its volumes */
 				r = rate ? rate * share / 100 / nv : 0;
 				run = s_fwd_run(w, thr, r);
+				s_fwd_point(pt, run);
 				if (flow)
 					cJSON_AddNumberToObject(run, "flow",
 								(double)(lround(share * 100) ?: 1));
@@ -3288,6 +3317,75 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 			m->fsd[j].clean = NULL; /* its tree made anew by this step */
 	s_rd_comp(c, v, st);
 	cJSON_AddItemToArray(steps, st);
+}
+
+/*
+ * An rd with fwd= and for-loops (forrdpct=, forxfersize=, forthreads=):
+ * vdbench runs it once per value (per combination, the last loop the
+ * innermost), each run a new rd with its own format= (format=yes formats
+ * before each); a step each, named rd_key-value. A value outside what a
+ * profile holds (a fraction of a percent of reads) is a difference.
+ */
+static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, int ri,
+		     const struct s_view *v, cJSON *steps)
+{
+	static const char *const keys[] = {"forthreads", "forxfersize", "forrdpct"};
+	struct s_loop loops[3];
+	int idx[3] = {0}, nl = 0, total = 1, k;
+	const struct bc_import_kv *kv;
+
+	for (k = 0; k < 3; k++) {
+		if (!(kv = s_get(v, keys[k])))
+			continue;
+		loops[nl].kv = kv;
+		if (s_loop_values(c, &loops[nl]) <= 0)
+			return;
+		total *= loops[nl].n;
+		nl++;
+	}
+	if (total > S_MAX_LIST) {
+		bc_import_diff(c->diffs, p->secs[ri].src, p->secs[ri].line,
+			       "rd=%s: its loops make %d runs, more than %d", p->secs[ri].name,
+			       total, S_MAX_LIST);
+		return;
+	}
+	for (;;) {
+		struct s_point pt = {0};
+		size_t used = 0;
+
+		for (k = 0; k < nl; k++) {
+			const char *key = loops[k].kv->key, *val = loops[k].v[idx[k]];
+			double pc;
+
+			if (!strcmp(key, "forthreads"))
+				pt.threads = val;
+			else if (!strcmp(key, "forxfersize"))
+				pt.xfer = val;
+			else if (!s_pct(val, &pc) || pc != floor(pc)) {
+				S_DIFF(
+				    c, loops[k].kv,
+				    "forrdpct=%s: %s%% of reads: a profile's share of reads is a "
+				    "whole percent",
+				    loops[k].kv->val, val);
+				return;
+			} else
+				pt.rdpct = val;
+			if (loops[k].n < 2)
+				continue;
+			used += (size_t)snprintf(pt.suffix + used,
+						 sizeof(pt.suffix) > used ? sizeof(pt.suffix) - used
+									  : 0,
+						 "_%s-%s", key + 3, val);
+		}
+		s_fwd_step(c, p, m, ri, v, &pt, steps);
+		for (k = nl - 1; k >= 0; k--) {
+			if (++idx[k] < loops[k].n)
+				break;
+			idx[k] = 0;
+		}
+		if (k < 0)
+			break;
+	}
 }
 
 /*

@@ -9,8 +9,10 @@
 #    makes and does I/O to every second file only, its own half (vdbench gives each of n
 #    slaves every nth file), and between them every file is used;
 #  - totalsize=: a random subset of the tree's files whose sizes reach it is made, at their
-#    sizes, and only those are used; totalsize= beyond the tree is refused, naming its line.
-# Needs root and tracefs with the iomap events (skips otherwise); about 15 s.
+#    sizes, and only those are used; totalsize= beyond the tree is refused, naming its line;
+#  - forxfersize= and forrdpct= in an rd with fwd=: a step per combination, each doing only
+#    the reads or writes of its rdpct at its size (the agents' own counts).
+# Needs root and tracefs with the iomap events (skips otherwise); about 25 s.
 . "$(dirname "$0")/lib.sh"
 
 SCR="$T/scr"
@@ -160,4 +162,32 @@ rc=0
 "$COORD" import-vdbench -o "$T/big.json" "$T/big.parm" 2>"$T/big.err" || rc=$?
 [ "$rc" = 2 ] && grep -q "big.parm:1: .*totalsize.*vdbench stops at that too" "$T/big.err" ||
 	fail "totalsize beyond the tree: exit $rc: $(cat "$T/big.err")"
+
+# --- forrdpct= and forxfersize= in an rd with fwd=: a run each, as vdbench runs them
+cat >"$T/loops.parm" <<EOF
+fsd=fsd1,anchor=loops,depth=1,width=2,files=4,size=256k,openflags=o_direct
+fwd=fwd1,fsd=fsd1,xfersize=4k,fileio=random,fileselect=random,threads=2
+rd=rd1,fwd=fwd1,fwdrate=max,format=restart,elapsed=2,interval=1,forxfersize=(4k,16k),forrdpct=(0,100)
+EOF
+"$COORD" import-vdbench -o "$T/loops.json" "$T/loops.parm" 2>"$T/loops.err" ||
+	fail "the loops did not import clean: $(cat "$T/loops.err")"
+"$COORD" run --plain -o "$T/out-loops" --scratch-dir "$SCR" "$T/loops.json" >"$T/loops.out" 2>&1 || {
+	cat "$T/loops.out"
+	fail "the loops did not run"
+}
+python3 - "$(run_dir "$T/out-loops")/run.json" <<'PY' || fail "the loops' runs are not vdbench's"
+import json, sys
+run = json.load(open(sys.argv[1]))
+got = []
+for st in run["steps"]:
+    v = st["agent_totals"]["local"]["volumes"][0]
+    r, w = v["read"], v["write"]
+    op = "read" if r["ios"] and not w["ios"] else "write" if w["ios"] and not r["ios"] else "both"
+    ios = r["ios"] + w["ios"]
+    got.append((st["name"], op, (r["bytes"] + w["bytes"]) // max(ios, 1)))
+print(got)
+assert got == [("rd1_xfersize-4k_rdpct-0", "write", 4096), ("rd1_xfersize-4k_rdpct-100", "read", 4096),
+               ("rd1_xfersize-16k_rdpct-0", "write", 16384),
+               ("rd1_xfersize-16k_rdpct-100", "read", 16384)], got
+PY
 echo "ok"

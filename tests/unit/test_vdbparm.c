@@ -342,11 +342,18 @@ static void s_fs(void)
 	/* stopafter= a count of transfers of a size distribution: no byte count */
 	CHECK(s_diff_has(diffs, "f.parm:4: stopafter=100: a count of transfers of one xfersize"));
 	CHECK(s_diff_has(diffs, "f.parm:2: anchor=\\\\srv\\share\\vm0: a Windows network share"));
-	/* format=(clean,only): no step, the next step on the tree starts from a fresh one */
+	/*
+	 * format=(clean,only): no step, the next step on the tree starts from a
+	 * fresh one; forxfersize=: a step per size, the second on the tree the
+	 * first left
+	 */
 	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
-	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "steps")) == 1 &&
-	      !strcmp(s_str(st, "name"), "r2") && !strcmp(s_str(st, "fileset_format"), "fresh"));
-	CHECK(s_diff_has(diffs, "f.parm:7: forxfersize=(4k,8k) in an rd with fwd="));
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "steps")) == 2 &&
+	      !strcmp(s_str(st, "name"), "r2_xfersize-4k") &&
+	      !strcmp(s_str(st, "fileset_format"), "fresh") && !strcmp(s_str(st, "bs"), "4k"));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 1);
+	CHECK(!strcmp(s_str(st, "name"), "r2_xfersize-8k") && !strcmp(s_str(st, "bs"), "8k") &&
+	      !cJSON_GetObjectItem(st, "fileset_format"));
 	CHECK(s_diff_has(diffs, "f.parm:6: rd=r1: fwd=p: 1 threads") == false);
 	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "volumes")) == 1);
 	cJSON_Delete(prof);
@@ -815,6 +822,51 @@ static void s_fsd_shared_total(void)
 }
 
 /*
+ * for-loops in an rd with fwd=: a step per combination (the last loop the
+ * innermost), forrdpct= a mix in each file of the fwd's kind, forxfersize=
+ * its size, forthreads= its threads; a range counting down by a step runs
+ * its first value alone (vdbench's Var_parms), 0 may start a range
+ */
+static void s_fwd_loops(void)
+{
+	static const char *const want[][4] = {{"r_threads-1_rdpct-0", "write", "1", "0"},
+					      {"r_threads-1_rdpct-50", "rw", "1", "50"},
+					      {"r_threads-1_rdpct-100", "read", "1", "100"},
+					      {"r_threads-4_rdpct-0", "write", "4", "0"},
+					      {"r_threads-4_rdpct-50", "rw", "4", "50"},
+					      {"r_threads-4_rdpct-100", "read", "4", "100"}};
+	const cJSON *st;
+	cJSON *prof, *diffs;
+	int k;
+
+	prof = s_fs_import("fsd=a,anchor=ta,depth=0,files=8,size=64k\n"
+			   "fwd=w,fsd=a,fileio=sequential,xfersize=16k\n"
+			   "rd=r,fwd=w,forthreads=(1,4),forrdpct=(0-100,50),forxfersize=8k,"
+			   "elapsed=10\nrd=d,fwd=w,forrdpct=(100-0,10),elapsed=10\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(prof, "steps")) == 7);
+	for (k = 0; k < 6; k++) {
+		st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), k);
+		CHECK_MSG(
+		    !strcmp(s_str(st, "name"), want[k][0]) &&
+			!strcmp(s_str(st, "rw"), want[k][1]) && !strcmp(s_str(st, "bs"), "8k") &&
+			cJSON_GetNumberValue(cJSON_GetObjectItem(st, "numjobs")) ==
+			    atoi(want[k][2]) &&
+			(!strcmp(want[k][1], "rw")
+			     ? cJSON_GetNumberValue(cJSON_GetObjectItem(st, "rwmixread")) == 50
+			     : !cJSON_GetObjectItem(st, "rwmixread")),
+		    "step %d: %s", k, cJSON_PrintUnformatted(st));
+	}
+	/* (100-0,10): 100 alone, a note says why */
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 6);
+	CHECK(!strcmp(s_str(st, "name"), "d") && !strcmp(s_str(st, "rw"), "read") &&
+	      !strcmp(s_str(st, "bs"), "16k"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
+/*
  * threads: the rd's threads= or forthreads= when given, else the sd's, else
  * 8 (vdbench's RD_entry.getThreadsFromSdOrRd); pause=: the next step idles
  */
@@ -1082,6 +1134,7 @@ int main(void)
 	s_keywords();
 	s_openflags_sync();
 	s_fsd_shared_total();
+	s_fwd_loops();
 	s_threads_pause();
 	s_accepted();
 	s_fwd_format();

@@ -25,6 +25,7 @@
 #include "engine/dist.h"
 #include "engine/job.h"
 #include "engine/kvgen.h"
+#include "engine/meta.h"
 #include "engine/rand.h"
 #include "engine/rate.h"
 #include "engine/seqmix.h"
@@ -64,9 +65,11 @@
 #define S_TF_SYNC    0x8000u  /* an fsync or fdatasync after every N writes */
 #define S_TF_VBACK   0x10000u /* verify_backlog: every N writes are read back and checked */
 #define S_TF_FILES   0x20000u /* a file set: a file at a time, offsets within it */
+#define S_TF_META    0x40000u /* a file set's metadata operations (engine/meta.h) */
 /* slow path on completion: anything but "pick and resubmit" */
 #define S_TF_SLOW                                                                                  \
-	(S_TF_SIZED | S_TF_GATED | S_TF_VERIFY | S_TF_KV | S_TF_ZONED | S_TF_SYNC | S_TF_VBACK)
+	(S_TF_SIZED | S_TF_GATED | S_TF_VERIFY | S_TF_KV | S_TF_ZONED | S_TF_SYNC | S_TF_VBACK |   \
+	 S_TF_META)
 
 /* a completed write of a verify backlog: where it went */
 struct s_extent {
@@ -94,6 +97,9 @@ struct s_io {
 	uint64_t ready_ns;  /* parked: not before this (thinktime) */
 	/* "latency_from": "intended": the arrival's scheduled time, latency counts from it */
 	uint64_t intended_ns;
+	/* BC_OP_META: the operation was done at issue (engine/meta.h): its result, latency */
+	int32_t meta_res;
+	uint64_t meta_lat_ns;
 };
 
 /* this job's view of one target: everything an I/O on it needs */
@@ -137,6 +143,18 @@ struct s_jtarget {
 	uint8_t sync_op;
 	bool end_sync;
 	struct bc_opcnt syncs; /* fsyncs and fdatasyncs: count, errors, latency */
+	/*
+	 * S_TF_META: the entries this job acts on, [m_first, m_first + m_step
+	 * x m_count) of the tree's files (or directories), the scan's place
+	 * among them, whether none is left in the state the kind needs, the
+	 * entries passed over (rmdir of a directory not empty, mkdir under one
+	 * not there), and the operations' counts
+	 */
+	uint32_t m_first, m_step, m_count, m_cur;
+	bool m_done;
+	uint64_t m_passed;
+	uint32_t m_passed_row;
+	struct bc_opcnt meta;
 	/* S_TF_VBACK: completed writes in a ring, read back and checked every backlog of them */
 	uint32_t backlog, vb_cap, vb_head, vb_n, vb_winflight;
 	bool vb_pending, vb_reading;
@@ -467,6 +485,106 @@ static inline void s_pick(struct bc_job *j, struct s_jtarget *jt, struct s_io *i
 	io->placement = op == BC_OP_WRITE ? bc_splace_next(&jt->place) : BC_PLACEMENT_VOLUME;
 }
 
+/* an operation counted apart from the volume's ops (a sync, a metadata kind): 0 is success */
+static void s_cnt_done(struct bc_opcnt *c, int64_t res, uint64_t lat)
+{
+	if (res < 0) {
+		c->errors++;
+		if (!c->first_errno)
+			c->first_errno = (int32_t)res;
+		return;
+	}
+	c->ios++;
+	c->lat_sum_ns += lat;
+	if (lat < c->lat_min_ns)
+		c->lat_min_ns = lat;
+	if (lat > c->lat_max_ns)
+		c->lat_max_ns = lat;
+}
+
+/* the state an entry needs for kind, and the one the operation leaves it in */
+static void s_meta_states(uint32_t kind, uint8_t *need, uint8_t *after)
+{
+	bool makes = kind == BC_META_CREATE || kind == BC_META_MKDIR;
+	bool removes = kind == BC_META_DELETE || kind == BC_META_RMDIR;
+
+	*need = makes ? BC_MSTATE_ABSENT : BC_MSTATE_PRESENT;
+	*after = removes ? BC_MSTATE_ABSENT : BC_MSTATE_PRESENT;
+}
+
+/* entry k of jt's share claimed (its state need -> busy) */
+static bool s_meta_try(struct s_jtarget *jt, _Atomic uint8_t *st, uint32_t k, uint8_t need)
+{
+	uint8_t want = need;
+
+	return atomic_compare_exchange_strong_explicit(&st[jt->m_first + k * jt->m_step], &want,
+						       BC_MSTATE_BUSY, memory_order_acquire,
+						       memory_order_relaxed);
+}
+
+/*
+ * The operation of io's slot, now: an entry of the job's share in the state
+ * the kind needs is claimed (fileselect random: a few random draws first;
+ * else, and then, the next one in the tree's order, rmdir from the deepest
+ * directory up), acted on, and left in its new state; none left: m_done.
+ */
+static void s_meta_do(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
+{
+	const struct bc_target_files *f = jt->files;
+	uint32_t kind = jt->wl.meta, k = 0, scanned = 0, r;
+	_Atomic uint8_t *st = bc_meta_on_dirs(kind) ? f->dstate : f->fstate;
+	bool down = kind == BC_META_RMDIR, got = false;
+	uint8_t need, after;
+	uint64_t lat;
+	int rc;
+
+	s_meta_states(kind, &need, &after);
+	io->meta_res = 1;
+	io->meta_lat_ns = 0;
+	for (r = 0; !got && (jt->flags & S_TF_RANDOM) && r < 8 && jt->m_count; r++) {
+		k = (uint32_t)(((uint64_t)s_rand32(j) * jt->m_count) >> 32);
+		got = s_meta_try(jt, st, k, need);
+	}
+	/* the walk in the tree's order; each step moves on (a getattr walk visits every file) */
+	while (!got && scanned < jt->m_count) {
+		k = down ? jt->m_count - 1 - jt->m_cur : jt->m_cur;
+		got = s_meta_try(jt, st, k, need);
+		jt->m_cur = jt->m_cur + 1 < jt->m_count ? jt->m_cur + 1 : 0;
+		scanned++;
+	}
+	if (!got) {
+		jt->m_done = true;
+		return;
+	}
+	rc = bc_meta_op(f, kind, jt->m_first + k * jt->m_step, &lat);
+	k = jt->m_first + k * jt->m_step;
+	/*
+	 * a directory not empty, or a directory or file under one not there:
+	 * passed over, as vdbench picks another; a whole share passed over in
+	 * a row is done
+	 */
+	if ((rc == -ENOTEMPTY && kind == BC_META_RMDIR) ||
+	    (rc == -ENOENT && (kind == BC_META_MKDIR || kind == BC_META_CREATE))) {
+		atomic_store_explicit(&st[k], need, memory_order_release);
+		jt->m_passed++;
+		if (++jt->m_passed_row >= jt->m_count)
+			jt->m_done = true;
+		return;
+	}
+	jt->m_passed_row = 0;
+	/* what the disk says when it disagrees: the entry is there (EEXIST) or not (ENOENT) */
+	if (rc == -EEXIST)
+		after = BC_MSTATE_PRESENT;
+	else if (rc == -ENOENT)
+		after = BC_MSTATE_ABSENT;
+	else if (rc)
+		after = need;
+	atomic_store_explicit(&st[k], after, memory_order_release);
+	io->meta_res = rc;
+	io->meta_lat_ns = lat;
+	s_cnt_done(&jt->meta, rc, lat);
+}
+
 /* put io in an SQE: submitted by the next submitting enter */
 static inline void s_issue(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
 {
@@ -492,6 +610,16 @@ static inline void s_issue(struct bc_job *j, struct s_jtarget *jt, struct s_io *
 			j->unsubmitted = 0;
 		j->info.submit_calls++;
 		sqe = io_uring_get_sqe(&j->ring);
+	}
+	if (io->op == BC_OP_META) {
+		/* done now, synchronously; the NOP brings the slot back through the ring */
+		s_meta_do(j, jt, io);
+		io_uring_prep_nop(sqe);
+		io_uring_sqe_set_data(sqe, io);
+		j->inflight++;
+		j->unsubmitted++;
+		j->batch[j->nbatch++] = io;
+		return;
 	}
 	d = (struct bc_io_desc){
 	    .op = (enum bc_op)io->op,
@@ -675,6 +803,21 @@ static void s_next(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, uint
 			s_issue(j, jt, io);
 		return;
 	}
+	if (jt->flags & S_TF_META) {
+		/* nothing left in the state the kind needs: the slot retires */
+		if (jt->m_done) {
+			s_flow_leave(j, jt);
+			return;
+		}
+		io->op = BC_OP_META;
+		io->len = 0;
+		io->off = 0;
+		if (jt->flags & S_TF_GATED)
+			s_park(j, jt, io, now + jt->think_ns);
+		else
+			s_go(j, jt, io);
+		return;
+	}
 	if ((jt->flags & S_TF_SIZED) && !jt->remaining) {
 		/* the pass is over: its last, partial backlog is read back before the slot retires
 		 */
@@ -810,20 +953,7 @@ static uint64_t s_release(struct bc_job *j, uint64_t now)
 /* an fsync or fdatasync came back: 0 is success (a sync moves no bytes of its own) */
 static void s_sync_done(struct s_jtarget *jt, int64_t res, uint64_t lat)
 {
-	struct bc_opcnt *c = &jt->syncs;
-
-	if (res < 0) {
-		c->errors++;
-		if (!c->first_errno)
-			c->first_errno = (int32_t)res;
-		return;
-	}
-	c->ios++;
-	c->lat_sum_ns += lat;
-	if (lat < c->lat_min_ns)
-		c->lat_min_ns = lat;
-	if (lat > c->lat_max_ns)
-		c->lat_max_ns = lat;
+	s_cnt_done(&jt->syncs, res, lat);
 }
 
 /*
@@ -1102,7 +1232,12 @@ static void s_run(struct bc_job *j)
 			/* an fsync or fdatasync: counted apart from the volume's ops */
 			if (__builtin_expect(io->op >= BC_OP_NR, 0))
 				s_sync_done(jt, res, now - io->submit_ns);
-			else
+			else if (__builtin_expect(io->op == BC_OP_META, 0)) {
+				/* 1: nothing was left to act on, nothing done */
+				if (io->meta_res <= 0)
+					bc_opstat_complete(&j->cur[io->target].op[BC_OP_META],
+							   io->meta_res, 0, io->meta_lat_ns);
+			} else
 				bc_opstat_complete(&j->cur[io->target].op[io->op], res, io->len,
 						   now - io->submit_ns);
 			if (jt->flags & S_TF_KV)
@@ -1737,6 +1872,41 @@ static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_
 	return 0;
 }
 
+/*
+ * "meta": the entries this job acts on: its share of the tree's files dealt
+ * as a data workload's are (one job per file unless file_shared), or every
+ * directory for mkdir and rmdir, each job's walk starting apart
+ */
+static int s_meta_init(struct s_jtarget *jt, char *err, size_t errlen)
+{
+	const struct bc_target_files *f = jt->t->files;
+	const struct bc_workload *wl = &jt->wl;
+	bool dirs = bc_meta_on_dirs(wl->meta);
+	uint32_t n;
+
+	if (!f || !f->fstate) {
+		snprintf(err, errlen, "%s: \"meta\": \"%s\" acts on a file set's files",
+			 jt->t->path, bc_meta_names[wl->meta]);
+		return -EINVAL;
+	}
+	n = dirs ? f->ndirs : f->n;
+	jt->files = f;
+	jt->flags |= S_TF_META | (wl->fileselect != BC_FILESEL_SEQUENTIAL ? S_TF_RANDOM : 0);
+	jt->used_op[BC_OP_META] = true;
+	if (dirs || wl->file_shared) {
+		jt->m_first = 0;
+		jt->m_step = 1;
+		jt->m_count = n;
+		jt->m_cur = (uint32_t)((uint64_t)n * jt->jidx / jt->njobs);
+	} else {
+		jt->m_first = jt->f_before + jt->jidx;
+		jt->m_step = jt->f_total ? jt->f_total : 1;
+		jt->m_count = n > jt->m_first ? (n - jt->m_first + jt->m_step - 1) / jt->m_step : 0;
+	}
+	bc_opcnt_reset(&jt->meta);
+	return 0;
+}
+
 /* offsets: random units over the window, or this job's sequential region */
 static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, size_t errlen)
 {
@@ -2109,7 +2279,9 @@ static int s_target_init(struct bc_job *j, const struct bc_job_cfg *cfg, int i, 
 	}
 	if (jt->wl.verify)
 		jt->flags |= S_TF_VERIFY;
-	if (bc_workload_kv(&jt->wl)) {
+	if (jt->wl.meta) {
+		ret = s_meta_init(jt, err, errlen);
+	} else if (bc_workload_kv(&jt->wl)) {
 		ret = s_kv_init(j, jt, err, errlen);
 	} else {
 		s_sizes_init(jt);
@@ -2453,6 +2625,24 @@ void bc_job_syncs(struct bc_job *j, int vol, struct bc_opcnt *acc)
 	for (t = 0; t < j->ntargets; t++)
 		if (s_vol(j, t) == vol)
 			bc_opcnt_merge(acc, &j->tg[t].syncs);
+}
+
+void bc_job_meta(struct bc_job *j, int vol, struct bc_job_meta *acc)
+{
+	const struct s_jtarget *jt;
+	int t;
+
+	if (!atomic_load_explicit(&j->finished, memory_order_acquire))
+		return;
+	for (t = 0; t < j->ntargets; t++) {
+		jt = &j->tg[t];
+		if (s_vol(j, t) != vol || !(jt->flags & S_TF_META))
+			continue;
+		bc_opcnt_merge(&acc->kind[jt->wl.meta], &jt->meta);
+		acc->passed[jt->wl.meta] += jt->m_passed;
+		acc->done[jt->wl.meta] |= jt->m_done;
+		acc->used[jt->wl.meta] = true;
+	}
 }
 
 int bc_job_verify_bad(struct bc_job *j, int vol, struct bc_job_bad *out, int max)

@@ -159,6 +159,22 @@ int bc_job_error(struct bc_job *j);
  */
 void bc_job_syncs(struct bc_job *j, int vol, struct bc_opcnt *acc);
 
+/*
+ * A volume's metadata operations by kind ("meta", engine/meta.h): each
+ * kind's counts and latency, the entries passed over (rmdir of a directory
+ * not empty, mkdir under one not there), and whether the kind ran out of
+ * entries to act on (every file created, every one deleted), which ends
+ * the workload's part in the step as vdbench ends such a run.
+ */
+struct bc_job_meta {
+	struct bc_opcnt kind[BC_META_NR];
+	uint64_t passed[BC_META_NR];
+	bool done[BC_META_NR];
+	bool used[BC_META_NR];
+};
+/* once finished: add the job's metadata operations on volume vol into *acc (reset by caller) */
+void bc_job_meta(struct bc_job *j, int vol, struct bc_job_meta *acc);
+
 /* the first verify mismatches a job reports per volume (one per I/O that had any) */
 #define BC_JOB_VERIFY_REPORT 8
 

@@ -3,6 +3,7 @@
  * engine/jobreport.h).
  */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "engine/jobreport.h"
@@ -50,6 +51,43 @@ void bc_jobreport_setup(cJSON *r, struct bc_job **jobs, int njobs)
 		}
 		cJSON_AddNumberToObject(o, "submit_calls", (double)ji.submit_calls);
 		cJSON_AddItemToArray(arr, o);
+	}
+}
+
+/*
+ * the volume's metadata operations by kind ("meta"): ops, errors, latency,
+ * entries passed over and whether the kind ran out of entries; the class's
+ * histogram is in the volume's "meta" op of the per-second statistics
+ */
+static void s_meta_json(cJSON *v, struct bc_job **jobs, int njobs, int t)
+{
+	struct bc_job_meta m;
+	cJSON *o = NULL;
+	int i, k;
+
+	memset(&m, 0, sizeof(m));
+	for (k = 0; k < BC_META_NR; k++)
+		bc_opcnt_reset(&m.kind[k]);
+	for (i = 0; i < njobs; i++)
+		bc_job_meta(jobs[i], t, &m);
+	for (k = 1; k < BC_META_NR; k++) {
+		const struct bc_opcnt *c = &m.kind[k];
+		cJSON *x;
+
+		if (!m.used[k])
+			continue;
+		if (!o)
+			o = cJSON_AddObjectToObject(v, "meta_ops");
+		x = cJSON_AddObjectToObject(o, bc_meta_names[k]);
+		cJSON_AddNumberToObject(x, "ios", (double)c->ios);
+		cJSON_AddNumberToObject(x, "errors", (double)c->errors);
+		cJSON_AddNumberToObject(x, "lat_sum_ns", (double)c->lat_sum_ns);
+		cJSON_AddNumberToObject(x, "lat_min_ns", c->ios ? (double)c->lat_min_ns : 0);
+		cJSON_AddNumberToObject(x, "lat_max_ns", (double)c->lat_max_ns);
+		if (c->first_errno)
+			cJSON_AddNumberToObject(x, "first_errno", c->first_errno);
+		cJSON_AddNumberToObject(x, "passed_over", (double)m.passed[k]);
+		cJSON_AddBoolToObject(x, "ran_out", m.done[k]);
 	}
 }
 
@@ -120,6 +158,7 @@ void bc_jobreport_done(cJSON *r, cJSON *vols, struct bc_job **jobs, int njobs,
 			if (sy.first_errno)
 				cJSON_AddNumberToObject(o, "first_errno", sy.first_errno);
 		}
+		s_meta_json(v, jobs, njobs, t);
 		if (bc_workload_kv(&vwl[t]))
 			s_kv_json(v, jobs, njobs, t, &vwl[t]);
 		if (!vwl[t].verify) {

@@ -772,8 +772,12 @@ static void s_log_prepared(const struct bc_step_run *s)
 		snprintf(qd, sizeof(qd), "%u", lo);
 	else
 		snprintf(qd, sizeof(qd), "%u-%u (per volume)", lo, hi);
-	bc_info("step %u prepared: %d volume(s), %d job(s), %s bs=%u qd=%s", s->step, s->ntargets,
-		s->njobs, bc_rw_names[s->wl.rw], s->wl.bs, qd);
+	if (s->wl.meta)
+		bc_info("step %u prepared: %d volume(s), %d job(s), metadata %s", s->step,
+			s->ntargets, s->njobs, bc_meta_names[s->wl.meta]);
+	else
+		bc_info("step %u prepared: %d volume(s), %d job(s), %s bs=%u qd=%s", s->step,
+			s->ntargets, s->njobs, bc_rw_names[s->wl.rw], s->wl.bs, qd);
 }
 
 /*

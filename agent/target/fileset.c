@@ -45,6 +45,9 @@ struct s_fs {
 	uint64_t *had; /* [nfiles] */
 	int *fd;       /* [nfiles], -1 when not open */
 	struct bc_target_files files;
+	/* a "meta" workload's tree: its root kept open, each entry's state */
+	int root;
+	_Atomic uint8_t *fstate, *dstate;
 };
 
 /* open rel (a directory) beneath dirfd, no symlink, no "..", no mount point on the way */
@@ -200,6 +203,59 @@ static int s_mkdirs(struct bc_target *t, struct s_fs *fs, int root, char *err, s
 	return 0;
 }
 
+/* a "meta" workload opens no file for the step: a file built is closed at once */
+static int s_meta_close(const struct bc_target *t, struct s_fs *fs, uint32_t i)
+{
+	if (t->fileset_meta && fs->fd[i] >= 0) {
+		close(fs->fd[i]);
+		fs->fd[i] = -1;
+	}
+	return 0;
+}
+
+/*
+ * A "meta" workload's start: whether each file and directory of the tree
+ * exists, as the disk says (fileset_format "none" builds nothing, so a
+ * create has files to make). Something else in an entry's place is refused,
+ * as the build refuses it.
+ */
+static int s_meta_state(struct bc_target *t, struct s_fs *fs, int root, char *err, size_t errlen)
+{
+	char rel[BC_PATH_MAX];
+	struct stat st;
+	uint32_t i, n = fs->plan.ndirs + fs->plan.nfiles;
+	bool dir;
+	int rc;
+
+	fs->dstate = calloc(fs->plan.ndirs ? fs->plan.ndirs : 1, sizeof(*fs->dstate));
+	fs->fstate = calloc(fs->plan.nfiles ? fs->plan.nfiles : 1, sizeof(*fs->fstate));
+	if (!fs->dstate || !fs->fstate) {
+		snprintf(err, errlen, "%s: out of memory for the file set's state", t->path);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		dir = i < fs->plan.ndirs;
+		rc = dir ? bc_fileset_dir_path(&t->fileset, i, rel, sizeof(rel))
+			 : bc_fileset_file_path(&t->fileset, i - fs->plan.ndirs, rel, sizeof(rel));
+		if (!rc && fstatat(root, rel, &st, AT_SYMLINK_NOFOLLOW))
+			rc = errno == ENOENT || errno == ENOTDIR ? 1 : -errno;
+		if (rc == 1)
+			continue;
+		if (!rc && (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)))
+			rc = S_ISLNK(st.st_mode) ? -ELOOP : dir ? -ENOTDIR : -EPERM;
+		if (rc) {
+			snprintf(err, errlen, "%s/%s: %s", t->path, rel,
+				 rc == -EPERM
+				     ? "not a regular file where the file set has one; refused"
+				     : s_why(rc));
+			return rc;
+		}
+		atomic_store_explicit(dir ? &fs->dstate[i] : &fs->fstate[i - fs->plan.ndirs],
+				      BC_MSTATE_PRESENT, memory_order_relaxed);
+	}
+	return 0;
+}
+
 /* file i: opened (created when missing, extended when short) through the safety opener */
 static int s_file(struct bc_target *t, struct s_fs *fs, int root, uint32_t i, char *err,
 		  size_t errlen)
@@ -254,7 +310,7 @@ static int s_file(struct bc_target *t, struct s_fs *fs, int root, uint32_t i, ch
 	fs->fd[i] = fd;
 	fs->had[i] = missing ? 0 : (uint64_t)st.st_size < want ? (uint64_t)st.st_size : want;
 	if (!grow)
-		return 0;
+		return s_meta_close(t, fs, i);
 	if (fallocate(fd, 0, (off_t)fs->had[i], (off_t)(want - fs->had[i]))) {
 		rc = errno == EOPNOTSUPP ? (ftruncate(fd, (off_t)want) ? -errno : 0) : -errno;
 		if (rc) {
@@ -268,7 +324,7 @@ static int s_file(struct bc_target *t, struct s_fs *fs, int root, uint32_t i, ch
 		fs->files.created++;
 	else
 		fs->files.extended++;
-	return 0;
+	return s_meta_close(t, fs, i);
 }
 
 /* every file open at once: the descriptors it takes, or a refusal naming the limit */
@@ -303,6 +359,10 @@ static void s_fs_free(struct s_fs *fs)
 	for (i = 0; fs->fd && i < fs->plan.nfiles; i++)
 		if (fs->fd[i] >= 0)
 			close(fs->fd[i]);
+	if (fs->root >= 0)
+		close(fs->root);
+	free((void *)fs->fstate);
+	free((void *)fs->dstate);
 	free(fs->fd);
 	free(fs->had);
 	bc_fileset_plan_free(&fs->plan);
@@ -323,6 +383,7 @@ static int s_fs_prepare(struct bc_target *t, bool dry, char *err, size_t errlen)
 				       : "out of memory for the file set's plan");
 		return rc;
 	}
+	fs->root = -1;
 	fs->fd = malloc(fs->plan.nfiles * sizeof(*fs->fd));
 	fs->had = calloc(fs->plan.nfiles, sizeof(*fs->had));
 	if (!fs->fd || !fs->had) {
@@ -332,10 +393,19 @@ static int s_fs_prepare(struct bc_target *t, bool dry, char *err, size_t errlen)
 	}
 	for (i = 0; i < fs->plan.nfiles; i++)
 		fs->fd[i] = -1;
+	if (t->fileset_none && !t->fileset_meta) {
+		rc = -EINVAL;
+		snprintf(err, errlen,
+			 "%s: \"fileset_format\": \"none\" builds nothing, so only a \"meta\" "
+			 "workload can run on it",
+			 t->path);
+		goto fail;
+	}
 	t->info.kind = BC_KIND_FILE; /* files on a filesystem: its device counts their I/O */
 	t->info.size_bytes = fs->plan.space;
 	t->info.lbs = t->info.pbs = 512;
-	rc = s_nofile(t, fs->plan.nfiles, err, errlen);
+	/* a "meta" workload keeps no file open */
+	rc = s_nofile(t, t->fileset_meta ? 0 : fs->plan.nfiles, err, errlen);
 	if (!rc) {
 		root = s_root(t, dry, err, errlen);
 		rc = root < 0 ? root : 0;
@@ -349,13 +419,19 @@ static int s_fs_prepare(struct bc_target *t, bool dry, char *err, size_t errlen)
 		goto fail;
 	if (t->fileset_fresh)
 		rc = s_delete(t, fs, root, err, errlen);
-	if (!rc)
+	if (!rc && !t->fileset_none)
 		rc = s_mkdirs(t, fs, root, err, errlen);
-	for (i = 0; !rc && i < fs->plan.nfiles; i++)
+	for (i = 0; !rc && !t->fileset_none && i < fs->plan.nfiles; i++)
 		rc = s_file(t, fs, root, i, err, errlen);
+	if (!rc && t->fileset_meta)
+		rc = s_meta_state(t, fs, root, err, errlen);
 	if (rc)
 		goto fail;
-	close(root);
+	if (t->fileset_meta)
+		fs->root = root;
+	else
+		close(root);
+	root = -1;
 	fs->files = (struct bc_target_files){
 	    .n = fs->plan.nfiles,
 	    .ndirs = fs->plan.ndirs,
@@ -367,10 +443,15 @@ static int s_fs_prepare(struct bc_target *t, bool dry, char *err, size_t errlen)
 	    .created = fs->files.created,
 	    .extended = fs->files.extended,
 	    .deleted = fs->files.deleted,
+	    .root = fs->root,
+	    .spec = &t->fileset,
+	    .fstate = fs->fstate,
+	    .dstate = fs->dstate,
 	};
 	t->priv = fs;
 	t->files = &fs->files;
-	t->grew = fs->files.created || fs->files.extended;
+	/* a meta workload reads no data: nothing of its files to lay out */
+	t->grew = !t->fileset_meta && (fs->files.created || fs->files.extended);
 	return 0;
 fail:
 	if (root >= 0)

@@ -13,6 +13,7 @@
 #ifndef BC_TARGET_OPS_H
 #define BC_TARGET_OPS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -222,6 +223,25 @@ struct bc_target_files {
 	uint64_t bytes;		    /* the files' sizes summed */
 	uint32_t created, extended; /* files this PREPARE created, extended */
 	uint32_t deleted;	    /* files "fileset_format": "fresh" deleted first */
+	/*
+	 * A "meta" workload's tree (engine/meta.h): the root directory, kept
+	 * open (O_PATH) for the step, the spec that names its entries, and
+	 * whether each file and directory exists now (BC_MSTATE_*), set at
+	 * PREPARE from the disk and changed by the jobs' operations (an atomic
+	 * exchange claims an entry, so two jobs never act on one at once);
+	 * NULL and -1 for a data workload's set, whose files are open instead.
+	 */
+	int root;
+	const struct bc_fileset_spec *spec;
+	_Atomic uint8_t *fstate; /* [n] */
+	_Atomic uint8_t *dstate; /* [ndirs] */
+};
+
+/* a meta tree's entry (struct bc_target_files fstate, dstate) */
+enum bc_meta_state {
+	BC_MSTATE_ABSENT = 0,
+	BC_MSTATE_PRESENT,
+	BC_MSTATE_BUSY, /* claimed by a job's operation in progress */
 };
 
 /*
@@ -245,6 +265,8 @@ struct bc_target {
 	struct bc_sim_spec sim; /* the volume's "sim" (sim paths only), enabled false if none */
 	struct bc_fileset_spec fileset;	     /* the volume's "fileset", enabled false if none */
 	bool fileset_fresh;		     /* the workload's "fileset_format": "fresh" */
+	bool fileset_none;		     /* "fileset_format": "none": build nothing */
+	uint32_t fileset_meta;		     /* the workload's "meta": enum bc_meta_kind */
 	const struct bc_target_files *files; /* a file set's files once open, else NULL */
 	void *priv;
 };

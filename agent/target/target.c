@@ -267,6 +267,15 @@ static int s_open(struct bc_target *t, const char *path, const struct bc_volume_
 		t->fileset = spec->fileset;
 	}
 	t->fileset_fresh = wl->fileset_format == BC_FILESET_FRESH;
+	t->fileset_none = wl->fileset_format == BC_FILESET_NONE;
+	t->fileset_meta = wl->meta;
+	if (wl->meta && !t->fileset.enabled) {
+		snprintf(err, errlen,
+			 "%s: \"meta\": \"%s\" acts on a file set's files; the volume has no "
+			 "\"fileset\"",
+			 t->path, bc_meta_names[wl->meta]);
+		return -EINVAL;
+	}
 
 	ret = s_classify(t, err, errlen);
 	if (!ret && t->ops->prepare)

@@ -8,7 +8,7 @@
 #include "wire/stats.h"
 #include "wire/varint.h"
 
-const char *const bc_op_names[BC_OP_NR] = {"read", "write", "trim"};
+const char *const bc_op_names[BC_OP_NR] = {"read", "write", "trim", "meta"};
 
 void bc_opstat_reset(struct bc_opstat *s)
 {

@@ -15,7 +15,13 @@
 
 #include "wire/hist.h"
 
-enum bc_op { BC_OP_READ = 0, BC_OP_WRITE, BC_OP_TRIM, BC_OP_NR };
+/*
+ * The op classes a volume's statistics keep apart. BC_OP_META is a file
+ * set's metadata operations (create, delete, getattr, ...: profile
+ * "meta"): counted and timed as one class with its own histogram, no
+ * bytes; the kinds are counted apart at STEP_DONE (engine/meta.h).
+ */
+enum bc_op { BC_OP_READ = 0, BC_OP_WRITE, BC_OP_TRIM, BC_OP_META, BC_OP_NR };
 
 extern const char *const bc_op_names[BC_OP_NR];
 
@@ -54,8 +60,8 @@ struct bc_volstat {
 };
 
 /*
- * A volume's counters without histograms: 200 bytes where a bc_volstat
- * takes 178 KB (the coordinator's "every interval" sums, agg/types.h).
+ * A volume's counters without histograms: 264 bytes where a bc_volstat
+ * takes 238 KB (the coordinator's "every interval" sums, agg/types.h).
  */
 struct bc_volcnt {
 	struct bc_opcnt op[BC_OP_NR];

@@ -65,7 +65,8 @@ bool bc_agg_pcts_agent(struct bc_secrow *row, uint64_t count, const struct bc_st
 	return true;
 }
 
-/* the ops' dense arrays, s_zeros for an op without */
+/* the ops' dense arrays, s_zeros for an op without (the sums below name all four) */
+_Static_assert(BC_OP_NR == 4, "pcts.c sums the ops' buckets by hand: one term per op");
 static void s_dense_ops(const struct bc_agg_buckets *in, const uint64_t *d[BC_OP_NR])
 {
 	int o;
@@ -84,7 +85,7 @@ static uint32_t s_top(const struct bc_agg_buckets *in)
 		return in->hi - 1; /* a list's last entry: not empty */
 	s_dense_ops(in, d);
 	for (i = in->hi - in->lo; i-- > 0;)
-		if (d[0][i] + d[1][i] + d[2][i])
+		if (d[0][i] + d[1][i] + d[2][i] + d[3][i])
 			return in->lo + i;
 	return BC_HIST_BUCKETS;
 }
@@ -101,7 +102,7 @@ static uint64_t s_dense_block(const struct bc_agg_buckets *in, const uint64_t *c
 		const uint32_t i = first - in->lo;
 
 		for (b = 0; b < S_BLOCK; b++) {
-			part[b] = d[0][i + b] + d[1][i + b] + d[2][i + b];
+			part[b] = d[0][i + b] + d[1][i + b] + d[2][i + b] + d[3][i + b];
 			sum += part[b];
 		}
 		return sum;
@@ -109,9 +110,9 @@ static uint64_t s_dense_block(const struct bc_agg_buckets *in, const uint64_t *c
 	for (b = 0; b < S_BLOCK; b++) {
 		const uint32_t x = first + b;
 
-		part[b] = x >= in->lo && x < in->hi
-			      ? d[0][x - in->lo] + d[1][x - in->lo] + d[2][x - in->lo]
-			      : 0;
+		part[b] = x >= in->lo && x < in->hi ? d[0][x - in->lo] + d[1][x - in->lo] +
+							  d[2][x - in->lo] + d[3][x - in->lo]
+						    : 0;
 		sum += part[b];
 	}
 	return sum;

@@ -30,7 +30,7 @@
 #define S_FRAME	     9 /* type, length, crc */
 #define S_TRAILER    16
 #define S_ROWS_FIX   12
-#define S_ROW_FIELDS 17
+#define S_ROW_FIELDS 18
 #define S_ROW_MAX    (3 + S_ROW_FIELDS * 10)
 /* a frame longer than this is a corrupt length, not a second (16,000 volumes: ~1 MB) */
 #define S_FRAME_MAX (1u << 30)
@@ -82,10 +82,12 @@ static void s_row_fields(const struct bc_secrow *r, uint64_t f[S_ROW_FIELDS])
 
 	f[0] = r->reports;
 	f[1] = r->late;
-	for (o = 0; o < BC_OP_NR; o++) {
+	for (o = 0; o <= BC_OP_TRIM; o++) {
 		f[2 + o] = r->ios[o];
 		f[5 + o] = r->bytes[o];
 	}
+	/* metadata ops came after the format: last, and with no bytes */
+	f[17] = r->ios[BC_OP_META];
 	f[8] = r->errors;
 	f[9] = r->short_ios;
 	f[10] = r->lat_sum_ns;
@@ -104,10 +106,11 @@ static void s_row_set(struct bc_secrow *r, const uint64_t f[S_ROW_FIELDS])
 	memset(r, 0, sizeof(*r));
 	r->reports = (uint32_t)f[0];
 	r->late = (uint32_t)f[1];
-	for (o = 0; o < BC_OP_NR; o++) {
+	for (o = 0; o <= BC_OP_TRIM; o++) {
 		r->ios[o] = f[2 + o];
 		r->bytes[o] = f[5 + o];
 	}
+	r->ios[BC_OP_META] = f[17];
 	r->errors = f[8];
 	r->short_ios = f[9];
 	r->lat_sum_ns = f[10];
@@ -941,7 +944,8 @@ int bc_secr_open(struct bc_secr *r, const char *path, bool check_crc, char *err,
 		snprintf(err, errlen, "'%s' is not a seconds file (no %s header)", path, S_MAGIC);
 		goto out;
 	}
-	if (s_get32(h + 8) != BC_SECF_VERSION) {
+	r->nops = s_get32(h + 8) == 1 ? BC_OP_META : BC_OP_NR;
+	if (s_get32(h + 8) != BC_SECF_VERSION && s_get32(h + 8) != 1) {
 		rc = -EPROTO;
 		snprintf(err, errlen, "'%s': version %u, this bench-coord reads %u", path,
 			 s_get32(h + 8), BC_SECF_VERSION);
@@ -1118,7 +1122,7 @@ int bc_secr_hist_all(const struct bc_secr *r, uint32_t ord, uint32_t k,
 		int lvl = (int)bc_varint_next(&c), i = (int)bc_varint_next(&c);
 		struct bc_hist *h = c.bad ? NULL : dst(arg, lvl, i);
 
-		for (o = 0; o < BC_OP_NR && !c.bad; o++) {
+		for (o = 0; o < r->nops && !c.bad; o++) {
 			uint64_t nb = bc_varint_next(&c), b, at = 0;
 
 			for (b = 0; b < nb && !c.bad; b++) {

@@ -24,8 +24,12 @@
 
 #include "agg/types.h"
 
-#define BC_SECF_NAME	"seconds.bin"
-#define BC_SECF_VERSION 1
+#define BC_SECF_NAME "seconds.bin"
+/*
+ * 2: a histogram frame lists BC_OP_NR ops (read, write, trim, meta);
+ * version 1 listed three, and is still read
+ */
+#define BC_SECF_VERSION 2
 
 enum bc_secf_frame {
 	BC_SECF_STEP = 1,  /* a step: ordinal, profile index, name, seconds, entity names */
@@ -87,6 +91,7 @@ struct bc_secr {
 	uint32_t nsteps; /* steps[0, nsteps): by ordinal, NULL where none */
 	struct bc_secr_step **steps;
 	uint64_t frames;	     /* frames read by a scan (0 when indexed) */
+	int nops;		     /* op lists per histogram entry: 3 in version 1 */
 	struct bc_secr_cache *cache; /* bc_secr_row's reads; NULL: none (out of memory) */
 };
 

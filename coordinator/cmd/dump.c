@@ -51,16 +51,16 @@ static void s_jstr(const char *s)
 static const char *const s_fields[] = {
     "reports",	   "late",	 "read_ios", "write_ios", "trim_ios",	"read_bytes",
     "write_bytes", "trim_bytes", "errors",   "short_ios", "lat_sum_ns", "p50_ns",
-    "p90_ns",	   "p99_ns",	 "p99.9_ns", "p99.99_ns", "max_ns"};
+    "p90_ns",	   "p99_ns",	 "p99.9_ns", "p99.99_ns", "max_ns",	"meta_ios"};
 #define S_NFIELDS (sizeof(s_fields) / sizeof(s_fields[0]))
 
 static void s_row(const struct bc_secr_step *s, uint32_t k, int lvl, int i,
 		  const struct bc_secrow *r, bool json)
 {
-	uint64_t v[S_NFIELDS] = {r->reports,	r->late,     r->ios[0],	  r->ios[1], r->ios[2],
-				 r->bytes[0],	r->bytes[1], r->bytes[2], r->errors, r->short_ios,
-				 r->lat_sum_ns, r->p50_ns,   r->p90_ns,	  r->p99_ns, r->p999_ns,
-				 r->p9999_ns,	r->max_ns};
+	uint64_t v[S_NFIELDS] = {
+	    r->reports,	 r->late,     r->ios[0],  r->ios[1],	r->ios[2],     r->bytes[0],
+	    r->bytes[1], r->bytes[2], r->errors,  r->short_ios, r->lat_sum_ns, r->p50_ns,
+	    r->p90_ns,	 r->p99_ns,   r->p999_ns, r->p9999_ns,	r->max_ns,     r->ios[BC_OP_META]};
 	size_t f;
 
 	if (json) {

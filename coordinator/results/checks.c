@@ -289,6 +289,15 @@ static void s_little(cJSON *arr, const struct bc_step_result *r)
 				"skipped: rate limit or thinktime paces this volume");
 			continue;
 		}
+		/* metadata operations are synchronous calls, one at a time per job (engine/meta.h)
+		 */
+		if (vw.meta) {
+			s_check(
+			    arr, "Little's law (in flight = IOPS x mean latency)", e->name, -1,
+			    "skipped: metadata operations (\"meta\") are synchronous calls, one "
+			    "at a time per job, with the job's own work between them");
+			continue;
+		}
 		/*
 		 * the null target and a simulated SSD without a latency model
 		 * complete at once: their "latency" is the engine's own turnaround

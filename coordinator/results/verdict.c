@@ -115,7 +115,7 @@ static void s_load_end(struct bc_ana_load *l, double secs)
 static const char *s_queue_note(const struct bc_step_result *res)
 {
 	const struct bc_profile *p = res->agg.prof;
-	int i, instant = 0, paced = 0, pass = 0, n = 0;
+	int i, instant = 0, paced = 0, pass = 0, meta = 0, n = 0;
 	struct bc_workload vw;
 
 	for (i = 0; i < p->nvolumes; i++) {
@@ -128,7 +128,12 @@ static const char *s_queue_note(const struct bc_step_result *res)
 		instant += !strcmp(v->path, "null") || (v->sim.enabled && !v->sim.lat_units);
 		paced += bc_workload_kv(&vw) && bc_kv_paced(&vw);
 		pass += bc_workload_size_based(&vw);
+		meta += vw.meta != 0;
 	}
+	if (n && meta == n)
+		return "metadata operations (\"meta\") are synchronous calls, one at a time per "
+		       "job with the job's own work between them: there is no queue of iodepth "
+		       "to hold";
 	if (n && instant == n)
 		return "the target completes each I/O as it is submitted (a simulated SSD without "
 		       "its latency model, or the null target): latency is the engine's own "

@@ -28,6 +28,15 @@
 /* the panel shows at most this many rows per level; more are summarised */
 #define S_PANEL_ROWS 8
 
+/* what the step runs: its rw, or its metadata operation ("meta create") */
+static const char *s_what(const struct bc_workload *wl, char *buf, size_t len)
+{
+	if (!wl->meta)
+		return bc_rw_names[wl->rw];
+	snprintf(buf, len, "meta %s", bc_meta_names[wl->meta]);
+	return buf;
+}
+
 static enum bc_live_mode s_mode = BC_LIVE_LINES;
 static enum bc_live_format s_format = BC_LIVE_FMT_DEFAULT;
 static int s_panel_lines; /* lines of the panel drawn last, to erase them */
@@ -106,11 +115,11 @@ enum bc_live_format bc_live_format(void)
 static void s_vdb_header(const struct bc_step_result *res)
 {
 	const struct bc_workload *wl = &res->step->wl;
-	char date[32];
+	char date[32], what[32];
 
 	printf("\nstep %s: %s bs=%u iodepth=%u numjobs=%u warmup=%us elapsed=%us\n",
-	       res->step->name, bc_rw_names[wl->rw], wl->bs, wl->iodepth, wl->numjobs, wl->ramp_s,
-	       wl->ramp_s + wl->runtime_s);
+	       res->step->name, s_what(wl, what, sizeof(what)), wl->bs, wl->iodepth, wl->numjobs,
+	       wl->ramp_s, wl->ramp_s + wl->runtime_s);
 	bc_vdb_date(res->start_ns ? res->start_ns : bc_real_ns(), date, sizeof(date));
 	bc_vdb_print_header(stdout, date);
 }
@@ -206,14 +215,15 @@ static void s_erase_panel(void)
 static void s_tty_header(const struct bc_step_result *res)
 {
 	const struct bc_workload *wl = &res->step->wl;
+	char what[32];
 	int cols, rows;
 
 	s_term_size(&cols, &rows);
 	printf("\n");
 	s_tty_line(cols, "step %s: %s bs=%u iodepth=%u numjobs=%u ramp=%us runtime=%s%us%s",
-		   res->step->name, bc_rw_names[wl->rw], wl->bs, wl->iodepth, wl->numjobs,
-		   wl->ramp_s, wl->until_stopped ? "until Ctrl-C (at most " : "", wl->runtime_s,
-		   wl->until_stopped ? ")" : "");
+		   res->step->name, s_what(wl, what, sizeof(what)), wl->bs, wl->iodepth,
+		   wl->numjobs, wl->ramp_s, wl->until_stopped ? "until Ctrl-C (at most " : "",
+		   wl->runtime_s, wl->until_stopped ? ")" : "");
 	if (cols >= S_LINE_COLS)
 		s_tty_line(cols, "%-8s %4s %-5s %7s %11s %9s %6s %9s %9s %9s", "time", "sec",
 			   "phase", "agents", "IOPS", "MB/s", "read%", "mean_ms", "p99_ms",
@@ -227,6 +237,7 @@ static void s_tty_header(const struct bc_step_result *res)
 void bc_live_header(const struct bc_step_result *res)
 {
 	const struct bc_workload *wl = &res->step->wl;
+	char what[32];
 
 	if (s_mode == BC_LIVE_JSON || s_mode == BC_LIVE_QUIET)
 		return;
@@ -241,8 +252,8 @@ void bc_live_header(const struct bc_step_result *res)
 		return;
 	}
 	printf("\nstep %s: %s bs=%u iodepth=%u numjobs=%u ramp=%us runtime=%s%us%s\n",
-	       res->step->name, bc_rw_names[wl->rw], wl->bs, wl->iodepth, wl->numjobs, wl->ramp_s,
-	       wl->until_stopped ? "until Ctrl-C (at most " : "", wl->runtime_s,
+	       res->step->name, s_what(wl, what, sizeof(what)), wl->bs, wl->iodepth, wl->numjobs,
+	       wl->ramp_s, wl->until_stopped ? "until Ctrl-C (at most " : "", wl->runtime_s,
 	       wl->until_stopped ? ")" : "");
 	printf("%-8s %4s %-5s %7s %11s %9s %6s %9s %9s %9s\n", "time", "sec", "phase", "agents",
 	       "IOPS", "MB/s", "read%", "mean_ms", "p99_ms", "max_ms");

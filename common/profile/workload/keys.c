@@ -37,7 +37,10 @@ static const char *const s_latfrom[] = {"submit", "intended", NULL};
 static const char *const s_regions[] = {"split", "shared", NULL};
 static const char *const s_wsync[] = {"none", "sync", "dsync", NULL};
 static const char *const s_fileselect[] = {"sequential", "random", "poisson", NULL};
-static const char *const s_fsformat[] = {"restart", "fresh", NULL};
+static const char *const s_fsformat[] = {"restart", "fresh", "none", NULL};
+/* enum bc_meta_kind's order */
+static const char *const s_meta[] = {"none", "create", "delete", "getattr", "setattr", "access",
+				     "open", "close",  "mkdir",	 "rmdir",   NULL};
 /* Linux's IOPRIO_CLASS_* in order (none: 0); cmdprio's from rt, fio's default */
 static const char *const s_prioclass[] = {"none", "rt", "be", "idle", NULL};
 static const char *const s_cmdclass[] = {"rt", "be", "idle", NULL};
@@ -129,6 +132,7 @@ const struct bc_wl_key bc_wl_keys[] = {
     {"file_shared", BC_WT_BOOL, S_V | S_NZ, 0, 0, NULL, S_FIELD(file_shared)},
     {"fileset_format", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_fsformat, S_FIELD(fileset_format)},
     {"file_stopafter", BC_WT_POS, S_V | S_NZ, 0, 0, NULL, S_FIELD(file_stopafter)},
+    {"meta", BC_WT_CHOICE, S_V | S_NZ, 0, 0, s_meta, S_FIELD(meta)},
     /*
      * profile/workload/streams.h; "streams" after the keys its streams inherit, "kv" after
      * the streams it makes a KV-cache store of

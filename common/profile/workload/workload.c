@@ -60,10 +60,23 @@ bool bc_rw_writes(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim)
 	return bc_rw_ops(rw, rwmixread, rwmixtrim) & (BC_RW_OPS_WRITE | BC_RW_OPS_TRIM);
 }
 
+const char *const bc_meta_names[BC_META_NR] = {
+    "none", "create", "delete", "getattr", "setattr", "access", "open", "close", "mkdir", "rmdir",
+};
+
+bool bc_meta_modifies(uint32_t kind)
+{
+	return kind == BC_META_CREATE || kind == BC_META_DELETE || kind == BC_META_SETATTR ||
+	       kind == BC_META_MKDIR || kind == BC_META_RMDIR;
+}
+
 bool bc_workload_writes(const struct bc_workload *wl)
 {
 	uint32_t i;
 
+	/* metadata operations write no data; those that change the tree need it writable */
+	if (wl->meta)
+		return bc_meta_modifies(wl->meta);
 	/* with streams, the streams' op mixes are what runs; a KV store always writes */
 	for (i = 0; i < wl->nstreams; i++)
 		if (wl->streams[i].kv.role)
@@ -81,6 +94,9 @@ bool bc_workload_reads(const struct bc_workload *wl)
 {
 	uint32_t i;
 
+	/* no data read: nothing to lay out before the step */
+	if (wl->meta)
+		return false;
 	for (i = 0; i < wl->nstreams; i++)
 		if (bc_rw_ops(wl->streams[i].rw, wl->streams[i].rwmixread,
 			      wl->streams[i].rwmixtrim) &

@@ -354,6 +354,13 @@ struct bc_workload {
 	 * (the whole file, or its size in random transfers)
 	 */
 	struct bc_stream_pos file_stopafter;
+	/*
+	 * "meta": a file set's metadata operation this workload performs
+	 * instead of data I/O (enum bc_meta_kind; vdbench's fwd operation=,
+	 * fio's filecreate / filestat / filedelete engines): one at a time per
+	 * job, on the job's files (agent/engine/meta.h)
+	 */
+	uint32_t meta;
 };
 
 /*
@@ -373,7 +380,28 @@ enum bc_fileselect {
 enum bc_fileset_format {
 	BC_FILESET_RESTART = 0, /* create the files that are missing, complete the short ones */
 	BC_FILESET_FRESH,	/* delete the tree's own files first, then build it anew */
+	/* build nothing: the tree as it is (vdbench's format=no); "meta" workloads only */
+	BC_FILESET_NONE,
 };
+
+/* "meta": the metadata operation of a file set's workload (agent/engine/meta.h says what each does)
+ */
+enum bc_meta_kind {
+	BC_META_NONE = 0, /* data I/O, not metadata */
+	BC_META_CREATE,	  /* a file that did not exist is created (and closed) */
+	BC_META_DELETE,	  /* a file that exists is deleted */
+	BC_META_GETATTR,  /* a file's attributes are read (statx) */
+	BC_META_SETATTR,  /* a file's times are set (utimensat) */
+	BC_META_ACCESS,	  /* a file's access is checked (faccessat) */
+	BC_META_OPEN,	  /* a file is opened, timed, and closed */
+	BC_META_CLOSE,	  /* a file is opened, and its close timed */
+	BC_META_MKDIR,	  /* a directory of the tree that did not exist is made */
+	BC_META_RMDIR,	  /* an empty directory of the tree is removed */
+	BC_META_NR,
+};
+extern const char *const bc_meta_names[BC_META_NR];
+/* kind changes the tree (create, delete, setattr, mkdir, rmdir) */
+bool bc_meta_modifies(uint32_t kind);
 
 /* p in bytes of a window of win bytes, rounded down to align (a percent's share of win) */
 uint64_t bc_pos_bytes(const struct bc_stream_pos *p, uint64_t win, uint64_t align);

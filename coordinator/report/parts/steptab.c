@@ -57,12 +57,20 @@ const char *bc_tab_workload(const cJSON *wl, char *buf, size_t len)
 	double jobs = bc_rj_num(wl, "numjobs");
 	size_t used;
 
+	const char *meta = bc_rj_str("none", wl, "meta");
+
 	if (strstr(rw, "rw") || !strcmp(rw, "readwrite"))
 		snprintf(mix, sizeof(mix), " %.0f/%.0f", bc_rj_num(wl, "rwmixread"),
 			 100 - bc_rj_num(wl, "rwmixread"));
-	used = (size_t)snprintf(buf, len, "%s %s%s, iodepth %.0f, %.0f job%s",
-				bc_fmt_bytes(bc_rj_num(wl, "bs"), bs, sizeof(bs)), s_rw_words(rw),
-				mix, bc_rj_num(wl, "iodepth"), jobs, jobs == 1 ? "" : "s");
+	/* a file set's metadata operations: no size, one at a time per job */
+	if (strcmp(meta, "none"))
+		used = (size_t)snprintf(buf, len, "metadata: %s, %.0f job%s", meta, jobs,
+					jobs == 1 ? "" : "s");
+	else
+		used = (size_t)snprintf(buf, len, "%s %s%s, iodepth %.0f, %.0f job%s",
+					bc_fmt_bytes(bc_rj_num(wl, "bs"), bs, sizeof(bs)),
+					s_rw_words(rw), mix, bc_rj_num(wl, "iodepth"), jobs,
+					jobs == 1 ? "" : "s");
 	if (cJSON_IsFalse(bc_rj(wl, "direct")) && used < len)
 		used += (size_t)snprintf(buf + used, len - used, ", buffered");
 	if (bc_rj_num(wl, "rate_iops") > 0 && used < len)

@@ -1,0 +1,80 @@
+#!/bin/bash
+# test_e2e_fileset_meta: a file set's metadata operations ("meta", agent/engine/meta.h) run for
+# real on a tree in a temporary directory, the tree on disk checked after every step against
+# the counts run.json gives:
+#  - "fileset_format": "none" builds nothing; mkdir makes the tree's 6 directories, then
+#    stops (nothing left to make: "ran_out"); create makes its 32 files (0 bytes), then stops;
+#  - getattr (fileselect random), setattr, access, open and close run for the step's seconds
+#    on the 32 files: ops counted by kind equal the volume's "meta" class and the total's, with
+#    latency percentiles; setattr moved every file's mtime; nothing is added or removed;
+#  - delete removes the 32 files, rmdir the 6 directories deepest first;
+#  - a meta workload on a volume without a file set is refused, naming it.
+# About 15 s.
+. "$(dirname "$0")/lib.sh"
+
+SCR="$T/scr"
+# profile FILE STEPS: the tree (2 x 2 directories, 8 files in each of the last level), as it is
+profile() {
+	cat >"$1" <<JSON
+{"name": "meta",
+ "agents": [{"name": "a1", "endpoint": "local"}],
+ "volumes": [{"agent": "a1", "path": "tree",
+              "fileset": {"depth": 2, "width": 2, "files": 8, "sizes": "4k"}}],
+ "defaults": {"iodepth": 1, "numjobs": 2, "ramp": "0s", "runtime": "1s", "fileset_format": "none"},
+ "steps": [$2]}
+JSON
+}
+profile "$T/p.json" '{"name": "mkdir", "meta": "mkdir"}, {"name": "create", "meta": "create"}'
+"$COORD" validate "$T/p.json" >/dev/null || fail "validate refuses the profile"
+"$COORD" run -q -o "$T/out1" --scratch-dir "$SCR" "$T/p.json" >"$T/out1.txt" 2>&1 || {
+	cat "$T/out1.txt"
+	fail "the mkdir/create run failed"
+}
+TREE="$SCR/a1/tree"
+RJ="$(run_dir "$T/out1")/run.json"
+V="['agent_totals']['a1']['volumes'][0]"
+[ "$(find "$TREE" -mindepth 1 -type d | wc -l)" = 6 ] || fail "mkdir: $(find "$TREE" -mindepth 1 -type d)"
+[ "$(find "$TREE" -type f | wc -l)" = 32 ] || fail "create: $(find "$TREE" -type f | wc -l) files, not 32"
+[ -z "$(find "$TREE" -type f ! -size 0)" ] || fail "create wrote data into a file"
+[ -f "$TREE/vdb.1_2.dir/vdb.2_1.dir/vdb_f0008.file" ] || fail "no vdbench-named file: $(find "$TREE" | head)"
+json "$RJ" "[(s['name'], s$V['meta']['ios'], s$V['meta']['errors'], s$V['meta_ops'][s['name']]['ios'], s$V['meta_ops'][s['name']]['ran_out']) for s in r['steps']]" |
+	grep -qx "\[('mkdir', 6, 0, 6, True), ('create', 32, 0, 32, True)\]" ||
+	fail "run.json: $(json "$RJ" "[(s['name'], s$V.get('meta'), s$V.get('meta_ops')) for s in r['steps']]")"
+# no bytes, no data op: the class is its own
+json "$RJ" "[(s['total']['bytes'], s['total']['meta']['ios'] == s['total']['ios'], 'read' in s['total']) for s in r['steps']]" |
+	grep -qx "\[(0, True, False), (0, True, False)\]" || fail "total: $(json "$RJ" "r['steps'][1]['total']")"
+
+# the operations that leave the tree as it is, for their seconds
+touch -d '2001-01-01' "$TREE"/*/*/*.file
+profile "$T/q.json" '{"name": "getattr", "meta": "getattr", "fileselect": "random"},
+	{"name": "setattr", "meta": "setattr"}, {"name": "access", "meta": "access"},
+	{"name": "open", "meta": "open"}, {"name": "close", "meta": "close"},
+	{"name": "delete", "meta": "delete"}, {"name": "rmdir", "meta": "rmdir"}'
+"$COORD" run -q -o "$T/out2" --scratch-dir "$SCR" "$T/q.json" >"$T/out2.txt" 2>&1 || {
+	cat "$T/out2.txt"
+	fail "the second run failed"
+}
+RJ="$(run_dir "$T/out2")/run.json"
+for i in 0 1 2 3 4; do
+	S="r['steps'][$i]"
+	# every op of the step's seconds: the kind's count is the volume's class, and the total's
+	json "$RJ" "$S$V['meta_ops'][$S['name']]['ios'] == $S$V['meta']['ios'] > 100 and $S$V['meta']['errors'] == 0 and not $S$V['meta_ops'][$S['name']]['ran_out']" |
+		grep -qx True || fail "step $i: $(json "$RJ" "($S['name'], $S$V['meta'], $S$V['meta_ops'])")"
+	json "$RJ" "$S['total']['meta']['ios'] > 0 and $S['total']['meta']['ios'] == $S['total']['ios'] and 0 < $S['total']['meta']['lat_us']['p50'] <= $S['total']['meta']['lat_us']['p99'] <= $S['total']['meta']['lat_us']['max']" |
+		grep -qx True || fail "step $i total: $(json "$RJ" "$S['total']")"
+done
+# setattr set every file's times to the step's (vdbench's setattr), each file visited in turn
+OLD=$(find "$TREE" -type f ! -newermt '2002-01-01' | wc -l)
+[ "$OLD" = 0 ] || fail "setattr left $OLD of 32 files with their old mtime"
+# (two jobs on the directories: one may find a parent whose child the other is removing)
+json "$RJ" "[(s['name'], s$V['meta']['ios'], s$V['meta_ops'][s['name']]['ran_out'], s$V['meta_ops'][s['name']]['passed_over'] >= 0) for s in r['steps'][5:]]" |
+	grep -qx "\[('delete', 32, True, True), ('rmdir', 6, True, True)\]" ||
+	fail "delete/rmdir: $(json "$RJ" "[s$V.get('meta_ops') for s in r['steps'][5:]]")"
+[ -z "$(find "$TREE" -mindepth 1)" ] || fail "left in the tree: $(find "$TREE" -mindepth 1)"
+
+# a meta workload needs a file set
+sed -e 's/"fileset": {[^}]*}/"size": "1m"/' -e 's/, "fileset_format": "none"//' "$T/q.json" >"$T/bad.json"
+rc=0
+"$COORD" run -q -o "$T/out3" --scratch-dir "$T/scr3" "$T/bad.json" >"$T/out3.txt" 2>&1 || rc=$?
+[ "$rc" != 0 ] && grep -q 'acts on a file set' "$T/out3.txt" || fail "meta without a file set: exit $rc: $(cat "$T/out3.txt")"
+echo "PASS"

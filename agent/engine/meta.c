@@ -48,7 +48,7 @@ int bc_meta_op(const struct bc_target_files *f, uint32_t kind, uint32_t idx, uin
 
 	*lat_ns = 0;
 	rc = bc_meta_on_dirs(kind) ? bc_fileset_dir_path(f->spec, idx, rel, sizeof(rel))
-				   : bc_fileset_file_path(f->spec, idx, rel, sizeof(rel));
+				   : bc_fileset_file_path(f->spec, f->tree[idx], rel, sizeof(rel));
 	if (rc)
 		return rc;
 	t0 = bc_mono_ns();

@@ -236,7 +236,8 @@ static int s_meta_state(struct bc_target *t, struct s_fs *fs, int root, char *er
 	for (i = 0; i < n; i++) {
 		dir = i < fs->plan.ndirs;
 		rc = dir ? bc_fileset_dir_path(&t->fileset, i, rel, sizeof(rel))
-			 : bc_fileset_file_path(&t->fileset, i - fs->plan.ndirs, rel, sizeof(rel));
+			 : bc_fileset_file_path(&t->fileset, fs->plan.tree[i - fs->plan.ndirs], rel,
+						sizeof(rel));
 		if (!rc && fstatat(root, rel, &st, AT_SYMLINK_NOFOLLOW))
 			rc = errno == ENOENT || errno == ENOTDIR ? 1 : -errno;
 		if (rc == 1)

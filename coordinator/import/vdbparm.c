@@ -2808,8 +2808,12 @@ static cJSON *s_fsd_share(struct s_ctx *c, const struct bc_import_sec *d, struct
 	if (bc_fileset_spec_from_json(vfs, base, &spec, err, sizeof(err))) {
 		if (!hi)
 			bc_import_diff(c->diffs, d->src, d->line, "%s", err);
-		cJSON_Delete(vfs);
-		return NULL;
+		/* --lenient: the whole tree (or share), as if totalsize= were not there */
+		cJSON_DeleteItemFromObject(vfs, "totalsize");
+		if (!total || bc_fileset_spec_from_json(vfs, base, &spec, err, sizeof(err))) {
+			cJSON_Delete(vfs);
+			return NULL;
+		}
 	}
 	if (!hi && !bc_fileset_plan(&spec, &plan)) {
 		f->bytes = plan.bytes;
@@ -3044,6 +3048,7 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 	uint64_t bytes = 0;
 	bool fresh = false, skewed = false, flow;
 	bool used[S_MAX_DEFS] = {false}, shared_said[S_MAX_DEFS] = {false};
+	bool multi_said[S_MAX_DEFS] = {false};
 	cJSON *st, *vw, *first = NULL;
 
 	for (k = 0; k < (int)(sizeof(loops) / sizeof(loops[0])); k++)
@@ -3136,7 +3141,7 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 				double share, r;
 				const cJSON *dj;
 				cJSON *run;
-				int nf = 0, nv = 0, f, g;
+				int nf = 0, nv = 0, nh, f, g;
 
 				if (!w->fsd[j] || (w->hd >= 0 && w->hd != h))
 					continue;
@@ -3149,6 +3154,23 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 				}
 				/* vdbench spreads a fwd's threads over its fsds, rounding up */
 				thr = (thr + (unsigned)nf - 1) / (unsigned)nf;
+				/*
+				 * and over the hosts it runs on (RD_entry: threads / hosts,
+				 * at least one), which only a shared fsd may have
+				 */
+				for (g = 0, nh = 0; g < m->nhd; g++)
+					nh += m->fsd[j].vol[g] >= 0 && (w->hd < 0 || w->hd == g);
+				if (nh > 1)
+					thr = thr / (unsigned)nh ? thr / (unsigned)nh : 1;
+				if (nh > 1 && !m->fsd[j].shared && !multi_said[j]) {
+					multi_said[j] = true;
+					bc_import_diff(
+					    c->diffs, d->src, d->line,
+					    "rd=%s: fwd=%s on %d hosts on fsd=%s without "
+					    "shared=yes: vdbench stops at it too (give "
+					    "the fwd a host=, or the fsd shared=yes)",
+					    d->name, w->name, nh, m->fsd[j].name);
+				}
 				/* a format run: fwd=format's threads on each (fsd, host) */
 				if (only)
 					thr = m->fmt_threads;

@@ -284,9 +284,12 @@ static void s_fs(void)
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 
-	/* an fsd on two hosts: a volume on each, the rd's fwdrate the total over both */
+	/*
+	 * a shared fsd on two hosts: a volume on each with its half of the files,
+	 * the fwd's threads split over them, the rd's fwdrate the total over both
+	 */
 	prof = s_fs_import("hd=h1,system=10.0.0.1\nhd=h2,system=10.0.0.2\n"
-			   "fsd=f,anchor=/x,depth=0,files=4,size=64k\n"
+			   "fsd=f,anchor=/x,depth=0,files=4,size=64k,shared=yes\n"
 			   "fwd=w,fsd=f,threads=2\nrd=r,fwd=w,fwdrate=100,maxdata=2\n",
 			   &diffs);
 	CHECK(prof && !cJSON_GetArraySize(diffs) &&
@@ -295,8 +298,17 @@ static void s_fs(void)
 	vw = cJSON_GetObjectItem(st, "volume_workloads");
 	CHECK(s_num(cJSON_GetObjectItem(vw, "0"), "rate_iops") == 50 &&
 	      s_num(cJSON_GetObjectItem(vw, "1"), "rate_iops") == 50);
-	/* maxdata=2: twice the trees, each volume's once: 2 x 2 x 4 x 64k */
-	CHECK(s_num(st, "stop_bytes") == 2.0 * 2 * 4 * 65536);
+	CHECK(s_num(st, "numjobs") == 1); /* threads=2 over the two hosts */
+	/* maxdata=2: twice the tree, each volume's half once: 2 x 4 x 64k */
+	CHECK(s_num(st, "stop_bytes") == 2.0 * 4 * 65536);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	/* without shared=yes vdbench refuses one fwd on several hosts */
+	prof = s_fs_import("hd=h1,system=10.0.0.1\nhd=h2,system=10.0.0.2\n"
+			   "fsd=f,anchor=/x,depth=0,files=4,size=64k\n"
+			   "fwd=w,fsd=f,threads=2\nrd=r,fwd=w,fwdrate=100\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:5: rd=r: fwd=w on 2 hosts on fsd=f without shared=yes"));
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 

@@ -175,6 +175,16 @@ static double s_num(const cJSON *o, const char *k)
 	return cJSON_GetNumberValue(cJSON_GetObjectItem(o, k));
 }
 
+/* text imports with a difference that starts with want (a refusal naming file:line) */
+static void s_refused(const char *text, const char *want)
+{
+	cJSON *diffs, *prof = s_fs_import(text, &diffs);
+
+	CHECK_MSG(s_diff_has(diffs, want), "no \"%s\" among the differences of:\n%s", want, text);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 static void s_fs(void)
 {
 	cJSON *prof, *diffs;
@@ -304,13 +314,10 @@ static void s_fs(void)
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 	/* without shared=yes vdbench refuses one fwd on several hosts */
-	prof = s_fs_import("hd=h1,system=10.0.0.1\nhd=h2,system=10.0.0.2\n"
-			   "fsd=f,anchor=/x,depth=0,files=4,size=64k\n"
-			   "fwd=w,fsd=f,threads=2\nrd=r,fwd=w,fwdrate=100\n",
-			   &diffs);
-	CHECK(s_diff_has(diffs, "f.parm:5: rd=r: fwd=w on 2 hosts on fsd=f without shared=yes"));
-	cJSON_Delete(prof);
-	cJSON_Delete(diffs);
+	s_refused("hd=h1,system=10.0.0.1\nhd=h2,system=10.0.0.2\n"
+		  "fsd=f,anchor=/x,depth=0,files=4,size=64k\n"
+		  "fwd=w,fsd=f,threads=2\nrd=r,fwd=w,fwdrate=100\n",
+		  "f.parm:5: rd=r: fwd=w on 2 hosts on fsd=f without shared=yes");
 
 	/* stopafter=: transfers of the fwd's xfersize, or a percent of the file */
 	prof = s_fs_import("fsd=a,anchor=ta,depth=0,files=4,size=64k\n"
@@ -776,12 +783,9 @@ static void s_openflags_sync(void)
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 	/* fsync on a file set: vdbench fsyncs each file it closes; the set's stay open */
-	prof = s_fs_import("fsd=a,anchor=ta,depth=0,files=4,size=64k,openflags=fsync\n"
-			   "fwd=w,fsd=a,operation=write\nrd=r,fwd=w,elapsed=10\n",
-			   &diffs);
-	CHECK(s_diff_has(diffs, "f.parm:1: openflags=fsync: vdbench fsyncs each file"));
-	cJSON_Delete(prof);
-	cJSON_Delete(diffs);
+	s_refused("fsd=a,anchor=ta,depth=0,files=4,size=64k,openflags=fsync\n"
+		  "fwd=w,fsd=a,operation=write\nrd=r,fwd=w,elapsed=10\n",
+		  "f.parm:1: openflags=fsync: vdbench fsyncs each file");
 }
 
 /*
@@ -816,21 +820,15 @@ static void s_fsd_shared_total(void)
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 	/* one host: no share; totalsize beyond the 30 files' 30m */
-	prof = s_fs_import("fsd=f,anchor=/mnt/t,depth=1,width=3,files=10,size=1m,shared=yes,"
-			   "totalsize=40m\nfwd=w,fsd=f,operation=read\nrd=r,fwd=w,elapsed=10\n",
-			   &diffs);
-	CHECK(s_diff_has(diffs, "f.parm:1: fsd=f.fileset.totalsize: 41943040 bytes, and the "
-				"tree's files hold 31457280 (vdbench stops at that too)"));
-	cJSON_Delete(prof);
-	cJSON_Delete(diffs);
+	s_refused("fsd=f,anchor=/mnt/t,depth=1,width=3,files=10,size=1m,shared=yes,"
+		  "totalsize=40m\nfwd=w,fsd=f,operation=read\nrd=r,fwd=w,elapsed=10\n",
+		  "f.parm:1: fsd=f.fileset.totalsize: 41943040 bytes, and the tree's files hold "
+		  "31457280 (vdbench stops at that too)");
 	snprintf(buf, sizeof(buf),
 		 "%sfsd=f,anchor=/mnt/t,depth=1,width=3,files=10,size=1m,shared=yes\n"
 		 "fwd=w,fsd=f,operation=read\nrd=r,fwd=w,format=yes,elapsed=10\n",
 		 hds);
-	prof = s_fs_import(buf, &diffs);
-	CHECK(s_diff_has(diffs, "f.parm:6: format=yes on fsd=f, shared=yes: vdbench stops"));
-	cJSON_Delete(prof);
-	cJSON_Delete(diffs);
+	s_refused(buf, "f.parm:6: format=yes on fsd=f, shared=yes: vdbench stops");
 }
 
 /*

@@ -24,6 +24,9 @@
 #   gap_seconds           seconds whose records came again (coordinator_gap replayed_seconds)
 #   live_rss_mb           the dead coordinator's largest VmRSS in the step (sampled every 0.5 s)
 #   takeup_rss_mb         the resumed one's largest VmRSS from the re-attach to the step's end
+#   live_rss_anon_mb / takeup_rss_anon_mb, live_rss_file_mb / takeup_rss_file_mb  the same for
+#                         the two parts of VmRSS: RssAnon (heap, stacks: memory the process
+#                         holds) and RssFile (pages of mapped files the kernel can drop)
 #   resume_peak_rss_mb    the resumed one's VmHWM over its whole life (replays, step, results)
 #
 # usage: bench/reattach-scale.sh
@@ -86,11 +89,13 @@ for _ in $(seq 300); do
 done
 grep -q ready "$W/swarm.out" || { cat "$W/swarm.err" >&2; exit 1; }
 
-# sample PID into FILE ("<realtime ns> <VmRSS kB> <VmHWM kB>" every 0.5 s) while it runs
+# sample PID into FILE ("<realtime ns> <VmRSS kB> <VmHWM kB> <RssAnon kB> <RssFile kB>" every
+# 0.5 s) while it runs
 sample() {
 	while kill -0 "$1" 2>/dev/null; do
-		awk -v t="$(date +%s%N)" '/^VmRSS/ {r = $2} /^VmHWM/ {h = $2}
-			END { if (r) print t, r, h }' "/proc/$1/status" >>"$2" 2>/dev/null || true
+		awk -v t="$(date +%s%N)" '/^VmRSS/ {r = $2} /^VmHWM/ {h = $2} /^RssAnon/ {a = $2}
+			/^RssFile/ {f = $2} END { if (r) print t, r, h, a, f }' "/proc/$1/status" \
+			>>"$2" 2>/dev/null || true
 		sleep 0.5
 	done
 }
@@ -174,8 +179,8 @@ def samples(path, t0=0):
     out = []
     for l in open(path):
         p = l.split()
-        if len(p) == 3 and int(p[0]) >= t0:
-            out.append((int(p[0]), int(p[1]), int(p[2])))
+        if len(p) == 5 and int(p[0]) >= t0:
+            out.append(tuple(int(x) for x in p))
     return out
 sm1, sm2 = samples(s1), samples(s2)
 step_start = next((e["start_ns"] for e in ev_dead if e["event"] == "step_start"), 0)
@@ -193,8 +198,15 @@ print("takeup_lag_p99_ms: %.0f" % p99([e["lag_ms"] for e in after]))
 print("replay_s: %.2f" % ((t_gap - int(t_resume)) / 1e9 if gap else float("nan")))
 print("catchup_s: %.2f" % ((t_caught - t_gap) / 1e9 if gap else float("nan")))
 print("gap_seconds: %s" % (gap.get("replayed_seconds") if gap else "nan"))
-print("live_rss_mb: %.0f" % (max((r for t, r, h in sm1 if t >= step_start), default=0) / 1024))
-print("takeup_rss_mb: %.0f" % (max((r for t, r, h in sm2 if t_gap <= t <= step_end + 2 * 10**9),
-                                   default=0) / 1024))
-print("resume_peak_rss_mb: %.0f" % (max((h for t, r, h in sm2), default=0) / 1024))
+def peak(sm, col, lo, hi):
+    return max((x[col] for x in sm if lo <= x[0] <= hi), default=0) / 1024
+live = (step_start, 1 << 63)
+took = (t_gap, step_end + 2 * 10**9)
+print("live_rss_mb: %.0f" % peak(sm1, 1, *live))
+print("takeup_rss_mb: %.0f" % peak(sm2, 1, *took))
+print("live_rss_anon_mb: %.0f" % peak(sm1, 3, *live))
+print("takeup_rss_anon_mb: %.0f" % peak(sm2, 3, *took))
+print("live_rss_file_mb: %.0f" % peak(sm1, 4, *live))
+print("takeup_rss_file_mb: %.0f" % peak(sm2, 4, *took))
+print("resume_peak_rss_mb: %.0f" % (max((x[2] for x in sm2), default=0) / 1024))
 EOF

@@ -1762,9 +1762,9 @@ static void s_sizes_init(struct s_jtarget *jt)
 	jt->flags |= S_TF_SPLIT;
 	jt->nsplit = wl->nbssplit;
 	for (i = 0; i < wl->nbssplit; i++) {
-		cum += wl->bssplit[i].pct;
+		cum += wl->bssplit[i].ppm;
 		jt->split_bs[i] = wl->bssplit[i].bs;
-		jt->split_below[i] = (uint32_t)((cum << 32) / 100 - (cum == 100));
+		jt->split_below[i] = (uint32_t)((cum << 32) / BC_SPLIT_ALL - (cum == BC_SPLIT_ALL));
 	}
 }
 

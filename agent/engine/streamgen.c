@@ -67,9 +67,9 @@ static void s_ops_sizes(struct bc_sgen *g, const struct bc_stream *st)
 	g->flags |= BC_SG_SPLIT;
 	g->nsplit = st->nbssplit;
 	for (i = 0; i < st->nbssplit; i++) {
-		cum += st->bssplit[i].pct;
+		cum += st->bssplit[i].ppm;
 		g->split_bs[i] = st->bssplit[i].bs;
-		g->split_below[i] = (uint32_t)((cum << 32) / 100 - (cum == 100));
+		g->split_below[i] = (uint32_t)((cum << 32) / BC_SPLIT_ALL - (cum == BC_SPLIT_ALL));
 	}
 }
 
@@ -92,7 +92,7 @@ static double s_mean_bytes(const struct bc_stream *st)
 	if (!st->nbssplit)
 		return st->bs;
 	for (i = 0; i < st->nbssplit; i++)
-		m += (double)st->bssplit[i].bs * st->bssplit[i].pct / 100.0;
+		m += (double)st->bssplit[i].bs * st->bssplit[i].ppm / BC_SPLIT_ALL;
 	return m;
 }
 

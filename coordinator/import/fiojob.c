@@ -2034,9 +2034,23 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		cJSON_AddNumberToObject(wl, "rwmixread", mix);
 	}
 	if ((o = s_opt(v, "bssplit", NULL))) {
-		char buf[128];
+		char buf[128] = "";
+		const char *sl;
+		bool frac = false;
 
+		/*
+		 * fio reads a split's percents with atoi (4k/10.5 is 10); a
+		 * profile's have decimals, so a fraction would change the mix
+		 */
 		if (s_dir_value(c, o, rw, buf, sizeof(buf)))
+			for (sl = strchr(buf, '/'); sl; sl = strchr(sl + 1, '/'))
+				frac |= sl[1 + strspn(sl + 1, "0123456789")] == '.';
+		if (frac)
+			S_ODIFF(c, o,
+				"bssplit=%s: fio reads whole percents (10.5 is 10), a profile "
+				"its decimals; write the percents fio uses",
+				s_val(o));
+		else if (*buf)
 			cJSON_AddStringToObject(wl, "bs", buf);
 	} else if ((o = s_opt(v, "blocksize_range", "bsrange")) ||
 		   ((o = s_opt(v, "bs", "blocksize")) && strchr(s_val(o), '-'))) {

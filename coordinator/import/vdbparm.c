@@ -1252,7 +1252,9 @@ static bool s_xfer(struct s_ctx *c, const struct bc_import_kv *kv, const char *v
 	size_t used = 0;
 	uint64_t b;
 	double pct, sum = 0, share[S_MAX_LIST / 2];
+	long ppm[S_MAX_LIST / 2], left = BC_SPLIT_ALL;
 	bool frac = false;
+	int i, j;
 
 	if (n == 1) {
 		if (s_size(items[0], &b) || !b) {
@@ -1297,44 +1299,53 @@ static bool s_xfer(struct s_ctx *c, const struct bc_import_kv *kv, const char *v
 		}
 		share[k / 2] = pct;
 		sum += pct;
-		frac |= pct != floor(pct);
 	}
 	if (fabs(sum - 100) > 1e-9) {
 		S_DIFF(c, kv, "xfersize=%s: the percentages add up to %g, not 100", val, sum);
 		return false;
 	}
 	/*
-	 * a profile's split is whole percents: fractions are rounded by the
-	 * largest remainders (still 100 in all), a difference at kv
+	 * a profile's split holds a percent to four decimals (millionths of
+	 * the I/Os): vdbench's 4.5 and 41.05 exactly; a finer share is rounded
+	 * to the nearest millionth (largest remainders keep the sum), a note
 	 */
-	if (frac) {
-		long whole[S_MAX_LIST / 2], left = 100;
-		int i, j;
-
-		for (i = 0; i < n / 2; i++)
-			left -= whole[i] = (long)floor(share[i]);
-		for (; left > 0; left--) {
-			for (j = -1, i = 0; i < n / 2; i++)
-				if (j < 0 ||
-				    share[i] - floor(share[i]) > share[j] - floor(share[j]))
-					j = i;
-			whole[j]++;
-			share[j] = floor(share[j]); /* its remainder taken */
-		}
-		for (i = 0; i < n / 2; i++)
-			share[i] = (double)whole[i];
-		S_DIFF(c, kv,
-		       "xfersize=%s: fractions of a percent; a profile's split is whole "
-		       "percents (rounded, largest remainders first)",
-		       val);
+	for (i = 0; i < n / 2; i++) {
+		ppm[i] = (long)floor(share[i] * BC_SPLIT_PCT1 + 1e-6);
+		left -= ppm[i];
+		frac |= fabs(share[i] * BC_SPLIT_PCT1 - (double)ppm[i]) > 1e-6;
+		share[i] = share[i] * BC_SPLIT_PCT1 - (double)ppm[i]; /* the remainder */
 	}
+	for (; left > 0; left--) {
+		for (j = 0, i = 1; i < n / 2; i++)
+			if (share[i] > share[j])
+				j = i;
+		ppm[j]++;
+		share[j] = -1; /* its remainder taken */
+	}
+	if (frac)
+		bc_import_add(c->notes,
+			      "%s:%d: xfersize=%s: shares finer than a millionth of the I/Os "
+			      "rounded to millionths",
+			      kv->src, kv->line, val);
 	for (k = 0; k < n; k += 2) {
+		char dec[8] = "";
+		long f = ppm[k / 2] % BC_SPLIT_PCT1;
+
 		s_size(items[k], &b);
-		if (!share[k / 2])
-			continue; /* rounded away */
-		used +=
-		    (size_t)snprintf(out + used, len > used ? len - used : 0, "%s%s/%g",
-				     used ? ":" : "", bc_fmt_size(b, sz, sizeof(sz)), share[k / 2]);
+		if (!ppm[k / 2]) {
+			if (s_pct(items[k + 1], &pct) && pct > 0)
+				S_DIFF(c, kv, "xfersize=%s: a share below a millionth of the I/Os",
+				       val);
+			continue;
+		}
+		if (f) {
+			snprintf(dec, sizeof(dec), ".%04ld", f);
+			for (i = (int)strlen(dec) - 1; dec[i] == '0'; i--)
+				dec[i] = '\0';
+		}
+		used += (size_t)snprintf(out + used, len > used ? len - used : 0, "%s%s/%ld%s",
+					 used ? ":" : "", bc_fmt_size(b, sz, sizeof(sz)),
+					 ppm[k / 2] / BC_SPLIT_PCT1, dec);
 	}
 	return true;
 }

@@ -88,8 +88,8 @@ static void test_engine(void)
 	vwl[1].rate_bw = 8 << 20;
 	vwl[1].bs = 65536;
 	vwl[1].nbssplit = 2;
-	vwl[1].bssplit[0] = (struct bc_bssplit){4096, 50};
-	vwl[1].bssplit[1] = (struct bc_bssplit){65536, 50};
+	vwl[1].bssplit[0] = (struct bc_bssplit){4096, 500000};
+	vwl[1].bssplit[1] = (struct bc_bssplit){65536, 500000};
 	/* thinktime 2 ms per slot, QD 4, 2 jobs: at most 8 / 2 ms = 4000 IOPS */
 	vwl[2] = wl;
 	vwl[2].iodepth = 4;

@@ -380,6 +380,55 @@ out:
 	bc_profile_destroy(&p);
 }
 
+/*
+ * A split with fractions of a percent (vdbench's xfersize=(4k,4.5,8k,41.05,...)): over 4M
+ * draws each size's share of a stream's I/Os is the one asked within 4 standard deviations,
+ * the 0.18% one included, where whole percents would be off by up to 0.5%
+ */
+static void test_split_fractions(void)
+{
+	static const uint32_t kb[] = {4, 8, 16, 32, 56, 128, 252, 420, 1004};
+	static const double pct[] = {4.5, 41.05, 29.84, 1.23, 1.39, 15.19, 5.23, 0.18, 1.39};
+	enum { NB = sizeof(kb) / sizeof(kb[0]) };
+	struct bc_profile *p =
+	    OK("'rw':'randread','streams':[{'name':'o','share':1,'bs':'4k/4.5:8k/41.05:16k/29.84:"
+	       "32k/1.23:56k/1.39:128k/15.19:252k/5.23:420k/0.18:1004k/1.39'}]",
+	       "");
+	struct bc_sgens *sg = malloc(sizeof(*sg));
+	uint64_t n[NB] = {0}, draws = 4000000, i;
+	struct bc_rand rng;
+	int k, bad = 0;
+
+	if (!p || !sg)
+		goto out;
+	CHECK(!bc_sgens_init(sg, &p->steps[0].wl, "t", 0, 64ull << 30, 0, 1, 512, 7, s_err,
+			     sizeof(s_err)));
+	bc_rand_seed(&rng, 4343);
+	for (i = 0; i < draws; i++) {
+		uint64_t off;
+		uint32_t len;
+		uint8_t op;
+
+		s_next(sg, &rng, &op, &len, &off);
+		for (k = 0; k < NB && len != kb[k] * 1024; k++)
+			;
+		if (k < NB)
+			n[k]++;
+	}
+	for (k = 0; k < NB; k++) {
+		double want = pct[k] / 100, got = (double)n[k] / (double)draws;
+
+		if (fabs(got - want) > 4 * sqrt(want * (1 - want) / (double)draws)) {
+			fprintf(stderr, "%uk: %.5f of the I/Os, want %.5f\n", kb[k], got, want);
+			bad++;
+		}
+	}
+	CHECK_MSG(!bad, "%d of %d sizes off their shares", bad, NB);
+out:
+	free(sg);
+	bc_profile_destroy(&p);
+}
+
 /* placements: a stream's own, the workload's, round-robin per job, none for reads */
 static void test_placement(void)
 {
@@ -599,6 +648,7 @@ int main(void)
 	test_selection();
 	test_seq_parse();
 	test_seq_mix();
+	test_split_fractions();
 	test_placement();
 	test_experiment();
 	test_job_regions();

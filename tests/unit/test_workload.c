@@ -64,15 +64,32 @@ static void test_parse(void)
 		const struct bc_workload *w = &p->steps[0].wl;
 
 		CHECK(w->nbssplit == 2 && w->bs == 65536 && w->bssplit[0].bs == 4096 &&
-		      w->bssplit[0].pct == 50 && w->bssplit[1].pct == 50);
+		      w->bssplit[0].ppm == 500000 && w->bssplit[1].ppm == 500000);
 		CHECK(!strcmp(bc_bssplit_format(w, buf, sizeof(buf)), "4096/50:65536/50"));
 	}
 	bc_profile_destroy(&p);
 	/* fio's rule: entries without a percent share what is left */
 	p = OK("'bs':'4k/10:8k:16k'", "");
-	CHECK(p && p->steps[0].wl.nbssplit == 3 && p->steps[0].wl.bssplit[1].pct == 45 &&
-	      p->steps[0].wl.bssplit[2].pct == 45);
+	CHECK(p && p->steps[0].wl.nbssplit == 3 && p->steps[0].wl.bssplit[1].ppm == 450000 &&
+	      p->steps[0].wl.bssplit[2].ppm == 450000);
 	bc_profile_destroy(&p);
+	/* fractions of a percent, four decimals at most, kept exactly and written back */
+	p = OK("'bs':'4k/4.5:8k/41.05:16k/54.45'", "");
+	if (p) {
+		const struct bc_workload *w = &p->steps[0].wl;
+
+		CHECK(w->nbssplit == 3 && w->bssplit[0].ppm == 45000 &&
+		      w->bssplit[1].ppm == 410500 && w->bssplit[2].ppm == 544500);
+		CHECK(!strcmp(bc_bssplit_format(w, buf, sizeof(buf)),
+			      "4096/4.5:8192/41.05:16384/54.45"));
+	}
+	bc_profile_destroy(&p);
+	p = OK("'bs':'4k/0.0001:8k'", "");
+	CHECK(p && p->steps[0].wl.bssplit[0].ppm == 1 && p->steps[0].wl.bssplit[1].ppm == 999999);
+	bc_profile_destroy(&p);
+	BAD("'bs':'4k/4.50001:8k'", "", "percents with up to 4 decimals");
+	BAD("'bs':'4k/4.:8k'", "", "expected a size or a split");
+	BAD("'bs':'4k/50.5:8k/50'", "", "percentages must add up to 100");
 	p = OK("'bs':'8k/100'", "");
 	CHECK(p && p->steps[0].wl.nbssplit == 0 && p->steps[0].wl.bs == 8192);
 	bc_profile_destroy(&p);
@@ -173,7 +190,7 @@ static void test_wire(void)
 	    .rwmixtrim = 20,
 	    .bs = 65536,
 	    .nbssplit = 2,
-	    .bssplit = {{4096, 30}, {65536, 70}},
+	    .bssplit = {{4096, 300000}, {65536, 700000}},
 	    .iodepth = 8,
 	    .numjobs = 2,
 	    .direct = true,
@@ -230,8 +247,8 @@ static void test_proportions(void)
 	wl.rwmixtrim = 20;
 	wl.bs = 65536;
 	wl.nbssplit = 2;
-	wl.bssplit[0] = (struct bc_bssplit){4096, 25};
-	wl.bssplit[1] = (struct bc_bssplit){65536, 75};
+	wl.bssplit[0] = (struct bc_bssplit){4096, 250000};
+	wl.bssplit[1] = (struct bc_bssplit){65536, 750000};
 	CHECK(bc_target_open(&t, "null", NULL, &wl, s_err, sizeof(s_err)) == 0);
 	if (!jr_run(&t, 1, &wl, NULL, 1, &r, s_err, sizeof(s_err))) {
 		const struct bc_volstat *v = &r.total[0];
@@ -255,6 +272,35 @@ static void test_proportions(void)
 		CHECK(n >= 100000);
 		CHECK(fabs(f - 0.75) < 0.01 && fabs(rd - 0.5) < 0.01 && fabs(wr - 0.3) < 0.01 &&
 		      fabs(tr - 0.2) < 0.01);
+	}
+	jr_free(&r);
+	bc_target_close(&t);
+}
+
+/*
+ * a split with a fraction of a percent on the null target: 0.5% of 64k I/Os among 4k ones
+ * (whole percents would make it 0 or 1%)
+ */
+static void test_split_fraction(void)
+{
+	struct bc_workload wl = s_null_wl(BC_RW_RANDREAD, 16);
+	struct bc_target t;
+	struct jr_run r;
+
+	wl.bs = 65536;
+	wl.nbssplit = 2;
+	wl.bssplit[0] = (struct bc_bssplit){4096, 995000};
+	wl.bssplit[1] = (struct bc_bssplit){65536, 5000};
+	CHECK(bc_target_open(&t, "null", NULL, &wl, s_err, sizeof(s_err)) == 0);
+	if (!jr_run(&t, 1, &wl, NULL, 1, &r, s_err, sizeof(s_err))) {
+		const struct bc_volstat *v = &r.total[0];
+		double n = (double)v->op[BC_OP_READ].ios, f;
+
+		f = ((double)v->op[BC_OP_READ].bytes / n - 4096) / (65536 - 4096);
+		printf("%.0f I/Os: 64k share %.5f (want 0.00500)\n", n, f);
+		/* >= 100k I/Os: 5 sigma of the share is < 0.0012 */
+		CHECK(n >= 100000);
+		CHECK_MSG(fabs(f - 0.005) < 0.0012, "64k share %.5f", f);
 	}
 	jr_free(&r);
 	bc_target_close(&t);
@@ -296,9 +342,9 @@ static void test_window(void)
 		wl.numjobs = 2;
 		wl.bs = 65536;
 		wl.nbssplit = 3;
-		wl.bssplit[0] = (struct bc_bssplit){4096, 40};
-		wl.bssplit[1] = (struct bc_bssplit){12288, 30};
-		wl.bssplit[2] = (struct bc_bssplit){65536, 30};
+		wl.bssplit[0] = (struct bc_bssplit){4096, 400000};
+		wl.bssplit[1] = (struct bc_bssplit){12288, 300000};
+		wl.bssplit[2] = (struct bc_bssplit){65536, 300000};
 		wl.blockalign = 4096;
 		wl.dist = (struct bc_dist_spec){.kind = BC_DIST_ZIPF, .param = 0.6};
 		if (jr_open(&t, path, &spec, &wl))
@@ -513,6 +559,7 @@ int main(void)
 	test_parse();
 	test_wire();
 	test_proportions();
+	test_split_fraction();
 	test_window();
 	test_one_pass();
 	test_trim();

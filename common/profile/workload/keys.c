@@ -234,9 +234,35 @@ static int s_uint_span(const char *s, const char *end, uint32_t max, uint32_t *o
 }
 
 /*
- * "4k/50:64k/30:1m" - size/percent entries; entries without a percent share
- * what the others leave evenly (fio's bssplit rule), the first of them takes
- * the rounding remainder. One entry is plain bs.
+ * A percent with at most four decimals filling [s, end) ("41.05") into
+ * millionths (410500): a split's shares are held exactly
+ */
+static int s_split_pct(const char *s, const char *end, uint32_t *ppm)
+{
+	const char *dot = memchr(s, '.', (size_t)(end - s));
+	uint32_t whole, frac = 0, scale = BC_SPLIT_PCT1;
+
+	if (s_uint_span(s, dot ? dot : end, 100, &whole))
+		return -EINVAL;
+	if (dot) {
+		if (dot + 1 == end || end - dot - 1 > 4)
+			return -EINVAL;
+		for (s = dot + 1; s < end; s++) {
+			if (*s < '0' || *s > '9')
+				return -EINVAL;
+			scale /= 10;
+			frac += (uint32_t)(*s - '0') * scale;
+		}
+	}
+	*ppm = whole * BC_SPLIT_PCT1 + frac;
+	return *ppm > BC_SPLIT_ALL ? -ERANGE : 0;
+}
+
+/*
+ * "4k/50:64k/30:1m" - size/percent entries, a percent with up to four
+ * decimals ("4k/4.5:8k/95.5"); entries without a percent share what the
+ * others leave evenly (fio's bssplit rule), the first of them takes the
+ * rounding remainder. One entry is plain bs.
  */
 static int s_bssplit(struct bc_check *c, const char *path, const cJSON *v, struct bc_workload *wl)
 {
@@ -260,9 +286,9 @@ static int s_bssplit(struct bc_check *c, const char *path, const cJSON *v, struc
 		item[ilen] = '\0';
 		slash = strchr(item, '/');
 		has_pct[n] = slash != NULL;
-		sp[n].pct = 0;
+		sp[n].ppm = 0;
 		if (slash) {
-			if (s_uint_span(slash + 1, item + ilen, 100, &sp[n].pct))
+			if (s_split_pct(slash + 1, item + ilen, &sp[n].ppm))
 				goto bad;
 			item[slash - item] = '\0';
 		}
@@ -272,7 +298,7 @@ static int s_bssplit(struct bc_check *c, const char *path, const cJSON *v, struc
 			    item);
 		sp[n].bs = (uint32_t)bytes;
 		if (has_pct[n])
-			sum += sp[n].pct;
+			sum += sp[n].ppm;
 		else if (!open++)
 			first_open = n;
 		n++;
@@ -282,20 +308,23 @@ static int s_bssplit(struct bc_check *c, const char *path, const cJSON *v, struc
 	}
 	if (!n)
 		goto bad;
-	if (sum > 100 || (!open && sum != 100) || (open && sum == 100 && n > 1))
+	if (sum > BC_SPLIT_ALL || (!open && sum != BC_SPLIT_ALL) ||
+	    (open && sum == BC_SPLIT_ALL && n > 1))
 		return bc_check_fail(c, path, "percentages must add up to 100, got %s",
 				     bc_check_show(v, shown));
-	share = open ? (100 - sum) / open : 0;
+	/* fio's even share of whole percents; the first open entry takes the remainder */
+	share = open ? (BC_SPLIT_ALL - sum) / BC_SPLIT_PCT1 / open * BC_SPLIT_PCT1 : 0;
 	for (i = 0; i < n; i++) {
 		if (!has_pct[i])
-			sp[i].pct = share + (i == first_open ? (100 - sum) % open : 0);
+			sp[i].ppm =
+			    share + (i == first_open ? BC_SPLIT_ALL - sum - share * open : 0);
 		if (sp[i].bs > max)
 			max = sp[i].bs;
 	}
 	wl->bs = max;
 	wl->nbssplit = 0;
 	for (i = 0; i < n; i++)
-		if (sp[i].pct)
+		if (sp[i].ppm)
 			wl->bssplit[wl->nbssplit++] = sp[i];
 	/* one size is not a split */
 	if (wl->nbssplit == 1) {
@@ -304,8 +333,11 @@ static int s_bssplit(struct bc_check *c, const char *path, const cJSON *v, struc
 	}
 	return 0;
 bad:
-	return bc_check_fail(c, path, "expected a size or a split such as \"4k/50:64k/50\", got %s",
-			     bc_check_show(v, shown));
+	return bc_check_fail(
+	    c, path,
+	    "expected a size or a split such as \"4k/50:64k/50\" (percents with up "
+	    "to 4 decimals), got %s",
+	    bc_check_show(v, shown));
 }
 
 /* "zoned:90/10:5/30": access%/range% pairs in window order, remainder implied */

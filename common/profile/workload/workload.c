@@ -178,9 +178,19 @@ const char *bc_bssplit_format(const struct bc_workload *wl, char *buf, size_t le
 
 	buf[0] = '\0';
 	for (i = 0; i < wl->nbssplit; i++) {
+		uint32_t ppm = wl->bssplit[i].ppm, frac = ppm % BC_SPLIT_PCT1;
+		char dec[8] = "";
+		int d;
+
+		/* whole percents as fio writes them, else the decimals there are ("4.5") */
+		if (frac) {
+			snprintf(dec, sizeof(dec), ".%04u", frac);
+			for (d = (int)strlen(dec) - 1; dec[d] == '0'; d--)
+				dec[d] = '\0';
+		}
 		used = strlen(buf);
-		snprintf(buf + used, len - used, "%s%u/%u", i ? ":" : "", wl->bssplit[i].bs,
-			 wl->bssplit[i].pct);
+		snprintf(buf + used, len - used, "%s%u/%u%s", i ? ":" : "", wl->bssplit[i].bs,
+			 ppm / BC_SPLIT_PCT1, dec);
 	}
 	return buf;
 }

@@ -59,9 +59,16 @@ enum bc_submit_mode {
 #define BC_ZONES_MAX   16
 #define BC_CPUS_MAX    128 /* "cpus_allowed" text, e.g. "0-7,16-23" or "numa" */
 
+/*
+ * A block size's share in millionths of the I/Os (not of bytes): "4k/4.5"
+ * is 45000, so a percent has four decimals, as vdbench's xfersize
+ * distributions are written (4.5, 41.05); a split sums to BC_SPLIT_ALL
+ */
+#define BC_SPLIT_ALL  1000000u
+#define BC_SPLIT_PCT1 (BC_SPLIT_ALL / 100) /* one percent */
 struct bc_bssplit {
 	uint32_t bs;  /* bytes */
-	uint32_t pct; /* percent of I/Os (not of bytes), > 0; a split sums to 100 */
+	uint32_t ppm; /* millionths of the I/Os, > 0 */
 };
 
 enum bc_dist_kind {

@@ -9,6 +9,7 @@
  * Design and latency definition: docs/engine.md.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -19,6 +20,7 @@
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine/affinity.h"
 #include "engine/datagen.h"
@@ -505,7 +507,8 @@ static void s_cnt_done(struct bc_opcnt *c, int64_t res, uint64_t lat)
 /* the state an entry needs for kind, and the one the operation leaves it in */
 static void s_meta_states(uint32_t kind, uint8_t *need, uint8_t *after)
 {
-	bool makes = kind == BC_META_CREATE || kind == BC_META_MKDIR;
+	bool makes =
+	    kind == BC_META_CREATE || kind == BC_META_MKDIR || kind == BC_META_CREATE_WRITE;
 	bool removes = kind == BC_META_DELETE || kind == BC_META_RMDIR;
 
 	*need = makes ? BC_MSTATE_ABSENT : BC_MSTATE_PRESENT;
@@ -523,6 +526,30 @@ static bool s_meta_try(struct s_jtarget *jt, _Atomic uint8_t *st, uint32_t k, ui
 }
 
 /*
+ * create_write: the file just made written to its size in the workload's
+ * bs from the slot's buffer, each transfer a write of the volume's (timed
+ * and counted as vdbench counts its create's writes), then closed
+ */
+static void s_meta_fill(struct bc_job *j, struct s_jtarget *jt, struct s_io *io, int fd,
+			uint64_t size)
+{
+	struct bc_opstat *w = &j->cur[io->target].op[BC_OP_WRITE];
+	uint64_t off, t0;
+	uint32_t len;
+	ssize_t res;
+
+	for (off = 0; off < size; off += len) {
+		len = size - off < jt->wl.bs ? (uint32_t)(size - off) : jt->wl.bs;
+		t0 = bc_mono_ns();
+		res = pwrite(fd, io->buf, len, (off_t)off);
+		bc_opstat_complete(w, res < 0 ? -errno : res, len, bc_mono_ns() - t0);
+		if (res != (ssize_t)len)
+			break;
+	}
+	close(fd);
+}
+
+/*
  * The operation of io's slot, now: an entry of the job's share in the state
  * the kind needs is claimed (fileselect random: a few random draws first;
  * else, and then, the next one in the tree's order, rmdir from the deepest
@@ -536,7 +563,7 @@ static void s_meta_do(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
 	bool down = kind == BC_META_RMDIR, got = false;
 	uint8_t need, after;
 	uint64_t lat;
-	int rc;
+	int rc, fd = -1;
 
 	s_meta_states(kind, &need, &after);
 	io->meta_res = 1;
@@ -556,15 +583,18 @@ static void s_meta_do(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
 		jt->m_done = true;
 		return;
 	}
-	rc = bc_meta_op(f, kind, jt->m_first + k * jt->m_step, &lat);
 	k = jt->m_first + k * jt->m_step;
+	rc = bc_meta_op(f, kind, k, jt->wl.direct ? O_DIRECT : 0, &fd, &lat);
+	if (kind == BC_META_CREATE_WRITE && !rc)
+		s_meta_fill(j, jt, io, fd, f->size[k]);
 	/*
 	 * a directory not empty, or a directory or file under one not there:
 	 * passed over, as vdbench picks another; a whole share passed over in
 	 * a row is done
 	 */
 	if ((rc == -ENOTEMPTY && kind == BC_META_RMDIR) ||
-	    (rc == -ENOENT && (kind == BC_META_MKDIR || kind == BC_META_CREATE))) {
+	    (rc == -ENOENT &&
+	     (kind == BC_META_MKDIR || kind == BC_META_CREATE || kind == BC_META_CREATE_WRITE))) {
 		atomic_store_explicit(&st[k], need, memory_order_release);
 		jt->m_passed++;
 		if (++jt->m_passed_row >= jt->m_count)
@@ -1893,6 +1923,7 @@ static int s_meta_init(struct s_jtarget *jt, char *err, size_t errlen)
 	jt->files = f;
 	jt->flags |= S_TF_META | (wl->fileselect != BC_FILESEL_SEQUENTIAL ? S_TF_RANDOM : 0);
 	jt->used_op[BC_OP_META] = true;
+	jt->used_op[BC_OP_WRITE] = wl->meta == BC_META_CREATE_WRITE;
 	if (dirs || wl->file_shared) {
 		jt->m_first = 0;
 		jt->m_step = 1;

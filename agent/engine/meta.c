@@ -38,7 +38,8 @@ static int s_dir(int root, char *rel, const char **base, int *own)
 	return (int)fd;
 }
 
-int bc_meta_op(const struct bc_target_files *f, uint32_t kind, uint32_t idx, uint64_t *lat_ns)
+int bc_meta_op(const struct bc_target_files *f, uint32_t kind, uint32_t idx, int oflags, int *fdp,
+	       uint64_t *lat_ns)
 {
 	char rel[BC_PATH_MAX];
 	const char *base;
@@ -63,6 +64,13 @@ int bc_meta_op(const struct bc_target_files *f, uint32_t kind, uint32_t idx, uin
 		fd = openat(dfd, base, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
 		t1 = bc_mono_ns();
 		rc = fd < 0 ? -errno : close(fd);
+		break;
+	case BC_META_CREATE_WRITE:
+		fd = openat(dfd, base,
+			    O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC | oflags, 0644);
+		t1 = bc_mono_ns();
+		rc = fd < 0 ? -errno : 0;
+		*fdp = fd;
 		break;
 	case BC_META_OPEN:
 		fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);

@@ -24,9 +24,12 @@
 /*
  * Perform kind (enum bc_meta_kind) on file idx of f's tree (directory idx
  * for mkdir and rmdir); *lat_ns its latency. 0, or -errno (the
- * operation's, or the walk's).
+ * operation's, or the walk's). create_write: the file is created with
+ * oflags added (O_DIRECT) and left open in *fd for its writes (the
+ * caller's, engine/job.c), which the caller closes.
  */
-int bc_meta_op(const struct bc_target_files *f, uint32_t kind, uint32_t idx, uint64_t *lat_ns);
+int bc_meta_op(const struct bc_target_files *f, uint32_t kind, uint32_t idx, int oflags, int *fd,
+	       uint64_t *lat_ns);
 
 /* kind acts on the tree's directories (mkdir, rmdir), not its files */
 static inline int bc_meta_on_dirs(uint32_t kind)

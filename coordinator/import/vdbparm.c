@@ -607,8 +607,8 @@ static const struct s_vkey s_vkeys[] = {
     {"rd", "sd", NULL, S_V_MAPPED, "steps[] (the rd's own workloads)"},
     {"rd", "fwd", NULL, S_V_MAPPED, "steps[] (volume_workloads on file sets)"},
     {"rd", "fwdrate", NULL, S_V_MAPPED, "rate_iops"},
-    {"rd", "operations", NULL, S_V_DIFF, "operations= (file system operations per rd) has no equivalent"},
-    {"rd", "foroperations", NULL, S_V_DIFF, "one run per file system operation; the metadata ones (mkdir, create, getattr, ...) have no equivalent"},
+    {"rd", "operations", NULL, S_V_MAPPED, "rw or meta of its fwds (one operation; several at once have no equivalent)"},
+    {"rd", "foroperations", NULL, S_V_MAPPED, "a step per operation: rw or meta"},
     {"fsd", "anchor", NULL, S_V_MAPPED, "volumes[].path"},
     {"fsd", "depth", NULL, S_V_MAPPED, "fileset.depth"},
     {"fsd", "width", NULL, S_V_MAPPED, "fileset.width"},
@@ -621,7 +621,7 @@ static const struct s_vkey s_vkeys[] = {
     {"fsd", "workingsetsize", "wss", S_V_DIFF, "a working set smaller than the tree has no equivalent"},
     {"fsd", "count", NULL, S_V_DIFF, "fsd sequences (count=) have no equivalent (write each fsd)"},
     {"fwd", "fsd", NULL, S_V_MAPPED, "-"},
-    {"fwd", "operation", NULL, S_V_MAPPED, "rw"},
+    {"fwd", "operation", NULL, S_V_MAPPED, "rw, or meta (mkdir, rmdir, create, delete, open, close, getattr, setattr, access)"},
     {"fwd", "rdpct", "readpct", S_V_MAPPED, "rw, rwmixread"},
     {"fwd", "fileio", NULL, S_V_MAPPED, "rw, file_shared"},
     {"fwd", "fileselect", NULL, S_V_MAPPED, "fileselect, fileselect_midpoint"},
@@ -2085,7 +2085,8 @@ static bool s_same(const cJSON *a, const cJSON *b)
 /* the step of rd with one value of each loop; keyed "threads", "xfersize", "rdpct", "seekpct",
  * "iorate" */
 struct s_point {
-	const char *threads, *xfer, *rdpct, *seek, *iorate;
+	/* oper: foroperations= or operations= (read, write, or a "meta" kind) */
+	const char *threads, *xfer, *rdpct, *seek, *iorate, *oper;
 	char suffix[256];
 };
 
@@ -2618,6 +2619,32 @@ static void s_stopafter(struct s_ctx *c, const struct bc_import_kv *kv, const ch
 }
 
 /*
+ * vdbench's file system operation op as the profile's "meta" kind (the
+ * same names); NULL for read and write (data I/O), and, with a difference
+ * naming kv, for copy, move and what vdbench does not have
+ */
+static const char *s_meta_op(struct s_ctx *c, const struct bc_import_kv *kv, const char *op)
+{
+	static const char *const kinds[] = {"mkdir", "rmdir",	"create",  "delete", "open",
+					    "close", "getattr", "setattr", "access", NULL};
+	int k;
+
+	if (!strcasecmp(op, "read") || !strcasecmp(op, "write"))
+		return NULL;
+	/* vdbench's create writes the file it makes to its size (its format is mkdir, create) */
+	if (!strcasecmp(op, "create"))
+		return "create_write";
+	for (k = 0; kinds[k]; k++)
+		if (!strcasecmp(op, kinds[k]))
+			return kinds[k];
+	S_DIFF(c, kv,
+	       "%s=%s: %s has no equivalent (read, write, mkdir, rmdir, create, delete, open, "
+	       "close, getattr, setattr and access have; copy and move do not)",
+	       kv->key, kv->val, op);
+	return NULL;
+}
+
+/*
  * fwd=: operation (read, write) or rdpct= a mix in each file; fileio the
  * kind (sequential: each file from its start to its end; random: its size
  * in random transfers, vdbench's stopafter default), (random,shared) lets
@@ -2710,17 +2737,12 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 		else
 			bc_import_diff(c->diffs, d->src, d->line, "fwd=%s: no fsd=", d->name);
 		if ((kv = s_get(&v, "operation"))) {
+			const char *meta = s_meta_op(c, kv, kv->val);
+
 			if (!strcasecmp(kv->val, "write"))
 				rdpct = 0;
-			else if (strcasecmp(kv->val, "read"))
-				S_DIFF(
-				    c, kv,
-				    "operation=%s: file system metadata operations (mkdir, rmdir, "
-				    "create, delete, open, close, getattr, setattr, access, copy, "
-				    "move) have no equivalent: a file set's workloads read and "
-				    "write, and the figures count reads, writes and trims; "
-				    "operation=read and write map",
-				    kv->val);
+			if (meta)
+				cJSON_AddStringToObject(w->wl, "meta", meta);
 		}
 		if ((kv = s_get(&v, "rdpct"))) {
 			if (!s_pct(kv->val, &rdpct) || rdpct != floor(rdpct))
@@ -3037,6 +3059,16 @@ static void s_fwd_point(const struct s_point *pt, cJSON *run)
 		s_set_rw(run, strtod(pt->rdpct, NULL), !rw || strncmp(rw, "rand", 4));
 	if (pt->xfer)
 		cJSON_ReplaceItemInObject(run, "bs", cJSON_CreateString(pt->xfer));
+	/* the rd's operation over the fwd's (vdbench's RD_entry operations): one kind */
+	if (pt->oper) {
+		bool seq = !rw || strncmp(rw, "rand", 4);
+
+		cJSON_DeleteItemFromObject(run, "meta");
+		if (!strcasecmp(pt->oper, "read") || !strcasecmp(pt->oper, "write"))
+			s_set_rw(run, strcasecmp(pt->oper, "read") ? 0 : 100, seq);
+		else
+			cJSON_AddStringToObject(run, "meta", pt->oper);
+	}
 }
 
 /*
@@ -3224,6 +3256,15 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 				}
 				if (fresh || m->fsd[j].clean)
 					cJSON_AddStringToObject(run, "fileset_format", "fresh");
+				/*
+				 * a metadata operation without format= (or format=no)
+				 * works the tree as it is, so a mkdir or create has what
+				 * is missing to make (vdbench's format=no)
+				 */
+				else if (!only && cJSON_GetObjectItem(run, "meta") &&
+					 !(s_get(v, "format") &&
+					   strcasestr(s_get(v, "format")->val, "restart")))
+					cJSON_AddStringToObject(run, "fileset_format", "none");
 				dj = cJSON_GetObjectItem(run, "direct");
 				if (dj && dset && cJSON_IsTrue(dj) != direct)
 					S_DIFF(c, fwdkv,
@@ -3362,12 +3403,33 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, int ri,
 		     const struct s_view *v, cJSON *steps)
 {
-	static const char *const keys[] = {"forthreads", "forxfersize", "forrdpct"};
-	struct s_loop loops[3];
-	int idx[3] = {0}, nl = 0, total = 1, k;
+	static const char *const keys[] = {"forthreads", "forxfersize", "forrdpct",
+					   "foroperations"};
+	struct s_loop loops[4], ops;
+	int idx[4] = {0}, nl = 0, total = 1, k;
 	const struct bc_import_kv *kv;
+	const char *oper = NULL;
 
-	for (k = 0; k < 3; k++) {
+	/* operations=: one operation over every fwd's (several at once: no equivalent) */
+	if ((kv = s_get(v, "operations"))) {
+		ops.kv = kv;
+		if (s_loop_values(c, &ops) <= 0)
+			return;
+		if (ops.n > 1) {
+			S_DIFF(c, kv,
+			       "operations=%s: several operations in one run (vdbench's threads "
+			       "each doing them in turn) have no equivalent; foroperations= (a run "
+			       "each) has",
+			       kv->val);
+			return;
+		}
+		if (s_meta_op(c, kv, ops.v[0]) || !strcasecmp(ops.v[0], "read") ||
+		    !strcasecmp(ops.v[0], "write"))
+			oper = ops.v[0];
+		else
+			return;
+	}
+	for (k = 0; k < 4; k++) {
 		if (!(kv = s_get(v, keys[k])))
 			continue;
 		loops[nl].kv = kv;
@@ -3386,11 +3448,18 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 		struct s_point pt = {0};
 		size_t used = 0;
 
+		pt.oper = oper;
 		for (k = 0; k < nl; k++) {
 			const char *key = loops[k].kv->key, *val = loops[k].v[idx[k]];
 			double pc;
 
-			if (!strcmp(key, "forthreads"))
+			if (!strcmp(key, "foroperations")) {
+				pt.oper = s_meta_op(c, loops[k].kv, val);
+				if (!pt.oper && strcasecmp(val, "read") && strcasecmp(val, "write"))
+					return;
+				if (!pt.oper)
+					pt.oper = val;
+			} else if (!strcmp(key, "forthreads"))
 				pt.threads = val;
 			else if (!strcmp(key, "forxfersize"))
 				pt.xfer = val;

@@ -8,8 +8,12 @@
 #    on the 32 files: ops counted by kind equal the volume's "meta" class and the total's, with
 #    latency percentiles; setattr moved every file's mtime; nothing is added or removed;
 #  - delete removes the 32 files, rmdir the 6 directories deepest first;
+#  - create_write (vdbench's create) makes each file and writes it to its size: the writes are
+#    the volume's write class, bytes exact;
+#  - vdbench's own form: tests/data/vdbench/meta.parm (foroperations= on an empty anchor,
+#    format=no) imported and run, a step per operation, the counts exact;
 #  - a meta workload on a volume without a file set is refused, naming it.
-# About 15 s.
+# About 25 s.
 . "$(dirname "$0")/lib.sh"
 
 SCR="$T/scr"
@@ -71,6 +75,35 @@ json "$RJ" "[(s['name'], s$V['meta']['ios'], s$V['meta_ops'][s['name']]['ran_out
 	grep -qx "\[('delete', 32, True, True), ('rmdir', 6, True, True)\]" ||
 	fail "delete/rmdir: $(json "$RJ" "[s$V.get('meta_ops') for s in r['steps'][5:]]")"
 [ -z "$(find "$TREE" -mindepth 1)" ] || fail "left in the tree: $(find "$TREE" -mindepth 1)"
+
+# vdbench's create: each file made and written to its size (4k in 2k transfers), the writes
+# counted as the volume's; the empty tree again from nothing
+profile "$T/w.json" '{"name": "mkdir", "meta": "mkdir"}, {"name": "cw", "meta": "create_write", "bs": "2k"}'
+"$COORD" run -q -o "$T/out4" --scratch-dir "$SCR" "$T/w.json" >"$T/out4.txt" 2>&1 || {
+	cat "$T/out4.txt"
+	fail "the create_write run failed"
+}
+RJ="$(run_dir "$T/out4")/run.json"
+[ "$(find "$TREE" -type f -size 4k | wc -l)" = 32 ] || fail "create_write: $(find "$TREE" -type f -printf '%s %p\n' | head)"
+json "$RJ" "(r['steps'][1]$V['meta']['ios'], r['steps'][1]$V['write']['ios'], r['steps'][1]$V['write']['bytes'], r['steps'][1]['total']['write']['lat_us']['p50'] > 0)" |
+	grep -qx "(32, 64, 131072, True)" || fail "create_write: $(json "$RJ" "r['steps'][1]$V")"
+
+# vdbench's own form: tests/data/vdbench/meta.parm (foroperations= over an empty anchor) imported
+# and run: each operation a step, the tree made, filled, read, emptied and removed
+"$COORD" import-vdbench -o "$T/vdb.json" "$BC_SRC/tests/data/vdbench/meta.parm" 2>"$T/imp.err" || {
+	cat "$T/imp.err"
+	fail "meta.parm does not import"
+}
+"$COORD" run -q -o "$T/out5" --scratch-dir "$T/scr5" "$T/vdb.json" >"$T/out5.txt" 2>&1 || {
+	cat "$T/out5.txt"
+	fail "the imported vdbench metadata run failed"
+}
+RJ="$(run_dir "$T/out5")/run.json"
+L="['agent_totals']['local']['volumes'][0]"
+json "$RJ" "[(s['name'], s$L['meta']['ios'] if s['name'][-7:] != 'getattr' else s$L['meta']['ios'] > 16, s$L['write']['bytes']) for s in r['steps']]" |
+	grep -qx "\[('rd1_operations-mkdir', 6, 0), ('rd1_operations-create', 16, 131072), ('rd1_operations-getattr', True, 0), ('rd1_operations-delete', 16, 0), ('rd1_operations-rmdir', 6, 0)\]" ||
+	fail "meta.parm: $(json "$RJ" "[(s['name'], s$L.get('meta'), s$L.get('write')) for s in r['steps']]")"
+[ -z "$(find "$T/scr5/local/mtree" -mindepth 1)" ] || fail "meta.parm left: $(find "$T/scr5/local/mtree" | head)"
 
 # a meta workload needs a file set
 sed -e 's/"fileset": {[^}]*}/"size": "1m"/' -e 's/, "fileset_format": "none"//' "$T/q.json" >"$T/bad.json"

@@ -196,7 +196,7 @@ assert (p["steps"][0]["rw"], p["steps"][0]["seq_pct"]) == ("randread", 50), p["s
 # refusals: the line of the parameter that has no equivalent
 want = {
     "refuse_openflags": ":1: openflags=0x4000",
-    "refuse_xfer_range": ":2: xfersize=(4k,64k,512)", "refuse_fwd_mkdir": ":2: operation=mkdir",
+    "refuse_xfer_range": ":2: xfersize=(4k,64k,512)", "refuse_fwd_copy": ":2: operation=copy",
     "refuse_maxdata": ":3: maxdata=0.001: less than 1% of the sds' size", "refuse_rhpct": ":3: rhpct=50: hits and misses of a wd that is not random",
     "refuse_distribution": ":3: distribution=uniform", "refuse_range_wrap": ":2: range=(90,110)",
     "refuse_compratio": ":1: compratio=0.5", 

@@ -344,11 +344,39 @@ static void s_fs(void)
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 
+	/*
+	 * metadata operations: fwd operation= a "meta" kind (create: vdbench's
+	 * create writes the file, create_write), the tree as it is without
+	 * format=; foroperations= a step per operation over the fwd's, format=yes
+	 * a fresh tree before each, read a data step
+	 */
+	prof = s_fs_import(
+	    "fsd=a,anchor=/mnt/a,depth=1,width=2,files=4,size=64k\n"
+	    "fwd=g,fsd=a,operation=getattr,threads=2\n"
+	    "rd=r,fwd=g,fwdrate=max,elapsed=10\n"
+	    "rd=f,fwd=g,fwdrate=max,format=yes,elapsed=10,foroperations=(create,read)\n",
+	    &diffs);
+	{
+		const cJSON *ms = cJSON_GetObjectItem(prof, "steps");
+
+		CHECK(prof && cJSON_GetArraySize(diffs) == 0 && cJSON_GetArraySize(ms) == 3);
+		CHECK(!strcmp(s_str(cJSON_GetArrayItem(ms, 0), "meta"), "getattr") &&
+		      !strcmp(s_str(cJSON_GetArrayItem(ms, 0), "fileset_format"), "none"));
+		CHECK(!strcmp(s_str(cJSON_GetArrayItem(ms, 1), "name"), "f_operations-create") &&
+		      !strcmp(s_str(cJSON_GetArrayItem(ms, 1), "meta"), "create_write") &&
+		      !strcmp(s_str(cJSON_GetArrayItem(ms, 1), "fileset_format"), "fresh"));
+		CHECK(!strcmp(s_str(cJSON_GetArrayItem(ms, 2), "name"), "f_operations-read") &&
+		      !cJSON_GetObjectItem(cJSON_GetArrayItem(ms, 2), "meta") &&
+		      !strcmp(s_str(cJSON_GetArrayItem(ms, 2), "rw"), "read"));
+	}
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
 	/* what has no equivalent: each a difference at its file:line, the rest still valid */
 	prof =
 	    s_fs_import("fsd=a,anchor=/mnt/a,depth=1,width=2,files=4,size=64k\n"
 			"fsd=w,anchor=\\\\srv\\share\\vm0,size=64k\n"
-			"fwd=md,fsd=a,operation=mkdir,threads=1\n"
+			"fwd=md,fsd=a,operation=copy,threads=1\n"
 			"fwd=p,fsd=a,fileselect=(random,once),xfersize=(4k,50,8k,50),stopafter=100,"
 			"threads=1\n"
 			"fwd=ok,fsd=a,operation=read,threads=2\n"
@@ -356,7 +384,7 @@ static void s_fs(void)
 			"rd=r2,fwd=ok,fwdrate=max,format=no,forxfersize=(4k,8k)\n",
 			&diffs);
 	CHECK(prof);
-	CHECK(s_diff_has(diffs, "f.parm:3: operation=mkdir: file system metadata operations"));
+	CHECK(s_diff_has(diffs, "f.parm:3: operation=copy: copy has no equivalent"));
 	CHECK(s_diff_has(diffs, "f.parm:4: fileselect=(random,once): (random,once) has no"));
 	/* stopafter= a count of transfers of a size distribution: no byte count */
 	CHECK(s_diff_has(diffs, "f.parm:4: stopafter=100: a count of transfers of one xfersize"));

@@ -39,8 +39,9 @@ static const char *const s_wsync[] = {"none", "sync", "dsync", NULL};
 static const char *const s_fileselect[] = {"sequential", "random", "poisson", NULL};
 static const char *const s_fsformat[] = {"restart", "fresh", "none", NULL};
 /* enum bc_meta_kind's order */
-static const char *const s_meta[] = {"none", "create", "delete", "getattr", "setattr", "access",
-				     "open", "close",  "mkdir",	 "rmdir",   NULL};
+static const char *const s_meta[] = {"none",	"create", "delete",	  "getattr",
+				     "setattr", "access", "open",	  "close",
+				     "mkdir",	"rmdir",  "create_write", NULL};
 /* Linux's IOPRIO_CLASS_* in order (none: 0); cmdprio's from rt, fio's default */
 static const char *const s_prioclass[] = {"none", "rt", "be", "idle", NULL};
 static const char *const s_cmdclass[] = {"rt", "be", "idle", NULL};

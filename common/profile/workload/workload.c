@@ -61,13 +61,14 @@ bool bc_rw_writes(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim)
 }
 
 const char *const bc_meta_names[BC_META_NR] = {
-    "none", "create", "delete", "getattr", "setattr", "access", "open", "close", "mkdir", "rmdir",
+    "none", "create", "delete", "getattr", "setattr",	   "access",
+    "open", "close",  "mkdir",	"rmdir",   "create_write",
 };
 
 bool bc_meta_modifies(uint32_t kind)
 {
 	return kind == BC_META_CREATE || kind == BC_META_DELETE || kind == BC_META_SETATTR ||
-	       kind == BC_META_MKDIR || kind == BC_META_RMDIR;
+	       kind == BC_META_MKDIR || kind == BC_META_RMDIR || kind == BC_META_CREATE_WRITE;
 }
 
 bool bc_workload_writes(const struct bc_workload *wl)

@@ -404,6 +404,8 @@ enum bc_meta_kind {
 	BC_META_CLOSE,	  /* a file is opened, and its close timed */
 	BC_META_MKDIR,	  /* a directory of the tree that did not exist is made */
 	BC_META_RMDIR,	  /* an empty directory of the tree is removed */
+	/* create, then the file written to its size in bs transfers (vdbench's create) */
+	BC_META_CREATE_WRITE,
 	BC_META_NR,
 };
 extern const char *const bc_meta_names[BC_META_NR];

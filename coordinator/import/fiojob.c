@@ -871,6 +871,18 @@ static enum s_engine s_engine(struct s_ctx *c, const struct s_view *view,
 			as);
 		return S_ENG_OTHER;
 	}
+	/* fio's file engines: a file set's metadata operations, which this import does not map */
+	if (!strcmp(v, "filecreate") || !strcmp(v, "filestat") || !strcmp(v, "filedelete")) {
+		S_ODIFF(c, o,
+			"ioengine=%s: fio's file metadata engine is a file set's \"meta\": \"%s\" "
+			"in a profile (docs/profiles.md, \"Metadata operations\"), which "
+			"import-fio does not write yet",
+			v,
+			!strcmp(v, "filecreate") ? "create"
+			: !strcmp(v, "filestat") ? "getattr"
+						 : "delete");
+		return S_ENG_OTHER;
+	}
 	S_ODIFF(c, o, "ioengine=%s: not block or file read/write I/O", v);
 	return S_ENG_OTHER;
 }

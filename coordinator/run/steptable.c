@@ -175,14 +175,17 @@ static void s_print_level(FILE *f, const struct s_layout *l, const struct bc_ste
 	}
 }
 
-/* a window that mixes reads and writes: each op on its own row under the total */
+/* a window of several op classes (or metadata operations): each on its own row under the total */
 static void s_print_ops(FILE *f, const struct s_layout *l, const struct bc_volstat *w,
 			uint32_t secs)
 {
 	struct bc_volstat *one;
-	int op;
+	int op, n = 0;
 
-	if (!w->op[BC_OP_READ].ios || !w->op[BC_OP_WRITE].ios)
+	/* a row per op class when there are several, and always for metadata operations */
+	for (op = 0; op < BC_OP_NR; op++)
+		n += w->op[op].ios > 0;
+	if (n < 2 && !w->op[BC_OP_META].ios)
 		return;
 	one = malloc(sizeof(*one));
 	for (op = 0; one && op < BC_OP_NR; op++) {

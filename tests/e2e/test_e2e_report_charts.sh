@@ -57,7 +57,7 @@ import reportlib
 d = sys.argv[1]
 r = json.load(open(d + "/run.json"))
 md = open(d + "/summary.md").read()
-sect = md[md.index("### Read and write apart"):]
+sect = md[md.index("### Ops apart"):]
 sect = sect[:sect.index("\n\n", sect.index("|---"))]
 rows = {tuple(c.strip() for c in l.strip("|").split("|")[:3]): l for l in sect.splitlines()[4:]}
 st = r["steps"][0]

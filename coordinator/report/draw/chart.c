@@ -216,11 +216,15 @@ static int s_dists(const cJSON *st, int lvl, struct s_dist *d, int *more)
 
 	*more = 0;
 	if (lvl == 0) {
-		bool mixed = bc_tab_mixed(t);
+		/* metadata operations beside data I/O: a line of their own too */
+		bool mixed = bc_tab_mixed(t) ||
+			     (bc_rj_num(t, "meta", "ios") > 0 &&
+			      bc_rj_num(t, "read", "ios") + bc_rj_num(t, "write", "ios") > 0);
 		int k;
 
-		for (k = 0; k < 2; k++) {
-			const char *op = k ? "write" : "read";
+		for (k = 0; k < 3; k++) {
+			static const char *const ops[] = {"read", "write", "meta"};
+			const char *op = ops[k];
 
 			if (!(bc_rj_num(t, op, "ios") > 0))
 				continue;
@@ -246,6 +250,7 @@ static int s_dists(const cJSON *st, int lvl, struct s_dist *d, int *more)
 		s_add_pairs(d[n].h, bc_rj(e, "read", "hist"));
 		s_add_pairs(d[n].h, bc_rj(e, "write", "hist"));
 		s_add_pairs(d[n].h, bc_rj(e, "trim", "hist"));
+		s_add_pairs(d[n].h, bc_rj(e, "meta", "hist"));
 		if (d[n].h->count)
 			n++;
 		else

@@ -360,6 +360,23 @@ static void s_rw_row(struct bc_table *t, const char *step, const char *who, cons
 		bc_table_lat(t, bc_rj(o, "lat_us", lat[i]));
 }
 
+/* an entity whose ops are shown apart: reads beside writes, or metadata operations */
+static bool s_apart(const cJSON *e)
+{
+	return bc_tab_mixed(e) || bc_rj_num(e, "meta", "ios") > 0;
+}
+
+/* e's rows, one per op class with ops */
+static void s_rw_rows(struct bc_table *t, const char *name, const char *who, const cJSON *e)
+{
+	static const char *const ops[] = {"read", "write", "trim", "meta"};
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (bc_rj_num(e, ops[i], "ios") > 0)
+			s_rw_row(t, name, who, e, ops[i]);
+}
+
 struct bc_table *bc_tab_rw(const struct bc_report *r)
 {
 	static const char *const cols[] = {"step", "entity", "op",     "=IOPS", "=MB/s", "=mean",
@@ -372,18 +389,19 @@ struct bc_table *bc_tab_rw(const struct bc_report *r)
 	{
 		const char *name = bc_rj_str("?", st, "name");
 
-		if (!bc_tab_mixed(bc_rj(st, "total")) ||
-		    (!t && !(t = bc_table_new("Read and write apart (steps that mix them)", cols))))
+		if (!s_apart(bc_rj(st, "total")) ||
+		    (!t && !(t = bc_table_new("Ops apart (steps that mix reads and writes, and "
+					      "metadata operations)",
+					      cols))))
 			continue;
-		s_rw_row(t, name, "total", bc_rj(st, "total"), "read");
-		s_rw_row(t, name, "total", bc_rj(st, "total"), "write");
+		s_rw_rows(t, name, "total", bc_rj(st, "total"));
 		for (lvl = 1; lvl < 3; lvl++) {
 			n = 0;
 			cJSON_ArrayForEach(e, bc_rj(st, bc_report_levels[lvl].key))
 			{
 				char who[BC_NAME_MAX + 16];
 
-				if (!bc_tab_mixed(e))
+				if (!s_apart(e))
 					continue;
 				if (n++ >= S_RW_EACH) {
 					skipped++;
@@ -391,8 +409,7 @@ struct bc_table *bc_tab_rw(const struct bc_report *r)
 				}
 				snprintf(who, sizeof(who), "%s %s", bc_report_levels[lvl].label,
 					 bc_rj_str("?", e, "name"));
-				s_rw_row(t, name, who, e, "read");
-				s_rw_row(t, name, who, e, "write");
+				s_rw_rows(t, name, who, e);
 			}
 		}
 	}

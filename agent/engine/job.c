@@ -153,7 +153,9 @@ struct s_jtarget {
 	 * not there), and the operations' counts
 	 */
 	uint32_t m_first, m_step, m_count, m_cur;
-	bool m_done;
+	bool m_done, m_out; /* m_out: done because nothing was left (not because m_left ran out) */
+	/* size_based: operations still to do (the share times "passes"), 0: unbounded */
+	uint64_t m_left;
 	uint64_t m_passed;
 	uint32_t m_passed_row;
 	struct bc_opcnt meta;
@@ -580,7 +582,7 @@ static void s_meta_do(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
 		scanned++;
 	}
 	if (!got) {
-		jt->m_done = true;
+		jt->m_done = jt->m_out = true;
 		return;
 	}
 	k = jt->m_first + k * jt->m_step;
@@ -598,10 +600,13 @@ static void s_meta_do(struct bc_job *j, struct s_jtarget *jt, struct s_io *io)
 		atomic_store_explicit(&st[k], need, memory_order_release);
 		jt->m_passed++;
 		if (++jt->m_passed_row >= jt->m_count)
-			jt->m_done = true;
+			jt->m_done = jt->m_out = true;
 		return;
 	}
 	jt->m_passed_row = 0;
+	/* a size-based workload's passes over its share done (fio's loops on filestat) */
+	if (jt->m_left && !--jt->m_left)
+		jt->m_done = true;
 	/* what the disk says when it disagrees: the entry is there (EEXIST) or not (ENOENT) */
 	if (rc == -EEXIST)
 		after = BC_MSTATE_PRESENT;
@@ -1912,6 +1917,7 @@ static int s_meta_init(struct s_jtarget *jt, char *err, size_t errlen)
 	const struct bc_target_files *f = jt->t->files;
 	const struct bc_workload *wl = &jt->wl;
 	bool dirs = bc_meta_on_dirs(wl->meta);
+	uint8_t need, after;
 	uint32_t n;
 
 	if (!f || !f->fstate) {
@@ -1935,6 +1941,13 @@ static int s_meta_init(struct s_jtarget *jt, char *err, size_t errlen)
 		jt->m_count = n > jt->m_first ? (n - jt->m_first + jt->m_step - 1) / jt->m_step : 0;
 	}
 	bc_opcnt_reset(&jt->meta);
+	/*
+	 * size_based: each entry of the share once per pass ("passes"), the
+	 * kinds that change the tree at most once (their state ends them)
+	 */
+	s_meta_states(wl->meta, &need, &after);
+	if (bc_workload_size_based(wl))
+		jt->m_left = (uint64_t)jt->m_count * (need != after ? 1 : s_passes(wl));
 	return 0;
 }
 
@@ -2671,7 +2684,7 @@ void bc_job_meta(struct bc_job *j, int vol, struct bc_job_meta *acc)
 			continue;
 		bc_opcnt_merge(&acc->kind[jt->wl.meta], &jt->meta);
 		acc->passed[jt->wl.meta] += jt->m_passed;
-		acc->done[jt->wl.meta] |= jt->m_done;
+		acc->done[jt->wl.meta] |= jt->m_out;
 		acc->used[jt->wl.meta] = true;
 	}
 }

@@ -7,13 +7,14 @@
 #  - getattr (fileselect random), setattr, access, open and close run for the step's seconds
 #    on the 32 files: ops counted by kind equal the volume's "meta" class and the total's, with
 #    latency percentiles; setattr moved every file's mtime; nothing is added or removed;
+#  - a size_based getattr with "passes": 3 stats each file 3 times, then ends;
 #  - delete removes the 32 files, rmdir the 6 directories deepest first;
 #  - create_write (vdbench's create) makes each file and writes it to its size: the writes are
 #    the volume's write class, bytes exact;
 #  - vdbench's own form: tests/data/vdbench/meta.parm (foroperations= on an empty anchor,
 #    format=no) imported and run, a step per operation, the counts exact;
 #  - a meta workload on a volume without a file set is refused, naming it.
-# About 25 s.
+# About 30 s.
 . "$(dirname "$0")/lib.sh"
 
 SCR="$T/scr"
@@ -53,6 +54,7 @@ touch -d '2001-01-01' "$TREE"/*/*/*.file
 profile "$T/q.json" '{"name": "getattr", "meta": "getattr", "fileselect": "random"},
 	{"name": "setattr", "meta": "setattr"}, {"name": "access", "meta": "access"},
 	{"name": "open", "meta": "open"}, {"name": "close", "meta": "close"},
+	{"name": "passes", "meta": "getattr", "size_based": true, "passes": 3, "runtime": "60s"},
 	{"name": "delete", "meta": "delete"}, {"name": "rmdir", "meta": "rmdir"}'
 "$COORD" run -q -o "$T/out2" --scratch-dir "$SCR" "$T/q.json" >"$T/out2.txt" 2>&1 || {
 	cat "$T/out2.txt"
@@ -67,13 +69,16 @@ for i in 0 1 2 3 4; do
 	json "$RJ" "$S['total']['meta']['ios'] > 0 and $S['total']['meta']['ios'] == $S['total']['ios'] and 0 < $S['total']['meta']['lat_us']['p50'] <= $S['total']['meta']['lat_us']['p99'] <= $S['total']['meta']['lat_us']['max']" |
 		grep -qx True || fail "step $i total: $(json "$RJ" "$S['total']")"
 done
+# size_based: each job's files once per pass, 3 passes: 96 stats, then the step ends
+json "$RJ" "(r['steps'][5]$V['meta']['ios'], r['steps'][5]$V['meta_ops']['getattr']['ran_out'], r['steps'][5]['seconds'] < 60)" |
+	grep -qx "(96, False, True)" || fail "passes: $(json "$RJ" "(r['steps'][5]$V, r['steps'][5]['seconds'])")"
 # setattr set every file's times to the step's (vdbench's setattr), each file visited in turn
 OLD=$(find "$TREE" -type f ! -newermt '2002-01-01' | wc -l)
 [ "$OLD" = 0 ] || fail "setattr left $OLD of 32 files with their old mtime"
 # (two jobs on the directories: one may find a parent whose child the other is removing)
-json "$RJ" "[(s['name'], s$V['meta']['ios'], s$V['meta_ops'][s['name']]['ran_out'], s$V['meta_ops'][s['name']]['passed_over'] >= 0) for s in r['steps'][5:]]" |
+json "$RJ" "[(s['name'], s$V['meta']['ios'], s$V['meta_ops'][s['name']]['ran_out'], s$V['meta_ops'][s['name']]['passed_over'] >= 0) for s in r['steps'][6:]]" |
 	grep -qx "\[('delete', 32, True, True), ('rmdir', 6, True, True)\]" ||
-	fail "delete/rmdir: $(json "$RJ" "[s$V.get('meta_ops') for s in r['steps'][5:]]")"
+	fail "delete/rmdir: $(json "$RJ" "[s$V.get('meta_ops') for s in r['steps'][6:]]")"
 [ -z "$(find "$TREE" -mindepth 1)" ] || fail "left in the tree: $(find "$TREE" -mindepth 1)"
 
 # vdbench's create: each file made and written to its size (4k in 2k transfers), the writes

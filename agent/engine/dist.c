@@ -197,6 +197,63 @@ uint64_t bc_dist_rank(struct bc_dist *d, struct bc_rand *r)
 	}
 }
 
+/*
+ * vdbench's hotband curve (its HotBand class): at cumulative probability
+ * s_hb_p[i] a cache of s_hb_mb[i] megabytes, linear between points at the
+ * slope vdbench gives (megabytes per unit of probability). Every slope is
+ * the rise between its points but the last, which is vdbench's own value:
+ * its tail ends near 1.31e9, not at the last point.
+ */
+#define S_HB_POINTS 29
+static const double s_hb_p[S_HB_POINTS] = {
+    0,	      0.087217, 0.10101,  0.132206, 0.159946, 0.201713, 0.262602, 0.32645,
+    0.366902, 0.386175, 0.436941, 0.482631, 0.523752, 0.56076,	0.594068, 0.624045,
+    0.651024, 0.675305, 0.697159, 0.716827, 0.734528, 0.750459, 0.764797, 0.777701,
+    0.789314, 0.799767, 0.809174, 0.81764,  1,
+};
+static const double s_hb_mb[S_HB_POINTS] = {
+    0,	       16,	  32,	     64,	   128,		  256,	    512,      1024,
+    2048,      4096,	  8192,	     16384,	   32768,	  65536,    131072,   262144,
+    524288,    1048576,	  2097152,   4194304,	   8388608,	  16777216, 33554432, 67108864,
+    134217728, 268435456, 536870912, 1073741824.0, 10737418240.0,
+};
+static const double s_hb_slope[S_HB_POINTS - 1] = {
+    183.4511752,   1159.945628,	  1025.778015,	 2307.172362,  3064.644852,  4204.331611,
+    8019.055699,   25313.90019,	  106263.1067,	 80683.52498,  179296.7222,  398437.1604,
+    885415.912,	   1967590.916,	  4372424.257,	 9716498.348,  21592218.55,  47982707.89,
+    106628239.8,   236951643.9,	  526559208.7,	 1170131575.0, 2600292389.0, 5778427530.0,
+    12840950067.0, 28535444594.0, 63412099098.0, 1313220630.0,
+};
+
+int bc_dist_hotband_init(struct bc_dist *d, uint64_t band_bytes, uint32_t max_len)
+{
+	d->hb_bytes = band_bytes / 1000000 * 1000000;
+	return d->hb_bytes && d->hb_bytes >= max_len ? 0 : -EINVAL;
+}
+
+uint64_t bc_dist_hotband(const struct bc_dist *d, struct bc_rand *r, uint32_t len, bool write)
+{
+	double u = bc_rand_double(r);
+	unsigned lo = 0, hi = S_HB_POINTS - 2, mid;
+	uint64_t mb, blocks = d->hb_bytes / len, blk;
+
+	/* the segment [p[lo], p[lo + 1]) holding u */
+	while (lo < hi) {
+		mid = (lo + hi + 1) / 2;
+		if (s_hb_p[mid] <= u)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	/* whole megabytes, as vdbench truncates them; times 1000 its byte offset */
+	mb = (uint64_t)((u - s_hb_p[lo]) * s_hb_slope[lo] + s_hb_mb[lo]);
+	blk = mb * 1000 / len;
+	/* writes step 1% of the band away from its hottest blocks */
+	if (write)
+		blk += blocks / 100;
+	return blk % blocks * len;
+}
+
 uint64_t bc_dist_next(struct bc_dist *d, struct bc_rand *r)
 {
 	uint32_t pct, i;

@@ -11,6 +11,7 @@
 #ifndef BC_ENGINE_DIST_H
 #define BC_ENGINE_DIST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/rand.h"
@@ -49,6 +50,8 @@ struct bc_dist {
 	uint32_t z_cum[BC_ZONES_MAX];
 	uint64_t z_lo[BC_ZONES_MAX];
 	uint64_t z_n[BC_ZONES_MAX];
+	/* hotband: the band's bytes, whole 10^6 as vdbench counts them */
+	uint64_t hb_bytes;
 };
 
 /*
@@ -58,8 +61,28 @@ struct bc_dist {
  */
 int bc_dist_init(struct bc_dist *d, const struct bc_dist_spec *spec, uint64_t n, uint64_t seed);
 
-/* one unit in [0, n); job thread only */
+/* one unit in [0, n); job thread only (hotband: uniform, see bc_dist_hotband) */
 uint64_t bc_dist_next(struct bc_dist *d, struct bc_rand *r);
+
+/*
+ * vdbench's hotband over a band of band_bytes (the window or region, from
+ * its start), for I/Os of at most max_len bytes: vdbench counts the band in
+ * whole 10^6 bytes and refuses one below that. 0, or -EINVAL when the band
+ * is smaller than 10^6 bytes or than max_len.
+ */
+int bc_dist_hotband_init(struct bc_dist *d, uint64_t band_bytes, uint32_t max_len);
+
+/*
+ * The byte offset in the band of the next random I/O of len bytes, a
+ * multiple of len, as vdbench's HotBand draws it: a uniform u maps
+ * through vdbench's piecewise-linear curve of the probability of access
+ * against a cache size, the size in megabytes times 1000 is the byte
+ * offset (vdbench's own scale: 8.7% of the I/Os in the first 16 KB, a
+ * third in the first 1 MB, 70% in the first 2 GB), a write goes 1% of the
+ * band's blocks further, and the block wraps at the band's end. O(1), no
+ * allocation; job thread only.
+ */
+uint64_t bc_dist_hotband(const struct bc_dist *d, struct bc_rand *r, uint32_t len, bool write);
 
 /*
  * One rank in [0, n), 0 the hottest, before zipf and pareto scatter ranks

@@ -348,6 +348,14 @@ static inline uint64_t s_unit(struct bc_job *j, struct s_jtarget *jt)
 	return bc_rand_below(&j->rng, jt->nunits);
 }
 
+/* a random I/O's byte offset in the window: a unit, or vdbench's hotband for its op and size */
+static inline uint64_t s_rand_off(struct bc_job *j, struct s_jtarget *jt, uint8_t op, uint32_t len)
+{
+	if ((jt->flags & S_TF_DIST) && jt->dist.kind == BC_DIST_HOTBAND)
+		return bc_dist_hotband(&jt->dist, &j->rng, len, op == BC_OP_WRITE);
+	return s_unit(j, jt) * jt->align;
+}
+
 /*
  * A file set (S_TF_FILES): the I/O's offset in the current file, the next
  * file picked when it is done (vdbench's fileselect: in order, each of the
@@ -472,10 +480,10 @@ static inline void s_pick(struct bc_job *j, struct s_jtarget *jt, struct s_io *i
 		if (bc_seqmix_fits(&jt->sm, cont, len, jt->win_end))
 			io->off = jt->sm.next;
 		else
-			io->off = jt->win_start + s_unit(j, jt) * jt->align;
+			io->off = jt->win_start + s_rand_off(j, jt, op, len);
 		bc_seqmix_done(&jt->sm, io->off, len);
 	} else if (jt->flags & S_TF_RANDOM) {
-		io->off = jt->win_start + s_unit(j, jt) * jt->align;
+		io->off = jt->win_start + s_rand_off(j, jt, op, len);
 	} else {
 		if (jt->seq_next + len > jt->seq_end)
 			jt->seq_next = jt->seq_start;
@@ -2002,6 +2010,16 @@ static int s_offsets_init(struct bc_job *j, struct s_jtarget *jt, char *err, siz
 				    "%s: random_distribution: a zone with I/Os gets no block of "
 				    "the %llu in the window",
 				    t->path, (unsigned long long)jt->nunits);
+				return -EINVAL;
+			}
+			if (wl->dist.kind == BC_DIST_HOTBAND &&
+			    bc_dist_hotband_init(&jt->dist, win, wl->bs)) {
+				snprintf(
+				    err, errlen,
+				    "%s: random_distribution hotband: the window of %llu bytes "
+				    "is less than vdbench's minimum band of 10^6 bytes or than "
+				    "bs %u",
+				    t->path, (unsigned long long)win, wl->bs);
 				return -EINVAL;
 			}
 		}

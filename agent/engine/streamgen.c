@@ -153,6 +153,16 @@ static int s_one(struct bc_sgen *g, const struct bc_stream *st, const struct bc_
 					 path, st->name, (unsigned long long)g->nunits);
 				return -EINVAL;
 			}
+			if (st->dist.kind == BC_DIST_HOTBAND &&
+			    bc_dist_hotband_init(&g->dist, len, st->bs)) {
+				snprintf(
+				    err, errlen,
+				    "%s: stream \"%s\": random_distribution hotband: its region "
+				    "of %llu bytes is less than vdbench's minimum band of 10^6 "
+				    "bytes or than bs %u",
+				    path, st->name, (unsigned long long)len, st->bs);
+				return -EINVAL;
+			}
 		}
 	}
 	bc_splace_init(&g->place, &st->placement, &wl->placement);

@@ -130,6 +130,9 @@ static inline void bc_sgen_next(struct bc_sgen *g, struct bc_rand *rng, uint8_t 
 			   g->end)) {
 		*off = g->sm.next;
 		bc_seqmix_done(&g->sm, *off, l);
+	} else if ((g->flags & BC_SG_DIST) && g->dist.kind == BC_DIST_HOTBAND) {
+		*off = g->start + bc_dist_hotband(&g->dist, rng, l, o == BC_OP_WRITE);
+		bc_seqmix_done(&g->sm, *off, l);
 	} else if (g->flags & BC_SG_RANDOM) {
 		uint64_t u = (g->flags & BC_SG_DIST) ? bc_dist_next(&g->dist, rng)
 						     : bc_rand_below(rng, g->nunits);

@@ -445,6 +445,8 @@ struct s_wd {
 	bool nosd;	     /* no sd=: only in rds that give sd= (vdbench's RD_entry) */
 	cJSON *wl;	     /* rw, rwmixread, bs, size_based */
 	const struct bc_import_kv *skew, *range, *xfer;
+	/* hotband=: range is the band, its random I/Os skewed (engine/dist.h) */
+	const struct bc_import_kv *hotband;
 	double rdpct;
 	bool seq;
 	unsigned seq_pct; /* seekpct 1..99: the share that continues sequentially */
@@ -577,7 +579,7 @@ static const struct s_vkey s_vkeys[] = {
     {"wd", "openflags", NULL, S_V_MAPPED, "direct"},
     {"wd", "host", "hd", S_V_MAPPED, "-"},
     {"wd", "stride", NULL, S_V_DIFF, "strided sequential I/O has no equivalent"},
-    {"wd", "hotband", NULL, S_V_DIFF, "hot bands have no equivalent"},
+    {"wd", "hotband", NULL, S_V_MAPPED, "streams[].range, random_distribution"},
     {"wd", "priority", NULL, S_V_DIFF, "workload priorities have no equivalent"},
     {"wd", "iorate", NULL, S_V_DIFF, "a rate per wd has no equivalent (iorate= on rd=)"},
     {"rd", "wd", NULL, S_V_MAPPED, "steps[]"},
@@ -1470,9 +1472,9 @@ static cJSON *s_range(struct s_ctx *c, const struct bc_import_kv *kv)
 	return r;
 bad:
 	S_DIFF(c, kv,
-	       "range=%s: expected (start%%,end%%) within 0-100 or (start,end) in bytes above 200 "
+	       "%s=%s: expected (start%%,end%%) within 0-100 or (start,end) in bytes above 200 "
 	       "(a range wrapping over the end, up to 200%%, has no equivalent)",
-	       kv->val);
+	       kv->key, kv->val);
 	return NULL;
 }
 
@@ -1692,7 +1694,15 @@ static void s_wd_one(struct s_ctx *c, struct s_map *m, const struct bc_import_se
 	w->rdpct = 100; /* vdbench's defaults: all reads, all random, 4k */
 	w->seq = false;
 	w->skew = s_get_skew(v);
-	w->range = s_get(v, "range");
+	/*
+	 * hotband=(lo,hi) sets the range as range= does (the one written last
+	 * wins, as in vdbench's WD_entry) and skews the random I/Os in it
+	 */
+	w->range = NULL;
+	for (int k = 0; k < v->n; k++)
+		if (!strcmp(v->kv[k]->key, "range") || !strcmp(v->kv[k]->key, "hotband"))
+			w->range = v->kv[k];
+	w->hotband = s_get(v, "hotband");
 	/* a wd without sd= drives the sds of the rds that give sd= (s_rd_wds); others say so */
 	if (!sdkv && rd < 0)
 		w->nosd = true;
@@ -1967,6 +1977,13 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 			       on[i]->hitmix->key, on[i]->hitmix->val, m->sd[si].name);
 			return cJSON_CreateObject(); /* refused: not idle */
 		}
+	for (i = 0; i < n; i++)
+		if (on[i]->hotband && (on[i]->hitmix || on[i]->hit)) {
+			S_DIFF(c, on[i]->hotband,
+			       "hotband= with rhpct=/whpct=: vdbench's band is its misses' only; "
+			       "hits and misses beside a hot band have no equivalent");
+			return cJSON_CreateObject(); /* refused: not idle */
+		}
 	if (n == 1 && on[0]->hitmix) {
 		const char *rw = cJSON_GetStringValue(cJSON_GetObjectItem(on[0]->wl, "rw"));
 		bool seq = rw && !strstr(rw, "rand"), eof = false;
@@ -2065,6 +2082,13 @@ static cJSON *s_volume_wl(struct s_ctx *c, const struct s_map *m, int si, const 
 				if (q)
 					cJSON_AddNumberToObject(s, "seq_pct", q);
 			}
+		}
+		/* vdbench draws only random I/Os from the band's curve; sequential ones walk it */
+		if (on[i]->hotband) {
+			const char *rw = cJSON_GetStringValue(cJSON_GetObjectItem(s, "rw"));
+
+			if (rw && strstr(rw, "rand"))
+				cJSON_AddStringToObject(s, "random_distribution", "hotband");
 		}
 	}
 	if (streams && fabs(given + left * unset - 100) > 1e-6)

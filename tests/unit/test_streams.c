@@ -429,6 +429,132 @@ out:
 	bc_profile_destroy(&p);
 }
 
+/*
+ * vdbench's hotband as its HotBand class defines it, in closed form: u uniform maps through
+ * the piecewise-linear curve (probability p[i] at m[i] megabytes, slope[i] megabytes per
+ * unit of probability after it), the megabytes truncated, times 1000 the byte offset, cut to
+ * blocks of len, a write 1% of the band's blocks further, wrapped at the band's blocks.
+ * s_hb_below(m) = P(truncated megabytes < m), m an integer.
+ */
+static const double s_hbp[] = {0,	 0.087217, 0.10101,  0.132206, 0.159946, 0.201713,
+			       0.262602, 0.32645,  0.366902, 0.386175, 0.436941, 0.482631,
+			       0.523752, 0.56076,  0.594068, 0.624045, 0.651024, 0.675305,
+			       0.697159, 0.716827, 0.734528, 0.750459, 0.764797, 0.777701,
+			       0.789314, 0.799767, 0.809174, 0.81764,  1};
+static const double s_hbs[] = {
+    183.4511752,   1159.945628,	  1025.778015,	 2307.172362,  3064.644852,  4204.331611,
+    8019.055699,   25313.90019,	  106263.1067,	 80683.52498,  179296.7222,  398437.1604,
+    885415.912,	   1967590.916,	  4372424.257,	 9716498.348,  21592218.55,  47982707.89,
+    106628239.8,   236951643.9,	  526559208.7,	 1170131575.0, 2600292389.0, 5778427530.0,
+    12840950067.0, 28535444594.0, 63412099098.0, 1313220630.0};
+
+static const double s_hbm[] = {0,	  16,	     32,	64,	     128,      256,
+			       512,	  1024,	     2048,	4096,	     8192,     16384,
+			       32768,	  65536,     131072,	262144,	     524288,   1048576,
+			       2097152,	  4194304,   8388608,	16777216,    33554432, 67108864,
+			       134217728, 268435456, 536870912, 1073741824.0};
+
+static double s_hb_below(double m)
+{
+	int i;
+
+	if (m <= 0)
+		return 0;
+	/* the segment whose megabytes reach past m (the last one's end is its slope's) */
+	for (i = 0; i < 27 && m >= s_hbm[i] + (s_hbp[i + 1] - s_hbp[i]) * s_hbs[i]; i++)
+		;
+	return fmin(1, s_hbp[i] + (m - s_hbm[i]) / s_hbs[i]);
+}
+
+/* P(the I/O's offset in the band < t blocks of len), nblk blocks in the band */
+static double s_hb_cdf(uint64_t t, uint64_t nblk, uint32_t len, bool write)
+{
+	uint64_t shift = write ? nblk / 100 : 0;
+	double p = 0;
+	int64_t k;
+
+	/* (block + shift) mod nblk < t: block in [k nblk - shift, k nblk - shift + t) */
+	for (k = 0; k < 1000000; k++) {
+		int64_t lo = k * (int64_t)nblk - (int64_t)shift, hi = lo + (int64_t)t;
+		double mlo, mhi;
+
+		if (hi <= 0)
+			continue;
+		if (lo < 0)
+			lo = 0;
+		/* block = floor(mb 1000 / len) in [lo, hi): mb in [ceil(lo len / 1000), ...) */
+		mlo = ceil((double)lo * len / 1000);
+		mhi = ceil((double)hi * len / 1000);
+		if (s_hb_below(mlo) >= 1)
+			break;
+		p += s_hb_below(mhi) - s_hb_below(mlo);
+	}
+	return p;
+}
+
+/*
+ * hotband=(25,29) on a 4k randrw stream (a wd of IBM's TMS PoC files): what the generator
+ * issues, reads and writes apart, matches vdbench's definition in closed form at block
+ * counts from 4 blocks to the whole band within 4 standard deviations over 2M I/Os, and
+ * never leaves the region
+ */
+static void test_hotband(void)
+{
+	static const uint64_t at[] = {1, 4, 16, 256, 4096, 65536, 1 << 20};
+	enum { NA = sizeof(at) / sizeof(at[0]) };
+	struct bc_profile *p =
+	    OK("'rw':'randrw','rwmixread':65,'streams':[{'name':'h','share':1,'bs':'4k',"
+	       "'random_distribution':'hotband','range':{'offset':'25%','size':'4%'}}]",
+	       "");
+	struct bc_sgens *sg = malloc(sizeof(*sg));
+	uint64_t below[2][NA] = {{0}}, n[2] = {0}, draws = 2000000, i, nblk = 0;
+	struct bc_rand rng;
+	int k, o, bad = 0, outside = 0;
+
+	if (!p || !sg)
+		goto out;
+	CHECK(!bc_sgens_init(sg, &p->steps[0].wl, "t", 0, 256ull << 30, 0, 1, 512, 7, s_err,
+			     sizeof(s_err)));
+	/* vdbench's band: the range in whole 10^6 bytes */
+	nblk = (sg->g[0].end - sg->g[0].start) / 1000000 * 1000000 / 4096;
+	bc_rand_seed(&rng, 4444);
+	for (i = 0; i < draws; i++) {
+		uint64_t off, blk;
+		uint32_t len;
+		uint8_t op;
+
+		s_next(sg, &rng, &op, &len, &off);
+		outside += off < sg->g[0].start || off + len > sg->g[0].end || len != 4096;
+		o = op == BC_OP_WRITE;
+		blk = (off - sg->g[0].start) / 4096;
+		n[o]++;
+		for (k = 0; k < NA; k++)
+			below[o][k] += blk < at[k];
+	}
+	for (o = 0; o < 2; o++)
+		for (k = 0; k < NA; k++) {
+			double want = s_hb_cdf(at[k], nblk, 4096, o);
+			double got = (double)below[o][k] / (double)n[o];
+
+			if (fabs(got - want) > 4 * sqrt(want * (1 - want) / (double)n[o]) + 1e-9) {
+				fprintf(stderr, "%s below block %llu: %.5f, want %.5f\n",
+					o ? "writes" : "reads", (unsigned long long)at[k], got,
+					want);
+				bad++;
+			}
+		}
+	printf("hotband: reads in the first 4 blocks %.4f (want %.4f), first 1 MiB %.4f "
+	       "(want %.4f); writes in the first 1M blocks %.4f (want %.4f)\n",
+	       (double)below[0][1] / (double)n[0], s_hb_cdf(4, nblk, 4096, false),
+	       (double)below[0][3] / (double)n[0], s_hb_cdf(256, nblk, 4096, false),
+	       (double)below[1][6] / (double)n[1], s_hb_cdf(1 << 20, nblk, 4096, true));
+	CHECK_MSG(!bad, "%d of %d points off vdbench's hotband", bad, 2 * NA);
+	CHECK_MSG(!outside, "%d I/Os outside the region or not 4k", outside);
+out:
+	free(sg);
+	bc_profile_destroy(&p);
+}
+
 /* placements: a stream's own, the workload's, round-robin per job, none for reads */
 static void test_placement(void)
 {
@@ -649,6 +775,7 @@ int main(void)
 	test_seq_parse();
 	test_seq_mix();
 	test_split_fractions();
+	test_hotband();
 	test_placement();
 	test_experiment();
 	test_job_regions();

@@ -1166,6 +1166,49 @@ static void s_threads_hosts(void)
 	cJSON_Delete(diffs);
 }
 
+/*
+ * hotband=(a,b) on a wd (IBM's TMS PoC files): the band is the stream's range, its random
+ * I/Os hotband's; a sequential wd walks the band; range= written after it sets the band (as
+ * in vdbench's WD_entry, where both set one range); with rhpct= a difference
+ */
+static void s_hotband(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *st, *s;
+
+	prof =
+	    s_fs_import("sd=sd1,lun=/dev/sdx\n"
+			"wd=r0,sd=sd1,seekpct=rand,skew=50,rdpct=65,xfersize=4k\n"
+			"wd=r1,sd=sd1,seekpct=rand,skew=30,rdpct=65,xfersize=4k,hotband=(25,29)\n"
+			"wd=s1,sd=sd1,seekpct=seq,skew=10,rdpct=20,hotband=(10,14)\n"
+			"wd=x1,sd=sd1,skew=10,hotband=(10,14),range=(50,60)\n"
+			"rd=rd1,wd=*,elapsed=10\n",
+			&diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	s = s_stream(st, "r1");
+	CHECK(s && !strcmp(s_str(s, "random_distribution"), "hotband") &&
+	      !strcmp(s_str(cJSON_GetObjectItem(s, "range"), "offset"), "25%") &&
+	      !strcmp(s_str(cJSON_GetObjectItem(s, "range"), "size"), "4%"));
+	s = s_stream(st, "s1");
+	CHECK(s && !cJSON_GetObjectItem(s, "random_distribution") &&
+	      !strcmp(s_str(cJSON_GetObjectItem(s, "range"), "offset"), "10%"));
+	s = s_stream(st, "x1");
+	CHECK(s && !strcmp(s_str(s, "random_distribution"), "hotband") &&
+	      !strcmp(s_str(cJSON_GetObjectItem(s, "range"), "offset"), "50%"));
+	s = s_stream(st, "r0");
+	CHECK(s && !cJSON_GetObjectItem(s, "random_distribution"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	prof = s_fs_import("sd=sd1,lun=/dev/sdx\nwd=w,sd=sd1,rhpct=50,hotband=(10,20)\n"
+			   "rd=rd1,wd=w,elapsed=10\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:2: hotband= with rhpct=/whpct="));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
@@ -1187,5 +1230,6 @@ int main(void)
 	s_fwd_format();
 	s_valid();
 	s_threads_hosts();
+	s_hotband();
 	TEST_DONE();
 }

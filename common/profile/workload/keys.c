@@ -410,6 +410,11 @@ static int s_distribution(struct bc_check *c, const char *path, const cJSON *v,
 		wl->dist = d;
 		return 0;
 	}
+	if (!strcmp(s, "hotband")) {
+		d.kind = BC_DIST_HOTBAND;
+		wl->dist = d;
+		return 0;
+	}
 	colon = strchr(s, ':');
 	if (!colon)
 		goto bad;
@@ -434,8 +439,8 @@ static int s_distribution(struct bc_check *c, const char *path, const cJSON *v,
 	}
 bad:
 	return bc_check_fail(c, path,
-			     "expected uniform, zipf:THETA, pareto:H, normal:SIGMA%% or "
-			     "zoned:ACCESS/RANGE[:...], got %s",
+			     "expected uniform, zipf:THETA, pareto:H, normal:SIGMA%%, "
+			     "zoned:ACCESS/RANGE[:...] or hotband, got %s",
 			     bc_check_show(v, shown));
 }
 

@@ -145,17 +145,18 @@ static void s_fmt_double(double v, char *buf, size_t len)
 
 const char *bc_dist_format(const struct bc_dist_spec *d, char *buf, size_t len)
 {
-	static const char *const names[] = {"uniform", "zipf", "pareto", "normal", "zoned"};
+	static const char *const names[] = {"uniform", "zipf",	"pareto",
+					    "normal",  "zoned", "hotband"};
 	size_t used;
 	uint32_t i;
 	char num[32];
 
-	if ((unsigned)d->kind > BC_DIST_ZONED) {
+	if ((unsigned)d->kind > BC_DIST_HOTBAND) {
 		snprintf(buf, len, "?");
 		return buf;
 	}
-	if (d->kind == BC_DIST_UNIFORM) {
-		snprintf(buf, len, "uniform");
+	if (d->kind == BC_DIST_UNIFORM || d->kind == BC_DIST_HOTBAND) {
+		snprintf(buf, len, "%s", names[d->kind]);
 		return buf;
 	}
 	if (d->kind != BC_DIST_ZONED) {

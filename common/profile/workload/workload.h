@@ -77,6 +77,12 @@ enum bc_dist_kind {
 	BC_DIST_PARETO, /* param: h in (0, 1): the hottest 1-h of the blocks take h of the I/Os */
 	BC_DIST_NORMAL, /* param: sigma, percent of the window, centred on its middle */
 	BC_DIST_ZONED,	/* zones: access % to range %, in window order */
+	/*
+	 * vdbench's hotband: the window is the band, random I/Os drawn from
+	 * vdbench's cache-hit curve, biased to its start, writes 1% further
+	 * in (engine/dist.h)
+	 */
+	BC_DIST_HOTBAND,
 };
 
 struct bc_zone {

@@ -255,6 +255,7 @@ static int s_parse_text(struct bc_import_doc *p, const char *text, const char *s
 }
 
 static int s_canonical(struct bc_import_doc *p);
+static int s_expand_count(struct bc_import_doc *p);
 
 int bc_vdb_parse(const char *text, const char *src, struct bc_import_doc **out, char *err,
 		 size_t errlen)
@@ -276,6 +277,8 @@ int bc_vdb_parse_vars(const char *text, const char *src, char *const *vars, int 
 	rc = s_parse_text(p, text, src, 0, err, errlen);
 	if (!rc)
 		rc = s_canonical(p);
+	if (!rc)
+		rc = s_expand_count(p);
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", src);
 	if (rc) {
@@ -567,7 +570,7 @@ static const struct s_vkey s_vkeys[] = {
     {"sd", "threads", NULL, S_V_MAPPED, "iodepth"},
     {"sd", "hitarea", NULL, S_V_MAPPED, "window_length"},
     {"sd", "journal", NULL, S_V_DIFF, "journaling of data validation has no equivalent"},
-    {"sd", "count", NULL, S_V_DIFF, "sd sequences (count=) have no equivalent (write each sd)"},
+    {"sd", "count", NULL, S_V_DIFF, "expected (first,number) of a sequence of sds"},
     {"wd", "sd", NULL, S_V_MAPPED, "-"},
     {"wd", "xfersize", NULL, S_V_MAPPED, "bs"},
     {"wd", "rdpct", "readpct", S_V_MAPPED, "rw, rwmixread"},
@@ -621,7 +624,7 @@ static const struct s_vkey s_vkeys[] = {
     {"fsd", "shared", NULL, S_V_MAPPED, "fileset.share"},
     {"fsd", "totalsize", NULL, S_V_MAPPED, "fileset.totalsize"},
     {"fsd", "workingsetsize", "wss", S_V_DIFF, "a working set smaller than the tree has no equivalent"},
-    {"fsd", "count", NULL, S_V_DIFF, "fsd sequences (count=) have no equivalent (write each fsd)"},
+    {"fsd", "count", NULL, S_V_DIFF, "expected (first,number) of a sequence of fsds"},
     {"fwd", "fsd", NULL, S_V_MAPPED, "-"},
     {"fwd", "operation", NULL, S_V_MAPPED, "rw, or meta (mkdir, rmdir, create, delete, open, close, getattr, setattr, access)"},
     {"fwd", "rdpct", "readpct", S_V_MAPPED, "rw, rwmixread"},
@@ -658,6 +661,123 @@ static const struct s_vkey *s_vkey_find(const char *def, const char *key)
 }
 
 /* each key as its full keyword (vdbench takes unique abbreviations and aliases) */
+/*
+ * count=(first,number) on an sd= or fsd=: vdbench's sequence of
+ * definitions, the one written repeated number times, each named the name
+ * with first, first+1, ... after it and with that number for each '$' of
+ * its lun= (sd) or anchor= (fsd): fsd=fsd,anchor=/mnt/fs$,count=(1,4) is
+ * fsd1../mnt/fs1 to fsd4../mnt/fs4. Expanded in place, before anything
+ * reads the definitions; a count= that is no such pair is left for the
+ * mapping to name.
+ */
+static int s_expand_count(struct bc_import_doc *p)
+{
+	int i, k, j;
+
+	for (i = 0; i < p->nsecs; i++) {
+		struct bc_import_sec *d = &p->secs[i], *grown, one;
+		const char *what = !strcmp(d->kind, "sd") ? "lun" : "anchor";
+		long first = -1, n = 0;
+		int at = -1;
+		char *end;
+
+		if ((strcmp(d->kind, "sd") && strcmp(d->kind, "fsd")) || !d->name ||
+		    !strcmp(d->name, "default"))
+			continue;
+		for (k = 0; k < d->nkv; k++)
+			if (!strcmp(d->kv[k].key, "count") && d->kv[k].val) {
+				const char *v = d->kv[k].val + (*d->kv[k].val == '(');
+
+				at = k;
+				first = strtol(v, &end, 10);
+				if (end == v || *end != ',' || first < 0)
+					first = -1;
+				else
+					n = strtol(end + 1, &end, 10);
+				if (*end != ')' && *end)
+					first = -1;
+			}
+		if (at < 0 || first < 0 || n < 1 || n > S_MAX_LIST || p->nsecs + n - 1 > S_MAX_DEFS)
+			continue;
+		one = *d;
+		free(one.kv[at].key);
+		free(one.kv[at].val);
+		memmove(&one.kv[at], &one.kv[at + 1],
+			(size_t)(one.nkv - at - 1) * sizeof(one.kv[0]));
+		one.nkv--;
+		grown = realloc(p->secs, (size_t)(p->nsecs + n - 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		p->secs = grown;
+		memmove(&p->secs[i + n], &p->secs[i + 1],
+			(size_t)(p->nsecs - i - 1) * sizeof(*grown));
+		p->nsecs += (int)n - 1;
+		for (j = 0; j < n; j++) {
+			struct bc_import_sec *e = &p->secs[i + j];
+			char num[24];
+
+			snprintf(num, sizeof(num), "%ld", first + j);
+			*e = one;
+			e->kv = calloc((size_t)one.nkv ? (size_t)one.nkv : 1, sizeof(*e->kv));
+			e->name = malloc(strlen(one.name) + strlen(num) + 1);
+			if (!e->kv || !e->name) {
+				free(e->kv);
+				free(e->name);
+				e->kv = NULL;
+				e->name = NULL;
+				e->nkv = 0;
+				for (k = j + 1; k < n; k++)
+					memset(&p->secs[i + k], 0, sizeof(p->secs[0]));
+				goto fail;
+			}
+			sprintf(e->name, "%s%s", one.name, num);
+			for (k = 0; k < one.nkv; k++) {
+				const char *v = one.kv[k].val, *q;
+				size_t len = v ? strlen(v) + 1 : 0;
+				char *o;
+
+				e->kv[k] = one.kv[k];
+				e->kv[k].key = strdup(one.kv[k].key);
+				if (v && !strcmp(one.kv[k].key, what))
+					for (q = v; (q = strchr(q, '$')); q++)
+						len += strlen(num);
+				e->kv[k].val = v ? malloc(len) : NULL;
+				if (!e->kv[k].key || (v && !e->kv[k].val)) {
+					e->nkv = k + 1;
+					for (j++; j < n; j++)
+						memset(&p->secs[i + j], 0, sizeof(p->secs[0]));
+					goto fail;
+				}
+				if (!v)
+					continue;
+				for (o = e->kv[k].val, q = v; *q; q++)
+					if (*q == '$' && !strcmp(one.kv[k].key, what))
+						o += sprintf(o, "%s", num);
+					else
+						*o++ = *q;
+				*o = '\0';
+			}
+		}
+		for (k = 0; k < one.nkv; k++) {
+			free(one.kv[k].key);
+			free(one.kv[k].val);
+		}
+		free(one.kv);
+		free(one.name);
+		i += (int)n - 1;
+		continue;
+	fail:
+		for (k = 0; k < one.nkv; k++) {
+			free(one.kv[k].key);
+			free(one.kv[k].val);
+		}
+		free(one.kv);
+		free(one.name);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int s_canonical(struct bc_import_doc *p)
 {
 	int i, k;
@@ -3141,15 +3261,17 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 			rd_threads =
 			    (unsigned)t; /* vdbench: the rd's threads= overrides the fwds' */
 	}
-	if ((kv = s_get(v, "fwdrate")) && strcasecmp(kv->val, "max")) {
+	/* the rate of this run: a fwdrate= list's value (s_fwd_rd), else the one given */
+	if ((kv = s_get(v, "fwdrate")) && strcasecmp(pt->iorate ? pt->iorate : kv->val, "max")) {
+		const char *rv = pt->iorate ? pt->iorate : kv->val;
 		char *end;
 
-		rate = strtod(kv->val, &end);
+		rate = strtod(rv, &end);
 		if (*end || rate <= 0) {
 			S_DIFF(c, kv,
-			       "fwdrate=%s: max or operations per second (a list of rates "
-			       "has no equivalent)",
-			       kv->val);
+			       "fwdrate=%s: %s: max, operations per second or a list of them "
+			       "(fwdrate=curve has no equivalent on file sets)",
+			       kv->val, rv);
 			rate = 0;
 		}
 	}
@@ -3403,7 +3525,8 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 		bc_import_add(c->notes,
 			      "%s:%d: rd=%s: fwdrate=%s: rate_iops per workload by its share, "
 			      "evenly spaced",
-			      d->src, d->line, d->name, s_get(v, "fwdrate")->val);
+			      d->src, d->line, d->name,
+			      pt->iorate ? pt->iorate : s_get(v, "fwdrate")->val);
 	if (flow)
 		bc_import_add(
 		    c->notes,
@@ -3427,10 +3550,10 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_map *m, int ri,
 		     const struct s_view *v, cJSON *steps)
 {
-	static const char *const keys[] = {"forthreads", "forxfersize", "forrdpct",
-					   "foroperations"};
-	struct s_loop loops[4], ops;
-	int idx[4] = {0}, nl = 0, total = 1, k;
+	static const char *const keys[] = {"forthreads", "forxfersize", "forrdpct", "foroperations",
+					   "fwdrate"};
+	struct s_loop loops[5], ops;
+	int idx[5] = {0}, nl = 0, total = 1, k;
 	const struct bc_import_kv *kv;
 	const char *oper = NULL;
 
@@ -3453,8 +3576,11 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 		else
 			return;
 	}
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < 5; k++) {
 		if (!(kv = s_get(v, keys[k])))
+			continue;
+		/* fwdrate=max and fwdrate=curve are one run: s_fwd_step reads them */
+		if (k == 4 && (!strcasecmp(kv->val, "max") || !strcasecmp(kv->val, "curve")))
 			continue;
 		loops[nl].kv = kv;
 		if (s_loop_values(c, &loops[nl]) <= 0)
@@ -3487,6 +3613,8 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 				pt.threads = val;
 			else if (!strcmp(key, "forxfersize"))
 				pt.xfer = val;
+			else if (!strcmp(key, "fwdrate"))
+				pt.iorate = val; /* vdbench: a run per rate, the total of the rd */
 			else if (!s_pct(val, &pc) || pc != floor(pc)) {
 				S_DIFF(
 				    c, loops[k].kv,
@@ -3498,10 +3626,10 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 				pt.rdpct = val;
 			if (loops[k].n < 2)
 				continue;
-			used += (size_t)snprintf(pt.suffix + used,
-						 sizeof(pt.suffix) > used ? sizeof(pt.suffix) - used
-									  : 0,
-						 "_%s-%s", key + 3, val);
+			used += (size_t)snprintf(
+			    pt.suffix + used,
+			    sizeof(pt.suffix) > used ? sizeof(pt.suffix) - used : 0, "_%s-%s",
+			    strncmp(key, "for", 3) ? key : key + 3, val);
 		}
 		s_fwd_step(c, p, m, ri, v, &pt, steps);
 		for (k = nl - 1; k >= 0; k--) {

@@ -1209,6 +1209,61 @@ static void s_hotband(void)
 	cJSON_Delete(diffs);
 }
 
+/*
+ * count=(first,number) on fsd= and sd=: the definition repeated with the
+ * numbers after its name and in place of each '$' of its anchor= or lun=,
+ * in the file's order; fwdrate= lists: a step per rate, each its own
+ * rate_iops; a count= that is no pair and fwdrate=curve are differences
+ */
+static void s_count_fwdrate(void)
+{
+	cJSON *prof, *diffs, *vols, *steps;
+	int k;
+
+	prof = s_fs_import("fsd=default,depth=1,width=2,files=4,size=64k\n"
+			   "fsd=fs,anchor=/mnt/a$/t,count=(3,2)\nfsd=z,anchor=/mnt/z\n"
+			   "fwd=w,fsd=fs*,operation=read,threads=2\n"
+			   "rd=r,fwd=w,fwdrate=(100,200-400,200),elapsed=5\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	vols = cJSON_GetObjectItem(prof, "volumes");
+	CHECK(cJSON_GetArraySize(vols) == 3);
+	CHECK(!strcmp(s_str(cJSON_GetArrayItem(vols, 0), "path"), "/mnt/a3/t"));
+	CHECK(!strcmp(s_str(cJSON_GetArrayItem(vols, 1), "path"), "/mnt/a4/t"));
+	CHECK(!strcmp(s_str(cJSON_GetArrayItem(vols, 2), "path"), "/mnt/z"));
+	steps = cJSON_GetObjectItem(prof, "steps");
+	CHECK(cJSON_GetArraySize(steps) == 3);
+	for (k = 0; k < 3; k++) {
+		const cJSON *st = cJSON_GetArrayItem(steps, k),
+			    *vw = cJSON_GetObjectItem(st, "volume_workloads");
+		static const char *const names[] = {"r_fwdrate-100", "r_fwdrate-200",
+						    "r_fwdrate-400"};
+
+		CHECK_MSG(!strcmp(s_str(st, "name"), names[k]), "%s", s_str(st, "name"));
+		/* the rate is the rd's total, half on each of fs3 and fs4; z idle */
+		CHECK(s_num(cJSON_GetObjectItem(vw, "0"), "rate_iops") == (k ? 200 * k : 100) / 2);
+		CHECK(s_num(cJSON_GetObjectItem(vw, "1"), "rate_iops") == (k ? 200 * k : 100) / 2);
+	}
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	prof = s_fs_import("sd=sd,lun=/dev/rdsk/c0t$d0s2,size=1m,count=(0,2)\n"
+			   "wd=w,sd=sd*,rdpct=100\nrd=r,wd=w,iorate=max,elapsed=5\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	vols = cJSON_GetObjectItem(prof, "volumes");
+	CHECK(cJSON_GetArraySize(vols) == 2 &&
+	      !strcmp(s_str(cJSON_GetArrayItem(vols, 0), "path"), "/dev/rdsk/c0t0d0s2") &&
+	      !strcmp(s_str(cJSON_GetArrayItem(vols, 1), "path"), "/dev/rdsk/c0t1d0s2"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	s_refused("fsd=fs,anchor=/mnt/a$,depth=1,width=1,files=2,size=1m,count=(1)\n"
+		  "fwd=w,fsd=fs*\nrd=r,fwd=w,elapsed=5\n",
+		  "f.parm:1: count=(1): expected (first,number)");
+	s_refused("fsd=fs,anchor=/mnt/a,depth=1,width=1,files=2,size=1m\n"
+		  "fwd=w,fsd=fs\nrd=r,fwd=w,fwdrate=curve,elapsed=5\n",
+		  "f.parm:3: fwdrate=curve: curve: max, operations per second or a list");
+}
+
 int main(void)
 {
 	s_parse();
@@ -1231,5 +1286,6 @@ int main(void)
 	s_valid();
 	s_threads_hosts();
 	s_hotband();
+	s_count_fwdrate();
 	TEST_DONE();
 }

@@ -1,0 +1,42 @@
+#!/bin/bash
+# test_e2e_vdbench_fsd_count: vdbench's fsd sequence and rate list imported and run on a local
+# agent, as vdbench runs them:
+#  - fsd=fsd,anchor=tree$,count=(1,2) is two file sets, fsd1 in tree1 and fsd2 in tree2: the
+#    agent made each one's 6 files of 64k there, and the fwd on fsd* read from both;
+#  - fwdrate=(100,300) is a run per rate, the rd's total split over the two file sets: each
+#    step's volumes did 50 and 150 reads a second (within 15%, by run.json's measured window).
+# About 12 s.
+. "$(dirname "$0")/lib.sh"
+
+SCR="$T/scr"
+cat >"$T/c.parm" <<EOF2
+fsd=default,depth=1,width=2,files=3,size=64k
+fsd=fsd,anchor=tree\$,count=(1,2)
+fwd=fwd1,fsd=fsd*,operation=read,xfersize=4k,fileio=random,fileselect=random,threads=2
+rd=rd1,fwd=fwd1,fwdrate=(100,300),format=yes,elapsed=4,interval=1
+EOF2
+"$COORD" import-vdbench -o "$T/c.json" "$T/c.parm" 2>"$T/c.err" ||
+	fail "the fsd sequence and rate list did not import clean: $(cat "$T/c.err")"
+"$COORD" run --plain -o "$T/out" --scratch-dir "$SCR" "$T/c.json" >"$T/c.out" 2>&1 || {
+	cat "$T/c.out"
+	fail "the imported file did not run"
+}
+python3 - "$(run_dir "$T/out")/run.json" "$SCR/local" <<'PY' || fail "not what vdbench runs"
+import json, os, sys
+run, scr = json.load(open(sys.argv[1])), sys.argv[2]
+for t in ("tree1", "tree2"):
+    files = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(scr, t)) for f in fs]
+    assert len(files) == 6, (t, files)
+    assert all(os.path.getsize(f) == 65536 for f in files), (t, files)
+names = [st["name"] for st in run["steps"]]
+assert names == ["rd1_fwdrate-100", "rd1_fwdrate-300"], names
+for st, rate in zip(run["steps"], (100, 300)):
+    vols = {v["path"]: v for v in st["volumes"]}
+    assert sorted(vols) == ["tree1", "tree2"], sorted(vols)
+    for p, v in vols.items():
+        want = rate / 2
+        print(st["name"], p, v["read"]["iops"], "want", want)
+        assert v["read"]["ios"] and not v.get("write", {}).get("ios"), (p, v)
+        assert 0.85 * want <= v["read"]["iops"] <= 1.15 * want, (st["name"], p, v["read"]["iops"])
+PY
+echo "ok"

@@ -433,12 +433,22 @@ static bool s_listed(const char *const *list, const char *k)
 	return false;
 }
 
+struct s_fopt;
+static const struct s_fopt *s_fopt_find(const char *key);
+
+/*
+ * The job's last setting of an option, by any of its names: the option
+ * table's row names the option (nr_files is nrfiles, fileoffset is offset),
+ * as fio's own lookup does
+ */
 static const struct bc_import_kv *s_opt(const struct s_view *v, const char *key, const char *alias)
 {
+	const struct s_fopt *row = s_fopt_find(key);
 	int i;
 
 	for (i = v->n; i-- > 0;)
-		if (!strcmp(v->opt[i]->key, key) || (alias && !strcmp(v->opt[i]->key, alias)))
+		if (!strcmp(v->opt[i]->key, key) || (alias && !strcmp(v->opt[i]->key, alias)) ||
+		    (row && s_fopt_find(v->opt[i]->key) == row))
 			return v->opt[i];
 	return NULL;
 }
@@ -895,10 +905,12 @@ static enum s_engine s_engine(struct s_ctx *c, const struct s_view *view,
  * (rw, files, clones, engine). INERT options change nothing bench-coord
  * measures (statistics and reporting, or the process model and file
  * handling around the I/O); they are listed once in the notes. DIFF options
- * are refused with the reason given. An option in no row is a difference:
- * "not mapped".
+ * are refused with the reason given. OFF options are inert at their default
+ * (0, off, none, or the value in key) and a difference otherwise. An option
+ * in no row is a difference: an option of an engine bench-coord does not
+ * drive (s_engine_opts), or no fio option at all (fio stops at it).
  */
-enum s_okind { S_MAPPED, S_INERT, S_DIFF };
+enum s_okind { S_MAPPED, S_INERT, S_DIFF, S_OFF };
 
 struct s_jctx; /* what a converter may read of the job and write into its workload */
 typedef void (*s_conv_fn)(struct s_ctx *c, const struct bc_import_kv *o, struct s_jctx *x);
@@ -951,11 +963,11 @@ static const struct s_fopt s_fopts[] = {
     {"time_based", NULL, S_MAPPED, "runtime", NULL, NULL},
     {"filename", NULL, S_MAPPED, "volumes[].path", NULL, NULL},
     {"directory", NULL, S_MAPPED, "volumes[].path", NULL, NULL},
-    {"nrfiles", NULL, S_MAPPED, "volumes[]", NULL, NULL},
+    {"nrfiles", "nr_files", S_MAPPED, "volumes[]", NULL, NULL},
     {"size", NULL, S_MAPPED, "volumes[].size, io_size", NULL, NULL},
     {"filesize", NULL, S_MAPPED, "volumes[].size", NULL, NULL},
     {"io_size", "io_limit", S_MAPPED, "io_size", NULL, NULL},
-    {"offset", NULL, S_MAPPED, "volumes[].offset", NULL, NULL},
+    {"offset", "fileoffset", S_MAPPED, "volumes[].offset", NULL, NULL},
     {"offset_increment", NULL, S_MAPPED, "volumes[].size", NULL, NULL},
     {"ioengine", NULL, S_MAPPED, "volumes[].path", NULL, NULL},
     {"stonewall", "wait_for_previous", S_MAPPED, "steps[]", NULL, NULL},
@@ -1012,7 +1024,7 @@ static const struct s_fopt s_fopts[] = {
     {"log_avg_msec", NULL, S_INERT, NULL, NULL, "statistics"},
     {"log_hist_msec", NULL, S_INERT, NULL, NULL, "statistics"},
     {"log_hist_coarseness", NULL, S_INERT, NULL, NULL, "statistics"},
-    {"log_max_value", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_window_value", "log_max_value", S_INERT, NULL, NULL, "statistics"},
     {"log_offset", NULL, S_INERT, NULL, NULL, "statistics"},
     {"log_prio", NULL, S_INERT, NULL, NULL, "statistics"},
     {"log_compression", NULL, S_INERT, NULL, NULL, "statistics"},
@@ -1080,9 +1092,9 @@ static const struct s_fopt s_fopts[] = {
     {"continue_on_error", NULL, S_INERT, NULL, NULL, "process"},
     {"error_dump", NULL, S_INERT, NULL, NULL, "process"},
     {"ignore_error", NULL, S_INERT, NULL, NULL, "process"},
-    {"rate_min", NULL, S_INERT, NULL, NULL, "process"},
+    {"rate_min", "ratemin", S_INERT, NULL, NULL, "process"},
     {"rate_iops_min", NULL, S_INERT, NULL, NULL, "process"},
-    {"rate_cycle", NULL, S_INERT, NULL, NULL, "process"},
+    {"rate_cycle", "ratecycle", S_INERT, NULL, NULL, "process"},
     {"max_latency", NULL, S_INERT, NULL, NULL, "process"},
     {"latency_target", NULL, S_INERT, NULL, NULL, "process"},
     {"latency_window", NULL, S_INERT, NULL, NULL, "process"},
@@ -1127,7 +1139,7 @@ static const struct s_fopt s_fopts[] = {
     {"xnvme_admin", NULL, S_INERT, NULL, NULL, "process"},
     {"xnvme_iovec", NULL, S_INERT, NULL, NULL, "process"},
     {"fdp", NULL, S_MAPPED, "volumes[].fdp, placement", NULL, NULL},
-    {"dataplacement", NULL, S_MAPPED, "volumes[].fdp, placement", NULL, NULL},
+    {"dataplacement", "data_placement", S_MAPPED, "volumes[].fdp, placement", NULL, NULL},
     {"plids", "fdp_pli", S_MAPPED, "volumes[].fdp.pids, placement", NULL, NULL},
     {"plid_select", "fdp_pli_select", S_MAPPED, "volumes[].fdp.policy, placement", NULL, NULL},
     {"dp_scheme", NULL, S_DIFF, NULL, NULL, "placement by LBA range from a scheme file has no equivalent (streams with a range and a placement have, docs/fdp.md)"},
@@ -1145,10 +1157,151 @@ static const struct s_fopt s_fopts[] = {
     {"cmdprio", NULL, S_MAPPED, "cmdprio", NULL, NULL},
     {"cmdprio_hint", NULL, S_MAPPED, "-", NULL, NULL},
     {"cmdprio_bssplit", NULL, S_DIFF, NULL, NULL, "priorities by block size have no equivalent (cmdprio_percentage has)"},
+    /* fio's options met in real job files and the rest of fio's table */
+    {"block_error_percentiles", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"job_start_clock_id", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_compression_cpus", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_entries", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"log_issue_time", NULL, S_INERT, NULL, NULL, "statistics"},
+    {"bs_unaligned", "blocksize_unaligned", S_INERT, NULL, NULL, "process"},
+    {"cgroup", NULL, S_INERT, NULL, NULL, "process"},
+    {"cgroup_nodelete", NULL, S_INERT, NULL, NULL, "process"},
+    {"comm", NULL, S_INERT, NULL, NULL, "process"},
+    {"exit_what", NULL, S_INERT, NULL, NULL, "process"},
+    {"filetype", NULL, S_INERT, NULL, NULL, "process"},
+    {"uid", NULL, S_INERT, NULL, NULL, "process"},
+    {"gid", NULL, S_INERT, NULL, NULL, "process"},
+    {"unique_filename", NULL, S_INERT, NULL, NULL, "process"},
+    {"ignore_zone_limits", NULL, S_INERT, NULL, NULL, "process"},
+    {"read_beyond_wp", NULL, S_INERT, NULL, NULL, "process"},
+    {"recover_zbd_write_error", NULL, S_INERT, NULL, NULL, "process"},
+    {"write_zone_remainder", NULL, S_INERT, NULL, NULL, "process"},
+    /* fio accepts these and ignores them ("deprecated") */
+    {"verifysort", NULL, S_INERT, NULL, NULL, "process"},
+    {"verifysort_nr", NULL, S_INERT, NULL, NULL, "process"},
+    {"flow_watermark", NULL, S_INERT, NULL, NULL, "process"},
+    /* how fio lays out and checks its verify header: the same I/O */
+    {"verify_interval", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_offset", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_header_seed", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_write_sequence", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_pattern_interval", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_async_cpus", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_policy", NULL, S_INERT, NULL, NULL, "process"},
+    /* blktrace replay: only read_iolog replays, and it is a difference */
+    {"replay_no_stall", NULL, S_INERT, NULL, NULL, "process"},
+    {"replay_redirect", NULL, S_INERT, NULL, NULL, "process"},
+    {"replay_align", NULL, S_INERT, NULL, NULL, "process"},
+    {"replay_scale", NULL, S_INERT, NULL, NULL, "process"},
+    {"replay_time_scale", NULL, S_INERT, NULL, NULL, "process"},
+    {"replay_skip", NULL, S_INERT, NULL, NULL, "process"},
+    {"merge_blktrace_file", NULL, S_INERT, NULL, NULL, "process"},
+    {"merge_blktrace_scalars", NULL, S_INERT, NULL, NULL, "process"},
+    {"merge_blktrace_iters", NULL, S_INERT, NULL, NULL, "process"},
+    {"read_iolog", NULL, S_DIFF, NULL, NULL, "replaying an I/O log or blktrace has no equivalent"},
+    {"read_iolog_chunked", NULL, S_INERT, NULL, NULL, "process"},
+    /* sprandom's tuning: only sprandom preconditions, and it is a difference */
+    {"spr_cs", NULL, S_INERT, NULL, NULL, "process"},
+    {"spr_num_regions", NULL, S_INERT, NULL, NULL, "process"},
+    {"spr_op", NULL, S_INERT, NULL, NULL, "process"},
+    {"sprandom", NULL, S_OFF, NULL, NULL, "SanDisk pseudo-random preconditioning has no equivalent"},
+    /* fio refuses these: "Option ... is deprecated" and the job file fails */
+    {"percentage_sequential", NULL, S_DIFF, NULL, NULL, "a deprecated option: fio stops at it (use percentage_random)"},
+    {"rwmixcycle", NULL, S_DIFF, NULL, NULL, "a deprecated option: fio stops at it"},
+    {"atomic", NULL, S_OFF, NULL, NULL, "atomic writes (RWF_ATOMIC) have no equivalent"},
+    {"bs_is_seq_rand", NULL, S_OFF, NULL, NULL, "block sizes chosen by sequential/random rather than read/write have no equivalent"},
+    {"cgroup_weight", NULL, S_OFF, NULL, NULL, "a blkio cgroup weight against the other jobs has no equivalent"},
+    {"dedupe_global", NULL, S_OFF, NULL, NULL, "duplicate buffers shared across jobs have no equivalent"},
+    {"end_syncfs", NULL, S_OFF, NULL, NULL, "a syncfs of the whole file system at the end has no equivalent (end_fsync has)"},
+    {"exec_prerun", NULL, S_DIFF, NULL, NULL, "a command run before the job: run it around the step yourself"},
+    {"exec_postrun", NULL, S_DIFF, NULL, NULL, "a command run after the job: run it around the step yourself"},
+    {"gpu_dev_id", NULL, S_DIFF, NULL, NULL, "GPUDirect buffers have no equivalent"},
+    {"io_submit_mode", NULL, S_OFF, "inline", NULL, "submission offloaded to other threads has no equivalent"},
+    {"ioscheduler", NULL, S_DIFF, NULL, NULL, "fio switches the device's I/O scheduler: set /sys/block/*/queue/scheduler on the agent's host"},
+    {"lockfile", NULL, S_OFF, NULL, NULL, "locking the file between jobs has no equivalent"},
+    {"max_open_zones", NULL, S_OFF, NULL, NULL, "a limit on the zones written at once has no equivalent"},
+    {"num_range", NULL, S_OFF, "1", NULL, "several ranges per trim command have no equivalent"},
+    {"offset_align", NULL, S_OFF, NULL, NULL, "aligning a % offset has no equivalent"},
+    {"opendir", NULL, S_DIFF, NULL, NULL, "every file under a directory has no equivalent: list them in filename="},
+    {"pre_read", NULL, S_OFF, NULL, NULL, "reading the files into the page cache first has no equivalent"},
+    {"ramp_size", NULL, S_OFF, NULL, NULL, "a ramp counted in bytes has no equivalent (ramp_time has)"},
+    {"random_sequence_stride", NULL, S_OFF, NULL, NULL, "a stride through the random sequence has no equivalent"},
+    {"rate_ignore_thinktime", NULL, S_OFF, NULL, NULL, "a rate that ignores thinktime has no equivalent"},
+    {"thinkcycles", NULL, S_OFF, NULL, NULL, "spinning CPU cycles between I/Os has no equivalent (thinktime_spin has)"},
+    {"thinktime_blocks_type", NULL, S_OFF, "complete", NULL, "thinktime after issued (not completed) blocks has no equivalent"},
+    {"thinktime_iotime", NULL, S_OFF, NULL, NULL, "thinktime after a time of I/O has no equivalent"},
+    {"trim_percentage", NULL, S_OFF, NULL, NULL, "trimming verified blocks has no equivalent"},
+    {"trim_backlog", NULL, S_OFF, NULL, NULL, "trimming verified blocks has no equivalent"},
+    {"trim_backlog_batch", NULL, S_OFF, NULL, NULL, "trimming verified blocks has no equivalent"},
+    {"verify_only", NULL, S_OFF, NULL, NULL, "reading back earlier writes without writing has no equivalent"},
+    {"verify_pattern", NULL, S_DIFF, NULL, NULL, "the data written is this pattern, and bench-coord verifies its own (buffer_pattern maps)"},
+    {"write_hint", NULL, S_OFF, NULL, NULL, "a write-lifetime hint has no equivalent (FDP placement has, docs/fdp.md)"},
+    {"zone_reset_frequency", NULL, S_OFF, NULL, NULL, "resetting zones as they fill has no equivalent"},
+    {"zone_reset_threshold", NULL, S_OFF, NULL, NULL, "resetting zones as they fill has no equivalent"},
+    {"zonecapacity", NULL, S_OFF, NULL, NULL, "a zone capacity below the zone size has no equivalent"},
+    /* the options of the engines bench-coord maps (io_uring, libaio, pvsync2, mmap) */
+    {"cdb_len", NULL, S_INERT, NULL, NULL, "process"},
+    {"deac", NULL, S_INERT, NULL, NULL, "process"},
+    {"verify_bytchk", NULL, S_INERT, NULL, NULL, "process"},
+    {"libaio_vectored", NULL, S_INERT, NULL, NULL, "process"},
+    {"thp", NULL, S_INERT, NULL, NULL, "process"},
+    {"readfua", NULL, S_OFF, NULL, NULL, "FUA reads have no equivalent"},
+    {"writefua", NULL, S_OFF, NULL, NULL, "FUA writes have no equivalent"},
+    {"uncached", NULL, S_OFF, NULL, NULL, "uncached buffered I/O (RWF_DONTCACHE) has no equivalent"},
+    {"read_mode", NULL, S_OFF, "read", NULL, "reads as NVMe Verify commands have no equivalent"},
+    {"write_mode", NULL, S_OFF, "write", NULL, "writes as NVMe Write Zeroes, Write Uncorrectable or Verify commands have no equivalent"},
+    {"verify_mode", NULL, S_OFF, "read", NULL, "verifying by NVMe Compare has no equivalent"},
+    {"hipri_percentage", NULL, S_OFF, NULL, NULL, "polling a share of the I/Os has no equivalent (hipri polls all)"},
+    {"xnvme_be", NULL, S_INERT, NULL, NULL, "process"},
+    {"xnvme_mem", NULL, S_INERT, NULL, NULL, "process"},
+    {"xnvme_dev_nsid", NULL, S_DIFF, NULL, NULL, "a namespace chosen apart from the file name: name the namespace's device in filename="},
+    {"xnvme_dev_subnqn", NULL, S_DIFF, NULL, NULL, "a subsystem chosen apart from the file name: name the namespace's device in filename="},
     {"nowait", NULL, S_MAPPED, "nowait", NULL, NULL},
     {"force_async", NULL, S_MAPPED, "force_async", NULL, NULL},
 };
 /* clang-format on */
+
+/*
+ * The options of fio's engines that bench-coord does not drive (their
+ * ioengine= is a difference of its own): an option here is fio's, but not
+ * of any engine above, so it says which engines it belongs to
+ */
+static const struct {
+	const char *engine, *names; /* names: space-separated, each with a space after */
+} s_engine_opts[] = {
+    {"cpuio", "cpuchunks cpuload cpumode exit_on_io_done "},
+    {"dfs", "chunk_size cont object_class pool svcl "},
+    {"e4defrag", "donorname inplace "},
+    {"exec", "arguments grace_time program std_redirect "},
+    {"filecreate/filestat/filedelete", "stat_type "},
+    {"http", "http_host http_mode http_object_mode http_pass http_s3_key http_s3_keyid "
+	     "http_s3_region http_s3_security_token http_s3_sse_customer_algorithm "
+	     "http_s3_sse_customer_key http_s3_storage_class http_swift_auth_token http_user "
+	     "http_verbose https "},
+    {"libblkio",
+     "libblkio_driver libblkio_force_enable_completion_eventfd "
+     "libblkio_num_entries libblkio_path libblkio_pre_connect_props "
+     "libblkio_pre_start_props libblkio_queue_size libblkio_vectored libblkio_wait_mode "
+     "libblkio_write_zeroes_on_trim "},
+    {"libcufile", "cuda_io gpu_dev_ids "},
+    {"libhdfs", "chunck_size chunk_size hdfs_use_direct hdfsdirectory hostname namenode port "
+		"single_instance "},
+    {"libhipfile", "gpu_dev_ids rocm_io "},
+    {"libiscsi", "initiator "},
+    {"mtd", "skip_bad "},
+    {"nbd", "uri "},
+    {"net", "hostname interface listen mss nodelay pingpong port proto protocol ttl "
+	    "window_size "},
+    {"nfs", "nfs_url "},
+    {"rados", "busy_poll clientname clustername conf pool touch_objects "},
+    {"rbd", "busy_poll clientname clustername pool rbdname "},
+    {"rdma", "bindname hostname port proto verb "},
+    {"sg", "sg_write_mode stream_id "},
+    {"windowsaio", "no_completion_thread "},
+    /* fio's built-in profiles' own options (profile= is a difference) */
+    {"act profile", "device-names load test-duration threads-per-queue "
+		    "read-req-num-512-blocks large-block-op-kbytes prep "},
+};
 
 /* what a converter reads of the job and where it writes */
 struct s_jctx {
@@ -3025,9 +3178,43 @@ out:
 	cJSON_Delete(step);
 }
 
+/* an OFF option at its default: 0, off, none, or the row's own default value */
+static bool s_off(const struct s_fopt *f, const char *v)
+{
+	static const char *const off[] = {"0", "false", "no", "off", "none", ""};
+	size_t i;
+
+	if (f->key && !strcmp(v, f->key))
+		return true;
+	for (i = 0; i < sizeof(off) / sizeof(off[0]); i++)
+		if (!strcmp(v, off[i]))
+			return true;
+	return false;
+}
+
+/* the engines (of those bench-coord does not drive) that have an option of this name */
+static bool s_engine_of(const char *key, char *out, size_t len)
+{
+	size_t i, used = 0, klen = strlen(key);
+
+	out[0] = '\0';
+	for (i = 0; i < sizeof(s_engine_opts) / sizeof(s_engine_opts[0]); i++) {
+		const char *p = s_engine_opts[i].names;
+
+		while ((p = strstr(p, key)) &&
+		       !((p == s_engine_opts[i].names || p[-1] == ' ') && p[klen] == ' '))
+			p += klen;
+		if (p && used < len)
+			used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "/" : "",
+						 s_engine_opts[i].engine);
+	}
+	return used > 0;
+}
+
 /* every option of a section: mapped, inert, or a difference */
 static void s_classify(struct s_ctx *c, const struct bc_import_sec *sec)
 {
+	char engines[128];
 	int k;
 
 	for (k = 0; k < sec->nkv; k++) {
@@ -3049,12 +3236,23 @@ static void s_classify(struct s_ctx *c, const struct bc_import_sec *sec)
 			bc_import_add(c->inert, "%s", o->key);
 			continue;
 		}
-		if (f)
+		if (f && f->kind == S_OFF && s_off(f, s_val(o))) {
+			bc_import_add(c->inert, "%s", o->key);
+			continue;
+		}
+		if (f) {
 			S_ODIFF(c, o, "%s%s%s: %s", o->key, o->val ? "=" : "", o->val ? o->val : "",
 				f->why);
+			continue;
+		}
+		if (s_engine_of(o->key, engines, sizeof(engines)))
+			S_ODIFF(c, o,
+				"%s%s%s: an option of fio's %s engine: bench-coord drives none "
+				"of them, and fio stops at it under any other engine",
+				o->key, o->val ? "=" : "", o->val ? o->val : "", engines);
 		else
-			S_ODIFF(c, o, "%s%s%s: not mapped (no bench-coord equivalent)", o->key,
-				o->val ? "=" : "", o->val ? o->val : "");
+			S_ODIFF(c, o, "%s%s%s: not a fio option: fio stops with 'Bad option'",
+				o->key, o->val ? "=" : "", o->val ? o->val : "");
 	}
 }
 

@@ -370,6 +370,9 @@ static bool s_vol_key(int i)
 
 struct s_job {
 	char name[BC_NAME_MAX];
+	/* a file engine's job: its files as a file set (s_meta_job), 0 otherwise */
+	unsigned meta_files;
+	uint64_t meta_size;
 	const struct bc_import_sec *sec;
 	int group;
 	unsigned numjobs;
@@ -838,7 +841,8 @@ static const char *s_map_rw(struct s_ctx *c, const struct bc_import_kv *o)
 }
 
 /* the engine: what kind of I/O the job does, and its effective queue depth rule */
-enum s_engine { S_ENG_ASYNC, S_ENG_SYNC, S_ENG_NULL, S_ENG_OTHER };
+/* S_ENG_META: filecreate, filestat, filedelete (a file set's metadata operations) */
+enum s_engine { S_ENG_ASYNC, S_ENG_SYNC, S_ENG_NULL, S_ENG_META, S_ENG_OTHER };
 
 /* fio's engines that pass NVMe commands through /dev/ngXnY: bench-coord's nvme target */
 static bool s_passthru_engine(const struct bc_import_kv *eng_o)
@@ -881,18 +885,9 @@ static enum s_engine s_engine(struct s_ctx *c, const struct s_view *view,
 			as);
 		return S_ENG_OTHER;
 	}
-	/* fio's file engines: a file set's metadata operations, which this import does not map */
-	if (!strcmp(v, "filecreate") || !strcmp(v, "filestat") || !strcmp(v, "filedelete")) {
-		S_ODIFF(c, o,
-			"ioengine=%s: fio's file metadata engine is a file set's \"meta\": \"%s\" "
-			"in a profile (docs/profiles.md, \"Metadata operations\"), which "
-			"import-fio does not write yet",
-			v,
-			!strcmp(v, "filecreate") ? "create"
-			: !strcmp(v, "filestat") ? "getattr"
-						 : "delete");
-		return S_ENG_OTHER;
-	}
+	/* fio's file engines: a file set's metadata operations (s_meta_job) */
+	if (!strcmp(v, "filecreate") || !strcmp(v, "filestat") || !strcmp(v, "filedelete"))
+		return S_ENG_META;
 	S_ODIFF(c, o, "ioengine=%s: not block or file read/write I/O", v);
 	return S_ENG_OTHER;
 }
@@ -2142,6 +2137,86 @@ static void s_sqe_opts(struct s_ctx *c, const struct s_view *v, const struct bc_
 	}
 }
 
+/*
+ * fio's file engines (filecreate, filestat, filedelete): each clone's
+ * nrfiles files of filesize in directory= are one file set of depth 0 (a
+ * job's files its own), the engine a "meta" kind, one operation at a time
+ * per clone as fio's sync engines; without time_based, each file once per
+ * loop. The files are the file set's (vdb_f0001.file ...), not
+ * filename_format's names.
+ */
+static bool s_meta_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct s_view *v,
+		       const struct bc_import_kv *eng_o, unsigned numjobs, unsigned runtime,
+		       unsigned ramp, bool time_based, uint64_t loops, struct s_job *j)
+{
+	const char *e = s_val(eng_o), *dir = s_get(v, "directory");
+	const char *kind = !strcmp(e, "filecreate") ? "create"
+			   : !strcmp(e, "filestat") ? "getattr"
+						    : "delete";
+	const struct bc_import_kv *o;
+	unsigned nrfiles = 1;
+	uint64_t size = 0;
+	char path[BC_PATH_MAX], sz[32];
+	cJSON *wl = j->wl;
+
+	if ((o = s_opt(v, "nrfiles", NULL)) && (!s_uint(s_val(o), 1000000, &nrfiles) || !nrfiles)) {
+		S_ODIFF(c, o, "nrfiles=%s: expected 1..1000000", s_val(o));
+		return false;
+	}
+	if ((o = s_opt(v, "filesize", NULL)) || (o = s_opt(v, "size", NULL))) {
+		if (strchr(s_val(o), '-') || strchr(s_val(o), '%') || !s_size(c, o, &size)) {
+			S_ODIFF(c, o, "%s=%s: a file engine's files take one size", o->key,
+				s_val(o));
+			return false;
+		}
+		if (!strcmp(o->key, "size"))
+			size /= nrfiles;
+	}
+	size = size < 512 ? 512 : size / 512 * 512;
+	if (dir && strchr(dir, ':')) {
+		S_ODIFF(c, s_opt(v, "directory", NULL),
+			"directory=%s: one directory for a file engine's files", dir);
+		return false;
+	}
+	/* fio's default is the current directory: one name, so create, stat and delete meet */
+	snprintf(path, sizeof(path), "%s", dir ? dir : "fio-files");
+	j->files[0] = strdup(path);
+	if (!j->files[0])
+		return false;
+	j->nfiles = 1;
+	j->numjobs = numjobs;
+	j->meta_files = nrfiles * numjobs;
+	j->meta_size = size;
+	cJSON_AddStringToObject(wl, "meta", kind);
+	cJSON_AddNumberToObject(wl, "iodepth", 1);
+	cJSON_AddNumberToObject(wl, "numjobs", numjobs);
+	/* filecreate makes files that are not there: the directory as it is */
+	cJSON_AddStringToObject(wl, "fileset_format", strcmp(kind, "create") ? "restart" : "none");
+	if (!time_based) {
+		cJSON_AddBoolToObject(wl, "size_based", true);
+		if (loops > 1 && strcmp(kind, "getattr"))
+			s_note(c, "job %s: loops=%llu: a %s acts on each file once", j->name,
+			       (unsigned long long)loops, kind);
+		else if (loops > 1)
+			cJSON_AddNumberToObject(wl, "passes", (double)loops);
+		if (!runtime)
+			runtime = S_UNBOUNDED_S;
+	}
+	cJSON_AddNumberToObject(wl, "ramp", ramp);
+	cJSON_AddNumberToObject(wl, "runtime", runtime ? runtime : 10);
+	s_note(c,
+	       "job %s: ioengine=%s: \"meta\": \"%s\" on a file set of %u files of %s in %s "
+	       "(numjobs=%u clones x nrfiles=%u, each clone its own), named as the file set "
+	       "names them (vdb_f0001.file ...), not by filename_format%s",
+	       j->name, e, kind, j->meta_files, bc_fmt_size(size, sz, sizeof(sz)), path, numjobs,
+	       nrfiles,
+	       !strcmp(kind, "create")
+		   ? "; files already there are not created again (fio would open them): start "
+		     "from an empty directory"
+		   : "; PREPARE makes the files that are missing");
+	return true;
+}
+
 /* what one job section asks for, in j; false when it cannot run (a difference says why) */
 static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct s_view *v,
 		  struct s_job *j)
@@ -2285,6 +2360,8 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		       c->im->until_stopped_s ? ", --until-stopped"
 					      : "; --until-stopped SECS sets it");
 	}
+	if (eng == S_ENG_META)
+		return s_meta_job(c, sec, v, eng_o, numjobs, runtime, ramp, time_based, loops, j);
 	/* files: fio's clones share the files named by filename=, else get their own */
 	shared = (x = s_get(v, "filename")) != NULL;
 	if (eng == S_ENG_NULL) {
@@ -2669,6 +2746,8 @@ static int s_key_index(char *const *keys, int n, const char *key)
  * the order they first appear (s_volume_fdp)
  */
 struct s_volwin {
+	unsigned fset_files; /* a file engine's files: a file set of depth 0 */
+	uint64_t fset_size;
 	uint64_t off, end;
 	int npids;
 	uint16_t pids[BC_FDP_PIDS_MAX];
@@ -2820,6 +2899,14 @@ static cJSON *s_volume(const struct s_ctx *c, const char *key, const struct s_vo
 		    bc_fmt_size(window ? w->end - w->off : w->end, sz, sizeof(sz)));
 	if (w->off)
 		cJSON_AddStringToObject(v, "offset", bc_fmt_size(w->off, sz, sizeof(sz)));
+	if (w->fset_files) {
+		cJSON *fs = cJSON_AddObjectToObject(v, "fileset");
+
+		cJSON_AddNumberToObject(fs, "depth", 0);
+		cJSON_AddNumberToObject(fs, "width", 1);
+		cJSON_AddNumberToObject(fs, "files", w->fset_files);
+		cJSON_AddStringToObject(fs, "sizes", bc_fmt_size(w->fset_size, sz, sizeof(sz)));
+	}
 	if (w->npids || w->all) {
 		struct bc_fdp_spec f = {
 		    .policy = s_volume_policy(w), .npids = w->all ? 0 : w->npids, .all = w->all};
@@ -3299,7 +3386,10 @@ static int s_collect_volumes(struct s_ctx *c, struct s_job *jobs, int nj, char *
 					break;
 				vi = n;
 				keys[n++] = j->files[f];
-				win[vi] = (struct s_volwin){.off = j->offset, .end = end};
+				win[vi] = (struct s_volwin){.off = j->offset,
+							    .end = end,
+							    .fset_files = j->meta_files,
+							    .fset_size = j->meta_size};
 				s_volume_fdp(c, j, &win[vi], j->files[f]);
 				if (j->files[f][0] != '/' && strcmp(s_path(j->files[f]), "null"))
 					s_note(c,

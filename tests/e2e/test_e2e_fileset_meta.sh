@@ -13,8 +13,10 @@
 #    the volume's write class, bytes exact;
 #  - vdbench's own form: tests/data/vdbench/meta.parm (foroperations= on an empty anchor,
 #    format=no) imported and run, a step per operation, the counts exact;
+#  - fio's filecreate, filestat (loops=3) and filedelete jobs imported and run in turn on one
+#    directory: 20 files made, 60 stats, 20 deletions;
 #  - a meta workload on a volume without a file set is refused, naming it.
-# About 30 s.
+# About 35 s.
 . "$(dirname "$0")/lib.sh"
 
 SCR="$T/scr"
@@ -95,20 +97,39 @@ json "$RJ" "(r['steps'][1]$V['meta']['ios'], r['steps'][1]$V['write']['ios'], r[
 
 # vdbench's own form: tests/data/vdbench/meta.parm (foroperations= over an empty anchor) imported
 # and run: each operation a step, the tree made, filled, read, emptied and removed
-"$COORD" import-vdbench -o "$T/vdb.json" "$BC_SRC/tests/data/vdbench/meta.parm" 2>"$T/imp.err" || {
-	cat "$T/imp.err"
-	fail "meta.parm does not import"
+# import_run TOOL SRC NAME SCRATCH: SRC imported by import-TOOL and run; RJ its run.json
+import_run() {
+	"$COORD" "import-$1" -o "$T/$3.json" "$2" 2>"$T/$3.err" || {
+		cat "$T/$3.err"
+		fail "$2 does not import"
+	}
+	"$COORD" run -q -o "$T/out-$3" --scratch-dir "$4" "$T/$3.json" >"$T/$3.txt" 2>&1 || {
+		cat "$T/$3.txt"
+		fail "the imported $2 failed"
+	}
+	RJ="$(run_dir "$T/out-$3")/run.json"
 }
-"$COORD" run -q -o "$T/out5" --scratch-dir "$T/scr5" "$T/vdb.json" >"$T/out5.txt" 2>&1 || {
-	cat "$T/out5.txt"
-	fail "the imported vdbench metadata run failed"
-}
-RJ="$(run_dir "$T/out5")/run.json"
+import_run vdbench "$BC_SRC/tests/data/vdbench/meta.parm" vdb "$T/scr5"
 L="['agent_totals']['local']['volumes'][0]"
 json "$RJ" "[(s['name'], s$L['meta']['ios'] if s['name'][-7:] != 'getattr' else s$L['meta']['ios'] > 16, s$L['write']['bytes']) for s in r['steps']]" |
 	grep -qx "\[('rd1_operations-mkdir', 6, 0), ('rd1_operations-create', 16, 131072), ('rd1_operations-getattr', True, 0), ('rd1_operations-delete', 16, 0), ('rd1_operations-rmdir', 6, 0)\]" ||
 	fail "meta.parm: $(json "$RJ" "[(s['name'], s$L.get('meta'), s$L.get('write')) for s in r['steps']]")"
 [ -z "$(find "$T/scr5/local/mtree" -mindepth 1)" ] || fail "meta.parm left: $(find "$T/scr5/local/mtree" | head)"
+
+# fio's file engines, imported and run in turn on one directory: filecreate makes the 2 clones'
+# 10 files each, filestat with loops=3 stats each 3 times, filedelete removes them
+for e in filecreate:write filestat:read filedelete:write; do
+	n=${e%%:*}
+	printf '[global]\nioengine=%s\nrw=%s\nfilesize=4k\nnrfiles=10\nnumjobs=2\ndirectory=ft\n%s\n[j]\n' \
+		"$n" "${e##*:}" "$([ "$n" = filestat ] && echo loops=3)" >"$T/$n.fio"
+	import_run fio "$T/$n.fio" "$n" "$T/scr6"
+	N=$(json "$RJ" "r['steps'][0]['agent_totals']['local']['volumes'][0]['meta']['ios']")
+	case $n in
+	filecreate) [ "$N" = 20 ] && [ "$(find "$T/scr6/local/ft" -type f | wc -l)" = 20 ] ;;
+	filestat) [ "$N" = 60 ] ;;
+	filedelete) [ "$N" = 20 ] && [ -z "$(find "$T/scr6/local/ft" -type f)" ] ;;
+	esac || fail "$n: $N operations; left: $(find "$T/scr6/local/ft" -type f | wc -l) files"
+done
 
 # a meta workload needs a file set
 sed -e 's/"fileset": {[^}]*}/"size": "1m"/' -e 's/, "fileset_format": "none"//' "$T/q.json" >"$T/bad.json"

@@ -450,6 +450,7 @@ struct s_wd {
 	const struct bc_import_kv *skew, *range, *xfer;
 	/* hotband=: range is the band, its random I/Os skewed (engine/dist.h) */
 	const struct bc_import_kv *hotband;
+	const struct bc_import_kv *iorate; /* iorate= of a wd= (not an rd's own) */
 	double rdpct;
 	bool seq;
 	unsigned seq_pct; /* seekpct 1..99: the share that continues sequentially */
@@ -584,7 +585,7 @@ static const struct s_vkey s_vkeys[] = {
     {"wd", "stride", NULL, S_V_DIFF, "strided sequential I/O has no equivalent"},
     {"wd", "hotband", NULL, S_V_MAPPED, "streams[].range, random_distribution"},
     {"wd", "priority", NULL, S_V_DIFF, "workload priorities have no equivalent"},
-    {"wd", "iorate", NULL, S_V_DIFF, "a rate per wd has no equivalent (iorate= on rd=)"},
+    {"wd", "iorate", NULL, S_V_MAPPED, "volume_workloads rate_iops, rate_process"},
     {"rd", "wd", NULL, S_V_MAPPED, "steps[]"},
     {"rd", "iorate", NULL, S_V_MAPPED, "rate_iops, rate_process"},
     {"rd", "threads", NULL, S_V_MAPPED, "iodepth (numjobs in an rd with fwd=)"},
@@ -1823,6 +1824,7 @@ static void s_wd_one(struct s_ctx *c, struct s_map *m, const struct bc_import_se
 		if (!strcmp(v->kv[k]->key, "range") || !strcmp(v->kv[k]->key, "hotband"))
 			w->range = v->kv[k];
 	w->hotband = s_get(v, "hotband");
+	w->iorate = rd < 0 ? s_get(v, "iorate") : NULL;
 	/* a wd without sd= drives the sds of the rds that give sd= (s_rd_wds); others say so */
 	if (!sdkv && rd < 0)
 		w->nosd = true;
@@ -2352,6 +2354,88 @@ static bool s_sd_used(const struct s_map *m, int si, const int *wds, int nw)
 	return false;
 }
 
+/*
+ * vdbench's arrivals at a rate (the rd's distribution=): exponential gaps
+ * unless told otherwise, "poisson"; deterministic ones "linear"; NULL with
+ * a difference for uniformly random gaps or a word vdbench does not know
+ */
+static const char *s_arrivals(struct s_ctx *c, const struct s_view *v)
+{
+	const struct bc_import_kv *kv = s_get(v, "distribution");
+
+	if (!kv || !strcasecmp(kv->val, "exponential"))
+		return "poisson";
+	if (!strcasecmp(kv->val, "deterministic"))
+		return "linear";
+	if (strcasecmp(kv->val, "uniform"))
+		S_DIFF(c, kv, "distribution=%s: exponential, uniform or deterministic", kv->val);
+	else
+		S_DIFF(c, kv,
+		       "distribution=uniform: uniformly random gaps have no equivalent (poisson "
+		       "or evenly spaced)");
+	return NULL;
+}
+
+/*
+ * iorate= on the one wd of sd si in an rd at iorate=max: vdbench runs that
+ * workload at its own rate (WG_entry.wg_set_interarrival: a wd's iorate is
+ * its arrival rate on each sd, the others share the rd's rate by skew), so
+ * the volume's rate_iops. Every volume of such an rd states its rate (0:
+ * none), so that the step's does not leak into another.
+ */
+static void s_wd_rate(struct s_ctx *c, const struct s_map *m, const struct bc_import_sec *rd,
+		      const struct s_view *v, const int *wds, int nw, int si, const char *rd_rate,
+		      cJSON *wl)
+{
+	const struct s_wd *w = NULL;
+	const char *proc;
+	int i, n = 0, nsd = 0;
+	double r;
+
+	for (i = 0; i < nw; i++)
+		if (m->wd[wds[i]].sd[si]) {
+			n++;
+			if (m->wd[wds[i]].iorate)
+				w = &m->wd[wds[i]];
+		}
+	cJSON_DeleteItemFromObject(wl, "rate_iops");
+	cJSON_DeleteItemFromObject(wl, "rate_process");
+	if (!w) {
+		cJSON_AddNumberToObject(wl, "rate_iops", 0);
+		cJSON_AddStringToObject(wl, "rate_process", "linear");
+		return;
+	}
+	for (i = 0; i < m->nsd; i++)
+		nsd += w->sd[i];
+	r = strtod(w->iorate->val, NULL);
+	if (rd_rate && strcasecmp(rd_rate, "max"))
+		S_DIFF(c, w->iorate,
+		       "iorate=%s on wd=%s in rd=%s at iorate=%s: vdbench gives the other "
+		       "workloads what the wd rates leave, by skew; no equivalent",
+		       w->iorate->val, w->name, rd->name, rd_rate);
+	else if (n > 1)
+		S_DIFF(c, w->iorate,
+		       "iorate=%s on wd=%s beside other wds on sd=%s: a rate per stream has no "
+		       "equivalent",
+		       w->iorate->val, w->name, m->sd[si].name);
+	else if (nsd > 1 || m->sd[si].nvol > 1)
+		S_DIFF(c, w->iorate,
+		       "iorate=%s on wd=%s over %d sds on %d hosts: how vdbench spreads it has no "
+		       "equivalent (a wd of one sd on one host maps)",
+		       w->iorate->val, w->name, nsd, m->sd[si].nvol);
+	else if (!(r > 0) || r > 1e9 ||
+		 strspn(w->iorate->val, "0123456789.") != strlen(w->iorate->val))
+		S_DIFF(c, w->iorate, "iorate=%s: expected a rate in I/Os per second",
+		       w->iorate->val);
+	else if (r != floor(r))
+		S_DIFF(c, w->iorate, "iorate=%s: a profile's rate is whole I/Os per second",
+		       w->iorate->val);
+	else if ((proc = s_arrivals(c, v))) {
+		cJSON_AddNumberToObject(wl, "rate_iops", r);
+		cJSON_AddStringToObject(wl, "rate_process", proc);
+	}
+}
+
 static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_import_sec *rd,
 		      const struct s_view *v, const int *wds, int nw, const struct s_point *pt,
 		      cJSON *sweep, double ramp, double runtime, cJSON *steps)
@@ -2363,10 +2447,13 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 	unsigned long threads = 8;
 	uint64_t sd_bytes = 0; /* the sizes of the sds the rd uses (maxdata <= 100) */
 	bool sd_known = true, rd_threads;
-	int nact = 0;	  /* the volumes the rd drives (the others idle in the step) */
-	int ndropped = 0; /* the sds it uses that a difference dropped (no volume) */
+	bool wd_rates = false; /* a wd of the rd has its own iorate= (s_wd_rate) */
+	int nact = 0;	       /* the volumes the rd drives (the others idle in the step) */
+	int ndropped = 0;      /* the sds it uses that a difference dropped (no volume) */
 	int si, h;
 
+	for (si = 0; si < nw; si++)
+		wd_rates |= m->wd[wds[si]].iorate != NULL;
 	if (pt->xfer && !s_xfer(c, rd->kv, pt->xfer, bs, sizeof(bs)))
 		bs[0] = '\0';
 	if (pt->rdpct && !s_pct(pt->rdpct, &rdpct)) {
@@ -2437,6 +2524,8 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 			}
 			continue;
 		}
+		if (wd_rates)
+			s_wd_rate(c, m, rd, v, wds, nw, si, pt->iorate, wl);
 		nact += m->sd[si].nvol;
 		ndropped += !m->sd[si].nvol;
 		sd_bytes += m->sd[si].size;
@@ -2518,19 +2607,10 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 					      rd->src, rd->line, rd->name, pt->iorate, nact, per);
 			/* vdbench's arrivals at an iorate: exponential gaps unless told otherwise
 			 */
-			kv = s_get(v, "distribution");
-			if (!kv || !strcasecmp(kv->val, "exponential"))
+			const char *proc = s_arrivals(c, v);
+
+			if (proc && !strcmp(proc, "poisson"))
 				cJSON_AddStringToObject(st, "rate_process", "poisson");
-			else if (strcasecmp(kv->val, "deterministic") &&
-				 strcasecmp(kv->val, "uniform"))
-				S_DIFF(c, kv,
-				       "distribution=%s: exponential, uniform or "
-				       "deterministic",
-				       kv->val);
-			else if (!strcasecmp(kv->val, "uniform"))
-				S_DIFF(c, kv,
-				       "distribution=uniform: uniformly random gaps have "
-				       "no equivalent (poisson or evenly spaced)");
 		}
 	}
 	if ((kv = s_get(v, "openflags")) && s_openflags(c, kv, st, false))

@@ -1264,6 +1264,49 @@ static void s_count_fwdrate(void)
 		  "f.parm:3: fwdrate=curve: curve: max, operations per second or a list");
 }
 
+/*
+ * iorate= on a wd (Nutanix's curie files): in an rd at iorate=max the wd's volume runs at
+ * that rate with vdbench's exponential arrivals, the others unlimited (each volume states
+ * its own); beside an rd rate, beside other wds on its sd or fractional: a difference
+ */
+static void s_wd_iorate(void)
+{
+	cJSON *prof, *diffs;
+	const cJSON *st, *vw;
+
+	prof = s_fs_import("sd=sd1,lun=/dev/sdb\nsd=sd2,lun=/dev/sdc\nsd=sd3,lun=/dev/sdd\n"
+			   "wd=wd1,sd=sd1,rdpct=0,iorate=100\nwd=wd2,sd=sd2,iorate=1000\n"
+			   "wd=wd3,sd=sd3\nrd=run1,wd=wd*,elapsed=60,iorate=max\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	vw = cJSON_GetObjectItem(st, "volume_workloads");
+	CHECK(s_num(st, "rate_iops") == 100 && !strcmp(s_str(st, "rate_process"), "poisson"));
+	CHECK(vw && s_num(cJSON_GetObjectItem(vw, "1"), "rate_iops") == 1000 &&
+	      !strcmp(s_str(cJSON_GetObjectItem(vw, "1"), "rate_process"), "poisson"));
+	CHECK(vw && s_num(cJSON_GetObjectItem(vw, "2"), "rate_iops") == 0 &&
+	      !strcmp(s_str(cJSON_GetObjectItem(vw, "2"), "rate_process"), "linear"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
+	prof = s_fs_import("sd=sd1,lun=/dev/sdb\nsd=sd2,lun=/dev/sdc\n"
+			   "wd=wd1,sd=sd1,iorate=100\nwd=wd2,sd=sd2\nwd=wd3,sd=sd1,iorate=10.5\n"
+			   "rd=r1,wd=(wd1,wd2),elapsed=60,iorate=500\n"
+			   "rd=r2,wd=(wd1,wd3),elapsed=60,iorate=max\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:3: iorate=100 on wd=wd1 in rd=r1 at iorate=500"));
+	CHECK(s_diff_has(diffs, "f.parm:3: iorate=100 on wd=wd1 beside other wds on sd=sd1") ||
+	      s_diff_has(diffs, "f.parm:5: iorate=10.5 on wd=wd3 beside other wds on sd=sd1"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	prof = s_fs_import("sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1,iorate=10.5\n"
+			   "rd=r1,wd=wd1,elapsed=60,iorate=max\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:2: iorate=10.5: a profile's rate is whole"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+}
+
 int main(void)
 {
 	s_parse();
@@ -1287,5 +1330,6 @@ int main(void)
 	s_threads_hosts();
 	s_hotband();
 	s_count_fwdrate();
+	s_wd_iorate();
 	TEST_DONE();
 }

@@ -1239,6 +1239,9 @@ static const struct s_fopt s_fopts[] = {
     {"deac", NULL, S_INERT, NULL, NULL, "process"},
     {"verify_bytchk", NULL, S_INERT, NULL, NULL, "process"},
     {"libaio_vectored", NULL, S_INERT, NULL, NULL, "process"},
+    /* filestat's stat, statx or lstat: on the regular files of a file set each is one lookup
+     * and attribute read (the agent's is statx) */
+    {"stat_type", NULL, S_INERT, NULL, NULL, "process"},
     {"thp", NULL, S_INERT, NULL, NULL, "process"},
     {"readfua", NULL, S_OFF, NULL, NULL, "FUA reads have no equivalent"},
     {"writefua", NULL, S_OFF, NULL, NULL, "FUA writes have no equivalent"},
@@ -1268,7 +1271,6 @@ static const struct {
     {"dfs", "chunk_size cont object_class pool svcl "},
     {"e4defrag", "donorname inplace "},
     {"exec", "arguments grace_time program std_redirect "},
-    {"filecreate/filestat/filedelete", "stat_type "},
     {"http", "http_host http_mode http_object_mode http_pass http_s3_key http_s3_keyid "
 	     "http_s3_region http_s3_security_token http_s3_sse_customer_algorithm "
 	     "http_s3_sse_customer_key http_s3_storage_class http_swift_auth_token http_user "

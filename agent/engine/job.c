@@ -387,6 +387,8 @@ static inline uint64_t s_file_off(struct bc_job *j, struct s_jtarget *jt, uint32
 		}
 		jt->f_k = k;
 		jt->f_cur = jt->f_first + k * jt->f_step;
+		if (f->work)
+			jt->f_cur = f->work[jt->f_cur]; /* the working set's k-th */
 		size = f->size[jt->f_cur];
 		/* a stopped sequential visit goes on where it stopped, from the start at the end */
 		jt->f_pos = jt->f_resume && jt->f_resume[k] < size ? jt->f_resume[k] : 0;
@@ -1859,8 +1861,9 @@ static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_
 {
 	const struct bc_workload *wl = &jt->wl;
 	const struct bc_target_files *f = jt->t->files;
+	/* the files the workload uses: the working set's, else all */
+	uint32_t n = f->work ? f->nwork : f->n, i;
 	uint64_t bytes = 0;
-	uint32_t i;
 
 	if (wl->dist.kind != BC_DIST_UNIFORM || wl->seq_pct || wl->seq_run > 1 || wl->seq_gap ||
 	    wl->zone_size || wl->nstreams || wl->verify || wl->verify_backlog) {
@@ -1871,12 +1874,13 @@ static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_
 			 jt->t->path);
 		return -EINVAL;
 	}
-	if (!wl->file_shared && f->n < jt->f_total) {
-		snprintf(err, errlen,
-			 "%s: the file set has %u files for %u jobs, and a file is used by one job "
-			 "at a time (vdbench: at least one file per thread); give more files or "
-			 "\"file_shared\": true",
-			 jt->t->path, f->n, jt->f_total);
+	if (!wl->file_shared && n < jt->f_total) {
+		snprintf(
+		    err, errlen,
+		    "%s: the file set has %u files%s for %u jobs, and a file is used by one "
+		    "job at a time (vdbench: at least one file per thread); give more files or "
+		    "\"file_shared\": true",
+		    jt->t->path, n, f->work ? " in its working set" : "", jt->f_total);
 		return -EINVAL;
 	}
 	jt->files = f;
@@ -1884,7 +1888,7 @@ static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_
 	jt->align = wl->blockalign ? wl->blockalign : minbs;
 	jt->f_first = wl->file_shared ? 0 : jt->f_before + jt->jidx;
 	jt->f_step = wl->file_shared ? 1 : jt->f_total;
-	jt->f_count = (f->n - jt->f_first + jt->f_step - 1) / jt->f_step;
+	jt->f_count = (n - jt->f_first + jt->f_step - 1) / jt->f_step;
 	/*
 	 * poisson over this job's files: its k-th is the set's f_first + k x
 	 * f_step, so the set's files are drawn with a mean of files / midpoint
@@ -1893,7 +1897,7 @@ static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_
 	jt->f_pmean = (double)jt->f_count /
 		      (wl->fileselect_midpoint ? wl->fileselect_midpoint : BC_FILESEL_MIDPOINT);
 	/* sequential selection: jobs sharing the files start apart, not all on the first */
-	jt->f_next = wl->file_shared ? (uint32_t)((uint64_t)f->n * jt->jidx / jt->njobs) : 0;
+	jt->f_next = wl->file_shared ? (uint32_t)((uint64_t)n * jt->jidx / jt->njobs) : 0;
 	/* stopped sequential visits resume: where, per file (allocated here, not per I/O) */
 	if (!bc_pos_zero(&wl->file_stopafter) && !(jt->flags & S_TF_RANDOM)) {
 		jt->f_resume = calloc(jt->f_count, sizeof(*jt->f_resume));
@@ -1905,8 +1909,11 @@ static int s_fileset_init(struct s_jtarget *jt, uint32_t minbs, char *err, size_
 	if (!bc_workload_size_based(wl))
 		return 0;
 	/* one pass: each of this job's files once (or io_size over the jobs), times passes */
-	for (i = 0; i < jt->f_count; i++)
-		bytes += f->size[jt->f_first + i * jt->f_step];
+	for (i = 0; i < jt->f_count; i++) {
+		uint32_t k = jt->f_first + i * jt->f_step;
+
+		bytes += f->size[f->work ? f->work[k] : k];
+	}
 	bytes *= s_passes(wl);
 	jt->flags |= S_TF_SIZED;
 	jt->remaining = wl->io_size	  ? wl->io_size / jt->njobs / minbs * minbs

@@ -437,6 +437,8 @@ static int s_fs_prepare(struct bc_target *t, bool dry, char *err, size_t errlen)
 	    .n = fs->plan.nfiles,
 	    .ndirs = fs->plan.ndirs,
 	    .tree = fs->plan.tree,
+	    .nwork = fs->plan.nwork,
+	    .work = fs->plan.work,
 	    .vstart = fs->plan.vstart,
 	    .size = fs->plan.size,
 	    .had = fs->had,

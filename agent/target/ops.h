@@ -220,7 +220,13 @@ struct bc_target_files {
 	 * there before the step (engine/layout.h), as vdbench's format does
 	 */
 	const uint64_t *had;
-	uint64_t bytes;		    /* the files' sizes summed */
+	uint64_t bytes; /* the files' sizes summed */
+	/*
+	 * "workingset": the files the data workloads use, nwork indexes into
+	 * the n (ascending); NULL: all n. The others are made and laid out only.
+	 */
+	uint32_t nwork;
+	const uint32_t *work;
 	uint32_t created, extended; /* files this PREPARE created, extended */
 	uint32_t deleted;	    /* files "fileset_format": "fresh" deleted first */
 	/*

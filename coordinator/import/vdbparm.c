@@ -624,7 +624,7 @@ static const struct s_vkey s_vkeys[] = {
     {"fsd", "openflags", NULL, S_V_MAPPED, "direct, write_sync"},
     {"fsd", "shared", NULL, S_V_MAPPED, "fileset.share"},
     {"fsd", "totalsize", NULL, S_V_MAPPED, "fileset.totalsize"},
-    {"fsd", "workingsetsize", "wss", S_V_DIFF, "a working set smaller than the tree has no equivalent"},
+    {"fsd", "workingsetsize", "wss", S_V_MAPPED, "fileset.workingset"},
     {"fsd", "count", NULL, S_V_DIFF, "expected (first,number) of a sequence of fsds"},
     {"fwd", "fsd", NULL, S_V_MAPPED, "-"},
     {"fwd", "operation", NULL, S_V_MAPPED, "rw, or meta (mkdir, rmdir, create, delete, open, close, getattr, setattr, access)"},
@@ -3042,10 +3042,11 @@ static void s_fsd_hosts(const struct s_map *m, int fi, bool *on)
  * totalsize=, split over the hosts as vdbench splits it (RD_entry divides
  * it by the fwd's hosts), its "totalsize". NULL with a difference when
  * validate would refuse it (totalsize more than the files hold: vdbench
- * stops at that too). f's bytes and files become the volume's.
+ * stops at that too). workingsetsize= (wss) is split the same way, its
+ * "workingset". f's bytes and files become the volume's.
  */
 static cJSON *s_fsd_share(struct s_ctx *c, const struct bc_import_sec *d, struct s_fsd *f,
-			  const cJSON *fs, int hi, int nh, uint64_t total)
+			  const cJSON *fs, int hi, int nh, uint64_t total, uint64_t wss)
 {
 	cJSON *vfs = cJSON_Duplicate(fs, 1), *o;
 	struct bc_fileset_spec spec;
@@ -3059,15 +3060,19 @@ static cJSON *s_fsd_share(struct s_ctx *c, const struct bc_import_sec *d, struct
 	}
 	if (total)
 		cJSON_AddNumberToObject(vfs, "totalsize", (double)(total / (uint64_t)nh));
-	if (!cJSON_GetObjectItem(vfs, "share") && !total)
+	if (wss)
+		cJSON_AddNumberToObject(vfs, "workingset", (double)(wss / (uint64_t)nh));
+	if (!cJSON_GetObjectItem(vfs, "share") && !total && !wss)
 		return vfs;
 	snprintf(base, sizeof(base), "fsd=%.20s", d->name);
 	if (bc_fileset_spec_from_json(vfs, base, &spec, err, sizeof(err))) {
 		if (!hi)
 			bc_import_diff(c->diffs, d->src, d->line, "%s", err);
-		/* --lenient: the whole tree (or share), as if totalsize= were not there */
+		/* --lenient: the whole tree (or share), as if totalsize= and wss= were not there */
 		cJSON_DeleteItemFromObject(vfs, "totalsize");
-		if (!total || bc_fileset_spec_from_json(vfs, base, &spec, err, sizeof(err))) {
+		cJSON_DeleteItemFromObject(vfs, "workingset");
+		if ((!total && !wss) ||
+		    bc_fileset_spec_from_json(vfs, base, &spec, err, sizeof(err))) {
 			cJSON_Delete(vfs);
 			return NULL;
 		}
@@ -3098,7 +3103,7 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 		struct bc_fileset_spec spec;
 		cJSON *vol, *fs, *sizes = NULL, *osync, *vfs;
 		const cJSON *k2;
-		uint64_t total = 0;
+		uint64_t total = 0, wss = 0;
 		int nh, hi;
 		char name[BC_NAME_MAX], err[512], base[32], path[1024];
 		const char *why = NULL;
@@ -3191,10 +3196,14 @@ static void s_fsd_vols(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 			S_DIFF(c, kv, "totalsize=%s: not a size", kv->val);
 			total = 0;
 		}
+		if ((kv = s_get(&v, "workingsetsize")) && (s_size(kv->val, &wss) || !wss)) {
+			S_DIFF(c, kv, "workingsetsize=%s: not a size", kv->val);
+			wss = 0;
+		}
 		for (h = 0, hi = 0; h < m->nhd; h++) {
 			if (!on[h] || s_same_agent(m, on, h))
 				continue;
-			vfs = s_fsd_share(c, d, f, fs, hi++, nh, total);
+			vfs = s_fsd_share(c, d, f, fs, hi++, nh, total, wss);
 			if (!vfs)
 				continue;
 			bc_import_sanitize(m->hd[m->hd[h].agent].name, name, sizeof(name));

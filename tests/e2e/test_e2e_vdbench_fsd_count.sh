@@ -4,8 +4,10 @@
 #  - fsd=fsd,anchor=tree$,count=(1,2) is two file sets, fsd1 in tree1 and fsd2 in tree2: the
 #    agent made each one's 6 files of 64k there, and the fwd on fsd* read from both;
 #  - fwdrate=(100,300) is a run per rate, the rd's total split over the two file sets: each
-#    step's volumes did 50 and 150 reads a second (within 15%, by run.json's measured window).
-# About 12 s.
+#    step's volumes did 50 and 150 reads a second (within 15%, by run.json's measured window);
+#  - totalsize=1m,wss=512k on a 20-file tree of 64k: 16 files made, and the random writes of
+#    the step changed exactly 8 of them (mtime after the step began), the working set.
+# About 15 s.
 . "$(dirname "$0")/lib.sh"
 
 SCR="$T/scr"
@@ -38,5 +40,29 @@ for st, rate in zip(run["steps"], (100, 300)):
         print(st["name"], p, v["read"]["iops"], "want", want)
         assert v["read"]["ios"] and not v.get("write", {}).get("ios"), (p, v)
         assert 0.85 * want <= v["read"]["iops"] <= 1.15 * want, (st["name"], p, v["read"]["iops"])
+PY
+
+# --- workingsetsize=: only the working set's files are written
+cat >"$T/w.parm" <<EOF2
+fsd=fsd1,anchor=wss,depth=1,width=2,files=10,size=64k,totalsize=1m,wss=512k
+fwd=fwd1,fsd=fsd1,operation=write,xfersize=4k,fileio=random,fileselect=random,threads=2
+rd=rd1,fwd=fwd1,fwdrate=max,format=yes,elapsed=3,interval=1
+EOF2
+"$COORD" import-vdbench -o "$T/w.json" "$T/w.parm" 2>"$T/w.err" ||
+	fail "wss= did not import clean: $(cat "$T/w.err")"
+"$COORD" run --plain -o "$T/wout" --scratch-dir "$SCR" "$T/w.json" >"$T/w.out" 2>&1 || {
+	cat "$T/w.out"
+	fail "the wss= file did not run"
+}
+python3 - "$(run_dir "$T/wout")/run.json" "$SCR/local/wss" <<'PY' || fail "not vdbench's working set"
+import json, os, sys
+st = json.load(open(sys.argv[1]))["steps"][0]
+t0 = st["start_ns"] / 1e9
+files = [os.path.join(d, f) for d, _, fs in os.walk(sys.argv[2]) for f in fs]
+assert len(files) == 16 and all(os.path.getsize(f) == 65536 for f in files), files
+written = [f for f in files if os.path.getmtime(f) > t0]
+print(len(written), "of", len(files), "written in the step")
+assert len(written) == 8, sorted(written)
+assert st["volumes"][0]["write"]["ios"] > 0
 PY
 echo "ok"

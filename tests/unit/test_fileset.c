@@ -210,5 +210,36 @@ int main(void)
 		bc_fileset_plan_free(&q);
 	}
 	bc_fileset_plan_free(&p);
+
+	/*
+	 * workingset (vdbench's workingsetsize=): of the totalsize files, those
+	 * drawn at random until their sizes reach it, ascending, the same every
+	 * time; every file is still planned (made); more than totalsize refused
+	 */
+	s_refused("{\"sizes\": \"64k\", \"files\": 4, \"totalsize\": \"128k\", "
+		  "\"workingset\": \"192k\"}",
+		  "volumes[0].fileset.workingset: 196608 bytes, more than the 131072 the "
+		  "totalsize's files hold");
+	CHECK(s_parse("{\"depth\": 2, \"width\": 4, \"files\": 10, \"sizes\": [{\"size\": \"1m\", "
+		      "\"pct\": 20}, {\"size\": \"64k\", \"pct\": 80}], \"totalsize\": \"20m\", "
+		      "\"workingset\": \"5m\"}",
+		      &s, err, sizeof(err)) == 0);
+	CHECK(bc_fileset_plan(&s, &p) == 0 && p.bytes >= 20u << 20 && p.work);
+	{
+		struct bc_fileset_plan q;
+		uint64_t ws = 0;
+
+		for (i = 0; i < p.nwork; i++) {
+			CHECK(p.work[i] < p.nfiles && (i == 0 || p.work[i] > p.work[i - 1]));
+			ws += p.size[p.work[i]];
+		}
+		CHECK_MSG(ws >= 5u << 20 && ws < (5u << 20) + (1u << 20), "%llu bytes for 5m",
+			  (unsigned long long)ws);
+		CHECK(p.nwork < p.nfiles && p.work[p.nwork - 1] > p.nfiles / 2);
+		CHECK(bc_fileset_plan(&s, &q) == 0 && q.nwork == p.nwork &&
+		      !memcmp(q.work, p.work, p.nwork * sizeof(*p.work)));
+		bc_fileset_plan_free(&q);
+	}
+	bc_fileset_plan_free(&p);
 	TEST_DONE();
 }

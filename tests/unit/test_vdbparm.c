@@ -1262,6 +1262,19 @@ static void s_count_fwdrate(void)
 	s_refused("fsd=fs,anchor=/mnt/a,depth=1,width=1,files=2,size=1m\n"
 		  "fwd=w,fsd=fs\nrd=r,fwd=w,fwdrate=curve,elapsed=5\n",
 		  "f.parm:3: fwdrate=curve: curve: max, operations per second or a list");
+	/* wss= (workingsetsize=): the fileset's "workingset", split over hosts as totalsize */
+	prof = s_fs_import("fsd=fs,anchor=/mnt/a,depth=1,width=2,files=10,size=1m,totalsize=8m,"
+			   "wss=4m\nfwd=w,fsd=fs\nrd=r,fwd=w,elapsed=5\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	vols = cJSON_GetObjectItem(prof, "volumes");
+	CHECK(s_num(cJSON_GetObjectItem(cJSON_GetArrayItem(vols, 0), "fileset"), "workingset") ==
+	      4 << 20);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	s_refused("fsd=fs,anchor=/mnt/a,depth=1,width=2,files=10,size=1m,totalsize=8m,"
+		  "workingsetsize=9m\nfwd=w,fsd=fs\nrd=r,fwd=w,elapsed=5\n",
+		  "f.parm:1: fsd=fs.fileset.workingset: 9437184 bytes, more than the 8388608");
 }
 
 /*

@@ -17,8 +17,8 @@
 #include "profile/value/units.h"
 #include "profile/volume/fileset.h"
 
-static const char *const s_keys[] = {"depth", "width", "files",	    "distribution",
-				     "sizes", "share", "totalsize", NULL};
+static const char *const s_keys[] = {
+    "depth", "width", "files", "distribution", "sizes", "share", "totalsize", "workingset", NULL};
 static const char *const s_size_keys[] = {"size", "pct", NULL};
 static const char *const s_share_keys[] = {"count", "index", NULL};
 
@@ -203,6 +203,24 @@ int bc_fileset_spec_from_json(const cJSON *o, const char *base, struct bc_filese
 			return -EINVAL;
 		}
 	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(o, "workingset"))) {
+		uint64_t have = s->totalsize, f;
+
+		if (bc_keys_size(v, &s->workingset) || !s->workingset) {
+			snprintf(err, errlen, "%s.workingset: expected a size (\"32g\")", path);
+			return -EINVAL;
+		}
+		for (f = 0; !have && f < nf; f++)
+			if (bc_fileset_mine(s, (uint32_t)f))
+				have += bc_fileset_file_size(s, (uint32_t)f);
+		if (s->workingset > have) {
+			snprintf(err, errlen,
+				 "%s.workingset: %llu bytes, more than the %llu the %s files hold",
+				 path, (unsigned long long)s->workingset, (unsigned long long)have,
+				 s->totalsize ? "totalsize's" : "volume's");
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -234,6 +252,8 @@ cJSON *bc_fileset_spec_to_json(const struct bc_fileset_spec *s)
 	}
 	if (s->totalsize)
 		cJSON_AddNumberToObject(o, "totalsize", (double)s->totalsize);
+	if (s->workingset)
+		cJSON_AddNumberToObject(o, "workingset", (double)s->workingset);
 	return o;
 }
 
@@ -293,7 +313,7 @@ bool bc_fileset_mine(const struct bc_fileset_spec *s, uint32_t f)
  * vdbench's Random(0) gives it the same), until their sizes reach it;
  * pick[] marks them. -ERANGE when they all fall short.
  */
-static int s_subset(const struct bc_fileset_spec *s, const uint32_t *mine, const uint64_t *size,
+static int s_subset(uint64_t want, uint64_t seed, const uint32_t *mine, const uint64_t *size,
 		    uint32_t n, bool *pick)
 {
 	uint32_t *perm = malloc((size_t)n * sizeof(*perm)), i, j;
@@ -303,8 +323,8 @@ static int s_subset(const struct bc_fileset_spec *s, const uint32_t *mine, const
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		perm[i] = i;
-	for (i = 0; i < n && got < s->totalsize; i++) {
-		uint64_t h = s_mix((uint64_t)i ^ 0x746f74616c73697aull);
+	for (i = 0; i < n && got < want; i++) {
+		uint64_t h = s_mix((uint64_t)i ^ seed);
 		uint32_t t;
 
 		j = i + (uint32_t)((double)(h >> 11) / 9007199254740992.0 * (double)(n - i));
@@ -312,10 +332,10 @@ static int s_subset(const struct bc_fileset_spec *s, const uint32_t *mine, const
 		perm[i] = perm[j];
 		perm[j] = t;
 		pick[perm[i]] = true;
-		got += size[mine[perm[i]]];
+		got += size[mine ? mine[perm[i]] : perm[i]];
 	}
 	free(perm);
-	return got < s->totalsize ? -ERANGE : 0;
+	return got < want ? -ERANGE : 0;
 }
 
 int bc_fileset_plan(const struct bc_fileset_spec *s, struct bc_fileset_plan *p)
@@ -341,7 +361,8 @@ int bc_fileset_plan(const struct bc_fileset_spec *s, struct bc_fileset_plan *p)
 		if (bc_fileset_mine(s, f))
 			mine[n++] = f;
 	}
-	if (s->totalsize && (rc = s_subset(s, mine, size, n, pick)))
+	if (s->totalsize &&
+	    (rc = s_subset(s->totalsize, 0x746f74616c73697aull, mine, size, n, pick)))
 		goto out;
 	rc = -ENOMEM;
 	p->size = malloc(n * sizeof(*p->size));
@@ -362,6 +383,21 @@ int bc_fileset_plan(const struct bc_fileset_spec *s, struct bc_fileset_plan *p)
 		p->nfiles++;
 	}
 	p->space = at;
+	/* the working set: drawn from the files just listed, their indexes in order */
+	if (s->workingset) {
+		bool *w = calloc(p->nfiles, sizeof(*w));
+
+		p->work = malloc(p->nfiles * sizeof(*p->work));
+		rc = !w || !p->work ? -ENOMEM
+				    : s_subset(s->workingset, 0x776f726b696e6773ull, NULL, p->size,
+					       p->nfiles, w);
+		for (f = 0; !rc && f < p->nfiles; f++)
+			if (w[f])
+				p->work[p->nwork++] = f;
+		free(w);
+		if (rc)
+			goto out;
+	}
 	rc = 0;
 out:
 	free(size);
@@ -377,6 +413,7 @@ void bc_fileset_plan_free(struct bc_fileset_plan *p)
 	free(p->size);
 	free(p->vstart);
 	free(p->tree);
+	free(p->work);
 	memset(p, 0, sizeof(*p));
 }
 

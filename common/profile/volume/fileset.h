@@ -50,6 +50,13 @@ struct bc_fileset_spec {
 	 * kept in tree order (vdbench's totalsize=); 0: all of them
 	 */
 	uint64_t totalsize;
+	/*
+	 * "workingset": of those files, the ones the data workloads use: drawn
+	 * at random the same way (another fixed seed) until their sizes reach
+	 * this many bytes, kept in tree order (vdbench's workingsetsize=); the
+	 * others are made and laid out but not read or written. 0: all of them
+	 */
+	uint64_t workingset;
 };
 
 /* the tree a spec describes (bc_fileset_plan); arrays owned, freed by bc_fileset_plan_free */
@@ -62,6 +69,8 @@ struct bc_fileset_plan {
 	uint64_t *vstart; /* [nfiles] where each file starts in the set's space (aligned) */
 	uint64_t space;	  /* the space's end: vstart + size of the last file, aligned */
 	uint64_t bytes;	  /* the files' sizes summed */
+	uint32_t nwork;	  /* "workingset": how many of the files the workloads use */
+	uint32_t *work;	  /* [nwork] their indexes among the nfiles, ascending; NULL: all */
 };
 
 /*

@@ -11,19 +11,23 @@
 . "$(dirname "$0")/lib.sh"
 
 SCR="$T/scr"
+# imp_run NAME WHAT: $T/NAME.parm imported clean and run, into $T/out-NAME
+imp_run() {
+	"$COORD" import-vdbench -o "$T/$1.json" "$T/$1.parm" 2>"$T/$1.err" ||
+		fail "$2 did not import clean: $(cat "$T/$1.err")"
+	"$COORD" run --plain -o "$T/out-$1" --scratch-dir "$SCR" "$T/$1.json" >"$T/$1.out" 2>&1 || {
+		cat "$T/$1.out"
+		fail "$2 did not run"
+	}
+}
 cat >"$T/c.parm" <<EOF2
 fsd=default,depth=1,width=2,files=3,size=64k
 fsd=fsd,anchor=tree\$,count=(1,2)
 fwd=fwd1,fsd=fsd*,operation=read,xfersize=4k,fileio=random,fileselect=random,threads=2
 rd=rd1,fwd=fwd1,fwdrate=(100,300),format=yes,elapsed=4,interval=1
 EOF2
-"$COORD" import-vdbench -o "$T/c.json" "$T/c.parm" 2>"$T/c.err" ||
-	fail "the fsd sequence and rate list did not import clean: $(cat "$T/c.err")"
-"$COORD" run --plain -o "$T/out" --scratch-dir "$SCR" "$T/c.json" >"$T/c.out" 2>&1 || {
-	cat "$T/c.out"
-	fail "the imported file did not run"
-}
-python3 - "$(run_dir "$T/out")/run.json" "$SCR/local" <<'PY' || fail "not what vdbench runs"
+imp_run c "the fsd sequence and rate list"
+python3 - "$(run_dir "$T/out-c")/run.json" "$SCR/local" <<'PY' || fail "not what vdbench runs"
 import json, os, sys
 run, scr = json.load(open(sys.argv[1])), sys.argv[2]
 for t in ("tree1", "tree2"):
@@ -48,13 +52,8 @@ fsd=fsd1,anchor=wss,depth=1,width=2,files=10,size=64k,totalsize=1m,wss=512k
 fwd=fwd1,fsd=fsd1,operation=write,xfersize=4k,fileio=random,fileselect=random,threads=2
 rd=rd1,fwd=fwd1,fwdrate=max,format=yes,elapsed=3,interval=1
 EOF2
-"$COORD" import-vdbench -o "$T/w.json" "$T/w.parm" 2>"$T/w.err" ||
-	fail "wss= did not import clean: $(cat "$T/w.err")"
-"$COORD" run --plain -o "$T/wout" --scratch-dir "$SCR" "$T/w.json" >"$T/w.out" 2>&1 || {
-	cat "$T/w.out"
-	fail "the wss= file did not run"
-}
-python3 - "$(run_dir "$T/wout")/run.json" "$SCR/local/wss" <<'PY' || fail "not vdbench's working set"
+imp_run w "wss="
+python3 - "$(run_dir "$T/out-w")/run.json" "$SCR/local/wss" <<'PY' || fail "not vdbench's working set"
 import json, os, sys
 st = json.load(open(sys.argv[1]))["steps"][0]
 t0 = st["start_ns"] / 1e9

@@ -51,7 +51,13 @@ static void test_dir_rates(void)
 		rd = (double)jr_ios(&r, 0, BC_OP_READ, 1, 4) / 3;
 		wr = (double)jr_ios(&r, 0, BC_OP_WRITE, 1, 4) / 3;
 		printf("per-direction caps 3000/1000: %.0f reads/s, %.0f writes/s\n", rd, wr);
-		CHECK(fabs(rd - 3000) < 300 && fabs(wr - 1000) < 100);
+		/*
+		 * a job thread descheduled past rate.h's tau (50 ms) loses that
+		 * credit, so a loaded host can only lower the counts: above the
+		 * cap is a defect, well below it a busy CI machine
+		 */
+		CHECK(rd < 3300 && wr < 1100 && rd > 2250 && wr > 750);
+		CHECK(rd > 1.5 * wr && rd < 4.5 * wr);
 	}
 	jr_free(&r);
 	bc_target_close(&t);
@@ -79,7 +85,8 @@ static void test_poisson(void)
 			var += (c[k] - mean) * (c[k] - mean) / 5;
 		printf("poisson 2000/s: mean %.0f per second, sd %.1f (evenly spaced: ~0)\n", mean,
 		       sqrt(var));
-		CHECK(fabs(mean - 2000) < 150);
+		/* as above: a loaded host can only lower the mean */
+		CHECK(mean < 2150 && mean > 1500);
 		/* a Poisson count of mean 2000 has sd 45; evenly spaced ones differ by a few */
 		CHECK(sqrt(var) > 8);
 	}

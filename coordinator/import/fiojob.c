@@ -2220,6 +2220,91 @@ static bool s_meta_job(struct s_ctx *c, const struct bc_import_sec *sec, const s
 }
 
 /* what one job section asks for, in j; false when it cannot run (a difference says why) */
+/*
+ * The options fio's engines bench-coord maps define for themselves (fio's
+ * engines/io_uring.c, libaio.c, sync.c, mmap.c, xnvme.c and cmdprio.h): with
+ * any other ioengine fio does not know them and stops ("Bad option")
+ */
+static const struct {
+	const char *name, *engines; /* engines: space-separated, each with a space after */
+} s_engine_own[] = {
+    {"userspace_reap", "libaio "},
+    {"libaio_vectored", "libaio "},
+    {"nowait", "io_uring io_uring_cmd libaio pvsync2 "},
+    {"hipri", "io_uring io_uring_cmd pvsync2 xnvme "},
+    {"hipri_percentage", "pvsync2 "},
+    {"uncached", "io_uring io_uring_cmd pvsync2 "},
+    {"sqthread_poll", "io_uring io_uring_cmd xnvme "},
+    {"sqthread_poll_cpu", "io_uring io_uring_cmd "},
+    {"fixedbufs", "io_uring io_uring_cmd "},
+    {"registerfiles", "io_uring io_uring_cmd "},
+    {"nonvectored", "io_uring io_uring_cmd "},
+    {"force_async", "io_uring io_uring_cmd "},
+    {"cmd_type", "io_uring io_uring_cmd "},
+    {"readfua", "io_uring io_uring_cmd sg "},
+    {"writefua", "io_uring io_uring_cmd sg "},
+    {"read_mode", "io_uring io_uring_cmd "},
+    {"write_mode", "io_uring io_uring_cmd "},
+    {"verify_mode", "io_uring io_uring_cmd "},
+    {"cdb_len", "io_uring io_uring_cmd "},
+    {"verify_bytchk", "io_uring io_uring_cmd "},
+    {"deac", "io_uring io_uring_cmd "},
+    {"cmdprio_percentage", "io_uring io_uring_cmd libaio "},
+    {"cmdprio_class", "io_uring io_uring_cmd libaio "},
+    {"cmdprio", "io_uring io_uring_cmd libaio "},
+    {"cmdprio_hint", "io_uring io_uring_cmd libaio "},
+    {"cmdprio_bssplit", "io_uring io_uring_cmd libaio "},
+    {"thp", "mmap "},
+    {"xnvme_be", "xnvme "},
+    {"xnvme_mem", "xnvme "},
+    {"xnvme_async", "xnvme "},
+    {"xnvme_sync", "xnvme "},
+    {"xnvme_admin", "xnvme "},
+    {"xnvme_iovec", "xnvme "},
+    {"xnvme_dev_nsid", "xnvme "},
+    {"xnvme_dev_subnqn", "xnvme "},
+};
+
+/* a word of a space-separated list (each word with a space after) */
+static bool s_in_words(const char *words, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = words;
+
+	while ((p = strstr(p, w))) {
+		if ((p == words || p[-1] == ' ') && p[n] == ' ')
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* an engine's own option under another engine: fio stops at it */
+static void s_engine_own_opts(struct s_ctx *c, const struct s_view *v,
+			      const struct bc_import_kv *eng_o)
+{
+	const char *eng = eng_o ? s_val(eng_o) : "psync"; /* fio's default on Linux */
+	size_t i;
+
+	if (!strncmp(eng, "external", 8))
+		return; /* an engine of its own: fio asks it, and it is a difference already */
+	for (i = 0; i < sizeof(s_engine_own) / sizeof(s_engine_own[0]); i++) {
+		const struct bc_import_kv *o = s_opt(v, s_engine_own[i].name, NULL);
+		char list[64], *sp;
+
+		if (!o || s_in_words(s_engine_own[i].engines, eng))
+			continue;
+		snprintf(list, sizeof(list), "%s", s_engine_own[i].engines);
+		list[strlen(list) - 1] = '\0';
+		while ((sp = strchr(list, ' ')))
+			*sp = '/';
+		S_ODIFF(c, o,
+			"%s: an option of fio's %s engine: with ioengine=%s fio stops with 'Bad "
+			"option'",
+			o->key, list, eng);
+	}
+}
+
 static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct s_view *v,
 		  struct s_job *j)
 {
@@ -2257,6 +2342,7 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 	eng = s_engine(c, v, eng_o, direct);
 	if (eng == S_ENG_OTHER)
 		return false;
+	s_engine_own_opts(c, v, eng_o);
 	/* passthrough has no page cache whatever direct= says: the nvme target's I/O */
 	if (s_passthru_engine(eng_o))
 		direct = true;
@@ -3284,16 +3370,11 @@ static bool s_off(const struct s_fopt *f, const char *v)
 /* the engines (of those bench-coord does not drive) that have an option of this name */
 static bool s_engine_of(const char *key, char *out, size_t len)
 {
-	size_t i, used = 0, klen = strlen(key);
+	size_t i, used = 0;
 
 	out[0] = '\0';
 	for (i = 0; i < sizeof(s_engine_opts) / sizeof(s_engine_opts[0]); i++) {
-		const char *p = s_engine_opts[i].names;
-
-		while ((p = strstr(p, key)) &&
-		       !((p == s_engine_opts[i].names || p[-1] == ' ') && p[klen] == ' '))
-			p += klen;
-		if (p && used < len)
+		if (s_in_words(s_engine_opts[i].names, key) && used < len)
 			used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "/" : "",
 						 s_engine_opts[i].engine);
 	}

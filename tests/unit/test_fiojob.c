@@ -991,7 +991,7 @@ static void test_small_opts(void)
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
 	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=write\nnuma_cpu_nodes=0,2-3\n"
-		   "numa_mem_policy=local\nuserspace_reap=1\n",
+		   "numa_mem_policy=local\nuserspace_reap=1\nioengine=libaio\n",
 		   &notes);
 	CHECK(p && no_diffs() && valid(p) &&
 	      !strcmp(sval(step(p, 0), "cpus_allowed"), "numa:0,2-3") &&
@@ -1054,7 +1054,7 @@ static void test_fio_names(void)
 	/* options at their default change nothing; set, they are each a difference */
 	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=write\nwrite_hint=none\nwritefua=0\n"
 		   "io_submit_mode=inline\nthinktime_blocks_type=complete\nverify_interval=512\n"
-		   "log_issue_time=1\ncgroup=bench\nverifysort=1\n",
+		   "log_issue_time=1\ncgroup=bench\nverifysort=1\nioengine=io_uring\n",
 		   &notes);
 	CHECK(p && valid(p) && no_diffs() &&
 	      has_note(notes, "write_hint, writefua, io_submit_mode, thinktime_blocks_type"));
@@ -1062,7 +1062,7 @@ static void test_fio_names(void)
 	cJSON_Delete(notes);
 	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=write\nwrite_hint=short\nwritefua\n"
 		   "io_submit_mode=offload\nthinktime_blocks_type=issue\nexec_prerun=sync\n"
-		   "percentage_sequential=50\n",
+		   "percentage_sequential=50\nioengine=io_uring\n",
 		   &notes);
 	CHECK(cJSON_GetArraySize(s_diffs) == 6 &&
 	      has_diff("t.fio:5: write_hint=short: a write-lifetime hint") &&
@@ -1080,6 +1080,17 @@ static void test_fio_names(void)
 	CHECK(
 	    has_diff("t.fio:5: io_engine=libaio: not a fio option: fio stops with 'Bad option'") &&
 	    has_diff("t.fio:6: random-distribution=zipf:1.2: not a fio option"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+	/* an engine's own option under another engine: fio stops at it */
+	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=write\nioengine=libaio\nfixedbufs=1\n"
+		   "[k]\nfilename=/tmp/y\nsize=1m\nrw=write\nhipri\nstonewall\n",
+		   &notes);
+	CHECK(cJSON_GetArraySize(s_diffs) == 2 &&
+	      has_diff("t.fio:6: fixedbufs: an option of fio's io_uring/io_uring_cmd engine: "
+		       "with ioengine=libaio fio stops with 'Bad option'") &&
+	      has_diff("t.fio:11: hipri: an option of fio's io_uring/io_uring_cmd/pvsync2/xnvme "
+		       "engine: with ioengine=psync"));
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
 	/* an option of an engine bench-coord does not drive names that engine */

@@ -1075,11 +1075,12 @@ static void test_fio_names(void)
 	cJSON_Delete(notes);
 	/* a name no fio knows (a misspelling): fio itself stops at it */
 	p = import("[j]\nfilename=/tmp/x\nsize=1m\nrw=write\n"
-		   "io_engine=libaio\nrandom-distribution=zipf:1.2\n",
+		   "io_engine=libaio\nrandom-distribution=zipf:1.2\ngroup_id=1\n",
 		   &notes);
 	CHECK(
 	    has_diff("t.fio:5: io_engine=libaio: not a fio option: fio stops with 'Bad option'") &&
-	    has_diff("t.fio:6: random-distribution=zipf:1.2: not a fio option"));
+	    has_diff("t.fio:6: random-distribution=zipf:1.2: not a fio option") &&
+	    has_diff("t.fio:7: group_id=1: not a fio option"));
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
 	/* an engine's own option under another engine: fio stops at it */

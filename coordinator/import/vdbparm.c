@@ -3305,6 +3305,47 @@ static void s_fwd_point(const struct s_point *pt, cJSON *run)
 }
 
 /*
+ * fwdrate=curve: vdbench's curve, a max run and then runs at curve='s
+ * percentages of its rate (10,50,70,80,90,100 by default): the step's
+ * sweep curve, whose points give each volume an even share of the rate.
+ * That is vdbench's split only when the rd drives every volume with one
+ * workload each and no skew (one fwd over its fsds, or fwds on fsds of
+ * their own); otherwise a difference.
+ */
+static void s_fwd_curve(struct s_ctx *c, const struct bc_import_sec *d, const struct s_view *v,
+			const struct s_map *m, int nrun, bool skewed, cJSON *st)
+{
+	const struct bc_import_kv *kv = s_get(v, "curve");
+	const char *cv = kv ? kv->val : "(10,50,70,80,90,100)";
+	char buf[1024], *items[S_MAX_LIST];
+	cJSON *sweep, *curve;
+	int k, n;
+
+	if (nrun != m->nvol || skewed) {
+		bc_import_diff(c->diffs, d->src, d->line,
+			       "rd=%s: fwdrate=curve with %s: a curve's points share the rate "
+			       "evenly over every volume, one workload each",
+			       d->name,
+			       skewed ? "skew=" : "volumes idle or with several workloads");
+		return;
+	}
+	n = s_list(cv, buf, sizeof(buf), items);
+	curve = cJSON_CreateArray();
+	for (k = 0; k < n; k++) {
+		double pc;
+
+		if (!s_pct(items[k], &pc) || !pc) {
+			S_DIFF(c, kv, "curve=%s: expected percentages", cv);
+			cJSON_Delete(curve);
+			return;
+		}
+		cJSON_AddItemToArray(curve, cJSON_CreateNumber(pc));
+	}
+	sweep = cJSON_AddObjectToObject(st, "sweep");
+	cJSON_AddItemToObject(sweep, "curve", curve);
+}
+
+/*
  * An rd with fwd=: one step; each fwd a workload on its fsd's volume
  * (several on one volume run at once, as vdbench runs them), its threads
  * the jobs driving it, fwdrate= the rate shared by skew, format= the
@@ -3314,6 +3355,8 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 		       const struct s_view *v, const struct s_point *pt, cJSON *steps)
 {
 	static const char *const loops[] = {"forseekpct", "iorate", "curve", "wd", "sd"};
+	const struct bc_import_kv *fr = s_get(v, "fwdrate");
+	bool fcurve = fr && !strcasecmp(fr->val, "curve") && !pt->iorate;
 	const struct bc_import_sec *d = &p->secs[ri];
 	const struct bc_import_kv *kv, *fwdkv = s_get(v, "fwd"), *tkv = s_get(v, "threads");
 	const char *names[S_MAX_DEFS];
@@ -3328,7 +3371,7 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 	cJSON *st, *vw, *first = NULL;
 
 	for (k = 0; k < (int)(sizeof(loops) / sizeof(loops[0])); k++)
-		if ((kv = s_get(v, loops[k])))
+		if ((kv = s_get(v, loops[k])) && !(fcurve && k == 2))
 			S_DIFF(c, kv,
 			       "%s=%s in an rd with fwd=: no equivalent (loops and block "
 			       "workloads beside file system ones)",
@@ -3351,15 +3394,16 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 			    (unsigned)t; /* vdbench: the rd's threads= overrides the fwds' */
 	}
 	/* the rate of this run: a fwdrate= list's value (s_fwd_rd), else the one given */
-	if ((kv = s_get(v, "fwdrate")) && strcasecmp(pt->iorate ? pt->iorate : kv->val, "max")) {
+	if ((kv = s_get(v, "fwdrate")) && strcasecmp(pt->iorate ? pt->iorate : kv->val, "max") &&
+	    !fcurve) {
 		const char *rv = pt->iorate ? pt->iorate : kv->val;
 		char *end;
 
 		rate = strtod(rv, &end);
 		if (*end || rate <= 0) {
 			S_DIFF(c, kv,
-			       "fwdrate=%s: %s: max, operations per second or a list of them "
-			       "(fwdrate=curve has no equivalent on file sets)",
+			       "fwdrate=%s: %s: max, curve, operations per second or a list of "
+			       "them",
 			       kv->val, rv);
 			rate = 0;
 		}
@@ -3625,6 +3669,8 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 	for (j = 0; j < m->nfsd; j++)
 		if (used[j])
 			m->fsd[j].clean = NULL; /* its tree made anew by this step */
+	if (fcurve && !only)
+		s_fwd_curve(c, d, v, m, nrun, flow || skewed, st);
 	s_rd_comp(c, v, st);
 	cJSON_AddItemToArray(steps, st);
 }

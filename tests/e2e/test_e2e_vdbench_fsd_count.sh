@@ -6,8 +6,10 @@
 #  - fwdrate=(100,300) is a run per rate, the rd's total split over the two file sets: each
 #    step's volumes did 50 and 150 reads a second (within 15%, by run.json's measured window);
 #  - totalsize=1m,wss=512k on a 20-file tree of 64k: 16 files made, and the random writes of
-#    the step changed exactly 8 of them (mtime after the step began), the working set.
-# About 15 s.
+#    the step changed exactly 8 of them (mtime after the step began), the working set;
+#  - fwdrate=curve,curve=(50): a max run, then one at half its rate (70-110% of that, the
+#    limiter holding it under what the max run did).
+# About 20 s.
 . "$(dirname "$0")/lib.sh"
 
 SCR="$T/scr"
@@ -63,5 +65,21 @@ written = [f for f in files if os.path.getmtime(f) > t0]
 print(len(written), "of", len(files), "written in the step")
 assert len(written) == 8, sorted(written)
 assert st["volumes"][0]["write"]["ios"] > 0
+PY
+
+# --- fwdrate=curve: the max run, then a run at curve='s share of its rate
+cat >"$T/cv.parm" <<EOF2
+fsd=fsd1,anchor=cv,depth=1,width=2,files=4,size=256k
+fwd=fwd1,fsd=fsd1,operation=read,xfersize=4k,fileio=random,threads=2
+rd=rd1,fwd=fwd1,fwdrate=curve,curve=(50),format=yes,elapsed=3,interval=1
+EOF2
+imp_run cv "fwdrate=curve"
+python3 - "$(run_dir "$T/out-cv")/run.json" <<'PY' || fail "not vdbench's curve"
+import json, sys
+st = json.load(open(sys.argv[1]))["steps"]
+got = [(s["name"], s["volumes"][0]["read"]["iops"]) for s in st]
+print(got)
+assert [n for n, _ in got] == ["rd1@curve=max", "rd1@curve=50%"], got
+assert 0.7 * got[0][1] / 2 <= got[1][1] <= 1.1 * got[0][1] / 2, got
 PY
 echo "ok"

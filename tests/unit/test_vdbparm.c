@@ -1259,9 +1259,23 @@ static void s_count_fwdrate(void)
 	s_refused("fsd=fs,anchor=/mnt/a$,depth=1,width=1,files=2,size=1m,count=(1)\n"
 		  "fwd=w,fsd=fs*\nrd=r,fwd=w,elapsed=5\n",
 		  "f.parm:1: count=(1): expected (first,number)");
+	/* fwdrate=curve: the step's curve sweep; with a volume idle, a difference */
+	prof = s_fs_import("fsd=fs,anchor=/mnt/a,depth=1,width=1,files=2,size=1m\n"
+			   "fwd=w,fsd=fs\nrd=r,fwd=w,fwdrate=curve,curve=(30,60),elapsed=5\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	steps = cJSON_GetObjectItem(prof, "steps");
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(
+		  cJSON_GetObjectItem(cJSON_GetArrayItem(steps, 0), "sweep"), "curve")) == 2);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
 	s_refused("fsd=fs,anchor=/mnt/a,depth=1,width=1,files=2,size=1m\n"
+		  "fsd=z,anchor=/mnt/z,depth=1,width=1,files=2,size=1m\n"
 		  "fwd=w,fsd=fs\nrd=r,fwd=w,fwdrate=curve,elapsed=5\n",
-		  "f.parm:3: fwdrate=curve: curve: max, operations per second or a list");
+		  "f.parm:4: rd=r: fwdrate=curve with volumes idle or with several workloads");
+	s_refused("fsd=fs,anchor=/mnt/a,depth=1,width=1,files=2,size=1m\n"
+		  "fwd=w,fsd=fs\nrd=r,fwd=w,fwdrate=fast,elapsed=5\n",
+		  "f.parm:3: fwdrate=fast: fast: max, curve, operations per second");
 	/* wss= (workingsetsize=): the fileset's "workingset", split over hosts as totalsize */
 	prof = s_fs_import("fsd=fs,anchor=/mnt/a,depth=1,width=2,files=10,size=1m,totalsize=8m,"
 			   "wss=4m\nfwd=w,fsd=fs\nrd=r,fwd=w,elapsed=5\n",

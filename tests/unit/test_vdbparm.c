@@ -1276,6 +1276,13 @@ static void s_count_fwdrate(void)
 	s_refused("fsd=fs,anchor=/mnt/a,depth=1,width=1,files=2,size=1m\n"
 		  "fwd=w,fsd=fs\nrd=r,fwd=w,fwdrate=fast,elapsed=5\n",
 		  "f.parm:3: fwdrate=fast: fast: max, curve, operations per second");
+	/* a loop over the tree's shape: a run per tree, which a volume cannot be */
+	s_refused("fsd=fs,anchor=/mnt/a,depth=1,width=1,files=2,size=1m\n"
+		  "fwd=w,fsd=fs\nrd=r,fwd=w,fordepth=(1,2),elapsed=5\n",
+		  "f.parm:3: fordepth=(1,2): a run per tree shape");
+	s_refused("fsd=fs,anchor=/mnt/a,depth=1,width=1,files=2,size=1m\n"
+		  "fwd=w,fsd=fs\nrd=r,fwd=w,forworkingsetsize=(1m,2m),elapsed=5\n",
+		  "f.parm:3: forwss=(1m,2m): a run per working set");
 	/* wss= (workingsetsize=): the fileset's "workingset", split over hosts as totalsize */
 	prof = s_fs_import("fsd=fs,anchor=/mnt/a,depth=1,width=2,files=10,size=1m,totalsize=8m,"
 			   "wss=4m\nfwd=w,fsd=fs\nrd=r,fwd=w,elapsed=5\n",

@@ -3480,16 +3480,16 @@ static void s_fwd_step(struct s_ctx *c, const struct bc_import_doc *p, struct s_
 						nv += m->fsd[f].vol[g] >= 0 &&
 						      (w->hd < 0 || w->hd == g);
 				}
-				/* vdbench spreads a fwd's threads over its fsds, rounding up */
-				thr = (thr + (unsigned)nf - 1) / (unsigned)nf;
 				/*
-				 * and over the hosts it runs on (RD_entry: threads / hosts,
-				 * at least one), which only a shared fsd may have
+				 * vdbench spreads a fwd's threads over its fsds and the
+				 * hosts it runs on (only a shared fsd may have several):
+				 * RD_entry's max(1, threads / fsds / hosts), rounding down
 				 */
 				for (g = 0, nh = 0; g < m->nhd; g++)
 					nh += m->fsd[j].vol[g] >= 0 && (w->hd < 0 || w->hd == g);
-				if (nh > 1)
-					thr = thr / (unsigned)nh ? thr / (unsigned)nh : 1;
+				thr = thr / (unsigned)nf / (unsigned)(nh > 1 ? nh : 1);
+				if (!thr)
+					thr = 1;
 				if (nh > 1 && !m->fsd[j].shared && !multi_said[j]) {
 					multi_said[j] = true;
 					bc_import_diff(

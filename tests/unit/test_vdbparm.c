@@ -276,6 +276,16 @@ static void s_fs(void)
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 
+	/* a fwd's threads over its fsds: RD_entry's max(1, threads / fsds), rounding down */
+	prof =
+	    s_fs_import("fsd=default,depth=0,files=4,size=64k\nfsd=f1,anchor=a1\n"
+			"fsd=f2,anchor=a2\nfwd=r,fsd=(f1-f2),threads=5\nrd=r,fwd=r,fwdrate=max\n",
+			&diffs);
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(prof && s_num(st, "numjobs") == 2); /* 5 / 2: vdbench runs 2 on each, not 3 */
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
 	/* numbered ranges of names; format=clean after the last run: the tree would stay */
 	prof = s_fs_import("fsd=default,depth=0,files=4,size=64k\nfsd=f1,anchor=a1\n"
 			   "fsd=f2,anchor=a2\nfsd=f3,anchor=a3\n"

@@ -16,6 +16,10 @@
 #            files a value $name that vdbench's command line fills in, lun=$lun): neither fio
 #            nor vdbench can run it as it is; counted in the other classes as well, and
 #            clean_pct_runnable is the clean share of the files that are not templates
+#   tool_rejects a file that is not a template, is not clean, and whose every difference or
+#            error says the tool itself stops at it too (a wd=/fwd= pattern that matches
+#            nothing, a name that is not a fio option, ...): nobody runs it as written;
+#            clean_pct_tool_runs is the clean share of the files neither templates nor these
 # vdbench_pov: the same counts for tests/data/vdbench/pov, parameter files bench-coord's
 # developers wrote as PoV engineers write them (not the corpus; left out of the totals).
 # Prints `name: value` lines per tool and in total; with -v also the differences named most
@@ -38,7 +42,7 @@ CORPUS="$SRC/tests/data/corpus"
 T=$(mktemp -d /tmp/bc-import-corpus.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 
-total_files=0 total_clean=0 total_invalid=0 total_crash=0 total_tpl=0 total_tpl_clean=0
+total_files=0 total_clean=0 total_invalid=0 total_crash=0 total_tpl=0 total_tpl_clean=0 total_rej=0
 for set in fio vdbench vdbench_pov; do
 	tool=${set%_pov}
 	if [ "$set" = vdbench_pov ]; then
@@ -49,7 +53,7 @@ for set in fio vdbench vdbench_pov; do
 		awk -F '\t' -v k="$tool" -v d="$CORPUS" '$1 == k { print d "/" $2 }' \
 			"$CORPUS/MANIFEST.tsv" >"$T/list"
 	fi
-	n=0 clean=0 refused=0 lenient=0 invalid=0 error=0 crash=0 dur=0 tpl=0 tpl_clean=0
+	n=0 clean=0 refused=0 lenient=0 invalid=0 error=0 crash=0 dur=0 tpl=0 tpl_clean=0 rej=0
 	: >"$T/diffs"
 	while read -r -u 3 f; do
 		n=$((n + 1))
@@ -76,6 +80,12 @@ for set in fio vdbench vdbench_pov; do
 				echo "invalid (clean import): $f" >&2
 			fi
 			continue
+		fi
+		# every difference (or the error) says the tool stops at it too
+		if [ $is_tpl = 0 ] && [ $rc -ne 0 ] && grep -E '^bench-coord: (warning|error): ' "$T/err" |
+			grep -v -E ': note: |: refused: ' | awk '!/ stops (at|there|with) / { bad = 1 }
+				END { exit bad || !NR }'; then
+			rej=$((rej + 1))
 		fi
 		if [ $rc -eq 1 ]; then
 			error=$((error + 1))
@@ -116,6 +126,9 @@ for set in fio vdbench vdbench_pov; do
 	echo "${set}_templates: $tpl"
 	echo "${set}_clean_pct_runnable: $(awk -v c=$((clean - tpl_clean)) -v n=$((n - tpl)) \
 		'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
+	echo "${set}_tool_rejects: $rej"
+	echo "${set}_clean_pct_tool_runs: $(awk -v c=$((clean - tpl_clean)) -v n=$((n - tpl - rej)) \
+		'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
 	if [ "$tool" = fio ]; then
 		echo "fio_clean_given_duration: $((clean + dur))"
 		echo "fio_clean_given_duration_pct: $(awk -v c=$((clean + dur)) -v n=$n 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
@@ -129,6 +142,7 @@ for set in fio vdbench vdbench_pov; do
 	total_files=$((total_files + n)) total_clean=$((total_clean + clean))
 	total_invalid=$((total_invalid + invalid)) total_crash=$((total_crash + crash))
 	total_tpl=$((total_tpl + tpl)) total_tpl_clean=$((total_tpl_clean + tpl_clean))
+	total_rej=$((total_rej + rej))
 done
 echo "total_files: $total_files"
 echo "total_clean: $total_clean"
@@ -138,3 +152,6 @@ echo "total_clean_pct: $(awk -v c=$total_clean -v n=$total_files 'BEGIN { printf
 echo "total_templates: $total_tpl"
 echo "total_clean_pct_runnable: $(awk -v c=$((total_clean - total_tpl_clean)) \
 	-v n=$((total_files - total_tpl)) 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"
+echo "total_tool_rejects: $total_rej"
+echo "total_clean_pct_tool_runs: $(awk -v c=$((total_clean - total_tpl_clean)) \
+	-v n=$((total_files - total_tpl - total_rej)) 'BEGIN { printf "%.1f", n ? 100 * c / n : 0 }')"

@@ -2605,6 +2605,17 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 			per = (unsigned long)llround(r / nact);
 			if (!per)
 				per = 1;
+			/*
+			 * a whole rate per volume: more than 1% off the total is a
+			 * different load (iorate=100 over 64 volumes: 2 each, 128)
+			 */
+			if (fabs((double)per * nact - r) > 0.01 * r)
+				bc_import_diff(c->diffs, rd->src, rd->line,
+					       "rd=%s: iorate=%s over %d volumes is %.4g I/Os per "
+					       "second each; a profile's rate is whole I/Os per "
+					       "second per volume (%lu each: %lu in total)",
+					       rd->name, pt->iorate, nact, r / nact, per,
+					       per * (unsigned long)nact);
 			cJSON_AddNumberToObject(st, "rate_iops", (double)per);
 			if (nact > 1)
 				bc_import_add(c->notes,

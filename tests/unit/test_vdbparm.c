@@ -981,6 +981,22 @@ static void s_threads_pause(void)
 	      cJSON_GetObjectItem(cJSON_GetObjectItem(st, "sweep"), "curve"));
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
+
+	/* an rd's iorate is the total: whole per volume within 1%, else a difference */
+	prof = s_fs_import("sd=default,size=1g\nsd=s1,lun=/dev/sdx\nsd=s2,lun=/dev/sdy\n"
+			   "sd=s3,lun=/dev/sdz\nwd=w,sd=*\nrd=r,wd=w,iorate=1000\n",
+			   &diffs);
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(prof && !cJSON_GetArraySize(diffs) && s_num(st, "rate_iops") == 333);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	prof = s_fs_import("sd=default,size=1g\nsd=s1,lun=/dev/sdx\nsd=s2,lun=/dev/sdy\n"
+			   "sd=s3,lun=/dev/sdz\nwd=w,sd=*\nrd=r,wd=w,iorate=10\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:6: rd=r: iorate=10 over 3 volumes is 3.333 I/Os per "
+				"second each"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
 }
 
 /* what vdbench accepts: a wd without sd= in an rd with sd=, host=, hd*, seekpct=rand */

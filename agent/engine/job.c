@@ -1813,11 +1813,11 @@ static void s_sizes_init(struct s_jtarget *jt)
 	}
 }
 
-/* which ops, how often: read rwmixread %, trim rwmixtrim %, write the rest */
+/* which ops, how often: read rwmixread_ppm millionths, trim rwmixtrim %, write the rest */
 static void s_ops_init(struct s_jtarget *jt)
 {
 	const struct bc_workload *wl = &jt->wl;
-	uint64_t r = wl->rwmixread, t = wl->rwmixtrim;
+	uint64_t r = wl->rwmixread_ppm, t = wl->rwmixtrim;
 
 	switch (wl->rw) {
 	case BC_RW_READ:
@@ -1835,10 +1835,10 @@ static void s_ops_init(struct s_jtarget *jt)
 	default:
 		jt->flags |= S_TF_MIX;
 		/* thresholds on a 32-bit draw, in 2^32 units: 100% of one op never draws another */
-		jt->read_below = (r << 32) / 100;
+		jt->read_below = (r << 32) / BC_SPLIT_ALL; /* integers: as (pct << 32) / 100 */
 		jt->write_below = ((100 - t) << 32) / 100;
 		jt->used_op[BC_OP_READ] = r > 0;
-		jt->used_op[BC_OP_WRITE] = r + t < 100;
+		jt->used_op[BC_OP_WRITE] = r + t * BC_SPLIT_PCT1 < BC_SPLIT_ALL;
 		jt->used_op[BC_OP_TRIM] = t > 0;
 		return;
 	}

@@ -33,7 +33,7 @@ void bc_splace_init(struct bc_splace *p, const struct bc_placement *own,
 /* what the stream does per I/O: op thresholds and sizes */
 static void s_ops_sizes(struct bc_sgen *g, const struct bc_stream *st)
 {
-	uint64_t r = st->rwmixread, t = st->rwmixtrim, cum = 0;
+	uint64_t r = st->rwmixread_ppm, t = st->rwmixtrim, cum = 0;
 	uint32_t i;
 
 	switch (st->rw) {
@@ -52,10 +52,10 @@ static void s_ops_sizes(struct bc_sgen *g, const struct bc_stream *st)
 	default:
 		g->flags |= BC_SG_MIX;
 		/* thresholds in 2^32 units, as job.c: 100% of one op never draws another */
-		g->read_below = (r << 32) / 100;
+		g->read_below = (r << 32) / BC_SPLIT_ALL; /* integers: as (pct << 32) / 100 */
 		g->write_below = ((100 - t) << 32) / 100;
 		g->used_op[BC_OP_READ] = r > 0;
-		g->used_op[BC_OP_WRITE] = r + t < 100;
+		g->used_op[BC_OP_WRITE] = r + t * BC_SPLIT_PCT1 < BC_SPLIT_ALL;
 		g->used_op[BC_OP_TRIM] = t > 0;
 		break;
 	}

@@ -148,9 +148,10 @@ int bc_sweep_point(const struct bc_sweep_state *s, int i, struct bc_sweep_point 
 			snprintf(out->label, sizeof(out->label), "%s",
 				 bc_fmt_size(out->wl.bs, buf, sizeof(buf)));
 		} else {
-			out->value = s->param == BC_SWEEP_IODEPTH   ? out->wl.iodepth
-				     : s->param == BC_SWEEP_NUMJOBS ? out->wl.numjobs
-								    : out->wl.rwmixread;
+			out->value = s->param == BC_SWEEP_IODEPTH ? out->wl.iodepth
+				     : s->param == BC_SWEEP_NUMJOBS
+					 ? out->wl.numjobs
+					 : out->wl.rwmixread_ppm / (double)BC_SPLIT_PCT1;
 			snprintf(out->label, sizeof(out->label), "%g", out->value);
 		}
 		snprintf(out->name, sizeof(out->name), "%s@%s=%s", s->step->name, pname,

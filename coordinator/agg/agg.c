@@ -109,7 +109,7 @@ int bc_agg_init(struct bc_agg *g, const struct bc_profile *p, const struct bc_st
 	for (i = 0; i < max; i++)
 		bc_volstat_reset(&g->scratch[i]);
 	/* the step's ops (volumes' own workloads may differ: this is only a warm-up) */
-	m = bc_rw_ops(st->wl.rw, st->wl.rwmixread, st->wl.rwmixtrim);
+	m = bc_rw_ops(st->wl.rw, st->wl.rwmixread_ppm, st->wl.rwmixtrim);
 	ops[BC_OP_READ] = m & BC_RW_OPS_READ;
 	ops[BC_OP_WRITE] = m & BC_RW_OPS_WRITE;
 	for (lvl = BC_LVL_VOLUME; lvl <= BC_LVL_AGENT; lvl++)

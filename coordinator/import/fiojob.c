@@ -2350,12 +2350,13 @@ static bool s_job(struct s_ctx *c, const struct bc_import_sec *sec, const struct
 		unsigned mix = 50;
 
 		if ((o = s_opt(v, "rwmixread", NULL)) && !s_uint(s_val(o), 100, &mix))
-			S_ODIFF(c, o, "rwmixread=%s: expected 0..100", s_val(o));
+			S_ODIFF(c, o, "rwmixread=%s: fio reads a whole percent 0..100", s_val(o));
 		else if (!o && (o = s_opt(v, "rwmixwrite", NULL))) {
 			if (s_uint(s_val(o), 100, &n))
 				mix = 100 - n;
 			else
-				S_ODIFF(c, o, "rwmixwrite=%s: expected 0..100", s_val(o));
+				S_ODIFF(c, o, "rwmixwrite=%s: fio reads a whole percent 0..100",
+					s_val(o));
 		}
 		cJSON_AddNumberToObject(wl, "rwmixread", mix);
 	}

@@ -1552,6 +1552,23 @@ static unsigned s_seek_seq_pct(struct s_ctx *c, const struct bc_import_kv *kv, c
 	return q;
 }
 
+/*
+ * vdbench draws reads at the rdpct given (83.14); a profile's rwmixread
+ * holds a percent to four decimals (millionths of the I/Os, as a split's
+ * share): finer is a difference where it was read
+ */
+static bool s_rdpct_held(double rdpct)
+{
+	double m = rdpct * BC_SPLIT_PCT1;
+
+	return fabs(m - round(m)) < 1e-6;
+}
+
+static double s_rdpct_profile(double rdpct)
+{
+	return round(rdpct * BC_SPLIT_PCT1) / BC_SPLIT_PCT1;
+}
+
 static void s_set_rw(cJSON *wl, double rdpct, bool seq)
 {
 	cJSON_DeleteItemFromObject(wl, "rw");
@@ -1562,8 +1579,7 @@ static void s_set_rw(cJSON *wl, double rdpct, bool seq)
 		cJSON_AddStringToObject(wl, "rw", seq ? "write" : "randwrite");
 	} else {
 		cJSON_AddStringToObject(wl, "rw", seq ? "rw" : "randrw");
-		/* whole percents (a fraction is a difference where it was read) */
-		cJSON_AddNumberToObject(wl, "rwmixread", (double)lround(rdpct));
+		cJSON_AddNumberToObject(wl, "rwmixread", s_rdpct_profile(rdpct));
 	}
 }
 
@@ -1840,9 +1856,9 @@ static void s_wd_one(struct s_ctx *c, struct s_map *m, const struct bc_import_se
 		s_match_sds(c, m, sdkv, w->sd);
 	if ((kv = s_get(v, "rdpct")) && !s_pct(kv->val, &w->rdpct))
 		S_DIFF(c, kv, "rdpct=%s: expected 0-100", kv->val);
-	else if (kv && w->rdpct != floor(w->rdpct))
-		S_DIFF(c, kv, "rdpct=%s: %ld%% of reads in a profile (whole percents)", kv->val,
-		       lround(w->rdpct));
+	else if (kv && !s_rdpct_held(w->rdpct))
+		S_DIFF(c, kv, "rdpct=%s: %g%% of reads in a profile (at most 4 decimals)", kv->val,
+		       s_rdpct_profile(w->rdpct));
 	if ((kv = s_get(v, "seekpct"))) {
 		s_seek(c, kv, kv->val, &w->seq, &eof);
 		w->seq_pct = s_seek_seq_pct(c, kv, kv->val);
@@ -2466,10 +2482,10 @@ static void s_rd_step(struct s_ctx *c, const struct s_map *m, const struct bc_im
 		bc_import_diff(c->diffs, rd->src, rd->line, "rd=%s: rdpct %s: expected 0-100",
 			       rd->name, pt->rdpct);
 		rdpct = -1;
-	} else if (pt->rdpct && rdpct != floor(rdpct)) {
+	} else if (pt->rdpct && !s_rdpct_held(rdpct)) {
 		bc_import_diff(c->diffs, rd->src, rd->line,
-			       "rd=%s: rdpct %s: %ld%% of reads in a profile (whole percents)",
-			       rd->name, pt->rdpct, lround(rdpct));
+			       "rd=%s: rdpct %s: %g%% of reads in a profile (at most 4 decimals)",
+			       rd->name, pt->rdpct, s_rdpct_profile(rdpct));
 	}
 	snprintf(name, sizeof(name), "%s%s", rd->name, pt->suffix);
 	{
@@ -2712,11 +2728,10 @@ static bool s_loop_sweep(struct s_ctx *c, const struct s_loop *l, cJSON *st)
 		else if (xfer && s_xfer(c, l->kv, l->v[k], buf, sizeof(buf)))
 			cJSON_AddItemToArray(arr, cJSON_CreateString(buf));
 		else if (rdpct && s_pct(l->v[k], &d)) {
-			/* a profile's read share is whole percents */
-			if (d != floor(d))
-				S_DIFF(c, l->kv, "forrdpct=%s: %g%% of reads is %ld%% in a profile",
-				       l->kv->val, d, lround(d));
-			cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)lround(d)));
+			if (!s_rdpct_held(d))
+				S_DIFF(c, l->kv, "forrdpct=%s: %g%% of reads is %g%% in a profile",
+				       l->kv->val, d, s_rdpct_profile(d));
+			cJSON_AddItemToArray(arr, cJSON_CreateNumber(s_rdpct_profile(d)));
 		} else if (!thr && !xfer && !rdpct)
 			cJSON_AddItemToArray(
 			    arr, cJSON_CreateString(s_rw_seek(rw, l->v[k], buf, sizeof(buf))));
@@ -2986,8 +3001,9 @@ static void s_fwds(struct s_ctx *c, const struct bc_import_doc *p, struct s_map 
 				cJSON_AddStringToObject(w->wl, "meta", meta);
 		}
 		if ((kv = s_get(&v, "rdpct"))) {
-			if (!s_pct(kv->val, &rdpct) || rdpct != floor(rdpct))
-				S_DIFF(c, kv, "rdpct=%s: expected whole percents 0-100", kv->val);
+			if (!s_pct(kv->val, &rdpct) || !s_rdpct_held(rdpct))
+				S_DIFF(c, kv, "rdpct=%s: expected 0-100 with at most 4 decimals",
+				       kv->val);
 			mix = true;
 		}
 		if ((kv = s_get(&v, "fileio"))) {
@@ -3767,12 +3783,11 @@ static void s_fwd_rd(struct s_ctx *c, const struct bc_import_doc *p, struct s_ma
 				pt.xfer = val;
 			else if (!strcmp(key, "fwdrate"))
 				pt.iorate = val; /* vdbench: a run per rate, the total of the rd */
-			else if (!s_pct(val, &pc) || pc != floor(pc)) {
-				S_DIFF(
-				    c, loops[k].kv,
-				    "forrdpct=%s: %s%% of reads: a profile's share of reads is a "
-				    "whole percent",
-				    loops[k].kv->val, val);
+			else if (!s_pct(val, &pc) || !s_rdpct_held(pc)) {
+				S_DIFF(c, loops[k].kv,
+				       "forrdpct=%s: %s%% of reads: a profile's share of reads has "
+				       "at most 4 decimals",
+				       loops[k].kv->val, val);
 				return;
 			} else
 				pt.rdpct = val;

@@ -51,7 +51,7 @@ static void s_pre_workload(const struct bc_experiment *x, const struct bc_worklo
 	wl->rw = ph == S_PRE_DISCARD ? BC_RW_TRIM
 		 : ph == S_PRE_FILL  ? BC_RW_WRITE
 				     : BC_RW_RANDWRITE;
-	wl->rwmixread = 0;
+	wl->rwmixread_ppm = 0;
 	wl->rwmixtrim = 0;
 	wl->bs = ph == S_PRE_RANDOM ? x->pre_random_bs : x->pre_bs;
 	wl->nbssplit = 0;

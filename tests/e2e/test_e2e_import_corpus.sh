@@ -3,7 +3,7 @@
 # files and vdbench parameter files other people wrote) imports without a crash, and no
 # profile it writes - plain or --lenient - is one validate refuses (bench/import-corpus.sh
 # does the counting); the cases that once gave invalid --lenient profiles (step names with
-# '/' and ':', a fractional read share, several hd=, an rd name twice, two sds on one lun);
+# '/' and ':', a read share finer than four decimals, several hd=, an rd name twice, two sds on one lun);
 # fio's kb_base; and seed 001's hot and cold fio jobs on one device imported without
 # --lenient and run on a file. About 40 s.
 . "$(dirname "$0")/lib.sh"
@@ -22,12 +22,12 @@ done
 # --lenient never writes what validate refuses; without it each of these is refused (exit 2)
 printf '[a/b:c]\nfilename=%s/n.dat\nsize=1m\nrw=read\nruntime=2\ntime_based\nsync_file_range=write:4\n' "$T" \
 	>"$T/names.fio"
-printf 'sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1,rdpct=50\nrd=rd1,wd=wd1,forrdpct=(83.14,50),elapsed=10\n' \
+printf 'sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1,rdpct=50\nrd=rd1,wd=wd1,forrdpct=(83.14159,50),elapsed=10\n' \
 	>"$T/frac.parm"
 printf 'hd=default,vdbench=/opt/vdbench\nhd=hd1,system=host1\nhd=hd2,system=host2\n%s\n%s\n%s\n' \
 	'sd=sd1,lun=/dev/sdb' 'wd=wd1,sd=sd1' 'rd=rd1,wd=wd1,elapsed=10,iorate=100,distribution=uniform' \
 	>"$T/hosts.parm"
-printf 'sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1,rdpct=33.3\nrd=rd/1:x,wd=wd1,elapsed=10\nrd=rd/1:x,wd=wd1,elapsed=20\n' \
+printf 'sd=sd1,lun=/dev/sdb\nwd=wd1,sd=sd1,rdpct=33.33333\nrd=rd/1:x,wd=wd1,elapsed=10\nrd=rd/1:x,wd=wd1,elapsed=20\n' \
 	>"$T/duprd.parm"
 printf 'sd=sd1,lun=/dev/sdb,range=(0,50)\nsd=sd2,lun=/dev/sdb,range=(50,100)\nwd=wd1,sd=sd*\nrd=rd1,wd=wd1,elapsed=10\n' \
 	>"$T/lun.parm"
@@ -48,9 +48,9 @@ import json, sys
 t = sys.argv[1]
 p = json.load(open(t + "/duprd.parm.json"))
 assert [s["name"] for s in p["steps"]] == ["rd-1-x", "rd-1-x-2"], p["steps"]
-assert p["steps"][0]["rwmixread"] == 33, p["steps"][0]
+assert p["steps"][0]["rwmixread"] == 33.3333, p["steps"][0]
 p = json.load(open(t + "/frac.parm.json"))
-assert p["steps"][0]["sweep"]["rwmixread"] == [83, 50], p["steps"][0]
+assert p["steps"][0]["sweep"]["rwmixread"] == [83.1416, 50], p["steps"][0]
 assert len(json.load(open(t + "/lun.parm.json"))["volumes"]) == 1
 assert len(json.load(open(t + "/hosts.parm.json"))["agents"]) == 2
 PY

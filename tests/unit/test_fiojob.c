@@ -212,6 +212,13 @@ static void test_options(void)
 	cJSON_Delete(p);
 	cJSON_Delete(notes);
 
+	/* fio's rwmixread is a whole percent: a fraction is a difference, never 83.14 */
+	p = import("[m]\nrw=randrw\nrwmixread=83.14\nfilename=/tmp/m\nruntime=1\ntime_based\n",
+		   &notes);
+	CHECK(has_diff("t.fio:3: rwmixread=83.14: fio reads a whole percent 0..100"));
+	cJSON_Delete(p);
+	cJSON_Delete(notes);
+
 	/* offset_increment that is not the clone's size has no equivalent */
 	p = import("[r]\nrw=write\nfilename=/tmp/r\nsize=1m\noffset_increment=2m\nnumjobs=2\n"
 		   "runtime=1\ntime_based\n",

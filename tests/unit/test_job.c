@@ -183,7 +183,7 @@ static struct bc_workload s_wl(enum bc_rw rw, uint32_t bs, uint32_t qd, uint32_t
 			       bool direct)
 {
 	return (struct bc_workload){.rw = rw,
-				    .rwmixread = 50,
+				    .rwmixread_ppm = 50 * BC_SPLIT_PCT1,
 				    .bs = bs,
 				    .iodepth = qd,
 				    .numjobs = numjobs,
@@ -400,7 +400,7 @@ static void test_null(void)
 	s_run_free(&r);
 
 	wl = s_wl(BC_RW_RANDRW, 4096, 16, 1, true);
-	wl.rwmixread = 70;
+	wl.rwmixread_ppm = 70 * BC_SPLIT_PCT1;
 	if (!s_run(t, 1, &wl, 1, 0, 0, &r)) {
 		s_check_seconds(&r, BC_OP_READ, wl.bs, 0, 1);
 		s_check_seconds(&r, BC_OP_WRITE, wl.bs, 0, 1);

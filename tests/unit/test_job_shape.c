@@ -42,7 +42,7 @@ static void test_dir_rates(void)
 	char err[256];
 	double rd, wr;
 
-	wl.rwmixread = 50;
+	wl.rwmixread_ppm = 50 * BC_SPLIT_PCT1;
 	wl.rate_iops_dir[0] = 3000;
 	wl.rate_iops_dir[1] = 1000;
 	s_null(&t, &wl);

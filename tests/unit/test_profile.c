@@ -86,7 +86,8 @@ static void test_minimal_defaults(void)
 	      !p->volumes[0].length_bytes);
 	wl = &p->steps[0].wl;
 	CHECK(!strcmp(p->steps[0].name, "s"));
-	CHECK(wl->rw == BC_RW_RANDREAD && wl->rwmixread == 50 && wl->bs == 4096);
+	CHECK(wl->rw == BC_RW_RANDREAD && wl->rwmixread_ppm == 50 * BC_SPLIT_PCT1 &&
+	      wl->bs == 4096);
 	CHECK(wl->iodepth == 1 && wl->numjobs == 1 && wl->direct);
 	CHECK(wl->ramp_s == 0 && wl->runtime_s == 10);
 	bc_profile_destroy(&p);
@@ -108,7 +109,8 @@ static void test_precedence(void)
 	CHECK(p->steps[0].wl.numjobs == 1 && p->steps[0].wl.rw == BC_RW_RANDREAD);
 	CHECK(p->steps[1].wl.bs == 16384 && p->steps[1].wl.iodepth == 4);
 	CHECK(p->steps[1].wl.runtime_s == 30 && p->steps[1].wl.ramp_s == 2);
-	CHECK(p->steps[1].wl.rw == BC_RW_RANDRW && p->steps[1].wl.rwmixread == 70);
+	CHECK(p->steps[1].wl.rw == BC_RW_RANDRW &&
+	      p->steps[1].wl.rwmixread_ppm == 70 * BC_SPLIT_PCT1);
 	bc_profile_destroy(&p);
 }
 
@@ -321,7 +323,7 @@ static void test_long_path(void)
 
 static bool wl_eq(const struct bc_workload *a, const struct bc_workload *b)
 {
-	return a->rw == b->rw && a->rwmixread == b->rwmixread && a->bs == b->bs &&
+	return a->rw == b->rw && a->rwmixread_ppm == b->rwmixread_ppm && a->bs == b->bs &&
 	       a->iodepth == b->iodepth && a->numjobs == b->numjobs && a->direct == b->direct &&
 	       a->ramp_s == b->ramp_s && a->runtime_s == b->runtime_s;
 }
@@ -330,7 +332,7 @@ static void test_workload_json(void)
 {
 	struct bc_workload in = {
 	    .rw = BC_RW_RANDRW,
-	    .rwmixread = 70,
+	    .rwmixread_ppm = 70 * BC_SPLIT_PCT1,
 	    .bs = 1u << 20,
 	    .iodepth = 65536,
 	    .numjobs = 8,
@@ -487,7 +489,8 @@ static void check_shipped(const struct bc_profile *p)
 		CHECK(p->nagents == 3 && p->agents[0].local && p->agents[2].local);
 		CHECK(p->nvolumes >= 2 && p->volumes[0].size_bytes == 64u << 20);
 		CHECK(!strcmp(p->steps[0].name, "randrw-4k-70-30"));
-		CHECK(wl->rw == BC_RW_RANDRW && wl->rwmixread == 70 && wl->bs == 4096);
+		CHECK(wl->rw == BC_RW_RANDRW && wl->rwmixread_ppm == 70 * BC_SPLIT_PCT1 &&
+		      wl->bs == 4096);
 		CHECK(wl->iodepth == 16 && wl->numjobs == 1 && wl->direct);
 		CHECK(wl->ramp_s == 2 && wl->runtime_s == 10);
 	} else if (!strcmp(p->name, "seq-read-3client")) {

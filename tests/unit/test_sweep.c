@@ -165,9 +165,10 @@ static void test_other_params(void)
 	/* vdbench's forrdpct: the read share of a mix, point by point */
 	CHECK(bc_sweep_init(&s, p, &p->steps[4]) == 0 && s.npoints == 3 &&
 	      s.param == BC_SWEEP_RWMIXREAD);
-	CHECK(bc_sweep_point(&s, 1, &pt) == 0 && pt.wl.rwmixread == 70 && pt.wl.rw == BC_RW_RANDRW);
+	CHECK(bc_sweep_point(&s, 1, &pt) == 0 && pt.wl.rwmixread_ppm == 70 * BC_SPLIT_PCT1 &&
+	      pt.wl.rw == BC_RW_RANDRW);
 	CHECK(!strcmp(pt.label, "70") && !strcmp(pt.name, "m@rwmixread=70") && pt.value == 70);
-	CHECK(bc_sweep_point(&s, 0, &pt) == 0 && pt.wl.rwmixread == 0);
+	CHECK(bc_sweep_point(&s, 0, &pt) == 0 && pt.wl.rwmixread_ppm == 0);
 	bc_sweep_free(&s);
 
 	/* the resolved profile carries the sweeps and reads back the same */

@@ -1112,6 +1112,42 @@ static void s_valid(void)
 	cJSON_Delete(prof);
 	cJSON_Delete(diffs);
 
+	/* a read share with decimals, as vdbench uses it: rwmixread to four decimals */
+	prof = s_fs_import("sd=sd1,lun=/dev/sdx\nwd=wd1,sd=sd1,rdpct=83.14\n"
+			   "rd=rd1,wd=wd1,elapsed=10\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	CHECK(!strcmp(s_str(st, "rw"), "randrw") && s_num(st, "rwmixread") == 83.14);
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	/* PureStorage's Oracle model: the rd's forrdpct=83.14 mixes each wd's stream */
+	prof = s_fs_import("sd=sd1,lun=/dev/sdx\nwd=w1,sd=sd1,rdpct=100,xfersize=4k,seekpct=80\n"
+			   "wd=w2,sd=sd1,rdpct=0,xfersize=8k,seekpct=80,range=(50,100)\n"
+			   "rd=r1,wd=w*,forrdpct=83.14,iorate=max,elapsed=10,forthreads=16\n",
+			   &diffs);
+	CHECK(prof && !cJSON_GetArraySize(diffs));
+	st = cJSON_GetArrayItem(cJSON_GetObjectItem(prof, "steps"), 0);
+	{
+		const cJSON *ss = cJSON_GetObjectItem(st, "streams"), *s;
+		int mixed = 0;
+
+		cJSON_ArrayForEach(s, ss) mixed +=
+		    !strcmp(s_str(s, "rw"), "randrw") && s_num(s, "rwmixread") == 83.14;
+		CHECK_MSG(cJSON_GetArraySize(ss) == 2 && mixed == 2, "%d of 2 streams at 83.14",
+			  mixed);
+	}
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+	/* finer than a profile holds: a difference, rounded under --lenient */
+	prof = s_fs_import("sd=sd1,lun=/dev/sdx\nwd=wd1,sd=sd1,rdpct=83.14159\n"
+			   "rd=rd1,wd=wd1,elapsed=10\n",
+			   &diffs);
+	CHECK(s_diff_has(diffs, "f.parm:2: rdpct=83.14159: 83.1416% of reads in a profile "
+				"(at most 4 decimals)"));
+	cJSON_Delete(prof);
+	cJSON_Delete(diffs);
+
 	/* fractional shares: kept exactly, four decimals of a percent */
 	prof =
 	    s_fs_import("sd=sd1,lun=/dev/sdx\nwd=wd1,sd=sd1,xfersize=(4k,4.5,8k,41.05,16k,54.45)\n"

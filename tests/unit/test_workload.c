@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -97,6 +98,43 @@ static void test_parse(void)
 	BAD("'bs':'3000/50:4k/50'", "", "multiple of 512");
 	BAD("'bs':'4k/50:'", "", "expected a size or a split");
 
+	/* rwmixread with decimals (vdbench's rdpct=83.14): millionths, written back as given */
+	p = OK("'rw':'randrw','rwmixread':83.14", "");
+	if (p) {
+		cJSON *j = bc_workload_to_json(&p->steps[0].wl);
+		char *s = j ? cJSON_PrintUnformatted(cJSON_GetObjectItem(j, "rwmixread")) : NULL;
+		struct bc_workload back = {0};
+
+		CHECK(p->steps[0].wl.rwmixread_ppm == 831400 && s && !strcmp(s, "83.14"));
+		CHECK(j && bc_workload_from_json(j, &back, s_err, sizeof(s_err)) == 0 &&
+		      back.rwmixread_ppm == 831400);
+		free(s);
+		cJSON_Delete(j);
+	}
+	bc_profile_destroy(&p);
+	p = OK("'rw':'randrw','rwmixread':0.0001", "");
+	CHECK(p && p->steps[0].wl.rwmixread_ppm == 1 &&
+	      bc_rw_ops(BC_RW_RANDRW, 1, 0) == (BC_RW_OPS_READ | BC_RW_OPS_WRITE));
+	bc_profile_destroy(&p);
+	p = OK("'rw':'randrw','rwmixread':70", "");
+	if (p) {
+		cJSON *j = bc_workload_to_json(&p->steps[0].wl);
+		char *s = j ? cJSON_PrintUnformatted(cJSON_GetObjectItem(j, "rwmixread")) : NULL;
+
+		/* a whole percent stays an integer on the wire */
+		CHECK(p->steps[0].wl.rwmixread_ppm == 700000 && s && !strcmp(s, "70"));
+		free(s);
+		cJSON_Delete(j);
+	}
+	bc_profile_destroy(&p);
+	BAD("'rw':'randrw','rwmixread':83.14159", "",
+	    "steps[0].rwmixread: a percent has at most 4 decimals");
+	BAD("'rw':'randrw','rwmixread':100.5", "", "steps[0].rwmixread: must be in 0..100");
+	BAD("'rw':'randrw','rwmixread':'83'", "",
+	    "steps[0].rwmixread: expected a percent in 0..100");
+	BAD("'rw':'randrw','rwmixread':99.5,'rwmixtrim':1", "",
+	    "rwmixread 99.5 + rwmixtrim 1 exceed 100 percent");
+
 	p = OK("'rw':'randtrim'", "");
 	CHECK(p && p->steps[0].wl.rw == BC_RW_RANDTRIM && bc_workload_writes(&p->steps[0].wl));
 	bc_profile_destroy(&p);
@@ -186,7 +224,7 @@ static void test_wire(void)
 {
 	struct bc_workload in = {
 	    .rw = BC_RW_RANDRW,
-	    .rwmixread = 50,
+	    .rwmixread_ppm = 50 * BC_SPLIT_PCT1,
 	    .rwmixtrim = 20,
 	    .bs = 65536,
 	    .nbssplit = 2,
@@ -231,8 +269,12 @@ static void test_wire(void)
 
 static struct bc_workload s_null_wl(enum bc_rw rw, uint32_t qd)
 {
-	return (struct bc_workload){
-	    .rw = rw, .rwmixread = 50, .bs = 4096, .iodepth = qd, .numjobs = 1, .direct = true};
+	return (struct bc_workload){.rw = rw,
+				    .rwmixread_ppm = 50 * BC_SPLIT_PCT1,
+				    .bs = 4096,
+				    .iodepth = qd,
+				    .numjobs = 1,
+				    .direct = true};
 }
 
 /* proportions on the null target: 2-size split and a read/write/trim mix */
@@ -243,7 +285,7 @@ static void test_proportions(void)
 	struct jr_run r;
 	double f, n, rd, wr, tr;
 
-	wl.rwmixread = 50;
+	wl.rwmixread_ppm = 50 * BC_SPLIT_PCT1;
 	wl.rwmixtrim = 20;
 	wl.bs = 65536;
 	wl.nbssplit = 2;
@@ -301,6 +343,35 @@ static void test_split_fraction(void)
 		/* >= 100k I/Os: 5 sigma of the share is < 0.0012 */
 		CHECK(n >= 100000);
 		CHECK_MSG(fabs(f - 0.005) < 0.0012, "64k share %.5f", f);
+	}
+	jr_free(&r);
+	bc_target_close(&t);
+}
+
+/*
+ * rwmixread with decimals on the null target: 83.14% reads; a whole
+ * percent's thresholds are those of (pct << 32) / 100, as before decimals
+ */
+static void test_mix_fraction(void)
+{
+	struct bc_workload wl = s_null_wl(BC_RW_RANDRW, 16);
+	struct bc_target t;
+	struct jr_run r;
+	uint64_t p;
+
+	for (p = 0; p <= 100; p++)
+		CHECK(((p * BC_SPLIT_PCT1) << 32) / BC_SPLIT_ALL == (p << 32) / 100);
+	wl.rwmixread_ppm = 831400;
+	CHECK(bc_target_open(&t, "null", NULL, &wl, s_err, sizeof(s_err)) == 0);
+	if (!jr_run(&t, 1, &wl, NULL, 1, &r, s_err, sizeof(s_err))) {
+		const struct bc_volstat *v = &r.total[0];
+		double rd = (double)v->op[BC_OP_READ].ios, n = rd + (double)v->op[BC_OP_WRITE].ios;
+		double sigma = n > 0 ? sqrt(0.8314 * 0.1686 / n) : 1;
+
+		printf("%.0f I/Os: read share %.5f (want 0.83140, sigma %.5f)\n", n, rd / n, sigma);
+		CHECK(n >= 100000 && !v->op[BC_OP_TRIM].ios);
+		/* 5 sigma: 0.0006 at the ~6M I/Os of an idle machine, so 83% or 84% fail */
+		CHECK_MSG(fabs(rd / n - 0.8314) < 5 * sigma, "read share %.5f", rd / n);
 	}
 	jr_free(&r);
 	bc_target_close(&t);
@@ -534,11 +605,11 @@ static void test_writes(void)
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		struct bc_workload wl = {.rw = c[i].rw,
-					 .rwmixread = c[i].mixr,
+					 .rwmixread_ppm = c[i].mixr * BC_SPLIT_PCT1,
 					 .rwmixtrim = c[i].mixt,
 					 .verify = c[i].verify};
 
-		CHECK(bc_rw_ops(c[i].rw, c[i].mixr, c[i].mixt) == c[i].ops);
+		CHECK(bc_rw_ops(c[i].rw, c[i].mixr * BC_SPLIT_PCT1, c[i].mixt) == c[i].ops);
 		CHECK(bc_workload_writes(&wl) == c[i].writes);
 		if (bc_workload_writes(&wl) != c[i].writes)
 			printf("case %zu: rw %d rwmixread %u rwmixtrim %u\n", i, (int)c[i].rw,
@@ -560,6 +631,7 @@ int main(void)
 	test_wire();
 	test_proportions();
 	test_split_fraction();
+	test_mix_fraction();
 	test_window();
 	test_one_pass();
 	test_trim();

@@ -183,10 +183,10 @@ int bc_check_workload_rules(struct bc_check *c, const char *base, const struct b
 
 	if (c->partial)
 		return 0;
-	if (wl->rwmixread + wl->rwmixtrim > 100) {
+	if (wl->rwmixread_ppm + wl->rwmixtrim * BC_SPLIT_PCT1 > BC_SPLIT_ALL) {
 		bc_check_path(path, base, "rwmixtrim");
-		return bc_check_fail(c, path, "rwmixread %u + rwmixtrim %u exceed 100 percent",
-				     wl->rwmixread, wl->rwmixtrim);
+		return bc_check_fail(c, path, "rwmixread %g + rwmixtrim %u exceed 100 percent",
+				     wl->rwmixread_ppm / (double)BC_SPLIT_PCT1, wl->rwmixtrim);
 	}
 	if (wl->verify && (!s_sizes_multiple(wl, S_VERIFY_BLOCK) || wl->bs_min % S_VERIFY_BLOCK ||
 			   wl->blockalign % S_VERIFY_BLOCK)) {

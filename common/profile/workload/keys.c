@@ -59,7 +59,7 @@ _Static_assert(sizeof(enum bc_rw) == sizeof(uint32_t), "rw is stored as a 32-bit
 /* clang-format off */
 const struct bc_wl_key bc_wl_keys[] = {
     {"rw", BC_WT_CHOICE, S_V | S_S | S_SW | S_W, 0, 0, bc_rw_names, S_FIELD(rw)},
-    {"rwmixread", BC_WT_COUNT, S_V | S_S | S_SW | S_W, 0, 100, NULL, S_FIELD(rwmixread)},
+    {"rwmixread", BC_WT_PCT, S_V | S_S | S_SW | S_W, 0, 100, NULL, S_FIELD(rwmixread_ppm)},
     {"bs", BC_WT_BS, S_V | S_S | S_SW | S_W, 0, 0, NULL, S_FIELD(bs)},
     {"iodepth", BC_WT_COUNT, S_V | S_SW | S_W, 1, 65536, NULL, S_FIELD(iodepth)},
     {"numjobs", BC_WT_COUNT, S_SW | S_W, 1, 1024, NULL, S_FIELD(numjobs)},
@@ -828,6 +828,31 @@ static int s_bs(struct bc_check *c, const char *path, const cJSON *v, struct bc_
 	return 0;
 }
 
+/*
+ * A percent in lo..hi with at most four decimals (vdbench's rdpct=83.14)
+ * into millionths, as a split's share: 83.14 is held exactly as 831400
+ */
+static int s_pct(struct bc_check *c, const struct bc_wl_key *k, const cJSON *v, const char *path,
+		 struct bc_workload *wl)
+{
+	char shown[BC_CHECK_SHOW_LEN];
+	double m;
+
+	if (!cJSON_IsNumber(v))
+		return bc_check_fail(c, path, "expected a percent in %g..%g, got %s", k->lo, k->hi,
+				     bc_check_show(v, shown));
+	if (v->valuedouble < k->lo || v->valuedouble > k->hi)
+		return bc_check_fail(c, path, "must be in %g..%g, got %s", k->lo, k->hi,
+				     bc_check_show(v, shown));
+	m = v->valuedouble * BC_SPLIT_PCT1;
+	/* a decimal read into a double is off by far less than 1e-6 of a millionth */
+	if (fabs(m - round(m)) > 1e-6)
+		return bc_check_fail(c, path, "a percent has at most 4 decimals, got %s",
+				     bc_check_show(v, shown));
+	s_set(k, wl, (int64_t)llround(m));
+	return 0;
+}
+
 int bc_wl_key_parse(struct bc_check *c, const struct bc_wl_key *k, const cJSON *v, const char *path,
 		    struct bc_workload *wl)
 {
@@ -846,6 +871,8 @@ int bc_wl_key_parse(struct bc_check *c, const struct bc_wl_key *k, const cJSON *
 		if (!ret)
 			s_set(k, wl, (int64_t)n);
 		return ret;
+	case BC_WT_PCT:
+		return s_pct(c, k, v, path, wl);
 	case BC_WT_INT:
 		ret = bc_check_int(c, path, v, k->lo, k->hi, &d);
 		if (!ret)
@@ -956,6 +983,9 @@ bool bc_wl_key_to_json(cJSON *o, const struct bc_wl_key *k, const struct bc_work
 		if (!v && (k->where & BC_WK_ZERO1))
 			v = 1;
 		return cJSON_AddNumberToObject(o, k->name, (double)v) != NULL;
+	case BC_WT_PCT: /* a whole percent written as an integer, as before decimals */
+		return cJSON_AddNumberToObject(o, k->name, (double)s_get(k, wl) / BC_SPLIT_PCT1) !=
+		       NULL;
 	case BC_WT_BOOL:
 		return cJSON_AddBoolToObject(o, k->name, s_get(k, wl)) != NULL;
 	case BC_WT_BS:

@@ -26,6 +26,7 @@ enum bc_wl_type {
 	BC_WT_CHOICE,	/* one of choices; the field holds its index (an enum or a bool) */
 	BC_WT_COUNT,	/* an integer in lo..hi: "expected integer >= lo", "must be in lo..hi" */
 	BC_WT_INT,	/* an integer in lo..hi: "expected an integer in lo..hi" */
+	BC_WT_PCT,	/* a percent in lo..hi with up to 4 decimals, held in millionths */
 	BC_WT_BOOL,	/* true or false */
 	BC_WT_SIZE,	/* "4k" or integer bytes; hi > 0: a multiple of 512 up to hi */
 	BC_WT_DURATION, /* "10s" or integer seconds, at least lo */

@@ -36,14 +36,14 @@ static const char *const s_range_keys[] = {"offset", "size", NULL};
 
 bool bc_stream_writes(const struct bc_stream *s)
 {
-	return bc_rw_writes(s->rw, s->rwmixread, s->rwmixtrim);
+	return bc_rw_writes(s->rw, s->rwmixread_ppm, s->rwmixtrim);
 }
 
 /* the stream's inherited values as a workload's fields (the rest of wl is untouched) */
 static void s_stream_to_wl(const struct bc_stream *st, struct bc_workload *wl)
 {
 	wl->rw = st->rw;
-	wl->rwmixread = st->rwmixread;
+	wl->rwmixread_ppm = st->rwmixread_ppm;
 	wl->rwmixtrim = st->rwmixtrim;
 	wl->bs = st->bs;
 	wl->nbssplit = st->nbssplit;
@@ -65,7 +65,7 @@ static int s_wl_to_stream(struct bc_check *c, const char *base, const struct bc_
 	char path[BC_CHECK_PATH_LEN];
 
 	st->rw = wl->rw;
-	st->rwmixread = wl->rwmixread;
+	st->rwmixread_ppm = wl->rwmixread_ppm;
 	st->rwmixtrim = wl->rwmixtrim;
 	st->bs = wl->bs;
 	st->nbssplit = wl->nbssplit;
@@ -91,10 +91,10 @@ static int s_wl_to_stream(struct bc_check *c, const char *base, const struct bc_
 				     "a range of block sizes is not supported in a stream "
 				     "(a split is)");
 	}
-	if (wl->rwmixread + wl->rwmixtrim > 100) {
+	if (wl->rwmixread_ppm + wl->rwmixtrim * BC_SPLIT_PCT1 > BC_SPLIT_ALL) {
 		bc_check_path(path, base, "rwmixtrim");
-		return bc_check_fail(c, path, "rwmixread %u + rwmixtrim %u exceed 100 percent",
-				     wl->rwmixread, wl->rwmixtrim);
+		return bc_check_fail(c, path, "rwmixread %g + rwmixtrim %u exceed 100 percent",
+				     wl->rwmixread_ppm / (double)BC_SPLIT_PCT1, wl->rwmixtrim);
 	}
 	return 0;
 }

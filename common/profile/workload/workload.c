@@ -23,7 +23,7 @@ _Static_assert(sizeof(bc_rw_names) / sizeof(bc_rw_names[0]) == BC_RW_LAST + 2,
 
 const struct bc_workload bc_workload_builtin = {
     .rw = BC_RW_RANDREAD,
-    .rwmixread = 50,
+    .rwmixread_ppm = 50 * BC_SPLIT_PCT1,
     .bs = 4096,
     .iodepth = 1,
     .numjobs = 1,
@@ -35,7 +35,7 @@ const struct bc_workload bc_workload_builtin = {
     .sqpoll_cpu = -1,
 };
 
-unsigned bc_rw_ops(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim)
+unsigned bc_rw_ops(enum bc_rw rw, uint32_t rwmixread_ppm, uint32_t rwmixtrim)
 {
 	switch (rw) {
 	case BC_RW_READ:
@@ -49,15 +49,16 @@ unsigned bc_rw_ops(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim)
 		return BC_RW_OPS_TRIM;
 	case BC_RW_RW:
 	case BC_RW_RANDRW:
-		return (rwmixread ? BC_RW_OPS_READ : 0) | (rwmixtrim ? BC_RW_OPS_TRIM : 0) |
-		       (rwmixread + rwmixtrim < 100 ? BC_RW_OPS_WRITE : 0);
+		return (rwmixread_ppm ? BC_RW_OPS_READ : 0) | (rwmixtrim ? BC_RW_OPS_TRIM : 0) |
+		       (rwmixread_ppm + rwmixtrim * BC_SPLIT_PCT1 < BC_SPLIT_ALL ? BC_RW_OPS_WRITE
+										 : 0);
 	}
 	return 0;
 }
 
-bool bc_rw_writes(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim)
+bool bc_rw_writes(enum bc_rw rw, uint32_t rwmixread_ppm, uint32_t rwmixtrim)
 {
-	return bc_rw_ops(rw, rwmixread, rwmixtrim) & (BC_RW_OPS_WRITE | BC_RW_OPS_TRIM);
+	return bc_rw_ops(rw, rwmixread_ppm, rwmixtrim) & (BC_RW_OPS_WRITE | BC_RW_OPS_TRIM);
 }
 
 const char *const bc_meta_names[BC_META_NR] = {
@@ -83,12 +84,12 @@ bool bc_workload_writes(const struct bc_workload *wl)
 		if (wl->streams[i].kv.role)
 			return true;
 	for (i = 0; i < wl->nstreams; i++)
-		if (bc_rw_writes(wl->streams[i].rw, wl->streams[i].rwmixread,
+		if (bc_rw_writes(wl->streams[i].rw, wl->streams[i].rwmixread_ppm,
 				 wl->streams[i].rwmixtrim))
 			return true;
 	if (wl->nstreams)
 		return false;
-	return bc_rw_writes(wl->rw, wl->rwmixread, wl->rwmixtrim);
+	return bc_rw_writes(wl->rw, wl->rwmixread_ppm, wl->rwmixtrim);
 }
 
 bool bc_workload_reads(const struct bc_workload *wl)
@@ -99,13 +100,13 @@ bool bc_workload_reads(const struct bc_workload *wl)
 	if (wl->meta)
 		return false;
 	for (i = 0; i < wl->nstreams; i++)
-		if (bc_rw_ops(wl->streams[i].rw, wl->streams[i].rwmixread,
+		if (bc_rw_ops(wl->streams[i].rw, wl->streams[i].rwmixread_ppm,
 			      wl->streams[i].rwmixtrim) &
 		    BC_RW_OPS_READ)
 			return true;
 	if (wl->nstreams)
 		return false;
-	return bc_rw_ops(wl->rw, wl->rwmixread, wl->rwmixtrim) & BC_RW_OPS_READ;
+	return bc_rw_ops(wl->rw, wl->rwmixread_ppm, wl->rwmixtrim) & BC_RW_OPS_READ;
 }
 
 bool bc_rw_random(enum bc_rw rw)

@@ -62,7 +62,8 @@ enum bc_submit_mode {
 /*
  * A block size's share in millionths of the I/Os (not of bytes): "4k/4.5"
  * is 45000, so a percent has four decimals, as vdbench's xfersize
- * distributions are written (4.5, 41.05); a split sums to BC_SPLIT_ALL
+ * distributions are written (4.5, 41.05); a split sums to BC_SPLIT_ALL.
+ * rwmixread is held the same way (vdbench's rdpct=83.14).
  */
 #define BC_SPLIT_ALL  1000000u
 #define BC_SPLIT_PCT1 (BC_SPLIT_ALL / 100) /* one percent */
@@ -163,8 +164,8 @@ struct bc_stream {
 	char cls[BC_STREAM_NAME_MAX]; /* lifetime class ("hot_churn", "cold", ...) */
 	double share;		      /* relative weight > 0 */
 	enum bc_rw rw;
-	uint32_t rwmixread, rwmixtrim;
-	uint32_t bs; /* bytes; with a split, its largest size */
+	uint32_t rwmixread_ppm, rwmixtrim; /* as struct bc_workload's */
+	uint32_t bs;			   /* bytes; with a split, its largest size */
 	uint32_t nbssplit;
 	struct bc_bssplit bssplit[BC_BSSPLIT_MAX];
 	uint32_t blockalign; /* 0: the stream's smallest bs */
@@ -207,7 +208,7 @@ typedef unsigned __int128 bc_wl_keyset;
 
 struct bc_workload {
 	enum bc_rw rw;
-	uint32_t rwmixread; /* percent of reads for rw/randrw */
+	uint32_t rwmixread_ppm; /* reads for rw/randrw, millionths (BC_SPLIT_ALL: all) */
 	uint32_t bs;	    /* bytes; with a bssplit, its largest size (buffers, window checks) */
 	uint32_t iodepth;   /* in flight per job per volume */
 	uint32_t numjobs;   /* threads (one io_uring each) per agent */
@@ -215,7 +216,7 @@ struct bc_workload {
 	uint32_t ramp_s;    /* seconds excluded from the measured window */
 	uint32_t runtime_s; /* measured seconds after the ramp */
 
-	uint32_t rwmixtrim; /* percent of trims for rw/randrw; writes get the rest */
+	uint32_t rwmixtrim; /* whole percent of trims for rw/randrw; writes get the rest */
 	uint32_t nbssplit;  /* 0: every I/O is bs bytes */
 	struct bc_bssplit bssplit[BC_BSSPLIT_MAX];
 	uint32_t blockalign;	  /* bytes; random offsets are multiples of it; 0: smallest bs */
@@ -428,17 +429,17 @@ extern const struct bc_workload bc_workload_builtin;
 
 /*
  * The one rule for which ops a kind issues: read/randread read,
- * write/randwrite write, trim/randtrim trim; rw/randrw read rwmixread
- * percent, trim rwmixtrim percent and write the rest. A mask of the
+ * write/randwrite write, trim/randtrim trim; rw/randrw read rwmixread_ppm
+ * millionths, trim rwmixtrim percent and write the rest. A mask of the
  * BC_RW_OPS_* bits; an op with 0 percent is not in it.
  */
 #define BC_RW_OPS_READ	1u
 #define BC_RW_OPS_WRITE 2u
 #define BC_RW_OPS_TRIM	4u
-unsigned bc_rw_ops(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim);
+unsigned bc_rw_ops(enum bc_rw rw, uint32_t rwmixread_ppm, uint32_t rwmixtrim);
 
 /* the mix writes or trims (a trim needs a writable fd too) */
-bool bc_rw_writes(enum bc_rw rw, uint32_t rwmixread, uint32_t rwmixtrim);
+bool bc_rw_writes(enum bc_rw rw, uint32_t rwmixread_ppm, uint32_t rwmixtrim);
 
 /*
  * The workload changes data on its volumes: it writes or trims (a trim needs

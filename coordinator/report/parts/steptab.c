@@ -60,7 +60,7 @@ const char *bc_tab_workload(const cJSON *wl, char *buf, size_t len)
 	const char *meta = bc_rj_str("none", wl, "meta");
 
 	if (strstr(rw, "rw") || !strcmp(rw, "readwrite"))
-		snprintf(mix, sizeof(mix), " %.0f/%.0f", bc_rj_num(wl, "rwmixread"),
+		snprintf(mix, sizeof(mix), " %g/%g", bc_rj_num(wl, "rwmixread"),
 			 100 - bc_rj_num(wl, "rwmixread"));
 	/* a file set's metadata operations: no size, one at a time per job */
 	if (strcmp(meta, "none"))
